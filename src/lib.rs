@@ -1,0 +1,7 @@
+//! umpire: a play-by-email umpire for *Royal Armies of the Hyborean Age*.
+//!
+//! See `ARCHITECTURE.md` for the map of modules and their invariants.
+
+pub mod orders;
+pub mod rules;
+pub mod table;

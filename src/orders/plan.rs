@@ -1,0 +1,214 @@
+//! Checked orders: what the engine executes. Produced by validating a
+//! parsed order sheet against the table; every unit reference is resolved
+//! to a [`UnitId`] and every number is within the rules.
+//!
+//! The written forms in the docs are the canonical ones the confirmation
+//! echoes back.
+
+use crate::rules::{Formation, Phase};
+use crate::table::UnitId;
+use glam::DVec2;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Every unit's checked orders for one turn, all sides together.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TurnOrders {
+    pub units: BTreeMap<UnitId, UnitOrders>,
+}
+
+impl TurnOrders {
+    /// Add one side's orders (unit ids are unique across sides).
+    pub fn merge(&mut self, other: TurnOrders) {
+        self.units.extend(other.units);
+    }
+}
+
+/// One unit's orders for the turn. A unit with no entry stands fast.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct UnitOrders {
+    /// The function performed in phase 1, if any.
+    pub phase1: Option<Function>,
+    /// The function performed in phase 2, if any.
+    pub phase2: Option<Function>,
+    /// "evade if charged": light infantry's conditional order (§6).
+    pub evade_if_charged: bool,
+    /// Archery needs no order; this only restrains or directs it.
+    pub fire: FireOrder,
+    /// Leaders, heroes and commanders.
+    pub leader: Option<LeaderOrder>,
+    /// Wizards: spells written this turn (they take effect next turn).
+    pub spells: Vec<SpellOrder>,
+}
+
+impl UnitOrders {
+    pub fn function(&self, phase: Phase) -> Option<&Function> {
+        match phase {
+            Phase::One => self.phase1.as_ref(),
+            Phase::Two => self.phase2.as_ref(),
+        }
+    }
+}
+
+/// One of the three functions of §2 (or a charge, which is a move).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Function {
+    /// "move 6", "move full", "wheel left 30 then move 6", "forced march".
+    Move(Move),
+    /// "face right 90", "face about", "face 270", "face Black Dragons".
+    Face(FaceChange),
+    /// "form line 3 ranks", "form column 4 wide", "form road column", "form ring".
+    Formation(FormationChange),
+    /// Cavalry only: "face about and form column 3 wide" as one function.
+    FaceAndFormation(FaceChange, FormationChange),
+    /// "charge Nemedian Knights", "charge 90", "charge Knights with breakthrough".
+    Charge(Charge),
+    /// "hold": the unit stands and does nothing this phase.
+    Hold,
+}
+
+/// A move order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Move {
+    /// A wheel made at the start of the move (uses up to half the move).
+    pub wheel: Option<Wheel>,
+    pub direction: Direction,
+    pub distance: Distance,
+    /// Forced march (§3): road column, never within 24" of the enemy.
+    pub forced_march: bool,
+    /// Move along the road (road column on a road).
+    pub along_road: bool,
+}
+
+/// How far.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum Distance {
+    /// The full allowance.
+    Full,
+    Inches(f64),
+}
+
+/// Which way a move goes, relative to the unit's facing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Direction {
+    Forward,
+    /// Straight back without changing face (foot: 2 inches).
+    Back,
+    /// Obliquely, up to 45 degrees either side of straight ahead.
+    Oblique { hand: Hand, degrees: f64 },
+    /// Toward a point or unit (the engine wheels/obliques as allowed).
+    Toward(Target),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Hand {
+    Left,
+    Right,
+}
+
+/// A wheel: one end moves farther than the other.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Wheel {
+    pub hand: Hand,
+    pub angle: WheelAngle,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum WheelAngle {
+    Degrees(f64),
+    /// "wheel left to face Black Dragons".
+    ToFace(Target),
+}
+
+/// Something on the table to aim at.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Target {
+    Unit(UnitId),
+    Point(DVec2),
+}
+
+/// A change of facing about the centre of the front rank.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum FaceChange {
+    Turn { hand: Hand, degrees: f64 },
+    About,
+    /// To a compass bearing in degrees.
+    Bearing(f64),
+    ToFace(Target),
+}
+
+/// A change of formation about the centre of the front rank.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FormationChange {
+    pub formation: Formation,
+    /// Line and ring: ranks deep, if written.
+    pub ranks: Option<u32>,
+    /// Column and road column: figures wide, if written.
+    pub files: Option<u32>,
+}
+
+/// A charge.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Charge {
+    pub target: ChargeTarget,
+    /// "with breakthrough" (heavy cavalry; medium may write it).
+    pub breakthrough: bool,
+    /// Medium cavalry split move: break off after one round of melee.
+    pub break_off: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ChargeTarget {
+    Unit(UnitId),
+    /// A compass bearing in degrees.
+    Bearing(f64),
+    /// Straight ahead.
+    Forward,
+}
+
+/// Restraint or direction of archery (§6 needs no order to fire).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub enum FireOrder {
+    #[default]
+    AtWill,
+    Hold,
+    /// Shoot at this unit when it is a legal target.
+    Prefer(UnitId),
+}
+
+/// Orders for leaders, heroes and commanders (§9).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum LeaderOrder {
+    Join(UnitId),
+    Leave,
+    MoveTo(DVec2),
+}
+
+/// The ten spells of §10.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Spell {
+    ShieldOfAir,
+    Flying,
+    WindDemon,
+    RainDemon,
+    SwordOfFire,
+    EarthShaker,
+    WallOfFire,
+    ArmyOfGhosts,
+    EarthDemon,
+    BlackSlumber,
+}
+
+/// A spell written this turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SpellOrder {
+    pub spell: Spell,
+    pub target: SpellTarget,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum SpellTarget {
+    Unit(UnitId),
+    Point(DVec2),
+    Line(DVec2, DVec2),
+}

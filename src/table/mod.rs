@@ -1,0 +1,136 @@
+//! The battlefield: units as blocks of figures with a facing, terrain
+//! areas, table edges. This file holds the state as data; geometry
+//! (footprints, arcs, contacts) lives in the sibling modules.
+//!
+//! Coordinates are inches, x east, y north, origin at the south-west
+//! corner. Facing is a compass bearing in degrees (0 = north, 90 = east).
+
+use crate::rules::{Class, Formation, Trait, UnitType, Weapon};
+use glam::DVec2;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A unit's short, stable id (case files' `id`, the store's key).
+pub type UnitId = String;
+/// A side's id (`aquilonia`, `nemedia`…).
+pub type SideId = String;
+
+/// What state a unit is in (§8).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Status {
+    Ready,
+    /// Fall-back status with this many turns left.
+    FallBack(u8),
+    Rout,
+    Eliminated,
+    Surrendered,
+    OffTable,
+    Captured,
+}
+
+impl Status {
+    /// The case-file word for the status (`fall-back`, `rout`…).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Status::Ready => "ready",
+            Status::FallBack(_) => "fall-back",
+            Status::Rout => "rout",
+            Status::Eliminated => "eliminated",
+            Status::Surrendered => "surrendered",
+            Status::OffTable => "off-table",
+            Status::Captured => "captured",
+        }
+    }
+
+    /// Still on the table and able to act.
+    pub fn is_present(&self) -> bool {
+        matches!(self, Status::Ready | Status::FallBack(_) | Status::Rout)
+    }
+}
+
+/// One unit (or single figure) on the table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    pub id: UnitId,
+    pub side: SideId,
+    /// The name orders use ("Black Dragons").
+    pub name: String,
+    /// The unit's number in its army list, for orders that name units by number.
+    pub number: u32,
+    pub kind: UnitType,
+    pub class: Class,
+    /// Figures now (chariots, mammoths: crew figures).
+    pub figures: u32,
+    /// Original strength.
+    pub original: u32,
+    pub weapons: Vec<Weapon>,
+    pub traits: Vec<Trait>,
+    pub formation: Formation,
+    /// Figures across the front rank.
+    pub files: u32,
+    /// Ranks deep.
+    pub ranks: u32,
+    /// Centre of the front edge (the pivot for face and formation changes).
+    pub front: DVec2,
+    /// Compass bearing in degrees, 0 = north.
+    pub facing: f64,
+    pub status: Status,
+    pub in_melee_with: BTreeSet<UnitId>,
+    /// Leaders and heroes: the unit they are with.
+    pub attached_to: Option<UnitId>,
+    /// Wizards: spell points left.
+    pub spell_points: Option<u32>,
+}
+
+impl Unit {
+    pub fn has_weapon(&self, w: Weapon) -> bool {
+        self.weapons.contains(&w)
+    }
+    pub fn has_trait(&self, t: Trait) -> bool {
+        self.traits.contains(&t)
+    }
+}
+
+/// Kinds of terrain area (§7).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum TerrainKind {
+    /// A hill of 1 or 2 contours.
+    Hill { contours: u8 },
+    Woods,
+    Swamp,
+    /// A road: `points` is a polyline of this width in inches.
+    Road { width: f64 },
+}
+
+/// A terrain area: a polygon (or, for roads, a polyline).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Terrain {
+    pub kind: TerrainKind,
+    pub points: Vec<DVec2>,
+}
+
+/// The whole battlefield at one moment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    /// East-west size in inches.
+    pub width: f64,
+    /// North-south size in inches.
+    pub depth: f64,
+    pub terrain: Vec<Terrain>,
+    /// Every unit, keyed by id so iteration order is fixed.
+    pub units: BTreeMap<UnitId, Unit>,
+    /// The turn about to be played (1-based).
+    pub turn: u32,
+}
+
+impl Table {
+    /// The sides present, sorted.
+    pub fn sides(&self) -> BTreeSet<SideId> {
+        self.units.values().map(|u| u.side.clone()).collect()
+    }
+
+    /// Units of one side, in id order.
+    pub fn units_of<'a>(&'a self, side: &'a str) -> impl Iterator<Item = &'a Unit> + 'a {
+        self.units.values().filter(move |u| u.side == side)
+    }
+}
