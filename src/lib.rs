@@ -2,6 +2,9 @@
 //!
 //! See `ARCHITECTURE.md` for the map of modules and their invariants.
 
+pub mod config;
+pub mod mail;
 pub mod orders;
+pub mod store;
 pub mod rules;
 pub mod table;

@@ -1,0 +1,3 @@
+//! Mail: reading messages, composing replies, and moving them in and out.
+
+pub mod transport;
