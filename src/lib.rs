@@ -3,8 +3,10 @@
 //! See `ARCHITECTURE.md` for the map of modules and their invariants.
 
 pub mod config;
+pub mod demo;
 pub mod mail;
 pub mod orders;
+pub mod post;
 pub mod store;
 pub mod rules;
 pub mod table;
