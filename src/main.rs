@@ -99,6 +99,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 .read_to_end(&mut raw)
                 .context("reading the message from standard input")?;
             let mut po = open(&cli.config)?;
+            po.process_pending(Utc::now())?;
             let d = po.accept(&raw, "stdin", Utc::now())?;
             println!("{}", d.map_or("already stored".to_string(), |d| format!("{}: {}", d.state(), d.note())));
         }

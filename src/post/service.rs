@@ -19,6 +19,8 @@ impl From<transport::TransportError> for PostError {
 /// # Errors
 /// On database or file errors.
 pub fn ingest_maildir(po: &mut PostOffice, dir: &Path, now: DateTime<Utc>) -> Result<usize, PostError> {
+    // Messages stored by an earlier run that stopped before handling them.
+    po.process_pending(now)?;
     let mut n = 0;
     for file in transport::maildir_new(dir)? {
         let raw = std::fs::read(&file).map_err(|e| PostError::Transport(format!("{}: {e}", file.display())))?;
