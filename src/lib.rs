@@ -2,6 +2,7 @@
 //!
 //! See `ARCHITECTURE.md` for the map of modules and their invariants.
 
+pub mod mail;
 pub mod orders;
 pub mod rules;
 pub mod table;
