@@ -219,13 +219,17 @@ fn attribution_len(lines: &[&str], i: usize) -> Option<usize> {
         }
         return None;
     }
-    // "Umpire <umpire@valkia.example> wrote:" with the quote right below.
-    let ends = reads_as_attribution(&lower_first);
+    // "Umpire <umpire@valkia.example> wrote:" with the quote below, or
+    // mutt's "* Umpire <umpire@valkia.example> [2026-11-30 15:04]:" with the
+    // quote on the very next line.
     let quote_follows = lines[i + 1..]
         .iter()
         .find(|l| !l.trim().is_empty())
         .is_some_and(|l| is_quoted(l));
-    (ends && quote_follows && first.len() <= ATTRIBUTION_MAX).then_some(1)
+    let quote_next = lines.get(i + 1).is_some_and(|l| is_quoted(l));
+    let names_sender = lower_first.ends_with(':') && first.contains('@');
+    let attribution = (reads_as_attribution(&lower_first) && quote_follows) || (names_sender && quote_next);
+    (attribution && first.len() <= ATTRIBUTION_MAX).then_some(1)
 }
 
 #[cfg(test)]
@@ -305,6 +309,12 @@ mod tests {
             let text = format!("{ORDERS}\n{sig}\nConan of Cimmeria\nBlack Dragons: hold\n");
             assert_eq!(strip(&text), ORDERS, "signature {sig:?}");
         }
+    }
+
+    #[test]
+    fn mutt_style_attribution_goes() {
+        let text = format!("* Umpire <umpire@valkia.example> [2026-11-30 15:04 +0000]:\n> old\n\n{ORDERS}");
+        assert_eq!(strip(&text), ORDERS);
     }
 
     #[test]
