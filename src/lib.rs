@@ -2,6 +2,9 @@
 //!
 //! See `ARCHITECTURE.md` for the map of modules and their invariants.
 
+pub mod adjudicate;
+pub mod case;
+pub mod dice;
 pub mod orders;
 pub mod rules;
 pub mod table;
