@@ -2,11 +2,14 @@
 //!
 //! See `ARCHITECTURE.md` for the map of modules and their invariants.
 
+pub mod adjudicate;
+pub mod case;
 pub mod config;
 pub mod demo;
+pub mod dice;
 pub mod mail;
 pub mod orders;
 pub mod post;
-pub mod store;
 pub mod rules;
+pub mod store;
 pub mod table;

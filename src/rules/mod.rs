@@ -5,6 +5,10 @@
 //! arguments so the engine, the order validator and the reports all read the
 //! same numbers.
 
+pub mod bases;
+pub mod movement;
+pub mod options;
+
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
