@@ -397,3 +397,6 @@ mod tests {
         assert!("XX".parse::<UnitType>().is_err());
     }
 }
+
+pub mod magic;
+pub mod movement;
