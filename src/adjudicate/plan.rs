@@ -379,7 +379,9 @@ fn plan_change(ctx: &Context, unit: &Unit, face: Option<&FaceChange>, formation:
 /// The plan for a unit's written function this phase (`Ok(None)`: it stands).
 pub fn plan_function(ctx: &Context, unit: &Unit, f: &Function, events: &mut Vec<Event>) -> Result<Option<Plan>, Refusal> {
     match f {
-        Function::Hold => Ok(None),
+        // The medium-cavalry break-off is made after the melee round, not in
+        // the normal movement of the phase.
+        Function::Hold | Function::BreakOff => Ok(None),
         Function::Move(m) => plan_move(ctx, unit, m, events).map(Some),
         Function::Charge(c) => plan_charge(ctx, unit, &c.target).map(Some),
         Function::Face(fc) => plan_change(ctx, unit, Some(fc), None).map(Some),

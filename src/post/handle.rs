@@ -11,9 +11,9 @@ use super::turn::{plain, release_report};
 use super::{audit, password, templates, PostError};
 use crate::config::Config;
 use crate::mail::read::Incoming;
-use crate::orders::{self, Command, Header, Submission};
+use crate::orders::{self, Command, Header, Role, Submission};
 use crate::store::Transaction;
-use chrono::{DateTime, Duration, NaiveDateTime, TimeZone, Utc};
+use chrono::{DateTime, Duration, TimeZone, Utc};
 use rusqlite::{params, OptionalExtension};
 
 /// What became of a message.
@@ -118,13 +118,18 @@ pub fn handle(tx: &Transaction<'_>, config: &Config, row: i64, raw: &[u8], now: 
         return ctx.refuse(None, if known { vec![ctx.from.clone()] } else { vec![] }, &reason, "");
     }
     let sub = orders::read_message(&msg.orders_text);
-    if let Some(moderation) = &sub.moderator {
-        return moderate(&ctx, &sub, moderation);
-    }
     let Some(header) = sub.header.as_ref().map(|h| &h.node) else {
         return no_header(&ctx, &sub);
     };
-    player(&ctx, &sub, header)
+    match &header.role {
+        Role::Moderator => moderate(&ctx, &sub, header),
+        Role::Player { side } => player(&ctx, &sub, header, side),
+    }
+}
+
+/// The player's guide to writing orders (HELP by mail).
+pub fn guide() -> &'static str {
+    include_str!("../../docs/orders.md")
 }
 
 /// A message without a header: only a registered player gets an answer.
@@ -135,7 +140,7 @@ fn no_header(ctx: &Ctx<'_, '_>, sub: &Submission) -> Result<Disposition, PostErr
         return ctx.refuse(None, vec![], "no header and not a registered player", "");
     }
     if wants_help {
-        ctx.reply(None, Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, orders::guide().to_string())?;
+        ctx.reply(None, Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, guide().to_string())?;
         return Ok(Disposition::Done("help".into()));
     }
     let hint = format!(
@@ -146,17 +151,17 @@ fn no_header(ctx: &Ctx<'_, '_>, sub: &Submission) -> Result<Disposition, PostErr
 }
 
 /// A message with a player header.
-fn player(ctx: &Ctx<'_, '_>, sub: &Submission, header: &Header) -> Result<Disposition, PostError> {
+fn player(ctx: &Ctx<'_, '_>, sub: &Submission, header: &Header, side_name: &str) -> Result<Disposition, PostError> {
     let tx = ctx.tx;
     let Some(game) = Game::load(tx, &header.game)? else {
         let to = if games_of(tx, &ctx.from)?.is_empty() { vec![] } else { vec![ctx.from.clone()] };
         return ctx.refuse(None, to, &format!("There is no game called '{}'.", header.game), "Check the GAME word of your header against your welcome mail.");
     };
     let sides = game.sides(tx)?;
-    let Some(side) = sides.iter().find(|s| s.side.eq_ignore_ascii_case(&header.side)) else {
+    let Some(side) = sides.iter().find(|s| s.side.eq_ignore_ascii_case(side_name)) else {
         let registered = sides.iter().any(|s| s.address == ctx.from) || game.moderator_address == ctx.from;
         let to = if registered { vec![ctx.from.clone()] } else { vec![] };
-        return ctx.refuse(Some(&game.id), to, &format!("Game {} has no side called '{}'.", game.id, header.side), "Check the SIDE word of your header against your welcome mail.");
+        return ctx.refuse(Some(&game.id), to, &format!("Game {} has no side called '{}'.", game.id, side_name), "Check the SIDE word of your header against your welcome mail.");
     };
     let pw_ok = password::verify(&header.password, &side.password);
     if !pw_ok {
@@ -188,7 +193,7 @@ fn player(ctx: &Ctx<'_, '_>, sub: &Submission, header: &Header) -> Result<Dispos
                 answered.push("status");
             }
             Command::Help => {
-                ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, orders::guide().to_string())?;
+                ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, guide().to_string())?;
                 answered.push("help");
             }
             Command::Resend => {
@@ -206,7 +211,7 @@ fn player(ctx: &Ctx<'_, '_>, sub: &Submission, header: &Header) -> Result<Dispos
             _ => {}
         }
     }
-    if sub.sheet.is_empty() && sub.syntax_errors.is_empty() {
+    if sub.sheet.blocks.is_empty() && sub.syntax_errors.is_empty() {
         return Ok(Disposition::Done(if answered.is_empty() { "header only".into() } else { answered.join(",") }));
     }
     if game.status != "active" {
@@ -222,7 +227,14 @@ fn player(ctx: &Ctx<'_, '_>, sub: &Submission, header: &Header) -> Result<Dispos
         // now, without these orders, as the book's written orders require.
         return ctx.refuse(Some(&game.id), vec![ctx.from.clone()], &format!("The deadline for turn {} ({}) has passed.", game.turn, game.deadline_text()), "");
     }
-    let checked = orders::validate_submission(sub, &side.side, &game.table);
+    let mut checked = orders::validate(&sub.sheet, &side.side, &game.table);
+    // Errors in the header or commands are shown with the orders' errors.
+    for d in &sub.syntax_errors {
+        if !checked.diagnostics.iter().any(|c| c.span == d.span) {
+            checked.diagnostics.push(d.clone());
+        }
+    }
+    checked.diagnostics.sort_by_key(|d| d.span.start);
     let understood: Vec<(String, String)> = checked.understood.clone();
     let previous: Option<String> = tx
         .query_row(
@@ -307,7 +319,7 @@ fn status_text(tx: &Transaction<'_>, game: &Game) -> Result<String, PostError> {
 }
 
 /// A moderator's message.
-fn moderate(ctx: &Ctx<'_, '_>, sub: &Submission, m: &orders::Moderation) -> Result<Disposition, PostError> {
+fn moderate(ctx: &Ctx<'_, '_>, sub: &Submission, m: &Header) -> Result<Disposition, PostError> {
     let tx = ctx.tx;
     let Some(mut game) = Game::load(tx, &m.game)? else {
         return ctx.refuse(None, vec![], &format!("moderator message for unknown game '{}'", m.game), "");
@@ -323,12 +335,12 @@ fn moderate(ctx: &Ctx<'_, '_>, sub: &Submission, m: &orders::Moderation) -> Resu
     let mut force = false;
     for c in &sub.commands {
         let line = match &c.node {
-            Command::Deadline(text) => match parse_local(text, game.tz) {
+            Command::Deadline(local) => match game.tz.from_local_datetime(local).earliest() {
                 Some(t) => {
-                    game.deadline = t;
+                    game.deadline = t.with_timezone(&Utc);
                     format!("deadline set to {}", game.deadline_text())
                 }
-                None => format!("'{text}' is not a time like 2026-12-03 20:00; deadline unchanged"),
+                None => format!("{local} does not exist in {} (a clock change); deadline unchanged", game.tz),
             },
             Command::Extend(hours) => {
                 game.deadline += Duration::hours(i64::from(*hours));
@@ -338,7 +350,7 @@ fn moderate(ctx: &Ctx<'_, '_>, sub: &Submission, m: &orders::Moderation) -> Resu
                 force = true;
                 format!("turn {} will be adjudicated now", game.turn)
             }
-            Command::Hold(on) => {
+            Command::HoldTurns(on) => {
                 game.hold = *on;
                 format!("hold for approval {}", if *on { "on" } else { "off" })
             }
@@ -384,7 +396,7 @@ fn moderate(ctx: &Ctx<'_, '_>, sub: &Submission, m: &orders::Moderation) -> Resu
                 "game ended".into()
             }
             Command::Status => status_text(tx, &game)?,
-            Command::Help => orders::guide().to_string(),
+            Command::Help => guide().to_string(),
             Command::Resend | Command::History(_) => continue,
         };
         done.push(line);
@@ -397,11 +409,6 @@ fn moderate(ctx: &Ctx<'_, '_>, sub: &Submission, m: &orders::Moderation) -> Resu
     let text = if done.is_empty() { "No moderator command found.".to_string() } else { done.join("\n") };
     ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
     Ok(Disposition::Done(format!("moderator: {}", done.len())))
-}
-
-fn parse_local(text: &str, tz: chrono_tz::Tz) -> Option<DateTime<Utc>> {
-    let naive = NaiveDateTime::parse_from_str(text.trim(), "%Y-%m-%d %H:%M").ok()?;
-    tz.from_local_datetime(&naive).earliest().map(|t| t.with_timezone(&Utc))
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ pub mod password;
 mod service;
 mod templates;
 mod turn;
+mod verify;
 
 use crate::config::Config;
 use crate::mail::transport::Outlet;
@@ -29,6 +30,7 @@ use sha2::{Digest, Sha256};
 pub use handle::Disposition;
 pub use service::{ingest_maildir, poll_imap, serve};
 pub use turn::{adjudicate_stored, load_scenario};
+pub use verify::verify_turn;
 
 /// Errors of the post office.
 #[derive(Debug, thiserror::Error)]

@@ -401,3 +401,5 @@ mod tests {
         assert!("XX".parse::<UnitType>().is_err());
     }
 }
+
+pub mod magic;

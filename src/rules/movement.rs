@@ -45,6 +45,19 @@ pub fn allowances(kind: UnitType) -> Allowances {
 
 /// Commanders on foot, heroes, wizards: 12 inches (§3, last paragraph).
 pub const SINGLE_FIGURE_MOVE: f64 = 12.0;
+/// Commanders mounted: light-cavalry road-column speed (§3).
+pub const MOUNTED_LEADER_MOVE: f64 = 24.0;
+
+/// The most a single figure may be ordered to move in a phase: wizards at
+/// light-foot forced-march speed (12); commanders and heroes at the mounted
+/// figure (24), since the table does not record whether a leader is
+/// mounted (ruling O-7 in docs/rulings/orders.md).
+pub fn single_figure_move(kind: UnitType) -> f64 {
+    match kind {
+        UnitType::Wizard => SINGLE_FIGURE_MOVE,
+        _ => MOUNTED_LEADER_MOVE,
+    }
+}
 /// All foot may move 2 inches straight back without changing face (§3).
 pub const FOOT_STEP_BACK: f64 = 2.0;
 /// A change of face or formation counts as 3 inches of movement (prorating, §3).
