@@ -63,8 +63,10 @@ struct UnitLine {
 }
 
 fn unit_lines(table: &Table, side: &str) -> Vec<UnitLine> {
-    table
-        .units_of(side)
+    let mut units: Vec<_> = table.units_of(side).collect();
+    units.sort_by_key(|u| (u.number, u.id.clone()));
+    units
+        .into_iter()
         .map(|u| UnitLine {
             number: u.number,
             name: u.name.clone(),
