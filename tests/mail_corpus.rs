@@ -152,6 +152,37 @@ fn corpus_has_the_required_styles() {
     assert!(answerable_orders().len() >= 15);
 }
 
+/// The HTML alternative of every multipart/alternative message must yield
+/// the same orders as its text part: this exercises HTML quote stripping
+/// (blockquotes, Gmail's quote container, Outlook's header block) on every
+/// client style in the corpus, not only on the HTML-only messages.
+#[test]
+fn html_alternatives_yield_the_same_orders() {
+    use mail_parser::{MessageParser, PartType};
+    use umpire::mail::{html, quote, read::normalise};
+    let mut checked = 0;
+    for (eml, expected) in answerable_orders() {
+        let raw = fs::read(&eml).unwrap();
+        let Some(msg) = MessageParser::default().parse(&raw) else { continue };
+        let has_text = msg.text_body.iter().any(|&id| matches!(msg.parts[id as usize].body, PartType::Text(_)));
+        let htmls: Vec<&str> = msg
+            .html_body
+            .iter()
+            .filter_map(|&id| match &msg.parts[id as usize].body {
+                PartType::Html(h) => Some(h.as_ref()),
+                _ => None,
+            })
+            .collect();
+        if !has_text || htmls.is_empty() {
+            continue;
+        }
+        let from_html = quote::strip(&normalise(&htmls.iter().map(|h| html::to_text(h)).collect::<String>()));
+        assert_eq!(from_html, expected.trim(), "{}: the HTML alternative reads differently", eml.display());
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} messages with an HTML alternative");
+}
+
 fn huge_message(attachment_bytes: usize) -> Vec<u8> {
     let mut raw = b"From: Conan <conan@aquilonia.example>\r\nTo: umpire@valkia.example\r\nSubject: orders with the whole campaign diary\r\nMessage-ID: <huge.1@aquilonia.example>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"huge\"\r\n\r\n--huge\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nGAME valkia SIDE aquilonia PASSWORD dragon7\r\nBlack Dragons: phase 1 charge Nemedian Knights\r\nEND\r\n\r\n".to_vec();
     // A long quoted thread below the orders.
