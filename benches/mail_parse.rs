@@ -12,12 +12,22 @@ use umpire::mail::compose::{new_message_id, Outgoing};
 use umpire::mail::read::Incoming;
 
 fn corpus_message(name: &str) -> Vec<u8> {
-    fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail").join(name)).expect("corpus file")
+    fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/mail")
+            .join(name),
+    )
+    .expect("corpus file")
 }
 
 fn parse(c: &mut Criterion) {
     let mut group = c.benchmark_group("parse");
-    for name in ["mbox_from_line.eml", "gmail_top_posted_reply.eml", "outlook_windows1252_reply.eml", "html_only_base64_webmail.eml"] {
+    for name in [
+        "mbox_from_line.eml",
+        "gmail_top_posted_reply.eml",
+        "outlook_windows1252_reply.eml",
+        "html_only_base64_webmail.eml",
+    ] {
         let raw = corpus_message(name);
         group.throughput(Throughput::Elements(1));
         group.bench_function(name, |b| {
@@ -57,7 +67,9 @@ fn compose(c: &mut Criterion) {
     };
     let id = new_message_id("valkia.example", "valkia-t3-aquilonia");
     let date = chrono::DateTime::from_timestamp(1_796_000_000, 0).unwrap();
-    c.bench_function("compose text+html reply", |b| b.iter(|| black_box(mail.to_rfc5322(&id, date).unwrap())));
+    c.bench_function("compose text+html reply", |b| {
+        b.iter(|| black_box(mail.to_rfc5322(&id, date).unwrap()))
+    });
 }
 
 criterion_group!(benches, parse, compose);

@@ -20,9 +20,42 @@
 
 /// Elements whose start and end break the line.
 const BLOCK: &[&str] = &[
-    "address", "article", "aside", "blockquote", "center", "dd", "div", "dl", "dt", "fieldset",
-    "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main",
-    "nav", "ol", "p", "pre", "section", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "center",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hr",
+    "li",
+    "main",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "tr",
+    "ul",
 ];
 
 /// Elements that never have content or an end tag.
@@ -82,7 +115,10 @@ pub fn to_text(html: &str) -> String {
                     continue;
                 }
                 let quoted = name == "blockquote"
-                    || tag.class.split_whitespace().any(|c| QUOTE_CLASSES.contains(&c));
+                    || tag
+                        .class
+                        .split_whitespace()
+                        .any(|c| QUOTE_CLASSES.contains(&c));
                 if quoted {
                     out.break_line();
                     out.depth += 1;
@@ -227,7 +263,13 @@ impl Tag {
                 None => return None,
                 Some(b'>') => {
                     let self_closing = bytes[i - 1] == b'/';
-                    return Some(Tag { name, closing, self_closing, class, len: i + 1 });
+                    return Some(Tag {
+                        name,
+                        closing,
+                        self_closing,
+                        class,
+                        len: i + 1,
+                    });
                 }
                 Some(b'/') => i += 1,
                 Some(_) => {
@@ -287,7 +329,11 @@ pub fn decode_entities(text: &str) -> std::borrow::Cow<'_, str> {
         match entity(name) {
             Some(ch) => {
                 out.push(ch);
-                let skip = if rest[end..].starts_with(';') { end + 1 } else { end };
+                let skip = if rest[end..].starts_with(';') {
+                    end + 1
+                } else {
+                    end
+                };
                 rest = &rest[skip..];
             }
             None => {
@@ -400,13 +446,26 @@ mod tests {
 
     #[test]
     fn entities_decode() {
-        assert_eq!(decode_entities("a&amp;b &lt;c&gt; &#8217;&#x2019; &nbsp;&bogus; & x"), "a&b <c> \u{2019}\u{2019} \u{a0}&bogus; & x");
+        assert_eq!(
+            decode_entities("a&amp;b &lt;c&gt; &#8217;&#x2019; &nbsp;&bogus; & x"),
+            "a&b <c> \u{2019}\u{2019} \u{a0}&bogus; & x"
+        );
         assert_eq!(decode_entities("&amp"), "&");
     }
 
     #[test]
     fn malformed_html_does_not_fail() {
-        for html in ["<", "<div", "</p></p>x", "<a href='x>y", "a < b", "<<>>", "<p class=>x</p>", "&#99999999;", "&#x;"] {
+        for html in [
+            "<",
+            "<div",
+            "</p></p>x",
+            "<a href='x>y",
+            "a < b",
+            "<<>>",
+            "<p class=>x</p>",
+            "&#99999999;",
+            "&#x;",
+        ] {
             let _ = to_text(html);
         }
         assert_eq!(to_text("a < b"), "a < b\n");

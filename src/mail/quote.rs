@@ -122,8 +122,24 @@ const HEADER_FROM: &[&str] = &["from:", "von:", "de:", "de :", "van:", "da:"];
 
 /// Field names that follow "From:" in a quoted-message header block.
 const HEADER_NEXT: &[&str] = &[
-    "sent:", "date:", "to:", "cc:", "subject:", "gesendet:", "datum:", "an:", "betreff:",
-    "envoyé :", "envoyé:", "à :", "objet :", "enviado:", "para:", "asunto:", "inviato:", "oggetto:",
+    "sent:",
+    "date:",
+    "to:",
+    "cc:",
+    "subject:",
+    "gesendet:",
+    "datum:",
+    "an:",
+    "betreff:",
+    "envoyé :",
+    "envoyé:",
+    "à :",
+    "objet :",
+    "enviado:",
+    "para:",
+    "asunto:",
+    "inviato:",
+    "oggetto:",
 ];
 
 /// Whether a quoted message (Outlook header block, separator or forward
@@ -150,9 +166,13 @@ fn starts_quoted_message(lines: &[&str], i: usize) -> bool {
 /// "From: …" followed within five lines by "Sent:", "To:", "Subject:" or the
 /// like: the header block Outlook and others put above a quoted message.
 fn header_block_at(lines: &[&str], i: usize) -> bool {
-    let starts = |line: &str, names: &[&str]| names.iter().any(|n| starts_with_ignore_case(bare(line), n));
+    let starts =
+        |line: &str, names: &[&str]| names.iter().any(|n| starts_with_ignore_case(bare(line), n));
     starts(lines[i], HEADER_FROM)
-        && lines[i + 1..].iter().take(5).any(|l| starts(l, HEADER_NEXT))
+        && lines[i + 1..]
+            .iter()
+            .take(5)
+            .any(|l| starts(l, HEADER_NEXT))
 }
 
 /// Footers phone and webmail clients add below the author's text.
@@ -185,8 +205,15 @@ const ATTRIBUTION_START: &[&str] = &["on ", "am ", "le ", "el ", "il ", "op ", "
 
 /// The verb of an attribution; it ends with a colon, perhaps after an
 /// address ("schrieb Umpire <umpire@valkia.example>:").
-const ATTRIBUTION_VERBS: &[&str] =
-    &["wrote", "schrieb", "a écrit", "escribió", "ha scritto", "schreef", "escreveu"];
+const ATTRIBUTION_VERBS: &[&str] = &[
+    "wrote",
+    "schrieb",
+    "a écrit",
+    "escribió",
+    "ha scritto",
+    "schreef",
+    "escreveu",
+];
 
 fn reads_as_attribution(lower: &str) -> bool {
     lower.ends_with(':') && ATTRIBUTION_VERBS.iter().any(|v| lower.contains(v))
@@ -228,7 +255,8 @@ fn attribution_len(lines: &[&str], i: usize) -> Option<usize> {
         .is_some_and(|l| is_quoted(l));
     let quote_next = lines.get(i + 1).is_some_and(|l| is_quoted(l));
     let names_sender = lower_first.ends_with(':') && first.contains('@');
-    let attribution = (reads_as_attribution(&lower_first) && quote_follows) || (names_sender && quote_next);
+    let attribution =
+        (reads_as_attribution(&lower_first) && quote_follows) || (names_sender && quote_next);
     (attribution && first.len() <= ATTRIBUTION_MAX).then_some(1)
 }
 
@@ -263,7 +291,9 @@ mod tests {
         assert_eq!(strip(&text), ORDERS);
         let german = format!("{ORDERS}\n\nAm Mo., 30. Nov. 2026 um 15:04 Uhr schrieb Umpire <\numpire@valkia.example>:\n> x\n");
         assert_eq!(strip(&german), ORDERS);
-        let german = format!("{ORDERS}\n\nAm 30.11.2026 um 15:04 schrieb Umpire <umpire@valkia.example>:\n> x\n");
+        let german = format!(
+            "{ORDERS}\n\nAm 30.11.2026 um 15:04 schrieb Umpire <umpire@valkia.example>:\n> x\n"
+        );
         assert_eq!(strip(&german), ORDERS);
     }
 
@@ -305,7 +335,14 @@ mod tests {
 
     #[test]
     fn signatures_end_the_text() {
-        for sig in ["-- ", "--", "\u{2014}", "Sent from my iPhone", "Get Outlook for Android", "Von meinem iPhone gesendet"] {
+        for sig in [
+            "-- ",
+            "--",
+            "\u{2014}",
+            "Sent from my iPhone",
+            "Get Outlook for Android",
+            "Von meinem iPhone gesendet",
+        ] {
             let text = format!("{ORDERS}\n{sig}\nConan of Cimmeria\nBlack Dragons: hold\n");
             assert_eq!(strip(&text), ORDERS, "signature {sig:?}");
         }
@@ -313,7 +350,9 @@ mod tests {
 
     #[test]
     fn mutt_style_attribution_goes() {
-        let text = format!("* Umpire <umpire@valkia.example> [2026-11-30 15:04 +0000]:\n> old\n\n{ORDERS}");
+        let text = format!(
+            "* Umpire <umpire@valkia.example> [2026-11-30 15:04 +0000]:\n> old\n\n{ORDERS}"
+        );
         assert_eq!(strip(&text), ORDERS);
     }
 
