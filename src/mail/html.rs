@@ -67,7 +67,12 @@ const VOID: &[&str] = &[
 /// Elements whose content is not shown to the reader.
 const HIDDEN: &[&str] = &["head", "script", "style", "title", "template", "xml"];
 
-/// `class` values of the containers mail clients put around quoted replies.
+/// Deepest nesting of elements tracked; deeper ones are read as text inside
+/// their ancestors, which bounds the work on hostile input.
+const MAX_NESTING: usize = 256;
+
+/// `class` values (or their endings: Yahoo prefixes an id) of the containers
+/// mail clients put around quoted replies.
 const QUOTE_CLASSES: &[&str] = &["gmail_quote", "yahoo_quoted"];
 
 /// Converts an HTML body to text, one `> ` per quoting level.
@@ -111,14 +116,16 @@ pub fn to_text(html: &str) -> String {
                 } else if BLOCK.contains(&name) {
                     out.break_line();
                 }
-                if VOID.contains(&name) || tag.self_closing {
+                // Elements nested too deep to track are read as if empty: their
+                // text stays inside every quote opened so far.
+                if VOID.contains(&name) || tag.self_closing || stack.len() >= MAX_NESTING {
                     continue;
                 }
                 let quoted = name == "blockquote"
                     || tag
                         .class
                         .split_whitespace()
-                        .any(|c| QUOTE_CLASSES.contains(&c));
+                        .any(|c| QUOTE_CLASSES.iter().any(|q| c.ends_with(q)));
                 if quoted {
                     out.break_line();
                     out.depth += 1;
@@ -235,8 +242,12 @@ impl Tag {
             i += 1;
         }
         if bytes.get(i) == Some(&b'!') || bytes.get(i) == Some(&b'?') {
-            // Doctype, CDATA or processing instruction: skip it whole.
-            let end = s.find('>')?;
+            // Doctype, conditional comment or processing instruction: skip it
+            // whole, unless another tag starts first.
+            let end = s[1..].find(['>', '<']).map(|i| i + 1)?;
+            if s.as_bytes()[end] == b'<' {
+                return None;
+            }
             return Some(Tag {
                 name: String::new(),
                 closing: false,
@@ -272,11 +283,13 @@ impl Tag {
                     });
                 }
                 Some(b'/') => i += 1,
+                // A '<' inside a tag: the tag is broken, read it as text.
+                Some(b'<') => return None,
                 Some(_) => {
                     let attr_start = i;
                     while i < bytes.len()
                         && !bytes[i].is_ascii_whitespace()
-                        && !matches!(bytes[i], b'=' | b'>' | b'/')
+                        && !matches!(bytes[i], b'=' | b'>' | b'/' | b'<')
                     {
                         i += 1;
                     }
@@ -295,6 +308,7 @@ impl Tag {
                                 while i < bytes.len()
                                     && !bytes[i].is_ascii_whitespace()
                                     && bytes[i] != b'>'
+                                    && bytes[i] != b'<'
                                 {
                                     i += 1;
                                 }
@@ -470,6 +484,24 @@ mod tests {
         }
         assert_eq!(to_text("a < b"), "a < b\n");
         assert_eq!(to_text("</div>x"), "x\n");
+    }
+
+    #[test]
+    fn hostile_html_takes_linear_time() {
+        let n = 50_000;
+        for html in [
+            "<div>".repeat(n) + &"</p>".repeat(n),
+            "<b".repeat(n),
+            "<a x=".repeat(n),
+            "<!".repeat(n),
+            "<a x='".to_string() + &"<b y=".repeat(n),
+            "<blockquote>".repeat(n) + "deep",
+        ] {
+            let start = std::time::Instant::now();
+            let _ = to_text(&html);
+            assert!(start.elapsed() < std::time::Duration::from_secs(2), "{:?}… took {:?}", &html[..20], start.elapsed());
+        }
+        assert!(to_text(&("<blockquote>".repeat(1000) + "deep")).starts_with("> "));
     }
 
     #[test]
