@@ -423,6 +423,30 @@ mod tests {
     }
 
     #[test]
+    fn round_trip_non_ascii_and_long_lines() {
+        let long = "Bossonian Archers: phase 1 move 4; phase 2 face right 45; ".repeat(5);
+        let long = long.trim_end();
+        let mail = Outgoing {
+            from: "Valkia Umpire <umpire@valkia.example>".into(),
+            to: vec!["Amalric von Némédien <amalric@nemedia.example>".into()],
+            subject: "Befehle für Zug 3 — Nemedien".into(),
+            text: format!(
+                "Königsgarde: phase 1 charge Black Dragons\r\n{long}\n\nFrom the hills\n"
+            ),
+            ..Outgoing::default()
+        };
+        let bytes = mail.to_rfc5322("n3@valkia.example", date()).unwrap();
+        assert!(bytes.is_ascii(), "8-bit bytes on the wire");
+        let bare_lf = bytes.windows(2).any(|w| w[1] == b'\n' && w[0] != b'\r') || bytes[0] == b'\n';
+        assert!(!bare_lf, "every line must end in CRLF");
+        assert!(bytes.split(|&b| b == b'\n').all(|line| line.len() <= 998));
+        let back = Incoming::parse(&bytes).unwrap();
+        assert_eq!(back.subject, mail.subject);
+        assert_eq!(back.orders_text, mail.text.replace("\r\n", "\n").trim());
+        assert_eq!(back.to, ["amalric@nemedia.example"]);
+    }
+
+    #[test]
     fn errors_say_what_is_wrong() {
         let no_to = Outgoing {
             to: vec![],

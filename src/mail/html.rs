@@ -499,7 +499,12 @@ mod tests {
         ] {
             let start = std::time::Instant::now();
             let _ = to_text(&html);
-            assert!(start.elapsed() < std::time::Duration::from_secs(2), "{:?}… took {:?}", &html[..20], start.elapsed());
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(2),
+                "{:?}… took {:?}",
+                &html[..20],
+                start.elapsed()
+            );
         }
         assert!(to_text(&("<blockquote>".repeat(1000) + "deep")).starts_with("> "));
     }
