@@ -558,11 +558,19 @@ fn unflow(text: &str, delsp: bool) -> String {
 /// The content of an attachment that holds orders: a file named `*.txt`, or
 /// an unnamed `text/plain` attachment.
 fn orders_attachment(part: &MessagePart<'_>) -> Option<String> {
+    let is_plain = |part: &MessagePart<'_>| {
+        part.content_type().is_none_or(|ct| {
+            ct.ctype().eq_ignore_ascii_case("text")
+                && ct.subtype().is_none_or(|s| s.eq_ignore_ascii_case("plain"))
+        })
+    };
     let named_txt = part
         .attachment_name()
         .is_some_and(|n| n.to_lowercase().ends_with(".txt"));
     match &part.body {
-        PartType::Text(text) if named_txt || part.attachment_name().is_none() => {
+        PartType::Text(text)
+            if named_txt || (part.attachment_name().is_none() && is_plain(part)) =>
+        {
             Some(text.to_string())
         }
         PartType::Binary(bytes) | PartType::InlineBinary(bytes) if named_txt => {
@@ -649,6 +657,15 @@ mod tests {
         assert_eq!(mail.message_id.as_deref(), Some("m1@b.example"));
         assert_eq!(mail.in_reply_to.as_deref(), Some("r1@u.example"));
         assert_eq!(mail.references, ["r0@u.example", "r1@u.example"]);
+    }
+
+    #[test]
+    fn only_plain_text_attachments_are_read() {
+        let raw = b"From: a@b.example\nContent-Type: multipart/mixed; boundary=x\n\n--x\nContent-Type: text/plain\n\nbody\n--x\nContent-Type: text/calendar\nContent-Disposition: attachment\n\nBEGIN:VCALENDAR\n--x\nContent-Type: text/plain\nContent-Disposition: attachment\n\nEND\n--x\nContent-Type: image/png; name=a.png\nContent-Disposition: attachment; filename=a.png\n\nPNG\n--x--\n";
+        let mail = Incoming::parse(raw).unwrap();
+        assert_eq!(mail.orders_text, "body\n\nEND");
+        let mimes: Vec<&str> = mail.attachments.iter().map(|a| a.mime.as_str()).collect();
+        assert_eq!(mimes, ["text/calendar", "text/plain", "image/png"]);
     }
 
     #[test]
