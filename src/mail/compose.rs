@@ -35,6 +35,12 @@ use lettre::message::{Attachment as LettreAttachment, Mailbox, MultiPart, Single
 use lettre::Message;
 use sha2::{Digest, Sha256};
 
+use super::read::Incoming;
+
+/// Most message ids kept in References: the thread's first message and the
+/// latest ones, as RFC 5322 §3.6.4 allows, so long games keep short headers.
+const MAX_REFERENCES: usize = 20;
+
 /// A message to send.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Outgoing {
@@ -140,7 +146,55 @@ pub fn new_message_id(domain: &str, unique: &str) -> String {
     format!("umpire.{readable}.{digest}@{domain}")
 }
 
+/// "Re: " before a subject that does not already start with it (in any
+/// case, or as the German "AW:").
+///
+/// ```
+/// use umpire::mail::compose::reply_subject;
+/// assert_eq!(reply_subject("orders"), "Re: orders");
+/// assert_eq!(reply_subject("RE: orders"), "RE: orders");
+/// ```
+pub fn reply_subject(subject: &str) -> String {
+    let lower = subject.trim_start().to_lowercase();
+    if ["re:", "aw:", "sv:", "antw:"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+    {
+        subject.trim().to_string()
+    } else {
+        format!("Re: {}", subject.trim())
+    }
+}
+
 impl Outgoing {
+    /// Threads this message as an answer to `original`: In-Reply-To its
+    /// Message-ID, References its References plus its Message-ID (trimmed
+    /// to the first and the latest ids), and `auto_reply` set (RFC 3834).
+    ///
+    /// ```
+    /// use umpire::mail::{compose::Outgoing, read::Incoming};
+    /// let orders = Incoming::parse(b"From: conan@aquilonia.example\nMessage-ID: <o3@aquilonia.example>\nReferences: <r2@valkia.example>\n\nEND").unwrap();
+    /// let reply = Outgoing::default().replying_to(&orders);
+    /// assert_eq!(reply.in_reply_to.as_deref(), Some("o3@aquilonia.example"));
+    /// assert_eq!(reply.references, ["r2@valkia.example", "o3@aquilonia.example"]);
+    /// assert!(reply.auto_reply);
+    /// ```
+    pub fn replying_to(mut self, original: &Incoming) -> Self {
+        let mut references = original.references.clone();
+        if references.is_empty() {
+            references.extend(original.in_reply_to.clone());
+        }
+        references.extend(original.message_id.clone());
+        references.dedup();
+        if references.len() > MAX_REFERENCES {
+            references.drain(1..references.len() - (MAX_REFERENCES - 1));
+        }
+        self.in_reply_to = original.message_id.clone();
+        self.references = references;
+        self.auto_reply = true;
+        self
+    }
+
     /// Renders the message as RFC 5322 bytes with CRLF line ends.
     ///
     /// # Errors
@@ -327,7 +381,6 @@ fn normalise_newlines(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mail::read::Incoming;
 
     fn date() -> DateTime<Utc> {
         DateTime::from_timestamp(1_796_000_000, 0).unwrap()
@@ -444,6 +497,22 @@ mod tests {
         assert_eq!(back.subject, mail.subject);
         assert_eq!(back.orders_text, mail.text.replace("\r\n", "\n").trim());
         assert_eq!(back.to, ["amalric@nemedia.example"]);
+    }
+
+    #[test]
+    fn long_threads_keep_the_first_and_latest_references() {
+        let refs: String = (0..30).map(|i| format!("<r{i}@valkia.example> ")).collect();
+        let raw =
+            format!("From: a@b.example\nMessage-ID: <o30@b.example>\nReferences: {refs}\n\nx");
+        let reply = Outgoing::default().replying_to(&Incoming::parse(raw.as_bytes()).unwrap());
+        assert_eq!(reply.references.len(), MAX_REFERENCES);
+        assert_eq!(reply.references[0], "r0@valkia.example");
+        assert_eq!(reply.references[1], "r12@valkia.example");
+        assert_eq!(reply.references.last().unwrap(), "o30@b.example");
+        // A message with no id and no thread gives no threading headers.
+        let bare =
+            Outgoing::default().replying_to(&Incoming::parse(b"From: a@b.example\n\nx").unwrap());
+        assert_eq!((bare.in_reply_to, bare.references), (None, vec![]));
     }
 
     #[test]
