@@ -289,7 +289,10 @@ impl Incoming {
         };
 
         Ok(Incoming {
-            message_id: msg.message_id().map(strip_brackets),
+            message_id: msg
+                .message_id()
+                .map(strip_brackets)
+                .filter(|id| !id.is_empty()),
             from: first_mailbox(msg.from()),
             reply_to: first_mailbox(msg.reply_to()),
             to: msg.to().map_or_else(Vec::new, |a| {
@@ -319,7 +322,8 @@ impl Incoming {
         let own = own_address.trim().to_lowercase();
         let from = self.from.as_ref().map(|m| m.address.as_str());
         let s = &self.signals;
-        if from == Some(own.as_str()) || s.x_loop.iter().any(|v| v.contains(&own)) {
+        let own_named = !own.is_empty();
+        if own_named && (from == Some(own.as_str()) || s.x_loop.iter().any(|v| v.contains(&own))) {
             return Some(LoopReason::OwnAddress);
         }
         for address in [from, s.sender.as_deref()].into_iter().flatten() {
@@ -344,8 +348,7 @@ impl Incoming {
             });
         }
         if let Some(value) = &self.auto_submitted {
-            let token = value.split([';', '(', ' ']).next().unwrap_or_default();
-            if !token.eq_ignore_ascii_case("no") {
+            if !first_token(value).eq_ignore_ascii_case("no") {
                 return Some(LoopReason::AutoSubmitted {
                     value: value.clone(),
                 });
@@ -355,7 +358,7 @@ impl Incoming {
             return Some(LoopReason::AutoResponder { header });
         }
         if let Some(value) = &s.precedence {
-            if ["bulk", "list", "junk", "auto_reply"].contains(&value.as_str()) {
+            if ["bulk", "list", "junk", "auto_reply"].contains(&first_token(value)) {
                 return Some(LoopReason::Precedence {
                     value: value.clone(),
                 });
@@ -372,6 +375,15 @@ impl Incoming {
         }
         None
     }
+}
+
+/// A header value's keyword without parameters or comments:
+/// `auto-replied (vacation)` → `auto-replied`.
+fn first_token(value: &str) -> &str {
+    value
+        .split([';', '(', ' ', '\t'])
+        .next()
+        .unwrap_or_default()
 }
 
 /// Skips the `From sender date` line of the mbox format, if present.
@@ -707,8 +719,14 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_own_address_matches_nothing() {
+        let raw = b"From: a@b.example\nX-Loop: someone\n\nx";
+        assert_eq!(Incoming::parse(raw).unwrap().loop_hazard(""), None);
+    }
+
+    #[test]
     fn precedence_and_subject_hazards() {
-        let raw = b"From: a@b.example\nPrecedence: Bulk\n\nx";
+        let raw = b"From: a@b.example\nPrecedence: Bulk (newsletter)\n\nx";
         assert_eq!(
             Incoming::parse(raw)
                 .unwrap()
