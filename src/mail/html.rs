@@ -92,6 +92,11 @@ pub fn to_text(html: &str) -> String {
             if let Some(tag) = Tag::parse(rest) {
                 rest = &rest[tag.len..];
                 let name = tag.name.as_str();
+                if tag.closing && name == "br" {
+                    // `</br>` is a line break to browsers, so to us.
+                    out.hard_break();
+                    continue;
+                }
                 if tag.closing {
                     if let Some(pos) = stack.iter().rposition(|(n, _)| n == name) {
                         for (open, quoted) in stack.drain(pos..).rev() {
@@ -432,6 +437,7 @@ mod tests {
     #[test]
     fn br_alone_gives_a_blank_line() {
         assert_eq!(to_text("a<br><br>b"), "a\n\nb\n");
+        assert_eq!(to_text("a</br>b<BR/>c"), "a\nb\nc\n");
     }
 
     #[test]
