@@ -228,18 +228,9 @@ impl Outgoing {
         for to in &self.to {
             builder = builder.to(mailbox("to", to)?);
         }
-        for (field, id) in self
-            .in_reply_to
-            .iter()
-            .map(|id| ("in-reply-to", id))
-            .chain(self.references.iter().map(|id| ("references", id)))
-        {
-            if !valid_id(id.trim_start_matches('<').trim_end_matches('>')) {
-                return Err(ComposeError::Address {
-                    field,
-                    value: id.clone(),
-                    reason: "not a message id (local@domain)".into(),
-                });
+        for id in self.in_reply_to.iter().chain(&self.references) {
+            if !valid_id(id.trim().trim_start_matches('<').trim_end_matches('>')) {
+                return Err(ComposeError::MessageId { value: id.clone() });
             }
         }
         if let Some(id) = &self.in_reply_to {
@@ -561,5 +552,26 @@ mod tests {
             sample().to_rfc5322("no id", date()),
             Err(ComposeError::MessageId { .. })
         ));
+        let bad_ref = Outgoing {
+            references: vec!["not an id".into()],
+            ..sample()
+        };
+        assert_eq!(
+            bad_ref.to_rfc5322("a@b", date()),
+            Err(ComposeError::MessageId {
+                value: "not an id".into()
+            })
+        );
+    }
+
+    #[test]
+    fn header_injection_is_impossible() {
+        let mail = Outgoing {
+            subject: "turn 3\r\nBcc: spy@stygia.example".into(),
+            ..sample()
+        };
+        let bytes = mail.to_rfc5322("i@valkia.example", date()).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains("\r\nBcc:"), "{text}");
     }
 }
