@@ -60,7 +60,9 @@ fn check(eml: &Path) -> Vec<String> {
     let mut problems = Vec::new();
     let mut differ = |what: &str, got: String, want: String| {
         if got != want {
-            problems.push(format!("{name}: {what}\n--- expected ---\n{want}\n--- got ---\n{got}\n"));
+            problems.push(format!(
+                "{name}: {what}\n--- expected ---\n{want}\n--- got ---\n{got}\n"
+            ));
         }
     };
     let mail = match (Incoming::parse(&raw), &expect.error) {
@@ -79,30 +81,62 @@ fn check(eml: &Path) -> Vec<String> {
         (Ok(mail), None) => mail,
     };
     if let Some(text) = expected_text {
-        differ("orders_text", mail.orders_text.clone(), text.trim().to_string());
+        differ(
+            "orders_text",
+            mail.orders_text.clone(),
+            text.trim().to_string(),
+        );
     }
     let hazard = mail.loop_hazard(UMPIRE).map(|r| r.kind().to_string());
-    differ("loop_hazard", format!("{hazard:?}"), format!("{:?}", expect.loop_hazard));
+    differ(
+        "loop_hazard",
+        format!("{hazard:?}"),
+        format!("{:?}", expect.loop_hazard),
+    );
     if let Some(from) = expect.from {
-        differ("from", format!("{:?}", mail.from.as_ref().map(|m| &m.address)), format!("{:?}", Some(from)));
+        differ(
+            "from",
+            format!("{:?}", mail.from.as_ref().map(|m| &m.address)),
+            format!("{:?}", Some(from)),
+        );
     }
     if let Some(from_name) = expect.from_name {
-        differ("from name", format!("{:?}", mail.from.as_ref().and_then(|m| m.name.as_ref())), format!("{:?}", Some(from_name)));
+        differ(
+            "from name",
+            format!("{:?}", mail.from.as_ref().and_then(|m| m.name.as_ref())),
+            format!("{:?}", Some(from_name)),
+        );
     }
     if let Some(subject) = expect.subject {
         differ("subject", mail.subject.clone(), subject);
     }
     if let Some(id) = expect.message_id {
-        differ("message_id", format!("{:?}", mail.message_id), format!("{:?}", Some(id)));
+        differ(
+            "message_id",
+            format!("{:?}", mail.message_id),
+            format!("{:?}", Some(id)),
+        );
     }
     if let Some(id) = expect.in_reply_to {
-        differ("in_reply_to", format!("{:?}", mail.in_reply_to), format!("{:?}", Some(id)));
+        differ(
+            "in_reply_to",
+            format!("{:?}", mail.in_reply_to),
+            format!("{:?}", Some(id)),
+        );
     }
     if let Some(refs) = expect.references {
-        differ("references", format!("{:?}", mail.references), format!("{refs:?}"));
+        differ(
+            "references",
+            format!("{:?}", mail.references),
+            format!("{refs:?}"),
+        );
     }
     if let Some(names) = expect.attachments {
-        let got: Vec<String> = mail.attachments.iter().map(|a| a.name.clone().unwrap_or_default()).collect();
+        let got: Vec<String> = mail
+            .attachments
+            .iter()
+            .map(|a| a.name.clone().unwrap_or_default())
+            .collect();
         differ("attachments", format!("{got:?}"), format!("{names:?}"));
     }
     differ("raw_size", mail.raw_size.to_string(), raw.len().to_string());
@@ -112,9 +146,19 @@ fn check(eml: &Path) -> Vec<String> {
 #[test]
 fn corpus_messages_yield_their_expected_orders() {
     let files = corpus();
-    assert!(files.len() >= 20, "the corpus should hold at least 20 messages, found {}", files.len());
+    assert!(
+        files.len() >= 20,
+        "the corpus should hold at least 20 messages, found {}",
+        files.len()
+    );
     let problems: Vec<String> = files.iter().flat_map(|f| check(f)).collect();
-    assert!(problems.is_empty(), "{} of {} corpus messages differ:\n{}", problems.len(), files.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} of {} corpus messages differ:\n{}",
+        problems.len(),
+        files.len(),
+        problems.join("\n")
+    );
 }
 
 /// Guards the point of quote stripping: the umpire's report quotes the old
@@ -122,12 +166,26 @@ fn corpus_messages_yield_their_expected_orders() {
 #[test]
 fn no_quoted_report_leaks_into_orders() {
     for eml in corpus() {
-        let Ok(mail) = Incoming::parse(&fs::read(&eml).unwrap()) else { continue };
+        let Ok(mail) = Incoming::parse(&fs::read(&eml).unwrap()) else {
+            continue;
+        };
         if mail.loop_hazard(UMPIRE).is_some() {
             continue;
         }
-        for leak in ["Your orders as understood", "Next deadline", "phase 1 charge Nemedian Knights", "wrote:", "Original Message", "Forwarded message"] {
-            assert!(!mail.orders_text.contains(leak), "{}: {leak:?} leaked into\n{}", eml.display(), mail.orders_text);
+        for leak in [
+            "Your orders as understood",
+            "Next deadline",
+            "phase 1 charge Nemedian Knights",
+            "wrote:",
+            "Original Message",
+            "Forwarded message",
+        ] {
+            assert!(
+                !mail.orders_text.contains(leak),
+                "{}: {leak:?} leaked into\n{}",
+                eml.display(),
+                mail.orders_text
+            );
         }
     }
 }
@@ -145,18 +203,92 @@ fn answerable_orders() -> Vec<(PathBuf, String)> {
 
 #[test]
 fn corpus_has_the_required_styles() {
-    let names: Vec<String> = corpus().iter().map(|p| p.file_stem().unwrap().to_string_lossy().into_owned()).collect();
-    for style in ["gmail", "outlook", "apple", "thunderbird", "iphone", "android", "mutt", "bounce", "vacation", "list", "garbage", "empty", "txt_attachment", "forwarded", "html_only", "windows1252", "iso8859", "base64", "smart_quotes"] {
-        assert!(names.iter().any(|n| n.contains(style)), "no corpus message for {style}");
+    let names: Vec<String> = corpus()
+        .iter()
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    for style in [
+        "gmail",
+        "outlook",
+        "apple",
+        "thunderbird",
+        "iphone",
+        "android",
+        "mutt",
+        "bounce",
+        "vacation",
+        "list",
+        "garbage",
+        "empty",
+        "txt_attachment",
+        "forwarded",
+        "html_only",
+        "windows1252",
+        "iso8859",
+        "base64",
+        "smart_quotes",
+    ] {
+        assert!(
+            names.iter().any(|n| n.contains(style)),
+            "no corpus message for {style}"
+        );
     }
     assert!(answerable_orders().len() >= 15);
+}
+
+/// The HTML alternative of every multipart/alternative message must yield
+/// the same orders as its text part: this exercises HTML quote stripping
+/// (blockquotes, Gmail's quote container, Outlook's header block) on every
+/// client style in the corpus, not only on the HTML-only messages.
+#[test]
+fn html_alternatives_yield_the_same_orders() {
+    use mail_parser::{MessageParser, PartType};
+    use umpire::mail::{html, quote, read::normalise};
+    let mut checked = 0;
+    for (eml, expected) in answerable_orders() {
+        let raw = fs::read(&eml).unwrap();
+        let Some(msg) = MessageParser::default().parse(&raw) else {
+            continue;
+        };
+        let has_text = msg
+            .text_body
+            .iter()
+            .any(|&id| matches!(msg.parts[id as usize].body, PartType::Text(_)));
+        let htmls: Vec<&str> = msg
+            .html_body
+            .iter()
+            .filter_map(|&id| match &msg.parts[id as usize].body {
+                PartType::Html(h) => Some(h.as_ref()),
+                _ => None,
+            })
+            .collect();
+        if !has_text || htmls.is_empty() {
+            continue;
+        }
+        let from_html = quote::strip(&normalise(
+            &htmls.iter().map(|h| html::to_text(h)).collect::<String>(),
+        ));
+        assert_eq!(
+            from_html,
+            expected.trim(),
+            "{}: the HTML alternative reads differently",
+            eml.display()
+        );
+        checked += 1;
+    }
+    assert!(
+        checked >= 5,
+        "only {checked} messages with an HTML alternative"
+    );
 }
 
 fn huge_message(attachment_bytes: usize) -> Vec<u8> {
     let mut raw = b"From: Conan <conan@aquilonia.example>\r\nTo: umpire@valkia.example\r\nSubject: orders with the whole campaign diary\r\nMessage-ID: <huge.1@aquilonia.example>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"huge\"\r\n\r\n--huge\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nGAME valkia SIDE aquilonia PASSWORD dragon7\r\nBlack Dragons: phase 1 charge Nemedian Knights\r\nEND\r\n\r\n".to_vec();
     // A long quoted thread below the orders.
     for i in 0..20_000 {
-        raw.extend_from_slice(format!("> turn {i}: Black Dragons: phase 1 charge Nemedian Knights\r\n").as_bytes());
+        raw.extend_from_slice(
+            format!("> turn {i}: Black Dragons: phase 1 charge Nemedian Knights\r\n").as_bytes(),
+        );
     }
     raw.extend_from_slice(b"--huge\r\nContent-Type: application/octet-stream; name=\"diary.bin\"\r\nContent-Disposition: attachment; filename=\"diary.bin\"\r\nContent-Transfer-Encoding: base64\r\n\r\n");
     let line = b"QmxhY2sgRHJhZ29uczogcGhhc2UgMSBjaGFyZ2UgTmVtZWRpYW4gS25pZ2h0cyBhbmQgd2luIQ==\r\n";
@@ -175,9 +307,16 @@ fn a_huge_message_is_read_and_a_too_huge_one_refused() {
     let took = start.elapsed();
     assert_eq!(mail.orders_text, "GAME valkia SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 charge Nemedian Knights\nEND");
     assert_eq!(mail.attachments.len(), 1);
-    assert!(mail.attachments[0].size > 6 * 1024 * 1024, "{:?}", mail.attachments);
+    assert!(
+        mail.attachments[0].size > 6 * 1024 * 1024,
+        "{:?}",
+        mail.attachments
+    );
     // Generous even for an unoptimised build on a busy 2-core machine.
-    assert!(took < Duration::from_secs(20), "parsing 12 MB took {took:?}");
+    assert!(
+        took < Duration::from_secs(20),
+        "parsing 12 MB took {took:?}"
+    );
 
     let raw = huge_message(MAX_MESSAGE_BYTES + 1);
     let err = Incoming::parse(&raw).unwrap_err();

@@ -35,6 +35,12 @@ use lettre::message::{Attachment as LettreAttachment, Mailbox, MultiPart, Single
 use lettre::Message;
 use sha2::{Digest, Sha256};
 
+use super::read::Incoming;
+
+/// Most message ids kept in References: the thread's first message and the
+/// latest ones, as RFC 5322 §3.6.4 allows, so long games keep short headers.
+const MAX_REFERENCES: usize = 20;
+
 /// A message to send.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Outgoing {
@@ -82,7 +88,11 @@ pub struct Attachment {
 pub enum ComposeError {
     /// An address that does not parse, e.g. `to: "conan at cimmeria"`.
     #[error("{field} address {value:?} is not a valid mail address: {reason}")]
-    Address { field: &'static str, value: String, reason: String },
+    Address {
+        field: &'static str,
+        value: String,
+        reason: String,
+    },
     /// `to` is empty.
     #[error("the message has no recipient")]
     NoRecipients,
@@ -114,7 +124,13 @@ pub fn new_message_id(domain: &str, unique: &str) -> String {
     let readable: String = unique
         .chars()
         .take(64)
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
     let digest = hex::encode(&Sha256::digest(unique.as_bytes())[..6]);
     let domain: String = domain
@@ -122,20 +138,81 @@ pub fn new_message_id(domain: &str, unique: &str) -> String {
         .chars()
         .filter(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
         .collect();
-    let domain = if domain.is_empty() { "localhost".to_string() } else { domain };
+    let domain = if domain.is_empty() {
+        "localhost".to_string()
+    } else {
+        domain
+    };
     format!("umpire.{readable}.{digest}@{domain}")
 }
 
+/// "Re: " before a subject that does not already start with it (in any
+/// case, or as the German "AW:").
+///
+/// ```
+/// use umpire::mail::compose::reply_subject;
+/// assert_eq!(reply_subject("orders"), "Re: orders");
+/// assert_eq!(reply_subject("RE: orders"), "RE: orders");
+/// ```
+pub fn reply_subject(subject: &str) -> String {
+    let lower = subject.trim_start().to_lowercase();
+    if ["re:", "aw:", "sv:", "antw:"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+    {
+        subject.trim().to_string()
+    } else {
+        format!("Re: {}", subject.trim())
+    }
+}
+
 impl Outgoing {
+    /// Threads this message as an answer to `original`: In-Reply-To its
+    /// Message-ID, References its References plus its Message-ID (trimmed
+    /// to the first and the latest ids), and `auto_reply` set (RFC 3834).
+    ///
+    /// ```
+    /// use umpire::mail::{compose::Outgoing, read::Incoming};
+    /// let orders = Incoming::parse(b"From: conan@aquilonia.example\nMessage-ID: <o3@aquilonia.example>\nReferences: <r2@valkia.example>\n\nEND").unwrap();
+    /// let reply = Outgoing::default().replying_to(&orders);
+    /// assert_eq!(reply.in_reply_to.as_deref(), Some("o3@aquilonia.example"));
+    /// assert_eq!(reply.references, ["r2@valkia.example", "o3@aquilonia.example"]);
+    /// assert!(reply.auto_reply);
+    /// ```
+    pub fn replying_to(mut self, original: &Incoming) -> Self {
+        let mut references = original.references.clone();
+        if references.is_empty() {
+            references.extend(original.in_reply_to.clone());
+        }
+        references.extend(original.message_id.clone());
+        references.dedup();
+        if references.len() > MAX_REFERENCES {
+            references.drain(1..references.len() - (MAX_REFERENCES - 1));
+        }
+        self.in_reply_to = original.message_id.clone();
+        self.references = references;
+        self.auto_reply = true;
+        self
+    }
+
     /// Renders the message as RFC 5322 bytes with CRLF line ends.
     ///
     /// # Errors
     /// A [`ComposeError`] for an unparsable address or MIME type, no
     /// recipient, inline images without HTML, or a malformed message id.
-    pub fn to_rfc5322(&self, message_id: &str, date: DateTime<Utc>) -> Result<Vec<u8>, ComposeError> {
-        let message_id = message_id.trim().trim_start_matches('<').trim_end_matches('>');
+    pub fn to_rfc5322(
+        &self,
+        message_id: &str,
+        date: DateTime<Utc>,
+    ) -> Result<Vec<u8>, ComposeError> {
+        let message_id = message_id
+            .trim()
+            .trim_start_matches('<')
+            .trim_end_matches('>');
         if !valid_id(message_id) {
-            return Err(ComposeError::MessageId { value: message_id.to_string() });
+            return Err(ComposeError::MessageId {
+                value: message_id.to_string(),
+            });
         }
         if self.to.is_empty() {
             return Err(ComposeError::NoRecipients);
@@ -151,9 +228,9 @@ impl Outgoing {
         for to in &self.to {
             builder = builder.to(mailbox("to", to)?);
         }
-        for (field, id) in self.in_reply_to.iter().map(|id| ("in-reply-to", id)).chain(self.references.iter().map(|id| ("references", id))) {
-            if !valid_id(id.trim_start_matches('<').trim_end_matches('>')) {
-                return Err(ComposeError::Address { field, value: id.clone(), reason: "not a message id (local@domain)".into() });
+        for id in self.in_reply_to.iter().chain(&self.references) {
+            if !valid_id(id.trim().trim_start_matches('<').trim_end_matches('>')) {
+                return Err(ComposeError::MessageId { value: id.clone() });
             }
         }
         if let Some(id) = &self.in_reply_to {
@@ -189,7 +266,9 @@ impl Outgoing {
                 let html = if self.inline_images.is_empty() {
                     Body::Single(html)
                 } else {
-                    let mut related = MultiPart::related().boundary(boundary.next("related")).singlepart(html);
+                    let mut related = MultiPart::related()
+                        .boundary(boundary.next("related"))
+                        .singlepart(html);
                     for image in &self.inline_images {
                         related = related.singlepart(
                             LettreAttachment::new_inline(image.content_id.clone())
@@ -198,7 +277,9 @@ impl Outgoing {
                     }
                     Body::Multi(related)
                 };
-                let alternative = MultiPart::alternative().boundary(boundary.next("alternative")).singlepart(text);
+                let alternative = MultiPart::alternative()
+                    .boundary(boundary.next("alternative"))
+                    .singlepart(text);
                 Body::Multi(match html {
                     Body::Single(part) => alternative.singlepart(part),
                     Body::Multi(part) => alternative.multipart(part),
@@ -215,7 +296,8 @@ impl Outgoing {
         };
         for file in &self.attachments {
             mixed = mixed.singlepart(
-                LettreAttachment::new(file.name.clone()).body(file.bytes.clone(), content_type(&file.mime)?),
+                LettreAttachment::new(file.name.clone())
+                    .body(file.bytes.clone(), content_type(&file.mime)?),
             );
         }
         Ok(Body::Multi(mixed))
@@ -234,7 +316,9 @@ struct Boundaries {
 
 impl Boundaries {
     fn new(message_id: &str) -> Self {
-        Boundaries { seed: hex::encode(&Sha256::digest(message_id.as_bytes())[..12]) }
+        Boundaries {
+            seed: hex::encode(&Sha256::digest(message_id.as_bytes())[..12]),
+        }
     }
 
     fn next(&self, kind: &str) -> String {
@@ -243,25 +327,40 @@ impl Boundaries {
 }
 
 fn mailbox(field: &'static str, value: &str) -> Result<Mailbox, ComposeError> {
-    value.trim().parse::<Mailbox>().map_err(|e| ComposeError::Address {
-        field,
-        value: value.to_string(),
+    value
+        .trim()
+        .parse::<Mailbox>()
+        .map_err(|e| ComposeError::Address {
+            field,
+            value: value.to_string(),
+            reason: e.to_string(),
+        })
+}
+
+fn content_type(mime: &str) -> Result<ContentType, ComposeError> {
+    ContentType::parse(mime).map_err(|e| ComposeError::MimeType {
+        value: mime.to_string(),
         reason: e.to_string(),
     })
 }
 
-fn content_type(mime: &str) -> Result<ContentType, ComposeError> {
-    ContentType::parse(mime).map_err(|e| ComposeError::MimeType { value: mime.to_string(), reason: e.to_string() })
-}
-
 fn bracketed(id: &str) -> String {
-    format!("<{}>", id.trim().trim_start_matches('<').trim_end_matches('>'))
+    format!(
+        "<{}>",
+        id.trim().trim_start_matches('<').trim_end_matches('>')
+    )
 }
 
 /// `local@domain` with no spaces or brackets inside.
 fn valid_id(id: &str) -> bool {
     let mut halves = id.split('@');
-    let ok = |s: Option<&str>| s.is_some_and(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_graphic() && !"<>@\"".contains(c)));
+    let ok = |s: Option<&str>| {
+        s.is_some_and(|s| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_graphic() && !"<>@\"".contains(c))
+        })
+    };
     ok(halves.next()) && ok(halves.next()) && halves.next().is_none()
 }
 
@@ -273,7 +372,6 @@ fn normalise_newlines(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mail::read::Incoming;
 
     fn date() -> DateTime<Utc> {
         DateTime::from_timestamp(1_796_000_000, 0).unwrap()
@@ -284,9 +382,13 @@ mod tests {
             from: "Valkia Umpire <umpire@valkia.example>".into(),
             to: vec!["Conan <conan@cimmeria.example>".into()],
             subject: "Valkia, turn 3: orders received — Aquilonia".into(),
-            text: "Your orders as understood:\nBlack Dragons: phase 1 charge Nemedian Knights\n".into(),
+            text: "Your orders as understood:\nBlack Dragons: phase 1 charge Nemedian Knights\n"
+                .into(),
             in_reply_to: Some("orders-3@cimmeria.example".into()),
-            references: vec!["report-2@valkia.example".into(), "orders-3@cimmeria.example".into()],
+            references: vec![
+                "report-2@valkia.example".into(),
+                "orders-3@cimmeria.example".into(),
+            ],
             auto_reply: true,
             ..Outgoing::default()
         }
@@ -318,22 +420,40 @@ mod tests {
         assert_eq!(back.auto_submitted.as_deref(), Some("auto-replied"));
         assert_eq!(back.orders_text, mail.text.trim());
         // The umpire's own replies are never answered.
-        assert_eq!(back.loop_hazard("umpire@valkia.example").unwrap().kind(), "own-address");
+        assert_eq!(
+            back.loop_hazard("umpire@valkia.example").unwrap().kind(),
+            "own-address"
+        );
     }
 
     #[test]
     fn round_trip_html_inline_and_attachment() {
         let mail = Outgoing {
-            html: Some("<p>Your orders:</p><p>Black Dragons: charge</p><img src=\"cid:table\">".into()),
-            inline_images: vec![Inline { content_id: "table".into(), mime: "image/png".into(), bytes: vec![0x89, b'P', b'N', b'G', 0, 1, 2] }],
-            attachments: vec![Attachment { name: "table.svg".into(), mime: "image/svg+xml".into(), bytes: b"<svg/>".to_vec() }],
+            html: Some(
+                "<p>Your orders:</p><p>Black Dragons: charge</p><img src=\"cid:table\">".into(),
+            ),
+            inline_images: vec![Inline {
+                content_id: "table".into(),
+                mime: "image/png".into(),
+                bytes: vec![0x89, b'P', b'N', b'G', 0, 1, 2],
+            }],
+            attachments: vec![Attachment {
+                name: "table.svg".into(),
+                mime: "image/svg+xml".into(),
+                bytes: b"<svg/>".to_vec(),
+            }],
             auto_reply: false,
             ..sample()
         };
         let bytes = mail.to_rfc5322("r3@valkia.example", date()).unwrap();
         assert_eq!(bytes, mail.to_rfc5322("r3@valkia.example", date()).unwrap());
         let text = String::from_utf8_lossy(&bytes);
-        for needle in ["multipart/mixed", "multipart/alternative", "multipart/related", "Content-ID: <table>"] {
+        for needle in [
+            "multipart/mixed",
+            "multipart/alternative",
+            "multipart/related",
+            "Content-ID: <table>",
+        ] {
             assert!(text.contains(needle), "{needle} missing in\n{text}");
         }
         assert!(!text.contains("Auto-Submitted"));
@@ -347,21 +467,111 @@ mod tests {
     }
 
     #[test]
+    fn round_trip_non_ascii_and_long_lines() {
+        let long = "Bossonian Archers: phase 1 move 4; phase 2 face right 45; ".repeat(5);
+        let long = long.trim_end();
+        let mail = Outgoing {
+            from: "Valkia Umpire <umpire@valkia.example>".into(),
+            to: vec!["Amalric von Némédien <amalric@nemedia.example>".into()],
+            subject: "Befehle für Zug 3 — Nemedien".into(),
+            text: format!(
+                "Königsgarde: phase 1 charge Black Dragons\r\n{long}\n\nFrom the hills\n"
+            ),
+            ..Outgoing::default()
+        };
+        let bytes = mail.to_rfc5322("n3@valkia.example", date()).unwrap();
+        assert!(bytes.is_ascii(), "8-bit bytes on the wire");
+        let bare_lf = bytes.windows(2).any(|w| w[1] == b'\n' && w[0] != b'\r') || bytes[0] == b'\n';
+        assert!(!bare_lf, "every line must end in CRLF");
+        assert!(bytes.split(|&b| b == b'\n').all(|line| line.len() <= 998));
+        let back = Incoming::parse(&bytes).unwrap();
+        assert_eq!(back.subject, mail.subject);
+        assert_eq!(back.orders_text, mail.text.replace("\r\n", "\n").trim());
+        assert_eq!(back.to, ["amalric@nemedia.example"]);
+    }
+
+    #[test]
+    fn long_threads_keep_the_first_and_latest_references() {
+        let refs: String = (0..30).map(|i| format!("<r{i}@valkia.example> ")).collect();
+        let raw =
+            format!("From: a@b.example\nMessage-ID: <o30@b.example>\nReferences: {refs}\n\nx");
+        let reply = Outgoing::default().replying_to(&Incoming::parse(raw.as_bytes()).unwrap());
+        assert_eq!(reply.references.len(), MAX_REFERENCES);
+        assert_eq!(reply.references[0], "r0@valkia.example");
+        assert_eq!(reply.references[1], "r12@valkia.example");
+        assert_eq!(reply.references.last().unwrap(), "o30@b.example");
+        // A message with no id and no thread gives no threading headers.
+        let bare =
+            Outgoing::default().replying_to(&Incoming::parse(b"From: a@b.example\n\nx").unwrap());
+        assert_eq!((bare.in_reply_to, bare.references), (None, vec![]));
+    }
+
+    #[test]
     fn errors_say_what_is_wrong() {
-        let no_to = Outgoing { to: vec![], ..sample() };
-        assert_eq!(no_to.to_rfc5322("a@b", date()), Err(ComposeError::NoRecipients));
-        let bad_to = Outgoing { to: vec!["conan at cimmeria".into()], ..sample() };
-        assert!(matches!(bad_to.to_rfc5322("a@b", date()), Err(ComposeError::Address { field: "to", .. })));
+        let no_to = Outgoing {
+            to: vec![],
+            ..sample()
+        };
+        assert_eq!(
+            no_to.to_rfc5322("a@b", date()),
+            Err(ComposeError::NoRecipients)
+        );
+        let bad_to = Outgoing {
+            to: vec!["conan at cimmeria".into()],
+            ..sample()
+        };
+        assert!(matches!(
+            bad_to.to_rfc5322("a@b", date()),
+            Err(ComposeError::Address { field: "to", .. })
+        ));
         let inline = Outgoing {
-            inline_images: vec![Inline { content_id: "x".into(), mime: "image/png".into(), bytes: vec![] }],
+            inline_images: vec![Inline {
+                content_id: "x".into(),
+                mime: "image/png".into(),
+                bytes: vec![],
+            }],
             ..sample()
         };
-        assert_eq!(inline.to_rfc5322("a@b", date()), Err(ComposeError::InlineWithoutHtml));
+        assert_eq!(
+            inline.to_rfc5322("a@b", date()),
+            Err(ComposeError::InlineWithoutHtml)
+        );
         let bad_mime = Outgoing {
-            attachments: vec![Attachment { name: "x".into(), mime: "png".into(), bytes: vec![] }],
+            attachments: vec![Attachment {
+                name: "x".into(),
+                mime: "png".into(),
+                bytes: vec![],
+            }],
             ..sample()
         };
-        assert!(matches!(bad_mime.to_rfc5322("a@b", date()), Err(ComposeError::MimeType { .. })));
-        assert!(matches!(sample().to_rfc5322("no id", date()), Err(ComposeError::MessageId { .. })));
+        assert!(matches!(
+            bad_mime.to_rfc5322("a@b", date()),
+            Err(ComposeError::MimeType { .. })
+        ));
+        assert!(matches!(
+            sample().to_rfc5322("no id", date()),
+            Err(ComposeError::MessageId { .. })
+        ));
+        let bad_ref = Outgoing {
+            references: vec!["not an id".into()],
+            ..sample()
+        };
+        assert_eq!(
+            bad_ref.to_rfc5322("a@b", date()),
+            Err(ComposeError::MessageId {
+                value: "not an id".into()
+            })
+        );
+    }
+
+    #[test]
+    fn header_injection_is_impossible() {
+        let mail = Outgoing {
+            subject: "turn 3\r\nBcc: spy@stygia.example".into(),
+            ..sample()
+        };
+        let bytes = mail.to_rfc5322("i@valkia.example", date()).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains("\r\nBcc:"), "{text}");
     }
 }

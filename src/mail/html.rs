@@ -20,9 +20,42 @@
 
 /// Elements whose start and end break the line.
 const BLOCK: &[&str] = &[
-    "address", "article", "aside", "blockquote", "center", "dd", "div", "dl", "dt", "fieldset",
-    "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main",
-    "nav", "ol", "p", "pre", "section", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "center",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hr",
+    "li",
+    "main",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "tr",
+    "ul",
 ];
 
 /// Elements that never have content or an end tag.
@@ -34,7 +67,12 @@ const VOID: &[&str] = &[
 /// Elements whose content is not shown to the reader.
 const HIDDEN: &[&str] = &["head", "script", "style", "title", "template", "xml"];
 
-/// `class` values of the containers mail clients put around quoted replies.
+/// Deepest nesting of elements tracked; deeper ones are read as text inside
+/// their ancestors, which bounds the work on hostile input.
+const MAX_NESTING: usize = 256;
+
+/// `class` values (or their endings: Yahoo prefixes an id) of the containers
+/// mail clients put around quoted replies.
 const QUOTE_CLASSES: &[&str] = &["gmail_quote", "yahoo_quoted"];
 
 /// Converts an HTML body to text, one `> ` per quoting level.
@@ -54,6 +92,11 @@ pub fn to_text(html: &str) -> String {
             if let Some(tag) = Tag::parse(rest) {
                 rest = &rest[tag.len..];
                 let name = tag.name.as_str();
+                if tag.closing && name == "br" {
+                    // `</br>` is a line break to browsers, so to us.
+                    out.hard_break();
+                    continue;
+                }
                 if tag.closing {
                     if let Some(pos) = stack.iter().rposition(|(n, _)| n == name) {
                         for (open, quoted) in stack.drain(pos..).rev() {
@@ -78,11 +121,16 @@ pub fn to_text(html: &str) -> String {
                 } else if BLOCK.contains(&name) {
                     out.break_line();
                 }
-                if VOID.contains(&name) || tag.self_closing {
+                // Elements nested too deep to track are read as if empty: their
+                // text stays inside every quote opened so far.
+                if VOID.contains(&name) || tag.self_closing || stack.len() >= MAX_NESTING {
                     continue;
                 }
                 let quoted = name == "blockquote"
-                    || tag.class.split_whitespace().any(|c| QUOTE_CLASSES.contains(&c));
+                    || tag
+                        .class
+                        .split_whitespace()
+                        .any(|c| QUOTE_CLASSES.iter().any(|q| c.ends_with(q)));
                 if quoted {
                     out.break_line();
                     out.depth += 1;
@@ -199,8 +247,12 @@ impl Tag {
             i += 1;
         }
         if bytes.get(i) == Some(&b'!') || bytes.get(i) == Some(&b'?') {
-            // Doctype, CDATA or processing instruction: skip it whole.
-            let end = s.find('>')?;
+            // Doctype, conditional comment or processing instruction: skip it
+            // whole, unless another tag starts first.
+            let end = s[1..].find(['>', '<']).map(|i| i + 1)?;
+            if s.as_bytes()[end] == b'<' {
+                return None;
+            }
             return Some(Tag {
                 name: String::new(),
                 closing: false,
@@ -227,14 +279,22 @@ impl Tag {
                 None => return None,
                 Some(b'>') => {
                     let self_closing = bytes[i - 1] == b'/';
-                    return Some(Tag { name, closing, self_closing, class, len: i + 1 });
+                    return Some(Tag {
+                        name,
+                        closing,
+                        self_closing,
+                        class,
+                        len: i + 1,
+                    });
                 }
                 Some(b'/') => i += 1,
+                // A '<' inside a tag: the tag is broken, read it as text.
+                Some(b'<') => return None,
                 Some(_) => {
                     let attr_start = i;
                     while i < bytes.len()
                         && !bytes[i].is_ascii_whitespace()
-                        && !matches!(bytes[i], b'=' | b'>' | b'/')
+                        && !matches!(bytes[i], b'=' | b'>' | b'/' | b'<')
                     {
                         i += 1;
                     }
@@ -253,6 +313,7 @@ impl Tag {
                                 while i < bytes.len()
                                     && !bytes[i].is_ascii_whitespace()
                                     && bytes[i] != b'>'
+                                    && bytes[i] != b'<'
                                 {
                                     i += 1;
                                 }
@@ -287,7 +348,11 @@ pub fn decode_entities(text: &str) -> std::borrow::Cow<'_, str> {
         match entity(name) {
             Some(ch) => {
                 out.push(ch);
-                let skip = if rest[end..].starts_with(';') { end + 1 } else { end };
+                let skip = if rest[end..].starts_with(';') {
+                    end + 1
+                } else {
+                    end
+                };
                 rest = &rest[skip..];
             }
             None => {
@@ -372,6 +437,7 @@ mod tests {
     #[test]
     fn br_alone_gives_a_blank_line() {
         assert_eq!(to_text("a<br><br>b"), "a\n\nb\n");
+        assert_eq!(to_text("a</br>b<BR/>c"), "a\nb\nc\n");
     }
 
     #[test]
@@ -400,17 +466,53 @@ mod tests {
 
     #[test]
     fn entities_decode() {
-        assert_eq!(decode_entities("a&amp;b &lt;c&gt; &#8217;&#x2019; &nbsp;&bogus; & x"), "a&b <c> \u{2019}\u{2019} \u{a0}&bogus; & x");
+        assert_eq!(
+            decode_entities("a&amp;b &lt;c&gt; &#8217;&#x2019; &nbsp;&bogus; & x"),
+            "a&b <c> \u{2019}\u{2019} \u{a0}&bogus; & x"
+        );
         assert_eq!(decode_entities("&amp"), "&");
     }
 
     #[test]
     fn malformed_html_does_not_fail() {
-        for html in ["<", "<div", "</p></p>x", "<a href='x>y", "a < b", "<<>>", "<p class=>x</p>", "&#99999999;", "&#x;"] {
+        for html in [
+            "<",
+            "<div",
+            "</p></p>x",
+            "<a href='x>y",
+            "a < b",
+            "<<>>",
+            "<p class=>x</p>",
+            "&#99999999;",
+            "&#x;",
+        ] {
             let _ = to_text(html);
         }
         assert_eq!(to_text("a < b"), "a < b\n");
         assert_eq!(to_text("</div>x"), "x\n");
+    }
+
+    #[test]
+    fn hostile_html_takes_linear_time() {
+        let n = 50_000;
+        for html in [
+            "<div>".repeat(n) + &"</p>".repeat(n),
+            "<b".repeat(n),
+            "<a x=".repeat(n),
+            "<!".repeat(n),
+            "<a x='".to_string() + &"<b y=".repeat(n),
+            "<blockquote>".repeat(n) + "deep",
+        ] {
+            let start = std::time::Instant::now();
+            let _ = to_text(&html);
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(2),
+                "{:?}… took {:?}",
+                &html[..20],
+                start.elapsed()
+            );
+        }
+        assert!(to_text(&("<blockquote>".repeat(1000) + "deep")).starts_with("> "));
     }
 
     #[test]

@@ -26,6 +26,18 @@
 //! Architecture Invariant: this module sees text only; it knows nothing of
 //! MIME, charsets or orders. Its input has `\n` line ends.
 
+/// Start of the line above the quotable part of every mail the umpire sends
+/// (see [`umpire_mark_line`]). Whatever follows it in a reply is the
+/// umpire's own text coming back, however the player's client quoted it, so
+/// reading stops there.
+pub const UMPIRE_MARK: &str = "~~ umpire ~~";
+
+/// The mark line for a mail, e.g. `~~ umpire ~~ Valkia, turn 2 report`.
+/// Templates put it above the report or confirmation text.
+pub fn umpire_mark_line(title: &str) -> String {
+    format!("{UMPIRE_MARK} {title}")
+}
+
 /// Returns the author's new text: quotes, quoted-message blocks and the
 /// signature removed, trailing white space trimmed from every line, runs of
 /// blank lines collapsed to one, and no blank lines at either end.
@@ -122,19 +134,37 @@ const HEADER_FROM: &[&str] = &["from:", "von:", "de:", "de :", "van:", "da:"];
 
 /// Field names that follow "From:" in a quoted-message header block.
 const HEADER_NEXT: &[&str] = &[
-    "sent:", "date:", "to:", "cc:", "subject:", "gesendet:", "datum:", "an:", "betreff:",
-    "envoyé :", "envoyé:", "à :", "objet :", "enviado:", "para:", "asunto:", "inviato:", "oggetto:",
+    "sent:",
+    "date:",
+    "to:",
+    "cc:",
+    "subject:",
+    "gesendet:",
+    "datum:",
+    "an:",
+    "betreff:",
+    "envoyé :",
+    "envoyé:",
+    "à :",
+    "objet :",
+    "enviado:",
+    "para:",
+    "asunto:",
+    "inviato:",
+    "oggetto:",
 ];
 
 /// Whether a quoted message (Outlook header block, separator or forward
 /// marker) begins at line `i`; everything from there on is not the author's.
 fn starts_quoted_message(lines: &[&str], i: usize) -> bool {
     let line = bare(lines[i]);
-    let lower = line.to_lowercase();
-    if line.starts_with("---") && SEPARATOR_WORDS.iter().any(|w| lower.contains(w)) {
-        return true;
+    if line.starts_with("---") {
+        let lower = line.to_lowercase();
+        if SEPARATOR_WORDS.iter().any(|w| lower.contains(w)) {
+            return true;
+        }
     }
-    if FORWARD_LINES.contains(&lower.as_str()) {
+    if line.ends_with(':') && FORWARD_LINES.contains(&line.to_lowercase().as_str()) {
         return true;
     }
     // Outlook's rule of underscores above the header block.
@@ -147,12 +177,16 @@ fn starts_quoted_message(lines: &[&str], i: usize) -> bool {
     header_block_at(lines, i)
 }
 
-/// "From: …" followed within five lines by "Sent:", "To:", "Subject:" or the
+/// "From: …" followed within two lines by "Sent:", "To:", "Subject:" or the
 /// like: the header block Outlook and others put above a quoted message.
 fn header_block_at(lines: &[&str], i: usize) -> bool {
-    let starts = |line: &str, names: &[&str]| names.iter().any(|n| starts_with_ignore_case(bare(line), n));
+    let starts =
+        |line: &str, names: &[&str]| names.iter().any(|n| starts_with_ignore_case(bare(line), n));
     starts(lines[i], HEADER_FROM)
-        && lines[i + 1..].iter().take(5).any(|l| starts(l, HEADER_NEXT))
+        && lines[i + 1..]
+            .iter()
+            .take(2)
+            .any(|l| starts(l, HEADER_NEXT))
 }
 
 /// Footers phone and webmail clients add below the author's text.
@@ -173,7 +207,9 @@ const FOOTERS: &[&str] = &[
 
 fn is_signature(line: &str) -> bool {
     let trimmed = line.trim_end();
-    if matches!(trimmed, "--" | "\u{2014}" | "\u{2013}" | "\u{2014}\u{2014}") {
+    if matches!(trimmed, "--" | "\u{2014}" | "\u{2013}" | "\u{2014}\u{2014}")
+        || line.trim_start().starts_with(UMPIRE_MARK)
+    {
         return true;
     }
     let t = line.trim();
@@ -185,8 +221,15 @@ const ATTRIBUTION_START: &[&str] = &["on ", "am ", "le ", "el ", "il ", "op ", "
 
 /// The verb of an attribution; it ends with a colon, perhaps after an
 /// address ("schrieb Umpire <umpire@valkia.example>:").
-const ATTRIBUTION_VERBS: &[&str] =
-    &["wrote", "schrieb", "a écrit", "escribió", "ha scritto", "schreef", "escreveu"];
+const ATTRIBUTION_VERBS: &[&str] = &[
+    "wrote",
+    "schrieb",
+    "a écrit",
+    "escribió",
+    "ha scritto",
+    "schreef",
+    "escreveu",
+];
 
 fn reads_as_attribution(lower: &str) -> bool {
     lower.ends_with(':') && ATTRIBUTION_VERBS.iter().any(|v| lower.contains(v))
@@ -198,8 +241,10 @@ const ATTRIBUTION_MAX: usize = 300;
 /// If an attribution starts at line `i`, how many lines it spans.
 fn attribution_len(lines: &[&str], i: usize) -> Option<usize> {
     let first = lines[i].trim();
-    let lower_first = first.to_lowercase();
-    if ATTRIBUTION_START.iter().any(|s| lower_first.starts_with(s)) {
+    if ATTRIBUTION_START
+        .iter()
+        .any(|s| starts_with_ignore_case(first, s))
+    {
         let mut joined = String::new();
         for (k, line) in lines[i..].iter().take(4).enumerate() {
             let line = line.trim();
@@ -222,14 +267,20 @@ fn attribution_len(lines: &[&str], i: usize) -> Option<usize> {
     // "Umpire <umpire@valkia.example> wrote:" with the quote below, or
     // mutt's "* Umpire <umpire@valkia.example> [2026-11-30 15:04]:" with the
     // quote on the very next line.
-    let quote_follows = lines[i + 1..]
-        .iter()
-        .find(|l| !l.trim().is_empty())
-        .is_some_and(|l| is_quoted(l));
+    if !first.ends_with(':') || first.len() > ATTRIBUTION_MAX {
+        return None;
+    }
+    let lower_first = first.to_lowercase();
+    let quote_follows = || {
+        lines[i + 1..]
+            .iter()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| is_quoted(l))
+    };
     let quote_next = lines.get(i + 1).is_some_and(|l| is_quoted(l));
-    let names_sender = lower_first.ends_with(':') && first.contains('@');
-    let attribution = (reads_as_attribution(&lower_first) && quote_follows) || (names_sender && quote_next);
-    (attribution && first.len() <= ATTRIBUTION_MAX).then_some(1)
+    let names_sender = first.contains('@');
+    ((reads_as_attribution(&lower_first) && quote_follows()) || (names_sender && quote_next))
+        .then_some(1)
 }
 
 #[cfg(test)]
@@ -263,7 +314,9 @@ mod tests {
         assert_eq!(strip(&text), ORDERS);
         let german = format!("{ORDERS}\n\nAm Mo., 30. Nov. 2026 um 15:04 Uhr schrieb Umpire <\numpire@valkia.example>:\n> x\n");
         assert_eq!(strip(&german), ORDERS);
-        let german = format!("{ORDERS}\n\nAm 30.11.2026 um 15:04 schrieb Umpire <umpire@valkia.example>:\n> x\n");
+        let german = format!(
+            "{ORDERS}\n\nAm 30.11.2026 um 15:04 schrieb Umpire <umpire@valkia.example>:\n> x\n"
+        );
         assert_eq!(strip(&german), ORDERS);
     }
 
@@ -305,15 +358,55 @@ mod tests {
 
     #[test]
     fn signatures_end_the_text() {
-        for sig in ["-- ", "--", "\u{2014}", "Sent from my iPhone", "Get Outlook for Android", "Von meinem iPhone gesendet"] {
+        for sig in [
+            "-- ",
+            "--",
+            "\u{2014}",
+            "Sent from my iPhone",
+            "Get Outlook for Android",
+            "Von meinem iPhone gesendet",
+        ] {
             let text = format!("{ORDERS}\n{sig}\nConan of Cimmeria\nBlack Dragons: hold\n");
             assert_eq!(strip(&text), ORDERS, "signature {sig:?}");
         }
     }
 
     #[test]
+    fn the_umpire_mark_ends_the_text_however_it_is_quoted() {
+        let text = format!(
+            "{ORDERS}\n\n{}\nYour orders as understood:\nBlack Dragons: hold\n",
+            super::umpire_mark_line("Valkia, turn 2")
+        );
+        assert_eq!(strip(&text), ORDERS);
+    }
+
+    #[test]
+    fn hostile_text_takes_linear_time() {
+        let n = 100_000;
+        for text in [
+            "x\n".to_string() + &"\n".repeat(n),
+            "a@b:\n".repeat(n),
+            "On x wrote\n".repeat(n),
+            "From: a\n".repeat(n),
+            "__________\n".repeat(n),
+            "wrote:\n\n".repeat(n) + "> q",
+        ] {
+            let start = std::time::Instant::now();
+            let _ = strip(&text);
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(2),
+                "{:?}… took {:?}",
+                &text[..10],
+                start.elapsed()
+            );
+        }
+    }
+
+    #[test]
     fn mutt_style_attribution_goes() {
-        let text = format!("* Umpire <umpire@valkia.example> [2026-11-30 15:04 +0000]:\n> old\n\n{ORDERS}");
+        let text = format!(
+            "* Umpire <umpire@valkia.example> [2026-11-30 15:04 +0000]:\n> old\n\n{ORDERS}"
+        );
         assert_eq!(strip(&text), ORDERS);
     }
 

@@ -13,7 +13,7 @@
 //!             GAME valkia SIDE aquilonia PASSWORD dragon7\r\nEND\r\n\r\n\
 //!             > Black Dragons: hold\r\n";
 //! let mail = Incoming::parse(raw).unwrap();
-//! assert_eq!(mail.from.unwrap().address, "conan@cimmeria.example");
+//! assert_eq!(mail.from.as_ref().unwrap().address, "conan@cimmeria.example");
 //! assert_eq!(mail.orders_text, "GAME valkia SIDE aquilonia PASSWORD dragon7\nEND");
 //! assert!(mail.loop_hazard("umpire@valkia.example").is_none());
 //! ```
@@ -173,17 +173,26 @@ impl fmt::Display for LoopReason {
             LoopReason::Bounce { sender } => write!(f, "a bounce from {sender}"),
             LoopReason::NullReturnPath => write!(f, "a delivery notification (empty Return-Path)"),
             LoopReason::Report { report_type } => write!(f, "a {report_type} report"),
-            LoopReason::AutoSubmitted { value } => write!(f, "automatic mail (Auto-Submitted: {value})"),
+            LoopReason::AutoSubmitted { value } => {
+                write!(f, "automatic mail (Auto-Submitted: {value})")
+            }
             LoopReason::AutoResponder { header } => write!(f, "an automatic reply ({header})"),
             LoopReason::Precedence { value } => write!(f, "bulk mail (Precedence: {value})"),
             LoopReason::MailingList { header } => write!(f, "mailing-list mail ({header})"),
-            LoopReason::AutoReplySubject { subject } => write!(f, "an automatic reply (subject {subject:?})"),
+            LoopReason::AutoReplySubject { subject } => {
+                write!(f, "an automatic reply (subject {subject:?})")
+            }
         }
     }
 }
 
 /// Headers some auto-responders set instead of `Auto-Submitted`.
-const AUTORESPONDER_HEADERS: &[&str] = &["X-Autoreply", "X-Autorespond", "X-Autoresponder", "X-Auto-Response"];
+const AUTORESPONDER_HEADERS: &[&str] = &[
+    "X-Autoreply",
+    "X-Autorespond",
+    "X-Autoresponder",
+    "X-Auto-Response",
+];
 
 /// Subject prefixes of vacation replies that carry no header saying so.
 const AUTO_REPLY_SUBJECTS: &[&str] = &[
@@ -213,16 +222,21 @@ impl Incoming {
     /// no header fields (binary data, a text file).
     pub fn parse(raw: &[u8]) -> Result<Incoming, MailError> {
         if raw.len() > MAX_MESSAGE_BYTES {
-            return Err(MailError::TooLarge { size: raw.len(), limit: MAX_MESSAGE_BYTES });
+            return Err(MailError::TooLarge {
+                size: raw.len(),
+                limit: MAX_MESSAGE_BYTES,
+            });
         }
         if raw.iter().all(u8::is_ascii_whitespace) {
             return Err(MailError::Empty);
         }
         let body = skip_mbox_line(raw);
         check_header_section(body)?;
-        let msg = MessageParser::default().parse(body).ok_or_else(|| MailError::NotAMessage {
-            reason: "no header fields found".into(),
-        })?;
+        let msg = MessageParser::default()
+            .parse(body)
+            .ok_or_else(|| MailError::NotAMessage {
+                reason: "no header fields found".into(),
+            })?;
         if !msg.headers().iter().any(|h| !h.name.is_other()) {
             return Err(MailError::NotAMessage {
                 reason: "none of the header fields of an e-mail (From, To, Subject, Date, Message-ID) is present".into(),
@@ -233,32 +247,59 @@ impl Incoming {
             a.and_then(|a| a.first()).and_then(|addr| {
                 Some(Mailbox {
                     address: addr.address()?.trim().to_lowercase(),
-                    name: addr.name().map(|n| n.trim().to_string()).filter(|n| !n.is_empty()),
+                    name: addr
+                        .name()
+                        .map(|n| n.trim().to_string())
+                        .filter(|n| !n.is_empty()),
                 })
             })
         };
         let raw_header = |name: &str| msg.header_raw(name).map(|v| v.trim().to_string());
         let content_type = msg.root_part().content_type();
         let report_type = content_type
-            .filter(|ct| ct.ctype().eq_ignore_ascii_case("multipart") && ct.subtype().is_some_and(|s| s.eq_ignore_ascii_case("report")))
-            .map(|ct| ct.attribute("report-type").unwrap_or("unknown").to_lowercase());
+            .filter(|ct| {
+                ct.ctype().eq_ignore_ascii_case("multipart")
+                    && ct
+                        .subtype()
+                        .is_some_and(|s| s.eq_ignore_ascii_case("report"))
+            })
+            .map(|ct| {
+                ct.attribute("report-type")
+                    .unwrap_or("unknown")
+                    .to_lowercase()
+            });
         let signals = LoopSignals {
             null_return_path: raw_header("Return-Path").is_some_and(|v| v.replace(' ', "") == "<>"),
             report_type,
             precedence: raw_header("Precedence").map(|v| v.to_lowercase()),
-            list_header: ["List-Id", "List-Unsubscribe"].into_iter().find(|h| msg.header_raw(*h).is_some()),
-            autoreply_header: AUTORESPONDER_HEADERS.iter().copied().find(|h| msg.header_raw(*h).is_some()),
+            list_header: ["List-Id", "List-Unsubscribe"]
+                .into_iter()
+                .find(|h| msg.header_raw(*h).is_some()),
+            autoreply_header: AUTORESPONDER_HEADERS
+                .iter()
+                .copied()
+                .find(|h| msg.header_raw(*h).is_some()),
             failed_recipients: msg.header_raw("X-Failed-Recipients").is_some(),
-            x_loop: msg.header_values("X-Loop").filter_map(|v| v.as_text()).map(|v| v.trim().to_lowercase()).collect(),
+            x_loop: msg
+                .header_values("X-Loop")
+                .filter_map(|v| v.as_text())
+                .map(|v| v.trim().to_lowercase())
+                .collect(),
             sender: first_mailbox(msg.sender()).map(|m| m.address),
         };
 
         Ok(Incoming {
-            message_id: msg.message_id().map(strip_brackets),
+            message_id: msg
+                .message_id()
+                .map(strip_brackets)
+                .filter(|id| !id.is_empty()),
             from: first_mailbox(msg.from()),
             reply_to: first_mailbox(msg.reply_to()),
             to: msg.to().map_or_else(Vec::new, |a| {
-                a.iter().filter_map(|addr| addr.address()).map(|s| s.trim().to_lowercase()).collect()
+                a.iter()
+                    .filter_map(|addr| addr.address())
+                    .map(|s| s.trim().to_lowercase())
+                    .collect()
             }),
             subject: msg.subject().unwrap_or_default().trim().to_string(),
             date: msg
@@ -281,36 +322,46 @@ impl Incoming {
         let own = own_address.trim().to_lowercase();
         let from = self.from.as_ref().map(|m| m.address.as_str());
         let s = &self.signals;
-        if from == Some(own.as_str()) || s.x_loop.iter().any(|v| v.contains(&own)) {
+        let own_named = !own.is_empty();
+        if own_named && (from == Some(own.as_str()) || s.x_loop.iter().any(|v| v.contains(&own))) {
             return Some(LoopReason::OwnAddress);
         }
         for address in [from, s.sender.as_deref()].into_iter().flatten() {
             let local = address.split('@').next().unwrap_or_default();
             if BOUNCE_SENDERS.contains(&local) {
-                return Some(LoopReason::Bounce { sender: address.to_string() });
+                return Some(LoopReason::Bounce {
+                    sender: address.to_string(),
+                });
             }
         }
         if s.failed_recipients {
-            return Some(LoopReason::Bounce { sender: from.unwrap_or_default().to_string() });
+            return Some(LoopReason::Bounce {
+                sender: from.unwrap_or_default().to_string(),
+            });
         }
         if s.null_return_path {
             return Some(LoopReason::NullReturnPath);
         }
         if let Some(report_type) = &s.report_type {
-            return Some(LoopReason::Report { report_type: report_type.clone() });
+            return Some(LoopReason::Report {
+                report_type: report_type.clone(),
+            });
         }
         if let Some(value) = &self.auto_submitted {
-            let token = value.split([';', '(', ' ']).next().unwrap_or_default();
-            if !token.eq_ignore_ascii_case("no") {
-                return Some(LoopReason::AutoSubmitted { value: value.clone() });
+            if !first_token(value).eq_ignore_ascii_case("no") {
+                return Some(LoopReason::AutoSubmitted {
+                    value: value.clone(),
+                });
             }
         }
         if let Some(header) = s.autoreply_header {
             return Some(LoopReason::AutoResponder { header });
         }
         if let Some(value) = &s.precedence {
-            if ["bulk", "list", "junk", "auto_reply"].contains(&value.as_str()) {
-                return Some(LoopReason::Precedence { value: value.clone() });
+            if ["bulk", "list", "junk", "auto_reply"].contains(&first_token(value)) {
+                return Some(LoopReason::Precedence {
+                    value: value.clone(),
+                });
             }
         }
         if let Some(header) = s.list_header {
@@ -318,16 +369,30 @@ impl Incoming {
         }
         let subject = self.subject.to_lowercase();
         if AUTO_REPLY_SUBJECTS.iter().any(|p| subject.starts_with(p)) {
-            return Some(LoopReason::AutoReplySubject { subject: self.subject.clone() });
+            return Some(LoopReason::AutoReplySubject {
+                subject: self.subject.clone(),
+            });
         }
         None
     }
 }
 
+/// A header value's keyword without parameters or comments:
+/// `auto-replied (vacation)` → `auto-replied`.
+fn first_token(value: &str) -> &str {
+    value
+        .split([';', '(', ' ', '\t'])
+        .next()
+        .unwrap_or_default()
+}
+
 /// Skips the `From sender date` line of the mbox format, if present.
 fn skip_mbox_line(raw: &[u8]) -> &[u8] {
     if raw.starts_with(b"From ") {
-        let end = raw.iter().position(|&b| b == b'\n').map_or(raw.len(), |i| i + 1);
+        let end = raw
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(raw.len(), |i| i + 1);
         &raw[end..]
     } else {
         raw
@@ -337,28 +402,43 @@ fn skip_mbox_line(raw: &[u8]) -> &[u8] {
 /// Rejects bytes whose header section holds binary data or does not start
 /// with a header field.
 fn check_header_section(raw: &[u8]) -> Result<(), MailError> {
-    let start = raw.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(0);
+    let start = raw
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(0);
     let header = &raw[start..];
     let end = (0..header.len())
-        .find(|&i| header[i] == b'\n' && (header[i + 1..].starts_with(b"\n") || header[i + 1..].starts_with(b"\r\n")))
+        .find(|&i| {
+            header[i] == b'\n'
+                && (header[i + 1..].starts_with(b"\n") || header[i + 1..].starts_with(b"\r\n"))
+        })
         .unwrap_or(header.len());
-    let first_line_end = header.iter().position(|&b| b == b'\n').unwrap_or(header.len());
+    let first_line_end = header
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(header.len());
     let first_line = &header[..first_line_end.min(998)];
     let field_name_len = first_line.iter().position(|&b| b == b':');
-    let named = field_name_len.is_some_and(|n| n > 0 && first_line[..n].iter().all(|&b| b.is_ascii_graphic()));
+    let named = field_name_len
+        .is_some_and(|n| n > 0 && first_line[..n].iter().all(|&b| b.is_ascii_graphic()));
     if !named {
         return Err(MailError::NotAMessage {
             reason: "the first line is not a header field (\"Name: value\")".into(),
         });
     }
-    if header[..end.max(first_line_end)].iter().any(|&b| b == 0) {
-        return Err(MailError::NotAMessage { reason: "the header section contains binary data".into() });
+    if header[..end.max(first_line_end)].contains(&0) {
+        return Err(MailError::NotAMessage {
+            reason: "the header section contains binary data".into(),
+        });
     }
     Ok(())
 }
 
 fn strip_brackets(id: &str) -> String {
-    id.trim().trim_start_matches('<').trim_end_matches('>').to_string()
+    id.trim()
+        .trim_start_matches('<')
+        .trim_end_matches('>')
+        .to_string()
 }
 
 /// Message ids from In-Reply-To or References, in order.
@@ -385,13 +465,21 @@ fn attachment_info(part: &MessagePart<'_>) -> AttachmentInfo {
         PartType::Message(m) => m.raw_message.len(),
         body => body.len(),
     };
-    AttachmentInfo { name: part.attachment_name().map(str::to_string), mime, size }
+    AttachmentInfo {
+        name: part.attachment_name().map(str::to_string),
+        mime,
+        size,
+    }
 }
 
 /// The author's words (text/plain preferred, HTML converted otherwise) with
 /// quotes and signature removed, then any `.txt` attachments.
 fn orders_text(msg: &mail_parser::Message<'_>) -> String {
-    let parts = |ids: &[u32]| -> Vec<&MessagePart<'_>> { ids.iter().filter_map(|&id| msg.parts.get(id as usize)).collect() };
+    let parts = |ids: &[u32]| -> Vec<&MessagePart<'_>> {
+        ids.iter()
+            .filter_map(|&id| msg.parts.get(id as usize))
+            .collect()
+    };
     let mut body = body_text(&parts(&msg.text_body));
     if body.trim().is_empty() {
         body = body_text(&parts(&msg.html_body));
@@ -402,7 +490,11 @@ fn orders_text(msg: &mail_parser::Message<'_>) -> String {
             sections.push(quote::tidy(&normalise(&text).lines().collect::<Vec<_>>()));
         }
     }
-    let text = sections.into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join("\n\n");
+    let text = sections
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n\n");
     // An em dash alone ends the text as a signature (see `quote`); within a
     // line it is ordinary punctuation.
     text.replace('\u{2014}', "-")
@@ -413,7 +505,9 @@ fn body_text(parts: &[&MessagePart<'_>]) -> String {
     let mut out = String::new();
     for part in parts {
         let text = match &part.body {
-            PartType::Text(text) => flowed(part).map_or_else(|| text.to_string(), |delsp| unflow(text, delsp)),
+            PartType::Text(text) => {
+                flowed(part).map_or_else(|| text.to_string(), |delsp| unflow(text, delsp))
+            }
             PartType::Html(html) => html::to_text(html),
             _ => continue,
         };
@@ -430,7 +524,10 @@ fn flowed(part: &MessagePart<'_>) -> Option<bool> {
     let ct = part.content_type()?;
     ct.attribute("format")
         .filter(|f| f.eq_ignore_ascii_case("flowed"))
-        .map(|_| ct.attribute("delsp").is_some_and(|d| d.eq_ignore_ascii_case("yes")))
+        .map(|_| {
+            ct.attribute("delsp")
+                .is_some_and(|d| d.eq_ignore_ascii_case("yes"))
+        })
 }
 
 /// Joins the soft line breaks of `format=flowed` text (RFC 3676 §4).
@@ -452,7 +549,11 @@ fn unflow(text: &str, delsp: bool) -> String {
             None => out.push_str(&"> ".repeat(depth)),
         }
         if soft {
-            out.push_str(if delsp { &content[..content.len() - 1] } else { content });
+            out.push_str(if delsp {
+                &content[..content.len() - 1]
+            } else {
+                content
+            });
             open_depth = Some(depth);
         } else {
             out.push_str(content);
@@ -469,9 +570,21 @@ fn unflow(text: &str, delsp: bool) -> String {
 /// The content of an attachment that holds orders: a file named `*.txt`, or
 /// an unnamed `text/plain` attachment.
 fn orders_attachment(part: &MessagePart<'_>) -> Option<String> {
-    let named_txt = part.attachment_name().is_some_and(|n| n.to_lowercase().ends_with(".txt"));
+    let is_plain = |part: &MessagePart<'_>| {
+        part.content_type().is_none_or(|ct| {
+            ct.ctype().eq_ignore_ascii_case("text")
+                && ct.subtype().is_none_or(|s| s.eq_ignore_ascii_case("plain"))
+        })
+    };
+    let named_txt = part
+        .attachment_name()
+        .is_some_and(|n| n.to_lowercase().ends_with(".txt"));
     match &part.body {
-        PartType::Text(text) if named_txt || part.attachment_name().is_none() => Some(text.to_string()),
+        PartType::Text(text)
+            if named_txt || (part.attachment_name().is_none() && is_plain(part)) =>
+        {
+            Some(text.to_string())
+        }
         PartType::Binary(bytes) | PartType::InlineBinary(bytes) if named_txt => {
             Some(String::from_utf8_lossy(bytes).into_owned())
         }
@@ -491,7 +604,9 @@ pub fn normalise(text: &str) -> String {
                     out.push('\n');
                 }
             }
-            '\u{a0}' | '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}' => out.push(' '),
+            '\u{a0}' | '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}' => {
+                out.push(' ')
+            }
             '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}' | '\u{ad}' => {}
             '\u{2018}' | '\u{2019}' | '\u{201a}' | '\u{2032}' => out.push('\''),
             '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{2033}' => out.push('"'),
@@ -508,14 +623,26 @@ mod tests {
 
     #[test]
     fn normalise_unifies_typed_text() {
-        assert_eq!(normalise("a\r\nb\rc\u{a0}d\u{200b}\u{2019}\u{201c}x\u{201d} 4\u{2013}6"), "a\nb\nc d'\"x\" 4-6");
+        assert_eq!(
+            normalise("a\r\nb\rc\u{a0}d\u{200b}\u{2019}\u{201c}x\u{201d} 4\u{2013}6"),
+            "a\nb\nc d'\"x\" 4-6"
+        );
     }
 
     #[test]
     fn unflow_joins_soft_breaks() {
-        assert_eq!(unflow("Black Dragons: phase 1 \r\ncharge Knights\r\n-- \r\nsig\r\n", false), "Black Dragons: phase 1 charge Knights\n-- \nsig\n");
+        assert_eq!(
+            unflow(
+                "Black Dragons: phase 1 \r\ncharge Knights\r\n-- \r\nsig\r\n",
+                false
+            ),
+            "Black Dragons: phase 1 charge Knights\n-- \nsig\n"
+        );
         assert_eq!(unflow("ab \r\ncd\r\n", true), "abcd\n");
-        assert_eq!(unflow("> quoted \r\n> more\r\nmine\r\n", false), "> quoted more\nmine\n");
+        assert_eq!(
+            unflow("> quoted \r\n> more\r\nmine\r\n", false),
+            "> quoted more\nmine\n"
+        );
         assert_eq!(unflow(" >stuffed\n", false), ">stuffed\n");
     }
 
@@ -545,28 +672,82 @@ mod tests {
     }
 
     #[test]
+    fn only_plain_text_attachments_are_read() {
+        let raw = b"From: a@b.example\nContent-Type: multipart/mixed; boundary=x\n\n--x\nContent-Type: text/plain\n\nbody\n--x\nContent-Type: text/calendar\nContent-Disposition: attachment\n\nBEGIN:VCALENDAR\n--x\nContent-Type: text/plain\nContent-Disposition: attachment\n\nEND\n--x\nContent-Type: image/png; name=a.png\nContent-Disposition: attachment; filename=a.png\n\nPNG\n--x--\n";
+        let mail = Incoming::parse(raw).unwrap();
+        assert_eq!(mail.orders_text, "body\n\nEND");
+        let mimes: Vec<&str> = mail.attachments.iter().map(|a| a.mime.as_str()).collect();
+        assert_eq!(mimes, ["text/calendar", "text/plain", "image/png"]);
+    }
+
+    #[test]
     fn auto_submitted_no_is_safe() {
         let raw = b"From: a@b.example\nAuto-Submitted: no\n\nx";
-        assert_eq!(Incoming::parse(raw).unwrap().loop_hazard("umpire@u.example"), None);
+        assert_eq!(
+            Incoming::parse(raw)
+                .unwrap()
+                .loop_hazard("umpire@u.example"),
+            None
+        );
         let raw = b"From: a@b.example\nAuto-Submitted: auto-replied (vacation)\n\nx";
-        assert_eq!(Incoming::parse(raw).unwrap().loop_hazard("umpire@u.example").unwrap().kind(), "auto-submitted");
+        assert_eq!(
+            Incoming::parse(raw)
+                .unwrap()
+                .loop_hazard("umpire@u.example")
+                .unwrap()
+                .kind(),
+            "auto-submitted"
+        );
     }
 
     #[test]
     fn own_address_is_a_hazard_in_any_case() {
         let raw = b"From: Umpire <UMPIRE@u.example>\n\nx";
-        assert_eq!(Incoming::parse(raw).unwrap().loop_hazard(" umpire@U.example "), Some(LoopReason::OwnAddress));
+        assert_eq!(
+            Incoming::parse(raw)
+                .unwrap()
+                .loop_hazard(" umpire@U.example "),
+            Some(LoopReason::OwnAddress)
+        );
         let raw = b"From: a@b.example\nX-Loop: umpire@u.example\n\nx";
-        assert_eq!(Incoming::parse(raw).unwrap().loop_hazard("umpire@u.example"), Some(LoopReason::OwnAddress));
+        assert_eq!(
+            Incoming::parse(raw)
+                .unwrap()
+                .loop_hazard("umpire@u.example"),
+            Some(LoopReason::OwnAddress)
+        );
+    }
+
+    #[test]
+    fn an_empty_own_address_matches_nothing() {
+        let raw = b"From: a@b.example\nX-Loop: someone\n\nx";
+        assert_eq!(Incoming::parse(raw).unwrap().loop_hazard(""), None);
     }
 
     #[test]
     fn precedence_and_subject_hazards() {
-        let raw = b"From: a@b.example\nPrecedence: Bulk\n\nx";
-        assert_eq!(Incoming::parse(raw).unwrap().loop_hazard("u@u.example").unwrap().kind(), "precedence");
+        let raw = b"From: a@b.example\nPrecedence: Bulk (newsletter)\n\nx";
+        assert_eq!(
+            Incoming::parse(raw)
+                .unwrap()
+                .loop_hazard("u@u.example")
+                .unwrap()
+                .kind(),
+            "precedence"
+        );
         let raw = b"From: a@b.example\nSubject: Automatic reply: turn 3\n\nx";
-        assert_eq!(Incoming::parse(raw).unwrap().loop_hazard("u@u.example").unwrap().kind(), "auto-reply-subject");
+        assert_eq!(
+            Incoming::parse(raw)
+                .unwrap()
+                .loop_hazard("u@u.example")
+                .unwrap()
+                .kind(),
+            "auto-reply-subject"
+        );
         let raw = b"From: a@b.example\nSubject: Out of office next week, orders inside\n\nx";
-        assert_eq!(Incoming::parse(raw).unwrap().loop_hazard("u@u.example"), None);
+        assert_eq!(
+            Incoming::parse(raw).unwrap().loop_hazard("u@u.example"),
+            None
+        );
     }
 }
