@@ -10,6 +10,7 @@ pub mod dice;
 pub mod mail;
 pub mod orders;
 pub mod post;
+pub mod report;
 pub mod rules;
 pub mod store;
 pub mod table;

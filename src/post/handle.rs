@@ -7,7 +7,7 @@
 
 use super::game::{games_of, Game};
 use super::outbox::{self, Kind};
-use super::turn::{plain, release_report};
+use super::turn::{plain, release_report, report_mail, stored_report};
 use super::{audit, password, templates, PostError};
 use crate::config::Config;
 use crate::mail::read::Incoming;
@@ -19,7 +19,9 @@ use rusqlite::{params, OptionalExtension};
 /// What became of a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Disposition {
-    /// Orders or commands accepted and answered.
+    /// Orders accepted for this game and confirmed.
+    Orders { game: String, note: String },
+    /// Commands answered.
     Done(String),
     /// Refused (and the refusal mailed or logged).
     Refused(String),
@@ -30,14 +32,14 @@ pub enum Disposition {
 impl Disposition {
     pub fn state(&self) -> &'static str {
         match self {
-            Disposition::Done(_) => "done",
+            Disposition::Orders { .. } | Disposition::Done(_) => "done",
             Disposition::Refused(_) => "refused",
             Disposition::Ignored(_) => "ignored",
         }
     }
     pub fn note(&self) -> &str {
         match self {
-            Disposition::Done(s) | Disposition::Refused(s) | Disposition::Ignored(s) => s,
+            Disposition::Orders { note: s, .. } | Disposition::Done(s) | Disposition::Refused(s) | Disposition::Ignored(s) => s,
         }
     }
 }
@@ -196,17 +198,13 @@ fn player(ctx: &Ctx<'_, '_>, sub: &Submission, header: &Header, side_name: &str)
                 ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, guide().to_string())?;
                 answered.push("help");
             }
-            Command::Resend => {
-                let text = stored_report(tx, &game.id, game.turn.saturating_sub(1))?
-                    .unwrap_or_else(|| "No turn has been played yet.".into());
-                ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
-                answered.push("resend");
-            }
-            Command::History(turn) => {
-                let text = stored_report(tx, &game.id, *turn)?
-                    .unwrap_or_else(|| format!("There is no released report of turn {turn}."));
-                ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
-                answered.push("history");
+            Command::Resend | Command::History(_) => {
+                let turn = match c.node {
+                    Command::History(t) => t,
+                    _ => game.turn.saturating_sub(1),
+                };
+                resend_report(ctx, &game, turn)?;
+                answered.push("report");
             }
             _ => {}
         }
@@ -271,7 +269,35 @@ fn player(ctx: &Ctx<'_, '_>, sub: &Submission, header: &Header, side_name: &str)
         },
     );
     ctx.reply(Some(&game.id), Kind::Confirmation, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
-    Ok(Disposition::Done(format!("orders for {} turn {}", side.side, game.turn)))
+    Ok(Disposition::Orders { note: format!("orders for {} turn {}", side.side, game.turn), game: game.id })
+}
+
+/// Mail a released report again to the sender (RESEND, HISTORY n).
+fn resend_report(ctx: &Ctx<'_, '_>, game: &Game, turn: u32) -> Result<(), PostError> {
+    let released: bool = ctx
+        .tx
+        .query_row(
+            "SELECT released FROM turns WHERE game_id = ?1 AND turn = ?2 AND report IS NOT NULL",
+            params![game.id, turn],
+            |r| r.get(0),
+        )
+        .optional()?
+        .unwrap_or(false);
+    match stored_report(ctx.tx, &game.id, turn)? {
+        Some((mut rep, before, after)) if released => {
+            rep.draft = false;
+            let mut mail = report_mail(ctx.config, vec![ctx.from.clone()], &rep, &before, &after)?;
+            mail.in_reply_to = ctx.msg.message_id.clone();
+            mail.references = ctx.msg.message_id.iter().cloned().collect();
+            let salt = format!("{}:resend:{turn}", ctx.msg.message_id.clone().unwrap_or_default());
+            outbox::queue(ctx.tx, ctx.config, Some(&game.id), Kind::Reply, &mail, &salt, ctx.now)?;
+        }
+        _ => {
+            let text = if turn == 0 { "No turn has been played yet.".to_string() } else { format!("There is no released report of turn {turn}.") };
+            ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+        }
+    }
+    Ok(())
 }
 
 /// How one side's orders changed between two submissions.
@@ -292,16 +318,6 @@ fn diff(old: &[(String, String)], new: &[(String, String)]) -> Vec<String> {
         }
     }
     out
-}
-
-fn stored_report(tx: &Transaction<'_>, game: &str, turn: u32) -> Result<Option<String>, PostError> {
-    Ok(tx
-        .query_row(
-            "SELECT report FROM turns WHERE game_id = ?1 AND turn = ?2 AND released = 1 AND report IS NOT NULL",
-            params![game, turn],
-            |r| r.get(0),
-        )
-        .optional()?)
 }
 
 fn status_text(tx: &Transaction<'_>, game: &Game) -> Result<String, PostError> {
@@ -356,19 +372,19 @@ fn moderate(ctx: &Ctx<'_, '_>, sub: &Submission, m: &Header) -> Result<Dispositi
             }
             Command::Approve(turn) => {
                 let t = turn.unwrap_or(game.turn.saturating_sub(1));
-                let report: Option<(String, bool)> = tx
+                let released: Option<bool> = tx
                     .query_row(
-                        "SELECT report, released FROM turns WHERE game_id = ?1 AND turn = ?2 AND report IS NOT NULL",
+                        "SELECT released FROM turns WHERE game_id = ?1 AND turn = ?2 AND report IS NOT NULL",
                         params![game.id, t],
-                        |r| Ok((r.get(0)?, r.get(1)?)),
+                        |r| r.get(0),
                     )
                     .optional()?;
-                match report {
-                    Some((text, false)) => {
-                        release_report(tx, ctx.config, &game, t, &text, ctx.now)?;
+                match released {
+                    Some(false) => {
+                        release_report(tx, ctx.config, &game, t, ctx.now)?;
                         format!("report of turn {t} released")
                     }
-                    Some((_, true)) => format!("report of turn {t} was already released"),
+                    Some(true) => format!("report of turn {t} was already released"),
                     None => format!("turn {t} has no report to approve"),
                 }
             }

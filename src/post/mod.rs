@@ -136,12 +136,13 @@ impl PostOffice {
                 "UPDATE messages SET state = ?2, note = ?3 WHERE id = ?1",
                 rusqlite::params![id, d.state(), d.note()],
             )?;
+            // Orders just in may complete the turn: play it in the same
+            // transaction, so the last confirmation and the report go together.
+            if let Disposition::Orders { game, .. } = &d {
+                turn::tick_game(tx, &config, game, now, false)?;
+            }
             Ok::<_, PostError>(Some(d))
         })?;
-        if disposition.is_some() {
-            // Orders just in may complete a turn.
-            self.tick(now)?;
-        }
         Ok(disposition)
     }
 

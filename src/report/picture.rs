@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 /// The font every picture uses (DejaVu Sans Condensed, shipped in templates/fonts).
 const FONT: &[u8] = include_bytes!("../../templates/fonts/DejaVuSansCondensed.ttf");
-const FONT_FAMILY: &str = "DejaVu Sans Condensed";
+const FONT_FAMILY: &str = "DejaVu Sans";
 
 /// Pixels per inch of table.
 const SCALE: f64 = 10.0;
@@ -71,7 +71,7 @@ impl Frame {
 /// A short label for a unit: its number and the first word of its name.
 fn label(u: &Unit) -> String {
     let word = u.name.split_whitespace().last().unwrap_or("");
-    let word: String = word.chars().take(10).collect();
+    let word: String = word.chars().take(12).collect();
     format!("{} {}", u.number, word)
 }
 
@@ -119,21 +119,6 @@ pub fn svg(before: Option<&Table>, after: &Table, caption: &str) -> String {
     }
     let sides: Vec<String> = after.sides().into_iter().collect();
     let index = |side: &str| sides.iter().position(|x| x == side).unwrap_or(0);
-    // Moves: from the front centre before the turn to the front centre now.
-    if let Some(before) = before {
-        for (id, u) in &after.units {
-            if let Some(b) = before.units.get(id) {
-                if b.front.distance(u.front) > 0.1 {
-                    let (x1, y1) = f.p(b.front);
-                    let (x2, y2) = f.p(u.front);
-                    let _ = writeln!(
-                        s,
-                        r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#333" stroke-width="1.5" stroke-dasharray="5 3" marker-end="url(#arrow)"/>"##
-                    );
-                }
-            }
-        }
-    }
     for u in after.units.values() {
         let (fill, line) = side_colours(&u.side, index(&u.side));
         let opacity = if u.status.is_present() && u.figures > 0 { 1.0 } else { 0.25 };
@@ -157,6 +142,21 @@ pub fn svg(before: Option<&Table>, after: &Table, caption: &str) -> String {
             cy + 4.0,
             esc(&label(u))
         );
+    }
+    // Moves: from the front centre before the turn to the front centre now.
+    if let Some(before) = before {
+        for (id, u) in &after.units {
+            if let Some(b) = before.units.get(id) {
+                if b.front.distance(u.front) > 0.1 {
+                    let (x1, y1) = f.p(b.front);
+                    let (x2, y2) = f.p(u.front);
+                    let _ = writeln!(
+                        s,
+                        r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#333" stroke-width="1.5" stroke-dasharray="5 3" marker-end="url(#arrow)"/>"##
+                    );
+                }
+            }
+        }
     }
     // Melees: a red ring where the two units meet.
     for u in after.units.values() {
