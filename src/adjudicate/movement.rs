@@ -8,11 +8,11 @@
 //! orders and writes only poses, melee locks, the turn record and events.
 
 use super::events::{Event, Halt, Refusal};
-use super::plan::{plan_evade, plan_function, Context, Plan, PlanKind};
+use super::plan::{plan_break_off, plan_evade, plan_function, Context, Plan, PlanKind};
 use super::record::{Contact, PathPoint};
 use super::TurnState;
 use crate::orders::plan::{ChargeTarget, Function, TurnOrders};
-use crate::rules::movement::{FORCED_MARCH_CLEARANCE, ROUGH_SPEED};
+use crate::rules::movement::{FORCED_MARCH_ENEMY_CLEARANCE, ROUGH_SPEED};
 use crate::rules::options::{Clock, GameOptions};
 use crate::rules::{Phase, Trait, UnitType};
 use crate::table::geometry::{bearing_of, Edge, Footprint, Pose, TOUCH};
@@ -129,7 +129,7 @@ fn breach(table: &Table, bodies: &[Body], i: usize, pose: Pose) -> Option<Halt> 
         }
     }
     if matches!(m.plan.kind, PlanKind::Move { forced_march: true, .. }) {
-        if let Some(e) = bodies.iter().find(|e| e.side != b.side && e.fp.distance(&fp) < FORCED_MARCH_CLEARANCE) {
+        if let Some(e) = bodies.iter().find(|e| e.side != b.side && e.fp.distance(&fp) < FORCED_MARCH_ENEMY_CLEARANCE) {
             return Some(Halt::EnemyNear { unit: e.id.clone(), name: table.units[&e.id].name.clone() });
         }
     }
@@ -223,6 +223,7 @@ fn plan_phase(turn: &mut TurnState, orders: &TurnOrders, options: &GameOptions, 
     let charged_ids: BTreeSet<UnitId> = charged.keys().cloned().collect();
     let ctx = Context { table, options, phase: p, charged: &charged_ids };
     let mut bodies = Vec::new();
+    let mut broke_off = Vec::new();
     for u in table.units.values().filter(|u| u.status.is_present() && u.attached_to.is_none()) {
         let mut plan = None;
         let evader = orders.units.get(&u.id).is_some_and(|o| o.evade_if_charged) && u.kind == UnitType::LightInfantry;
@@ -238,6 +239,11 @@ fn plan_phase(turn: &mut TurnState, orders: &TurnOrders, options: &GameOptions, 
                 plan = Some(plan_evade(u, charger));
             }
             (None | Some(Function::Hold), _) => {}
+            (Some(Function::BreakOff), _) if phase == Phase::One && u.kind == UnitType::MediumCavalry && !u.in_melee_with.is_empty() => {
+                plan = Some(plan_break_off(u));
+                broke_off.push(u.id.clone());
+            }
+            (Some(Function::BreakOff), _) if phase == Phase::Two => {}
             (Some(_), _) if !u.in_melee_with.is_empty() => turn.events.push(refused(u, p, Refusal::InMelee)),
             (Some(_), _) if matches!(u.status, Status::FallBack(_)) => turn.events.push(refused(u, p, Refusal::FallBackStatus)),
             (Some(_), _) if u.status == Status::Rout => turn.events.push(refused(u, p, Refusal::Routing)),
@@ -285,6 +291,17 @@ fn plan_phase(turn: &mut TurnState, orders: &TurnOrders, options: &GameOptions, 
         });
         let sure_footed = u.kind == UnitType::LightInfantry || u.has_trait(Trait::Pict) || u.has_trait(Trait::Kushite);
         bodies.push(Body { id: u.id.clone(), side: u.side.clone(), kind: u.kind, sure_footed, pose, fp, next_fp: fp, motion });
+    }
+    // Breaking off ends the melee for both sides.
+    for id in broke_off {
+        let partners = std::mem::take(&mut turn.table.units.get_mut(&id).expect("on table").in_melee_with);
+        for p in partners {
+            if let Some(o) = turn.table.units.get_mut(&p) {
+                o.in_melee_with.remove(&id);
+            }
+        }
+        let u = &turn.table.units[&id];
+        turn.events.push(Event::BrokeOff { unit: id.clone(), name: u.name.clone(), phase: phase.number() });
     }
     bodies
 }
@@ -642,7 +659,7 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
                     PlanKind::Charge { .. } if !contact && !m.stopped => {
                         turn.events.push(Event::ChargeMissed { unit: id, name, phase: p, distance: m.s });
                     }
-                    PlanKind::Evade { .. } => turn.events.push(Event::Moved { unit: id, name, phase: p, distance: m.s, wheel: 0.0 }),
+                    PlanKind::Evade { .. } | PlanKind::BreakOff => turn.events.push(Event::Moved { unit: id, name, phase: p, distance: m.s, wheel: 0.0 }),
                     _ => {}
                 }
             }

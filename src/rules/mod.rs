@@ -6,7 +6,6 @@
 //! same numbers.
 
 pub mod bases;
-pub mod movement;
 pub mod options;
 
 use serde::{Deserialize, Serialize};
@@ -401,3 +400,6 @@ mod tests {
         assert!("XX".parse::<UnitType>().is_err());
     }
 }
+
+pub mod magic;
+pub mod movement;
