@@ -435,6 +435,7 @@ fn commit(bodies: &mut [Body], alpha: f64, clock: f64, next_clock: f64) {
 /// After a full step: halts take effect, spent plans finish, changes of
 /// face or formation whose 3 inches are up are made if there is room.
 fn settle_step(turn: &mut TurnState, bodies: &mut [Body], phase: Phase, clock: f64) {
+    let mut changes: Vec<(usize, Pose, Footprint)> = Vec::new();
     for i in 0..bodies.len() {
         let Some(m) = bodies[i].motion.as_mut().filter(|m| m.active()) else { continue };
         if let Some(h) = m.pending_halt.take() {
@@ -450,23 +451,34 @@ fn settle_step(turn: &mut TurnState, bodies: &mut [Body], phase: Phase, clock: f
         }
         m.done = true;
         if let Some(to) = m.plan.changed_pose() {
-            let fp = to.footprint(bodies[i].kind);
-            let blocker = bodies.iter().enumerate().find(|(j, o)| *j != i && o.fp.overlaps(&fp) && !may_overlap(&turn.table, &bodies[i], o)).map(|(_, o)| o.id.clone());
-            let u = &turn.table.units[&bodies[i].id];
-            match blocker {
-                Some(by) => {
-                    let by_name = turn.table.units[&by].name.clone();
-                    turn.events.push(Event::ChangeBlocked { unit: u.id.clone(), name: u.name.clone(), phase: phase.number(), by, by_name });
-                }
-                None => {
-                    let b = &mut bodies[i];
-                    b.pose = to;
-                    b.fp = fp;
-                    b.next_fp = fp;
-                    let m = b.motion.as_mut().expect("moving");
-                    m.change_made = true;
-                    m.path.push(PathPoint { clock, front: to.front, facing: to.facing });
-                }
+            changes.push((i, to, to.footprint(bodies[i].kind)));
+        }
+    }
+    // Changes falling due together are judged together: each needs room
+    // clear of every other unit as it stands and as it will stand.
+    let verdicts: Vec<Option<UnitId>> = changes
+        .iter()
+        .map(|(i, _, fp)| {
+            let now = bodies.iter().enumerate().filter(|(j, o)| j != i && o.fp.overlaps(fp) && !may_overlap(&turn.table, &bodies[*i], o)).map(|(_, o)| o.id.clone());
+            let then = changes.iter().filter(|(j, _, other)| j != i && other.overlaps(fp) && !may_overlap(&turn.table, &bodies[*i], &bodies[*j])).map(|(j, _, _)| bodies[*j].id.clone());
+            now.chain(then).min()
+        })
+        .collect();
+    for ((i, to, fp), blocker) in changes.into_iter().zip(verdicts) {
+        let u = &turn.table.units[&bodies[i].id];
+        match blocker {
+            Some(by) => {
+                let by_name = turn.table.units[&by].name.clone();
+                turn.events.push(Event::ChangeBlocked { unit: u.id.clone(), name: u.name.clone(), phase: phase.number(), by, by_name });
+            }
+            None => {
+                let b = &mut bodies[i];
+                b.pose = to;
+                b.fp = fp;
+                b.next_fp = fp;
+                let m = b.motion.as_mut().expect("moving");
+                m.change_made = true;
+                m.path.push(PathPoint { clock, front: to.front, facing: to.facing });
             }
         }
     }
@@ -515,21 +527,21 @@ fn touch(turn: &mut TurnState, bodies: &mut [Body], i: usize, j: usize, phase: P
     let (a, b) = (&bodies[i], &bodies[j]);
     let edge_on_b = b.fp.arc_of(a.pose.front);
     let edge_on_a = a.fp.arc_of(b.pose.front);
+    // Who closed on whom; `None` when neither can be told from the other
+    // (both moving, both striking fronts or both flanks): then neither closes up.
+    let hits_side = |e: Edge| e != Edge::Front;
     let striker_is_a = match (charging(a), charging(b), moving(a), moving(b)) {
-        (true, false, _, _) => true,
-        (false, true, _, _) => false,
-        (_, _, true, false) => true,
-        (_, _, false, true) => false,
-        _ => {
-            let hits_side = |e: Edge| e != Edge::Front;
-            match (hits_side(edge_on_b), hits_side(edge_on_a)) {
-                (true, false) => true,
-                (false, true) => false,
-                _ => a.motion.as_ref().map_or(0.0, |m| m.s) >= b.motion.as_ref().map_or(0.0, |m| m.s),
-            }
-        }
+        (true, false, _, _) => Some(true),
+        (false, true, _, _) => Some(false),
+        (_, _, true, false) => Some(true),
+        (_, _, false, true) => Some(false),
+        _ => match (hits_side(edge_on_b), hits_side(edge_on_a)) {
+            (true, false) => Some(true),
+            (false, true) => Some(false),
+            _ => None,
+        },
     };
-    let (s, d) = if striker_is_a { (i, j) } else { (j, i) };
+    let (s, d) = if striker_is_a == Some(false) { (j, i) } else { (i, j) };
     let was_charging = [charging(&bodies[s]), charging(&bodies[d])];
     let was_moving = [moving(&bodies[s]), moving(&bodies[d])];
     let struck = bodies[d].fp.arc_of(bodies[s].pose.front);
@@ -546,11 +558,14 @@ fn touch(turn: &mut TurnState, bodies: &mut [Body], i: usize, j: usize, phase: P
             }
         }
     }
-    close_up(turn, bodies, s, d, struck);
+    if striker_is_a.is_some() {
+        close_up(turn, bodies, s, d, struck);
+    }
     let (sid, did) = (bodies[s].id.clone(), bodies[d].id.clone());
     turn.table.units.get_mut(&sid).expect("on table").in_melee_with.insert(did.clone());
     turn.table.units.get_mut(&did).expect("on table").in_melee_with.insert(sid.clone());
-    for (k, other, face, striker, charging) in [(s, &did, face_of_d, true, was_charging[0]), (d, &sid, face_of_s, false, was_charging[1])] {
+    let mutual = striker_is_a.is_none();
+    for (k, other, face, striker, charging) in [(s, &did, face_of_d, true, was_charging[0]), (d, &sid, face_of_s, mutual, was_charging[1])] {
         let rec = turn.record.unit_mut(&bodies[k].id);
         rec.contacts.push(Contact { phase, other: other.clone(), face, striker, charging, clock });
         rec.charged |= charging;
