@@ -108,7 +108,13 @@ impl Case {
     /// # Errors
     /// As [`Case::load`].
     pub fn parse(text: &str) -> Result<Case, CaseError> {
-        let file: CaseFile = toml::from_str(text).map_err(|e| CaseError::Format(e.message().to_string()))?;
+        let file: CaseFile = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+            CaseError::Format(match line {
+                Some(l) => format!("line {l}: {}", e.message()),
+                None => e.message().to_string(),
+            })
+        })?;
         let stop_after = match &file.stop_after {
             Some(s) => s.parse().map_err(CaseError::Invalid)?,
             None => StopAfter::Turn,
