@@ -6,6 +6,9 @@ use crate::orders::validate::Checked;
 use crate::table::{Status, Table};
 use std::fmt::Write as _;
 
+/// At most this many errors (and as many notes) are written out in full.
+const MAX_SHOWN: usize = 50;
+
 /// The plain-text confirmation for `side`'s orders.
 ///
 /// ```
@@ -34,14 +37,13 @@ pub fn confirmation(checked: &Checked, table: &Table, side: &str) -> String {
         sections.push(s);
     }
     for (title, errors) in [("Errors", true), ("Notes", false)] {
-        let list: Vec<String> = checked
-            .diagnostics
-            .iter()
-            .filter(|d| d.is_error() == errors)
-            .map(|d| d.render(&checked.source))
-            .collect();
+        let all: Vec<_> = checked.diagnostics.iter().filter(|d| d.is_error() == errors).collect();
+        let mut list: Vec<String> = all.iter().take(MAX_SHOWN).map(|d| d.render(&checked.source)).collect();
+        if all.len() > MAX_SHOWN {
+            list.push(format!("… and {} more not shown; correct these first.\n", all.len() - MAX_SHOWN));
+        }
         if !list.is_empty() {
-            sections.push(format!("{title} ({}):\n\n{}", list.len(), list.join("\n")));
+            sections.push(format!("{title} ({}):\n\n{}", all.len(), list.join("\n")));
         }
     }
     let idle: Vec<String> = table

@@ -181,8 +181,8 @@ fn strip_comment(line: &str) -> &str {
 /// True when a unit's name can be written bare in canonical form and read
 /// back as the same name (otherwise it is written in quotes).
 pub(crate) fn is_plain_name(name: &str) -> bool {
-    const RESERVED: [&str; 20] = [
-        "forward", "forwards", "ahead", "straight", "bearing", "at", "to", "toward", "towards",
+    const RESERVED: [&str; 22] = [
+        "forward", "forwards", "ahead", "straight", "bearing", "at", "to", "toward", "towards", "left", "right",
         "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest",
         "unit", "number", "no",
     ];
@@ -670,6 +670,13 @@ fn move_order(p: Pair<Rule>, off: usize) -> MoveOrder {
             }
             Rule::road => m.along_road = true,
             Rule::full | Rule::inches => m.distance = distance(&x).unwrap_or(Distance::Full),
+            // "wheel left 30 then <move>": the move after the wheel.
+            Rule::move_fn => {
+                let after = move_order(x, off);
+                m.direction = after.direction;
+                m.distance = after.distance;
+                m.along_road = after.along_road;
+            }
             _ => {}
         }
     }
@@ -853,6 +860,8 @@ mod tests {
             ("black dragons phase one move 6 inches, phase two face about", "black dragons: phase 1 move 6; phase 2 face about"),
             ("#3: first phase charge Nemedian Knights with breakthrough", "#3: phase 1 charge Nemedian Knights with breakthrough"),
             ("unit 3: phase 1 wheel left 30 then move 6", "#3: phase 1 wheel left 30 then move 6"),
+            ("A: phase 1 wheel left 30 then 6", "A: phase 1 wheel left 30 then move 6"),
+            ("A: phase 1 wheel left 30 then oblique right 20 4", "A: phase 1 wheel left 30 then move oblique right 20 4"),
             ("Horse: phase 1 wheel right to face Black Dragons then move full", "Horse: phase 1 wheel right to face Black Dragons then move full"),
             ("Foot: phase 1 move back 2", "Foot: phase 1 move back 2"),
             ("Foot: phase 1 fall back 2\"", "Foot: phase 1 move back 2"),
