@@ -46,7 +46,11 @@ fn straight_full_move() {
     let t = table(&unit("spears", "turan", "MI", 24, "formation = \"line\"\nranks = 3", [30.0, 10.0], 0.0));
     let r = run(&t, vec![("spears", p1(mv(Distance::Full)))], &GameOptions::default(), StopAfter::Phase1Move);
     assert!(near(r.table.units["spears"].front, [30.0, 16.0]), "{:?}", r.table.units["spears"].front);
-    assert_eq!(r.record.unit("spears").unwrap().phase1.distance, 6.0);
+    let rec = r.record.unit("spears").unwrap();
+    assert_eq!(rec.phase1.distance, 6.0);
+    assert!(rec.moved_this_turn() && rec.phase1.moved && !rec.phase1.changed_face);
+    assert_eq!(rec.phase1.path.first().unwrap().front, DVec2::new(30.0, 10.0));
+    assert_eq!(rec.phase1.path.last().unwrap().front, DVec2::new(30.0, 16.0));
     assert!(r.events.iter().any(|e| e.to_string() == "spears moved 6 inches."));
 }
 
