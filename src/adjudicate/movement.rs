@@ -436,12 +436,12 @@ fn commit(bodies: &mut [Body], alpha: f64, clock: f64, next_clock: f64) {
 /// face or formation whose 3 inches are up are made if there is room.
 fn settle_step(turn: &mut TurnState, bodies: &mut [Body], phase: Phase, clock: f64) {
     let mut changes: Vec<(usize, Pose, Footprint)> = Vec::new();
-    for i in 0..bodies.len() {
-        let Some(m) = bodies[i].motion.as_mut().filter(|m| m.active()) else { continue };
+    for (i, b) in bodies.iter_mut().enumerate() {
+        let Some(m) = b.motion.as_mut().filter(|m| m.active()) else { continue };
         if let Some(h) = m.pending_halt.take() {
             m.done = true;
             m.stopped = true;
-            let u = &turn.table.units[&bodies[i].id];
+            let u = &turn.table.units[&b.id];
             turn.events.push(Event::Halted { unit: u.id.clone(), name: u.name.clone(), phase: phase.number(), after: m.s, reason: h });
             continue;
         }
@@ -451,7 +451,7 @@ fn settle_step(turn: &mut TurnState, bodies: &mut [Body], phase: Phase, clock: f
         }
         m.done = true;
         if let Some(to) = m.plan.changed_pose() {
-            changes.push((i, to, to.footprint(bodies[i].kind)));
+            changes.push((i, to, to.footprint(b.kind)));
         }
     }
     // Changes falling due together are judged together: each needs room
