@@ -4,7 +4,12 @@
 
 pub mod adjudicate;
 pub mod case;
+pub mod config;
+pub mod demo;
 pub mod dice;
+pub mod mail;
 pub mod orders;
+pub mod post;
 pub mod rules;
+pub mod store;
 pub mod table;

@@ -12,7 +12,7 @@ use super::plan::{plan_break_off, plan_evade, plan_function, Context, Plan, Plan
 use super::record::{Contact, PathPoint};
 use super::TurnState;
 use crate::orders::plan::{ChargeTarget, Function, TurnOrders};
-use crate::rules::movement::{FORCED_MARCH_ENEMY_CLEARANCE, ROUGH_SPEED};
+use crate::rules::movement::{FORCED_MARCH_CLEARANCE, ROUGH_SPEED};
 use crate::rules::options::{Clock, GameOptions};
 use crate::rules::{Phase, Trait, UnitType};
 use crate::table::geometry::{bearing_of, Edge, Footprint, Pose, TOUCH};
@@ -129,7 +129,7 @@ fn breach(table: &Table, bodies: &[Body], i: usize, pose: Pose) -> Option<Halt> 
         }
     }
     if matches!(m.plan.kind, PlanKind::Move { forced_march: true, .. }) {
-        if let Some(e) = bodies.iter().find(|e| e.side != b.side && e.fp.distance(&fp) < FORCED_MARCH_ENEMY_CLEARANCE) {
+        if let Some(e) = bodies.iter().find(|e| e.side != b.side && e.fp.distance(&fp) < FORCED_MARCH_CLEARANCE) {
             return Some(Halt::EnemyNear { unit: e.id.clone(), name: table.units[&e.id].name.clone() });
         }
     }

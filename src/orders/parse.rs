@@ -653,7 +653,7 @@ fn move_order(p: Pair<Rule>, off: usize) -> MoveOrder {
             Rule::oblique => {
                 m.direction = MoveDirection::Oblique {
                     hand: hand_in(&x),
-                    degrees: crate::rules::movement::MAX_OBLIQUE,
+                    degrees: crate::rules::movement::OBLIQUE_MAX_DEGREES,
                 }
             }
             Rule::toward => {

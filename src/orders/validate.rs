@@ -378,16 +378,18 @@ impl<'a> Ctx<'a> {
         if k.is_single_figure() {
             return movement::single_figure_move(k);
         }
-        if m.forced_march {
-            let on_road = if m.along_road { movement::FORCED_MARCH_ON_ROAD } else { 1.0 };
-            return movement::allowance(k, Pace::ForcedMarch) * on_road;
-        }
-        match formation {
-            Formation::RoadColumn if m.along_road => movement::allowance(k, Pace::RoadColumnOnRoad),
-            Formation::Column | Formation::RoadColumn => movement::allowance(k, Pace::Column),
-            Formation::Ring => movement::allowance(k, Pace::Line) * movement::RING_FACTOR,
-            Formation::Line | Formation::PositionalLine => movement::allowance(k, Pace::Line),
-        }
+        let pace = if m.forced_march {
+            Pace::ForcedMarch { on_road: m.along_road }
+        } else if m.along_road {
+            Pace::OnRoad
+        } else {
+            Pace::Normal
+        };
+        // Horse archers may get the road figure in road column off a road
+        // (a game option); the validator allows the larger figure and the
+        // engine cuts the move back where the option is off.
+        let horse_archer = self.unit.has_trait(crate::rules::Trait::HorseArcher);
+        movement::allowance(k, formation, pace, horse_archer)
     }
 
     fn function(
@@ -505,7 +507,7 @@ impl<'a> Ctx<'a> {
                 return None;
             }
             if let Some((enemy, d)) = self.nearest_enemy() {
-                if d < movement::FORCED_MARCH_ENEMY_CLEARANCE {
+                if d < movement::FORCED_MARCH_CLEARANCE {
                     self.refuse(
                         Illegal::ForcedMarch,
                         span,
@@ -541,7 +543,7 @@ impl<'a> Ctx<'a> {
                 plan::Direction::Back
             }
             MoveDirection::Oblique { hand, degrees } => {
-                if *degrees > movement::MAX_OBLIQUE || *degrees <= 0.0 {
+                if *degrees > movement::OBLIQUE_MAX_DEGREES || *degrees <= 0.0 {
                     self.refuse(
                         Illegal::BeyondAllowance,
                         span,

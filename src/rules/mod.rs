@@ -6,6 +6,7 @@
 //! same numbers.
 
 pub mod bases;
+pub mod movement;
 pub mod options;
 
 use serde::{Deserialize, Serialize};
@@ -402,4 +403,3 @@ mod tests {
 }
 
 pub mod magic;
-pub mod movement;

@@ -1,0 +1,188 @@
+//! `umpire.toml`: where the database lives, the umpire's own address, and
+//! how mail comes in and goes out. Every field has a default that runs the
+//! embedded setup (SQLite file, local spool folders, no mail server).
+
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The whole configuration file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// The SQLite file (relative paths are relative to the config file).
+    pub database: PathBuf,
+    /// The umpire's own address: From of everything it sends.
+    pub address: String,
+    /// Display name for From.
+    pub name: String,
+    /// Time zone deadlines are shown in (IANA name, e.g. "Europe/London").
+    pub timezone: String,
+    /// Seconds between rounds of `umpire run`.
+    pub poll_seconds: u64,
+    /// Largest message accepted, in bytes; larger ones are refused unread.
+    pub max_message_bytes: usize,
+    pub spool: SpoolConfig,
+    pub smtp: Option<ServerConfig>,
+    pub imap: Option<ImapConfig>,
+}
+
+/// Local folders used when no mail server is configured.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SpoolConfig {
+    /// Outgoing mail lands here as `.eml` files when `[smtp]` is absent.
+    pub outbox: PathBuf,
+    /// A Maildir read by `umpire ingest --maildir` and by `umpire run`.
+    pub inbox: PathBuf,
+}
+
+/// How to reach a mail server.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Security {
+    /// Plain TCP (loopback and tests only).
+    None,
+    /// Plain connection upgraded with STARTTLS.
+    Starttls,
+    /// TLS from the first byte.
+    #[default]
+    Tls,
+}
+
+/// An SMTP server.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerConfig {
+    pub host: String,
+    pub port: u16,
+    #[serde(default)]
+    pub security: Security,
+    pub username: Option<String>,
+    pub password: Option<String>,
+}
+
+/// An IMAP mailbox polled by `umpire poll`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImapConfig {
+    pub host: String,
+    pub port: u16,
+    #[serde(default)]
+    pub security: Security,
+    pub username: String,
+    pub password: String,
+    #[serde(default = "inbox")]
+    pub mailbox: String,
+}
+
+fn inbox() -> String {
+    "INBOX".into()
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            database: "umpire.sqlite".into(),
+            address: "umpire@localhost".into(),
+            name: "Umpire".into(),
+            timezone: "UTC".into(),
+            poll_seconds: 60,
+            max_message_bytes: 2 * 1024 * 1024,
+            spool: SpoolConfig::default(),
+            smtp: None,
+            imap: None,
+        }
+    }
+}
+
+impl Default for SpoolConfig {
+    fn default() -> Self {
+        SpoolConfig {
+            outbox: "spool/out".into(),
+            inbox: "spool/in".into(),
+        }
+    }
+}
+
+/// Errors reading the configuration.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: {source}")]
+    Parse {
+        path: String,
+        source: toml::de::Error,
+    },
+    #[error("{path}: unknown time zone '{zone}' (use an IANA name such as 'Europe/Paris')")]
+    TimeZone { path: String, zone: String },
+}
+
+impl Config {
+    /// Read `path`; a missing file gives the defaults, relative to `path`'s folder.
+    ///
+    /// # Errors
+    /// When the file exists but cannot be read or is not valid.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let base = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        let mut config = if path.exists() {
+            let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+                path: path.display().to_string(),
+                source,
+            })?;
+            toml::from_str::<Config>(&text).map_err(|source| ConfigError::Parse {
+                path: path.display().to_string(),
+                source,
+            })?
+        } else {
+            Config::default()
+        };
+        if config.timezone.parse::<chrono_tz::Tz>().is_err() {
+            return Err(ConfigError::TimeZone {
+                path: path.display().to_string(),
+                zone: config.timezone,
+            });
+        }
+        config.database = base.join(&config.database);
+        config.spool.outbox = base.join(&config.spool.outbox);
+        config.spool.inbox = base.join(&config.spool.inbox);
+        Ok(config)
+    }
+
+    /// The domain part of the umpire's address, for Message-IDs.
+    pub fn domain(&self) -> &str {
+        self.address.rsplit('@').next().unwrap_or("localhost")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_file_gives_embedded_defaults_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Config::load(&dir.path().join("umpire.toml")).unwrap();
+        assert_eq!(c.database, dir.path().join("umpire.sqlite"));
+        assert!(c.smtp.is_none());
+    }
+
+    #[test]
+    fn servers_and_unknown_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("umpire.toml");
+        std::fs::write(
+            &p,
+            "address = \"judge@club.org\"\n[smtp]\nhost = \"127.0.0.1\"\nport = 2525\nsecurity = \"none\"\n",
+        )
+        .unwrap();
+        let c = Config::load(&p).unwrap();
+        assert_eq!(c.smtp.as_ref().unwrap().security, Security::None);
+        assert_eq!(c.domain(), "club.org");
+        std::fs::write(&p, "adress = \"x\"\n").unwrap();
+        assert!(Config::load(&p).unwrap_err().to_string().contains("adress"));
+    }
+}

@@ -1,0 +1,253 @@
+//! Moving raw messages in and out: SMTP (lettre), IMAP polling, a Maildir
+//! inbox and the spool folder of `.eml` files used when no mail server is
+//! configured. Only bytes cross this module; nothing here reads orders.
+
+use crate::config::{ImapConfig, Security, ServerConfig};
+use lettre::address::Envelope;
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::{Address, SmtpTransport, Transport};
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Errors moving mail.
+#[derive(Debug, thiserror::Error)]
+pub enum TransportError {
+    #[error("bad address '{0}'")]
+    Address(String),
+    #[error("SMTP: {0}")]
+    Smtp(#[from] lettre::transport::smtp::Error),
+    #[error("IMAP: {0}")]
+    Imap(String),
+    #[error("TLS: {0}")]
+    Tls(String),
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> TransportError + '_ {
+    move |source| TransportError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// Where outgoing mail goes.
+pub enum Outlet {
+    /// A real SMTP server.
+    Smtp(SmtpTransport),
+    /// A folder of `.eml` files, one per message, named after its Message-ID.
+    Spool(PathBuf),
+}
+
+impl Outlet {
+    /// Connect to the configured SMTP server.
+    ///
+    /// # Errors
+    /// When the TLS setup for the host fails.
+    pub fn smtp(cfg: &ServerConfig) -> Result<Outlet, TransportError> {
+        let builder = match cfg.security {
+            Security::None => SmtpTransport::builder_dangerous(&cfg.host),
+            Security::Starttls => SmtpTransport::starttls_relay(&cfg.host)?,
+            Security::Tls => SmtpTransport::relay(&cfg.host)?,
+        };
+        let mut builder = builder.port(cfg.port).timeout(Some(Duration::from_secs(30)));
+        if let (Some(u), Some(p)) = (&cfg.username, &cfg.password) {
+            builder = builder.credentials(Credentials::new(u.clone(), p.clone()));
+        }
+        Ok(Outlet::Smtp(builder.build()))
+    }
+
+    /// Deliver one message. Sending the same Message-ID to the spool twice
+    /// overwrites the same file, so a retry never makes a second copy.
+    ///
+    /// # Errors
+    /// When the server refuses or cannot be reached, or the folder cannot be written.
+    pub fn deliver(
+        &self,
+        from: &str,
+        recipients: &[String],
+        message_id: &str,
+        raw: &[u8],
+    ) -> Result<(), TransportError> {
+        match self {
+            Outlet::Smtp(t) => {
+                let from: Address = from
+                    .parse()
+                    .map_err(|_| TransportError::Address(from.to_string()))?;
+                let to = recipients
+                    .iter()
+                    .map(|r| r.parse().map_err(|_| TransportError::Address(r.clone())))
+                    .collect::<Result<Vec<Address>, _>>()?;
+                let envelope = Envelope::new(Some(from), to)
+                    .map_err(|_| TransportError::Address(recipients.join(",")))?;
+                t.send_raw(&envelope, raw)?;
+                Ok(())
+            }
+            Outlet::Spool(dir) => {
+                std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+                let name = spool_file_name(message_id);
+                let tmp = dir.join(format!(".{name}.tmp"));
+                let path = dir.join(name);
+                std::fs::write(&tmp, raw).map_err(io_err(&tmp))?;
+                std::fs::rename(&tmp, &path).map_err(io_err(&path))?;
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A file name made from a Message-ID: only safe characters.
+pub fn spool_file_name(message_id: &str) -> String {
+    let safe: String = message_id
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' })
+        .collect();
+    format!("{safe}.eml")
+}
+
+/// Messages waiting in a Maildir's `new/` folder, oldest name first.
+///
+/// # Errors
+/// When the folder cannot be listed.
+pub fn maildir_new(dir: &Path) -> Result<Vec<PathBuf>, TransportError> {
+    let new = dir.join("new");
+    if !new.exists() {
+        return Ok(Vec::new());
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&new)
+        .map_err(io_err(&new))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Move a stored message from `new/` to `cur/`, marked seen. Called only
+/// after the message is committed to the store, so a crash in between
+/// means it is read again next time (and recognised by its Message-ID).
+///
+/// # Errors
+/// When the file cannot be moved.
+pub fn maildir_mark_seen(dir: &Path, file: &Path) -> Result<(), TransportError> {
+    let cur = dir.join("cur");
+    std::fs::create_dir_all(&cur).map_err(io_err(&cur))?;
+    let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let base = name.split(":2,").next().unwrap_or(&name).to_string();
+    let target = cur.join(format!("{base}:2,S"));
+    std::fs::rename(file, &target).map_err(io_err(file))
+}
+
+/// A byte stream IMAP can run over: plain TCP or rustls.
+trait Stream: Read + Write + Send {}
+impl<T: Read + Write + Send> Stream for T {}
+
+fn tls_config() -> Arc<rustls::ClientConfig> {
+    let roots = rustls::RootCertStore {
+        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+    };
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    Arc::new(
+        rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .expect("ring supports the default protocol versions")
+            .with_root_certificates(roots)
+            .with_no_client_auth(),
+    )
+}
+
+/// Fetch every unseen message from the configured IMAP mailbox, hand each
+/// to `keep` (which must commit it to the store and return Ok), and only
+/// then flag it `\Seen` on the server.
+///
+/// # Errors
+/// When the server cannot be reached or refuses the login; `keep` errors
+/// stop the poll with the message left unseen.
+pub fn imap_poll<E: std::fmt::Display>(
+    cfg: &ImapConfig,
+    mut keep: impl FnMut(&[u8]) -> Result<(), E>,
+) -> Result<usize, TransportError> {
+    let tcp = TcpStream::connect((cfg.host.as_str(), cfg.port)).map_err(|source| {
+        TransportError::Io {
+            path: format!("{}:{}", cfg.host, cfg.port),
+            source,
+        }
+    })?;
+    tcp.set_read_timeout(Some(Duration::from_secs(60))).ok();
+    let stream: Box<dyn Stream> = match cfg.security {
+        Security::None => Box::new(tcp),
+        Security::Tls => {
+            let name = rustls::pki_types::ServerName::try_from(cfg.host.clone())
+                .map_err(|e| TransportError::Tls(e.to_string()))?;
+            let conn = rustls::ClientConnection::new(tls_config(), name)
+                .map_err(|e| TransportError::Tls(e.to_string()))?;
+            Box::new(rustls::StreamOwned::new(conn, tcp))
+        }
+        Security::Starttls => {
+            return Err(TransportError::Imap(
+                "STARTTLS is not supported for IMAP; use security = \"tls\" (port 993)".into(),
+            ))
+        }
+    };
+    let imap_err = |e: imap::Error| TransportError::Imap(e.to_string());
+    let mut client = imap::Client::new(stream);
+    client.read_greeting().map_err(imap_err)?;
+    let mut session = client
+        .login(&cfg.username, &cfg.password)
+        .map_err(|(e, _)| imap_err(e))?;
+    session.select(&cfg.mailbox).map_err(imap_err)?;
+    let mut unseen: Vec<u32> = session.uid_search("UNSEEN").map_err(imap_err)?.into_iter().collect();
+    unseen.sort_unstable();
+    let mut count = 0;
+    for uid in unseen {
+        let fetched = session.uid_fetch(uid.to_string(), "BODY.PEEK[]").map_err(imap_err)?;
+        for f in fetched.iter() {
+            if let Some(body) = f.body() {
+                keep(body).map_err(|e| TransportError::Imap(format!("storing message {uid}: {e}")))?;
+                count += 1;
+            }
+        }
+        session
+            .uid_store(uid.to_string(), "+FLAGS (\\Seen)")
+            .map_err(imap_err)?;
+    }
+    session.logout().ok();
+    Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spool_is_idempotent_per_message_id() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Outlet::Spool(dir.path().to_path_buf());
+        out.deliver("u@x", &["p@y".into()], "abc/1@x", b"one").unwrap();
+        out.deliver("u@x", &["p@y".into()], "abc/1@x", b"one").unwrap();
+        let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(files.len(), 1);
+        assert_eq!(spool_file_name("abc/1@x"), "abc_1_x.eml");
+    }
+
+    #[test]
+    fn maildir_messages_move_to_cur_when_seen() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("new")).unwrap();
+        std::fs::write(dir.path().join("new/2.b"), "b").unwrap();
+        std::fs::write(dir.path().join("new/1.a"), "a").unwrap();
+        let files = maildir_new(dir.path()).unwrap();
+        assert_eq!(files.len(), 2);
+        assert!(files[0].ends_with("1.a"));
+        maildir_mark_seen(dir.path(), &files[0]).unwrap();
+        assert_eq!(maildir_new(dir.path()).unwrap().len(), 1);
+        assert!(dir.path().join("cur/1.a:2,S").exists());
+    }
+}

@@ -1,0 +1,433 @@
+//! Handling one stored message: who sent it, may they, what do they ask.
+//!
+//! The identity rule (design decision 6): a message is accepted only from
+//! the address registered for the side **and** with that side's password.
+//! Refusals go to the registered address, never to a stranger; when the
+//! right password comes from another address both are told.
+
+use super::game::{games_of, Game};
+use super::outbox::{self, Kind};
+use super::turn::{plain, release_report};
+use super::{audit, password, templates, PostError};
+use crate::config::Config;
+use crate::mail::read::Incoming;
+use crate::orders::{self, Command, Header, Role, Submission};
+use crate::store::Transaction;
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use rusqlite::{params, OptionalExtension};
+
+/// What became of a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Disposition {
+    /// Orders or commands accepted and answered.
+    Done(String),
+    /// Refused (and the refusal mailed or logged).
+    Refused(String),
+    /// Not answered at all: bounces, auto-replies, list mail, garbage.
+    Ignored(String),
+}
+
+impl Disposition {
+    pub fn state(&self) -> &'static str {
+        match self {
+            Disposition::Done(_) => "done",
+            Disposition::Refused(_) => "refused",
+            Disposition::Ignored(_) => "ignored",
+        }
+    }
+    pub fn note(&self) -> &str {
+        match self {
+            Disposition::Done(s) | Disposition::Refused(s) | Disposition::Ignored(s) => s,
+        }
+    }
+}
+
+/// Everything needed to answer the sender.
+struct Ctx<'a, 'b> {
+    tx: &'a Transaction<'b>,
+    config: &'a Config,
+    msg: &'a Incoming,
+    /// The message's row in the store.
+    row: i64,
+    from: String,
+    now: DateTime<Utc>,
+}
+
+impl Ctx<'_, '_> {
+    fn reply(&self, game: Option<&str>, kind: Kind, to: Vec<String>, subject: &str, text: String) -> Result<(), PostError> {
+        let subject = if subject.is_empty() { "your message".to_string() } else { subject.to_string() };
+        let mut mail = plain(self.config, to, format!("Re: {}", strip_re(&subject)), text, self.msg.message_id.clone());
+        mail.references = self.msg.references.clone();
+        if let Some(id) = &self.msg.message_id {
+            mail.references.push(id.clone());
+        }
+        let salt = format!("{}:{}", self.msg.message_id.clone().unwrap_or_default(), mail.to.join(","));
+        outbox::queue(self.tx, self.config, game, kind, &mail, &salt, self.now)?;
+        Ok(())
+    }
+
+    fn refuse(&self, game: Option<&str>, to: Vec<String>, reason: &str, hint: &str) -> Result<Disposition, PostError> {
+        audit(self.tx, self.now, game, &format!("refused message from {}: {reason}", self.from))?;
+        if !to.is_empty() {
+            let text = templates::render(
+                "refusal.txt",
+                minijinja::context! {
+                    intro => format!("umpire received a message from {} (subject: {}).", self.from, self.msg.subject),
+                    reason => reason, hint => hint,
+                },
+            );
+            self.reply(game, Kind::Refusal, to, &self.msg.subject, text)?;
+        }
+        Ok(Disposition::Refused(reason.to_string()))
+    }
+}
+
+fn strip_re(s: &str) -> &str {
+    let mut s = s.trim();
+    while s.len() >= 3 && (s[..3].eq_ignore_ascii_case("re:") || s[..3].eq_ignore_ascii_case("aw:")) {
+        s = s[3..].trim_start();
+    }
+    s
+}
+
+/// Handle one raw message inside the caller's transaction.
+pub fn handle(tx: &Transaction<'_>, config: &Config, row: i64, raw: &[u8], now: DateTime<Utc>) -> Result<Disposition, PostError> {
+    let msg = match Incoming::parse(raw) {
+        Ok(m) => m,
+        Err(e) => {
+            audit(tx, now, None, &format!("unreadable message ignored: {e}"))?;
+            return Ok(Disposition::Ignored(format!("unreadable: {e}")));
+        }
+    };
+    if let Some(reason) = msg.loop_hazard(&config.address) {
+        audit(tx, now, None, &format!("not answered ({reason:?})"))?;
+        return Ok(Disposition::Ignored(format!("{reason:?}")));
+    }
+    let Some(from) = msg.from.as_ref().map(|m| m.address.to_ascii_lowercase()) else {
+        audit(tx, now, None, "message without a sender ignored")?;
+        return Ok(Disposition::Ignored("no sender".into()));
+    };
+    let ctx = Ctx { tx, config, msg: &msg, row, from, now };
+    if raw.len() > config.max_message_bytes {
+        let known = !games_of(tx, &ctx.from)?.is_empty();
+        let reason = format!(
+            "The message is {} KB; umpire reads messages of at most {} KB. Send the orders as plain text without attachments.",
+            raw.len() / 1024,
+            config.max_message_bytes / 1024
+        );
+        return ctx.refuse(None, if known { vec![ctx.from.clone()] } else { vec![] }, &reason, "");
+    }
+    let sub = orders::read_message(&msg.orders_text);
+    let Some(header) = sub.header.as_ref().map(|h| &h.node) else {
+        return no_header(&ctx, &sub);
+    };
+    match &header.role {
+        Role::Moderator => moderate(&ctx, &sub, header),
+        Role::Player { side } => player(&ctx, &sub, header, side),
+    }
+}
+
+/// The player's guide to writing orders (HELP by mail).
+pub fn guide() -> &'static str {
+    include_str!("../../docs/orders.md")
+}
+
+/// A message without a header: only a registered player gets an answer.
+fn no_header(ctx: &Ctx<'_, '_>, sub: &Submission) -> Result<Disposition, PostError> {
+    let games = games_of(ctx.tx, &ctx.from)?;
+    let wants_help = sub.commands.iter().any(|c| matches!(c.node, Command::Help));
+    if games.is_empty() {
+        return ctx.refuse(None, vec![], "no header and not a registered player", "");
+    }
+    if wants_help {
+        ctx.reply(None, Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, guide().to_string())?;
+        return Ok(Disposition::Done("help".into()));
+    }
+    let hint = format!(
+        "Start your message with a header line such as:\n\n  GAME {} SIDE <your side> PASSWORD <your password>\n\nthen your orders, one line per unit, then END.",
+        games[0]
+    );
+    ctx.refuse(None, vec![ctx.from.clone()], "The message has no GAME … SIDE … PASSWORD … header line, so umpire cannot tell which game it is for.", &hint)
+}
+
+/// A message with a player header.
+fn player(ctx: &Ctx<'_, '_>, sub: &Submission, header: &Header, side_name: &str) -> Result<Disposition, PostError> {
+    let tx = ctx.tx;
+    let Some(game) = Game::load(tx, &header.game)? else {
+        let to = if games_of(tx, &ctx.from)?.is_empty() { vec![] } else { vec![ctx.from.clone()] };
+        return ctx.refuse(None, to, &format!("There is no game called '{}'.", header.game), "Check the GAME word of your header against your welcome mail.");
+    };
+    let sides = game.sides(tx)?;
+    let Some(side) = sides.iter().find(|s| s.side.eq_ignore_ascii_case(side_name)) else {
+        let registered = sides.iter().any(|s| s.address == ctx.from) || game.moderator_address == ctx.from;
+        let to = if registered { vec![ctx.from.clone()] } else { vec![] };
+        return ctx.refuse(Some(&game.id), to, &format!("Game {} has no side called '{}'.", game.id, side_name), "Check the SIDE word of your header against your welcome mail.");
+    };
+    let pw_ok = password::verify(&header.password, &side.password);
+    if !pw_ok {
+        return ctx.refuse(
+            Some(&game.id),
+            vec![side.address.clone()],
+            &format!("A message for side {} of game {} came with the wrong password.", side.side, game.id),
+            "If you sent it, check the PASSWORD word against your welcome mail. If you did not, someone is trying to give orders to your troops; tell the moderator.",
+        );
+    }
+    if side.address != ctx.from {
+        let mut to = vec![side.address.clone(), ctx.from.clone()];
+        to.dedup();
+        return ctx.refuse(
+            Some(&game.id),
+            to,
+            &format!(
+                "Orders for side {} of game {} must come from its registered address {}; this one came from {}.",
+                side.side, game.id, side.address, ctx.from
+            ),
+            "Send from your registered address, or ask the moderator to REPLACE the address.",
+        );
+    }
+    let mut answered = Vec::new();
+    for c in &sub.commands {
+        match &c.node {
+            Command::Status => {
+                ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, status_text(tx, &game)?)?;
+                answered.push("status");
+            }
+            Command::Help => {
+                ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, guide().to_string())?;
+                answered.push("help");
+            }
+            Command::Resend => {
+                let text = stored_report(tx, &game.id, game.turn.saturating_sub(1))?
+                    .unwrap_or_else(|| "No turn has been played yet.".into());
+                ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+                answered.push("resend");
+            }
+            Command::History(turn) => {
+                let text = stored_report(tx, &game.id, *turn)?
+                    .unwrap_or_else(|| format!("There is no released report of turn {turn}."));
+                ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+                answered.push("history");
+            }
+            _ => {}
+        }
+    }
+    if sub.sheet.blocks.is_empty() && sub.syntax_errors.is_empty() {
+        return Ok(Disposition::Done(if answered.is_empty() { "header only".into() } else { answered.join(",") }));
+    }
+    if game.status != "active" {
+        return ctx.refuse(Some(&game.id), vec![ctx.from.clone()], &format!("Game {} is {}; it takes no orders now.", game.id, game.status), "");
+    }
+    if let Some(t) = header.turn {
+        if t != game.turn {
+            return ctx.refuse(Some(&game.id), vec![ctx.from.clone()], &format!("These orders are for turn {t}, but game {} is taking orders for turn {}.", game.id, game.turn), &format!("Write TURN {} in the header, or leave TURN out.", game.turn));
+        }
+    }
+    if ctx.now > game.deadline + Duration::minutes(i64::from(game.grace_minutes)) {
+        // The deadline passed but the turn has not been played yet: played
+        // now, without these orders, as the book's written orders require.
+        return ctx.refuse(Some(&game.id), vec![ctx.from.clone()], &format!("The deadline for turn {} ({}) has passed.", game.turn, game.deadline_text()), "");
+    }
+    let mut checked = orders::validate(&sub.sheet, &side.side, &game.table);
+    // Errors in the header or commands are shown with the orders' errors.
+    for d in &sub.syntax_errors {
+        if !checked.diagnostics.iter().any(|c| c.span == d.span) {
+            checked.diagnostics.push(d.clone());
+        }
+    }
+    checked.diagnostics.sort_by_key(|d| d.span.start);
+    let understood: Vec<(String, String)> = checked.understood.clone();
+    let previous: Option<String> = tx
+        .query_row(
+            "SELECT understood FROM submissions WHERE game_id = ?1 AND turn = ?2 AND side = ?3 ORDER BY id DESC LIMIT 1",
+            params![game.id, game.turn, side.side],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let changes = previous
+        .map(|p| serde_json::from_str::<Vec<(String, String)>>(&p).unwrap_or_default())
+        .map(|p| diff(&p, &understood))
+        .unwrap_or_default();
+    let message_row = ctx.row;
+    tx.execute(
+        "INSERT INTO submissions (game_id, turn, side, message, text, checked, understood, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![
+            game.id,
+            game.turn,
+            side.side,
+            message_row,
+            ctx.msg.orders_text,
+            serde_json::to_string(&checked.orders).map_err(|e| PostError::Corrupt(e.to_string()))?,
+            serde_json::to_string(&understood).map_err(|e| PostError::Corrupt(e.to_string()))?,
+            crate::store::ts(ctx.now),
+        ],
+    )?;
+    let text = templates::render(
+        "confirmation.txt",
+        minijinja::context! {
+            title => &game.title, game => &game.id, turn => game.turn, side => &side.side,
+            deadline => game.deadline_text(), changes => changes,
+            confirmation => orders::confirmation(&checked, &game.table, &side.side),
+        },
+    );
+    ctx.reply(Some(&game.id), Kind::Confirmation, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+    Ok(Disposition::Done(format!("orders for {} turn {}", side.side, game.turn)))
+}
+
+/// How one side's orders changed between two submissions.
+fn diff(old: &[(String, String)], new: &[(String, String)]) -> Vec<String> {
+    let old: std::collections::BTreeMap<_, _> = old.iter().cloned().collect();
+    let new: std::collections::BTreeMap<_, _> = new.iter().cloned().collect();
+    let mut out = Vec::new();
+    for (unit, text) in &new {
+        match old.get(unit) {
+            None => out.push(format!("new:     {text}")),
+            Some(o) if o != text => out.push(format!("changed: {text} (was: {o})")),
+            _ => {}
+        }
+    }
+    for (unit, text) in &old {
+        if !new.contains_key(unit) {
+            out.push(format!("dropped: {text} ({unit} will stand)"));
+        }
+    }
+    out
+}
+
+fn stored_report(tx: &Transaction<'_>, game: &str, turn: u32) -> Result<Option<String>, PostError> {
+    Ok(tx
+        .query_row(
+            "SELECT report FROM turns WHERE game_id = ?1 AND turn = ?2 AND released = 1 AND report IS NOT NULL",
+            params![game, turn],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+fn status_text(tx: &Transaction<'_>, game: &Game) -> Result<String, PostError> {
+    let sides_in = game.sides_in(tx)?;
+    let sides: Vec<_> = game
+        .sides(tx)?
+        .into_iter()
+        .map(|s| minijinja::context! { side => s.side.clone(), ordered => sides_in.contains(&s.side) })
+        .collect();
+    Ok(templates::render(
+        "status.txt",
+        minijinja::context! { title => &game.title, game => &game.id, turn => game.turn, status => &game.status,
+            deadline => game.deadline_text(), sides => sides, hold => game.hold },
+    ))
+}
+
+/// A moderator's message.
+fn moderate(ctx: &Ctx<'_, '_>, sub: &Submission, m: &Header) -> Result<Disposition, PostError> {
+    let tx = ctx.tx;
+    let Some(mut game) = Game::load(tx, &m.game)? else {
+        return ctx.refuse(None, vec![], &format!("moderator message for unknown game '{}'", m.game), "");
+    };
+    if !password::verify(&m.password, &game.moderator_pw) {
+        return ctx.refuse(Some(&game.id), vec![game.moderator_address.clone()], &format!("A moderator message for game {} came with the wrong moderator password.", game.id), "");
+    }
+    if game.moderator_address != ctx.from {
+        let to = vec![game.moderator_address.clone(), ctx.from.clone()];
+        return ctx.refuse(Some(&game.id), to, &format!("Moderator messages for game {} must come from {}.", game.id, game.moderator_address), "");
+    }
+    let mut done = Vec::new();
+    let mut force = false;
+    for c in &sub.commands {
+        let line = match &c.node {
+            Command::Deadline(local) => match game.tz.from_local_datetime(local).earliest() {
+                Some(t) => {
+                    game.deadline = t.with_timezone(&Utc);
+                    format!("deadline set to {}", game.deadline_text())
+                }
+                None => format!("{local} does not exist in {} (a clock change); deadline unchanged", game.tz),
+            },
+            Command::Extend(hours) => {
+                game.deadline += Duration::hours(i64::from(*hours));
+                format!("deadline extended to {}", game.deadline_text())
+            }
+            Command::Force => {
+                force = true;
+                format!("turn {} will be adjudicated now", game.turn)
+            }
+            Command::HoldTurns(on) => {
+                game.hold = *on;
+                format!("hold for approval {}", if *on { "on" } else { "off" })
+            }
+            Command::Approve(turn) => {
+                let t = turn.unwrap_or(game.turn.saturating_sub(1));
+                let report: Option<(String, bool)> = tx
+                    .query_row(
+                        "SELECT report, released FROM turns WHERE game_id = ?1 AND turn = ?2 AND report IS NOT NULL",
+                        params![game.id, t],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
+                    )
+                    .optional()?;
+                match report {
+                    Some((text, false)) => {
+                        release_report(tx, ctx.config, &game, t, &text, ctx.now)?;
+                        format!("report of turn {t} released")
+                    }
+                    Some((_, true)) => format!("report of turn {t} was already released"),
+                    None => format!("turn {t} has no report to approve"),
+                }
+            }
+            Command::Replace { side, address } => {
+                let n = tx.execute(
+                    "UPDATE sides SET address = ?3 WHERE game_id = ?1 AND lower(side) = lower(?2)",
+                    params![game.id, side, address.to_ascii_lowercase()],
+                )?;
+                if n == 1 {
+                    format!("side {side} is now played from {address} (same password)")
+                } else {
+                    format!("no side '{side}' in game {}", game.id)
+                }
+            }
+            Command::Pause => {
+                game.status = "paused".into();
+                "game paused".into()
+            }
+            Command::Resume => {
+                game.status = "active".into();
+                "game resumed".into()
+            }
+            Command::EndGame => {
+                game.status = "ended".into();
+                "game ended".into()
+            }
+            Command::Status => status_text(tx, &game)?,
+            Command::Help => guide().to_string(),
+            Command::Resend | Command::History(_) => continue,
+        };
+        done.push(line);
+    }
+    game.save(tx)?;
+    if force {
+        super::turn::tick_game(tx, ctx.config, &game.id, ctx.now, true)?;
+    }
+    audit(tx, ctx.now, Some(&game.id), &format!("moderator: {}", done.join("; ")))?;
+    let text = if done.is_empty() { "No moderator command found.".to_string() } else { done.join("\n") };
+    ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+    Ok(Disposition::Done(format!("moderator: {}", done.len())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_lists_new_changed_and_dropped_orders() {
+        let old = vec![("a".to_string(), "A: phase 1 move 4".to_string()), ("b".into(), "B: phase 1 hold".into())];
+        let new = vec![("a".to_string(), "A: phase 1 move 6".to_string()), ("c".into(), "C: phase 1 hold".into())];
+        let d = diff(&old, &new);
+        assert_eq!(d.len(), 3);
+        assert!(d[0].starts_with("changed: A: phase 1 move 6"));
+        assert!(d[1].starts_with("new:"));
+        assert!(d[2].starts_with("dropped:"));
+    }
+
+    #[test]
+    fn subjects_lose_their_reply_prefixes() {
+        assert_eq!(strip_re("Re: RE: aw: Turn 3"), "Turn 3");
+    }
+}

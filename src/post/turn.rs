@@ -1,0 +1,353 @@
+//! Games and turns: creating a game, reminders, deadlines, adjudicating a
+//! turn with a committed seed, and sending (or holding) the report.
+
+use super::game::Game;
+use super::gamefile::GameFile;
+use super::outbox::{self, Kind};
+use super::{audit, password, templates, PostError};
+use crate::adjudicate::{resolve_turn, StopAfter};
+use crate::config::Config;
+use crate::dice::SeededDice;
+use crate::mail::compose::Outgoing;
+use crate::orders::plan::TurnOrders;
+use crate::rules::options::GameOptions;
+use crate::store::{self, Transaction};
+use crate::table::setup::Setup;
+use crate::table::Table;
+use chrono::{DateTime, Duration, Utc};
+use rand::Rng;
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+/// A fresh secret seed for a turn's dice, and its published hash.
+fn new_seed() -> (String, String) {
+    let seed: [u8; 32] = rand::rng().random();
+    let hex_seed = hex::encode(seed);
+    let hash = hex::encode(Sha256::digest(hex_seed.as_bytes()));
+    (hex_seed, hash)
+}
+
+/// Read a scenario file (the table, terrain and units in the case-file
+/// layout) into a table.
+pub fn load_scenario(path: &std::path::Path) -> Result<Table, PostError> {
+    let err = |message: String| PostError::Scenario {
+        path: path.display().to_string(),
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
+    let setup: Setup = toml::from_str(&text).map_err(|e| err(e.to_string()))?;
+    Table::from_setup(&setup).map_err(|e| err(e.to_string()))
+}
+
+/// Parse a game's stored options.
+fn options(game: &Game) -> Result<GameOptions, PostError> {
+    serde_json::from_str(&game.options).map_err(|e| PostError::Corrupt(format!("options: {e}")))
+}
+
+#[derive(Serialize)]
+struct UnitLine {
+    number: u32,
+    name: String,
+    kind: String,
+    class: String,
+    figures: u32,
+    original: u32,
+    formation: String,
+    files: u32,
+    ranks: u32,
+    x: String,
+    y: String,
+    facing: String,
+    status: String,
+}
+
+fn unit_lines(table: &Table, side: &str) -> Vec<UnitLine> {
+    let mut units: Vec<_> = table.units_of(side).collect();
+    units.sort_by_key(|u| (u.number, u.id.clone()));
+    units
+        .into_iter()
+        .map(|u| UnitLine {
+            number: u.number,
+            name: u.name.clone(),
+            kind: u.kind.book_name().to_string(),
+            class: u.class.to_string(),
+            figures: u.figures,
+            original: u.original,
+            formation: u.formation.code().to_string(),
+            files: u.files,
+            ranks: u.ranks,
+            x: format!("{:.1}", u.front.x),
+            y: format!("{:.1}", u.front.y),
+            facing: format!("{:.0}", u.facing),
+            status: u.status.code().to_string(),
+        })
+        .collect()
+}
+
+/// Create the game's rows, the first turn's seed, and the welcome mails.
+pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: DateTime<Utc>) -> Result<(), PostError> {
+    if Game::load(tx, &file.id)?.is_some() {
+        return Err(PostError::GameExists(file.id.clone()));
+    }
+    let table = load_scenario(&file.scenario)?;
+    let scenario_sides = table.sides();
+    for s in &file.sides {
+        if !scenario_sides.contains(&s.id) {
+            return Err(PostError::Scenario {
+                path: file.scenario.display().to_string(),
+                message: format!(
+                    "the game file names side '{}' but the scenario's sides are: {}",
+                    s.id,
+                    scenario_sides.iter().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            });
+        }
+    }
+    let options: GameOptions = file
+        .options
+        .clone()
+        .try_into()
+        .map_err(|e: toml::de::Error| PostError::Scenario {
+            path: "game file [options]".into(),
+            message: e.to_string(),
+        })?;
+    let mut rng = rand::rng();
+    let mod_pw = file.moderator.password.clone().unwrap_or_else(|| password::generate(&mut rng));
+    let deadline = file.first_deadline_utc()?;
+    tx.execute(
+        "INSERT INTO games (id, title, setup, options, state, turn, hold, moderator_address, moderator_pw, \
+         deadline, turn_hours, timezone, grace_minutes, reminder_hours, max_turns, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+        params![
+            file.id,
+            file.title,
+            std::fs::read_to_string(&file.scenario).unwrap_or_default(),
+            serde_json::to_string(&options).map_err(|e| PostError::Corrupt(e.to_string()))?,
+            serde_json::to_string(&table).map_err(|e| PostError::Corrupt(e.to_string()))?,
+            file.hold,
+            file.moderator.address.to_ascii_lowercase(),
+            password::hash(&mod_pw, &mut rng),
+            store::ts(deadline),
+            file.turn_hours,
+            file.timezone,
+            file.grace_minutes,
+            file.reminder_hours,
+            file.max_turns,
+            store::ts(now),
+        ],
+    )?;
+    let (seed, seed_hash) = new_seed();
+    tx.execute(
+        "INSERT INTO turns (game_id, turn, seed, seed_hash) VALUES (?1, 1, ?2, ?3)",
+        params![file.id, seed, seed_hash],
+    )?;
+    let game = Game::load(tx, &file.id)?.ok_or_else(|| PostError::NoGame(file.id.clone()))?;
+    for s in &file.sides {
+        let pw = s.password.clone().unwrap_or_else(|| password::generate(&mut rng));
+        tx.execute(
+            "INSERT INTO sides (game_id, side, address, password) VALUES (?1, ?2, ?3, ?4)",
+            params![file.id, s.id, s.address.to_ascii_lowercase(), password::hash(&pw, &mut rng)],
+        )?;
+        let text = templates::render(
+            "welcome.txt",
+            minijinja::context! {
+                title => &file.title, game => &file.id, side => &s.id, password => &pw,
+                umpire => &config.address, deadline => game.deadline_text(), turn => 1,
+                seed_hash => &seed_hash, units => unit_lines(&table, &s.id), address => &s.address,
+            },
+        );
+        let mail = plain(config, vec![s.address.clone()], format!("[{}] Welcome: you command {}", file.id, s.id), text, None);
+        outbox::queue(tx, config, Some(&file.id), Kind::Welcome, &mail, &s.id, now)?;
+    }
+    let text = format!(
+        "You moderate {} ({}). Your moderator password: {mod_pw}\n\
+         Moderator commands start with the line: MODERATOR {} PASSWORD {mod_pw}\n\
+         First deadline: {}\n",
+        file.title,
+        file.id,
+        file.id,
+        game.deadline_text()
+    );
+    let mail = plain(config, vec![file.moderator.address.clone()], format!("[{}] You moderate this game", file.id), text, None);
+    outbox::queue(tx, config, Some(&file.id), Kind::Welcome, &mail, "moderator", now)?;
+    audit(tx, now, Some(&file.id), "game created")?;
+    Ok(())
+}
+
+/// A plain-text mail from the umpire.
+pub fn plain(config: &Config, to: Vec<String>, subject: String, text: String, in_reply_to: Option<String>) -> Outgoing {
+    Outgoing {
+        from: format!("{} <{}>", config.name, config.address),
+        to,
+        subject,
+        text,
+        html: None,
+        inline_images: Vec::new(),
+        attachments: Vec::new(),
+        references: in_reply_to.iter().cloned().collect(),
+        in_reply_to,
+        auto_reply: true,
+    }
+}
+
+/// Reminders and deadlines for one game. Returns how many turns were played.
+pub fn tick_game(tx: &Transaction<'_>, config: &Config, id: &str, now: DateTime<Utc>, force: bool) -> Result<usize, PostError> {
+    let Some(game) = Game::load(tx, id)? else {
+        return Err(PostError::NoGame(id.to_string()));
+    };
+    if game.status != "active" {
+        return Ok(0);
+    }
+    let sides = game.sides(tx)?;
+    let sides_in = game.sides_in(tx)?;
+    let all_in = sides.iter().all(|s| sides_in.contains(&s.side));
+    let due = now >= game.deadline + Duration::minutes(i64::from(game.grace_minutes));
+    if force || all_in || due {
+        play_turn(tx, config, game, now)?;
+        return Ok(1);
+    }
+    if game.reminder_hours > 0 && now >= game.deadline - Duration::hours(i64::from(game.reminder_hours)) {
+        for s in sides.iter().filter(|s| !sides_in.contains(&s.side)) {
+            let fresh = tx.execute(
+                "INSERT OR IGNORE INTO reminders (game_id, turn, side) VALUES (?1, ?2, ?3)",
+                params![game.id, game.turn, s.side],
+            )?;
+            if fresh == 1 {
+                let text = templates::render(
+                    "reminder.txt",
+                    minijinja::context! { title => &game.title, game => &game.id, side => &s.side,
+                        turn => game.turn, deadline => game.deadline_text() },
+                );
+                let mail = plain(config, vec![s.address.clone()], format!("[{}] Turn {}: orders due", game.id, game.turn), text, None);
+                outbox::queue(tx, config, Some(&game.id), Kind::Reminder, &mail, &format!("{}:{}", game.turn, s.side), now)?;
+            }
+        }
+    }
+    Ok(0)
+}
+
+/// The latest orders of every side for the current turn, merged.
+fn gather_orders(tx: &Transaction<'_>, game: &Game) -> Result<(TurnOrders, Vec<String>), PostError> {
+    let mut orders = TurnOrders::default();
+    let mut missing = Vec::new();
+    for s in game.sides(tx)? {
+        let checked: Option<String> = tx
+            .query_row(
+                "SELECT checked FROM submissions WHERE game_id = ?1 AND turn = ?2 AND side = ?3 \
+                 ORDER BY id DESC LIMIT 1",
+                params![game.id, game.turn, s.side],
+                |r| r.get(0),
+            )
+            .optional()?;
+        match checked {
+            Some(json) => orders.merge(
+                serde_json::from_str(&json).map_err(|e| PostError::Corrupt(format!("orders: {e}")))?,
+            ),
+            None => missing.push(s.side),
+        }
+    }
+    Ok((orders, missing))
+}
+
+/// Adjudicate the current turn, store everything, queue the report.
+fn play_turn(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTime<Utc>) -> Result<(), PostError> {
+    let (seed, seed_hash): (String, String) = tx.query_row(
+        "SELECT seed, seed_hash FROM turns WHERE game_id = ?1 AND turn = ?2",
+        params![game.id, game.turn],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let (orders, nmr) = gather_orders(tx, &game)?;
+    let result = adjudicate_stored(&game.table, &orders, &options(&game)?, &seed)?;
+    let events: Vec<String> = result.events.iter().map(|e| e.to_string()).collect();
+    let before = serde_json::to_string(&game.table).map_err(|e| PostError::Corrupt(e.to_string()))?;
+    let played = game.turn;
+    game.table = result.table;
+    game.turn += 1;
+    game.deadline += Duration::hours(i64::from(game.turn_hours));
+    // The battle ends after its last turn, or when a side has nothing left on the table.
+    let sides_standing = game
+        .table
+        .sides()
+        .into_iter()
+        .filter(|s| game.table.units_of(s).any(|u| u.status.is_present() && !u.kind.is_single_figure()))
+        .count();
+    let ended = played >= game.max_turns || sides_standing < 2;
+    if ended {
+        game.status = "ended".into();
+    }
+    let (next_seed, next_hash) = new_seed();
+    let report = templates::render(
+        "report.txt",
+        minijinja::context! {
+            title => &game.title, game => &game.id, turn => played, seed => &seed, seed_hash => &seed_hash,
+            nmr => &nmr, events => &events, draft => game.hold, ended => ended,
+            table => game.table.sides().iter().map(|s| minijinja::context!{ side => s, units => unit_lines(&game.table, s) }).collect::<Vec<_>>(),
+            next_turn => game.turn, deadline => game.deadline_text(), next_seed_hash => &next_hash,
+        },
+    );
+    tx.execute(
+        "UPDATE turns SET state_before = ?3, state_after = ?4, orders = ?5, events = ?6, report = ?7, \
+         adjudicated_at = ?8, released = ?9 WHERE game_id = ?1 AND turn = ?2",
+        params![
+            game.id,
+            played,
+            before,
+            serde_json::to_string(&game.table).map_err(|e| PostError::Corrupt(e.to_string()))?,
+            serde_json::to_string(&orders).map_err(|e| PostError::Corrupt(e.to_string()))?,
+            serde_json::to_string(&result.events).map_err(|e| PostError::Corrupt(e.to_string()))?,
+            report,
+            store::ts(now),
+            !game.hold,
+        ],
+    )?;
+    if !ended {
+        tx.execute(
+            "INSERT INTO turns (game_id, turn, seed, seed_hash) VALUES (?1, ?2, ?3, ?4)",
+            params![game.id, game.turn, next_seed, next_hash],
+        )?;
+    }
+    game.save(tx)?;
+    audit(tx, now, Some(&game.id), &format!("turn {played} adjudicated"))?;
+    if game.hold {
+        let mail = plain(config, vec![game.moderator_address.clone()], format!("[{}] DRAFT report of turn {played}", game.id), report, None);
+        outbox::queue(tx, config, Some(&game.id), Kind::Draft, &mail, &played.to_string(), now)?;
+    } else {
+        release_report(tx, config, &game, played, &report, now)?;
+    }
+    Ok(())
+}
+
+/// Replay a turn from the stored orders and seed (used by adjudication and by `verify`).
+pub fn adjudicate_stored(
+    table: &Table,
+    orders: &TurnOrders,
+    options: &GameOptions,
+    seed_hex: &str,
+) -> Result<crate::adjudicate::TurnResult, PostError> {
+    let seed: [u8; 32] = hex::decode(seed_hex)
+        .ok()
+        .and_then(|v| v.try_into().ok())
+        .ok_or_else(|| PostError::Corrupt(format!("seed {seed_hex}")))?;
+    let mut dice = SeededDice::new(seed);
+    resolve_turn(table, orders, options, &mut dice, StopAfter::Turn).map_err(|e| PostError::Engine(e.to_string()))
+}
+
+/// Mail a turn's report to every player and the moderator.
+pub fn release_report(tx: &Transaction<'_>, config: &Config, game: &Game, turn: u32, report: &str, now: DateTime<Utc>) -> Result<(), PostError> {
+    let report = report.replace(
+        &format!("\nDRAFT for the moderator: reply APPROVE {turn} to release it to the players.\n"),
+        "",
+    );
+    let mut to: Vec<String> = game.sides(tx)?.into_iter().map(|s| s.address).collect();
+    to.push(game.moderator_address.clone());
+    for addr in to {
+        let mail = plain(config, vec![addr.clone()], format!("[{}] Report of turn {turn}", game.id), report.clone(), None);
+        outbox::queue(tx, config, Some(&game.id), Kind::Report, &mail, &format!("{turn}:{addr}"), now)?;
+    }
+    tx.execute(
+        "UPDATE turns SET released = 1 WHERE game_id = ?1 AND turn = ?2",
+        params![game.id, turn],
+    )?;
+    Ok(())
+}

@@ -1,0 +1,287 @@
+//! The SQLite store: one file, WAL mode, foreign keys on, versioned
+//! migrations. Only this module (with `mail` transports and the CLI) does
+//! I/O; the rest of the crate hands it values.
+//!
+//! Architecture invariant: every incoming message is written here raw,
+//! byte for byte, in its own committed transaction *before* anything parses
+//! it. Everything decided about a message (submissions, replies in the
+//! outbox, its new state) is written in one later transaction, so a crash
+//! at any point leaves the message either untouched (`new`, processed again
+//! on the next run) or fully handled.
+
+mod schema;
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use std::path::Path;
+use std::time::Duration;
+
+pub use rusqlite::Transaction;
+
+/// Errors from the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Sql(#[from] rusqlite::Error),
+    #[error("the database {path} was written by a newer umpire (schema {found}, this one knows {known})")]
+    TooNew { path: String, found: i64, known: i64 },
+    #[error("stored data is damaged: {0}")]
+    Corrupt(String),
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// An open store.
+pub struct Store {
+    conn: Connection,
+}
+
+/// The outcome of storing a raw message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoredRaw {
+    /// Row id in `messages`.
+    pub id: i64,
+    /// False when a message with this Message-ID was already stored.
+    pub fresh: bool,
+}
+
+/// A message row awaiting processing.
+#[derive(Debug, Clone)]
+pub struct PendingMessage {
+    pub id: i64,
+    pub raw: Vec<u8>,
+}
+
+/// An outbox row due for sending.
+#[derive(Debug, Clone)]
+pub struct OutboxItem {
+    pub id: i64,
+    pub message_id: String,
+    pub recipients: Vec<String>,
+    pub raw: Vec<u8>,
+    pub attempts: i64,
+}
+
+/// Format a time the way every column stores it (RFC 3339, UTC, seconds).
+pub fn ts(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+/// Read a stored time back.
+pub fn parse_ts(s: &str) -> Result<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(s)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|e| StoreError::Corrupt(format!("bad time '{s}': {e}")))
+}
+
+impl Store {
+    /// Open (creating if needed) and migrate the database at `path`.
+    ///
+    /// # Errors
+    /// When the file cannot be opened or was written by a newer schema.
+    pub fn open(path: &Path) -> Result<Store> {
+        let conn = Connection::open(path)?;
+        Self::setup(conn, &path.display().to_string())
+    }
+
+    /// A private in-memory store (tests and benchmarks).
+    pub fn open_in_memory() -> Result<Store> {
+        Self::setup(Connection::open_in_memory()?, ":memory:")
+    }
+
+    fn setup(conn: Connection, path: &str) -> Result<Store> {
+        // Several `umpire ingest` processes may run at once (procmail starts
+        // one per message): wait for the lock instead of failing.
+        conn.busy_timeout(Duration::from_secs(60))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        let mut store = Store { conn };
+        store.migrate(path)?;
+        Ok(store)
+    }
+
+    fn migrate(&mut self, path: &str) -> Result<()> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        let known = schema::MIGRATIONS.len() as i64;
+        if version > known {
+            return Err(StoreError::TooNew {
+                path: path.to_string(),
+                found: version,
+                known,
+            });
+        }
+        for (i, sql) in schema::MIGRATIONS.iter().enumerate().skip(version as usize) {
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", i as i64 + 1)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The schema version now in force.
+    pub fn schema_version(&self) -> Result<i64> {
+        Ok(self.conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
+    }
+
+    /// Run `f` in one write transaction (taken immediately, so concurrent
+    /// writers queue instead of deadlocking), committing if it succeeds.
+    pub fn write<T, E>(
+        &mut self,
+        f: impl FnOnce(&Transaction<'_>) -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E>
+    where
+        E: From<StoreError>,
+    {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(StoreError::from)?;
+        let value = f(&tx)?;
+        tx.commit().map_err(StoreError::from)?;
+        Ok(value)
+    }
+
+    /// The connection, for reads.
+    pub fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// Store one message exactly as received, committed at once. A message
+    /// whose Message-ID is already stored is not stored again.
+    pub fn store_raw(
+        &mut self,
+        message_id: &str,
+        raw: &[u8],
+        source: &str,
+        now: DateTime<Utc>,
+    ) -> Result<StoredRaw> {
+        self.write(|tx| {
+            let inserted = tx.execute(
+                "INSERT OR IGNORE INTO messages (message_id, raw, source, received_at) \
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![message_id, raw, source, ts(now)],
+            )?;
+            let id: i64 = tx.query_row(
+                "SELECT id FROM messages WHERE message_id = ?1",
+                params![message_id],
+                |r| r.get(0),
+            )?;
+            Ok::<_, StoreError>(StoredRaw {
+                id,
+                fresh: inserted == 1,
+            })
+        })
+    }
+
+    /// Messages stored but not yet processed, oldest first.
+    pub fn pending_messages(&self) -> Result<Vec<i64>> {
+        let mut st = self
+            .conn
+            .prepare("SELECT id FROM messages WHERE state = 'new' ORDER BY id")?;
+        let ids = st
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<Vec<i64>>>()?;
+        Ok(ids)
+    }
+
+    /// Outbox rows not yet sent whose next attempt is due.
+    pub fn due_outbox(&self, now: DateTime<Utc>) -> Result<Vec<OutboxItem>> {
+        let mut st = self.conn.prepare(
+            "SELECT id, message_id, recipients, raw, attempts FROM outbox \
+             WHERE sent_at IS NULL AND next_attempt <= ?1 ORDER BY id",
+        )?;
+        let rows = st
+            .query_map(params![ts(now)], |r| {
+                let recipients: String = r.get(2)?;
+                Ok(OutboxItem {
+                    id: r.get(0)?,
+                    message_id: r.get(1)?,
+                    recipients: recipients.split(',').map(str::to_string).collect(),
+                    raw: r.get(3)?,
+                    attempts: r.get(4)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// Record a delivered outbox row.
+    pub fn mark_sent(&mut self, id: i64, now: DateTime<Utc>) -> Result<()> {
+        self.conn.execute(
+            "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL \
+             WHERE id = ?1 AND sent_at IS NULL",
+            params![id, ts(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Record a failed attempt and when to try again.
+    pub fn mark_failed(
+        &mut self,
+        id: i64,
+        error: &str,
+        next_attempt: DateTime<Utc>,
+    ) -> Result<()> {
+        self.conn.execute(
+            "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, next_attempt = ?3 \
+             WHERE id = ?1",
+            params![id, error, ts(next_attempt)],
+        )?;
+        Ok(())
+    }
+
+    /// Count rows of a table (diagnostics and tests).
+    pub fn count(&self, table: &str, condition: &str) -> Result<i64> {
+        let sql = format!("SELECT COUNT(*) FROM {table} WHERE {condition}");
+        Ok(self.conn.query_row(&sql, [], |r| r.get(0))?)
+    }
+
+    /// The latest value of one column for a query returning at most one row.
+    pub fn optional_string(&self, sql: &str, p: impl rusqlite::Params) -> Result<Option<String>> {
+        Ok(self.conn.query_row(sql, p, |r| r.get(0)).optional()?)
+    }
+}
+
+/// Append a line to the audit log inside a transaction.
+pub fn log(tx: &Transaction<'_>, now: DateTime<Utc>, game: Option<&str>, level: &str, text: &str) -> Result<()> {
+    tx.execute(
+        "INSERT INTO log (at, game_id, level, text) VALUES (?1, ?2, ?3, ?4)",
+        params![ts(now), game, level, text],
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_messages_are_stored_once_per_message_id() {
+        let mut s = Store::open_in_memory().unwrap();
+        let now = Utc::now();
+        let a = s.store_raw("a@x", b"raw bytes \xff", "stdin", now).unwrap();
+        let b = s.store_raw("a@x", b"other", "stdin", now).unwrap();
+        assert!(a.fresh);
+        assert!(!b.fresh);
+        assert_eq!(a.id, b.id);
+        let raw: Vec<u8> = s
+            .conn()
+            .query_row("SELECT raw FROM messages WHERE id = ?1", [a.id], |r| r.get(0))
+            .unwrap();
+        assert_eq!(raw, b"raw bytes \xff");
+        assert_eq!(s.pending_messages().unwrap(), vec![a.id]);
+    }
+
+    #[test]
+    fn migrations_are_idempotent_on_reopen() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("u.sqlite");
+        let v = Store::open(&path).unwrap().schema_version().unwrap();
+        assert_eq!(v, schema::MIGRATIONS.len() as i64);
+        assert_eq!(Store::open(&path).unwrap().schema_version().unwrap(), v);
+    }
+}

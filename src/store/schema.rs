@@ -1,0 +1,105 @@
+//! Versioned migrations. Each entry moves the schema from version `i` to
+//! `i + 1` (SQLite's `user_version`). Never edit a released migration:
+//! append a new one. Plain SQL types only, so the schema ports to PostgreSQL.
+
+pub const MIGRATIONS: &[&str] = &[
+    // 1: the post office.
+    r#"
+CREATE TABLE messages (
+    id          INTEGER PRIMARY KEY,
+    message_id  TEXT NOT NULL UNIQUE,
+    raw         BLOB NOT NULL,
+    source      TEXT NOT NULL,
+    received_at TEXT NOT NULL,
+    state       TEXT NOT NULL DEFAULT 'new',
+    note        TEXT
+);
+CREATE INDEX messages_state ON messages(state);
+
+CREATE TABLE games (
+    id                TEXT PRIMARY KEY,
+    title             TEXT NOT NULL,
+    setup             TEXT NOT NULL,
+    options           TEXT NOT NULL,
+    state             TEXT NOT NULL,
+    turn              INTEGER NOT NULL,
+    status            TEXT NOT NULL DEFAULT 'active',
+    hold              INTEGER NOT NULL DEFAULT 0,
+    moderator_address TEXT NOT NULL,
+    moderator_pw      TEXT NOT NULL,
+    deadline          TEXT NOT NULL,
+    turn_hours        INTEGER NOT NULL,
+    timezone          TEXT NOT NULL,
+    grace_minutes     INTEGER NOT NULL DEFAULT 0,
+    reminder_hours    INTEGER NOT NULL DEFAULT 0,
+    max_turns         INTEGER NOT NULL DEFAULT 12,
+    created_at        TEXT NOT NULL
+);
+
+CREATE TABLE sides (
+    game_id  TEXT NOT NULL REFERENCES games(id),
+    side     TEXT NOT NULL,
+    address  TEXT NOT NULL,
+    password TEXT NOT NULL,
+    PRIMARY KEY (game_id, side)
+);
+
+CREATE TABLE turns (
+    game_id        TEXT NOT NULL REFERENCES games(id),
+    turn           INTEGER NOT NULL,
+    seed           TEXT NOT NULL,
+    seed_hash      TEXT NOT NULL,
+    state_before   TEXT,
+    state_after    TEXT,
+    orders         TEXT,
+    events         TEXT,
+    report         TEXT,
+    adjudicated_at TEXT,
+    released       INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, turn)
+);
+
+CREATE TABLE submissions (
+    id          INTEGER PRIMARY KEY,
+    game_id     TEXT NOT NULL REFERENCES games(id),
+    turn        INTEGER NOT NULL,
+    side        TEXT NOT NULL,
+    message     INTEGER NOT NULL REFERENCES messages(id),
+    text        TEXT NOT NULL,
+    checked     TEXT NOT NULL,
+    understood  TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+);
+CREATE INDEX submissions_turn ON submissions(game_id, turn, side);
+
+CREATE TABLE outbox (
+    id           INTEGER PRIMARY KEY,
+    message_id   TEXT NOT NULL UNIQUE,
+    game_id      TEXT,
+    kind         TEXT NOT NULL,
+    recipients   TEXT NOT NULL,
+    raw          BLOB NOT NULL,
+    created_at   TEXT NOT NULL,
+    attempts     INTEGER NOT NULL DEFAULT 0,
+    next_attempt TEXT NOT NULL,
+    sent_at      TEXT,
+    last_error   TEXT
+);
+CREATE INDEX outbox_pending ON outbox(sent_at, next_attempt);
+
+CREATE TABLE reminders (
+    game_id TEXT NOT NULL,
+    turn    INTEGER NOT NULL,
+    side    TEXT NOT NULL,
+    PRIMARY KEY (game_id, turn, side)
+);
+
+CREATE TABLE log (
+    id      INTEGER PRIMARY KEY,
+    at      TEXT NOT NULL,
+    game_id TEXT,
+    level   TEXT NOT NULL,
+    text    TEXT NOT NULL
+);
+"#,
+];

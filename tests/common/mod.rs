@@ -1,0 +1,97 @@
+//! Helpers shared by the integration tests: a fresh store with the ready
+//! scenario's game, and player mails as real RFC 5322 bytes.
+#![allow(dead_code)]
+
+use chrono::{DateTime, TimeZone, Utc};
+use std::path::{Path, PathBuf};
+use umpire::config::Config;
+use umpire::post::{gamefile::GameFile, PostOffice};
+
+pub const CONAN: &str = "conan@aquilonia.example";
+pub const TARASCUS: &str = "tarascus@nemedia.example";
+pub const MODERATOR: &str = "moderator@club.example";
+pub const UMPIRE: &str = "umpire@club.example";
+
+pub fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 12, 1, 9, 0, 0).unwrap()
+}
+
+/// Write a game file for the ready scenario into `dir` and return its path.
+pub fn game_file(dir: &Path) -> PathBuf {
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/scenarios/river-crossing.toml");
+    let text = format!(
+        r#"id = "ford"
+title = "The Ford"
+scenario = "{}"
+first_deadline = "2026-12-03 20:00"
+turn_hours = 48
+reminder_hours = 24
+
+[moderator]
+address = "{MODERATOR}"
+password = "modpw"
+
+[[side]]
+id = "aquilonia"
+address = "{CONAN}"
+password = "dragon7"
+
+[[side]]
+id = "nemedia"
+address = "{TARASCUS}"
+password = "serpent3"
+"#,
+        scenario.display()
+    );
+    let path = dir.join("game.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The configuration for a store in `dir` (spool outbox, no servers).
+pub fn config(dir: &Path) -> Config {
+    let mut c = Config::default();
+    c.database = dir.join("umpire.sqlite");
+    c.address = UMPIRE.into();
+    c.spool.outbox = dir.join("outbox");
+    c.spool.inbox = dir.join("inbox");
+    c
+}
+
+/// A post office in `dir` with the game 'ford' created.
+pub fn office_with_game(dir: &Path) -> PostOffice {
+    let mut po = PostOffice::open(config(dir)).unwrap();
+    po.create_game(&GameFile::load(&game_file(dir)).unwrap(), t0()).unwrap();
+    po
+}
+
+/// A plain player mail.
+pub fn mail(from: &str, message_id: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: Player <{from}>\r\nTo: {UMPIRE}\r\nSubject: orders\r\nMessage-ID: <{message_id}>\r\nDate: Tue, 01 Dec 2026 10:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}",
+        body.replace('\n', "\r\n")
+    )
+    .into_bytes()
+}
+
+/// Every outbox row: (kind, recipients, raw text).
+pub fn outbox(po: &PostOffice) -> Vec<(String, String, String)> {
+    let mut st = po
+        .store
+        .conn()
+        .prepare("SELECT kind, recipients, raw FROM outbox ORDER BY id")
+        .unwrap();
+    st.query_map([], |r| {
+        let raw: Vec<u8> = r.get(2)?;
+        Ok((r.get(0)?, r.get(1)?, String::from_utf8_lossy(&raw).into_owned()))
+    })
+    .unwrap()
+    .collect::<Result<Vec<_>, _>>()
+    .unwrap()
+}
+
+/// The decoded text of a raw message (for checking what a player reads).
+pub fn body_text(raw: &str) -> String {
+    let m = mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap();
+    m.body_text(0).map(|t| t.into_owned()).unwrap_or_default()
+}

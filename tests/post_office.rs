@@ -1,0 +1,183 @@
+//! The post office end to end on a real SQLite file: identity checks,
+//! duplicates, commands, deadlines, and turns played from mailed orders.
+
+mod common;
+use chrono::Duration;
+use common::*;
+
+fn count(po: &umpire::post::PostOffice, table: &str, cond: &str) -> i64 {
+    po.store.count(table, cond).unwrap()
+}
+
+#[test]
+fn welcome_mails_carry_password_and_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let po = office_with_game(dir.path());
+    let out = outbox(&po);
+    let conan = out.iter().find(|(_, to, _)| to == CONAN).expect("welcome to conan");
+    let text = body_text(&conan.2);
+    assert!(text.contains("Your password: dragon7"), "{text}");
+    assert!(text.contains("2026-12-03 20:00 UTC (Thursday)"), "{text}");
+    assert!(text.contains("Black Dragons"));
+    assert!(!text.contains("serpent3"), "one side's password never reaches the other");
+}
+
+#[test]
+fn orders_are_confirmed_and_stored_once_per_message_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    let before = outbox(&po).len();
+    let m = mail(CONAN, "o1@aquilonia.example", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n");
+    po.accept(&m, "test", t0()).unwrap();
+    po.accept(&m, "test", t0()).unwrap();
+    assert_eq!(count(&po, "messages", "1"), 1);
+    assert_eq!(count(&po, "submissions", "side = 'aquilonia'"), 1);
+    let out = outbox(&po);
+    assert_eq!(out.len(), before + 1, "answered once");
+    let (kind, to, raw) = out.last().unwrap();
+    assert_eq!((kind.as_str(), to.as_str()), ("confirmation", CONAN));
+    assert!(raw.contains("In-Reply-To: <o1@aquilonia.example>"), "{raw}");
+    assert!(raw.contains("Auto-Submitted: auto-replied"));
+    let text = body_text(raw);
+    assert!(text.contains("Black Dragons"), "{text}");
+}
+
+#[test]
+fn wrong_password_is_refused_to_the_registered_address_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    let before = outbox(&po).len();
+    let m = mail("spy@zamora.example", "s1@zamora.example", "GAME ford SIDE nemedia PASSWORD guess\nNemedian Knights: phase 1 move 6\nEND\n");
+    let d = po.accept(&m, "test", t0()).unwrap().unwrap();
+    assert_eq!(d.state(), "refused");
+    assert_eq!(count(&po, "submissions", "1"), 0);
+    let out = outbox(&po);
+    assert_eq!(out.len(), before + 1);
+    assert_eq!(out.last().unwrap().1, TARASCUS, "never answered to the stranger");
+    assert!(body_text(&out.last().unwrap().2).contains("wrong password"));
+    assert_eq!(count(&po, "log", "text LIKE 'refused%'"), 1);
+}
+
+#[test]
+fn right_password_from_another_address_tells_both_and_accepts_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    let m = mail("conan@cimmeria.example", "c2@cimmeria.example", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n");
+    let d = po.accept(&m, "test", t0()).unwrap().unwrap();
+    assert_eq!(d.state(), "refused");
+    assert_eq!(count(&po, "submissions", "1"), 0);
+    let last = outbox(&po).pop().unwrap();
+    assert_eq!(last.1, format!("{CONAN},conan@cimmeria.example"));
+}
+
+#[test]
+fn orders_for_the_other_sides_units_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    let m = mail(CONAN, "o3@aquilonia.example", "GAME ford SIDE aquilonia PASSWORD dragon7\nNemedian Knights: phase 1 move 6\nBlack Dragons: phase 1 move 4\nEND\n");
+    po.accept(&m, "test", t0()).unwrap();
+    let checked: String = po
+        .store
+        .optional_string("SELECT checked FROM submissions", [])
+        .unwrap()
+        .unwrap();
+    assert!(!checked.contains("knights"), "{checked}");
+    assert!(checked.contains("dragons"), "{checked}");
+    let text = body_text(&outbox(&po).pop().unwrap().2);
+    assert!(text.contains("Nemedian Knights"), "the refusal names the unit: {text}");
+}
+
+#[test]
+fn bounces_and_auto_replies_are_never_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    let before = outbox(&po).len();
+    let bounce = "From: MAILER-DAEMON@mx.example\r\nTo: umpire@club.example\r\nSubject: Undelivered Mail\r\nMessage-ID: <b1@mx>\r\n\r\nGAME ford SIDE aquilonia PASSWORD dragon7\r\n";
+    let vacation = format!("From: {CONAN}\r\nTo: umpire@club.example\r\nSubject: Out of office\r\nAuto-Submitted: auto-replied\r\nMessage-ID: <v1@x>\r\n\r\nI am away.\r\n");
+    assert_eq!(po.accept(bounce.as_bytes(), "test", t0()).unwrap().unwrap().state(), "ignored");
+    assert_eq!(po.accept(vacation.as_bytes(), "test", t0()).unwrap().unwrap().state(), "ignored");
+    assert_eq!(outbox(&po).len(), before);
+    assert_eq!(count(&po, "messages", "1"), 2, "stored raw all the same");
+}
+
+#[test]
+fn garbage_is_stored_and_logged_never_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    let mut junk: Vec<u8> = (0..200_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8).collect();
+    junk.extend_from_slice(b"\r\n\r\n");
+    po.accept(&junk, "test", t0()).unwrap();
+    po.accept(b"", "test", t0()).unwrap();
+    assert_eq!(count(&po, "messages", "state != 'new'"), 2);
+}
+
+#[test]
+fn status_help_and_a_turn_played_when_both_sides_are_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    po.accept(&mail(CONAN, "a1@x", "GAME ford SIDE aquilonia PASSWORD dragon7\nSTATUS\n"), "test", t0()).unwrap();
+    let status = body_text(&outbox(&po).pop().unwrap().2);
+    assert!(status.contains("aquilonia: no orders yet"), "{status}");
+    po.accept(&mail(CONAN, "a2@x", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
+    assert_eq!(count(&po, "turns", "adjudicated_at IS NOT NULL"), 0);
+    po.accept(&mail(TARASCUS, "n1@x", "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
+    assert_eq!(count(&po, "turns", "turn = 1 AND adjudicated_at IS NOT NULL AND released = 1"), 1);
+    let reports: Vec<_> = outbox(&po).into_iter().filter(|(k, _, _)| k == "report").collect();
+    assert_eq!(reports.len(), 3, "both players and the moderator");
+    let text = body_text(&reports[0].2);
+    assert!(text.contains("report of turn 1"), "{text}");
+    // The seed whose hash the welcome published is revealed now.
+    let welcome = body_text(&outbox(&po).into_iter().find(|(k, t, _)| k == "welcome" && t == CONAN).unwrap().2);
+    let seed: String = po.store.optional_string("SELECT seed FROM turns WHERE turn = 1", []).unwrap().unwrap();
+    use sha2::Digest;
+    let hash = hex::encode(sha2::Sha256::digest(seed.as_bytes()));
+    assert!(welcome.contains(&hash) && text.contains(&seed));
+    // Dragons moved 6 inches north.
+    let state: String = po.store.optional_string("SELECT state FROM games", []).unwrap().unwrap();
+    let table: umpire::table::Table = serde_json::from_str(&state).unwrap();
+    assert!((table.units["dragons"].front.y - 14.0).abs() < 0.01);
+    assert_eq!(table.turn, 2);
+}
+
+#[test]
+fn deadline_plays_the_turn_and_silent_sides_stand_fast() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    po.accept(&mail(CONAN, "a2@x", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
+    // The deadline is 2026-12-03 20:00, t0 + 59 hours; reminders go 24
+    // hours before it to the silent side, once.
+    assert_eq!(po.tick(t0() + Duration::hours(34)).unwrap(), 0);
+    assert!(outbox(&po).iter().all(|(k, _, _)| k != "reminder"));
+    let reminder_time = t0() + Duration::hours(40);
+    po.tick(reminder_time).unwrap();
+    po.tick(reminder_time).unwrap();
+    let reminders: Vec<_> = outbox(&po).into_iter().filter(|(k, _, _)| k == "reminder").collect();
+    assert_eq!(reminders.len(), 1);
+    assert_eq!(reminders[0].1, TARASCUS);
+    assert_eq!(po.tick(t0() + Duration::hours(58)).unwrap(), 0);
+    assert_eq!(po.tick(t0() + Duration::hours(59)).unwrap(), 1);
+    let report = outbox(&po).into_iter().find(|(k, _, _)| k == "report").unwrap();
+    assert!(body_text(&report.2).contains("nemedia sent no orders"));
+    // Late orders for the turn just played are refused.
+    let late = po.accept(&mail(TARASCUS, "n9@x", "GAME ford SIDE nemedia PASSWORD serpent3 TURN 1\nNemedian Knights: phase 1 move 6\nEND\n"), "test", t0() + Duration::hours(60)).unwrap().unwrap();
+    assert_eq!(late.state(), "refused");
+}
+
+#[test]
+fn moderator_holds_and_approves_a_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    po.accept(&mail(MODERATOR, "m1@x", "MODERATOR ford PASSWORD modpw\nHOLD ON\n"), "test", t0()).unwrap();
+    po.accept(&mail(CONAN, "a2@x", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
+    po.accept(&mail(TARASCUS, "n1@x", "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
+    let out = outbox(&po);
+    assert!(out.iter().any(|(k, to, _)| k == "draft" && to == MODERATOR));
+    assert!(!out.iter().any(|(k, _, _)| k == "report"), "held");
+    po.accept(&mail(MODERATOR, "m2@x", "MODERATOR ford PASSWORD modpw\nAPPROVE 1\n"), "test", t0()).unwrap();
+    let reports: Vec<_> = outbox(&po).into_iter().filter(|(k, _, _)| k == "report").collect();
+    assert_eq!(reports.len(), 3);
+    assert!(!body_text(&reports[0].2).contains("DRAFT"));
+    // A wrong moderator password changes nothing.
+    let d = po.accept(&mail(MODERATOR, "m3@x", "MODERATOR ford PASSWORD nope\nEND GAME\n"), "test", t0()).unwrap().unwrap();
+    assert_eq!(d.state(), "refused");
+}
