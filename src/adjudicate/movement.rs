@@ -600,7 +600,7 @@ fn close_up(turn: &TurnState, bodies: &mut [Body], s: usize, d: usize, struck: E
     let pose = Pose { front: a + along * t, facing: bearing_of(-dfp.normal(struck)), ..bodies[s].pose };
     let fp = pose.footprint(bodies[s].kind);
     let crowded = bodies.iter().enumerate().any(|(k, o)| k != s && k != d && o.fp.overlaps(&fp) && !may_overlap(&turn.table, &bodies[s], o));
-    if !crowded && (!turn.table.units.contains_key(&bodies[s].id) || within_table(&turn.table, &fp)) {
+    if !crowded && within_table(&turn.table, &fp) {
         bodies[s].pose = pose;
         bodies[s].fp = fp;
         bodies[s].next_fp = fp;
