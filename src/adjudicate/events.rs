@@ -20,6 +20,8 @@ pub enum Event {
     ChargeBegun { unit: UnitId, name: String, phase: u8, target: Option<UnitId>, target_name: Option<String>, bearing: f64, wheel: f64 },
     /// "Pictish Skirmishers evade the charge of Black Dragons: they turn about and fall back."
     Evaded { unit: UnitId, name: String, phase: u8, charger: UnitId, charger_name: String },
+    /// "Red Riders broke off from the melee with a free turn-about."
+    BrokeOff { unit: UnitId, name: String, phase: u8 },
     /// "Regular Spearmen wheeled 30° left and moved 6 inches."
     Moved { unit: UnitId, name: String, phase: u8, distance: f64, wheel: f64 },
     /// "Regular Spearmen faced 90° to the right (now facing 90)."
@@ -146,6 +148,7 @@ impl fmt::Display for Event {
             Event::Evaded { name, charger_name, .. } => {
                 write!(f, "{name} evade the charge of {charger_name}: they turn about and fall back.")
             }
+            Event::BrokeOff { name, .. } => write!(f, "{name} broke off from the melee with a free turn-about."),
             Event::Moved { name, distance, wheel, .. } => {
                 if wheel.abs() >= 0.5 {
                     write!(f, "{name} wheeled {} {} and moved {}.", degrees(*wheel), hand(*wheel), inches(*distance))

@@ -8,7 +8,7 @@
 //! orders and writes only poses, melee locks, the turn record and events.
 
 use super::events::{Event, Halt, Refusal};
-use super::plan::{plan_evade, plan_function, Context, Plan, PlanKind};
+use super::plan::{plan_break_off, plan_evade, plan_function, Context, Plan, PlanKind};
 use super::record::{Contact, PathPoint};
 use super::TurnState;
 use crate::orders::plan::{ChargeTarget, Function, TurnOrders};
@@ -223,6 +223,7 @@ fn plan_phase(turn: &mut TurnState, orders: &TurnOrders, options: &GameOptions, 
     let charged_ids: BTreeSet<UnitId> = charged.keys().cloned().collect();
     let ctx = Context { table, options, phase: p, charged: &charged_ids };
     let mut bodies = Vec::new();
+    let mut broke_off = Vec::new();
     for u in table.units.values().filter(|u| u.status.is_present() && u.attached_to.is_none()) {
         let mut plan = None;
         let evader = orders.units.get(&u.id).is_some_and(|o| o.evade_if_charged) && u.kind == UnitType::LightInfantry;
@@ -238,6 +239,11 @@ fn plan_phase(turn: &mut TurnState, orders: &TurnOrders, options: &GameOptions, 
                 plan = Some(plan_evade(u, charger));
             }
             (None | Some(Function::Hold), _) => {}
+            (Some(Function::BreakOff), _) if phase == Phase::One && u.kind == UnitType::MediumCavalry && !u.in_melee_with.is_empty() => {
+                plan = Some(plan_break_off(u));
+                broke_off.push(u.id.clone());
+            }
+            (Some(Function::BreakOff), _) if phase == Phase::Two => {}
             (Some(_), _) if !u.in_melee_with.is_empty() => turn.events.push(refused(u, p, Refusal::InMelee)),
             (Some(_), _) if matches!(u.status, Status::FallBack(_)) => turn.events.push(refused(u, p, Refusal::FallBackStatus)),
             (Some(_), _) if u.status == Status::Rout => turn.events.push(refused(u, p, Refusal::Routing)),
@@ -285,6 +291,17 @@ fn plan_phase(turn: &mut TurnState, orders: &TurnOrders, options: &GameOptions, 
         });
         let sure_footed = u.kind == UnitType::LightInfantry || u.has_trait(Trait::Pict) || u.has_trait(Trait::Kushite);
         bodies.push(Body { id: u.id.clone(), side: u.side.clone(), kind: u.kind, sure_footed, pose, fp, next_fp: fp, motion });
+    }
+    // Breaking off ends the melee for both sides.
+    for id in broke_off {
+        let partners = std::mem::take(&mut turn.table.units.get_mut(&id).expect("on table").in_melee_with);
+        for p in partners {
+            if let Some(o) = turn.table.units.get_mut(&p) {
+                o.in_melee_with.remove(&id);
+            }
+        }
+        let u = &turn.table.units[&id];
+        turn.events.push(Event::BrokeOff { unit: id.clone(), name: u.name.clone(), phase: phase.number() });
     }
     bodies
 }
@@ -418,12 +435,13 @@ fn commit(bodies: &mut [Body], alpha: f64, clock: f64, next_clock: f64) {
 /// After a full step: halts take effect, spent plans finish, changes of
 /// face or formation whose 3 inches are up are made if there is room.
 fn settle_step(turn: &mut TurnState, bodies: &mut [Body], phase: Phase, clock: f64) {
-    for i in 0..bodies.len() {
-        let Some(m) = bodies[i].motion.as_mut().filter(|m| m.active()) else { continue };
+    let mut changes: Vec<(usize, Pose, Footprint)> = Vec::new();
+    for (i, b) in bodies.iter_mut().enumerate() {
+        let Some(m) = b.motion.as_mut().filter(|m| m.active()) else { continue };
         if let Some(h) = m.pending_halt.take() {
             m.done = true;
             m.stopped = true;
-            let u = &turn.table.units[&bodies[i].id];
+            let u = &turn.table.units[&b.id];
             turn.events.push(Event::Halted { unit: u.id.clone(), name: u.name.clone(), phase: phase.number(), after: m.s, reason: h });
             continue;
         }
@@ -433,23 +451,34 @@ fn settle_step(turn: &mut TurnState, bodies: &mut [Body], phase: Phase, clock: f
         }
         m.done = true;
         if let Some(to) = m.plan.changed_pose() {
-            let fp = to.footprint(bodies[i].kind);
-            let blocker = bodies.iter().enumerate().find(|(j, o)| *j != i && o.fp.overlaps(&fp) && !may_overlap(&turn.table, &bodies[i], o)).map(|(_, o)| o.id.clone());
-            let u = &turn.table.units[&bodies[i].id];
-            match blocker {
-                Some(by) => {
-                    let by_name = turn.table.units[&by].name.clone();
-                    turn.events.push(Event::ChangeBlocked { unit: u.id.clone(), name: u.name.clone(), phase: phase.number(), by, by_name });
-                }
-                None => {
-                    let b = &mut bodies[i];
-                    b.pose = to;
-                    b.fp = fp;
-                    b.next_fp = fp;
-                    let m = b.motion.as_mut().expect("moving");
-                    m.change_made = true;
-                    m.path.push(PathPoint { clock, front: to.front, facing: to.facing });
-                }
+            changes.push((i, to, to.footprint(b.kind)));
+        }
+    }
+    // Changes falling due together are judged together: each needs room
+    // clear of every other unit as it stands and as it will stand.
+    let verdicts: Vec<Option<UnitId>> = changes
+        .iter()
+        .map(|(i, _, fp)| {
+            let now = bodies.iter().enumerate().filter(|(j, o)| j != i && o.fp.overlaps(fp) && !may_overlap(&turn.table, &bodies[*i], o)).map(|(_, o)| o.id.clone());
+            let then = changes.iter().filter(|(j, _, other)| j != i && other.overlaps(fp) && !may_overlap(&turn.table, &bodies[*i], &bodies[*j])).map(|(j, _, _)| bodies[*j].id.clone());
+            now.chain(then).min()
+        })
+        .collect();
+    for ((i, to, fp), blocker) in changes.into_iter().zip(verdicts) {
+        let u = &turn.table.units[&bodies[i].id];
+        match blocker {
+            Some(by) => {
+                let by_name = turn.table.units[&by].name.clone();
+                turn.events.push(Event::ChangeBlocked { unit: u.id.clone(), name: u.name.clone(), phase: phase.number(), by, by_name });
+            }
+            None => {
+                let b = &mut bodies[i];
+                b.pose = to;
+                b.fp = fp;
+                b.next_fp = fp;
+                let m = b.motion.as_mut().expect("moving");
+                m.change_made = true;
+                m.path.push(PathPoint { clock, front: to.front, facing: to.facing });
             }
         }
     }
@@ -498,21 +527,21 @@ fn touch(turn: &mut TurnState, bodies: &mut [Body], i: usize, j: usize, phase: P
     let (a, b) = (&bodies[i], &bodies[j]);
     let edge_on_b = b.fp.arc_of(a.pose.front);
     let edge_on_a = a.fp.arc_of(b.pose.front);
+    // Who closed on whom; `None` when neither can be told from the other
+    // (both moving, both striking fronts or both flanks): then neither closes up.
+    let hits_side = |e: Edge| e != Edge::Front;
     let striker_is_a = match (charging(a), charging(b), moving(a), moving(b)) {
-        (true, false, _, _) => true,
-        (false, true, _, _) => false,
-        (_, _, true, false) => true,
-        (_, _, false, true) => false,
-        _ => {
-            let hits_side = |e: Edge| e != Edge::Front;
-            match (hits_side(edge_on_b), hits_side(edge_on_a)) {
-                (true, false) => true,
-                (false, true) => false,
-                _ => a.motion.as_ref().map_or(0.0, |m| m.s) >= b.motion.as_ref().map_or(0.0, |m| m.s),
-            }
-        }
+        (true, false, _, _) => Some(true),
+        (false, true, _, _) => Some(false),
+        (_, _, true, false) => Some(true),
+        (_, _, false, true) => Some(false),
+        _ => match (hits_side(edge_on_b), hits_side(edge_on_a)) {
+            (true, false) => Some(true),
+            (false, true) => Some(false),
+            _ => None,
+        },
     };
-    let (s, d) = if striker_is_a { (i, j) } else { (j, i) };
+    let (s, d) = if striker_is_a == Some(false) { (j, i) } else { (i, j) };
     let was_charging = [charging(&bodies[s]), charging(&bodies[d])];
     let was_moving = [moving(&bodies[s]), moving(&bodies[d])];
     let struck = bodies[d].fp.arc_of(bodies[s].pose.front);
@@ -529,11 +558,14 @@ fn touch(turn: &mut TurnState, bodies: &mut [Body], i: usize, j: usize, phase: P
             }
         }
     }
-    close_up(turn, bodies, s, d, struck);
+    if striker_is_a.is_some() {
+        close_up(turn, bodies, s, d, struck);
+    }
     let (sid, did) = (bodies[s].id.clone(), bodies[d].id.clone());
     turn.table.units.get_mut(&sid).expect("on table").in_melee_with.insert(did.clone());
     turn.table.units.get_mut(&did).expect("on table").in_melee_with.insert(sid.clone());
-    for (k, other, face, striker, charging) in [(s, &did, face_of_d, true, was_charging[0]), (d, &sid, face_of_s, false, was_charging[1])] {
+    let mutual = striker_is_a.is_none();
+    for (k, other, face, striker, charging) in [(s, &did, face_of_d, true, was_charging[0]), (d, &sid, face_of_s, mutual, was_charging[1])] {
         let rec = turn.record.unit_mut(&bodies[k].id);
         rec.contacts.push(Contact { phase, other: other.clone(), face, striker, charging, clock });
         rec.charged |= charging;
@@ -568,7 +600,7 @@ fn close_up(turn: &TurnState, bodies: &mut [Body], s: usize, d: usize, struck: E
     let pose = Pose { front: a + along * t, facing: bearing_of(-dfp.normal(struck)), ..bodies[s].pose };
     let fp = pose.footprint(bodies[s].kind);
     let crowded = bodies.iter().enumerate().any(|(k, o)| k != s && k != d && o.fp.overlaps(&fp) && !may_overlap(&turn.table, &bodies[s], o));
-    if !crowded && (!turn.table.units.contains_key(&bodies[s].id) || within_table(&turn.table, &fp)) {
+    if !crowded && within_table(&turn.table, &fp) {
         bodies[s].pose = pose;
         bodies[s].fp = fp;
         bodies[s].next_fp = fp;
@@ -642,7 +674,7 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
                     PlanKind::Charge { .. } if !contact && !m.stopped => {
                         turn.events.push(Event::ChargeMissed { unit: id, name, phase: p, distance: m.s });
                     }
-                    PlanKind::Evade { .. } => turn.events.push(Event::Moved { unit: id, name, phase: p, distance: m.s, wheel: 0.0 }),
+                    PlanKind::Evade { .. } | PlanKind::BreakOff => turn.events.push(Event::Moved { unit: id, name, phase: p, distance: m.s, wheel: 0.0 }),
                     _ => {}
                 }
             }

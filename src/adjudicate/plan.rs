@@ -78,6 +78,8 @@ pub enum PlanKind {
     Change { face: bool, formation: bool },
     /// Evading the charge of this unit (§6).
     Evade { from: UnitId },
+    /// Medium cavalry breaking off from melee (§3).
+    BreakOff,
 }
 
 /// A unit's plan for one phase.
@@ -244,19 +246,14 @@ fn plan_move(ctx: &Context, unit: &Unit, m: &Move, events: &mut Vec<Event>) -> R
     if m.forced_march && !road_column {
         return Err(Refusal::ForcedMarchNeedsRoadColumn);
     }
-    let pace = if m.forced_march {
-        if ctx.charged.contains(&unit.id) {
-            Pace::Normal
-        } else {
-            Pace::ForcedMarch { on_road: road.is_some() && m.along_road }
-        }
-    } else if road_column && road.is_some() && m.along_road {
-        Pace::OnRoad
-    } else {
-        Pace::Normal
-    };
+    let on_road = road.is_some() && m.along_road;
     let horse_archer = unit.has_trait(crate::rules::Trait::HorseArcher) && ctx.options.horse_archer_column_bonus;
-    let budget = allowance(unit.kind, start.formation, pace, horse_archer);
+    let budget = if m.forced_march && !ctx.charged.contains(&unit.id) {
+        allowance(unit.kind, start.formation, Pace::ForcedMarch { on_road }, horse_archer)
+    } else {
+        // A forced march that is charged is cut back to the normal column move (§3).
+        allowance(unit.kind, start.formation, if on_road && !m.forced_march { Pace::OnRoad } else { Pace::Normal }, horse_archer)
+    };
     let mut legs = Vec::new();
     let mut pose = start;
     let mut wheel = 0.0;
@@ -379,8 +376,9 @@ fn plan_change(ctx: &Context, unit: &Unit, face: Option<&FaceChange>, formation:
 /// The plan for a unit's written function this phase (`Ok(None)`: it stands).
 pub fn plan_function(ctx: &Context, unit: &Unit, f: &Function, events: &mut Vec<Event>) -> Result<Option<Plan>, Refusal> {
     match f {
-        // The medium-cavalry break-off is made after the melee round, not in
-        // the normal movement of the phase.
+        // The medium-cavalry break-off is not a normal move: in phase 1 the
+        // phase plans it for a unit in melee; in phase 2 it is made after the
+        // melee round.
         Function::Hold | Function::BreakOff => Ok(None),
         Function::Move(m) => plan_move(ctx, unit, m, events).map(Some),
         Function::Charge(c) => plan_charge(ctx, unit, &c.target).map(Some),
@@ -393,10 +391,22 @@ pub fn plan_function(ctx: &Context, unit: &Unit, f: &Function, events: &mut Vec<
 /// The evade of §6: a free about-face, then the full move straight to the
 /// rear (the unit's own line or column allowance).
 pub fn plan_evade(unit: &Unit, charger: &UnitId) -> Plan {
+    about_and_away(unit, PlanKind::Evade { from: charger.clone() })
+}
+
+/// Medium cavalry's break-off at the start of a turn whose melee began in
+/// phase 2 of the last (§3 split move): a free turn-about, then away with
+/// the full allowance.
+pub fn plan_break_off(unit: &Unit) -> Plan {
+    about_and_away(unit, PlanKind::BreakOff)
+}
+
+/// A free about-face, then the unit's full move straight on.
+fn about_and_away(unit: &Unit, kind: PlanKind) -> Plan {
     let start = faced(unit.pose(), unit.kind, unit.facing + 180.0);
     let budget = allowance(unit.kind, start.formation, Pace::Normal, false);
     Plan {
-        kind: PlanKind::Evade { from: charger.clone() },
+        kind,
         start,
         legs: vec![Leg::Straight { from: start, bearing: start.facing, length: budget }],
         budget,

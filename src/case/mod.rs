@@ -22,7 +22,7 @@ use crate::orders::plan::TurnOrders;
 use crate::rules::options::GameOptions;
 use crate::table::setup::{Setup, TableSize, TerrainSetup, UnitSetup};
 use crate::table::{Table, UnitId};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -82,8 +82,7 @@ pub enum CaseError {
 }
 
 /// The result of running one case.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "outcome", content = "reasons", rename_all = "lowercase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CaseOutcome {
     Pass,
     /// Every expectation that did not hold.
@@ -108,7 +107,13 @@ impl Case {
     /// # Errors
     /// As [`Case::load`].
     pub fn parse(text: &str) -> Result<Case, CaseError> {
-        let file: CaseFile = toml::from_str(text).map_err(|e| CaseError::Format(e.message().to_string()))?;
+        let file: CaseFile = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+            CaseError::Format(match line {
+                Some(l) => format!("line {l}: {}", e.message()),
+                None => e.message().to_string(),
+            })
+        })?;
         let stop_after = match &file.stop_after {
             Some(s) => s.parse().map_err(CaseError::Invalid)?,
             None => StopAfter::Turn,
@@ -155,18 +160,16 @@ impl Case {
         };
         let sides = table.sides();
         let mut orders = TurnOrders::default();
-        let mut rejected = BTreeMap::new();
+        let mut rejected = BTreeSet::new();
+        let mut order_errors = Vec::new();
         for (side, text) in &self.orders {
             if !sides.contains(side) {
                 return CaseOutcome::Error(format!("orders for side {side} that has no units"));
             }
-            match read_orders(text, side, &table) {
-                Ok(read) => {
-                    orders.merge(read.orders);
-                    rejected.extend(read.rejected);
-                }
-                Err(e) => return CaseOutcome::Error(e),
-            }
+            let read = read_orders(text, side, &table);
+            orders.merge(read.orders);
+            rejected.extend(read.rejected);
+            order_errors.extend(read.errors);
         }
         let mut dice = ScriptedDice::new(self.dice.clone());
         let result = match resolve_turn(&table, &orders, &self.options, &mut dice, self.stop_after) {
@@ -175,17 +178,12 @@ impl Case {
         };
         let mut reasons = Vec::new();
         match &self.rejected {
-            Some(want) => {
-                let got: BTreeSet<UnitId> = rejected.keys().cloned().collect();
-                if &got != want {
-                    reasons.push(format!("rejected expected {}, got {}", expect::list(want), expect::list(&got)));
-                }
+            Some(want) if &rejected != want => {
+                reasons.push(format!("rejected expected {}, got {}", expect::list(want), expect::list(&rejected)));
             }
-            None => {
-                for (unit, why) in &rejected {
-                    reasons.push(format!("orders for {unit} were rejected: {why}"));
-                }
-            }
+            Some(_) => {}
+            // A case that does not say orders are refused must have none refused.
+            None => reasons.extend(order_errors),
         }
         for e in &self.expect {
             if let Err(why) = e.check(&result, &self.tolerance) {
@@ -208,16 +206,24 @@ impl Case {
 /// One side's orders as read from its text.
 struct SideOrders {
     orders: TurnOrders,
-    /// Refused units and why.
-    rejected: BTreeMap<UnitId, String>,
+    rejected: Vec<UnitId>,
+    /// Every error the order reader reported, with its line and column.
+    errors: Vec<String>,
 }
 
-/// Read one side's order text through the orders module.
-fn read_orders(text: &str, side: &str, _table: &Table) -> Result<SideOrders, String> {
-    if text.trim().is_empty() {
-        return Ok(SideOrders { orders: TurnOrders::default(), rejected: BTreeMap::new() });
-    }
-    Err(format!("orders for {side}: the order reader (orders::check_side) is not merged into this build yet"))
+/// Read one side's order text through the orders module, as a player's would be.
+fn read_orders(text: &str, side: &str, table: &Table) -> SideOrders {
+    let checked = crate::orders::check_side(text, side, table);
+    let errors = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| {
+            let (line, col) = d.line_col(&checked.source);
+            format!("orders for {side}, line {line}:{col}: {}", d.message)
+        })
+        .collect();
+    SideOrders { orders: checked.orders, rejected: checked.rejected, errors }
 }
 
 /// Run one case file.
@@ -255,11 +261,21 @@ fn case_files(paths: &[PathBuf]) -> Vec<PathBuf> {
 }
 
 /// One line of the runner's report.
-#[derive(Debug, Serialize)]
 struct Line {
     path: String,
-    #[serde(flatten)]
     outcome: CaseOutcome,
+}
+
+impl Line {
+    /// `{"path": .., "outcome": "pass"|"fail"|"error", "reasons": [..]}`.
+    fn json(&self) -> serde_json::Value {
+        let (word, reasons) = match &self.outcome {
+            CaseOutcome::Pass => ("pass", Vec::new()),
+            CaseOutcome::Fail(r) => ("fail", r.clone()),
+            CaseOutcome::Error(e) => ("error", vec![e.clone()]),
+        };
+        serde_json::json!({ "path": self.path, "outcome": word, "reasons": reasons })
+    }
 }
 
 /// `umpire case FILE_OR_DIR... [--json]`: run the cases, print one line
@@ -270,7 +286,8 @@ pub fn run_cli(paths: &[PathBuf], json: bool) -> i32 {
     let passed = lines.iter().filter(|l| l.outcome == CaseOutcome::Pass).count();
     let failed = lines.len() - passed;
     if json {
-        let out = serde_json::json!({ "cases": lines, "passed": passed, "failed": failed });
+        let cases: Vec<serde_json::Value> = lines.iter().map(Line::json).collect();
+        let out = serde_json::json!({ "cases": cases, "passed": passed, "failed": failed });
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
         for l in &lines {
@@ -286,5 +303,24 @@ fn render(l: &Line) -> String {
         CaseOutcome::Pass => format!("PASS {}", l.path),
         CaseOutcome::Fail(r) => format!("FAIL {}: {}", l.path, r.join("; ")),
         CaseOutcome::Error(e) => format!("ERROR {}: {e}", l.path),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn report_lines_as_the_format_shows_them() {
+        let line = |outcome| Line { path: "tests/cases/melee/flank.toml".into(), outcome };
+        assert_eq!(render(&line(CaseOutcome::Pass)), "PASS tests/cases/melee/flank.toml");
+        let fail = line(CaseOutcome::Fail(vec!["foot.figures expected 20, got 21".into()]));
+        assert_eq!(render(&fail), "FAIL tests/cases/melee/flank.toml: foot.figures expected 20, got 21");
+        let error = line(CaseOutcome::Error("dice key morale:foot:2 needed but not given".into()));
+        assert_eq!(render(&error), "ERROR tests/cases/melee/flank.toml: dice key morale:foot:2 needed but not given");
+        assert_eq!(
+            fail.json(),
+            serde_json::json!({"path": "tests/cases/melee/flank.toml", "outcome": "fail", "reasons": ["foot.figures expected 20, got 21"]})
+        );
     }
 }

@@ -6,6 +6,9 @@ use crate::orders::validate::Checked;
 use crate::table::{Status, Table};
 use std::fmt::Write as _;
 
+/// At most this many errors (and as many notes) are written out in full.
+const MAX_SHOWN: usize = 50;
+
 /// The plain-text confirmation for `side`'s orders.
 ///
 /// ```
@@ -16,36 +19,31 @@ use std::fmt::Write as _;
 /// assert!(text.contains("  Bossonian Archers\n")); // will stand
 /// ```
 pub fn confirmation(checked: &Checked, table: &Table, side: &str) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "Orders of {side} for turn {}, as the umpire understood them:", table.turn);
-    out.push('\n');
+    let mut sections: Vec<String> = Vec::new();
+    let mut head = format!("Orders of {side} for turn {}, as the umpire understood them:\n", table.turn);
     if checked.understood.is_empty() {
-        out.push_str("  (no orders accepted)\n");
+        head.push_str("  (no orders accepted)\n");
     }
     for (_, text) in &checked.understood {
-        let _ = writeln!(out, "  {text}");
+        let _ = writeln!(head, "  {text}");
     }
+    sections.push(head);
     let name = |id: &str| table.units.get(id).map_or(id.to_string(), |u| u.name.clone());
     if !checked.rejected.is_empty() {
-        out.push_str("\nRefused (these units will stand):\n");
+        let mut s = String::from("Refused (these units will stand):\n");
         for id in &checked.rejected {
-            let _ = writeln!(out, "  {}", name(id));
+            let _ = writeln!(s, "  {}", name(id));
         }
+        sections.push(s);
     }
-    let errors: Vec<_> = checked.diagnostics.iter().filter(|d| d.is_error()).collect();
-    let notes: Vec<_> = checked.diagnostics.iter().filter(|d| !d.is_error()).collect();
-    if !errors.is_empty() {
-        let _ = writeln!(out, "\n{} error(s):\n", errors.len());
-        for d in errors {
-            out.push_str(&d.render(&checked.source));
-            out.push('\n');
+    for (title, errors) in [("Errors", true), ("Notes", false)] {
+        let all: Vec<_> = checked.diagnostics.iter().filter(|d| d.is_error() == errors).collect();
+        let mut list: Vec<String> = all.iter().take(MAX_SHOWN).map(|d| d.render(&checked.source)).collect();
+        if all.len() > MAX_SHOWN {
+            list.push(format!("… and {} more not shown; correct these first.\n", all.len() - MAX_SHOWN));
         }
-    }
-    if !notes.is_empty() {
-        out.push_str("\nNotes:\n\n");
-        for d in notes {
-            out.push_str(&d.render(&checked.source));
-            out.push('\n');
+        if !list.is_empty() {
+            sections.push(format!("{title} ({}):\n\n{}", all.len(), list.join("\n")));
         }
     }
     let idle: Vec<String> = table
@@ -55,17 +53,17 @@ pub fn confirmation(checked: &Checked, table: &Table, side: &str) -> String {
         .map(|u| u.name.clone())
         .collect();
     if !idle.is_empty() {
-        out.push_str("\nWithout orders (these units will stand):\n");
+        let mut s = String::from("Without orders (these units will stand):\n");
         for n in &idle {
-            let _ = writeln!(out, "  {n}");
+            let _ = writeln!(s, "  {n}");
         }
+        sections.push(s);
     }
-    let _ = writeln!(
-        out,
-        "\n{} unit(s) ordered, {} refused, {} without orders.",
+    sections.push(format!(
+        "{} unit(s) ordered, {} refused, {} without orders.\n",
         checked.understood.len(),
         checked.rejected.len(),
         idle.len()
-    );
-    out
+    ));
+    sections.join("\n")
 }

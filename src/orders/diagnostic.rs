@@ -196,15 +196,27 @@ impl Diagnostic {
         let gutter = " ".repeat(line.to_string().len());
         let _ = writeln!(out, "{gutter}--> orders:{line}:{col}");
         let _ = writeln!(out, "{gutter} |");
-        let shown: String = text.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
-        let _ = writeln!(out, "{line} | {shown}");
         let end = clamp_to_char(source, self.span.end.max(start)).min(line_start + text.len());
         let width = source[start..end.max(start)].chars().count().max(1);
+        // Long lines are shown as a window around the column.
+        let chars: Vec<char> = text.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
+        let from = (col - 1).saturating_sub(WINDOW / 2);
+        let to = chars.len().min(from + WINDOW);
+        let mut shown: String = chars[from.min(to)..to].iter().collect();
+        let mut caret_at = col - 1 - from;
+        if from > 0 {
+            shown.insert(0, '…');
+            caret_at += 1;
+        }
+        if to < chars.len() {
+            shown.push('…');
+        }
+        let _ = writeln!(out, "{line} | {shown}");
         let _ = writeln!(
             out,
             "{gutter} | {}{}",
-            " ".repeat(col - 1),
-            "^".repeat(width)
+            " ".repeat(caret_at),
+            "^".repeat(width.min(WINDOW))
         );
         for n in &self.notes {
             let _ = writeln!(out, "{gutter} = note: {n}");
@@ -215,6 +227,9 @@ impl Diagnostic {
         out
     }
 }
+
+/// The widest part of a line quoted under an error, in characters.
+const WINDOW: usize = 100;
 
 /// The nearest char boundary at or before `i`, within the text.
 fn clamp_to_char(s: &str, i: usize) -> usize {
@@ -240,6 +255,18 @@ mod tests {
              --> orders:2:1\n  |\n2 | Blak Dragons: phase 1 move 6\n  | ^^^^^^^^^^^^\n  \
              = help: did you mean 'Black Dragons'?\n"
         );
+    }
+
+    #[test]
+    fn long_lines_are_quoted_as_a_window() {
+        let src = format!("{}moev{}", "x ".repeat(200), " y".repeat(200));
+        let d = Diagnostic::invalid(Invalid::NotUnderstood, Span::new(400, 404), "x");
+        let text = d.render(&src);
+        assert!(text.lines().all(|l| l.chars().count() < 120), "{text}");
+        let quoted = text.lines().nth(3).unwrap();
+        let carets = text.lines().nth(4).unwrap();
+        let at = carets.find('^').unwrap();
+        assert_eq!(quoted.chars().skip(at).take(4).collect::<String>(), "moev");
     }
 
     #[test]

@@ -47,6 +47,9 @@ pub use validate::{validate, Checked};
 
 use crate::table::Table;
 
+/// The player's guide (docs/orders.md), the answer to a `HELP` mail.
+pub const GUIDE: &str = include_str!("../../docs/orders.md");
+
 /// Read an order sheet: unit blocks only, as in a rules case file
 /// (`Regular Spearmen: phase 1 move full`). Mail headers and commands are
 /// reported as out of place. Never fails: what is not understood is in the

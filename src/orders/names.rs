@@ -60,13 +60,16 @@ pub fn resolve<'a>(r: &UnitRef, table: &'a Table, prefer: &dyn Fn(&Unit) -> bool
                     return f;
                 }
             }
-            let nearest = all
-                .iter()
-                .map(|u| (strsim::jaro_winkler(&key(&u.name), &k), *u))
-                .filter(|(s, _)| *s >= 0.8)
-                .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.id.cmp(&a.1.id)))
-                .map(|(_, u)| u);
-            Found::None(nearest)
+            // Suggest from the preferred units first, then from all.
+            let near = |only_preferred: bool| {
+                all.iter()
+                    .filter(|u| !only_preferred || prefer(u))
+                    .map(|u| (strsim::jaro_winkler(&key(&u.name), &k), *u))
+                    .filter(|(s, _)| *s >= 0.8)
+                    .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.id.cmp(&a.1.id)))
+                    .map(|(_, u)| u)
+            };
+            Found::None(near(true).or_else(|| near(false)))
         }
     }
 }

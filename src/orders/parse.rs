@@ -181,8 +181,8 @@ fn strip_comment(line: &str) -> &str {
 /// True when a unit's name can be written bare in canonical form and read
 /// back as the same name (otherwise it is written in quotes).
 pub(crate) fn is_plain_name(name: &str) -> bool {
-    const RESERVED: [&str; 20] = [
-        "forward", "forwards", "ahead", "straight", "bearing", "at", "to", "toward", "towards",
+    const RESERVED: [&str; 22] = [
+        "forward", "forwards", "ahead", "straight", "bearing", "at", "to", "toward", "towards", "left", "right",
         "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest",
         "unit", "number", "no",
     ];
@@ -236,40 +236,68 @@ const VOCABULARY: [&str; 40] = [
     "target", "shoot", "join", "leave", "ride", "cast", "deploy", "facing", "forced", "march",
 ];
 
+/// The keyword a word is a near miss of, if any.
+fn near_keyword(word: &str) -> Option<&'static str> {
+    if VOCABULARY.contains(&word) {
+        return None;
+    }
+    VOCABULARY
+        .iter()
+        .map(|w| (strsim::jaro_winkler(w, word), *w))
+        .filter(|(s, _)| *s > 0.85)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, w)| w)
+}
+
 fn not_understood(line: &str, off: usize, e: &pest::error::Error<Rule>) -> Diagnostic {
     let pos = match e.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     }
     .min(line.len());
+    // Words of the clause up to and including the one at the error, with offsets.
+    let clause_start = line[..pos].rfind([':', ';']).map_or(0, |i| i + 1);
     let word_end = line[pos..]
         .find(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
         .map_or(line.len(), |i| pos + i);
-    let word = &line[pos..word_end];
-    let shown = if word.is_empty() {
-        line[pos..].chars().next().map(String::from).unwrap_or_default()
-    } else {
-        word.to_string()
-    };
-    let end = if word.is_empty() {
-        pos + shown.len()
-    } else {
-        word_end
+    let mut words: Vec<(usize, &str)> = Vec::new();
+    let mut start = None;
+    for (i, c) in line[clause_start..word_end].char_indices() {
+        let i = clause_start + i;
+        match (c.is_alphanumeric(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                words.push((s, &line[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        words.push((s, &line[s..word_end]));
+    }
+    // A misspelt keyword at the error or just before it (a typo can make the
+    // line fail a few words later): point at the typo.
+    let typo = words
+        .iter()
+        .rev()
+        .find_map(|(at, w)| near_keyword(&w.to_lowercase()).map(|k| (*at, *w, k)));
+    let (at, shown) = match typo {
+        Some((at, w, _)) => (at, w.to_string()),
+        None if pos < word_end => (pos, line[pos..word_end].to_string()),
+        None => (pos, line[pos..].chars().next().map(String::from).unwrap_or_default()),
     };
     let message = if shown.is_empty() {
         "this order stops too soon".to_string()
     } else {
         format!("could not read the order at '{shown}'")
     };
-    let mut d = Diagnostic::invalid(Invalid::NotUnderstood, Span::new(off + pos, off + end), message);
-    let lower = word.to_lowercase();
-    let best = VOCABULARY
-        .iter()
-        .map(|w| (strsim::jaro_winkler(w, &lower), *w))
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    if let Some((_, w)) = best.filter(|(s, w)| *s > 0.85 && *w != lower) {
-        d = d.with_help(format!("did you mean '{w}'?"));
-    } else if let pest::error::ErrorVariant::ParsingError { positives, .. } = &e.variant {
+    let d = Diagnostic::invalid(Invalid::NotUnderstood, Span::new(off + at, off + at + shown.len()), message);
+    if let Some((_, _, k)) = typo {
+        return d.with_help(format!("did you mean '{k}'?"));
+    }
+    let mut d = d;
+    if let pest::error::ErrorVariant::ParsingError { positives, .. } = &e.variant {
         let mut wanted: Vec<&str> = positives.iter().filter_map(|r| describe(*r)).collect();
         wanted.sort_unstable();
         wanted.dedup();
@@ -642,6 +670,13 @@ fn move_order(p: Pair<Rule>, off: usize) -> MoveOrder {
             }
             Rule::road => m.along_road = true,
             Rule::full | Rule::inches => m.distance = distance(&x).unwrap_or(Distance::Full),
+            // "wheel left 30 then <move>": the move after the wheel.
+            Rule::move_fn => {
+                let after = move_order(x, off);
+                m.direction = after.direction;
+                m.distance = after.distance;
+                m.along_road = after.along_road;
+            }
             _ => {}
         }
     }
@@ -825,6 +860,8 @@ mod tests {
             ("black dragons phase one move 6 inches, phase two face about", "black dragons: phase 1 move 6; phase 2 face about"),
             ("#3: first phase charge Nemedian Knights with breakthrough", "#3: phase 1 charge Nemedian Knights with breakthrough"),
             ("unit 3: phase 1 wheel left 30 then move 6", "#3: phase 1 wheel left 30 then move 6"),
+            ("A: phase 1 wheel left 30 then 6", "A: phase 1 wheel left 30 then move 6"),
+            ("A: phase 1 wheel left 30 then oblique right 20 4", "A: phase 1 wheel left 30 then move oblique right 20 4"),
             ("Horse: phase 1 wheel right to face Black Dragons then move full", "Horse: phase 1 wheel right to face Black Dragons then move full"),
             ("Foot: phase 1 move back 2", "Foot: phase 1 move back 2"),
             ("Foot: phase 1 fall back 2\"", "Foot: phase 1 move back 2"),
