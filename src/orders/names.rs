@@ -70,6 +70,20 @@ impl<'a> Index<'a> {
     /// Find the unit `r` names. Where several fit, those for which `prefer`
     /// holds win (own units for the unit giving orders, enemies for a charge).
     pub fn resolve(&self, r: &UnitRef, prefer: &dyn Fn(&Unit) -> bool) -> Found<'a> {
+        let found = self.lookup(r, prefer);
+        // "charge the Nemedian Knights": try again without the article.
+        if let (Found::None(_), UnitRef::Name(n)) = (&found, r) {
+            let lower = n.trim_start().to_lowercase();
+            if let Some(rest) = lower.strip_prefix("the ").filter(|s| !s.trim().is_empty()) {
+                if let f @ (Found::Unit(_) | Found::Ambiguous(_)) = self.lookup(&UnitRef::Name(rest.into()), prefer) {
+                    return f;
+                }
+            }
+        }
+        found
+    }
+
+    fn lookup(&self, r: &UnitRef, prefer: &dyn Fn(&Unit) -> bool) -> Found<'a> {
         let all = &self.entries;
         match r {
             UnitRef::Number(n) => pick(all.iter().filter(|e| e.unit.number == *n).map(|e| e.unit).collect(), prefer)
@@ -157,6 +171,7 @@ mod tests {
         assert_eq!(name_of("blk drgns"), "Black Dragons");
         assert_eq!(name_of("BD"), "Black Dragons");
         assert_eq!(name_of("bossonian"), "Bossonian Archers");
+        assert_eq!(name_of("the Black Dragons"), "Black Dragons");
         assert_eq!(name_of("Blak Dragons"), "none Some(\"Black Dragons\")");
         assert_eq!(name_of("zzz"), "none None");
     }

@@ -443,8 +443,16 @@ fn clauses(p: Pair<Rule>, off: usize, errors: &mut Vec<Diagnostic>) -> Vec<Spann
                         Rule::phase_one => phase = Some(Phase::One),
                         Rule::phase_two => phase = Some(Phase::Two),
                         _ => {
-                            if let Some(f) = function_of(x, off) {
+                            if let Some(f) = function_of(x.clone(), off) {
                                 function = Some(f);
+                            } else {
+                                // `phase 1 evade if charged`: an order for the
+                                // whole turn; the phase adds nothing.
+                                match unit_order(x, off) {
+                                    Some(Ok(u)) => out.push(Spanned::new(Clause::Unit(u), sp)),
+                                    Some(Err(d)) => errors.push(d),
+                                    None => {}
+                                }
                             }
                         }
                     }
@@ -455,6 +463,18 @@ fn clauses(p: Pair<Rule>, off: usize, errors: &mut Vec<Diagnostic>) -> Vec<Spann
             }
             Rule::bare_function => {
                 if let Some(function) = c.into_inner().next().and_then(|x| function_of(x, off)) {
+                    // `hold` with no phase: the unit stands all turn; no phase
+                    // needs naming (ruling O-2).
+                    if function.node == Function::Hold {
+                        out.push(Spanned::new(
+                            Clause::Phase {
+                                phase: None,
+                                function,
+                            },
+                            sp,
+                        ));
+                        continue;
+                    }
                     errors.push(
                         Diagnostic::invalid(
                             Invalid::MissingPhase,
@@ -895,6 +915,12 @@ mod tests {
             ("“Black Dragons”: phase 1 move 6", "Black Dragons: phase 1 move 6"),
             ("Foot:\u{a0}phase\t1 move 6 // comment", "Foot: phase 1 move 6"),
             ("Hold Guard: phase 1 hold", "Hold Guard: phase 1 hold"),
+            ("Men at Arms: phase 1 hold", "\"Men at Arms\": phase 1 hold"),
+            ("Black Dragons p1: move 6", "Black Dragons: phase 1 move 6"),
+            ("Black Dragons first phase: move 6", "Black Dragons: phase 1 move 6"),
+            ("Pikes: hold", "Pikes: hold"),
+            ("Skirmishers: phase 1 evade if charged", "Skirmishers: evade if charged"),
+            ("Knights: phase 1 charge the Spearmen", "Knights: phase 1 charge the Spearmen"),
         ];
         for (text, want) in cases {
             assert_eq!(canon(text), want, "reading {text:?}");
