@@ -207,7 +207,9 @@ fn read_line(line: &str, off: usize, errors: &mut Vec<Diagnostic>) -> Option<Ite
             return None;
         }
     };
-    let mut inner = parsed.into_inner().filter(|p| p.as_rule() != Rule::EOI);
+    let mut inner = parsed
+        .into_inner()
+        .filter(|p| !matches!(p.as_rule(), Rule::EOI | Rule::list_mark));
     let Some(first) = inner.next() else {
         return Some(Item::Blank);
     };
@@ -236,9 +238,12 @@ const VOCABULARY: [&str; 40] = [
     "target", "shoot", "join", "leave", "ride", "cast", "deploy", "facing", "forced", "march",
 ];
 
+/// Small words that look like keywords to a string metric but are English.
+const NOT_TYPOS: [&str; 10] = ["of", "the", "a", "an", "to", "in", "on", "at", "and", "or"];
+
 /// The keyword a word is a near miss of, if any.
 fn near_keyword(word: &str) -> Option<&'static str> {
-    if VOCABULARY.contains(&word) {
+    if VOCABULARY.contains(&word) || NOT_TYPOS.contains(&word) {
         return None;
     }
     VOCABULARY
@@ -782,6 +787,7 @@ fn unit_order(p: Pair<Rule>, off: usize) -> Option<Result<UnitOrder, Diagnostic>
     let o = match p.as_rule() {
         Rule::evade => UnitOrder::Evade,
         Rule::hold_fire => UnitOrder::HoldFire,
+        Rule::fire => UnitOrder::Fire,
         Rule::target_order => UnitOrder::Target(first_ref(&p)?),
         Rule::join => UnitOrder::Join(first_ref(&p)?),
         Rule::ride_with => UnitOrder::RideWith(first_ref(&p)?),
@@ -912,6 +918,13 @@ mod tests {
             ("Thoth: cast shield of air", "Thoth: cast Shield of Air"),
             ("Foot: deploy at (30, 6) facing 0 in line 3 ranks", "Foot: deploy at (30, 6) facing 0 in line 3 ranks"),
             ("Foot: phase 1 stand fast", "Foot: phase 1 hold"),
+            ("Foot: phase 1 move 4 forward", "Foot: phase 1 move 4"),
+            ("Foot: phase 1 turn 90 right", "Foot: phase 1 face right 90"),
+            ("Horse: phase 1 charge Knights (with breakthrough)", "Horse: phase 1 charge Knights with breakthrough"),
+            ("Horse: phase 1 move 12 then shoot; phase 2 move 6", "Horse: phase 1 move 12; fire; phase 2 move 6"),
+            ("Foot: phase 1 stand and shoot", "Foot: phase 1 hold; fire"),
+            ("1. Black Dragons: phase 1 move 6", "Black Dragons: phase 1 move 6"),
+            ("- Black Dragons: phase 1 move 6", "Black Dragons: phase 1 move 6"),
             ("“Black Dragons”: phase 1 move 6", "Black Dragons: phase 1 move 6"),
             ("Foot:\u{a0}phase\t1 move 6 // comment", "Foot: phase 1 move 6"),
             ("Hold Guard: phase 1 hold", "Hold Guard: phase 1 hold"),
@@ -929,10 +942,10 @@ mod tests {
 
     #[test]
     fn block_form() {
-        let text = "Black Dragons\r\n  phase 1: move 6\r\n  phase 2: face left 90\r\n\r\nArchers\n1: hold\n";
+        let text = "Black Dragons\r\n  phase 1: move 6\r\n  phase 2: face left 90\r\n\r\nArchers\n1: hold\n2. move 4\n";
         assert_eq!(
             canon(text),
-            "Black Dragons: phase 1 move 6; phase 2 face left 90\nArchers: phase 1 hold"
+            "Black Dragons: phase 1 move 6; phase 2 face left 90\nArchers: phase 1 hold; phase 2 move 4"
         );
     }
 

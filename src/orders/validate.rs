@@ -832,7 +832,7 @@ impl<'a> Ctx<'a> {
                     );
                 }
             }
-            UnitOrder::HoldFire | UnitOrder::Target(_) => {
+            UnitOrder::HoldFire | UnitOrder::Target(_) | UnitOrder::Fire => {
                 let archers = u.weapons.iter().any(|w| *w != Weapon::Pike);
                 if !archers {
                     self.refuse(
@@ -842,6 +842,20 @@ impl<'a> Ctx<'a> {
                         "§6: only units with bows, crossbows or thrown weapons shoot",
                         None,
                     );
+                    return;
+                }
+                if let (UnitOrder::Fire, true) = (o, charges) {
+                    self.refuse(
+                        Illegal::FireAndCharge,
+                        span,
+                        format!("{} charge this turn and may not also shoot", u.name),
+                        "§6: no unit may fire and charge in the same turn",
+                        Some("drop 'fire' or the charge".into()),
+                    );
+                    return;
+                }
+                if *o == UnitOrder::Fire {
+                    // At will is the default: nothing to record.
                     return;
                 }
                 if out.fire != plan::FireOrder::AtWill {
