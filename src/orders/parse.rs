@@ -62,6 +62,10 @@ pub(crate) fn scan(text: &str) -> Scan {
     for raw in text.split('\n') {
         let line_start = offset;
         offset += raw.len() + 1;
+        // The signature separator "-- " ends the orders like END does.
+        if raw.trim_end() == "--" {
+            break;
+        }
         let line = strip_comment(raw.trim_end_matches('\r'));
         if line.trim().is_empty() {
             continue;
@@ -971,6 +975,8 @@ mod tests {
     fn end_marker_stops_reading() {
         let (sheet, _) = one("A: phase 1 hold\nEND\nB: phase 1 hold\n");
         assert_eq!(sheet.blocks.len(), 1);
+        let (sheet, errors) = one("A: phase 1 hold\n-- \nMy Name, Tarantia\n");
+        assert_eq!((sheet.blocks.len(), errors.len()), (1, 0));
     }
 
     #[test]
