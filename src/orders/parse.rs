@@ -204,12 +204,24 @@ fn span(p: &Pair<Rule>, off: usize) -> Span {
 /// Parse one line (comment already cut off). `off` is its byte offset in
 /// the whole text.
 fn read_line(line: &str, off: usize, errors: &mut Vec<Diagnostic>) -> Option<Item> {
-    let parsed = match OrdersParser::parse(Rule::line, line) {
-        Ok(mut pairs) => pairs.next()?,
-        Err(e) => {
-            errors.push(not_understood(line, off, &e));
-            return None;
-        }
+    // Most lines are `Unit: orders`. When the line starts with no word that
+    // could begin a header, command or order, every other reading fails at
+    // its first word, so the unit line alone is tried first (pest pays for
+    // every alternative it tries).
+    let fast = if starts_with_keyword(line) {
+        None
+    } else {
+        OrdersParser::parse(Rule::unit_line_only, line).ok()
+    };
+    let parsed = match fast {
+        Some(mut pairs) => pairs.next()?,
+        None => match OrdersParser::parse(Rule::line, line) {
+            Ok(mut pairs) => pairs.next()?,
+            Err(e) => {
+                errors.push(not_understood(line, off, &e));
+                return None;
+            }
+        },
     };
     let mut inner = parsed
         .into_inner()
@@ -232,6 +244,39 @@ fn read_line(line: &str, off: usize, errors: &mut Vec<Diagnostic>) -> Option<Ite
         }
         _ => command(first, off, errors).map(Item::Command),
     }
+}
+
+/// Every word a header, command or order may start with (the first words of
+/// `end_marker`, `header_line`, `command` and `clauses` in the grammar).
+/// A line starting with a digit is also left to the full grammar.
+const LINE_START_WORDS: [&str; 64] = [
+    "end", "endorders", "game", "side", "password", "pw", "pass", "turn", "moderator", "status", "help",
+    "resend", "history", "deadline", "extend", "force", "hold", "holds", "approve", "replace", "pause",
+    "resume", "phase", "ph", "p1", "p2", "first", "second", "1st", "2nd", "evade", "evades", "do", "don't",
+    "don’t", "no", "cease", "target", "shoot", "fire", "join", "joins", "ride", "rides", "leave", "leaves",
+    "move", "advance", "march", "go", "cast", "casts", "deploy", "deploys", "face", "faces", "change",
+    "about", "right", "left", "form", "forms", "reform", "re-form",
+];
+const LINE_START_WORDS_2: [&str; 22] = [
+    "charge", "charges", "break", "forced", "wheel", "wheels", "fall", "falls", "back", "backward",
+    "backwards", "retire", "straight", "oblique", "obliquely", "toward", "towards", "to", "forward",
+    "forwards", "ahead", "stand",
+];
+const LINE_START_WORDS_3: [&str; 3] = ["stands", "halt", "stay"];
+
+fn starts_with_keyword(line: &str) -> bool {
+    let t = line.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    if t.starts_with(|c: char| c.is_ascii_digit()) {
+        return true;
+    }
+    let word: String = t
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || matches!(c, '\'' | '’' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    LINE_START_WORDS.contains(&word.as_str())
+        || LINE_START_WORDS_2.contains(&word.as_str())
+        || LINE_START_WORDS_3.contains(&word.as_str())
 }
 
 /// The words the reader knows, for "did you mean" on a word it did not.
@@ -977,6 +1022,62 @@ mod tests {
         assert_eq!(sheet.blocks.len(), 1);
         let (sheet, errors) = one("A: phase 1 hold\n-- \nMy Name, Tarantia\n");
         assert_eq!((sheet.blocks.len(), errors.len()), (1, 0));
+    }
+
+    /// The fast path reads a line exactly as the full grammar does.
+    #[test]
+    fn fast_path_agrees_with_the_grammar() {
+        let guide = include_str!("../../docs/orders.md");
+        let mut lines: Vec<String> = guide.lines().map(String::from).collect();
+        let words = ["Hold", "Face", "Charge", "Phase", "P1", "Evade", "End", "Game", "Status", "Turn", "Men", "1."];
+        for w in words {
+            for tail in [": phase 1 hold", " fire phase 1 move 6", " left 90", ": move 6", " Guard: p2 face about"] {
+                lines.push(format!("{w}{tail}"));
+            }
+        }
+        // And many near misses of them: words dropped, swapped and repeated.
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let base: Vec<Vec<String>> = lines.iter().map(|l| l.split(' ').map(String::from).collect()).collect();
+        for _ in 0..20_000 {
+            let mut w = base[rng.random_range(0..base.len())].clone();
+            for _ in 0..rng.random_range(1..4) {
+                let i = rng.random_range(0..w.len());
+                let j = rng.random_range(0..w.len());
+                match rng.random_range(0..3) {
+                    0 if w.len() > 1 => {
+                        w.remove(i);
+                    }
+                    1 => w.swap(i, j),
+                    _ => {
+                        let x = w[j].clone();
+                        w.insert(i, x);
+                    }
+                }
+            }
+            lines.push(w.join(" "));
+        }
+        for line in &lines {
+            let line = strip_comment(line);
+            if line.len() > MAX_LINE {
+                continue;
+            }
+            let fast = if starts_with_keyword(line) {
+                None
+            } else {
+                OrdersParser::parse(Rule::unit_line_only, line).ok()
+            };
+            let Some(fast) = fast else { continue };
+            let full = OrdersParser::parse(Rule::line, line).expect("the full grammar reads what the fast path read");
+            let shape = |pairs: pest::iterators::Pairs<Rule>| -> Vec<(Rule, String)> {
+                pairs
+                    .flatten()
+                    .filter(|p| !matches!(p.as_rule(), Rule::line | Rule::unit_line_only))
+                    .map(|p| (p.as_rule(), p.as_str().to_string()))
+                    .collect()
+            };
+            assert_eq!(shape(fast), shape(full), "{line}");
+        }
     }
 
     #[test]
