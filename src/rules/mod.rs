@@ -5,6 +5,8 @@
 //! arguments so the engine, the order validator and the reports all read the
 //! same numbers.
 
+pub mod points;
+
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;

@@ -1,0 +1,362 @@
+//! The national lists, the army check and the proposer (issue 7).
+
+use umpire::army::{self, ArmyFile, Breach, Hero, Mercenary, UnitLine, Wizards};
+
+fn unit(designation: &str, figures: u32) -> UnitLine {
+    UnitLine { designation: designation.into(), figures, name: None, crossbows: false }
+}
+
+fn army_of(nation: &str, points: u32, units: Vec<UnitLine>) -> ArmyFile {
+    ArmyFile { nation: nation.into(), points, units, ..ArmyFile::default() }
+}
+
+/// A legal Aquilonian army of 1,134 points to break in the tests below:
+/// cavalry 60 of 234 figures (25.6%), foot 174; Aquilonian Knights 60% of
+/// the cavalry, Aquilonians 69% of the foot. Units 5 and 6 are the
+/// Bossonians and Gundermen, 7 to 11 the Aquilonians.
+fn aquilonians() -> ArmyFile {
+    let mut units = vec![
+        unit("Black Dragons", 12),
+        unit("Aquilonian Knights", 12),
+        unit("Aquilonian Knights", 12),
+        unit("Aquilonian Knights", 12),
+        unit("Poitainian Knights", 12),
+        unit("Bossonian Archers", 24),
+        unit("Gundermen", 30),
+    ];
+    units.extend(std::iter::repeat_n(unit("Aquilonians", 24), 5));
+    army_of("Aquilonia", 1500, units)
+}
+
+fn breaches(army: &ArmyFile) -> Vec<Breach> {
+    army::check(army).expect("nation is known").breaches
+}
+
+#[test]
+fn every_nation_loads() {
+    let nations = army::nations().unwrap();
+    assert_eq!(nations.len(), 24);
+    for n in &nations {
+        assert!(!n.arms.is_empty(), "{}", n.name);
+        assert_eq!(army::nation(&n.name.to_uppercase()).unwrap().name, n.name);
+    }
+    assert_eq!(army::nation("khauran & khoraja").unwrap().name, "Khauran and Khoraja");
+    let err = army::nation("Aquilona").unwrap_err().to_string();
+    assert!(err.contains("did you mean 'Aquilonia'"), "{err}");
+}
+
+#[test]
+fn one_proposed_army_per_nation_is_legal() {
+    for n in army::nations().unwrap() {
+        for points in [n.points.min(1500)] {
+            let a = army::propose(&n.name, points).unwrap_or_else(|e| panic!("{}: {e}", n.name));
+            let r = army::check(&a).unwrap();
+            assert!(r.breaches.is_empty(), "{} at {points}: {:?}", n.name, r.breaches);
+            assert!(r.total_points <= points);
+            // a proposal uses most of the points (lists with lumpy bands leave some over)
+            assert!(r.total_points * 5 >= points * 3, "{} at {points}: only {}", n.name, r.total_points);
+        }
+    }
+}
+
+#[test]
+fn the_legal_example_is_legal() {
+    let r = army::check(&aquilonians()).unwrap();
+    assert_eq!(r.breaches, vec![]);
+    // 12×7 + 3×12×6 + 12×7 + 24×5 + 30×5 + 5×24×4
+    assert_eq!(r.total_points, 84 + 216 + 84 + 120 + 150 + 480);
+    assert_eq!(r.figures, 234);
+}
+
+#[test]
+fn over_the_point_limit() {
+    let mut a = aquilonians();
+    a.points = 600;
+    let b = breaches(&a);
+    assert!(matches!(b[0], Breach::OverPoints { total: 1134, limit: 600 }), "{b:?}");
+    assert!(b[0].to_string().contains("1134 points is over the limit of 600"));
+}
+
+#[test]
+fn percentage_bands_by_figures() {
+    let mut a = aquilonians();
+    a.units.retain(|u| u.designation != "Aquilonian Knights");
+    let b = breaches(&a);
+    let share = b.iter().find(|x| matches!(x, Breach::DesignationShare { .. })).expect("a band breach");
+    assert_eq!(
+        share.to_string(),
+        "Aquilonian Knights are 0.0% of the cavalry (0 of 24 figures); the list allows 40-100% of cavalry"
+    );
+    // six more knights: cavalry 132 of 306 figures is 43%, over 40%
+    let mut a = aquilonians();
+    for _ in 0..6 {
+        a.units.push(unit("Aquilonian Knights", 12));
+    }
+    a.points = 3000;
+    let b = breaches(&a);
+    assert!(b.iter().any(|x| matches!(x, Breach::ArmShare { arm: army::ArmKind::Cavalry, .. })), "{b:?}");
+}
+
+#[test]
+fn chariots_count_one_figure_each() {
+    // Koth: 5 chariots are 5 figures of 5 + 3×18 + 2×24 = 107 (4.7%), archers
+    // 50.5%, spearmen 44.9%: legal.
+    let mut a = army_of(
+        "Koth",
+        1500,
+        vec![
+            unit("Heavy Chariots", 5),
+            unit("Shemite Archers", 18),
+            unit("Shemite Archers", 18),
+            unit("Shemite Archers", 18),
+            unit("Regular Spearmen", 24),
+            unit("Regular Spearmen", 24),
+        ],
+    );
+    let r = army::check(&a).unwrap();
+    assert_eq!(r.figures, 107);
+    assert_eq!(r.breaches, vec![], "chariots 5 of 107 figures");
+    assert_eq!(r.total_points, 100 + 3 * 54 + 2 * 72);
+    // ten chariots are 10 of 112 figures (8.9%): still within 0-10%; fifteen are not
+    a.units.push(unit("Heavy Chariots", 5));
+    assert_eq!(breaches(&a), vec![]);
+    a.units.push(unit("Heavy Chariots", 5));
+    assert!(breaches(&a).iter().any(|x| matches!(x, Breach::DesignationShare { figures: 15, of: 117, .. })));
+}
+
+#[test]
+fn only_one_unit_under_strength_and_not_below_half() {
+    let mut a = aquilonians();
+    a.units[7].figures = 20;
+    assert_eq!(breaches(&a), vec![]);
+    a.units[8].figures = 20;
+    let b = breaches(&a);
+    assert!(b.iter().any(|x| x.to_string().starts_with("only one unit per side may serve under strength")), "{b:?}");
+    let mut a = aquilonians();
+    a.units[7].figures = 11;
+    assert!(breaches(&a).iter().any(|x| matches!(x, Breach::TooWeak { floor: 12, .. })));
+    let mut a = aquilonians();
+    a.units[7].figures = 30;
+    assert!(breaches(&a).iter().any(|x| matches!(x, Breach::OverStrength { .. })));
+}
+
+#[test]
+fn one_guard_unit() {
+    let mut a = aquilonians();
+    a.units.push(unit("Black Legion", 30));
+    a.points = 3000;
+    let b = breaches(&a);
+    assert!(b.iter().any(|x| x.to_string().starts_with("guard units are limited to one per army")), "{b:?}");
+    let mut a = aquilonians();
+    a.units.push(unit("Black Dragons", 12));
+    assert!(breaches(&a).iter().any(|x| matches!(x, Breach::OneUnit { units: 2, .. })));
+}
+
+#[test]
+fn heroes_one_per_750_points_and_not_two_of_a_type() {
+    let hero = |name: &str, mounted| Hero { name: name.into(), mounted, with: None };
+    let mut a = aquilonians();
+    a.heroes = vec![hero("Trocero", true)];
+    assert_eq!(breaches(&a), vec![]);
+    a.heroes.push(hero("Prospero", true));
+    let b = breaches(&a);
+    assert!(b.iter().any(|x| x.to_string().contains("no two heroes may serve in the same type of unit")), "{b:?}");
+    // 1,500 points buy a superhero, replacing two heroes
+    let mut a = army::propose("Aquilonia", 1450).unwrap();
+    a.points = 1600;
+    a.superheroes = vec![hero("Conan", true)];
+    let r = army::check(&a).unwrap();
+    assert_eq!(r.breaches, vec![], "total {}", r.total_points);
+    a.heroes = vec![hero("Pallantides", false)];
+    let b = breaches(&a);
+    assert!(b.iter().any(|x| matches!(x, Breach::Heroes { heroes: 3, allowed: 2, .. })), "{b:?}");
+    // a mounted hero serves with cavalry
+    let mut a = aquilonians();
+    a.heroes = vec![Hero { name: "Trocero".into(), mounted: true, with: Some("Gundermen".into()) }];
+    assert!(breaches(&a).iter().any(|x| matches!(x, Breach::HeroWrongUnit { .. })));
+}
+
+#[test]
+fn wizards_one_type_and_whom_they_serve() {
+    let wiz = |order: &str, count| Wizards { order: order.into(), count };
+    let mut a = aquilonians();
+    a.points = 2000;
+    a.wizards = vec![wiz("White Druids", 1)];
+    assert_eq!(breaches(&a), vec![]);
+    a.wizards.push(wiz("Priests of Mitra", 1));
+    let b = breaches(&a);
+    assert!(
+        b.iter().any(|x| x.to_string().starts_with("no gamer should buy wizards of more than one type")),
+        "{b:?}"
+    );
+    a.wizards = vec![wiz("Wizards of the Black Circle", 2)];
+    let b = breaches(&a);
+    assert!(
+        b.iter().any(|x| x.to_string() == "Wizards of the Black Circle may not serve Aquilonia: they serve only Stygia"),
+        "{b:?}"
+    );
+    a.wizards = vec![wiz("Thoth-Amon", 1)];
+    assert!(breaches(&a).iter().any(|x| matches!(x, Breach::WizardMayNotServe { .. })));
+    // White Druids may be induced to serve against Stygia; Thoth-Amon may work with Set
+    let mut n = army::propose("Nemedia", 1500).unwrap();
+    n.points = 2000;
+    n.wizards = vec![wiz("White Druids", 1)];
+    assert!(breaches(&n).iter().any(|x| matches!(x, Breach::WizardMayNotServe { .. })));
+    n.opponent = Some("Stygia".into());
+    assert_eq!(breaches(&n), vec![]);
+    n.wizards = vec![wiz("Thoth-Amon", 1), wiz("Worshippers of Set", 2)];
+    n.points = 2500;
+    assert_eq!(breaches(&n), vec![]);
+    n.wizards = vec![wiz("Thoth-Amon", 2)];
+    n.points = 3000;
+    assert!(breaches(&n).iter().any(|x| matches!(x, Breach::WizardAlone { count: 2, .. })));
+}
+
+#[test]
+fn crossbows_only_for_the_western_kingdoms() {
+    let mut a = aquilonians();
+    a.units[5].crossbows = true;
+    assert_eq!(breaches(&a), vec![]);
+    a.units[6].crossbows = true;
+    assert!(breaches(&a).iter().any(|x| matches!(x, Breach::CrossbowsWithoutBows { .. })));
+    let mut t = army::propose("Turan", 1500).unwrap();
+    let archers = t.units.iter_mut().find(|u| u.designation == "Levy Archers").expect("levy archers");
+    archers.crossbows = true;
+    let b = breaches(&t);
+    assert!(
+        b.iter().any(|x| x.to_string().ends_with("crossbows are only available to the Western kingdoms, and Turan is not one")),
+        "{b:?}"
+    );
+}
+
+#[test]
+fn mercenary_limits() {
+    let merc = |nation: &str, designation: &str, figures| Mercenary {
+        nation: nation.into(),
+        designation: designation.into(),
+        figures,
+        name: None,
+    };
+    // Aquilonia: up to 20% mercenaries (48 of 282 figures is 17%; 66 of 300 is 22%)
+    let mut a = aquilonians();
+    a.points = 2000;
+    a.mercenaries = vec![merc("Free Companies", "Free Company Foot", 24), merc("Free Companies", "Free Company Foot", 24)];
+    assert_eq!(breaches(&a), vec![]);
+    a.mercenaries.push(merc("Shem", "Shemite Archers", 18));
+    let b = breaches(&a);
+    assert!(b.iter().any(|x| matches!(x, Breach::MercenaryShare { limit: 20, .. })), "{b:?}");
+    // Stygia hires none; Zamora only Free Companies; Khauran one unit of each kind
+    let mut s = army::propose("Stygia", 1500).unwrap();
+    s.mercenaries = vec![merc("Free Companies", "Free Company Foot", 24)];
+    s.points = 2000;
+    assert!(breaches(&s).iter().any(|x| x.to_string() == "Stygia may not hire mercenaries (only nations whose description allows them may hire any)"));
+    let mut z = army::propose("Zamora", 1000).unwrap();
+    z.points = 1200;
+    z.mercenaries = vec![merc("Shem", "Shemite Archers", 18)];
+    assert!(breaches(&z).iter().any(|x| matches!(x, Breach::MercenaryNotAllowed { .. })));
+    let mut k = army::propose("Khauran and Khoraja", 500).unwrap();
+    k.points = 800;
+    k.mercenaries = vec![merc("Desert Nomads", "Medium Cavalry", 12), merc("Desert Nomads", "Horse Archers", 12)];
+    let b = breaches(&k);
+    assert!(b.iter().any(|x| matches!(x, Breach::MercenaryCount { units: 2, max: 1, .. })), "{b:?}");
+}
+
+#[test]
+fn hyrkanian_foot_stays_home() {
+    let mut a = army::propose("Hyrkania", 1000).unwrap();
+    a.units.push(unit("Garrison Spearmen", 24));
+    let b = breaches(&a);
+    assert!(b.iter().any(|x| matches!(x, Breach::AwayFromHome { .. })), "{b:?}");
+}
+
+#[test]
+fn unknown_designation_suggests_the_list() {
+    let mut a = aquilonians();
+    a.units[0].designation = "Black Dragon".into();
+    let b = breaches(&a);
+    assert!(b.iter().any(|x| x.to_string() == "'Black Dragon' is not a unit designation of Aquilonia (did you mean 'Black Dragons'?)"), "{b:?}");
+}
+
+#[test]
+fn army_files_round_trip_and_the_cli_reports() {
+    let a = army::propose("Pictland", 1500).unwrap();
+    let text = a.to_toml();
+    assert_eq!(ArmyFile::from_toml("x", &text).unwrap(), a);
+    let (out, code) = army::new_cli("pictland", 1500);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("nation = \"Pictland\""));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.toml");
+    std::fs::write(&path, "nation = \"Vendhya\"\npoints = 100\n[[unit]]\ndesignation = \"Royal Guard\"\nfigures = 30\n").unwrap();
+    let (out, code) = army::check_cli(path.to_str().unwrap());
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("150 points is over the limit of 100"), "{out}");
+    assert_eq!(army::check_cli("/nonexistent/army.toml").1, 2);
+}
+
+#[test]
+fn example_army_files_are_legal() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/armies");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let (out, code) = army::check_cli(path.to_str().unwrap());
+        assert_eq!(code, 0, "{out}");
+        seen += 1;
+    }
+    assert!(seen >= 6);
+}
+
+/// The ready scenarios: their own keys parse, every `[[unit]]` uses the
+/// book's codes, each side's army file is legal and matches its units, and
+/// every unit starts inside its side's zone.
+#[test]
+fn ready_scenarios_parse_and_use_valid_codes() {
+    use umpire::army::scenario::Scenario;
+    use umpire::army::UnitEntry;
+    use umpire::rules::{Class, Formation, Trait, UnitType, Weapon};
+
+    #[derive(serde::Deserialize)]
+    struct Units {
+        unit: Vec<UnitEntry>,
+    }
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/scenarios/");
+    for name in ["border-skirmish", "the-marches-of-the-east", "valkia"] {
+        let path = format!("{dir}{name}.toml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let scenario: Scenario = toml::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(!scenario.victory.is_empty(), "{name}");
+        let units: Units = toml::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        for u in &units.unit {
+            let kind: UnitType = u.kind.parse().unwrap();
+            u.class.parse::<Class>().unwrap();
+            u.formation.parse::<Formation>().unwrap();
+            u.weapons.iter().for_each(|w| drop(w.parse::<Weapon>().unwrap()));
+            u.traits.iter().for_each(|t| drop(t.parse::<Trait>().unwrap()));
+            let side = scenario.sides.iter().find(|s| s.id == u.side).unwrap_or_else(|| panic!("{name}: {}", u.side));
+            assert!(side.zone.contains(u.front), "{name}: {} at {:?}", u.id, u.front);
+            if let Some(a) = &u.attached_to {
+                assert!(units.unit.iter().any(|v| &v.id == a), "{name}: {} attached to {a}", u.id);
+            }
+            assert!(kind != UnitType::Wizard || u.spell_points.is_some());
+        }
+        for side in &scenario.sides {
+            let army_path = format!("{dir}{}", side.army);
+            let (out, code) = army::check_cli(&army_path);
+            assert_eq!(code, 0, "{name}: {out}");
+            let army = ArmyFile::from_toml(&army_path, &std::fs::read_to_string(&army_path).unwrap()).unwrap();
+            assert_eq!(army.nation, side.nation);
+            let on_table: Vec<&str> = units
+                .unit
+                .iter()
+                .filter(|u| u.side == side.id && !UnitType::is_single_figure(u.kind.parse().unwrap()))
+                .map(|u| u.name.as_str())
+                .collect();
+            let mut bought = army.unit_names();
+            bought.sort();
+            let mut on_table: Vec<String> = on_table.into_iter().map(String::from).collect();
+            on_table.sort();
+            assert_eq!(on_table, bought, "{name}: {}", side.id);
+        }
+    }
+}
