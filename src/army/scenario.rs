@@ -179,3 +179,120 @@ pub fn assess(scenario: &Scenario, table: &Table, last_turn: bool) -> Verdict {
     }
     Verdict { winner, reasons }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Class, Formation};
+    use glam::DVec2;
+
+    fn unit(id: &str, side: &str, kind: UnitType, figures: u32, original: u32, status: Status, at: [f64; 2]) -> Unit {
+        Unit {
+            id: id.into(),
+            side: side.into(),
+            name: id.into(),
+            number: 1,
+            kind,
+            class: Class::B,
+            figures,
+            original,
+            weapons: Vec::new(),
+            traits: Vec::new(),
+            formation: Formation::Line,
+            files: figures.max(1),
+            ranks: 1,
+            front: DVec2::from(at),
+            facing: 0.0,
+            status,
+            in_melee_with: Default::default(),
+            attached_to: None,
+            spell_points: None,
+        }
+    }
+
+    fn table(units: Vec<Unit>) -> Table {
+        Table {
+            width: 48.0,
+            depth: 36.0,
+            terrain: Vec::new(),
+            units: units.into_iter().map(|u| (u.id.clone(), u)).collect(),
+            turn: 1,
+        }
+    }
+
+    fn scenario(victory: Vec<Victory>) -> Scenario {
+        let zone = Zone { x: [0.0, 48.0], y: [0.0, 10.0] };
+        let side = |id: &str| Side { id: id.into(), nation: id.into(), army: String::new(), zone };
+        Scenario {
+            title: "t".into(),
+            source: None,
+            briefing: String::new(),
+            turns: BATTLE_TURNS,
+            deploying_roll: false,
+            deployment_turn: false,
+            first_turn: None,
+            sides: vec![side("aquilonia"), side("koth")],
+            victory,
+        }
+    }
+
+    #[test]
+    fn an_army_that_lost_half_its_points_is_broken() {
+        // Koth: 24 spearmen (72 points) with 10 left, and 18 archers (54) routed:
+        // lost 42 + 54 = 96 of 126 points.
+        let mut archers = unit("archers", "koth", UnitType::LightInfantry, 18, 18, Status::Rout, [30.0, 30.0]);
+        archers.weapons = vec![Weapon::ShemiteBow];
+        let t = table(vec![
+            unit("knights", "aquilonia", UnitType::HeavyCavalry, 12, 12, Status::Ready, [20.0, 10.0]),
+            unit("spear", "koth", UnitType::MediumInfantry, 10, 24, Status::Ready, [20.0, 30.0]),
+            archers,
+        ]);
+        let v = assess(&scenario(vec![Victory::ArmyBroken { percent: 50 }]), &t, false);
+        assert_eq!(v.winner.as_deref(), Some("aquilonia"));
+        assert_eq!(v.reasons, vec!["koth has lost 96 of 126 points (50% breaks an army)".to_string()]);
+    }
+
+    #[test]
+    fn units_broken_and_commander_taken() {
+        let t = table(vec![
+            unit("knights", "aquilonia", UnitType::HeavyCavalry, 12, 12, Status::Surrendered, [20.0, 10.0]),
+            unit("baron", "aquilonia", UnitType::Commander, 1, 1, Status::Captured, [20.0, 10.0]),
+            unit("spear", "koth", UnitType::MediumInfantry, 24, 24, Status::Ready, [20.0, 30.0]),
+        ]);
+        let v = assess(&scenario(vec![Victory::UnitsBroken { units: 2 }]), &t, false);
+        assert_eq!(v, Verdict { winner: None, reasons: vec![] }, "one unit broken, the commander does not count");
+        let v = assess(&scenario(vec![Victory::CommanderTaken]), &t, false);
+        assert_eq!(v.winner.as_deref(), Some("koth"));
+    }
+
+    #[test]
+    fn ground_is_judged_at_the_end_and_needs_the_enemy_gone() {
+        let hill = Zone { x: [16.0, 32.0], y: [14.0, 22.0] };
+        let cond = vec![
+            Victory::HoldGround { side: "aquilonia".into(), area: hill },
+            Victory::HoldGround { side: "koth".into(), area: hill },
+        ];
+        let mut t = table(vec![
+            unit("foot", "aquilonia", UnitType::HeavyInfantry, 24, 24, Status::Ready, [20.0, 18.0]),
+            unit("spear", "koth", UnitType::MediumInfantry, 24, 24, Status::Ready, [24.0, 20.0]),
+        ]);
+        assert_eq!(assess(&scenario(cond.clone()), &t, true).winner, None, "both on the hill");
+        assert_eq!(assess(&scenario(cond.clone()), &t, false).reasons.len(), 0);
+        if let Some(u) = t.units.get_mut("spear") {
+            u.status = Status::FallBack(2);
+        }
+        let v = assess(&scenario(cond), &t, true);
+        assert_eq!(v.winner.as_deref(), Some("aquilonia"));
+    }
+
+    #[test]
+    fn both_sides_breaking_at_once_is_a_draw() {
+        let t = table(vec![
+            unit("foot", "aquilonia", UnitType::HeavyInfantry, 24, 24, Status::Rout, [20.0, 18.0]),
+            unit("spear", "koth", UnitType::MediumInfantry, 24, 24, Status::Rout, [24.0, 20.0]),
+        ]);
+        let v = assess(&scenario(vec![Victory::ArmyBroken { percent: 50 }]), &t, false);
+        assert_eq!(v.winner, None);
+        assert_eq!(v.reasons.last().map(String::as_str), Some("both sides met a condition in the same turn: a draw"));
+    }
+}
