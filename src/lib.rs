@@ -2,9 +2,12 @@
 //!
 //! See `ARCHITECTURE.md` for the map of modules and their invariants.
 
+pub mod adjudicate;
 pub mod army;
+pub mod case;
 pub mod config;
 pub mod demo;
+pub mod dice;
 pub mod mail;
 pub mod orders;
 pub mod post;

@@ -39,6 +39,20 @@ pub struct UnitOrders {
     pub leader: Option<LeaderOrder>,
     /// Wizards: spells written this turn (they take effect next turn).
     pub spells: Vec<SpellOrder>,
+    /// The set-up turn only: where the unit is placed.
+    pub deploy: Option<Deployment>,
+}
+
+/// "deploy at (30, 6) facing 0 in line 3 ranks": placing a unit in the
+/// set-up turn (table turn 0) where a scenario asks for it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Deployment {
+    /// Centre of the front edge.
+    pub at: DVec2,
+    /// Compass bearing; `None` keeps the scenario's facing.
+    pub facing: Option<f64>,
+    /// `None` keeps the scenario's formation.
+    pub formation: Option<FormationChange>,
 }
 
 impl UnitOrders {
@@ -65,6 +79,11 @@ pub enum Function {
     Charge(Charge),
     /// "hold": the unit stands and does nothing this phase.
     Hold,
+    /// "break off": medium cavalry's split move (§3). In phase 2 after a
+    /// phase-1 charge it is made after the melee round; in phase 1 (melee
+    /// begun in phase 2 of last turn) it is made at once. Either way: a free
+    /// turn-about, then away with what is left of the full allowance.
+    BreakOff,
 }
 
 /// A move order.

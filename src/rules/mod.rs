@@ -5,6 +5,8 @@
 //! arguments so the engine, the order validator and the reports all read the
 //! same numbers.
 
+pub mod bases;
+pub mod options;
 pub mod points;
 
 use serde::{Deserialize, Serialize};
@@ -399,3 +401,6 @@ mod tests {
         assert!("XX".parse::<UnitType>().is_err());
     }
 }
+
+pub mod magic;
+pub mod movement;

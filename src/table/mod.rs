@@ -5,6 +5,10 @@
 //! Coordinates are inches, x east, y north, origin at the south-west
 //! corner. Facing is a compass bearing in degrees (0 = north, 90 = east).
 
+pub mod geometry;
+pub mod setup;
+pub mod terrain;
+
 use crate::rules::{Class, Formation, Trait, UnitType, Weapon};
 use glam::DVec2;
 use serde::{Deserialize, Serialize};

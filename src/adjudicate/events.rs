@@ -1,0 +1,225 @@
+//! What happened, as typed events in the order it happened. Reports only
+//! format these; each one's [`Display`](std::fmt::Display) is a sentence a
+//! player understands in the book's terms.
+
+use crate::rules::Formation;
+use crate::table::geometry::Face;
+use crate::table::UnitId;
+use serde::Serialize;
+use std::fmt;
+
+/// One thing that happened in a turn.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Event {
+    /// "Turn 3 begins."
+    TurnBegan { turn: u32 },
+    /// "Phase 1 movement."
+    PhaseBegan { phase: u8 },
+    /// "Black Dragons charge Nemedian Knights, wheeling 20° right first (a sweep)."
+    ChargeBegun { unit: UnitId, name: String, phase: u8, target: Option<UnitId>, target_name: Option<String>, bearing: f64, wheel: f64 },
+    /// "Pictish Skirmishers evade the charge of Black Dragons: they turn about and fall back."
+    Evaded { unit: UnitId, name: String, phase: u8, charger: UnitId, charger_name: String },
+    /// "Red Riders broke off from the melee with a free turn-about."
+    BrokeOff { unit: UnitId, name: String, phase: u8 },
+    /// "Regular Spearmen wheeled 30° left and moved 6 inches."
+    Moved { unit: UnitId, name: String, phase: u8, distance: f64, wheel: f64 },
+    /// "Regular Spearmen faced 90° to the right (now facing 90)."
+    ChangedFace { unit: UnitId, name: String, phase: u8, from: f64, to: f64 },
+    /// "Regular Spearmen formed column, 4 wide and 6 deep."
+    ChangedFormation { unit: UnitId, name: String, phase: u8, formation: Formation, files: u32, ranks: u32 },
+    /// "Nemedian Knights halted after 4.5 inches: Red Lancers (friends) were in the way."
+    Halted { unit: UnitId, name: String, phase: u8, after: f64, reason: Halt },
+    /// "Black Dragons charged Nemedian Knights and struck their front after 9.5 inches."
+    Contact { unit: UnitId, name: String, phase: u8, other: UnitId, other_name: String, face: Face, charging: bool, after: f64 },
+    /// "Black Dragons' charge met no one and ended after 18 inches."
+    ChargeMissed { unit: UnitId, name: String, phase: u8, distance: f64 },
+    /// "Regular Spearmen were caught before they finished changing face."
+    ChangeCaught { unit: UnitId, name: String, phase: u8 },
+    /// "Regular Spearmen had no room to change formation: Red Lancers were in the way."
+    ChangeBlocked { unit: UnitId, name: String, phase: u8, by: UnitId, by_name: String },
+    /// "Spearmen could wheel only 40° of the 90° ordered: a wheel may use at most half the move."
+    WheelCut { unit: UnitId, name: String, phase: u8, ordered: f64, made: f64 },
+    /// "Knights did not carry out their phase 1 order: they are locked in melee."
+    NotCarriedOut { unit: UnitId, name: String, phase: u8, why: Refusal },
+    /// "Die for fire:boss:1 rolled 4."
+    DieRolled { key: String, value: u8 },
+    /// "Turn 3 ends."
+    TurnEnded { turn: u32 },
+}
+
+/// Why a unit stopped short of the end of its move.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Halt {
+    /// Ran into a friendly unit (§3: no interpenetration).
+    Friend { unit: UnitId, name: String },
+    /// Terrain it may not enter (§7: mounted troops and woods/swamps).
+    Terrain { terrain: String },
+    /// The edge of the table.
+    TableEdge,
+    /// A forced march may not come within 24 inches of the enemy (§3).
+    EnemyNear { unit: UnitId, name: String },
+}
+
+/// Why an order was not carried out by the engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Refusal {
+    InMelee,
+    FallBackStatus,
+    Routing,
+    StepBackFootOnly,
+    WheelsOnly,
+    ForcedMarchNeedsRoadColumn,
+    ForcedMarchTooNear,
+    InfantryCannotChargeCavalry,
+    NoSuchTarget,
+    FormationDoesNotFit,
+}
+
+impl Refusal {
+    fn reason(self) -> &'static str {
+        match self {
+            Refusal::InMelee => "it is locked in melee",
+            Refusal::FallBackStatus => "it is in fall-back status and may not move",
+            Refusal::Routing => "it is routing",
+            Refusal::StepBackFootOnly => "only foot may step straight back",
+            Refusal::WheelsOnly => "chariots and mammoths never change face as a function; they wheel",
+            Refusal::ForcedMarchNeedsRoadColumn => "a forced march is made in road column",
+            Refusal::ForcedMarchTooNear => "a forced march may not come within 24 inches of the enemy",
+            Refusal::InfantryCannotChargeCavalry => "infantry cannot charge cavalry",
+            Refusal::NoSuchTarget => "its target is not on the table",
+            Refusal::FormationDoesNotFit => "its figures cannot form that formation",
+        }
+    }
+}
+
+/// "6 inches", "9.5 inches", "1 inch".
+pub fn inches(x: f64) -> String {
+    let r = (x * 10.0).round() / 10.0;
+    if (r - 1.0).abs() < 1e-9 {
+        "1 inch".to_string()
+    } else if (r - r.round()).abs() < 1e-9 {
+        format!("{} inches", r.round() as i64)
+    } else {
+        format!("{r:.1} inches")
+    }
+}
+
+fn degrees(x: f64) -> String {
+    format!("{}°", x.abs().round() as i64)
+}
+
+fn hand(turn: f64) -> &'static str {
+    if turn >= 0.0 {
+        "right"
+    } else {
+        "left"
+    }
+}
+
+impl fmt::Display for Halt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Halt::Friend { name, .. } => write!(f, "{name} (friends) were in the way"),
+            Halt::Terrain { terrain } => write!(f, "it may not enter the {terrain}"),
+            Halt::TableEdge => f.write_str("it reached the edge of the table"),
+            Halt::EnemyNear { name, .. } => write!(f, "a forced march may not come within 24 inches of the enemy ({name})"),
+        }
+    }
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::TurnBegan { turn } => write!(f, "Turn {turn} begins."),
+            Event::PhaseBegan { phase } => write!(f, "Phase {phase} movement."),
+            Event::ChargeBegun { name, target_name, bearing, wheel, .. } => {
+                match target_name {
+                    Some(t) => write!(f, "{name} charge {t}")?,
+                    None => write!(f, "{name} charge toward bearing {}", bearing.round() as i64)?,
+                }
+                if wheel.abs() >= 0.5 {
+                    write!(f, ", wheeling {} {} first (a sweep)", degrees(*wheel), hand(*wheel))?;
+                }
+                f.write_str(".")
+            }
+            Event::Evaded { name, charger_name, .. } => {
+                write!(f, "{name} evade the charge of {charger_name}: they turn about and fall back.")
+            }
+            Event::BrokeOff { name, .. } => write!(f, "{name} broke off from the melee with a free turn-about."),
+            Event::Moved { name, distance, wheel, .. } => {
+                if wheel.abs() >= 0.5 {
+                    write!(f, "{name} wheeled {} {} and moved {}.", degrees(*wheel), hand(*wheel), inches(*distance))
+                } else {
+                    write!(f, "{name} moved {}.", inches(*distance))
+                }
+            }
+            Event::ChangedFace { name, from, to, .. } => {
+                let turn = crate::table::geometry::turn_between(*from, *to);
+                if (turn.abs() - 180.0).abs() < 0.5 {
+                    write!(f, "{name} faced about (now facing {}).", to.round() as i64)
+                } else {
+                    write!(f, "{name} faced {} to the {} (now facing {}).", degrees(turn), hand(turn), to.round() as i64)
+                }
+            }
+            Event::ChangedFormation { name, formation, files, ranks, .. } => {
+                write!(f, "{name} formed {}, {files} wide and {ranks} deep.", formation.code().replace('-', " "))
+            }
+            Event::Halted { name, after, reason, .. } => write!(f, "{name} halted after {}: {reason}.", inches(*after)),
+            Event::Contact { name, other_name, face, charging, after, .. } => {
+                let verb = if *charging { "charged" } else { "ran into" };
+                write!(f, "{name} {verb} {other_name} and struck their {face} after {}.", inches(*after))
+            }
+            Event::ChargeMissed { name, distance, .. } => {
+                write!(f, "{name}' charge met no one and ended after {}.", inches(*distance))
+            }
+            Event::ChangeCaught { name, .. } => write!(f, "{name} were caught before they finished their change."),
+            Event::ChangeBlocked { name, by_name, .. } => {
+                write!(f, "{name} had no room for their change: {by_name} were in the way.")
+            }
+            Event::WheelCut { name, ordered, made, .. } => write!(
+                f,
+                "{name} could wheel only {} of the {} ordered: a wheel may use at most half the move.",
+                degrees(*made),
+                degrees(*ordered)
+            ),
+            Event::NotCarriedOut { name, phase, why, .. } => {
+                write!(f, "{name} did not carry out their phase {phase} order: {}.", why.reason())
+            }
+            Event::DieRolled { key, value } => write!(f, "Die for {key} rolled {value}."),
+            Event::TurnEnded { turn } => write!(f, "Turn {turn} ends."),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentences() {
+        let e = Event::Contact {
+            unit: "dragons".into(),
+            name: "Black Dragons".into(),
+            phase: 1,
+            other: "knights".into(),
+            other_name: "Nemedian Knights".into(),
+            face: Face::Front,
+            charging: true,
+            after: 9.5,
+        };
+        assert_eq!(e.to_string(), "Black Dragons charged Nemedian Knights and struck their front after 9.5 inches.");
+        assert_eq!(inches(1.0), "1 inch");
+        assert_eq!(inches(6.0004), "6 inches");
+        let m = Event::Moved { unit: "s".into(), name: "Spearmen".into(), phase: 1, distance: 6.0, wheel: -30.0 };
+        assert_eq!(m.to_string(), "Spearmen wheeled 30° left and moved 6 inches.");
+        let c = Event::ChangedFace { unit: "s".into(), name: "Spearmen".into(), phase: 2, from: 0.0, to: 90.0 };
+        assert_eq!(c.to_string(), "Spearmen faced 90° to the right (now facing 90).");
+        let n = Event::NotCarriedOut { unit: "k".into(), name: "Knights".into(), phase: 1, why: Refusal::InMelee };
+        assert_eq!(n.to_string(), "Knights did not carry out their phase 1 order: it is locked in melee.");
+        let j = serde_json::to_value(&e).unwrap();
+        assert_eq!(j["event"], "contact");
+    }
+}

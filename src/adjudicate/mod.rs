@@ -1,0 +1,202 @@
+//! The turn engine: (table, orders, options, dice) → (new table, events).
+//!
+//! A turn is a fixed pipeline of named [`Step`]s — spells take effect,
+//! phase 1 movement, phase 1 fire, phase 2 movement, phase 2 fire, melee,
+//! morale, end of turn — and [`resolve_turn`] can stop after any of the
+//! case format's stops ([`StopAfter`]).
+//!
+//! Architecture invariant: the engine is pure. No I/O, no clock, no OS
+//! randomness; every die comes from the [`Dice`] passed in and is reported
+//! as an [`Event::DieRolled`]; every collection it iterates is ordered.
+//!
+//! ```
+//! use umpire::adjudicate::{resolve_turn, StopAfter};
+//! use umpire::dice::ScriptedDice;
+//! use umpire::orders::plan::TurnOrders;
+//! use umpire::rules::options::GameOptions;
+//! use umpire::table::{setup::Setup, Table};
+//! let setup: Setup = toml::from_str("[table]\nwidth = 72.0\ndepth = 48.0\n").unwrap();
+//! let table = Table::from_setup(&setup).unwrap();
+//! let mut dice = ScriptedDice::default();
+//! let out = resolve_turn(&table, &TurnOrders::default(), &GameOptions::default(), &mut dice, StopAfter::Turn).unwrap();
+//! assert_eq!(out.table.turn, 2);
+//! ```
+
+pub mod events;
+mod movement;
+pub mod plan;
+pub mod record;
+
+pub use events::Event;
+pub use record::TurnRecord;
+
+use crate::dice::{Dice, DiceError, DiceKey};
+use crate::orders::plan::TurnOrders;
+use crate::rules::options::GameOptions;
+use crate::rules::Phase;
+use crate::table::Table;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// Where a resolution may stop (the case format's `stop_after`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StopAfter {
+    #[serde(rename = "phase1-move")]
+    Phase1Move,
+    #[serde(rename = "phase1-fire")]
+    Phase1Fire,
+    #[serde(rename = "phase2-move")]
+    Phase2Move,
+    #[serde(rename = "phase2-fire")]
+    Phase2Fire,
+    /// After melee (and its pre-melee tests), before the post-melee morale step.
+    Melee,
+    Turn,
+}
+
+impl StopAfter {
+    pub const ALL: [StopAfter; 6] =
+        [StopAfter::Phase1Move, StopAfter::Phase1Fire, StopAfter::Phase2Move, StopAfter::Phase2Fire, StopAfter::Melee, StopAfter::Turn];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            StopAfter::Phase1Move => "phase1-move",
+            StopAfter::Phase1Fire => "phase1-fire",
+            StopAfter::Phase2Move => "phase2-move",
+            StopAfter::Phase2Fire => "phase2-fire",
+            StopAfter::Melee => "melee",
+            StopAfter::Turn => "turn",
+        }
+    }
+}
+
+impl fmt::Display for StopAfter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl FromStr for StopAfter {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        StopAfter::ALL.into_iter().find(|x| x.code() == s.trim()).ok_or_else(|| {
+            format!("stop_after '{s}' is not one of {}", StopAfter::ALL.map(|x| x.code()).join(", "))
+        })
+    }
+}
+
+/// The steps of a turn, in order (§2 "Sequence of a turn").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Spells written last turn take effect (§10).
+    SpellsTakeEffect,
+    Phase1Move,
+    Phase1Fire,
+    Phase2Move,
+    Phase2Fire,
+    /// One round of every melee, with the pre-melee morale tests (§4).
+    Melee,
+    /// Post-melee morale tests (§8).
+    Morale,
+    EndOfTurn,
+}
+
+impl Step {
+    pub const ALL: [Step; 8] = [
+        Step::SpellsTakeEffect,
+        Step::Phase1Move,
+        Step::Phase1Fire,
+        Step::Phase2Move,
+        Step::Phase2Fire,
+        Step::Melee,
+        Step::Morale,
+        Step::EndOfTurn,
+    ];
+
+    /// The stop that comes right after this step, if any.
+    fn stop(self) -> Option<StopAfter> {
+        match self {
+            Step::Phase1Move => Some(StopAfter::Phase1Move),
+            Step::Phase1Fire => Some(StopAfter::Phase1Fire),
+            Step::Phase2Move => Some(StopAfter::Phase2Move),
+            Step::Phase2Fire => Some(StopAfter::Phase2Fire),
+            Step::Melee => Some(StopAfter::Melee),
+            Step::EndOfTurn => Some(StopAfter::Turn),
+            Step::SpellsTakeEffect | Step::Morale => None,
+        }
+    }
+}
+
+/// The outcome of a turn (or of part of one).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TurnResult {
+    pub table: Table,
+    pub events: Vec<Event>,
+    /// What each unit did this turn (distances, changes, charges, contacts).
+    pub record: TurnRecord,
+}
+
+/// The turn in progress, handed from step to step.
+pub(crate) struct TurnState {
+    pub table: Table,
+    pub events: Vec<Event>,
+    pub record: TurnRecord,
+}
+
+/// Resolve one turn from `table` with checked `orders`, stopping after `stop`.
+///
+/// Fire, melee, morale and spells are later steps of the pipeline; until
+/// they are built those steps leave the table as it is and report nothing.
+///
+/// # Errors
+/// Only the dice can fail: a scripted source without the roll needed.
+pub fn resolve_turn(table: &Table, orders: &TurnOrders, options: &GameOptions, dice: &mut dyn Dice, stop: StopAfter) -> Result<TurnResult, DiceError> {
+    let mut turn = TurnState { table: table.clone(), events: vec![Event::TurnBegan { turn: table.turn }], record: TurnRecord::default() };
+    for step in Step::ALL {
+        match step {
+            Step::Phase1Move => movement::phase(&mut turn, orders, options, Phase::One),
+            Step::Phase2Move => movement::phase(&mut turn, orders, options, Phase::Two),
+            Step::EndOfTurn => {
+                turn.events.push(Event::TurnEnded { turn: turn.table.turn });
+                turn.table.turn += 1;
+            }
+            // Not built yet (issues for spells, fire, melee, morale): these
+            // steps make no rolls and change nothing.
+            Step::SpellsTakeEffect | Step::Phase1Fire | Step::Phase2Fire | Step::Melee | Step::Morale => {
+                let _ = &mut *dice;
+            }
+        }
+        if step.stop() == Some(stop) {
+            break;
+        }
+    }
+    Ok(TurnResult { table: turn.table, events: turn.events, record: turn.record })
+}
+
+/// Roll one die and report it as an event: the only way steps roll dice.
+///
+/// # Errors
+/// As [`Dice::roll`].
+pub fn roll(dice: &mut dyn Dice, key: DiceKey, events: &mut Vec<Event>) -> Result<u8, DiceError> {
+    let value = dice.roll(&key)?;
+    events.push(Event::DieRolled { key: key.to_string(), value });
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::ScriptedDice;
+
+    #[test]
+    fn stops_parse_and_rolls_are_events() {
+        assert_eq!("phase2-move".parse::<StopAfter>().unwrap(), StopAfter::Phase2Move);
+        assert!("phase3".parse::<StopAfter>().is_err());
+        let mut dice = ScriptedDice::new([("melee:a".to_string(), 3)].into());
+        let mut events = Vec::new();
+        assert_eq!(roll(&mut dice, DiceKey::Melee { unit: "a".into() }, &mut events), Ok(3));
+        assert_eq!(events, vec![Event::DieRolled { key: "melee:a".into(), value: 3 }]);
+    }
+}

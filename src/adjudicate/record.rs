@@ -1,0 +1,111 @@
+//! What happened to each unit this turn, for the steps that come after
+//! movement: fire needs distance moved, changes of face or formation,
+//! charges and the paths units took (pass-through fire); melee needs who
+//! touched whom, on which face, and whether it was a charge.
+
+use crate::rules::Phase;
+use crate::table::geometry::Face;
+use crate::table::UnitId;
+use glam::DVec2;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Every unit's record for one turn, by id.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct TurnRecord {
+    pub units: BTreeMap<UnitId, UnitRecord>,
+}
+
+impl TurnRecord {
+    /// The record of a unit (created empty on first use).
+    pub fn unit_mut(&mut self, id: &str) -> &mut UnitRecord {
+        self.units.entry(id.to_string()).or_default()
+    }
+
+    /// The record of a unit, if anything happened to it.
+    pub fn unit(&self, id: &str) -> Option<&UnitRecord> {
+        self.units.get(id)
+    }
+}
+
+/// One unit's turn.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct UnitRecord {
+    pub phase1: PhaseRecord,
+    pub phase2: PhaseRecord,
+    /// Contacts with enemy units, in the order they happened.
+    pub contacts: Vec<Contact>,
+    /// Made contact with a charge this turn (the charge bonus of §4 may
+    /// still be denied by the melee rules: depth of infantry, terrain).
+    pub charged: bool,
+}
+
+impl UnitRecord {
+    pub fn phase(&self, p: Phase) -> &PhaseRecord {
+        match p {
+            Phase::One => &self.phase1,
+            Phase::Two => &self.phase2,
+        }
+    }
+
+    pub fn phase_mut(&mut self, p: Phase) -> &mut PhaseRecord {
+        match p {
+            Phase::One => &mut self.phase1,
+            Phase::Two => &mut self.phase2,
+        }
+    }
+
+    /// Moved or changed face/formation in either phase (the firer's −1, §6).
+    pub fn moved_this_turn(&self) -> bool {
+        [&self.phase1, &self.phase2].iter().any(|p| p.moved || p.changed_face || p.changed_formation)
+    }
+}
+
+/// One unit's phase.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct PhaseRecord {
+    /// Inches of movement made (wheels counted on the outer flank, as the
+    /// rules count them; a change of face or formation counts 0 here).
+    pub distance: f64,
+    /// Moved (advanced, fell back, wheeled, charged or evaded).
+    pub moved: bool,
+    pub changed_face: bool,
+    pub changed_formation: bool,
+    /// Moved as a charge this phase.
+    pub charging: bool,
+    /// Evaded a charge this phase (§6: cannot fire this turn).
+    pub evaded: bool,
+    /// The front centre along the way, with the clock reading, from the
+    /// start to the end of the phase (for pass-through fire).
+    pub path: Vec<PathPoint>,
+    /// Friends this unit passed through (evading).
+    pub passed_through: BTreeSet<UnitId>,
+    /// Friends that passed through this unit (it cannot charge this phase; a
+    /// light unit cannot fire).
+    pub passed_through_by: BTreeSet<UnitId>,
+}
+
+/// A point of a unit's path.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PathPoint {
+    /// Clock reading (inches on the shared clock, or the fraction of the
+    /// phase on the proportional clock).
+    pub clock: f64,
+    pub front: DVec2,
+    pub facing: f64,
+}
+
+/// A contact with an enemy unit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Contact {
+    pub phase: Phase,
+    /// The enemy touched.
+    pub other: UnitId,
+    /// Which face of `other` this unit touched.
+    pub face: Face,
+    /// This unit made the contact (closed on the other).
+    pub striker: bool,
+    /// This unit was charging when contact was made.
+    pub charging: bool,
+    pub clock: f64,
+}

@@ -1,0 +1,1134 @@
+//! Checking a parsed sheet against the rules and the table: the unchecked
+//! [`OrderSheet`] becomes checked [`TurnOrders`] (the engine's input), with
+//! an [`Illegal`] diagnostic for every order the rules forbid.
+//!
+//! A unit whose orders contain any error is **refused as a whole** and
+//! stands (ruling O-1); the other units' orders are kept.
+//!
+//! ```
+//! let table = umpire::orders::sample::table();
+//! let checked = umpire::orders::check_side(
+//!     "Black Dragons: phase 1 charge Nemedian Knights with breakthrough\n\
+//!      Bossonian Archers: phase 1 move 8",
+//!     "aquilonia",
+//!     &table,
+//! );
+//! assert!(checked.orders.units.contains_key("dragons"));
+//! assert_eq!(checked.rejected, vec!["boss".to_string()]); // medium foot in line: 6 inches
+//! ```
+
+use crate::orders::ast::{self, *};
+use crate::orders::diagnostic::{Diagnostic, Illegal, Remark, Span};
+use crate::orders::names::{resolve, Found};
+use crate::orders::plan::{self, TurnOrders, UnitOrders};
+use crate::rules::movement::{self, Pace};
+use crate::rules::{magic, Formation, Phase, Trait, UnitType, Weapon};
+use crate::table::{Status, Table, TerrainKind, Unit, UnitId};
+use glam::DVec2;
+use std::collections::BTreeMap;
+
+/// The result of checking one side's orders.
+#[derive(Debug, Clone, Default)]
+pub struct Checked {
+    /// The orders that stand, for the engine.
+    pub orders: TurnOrders,
+    /// Own units whose orders were refused: they stand.
+    pub rejected: Vec<UnitId>,
+    /// Syntax errors, rule errors and notes, in the order of the text.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Every accepted unit's orders in canonical form, in the order written.
+    pub understood: Vec<(UnitId, String)>,
+    /// The text the diagnostics' spans point into.
+    pub source: String,
+}
+
+/// Check a parsed sheet for `side` against `table`.
+pub fn validate(sheet: &OrderSheet, side: &str, table: &Table) -> Checked {
+    let mut checked = Checked {
+        diagnostics: sheet.syntax_errors.clone(),
+        source: sheet.source.clone(),
+        ..Checked::default()
+    };
+    // Blocks naming the same unit are read together, in the order written.
+    let mut groups: Vec<(&Unit, Vec<&Spanned<UnitBlock>>)> = Vec::new();
+    for block in &sheet.blocks {
+        let r = &block.node.unit;
+        let unit = match resolve(&r.node, table, &|u| u.side == side) {
+            Found::Unit(u) => u,
+            other => {
+                checked.diagnostics.push(not_found(other, r, "unit"));
+                continue;
+            }
+        };
+        if unit.side != side {
+            checked.diagnostics.push(
+                Diagnostic::illegal(
+                    Illegal::NotYourUnit,
+                    r.span,
+                    format!("{} belong to {}, not to {side}", unit.name, unit.side),
+                )
+                .with_note("an order for another side's unit is refused (design decision 6)")
+                .with_help("give orders only to your own units"),
+            );
+            continue;
+        }
+        match groups.iter_mut().find(|(u, _)| u.id == unit.id) {
+            Some((_, blocks)) => blocks.push(block),
+            None => groups.push((unit, vec![block])),
+        }
+    }
+    for (unit, blocks) in groups {
+        let mut ctx = Ctx {
+            unit,
+            table,
+            errors: Vec::new(),
+            notes: Vec::new(),
+            names: BTreeMap::new(),
+        };
+        let clauses: Vec<&Spanned<Clause>> = blocks.iter().flat_map(|b| &b.node.clauses).collect();
+        let head = blocks[0].node.unit.span;
+        if blocks.iter().any(|b| b.node.broken) {
+            // The syntax error is already reported; the unit stands (ruling O-1).
+            checked.rejected.push(unit.id.clone());
+            continue;
+        }
+        let orders = ctx.unit_orders(head, &clauses);
+        checked.diagnostics.append(&mut ctx.notes);
+        match orders {
+            Some(o) if ctx.errors.is_empty() => {
+                checked.understood.push((unit.id.clone(), ctx.canonical(&clauses)));
+                checked.orders.units.insert(unit.id.clone(), o);
+            }
+            _ => {
+                checked.diagnostics.append(&mut ctx.errors);
+                checked.rejected.push(unit.id.clone());
+            }
+        }
+    }
+    checked.diagnostics.sort_by_key(|d| d.span.start);
+    checked
+}
+
+/// The diagnostic for a reference that found no single unit.
+fn not_found(found: Found<'_>, r: &Spanned<UnitRef>, what: &str) -> Diagnostic {
+    match found {
+        Found::Ambiguous(units) => {
+            let names: Vec<String> = units.iter().map(|u| format!("'{}'", u.name)).collect();
+            Diagnostic::illegal(
+                Illegal::AmbiguousUnit,
+                r.span,
+                format!("'{}' could be any of {}", r.node, names.join(", ")),
+            )
+            .with_help("write more of the name")
+        }
+        Found::None(near) => {
+            let d = Diagnostic::illegal(
+                Illegal::UnknownUnit,
+                r.span,
+                match &r.node {
+                    UnitRef::Number(n) => format!("there is no {what} number {n}"),
+                    UnitRef::Name(n) => format!("there is no {what} called '{n}'"),
+                },
+            );
+            match near {
+                Some(u) => d.with_help(format!("did you mean '{}'?", u.name)),
+                None => d.with_help("names are as in your army list; 'STATUS' mails you the list"),
+            }
+        }
+        Found::Unit(u) => Diagnostic::illegal(Illegal::BadTarget, r.span, format!("{} cannot be meant here", u.name)),
+    }
+}
+
+/// Which of the three functions of §2 a function is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Move,
+    Face,
+    Formation,
+}
+
+fn kinds(f: &Function) -> Vec<Kind> {
+    match f {
+        Function::Move(_) | Function::Charge(_) | Function::BreakOff => vec![Kind::Move],
+        Function::Face(_) => vec![Kind::Face],
+        Function::Form(_) => vec![Kind::Formation],
+        Function::FaceAndForm(..) => vec![Kind::Face, Kind::Formation],
+        Function::Hold => vec![],
+    }
+}
+
+fn kind_name(k: Kind) -> &'static str {
+    match k {
+        Kind::Move => "move",
+        Kind::Face => "change of facing",
+        Kind::Formation => "change of formation",
+    }
+}
+
+struct Ctx<'a> {
+    unit: &'a Unit,
+    table: &'a Table,
+    errors: Vec<Diagnostic>,
+    notes: Vec<Diagnostic>,
+    /// Resolved references, by the span they were written at.
+    names: BTreeMap<Span, &'a Unit>,
+}
+
+impl<'a> Ctx<'a> {
+    fn illegal(&mut self, kind: Illegal, span: Span, message: String) -> &mut Diagnostic {
+        self.errors.push(Diagnostic::illegal(kind, span, message));
+        let last = self.errors.len() - 1;
+        &mut self.errors[last]
+    }
+
+    fn refuse(&mut self, kind: Illegal, span: Span, message: String, note: &str, help: Option<String>) {
+        let d = self.illegal(kind, span, message);
+        d.notes.push(note.to_string());
+        d.help = help;
+    }
+
+    /// Resolve a reference; `enemy` says which side to prefer when a name fits several.
+    fn find(&mut self, r: &Spanned<UnitRef>, enemy: bool) -> Option<&'a Unit> {
+        let side = self.unit.side.clone();
+        match resolve(&r.node, self.table, &|u| (u.side != side) == enemy) {
+            Found::Unit(u) => {
+                self.names.insert(r.span, u);
+                if !u.status.is_present() {
+                    self.refuse(
+                        Illegal::BadTarget,
+                        r.span,
+                        format!("{} are no longer on the table ({})", u.name, u.status.code()),
+                        "only units on the table can be aimed at",
+                        None,
+                    );
+                    return None;
+                }
+                Some(u)
+            }
+            other => {
+                self.errors.push(not_found(other, r, "unit"));
+                None
+            }
+        }
+    }
+
+    fn point(&mut self, x: f64, y: f64, span: Span) -> Option<DVec2> {
+        if (0.0..=self.table.width).contains(&x) && (0.0..=self.table.depth).contains(&y) {
+            Some(DVec2::new(x, y))
+        } else {
+            self.refuse(
+                Illegal::OffTable,
+                span,
+                format!("({x}, {y}) is off the table"),
+                &format!(
+                    "the table is {} by {} inches; (0, 0) is the south-west corner",
+                    self.table.width, self.table.depth
+                ),
+                None,
+            );
+            None
+        }
+    }
+
+    fn target(&mut self, t: &ast::Target, span: Span, enemy: bool) -> Option<plan::Target> {
+        match t {
+            ast::Target::Point(x, y) => self.point(*x, *y, span).map(plan::Target::Point),
+            ast::Target::Unit(r) => self.find(r, enemy).map(|u| plan::Target::Unit(u.id.clone())),
+        }
+    }
+
+    fn unit_orders(&mut self, head: Span, clauses: &[&Spanned<Clause>]) -> Option<UnitOrders> {
+        let u = self.unit;
+        match &u.status {
+            Status::Rout => {
+                self.refuse(
+                    Illegal::NotAvailable,
+                    head,
+                    format!("{} are routing and take no orders", u.name),
+                    "§8: a routing unit routs on until it rallies",
+                    None,
+                );
+                return None;
+            }
+            s if !s.is_present() => {
+                self.refuse(
+                    Illegal::NotAvailable,
+                    head,
+                    format!("{} are no longer on the table ({})", u.name, s.code()),
+                    "only units on the table take orders",
+                    None,
+                );
+                return None;
+            }
+            _ => {}
+        }
+        let mut out = UnitOrders::default();
+        let mut phases: [Option<&Spanned<Function>>; 2] = [None, None];
+        let mut unit_level = Vec::new();
+        for c in clauses {
+            match &c.node {
+                Clause::Phase { phase, function } => {
+                    let Some(p) = phase else { continue };
+                    let slot = &mut phases[usize::from(p.number() - 1)];
+                    if let Some(first) = slot {
+                        let msg = format!("{p} already has a function: '{}'", first.node);
+                        self.refuse(
+                            Illegal::PhaseTaken,
+                            c.span,
+                            msg,
+                            "§2: one function per phase, two at most in a turn",
+                            Some(format!("move this order to the other phase, or drop '{}'", function.node)),
+                        );
+                    } else {
+                        *slot = Some(function);
+                    }
+                }
+                Clause::Unit(o) => unit_level.push((o, c.span)),
+            }
+        }
+        self.same_function_twice(&phases);
+        let charges = phases
+            .iter()
+            .flatten()
+            .any(|f| matches!(f.node, Function::Charge(_)));
+        let mut formation = u.formation;
+        for (i, f) in phases.iter().enumerate() {
+            let Some(f) = f else { continue };
+            let phase = if i == 0 { Phase::One } else { Phase::Two };
+            let checked = self.function(f, phase, formation, &phases);
+            if let Some(plan::Function::Formation(fc) | plan::Function::FaceAndFormation(_, fc)) = &checked {
+                formation = fc.formation;
+            }
+            match phase {
+                Phase::One => out.phase1 = checked,
+                Phase::Two => out.phase2 = checked,
+            }
+        }
+        self.horse_archer_total(&phases, formation);
+        for (o, span) in unit_level {
+            self.unit_order(o, span, charges, &mut out);
+        }
+        if let (Some(plan::Function::Charge(c)), Some(plan::Function::Move(_) | plan::Function::BreakOff)) =
+            (&mut out.phase1, &out.phase2)
+        {
+            c.break_off = true;
+        }
+        Some(out)
+    }
+
+    /// §2: never the same function twice, except horse archers' split move
+    /// and medium cavalry's charge-then-break-off.
+    fn same_function_twice(&mut self, phases: &[Option<&Spanned<Function>>; 2]) {
+        let (Some(a), Some(b)) = (phases[0], phases[1]) else { return };
+        let u = self.unit;
+        for k in kinds(&a.node) {
+            if !kinds(&b.node).contains(&k) {
+                continue;
+            }
+            let horse_archers = k == Kind::Move
+                && u.has_trait(Trait::HorseArcher)
+                && matches!(a.node, Function::Move(_))
+                && matches!(b.node, Function::Move(_));
+            let break_off = k == Kind::Move
+                && u.kind == UnitType::MediumCavalry
+                && matches!(a.node, Function::Charge(_))
+                && matches!(b.node, Function::Move(_) | Function::BreakOff);
+            if horse_archers || break_off {
+                continue;
+            }
+            self.refuse(
+                Illegal::SameFunctionTwice,
+                b.span,
+                format!("a {} in both phases", kind_name(k)),
+                "§2: a unit may perform two of the three functions, never the same function twice in a turn \
+                 (only horse archers split a move; only medium cavalry charge and break off)",
+                Some("combine them into one order in one phase, or choose a different function for phase 2".into()),
+            );
+        }
+    }
+
+    /// Horse archers splitting a move share one allowance between the phases.
+    fn horse_archer_total(&mut self, phases: &[Option<&Spanned<Function>>; 2], formation: Formation) {
+        let (Some(a), Some(b)) = (phases[0], phases[1]) else { return };
+        let (Function::Move(m1), Function::Move(m2)) = (&a.node, &b.node) else { return };
+        let allowance = self.allowance(m1, formation);
+        let msg = match (m1.distance, m2.distance) {
+            (ast::Distance::Full, _) => Some("phase 1 already uses the full allowance".to_string()),
+            (ast::Distance::Inches(x), ast::Distance::Inches(y)) if x + y > allowance + 1e-9 => Some(format!(
+                "{} + {} inches is more than the {} inches of the whole move",
+                fmt_in(x),
+                fmt_in(y),
+                fmt_in(allowance)
+            )),
+            _ => None,
+        };
+        if let Some(msg) = msg {
+            self.refuse(
+                Illegal::BeyondAllowance,
+                b.span,
+                msg,
+                "§3: horse archers split one move between the phases",
+                Some("write the phase 1 distance in inches and 'move full' in phase 2 for the rest".into()),
+            );
+        }
+    }
+
+    fn allowance(&self, m: &MoveOrder, formation: Formation) -> f64 {
+        let k = self.unit.kind;
+        if k.is_single_figure() {
+            return movement::single_figure_move(k);
+        }
+        if m.forced_march {
+            let on_road = if m.along_road { movement::FORCED_MARCH_ON_ROAD } else { 1.0 };
+            return movement::allowance(k, Pace::ForcedMarch) * on_road;
+        }
+        match formation {
+            Formation::RoadColumn if m.along_road => movement::allowance(k, Pace::RoadColumnOnRoad),
+            Formation::Column | Formation::RoadColumn => movement::allowance(k, Pace::Column),
+            Formation::Ring => movement::allowance(k, Pace::Line) * movement::RING_FACTOR,
+            Formation::Line | Formation::PositionalLine => movement::allowance(k, Pace::Line),
+        }
+    }
+
+    fn function(
+        &mut self,
+        f: &Spanned<Function>,
+        phase: Phase,
+        formation: Formation,
+        phases: &[Option<&Spanned<Function>>; 2],
+    ) -> Option<plan::Function> {
+        let u = self.unit;
+        let moves = matches!(f.node, Function::Move(_) | Function::Charge(_));
+        if moves {
+            if let Status::FallBack(n) = u.status {
+                self.refuse(
+                    Illegal::FallBackStatus,
+                    f.span,
+                    format!("{} are in fall-back status ({n} turn(s) left) and may not move", u.name),
+                    "§8: fall-back status for the next turn: no movement",
+                    Some("change face or formation instead, or hold".into()),
+                );
+                return None;
+            }
+            let breaking_off = u.kind == UnitType::MediumCavalry && matches!(f.node, Function::Move(_));
+            if !u.in_melee_with.is_empty() && !breaking_off {
+                self.refuse(
+                    Illegal::InMelee,
+                    f.span,
+                    format!("{} are locked in melee", u.name),
+                    "§3: every unit but medium cavalry is locked in melee once combat starts",
+                    None,
+                );
+                return None;
+            }
+        }
+        match &f.node {
+            Function::Move(m) => self.move_fn(m, f.span, formation).map(plan::Function::Move),
+            Function::Face(x) => {
+                self.may_face(f.span)?;
+                self.face(x, f.span).map(plan::Function::Face)
+            }
+            Function::Form(x) => self.form(x, f.span).map(plan::Function::Formation),
+            Function::FaceAndForm(a, b) => {
+                if !u.kind.is_cavalry() {
+                    self.refuse(
+                        Illegal::NotForThisType,
+                        f.span,
+                        format!("{} ({}) may not change face and formation as one function", u.name, u.kind.book_name()),
+                        "§2: only cavalry may change face and formation together",
+                        Some(format!("phase 1 {a}; phase 2 {b}")),
+                    );
+                    return None;
+                }
+                let a = self.face(a, f.span);
+                let b = self.form(b, f.span);
+                Some(plan::Function::FaceAndFormation(a?, b?))
+            }
+            Function::Charge(c) => self.charge(c, f.span).map(plan::Function::Charge),
+            Function::BreakOff => {
+                let after_charge = phase == Phase::Two
+                    && matches!(phases[0].map(|p| &p.node), Some(Function::Charge(_)));
+                let in_melee = phase == Phase::One && !u.in_melee_with.is_empty();
+                if u.kind != UnitType::MediumCavalry {
+                    self.refuse(
+                        Illegal::NotForThisType,
+                        f.span,
+                        format!("{} ({}) cannot break off", u.name, u.kind.book_name()),
+                        "§3: only medium cavalry may break off from melee",
+                        None,
+                    );
+                    None
+                } else if !(after_charge || in_melee) {
+                    self.refuse(
+                        Illegal::NotForThisType,
+                        f.span,
+                        "nothing to break off from".into(),
+                        "§3: break off in phase 2 after a phase-1 charge, or in phase 1 when the melee began in phase 2 of last turn",
+                        Some("write 'phase 1 charge …; phase 2 break off'".into()),
+                    );
+                    None
+                } else {
+                    Some(plan::Function::BreakOff)
+                }
+            }
+            Function::Hold => Some(plan::Function::Hold),
+        }
+    }
+
+    fn may_face(&mut self, span: Span) -> Option<()> {
+        let u = self.unit;
+        if u.kind.wheels_only() {
+            self.refuse(
+                Illegal::NotForThisType,
+                span,
+                format!("{} ({}) never change face as a function: they wheel", u.name, u.kind.book_name()),
+                "§5: mammoths and chariots never change face as a function",
+                Some("write 'wheel left 90' (a wheel is part of a move)".into()),
+            );
+            return None;
+        }
+        Some(())
+    }
+
+    fn move_fn(&mut self, m: &MoveOrder, span: Span, formation: Formation) -> Option<plan::Move> {
+        let u = self.unit;
+        let k = u.kind;
+        if m.forced_march {
+            if formation != Formation::RoadColumn {
+                self.refuse(
+                    Illegal::ForcedMarch,
+                    span,
+                    format!("{} are in {}, not road column", u.name, formation.code()),
+                    "§3: a forced march is made in road column",
+                    Some("phase 1 form road column; phase 2 forced march".into()),
+                );
+                return None;
+            }
+            if let Some((enemy, d)) = self.nearest_enemy() {
+                if d < movement::FORCED_MARCH_ENEMY_CLEARANCE {
+                    self.refuse(
+                        Illegal::ForcedMarch,
+                        span,
+                        format!("{} are {} inches from {}", u.name, fmt_in(d), enemy.name),
+                        "§3: a forced march never comes within 24 inches of the enemy",
+                        Some("move at the normal column rate instead".into()),
+                    );
+                    return None;
+                }
+            }
+        }
+        if m.along_road && formation != Formation::RoadColumn && !k.is_single_figure() {
+            self.notes.push(
+                Diagnostic::note(Remark::Reading, span, format!("{} are not in road column: the road adds nothing", u.name))
+                    .with_note("§3: a unit not in road column gains nothing from a road"),
+            );
+        }
+        let mut allowance = self.allowance(m, formation);
+        let direction = match &m.direction {
+            MoveDirection::Forward => plan::Direction::Forward,
+            MoveDirection::Back => {
+                if !k.is_infantry() {
+                    self.refuse(
+                        Illegal::NotForThisType,
+                        span,
+                        format!("{} ({}) cannot move straight back", u.name, k.book_name()),
+                        "§3: only foot may step back without changing face (ruling O-3)",
+                        Some("face about in one phase and move in the other".into()),
+                    );
+                    return None;
+                }
+                allowance = allowance.min(movement::FOOT_STEP_BACK);
+                plan::Direction::Back
+            }
+            MoveDirection::Oblique { hand, degrees } => {
+                if *degrees > movement::MAX_OBLIQUE || *degrees <= 0.0 {
+                    self.refuse(
+                        Illegal::BeyondAllowance,
+                        span,
+                        format!("an oblique of {} degrees", fmt_in(*degrees)),
+                        "§3: a unit may move obliquely up to 45 degrees without changing face",
+                        Some("wheel for a wider turn: 'wheel left 60 then move 4'".into()),
+                    );
+                    return None;
+                }
+                plan::Direction::Oblique {
+                    hand: *hand,
+                    degrees: *degrees,
+                }
+            }
+            MoveDirection::Toward(t) => plan::Direction::Toward(self.target(t, span, true)?),
+        };
+        let wheel = match &m.wheel {
+            None => None,
+            Some((hand, angle)) => Some(plan::Wheel {
+                hand: *hand,
+                angle: match angle {
+                    WheelAngle::Degrees(d) => {
+                        if *d <= 0.0 || *d > 180.0 {
+                            self.refuse(
+                                Illegal::BeyondAllowance,
+                                span,
+                                format!("a wheel of {} degrees", fmt_in(*d)),
+                                "a wheel turns the unit by 180 degrees at most",
+                                Some("face about instead".into()),
+                            );
+                            return None;
+                        }
+                        plan::WheelAngle::Degrees(*d)
+                    }
+                    WheelAngle::ToFace(t) => plan::WheelAngle::ToFace(self.target(t, span, true)?),
+                },
+            }),
+        };
+        let distance = match m.distance {
+            ast::Distance::Full => plan::Distance::Full,
+            ast::Distance::Inches(d) => {
+                if d > allowance + 1e-9 {
+                    self.refuse(
+                        Illegal::BeyondAllowance,
+                        span,
+                        format!(
+                            "{} may move at most {} inches{}, not {}",
+                            u.name,
+                            fmt_in(allowance),
+                            pace_words(m, formation, k),
+                            fmt_in(d)
+                        ),
+                        "§3: a unit may move up to, never beyond, its allowance",
+                        Some(format!("write 'move {}' or 'move full'", fmt_in(allowance))),
+                    );
+                    return None;
+                }
+                plan::Distance::Inches(d)
+            }
+        };
+        Some(plan::Move {
+            wheel,
+            direction,
+            distance,
+            forced_march: m.forced_march,
+            along_road: m.along_road,
+        })
+    }
+
+    fn nearest_enemy(&self) -> Option<(&'a Unit, f64)> {
+        let me = self.unit;
+        self.table
+            .units
+            .values()
+            .filter(|e| e.side != me.side && e.status.is_present())
+            .map(|e| (e, e.front.distance(me.front)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
+    fn face(&mut self, x: &FaceOrder, span: Span) -> Option<plan::FaceChange> {
+        Some(match x {
+            FaceOrder::Turn { hand, degrees } => {
+                if *degrees <= 0.0 || *degrees > 360.0 {
+                    self.refuse(
+                        Illegal::BeyondAllowance,
+                        span,
+                        format!("a turn of {} degrees", fmt_in(*degrees)),
+                        "a change of face turns between 1 and 360 degrees",
+                        None,
+                    );
+                    return None;
+                }
+                plan::FaceChange::Turn {
+                    hand: *hand,
+                    degrees: *degrees,
+                }
+            }
+            FaceOrder::About => plan::FaceChange::About,
+            FaceOrder::Bearing(b) => plan::FaceChange::Bearing(b.rem_euclid(360.0)),
+            FaceOrder::Toward(t) => plan::FaceChange::ToFace(self.target(t, span, true)?),
+        })
+    }
+
+    fn form(&mut self, x: &FormOrder, span: Span) -> Option<plan::FormationChange> {
+        let u = self.unit;
+        if u.kind.is_single_figure() {
+            self.refuse(
+                Illegal::NotForThisType,
+                span,
+                format!("{} is a single figure and has no formation", u.name),
+                "§1: formations are for units",
+                None,
+            );
+            return None;
+        }
+        if !u.in_melee_with.is_empty() {
+            self.refuse(
+                Illegal::InMelee,
+                span,
+                format!("{} are in melee and may not change formation", u.name),
+                "§4: no formation change once in melee",
+                None,
+            );
+            return None;
+        }
+        let limit = match x.formation {
+            Formation::Line | Formation::PositionalLine => Some(("ranks", x.ranks, 3)),
+            Formation::Ring => Some(("ranks", x.ranks, 2)),
+            Formation::RoadColumn => Some(("figures wide", x.files, 3)),
+            Formation::Column => None,
+        };
+        if let Some((what, Some(n), max)) = limit {
+            if n == 0 || n > max {
+                self.refuse(
+                    Illegal::BeyondAllowance,
+                    span,
+                    format!("a {} {n} {what}", x.formation.code()),
+                    "§1: line at most 3 ranks deep, ring at most 2 ranks, road column at most 3 figures wide",
+                    Some(format!("at most {max} {what}")),
+                );
+                return None;
+            }
+        }
+        if let Some(r) = x.ranks.filter(|_| x.formation == Formation::Column) {
+            if r < 4 {
+                self.refuse(
+                    Illegal::BeyondAllowance,
+                    span,
+                    format!("a column {r} ranks deep"),
+                    "§1: a column is 4 or more ranks deep",
+                    Some("form line instead".into()),
+                );
+                return None;
+            }
+        }
+        if x.formation == Formation::PositionalLine && !self.in_rough_terrain() {
+            self.refuse(
+                Illegal::NotForThisType,
+                span,
+                format!("{} are in open ground", u.name),
+                "§1: a positional line only keeps a unit inside one terrain area (woods, hillside), never in open ground",
+                Some("form line instead".into()),
+            );
+            return None;
+        }
+        Some(plan::FormationChange {
+            formation: x.formation,
+            ranks: x.ranks,
+            files: x.files,
+        })
+    }
+
+    fn in_rough_terrain(&self) -> bool {
+        let p = self.unit.front;
+        self.table
+            .terrain
+            .iter()
+            .filter(|t| !matches!(t.kind, TerrainKind::Road { .. }))
+            .any(|t| inside(p, &t.points))
+    }
+
+    fn charge(&mut self, c: &ChargeOrder, span: Span) -> Option<plan::Charge> {
+        let u = self.unit;
+        if matches!(u.kind, UnitType::Wizard | UnitType::Commander) {
+            let why = if u.kind == UnitType::Wizard {
+                "§10: a wizard may never charge or attack"
+            } else {
+                "§9: a commander cannot melee"
+            };
+            self.refuse(Illegal::NotForThisType, span, format!("{} may not charge", u.name), why, None);
+            return None;
+        }
+        let target = match &c.aim {
+            ChargeAim::Forward => plan::ChargeTarget::Forward,
+            ChargeAim::Bearing(b) => plan::ChargeTarget::Bearing(b.rem_euclid(360.0)),
+            ChargeAim::Unit(r) => {
+                let t = self.find(r, true)?;
+                if t.side == u.side {
+                    self.refuse(
+                        Illegal::BadTarget,
+                        r.span,
+                        format!("{} are your own unit", t.name),
+                        "§2: a charge is made at an enemy unit",
+                        None,
+                    );
+                    return None;
+                }
+                if u.kind.is_infantry() && t.kind.is_cavalry() {
+                    self.refuse(
+                        Illegal::ChargeForbidden,
+                        span,
+                        format!("{} ({}) may not charge {} ({})", u.name, u.kind.book_name(), t.name, t.kind.book_name()),
+                        "§4: infantry cannot charge cavalry",
+                        Some("hold and let them come, or move to block them".into()),
+                    );
+                    return None;
+                }
+                if u.kind.is_cavalry() && t.kind == UnitType::WoollyMammoth {
+                    self.refuse(
+                        Illegal::ChargeForbidden,
+                        span,
+                        format!("{} may not charge {} (woolly mammoths)", u.name, t.name),
+                        "§4: cavalry may attack but never charge mammoths",
+                        Some(format!("move into contact instead: 'move toward {}'", t.name)),
+                    );
+                    return None;
+                }
+                plan::ChargeTarget::Unit(t.id.clone())
+            }
+        };
+        if c.breakthrough {
+            match u.kind {
+                UnitType::HeavyCavalry => {}
+                UnitType::MediumCavalry => self.notes.push(
+                    Diagnostic::note(
+                        Remark::MediumBreakthrough,
+                        span,
+                        format!("{} will charge, but medium cavalry never break through", u.name),
+                    )
+                    .with_note("§2: medium cavalry may write breakthrough but can never break through (ruling O-4)"),
+                ),
+                k => {
+                    self.refuse(
+                        Illegal::NotForThisType,
+                        span,
+                        format!("{} ({}) cannot break through", u.name, k.book_name()),
+                        "§4: only heavy cavalry break through; mammoths and chariots never do",
+                        Some("drop 'with breakthrough'".into()),
+                    );
+                    return None;
+                }
+            }
+        }
+        if c.break_off && u.kind != UnitType::MediumCavalry {
+            self.refuse(
+                Illegal::NotForThisType,
+                span,
+                format!("{} ({}) cannot break off", u.name, u.kind.book_name()),
+                "§3: only medium cavalry may break off after one round of melee",
+                Some("drop 'then break off'".into()),
+            );
+            return None;
+        }
+        Some(plan::Charge {
+            target,
+            breakthrough: c.breakthrough,
+            break_off: c.break_off,
+        })
+    }
+
+    fn unit_order(&mut self, o: &UnitOrder, span: Span, charges: bool, out: &mut UnitOrders) {
+        let u = self.unit;
+        let leader = matches!(u.kind, UnitType::Commander | UnitType::Hero | UnitType::Superhero);
+        match o {
+            UnitOrder::Evade => {
+                if u.kind == UnitType::LightInfantry {
+                    out.evade_if_charged = true;
+                } else {
+                    self.refuse(
+                        Illegal::NotForThisType,
+                        span,
+                        format!("{} ({}) cannot evade", u.name, u.kind.book_name()),
+                        "§2, §6: evade is an order for light infantry only",
+                        None,
+                    );
+                }
+            }
+            UnitOrder::HoldFire | UnitOrder::Target(_) => {
+                let archers = u.weapons.iter().any(|w| *w != Weapon::Pike);
+                if !archers {
+                    self.refuse(
+                        Illegal::NotForThisType,
+                        span,
+                        format!("{} have no missile weapons", u.name),
+                        "§6: only units with bows, crossbows or thrown weapons shoot",
+                        None,
+                    );
+                    return;
+                }
+                if out.fire != plan::FireOrder::AtWill {
+                    self.refuse(
+                        Illegal::BadTarget,
+                        span,
+                        "a second fire order".into(),
+                        "write either 'hold fire' or one target",
+                        None,
+                    );
+                    return;
+                }
+                if let UnitOrder::Target(r) = o {
+                    if charges {
+                        self.refuse(
+                            Illegal::FireAndCharge,
+                            span,
+                            format!("{} charge this turn and may not also shoot", u.name),
+                            "§6: no unit may fire and charge in the same turn",
+                            Some("drop the target or the charge".into()),
+                        );
+                        return;
+                    }
+                    let Some(t) = self.find(r, true) else { return };
+                    if t.side == u.side {
+                        self.refuse(Illegal::BadTarget, r.span, format!("{} are your own unit", t.name), "§6: archers shoot at the enemy", None);
+                        return;
+                    }
+                    out.fire = plan::FireOrder::Prefer(t.id.clone());
+                } else {
+                    out.fire = plan::FireOrder::Hold;
+                }
+            }
+            UnitOrder::Join(r) | UnitOrder::RideWith(r) => {
+                if !leader {
+                    let why = if u.kind == UnitType::Wizard {
+                        "§10: a wizard cannot join units"
+                    } else {
+                        "§9: only commanders and heroes join units"
+                    };
+                    self.refuse(Illegal::NotForThisType, span, format!("{} cannot join a unit", u.name), why, None);
+                    return;
+                }
+                let Some(t) = self.find(r, false) else { return };
+                if t.side != u.side || t.kind.is_single_figure() {
+                    self.refuse(
+                        Illegal::BadTarget,
+                        r.span,
+                        format!("{} cannot join {}", u.name, t.name),
+                        "§9: a leader joins one of his own side's units",
+                        None,
+                    );
+                    return;
+                }
+                out.leader = Some(plan::LeaderOrder::Join(t.id.clone()));
+            }
+            UnitOrder::Leave => {
+                if !leader {
+                    self.refuse(Illegal::NotForThisType, span, format!("{} is not a leader", u.name), "§9: only commanders and heroes join and leave units", None);
+                } else if u.attached_to.is_none() {
+                    self.refuse(Illegal::BadTarget, span, format!("{} is not with any unit", u.name), "only a leader with a unit can leave it", None);
+                } else {
+                    out.leader = Some(plan::LeaderOrder::Leave);
+                }
+            }
+            UnitOrder::MoveTo(x, y) => {
+                if !u.kind.is_single_figure() {
+                    self.refuse(
+                        Illegal::NotForThisType,
+                        span,
+                        format!("{} is a unit, not a single figure", u.name),
+                        "'move to (x, y)' is for leaders and wizards; units move with phase orders",
+                        Some("phase 1 move toward (x, y)".into()),
+                    );
+                } else if let Some(p) = self.point(*x, *y, span) {
+                    out.leader = Some(plan::LeaderOrder::MoveTo(p));
+                }
+            }
+            UnitOrder::Cast { spell, aim } => self.cast(*spell, aim, span, out),
+            UnitOrder::Deploy { at, facing, formation } => {
+                if self.table.turn != 0 {
+                    self.refuse(
+                        Illegal::NotSetUp,
+                        span,
+                        format!("it is turn {}, not the set-up turn", self.table.turn),
+                        "deployment orders are written only where a scenario asks for them, before turn 1 (ruling O-6)",
+                        None,
+                    );
+                    return;
+                }
+                let Some(p) = self.point(at.0, at.1, span) else { return };
+                let formation = match formation {
+                    Some(f) => match self.form(f, span) {
+                        Some(x) => Some(x),
+                        None => return,
+                    },
+                    None => None,
+                };
+                out.deploy = Some(plan::Deployment {
+                    at: p,
+                    facing: facing.map(|b| b.rem_euclid(360.0)),
+                    formation,
+                });
+            }
+        }
+    }
+
+    fn cast(&mut self, spell: plan::Spell, aim: &SpellAim, span: Span, out: &mut UnitOrders) {
+        use plan::Spell as S;
+        let u = self.unit;
+        let name = magic::spell_name(spell);
+        if u.kind != UnitType::Wizard {
+            self.refuse(Illegal::Spell, span, format!("{} is not a wizard", u.name), "§10: only wizards cast spells", None);
+            return;
+        }
+        let spent: u32 = out.spells.iter().map(|s| magic::spell_points(s.spell)).sum();
+        let left = u.spell_points.unwrap_or(0).saturating_sub(spent);
+        let cost = magic::spell_points(spell);
+        if cost > left {
+            self.refuse(
+                Illegal::Spell,
+                span,
+                format!("{name} costs {cost} spell points; {} has {left} left", u.name),
+                "§10: a wizard's cost is his spell-point budget for the battle",
+                None,
+            );
+            return;
+        }
+        let target = match (spell, aim) {
+            (S::ShieldOfAir, SpellAim::Caster) => plan::SpellTarget::Unit(u.id.clone()),
+            (S::ShieldOfAir, _) => {
+                self.refuse(Illegal::Spell, span, "the Shield of Air falls on the wizard himself".into(), "§10: a wall against missiles on the wizard", Some("write 'cast Shield of Air'".into()));
+                return;
+            }
+            (S::EarthShaker | S::WallOfFire, SpellAim::Along(a, b)) => {
+                let (Some(p), Some(q)) = (self.point(a.0, a.1, span), self.point(b.0, b.1, span)) else { return };
+                let max = if spell == S::EarthShaker { magic::EARTH_SHAKER_LENGTH } else { magic::WALL_OF_FIRE_LENGTH };
+                if p.distance(q) > max + 1e-9 {
+                    self.refuse(
+                        Illegal::Spell,
+                        span,
+                        format!("the {name} is {} inches long at most, not {}", fmt_in(max), fmt_in(p.distance(q))),
+                        "§10: the Earth-Shaker is a 2-foot line, the Wall of Fire a 1-foot wall",
+                        None,
+                    );
+                    return;
+                }
+                plan::SpellTarget::Line(p, q)
+            }
+            (S::EarthShaker | S::WallOfFire, _) => {
+                self.refuse(Illegal::Spell, span, format!("the {name} is laid along a line"), "§10: give both ends", Some(format!("cast {name} along (x1, y1) to (x2, y2)")));
+                return;
+            }
+            (S::Flying, SpellAim::At(ast::Target::Point(x, y))) => {
+                let Some(p) = self.point(*x, *y, span) else { return };
+                if p.distance(u.front) > magic::FLYING_DISTANCE + 1e-9 {
+                    self.refuse(Illegal::Spell, span, format!("({x}, {y}) is more than 24 inches from {}", u.name), "§10: Flying carries the wizard 24 inches", None);
+                    return;
+                }
+                plan::SpellTarget::Point(p)
+            }
+            (S::Flying, _) => {
+                self.refuse(Illegal::Spell, span, "Flying needs the place to fly to".into(), "§10: the wizard moves 24 inches in any direction", Some("cast Flying at (x, y)".into()));
+                return;
+            }
+            (S::SwordOfFire | S::WindDemon | S::BlackSlumber, SpellAim::At(ast::Target::Unit(r))) => {
+                let Some(t) = self.find(r, true) else { return };
+                if spell == S::BlackSlumber {
+                    let thoth = crate::orders::names::key(&u.name).contains("thothamon");
+                    if !matches!(t.kind, UnitType::Hero | UnitType::Superhero) || (t.kind == UnitType::Superhero && !thoth) {
+                        self.refuse(
+                            Illegal::Spell,
+                            r.span,
+                            format!("the Black Slumber cannot fall on {}", t.name),
+                            "§10: the Black Slumber puts a hero to sleep (a superhero: Thoth-Amon only)",
+                            None,
+                        );
+                        return;
+                    }
+                }
+                plan::SpellTarget::Unit(t.id.clone())
+            }
+            (S::SwordOfFire | S::WindDemon | S::BlackSlumber, _) => {
+                self.refuse(Illegal::Spell, span, format!("the {name} is cast at a unit"), "§10", Some(format!("cast {name} at <unit>")));
+                return;
+            }
+            (_, SpellAim::At(t)) => match self.target(t, span, true) {
+                Some(plan::Target::Unit(id)) => plan::SpellTarget::Unit(id),
+                Some(plan::Target::Point(p)) => plan::SpellTarget::Point(p),
+                None => return,
+            },
+            (_, _) => {
+                self.refuse(Illegal::Spell, span, format!("the {name} needs a place or a unit"), "§10: the target must be a visible unit or a clearly stated place", Some(format!("cast {name} at (x, y)")));
+                return;
+            }
+        };
+        out.spells.push(plan::SpellOrder { spell, target });
+    }
+
+    /// The unit's orders in canonical form, with every unit named as in the
+    /// army list: phase 1, phase 2, then the orders for the whole turn.
+    fn canonical(&self, clauses: &[&Spanned<Clause>]) -> String {
+        let mut sorted: Vec<Clause> = clauses.iter().map(|c| c.node.clone()).collect();
+        sorted.sort_by_key(|c| match c {
+            Clause::Phase { phase: Some(p), .. } => p.number(),
+            _ => 3,
+        });
+        for c in &mut sorted {
+            for r in refs_mut(c) {
+                if let Some(u) = self.names.get(&r.span) {
+                    r.node = UnitRef::Name(u.name.clone());
+                }
+            }
+        }
+        let block = UnitBlock {
+            unit: Spanned::new(UnitRef::Name(self.unit.name.clone()), Span::default()),
+            clauses: sorted.into_iter().map(|c| Spanned::new(c, Span::default())).collect(),
+            broken: false,
+        };
+        block.to_string()
+    }
+}
+
+/// Every unit reference inside a clause.
+fn refs_mut(c: &mut Clause) -> Vec<&mut Spanned<UnitRef>> {
+    fn target(t: &mut ast::Target) -> Option<&mut Spanned<UnitRef>> {
+        match t {
+            ast::Target::Unit(r) => Some(r),
+            ast::Target::Point(..) => None,
+        }
+    }
+    fn face(f: &mut FaceOrder) -> Option<&mut Spanned<UnitRef>> {
+        match f {
+            FaceOrder::Toward(t) => target(t),
+            _ => None,
+        }
+    }
+    let mut out = Vec::new();
+    match c {
+        Clause::Phase { function, .. } => match &mut function.node {
+            Function::Move(m) => {
+                if let Some((_, WheelAngle::ToFace(t))) = &mut m.wheel {
+                    out.extend(target(t));
+                }
+                if let MoveDirection::Toward(t) = &mut m.direction {
+                    out.extend(target(t));
+                }
+            }
+            Function::Face(f) | Function::FaceAndForm(f, _) => out.extend(face(f)),
+            Function::Charge(ChargeOrder { aim: ChargeAim::Unit(r), .. }) => out.push(r),
+            _ => {}
+        },
+        Clause::Unit(o) => match o {
+            UnitOrder::Target(r) | UnitOrder::Join(r) | UnitOrder::RideWith(r) => out.push(r),
+            UnitOrder::Cast { aim: SpellAim::At(t), .. } => out.extend(target(t)),
+            _ => {}
+        },
+    }
+    out
+}
+
+/// Inches as a player writes them: `6`, `7.5`.
+fn fmt_in(x: f64) -> String {
+    let s = format!("{x:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+fn pace_words(m: &MoveOrder, formation: Formation, k: UnitType) -> String {
+    if k.is_single_figure() {
+        return String::new();
+    }
+    if m.forced_march {
+        return if m.along_road { " on a forced march along a road".into() } else { " on a forced march".into() };
+    }
+    match m.direction {
+        MoveDirection::Back => " straight back".into(),
+        _ => format!(" in {}", formation.code().replace('-', " ")),
+    }
+}
+
+/// Point in polygon (even-odd rule).
+fn inside(p: DVec2, poly: &[DVec2]) -> bool {
+    let mut inside = false;
+    let n = poly.len();
+    for i in 0..n {
+        let a = poly[i];
+        let b = poly[(i + n - 1) % n];
+        if (a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
+            inside = !inside;
+        }
+    }
+    inside
+}

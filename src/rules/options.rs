@@ -1,0 +1,78 @@
+//! Game options: one named field per house rule or per choice the book
+//! leaves OPEN. Case files set them under `[options]`; a league sets them
+//! per game. Every default is the project's ruling (docs/rulings/engine.md).
+//!
+//! ```
+//! use umpire::rules::options::{GameOptions, Clock};
+//! let o: GameOptions = toml::from_str("clock = \"proportional\"").unwrap();
+//! assert_eq!(o.clock, Clock::Proportional);
+//! assert!(toml::from_str::<GameOptions>("no_such_rule = true").is_err());
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+/// All house rules of one game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GameOptions {
+    /// How simultaneous movement is timed (§3 prorating, OPEN).
+    pub clock: Clock,
+    /// How often archers may shoot (§6, OPEN); read by the fire step.
+    pub archery: Archery,
+    /// Whether one-contour hills slow light foot, Picts and Kushites (§7, OPEN).
+    pub gentle_hills_slow_light_foot: bool,
+    /// Whether horse archers in road column move at the road-column figure
+    /// off a road (§3: "road column alone adds nothing except for horse
+    /// archers", no figure given — OPEN).
+    pub horse_archer_column_bonus: bool,
+}
+
+impl Default for GameOptions {
+    fn default() -> Self {
+        GameOptions {
+            clock: Clock::SharedInch,
+            archery: Archery::OncePerTurn,
+            gentle_hills_slow_light_foot: false,
+            horse_archer_column_bonus: true,
+        }
+    }
+}
+
+/// The reading of the book's "time measured in inches of movement".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Clock {
+    /// All units share one clock in inches: at clock t every unit has used
+    /// t inches of its allowance (the book's 3-inch example).
+    SharedInch,
+    /// Every unit spreads its own allowance over the phase: at time τ∈[0,1]
+    /// it has used τ × its allowance.
+    Proportional,
+}
+
+/// How often a missile unit may shoot in a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Archery {
+    /// One volley a turn, at the end of phase 1 or of phase 2.
+    OncePerTurn,
+    /// A volley at the end of each phase.
+    EachPhase,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_names() {
+        let o: GameOptions = toml::from_str("").unwrap();
+        assert_eq!(o, GameOptions::default());
+        let o: GameOptions =
+            toml::from_str("archery = \"each-phase\"\ngentle_hills_slow_light_foot = true").unwrap();
+        assert_eq!(o.archery, Archery::EachPhase);
+        assert!(o.gentle_hills_slow_light_foot);
+        let err = toml::from_str::<GameOptions>("clok = \"shared-inch\"").unwrap_err();
+        assert!(err.to_string().contains("clok"), "{err}");
+    }
+}

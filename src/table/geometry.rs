@@ -1,0 +1,396 @@
+//! Geometry of units on the table: compass bearings, a unit's [`Pose`]
+//! (front centre, facing, formation, files × ranks), its rectangular
+//! [`Footprint`], overlap and distance between footprints, and the arcs
+//! that decide which [`Face`] of a unit was struck.
+//!
+//! Bearings are compass degrees (0 = north = +y, 90 = east = +x).
+//!
+//! ```
+//! use umpire::table::geometry::{heading, Footprint};
+//! use glam::DVec2;
+//! let a = Footprint::behind(DVec2::new(0.0, 0.0), 0.0, 6.0, 2.0);
+//! let b = Footprint::behind(DVec2::new(0.0, 3.0), 0.0, 6.0, 2.0);
+//! assert!(!a.overlaps(&b));
+//! assert!((a.distance(&b) - 1.0).abs() < 1e-9);
+//! assert!((heading(90.0) - DVec2::X).length() < 1e-12);
+//! ```
+
+use crate::rules::bases::{base, models};
+use crate::rules::{Formation, UnitType};
+use crate::table::Unit;
+use glam::DVec2;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Overlaps shallower than this are touching, not overlapping (inches).
+pub const TOUCH: f64 = 1e-6;
+
+/// Unit vector of a compass bearing.
+pub fn heading(bearing: f64) -> DVec2 {
+    let r = bearing.to_radians();
+    DVec2::new(r.sin(), r.cos())
+}
+
+/// Compass bearing of a vector, in [0, 360).
+pub fn bearing_of(v: DVec2) -> f64 {
+    normalize_bearing(v.x.atan2(v.y).to_degrees())
+}
+
+/// A bearing brought into [0, 360).
+pub fn normalize_bearing(b: f64) -> f64 {
+    let r = b.rem_euclid(360.0);
+    if r >= 360.0 - 1e-12 {
+        0.0
+    } else {
+        r
+    }
+}
+
+/// Signed turn from bearing `from` to bearing `to`, in (-180, 180]
+/// (positive = clockwise = to the right).
+pub fn turn_between(from: f64, to: f64) -> f64 {
+    let d = (to - from).rem_euclid(360.0);
+    if d > 180.0 {
+        d - 360.0
+    } else {
+        d
+    }
+}
+
+/// `v` turned clockwise (to the right) by `degrees`.
+pub fn rotate_cw(v: DVec2, degrees: f64) -> DVec2 {
+    let (s, c) = degrees.to_radians().sin_cos();
+    DVec2::new(v.x * c + v.y * s, -v.x * s + v.y * c)
+}
+
+/// Where a unit stands and how it is drawn up.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Pose {
+    /// Centre of the front edge.
+    pub front: DVec2,
+    /// Compass bearing the unit faces.
+    pub facing: f64,
+    pub formation: Formation,
+    pub files: u32,
+    pub ranks: u32,
+}
+
+impl Pose {
+    /// The rectangle this pose covers for a unit of `kind`.
+    pub fn footprint(&self, kind: UnitType) -> Footprint {
+        let b = base(kind);
+        let (width, depth) = match self.formation {
+            // A ring faces outward on all four sides: a square whose outer
+            // edge holds the front rank, deep enough for its ranks.
+            Formation::Ring => {
+                let side = (self.files as f64 * b.frontage / 4.0).max(2.0 * self.ranks as f64 * b.rank_depth);
+                (side, side)
+            }
+            _ => (self.files as f64 * b.frontage, self.ranks as f64 * b.rank_depth),
+        };
+        Footprint::behind(self.front, self.facing, width, depth)
+    }
+}
+
+/// Files and ranks that `figures` take in a formation, given one of them
+/// (chariots and mammoths are counted in models).
+pub fn files_and_ranks(kind: UnitType, figures: u32, files: Option<u32>, ranks: Option<u32>) -> (u32, u32) {
+    let n = models(kind, figures).max(1);
+    match (files, ranks) {
+        (Some(f), _) => {
+            let f = f.clamp(1, n);
+            (f, n.div_ceil(f))
+        }
+        (None, Some(r)) => {
+            let r = r.clamp(1, n);
+            (n.div_ceil(r), r)
+        }
+        (None, None) => (n, 1),
+    }
+}
+
+impl Unit {
+    /// The unit's current pose.
+    pub fn pose(&self) -> Pose {
+        Pose { front: self.front, facing: self.facing, formation: self.formation, files: self.files, ranks: self.ranks }
+    }
+
+    /// Move the unit to a pose.
+    pub fn set_pose(&mut self, p: Pose) {
+        self.front = p.front;
+        self.facing = normalize_bearing(p.facing);
+        self.formation = p.formation;
+        self.files = p.files;
+        self.ranks = p.ranks;
+    }
+
+    /// The rectangle the unit covers now.
+    pub fn footprint(&self) -> Footprint {
+        self.pose().footprint(self.kind)
+    }
+}
+
+/// Which face of a unit something touches (§4 flank and rear; the arcs are
+/// ruled in docs/rulings/engine.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Face {
+    Front,
+    Flank,
+    Rear,
+}
+
+impl Face {
+    pub fn code(self) -> &'static str {
+        match self {
+            Face::Front => "front",
+            Face::Flank => "flank",
+            Face::Rear => "rear",
+        }
+    }
+}
+
+impl fmt::Display for Face {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// One of the four edges of a footprint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edge {
+    Front,
+    Right,
+    Rear,
+    Left,
+}
+
+impl Edge {
+    /// The face an edge belongs to (a ring has fronts all round).
+    pub fn face(self, formation: Formation) -> Face {
+        match (formation, self) {
+            (Formation::Ring, _) | (_, Edge::Front) => Face::Front,
+            (_, Edge::Rear) => Face::Rear,
+            _ => Face::Flank,
+        }
+    }
+}
+
+/// A unit's rectangle on the table.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Footprint {
+    pub centre: DVec2,
+    /// Unit vector the unit faces.
+    pub ahead: DVec2,
+    pub half_width: f64,
+    pub half_depth: f64,
+}
+
+impl Footprint {
+    /// The rectangle of `width` × `depth` whose front edge is centred on
+    /// `front`, facing `bearing`.
+    pub fn behind(front: DVec2, bearing: f64, width: f64, depth: f64) -> Footprint {
+        let ahead = heading(bearing);
+        Footprint { centre: front - ahead * (depth / 2.0), ahead, half_width: width / 2.0, half_depth: depth / 2.0 }
+    }
+
+    /// Unit vector to the unit's right.
+    pub fn right(&self) -> DVec2 {
+        DVec2::new(self.ahead.y, -self.ahead.x)
+    }
+
+    /// Centre of the front edge.
+    pub fn front(&self) -> DVec2 {
+        self.centre + self.ahead * self.half_depth
+    }
+
+    /// Corners: front-left, front-right, rear-right, rear-left.
+    pub fn corners(&self) -> [DVec2; 4] {
+        let a = self.ahead * self.half_depth;
+        let r = self.right() * self.half_width;
+        [self.centre + a - r, self.centre + a + r, self.centre - a + r, self.centre - a - r]
+    }
+
+    /// Radius of the circle about the centre that holds the rectangle.
+    pub fn radius(&self) -> f64 {
+        self.half_width.hypot(self.half_depth)
+    }
+
+    /// The two ends of an edge, left to right as seen from outside.
+    pub fn edge(&self, e: Edge) -> (DVec2, DVec2) {
+        let [fl, fr, rr, rl] = self.corners();
+        match e {
+            Edge::Front => (fl, fr),
+            Edge::Right => (fr, rr),
+            Edge::Rear => (rr, rl),
+            Edge::Left => (rl, fl),
+        }
+    }
+
+    /// Outward unit normal of an edge.
+    pub fn normal(&self, e: Edge) -> DVec2 {
+        match e {
+            Edge::Front => self.ahead,
+            Edge::Right => self.right(),
+            Edge::Rear => -self.ahead,
+            Edge::Left => -self.right(),
+        }
+    }
+
+    fn extent(&self, axis: DVec2) -> f64 {
+        self.half_width * self.right().dot(axis).abs() + self.half_depth * self.ahead.dot(axis).abs()
+    }
+
+    /// How deep the two rectangles overlap along their best separating
+    /// axis (negative: the gap between them along that axis).
+    pub fn penetration(&self, other: &Footprint) -> f64 {
+        let d = other.centre - self.centre;
+        [self.ahead, self.right(), other.ahead, other.right()]
+            .into_iter()
+            .map(|axis| self.extent(axis) + other.extent(axis) - d.dot(axis).abs())
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// True when the rectangles share area (touching is not overlapping).
+    pub fn overlaps(&self, other: &Footprint) -> bool {
+        let reach = self.radius() + other.radius();
+        self.centre.distance_squared(other.centre) < reach * reach && self.penetration(other) > TOUCH
+    }
+
+    /// Whether a point lies strictly inside the rectangle.
+    pub fn contains(&self, p: DVec2) -> bool {
+        let d = p - self.centre;
+        d.dot(self.right()).abs() < self.half_width && d.dot(self.ahead).abs() < self.half_depth
+    }
+
+    /// Shortest distance between the two rectangles (0 if they meet).
+    pub fn distance(&self, other: &Footprint) -> f64 {
+        if self.penetration(other) >= 0.0 {
+            return 0.0;
+        }
+        let mut best = f64::INFINITY;
+        for (a, b) in [(self, other), (other, self)] {
+            for p in a.corners() {
+                for e in [Edge::Front, Edge::Right, Edge::Rear, Edge::Left] {
+                    let (s, t) = b.edge(e);
+                    best = best.min(point_segment_distance(p, s, t));
+                }
+            }
+        }
+        best
+    }
+
+    /// Which edge's arc a point lies in. Outside the rectangle the arcs are
+    /// bounded by lines at 45° from the corners; inside, the nearest edge.
+    pub fn arc_of(&self, p: DVec2) -> Edge {
+        let d = p - self.centre;
+        let x = d.dot(self.right());
+        let ahead = d.dot(self.ahead) - self.half_depth; // > 0: ahead of the front edge
+        let behind = -d.dot(self.ahead) - self.half_depth; // > 0: behind the rear edge
+        let beside = x.abs() - self.half_width; // > 0: beyond a flank
+        let flank = if x >= 0.0 { Edge::Right } else { Edge::Left };
+        if ahead <= 0.0 && behind <= 0.0 && beside <= 0.0 {
+            // inside: nearest edge
+            let mut best = (-ahead, Edge::Front);
+            for cand in [(-behind, Edge::Rear), (-beside, flank)] {
+                if cand.0 < best.0 {
+                    best = cand;
+                }
+            }
+            return best.1;
+        }
+        if ahead >= 0.0 && beside <= ahead {
+            Edge::Front
+        } else if behind >= 0.0 && beside <= behind {
+            Edge::Rear
+        } else {
+            flank
+        }
+    }
+}
+
+/// Distance from `p` to the segment `a`–`b`.
+pub fn point_segment_distance(p: DVec2, a: DVec2, b: DVec2) -> f64 {
+    p.distance(closest_on_segment(p, a, b))
+}
+
+/// The point of segment `a`–`b` nearest to `p`.
+pub fn closest_on_segment(p: DVec2, a: DVec2, b: DVec2) -> DVec2 {
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    if len2 == 0.0 {
+        return a;
+    }
+    a + ab * ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rect(x: f64, y: f64, facing: f64, w: f64, d: f64) -> Footprint {
+        Footprint::behind(DVec2::new(x, y), facing, w, d)
+    }
+
+    #[test]
+    fn bearings() {
+        assert!((bearing_of(DVec2::new(1.0, 0.0)) - 90.0).abs() < 1e-9);
+        assert!((bearing_of(DVec2::new(0.0, -1.0)) - 180.0).abs() < 1e-9);
+        assert!((bearing_of(DVec2::new(-1.0, 0.0)) - 270.0).abs() < 1e-9);
+        assert_eq!(turn_between(350.0, 10.0), 20.0);
+        assert_eq!(turn_between(10.0, 350.0), -20.0);
+        assert!((rotate_cw(DVec2::Y, 90.0) - DVec2::X).length() < 1e-12);
+        assert_eq!(normalize_bearing(-90.0), 270.0);
+    }
+
+    #[test]
+    fn overlap_touch_and_rotation() {
+        let a = rect(0.0, 0.0, 0.0, 4.0, 2.0);
+        assert!(!a.overlaps(&rect(0.0, 2.0, 0.0, 4.0, 2.0)), "touching front to rear");
+        assert!(a.overlaps(&rect(0.0, 1.9, 0.0, 4.0, 2.0)));
+        assert!(!a.overlaps(&rect(4.0, 0.0, 0.0, 4.0, 2.0)), "side by side");
+        // A diamond whose corner just misses the corner of `a`.
+        let diamond = rect(3.5, 1.5, 45.0, 1.0, 1.0);
+        assert_eq!(a.overlaps(&diamond), a.penetration(&diamond) > TOUCH);
+        assert!(a.contains(DVec2::new(1.9, -1.9)));
+        assert!(!a.contains(DVec2::new(2.1, -1.0)));
+    }
+
+    #[test]
+    fn distance_between_rectangles() {
+        let a = rect(0.0, 0.0, 0.0, 4.0, 2.0);
+        let b = rect(10.0, 0.0, 90.0, 2.0, 2.0); // front centre (10,0), body to the west: x in [8,10]
+        assert!((a.distance(&b) - 6.0).abs() < 1e-9);
+        assert_eq!(a.distance(&rect(1.0, 1.0, 0.0, 4.0, 2.0)), 0.0);
+    }
+
+    #[test]
+    fn arcs_cut_at_45_degrees_from_the_corners() {
+        let a = rect(0.0, 0.0, 0.0, 4.0, 2.0); // x in [-2,2], y in [-2,0]
+        assert_eq!(a.arc_of(DVec2::new(0.0, 5.0)), Edge::Front);
+        assert_eq!(a.arc_of(DVec2::new(4.9, 3.0)), Edge::Front);
+        assert_eq!(a.arc_of(DVec2::new(5.1, 3.0)), Edge::Right);
+        assert_eq!(a.arc_of(DVec2::new(-3.0, -1.0)), Edge::Left);
+        assert_eq!(a.arc_of(DVec2::new(0.0, -3.0)), Edge::Rear);
+        assert_eq!(a.arc_of(DVec2::new(3.1, -3.0)), Edge::Right);
+        assert_eq!(a.arc_of(DVec2::new(0.0, -0.1)), Edge::Front, "inside near the front");
+        assert_eq!(Edge::Right.face(Formation::Line), Face::Flank);
+        assert_eq!(Edge::Rear.face(Formation::Ring), Face::Front);
+    }
+
+    #[test]
+    fn ring_is_a_square() {
+        let p = Pose { front: DVec2::ZERO, facing: 0.0, formation: Formation::Ring, files: 16, ranks: 2 };
+        let f = p.footprint(UnitType::MediumInfantry);
+        assert!((f.half_width - f.half_depth).abs() < 1e-12);
+        assert!(f.half_width >= 2.0);
+    }
+
+    #[test]
+    fn files_and_ranks_derivation() {
+        assert_eq!(files_and_ranks(UnitType::MediumInfantry, 24, None, Some(3)), (8, 3));
+        assert_eq!(files_and_ranks(UnitType::MediumInfantry, 25, None, Some(3)), (9, 3));
+        assert_eq!(files_and_ranks(UnitType::MediumInfantry, 24, Some(4), None), (4, 6));
+        assert_eq!(files_and_ranks(UnitType::WoollyMammoth, 12, None, Some(1)), (3, 1));
+    }
+}

@@ -1,0 +1,96 @@
+//! The movement engine driven with checked orders built directly (no
+//! order text), so it is tested independently of the order language.
+
+use glam::DVec2;
+use umpire::adjudicate::{resolve_turn, Event, StopAfter, TurnResult};
+use umpire::dice::ScriptedDice;
+use umpire::orders::plan::*;
+use umpire::rules::options::{Clock, GameOptions};
+use umpire::table::{setup::Setup, Table};
+
+fn table(units: &str) -> Table {
+    let text = format!("[table]\nwidth = 72.0\ndepth = 48.0\n{units}");
+    Table::from_setup(&toml::from_str::<Setup>(&text).unwrap()).unwrap()
+}
+
+fn unit(id: &str, side: &str, kind: &str, figures: u32, shape: &str, front: [f64; 2], facing: f64) -> String {
+    format!(
+        "[[unit]]\nid = \"{id}\"\nside = \"{side}\"\nname = \"{id}\"\ntype = \"{kind}\"\nfigures = {figures}\n{shape}\nfront = [{}, {}]\nfacing = {facing}\n",
+        front[0], front[1]
+    )
+}
+
+fn run(t: &Table, orders: Vec<(&str, UnitOrders)>, options: &GameOptions, stop: StopAfter) -> TurnResult {
+    let orders = TurnOrders { units: orders.into_iter().map(|(k, v)| (k.to_string(), v)).collect() };
+    resolve_turn(t, &orders, options, &mut ScriptedDice::default(), stop).unwrap()
+}
+
+fn p1(f: Function) -> UnitOrders {
+    UnitOrders { phase1: Some(f), ..Default::default() }
+}
+
+fn mv(d: Distance) -> Function {
+    Function::Move(Move { wheel: None, direction: Direction::Forward, distance: d, forced_march: false, along_road: false })
+}
+
+fn charge(target: &str) -> Function {
+    Function::Charge(Charge { target: ChargeTarget::Unit(target.into()), breakthrough: false, break_off: false })
+}
+
+fn near(a: DVec2, b: [f64; 2]) -> bool {
+    (a - DVec2::from(b)).length() < 0.05
+}
+
+#[test]
+fn straight_full_move() {
+    let t = table(&unit("spears", "turan", "MI", 24, "formation = \"line\"\nranks = 3", [30.0, 10.0], 0.0));
+    let r = run(&t, vec![("spears", p1(mv(Distance::Full)))], &GameOptions::default(), StopAfter::Phase1Move);
+    assert!(near(r.table.units["spears"].front, [30.0, 16.0]), "{:?}", r.table.units["spears"].front);
+    assert_eq!(r.record.unit("spears").unwrap().phase1.distance, 6.0);
+    assert!(r.events.iter().any(|e| e.to_string() == "spears moved 6 inches."));
+}
+
+#[test]
+fn head_on_charge_meets_at_the_shared_clock() {
+    // Heavy cavalry (charge 18) and medium infantry (10) 20 inches apart, aligned.
+    let units = unit("hc", "a", "HC", 8, "formation = \"line\"\nranks = 1", [30.0, 10.0], 0.0)
+        + &unit("mi", "b", "MI", 24, "formation = \"line\"\nranks = 2", [30.0, 30.0], 180.0);
+    let t = table(&units);
+    let r = run(&t, vec![("hc", p1(charge("mi"))), ("mi", p1(mv(Distance::Full)))], &GameOptions::default(), StopAfter::Phase1Move);
+    // Both move 1 inch per clock inch: they meet after 10 inches each... but the
+    // infantry's move is only 6, so the cavalry meets it at y = 24.
+    let hc = &r.table.units["hc"];
+    assert!(near(hc.front, [30.0, 24.0]), "{:?}", hc.front);
+    assert!(hc.in_melee_with.contains("mi"));
+    assert!(r.record.unit("hc").unwrap().charged);
+    assert!(r.events.iter().any(|e| matches!(e, Event::Contact { unit, .. } if unit == "hc")));
+}
+
+#[test]
+fn proportional_clock_is_an_option() {
+    let units = unit("hc", "a", "HC", 8, "formation = \"line\"\nranks = 1", [30.0, 10.0], 0.0)
+        + &unit("mi", "b", "MI", 24, "formation = \"line\"\nranks = 2", [30.0, 30.0], 180.0);
+    let t = table(&units);
+    let opts = GameOptions { clock: Clock::Proportional, ..GameOptions::default() };
+    let r = run(&t, vec![("hc", p1(charge("mi"))), ("mi", p1(mv(Distance::Full)))], &opts, StopAfter::Phase1Move);
+    // Gap 20, closing at 18 + 6 per phase: meet at τ = 20/24, cavalry after 15 inches.
+    assert!(near(r.table.units["hc"].front, [30.0, 25.0]), "{:?}", r.table.units["hc"].front);
+}
+
+#[test]
+fn a_unit_meeting_a_friend_stops() {
+    let units = unit("back", "a", "MI", 12, "formation = \"line\"\nranks = 2", [30.0, 10.0], 0.0)
+        + &unit("front", "a", "MI", 12, "formation = \"line\"\nranks = 2", [30.0, 15.0], 0.0);
+    let t = table(&units);
+    let r = run(&t, vec![("back", p1(mv(Distance::Full)))], &GameOptions::default(), StopAfter::Phase1Move);
+    // The front rank of `back` stops at the rear of `front` (y = 13).
+    assert!(near(r.table.units["back"].front, [30.0, 13.0]), "{:?}", r.table.units["back"].front);
+    assert!(r.table.units["back"].in_melee_with.is_empty());
+}
+
+#[test]
+fn turn_counter_advances_only_at_end_of_turn() {
+    let t = table(&unit("spears", "turan", "MI", 24, "formation = \"line\"\nranks = 3", [30.0, 10.0], 0.0));
+    assert_eq!(run(&t, vec![], &GameOptions::default(), StopAfter::Phase2Fire).table.turn, 1);
+    assert_eq!(run(&t, vec![], &GameOptions::default(), StopAfter::Turn).table.turn, 2);
+}

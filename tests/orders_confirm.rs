@@ -1,0 +1,119 @@
+//! The exact text a player reads: confirmations and diagnostics.
+
+use umpire::orders::{check_side, confirmation, read_message, sample};
+
+#[test]
+fn confirmation_text() {
+    let table = sample::table();
+    let text = "\
+Black Dragons: phase 1 charge nemedian knights with breakthrough
+bossonian: phase 1 move 8
+Skirmishers
+  phase 1 oblique left 30 4
+  evade if charged
+Border Horse: p1 charge #2 with breakthrough; p2 break off
+Conna: join Black Dragons
+Gunderman Pikes: phase 1 moev 5
+";
+    let checked = check_side(text, "aquilonia", &table);
+    let got = confirmation(&checked, &table, "aquilonia");
+    assert_eq!(got, EXPECTED);
+}
+
+const EXPECTED: &str = r#"Orders of aquilonia for turn 1, as the umpire understood them:
+  Black Dragons: phase 1 charge Nemedian Knights with breakthrough
+  Skirmishers: phase 1 move oblique left 30 4; evade if charged
+  Border Horse: phase 1 charge Nemedian Spearmen with breakthrough; phase 2 break off
+
+Refused (these units will stand):
+  Bossonian Archers
+  Gunderman Pikes
+
+Errors (3):
+
+error: Bossonian Archers may move at most 6 inches in line, not 8
+ --> orders:2:20
+  |
+2 | bossonian: phase 1 move 8
+  |                    ^^^^^^
+  = note: §3: a unit may move up to, never beyond, its allowance
+  = help: write 'move 6' or 'move full'
+
+error: there is no unit called 'Conna'
+ --> orders:7:1
+  |
+7 | Conna: join Black Dragons
+  | ^^^^^
+  = help: did you mean 'Conan'?
+
+error: could not read the order at 'moev'
+ --> orders:8:26
+  |
+8 | Gunderman Pikes: phase 1 moev 5
+  |                          ^^^^
+  = help: did you mean 'move'?
+
+Notes (1):
+
+note: Border Horse will charge, but medium cavalry never break through
+ --> orders:6:18
+  |
+6 | Border Horse: p1 charge #2 with breakthrough; p2 break off
+  |                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  = note: §2: medium cavalry may write breakthrough but can never break through (ruling O-4)
+
+Without orders (these units will stand):
+  Conan
+  Priest of Mitra
+  Prospero
+
+3 unit(s) ordered, 2 refused, 3 without orders.
+"#;
+
+#[test]
+fn message_diagnostics_text() {
+    let text = "GAME tarantia SIDE aquilonia\nFORCE\nBlack Dragons: phase 1 face lft 90\n";
+    let sub = read_message(text);
+    let rendered: Vec<String> = sub.syntax_errors.iter().map(|d| d.render(text)).collect();
+    assert_eq!(
+        rendered.join("\n"),
+        r#"error: the header lacks PASSWORD
+ --> orders:1:1
+  |
+1 | GAME tarantia SIDE aquilonia
+  | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  = help: write 'GAME <game> SIDE <side> PASSWORD <password>' on the first line
+
+error: only the moderator may give this command
+ --> orders:2:1
+  |
+2 | FORCE
+  | ^^^^^
+  = help: start the mail with 'MODERATOR <game> PASSWORD <password>'
+
+error: could not read the order at 'lft'
+ --> orders:3:29
+  |
+3 | Black Dragons: phase 1 face lft 90
+  |                             ^^^
+  = help: did you mean 'left'?
+"#
+    );
+}
+
+#[test]
+fn missing_phase_text() {
+    let text = "Black Dragons: charge Nemedian Knights";
+    let sub = read_message(text);
+    assert_eq!(
+        sub.syntax_errors[0].render(text),
+        r#"error: 'charge Nemedian Knights' does not say which phase it is for
+ --> orders:1:16
+  |
+1 | Black Dragons: charge Nemedian Knights
+  |                ^^^^^^^^^^^^^^^^^^^^^^^
+  = note: §2: orders must say which function is in phase 1 and which in phase 2; a single function must still name its phase
+  = help: write 'phase 1 charge Nemedian Knights' (or 'phase 2 …')
+"#
+    );
+}
