@@ -308,62 +308,90 @@ fn example_army_files_are_legal() {
     assert!(seen >= 6);
 }
 
-/// The ready scenarios: their own keys parse, every `[[unit]]` uses the
-/// book's codes, each side's army file is legal and matches its units, and
+/// The ready scenarios load for real (`table::setup` builds their tables),
+/// each side's army file is legal and matches its units on the table, and
 /// every unit starts inside its side's zone.
 #[test]
-fn ready_scenarios_parse_and_use_valid_codes() {
-    use umpire::army::scenario::Scenario;
-    use umpire::army::UnitEntry;
-    use umpire::rules::{Class, Formation, Trait, UnitType, Weapon};
+fn ready_scenarios_load_and_match_their_armies() {
+    use umpire::army::scenario;
+    use umpire::rules::UnitType;
 
-    #[derive(serde::Deserialize)]
-    struct Units {
-        unit: Vec<UnitEntry>,
-    }
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/scenarios/");
     for name in ["border-raid", "the-marches-of-the-east", "valkia"] {
-        let path = format!("{dir}{name}.toml");
-        let text = std::fs::read_to_string(&path).unwrap();
-        let scenario: Scenario = toml::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(!scenario.victory.is_empty(), "{name}");
-        let units: Units = toml::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        for u in &units.unit {
-            let kind: UnitType = u.kind.parse().unwrap();
-            u.class.parse::<Class>().unwrap();
-            u.formation.parse::<Formation>().unwrap();
-            for w in &u.weapons {
-                let _: Weapon = w.parse().unwrap();
-            }
-            for t in &u.traits {
-                let _: Trait = t.parse().unwrap();
-            }
-            let side = scenario.sides.iter().find(|s| s.id == u.side).unwrap_or_else(|| panic!("{name}: {}", u.side));
-            assert!(side.zone.contains(u.front), "{name}: {} at {:?}", u.id, u.front);
-            if let Some(a) = &u.attached_to {
-                assert!(units.unit.iter().any(|v| &v.id == a), "{name}: {} attached to {a}", u.id);
-            }
-            assert!(kind != UnitType::Wizard || u.spell_points.is_some());
+        let text = std::fs::read_to_string(format!("{dir}{name}.toml")).unwrap();
+        let loaded = scenario::load(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let s = loaded.scenario.expect("a ready scenario has its own keys");
+        assert!(!s.victory.is_empty(), "{name}");
+        assert_eq!(s.sides.len(), 2, "{name}");
+        for u in loaded.table.units.values() {
+            let side = s.sides.iter().find(|x| x.id == u.side).expect("load checks sides");
+            assert!(side.zone.contains([u.front.x, u.front.y]), "{name}: {} at {}", u.id, u.front);
+            assert!(u.kind != UnitType::Wizard || u.spell_points.is_some(), "{name}: {}", u.id);
         }
-        for side in &scenario.sides {
+        for side in &s.sides {
             let army_path = format!("{dir}{}", side.army);
             let (out, code) = army::check_cli(&army_path);
             assert_eq!(code, 0, "{name}: {out}");
             let army = ArmyFile::from_toml(&army_path, &std::fs::read_to_string(&army_path).unwrap()).unwrap();
             assert_eq!(army.nation, side.nation);
-            let on_table: Vec<&str> = units
-                .unit
-                .iter()
-                .filter(|u| u.side == side.id && !UnitType::is_single_figure(u.kind.parse().unwrap()))
-                .map(|u| u.name.as_str())
+            let mut on_table: Vec<String> = loaded
+                .table
+                .units_of(&side.id)
+                .filter(|u| !u.kind.is_single_figure())
+                .map(|u| u.name.clone())
                 .collect();
+            on_table.sort();
             let mut bought = army.unit_names();
             bought.sort();
-            let mut on_table: Vec<String> = on_table.into_iter().map(String::from).collect();
-            on_table.sort();
             assert_eq!(on_table, bought, "{name}: {}", side.id);
         }
+        // nothing more is there to assess at the start: no side has won
+        let v = scenario::assess(&s, &loaded.table, false);
+        assert_eq!(v.winner, None, "{name}: {:?}", v.reasons);
     }
+}
+
+/// The demo's bare set-up still loads (no scenario keys), and a unit on a
+/// side the scenario does not declare is refused.
+#[test]
+fn scenario_files_without_own_keys_and_with_unknown_sides() {
+    use umpire::army::scenario::{self, ScenarioError};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/scenarios/");
+    let bare = std::fs::read_to_string(format!("{dir}river-crossing.toml")).unwrap();
+    let loaded = scenario::load(&bare).unwrap();
+    assert_eq!(loaded.scenario, None);
+    assert_eq!(loaded.table.units.len(), 6);
+    let raid = std::fs::read_to_string(format!("{dir}border-raid.toml")).unwrap();
+    let bad = raid.replace("side = \"koth\"\nname = \"Regular Spearmen 2\"", "side = \"ophir\"\nname = \"Regular Spearmen 2\"");
+    let err = scenario::load(&bad).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "unit 'koth-regular-spearmen-2' names side 'ophir', but the scenario's sides are: aquilonia, koth"
+    );
+    let bad = raid.replacen("side = \"koth\"\narea", "side = \"ophir\"\narea", 1);
+    let err = scenario::load(&bad).unwrap_err();
+    assert!(matches!(err, ScenarioError::UnknownSide { ref what, .. } if what == "a hold-ground condition"), "{err}");
+}
+
+/// An army deploys along a line: foot in the centre, horse on the wings,
+/// chariots and mammoths counted in crew, single figures with their units.
+#[test]
+fn deployment_puts_an_army_on_the_table() {
+    use umpire::army::Deployment;
+    use umpire::table::{setup::Setup, Table};
+    let mut a = army::propose("Vendhya", 1500).unwrap();
+    a.heroes = vec![Hero { name: "Prince".into(), mounted: false, with: None }];
+    let d = Deployment { side: "vendhya".into(), y: 8.0, x_from: 0.0, x_to: 144.0, facing: 0.0, gap: 1.0 };
+    let units = a.to_units(&d).unwrap();
+    let mammoths = units.iter().find(|u| u.kind == "WM").expect("mammoths");
+    assert_eq!(mammoths.figures % 4, 0, "4 crew a mammoth");
+    let hero = units.iter().find(|u| u.kind == "hero").unwrap();
+    assert!(hero.attached_to.is_some());
+    let setup: Setup = toml::from_str(&format!("[table]\nwidth = 144.0\ndepth = 60.0\n{}", army::units_toml(&units))).unwrap();
+    let table = Table::from_setup(&setup).unwrap();
+    assert_eq!(table.units.len(), units.len());
+    let narrow = Deployment { x_to: 30.0, ..d };
+    assert!(matches!(a.to_units(&narrow), Err(ArmyError::Deploy(_))));
 }
 
 proptest! {

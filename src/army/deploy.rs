@@ -4,25 +4,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::rules::bases::base;
 use crate::rules::{Formation, UnitType};
+use crate::table::setup::UnitSetup;
 
 use super::file::ArmyFile;
 use super::{magic_order, nation, name_key, ArmyError};
-
-/// Millimetres in an inch (Appendix III gives base frontages in mm).
-const MM_PER_INCH: f64 = 25.4;
-
-/// Frontage of one figure or model in inches and crew per model (Appendix
-/// III, §5: chariots 45 mm with 2 crew, mammoths 60 mm with 4, cavalry 20
-/// mm, foot 15 mm). Case files count chariots and mammoths in crew figures.
-fn base(kind: UnitType) -> (f64, u32) {
-    match kind {
-        UnitType::HeavyChariot | UnitType::LightChariot => (45.0 / MM_PER_INCH, 2),
-        UnitType::WoollyMammoth => (60.0 / MM_PER_INCH, 4),
-        k if k.is_cavalry() => (20.0 / MM_PER_INCH, 1),
-        _ => (15.0 / MM_PER_INCH, 1),
-    }
-}
 
 /// Ranks a unit deploys in: foot 3 (the deepest line), horse 2, chariots
 /// and mammoths 1.
@@ -48,43 +35,11 @@ pub struct Deployment {
     pub gap: f64,
 }
 
-/// One `[[unit]]` of a case or scenario file, with the book's codes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct UnitEntry {
-    pub id: String,
-    pub side: String,
-    pub name: String,
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub class: String,
-    pub figures: u32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub original: Option<u32>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub weapons: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub traits: Vec<String>,
-    pub formation: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ranks: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub files: Option<u32>,
-    pub front: [f64; 2],
-    pub facing: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub attached_to: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub spell_points: Option<u32>,
-}
-
 /// `[[unit]]` entries as TOML, ready to paste into a scenario file.
-pub fn units_toml(units: &[UnitEntry]) -> String {
+pub fn units_toml(units: &[UnitSetup]) -> String {
     #[derive(Serialize)]
     struct Units<'a> {
-        unit: &'a [UnitEntry],
+        unit: &'a [UnitSetup],
     }
     toml::to_string(&Units { unit: units }).unwrap_or_default()
 }
@@ -119,7 +74,7 @@ impl ArmyFile {
     /// # Errors
     /// [`ArmyError::UnknownName`] for a designation or order not in the book;
     /// [`ArmyError::Deploy`] when the line is too short for the army.
-    pub fn to_units(&self, at: &Deployment) -> Result<Vec<UnitEntry>, ArmyError> {
+    pub fn to_units(&self, at: &Deployment) -> Result<Vec<UnitSetup>, ArmyError> {
         let own = nation(&self.nation)?;
         let names = self.unit_names();
         let mut placed = Vec::new();
@@ -149,7 +104,7 @@ impl ArmyFile {
                 kind: d.kind,
                 class: d.class.to_string(),
                 models: figures,
-                crew: base(d.kind).1,
+                crew: base(d.kind).crew,
                 weapons,
                 traits: d.traits.iter().map(|t| t.code().to_string()).collect(),
             });
@@ -162,7 +117,7 @@ impl ArmyFile {
         let order: Vec<Placed> = left.into_iter().chain(foot).chain(mounted).collect();
         let widths: Vec<f64> = order
             .iter()
-            .map(|p| f64::from(p.models.div_ceil(deploy_ranks(p.kind))) * base(p.kind).0)
+            .map(|p| f64::from(p.models.div_ceil(deploy_ranks(p.kind))) * base(p.kind).frontage)
             .collect();
         let needed = widths.iter().sum::<f64>() + at.gap * (widths.len().saturating_sub(1)) as f64;
         let room = at.x_to - at.x_from;
@@ -179,17 +134,17 @@ impl ArmyFile {
         let mut x = at.x_from + (room - needed) / 2.0;
         let mut out = Vec::new();
         for (p, w) in order.iter().zip(&widths) {
-            out.push(UnitEntry {
+            out.push(UnitSetup {
                 id: id(&p.name),
                 side: at.side.clone(),
                 name: p.name.clone(),
                 kind: p.kind.code().to_string(),
-                class: p.class.clone(),
+                class: Some(p.class.clone()),
                 figures: p.models * p.crew,
                 original: None,
                 weapons: p.weapons.clone(),
                 traits: p.traits.clone(),
-                formation: Formation::Line.code().to_string(),
+                formation: Some(Formation::Line.code().to_string()),
                 ranks: Some(deploy_ranks(p.kind).min(p.models)),
                 files: None,
                 front: [tenth(x + w / 2.0), at.y],
@@ -211,7 +166,7 @@ impl ArmyFile {
         order: &[Placed],
         at: &Deployment,
         id: &dyn Fn(&str) -> String,
-        out: &mut Vec<UnitEntry>,
+        out: &mut Vec<UnitSetup>,
     ) -> Result<(), ArmyError> {
         let front_of = |unit: &str| out.iter().find(|u| u.name == unit).map(|u| u.front);
         let first_fitting = |mounted: bool| order.iter().find(|p| p.kind.is_mounted() == mounted).map(|p| p.name.clone());
@@ -262,19 +217,19 @@ fn single(
     front: [f64; 2],
     attached_to: Option<String>,
     spell_points: Option<u32>,
-) -> UnitEntry {
-    UnitEntry {
+) -> UnitSetup {
+    UnitSetup {
         id,
         side: at.side.clone(),
         name,
         kind: kind.code().to_string(),
-        class: "A".into(),
+        class: Some("A".into()),
         figures: 1,
         original: None,
         weapons: Vec::new(),
         traits: Vec::new(),
-        formation: Formation::Line.code().to_string(),
-        ranks: Some(1),
+        formation: None,
+        ranks: None,
         files: None,
         front,
         facing: at.facing,

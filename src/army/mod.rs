@@ -31,7 +31,7 @@ pub mod scenario;
 
 pub use check::{check, Breach, CostLine, Report, POINTS_PER_HERO, POINTS_PER_SUPERHERO, UNDER_STRENGTH_FLOOR};
 pub use cli::{check_cli, new_cli};
-pub use deploy::{units_toml, Deployment, UnitEntry};
+pub use deploy::{units_toml, Deployment};
 pub use file::{ArmyFile, Commander, Hero, Mercenary, UnitLine, Wizards};
 pub use magic::{magic_order, magic_orders, MagicOrder, Serves};
 pub use nation::{Arm, ArmKind, Designation, ListedMercenary, Mercenaries, Nation, Size};

@@ -4,7 +4,10 @@
 //! turns, and victory conditions — which the book leaves at "destroy the
 //! enemy", so a scenario chooses them from [`Victory`].
 //!
-//! [`assess`] judges a table against a scenario's conditions.
+//! [`load`] splits a scenario file into its [`Scenario`] keys and the
+//! case-file [`Setup`] (handed to `table::setup`, the one loader of
+//! `[[unit]]` entries) and builds the [`Table`]. [`assess`] judges a table
+//! against a scenario's conditions.
 //!
 //! ```toml
 //! title = "The Ford of the Tybor"
@@ -27,6 +30,7 @@ use serde::Deserialize;
 
 use crate::rules::points::{figure_cost, hero_cost, superhero_cost};
 use crate::rules::{UnitType, Weapon};
+use crate::table::setup::Setup;
 use crate::table::{Status, Table, Unit};
 
 /// The book: "at most 12 turns of about an hour".
@@ -34,6 +38,7 @@ pub const BATTLE_TURNS: u32 = 12;
 
 /// The scenario keys that are not part of the case-file layout.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Scenario {
     pub title: String,
     #[serde(default)]
@@ -62,6 +67,7 @@ fn battle_turns() -> u32 {
 
 /// One side of a scenario.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Side {
     pub id: String,
     pub nation: String,
@@ -72,6 +78,7 @@ pub struct Side {
 
 /// A rectangle of the table where a side deploys, in inches.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Zone {
     pub x: [f64; 2],
     pub y: [f64; 2],
@@ -100,6 +107,72 @@ pub enum Victory {
     /// At the end of the last turn, the side named holds the area: it has a
     /// ready unit inside and the enemy has none.
     HoldGround { side: String, area: Zone },
+}
+
+/// The keys of the case-file layout; everything else in a scenario file is
+/// the scenario's own.
+const SETUP_KEYS: [&str; 3] = ["table", "terrain", "unit"];
+
+/// A scenario file read and checked: its own keys (absent in a bare
+/// set-up such as `river-crossing.toml`) and the table it sets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    pub scenario: Option<Scenario>,
+    pub setup: Setup,
+    pub table: Table,
+}
+
+/// Why a scenario file cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ScenarioError {
+    /// Not TOML, or a key of the wrong shape (`turns = "twelve"`).
+    #[error("{0}")]
+    Syntax(String),
+    /// The table, terrain or units break the case-file rules (from `table::setup`).
+    #[error("{0}")]
+    Setup(String),
+    /// A unit, or a `hold-ground` condition, names a side that is not one
+    /// of the scenario's `[[side]]`s.
+    #[error("{what} names side '{side}', but the scenario's sides are: {sides}")]
+    UnknownSide { what: String, side: String, sides: String },
+}
+
+/// Read a scenario file: split its own keys from the case-file sections,
+/// build the table with `Table::from_setup`, and check that every unit
+/// belongs to a declared side.
+///
+/// # Errors
+/// [`ScenarioError`] saying what is wrong, with TOML's line and column for
+/// syntax errors.
+pub fn load(text: &str) -> Result<Loaded, ScenarioError> {
+    let doc: toml::Table = toml::from_str(text).map_err(|e| ScenarioError::Syntax(e.to_string()))?;
+    let (setup_part, own): (toml::Table, toml::Table) =
+        doc.into_iter().partition(|(k, _)| SETUP_KEYS.contains(&k.as_str()));
+    let setup: Setup = setup_part.try_into().map_err(|e: toml::de::Error| ScenarioError::Syntax(e.to_string()))?;
+    let scenario: Option<Scenario> = if own.is_empty() {
+        None
+    } else {
+        Some(own.try_into().map_err(|e: toml::de::Error| ScenarioError::Syntax(e.to_string()))?)
+    };
+    let table = Table::from_setup(&setup).map_err(|e| ScenarioError::Setup(e.to_string()))?;
+    if let Some(s) = &scenario {
+        let held = s.victory.iter().filter_map(|v| match v {
+            Victory::HoldGround { side, .. } => Some(("a hold-ground condition".to_string(), side)),
+            _ => None,
+        });
+        let named = setup.units.iter().map(|u| (format!("unit '{}'", u.id), &u.side)).chain(held);
+        for (what, side) in named {
+            if !s.sides.iter().any(|x| &x.id == side) {
+                return Err(ScenarioError::UnknownSide {
+                    what,
+                    side: side.clone(),
+                    sides: s.sides.iter().map(|x| x.id.as_str()).collect::<Vec<_>>().join(", "),
+                });
+            }
+        }
+    }
+    Ok(Loaded { scenario, setup, table })
 }
 
 /// Who won and why.
