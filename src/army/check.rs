@@ -76,6 +76,8 @@ pub enum Breach {
     TooWeak { unit: String, figures: u32, floor: u32 },
     /// "3 heroes need 2,250 points; the army fields 1,500."
     Heroes { heroes: u32, allowed: u32, total: u32 },
+    /// "2 superheroes, but an army must field 1,500 points for each: 2,000 allow 1."
+    Superheroes { superheroes: u32, allowed: u32, total: u32 },
     /// "Two heroes on foot: no two heroes may serve in the same type of unit."
     HeroesSameType { mounted: bool, names: Vec<String> },
     /// "Hero Trocero is mounted but serves with Aquilonians (foot)."
@@ -134,7 +136,7 @@ impl fmt::Display for Breach {
             ),
             Breach::DesignationShare { designation, arm, figures, of, band: [lo, hi] } => write!(
                 f,
-                "{designation} are {} of the {} ({figures} of {of} figures); the list allows {lo}-{hi}% of {}",
+                "{designation} are {} of the {} ({figures} of {of} figures); the list allows {lo}-{hi}% of the {}",
                 pct(*figures, *of),
                 arm.label(),
                 arm.label()
@@ -167,6 +169,10 @@ impl fmt::Display for Breach {
             Breach::Heroes { heroes, allowed, total } => write!(
                 f,
                 "{heroes} heroes (a superhero counts as two) but one hero is allowed for every {POINTS_PER_HERO} points fielded: {total} points allow {allowed}"
+            ),
+            Breach::Superheroes { superheroes, allowed, total } => write!(
+                f,
+                "{superheroes} superheroes, but an army must field {POINTS_PER_SUPERHERO} points for each: {total} points allow {allowed}"
             ),
             Breach::HeroesSameType { mounted, names } => write!(
                 f,
@@ -605,8 +611,10 @@ fn hero_breaches(army: &ArmyFile, names: &[String], nation: &Nation, total: u32,
     let allowed = total / POINTS_PER_HERO;
     if slots > allowed {
         breaches.push(Breach::Heroes { heroes: slots, allowed, total });
-    } else if army.superheroes.len() as u32 > total / POINTS_PER_SUPERHERO {
-        breaches.push(Breach::Heroes { heroes: slots, allowed: total / POINTS_PER_SUPERHERO * HEROES_PER_SUPERHERO, total });
+    }
+    let superheroes = army.superheroes.len() as u32;
+    if superheroes > total / POINTS_PER_SUPERHERO {
+        breaches.push(Breach::Superheroes { superheroes, allowed: total / POINTS_PER_SUPERHERO, total });
     }
     let all: Vec<&Hero> = army.heroes.iter().chain(&army.superheroes).collect();
     for mounted in [false, true] {

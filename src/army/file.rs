@@ -125,6 +125,18 @@ pub struct Mercenary {
     pub name: Option<String>,
 }
 
+/// "1st", "2nd", "3rd", "4th", … "11th", "21st".
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 impl ArmyFile {
     /// Parse an army file.
     ///
@@ -143,7 +155,9 @@ impl ArmyFile {
     }
 
     /// Every bought unit with its name on the table: the given name, or the
-    /// designation numbered when it repeats ("Aquilonians 2").
+    /// designation with an ordinal when it repeats ("2nd Aquilonians"). The
+    /// ordinal leads because orders read a trailing number as a phase
+    /// ("Aquilonians 2: move 4" is phase 2 of "Aquilonians").
     pub fn unit_names(&self) -> Vec<String> {
         let lines = self
             .units
@@ -160,12 +174,33 @@ impl ArmyFile {
                     let k = seen.entry(designation.as_str()).or_default();
                     *k += 1;
                     if repeats > 1 {
-                        format!("{designation} {k}")
+                        format!("{} {designation}", ordinal(*k))
                     } else {
                         designation.to_string()
                     }
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordinals() {
+        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101].into_iter().map(ordinal).collect();
+        assert_eq!(got, ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]);
+    }
+
+    #[test]
+    fn repeated_designations_are_numbered_in_front() {
+        let line = |d: &str, name: Option<&str>| UnitLine { designation: d.into(), figures: 12, name: name.map(String::from), crossbows: false };
+        let army = ArmyFile {
+            units: vec![line("Aquilonians", None), line("Black Dragons", None), line("Aquilonians", None), line("Aquilonians", Some("Tarantia Foot"))],
+            ..ArmyFile::default()
+        };
+        assert_eq!(army.unit_names(), ["1st Aquilonians", "Black Dragons", "2nd Aquilonians", "Tarantia Foot"]);
     }
 }

@@ -61,6 +61,14 @@ pub struct Scenario {
     pub victory: Vec<Victory>,
 }
 
+impl Scenario {
+    /// Where `side` deploys: the rectangle its deployment-turn orders must
+    /// place every unit inside.
+    pub fn zone(&self, side: &str) -> Option<Zone> {
+        self.sides.iter().find(|s| s.id == side).map(|s| s.zone)
+    }
+}
+
 fn battle_turns() -> u32 {
     BATTLE_TURNS
 }
