@@ -496,3 +496,17 @@ fn the_printed_check_report() {
         ]
     );
 }
+
+/// `army list` prints a national table as the book does.
+#[test]
+fn national_lists_print_as_the_book_does() {
+    let (out, code) = army::list_cli(Some("aquilonia"));
+    assert_eq!(code, 0);
+    assert!(out.starts_with("AQUILONIA: 3000 points\nBanner: Gold lion on black field\nMercenaries: up to 20% of the army\n"), "{out}");
+    assert!(out.contains("\nCavalry: 25-40% of the army\n"), "{out}");
+    assert!(out.contains("  Black Dragons            HC   A          12      7  1 unit\n"), "{out}");
+    assert!(out.contains("  Bossonian Archers        MI   A          24      5  0-25%\n"), "{out}");
+    let (all, _) = army::list_cli(None);
+    assert_eq!(all.lines().count(), 24);
+    assert_eq!(army::list_cli(Some("Atlantis")).1, 2);
+}

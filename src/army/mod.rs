@@ -30,7 +30,7 @@ mod propose;
 pub mod scenario;
 
 pub use check::{check, Breach, CostLine, Report, POINTS_PER_HERO, POINTS_PER_SUPERHERO, UNDER_STRENGTH_FLOOR};
-pub use cli::{check_cli, new_cli};
+pub use cli::{check_cli, describe, list_cli, new_cli, render};
 pub use deploy::{units_toml, Deployment};
 pub use file::{ArmyFile, Commander, Hero, Mercenary, UnitLine, Wizards};
 pub use magic::{magic_order, magic_orders, MagicOrder, Serves};
