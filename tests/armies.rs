@@ -510,3 +510,20 @@ fn national_lists_print_as_the_book_does() {
     assert_eq!(all.lines().count(), 24);
     assert_eq!(army::list_cli(Some("Atlantis")).1, 2);
 }
+
+/// At 300 points the bands leave some lists no legal army (see the rulings).
+#[test]
+fn small_armies_that_the_bands_forbid() {
+    let none: Vec<String> = army::nations()
+        .unwrap()
+        .into_iter()
+        .filter(|n| matches!(army::propose(&n.name, 300), Err(ArmyError::NoLegalArmy { .. })))
+        .map(|n| n.name)
+        .collect();
+    assert_eq!(
+        none,
+        ["Aesir", "Argos", "Cimmerians", "Khauran and Khoraja", "Ophir", "Pictland", "Turan", "Vanir", "Zingara"]
+    );
+    assert!(army::propose("Khauran and Khoraja", 250).is_err());
+    assert_eq!(army::check(&army::propose("Nemedia", 300).unwrap()).unwrap().total_points, 192);
+}
