@@ -361,7 +361,7 @@ pub fn check(army: &ArmyFile) -> Result<Report, ArmyError> {
             }
         }
         size_breaches(name, line.figures, d, &mut under, &mut breaches);
-        if d.traits.contains(&crate::rules::Trait::Guard) {
+        if d.is_guard() {
             guards.push(name.clone());
         }
         lines.push(CostLine {

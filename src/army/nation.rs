@@ -192,6 +192,11 @@ impl Designation {
             .any(|w| matches!(w, Weapon::Bow | Weapon::ShemiteBow | Weapon::Crossbow))
     }
 
+    /// A guard unit: at most one in an army, whatever its designation.
+    pub fn is_guard(&self) -> bool {
+        self.traits.contains(&Trait::Guard)
+    }
+
     /// Points per figure (§11).
     pub fn figure_cost(&self) -> u32 {
         figure_cost(self.kind, self.class, self.has_bow()).unwrap_or_default()
@@ -229,7 +234,20 @@ impl Nation {
             file: file.to_string(),
             message: e.to_string(),
         })?;
+        let bad_band = |band: Option<[u32; 2]>| band.is_some_and(|[lo, hi]| lo > hi || hi > 100);
+        for arm in nation.arms.iter().filter(|a| bad_band(a.share)) {
+            return Err(ArmyError::Nation {
+                file: file.to_string(),
+                message: format!("{} share {:?}: a band is low-high within 0-100", arm.of.label(), arm.share),
+            });
+        }
         for (_, d) in nation.designations() {
+            if bad_band(d.percent) || d.figures.min() > d.figures.max() || d.figures.min() == 0 {
+                return Err(ArmyError::Nation {
+                    file: file.to_string(),
+                    message: format!("{}: bands are low-high within 0-100 and sizes at least 1", d.designation),
+                });
+            }
             if figure_cost(d.kind, d.class, d.has_bow()).is_none() {
                 return Err(ArmyError::Nation {
                     file: file.to_string(),
@@ -249,5 +267,32 @@ impl Nation {
             }
         }
         Ok(nation)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = "name = \"X\"\npoints = 500\nbanner = \"none\"\n[[arm]]\nof = \"army\"\n[[arm.unit]]\ndesignation = \"Foot\"\ntype = \"HI\"\nclass = \"B\"\nfigures = 24\npercent = [0, 100]\n";
+
+    #[test]
+    fn a_list_loads_with_the_book_codes() {
+        let n = Nation::from_toml("x.toml", MINIMAL).unwrap();
+        let (_, d) = n.designation("foot").unwrap();
+        assert_eq!((d.kind, d.class, d.figure_cost()), (UnitType::HeavyInfantry, Class::B, 4));
+        assert_eq!(n.mercenaries, Mercenaries::None);
+    }
+
+    #[test]
+    fn lists_the_book_cannot_buy_are_refused() {
+        let err = Nation::from_toml("x.toml", &MINIMAL.replace("class = \"B\"", "class = \"C\"")).unwrap_err();
+        assert_eq!(err.to_string(), "x.toml: Foot: heavy infantry class C cannot be bought (the point table prints X)");
+        let err = Nation::from_toml("x.toml", &MINIMAL.replace("type = \"HI\"", "type = \"XX\"")).unwrap_err();
+        assert!(err.to_string().contains("unknown unit type 'XX'"), "{err}");
+        let err = Nation::from_toml("x.toml", &MINIMAL.replace("[0, 100]", "[60, 40]")).unwrap_err();
+        assert!(err.to_string().contains("bands are low-high"), "{err}");
+        let err = Nation::from_toml("x.toml", &MINIMAL.replace("percent = [0, 100]", "")).unwrap_err();
+        assert!(err.to_string().contains("give either `percent` or `one_unit = true`"), "{err}");
     }
 }

@@ -168,7 +168,7 @@ impl Search<'_> {
 
     fn legal(&self, trim: Option<(usize, u32)>) -> bool {
         let guards: u32 = (0..self.counts.len())
-            .filter(|&i| self.designations[i].one_unit)
+            .filter(|&i| self.designations[i].is_guard())
             .map(|i| self.counts[i])
             .sum();
         guards <= 1 && bands_hold(self.nation, &Tally::new(self.nation, self.units(&self.counts, trim)), false)
