@@ -4,11 +4,21 @@ use proptest::prelude::*;
 use umpire::army::{self, ArmyError, ArmyFile, Breach, Hero, Mercenary, UnitLine, Wizards};
 
 fn unit(designation: &str, figures: u32) -> UnitLine {
-    UnitLine { designation: designation.into(), figures, name: None, crossbows: false }
+    UnitLine {
+        designation: designation.into(),
+        figures,
+        name: None,
+        crossbows: false,
+    }
 }
 
 fn army_of(nation: &str, points: u32, units: Vec<UnitLine>) -> ArmyFile {
-    ArmyFile { nation: nation.into(), points, units, ..ArmyFile::default() }
+    ArmyFile {
+        nation: nation.into(),
+        points,
+        units,
+        ..ArmyFile::default()
+    }
 }
 
 /// A legal Aquilonian army of 1,134 points to break in the tests below:
@@ -55,7 +65,12 @@ fn one_proposed_army_per_nation_is_legal() {
             assert!(r.breaches.is_empty(), "{} at {points}: {:?}", n.name, r.breaches);
             assert!(r.total_points <= points);
             // a proposal uses most of the points (lists with lumpy bands leave some over)
-            assert!(r.total_points * 5 >= points * 3, "{} at {points}: only {}", n.name, r.total_points);
+            assert!(
+                r.total_points * 5 >= points * 3,
+                "{} at {points}: only {}",
+                n.name,
+                r.total_points
+            );
         }
     }
 }
@@ -74,7 +89,16 @@ fn over_the_point_limit() {
     let mut a = aquilonians();
     a.points = 600;
     let b = breaches(&a);
-    assert!(matches!(b[0], Breach::OverPoints { total: 1134, limit: 600 }), "{b:?}");
+    assert!(
+        matches!(
+            b[0],
+            Breach::OverPoints {
+                total: 1134,
+                limit: 600
+            }
+        ),
+        "{b:?}"
+    );
     assert!(b[0].to_string().contains("1134 points is over the limit of 600"));
 }
 
@@ -83,7 +107,10 @@ fn percentage_bands_by_figures() {
     let mut a = aquilonians();
     a.units.retain(|u| u.designation != "Aquilonian Knights");
     let b = breaches(&a);
-    let share = b.iter().find(|x| matches!(x, Breach::DesignationShare { .. })).expect("a band breach");
+    let share = b
+        .iter()
+        .find(|x| matches!(x, Breach::DesignationShare { .. }))
+        .expect("a band breach");
     assert_eq!(
         share.to_string(),
         "Aquilonian Knights are 0.0% of the cavalry (0 of 24 figures); the list allows 40-100% of the cavalry"
@@ -95,7 +122,16 @@ fn percentage_bands_by_figures() {
     }
     a.points = 3000;
     let b = breaches(&a);
-    assert!(b.iter().any(|x| matches!(x, Breach::ArmShare { arm: army::ArmKind::Cavalry, .. })), "{b:?}");
+    assert!(
+        b.iter().any(|x| matches!(
+            x,
+            Breach::ArmShare {
+                arm: army::ArmKind::Cavalry,
+                ..
+            }
+        )),
+        "{b:?}"
+    );
 }
 
 #[test]
@@ -122,7 +158,14 @@ fn chariots_count_one_figure_each() {
     a.units.push(unit("Heavy Chariots", 5));
     assert_eq!(breaches(&a), vec![]);
     a.units.push(unit("Heavy Chariots", 5));
-    assert!(breaches(&a).iter().any(|x| matches!(x, Breach::DesignationShare { figures: 15, of: 117, .. })));
+    assert!(breaches(&a).iter().any(|x| matches!(
+        x,
+        Breach::DesignationShare {
+            figures: 15,
+            of: 117,
+            ..
+        }
+    )));
 }
 
 #[test]
@@ -132,10 +175,17 @@ fn only_one_unit_under_strength_and_not_below_half() {
     assert_eq!(breaches(&a), vec![]);
     a.units[8].figures = 20;
     let b = breaches(&a);
-    assert!(b.iter().any(|x| x.to_string().starts_with("only one unit per side may serve under strength")), "{b:?}");
+    assert!(
+        b.iter().any(|x| x
+            .to_string()
+            .starts_with("only one unit per side may serve under strength")),
+        "{b:?}"
+    );
     let mut a = aquilonians();
     a.units[7].figures = 11;
-    assert!(breaches(&a).iter().any(|x| matches!(x, Breach::TooWeak { floor: 12, .. })));
+    assert!(breaches(&a)
+        .iter()
+        .any(|x| matches!(x, Breach::TooWeak { floor: 12, .. })));
     let mut a = aquilonians();
     a.units[7].figures = 30;
     assert!(breaches(&a).iter().any(|x| matches!(x, Breach::OverStrength { .. })));
@@ -147,21 +197,36 @@ fn one_guard_unit() {
     a.units.push(unit("Black Legion", 30));
     a.points = 3000;
     let b = breaches(&a);
-    assert!(b.iter().any(|x| x.to_string().starts_with("guard units are limited to one per army")), "{b:?}");
+    assert!(
+        b.iter()
+            .any(|x| x.to_string().starts_with("guard units are limited to one per army")),
+        "{b:?}"
+    );
     let mut a = aquilonians();
     a.units.push(unit("Black Dragons", 12));
-    assert!(breaches(&a).iter().any(|x| matches!(x, Breach::OneUnit { units: 2, .. })));
+    assert!(breaches(&a)
+        .iter()
+        .any(|x| matches!(x, Breach::OneUnit { units: 2, .. })));
 }
 
 #[test]
 fn heroes_one_per_750_points_and_not_two_of_a_type() {
-    let hero = |name: &str, mounted| Hero { name: name.into(), mounted, with: None };
+    let hero = |name: &str, mounted| Hero {
+        name: name.into(),
+        mounted,
+        with: None,
+    };
     let mut a = aquilonians();
     a.heroes = vec![hero("Trocero", true)];
     assert_eq!(breaches(&a), vec![]);
     a.heroes.push(hero("Prospero", true));
     let b = breaches(&a);
-    assert!(b.iter().any(|x| x.to_string().contains("no two heroes may serve in the same type of unit")), "{b:?}");
+    assert!(
+        b.iter().any(|x| x
+            .to_string()
+            .contains("no two heroes may serve in the same type of unit")),
+        "{b:?}"
+    );
     // 1,500 points buy a superhero, replacing two heroes
     let mut a = army::propose("Aquilonia", 1450).unwrap();
     a.points = 1600;
@@ -170,16 +235,33 @@ fn heroes_one_per_750_points_and_not_two_of_a_type() {
     assert_eq!(r.breaches, vec![], "total {}", r.total_points);
     a.heroes = vec![hero("Pallantides", false)];
     let b = breaches(&a);
-    assert!(b.iter().any(|x| matches!(x, Breach::Heroes { heroes: 3, allowed: 2, .. })), "{b:?}");
+    assert!(
+        b.iter().any(|x| matches!(
+            x,
+            Breach::Heroes {
+                heroes: 3,
+                allowed: 2,
+                ..
+            }
+        )),
+        "{b:?}"
+    );
     // a mounted hero serves with cavalry
     let mut a = aquilonians();
-    a.heroes = vec![Hero { name: "Trocero".into(), mounted: true, with: Some("Gundermen".into()) }];
+    a.heroes = vec![Hero {
+        name: "Trocero".into(),
+        mounted: true,
+        with: Some("Gundermen".into()),
+    }];
     assert!(breaches(&a).iter().any(|x| matches!(x, Breach::HeroWrongUnit { .. })));
 }
 
 #[test]
 fn wizards_one_type_and_whom_they_serve() {
-    let wiz = |order: &str, count| Wizards { order: order.into(), count };
+    let wiz = |order: &str, count| Wizards {
+        order: order.into(),
+        count,
+    };
     let mut a = aquilonians();
     a.points = 2000;
     a.wizards = vec![wiz("White Druids", 1)];
@@ -187,22 +269,29 @@ fn wizards_one_type_and_whom_they_serve() {
     a.wizards.push(wiz("Priests of Mitra", 1));
     let b = breaches(&a);
     assert!(
-        b.iter().any(|x| x.to_string().starts_with("no gamer should buy wizards of more than one type")),
+        b.iter().any(|x| x
+            .to_string()
+            .starts_with("no gamer should buy wizards of more than one type")),
         "{b:?}"
     );
     a.wizards = vec![wiz("Wizards of the Black Circle", 2)];
     let b = breaches(&a);
     assert!(
-        b.iter().any(|x| x.to_string() == "Wizards of the Black Circle may not serve Aquilonia: they serve only Stygia"),
+        b.iter()
+            .any(|x| x.to_string() == "Wizards of the Black Circle may not serve Aquilonia: they serve only Stygia"),
         "{b:?}"
     );
     a.wizards = vec![wiz("Thoth-Amon", 1)];
-    assert!(breaches(&a).iter().any(|x| matches!(x, Breach::WizardMayNotServe { .. })));
+    assert!(breaches(&a)
+        .iter()
+        .any(|x| matches!(x, Breach::WizardMayNotServe { .. })));
     // White Druids may be induced to serve against Stygia; Thoth-Amon may work with Set
     let mut n = army::propose("Nemedia", 1500).unwrap();
     n.points = 2000;
     n.wizards = vec![wiz("White Druids", 1)];
-    assert!(breaches(&n).iter().any(|x| matches!(x, Breach::WizardMayNotServe { .. })));
+    assert!(breaches(&n)
+        .iter()
+        .any(|x| matches!(x, Breach::WizardMayNotServe { .. })));
     n.opponent = Some("Stygia".into());
     assert_eq!(breaches(&n), vec![]);
     n.wizards = vec![wiz("Thoth-Amon", 1), wiz("Worshippers of Set", 2)];
@@ -210,7 +299,9 @@ fn wizards_one_type_and_whom_they_serve() {
     assert_eq!(breaches(&n), vec![]);
     n.wizards = vec![wiz("Thoth-Amon", 2)];
     n.points = 3000;
-    assert!(breaches(&n).iter().any(|x| matches!(x, Breach::WizardAlone { count: 2, .. })));
+    assert!(breaches(&n)
+        .iter()
+        .any(|x| matches!(x, Breach::WizardAlone { count: 2, .. })));
 }
 
 #[test]
@@ -219,13 +310,21 @@ fn crossbows_only_for_the_western_kingdoms() {
     a.units[5].crossbows = true;
     assert_eq!(breaches(&a), vec![]);
     a.units[6].crossbows = true;
-    assert!(breaches(&a).iter().any(|x| matches!(x, Breach::CrossbowsWithoutBows { .. })));
+    assert!(breaches(&a)
+        .iter()
+        .any(|x| matches!(x, Breach::CrossbowsWithoutBows { .. })));
     let mut t = army::propose("Turan", 1500).unwrap();
-    let archers = t.units.iter_mut().find(|u| u.designation == "Levy Archers").expect("levy archers");
+    let archers = t
+        .units
+        .iter_mut()
+        .find(|u| u.designation == "Levy Archers")
+        .expect("levy archers");
     archers.crossbows = true;
     let b = breaches(&t);
     assert!(
-        b.iter().any(|x| x.to_string().ends_with("crossbows are only available to the Western kingdoms, and Turan is not one")),
+        b.iter().any(|x| x
+            .to_string()
+            .ends_with("crossbows are only available to the Western kingdoms, and Turan is not one")),
         "{b:?}"
     );
 }
@@ -241,25 +340,41 @@ fn mercenary_limits() {
     // Aquilonia: up to 20% mercenaries (48 of 282 figures is 17%; 66 of 300 is 22%)
     let mut a = aquilonians();
     a.points = 2000;
-    a.mercenaries = vec![merc("Free Companies", "Free Company Foot", 24), merc("Free Companies", "Free Company Foot", 24)];
+    a.mercenaries = vec![
+        merc("Free Companies", "Free Company Foot", 24),
+        merc("Free Companies", "Free Company Foot", 24),
+    ];
     assert_eq!(breaches(&a), vec![]);
     a.mercenaries.push(merc("Shem", "Shemite Archers", 18));
     let b = breaches(&a);
-    assert!(b.iter().any(|x| matches!(x, Breach::MercenaryShare { limit: 20, .. })), "{b:?}");
+    assert!(
+        b.iter().any(|x| matches!(x, Breach::MercenaryShare { limit: 20, .. })),
+        "{b:?}"
+    );
     // Stygia hires none; Zamora only Free Companies; Khauran one unit of each kind
     let mut s = army::propose("Stygia", 1500).unwrap();
     s.mercenaries = vec![merc("Free Companies", "Free Company Foot", 24)];
     s.points = 2000;
-    assert!(breaches(&s).iter().any(|x| x.to_string() == "Stygia may not hire mercenaries (only nations whose description allows them may hire any)"));
+    assert!(breaches(&s).iter().any(|x| x.to_string()
+        == "Stygia may not hire mercenaries (only nations whose description allows them may hire any)"));
     let mut z = army::propose("Zamora", 1000).unwrap();
     z.points = 1200;
     z.mercenaries = vec![merc("Shem", "Shemite Archers", 18)];
-    assert!(breaches(&z).iter().any(|x| matches!(x, Breach::MercenaryNotAllowed { .. })));
+    assert!(breaches(&z)
+        .iter()
+        .any(|x| matches!(x, Breach::MercenaryNotAllowed { .. })));
     let mut k = army::propose("Khauran and Khoraja", 500).unwrap();
     k.points = 800;
-    k.mercenaries = vec![merc("Desert Nomads", "Medium Cavalry", 12), merc("Desert Nomads", "Horse Archers", 12)];
+    k.mercenaries = vec![
+        merc("Desert Nomads", "Medium Cavalry", 12),
+        merc("Desert Nomads", "Horse Archers", 12),
+    ];
     let b = breaches(&k);
-    assert!(b.iter().any(|x| matches!(x, Breach::MercenaryCount { units: 2, max: 1, .. })), "{b:?}");
+    assert!(
+        b.iter()
+            .any(|x| matches!(x, Breach::MercenaryCount { units: 2, max: 1, .. })),
+        "{b:?}"
+    );
 }
 
 #[test]
@@ -275,7 +390,11 @@ fn unknown_designation_suggests_the_list() {
     let mut a = aquilonians();
     a.units[0].designation = "Black Dragon".into();
     let b = breaches(&a);
-    assert!(b.iter().any(|x| x.to_string() == "'Black Dragon' is not a unit designation of Aquilonia (did you mean 'Black Dragons'?)"), "{b:?}");
+    assert!(
+        b.iter().any(|x| x.to_string()
+            == "'Black Dragon' is not a unit designation of Aquilonia (did you mean 'Black Dragons'?)"),
+        "{b:?}"
+    );
 }
 
 #[test]
@@ -288,7 +407,11 @@ fn army_files_round_trip_and_the_cli_reports() {
     assert!(out.contains("nation = \"Pictland\""));
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.toml");
-    std::fs::write(&path, "nation = \"Vendhya\"\npoints = 100\n[[unit]]\ndesignation = \"Royal Guard\"\nfigures = 30\n").unwrap();
+    std::fs::write(
+        &path,
+        "nation = \"Vendhya\"\npoints = 100\n[[unit]]\ndesignation = \"Royal Guard\"\nfigures = 30\n",
+    )
+    .unwrap();
     let (out, code) = army::check_cli(path.to_str().unwrap());
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("150 points is over the limit of 100"), "{out}");
@@ -325,8 +448,17 @@ fn ready_scenarios_load_and_match_their_armies() {
         assert_eq!(s.sides.len(), 2, "{name}");
         for u in loaded.table.units.values() {
             let side = s.sides.iter().find(|x| x.id == u.side).expect("load checks sides");
-            assert!(side.zone.contains([u.front.x, u.front.y]), "{name}: {} at {}", u.id, u.front);
-            assert!(u.kind != UnitType::Wizard || u.spell_points.is_some(), "{name}: {}", u.id);
+            assert!(
+                side.zone.contains([u.front.x, u.front.y]),
+                "{name}: {} at {}",
+                u.id,
+                u.front
+            );
+            assert!(
+                u.kind != UnitType::Wizard || u.spell_points.is_some(),
+                "{name}: {}",
+                u.id
+            );
         }
         for side in &s.sides {
             let army_path = format!("{dir}{}", side.army);
@@ -362,7 +494,10 @@ fn scenario_files_without_own_keys_and_with_unknown_sides() {
     assert_eq!(loaded.scenario, None);
     assert_eq!(loaded.table.units.len(), 6);
     let raid = std::fs::read_to_string(format!("{dir}border-raid.toml")).unwrap();
-    let bad = raid.replace("side = \"koth\"\nname = \"2nd Regular Spearmen\"", "side = \"ophir\"\nname = \"2nd Regular Spearmen\"");
+    let bad = raid.replace(
+        "side = \"koth\"\nname = \"2nd Regular Spearmen\"",
+        "side = \"ophir\"\nname = \"2nd Regular Spearmen\"",
+    );
     let err = scenario::load(&bad).unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -370,7 +505,10 @@ fn scenario_files_without_own_keys_and_with_unknown_sides() {
     );
     let bad = raid.replacen("side = \"koth\"\narea", "side = \"ophir\"\narea", 1);
     let err = scenario::load(&bad).unwrap_err();
-    assert!(matches!(err, ScenarioError::UnknownSide { ref what, .. } if what == "a hold-ground condition"), "{err}");
+    assert!(
+        matches!(err, ScenarioError::UnknownSide { ref what, .. } if what == "a hold-ground condition"),
+        "{err}"
+    );
 }
 
 /// An army deploys along a line: foot in the centre, horse on the wings,
@@ -380,14 +518,29 @@ fn deployment_puts_an_army_on_the_table() {
     use umpire::army::Deployment;
     use umpire::table::{setup::Setup, Table};
     let mut a = army::propose("Vendhya", 1500).unwrap();
-    a.heroes = vec![Hero { name: "Prince".into(), mounted: false, with: None }];
-    let d = Deployment { side: "vendhya".into(), y: 8.0, x_from: 0.0, x_to: 144.0, facing: 0.0, gap: 1.0 };
+    a.heroes = vec![Hero {
+        name: "Prince".into(),
+        mounted: false,
+        with: None,
+    }];
+    let d = Deployment {
+        side: "vendhya".into(),
+        y: 8.0,
+        x_from: 0.0,
+        x_to: 144.0,
+        facing: 0.0,
+        gap: 1.0,
+    };
     let units = a.to_units(&d).unwrap();
     let mammoths = units.iter().find(|u| u.kind == "WM").expect("mammoths");
     assert_eq!(mammoths.figures % 4, 0, "4 crew a mammoth");
     let hero = units.iter().find(|u| u.kind == "hero").unwrap();
     assert!(hero.attached_to.is_some());
-    let setup: Setup = toml::from_str(&format!("[table]\nwidth = 144.0\ndepth = 60.0\n{}", army::units_toml(&units))).unwrap();
+    let setup: Setup = toml::from_str(&format!(
+        "[table]\nwidth = 144.0\ndepth = 60.0\n{}",
+        army::units_toml(&units)
+    ))
+    .unwrap();
     let table = Table::from_setup(&setup).unwrap();
     assert_eq!(table.units.len(), units.len());
     let narrow = Deployment { x_to: 30.0, ..d };
@@ -441,7 +594,12 @@ fn ready_scenarios_play_to_the_end_with_scripted_orders() {
                     .collect();
                 let checked = check_side(&text, &side.id, &table);
                 if turn == 1 {
-                    assert!(checked.rejected.is_empty(), "{name} {}: {:?}", side.id, checked.diagnostics);
+                    assert!(
+                        checked.rejected.is_empty(),
+                        "{name} {}: {:?}",
+                        side.id,
+                        checked.diagnostics
+                    );
                 }
                 orders.merge(checked.orders);
             }
@@ -458,7 +616,11 @@ fn ready_scenarios_play_to_the_end_with_scripted_orders() {
 #[test]
 fn a_superhero_needs_fifteen_hundred_points() {
     let mut a = army::propose("Aquilonia", 1000).unwrap();
-    a.superheroes = vec![Hero { name: "Conan".into(), mounted: true, with: None }];
+    a.superheroes = vec![Hero {
+        name: "Conan".into(),
+        mounted: true,
+        with: None,
+    }];
     let b = breaches(&a);
     assert!(
         b.iter().any(|x| x.to_string() == "1 superheroes, but an army must field 1500 points for each: 1070 points allow 0"),
@@ -502,10 +664,21 @@ fn the_printed_check_report() {
 fn national_lists_print_as_the_book_does() {
     let (out, code) = army::list_cli(Some("aquilonia"));
     assert_eq!(code, 0);
-    assert!(out.starts_with("AQUILONIA: 3000 points\nBanner: Gold lion on black field\nMercenaries: up to 20% of the army\n"), "{out}");
+    assert!(
+        out.starts_with(
+            "AQUILONIA: 3000 points\nBanner: Gold lion on black field\nMercenaries: up to 20% of the army\n"
+        ),
+        "{out}"
+    );
     assert!(out.contains("\nCavalry: 25-40% of the army\n"), "{out}");
-    assert!(out.contains("  Black Dragons            HC   A          12      7  1 unit\n"), "{out}");
-    assert!(out.contains("  Bossonian Archers        MI   A          24      5  0-25%\n"), "{out}");
+    assert!(
+        out.contains("  Black Dragons            HC   A          12      7  1 unit\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  Bossonian Archers        MI   A          24      5  0-25%\n"),
+        "{out}"
+    );
     let (all, _) = army::list_cli(None);
     assert_eq!(all.lines().count(), 24);
     assert_eq!(army::list_cli(Some("Atlantis")).1, 2);
@@ -522,8 +695,23 @@ fn small_armies_that_the_bands_forbid() {
         .collect();
     assert_eq!(
         none,
-        ["Aesir", "Argos", "Cimmerians", "Khauran and Khoraja", "Ophir", "Pictland", "Turan", "Vanir", "Zingara"]
+        [
+            "Aesir",
+            "Argos",
+            "Cimmerians",
+            "Khauran and Khoraja",
+            "Ophir",
+            "Pictland",
+            "Turan",
+            "Vanir",
+            "Zingara"
+        ]
     );
     assert!(army::propose("Khauran and Khoraja", 250).is_err());
-    assert_eq!(army::check(&army::propose("Nemedia", 300).unwrap()).unwrap().total_points, 192);
+    assert_eq!(
+        army::check(&army::propose("Nemedia", 300).unwrap())
+            .unwrap()
+            .total_points,
+        192
+    );
 }

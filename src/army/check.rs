@@ -13,7 +13,7 @@ use crate::rules::points::{hero_cost, superhero_cost};
 use super::file::{ArmyFile, Hero};
 use super::magic::{magic_order, MagicOrder};
 use super::nation::{ArmKind, Designation, Mercenaries, Nation};
-use super::{nation, name_key, suggest, ArmyError};
+use super::{name_key, nation, suggest, ArmyError};
 
 /// "One hero for every 750 points they have fielded on the table."
 pub const POINTS_PER_HERO: u32 = 750;
@@ -57,11 +57,28 @@ pub enum Breach {
     /// "The army has no units."
     NoUnits,
     /// "'Black Dragon' is not in the list of Aquilonia (did you mean 'Black Dragons'?)".
-    UnknownName { what: &'static str, given: String, list: String, suggestion: Option<String> },
+    UnknownName {
+        what: &'static str,
+        given: String,
+        list: String,
+        suggestion: Option<String>,
+    },
     /// "Cavalry is 20.0% of the army; Aquilonia allows 25-40%."
-    ArmShare { nation: String, arm: ArmKind, figures: u32, of: u32, band: [u32; 2] },
+    ArmShare {
+        nation: String,
+        arm: ArmKind,
+        figures: u32,
+        of: u32,
+        band: [u32; 2],
+    },
     /// "Poitainian Knights are 60.0% of the cavalry; the list allows 0-50%."
-    DesignationShare { designation: String, arm: ArmKind, figures: u32, of: u32, band: [u32; 2] },
+    DesignationShare {
+        designation: String,
+        arm: ArmKind,
+        figures: u32,
+        of: u32,
+        band: [u32; 2],
+    },
     /// "2 units of Black Dragons; the list allows 1 unit."
     OneUnit { designation: String, units: u32 },
     /// "Guard units are limited to one per army: Black Dragons, Black Legion."
@@ -87,7 +104,11 @@ pub enum Breach {
     /// "No gamer should buy wizards of more than one type to serve with the same army."
     WizardTypes { orders: Vec<String> },
     /// "Wizards of the Black Circle serve only Stygia, not Aquilonia."
-    WizardMayNotServe { order: String, nation: String, serves: String },
+    WizardMayNotServe {
+        order: String,
+        nation: String,
+        serves: String,
+    },
     /// "There is only one Thoth-Amon."
     WizardAlone { order: String, count: u32 },
     /// "Crossbows are only available to the Western kingdoms: Turanian Levy Archers."
@@ -97,9 +118,19 @@ pub enum Breach {
     /// "Stygia may not hire mercenaries."
     NoMercenaries { nation: String },
     /// "Shemite Archers (Shem) are not among the mercenaries Zamora may hire: Free Companies only."
-    MercenaryNotAllowed { unit: String, from: String, nation: String, allowed: String },
+    MercenaryNotAllowed {
+        unit: String,
+        from: String,
+        nation: String,
+        allowed: String,
+    },
     /// "Mercenaries are 30.0% of the army; Turan allows up to 25%."
-    MercenaryShare { nation: String, figures: u32, of: u32, limit: u32 },
+    MercenaryShare {
+        nation: String,
+        figures: u32,
+        of: u32,
+        limit: u32,
+    },
     /// "2 units of Desert Nomads; Khauran and Khoraja may hire 1."
     MercenaryCount { from: String, units: u32, max: u32 },
 }
@@ -266,10 +297,26 @@ impl Tally {
 
 /// One percentage or count test of Appendix I, with the numbers it judged.
 pub(crate) enum BandTest<'a> {
-    Arm { arm: ArmKind, figures: u32, band: [u32; 2] },
-    Designation { d: &'a Designation, arm: ArmKind, figures: u32, of: u32, band: [u32; 2] },
-    OneUnit { d: &'a Designation, units: u32 },
-    Home { arm: ArmKind, figures: u32 },
+    Arm {
+        arm: ArmKind,
+        figures: u32,
+        band: [u32; 2],
+    },
+    Designation {
+        d: &'a Designation,
+        arm: ArmKind,
+        figures: u32,
+        of: u32,
+        band: [u32; 2],
+    },
+    OneUnit {
+        d: &'a Designation,
+        units: u32,
+    },
+    Home {
+        arm: ArmKind,
+        figures: u32,
+    },
 }
 
 fn within(figures: u32, of: u32, [lo, hi]: [u32; 2]) -> bool {
@@ -290,23 +337,43 @@ impl BandTest<'_> {
 
 /// Every band test the nation's list sets for this tally. Arms with no
 /// figures set no designation bands (an empty arm has no shares to fill).
-pub(crate) fn band_tests<'a>(nation: &'a Nation, tally: &'a Tally, home: bool) -> impl Iterator<Item = BandTest<'a>> + 'a {
+pub(crate) fn band_tests<'a>(
+    nation: &'a Nation,
+    tally: &'a Tally,
+    home: bool,
+) -> impl Iterator<Item = BandTest<'a>> + 'a {
     let mut index = 0;
     nation.arms.iter().enumerate().flat_map(move |(ai, arm)| {
         let arm_figures = tally.per_arm[ai];
         let mut tests = Vec::new();
         if let Some(band) = arm.share {
-            tests.push(BandTest::Arm { arm: arm.of, figures: arm_figures, band });
+            tests.push(BandTest::Arm {
+                arm: arm.of,
+                figures: arm_figures,
+                band,
+            });
         }
         if arm.home_only && !home {
-            tests.push(BandTest::Home { arm: arm.of, figures: arm_figures });
+            tests.push(BandTest::Home {
+                arm: arm.of,
+                figures: arm_figures,
+            });
         }
         for d in &arm.units {
             let figures = tally.per_designation[index];
             if d.one_unit {
-                tests.push(BandTest::OneUnit { d, units: tally.units_per_designation[index] });
+                tests.push(BandTest::OneUnit {
+                    d,
+                    units: tally.units_per_designation[index],
+                });
             } else if let (Some(band), true) = (d.percent, arm_figures > 0) {
-                tests.push(BandTest::Designation { d, arm: arm.of, figures, of: arm_figures, band });
+                tests.push(BandTest::Designation {
+                    d,
+                    arm: arm.of,
+                    figures,
+                    of: arm_figures,
+                    band,
+                });
             }
             index += 1;
         }
@@ -357,7 +424,10 @@ pub fn check(army: &ArmyFile) -> Result<Report, ArmyError> {
             if !bow {
                 breaches.push(Breach::CrossbowsWithoutBows { unit: name.clone() });
             } else if !nation.western {
-                breaches.push(Breach::CrossbowsNotWestern { unit: name.clone(), nation: nation.name.clone() });
+                breaches.push(Breach::CrossbowsNotWestern {
+                    unit: name.clone(),
+                    nation: nation.name.clone(),
+                });
             }
         }
         size_breaches(name, line.figures, d, &mut under, &mut breaches);
@@ -387,15 +457,27 @@ pub fn check(army: &ArmyFile) -> Result<Report, ArmyError> {
                 of: tally.total,
                 band,
             },
-            BandTest::Designation { d, arm, figures, of, band } => Breach::DesignationShare {
+            BandTest::Designation {
+                d,
+                arm,
+                figures,
+                of,
+                band,
+            } => Breach::DesignationShare {
                 designation: d.designation.clone(),
                 arm,
                 figures,
                 of,
                 band,
             },
-            BandTest::OneUnit { d, units } => Breach::OneUnit { designation: d.designation.clone(), units },
-            BandTest::Home { arm, .. } => Breach::AwayFromHome { nation: nation.name.clone(), arm },
+            BandTest::OneUnit { d, units } => Breach::OneUnit {
+                designation: d.designation.clone(),
+                units,
+            },
+            BandTest::Home { arm, .. } => Breach::AwayFromHome {
+                nation: nation.name.clone(),
+                arm,
+            },
         });
     }
 
@@ -409,7 +491,12 @@ pub fn check(army: &ArmyFile) -> Result<Report, ArmyError> {
         };
         let of = tally.total + merc_figures;
         if let Some(limit) = limit.filter(|&l| !within(merc_figures, of, [0, l])) {
-            breaches.push(Breach::MercenaryShare { nation: nation.name.clone(), figures: merc_figures, of, limit });
+            breaches.push(Breach::MercenaryShare {
+                nation: nation.name.clone(),
+                figures: merc_figures,
+                of,
+                limit,
+            });
         }
     }
     if guards.len() > 1 {
@@ -430,13 +517,27 @@ pub fn check(army: &ArmyFile) -> Result<Report, ArmyError> {
     let total_points = lines.iter().map(|l| l.points).sum();
     hero_breaches(army, &names, &nation, total_points, &mut breaches);
     if let Some(c) = &army.commander {
-        lines.push(CostLine { name: c.name.clone(), what: "commander".into(), figures: 1, points: 0 });
+        lines.push(CostLine {
+            name: c.name.clone(),
+            what: "commander".into(),
+            figures: 1,
+            points: 0,
+        });
         if let Some(unit) = c.with.as_ref().filter(|u| !names.contains(u)) {
-            breaches.push(Breach::NoSuchUnit { who: format!("commander {}", c.name), unit: unit.clone() });
+            breaches.push(Breach::NoSuchUnit {
+                who: format!("commander {}", c.name),
+                unit: unit.clone(),
+            });
         }
     }
     if total_points > army.points {
-        breaches.insert(0, Breach::OverPoints { total: total_points, limit: army.points });
+        breaches.insert(
+            0,
+            Breach::OverPoints {
+                total: total_points,
+                limit: army.points,
+            },
+        );
     }
     Ok(Report {
         nation: nation.name.clone(),
@@ -450,19 +551,32 @@ pub fn check(army: &ArmyFile) -> Result<Report, ArmyError> {
 
 fn single_line(h: &Hero, what: &str, points: u32) -> CostLine {
     let how = if h.mounted { "mounted" } else { "on foot" };
-    CostLine { name: h.name.clone(), what: format!("{what} {how}"), figures: 1, points }
+    CostLine {
+        name: h.name.clone(),
+        what: format!("{what} {how}"),
+        figures: 1,
+        points,
+    }
 }
 
 /// Unit size: over a full unit is a breach; under it, the unit is the (one)
 /// under-strength unit, and must keep half a unit.
 fn size_breaches(name: &str, figures: u32, d: &Designation, under: &mut Vec<String>, breaches: &mut Vec<Breach>) {
     if figures > d.figures.max() {
-        breaches.push(Breach::OverStrength { unit: name.to_string(), figures, full: d.figures.to_string() });
+        breaches.push(Breach::OverStrength {
+            unit: name.to_string(),
+            figures,
+            full: d.figures.to_string(),
+        });
     } else if figures < d.figures.min() {
         under.push(name.to_string());
         let floor = d.figures.min().div_ceil(UNDER_STRENGTH_FLOOR);
         if figures < floor {
-            breaches.push(Breach::TooWeak { unit: name.to_string(), figures, floor });
+            breaches.push(Breach::TooWeak {
+                unit: name.to_string(),
+                figures,
+                floor,
+            });
         }
     }
 }
@@ -480,7 +594,9 @@ fn mercenaries(
         return 0;
     }
     if nation.mercenaries == Mercenaries::None {
-        breaches.push(Breach::NoMercenaries { nation: nation.name.clone() });
+        breaches.push(Breach::NoMercenaries {
+            nation: nation.name.clone(),
+        });
     }
     let mut figures = 0;
     let mut hired: BTreeMap<usize, u32> = BTreeMap::new();
@@ -520,7 +636,9 @@ fn mercenaries(
             Mercenaries::Listed { units } => {
                 let slot = units.iter().position(|l| {
                     name_key(&l.nation) == name_key(&from.name)
-                        && l.designation.as_ref().is_none_or(|x| name_key(x) == name_key(&d.designation))
+                        && l.designation
+                            .as_ref()
+                            .is_none_or(|x| name_key(x) == name_key(&d.designation))
                 });
                 match slot {
                     Some(i) => {
@@ -547,7 +665,13 @@ fn mercenaries(
         figures += m.figures;
         lines.push(CostLine {
             name: name.clone(),
-            what: format!("{} {} {} (mercenary, {})", d.kind.code(), d.class, d.designation, from.name),
+            what: format!(
+                "{} {} {} (mercenary, {})",
+                d.kind.code(),
+                d.class,
+                d.designation,
+                from.name
+            ),
             figures: m.figures,
             points: m.figures * d.figure_cost(),
         });
@@ -574,11 +698,21 @@ fn wizards(army: &ArmyFile, nation: &Nation, lines: &mut Vec<CostLine>, breaches
         let order = match magic_order(&w.order) {
             Ok(o) => o,
             Err(ArmyError::UnknownName { given, suggestion, .. }) => {
-                breaches.push(Breach::UnknownName { what: "magic user", given, list: "Appendix II".into(), suggestion });
+                breaches.push(Breach::UnknownName {
+                    what: "magic user",
+                    given,
+                    list: "Appendix II".into(),
+                    suggestion,
+                });
                 continue;
             }
             Err(e) => {
-                breaches.push(Breach::UnknownName { what: "magic user", given: e.to_string(), list: "Appendix II".into(), suggestion: None });
+                breaches.push(Breach::UnknownName {
+                    what: "magic user",
+                    given: e.to_string(),
+                    list: "Appendix II".into(),
+                    suggestion: None,
+                });
                 continue;
             }
         };
@@ -590,7 +724,10 @@ fn wizards(army: &ArmyFile, nation: &Nation, lines: &mut Vec<CostLine>, breaches
             });
         }
         if order.alone && w.count > 1 {
-            breaches.push(Breach::WizardAlone { order: order.name.clone(), count: w.count });
+            breaches.push(Breach::WizardAlone {
+                order: order.name.clone(),
+                count: w.count,
+            });
         }
         lines.push(CostLine {
             name: order.name.clone(),
@@ -602,7 +739,9 @@ fn wizards(army: &ArmyFile, nation: &Nation, lines: &mut Vec<CostLine>, breaches
     }
     let clash = orders.iter().any(|a| orders.iter().any(|b| !a.works_with(b)));
     if clash {
-        breaches.push(Breach::WizardTypes { orders: orders.iter().map(|o| o.name.clone()).collect() });
+        breaches.push(Breach::WizardTypes {
+            orders: orders.iter().map(|o| o.name.clone()).collect(),
+        });
     }
 }
 
@@ -610,15 +749,27 @@ fn hero_breaches(army: &ArmyFile, names: &[String], nation: &Nation, total: u32,
     let slots = army.heroes.len() as u32 + HEROES_PER_SUPERHERO * army.superheroes.len() as u32;
     let allowed = total / POINTS_PER_HERO;
     if slots > allowed {
-        breaches.push(Breach::Heroes { heroes: slots, allowed, total });
+        breaches.push(Breach::Heroes {
+            heroes: slots,
+            allowed,
+            total,
+        });
     }
     let superheroes = army.superheroes.len() as u32;
     if superheroes > total / POINTS_PER_SUPERHERO {
-        breaches.push(Breach::Superheroes { superheroes, allowed: total / POINTS_PER_SUPERHERO, total });
+        breaches.push(Breach::Superheroes {
+            superheroes,
+            allowed: total / POINTS_PER_SUPERHERO,
+            total,
+        });
     }
     let all: Vec<&Hero> = army.heroes.iter().chain(&army.superheroes).collect();
     for mounted in [false, true] {
-        let same: Vec<String> = all.iter().filter(|h| h.mounted == mounted).map(|h| h.name.clone()).collect();
+        let same: Vec<String> = all
+            .iter()
+            .filter(|h| h.mounted == mounted)
+            .map(|h| h.name.clone())
+            .collect();
         if same.len() > 1 {
             breaches.push(Breach::HeroesSameType { mounted, names: same });
         }
@@ -629,7 +780,9 @@ fn hero_breaches(army: &ArmyFile, names: &[String], nation: &Nation, total: u32,
         .iter()
         .map(|u| nation.designation(&u.designation).map(|(_, d)| d.kind))
         .chain(army.mercenaries.iter().map(|m| {
-            super::nation(&m.nation).ok().and_then(|n| n.designation(&m.designation).map(|(_, d)| d.kind))
+            super::nation(&m.nation)
+                .ok()
+                .and_then(|n| n.designation(&m.designation).map(|(_, d)| d.kind))
         }))
         .zip(names)
         .filter_map(|(k, n)| k.map(|k| (n.as_str(), k)))
@@ -637,7 +790,10 @@ fn hero_breaches(army: &ArmyFile, names: &[String], nation: &Nation, total: u32,
     for h in &all {
         let Some(unit) = &h.with else { continue };
         match kinds.get(unit.as_str()) {
-            None => breaches.push(Breach::NoSuchUnit { who: h.name.clone(), unit: unit.clone() }),
+            None => breaches.push(Breach::NoSuchUnit {
+                who: h.name.clone(),
+                unit: unit.clone(),
+            }),
             Some(kind) if kind.is_mounted() != h.mounted => breaches.push(Breach::HeroWrongUnit {
                 hero: h.name.clone(),
                 mounted: h.mounted,

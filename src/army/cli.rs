@@ -35,7 +35,10 @@ pub fn check_cli(path: &str) -> (String, i32) {
 pub fn render(path: &str, r: &Report) -> String {
     let mut out = format!("{path}: army of {}\n", r.nation);
     for l in &r.lines {
-        out.push_str(&format!("  {:<28} {:<44} {:>4} fig {:>5} pts\n", l.name, l.what, l.figures, l.points));
+        out.push_str(&format!(
+            "  {:<28} {:<44} {:>4} fig {:>5} pts\n",
+            l.name, l.what, l.figures, l.points
+        ));
     }
     out.push_str(&format!(
         "total {} points of {} ({} figures for percentages)\n",
@@ -62,7 +65,10 @@ pub fn new_cli(nation: &str, points: u32) -> (String, i32) {
     };
     let mut out = String::from("# Proposed by `umpire army new`: a legal starting point to edit.\n");
     if let Ok(r) = check(&army) {
-        out.push_str(&format!("# {} points of {}, {} figures.\n", r.total_points, r.limit, r.figures));
+        out.push_str(&format!(
+            "# {} points of {}, {} figures.\n",
+            r.total_points, r.limit, r.figures
+        ));
     }
     out.push_str(&army.to_toml());
     (out, LEGAL)
@@ -78,7 +84,14 @@ pub fn describe(n: &Nation) -> String {
         Mercenaries::FreeCompanies { percent } => format!("Free Companies, up to {percent}% of the army"),
         Mercenaries::Listed { units } => units
             .iter()
-            .map(|l| format!("{} ({}), at most {}", l.designation.as_deref().unwrap_or("any unit"), l.nation, l.max_units))
+            .map(|l| {
+                format!(
+                    "{} ({}), at most {}",
+                    l.designation.as_deref().unwrap_or("any unit"),
+                    l.nation,
+                    l.max_units
+                )
+            })
             .collect::<Vec<_>>()
             .join("; "),
     };
@@ -94,7 +107,15 @@ pub fn describe(n: &Nation) -> String {
         };
         let home = if arm.home_only { " (at home only)" } else { "" };
         out.push_str(&format!("\n{}{share}{home}\n", capitalised(arm.of.label())));
-        out.push_str(&format!("  {:<24} {:<4} {:<5} {:>7} {:>6}  % of {}\n", "Unit", "Type", "Class", "Figures", "Pts/fig", arm.of.label()));
+        out.push_str(&format!(
+            "  {:<24} {:<4} {:<5} {:>7} {:>6}  % of {}\n",
+            "Unit",
+            "Type",
+            "Class",
+            "Figures",
+            "Pts/fig",
+            arm.of.label()
+        ));
         for d in &arm.units {
             out.push_str(&format!(
                 "  {:<24} {:<4} {:<5} {:>7} {:>6}  {}\n",
@@ -115,7 +136,9 @@ pub fn describe(n: &Nation) -> String {
 
 fn capitalised(s: &str) -> String {
     let mut c = s.chars();
-    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 /// `umpire army list [NATION]`: one national list, or the names and points
@@ -127,7 +150,12 @@ pub fn list_cli(name: Option<&str>) -> (String, i32) {
             Err(e) => (format!("error: {e}\n"), UNREADABLE),
         },
         None => match nations() {
-            Ok(all) => (all.iter().map(|n| format!("{:<22} {:>5} points\n", n.name, n.points)).collect(), LEGAL),
+            Ok(all) => (
+                all.iter()
+                    .map(|n| format!("{:<22} {:>5} points\n", n.name, n.points))
+                    .collect(),
+                LEGAL,
+            ),
             Err(e) => (format!("error: {e}\n"), UNREADABLE),
         },
     }

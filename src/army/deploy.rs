@@ -9,7 +9,7 @@ use crate::rules::{Formation, UnitType};
 use crate::table::setup::UnitSetup;
 
 use super::file::ArmyFile;
-use super::{magic_order, nation, name_key, ArmyError};
+use super::{magic_order, name_key, nation, ArmyError};
 
 /// Ranks a unit deploys in: foot 3 (the deepest line), horse 2, chariots
 /// and mammoths 1.
@@ -82,7 +82,11 @@ impl ArmyFile {
             .units
             .iter()
             .map(|u| (own.name.as_str(), &u.designation, u.figures, u.crossbows))
-            .chain(self.mercenaries.iter().map(|m| (m.nation.as_str(), &m.designation, m.figures, false)));
+            .chain(
+                self.mercenaries
+                    .iter()
+                    .map(|m| (m.nation.as_str(), &m.designation, m.figures, false)),
+            );
         for ((list, designation, figures, crossbows), name) in lines.zip(&names) {
             let from = nation(list)?;
             let (_, d) = from.designation(designation).ok_or_else(|| ArmyError::UnknownName {
@@ -169,35 +173,66 @@ impl ArmyFile {
         out: &mut Vec<UnitSetup>,
     ) -> Result<(), ArmyError> {
         let front_of = |unit: &str| out.iter().find(|u| u.name == unit).map(|u| u.front);
-        let first_fitting = |mounted: bool| order.iter().find(|p| p.kind.is_mounted() == mounted).map(|p| p.name.clone());
+        let first_fitting = |mounted: bool| {
+            order
+                .iter()
+                .find(|p| p.kind.is_mounted() == mounted)
+                .map(|p| p.name.clone())
+        };
         let mut singles = Vec::new();
         if let Some(c) = &self.commander {
             let with = c.with.clone().or_else(|| order.first().map(|p| p.name.clone()));
             singles.push((c.name.clone(), UnitType::Commander, with));
         }
         for h in &self.heroes {
-            singles.push((h.name.clone(), UnitType::Hero, h.with.clone().or_else(|| first_fitting(h.mounted))));
+            singles.push((
+                h.name.clone(),
+                UnitType::Hero,
+                h.with.clone().or_else(|| first_fitting(h.mounted)),
+            ));
         }
         for h in &self.superheroes {
-            singles.push((h.name.clone(), UnitType::Superhero, h.with.clone().or_else(|| first_fitting(h.mounted))));
+            singles.push((
+                h.name.clone(),
+                UnitType::Superhero,
+                h.with.clone().or_else(|| first_fitting(h.mounted)),
+            ));
         }
         let mut entries = Vec::new();
         for (name, kind, with) in singles {
-            let front = with.as_deref().and_then(front_of).unwrap_or([(at.x_from + at.x_to) / 2.0, at.y]);
+            let front = with
+                .as_deref()
+                .and_then(front_of)
+                .unwrap_or([(at.x_from + at.x_to) / 2.0, at.y]);
             entries.push(single(id(&name), at, name, kind, front, with.map(|w| id(&w)), None));
         }
         let behind = if at.facing == 180.0 { 4.0 } else { -4.0 };
         for w in &self.wizards {
             let order = magic_order(&w.order)?;
             for k in 1..=w.count {
-                let name = if w.count > 1 { format!("{} {k}", order.name) } else { order.name.clone() };
+                let name = if w.count > 1 {
+                    format!("{} {k}", order.name)
+                } else {
+                    order.name.clone()
+                };
                 let x = (at.x_from + at.x_to) / 2.0 + 2.0 * f64::from(k - 1);
-                entries.push(single(id(&name), at, name, UnitType::Wizard, [x, at.y + behind], None, Some(order.cost)));
+                entries.push(single(
+                    id(&name),
+                    at,
+                    name,
+                    UnitType::Wizard,
+                    [x, at.y + behind],
+                    None,
+                    Some(order.cost),
+                ));
             }
         }
         let taken: Vec<String> = out.iter().map(|u| name_key(&u.id)).collect();
         if let Some(clash) = entries.iter().find(|e| taken.contains(&name_key(&e.id))) {
-            return Err(ArmyError::Deploy(format!("two pieces would share the id '{}': rename one", clash.id)));
+            return Err(ArmyError::Deploy(format!(
+                "two pieces would share the id '{}': rename one",
+                clash.id
+            )));
         }
         out.extend(entries);
         Ok(())

@@ -191,16 +191,32 @@ mod tests {
     #[test]
     fn ordinals() {
         let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101].into_iter().map(ordinal).collect();
-        assert_eq!(got, ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]);
+        assert_eq!(
+            got,
+            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]
+        );
     }
 
     #[test]
     fn repeated_designations_are_numbered_in_front() {
-        let line = |d: &str, name: Option<&str>| UnitLine { designation: d.into(), figures: 12, name: name.map(String::from), crossbows: false };
+        let line = |d: &str, name: Option<&str>| UnitLine {
+            designation: d.into(),
+            figures: 12,
+            name: name.map(String::from),
+            crossbows: false,
+        };
         let army = ArmyFile {
-            units: vec![line("Aquilonians", None), line("Black Dragons", None), line("Aquilonians", None), line("Aquilonians", Some("Tarantia Foot"))],
+            units: vec![
+                line("Aquilonians", None),
+                line("Black Dragons", None),
+                line("Aquilonians", None),
+                line("Aquilonians", Some("Tarantia Foot")),
+            ],
             ..ArmyFile::default()
         };
-        assert_eq!(army.unit_names(), ["1st Aquilonians", "Black Dragons", "2nd Aquilonians", "Tarantia Foot"]);
+        assert_eq!(
+            army.unit_names(),
+            ["1st Aquilonians", "Black Dragons", "2nd Aquilonians", "Tarantia Foot"]
+        );
     }
 }

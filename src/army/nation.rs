@@ -221,7 +221,8 @@ impl Nation {
     /// Find a designation by name, ignoring case and punctuation.
     pub fn designation(&self, name: &str) -> Option<(&Arm, &Designation)> {
         let key = super::name_key(name);
-        self.designations().find(|(_, d)| super::name_key(&d.designation) == key)
+        self.designations()
+            .find(|(_, d)| super::name_key(&d.designation) == key)
     }
 
     /// Parse and check one nation file.
@@ -235,17 +236,24 @@ impl Nation {
             message: e.to_string(),
         })?;
         let bad_band = |band: Option<[u32; 2]>| band.is_some_and(|[lo, hi]| lo > hi || hi > 100);
-        for arm in nation.arms.iter().filter(|a| bad_band(a.share)) {
+        if let Some(arm) = nation.arms.iter().find(|a| bad_band(a.share)) {
             return Err(ArmyError::Nation {
                 file: file.to_string(),
-                message: format!("{} share {:?}: a band is low-high within 0-100", arm.of.label(), arm.share),
+                message: format!(
+                    "{} share {:?}: a band is low-high within 0-100",
+                    arm.of.label(),
+                    arm.share
+                ),
             });
         }
         for (_, d) in nation.designations() {
             if bad_band(d.percent) || d.figures.min() > d.figures.max() || d.figures.min() == 0 {
                 return Err(ArmyError::Nation {
                     file: file.to_string(),
-                    message: format!("{}: bands are low-high within 0-100 and sizes at least 1", d.designation),
+                    message: format!(
+                        "{}: bands are low-high within 0-100 and sizes at least 1",
+                        d.designation
+                    ),
                 });
             }
             if figure_cost(d.kind, d.class, d.has_bow()).is_none() {
@@ -280,19 +288,28 @@ mod tests {
     fn a_list_loads_with_the_book_codes() {
         let n = Nation::from_toml("x.toml", MINIMAL).unwrap();
         let (_, d) = n.designation("foot").unwrap();
-        assert_eq!((d.kind, d.class, d.figure_cost()), (UnitType::HeavyInfantry, Class::B, 4));
+        assert_eq!(
+            (d.kind, d.class, d.figure_cost()),
+            (UnitType::HeavyInfantry, Class::B, 4)
+        );
         assert_eq!(n.mercenaries, Mercenaries::None);
     }
 
     #[test]
     fn lists_the_book_cannot_buy_are_refused() {
         let err = Nation::from_toml("x.toml", &MINIMAL.replace("class = \"B\"", "class = \"C\"")).unwrap_err();
-        assert_eq!(err.to_string(), "x.toml: Foot: heavy infantry class C cannot be bought (the point table prints X)");
+        assert_eq!(
+            err.to_string(),
+            "x.toml: Foot: heavy infantry class C cannot be bought (the point table prints X)"
+        );
         let err = Nation::from_toml("x.toml", &MINIMAL.replace("type = \"HI\"", "type = \"XX\"")).unwrap_err();
         assert!(err.to_string().contains("unknown unit type 'XX'"), "{err}");
         let err = Nation::from_toml("x.toml", &MINIMAL.replace("[0, 100]", "[60, 40]")).unwrap_err();
         assert!(err.to_string().contains("bands are low-high"), "{err}");
         let err = Nation::from_toml("x.toml", &MINIMAL.replace("percent = [0, 100]", "")).unwrap_err();
-        assert!(err.to_string().contains("give either `percent` or `one_unit = true`"), "{err}");
+        assert!(
+            err.to_string().contains("give either `percent` or `one_unit = true`"),
+            "{err}"
+        );
     }
 }

@@ -132,7 +132,11 @@ impl Search<'_> {
             return;
         }
         if points <= self.limit && self.legal(None) {
-            self.best = Some(Pick { points, counts: self.counts.clone(), trim: None });
+            self.best = Some(Pick {
+                points,
+                counts: self.counts.clone(),
+                trim: None,
+            });
             return;
         }
         for i in 0..self.designations.len() {
@@ -147,7 +151,11 @@ impl Search<'_> {
                     break;
                 }
                 if p <= self.limit && self.legal(Some((i, figures))) {
-                    self.best = Some(Pick { points: p, counts: self.counts.clone(), trim: Some((i, figures)) });
+                    self.best = Some(Pick {
+                        points: p,
+                        counts: self.counts.clone(),
+                        trim: Some((i, figures)),
+                    });
                     break;
                 }
             }
@@ -171,7 +179,12 @@ impl Search<'_> {
             .filter(|&i| self.designations[i].is_guard())
             .map(|i| self.counts[i])
             .sum();
-        guards <= 1 && bands_hold(self.nation, &Tally::new(self.nation, self.units(&self.counts, trim)), false)
+        guards <= 1
+            && bands_hold(
+                self.nation,
+                &Tally::new(self.nation, self.units(&self.counts, trim)),
+                false,
+            )
     }
 }
 
@@ -188,7 +201,11 @@ pub fn propose(nation_name: &str, points: u32) -> Result<ArmyFile, ArmyError> {
     let nation = nation(nation_name)?;
     let designations: Vec<&Designation> = nation.designations().map(|(_, d)| d).collect();
     let usable: Vec<bool> = nation.designations().map(|(a, _)| !a.home_only).collect();
-    let max_unit = designations.iter().map(|d| d.figures.max() * d.figure_cost()).max().unwrap_or(0);
+    let max_unit = designations
+        .iter()
+        .map(|d| d.figures.max() * d.figure_cost())
+        .max()
+        .unwrap_or(0);
     let tries = targets(&nation, &usable, points)
         .into_iter()
         .zip(&designations)
@@ -240,6 +257,9 @@ pub fn propose(nation_name: &str, points: u32) -> Result<ArmyFile, ArmyError> {
         ..ArmyFile::default()
     };
     let first_unit = army.unit_names().into_iter().next();
-    army.commander = Some(Commander { name: "General".into(), with: first_unit });
+    army.commander = Some(Commander {
+        name: "General".into(),
+        with: first_unit,
+    });
     Ok(army)
 }

@@ -157,11 +157,16 @@ pub fn load(text: &str) -> Result<Loaded, ScenarioError> {
     let doc: toml::Table = toml::from_str(text).map_err(|e| ScenarioError::Syntax(e.to_string()))?;
     let (setup_part, own): (toml::Table, toml::Table) =
         doc.into_iter().partition(|(k, _)| SETUP_KEYS.contains(&k.as_str()));
-    let setup: Setup = setup_part.try_into().map_err(|e: toml::de::Error| ScenarioError::Syntax(e.to_string()))?;
+    let setup: Setup = setup_part
+        .try_into()
+        .map_err(|e: toml::de::Error| ScenarioError::Syntax(e.to_string()))?;
     let scenario: Option<Scenario> = if own.is_empty() {
         None
     } else {
-        Some(own.try_into().map_err(|e: toml::de::Error| ScenarioError::Syntax(e.to_string()))?)
+        Some(
+            own.try_into()
+                .map_err(|e: toml::de::Error| ScenarioError::Syntax(e.to_string()))?,
+        )
     };
     let table = Table::from_setup(&setup).map_err(|e| ScenarioError::Setup(e.to_string()))?;
     if let Some(s) = &scenario {
@@ -169,7 +174,11 @@ pub fn load(text: &str) -> Result<Loaded, ScenarioError> {
             Victory::HoldGround { side, .. } => Some(("a hold-ground condition".to_string(), side)),
             _ => None,
         });
-        let named = setup.units.iter().map(|u| (format!("unit '{}'", u.id), &u.side)).chain(held);
+        let named = setup
+            .units
+            .iter()
+            .map(|u| (format!("unit '{}'", u.id), &u.side))
+            .chain(held);
         for (what, side) in named {
             if !s.sides.iter().any(|x| &x.id == side) {
                 return Err(ScenarioError::UnknownSide {
@@ -193,7 +202,10 @@ pub struct Verdict {
 
 /// Points a unit was worth at the start and has lost (§11 prices).
 fn points(u: &Unit) -> (u32, u32) {
-    let bow = u.weapons.iter().any(|w| matches!(w, Weapon::Bow | Weapon::ShemiteBow | Weapon::Crossbow));
+    let bow = u
+        .weapons
+        .iter()
+        .any(|w| matches!(w, Weapon::Bow | Weapon::ShemiteBow | Weapon::Crossbow));
     let (per, per_model) = match u.kind {
         UnitType::Hero => (hero_cost(false), 1),
         UnitType::Superhero => (superhero_cost(false), 1),
@@ -204,13 +216,20 @@ fn points(u: &Unit) -> (u32, u32) {
         k => (figure_cost(k, u.class, bow).unwrap_or(0), 1),
     };
     let worth = u.original.div_ceil(per_model) * per;
-    let left = if broken(u) { 0 } else { u.figures.div_ceil(per_model) * per };
+    let left = if broken(u) {
+        0
+    } else {
+        u.figures.div_ceil(per_model) * per
+    };
     (worth, worth.saturating_sub(left))
 }
 
 /// Out of the battle: routed, surrendered, captured, destroyed or gone.
 fn broken(u: &Unit) -> bool {
-    matches!(u.status, Status::Rout | Status::Surrendered | Status::Captured | Status::Eliminated | Status::OffTable)
+    matches!(
+        u.status,
+        Status::Rout | Status::Surrendered | Status::Captured | Status::Eliminated | Status::OffTable
+    )
 }
 
 /// Judge the table against the scenario's conditions. `last_turn` is true
@@ -225,21 +244,35 @@ pub fn assess(scenario: &Scenario, table: &Table, last_turn: bool) -> Verdict {
                 let theirs: Vec<&Unit> = table.units_of(&enemy.id).collect();
                 let met = match cond {
                     Victory::ArmyBroken { percent } => {
-                        let (worth, lost) = theirs.iter().map(|u| points(u)).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-                        (worth > 0 && lost * 100 >= percent * worth)
-                            .then(|| format!("{} has lost {lost} of {worth} points ({percent}% breaks an army)", enemy.id))
+                        let (worth, lost) = theirs
+                            .iter()
+                            .map(|u| points(u))
+                            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+                        (worth > 0 && lost * 100 >= percent * worth).then(|| {
+                            format!(
+                                "{} has lost {lost} of {worth} points ({percent}% breaks an army)",
+                                enemy.id
+                            )
+                        })
                     }
                     Victory::UnitsBroken { units } => {
-                        let n = theirs.iter().filter(|u| !u.kind.is_single_figure() && broken(u)).count() as u32;
+                        let n = theirs
+                            .iter()
+                            .filter(|u| !u.kind.is_single_figure() && broken(u))
+                            .count() as u32;
                         (n >= *units).then(|| format!("{} has {n} units routed, surrendered or destroyed", enemy.id))
                     }
                     Victory::CommanderTaken => theirs
                         .iter()
-                        .find(|u| u.kind == UnitType::Commander && matches!(u.status, Status::Captured | Status::OffTable))
+                        .find(|u| {
+                            u.kind == UnitType::Commander && matches!(u.status, Status::Captured | Status::OffTable)
+                        })
                         .map(|u| format!("{}'s commander {} is captured or gone", enemy.id, u.name)),
                     Victory::HoldGround { side: holder, area } => (last_turn && holder == &side.id && {
                         let inside = |id: &str| {
-                            table.units_of(id).any(|u| u.status == Status::Ready && area.contains([u.front.x, u.front.y]))
+                            table
+                                .units_of(id)
+                                .any(|u| u.status == Status::Ready && area.contains([u.front.x, u.front.y]))
                         };
                         inside(&side.id) && !inside(&enemy.id)
                     })
@@ -302,8 +335,16 @@ mod tests {
     }
 
     fn scenario(victory: Vec<Victory>) -> Scenario {
-        let zone = Zone { x: [0.0, 48.0], y: [0.0, 10.0] };
-        let side = |id: &str| Side { id: id.into(), nation: id.into(), army: String::new(), zone };
+        let zone = Zone {
+            x: [0.0, 48.0],
+            y: [0.0, 10.0],
+        };
+        let side = |id: &str| Side {
+            id: id.into(),
+            nation: id.into(),
+            army: String::new(),
+            zone,
+        };
         Scenario {
             title: "t".into(),
             source: None,
@@ -321,43 +362,130 @@ mod tests {
     fn an_army_that_lost_half_its_points_is_broken() {
         // Koth: 24 spearmen (72 points) with 10 left, and 18 archers (54) routed:
         // lost 42 + 54 = 96 of 126 points.
-        let mut archers = unit("archers", "koth", UnitType::LightInfantry, 18, 18, Status::Rout, [30.0, 30.0]);
+        let mut archers = unit(
+            "archers",
+            "koth",
+            UnitType::LightInfantry,
+            18,
+            18,
+            Status::Rout,
+            [30.0, 30.0],
+        );
         archers.weapons = vec![Weapon::ShemiteBow];
         let t = table(vec![
-            unit("knights", "aquilonia", UnitType::HeavyCavalry, 12, 12, Status::Ready, [20.0, 10.0]),
-            unit("spear", "koth", UnitType::MediumInfantry, 10, 24, Status::Ready, [20.0, 30.0]),
+            unit(
+                "knights",
+                "aquilonia",
+                UnitType::HeavyCavalry,
+                12,
+                12,
+                Status::Ready,
+                [20.0, 10.0],
+            ),
+            unit(
+                "spear",
+                "koth",
+                UnitType::MediumInfantry,
+                10,
+                24,
+                Status::Ready,
+                [20.0, 30.0],
+            ),
             archers,
         ]);
         let v = assess(&scenario(vec![Victory::ArmyBroken { percent: 50 }]), &t, false);
         assert_eq!(v.winner.as_deref(), Some("aquilonia"));
-        assert_eq!(v.reasons, vec!["koth has lost 96 of 126 points (50% breaks an army)".to_string()]);
+        assert_eq!(
+            v.reasons,
+            vec!["koth has lost 96 of 126 points (50% breaks an army)".to_string()]
+        );
     }
 
     #[test]
     fn units_broken_and_commander_taken() {
         let t = table(vec![
-            unit("knights", "aquilonia", UnitType::HeavyCavalry, 12, 12, Status::Surrendered, [20.0, 10.0]),
-            unit("baron", "aquilonia", UnitType::Commander, 1, 1, Status::Captured, [20.0, 10.0]),
-            unit("spear", "koth", UnitType::MediumInfantry, 24, 24, Status::Ready, [20.0, 30.0]),
+            unit(
+                "knights",
+                "aquilonia",
+                UnitType::HeavyCavalry,
+                12,
+                12,
+                Status::Surrendered,
+                [20.0, 10.0],
+            ),
+            unit(
+                "baron",
+                "aquilonia",
+                UnitType::Commander,
+                1,
+                1,
+                Status::Captured,
+                [20.0, 10.0],
+            ),
+            unit(
+                "spear",
+                "koth",
+                UnitType::MediumInfantry,
+                24,
+                24,
+                Status::Ready,
+                [20.0, 30.0],
+            ),
         ]);
         let v = assess(&scenario(vec![Victory::UnitsBroken { units: 2 }]), &t, false);
-        assert_eq!(v, Verdict { winner: None, reasons: vec![] }, "one unit broken, the commander does not count");
+        assert_eq!(
+            v,
+            Verdict {
+                winner: None,
+                reasons: vec![]
+            },
+            "one unit broken, the commander does not count"
+        );
         let v = assess(&scenario(vec![Victory::CommanderTaken]), &t, false);
         assert_eq!(v.winner.as_deref(), Some("koth"));
     }
 
     #[test]
     fn ground_is_judged_at_the_end_and_needs_the_enemy_gone() {
-        let hill = Zone { x: [16.0, 32.0], y: [14.0, 22.0] };
+        let hill = Zone {
+            x: [16.0, 32.0],
+            y: [14.0, 22.0],
+        };
         let cond = vec![
-            Victory::HoldGround { side: "aquilonia".into(), area: hill },
-            Victory::HoldGround { side: "koth".into(), area: hill },
+            Victory::HoldGround {
+                side: "aquilonia".into(),
+                area: hill,
+            },
+            Victory::HoldGround {
+                side: "koth".into(),
+                area: hill,
+            },
         ];
         let mut t = table(vec![
-            unit("foot", "aquilonia", UnitType::HeavyInfantry, 24, 24, Status::Ready, [20.0, 18.0]),
-            unit("spear", "koth", UnitType::MediumInfantry, 24, 24, Status::Ready, [24.0, 20.0]),
+            unit(
+                "foot",
+                "aquilonia",
+                UnitType::HeavyInfantry,
+                24,
+                24,
+                Status::Ready,
+                [20.0, 18.0],
+            ),
+            unit(
+                "spear",
+                "koth",
+                UnitType::MediumInfantry,
+                24,
+                24,
+                Status::Ready,
+                [24.0, 20.0],
+            ),
         ]);
-        assert_eq!(assess(&scenario(cond.clone()), &t, true).winner, None, "both on the hill");
+        assert_eq!(
+            assess(&scenario(cond.clone()), &t, true).winner,
+            None,
+            "both on the hill"
+        );
         assert_eq!(assess(&scenario(cond.clone()), &t, false).reasons.len(), 0);
         if let Some(u) = t.units.get_mut("spear") {
             u.status = Status::FallBack(2);
@@ -369,11 +497,30 @@ mod tests {
     #[test]
     fn both_sides_breaking_at_once_is_a_draw() {
         let t = table(vec![
-            unit("foot", "aquilonia", UnitType::HeavyInfantry, 24, 24, Status::Rout, [20.0, 18.0]),
-            unit("spear", "koth", UnitType::MediumInfantry, 24, 24, Status::Rout, [24.0, 20.0]),
+            unit(
+                "foot",
+                "aquilonia",
+                UnitType::HeavyInfantry,
+                24,
+                24,
+                Status::Rout,
+                [20.0, 18.0],
+            ),
+            unit(
+                "spear",
+                "koth",
+                UnitType::MediumInfantry,
+                24,
+                24,
+                Status::Rout,
+                [24.0, 20.0],
+            ),
         ]);
         let v = assess(&scenario(vec![Victory::ArmyBroken { percent: 50 }]), &t, false);
         assert_eq!(v.winner, None);
-        assert_eq!(v.reasons.last().map(String::as_str), Some("both sides met a condition in the same turn: a draw"));
+        assert_eq!(
+            v.reasons.last().map(String::as_str),
+            Some("both sides met a condition in the same turn: a draw")
+        );
     }
 }

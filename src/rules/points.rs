@@ -79,7 +79,11 @@ pub fn figure_cost(kind: UnitType, class: Class, bow: bool) -> Option<u32> {
 
 /// A hero: five A-class heavy foot, or five A-class heavy cavalry mounted.
 pub fn hero_cost(mounted: bool) -> u32 {
-    let kind = if mounted { UnitType::HeavyCavalry } else { UnitType::HeavyInfantry };
+    let kind = if mounted {
+        UnitType::HeavyCavalry
+    } else {
+        UnitType::HeavyInfantry
+    };
     HERO_FIGURES * figure_cost(kind, Class::A, false).unwrap_or_default()
 }
 
@@ -126,7 +130,10 @@ mod tests {
 
     #[test]
     fn pikes_cost_nothing_extra() {
-        assert_eq!(figure_cost(HeavyPike, Class::A, false), figure_cost(HeavyInfantry, Class::A, false));
+        assert_eq!(
+            figure_cost(HeavyPike, Class::A, false),
+            figure_cost(HeavyInfantry, Class::A, false)
+        );
         assert_eq!(figure_cost(MediumPike, Class::B, false), Some(3));
     }
 
