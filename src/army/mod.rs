@@ -1,12 +1,16 @@
 //! Armies of the Hyborean Age: the national lists of Appendix I and the magic
 //! users of Appendix II as data, an army file a player writes, the check of
 //! an army against the book's rules for buying one (§9, §11, Appendix I and
-//! II), a proposer that builds a legal army, and deployment of an army onto
-//! a table as case-file units.
+//! II), a proposer that builds a legal army, deployment of an army onto a
+//! table as case-file units, and ready scenarios with victory conditions
+//! ([`scenario`]).
 //!
 //! Main types: [`Nation`] (a national list), [`ArmyFile`] (what a player
 //! bought), [`Report`] with its [`Breach`]es (what [`check`] found),
-//! [`Deployment`] (where [`ArmyFile::to_units`] puts the army).
+//! [`Deployment`] (where [`ArmyFile::to_units`] puts the army),
+//! [`scenario::Scenario`] and [`scenario::Victory`]. The command-line texts
+//! (`umpire army check FILE`, `army new NATION POINTS`, `army list [NATION]`)
+//! are [`check_cli`], [`new_cli`] and [`list_cli`].
 //!
 //! ```
 //! use umpire::army;
@@ -17,8 +21,9 @@
 //! ```
 //!
 //! Architecture invariant: nothing here reads files at run time except
-//! [`check_cli`]; the lists are embedded with `include_str!`, and checking is
-//! a pure function of the army file.
+//! [`check_cli`]; the lists are embedded with `include_str!`, checking is a
+//! pure function of the army file, and [`scenario::load`] takes text. The
+//! `[[unit]]` entries of a scenario are read only by `table::setup`.
 
 mod check;
 mod cli;
