@@ -3,6 +3,7 @@
 //! See `ARCHITECTURE.md` for the map of modules and their invariants.
 
 pub mod adjudicate;
+pub mod army;
 pub mod case;
 pub mod config;
 pub mod demo;

@@ -8,6 +8,7 @@
 pub mod bases;
 pub mod movement;
 pub mod options;
+pub mod points;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
