@@ -130,8 +130,8 @@ pub fn handle(tx: &Transaction<'_>, config: &Config, row: i64, raw: &[u8], now: 
 }
 
 /// The player's guide to writing orders (HELP by mail).
-pub fn guide() -> &'static str {
-    include_str!("../../docs/orders.md")
+fn guide() -> &'static str {
+    orders::GUIDE
 }
 
 /// A message without a header: only a registered player gets an answer.
