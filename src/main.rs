@@ -69,6 +69,24 @@ enum Command {
         /// The turn to replay.
         turn: u32,
     },
+    /// Print a played turn's report (the latest when --turn is not given), as text or JSON.
+    Report {
+        /// The game id.
+        game: String,
+        #[arg(long)]
+        turn: Option<u32>,
+        /// The report and the table as JSON, for tools.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a static web site of a game's reports and pictures, linked turn to turn.
+    Export {
+        /// The game id.
+        game: String,
+        /// The folder to write (created).
+        #[arg(long)]
+        html: PathBuf,
+    },
     /// Play a whole demonstration game through the local spool and show where the mails are.
     Demo {
         /// The folder to play in (created; must be empty or absent).
@@ -201,6 +219,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let (report, ok) = umpire::post::verify_turn(&po, &game, turn)?;
             print!("{report}");
             return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+        }
+        Command::Report { game, turn, json } => {
+            print!("{}", umpire::post::report_text(&mut open(&cli.config)?, &game, turn, json)?);
+        }
+        Command::Export { game, html } => {
+            let n = umpire::post::export_html(&mut open(&cli.config)?, &game, &html)?;
+            println!("{n} turns written to {}", html.join("index.html").display());
         }
         Command::Demo { dir } => {
             let summary = umpire::demo::run(&dir)?;

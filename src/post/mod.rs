@@ -12,6 +12,7 @@
 //! is never answered twice.
 
 mod game;
+mod archive;
 pub mod gamefile;
 mod handle;
 pub mod outbox;
@@ -27,6 +28,7 @@ use crate::store::{self, Store, StoreError};
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
+pub use archive::{export_html, report_text};
 pub use handle::Disposition;
 pub use service::{ingest_maildir, poll_imap, serve};
 pub use turn::{adjudicate_stored, load_scenario};

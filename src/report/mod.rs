@@ -213,3 +213,84 @@ impl TurnReport {
         serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Class, Formation, UnitType};
+    use crate::table::Unit;
+    use glam::DVec2;
+
+    fn hostile_table() -> Table {
+        let unit = Unit {
+            id: "x".into(),
+            side: "<b>side</b>".into(),
+            name: "<script>alert('x')</script> & Co".into(),
+            number: 1,
+            kind: UnitType::HeavyInfantry,
+            class: Class::B,
+            figures: 20,
+            original: 24,
+            weapons: vec![],
+            traits: vec![],
+            formation: Formation::Line,
+            files: 10,
+            ranks: 2,
+            front: DVec2::new(10.0, 10.0),
+            facing: 0.0,
+            status: Status::Ready,
+            in_melee_with: Default::default(),
+            attached_to: None,
+            spell_points: None,
+        };
+        Table {
+            width: 48.0,
+            depth: 48.0,
+            terrain: vec![],
+            units: [("x".to_string(), unit)].into_iter().collect(),
+            turn: 2,
+        }
+    }
+
+    fn report(table: &Table) -> TurnReport {
+        TurnReport {
+            title: "<i>War</i>".into(),
+            game: "g".into(),
+            turn: 1,
+            seed: "00".into(),
+            seed_hash: "11".into(),
+            nmr: vec![],
+            sections: vec![Section { title: "Phase 1 movement".into(), lines: vec!["<img src=x onerror=alert(1)> moved".into()] }],
+            dice: vec!["fire:x:1 = 4".into()],
+            sides: summary(table, None),
+            ended: false,
+            next_turn: 2,
+            deadline: "soon".into(),
+            next_seed_hash: "22".into(),
+            draft: false,
+        }
+    }
+
+    #[test]
+    fn html_escapes_everything_players_wrote() {
+        let t = hostile_table();
+        let html = report(&t).html(Some("cid:p"));
+        assert!(!html.contains("<script>"), "{html}");
+        assert!(!html.contains("<img src=x"), "{html}");
+        assert!(!html.contains("<i>War</i>"));
+        assert!(html.contains("&lt;script&gt;"));
+        let svg = picture::svg(None, &t, "<caption>");
+        assert!(!svg.contains("<script>") && !svg.contains("<caption>"));
+        assert!(picture::png(&svg).unwrap().starts_with(b"\x89PNG"));
+    }
+
+    #[test]
+    fn text_report_shows_losses_dice_and_the_next_seed_hash() {
+        let t = hostile_table();
+        let text = report(&t).text();
+        assert!(text.contains("20/24 figures"), "{text}");
+        assert!(text.contains("16% lost"), "{text}");
+        assert!(text.contains("fire:x:1 = 4"));
+        assert!(text.contains("the seed's SHA-256 is 22"));
+    }
+}

@@ -1,0 +1,92 @@
+//! The report as a player sees it: the mail carries text, HTML and the
+//! picture; the exported archive opens in a real browser (headless
+//! Chromium, installed by .ci/run) with the picture visible; the JSON form
+//! parses; and a turn replays to the same bytes from its seed.
+
+mod common;
+use common::*;
+use mail_parser::MimeHeaders;
+use std::process::Command;
+
+fn play_one_turn(dir: &std::path::Path) -> umpire::post::PostOffice {
+    let mut po = office_with_game(dir);
+    po.accept(&mail(CONAN, "a1@x", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nBossonian Archers: phase 1 face right 45\nEND\n"), "test", t0()).unwrap();
+    po.accept(&mail(TARASCUS, "n1@x", "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 charge Black Dragons\nEND\n"), "test", t0()).unwrap();
+    po
+}
+
+#[test]
+fn report_mail_has_text_html_and_the_picture_inline_and_attached() {
+    let dir = tempfile::tempdir().unwrap();
+    let po = play_one_turn(dir.path());
+    let (_, to, raw) = outbox(&po).into_iter().find(|(k, _, _)| k == "report").unwrap();
+    assert_eq!(to, CONAN);
+    let m = mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap();
+    let html = m.body_html(0).unwrap();
+    let cid = html.split("src=\"cid:").nth(1).unwrap().split('"').next().unwrap().to_string();
+    let png = m
+        .attachments()
+        .find(|a| a.content_id() == Some(cid.as_str()))
+        .expect("the picture is inline under the cid the HTML uses");
+    assert!(png.contents().starts_with(b"\x89PNG"));
+    assert!(m.attachments().any(|a| a.attachment_name().is_some_and(|n| n.ends_with(".png"))));
+    let text = m.body_text(0).unwrap();
+    assert!(text.contains("Phase 1 movement"), "{text}");
+    assert!(text.contains("Black Dragons"), "{text}");
+}
+
+#[test]
+fn exported_archive_renders_in_chromium_with_the_picture_visible() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = play_one_turn(dir.path());
+    let site = dir.path().join("site");
+    assert_eq!(umpire::post::export_html(&mut po, "ford", &site).unwrap(), 1);
+    let page = std::fs::read_to_string(site.join("turn-1.html")).unwrap();
+    assert!(page.contains("src=\"turn-1.png\""));
+    assert!(std::fs::read_to_string(site.join("index.html")).unwrap().contains("turn-1.html"));
+
+    let shot = dir.path().join("shot.png");
+    let out = Command::new("chromium")
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"])
+        .args(["--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        .arg(format!("--user-data-dir={}", dir.path().join("profile").display()))
+        .args(["--window-size=800,900", "--hide-scrollbars"])
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("file://{}", site.join("turn-1.html").display()))
+        .output()
+        .expect("chromium is installed by .ci/run (Debian package chromium)");
+    assert!(shot.exists(), "no screenshot: {}", String::from_utf8_lossy(&out.stderr));
+    let pixmap = resvg::tiny_skia::Pixmap::decode_png(&std::fs::read(&shot).unwrap()).unwrap();
+    // The table's cloth colour (#e9efd8) covers a large part of the page
+    // only if the picture loaded and was drawn.
+    let cloth = pixmap
+        .pixels()
+        .iter()
+        .filter(|p| (p.red(), p.green(), p.blue()) == (0xe9, 0xef, 0xd8))
+        .count();
+    assert!(cloth > 50_000, "picture not visible: {cloth} pixels of table cloth");
+}
+
+#[test]
+fn json_report_and_verify_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(play_one_turn(dir.path()));
+    std::fs::write(dir.path().join("umpire.toml"), "database = \"umpire.sqlite\"\n").unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_umpire"))
+            .arg("--config")
+            .arg(dir.path().join("umpire.toml"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["report", "ford", "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["report"]["turn"], 1);
+    assert!(v["table"]["units"]["dragons"].is_object());
+    let out = run(&["verify", "ford", "1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("every roll and result matches"), "{text}");
+}
