@@ -69,6 +69,11 @@ enum Command {
         /// The turn to replay.
         turn: u32,
     },
+    /// Armies: check an army file against the book's rules for buying armies, or propose one.
+    Army {
+        #[command(subcommand)]
+        command: ArmyCommand,
+    },
     /// Print a played turn's report (the latest when --turn is not given), as text or JSON.
     Report {
         /// The game id.
@@ -114,6 +119,19 @@ enum OrdersCommand {
         #[arg(long, conflicts_with_all = ["game", "scenario"])]
         case: Option<PathBuf>,
     },
+}
+
+#[derive(Subcommand)]
+enum ArmyCommand {
+    /// Report the points of an army file and every breach of the national list and the buying rules.
+    Check {
+        /// The army file (see campaigns/armies/).
+        file: PathBuf,
+    },
+    /// Propose a legal army of NATION for POINTS as a starting army file.
+    New { nation: String, points: u32 },
+    /// Print a nation's list (or every nation's name) as the book gives it.
+    List { nation: Option<String> },
 }
 
 #[derive(Subcommand)]
@@ -219,6 +237,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let (report, ok) = umpire::post::verify_turn(&po, &game, turn)?;
             print!("{report}");
             return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+        }
+        Command::Army { command } => {
+            let (text, code) = match command {
+                ArmyCommand::Check { file } => umpire::army::check_cli(&file.to_string_lossy()),
+                ArmyCommand::New { nation, points } => umpire::army::new_cli(&nation, points),
+                ArmyCommand::List { nation } => umpire::army::list_cli(nation.as_deref()),
+            };
+            print!("{text}");
+            return Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)));
         }
         Command::Report { game, turn, json } => {
             print!("{}", umpire::post::report_text(&mut open(&cli.config)?, &game, turn, json)?);
