@@ -162,21 +162,27 @@ pub struct UnknownName {
     pub expected: String,
 }
 
+/// Find the item of `all` whose code is `given`, read the way case files and
+/// orders write codes: any case, spaces or underscores for hyphens.
+fn parse_code<T: Copy>(given: &str, all: &[T], code: fn(T) -> &'static str, what: &'static str) -> Result<T, UnknownName> {
+    let norm = given.trim().to_ascii_lowercase().replace([' ', '_'], "-");
+    all.iter()
+        .copied()
+        .find(|t| code(*t).eq_ignore_ascii_case(&norm))
+        .ok_or_else(|| UnknownName {
+            what,
+            given: given.to_string(),
+            expected: all.iter().map(|t| code(*t)).collect::<Vec<_>>().join(" "),
+        })
+}
+
 impl FromStr for UnitType {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let t = s.trim();
-        if t.eq_ignore_ascii_case("LC") {
+        if s.trim().eq_ignore_ascii_case("LC") {
             return Ok(UnitType::MediumCavalry);
         }
-        UnitType::ALL
-            .into_iter()
-            .find(|u| u.code().eq_ignore_ascii_case(t))
-            .ok_or_else(|| UnknownName {
-                what: "unit type",
-                given: s.to_string(),
-                expected: UnitType::ALL.map(|u| u.code()).join(" "),
-            })
+        parse_code(s, &UnitType::ALL, UnitType::code, "unit type")
     }
 }
 
@@ -255,15 +261,7 @@ impl fmt::Display for Formation {
 impl FromStr for Formation {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let norm = s.trim().to_ascii_lowercase().replace([' ', '_'], "-");
-        Formation::ALL
-            .into_iter()
-            .find(|f| f.code() == norm)
-            .ok_or_else(|| UnknownName {
-                what: "formation",
-                given: s.to_string(),
-                expected: Formation::ALL.map(|f| f.code()).join(" "),
-            })
+        parse_code(s, &Formation::ALL, Formation::code, "formation")
     }
 }
 
@@ -299,15 +297,7 @@ impl Weapon {
 impl FromStr for Weapon {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let norm = s.trim().to_ascii_lowercase().replace([' ', '_'], "-");
-        Weapon::ALL
-            .into_iter()
-            .find(|w| w.code() == norm)
-            .ok_or_else(|| UnknownName {
-                what: "weapon",
-                given: s.to_string(),
-                expected: Weapon::ALL.map(|w| w.code()).join(" "),
-            })
+        parse_code(s, &Weapon::ALL, Weapon::code, "weapon")
     }
 }
 
@@ -352,15 +342,7 @@ impl Trait {
 impl FromStr for Trait {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let norm = s.trim().to_ascii_lowercase().replace([' ', '_'], "-");
-        Trait::ALL
-            .into_iter()
-            .find(|t| t.code() == norm)
-            .ok_or_else(|| UnknownName {
-                what: "trait",
-                given: s.to_string(),
-                expected: Trait::ALL.map(|t| t.code()).join(" "),
-            })
+        parse_code(s, &Trait::ALL, Trait::code, "trait")
     }
 }
 
