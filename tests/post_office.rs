@@ -181,3 +181,23 @@ fn moderator_holds_and_approves_a_turn() {
     let d = po.accept(&mail(MODERATOR, "m3@x", "MODERATOR ford PASSWORD nope\nEND GAME\n"), "test", t0()).unwrap().unwrap();
     assert_eq!(d.state(), "refused");
 }
+
+#[test]
+fn a_reply_on_top_of_the_confirmation_does_not_resubmit_the_quoted_orders() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    po.accept(&mail(CONAN, "q1@x", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nBossonian Archers: phase 1 move 4\nEND\n"), "test", t0()).unwrap();
+    let confirmation = body_text(&outbox(&po).pop().unwrap().2);
+    assert!(confirmation.contains("Bossonian Archers: phase 1 move 4"));
+    // A client that quotes without '>' marks, with the orders header line
+    // above the new orders and the whole confirmation pasted below.
+    let body = format!("GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 2\n\n{confirmation}");
+    po.accept(&mail(CONAN, "q2@x", &body), "test", t0()).unwrap();
+    let latest: String = po
+        .store
+        .optional_string("SELECT checked FROM submissions ORDER BY id DESC LIMIT 1", [])
+        .unwrap()
+        .unwrap();
+    assert!(latest.contains("dragons"), "{latest}");
+    assert!(!latest.contains("bossonians"), "quoted orders were read again: {latest}");
+}

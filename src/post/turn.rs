@@ -9,6 +9,7 @@ use crate::adjudicate::{resolve_turn, StopAfter};
 use crate::config::Config;
 use crate::dice::SeededDice;
 use crate::mail::compose::{Attachment, Inline, Outgoing};
+use crate::mail::quote::umpire_mark_line;
 use crate::report::{self, picture, TurnReport};
 use crate::orders::plan::TurnOrders;
 use crate::rules::options::GameOptions;
@@ -136,7 +137,12 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
 }
 
 /// A plain-text mail from the umpire.
+///
+/// The text opens with the umpire's mark line: a player who replies on top
+/// of it, even in a client that quotes without `>`, never has the quoted
+/// text (old orders among it) read again.
 pub fn plain(config: &Config, to: Vec<String>, subject: String, text: String, in_reply_to: Option<String>) -> Outgoing {
+    let text = format!("{}\n\n{text}", umpire_mark_line(&subject));
     Outgoing {
         from: format!("{} <{}>", config.name, config.address),
         to,
