@@ -134,3 +134,19 @@ fn a_turn_reads_as_sentences() {
         ]
     );
 }
+
+#[test]
+fn moving_units_note_the_archers_whose_range_they_enter() {
+    // Knights ride north past archers 11 inches to the east of their path (bow: 12).
+    let units = unit("hc", "a", "HC", 4, "formation = \"line\"\nranks = 1", [20.0, 10.0], 0.0)
+        + &unit("near", "b", "LI", 12, "formation = \"line\"\nranks = 2\nweapons = [\"bow\"]", [32.6, 20.0], 270.0)
+        + &unit("far", "b", "LI", 12, "formation = \"line\"\nranks = 2\nweapons = [\"bow\"]", [60.0, 20.0], 270.0)
+        + &unit("spears", "b", "MI", 12, "formation = \"line\"\nranks = 2", [30.0, 40.0], 180.0);
+    let t = table(&units);
+    let r = run(&t, vec![("hc", p1(mv(Distance::Full)))], &GameOptions::default(), StopAfter::Phase1Move);
+    let seen = &r.record.unit("hc").unwrap().phase1.came_in_range_of;
+    assert_eq!(seen.keys().collect::<Vec<_>>(), ["near"]);
+    let near = seen["near"];
+    assert!(near.closest <= 12.0 && near.closest > 9.0, "{near:?}");
+    assert!(near.clock > 0.0 && near.clock < 12.0, "{near:?}");
+}

@@ -9,9 +9,10 @@
 
 use super::events::{Event, Halt, Refusal};
 use super::plan::{plan_break_off, plan_evade, plan_function, Context, Plan, PlanKind};
-use super::record::{Contact, PathPoint};
+use super::record::{Contact, InRange, PathPoint};
 use super::TurnState;
 use crate::orders::plan::{ChargeTarget, Function, TurnOrders};
+use crate::rules::missile::longest_range;
 use crate::rules::movement::{FORCED_MARCH_CLEARANCE, ROUGH_SPEED};
 use crate::rules::options::{Clock, GameOptions};
 use crate::rules::{Phase, Trait, UnitType};
@@ -52,6 +53,8 @@ struct Motion {
     last_clear: f64,
     change_made: bool,
     path: Vec<PathPoint>,
+    /// Enemy missile units whose range it has come within.
+    in_range: BTreeMap<UnitId, InRange>,
 }
 
 impl Motion {
@@ -73,6 +76,8 @@ struct Body {
     kind: UnitType,
     /// Not slowed by one-contour hills (light foot, Picts, Kushites, §7).
     sure_footed: bool,
+    /// Longest missile range, for units that shoot (§6).
+    range: Option<f64>,
     pose: Pose,
     fp: Footprint,
     next_fp: Footprint,
@@ -285,12 +290,14 @@ fn plan_phase(turn: &mut TurnState, orders: &TurnOrders, options: &GameOptions, 
                 on_table: within_table(table, &fp),
                 last_clear: 0.0,
                 change_made: false,
+                in_range: BTreeMap::new(),
                 path: vec![PathPoint { clock: 0.0, front: pose.front, facing: pose.facing }],
                 plan,
             }
         });
         let sure_footed = u.kind == UnitType::LightInfantry || u.has_trait(Trait::Pict) || u.has_trait(Trait::Kushite);
-        bodies.push(Body { id: u.id.clone(), side: u.side.clone(), kind: u.kind, sure_footed, pose, fp, next_fp: fp, motion });
+        let range = longest_range(&u.weapons);
+        bodies.push(Body { id: u.id.clone(), side: u.side.clone(), kind: u.kind, sure_footed, range, pose, fp, next_fp: fp, motion });
     }
     // Breaking off ends the melee for both sides.
     for id in broke_off {
@@ -332,6 +339,7 @@ fn run_clock(turn: &mut TurnState, options: &GameOptions, bodies: &mut [Body], p
         if pairs.is_empty() {
             commit(bodies, 1.0, clock, next_clock);
             clock = next_clock;
+            note_ranges(bodies, clock);
             settle_step(turn, bodies, phase, clock);
             continue;
         }
@@ -343,6 +351,7 @@ fn run_clock(turn: &mut TurnState, options: &GameOptions, bodies: &mut [Body], p
         let at = clock + first * (next_clock - clock);
         commit(bodies, first, clock, next_clock);
         clock = at;
+        note_ranges(bodies, clock);
         let mut moment: Vec<(usize, usize)> = touches.iter().filter(|t| t.2 <= first + SAME_MOMENT).map(|t| (t.0, t.1)).collect();
         moment.sort_by(|a, b| (&bodies[a.0].id, &bodies[a.1].id).cmp(&(&bodies[b.0].id, &bodies[b.1].id)));
         for (i, j) in moment {
@@ -429,6 +438,28 @@ fn commit(bodies: &mut [Body], alpha: f64, clock: f64, next_clock: f64) {
             }
         }
         b.next_fp = b.fp;
+    }
+}
+
+/// Moving units note the enemy archers whose range they are now within.
+fn note_ranges(bodies: &mut [Body], clock: f64) {
+    for i in 0..bodies.len() {
+        if !bodies[i].motion.as_ref().is_some_and(|m| !m.plan.is_change() && m.s > 0.0) {
+            continue;
+        }
+        let near: Vec<(UnitId, f64)> = bodies
+            .iter()
+            .filter(|a| a.side != bodies[i].side)
+            .filter_map(|a| a.range.map(|r| (a, r)))
+            .map(|(a, r)| (a, r, a.fp.distance(&bodies[i].fp)))
+            .filter(|(_, r, d)| d <= r)
+            .map(|(a, _, d)| (a.id.clone(), d))
+            .collect();
+        let m = bodies[i].motion.as_mut().expect("moving");
+        for (id, d) in near {
+            let e = m.in_range.entry(id).or_insert(InRange { clock, closest: d });
+            e.closest = e.closest.min(d);
+        }
     }
 }
 
@@ -644,6 +675,7 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
         }
         let rec = turn.record.unit_mut(&b.id).phase_mut(phase);
         rec.path = std::mem::take(&mut m.path);
+        rec.came_in_range_of = std::mem::take(&mut m.in_range);
         match &m.plan.kind {
             PlanKind::Change { face, formation } => {
                 if m.change_made {
