@@ -443,17 +443,22 @@ fn commit(bodies: &mut [Body], alpha: f64, clock: f64, next_clock: f64) {
 
 /// Moving units note the enemy archers whose range they are now within.
 fn note_ranges(bodies: &mut [Body], clock: f64) {
+    let archers: Vec<usize> = (0..bodies.len()).filter(|a| bodies[*a].range.is_some()).collect();
+    if archers.is_empty() {
+        return;
+    }
     for i in 0..bodies.len() {
         if !bodies[i].motion.as_ref().is_some_and(|m| !m.plan.is_change() && m.s > 0.0) {
             continue;
         }
-        let near: Vec<(UnitId, f64)> = bodies
+        let near: Vec<(UnitId, f64)> = archers
             .iter()
+            .map(|a| &bodies[*a])
             .filter(|a| a.side != bodies[i].side)
-            .filter_map(|a| a.range.map(|r| (a, r)))
-            .map(|(a, r)| (a, r, a.fp.distance(&bodies[i].fp)))
-            .filter(|(_, r, d)| d <= r)
-            .map(|(a, _, d)| (a.id.clone(), d))
+            .filter_map(|a| {
+                let d = a.fp.distance(&bodies[i].fp);
+                a.range.filter(|r| d <= *r).map(|_| (a.id.clone(), d))
+            })
             .collect();
         let m = bodies[i].motion.as_mut().expect("moving");
         for (id, d) in near {
