@@ -57,7 +57,9 @@ impl UnitRecord {
 
     /// Moved or changed face/formation in either phase (the firer's −1, §6).
     pub fn moved_this_turn(&self) -> bool {
-        [&self.phase1, &self.phase2].iter().any(|p| p.moved || p.changed_face || p.changed_formation)
+        [&self.phase1, &self.phase2]
+            .iter()
+            .any(|p| p.moved || p.changed_face || p.changed_formation)
     }
 }
 

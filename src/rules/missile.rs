@@ -23,7 +23,10 @@ pub fn max_range(w: Weapon) -> Option<f64> {
 
 /// The longest range among a unit's weapons, if it shoots at all.
 pub fn longest_range(weapons: &[Weapon]) -> Option<f64> {
-    weapons.iter().filter_map(|w| max_range(*w)).reduce(f64::max)
+    weapons
+        .iter()
+        .filter_map(|w| max_range(*w))
+        .reduce(f64::max)
 }
 
 #[cfg(test)]
@@ -32,7 +35,10 @@ mod tests {
 
     #[test]
     fn longest_of_several() {
-        assert_eq!(longest_range(&[Weapon::Thrown, Weapon::ShemiteBow]), Some(15.0));
+        assert_eq!(
+            longest_range(&[Weapon::Thrown, Weapon::ShemiteBow]),
+            Some(15.0)
+        );
         assert_eq!(longest_range(&[Weapon::Pike]), None);
         assert_eq!(longest_range(&[]), None);
     }
