@@ -49,10 +49,10 @@ fn script(turn: u32) -> Vec<(&'static str, String)> {
     let hn = format!("GAME ford SIDE nemedia PASSWORD serpent3 TURN {turn}\n");
     match turn {
         1 => vec![
-            (a, format!("{ha}Black Dragons: phase 1 move full\nBossonian Archers: phase 1 move 4\nAquilonian Foot: phase 1 move full\nEND\n")),
-            ("spy@zamora.example", "GAME ford SIDE nemedia PASSWORD guess\nNemedian Knights: phase 1 move full\nEND\n".into()),
             (n, format!("{hn}Nemedian Knigts: phase 1 move 6\nNemedian Spearmen: phase 1 move full\nEND\n")),
+            ("spy@zamora.example", "GAME ford SIDE nemedia PASSWORD guess\nNemedian Knights: phase 1 move full\nEND\n".into()),
             (n, format!("{hn}STATUS\nNemedian Knights: phase 1 move 6\nNemedian Adventurers: phase 1 move 8\nNemedian Spearmen: phase 1 move full\nEND\n")),
+            (a, format!("{ha}Black Dragons: phase 1 move full\nBossonian Archers: phase 1 move 4\nAquilonian Foot: phase 1 move full\nEND\n")),
         ],
         2 => vec![
             (a, format!("{ha}Black Dragons: phase 1 move 6\nBossonian Archers: phase 1 hold\nAquilonian Foot: phase 1 move full\nEND\n")),

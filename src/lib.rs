@@ -11,6 +11,7 @@ pub mod dice;
 pub mod mail;
 pub mod orders;
 pub mod post;
-pub mod store;
+pub mod report;
 pub mod rules;
+pub mod store;
 pub mod table;

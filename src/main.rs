@@ -48,11 +48,53 @@ enum Command {
         #[command(subcommand)]
         command: GameCommand,
     },
+    /// Run rules case files (see shared/spec/cases.md): one PASS/FAIL/ERROR line each, then a count.
+    Case {
+        /// Case files, or folders searched for *.toml.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Print the results as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Orders: check an order file offline and print the confirmation a player would get.
+    Orders {
+        #[command(subcommand)]
+        command: OrdersCommand,
+    },
+    /// Replay a played turn from its stored orders and revealed seed and check every roll and result matches.
+    Verify {
+        /// The game id.
+        game: String,
+        /// The turn to replay.
+        turn: u32,
+    },
     /// Play a whole demonstration game through the local spool and show where the mails are.
     Demo {
         /// The folder to play in (created; must be empty or absent).
         #[arg(long, default_value = "demo-out")]
         dir: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+enum OrdersCommand {
+    /// Check FILE (the text of an orders mail or just the unit lines) against a game, a scenario or a case.
+    Check {
+        /// The orders.
+        file: PathBuf,
+        /// A game in the store (with --side).
+        #[arg(long, requires = "side")]
+        game: Option<String>,
+        /// The side whose orders these are (default: the header's SIDE).
+        #[arg(long)]
+        side: Option<String>,
+        /// A scenario file to check against.
+        #[arg(long, conflicts_with_all = ["game", "case"])]
+        scenario: Option<PathBuf>,
+        /// A rules case file to check against.
+        #[arg(long, conflicts_with_all = ["game", "scenario"])]
+        case: Option<PathBuf>,
     },
 }
 
@@ -134,6 +176,31 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 "game {} created; welcome mails are in the outbox (run `umpire send`)",
                 gf.id
             );
+        }
+        Command::Case { paths, json } => {
+            let code = umpire::case::run_cli(&paths, json);
+            return Ok(if code == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+        }
+        Command::Orders { command: OrdersCommand::Check { file, game, side, scenario, case } } => {
+            let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+            let table = if let Some(g) = game {
+                open(&cli.config)?.table_of(&g)?
+            } else if let Some(s) = scenario {
+                umpire::post::load_scenario(&s)?
+            } else if let Some(c) = case {
+                umpire::table::Table::from_setup(&umpire::case::Case::load(&c)?.setup)?
+            } else {
+                anyhow::bail!("say what to check against: --game G --side S, --scenario FILE or --case FILE");
+            };
+            let (report, ok) = umpire::orders::offline_check(&text, side.as_deref(), &table);
+            print!("{report}");
+            return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+        }
+        Command::Verify { game, turn } => {
+            let po = open(&cli.config)?;
+            let (report, ok) = umpire::post::verify_turn(&po, &game, turn)?;
+            print!("{report}");
+            return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
         }
         Command::Demo { dir } => {
             let summary = umpire::demo::run(&dir)?;

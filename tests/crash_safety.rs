@@ -24,8 +24,12 @@ fn setup(dir: &Path) {
     )
     .unwrap();
     let gf = game_file(dir);
-    // Deadlines far ahead so only complete turns are played.
-    let text = std::fs::read_to_string(&gf).unwrap().replace("2026-12-03 20:00", "2099-01-01 00:00");
+    // Deadlines far ahead so only complete turns are played, and enough
+    // turns that the battle does not end under the test.
+    let text = std::fs::read_to_string(&gf)
+        .unwrap()
+        .replace("2026-12-03 20:00", "2099-01-01 00:00")
+        .replace("turn_hours = 48", "turn_hours = 48\nmax_turns = 100");
     std::fs::write(&gf, text).unwrap();
     assert!(umpire(dir).args(["game", "new"]).arg(&gf).status().unwrap().success());
 }

@@ -46,7 +46,11 @@ fn straight_full_move() {
     let t = table(&unit("spears", "turan", "MI", 24, "formation = \"line\"\nranks = 3", [30.0, 10.0], 0.0));
     let r = run(&t, vec![("spears", p1(mv(Distance::Full)))], &GameOptions::default(), StopAfter::Phase1Move);
     assert!(near(r.table.units["spears"].front, [30.0, 16.0]), "{:?}", r.table.units["spears"].front);
-    assert_eq!(r.record.unit("spears").unwrap().phase1.distance, 6.0);
+    let rec = r.record.unit("spears").unwrap();
+    assert_eq!(rec.phase1.distance, 6.0);
+    assert!(rec.moved_this_turn() && rec.phase1.moved && !rec.phase1.changed_face);
+    assert_eq!(rec.phase1.path.first().unwrap().front, DVec2::new(30.0, 10.0));
+    assert_eq!(rec.phase1.path.last().unwrap().front, DVec2::new(30.0, 16.0));
     assert!(r.events.iter().any(|e| e.to_string() == "spears moved 6 inches."));
 }
 
@@ -93,4 +97,40 @@ fn turn_counter_advances_only_at_end_of_turn() {
     let t = table(&unit("spears", "turan", "MI", 24, "formation = \"line\"\nranks = 3", [30.0, 10.0], 0.0));
     assert_eq!(run(&t, vec![], &GameOptions::default(), StopAfter::Phase2Fire).table.turn, 1);
     assert_eq!(run(&t, vec![], &GameOptions::default(), StopAfter::Turn).table.turn, 2);
+}
+
+#[test]
+fn a_turn_reads_as_sentences() {
+    let units = unit("dragons", "aquilonia", "HC", 8, "formation = \"line\"\nranks = 1", [30.0, 10.0], 0.0)
+        + &unit("foot", "nemedia", "MI", 24, "formation = \"line\"\nranks = 3", [30.0, 20.0], 180.0)
+        + &unit("skirm", "pictland", "LI", 12, "formation = \"line\"\nranks = 2", [60.0, 30.0], 180.0)
+        + &unit("riders", "aquilonia", "MC", 6, "formation = \"line\"\nranks = 1", [60.0, 18.0], 0.0)
+        + &unit("spears", "nemedia", "MI", 24, "formation = \"line\"\nranks = 3", [10.0, 30.0], 0.0);
+    let t = table(&units);
+    let evade = UnitOrders { evade_if_charged: true, ..Default::default() };
+    let face = Function::Face(FaceChange::Turn { hand: Hand::Right, degrees: 90.0 });
+    let r = run(
+        &t,
+        vec![("dragons", p1(charge("foot"))), ("riders", p1(charge("skirm"))), ("skirm", evade), ("spears", UnitOrders { phase1: Some(face), phase2: Some(mv(Distance::Inches(4.0))), ..Default::default() })],
+        &GameOptions::default(),
+        StopAfter::Turn,
+    );
+    let text: Vec<String> = r.events.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        text,
+        [
+            "Turn 1 begins.",
+            "Phase 1 movement.",
+            "dragons charge foot.",
+            "riders charge skirm.",
+            "skirm evade the charge of riders: they turn about and fall back.",
+            "dragons charged foot and struck their front after 10 inches.",
+            "riders charged skirm and struck their rear after 20 inches.",
+            "skirm moved 8 inches.",
+            "spears faced 90° to the right (now facing 90).",
+            "Phase 2 movement.",
+            "spears moved 4 inches.",
+            "Turn 1 ends.",
+        ]
+    );
 }

@@ -9,6 +9,7 @@ use umpire::adjudicate::{resolve_turn, StopAfter, TurnResult};
 use umpire::dice::ScriptedDice;
 use umpire::orders::plan::*;
 use umpire::rules::movement::{allowance, Pace};
+use umpire::rules::Formation;
 use umpire::rules::options::{Clock, GameOptions};
 use umpire::table::setup::{Setup, TableSize, UnitSetup};
 use umpire::table::Table;
@@ -122,9 +123,9 @@ proptest! {
             for (id, rec) in &r.record.units {
                 let kind = table.units[id].kind;
                 for p in [&rec.phase1, &rec.phase2] {
-                    prop_assert!(p.distance <= allowance(kind, Pace::Charge) + 1e-6, "{id} moved {}", p.distance);
+                    prop_assert!(p.distance <= allowance(kind, Formation::Line, Pace::Charge, false) + 1e-6, "{id} moved {}", p.distance);
                     if !p.charging {
-                        let most = allowance(kind, Pace::Line).max(allowance(kind, Pace::Column));
+                        let most = allowance(kind, Formation::Line, Pace::Normal, false).max(allowance(kind, Formation::Column, Pace::Normal, false));
                         prop_assert!(p.distance <= most + 1e-6, "{id} moved {} of {most}", p.distance);
                     }
                 }

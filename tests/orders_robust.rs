@@ -141,6 +141,7 @@ fn unit_order() -> impl Strategy<Value = UnitOrder> {
     prop_oneof![
         Just(UnitOrder::Evade),
         Just(UnitOrder::HoldFire),
+        Just(UnitOrder::Fire),
         unit_ref().prop_map(UnitOrder::Target),
         unit_ref().prop_map(UnitOrder::Join),
         unit_ref().prop_map(UnitOrder::RideWith),

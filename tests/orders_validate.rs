@@ -256,6 +256,8 @@ fn fire_orders() {
     refused("Black Dragons: hold fire", Illegal::NotForThisType);
     refused("Gunderman Pikes: target Nemedian Spearmen", Illegal::NotForThisType);
     refused("Bossonian Archers: phase 1 charge Nemedian Spearmen; target Nemedian Spearmen", Illegal::FireAndCharge);
+    refused("Bossonian Archers: phase 1 charge Nemedian Spearmen and shoot", Illegal::FireAndCharge);
+    assert_eq!(accepted("Border Horse: phase 1 move 12 then shoot; phase 2 move 6").fire, plan::FireOrder::AtWill);
 }
 
 #[test]

@@ -144,19 +144,22 @@ fn deadline_plays_the_turn_and_silent_sides_stand_fast() {
     let dir = tempfile::tempdir().unwrap();
     let mut po = office_with_game(dir.path());
     po.accept(&mail(CONAN, "a2@x", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
-    // A day before the deadline: a reminder to the silent side, once.
-    let reminder_time = t0() + Duration::hours(60);
+    // The deadline is 2026-12-03 20:00, t0 + 59 hours; reminders go 24
+    // hours before it to the silent side, once.
+    assert_eq!(po.tick(t0() + Duration::hours(34)).unwrap(), 0);
+    assert!(outbox(&po).iter().all(|(k, _, _)| k != "reminder"));
+    let reminder_time = t0() + Duration::hours(40);
     po.tick(reminder_time).unwrap();
     po.tick(reminder_time).unwrap();
     let reminders: Vec<_> = outbox(&po).into_iter().filter(|(k, _, _)| k == "reminder").collect();
     assert_eq!(reminders.len(), 1);
     assert_eq!(reminders[0].1, TARASCUS);
-    assert_eq!(po.tick(t0() + Duration::hours(83)).unwrap(), 0);
-    assert_eq!(po.tick(t0() + Duration::hours(84)).unwrap(), 1);
+    assert_eq!(po.tick(t0() + Duration::hours(58)).unwrap(), 0);
+    assert_eq!(po.tick(t0() + Duration::hours(59)).unwrap(), 1);
     let report = outbox(&po).into_iter().find(|(k, _, _)| k == "report").unwrap();
     assert!(body_text(&report.2).contains("nemedia sent no orders"));
     // Late orders for the turn just played are refused.
-    let late = po.accept(&mail(TARASCUS, "n9@x", "GAME ford SIDE nemedia PASSWORD serpent3 TURN 1\nNemedian Knights: phase 1 move 6\nEND\n"), "test", t0() + Duration::hours(85)).unwrap().unwrap();
+    let late = po.accept(&mail(TARASCUS, "n9@x", "GAME ford SIDE nemedia PASSWORD serpent3 TURN 1\nNemedian Knights: phase 1 move 6\nEND\n"), "test", t0() + Duration::hours(60)).unwrap().unwrap();
     assert_eq!(late.state(), "refused");
 }
 

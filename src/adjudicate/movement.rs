@@ -12,7 +12,7 @@ use super::plan::{plan_break_off, plan_evade, plan_function, Context, Plan, Plan
 use super::record::{Contact, PathPoint};
 use super::TurnState;
 use crate::orders::plan::{ChargeTarget, Function, TurnOrders};
-use crate::rules::movement::{FORCED_MARCH_ENEMY_CLEARANCE, ROUGH_SPEED};
+use crate::rules::movement::{FORCED_MARCH_CLEARANCE, ROUGH_SPEED};
 use crate::rules::options::{Clock, GameOptions};
 use crate::rules::{Phase, Trait, UnitType};
 use crate::table::geometry::{bearing_of, Edge, Footprint, Pose, TOUCH};
@@ -129,7 +129,7 @@ fn breach(table: &Table, bodies: &[Body], i: usize, pose: Pose) -> Option<Halt> 
         }
     }
     if matches!(m.plan.kind, PlanKind::Move { forced_march: true, .. }) {
-        if let Some(e) = bodies.iter().find(|e| e.side != b.side && e.fp.distance(&fp) < FORCED_MARCH_ENEMY_CLEARANCE) {
+        if let Some(e) = bodies.iter().find(|e| e.side != b.side && e.fp.distance(&fp) < FORCED_MARCH_CLEARANCE) {
             return Some(Halt::EnemyNear { unit: e.id.clone(), name: table.units[&e.id].name.clone() });
         }
     }
@@ -436,12 +436,12 @@ fn commit(bodies: &mut [Body], alpha: f64, clock: f64, next_clock: f64) {
 /// face or formation whose 3 inches are up are made if there is room.
 fn settle_step(turn: &mut TurnState, bodies: &mut [Body], phase: Phase, clock: f64) {
     let mut changes: Vec<(usize, Pose, Footprint)> = Vec::new();
-    for i in 0..bodies.len() {
-        let Some(m) = bodies[i].motion.as_mut().filter(|m| m.active()) else { continue };
+    for (i, b) in bodies.iter_mut().enumerate() {
+        let Some(m) = b.motion.as_mut().filter(|m| m.active()) else { continue };
         if let Some(h) = m.pending_halt.take() {
             m.done = true;
             m.stopped = true;
-            let u = &turn.table.units[&bodies[i].id];
+            let u = &turn.table.units[&b.id];
             turn.events.push(Event::Halted { unit: u.id.clone(), name: u.name.clone(), phase: phase.number(), after: m.s, reason: h });
             continue;
         }
@@ -451,7 +451,7 @@ fn settle_step(turn: &mut TurnState, bodies: &mut [Body], phase: Phase, clock: f
         }
         m.done = true;
         if let Some(to) = m.plan.changed_pose() {
-            changes.push((i, to, to.footprint(bodies[i].kind)));
+            changes.push((i, to, to.footprint(b.kind)));
         }
     }
     // Changes falling due together are judged together: each needs room
@@ -600,7 +600,7 @@ fn close_up(turn: &TurnState, bodies: &mut [Body], s: usize, d: usize, struck: E
     let pose = Pose { front: a + along * t, facing: bearing_of(-dfp.normal(struck)), ..bodies[s].pose };
     let fp = pose.footprint(bodies[s].kind);
     let crowded = bodies.iter().enumerate().any(|(k, o)| k != s && k != d && o.fp.overlaps(&fp) && !may_overlap(&turn.table, &bodies[s], o));
-    if !crowded && (!turn.table.units.contains_key(&bodies[s].id) || within_table(&turn.table, &fp)) {
+    if !crowded && within_table(&turn.table, &fp) {
         bodies[s].pose = pose;
         bodies[s].fp = fp;
         bodies[s].next_fp = fp;

@@ -8,7 +8,7 @@
 
 use super::events::{Event, Refusal};
 use crate::orders::plan::{ChargeTarget, Direction, Distance, FaceChange, FormationChange, Function, Hand, Move, Target, WheelAngle};
-use crate::rules::movement::{allowance, forced_march_allowance, move_allowance, Pace, FACE_OR_FORMATION_INCHES, FOOT_STEP_BACK, MAX_OBLIQUE, WHEEL_SHARE};
+use crate::rules::movement::{allowance, Pace, CHANGE_COST, FOOT_STEP_BACK, OBLIQUE_MAX_DEGREES, WHEEL_SHARE};
 use crate::rules::options::GameOptions;
 use crate::rules::{Formation, UnitType};
 use crate::table::geometry::{bearing_of, files_and_ranks, heading, normalize_bearing, rotate_cw, turn_between, Pose};
@@ -40,7 +40,7 @@ impl Leg {
         match self {
             Leg::Straight { length, .. } | Leg::Road { length, .. } => *length,
             Leg::Wheel { turn, frontage, .. } => frontage * turn.abs().to_radians(),
-            Leg::Change { .. } => FACE_OR_FORMATION_INCHES,
+            Leg::Change { .. } => CHANGE_COST,
         }
     }
 
@@ -249,10 +249,10 @@ fn plan_move(ctx: &Context, unit: &Unit, m: &Move, events: &mut Vec<Event>) -> R
     let on_road = road.is_some() && m.along_road;
     let horse_archer = unit.has_trait(crate::rules::Trait::HorseArcher) && ctx.options.horse_archer_column_bonus;
     let budget = if m.forced_march && !ctx.charged.contains(&unit.id) {
-        forced_march_allowance(unit.kind, on_road)
+        allowance(unit.kind, start.formation, Pace::ForcedMarch { on_road }, horse_archer)
     } else {
         // A forced march that is charged is cut back to the normal column move (§3).
-        move_allowance(unit.kind, start.formation, on_road && !m.forced_march, horse_archer)
+        allowance(unit.kind, start.formation, if on_road && !m.forced_march { Pace::OnRoad } else { Pace::Normal }, horse_archer)
     };
     let mut legs = Vec::new();
     let mut pose = start;
@@ -293,14 +293,14 @@ fn plan_move(ctx: &Context, unit: &Unit, m: &Move, events: &mut Vec<Event>) -> R
         Direction::Back if unit.kind.is_infantry() => (pose.facing + 180.0, wanted(left.min(FOOT_STEP_BACK))),
         Direction::Back => return Err(Refusal::StepBackFootOnly),
         Direction::Oblique { hand, degrees } => {
-            let d = degrees.abs().min(MAX_OBLIQUE);
+            let d = degrees.abs().min(OBLIQUE_MAX_DEGREES);
             (if *hand == Hand::Right { pose.facing + d } else { pose.facing - d }, wanted(left))
         }
         Direction::Toward(t) => {
             let aim = target_point(ctx.table, t)?;
             let turn = turn_between(pose.facing, bearing_of(aim - pose.front));
-            if turn.abs() <= MAX_OBLIQUE || m.wheel.is_some() {
-                (pose.facing + turn.clamp(-MAX_OBLIQUE, MAX_OBLIQUE), wanted(left).min(pose.front.distance(aim)))
+            if turn.abs() <= OBLIQUE_MAX_DEGREES || m.wheel.is_some() {
+                (pose.facing + turn.clamp(-OBLIQUE_MAX_DEGREES, OBLIQUE_MAX_DEGREES), wanted(left).min(pose.front.distance(aim)))
             } else {
                 let limit = wheel_limit(pose, unit.kind, budget * WHEEL_SHARE);
                 wheel = wheel_toward(pose, unit.kind, aim).clamp(-limit, limit);
@@ -322,7 +322,7 @@ fn plan_move(ctx: &Context, unit: &Unit, m: &Move, events: &mut Vec<Event>) -> R
 /// target's nearest face (or the bearing), then straight on for the rest.
 fn plan_charge(ctx: &Context, unit: &Unit, target: &ChargeTarget) -> Result<Plan, Refusal> {
     let start = unit.pose();
-    let budget = allowance(unit.kind, Pace::Charge);
+    let budget = allowance(unit.kind, start.formation, Pace::Charge, false);
     let limit = wheel_limit(start, unit.kind, budget * WHEEL_SHARE);
     let (wanted, target_id) = match target {
         ChargeTarget::Forward => (0.0, None),
@@ -363,12 +363,12 @@ fn plan_change(ctx: &Context, unit: &Unit, face: Option<&FaceChange>, formation:
     if let Some(change) = face {
         to = faced(to, unit.kind, face_bearing(ctx.table, start, change)?);
     }
-    let allowance = move_allowance(unit.kind, start.formation, false, false);
+    let allowance = allowance(unit.kind, start.formation, Pace::Normal, false);
     Ok(Plan {
         kind: PlanKind::Change { face: face.is_some(), formation: formation.is_some() },
         start,
         legs: vec![Leg::Change { from: start, to }],
-        budget: FACE_OR_FORMATION_INCHES,
+        budget: CHANGE_COST,
         allowance,
     })
 }
@@ -376,15 +376,15 @@ fn plan_change(ctx: &Context, unit: &Unit, face: Option<&FaceChange>, formation:
 /// The plan for a unit's written function this phase (`Ok(None)`: it stands).
 pub fn plan_function(ctx: &Context, unit: &Unit, f: &Function, events: &mut Vec<Event>) -> Result<Option<Plan>, Refusal> {
     match f {
-        Function::Hold => Ok(None),
+        // The medium-cavalry break-off is not a normal move: in phase 1 the
+        // phase plans it for a unit in melee; in phase 2 it is made after the
+        // melee round.
+        Function::Hold | Function::BreakOff => Ok(None),
         Function::Move(m) => plan_move(ctx, unit, m, events).map(Some),
         Function::Charge(c) => plan_charge(ctx, unit, &c.target).map(Some),
         Function::Face(fc) => plan_change(ctx, unit, Some(fc), None).map(Some),
         Function::Formation(fm) => plan_change(ctx, unit, None, Some(fm)).map(Some),
         Function::FaceAndFormation(fc, fm) => plan_change(ctx, unit, Some(fc), Some(fm)).map(Some),
-        // In phase 1 the break-off is planned by the phase itself (the unit
-        // is in melee); in phase 2 it is made after the melee round.
-        Function::BreakOff => Ok(None),
     }
 }
 
@@ -404,7 +404,7 @@ pub fn plan_break_off(unit: &Unit) -> Plan {
 /// A free about-face, then the unit's full move straight on.
 fn about_and_away(unit: &Unit, kind: PlanKind) -> Plan {
     let start = faced(unit.pose(), unit.kind, unit.facing + 180.0);
-    let budget = move_allowance(unit.kind, start.formation, false, false);
+    let budget = allowance(unit.kind, start.formation, Pace::Normal, false);
     Plan {
         kind,
         start,

@@ -22,7 +22,7 @@ use crate::orders::plan::TurnOrders;
 use crate::rules::options::GameOptions;
 use crate::table::setup::{Setup, TableSize, TerrainSetup, UnitSetup};
 use crate::table::{Table, UnitId};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -82,8 +82,7 @@ pub enum CaseError {
 }
 
 /// The result of running one case.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "outcome", content = "reasons", rename_all = "lowercase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CaseOutcome {
     Pass,
     /// Every expectation that did not hold.
@@ -262,11 +261,21 @@ fn case_files(paths: &[PathBuf]) -> Vec<PathBuf> {
 }
 
 /// One line of the runner's report.
-#[derive(Debug, Serialize)]
 struct Line {
     path: String,
-    #[serde(flatten)]
     outcome: CaseOutcome,
+}
+
+impl Line {
+    /// `{"path": .., "outcome": "pass"|"fail"|"error", "reasons": [..]}`.
+    fn json(&self) -> serde_json::Value {
+        let (word, reasons) = match &self.outcome {
+            CaseOutcome::Pass => ("pass", Vec::new()),
+            CaseOutcome::Fail(r) => ("fail", r.clone()),
+            CaseOutcome::Error(e) => ("error", vec![e.clone()]),
+        };
+        serde_json::json!({ "path": self.path, "outcome": word, "reasons": reasons })
+    }
 }
 
 /// `umpire case FILE_OR_DIR... [--json]`: run the cases, print one line
@@ -277,7 +286,8 @@ pub fn run_cli(paths: &[PathBuf], json: bool) -> i32 {
     let passed = lines.iter().filter(|l| l.outcome == CaseOutcome::Pass).count();
     let failed = lines.len() - passed;
     if json {
-        let out = serde_json::json!({ "cases": lines, "passed": passed, "failed": failed });
+        let cases: Vec<serde_json::Value> = lines.iter().map(Line::json).collect();
+        let out = serde_json::json!({ "cases": cases, "passed": passed, "failed": failed });
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
         for l in &lines {
@@ -293,5 +303,24 @@ fn render(l: &Line) -> String {
         CaseOutcome::Pass => format!("PASS {}", l.path),
         CaseOutcome::Fail(r) => format!("FAIL {}: {}", l.path, r.join("; ")),
         CaseOutcome::Error(e) => format!("ERROR {}: {e}", l.path),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn report_lines_as_the_format_shows_them() {
+        let line = |outcome| Line { path: "tests/cases/melee/flank.toml".into(), outcome };
+        assert_eq!(render(&line(CaseOutcome::Pass)), "PASS tests/cases/melee/flank.toml");
+        let fail = line(CaseOutcome::Fail(vec!["foot.figures expected 20, got 21".into()]));
+        assert_eq!(render(&fail), "FAIL tests/cases/melee/flank.toml: foot.figures expected 20, got 21");
+        let error = line(CaseOutcome::Error("dice key morale:foot:2 needed but not given".into()));
+        assert_eq!(render(&error), "ERROR tests/cases/melee/flank.toml: dice key morale:foot:2 needed but not given");
+        assert_eq!(
+            fail.json(),
+            serde_json::json!({"path": "tests/cases/melee/flank.toml", "outcome": "fail", "reasons": ["foot.figures expected 20, got 21"]})
+        );
     }
 }

@@ -413,6 +413,9 @@ pub enum UnitOrder {
     Evade,
     /// `hold fire`.
     HoldFire,
+    /// `fire`, `shoot`: archery at will (the default, written for clarity:
+    /// `move 12 then shoot`).
+    Fire,
     /// `target Black Dragons`, `shoot at Black Dragons`.
     Target(Spanned<UnitRef>),
     /// Leaders: `join Black Dragons`.
@@ -438,6 +441,7 @@ impl fmt::Display for UnitOrder {
         match self {
             UnitOrder::Evade => f.write_str("evade if charged"),
             UnitOrder::HoldFire => f.write_str("hold fire"),
+            UnitOrder::Fire => f.write_str("fire"),
             UnitOrder::Target(u) => write!(f, "target {u}"),
             UnitOrder::Join(u) => write!(f, "join {u}"),
             UnitOrder::RideWith(u) => write!(f, "ride with {u}"),

@@ -62,7 +62,7 @@ pub enum Command {
     Resend,
     /// `HISTORY 4`: mail me the report of turn 4.
     History(u32),
-    /// Moderator: `DEADLINE 2026-12-01 18:00` (UTC).
+    /// Moderator: `DEADLINE 2026-12-01 18:00`, in the game's time zone.
     Deadline(chrono::NaiveDateTime),
     /// Moderator: `EXTEND 24` hours.
     Extend(u32),

@@ -32,6 +32,7 @@ pub mod confirm;
 pub mod diagnostic;
 pub mod message;
 pub mod names;
+pub mod offline;
 pub mod parse;
 pub mod plan;
 pub mod sample;
@@ -41,6 +42,7 @@ pub use ast::{OrderSheet, Spanned};
 pub use confirm::confirmation;
 pub use diagnostic::{Diagnostic, Span};
 pub use message::{read_message, Command, Header, Role, Submission};
+pub use offline::offline_check;
 pub use validate::{validate, Checked};
 
 use crate::table::Table;

@@ -35,41 +35,88 @@ pub enum Found<'a> {
     None(Option<&'a Unit>),
 }
 
-/// Find the unit `r` names. Where several fit, those for which `prefer`
-/// holds win (own units for the unit giving orders, enemies for a charge).
-pub fn resolve<'a>(r: &UnitRef, table: &'a Table, prefer: &dyn Fn(&Unit) -> bool) -> Found<'a> {
-    let all: Vec<&Unit> = table.units.values().collect();
-    match r {
-        UnitRef::Number(n) => pick(all.iter().copied().filter(|u| u.number == *n).collect(), prefer)
-            .unwrap_or(Found::None(None)),
-        UnitRef::Name(name) => {
-            let k = key(name);
-            if k.is_empty() {
-                return Found::None(None);
-            }
-            let q = words(name);
-            let tiers: [&dyn Fn(&Unit) -> bool; 4] = [
-                &|u| key(&u.name) == k || key(&u.id) == k,
-                &|u| key(&u.name).starts_with(&k),
-                &|u| abbreviates(&q, &words(&u.name)),
-                &|u| initials(&u.name) == k && k.len() >= 2,
-            ];
-            for tier in tiers {
-                let hits: Vec<&Unit> = all.iter().copied().filter(|u| tier(u)).collect();
-                if let Some(f) = pick(hits, prefer) {
+/// The table's units with their names reduced once, for many look-ups.
+pub struct Index<'a> {
+    entries: Vec<Entry<'a>>,
+}
+
+struct Entry<'a> {
+    unit: &'a Unit,
+    name: String,
+    id: String,
+    words: Vec<String>,
+    initials: String,
+}
+
+impl<'a> Index<'a> {
+    pub fn new(table: &'a Table) -> Self {
+        let entries = table
+            .units
+            .values()
+            .map(|u| {
+                let words = words(&u.name);
+                Entry {
+                    unit: u,
+                    name: key(&u.name),
+                    id: key(&u.id),
+                    initials: words.iter().filter_map(|w| w.chars().next()).collect(),
+                    words,
+                }
+            })
+            .collect();
+        Index { entries }
+    }
+
+    /// Find the unit `r` names. Where several fit, those for which `prefer`
+    /// holds win (own units for the unit giving orders, enemies for a charge).
+    pub fn resolve(&self, r: &UnitRef, prefer: &dyn Fn(&Unit) -> bool) -> Found<'a> {
+        let found = self.lookup(r, prefer);
+        // "charge the Nemedian Knights": try again without the article.
+        if let (Found::None(_), UnitRef::Name(n)) = (&found, r) {
+            let lower = n.trim_start().to_lowercase();
+            if let Some(rest) = lower.strip_prefix("the ").filter(|s| !s.trim().is_empty()) {
+                if let f @ (Found::Unit(_) | Found::Ambiguous(_)) = self.lookup(&UnitRef::Name(rest.into()), prefer) {
                     return f;
                 }
             }
-            // Suggest from the preferred units first, then from all.
-            let near = |only_preferred: bool| {
-                all.iter()
-                    .filter(|u| !only_preferred || prefer(u))
-                    .map(|u| (strsim::jaro_winkler(&key(&u.name), &k), *u))
-                    .filter(|(s, _)| *s >= 0.8)
-                    .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.id.cmp(&a.1.id)))
-                    .map(|(_, u)| u)
-            };
-            Found::None(near(true).or_else(|| near(false)))
+        }
+        found
+    }
+
+    fn lookup(&self, r: &UnitRef, prefer: &dyn Fn(&Unit) -> bool) -> Found<'a> {
+        let all = &self.entries;
+        match r {
+            UnitRef::Number(n) => pick(all.iter().filter(|e| e.unit.number == *n).map(|e| e.unit).collect(), prefer)
+                .unwrap_or(Found::None(None)),
+            UnitRef::Name(name) => {
+                let k = key(name);
+                if k.is_empty() {
+                    return Found::None(None);
+                }
+                let q = words(name);
+                let tiers: [&dyn Fn(&Entry) -> bool; 4] = [
+                    &|e| e.name == k || e.id == k,
+                    &|e| e.name.starts_with(&k),
+                    &|e| abbreviates(&q, &e.words),
+                    &|e| e.initials == k && k.len() >= 2,
+                ];
+                for tier in tiers {
+                    let hits: Vec<&Unit> = all.iter().filter(|e| tier(e)).map(|e| e.unit).collect();
+                    if let Some(f) = pick(hits, prefer) {
+                        return f;
+                    }
+                }
+                // Suggest from the preferred units first, then from all.
+                let near = |only_preferred: bool| {
+                    all.iter()
+                        .filter(|e| !only_preferred || prefer(e.unit))
+                        .map(|e| (strsim::jaro_winkler(&e.name, &k), e.unit))
+                        .filter(|(s, _)| *s >= 0.8)
+                        .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.id.cmp(&a.1.id)))
+                        .map(|(_, u)| u)
+                };
+                Found::None(near(true).or_else(|| near(false)))
+            }
         }
     }
 }
@@ -102,18 +149,14 @@ fn subsequence(q: &str, n: &str) -> bool {
     q.chars().all(|c| it.any(|d| d == c)) && q.chars().next() == n.chars().next()
 }
 
-/// `bd` for `Black Dragons`.
-fn initials(name: &str) -> String {
-    words(name).iter().filter_map(|w| w.chars().next()).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::orders::sample::table;
 
     fn name_of(r: &str) -> String {
-        match resolve(&UnitRef::Name(r.into()), &table(), &|u| u.side == "aquilonia") {
+        let t = table();
+        match Index::new(&t).resolve(&UnitRef::Name(r.into()), &|u| u.side == "aquilonia") {
             Found::Unit(u) => u.name.clone(),
             Found::Ambiguous(v) => format!("ambiguous {}", v.len()),
             Found::None(s) => format!("none {:?}", s.map(|u| &u.name)),
@@ -128,6 +171,7 @@ mod tests {
         assert_eq!(name_of("blk drgns"), "Black Dragons");
         assert_eq!(name_of("BD"), "Black Dragons");
         assert_eq!(name_of("bossonian"), "Bossonian Archers");
+        assert_eq!(name_of("the Black Dragons"), "Black Dragons");
         assert_eq!(name_of("Blak Dragons"), "none Some(\"Black Dragons\")");
         assert_eq!(name_of("zzz"), "none None");
     }
@@ -135,7 +179,7 @@ mod tests {
     #[test]
     fn by_number_prefers_the_side() {
         let t = table();
-        match resolve(&UnitRef::Number(1), &t, &|u| u.side == "nemedia") {
+        match Index::new(&t).resolve(&UnitRef::Number(1), &|u| u.side == "nemedia") {
             Found::Unit(u) => assert_eq!(u.side, "nemedia"),
             other => panic!("{other:?}"),
         }

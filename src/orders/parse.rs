@@ -62,6 +62,10 @@ pub(crate) fn scan(text: &str) -> Scan {
     for raw in text.split('\n') {
         let line_start = offset;
         offset += raw.len() + 1;
+        // The signature separator "-- " ends the orders like END does.
+        if raw.trim_end() == "--" {
+            break;
+        }
         let line = strip_comment(raw.trim_end_matches('\r'));
         if line.trim().is_empty() {
             continue;
@@ -200,14 +204,28 @@ fn span(p: &Pair<Rule>, off: usize) -> Span {
 /// Parse one line (comment already cut off). `off` is its byte offset in
 /// the whole text.
 fn read_line(line: &str, off: usize, errors: &mut Vec<Diagnostic>) -> Option<Item> {
-    let parsed = match OrdersParser::parse(Rule::line, line) {
-        Ok(mut pairs) => pairs.next()?,
-        Err(e) => {
-            errors.push(not_understood(line, off, &e));
-            return None;
-        }
+    // Most lines are `Unit: orders`. When the line starts with no word that
+    // could begin a header, command or order, every other reading fails at
+    // its first word, so the unit line alone is tried first (pest pays for
+    // every alternative it tries).
+    let fast = if starts_with_keyword(line) {
+        None
+    } else {
+        OrdersParser::parse(Rule::unit_line_only, line).ok()
     };
-    let mut inner = parsed.into_inner().filter(|p| p.as_rule() != Rule::EOI);
+    let parsed = match fast {
+        Some(mut pairs) => pairs.next()?,
+        None => match OrdersParser::parse(Rule::line, line) {
+            Ok(mut pairs) => pairs.next()?,
+            Err(e) => {
+                errors.push(not_understood(line, off, &e));
+                return None;
+            }
+        },
+    };
+    let mut inner = parsed
+        .into_inner()
+        .filter(|p| !matches!(p.as_rule(), Rule::EOI | Rule::list_mark));
     let Some(first) = inner.next() else {
         return Some(Item::Blank);
     };
@@ -228,6 +246,39 @@ fn read_line(line: &str, off: usize, errors: &mut Vec<Diagnostic>) -> Option<Ite
     }
 }
 
+/// Every word a header, command or order may start with (the first words of
+/// `end_marker`, `header_line`, `command` and `clauses` in the grammar).
+/// A line starting with a digit is also left to the full grammar.
+const LINE_START_WORDS: [&str; 64] = [
+    "end", "endorders", "game", "side", "password", "pw", "pass", "turn", "moderator", "status", "help",
+    "resend", "history", "deadline", "extend", "force", "hold", "holds", "approve", "replace", "pause",
+    "resume", "phase", "ph", "p1", "p2", "first", "second", "1st", "2nd", "evade", "evades", "do", "don't",
+    "don’t", "no", "cease", "target", "shoot", "fire", "join", "joins", "ride", "rides", "leave", "leaves",
+    "move", "advance", "march", "go", "cast", "casts", "deploy", "deploys", "face", "faces", "change",
+    "about", "right", "left", "form", "forms", "reform", "re-form",
+];
+const LINE_START_WORDS_2: [&str; 22] = [
+    "charge", "charges", "break", "forced", "wheel", "wheels", "fall", "falls", "back", "backward",
+    "backwards", "retire", "straight", "oblique", "obliquely", "toward", "towards", "to", "forward",
+    "forwards", "ahead", "stand",
+];
+const LINE_START_WORDS_3: [&str; 3] = ["stands", "halt", "stay"];
+
+fn starts_with_keyword(line: &str) -> bool {
+    let t = line.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    if t.starts_with(|c: char| c.is_ascii_digit()) {
+        return true;
+    }
+    let word: String = t
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || matches!(c, '\'' | '’' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    LINE_START_WORDS.contains(&word.as_str())
+        || LINE_START_WORDS_2.contains(&word.as_str())
+        || LINE_START_WORDS_3.contains(&word.as_str())
+}
+
 /// The words the reader knows, for "did you mean" on a word it did not.
 const VOCABULARY: [&str; 40] = [
     "phase", "move", "advance", "back", "oblique", "toward", "wheel", "left", "right", "then",
@@ -236,9 +287,12 @@ const VOCABULARY: [&str; 40] = [
     "target", "shoot", "join", "leave", "ride", "cast", "deploy", "facing", "forced", "march",
 ];
 
+/// Small words that look like keywords to a string metric but are English.
+const NOT_TYPOS: [&str; 10] = ["of", "the", "a", "an", "to", "in", "on", "at", "and", "or"];
+
 /// The keyword a word is a near miss of, if any.
 fn near_keyword(word: &str) -> Option<&'static str> {
-    if VOCABULARY.contains(&word) {
+    if VOCABULARY.contains(&word) || NOT_TYPOS.contains(&word) {
         return None;
     }
     VOCABULARY
@@ -443,8 +497,16 @@ fn clauses(p: Pair<Rule>, off: usize, errors: &mut Vec<Diagnostic>) -> Vec<Spann
                         Rule::phase_one => phase = Some(Phase::One),
                         Rule::phase_two => phase = Some(Phase::Two),
                         _ => {
-                            if let Some(f) = function_of(x, off) {
+                            if let Some(f) = function_of(x.clone(), off) {
                                 function = Some(f);
+                            } else {
+                                // `phase 1 evade if charged`: an order for the
+                                // whole turn; the phase adds nothing.
+                                match unit_order(x, off) {
+                                    Some(Ok(u)) => out.push(Spanned::new(Clause::Unit(u), sp)),
+                                    Some(Err(d)) => errors.push(d),
+                                    None => {}
+                                }
                             }
                         }
                     }
@@ -455,6 +517,18 @@ fn clauses(p: Pair<Rule>, off: usize, errors: &mut Vec<Diagnostic>) -> Vec<Spann
             }
             Rule::bare_function => {
                 if let Some(function) = c.into_inner().next().and_then(|x| function_of(x, off)) {
+                    // `hold` with no phase: the unit stands all turn; no phase
+                    // needs naming (ruling O-2).
+                    if function.node == Function::Hold {
+                        out.push(Spanned::new(
+                            Clause::Phase {
+                                phase: None,
+                                function,
+                            },
+                            sp,
+                        ));
+                        continue;
+                    }
                     errors.push(
                         Diagnostic::invalid(
                             Invalid::MissingPhase,
@@ -653,7 +727,7 @@ fn move_order(p: Pair<Rule>, off: usize) -> MoveOrder {
             Rule::oblique => {
                 m.direction = MoveDirection::Oblique {
                     hand: hand_in(&x),
-                    degrees: crate::rules::movement::MAX_OBLIQUE,
+                    degrees: crate::rules::movement::OBLIQUE_MAX_DEGREES,
                 }
             }
             Rule::toward => {
@@ -762,6 +836,7 @@ fn unit_order(p: Pair<Rule>, off: usize) -> Option<Result<UnitOrder, Diagnostic>
     let o = match p.as_rule() {
         Rule::evade => UnitOrder::Evade,
         Rule::hold_fire => UnitOrder::HoldFire,
+        Rule::fire => UnitOrder::Fire,
         Rule::target_order => UnitOrder::Target(first_ref(&p)?),
         Rule::join => UnitOrder::Join(first_ref(&p)?),
         Rule::ride_with => UnitOrder::RideWith(first_ref(&p)?),
@@ -892,9 +967,22 @@ mod tests {
             ("Thoth: cast shield of air", "Thoth: cast Shield of Air"),
             ("Foot: deploy at (30, 6) facing 0 in line 3 ranks", "Foot: deploy at (30, 6) facing 0 in line 3 ranks"),
             ("Foot: phase 1 stand fast", "Foot: phase 1 hold"),
+            ("Foot: phase 1 move 4 forward", "Foot: phase 1 move 4"),
+            ("Foot: phase 1 turn 90 right", "Foot: phase 1 face right 90"),
+            ("Horse: phase 1 charge Knights (with breakthrough)", "Horse: phase 1 charge Knights with breakthrough"),
+            ("Horse: phase 1 move 12 then shoot; phase 2 move 6", "Horse: phase 1 move 12; fire; phase 2 move 6"),
+            ("Foot: phase 1 stand and shoot", "Foot: phase 1 hold; fire"),
+            ("1. Black Dragons: phase 1 move 6", "Black Dragons: phase 1 move 6"),
+            ("- Black Dragons: phase 1 move 6", "Black Dragons: phase 1 move 6"),
             ("“Black Dragons”: phase 1 move 6", "Black Dragons: phase 1 move 6"),
             ("Foot:\u{a0}phase\t1 move 6 // comment", "Foot: phase 1 move 6"),
             ("Hold Guard: phase 1 hold", "Hold Guard: phase 1 hold"),
+            ("Men at Arms: phase 1 hold", "\"Men at Arms\": phase 1 hold"),
+            ("Black Dragons p1: move 6", "Black Dragons: phase 1 move 6"),
+            ("Black Dragons first phase: move 6", "Black Dragons: phase 1 move 6"),
+            ("Pikes: hold", "Pikes: hold"),
+            ("Skirmishers: phase 1 evade if charged", "Skirmishers: evade if charged"),
+            ("Knights: phase 1 charge the Spearmen", "Knights: phase 1 charge the Spearmen"),
         ];
         for (text, want) in cases {
             assert_eq!(canon(text), want, "reading {text:?}");
@@ -903,10 +991,10 @@ mod tests {
 
     #[test]
     fn block_form() {
-        let text = "Black Dragons\r\n  phase 1: move 6\r\n  phase 2: face left 90\r\n\r\nArchers\n1: hold\n";
+        let text = "Black Dragons\r\n  phase 1: move 6\r\n  phase 2: face left 90\r\n\r\nArchers\n1: hold\n2. move 4\n";
         assert_eq!(
             canon(text),
-            "Black Dragons: phase 1 move 6; phase 2 face left 90\nArchers: phase 1 hold"
+            "Black Dragons: phase 1 move 6; phase 2 face left 90\nArchers: phase 1 hold; phase 2 move 4"
         );
     }
 
@@ -932,6 +1020,64 @@ mod tests {
     fn end_marker_stops_reading() {
         let (sheet, _) = one("A: phase 1 hold\nEND\nB: phase 1 hold\n");
         assert_eq!(sheet.blocks.len(), 1);
+        let (sheet, errors) = one("A: phase 1 hold\n-- \nMy Name, Tarantia\n");
+        assert_eq!((sheet.blocks.len(), errors.len()), (1, 0));
+    }
+
+    /// The fast path reads a line exactly as the full grammar does.
+    #[test]
+    fn fast_path_agrees_with_the_grammar() {
+        let guide = include_str!("../../docs/orders.md");
+        let mut lines: Vec<String> = guide.lines().map(String::from).collect();
+        let words = ["Hold", "Face", "Charge", "Phase", "P1", "Evade", "End", "Game", "Status", "Turn", "Men", "1."];
+        for w in words {
+            for tail in [": phase 1 hold", " fire phase 1 move 6", " left 90", ": move 6", " Guard: p2 face about"] {
+                lines.push(format!("{w}{tail}"));
+            }
+        }
+        // And many near misses of them: words dropped, swapped and repeated.
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let base: Vec<Vec<String>> = lines.iter().map(|l| l.split(' ').map(String::from).collect()).collect();
+        for _ in 0..20_000 {
+            let mut w = base[rng.random_range(0..base.len())].clone();
+            for _ in 0..rng.random_range(1..4) {
+                let i = rng.random_range(0..w.len());
+                let j = rng.random_range(0..w.len());
+                match rng.random_range(0..3) {
+                    0 if w.len() > 1 => {
+                        w.remove(i);
+                    }
+                    1 => w.swap(i, j),
+                    _ => {
+                        let x = w[j].clone();
+                        w.insert(i, x);
+                    }
+                }
+            }
+            lines.push(w.join(" "));
+        }
+        for line in &lines {
+            let line = strip_comment(line);
+            if line.len() > MAX_LINE {
+                continue;
+            }
+            let fast = if starts_with_keyword(line) {
+                None
+            } else {
+                OrdersParser::parse(Rule::unit_line_only, line).ok()
+            };
+            let Some(fast) = fast else { continue };
+            let full = OrdersParser::parse(Rule::line, line).expect("the full grammar reads what the fast path read");
+            let shape = |pairs: pest::iterators::Pairs<Rule>| -> Vec<(Rule, String)> {
+                pairs
+                    .flatten()
+                    .filter(|p| !matches!(p.as_rule(), Rule::line | Rule::unit_line_only))
+                    .map(|p| (p.as_rule(), p.as_str().to_string()))
+                    .collect()
+            };
+            assert_eq!(shape(fast), shape(full), "{line}");
+        }
     }
 
     #[test]

@@ -19,7 +19,7 @@
 
 use crate::orders::ast::{self, *};
 use crate::orders::diagnostic::{Diagnostic, Illegal, Remark, Span};
-use crate::orders::names::{resolve, Found};
+use crate::orders::names::{Found, Index};
 use crate::orders::plan::{self, TurnOrders, UnitOrders};
 use crate::rules::movement::{self, Pace};
 use crate::rules::{magic, Formation, Phase, Trait, UnitType, Weapon};
@@ -49,11 +49,12 @@ pub fn validate(sheet: &OrderSheet, side: &str, table: &Table) -> Checked {
         source: sheet.source.clone(),
         ..Checked::default()
     };
+    let index = Index::new(table);
     // Blocks naming the same unit are read together, in the order written.
     let mut groups: Vec<(&Unit, Vec<&Spanned<UnitBlock>>)> = Vec::new();
     for block in &sheet.blocks {
         let r = &block.node.unit;
-        let unit = match resolve(&r.node, table, &|u| u.side == side) {
+        let unit = match index.resolve(&r.node, &|u| u.side == side) {
             Found::Unit(u) => u,
             other => {
                 checked.diagnostics.push(not_found(other, r, "unit"));
@@ -81,6 +82,7 @@ pub fn validate(sheet: &OrderSheet, side: &str, table: &Table) -> Checked {
         let mut ctx = Ctx {
             unit,
             table,
+            index: &index,
             errors: Vec::new(),
             notes: Vec::new(),
             names: BTreeMap::new(),
@@ -168,6 +170,7 @@ fn kind_name(k: Kind) -> &'static str {
 struct Ctx<'a> {
     unit: &'a Unit,
     table: &'a Table,
+    index: &'a Index<'a>,
     errors: Vec<Diagnostic>,
     notes: Vec<Diagnostic>,
     /// Resolved references, by the span they were written at.
@@ -190,7 +193,7 @@ impl<'a> Ctx<'a> {
     /// Resolve a reference; `enemy` says which side to prefer when a name fits several.
     fn find(&mut self, r: &Spanned<UnitRef>, enemy: bool) -> Option<&'a Unit> {
         let side = self.unit.side.clone();
-        match resolve(&r.node, self.table, &|u| (u.side != side) == enemy) {
+        match self.index.resolve(&r.node, &|u| (u.side != side) == enemy) {
             Found::Unit(u) => {
                 self.names.insert(r.span, u);
                 if !u.status.is_present() {
@@ -378,16 +381,18 @@ impl<'a> Ctx<'a> {
         if k.is_single_figure() {
             return movement::single_figure_move(k);
         }
-        if m.forced_march {
-            let on_road = if m.along_road { movement::FORCED_MARCH_ON_ROAD } else { 1.0 };
-            return movement::allowance(k, Pace::ForcedMarch) * on_road;
-        }
-        match formation {
-            Formation::RoadColumn if m.along_road => movement::allowance(k, Pace::RoadColumnOnRoad),
-            Formation::Column | Formation::RoadColumn => movement::allowance(k, Pace::Column),
-            Formation::Ring => movement::allowance(k, Pace::Line) * movement::RING_FACTOR,
-            Formation::Line | Formation::PositionalLine => movement::allowance(k, Pace::Line),
-        }
+        let pace = if m.forced_march {
+            Pace::ForcedMarch { on_road: m.along_road }
+        } else if m.along_road {
+            Pace::OnRoad
+        } else {
+            Pace::Normal
+        };
+        // Horse archers may get the road figure in road column off a road
+        // (a game option); the validator allows the larger figure and the
+        // engine cuts the move back where the option is off.
+        let horse_archer = self.unit.has_trait(crate::rules::Trait::HorseArcher);
+        movement::allowance(k, formation, pace, horse_archer)
     }
 
     fn function(
@@ -505,7 +510,7 @@ impl<'a> Ctx<'a> {
                 return None;
             }
             if let Some((enemy, d)) = self.nearest_enemy() {
-                if d < movement::FORCED_MARCH_ENEMY_CLEARANCE {
+                if d < movement::FORCED_MARCH_CLEARANCE {
                     self.refuse(
                         Illegal::ForcedMarch,
                         span,
@@ -541,7 +546,7 @@ impl<'a> Ctx<'a> {
                 plan::Direction::Back
             }
             MoveDirection::Oblique { hand, degrees } => {
-                if *degrees > movement::MAX_OBLIQUE || *degrees <= 0.0 {
+                if *degrees > movement::OBLIQUE_MAX_DEGREES || *degrees <= 0.0 {
                     self.refuse(
                         Illegal::BeyondAllowance,
                         span,
@@ -829,7 +834,7 @@ impl<'a> Ctx<'a> {
                     );
                 }
             }
-            UnitOrder::HoldFire | UnitOrder::Target(_) => {
+            UnitOrder::HoldFire | UnitOrder::Target(_) | UnitOrder::Fire => {
                 let archers = u.weapons.iter().any(|w| *w != Weapon::Pike);
                 if !archers {
                     self.refuse(
@@ -839,6 +844,20 @@ impl<'a> Ctx<'a> {
                         "§6: only units with bows, crossbows or thrown weapons shoot",
                         None,
                     );
+                    return;
+                }
+                if let (UnitOrder::Fire, true) = (o, charges) {
+                    self.refuse(
+                        Illegal::FireAndCharge,
+                        span,
+                        format!("{} charge this turn and may not also shoot", u.name),
+                        "§6: no unit may fire and charge in the same turn",
+                        Some("drop 'fire' or the charge".into()),
+                    );
+                    return;
+                }
+                if *o == UnitOrder::Fire {
+                    // At will is the default: nothing to record.
                     return;
                 }
                 if out.fire != plan::FireOrder::AtWill {

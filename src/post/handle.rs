@@ -7,19 +7,21 @@
 
 use super::game::{games_of, Game};
 use super::outbox::{self, Kind};
-use super::turn::{plain, release_report};
+use super::turn::{plain, release_report, report_mail, stored_report};
 use super::{audit, password, templates, PostError};
 use crate::config::Config;
 use crate::mail::read::Incoming;
-use crate::orders::{self, Command, Header, Submission};
+use crate::orders::{self, Command, Header, Role, Submission};
 use crate::store::Transaction;
-use chrono::{DateTime, Duration, NaiveDateTime, TimeZone, Utc};
+use chrono::{DateTime, Duration, TimeZone, Utc};
 use rusqlite::{params, OptionalExtension};
 
 /// What became of a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Disposition {
-    /// Orders or commands accepted and answered.
+    /// Orders accepted for this game and confirmed.
+    Orders { game: String, note: String },
+    /// Commands answered.
     Done(String),
     /// Refused (and the refusal mailed or logged).
     Refused(String),
@@ -30,14 +32,14 @@ pub enum Disposition {
 impl Disposition {
     pub fn state(&self) -> &'static str {
         match self {
-            Disposition::Done(_) => "done",
+            Disposition::Orders { .. } | Disposition::Done(_) => "done",
             Disposition::Refused(_) => "refused",
             Disposition::Ignored(_) => "ignored",
         }
     }
     pub fn note(&self) -> &str {
         match self {
-            Disposition::Done(s) | Disposition::Refused(s) | Disposition::Ignored(s) => s,
+            Disposition::Orders { note: s, .. } | Disposition::Done(s) | Disposition::Refused(s) | Disposition::Ignored(s) => s,
         }
     }
 }
@@ -118,13 +120,18 @@ pub fn handle(tx: &Transaction<'_>, config: &Config, row: i64, raw: &[u8], now: 
         return ctx.refuse(None, if known { vec![ctx.from.clone()] } else { vec![] }, &reason, "");
     }
     let sub = orders::read_message(&msg.orders_text);
-    if let Some(moderation) = &sub.moderator {
-        return moderate(&ctx, &sub, moderation);
-    }
     let Some(header) = sub.header.as_ref().map(|h| &h.node) else {
         return no_header(&ctx, &sub);
     };
-    player(&ctx, &sub, header)
+    match &header.role {
+        Role::Moderator => moderate(&ctx, &sub, header),
+        Role::Player { side } => player(&ctx, &sub, header, side),
+    }
+}
+
+/// The player's guide to writing orders (HELP by mail).
+pub fn guide() -> &'static str {
+    include_str!("../../docs/orders.md")
 }
 
 /// A message without a header: only a registered player gets an answer.
@@ -135,7 +142,7 @@ fn no_header(ctx: &Ctx<'_, '_>, sub: &Submission) -> Result<Disposition, PostErr
         return ctx.refuse(None, vec![], "no header and not a registered player", "");
     }
     if wants_help {
-        ctx.reply(None, Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, orders::guide().to_string())?;
+        ctx.reply(None, Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, guide().to_string())?;
         return Ok(Disposition::Done("help".into()));
     }
     let hint = format!(
@@ -146,17 +153,17 @@ fn no_header(ctx: &Ctx<'_, '_>, sub: &Submission) -> Result<Disposition, PostErr
 }
 
 /// A message with a player header.
-fn player(ctx: &Ctx<'_, '_>, sub: &Submission, header: &Header) -> Result<Disposition, PostError> {
+fn player(ctx: &Ctx<'_, '_>, sub: &Submission, header: &Header, side_name: &str) -> Result<Disposition, PostError> {
     let tx = ctx.tx;
     let Some(game) = Game::load(tx, &header.game)? else {
         let to = if games_of(tx, &ctx.from)?.is_empty() { vec![] } else { vec![ctx.from.clone()] };
         return ctx.refuse(None, to, &format!("There is no game called '{}'.", header.game), "Check the GAME word of your header against your welcome mail.");
     };
     let sides = game.sides(tx)?;
-    let Some(side) = sides.iter().find(|s| s.side.eq_ignore_ascii_case(&header.side)) else {
+    let Some(side) = sides.iter().find(|s| s.side.eq_ignore_ascii_case(side_name)) else {
         let registered = sides.iter().any(|s| s.address == ctx.from) || game.moderator_address == ctx.from;
         let to = if registered { vec![ctx.from.clone()] } else { vec![] };
-        return ctx.refuse(Some(&game.id), to, &format!("Game {} has no side called '{}'.", game.id, header.side), "Check the SIDE word of your header against your welcome mail.");
+        return ctx.refuse(Some(&game.id), to, &format!("Game {} has no side called '{}'.", game.id, side_name), "Check the SIDE word of your header against your welcome mail.");
     };
     let pw_ok = password::verify(&header.password, &side.password);
     if !pw_ok {
@@ -188,25 +195,21 @@ fn player(ctx: &Ctx<'_, '_>, sub: &Submission, header: &Header) -> Result<Dispos
                 answered.push("status");
             }
             Command::Help => {
-                ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, orders::guide().to_string())?;
+                ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, guide().to_string())?;
                 answered.push("help");
             }
-            Command::Resend => {
-                let text = stored_report(tx, &game.id, game.turn.saturating_sub(1))?
-                    .unwrap_or_else(|| "No turn has been played yet.".into());
-                ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
-                answered.push("resend");
-            }
-            Command::History(turn) => {
-                let text = stored_report(tx, &game.id, *turn)?
-                    .unwrap_or_else(|| format!("There is no released report of turn {turn}."));
-                ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
-                answered.push("history");
+            Command::Resend | Command::History(_) => {
+                let turn = match c.node {
+                    Command::History(t) => t,
+                    _ => game.turn.saturating_sub(1),
+                };
+                resend_report(ctx, &game, turn)?;
+                answered.push("report");
             }
             _ => {}
         }
     }
-    if sub.sheet.is_empty() && sub.syntax_errors.is_empty() {
+    if sub.sheet.blocks.is_empty() && sub.syntax_errors.is_empty() {
         return Ok(Disposition::Done(if answered.is_empty() { "header only".into() } else { answered.join(",") }));
     }
     if game.status != "active" {
@@ -222,7 +225,14 @@ fn player(ctx: &Ctx<'_, '_>, sub: &Submission, header: &Header) -> Result<Dispos
         // now, without these orders, as the book's written orders require.
         return ctx.refuse(Some(&game.id), vec![ctx.from.clone()], &format!("The deadline for turn {} ({}) has passed.", game.turn, game.deadline_text()), "");
     }
-    let checked = orders::validate_submission(sub, &side.side, &game.table);
+    let mut checked = orders::validate(&sub.sheet, &side.side, &game.table);
+    // Errors in the header or commands are shown with the orders' errors.
+    for d in &sub.syntax_errors {
+        if !checked.diagnostics.iter().any(|c| c.span == d.span) {
+            checked.diagnostics.push(d.clone());
+        }
+    }
+    checked.diagnostics.sort_by_key(|d| d.span.start);
     let understood: Vec<(String, String)> = checked.understood.clone();
     let previous: Option<String> = tx
         .query_row(
@@ -259,7 +269,35 @@ fn player(ctx: &Ctx<'_, '_>, sub: &Submission, header: &Header) -> Result<Dispos
         },
     );
     ctx.reply(Some(&game.id), Kind::Confirmation, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
-    Ok(Disposition::Done(format!("orders for {} turn {}", side.side, game.turn)))
+    Ok(Disposition::Orders { note: format!("orders for {} turn {}", side.side, game.turn), game: game.id })
+}
+
+/// Mail a released report again to the sender (RESEND, HISTORY n).
+fn resend_report(ctx: &Ctx<'_, '_>, game: &Game, turn: u32) -> Result<(), PostError> {
+    let released: bool = ctx
+        .tx
+        .query_row(
+            "SELECT released FROM turns WHERE game_id = ?1 AND turn = ?2 AND report IS NOT NULL",
+            params![game.id, turn],
+            |r| r.get(0),
+        )
+        .optional()?
+        .unwrap_or(false);
+    match stored_report(ctx.tx, &game.id, turn)? {
+        Some((mut rep, before, after)) if released => {
+            rep.draft = false;
+            let mut mail = report_mail(ctx.config, vec![ctx.from.clone()], &rep, &before, &after)?;
+            mail.in_reply_to = ctx.msg.message_id.clone();
+            mail.references = ctx.msg.message_id.iter().cloned().collect();
+            let salt = format!("{}:resend:{turn}", ctx.msg.message_id.clone().unwrap_or_default());
+            outbox::queue(ctx.tx, ctx.config, Some(&game.id), Kind::Reply, &mail, &salt, ctx.now)?;
+        }
+        _ => {
+            let text = if turn == 0 { "No turn has been played yet.".to_string() } else { format!("There is no released report of turn {turn}.") };
+            ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+        }
+    }
+    Ok(())
 }
 
 /// How one side's orders changed between two submissions.
@@ -282,16 +320,6 @@ fn diff(old: &[(String, String)], new: &[(String, String)]) -> Vec<String> {
     out
 }
 
-fn stored_report(tx: &Transaction<'_>, game: &str, turn: u32) -> Result<Option<String>, PostError> {
-    Ok(tx
-        .query_row(
-            "SELECT report FROM turns WHERE game_id = ?1 AND turn = ?2 AND released = 1 AND report IS NOT NULL",
-            params![game, turn],
-            |r| r.get(0),
-        )
-        .optional()?)
-}
-
 fn status_text(tx: &Transaction<'_>, game: &Game) -> Result<String, PostError> {
     let sides_in = game.sides_in(tx)?;
     let sides: Vec<_> = game
@@ -307,7 +335,7 @@ fn status_text(tx: &Transaction<'_>, game: &Game) -> Result<String, PostError> {
 }
 
 /// A moderator's message.
-fn moderate(ctx: &Ctx<'_, '_>, sub: &Submission, m: &orders::Moderation) -> Result<Disposition, PostError> {
+fn moderate(ctx: &Ctx<'_, '_>, sub: &Submission, m: &Header) -> Result<Disposition, PostError> {
     let tx = ctx.tx;
     let Some(mut game) = Game::load(tx, &m.game)? else {
         return ctx.refuse(None, vec![], &format!("moderator message for unknown game '{}'", m.game), "");
@@ -323,12 +351,12 @@ fn moderate(ctx: &Ctx<'_, '_>, sub: &Submission, m: &orders::Moderation) -> Resu
     let mut force = false;
     for c in &sub.commands {
         let line = match &c.node {
-            Command::Deadline(text) => match parse_local(text, game.tz) {
+            Command::Deadline(local) => match game.tz.from_local_datetime(local).earliest() {
                 Some(t) => {
-                    game.deadline = t;
+                    game.deadline = t.with_timezone(&Utc);
                     format!("deadline set to {}", game.deadline_text())
                 }
-                None => format!("'{text}' is not a time like 2026-12-03 20:00; deadline unchanged"),
+                None => format!("{local} does not exist in {} (a clock change); deadline unchanged", game.tz),
             },
             Command::Extend(hours) => {
                 game.deadline += Duration::hours(i64::from(*hours));
@@ -338,25 +366,25 @@ fn moderate(ctx: &Ctx<'_, '_>, sub: &Submission, m: &orders::Moderation) -> Resu
                 force = true;
                 format!("turn {} will be adjudicated now", game.turn)
             }
-            Command::Hold(on) => {
+            Command::HoldTurns(on) => {
                 game.hold = *on;
                 format!("hold for approval {}", if *on { "on" } else { "off" })
             }
             Command::Approve(turn) => {
                 let t = turn.unwrap_or(game.turn.saturating_sub(1));
-                let report: Option<(String, bool)> = tx
+                let released: Option<bool> = tx
                     .query_row(
-                        "SELECT report, released FROM turns WHERE game_id = ?1 AND turn = ?2 AND report IS NOT NULL",
+                        "SELECT released FROM turns WHERE game_id = ?1 AND turn = ?2 AND report IS NOT NULL",
                         params![game.id, t],
-                        |r| Ok((r.get(0)?, r.get(1)?)),
+                        |r| r.get(0),
                     )
                     .optional()?;
-                match report {
-                    Some((text, false)) => {
-                        release_report(tx, ctx.config, &game, t, &text, ctx.now)?;
+                match released {
+                    Some(false) => {
+                        release_report(tx, ctx.config, &game, t, ctx.now)?;
                         format!("report of turn {t} released")
                     }
-                    Some((_, true)) => format!("report of turn {t} was already released"),
+                    Some(true) => format!("report of turn {t} was already released"),
                     None => format!("turn {t} has no report to approve"),
                 }
             }
@@ -384,7 +412,7 @@ fn moderate(ctx: &Ctx<'_, '_>, sub: &Submission, m: &orders::Moderation) -> Resu
                 "game ended".into()
             }
             Command::Status => status_text(tx, &game)?,
-            Command::Help => orders::guide().to_string(),
+            Command::Help => guide().to_string(),
             Command::Resend | Command::History(_) => continue,
         };
         done.push(line);
@@ -397,11 +425,6 @@ fn moderate(ctx: &Ctx<'_, '_>, sub: &Submission, m: &orders::Moderation) -> Resu
     let text = if done.is_empty() { "No moderator command found.".to_string() } else { done.join("\n") };
     ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
     Ok(Disposition::Done(format!("moderator: {}", done.len())))
-}
-
-fn parse_local(text: &str, tz: chrono_tz::Tz) -> Option<DateTime<Utc>> {
-    let naive = NaiveDateTime::parse_from_str(text.trim(), "%Y-%m-%d %H:%M").ok()?;
-    tz.from_local_datetime(&naive).earliest().map(|t| t.with_timezone(&Utc))
 }
 
 #[cfg(test)]

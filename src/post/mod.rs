@@ -19,6 +19,7 @@ pub mod password;
 mod service;
 mod templates;
 mod turn;
+mod verify;
 
 use crate::config::Config;
 use crate::mail::transport::Outlet;
@@ -29,6 +30,7 @@ use sha2::{Digest, Sha256};
 pub use handle::Disposition;
 pub use service::{ingest_maildir, poll_imap, serve};
 pub use turn::{adjudicate_stored, load_scenario};
+pub use verify::verify_turn;
 
 /// Errors of the post office.
 #[derive(Debug, thiserror::Error)]
@@ -134,12 +136,13 @@ impl PostOffice {
                 "UPDATE messages SET state = ?2, note = ?3 WHERE id = ?1",
                 rusqlite::params![id, d.state(), d.note()],
             )?;
+            // Orders just in may complete the turn: play it in the same
+            // transaction, so the last confirmation and the report go together.
+            if let Disposition::Orders { game, .. } = &d {
+                turn::tick_game(tx, &config, game, now, false)?;
+            }
             Ok::<_, PostError>(Some(d))
         })?;
-        if disposition.is_some() {
-            // Orders just in may complete a turn.
-            self.tick(now)?;
-        }
         Ok(disposition)
     }
 

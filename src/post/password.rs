@@ -39,7 +39,35 @@ fn normalise(password: &str) -> &str {
 }
 
 /// Does `password` match the stored hash? A damaged hash matches nothing.
+///
+/// Matches already proven in this process are remembered (keyed by a
+/// SHA-256 of the pair, never the password itself), so a service reading a
+/// mailbox full of one club's orders pays for PBKDF2 once per player.
 pub fn verify(password: &str, stored: &str) -> bool {
+    use sha2::Digest;
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static PROVEN: OnceLock<Mutex<HashSet<[u8; 32]>>> = OnceLock::new();
+    let key: [u8; 32] = Sha256::new()
+        .chain_update(stored.as_bytes())
+        .chain_update([0])
+        .chain_update(normalise(password).as_bytes())
+        .finalize()
+        .into();
+    let proven = PROVEN.get_or_init(|| Mutex::new(HashSet::new()));
+    if proven.lock().is_ok_and(|set| set.contains(&key)) {
+        return true;
+    }
+    let ok = verify_uncached(password, stored);
+    if ok {
+        if let Ok(mut set) = proven.lock() {
+            set.insert(key);
+        }
+    }
+    ok
+}
+
+fn verify_uncached(password: &str, stored: &str) -> bool {
     let mut parts = stored.split('$');
     let (Some("pbkdf2-sha256"), Some(rounds), Some(salt), Some(expected), None) =
         (parts.next(), parts.next(), parts.next(), parts.next(), parts.next())

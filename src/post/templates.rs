@@ -16,7 +16,6 @@ fn env() -> &'static Environment<'static> {
             ("status.txt", include_str!("../../templates/mail/status.txt")),
             ("confirmation.txt", include_str!("../../templates/mail/confirmation.txt")),
             ("reminder.txt", include_str!("../../templates/mail/reminder.txt")),
-            ("report.txt", include_str!("../../templates/mail/report.txt")),
         ] {
             env.add_template(name, text)
                 .unwrap_or_else(|e| panic!("built-in template {name} is broken: {e}"));

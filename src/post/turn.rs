@@ -8,7 +8,8 @@ use super::{audit, password, templates, PostError};
 use crate::adjudicate::{resolve_turn, StopAfter};
 use crate::config::Config;
 use crate::dice::SeededDice;
-use crate::mail::compose::Outgoing;
+use crate::mail::compose::{Attachment, Inline, Outgoing};
+use crate::report::{self, picture, TurnReport};
 use crate::orders::plan::TurnOrders;
 use crate::rules::options::GameOptions;
 use crate::store::{self, Transaction};
@@ -17,7 +18,6 @@ use crate::table::Table;
 use chrono::{DateTime, Duration, Utc};
 use rand::Rng;
 use rusqlite::{params, OptionalExtension};
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 /// A fresh secret seed for a turn's dice, and its published hash.
@@ -43,44 +43,6 @@ pub fn load_scenario(path: &std::path::Path) -> Result<Table, PostError> {
 /// Parse a game's stored options.
 fn options(game: &Game) -> Result<GameOptions, PostError> {
     serde_json::from_str(&game.options).map_err(|e| PostError::Corrupt(format!("options: {e}")))
-}
-
-#[derive(Serialize)]
-struct UnitLine {
-    number: u32,
-    name: String,
-    kind: String,
-    class: String,
-    figures: u32,
-    original: u32,
-    formation: String,
-    files: u32,
-    ranks: u32,
-    x: String,
-    y: String,
-    facing: String,
-    status: String,
-}
-
-fn unit_lines(table: &Table, side: &str) -> Vec<UnitLine> {
-    table
-        .units_of(side)
-        .map(|u| UnitLine {
-            number: u.number,
-            name: u.name.clone(),
-            kind: u.kind.book_name().to_string(),
-            class: u.class.to_string(),
-            figures: u.figures,
-            original: u.original,
-            formation: u.formation.code().to_string(),
-            files: u.files,
-            ranks: u.ranks,
-            x: format!("{:.1}", u.front.x),
-            y: format!("{:.1}", u.front.y),
-            facing: format!("{:.0}", u.facing),
-            status: u.status.code().to_string(),
-        })
-        .collect()
 }
 
 /// Create the game's rows, the first turn's seed, and the welcome mails.
@@ -152,7 +114,7 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
             minijinja::context! {
                 title => &file.title, game => &file.id, side => &s.id, password => &pw,
                 umpire => &config.address, deadline => game.deadline_text(), turn => 1,
-                seed_hash => &seed_hash, units => unit_lines(&table, &s.id), address => &s.address,
+                seed_hash => &seed_hash, units => report::unit_lines(&table, None, &s.id), address => &s.address,
             },
         );
         let mail = plain(config, vec![s.address.clone()], format!("[{}] Welcome: you command {}", file.id, s.id), text, None);
@@ -257,8 +219,8 @@ fn play_turn(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTim
     )?;
     let (orders, nmr) = gather_orders(tx, &game)?;
     let result = adjudicate_stored(&game.table, &orders, &options(&game)?, &seed)?;
-    let events: Vec<String> = result.events.iter().map(|e| e.to_string()).collect();
     let before = serde_json::to_string(&game.table).map_err(|e| PostError::Corrupt(e.to_string()))?;
+    let before_table = game.table.clone();
     let played = game.turn;
     game.table = result.table;
     game.turn += 1;
@@ -275,15 +237,24 @@ fn play_turn(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTim
         game.status = "ended".into();
     }
     let (next_seed, next_hash) = new_seed();
-    let report = templates::render(
-        "report.txt",
-        minijinja::context! {
-            title => &game.title, game => &game.id, turn => played, seed => &seed, seed_hash => &seed_hash,
-            nmr => &nmr, events => &events, draft => game.hold, ended => ended,
-            table => game.table.sides().iter().map(|s| minijinja::context!{ side => s, units => unit_lines(&game.table, s) }).collect::<Vec<_>>(),
-            next_turn => game.turn, deadline => game.deadline_text(), next_seed_hash => &next_hash,
-        },
-    );
+    let (sections, dice) = report::story(&result.events);
+    let rep = TurnReport {
+        title: game.title.clone(),
+        game: game.id.clone(),
+        turn: played,
+        seed: seed.clone(),
+        seed_hash: seed_hash.clone(),
+        nmr,
+        sections,
+        dice,
+        sides: report::summary(&game.table, Some(&before_table)),
+        ended,
+        next_turn: game.turn,
+        deadline: game.deadline_text(),
+        next_seed_hash: next_hash.clone(),
+        draft: game.hold,
+    };
+    let report = serde_json::to_string(&rep).map_err(|e| PostError::Corrupt(e.to_string()))?;
     tx.execute(
         "UPDATE turns SET state_before = ?3, state_after = ?4, orders = ?5, events = ?6, report = ?7, \
          adjudicated_at = ?8, released = ?9 WHERE game_id = ?1 AND turn = ?2",
@@ -308,10 +279,10 @@ fn play_turn(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTim
     game.save(tx)?;
     audit(tx, now, Some(&game.id), &format!("turn {played} adjudicated"))?;
     if game.hold {
-        let mail = plain(config, vec![game.moderator_address.clone()], format!("[{}] DRAFT report of turn {played}", game.id), report, None);
+        let mail = report_mail(config, vec![game.moderator_address.clone()], &rep, &before_table, &game.table)?;
         outbox::queue(tx, config, Some(&game.id), Kind::Draft, &mail, &played.to_string(), now)?;
     } else {
-        release_report(tx, config, &game, played, &report, now)?;
+        release_report(tx, config, &game, played, now)?;
     }
     Ok(())
 }
@@ -331,16 +302,56 @@ pub fn adjudicate_stored(
     resolve_turn(table, orders, options, &mut dice, StopAfter::Turn).map_err(|e| PostError::Engine(e.to_string()))
 }
 
+/// A stored turn's report with the tables before and after it.
+pub fn stored_report(tx: &Transaction<'_>, game: &str, turn: u32) -> Result<Option<(TurnReport, Table, Table)>, PostError> {
+    let row: Option<(String, String, String)> = tx
+        .query_row(
+            "SELECT report, state_before, state_after FROM turns WHERE game_id = ?1 AND turn = ?2 AND report IS NOT NULL",
+            params![game, turn],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?;
+    let Some((rep, before, after)) = row else { return Ok(None) };
+    let corrupt = |e: serde_json::Error| PostError::Corrupt(format!("turn {turn} of {game}: {e}"));
+    Ok(Some((
+        serde_json::from_str(&rep).map_err(corrupt)?,
+        serde_json::from_str(&before).map_err(corrupt)?,
+        serde_json::from_str(&after).map_err(corrupt)?,
+    )))
+}
+
+/// The report as a mail: text and HTML alternatives, the picture inline
+/// in the HTML and attached as a PNG, and the SVG attached for printing.
+pub fn report_mail(config: &Config, to: Vec<String>, rep: &TurnReport, before: &Table, after: &Table) -> Result<Outgoing, PostError> {
+    let caption = format!("{} — after turn {}", rep.title, rep.turn);
+    let svg = picture::svg(Some(before), after, &caption);
+    let png = picture::png(&svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
+    let cid = format!("table-{}-{}@{}", rep.game, rep.turn, config.domain());
+    let subject = if rep.draft {
+        format!("[{}] DRAFT report of turn {}", rep.game, rep.turn)
+    } else {
+        format!("[{}] Report of turn {}", rep.game, rep.turn)
+    };
+    let mut mail = plain(config, to, subject, rep.text(), None);
+    mail.html = Some(rep.html(Some(&format!("cid:{cid}"))));
+    mail.inline_images.push(Inline { content_id: cid, mime: "image/png".into(), bytes: png.clone() });
+    mail.attachments.push(Attachment { name: format!("{}-turn-{}.png", rep.game, rep.turn), mime: "image/png".into(), bytes: png });
+    mail.attachments.push(Attachment { name: format!("{}-turn-{}.svg", rep.game, rep.turn), mime: "image/svg+xml".into(), bytes: svg.into_bytes() });
+    // A report is generated, not a reply to anyone's message.
+    mail.auto_reply = false;
+    Ok(mail)
+}
+
 /// Mail a turn's report to every player and the moderator.
-pub fn release_report(tx: &Transaction<'_>, config: &Config, game: &Game, turn: u32, report: &str, now: DateTime<Utc>) -> Result<(), PostError> {
-    let report = report.replace(
-        &format!("\nDRAFT for the moderator: reply APPROVE {turn} to release it to the players.\n"),
-        "",
-    );
+pub fn release_report(tx: &Transaction<'_>, config: &Config, game: &Game, turn: u32, now: DateTime<Utc>) -> Result<(), PostError> {
+    let Some((mut rep, before, after)) = stored_report(tx, &game.id, turn)? else {
+        return Err(PostError::Corrupt(format!("turn {turn} of {} has no report", game.id)));
+    };
+    rep.draft = false;
     let mut to: Vec<String> = game.sides(tx)?.into_iter().map(|s| s.address).collect();
     to.push(game.moderator_address.clone());
     for addr in to {
-        let mail = plain(config, vec![addr.clone()], format!("[{}] Report of turn {turn}", game.id), report.clone(), None);
+        let mail = report_mail(config, vec![addr.clone()], &rep, &before, &after)?;
         outbox::queue(tx, config, Some(&game.id), Kind::Report, &mail, &format!("{turn}:{addr}"), now)?;
     }
     tx.execute(

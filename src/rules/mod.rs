@@ -6,6 +6,7 @@
 //! same numbers.
 
 pub mod bases;
+pub mod movement;
 pub mod options;
 pub mod points;
 
@@ -403,4 +404,3 @@ mod tests {
 }
 
 pub mod magic;
-pub mod movement;

@@ -1,121 +1,112 @@
-//! §3 Movement: the maximum distances of the book, in inches, and the
-//! other fixed numbers of movement (the 2-inch step back, the forced-march
-//! limits, the 45-degree oblique).
+//! §3 Movement as numbers: the allowance table and the fixed distances
+//! (2-inch step back, 3-inch prorating of changes, 24-inch forced-march
+//! rule, wheel and oblique limits, half speed in rough terrain).
 //!
 //! ```
-//! use umpire::rules::{UnitType, movement::{allowance, Pace}};
-//! assert_eq!(allowance(UnitType::MediumInfantry, Pace::Line), 6.0);
-//! assert_eq!(allowance(UnitType::HeavyChariot, Pace::Charge), 15.0);
+//! use umpire::rules::{movement::{allowance, Pace}, Formation, UnitType};
+//! assert_eq!(allowance(UnitType::MediumInfantry, Formation::Line, Pace::Normal, false), 6.0);
+//! assert_eq!(allowance(UnitType::HeavyCavalry, Formation::Line, Pace::Charge, false), 18.0);
 //! ```
 
-use crate::rules::{Formation, UnitType};
+use super::{Formation, UnitType};
 
-/// Which column of the §3 table applies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pace {
-    /// In line (and positional line).
-    Line,
-    /// In column (or road column off a road).
-    Column,
-    /// In road column on a road.
-    RoadColumnOnRoad,
-    Charge,
-    /// Forced march off a road (on a road: × [`FORCED_MARCH_ON_ROAD`]).
-    ForcedMarch,
+/// One row of the §3 table, in inches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Allowances {
+    pub line: f64,
+    pub column: f64,
+    /// Road column on a road (also the forced-march figure off a road).
+    pub road_column: f64,
+    pub charge: f64,
 }
 
-/// One row of the §3 table: line, column, road column on a road, charge,
-/// forced march.
-struct Row(f64, f64, f64, f64, f64);
+const fn row(line: f64, column: f64, road_column: f64, charge: f64) -> Allowances {
+    Allowances { line, column, road_column, charge }
+}
 
-fn row(kind: UnitType) -> Option<Row> {
-    Some(match kind {
-        UnitType::LightInfantry => Row(8.0, 10.0, 12.0, 12.0, 12.0),
-        UnitType::MediumInfantry | UnitType::MediumPike => Row(6.0, 8.0, 10.0, 10.0, 10.0),
-        UnitType::HeavyInfantry | UnitType::HeavyPike => Row(5.0, 6.0, 8.0, 8.0, 8.0),
-        UnitType::MediumCavalry => Row(18.0, 18.0, 24.0, 24.0, 24.0),
-        UnitType::HeavyCavalry => Row(12.0, 12.0, 18.0, 18.0, 18.0),
-        UnitType::WoollyMammoth => Row(8.0, 8.0, 12.0, 12.0, 12.0),
-        UnitType::HeavyChariot => Row(10.0, 10.0, 15.0, 15.0, 15.0),
-        UnitType::LightChariot => Row(12.0, 12.0, 18.0, 18.0, 18.0),
+/// The §3 table. Pikes move as the infantry of their weight. Single
+/// figures: commanders and heroes at light-infantry road-column speed on
+/// foot (12), wizards at light-foot forced-march speed (12).
+pub fn allowances(kind: UnitType) -> Allowances {
+    match kind {
+        UnitType::LightInfantry => row(8.0, 10.0, 12.0, 12.0),
+        UnitType::MediumInfantry | UnitType::MediumPike => row(6.0, 8.0, 10.0, 10.0),
+        UnitType::HeavyInfantry | UnitType::HeavyPike => row(5.0, 6.0, 8.0, 8.0),
+        UnitType::MediumCavalry => row(18.0, 18.0, 24.0, 24.0),
+        UnitType::HeavyCavalry => row(12.0, 12.0, 18.0, 18.0),
+        UnitType::WoollyMammoth => row(8.0, 8.0, 12.0, 12.0),
+        UnitType::HeavyChariot => row(10.0, 10.0, 15.0, 15.0),
+        UnitType::LightChariot => row(12.0, 12.0, 18.0, 18.0),
         UnitType::Commander | UnitType::Hero | UnitType::Superhero | UnitType::Wizard => {
-            return None
+            row(SINGLE_FIGURE_MOVE, SINGLE_FIGURE_MOVE, SINGLE_FIGURE_MOVE, SINGLE_FIGURE_MOVE)
         }
-    })
+    }
 }
 
-/// The most a single figure moves in a phase: commanders at light-cavalry
-/// road-column speed when mounted (24), wizards at light-foot forced-march
-/// speed (12). The table does not record whether a leader is mounted, so
-/// leaders are allowed the mounted figure (ruling O-7 in docs/rulings/orders.md).
+/// Commanders on foot, heroes, wizards: 12 inches (§3, last paragraph).
+pub const SINGLE_FIGURE_MOVE: f64 = 12.0;
+/// Commanders mounted: light-cavalry road-column speed (§3).
+pub const MOUNTED_LEADER_MOVE: f64 = 24.0;
+
+/// The most a single figure may be ordered to move in a phase: wizards at
+/// light-foot forced-march speed (12); commanders and heroes at the mounted
+/// figure (24), since the table does not record whether a leader is
+/// mounted (ruling O-7 in docs/rulings/orders.md).
 pub fn single_figure_move(kind: UnitType) -> f64 {
     match kind {
-        UnitType::Wizard => WIZARD_MOVE,
+        UnitType::Wizard => SINGLE_FIGURE_MOVE,
         _ => MOUNTED_LEADER_MOVE,
     }
 }
-
-/// Commanders on foot: light-infantry road-column speed.
-pub const FOOT_LEADER_MOVE: f64 = 12.0;
-/// Commanders mounted: light-cavalry road-column speed.
-pub const MOUNTED_LEADER_MOVE: f64 = 24.0;
-/// Wizards: light-foot forced-march speed.
-pub const WIZARD_MOVE: f64 = 12.0;
-
-/// Maximum distance for a unit of this type at this pace, in inches.
-/// Single figures move at [`single_figure_move`] whatever the pace.
-pub fn allowance(kind: UnitType, pace: Pace) -> f64 {
-    match row(kind) {
-        None => single_figure_move(kind),
-        Some(Row(line, column, road, charge, forced)) => match pace {
-            Pace::Line => line,
-            Pace::Column => column,
-            Pace::RoadColumnOnRoad => road,
-            Pace::Charge => charge,
-            Pace::ForcedMarch => forced,
-        },
-    }
-}
-
-/// All foot may move this far straight back without changing face.
+/// All foot may move 2 inches straight back without changing face (§3).
 pub const FOOT_STEP_BACK: f64 = 2.0;
-/// A ring moves at this fraction of the line move.
-pub const RING_FACTOR: f64 = 0.5;
-/// A forced march on a road goes this many times the road-column figure.
-pub const FORCED_MARCH_ON_ROAD: f64 = 1.5;
-/// A forced march never comes within this many inches of the enemy.
-pub const FORCED_MARCH_ENEMY_CLEARANCE: f64 = 24.0;
-/// The widest oblique move, degrees either side of straight ahead.
-pub const MAX_OBLIQUE: f64 = 45.0;
-/// A change of face or formation counts as this many inches of movement.
-pub const FACE_OR_FORMATION_INCHES: f64 = 3.0;
-
+/// A change of face or formation counts as 3 inches of movement (prorating, §3).
+pub const CHANGE_COST: f64 = 3.0;
 /// A wheel may use up to half of the move (§3).
 pub const WHEEL_SHARE: f64 = 0.5;
+/// The final half of a charge must be straight (§3).
+pub const CHARGE_STRAIGHT_SHARE: f64 = 0.5;
+/// Oblique moves up to 45° from straight ahead (§3).
+pub const OBLIQUE_MAX_DEGREES: f64 = 45.0;
+/// A forced march never comes within 24 inches of the enemy (§3).
+pub const FORCED_MARCH_CLEARANCE: f64 = 24.0;
+/// A forced march on a road goes 1.5 × the road-column figure (§3).
+pub const FORCED_MARCH_ROAD_FACTOR: f64 = 1.5;
 /// Hills, woods and swamps halve speed (§7).
 pub const ROUGH_SPEED: f64 = 0.5;
+/// A ring moves at half the line move (§3).
+pub const RING_SPEED: f64 = 0.5;
 
-/// The allowance of an ordinary move in a formation (§3): ring at half the
-/// line move; road column moves at the column figure unless on a road —
-/// or, for horse archers, when `horse_archer_column_bonus` (OPEN in §3,
-/// ruled in docs/rulings/engine.md).
-pub fn move_allowance(kind: UnitType, formation: Formation, on_road: bool, horse_archer_column_bonus: bool) -> f64 {
-    match formation {
-        Formation::Line | Formation::PositionalLine => allowance(kind, Pace::Line),
-        Formation::Column => allowance(kind, Pace::Column),
-        Formation::RoadColumn if on_road || horse_archer_column_bonus => allowance(kind, Pace::RoadColumnOnRoad),
-        Formation::RoadColumn => allowance(kind, Pace::Column),
-        Formation::Ring => allowance(kind, Pace::Line) * RING_FACTOR,
-    }
+/// How the unit is moving, which picks the column of the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pace {
+    /// An ordinary move (in road column: off a road).
+    Normal,
+    /// Road column moving along a road.
+    OnRoad,
+    Charge,
+    /// Forced march (§3), on or off a road.
+    ForcedMarch { on_road: bool },
 }
 
-/// A forced march (§3): the road-column figure off a road, 1.5 times it on one.
-pub fn forced_march_allowance(kind: UnitType, on_road: bool) -> f64 {
-    let base = allowance(kind, Pace::ForcedMarch);
-    if on_road {
-        base * FORCED_MARCH_ON_ROAD
-    } else {
-        base
+/// Maximum distance in inches for a move of this type, formation and pace.
+///
+/// `horse_archer_column_bonus`: horse archers in road column get the road
+/// figure off a road (OPEN in §3, ruled in docs/rulings/engine.md).
+pub fn allowance(kind: UnitType, formation: Formation, pace: Pace, horse_archer_column_bonus: bool) -> f64 {
+    let a = allowances(kind);
+    match pace {
+        Pace::Charge => a.charge,
+        Pace::ForcedMarch { on_road: true } => a.road_column * FORCED_MARCH_ROAD_FACTOR,
+        Pace::ForcedMarch { on_road: false } => a.road_column,
+        Pace::OnRoad if formation == Formation::RoadColumn => a.road_column,
+        Pace::OnRoad | Pace::Normal => match formation {
+            Formation::Line | Formation::PositionalLine => a.line,
+            Formation::Column => a.column,
+            Formation::RoadColumn if horse_archer_column_bonus => a.road_column,
+            Formation::RoadColumn => a.column,
+            Formation::Ring => a.line * RING_SPEED,
+        },
     }
 }
 
@@ -124,25 +115,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn table_matches_the_book() {
-        assert_eq!(allowance(UnitType::LightInfantry, Pace::Column), 10.0);
-        assert_eq!(allowance(UnitType::HeavyInfantry, Pace::RoadColumnOnRoad), 8.0);
-        assert_eq!(allowance(UnitType::MediumCavalry, Pace::ForcedMarch), 24.0);
-        assert_eq!(allowance(UnitType::LightChariot, Pace::Line), 12.0);
-        assert_eq!(allowance(UnitType::WoollyMammoth, Pace::Charge), 12.0);
-        assert_eq!(allowance(UnitType::Wizard, Pace::Line), 12.0);
-    }
-
-    #[test]
-    fn formations_and_forced_march() {
+    fn table_of_section_three() {
         use Formation::*;
         use UnitType::*;
-        assert_eq!(move_allowance(MediumInfantry, Ring, false, false), 3.0);
-        assert_eq!(move_allowance(HeavyInfantry, RoadColumn, true, false), 8.0);
-        assert_eq!(move_allowance(HeavyInfantry, RoadColumn, false, false), 6.0);
-        assert_eq!(move_allowance(MediumCavalry, RoadColumn, false, true), 24.0);
-        assert_eq!(move_allowance(HeavyInfantry, Line, true, false), 5.0);
-        assert_eq!(forced_march_allowance(MediumInfantry, true), 15.0);
-        assert_eq!(forced_march_allowance(MediumInfantry, false), 10.0);
+        assert_eq!(allowance(LightInfantry, Column, Pace::Normal, false), 10.0);
+        assert_eq!(allowance(HeavyInfantry, RoadColumn, Pace::OnRoad, false), 8.0);
+        assert_eq!(allowance(HeavyInfantry, Line, Pace::OnRoad, false), 5.0);
+        assert_eq!(allowance(HeavyChariot, Line, Pace::Charge, false), 15.0);
+        assert_eq!(allowance(LightChariot, Line, Pace::Normal, false), 12.0);
+        assert_eq!(allowance(MediumInfantry, Ring, Pace::Normal, false), 3.0);
+        assert_eq!(allowance(MediumCavalry, RoadColumn, Pace::ForcedMarch { on_road: false }, false), 24.0);
+        assert_eq!(allowance(MediumInfantry, RoadColumn, Pace::ForcedMarch { on_road: true }, false), 15.0);
+        assert_eq!(allowance(MediumCavalry, RoadColumn, Pace::Normal, true), 24.0);
+        assert_eq!(allowance(MediumCavalry, RoadColumn, Pace::Normal, false), 18.0);
     }
 }

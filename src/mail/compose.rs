@@ -1,0 +1,577 @@
+//! Composing outgoing mail: confirmations, reports, refusals.
+//!
+//! The main type is [`Outgoing`]; [`Outgoing::to_rfc5322`] renders it with
+//! lettre's builder as `text/plain`, or `multipart/alternative` text + HTML,
+//! with `multipart/related` around the HTML when it shows inline `cid:`
+//! pictures, and `multipart/mixed` around everything when there are
+//! attachments. Replies thread in mail clients through In-Reply-To and
+//! References, and carry `Auto-Submitted: auto-replied` (RFC 3834) so that
+//! well-behaved vacation responders do not answer them.
+//!
+//! ```
+//! use umpire::mail::compose::{new_message_id, Outgoing};
+//! let mail = Outgoing {
+//!     from: "Valkia Umpire <umpire@valkia.example>".into(),
+//!     to: vec!["conan@cimmeria.example".into()],
+//!     subject: "Orders received".into(),
+//!     text: "Black Dragons: phase 1 charge Nemedian Knights\n".into(),
+//!     ..Outgoing::default()
+//! };
+//! let id = new_message_id("valkia.example", "valkia-t3-aquilonia-confirm");
+//! let date = chrono::DateTime::from_timestamp(1_796_000_000, 0).unwrap();
+//! let bytes = mail.to_rfc5322(&id, date).unwrap();
+//! assert_eq!(bytes, mail.to_rfc5322(&id, date).unwrap()); // deterministic
+//! ```
+//!
+//! Architecture Invariant: composing is deterministic — the same
+//! [`Outgoing`], message id and date give the same bytes (MIME boundaries are
+//! derived from the message id), so the outbox can store and resend exactly.
+
+use std::time::SystemTime;
+
+use chrono::{DateTime, Utc};
+use lettre::message::header::{ContentType, HeaderName, HeaderValue};
+use lettre::message::{Attachment as LettreAttachment, Mailbox, MultiPart, SinglePart};
+use lettre::Message;
+use sha2::{Digest, Sha256};
+
+use super::read::Incoming;
+
+/// Most message ids kept in References: the thread's first message and the
+/// latest ones, as RFC 5322 §3.6.4 allows, so long games keep short headers.
+const MAX_REFERENCES: usize = 20;
+
+/// A message to send.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outgoing {
+    /// `Valkia Umpire <umpire@valkia.example>` or a bare address.
+    pub from: String,
+    /// Recipients, each a bare address or `Name <address>`.
+    pub to: Vec<String>,
+    pub subject: String,
+    /// The plain-text body (always sent).
+    pub text: String,
+    /// An HTML alternative of the same content.
+    pub html: Option<String>,
+    /// Pictures the HTML shows as `<img src="cid:CONTENT_ID">`.
+    pub inline_images: Vec<Inline>,
+    pub attachments: Vec<Attachment>,
+    /// Message-ID (without brackets) of the message answered.
+    pub in_reply_to: Option<String>,
+    /// Message-IDs (without brackets) of the thread, oldest first.
+    pub references: Vec<String>,
+    /// Marks the message `Auto-Submitted: auto-replied`.
+    pub auto_reply: bool,
+}
+
+/// A picture shown inside the HTML body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inline {
+    /// Referred to from the HTML as `cid:<content_id>`.
+    pub content_id: String,
+    /// `image/png`, `image/svg+xml`, …
+    pub mime: String,
+    pub bytes: Vec<u8>,
+}
+
+/// A file attached to the message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attachment {
+    pub name: String,
+    pub mime: String,
+    pub bytes: Vec<u8>,
+}
+
+/// Why a message could not be composed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ComposeError {
+    /// An address that does not parse, e.g. `to: "conan at cimmeria"`.
+    #[error("{field} address {value:?} is not a valid mail address: {reason}")]
+    Address {
+        field: &'static str,
+        value: String,
+        reason: String,
+    },
+    /// `to` is empty.
+    #[error("the message has no recipient")]
+    NoRecipients,
+    /// Inline pictures need an HTML body to show them.
+    #[error("inline images given without an HTML body to show them")]
+    InlineWithoutHtml,
+    /// A MIME type that does not parse, e.g. `png`.
+    #[error("{value:?} is not a MIME type such as image/png: {reason}")]
+    MimeType { value: String, reason: String },
+    /// A message id that is not `local@domain`.
+    #[error("message id {value:?} is not of the form local@domain")]
+    MessageId { value: String },
+    /// lettre refused the message.
+    #[error("the message could not be built: {0}")]
+    Build(String),
+}
+
+/// A Message-ID (without brackets) for the umpire's mail: readable, unique
+/// for each `unique` text, and the same every time for the same inputs.
+///
+/// ```
+/// use umpire::mail::compose::new_message_id;
+/// let id = new_message_id("valkia.example", "valkia/turn 3/report");
+/// assert_eq!(id, new_message_id("valkia.example", "valkia/turn 3/report"));
+/// assert!(id.starts_with("umpire.valkia-turn-3-report."));
+/// assert!(id.ends_with("@valkia.example"));
+/// ```
+pub fn new_message_id(domain: &str, unique: &str) -> String {
+    let readable: String = unique
+        .chars()
+        .take(64)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let digest = hex::encode(&Sha256::digest(unique.as_bytes())[..6]);
+    let domain: String = domain
+        .trim()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
+        .collect();
+    let domain = if domain.is_empty() {
+        "localhost".to_string()
+    } else {
+        domain
+    };
+    format!("umpire.{readable}.{digest}@{domain}")
+}
+
+/// "Re: " before a subject that does not already start with it (in any
+/// case, or as the German "AW:").
+///
+/// ```
+/// use umpire::mail::compose::reply_subject;
+/// assert_eq!(reply_subject("orders"), "Re: orders");
+/// assert_eq!(reply_subject("RE: orders"), "RE: orders");
+/// ```
+pub fn reply_subject(subject: &str) -> String {
+    let lower = subject.trim_start().to_lowercase();
+    if ["re:", "aw:", "sv:", "antw:"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+    {
+        subject.trim().to_string()
+    } else {
+        format!("Re: {}", subject.trim())
+    }
+}
+
+impl Outgoing {
+    /// Threads this message as an answer to `original`: In-Reply-To its
+    /// Message-ID, References its References plus its Message-ID (trimmed
+    /// to the first and the latest ids), and `auto_reply` set (RFC 3834).
+    ///
+    /// ```
+    /// use umpire::mail::{compose::Outgoing, read::Incoming};
+    /// let orders = Incoming::parse(b"From: conan@aquilonia.example\nMessage-ID: <o3@aquilonia.example>\nReferences: <r2@valkia.example>\n\nEND").unwrap();
+    /// let reply = Outgoing::default().replying_to(&orders);
+    /// assert_eq!(reply.in_reply_to.as_deref(), Some("o3@aquilonia.example"));
+    /// assert_eq!(reply.references, ["r2@valkia.example", "o3@aquilonia.example"]);
+    /// assert!(reply.auto_reply);
+    /// ```
+    pub fn replying_to(mut self, original: &Incoming) -> Self {
+        let mut references = original.references.clone();
+        if references.is_empty() {
+            references.extend(original.in_reply_to.clone());
+        }
+        references.extend(original.message_id.clone());
+        references.dedup();
+        if references.len() > MAX_REFERENCES {
+            references.drain(1..references.len() - (MAX_REFERENCES - 1));
+        }
+        self.in_reply_to = original.message_id.clone();
+        self.references = references;
+        self.auto_reply = true;
+        self
+    }
+
+    /// Renders the message as RFC 5322 bytes with CRLF line ends.
+    ///
+    /// # Errors
+    /// A [`ComposeError`] for an unparsable address or MIME type, no
+    /// recipient, inline images without HTML, or a malformed message id.
+    pub fn to_rfc5322(
+        &self,
+        message_id: &str,
+        date: DateTime<Utc>,
+    ) -> Result<Vec<u8>, ComposeError> {
+        let message_id = message_id
+            .trim()
+            .trim_start_matches('<')
+            .trim_end_matches('>');
+        if !valid_id(message_id) {
+            return Err(ComposeError::MessageId {
+                value: message_id.to_string(),
+            });
+        }
+        if self.to.is_empty() {
+            return Err(ComposeError::NoRecipients);
+        }
+        if !self.inline_images.is_empty() && self.html.is_none() {
+            return Err(ComposeError::InlineWithoutHtml);
+        }
+        let mut builder = Message::builder()
+            .from(mailbox("from", &self.from)?)
+            .subject(self.subject.clone())
+            .date(SystemTime::from(date))
+            .message_id(Some(format!("<{message_id}>")));
+        for to in &self.to {
+            builder = builder.to(mailbox("to", to)?);
+        }
+        for id in self.in_reply_to.iter().chain(&self.references) {
+            if !valid_id(id.trim().trim_start_matches('<').trim_end_matches('>')) {
+                return Err(ComposeError::MessageId { value: id.clone() });
+            }
+        }
+        if let Some(id) = &self.in_reply_to {
+            builder = builder.in_reply_to(bracketed(id));
+        }
+        if !self.references.is_empty() {
+            let refs: Vec<String> = self.references.iter().map(|id| bracketed(id)).collect();
+            builder = builder.references(refs.join(" "));
+        }
+        if self.auto_reply {
+            builder = builder.raw_header(HeaderValue::new(
+                HeaderName::new_from_ascii_str("Auto-Submitted"),
+                "auto-replied".into(),
+            ));
+        }
+        let boundary = Boundaries::new(message_id);
+        let body = self.body(&boundary)?;
+        let message = match body {
+            Body::Single(part) => builder.singlepart(part),
+            Body::Multi(part) => builder.multipart(part),
+        }
+        .map_err(|e| ComposeError::Build(e.to_string()))?;
+        Ok(message.formatted())
+    }
+
+    /// The MIME tree: text, alternative, related and mixed as needed.
+    fn body(&self, boundary: &Boundaries) -> Result<Body, ComposeError> {
+        let text = SinglePart::plain(normalise_newlines(&self.text));
+        let readable = match &self.html {
+            None => Body::Single(text),
+            Some(html) => {
+                let html = SinglePart::html(normalise_newlines(html));
+                let html = if self.inline_images.is_empty() {
+                    Body::Single(html)
+                } else {
+                    let mut related = MultiPart::related()
+                        .boundary(boundary.next("related"))
+                        .singlepart(html);
+                    for image in &self.inline_images {
+                        related = related.singlepart(
+                            LettreAttachment::new_inline(image.content_id.clone())
+                                .body(image.bytes.clone(), content_type(&image.mime)?),
+                        );
+                    }
+                    Body::Multi(related)
+                };
+                let alternative = MultiPart::alternative()
+                    .boundary(boundary.next("alternative"))
+                    .singlepart(text);
+                Body::Multi(match html {
+                    Body::Single(part) => alternative.singlepart(part),
+                    Body::Multi(part) => alternative.multipart(part),
+                })
+            }
+        };
+        if self.attachments.is_empty() {
+            return Ok(readable);
+        }
+        let mixed = MultiPart::mixed().boundary(boundary.next("mixed"));
+        let mut mixed = match readable {
+            Body::Single(part) => mixed.singlepart(part),
+            Body::Multi(part) => mixed.multipart(part),
+        };
+        for file in &self.attachments {
+            mixed = mixed.singlepart(
+                LettreAttachment::new(file.name.clone())
+                    .body(file.bytes.clone(), content_type(&file.mime)?),
+            );
+        }
+        Ok(Body::Multi(mixed))
+    }
+}
+
+enum Body {
+    Single(SinglePart),
+    Multi(MultiPart),
+}
+
+/// MIME boundaries derived from the message id, one per multipart kind.
+struct Boundaries {
+    seed: String,
+}
+
+impl Boundaries {
+    fn new(message_id: &str) -> Self {
+        Boundaries {
+            seed: hex::encode(&Sha256::digest(message_id.as_bytes())[..12]),
+        }
+    }
+
+    fn next(&self, kind: &str) -> String {
+        format!("=_umpire_{kind}_{}", self.seed)
+    }
+}
+
+fn mailbox(field: &'static str, value: &str) -> Result<Mailbox, ComposeError> {
+    value
+        .trim()
+        .parse::<Mailbox>()
+        .map_err(|e| ComposeError::Address {
+            field,
+            value: value.to_string(),
+            reason: e.to_string(),
+        })
+}
+
+fn content_type(mime: &str) -> Result<ContentType, ComposeError> {
+    ContentType::parse(mime).map_err(|e| ComposeError::MimeType {
+        value: mime.to_string(),
+        reason: e.to_string(),
+    })
+}
+
+fn bracketed(id: &str) -> String {
+    format!(
+        "<{}>",
+        id.trim().trim_start_matches('<').trim_end_matches('>')
+    )
+}
+
+/// `local@domain` with no spaces or brackets inside.
+fn valid_id(id: &str) -> bool {
+    let mut halves = id.split('@');
+    let ok = |s: Option<&str>| {
+        s.is_some_and(|s| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_graphic() && !"<>@\"".contains(c))
+        })
+    };
+    ok(halves.next()) && ok(halves.next()) && halves.next().is_none()
+}
+
+/// Mail bodies travel with CRLF; templates are written with LF.
+fn normalise_newlines(text: &str) -> String {
+    text.replace("\r\n", "\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn date() -> DateTime<Utc> {
+        DateTime::from_timestamp(1_796_000_000, 0).unwrap()
+    }
+
+    fn sample() -> Outgoing {
+        Outgoing {
+            from: "Valkia Umpire <umpire@valkia.example>".into(),
+            to: vec!["Conan <conan@cimmeria.example>".into()],
+            subject: "Valkia, turn 3: orders received — Aquilonia".into(),
+            text: "Your orders as understood:\nBlack Dragons: phase 1 charge Nemedian Knights\n"
+                .into(),
+            in_reply_to: Some("orders-3@cimmeria.example".into()),
+            references: vec![
+                "report-2@valkia.example".into(),
+                "orders-3@cimmeria.example".into(),
+            ],
+            auto_reply: true,
+            ..Outgoing::default()
+        }
+    }
+
+    #[test]
+    fn message_ids_are_deterministic_and_distinct() {
+        let a = new_message_id("valkia.example", "t3");
+        assert_eq!(a, new_message_id("valkia.example", "t3"));
+        assert_ne!(a, new_message_id("valkia.example", "t3 "));
+        assert_ne!(new_message_id("x", "a/b"), new_message_id("x", "a-b"));
+        assert!(valid_id(&new_message_id("", "<weird @ id>")));
+    }
+
+    #[test]
+    fn round_trip_plain() {
+        let mail = sample();
+        let bytes = mail.to_rfc5322("c3@valkia.example", date()).unwrap();
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        assert!(text.contains("Auto-Submitted: auto-replied\r\n"), "{text}");
+        let back = Incoming::parse(&bytes).unwrap();
+        assert_eq!(back.message_id.as_deref(), Some("c3@valkia.example"));
+        assert_eq!(back.subject, mail.subject);
+        assert_eq!(back.in_reply_to, mail.in_reply_to);
+        assert_eq!(back.references, mail.references);
+        assert_eq!(back.date, Some(date()));
+        assert_eq!(back.from.as_ref().unwrap().address, "umpire@valkia.example");
+        assert_eq!(back.to, ["conan@cimmeria.example"]);
+        assert_eq!(back.auto_submitted.as_deref(), Some("auto-replied"));
+        assert_eq!(back.orders_text, mail.text.trim());
+        // The umpire's own replies are never answered.
+        assert_eq!(
+            back.loop_hazard("umpire@valkia.example").unwrap().kind(),
+            "own-address"
+        );
+    }
+
+    #[test]
+    fn round_trip_html_inline_and_attachment() {
+        let mail = Outgoing {
+            html: Some(
+                "<p>Your orders:</p><p>Black Dragons: charge</p><img src=\"cid:table\">".into(),
+            ),
+            inline_images: vec![Inline {
+                content_id: "table".into(),
+                mime: "image/png".into(),
+                bytes: vec![0x89, b'P', b'N', b'G', 0, 1, 2],
+            }],
+            attachments: vec![Attachment {
+                name: "table.svg".into(),
+                mime: "image/svg+xml".into(),
+                bytes: b"<svg/>".to_vec(),
+            }],
+            auto_reply: false,
+            ..sample()
+        };
+        let bytes = mail.to_rfc5322("r3@valkia.example", date()).unwrap();
+        assert_eq!(bytes, mail.to_rfc5322("r3@valkia.example", date()).unwrap());
+        let text = String::from_utf8_lossy(&bytes);
+        for needle in [
+            "multipart/mixed",
+            "multipart/alternative",
+            "multipart/related",
+            "Content-ID: <table>",
+        ] {
+            assert!(text.contains(needle), "{needle} missing in\n{text}");
+        }
+        assert!(!text.contains("Auto-Submitted"));
+        let back = Incoming::parse(&bytes).unwrap();
+        assert_eq!(back.orders_text, mail.text.trim());
+        assert_eq!(back.subject, mail.subject);
+        let mimes: Vec<&str> = back.attachments.iter().map(|a| a.mime.as_str()).collect();
+        assert_eq!(mimes, ["image/png", "image/svg+xml"]);
+        assert_eq!(back.attachments[1].name.as_deref(), Some("table.svg"));
+        assert_eq!(back.attachments[1].size, 6);
+    }
+
+    #[test]
+    fn round_trip_non_ascii_and_long_lines() {
+        let long = "Bossonian Archers: phase 1 move 4; phase 2 face right 45; ".repeat(5);
+        let long = long.trim_end();
+        let mail = Outgoing {
+            from: "Valkia Umpire <umpire@valkia.example>".into(),
+            to: vec!["Amalric von Némédien <amalric@nemedia.example>".into()],
+            subject: "Befehle für Zug 3 — Nemedien".into(),
+            text: format!(
+                "Königsgarde: phase 1 charge Black Dragons\r\n{long}\n\nFrom the hills\n"
+            ),
+            ..Outgoing::default()
+        };
+        let bytes = mail.to_rfc5322("n3@valkia.example", date()).unwrap();
+        assert!(bytes.is_ascii(), "8-bit bytes on the wire");
+        let bare_lf = bytes.windows(2).any(|w| w[1] == b'\n' && w[0] != b'\r') || bytes[0] == b'\n';
+        assert!(!bare_lf, "every line must end in CRLF");
+        assert!(bytes.split(|&b| b == b'\n').all(|line| line.len() <= 998));
+        let back = Incoming::parse(&bytes).unwrap();
+        assert_eq!(back.subject, mail.subject);
+        assert_eq!(back.orders_text, mail.text.replace("\r\n", "\n").trim());
+        assert_eq!(back.to, ["amalric@nemedia.example"]);
+    }
+
+    #[test]
+    fn long_threads_keep_the_first_and_latest_references() {
+        let refs: String = (0..30).map(|i| format!("<r{i}@valkia.example> ")).collect();
+        let raw =
+            format!("From: a@b.example\nMessage-ID: <o30@b.example>\nReferences: {refs}\n\nx");
+        let reply = Outgoing::default().replying_to(&Incoming::parse(raw.as_bytes()).unwrap());
+        assert_eq!(reply.references.len(), MAX_REFERENCES);
+        assert_eq!(reply.references[0], "r0@valkia.example");
+        assert_eq!(reply.references[1], "r12@valkia.example");
+        assert_eq!(reply.references.last().unwrap(), "o30@b.example");
+        // A message with no id and no thread gives no threading headers.
+        let bare =
+            Outgoing::default().replying_to(&Incoming::parse(b"From: a@b.example\n\nx").unwrap());
+        assert_eq!((bare.in_reply_to, bare.references), (None, vec![]));
+    }
+
+    #[test]
+    fn errors_say_what_is_wrong() {
+        let no_to = Outgoing {
+            to: vec![],
+            ..sample()
+        };
+        assert_eq!(
+            no_to.to_rfc5322("a@b", date()),
+            Err(ComposeError::NoRecipients)
+        );
+        let bad_to = Outgoing {
+            to: vec!["conan at cimmeria".into()],
+            ..sample()
+        };
+        assert!(matches!(
+            bad_to.to_rfc5322("a@b", date()),
+            Err(ComposeError::Address { field: "to", .. })
+        ));
+        let inline = Outgoing {
+            inline_images: vec![Inline {
+                content_id: "x".into(),
+                mime: "image/png".into(),
+                bytes: vec![],
+            }],
+            ..sample()
+        };
+        assert_eq!(
+            inline.to_rfc5322("a@b", date()),
+            Err(ComposeError::InlineWithoutHtml)
+        );
+        let bad_mime = Outgoing {
+            attachments: vec![Attachment {
+                name: "x".into(),
+                mime: "png".into(),
+                bytes: vec![],
+            }],
+            ..sample()
+        };
+        assert!(matches!(
+            bad_mime.to_rfc5322("a@b", date()),
+            Err(ComposeError::MimeType { .. })
+        ));
+        assert!(matches!(
+            sample().to_rfc5322("no id", date()),
+            Err(ComposeError::MessageId { .. })
+        ));
+        let bad_ref = Outgoing {
+            references: vec!["not an id".into()],
+            ..sample()
+        };
+        assert_eq!(
+            bad_ref.to_rfc5322("a@b", date()),
+            Err(ComposeError::MessageId {
+                value: "not an id".into()
+            })
+        );
+    }
+
+    #[test]
+    fn header_injection_is_impossible() {
+        let mail = Outgoing {
+            subject: "turn 3\r\nBcc: spy@stygia.example".into(),
+            ..sample()
+        };
+        let bytes = mail.to_rfc5322("i@valkia.example", date()).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains("\r\nBcc:"), "{text}");
+    }
+}

@@ -1,0 +1,215 @@
+//! Turn reports: the story of the turn phase by phase, every die rolled,
+//! a summary of the whole table, and the picture. Built from the engine's
+//! events and the tables before and after the turn; rendered to text and
+//! HTML through `templates/report.*` (minijinja, HTML autoescaped) and to
+//! JSON for tools.
+//!
+//! Architecture invariant: the report only formats; it computes no rules.
+//! Nothing a side wrote for the coming turn is ever in a report.
+
+pub mod picture;
+
+use crate::adjudicate::Event;
+use crate::table::{Status, Table, Unit};
+use minijinja::{AutoEscape, Environment};
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+/// One unit's line in the table summary.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct UnitLine {
+    pub id: String,
+    pub number: u32,
+    pub name: String,
+    pub kind: String,
+    pub class: String,
+    pub figures: u32,
+    /// Figures at the start of this turn.
+    pub figures_before: u32,
+    pub original: u32,
+    pub formation: String,
+    pub files: u32,
+    pub ranks: u32,
+    pub x: String,
+    pub y: String,
+    pub facing: String,
+    /// "ready", "fall-back (2 turns)", "rout", "in melee with Black Dragons"…
+    pub status: String,
+    /// Leaders with this unit.
+    pub leaders: Vec<String>,
+}
+
+/// One side's part of the table summary.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SideSummary {
+    pub side: String,
+    pub units: Vec<UnitLine>,
+    pub figures: u32,
+    pub original: u32,
+    /// Figures lost since the battle began, in percent of the original.
+    pub lost_percent: u32,
+    /// Units routed, surrendered, captured, eliminated or off the table.
+    pub units_gone: usize,
+}
+
+/// A part of the story: "Phase 1 movement" and what happened in it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Section {
+    pub title: String,
+    pub lines: Vec<String>,
+}
+
+/// Everything a turn report says.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TurnReport {
+    pub title: String,
+    pub game: String,
+    pub turn: u32,
+    pub seed: String,
+    pub seed_hash: String,
+    /// Sides that sent no orders (they stood fast).
+    pub nmr: Vec<String>,
+    pub sections: Vec<Section>,
+    /// Every die rolled, in the order rolled: "fire:boss:1 = 4".
+    pub dice: Vec<String>,
+    pub sides: Vec<SideSummary>,
+    pub ended: bool,
+    pub next_turn: u32,
+    pub deadline: String,
+    pub next_seed_hash: String,
+    /// Held for the moderator's approval.
+    pub draft: bool,
+}
+
+fn status_text(u: &Unit, table: &Table) -> String {
+    let name = |id: &str| table.units.get(id).map_or(id.to_string(), |o| o.name.clone());
+    if !u.in_melee_with.is_empty() {
+        let others: Vec<String> = u.in_melee_with.iter().map(|id| name(id)).collect();
+        return format!("in melee with {}", others.join(", "));
+    }
+    match &u.status {
+        Status::FallBack(n) => format!("fall-back ({n} turn{} left)", if *n == 1 { "" } else { "s" }),
+        other => other.code().to_string(),
+    }
+}
+
+/// The summary lines of one side, in army-list order.
+pub fn unit_lines(table: &Table, before: Option<&Table>, side: &str) -> Vec<UnitLine> {
+    let mut units: Vec<&Unit> = table.units_of(side).filter(|u| u.attached_to.is_none()).collect();
+    units.sort_by_key(|u| (u.number, u.id.clone()));
+    units
+        .into_iter()
+        .map(|u| UnitLine {
+            id: u.id.clone(),
+            number: u.number,
+            name: u.name.clone(),
+            kind: u.kind.book_name().to_string(),
+            class: u.class.to_string(),
+            figures: u.figures,
+            figures_before: before.and_then(|b| b.units.get(&u.id)).map_or(u.figures, |b| b.figures),
+            original: u.original,
+            formation: u.formation.code().to_string(),
+            files: u.files,
+            ranks: u.ranks,
+            x: format!("{:.1}", u.front.x),
+            y: format!("{:.1}", u.front.y),
+            facing: format!("{:.0}", u.facing),
+            status: status_text(u, table),
+            leaders: table
+                .units
+                .values()
+                .filter(|l| l.attached_to.as_deref() == Some(u.id.as_str()))
+                .map(|l| l.name.clone())
+                .collect(),
+        })
+        .collect()
+}
+
+/// The table summary for every side.
+pub fn summary(table: &Table, before: Option<&Table>) -> Vec<SideSummary> {
+    table
+        .sides()
+        .into_iter()
+        .map(|side| {
+            let units = unit_lines(table, before, &side);
+            let figures: u32 = units.iter().map(|u| u.figures).sum();
+            let original: u32 = units.iter().map(|u| u.original).sum();
+            let units_gone = table
+                .units_of(&side)
+                .filter(|u| !u.kind.is_single_figure() && !matches!(u.status, Status::Ready | Status::FallBack(_)))
+                .count();
+            SideSummary {
+                lost_percent: (original - figures.min(original)) * 100 / original.max(1),
+                side,
+                units,
+                figures,
+                original,
+                units_gone,
+            }
+        })
+        .collect()
+}
+
+/// Split the engine's events into the sections of the story and the dice.
+pub fn story(events: &[Event]) -> (Vec<Section>, Vec<String>) {
+    let mut sections: Vec<Section> = Vec::new();
+    let mut dice = Vec::new();
+    for e in events {
+        match e {
+            Event::DieRolled { key, value } => dice.push(format!("{key} = {value}")),
+            Event::TurnBegan { .. } | Event::TurnEnded { .. } => {}
+            Event::PhaseBegan { .. } => sections.push(Section { title: e.to_string().trim_end_matches('.').to_string(), lines: Vec::new() }),
+            other => {
+                if sections.is_empty() {
+                    sections.push(Section { title: "Start of the turn".into(), lines: Vec::new() });
+                }
+                if let Some(s) = sections.last_mut() {
+                    s.lines.push(other.to_string());
+                }
+            }
+        }
+    }
+    (sections, dice)
+}
+
+fn env() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        env.set_auto_escape_callback(|name| if name.ends_with(".html") { AutoEscape::Html } else { AutoEscape::None });
+        for (name, text) in [
+            ("report.txt", include_str!("../../templates/report.txt")),
+            ("report.html", include_str!("../../templates/report.html")),
+        ] {
+            env.add_template(name, text).unwrap_or_else(|e| panic!("built-in template {name} is broken: {e}"));
+        }
+        env
+    })
+}
+
+fn render(name: &str, ctx: minijinja::Value) -> String {
+    match env().get_template(name).and_then(|t| t.render(ctx)) {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::error!(template = name, error = %e, "report template failed");
+            format!("(umpire could not format this report: {e})")
+        }
+    }
+}
+
+impl TurnReport {
+    /// The plain-text report.
+    pub fn text(&self) -> String {
+        render("report.txt", minijinja::context! { r => minijinja::Value::from_serialize(self) })
+    }
+
+    /// The HTML report; `picture` is the `cid:` (or URL) of the table's picture.
+    pub fn html(&self, picture: Option<&str>) -> String {
+        render("report.html", minijinja::context! { r => minijinja::Value::from_serialize(self), picture => picture })
+    }
+
+    /// The report as JSON, for tools.
+    pub fn json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+}
