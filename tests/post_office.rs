@@ -201,3 +201,19 @@ fn a_reply_on_top_of_the_confirmation_does_not_resubmit_the_quoted_orders() {
     assert!(latest.contains("dragons"), "{latest}");
     assert!(!latest.contains("bossonians"), "quoted orders were read again: {latest}");
 }
+
+#[test]
+fn every_shipped_game_file_creates_a_game() {
+    let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/games");
+    let mut n = 0;
+    for entry in std::fs::read_dir(games).unwrap() {
+        let path = entry.unwrap().path();
+        let dir = tempfile::tempdir().unwrap();
+        let mut po = umpire::post::PostOffice::open(config(dir.path())).unwrap();
+        let file = umpire::post::gamefile::GameFile::load(&path).unwrap();
+        po.create_game(&file, t0()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(outbox(&po).iter().filter(|(k, _, _)| k == "welcome").count() >= 3);
+        n += 1;
+    }
+    assert!(n >= 4, "the ready scenarios each have a game file");
+}

@@ -14,7 +14,6 @@ use crate::report::{self, picture, TurnReport};
 use crate::orders::plan::TurnOrders;
 use crate::rules::options::GameOptions;
 use crate::store::{self, Transaction};
-use crate::table::setup::Setup;
 use crate::table::Table;
 use chrono::{DateTime, Duration, Utc};
 use rand::Rng;
@@ -30,15 +29,14 @@ fn new_seed() -> (String, String) {
 }
 
 /// Read a scenario file (the table, terrain and units in the case-file
-/// layout) into a table.
+/// layout, with the scenario's own keys: briefing, sides, victory) into a table.
 pub fn load_scenario(path: &std::path::Path) -> Result<Table, PostError> {
     let err = |message: String| PostError::Scenario {
         path: path.display().to_string(),
         message,
     };
     let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
-    let setup: Setup = toml::from_str(&text).map_err(|e| err(e.to_string()))?;
-    Table::from_setup(&setup).map_err(|e| err(e.to_string()))
+    crate::army::scenario::load(&text).map(|l| l.table).map_err(|e| err(e.to_string()))
 }
 
 /// Parse a game's stored options.
@@ -238,7 +236,10 @@ fn play_turn(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTim
         .into_iter()
         .filter(|s| game.table.units_of(s).any(|u| u.status.is_present() && !u.kind.is_single_figure()))
         .count();
-    let ended = played >= game.max_turns || sides_standing < 2;
+    let last_turn = played >= game.max_turns;
+    let verdict = scenario_of(tx, &game.id)?.map(|s| crate::army::scenario::assess(&s, &game.table, last_turn));
+    let decided = verdict.as_ref().is_some_and(|v| v.winner.is_some());
+    let ended = last_turn || sides_standing < 2 || decided;
     if ended {
         game.status = "ended".into();
     }
@@ -259,6 +260,15 @@ fn play_turn(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTim
         deadline: game.deadline_text(),
         next_seed_hash: next_hash.clone(),
         draft: game.hold,
+        victory: verdict.map(|v| {
+            let mut lines: Vec<String> = v.reasons;
+            match v.winner {
+                Some(w) => lines.push(format!("{w} has won the battle.")),
+                None if ended => lines.push("The battle ends without a victor.".into()),
+                None => {}
+            }
+            lines
+        }).unwrap_or_default(),
     };
     let report = serde_json::to_string(&rep).map_err(|e| PostError::Corrupt(e.to_string()))?;
     tx.execute(
@@ -306,6 +316,12 @@ pub fn adjudicate_stored(
         .ok_or_else(|| PostError::Corrupt(format!("seed {seed_hex}")))?;
     let mut dice = SeededDice::new(seed);
     resolve_turn(table, orders, options, &mut dice, StopAfter::Turn).map_err(|e| PostError::Engine(e.to_string()))
+}
+
+/// The scenario a game was created from, when it has victory conditions.
+fn scenario_of(tx: &Transaction<'_>, game: &str) -> Result<Option<crate::army::scenario::Scenario>, PostError> {
+    let text: String = tx.query_row("SELECT setup FROM games WHERE id = ?1", [game], |r| r.get(0))?;
+    Ok(crate::army::scenario::load(&text).ok().and_then(|l| l.scenario))
 }
 
 /// A stored turn's report with the tables before and after it.

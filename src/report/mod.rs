@@ -79,6 +79,9 @@ pub struct TurnReport {
     pub next_seed_hash: String,
     /// Held for the moderator's approval.
     pub draft: bool,
+    /// How the battle stands against the scenario's victory conditions.
+    #[serde(default)]
+    pub victory: Vec<String>,
 }
 
 fn status_text(u: &Unit, table: &Table) -> String {
@@ -268,6 +271,7 @@ mod tests {
             deadline: "soon".into(),
             next_seed_hash: "22".into(),
             draft: false,
+            victory: vec!["nemedia has won the battle.".into()],
         }
     }
 
