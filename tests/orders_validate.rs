@@ -318,3 +318,16 @@ fn valid_orders_are_kept_beside_bad_ones() {
         vec![Kind::Invalid(Invalid::NotUnderstood), Kind::Illegal(Illegal::BeyondAllowance)]
     );
 }
+
+#[test]
+fn distance_may_come_before_the_oblique_or_the_step_back() {
+    let table = umpire::orders::sample::table();
+    let a = umpire::orders::check_side("Black Dragons: phase 1 move 6 oblique right 45", "aquilonia", &table);
+    let b = umpire::orders::check_side("Black Dragons: phase 1 move oblique right 45 6", "aquilonia", &table);
+    assert!(a.rejected.is_empty() && a.diagnostics.iter().all(|d| !d.is_error()), "{:?}", a.diagnostics);
+    assert_eq!(a.orders, b.orders);
+    let c = umpire::orders::check_side("Bossonian Archers: phase 1 move 2 back", "aquilonia", &table);
+    let d = umpire::orders::check_side("Bossonian Archers: phase 1 move back 2", "aquilonia", &table);
+    assert!(c.rejected.is_empty(), "{:?}", c.diagnostics);
+    assert_eq!(c.orders, d.orders);
+}
