@@ -217,3 +217,16 @@ fn every_shipped_game_file_creates_a_game() {
     }
     assert!(n >= 4, "the ready scenarios each have a game file");
 }
+
+#[test]
+fn rulings_document_is_assembled_from_every_part() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let all = std::fs::read_to_string(root.join("docs/rulings.md")).unwrap();
+    for part in std::fs::read_dir(root.join("docs/rulings")).unwrap() {
+        let text = std::fs::read_to_string(part.unwrap().path()).unwrap();
+        let title = text.lines().find(|l| l.starts_with("# ")).unwrap();
+        assert!(all.contains(&format!("#{title}")), "docs/rulings.md lacks '{title}': run scripts/assemble-rulings");
+        let last = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
+        assert!(all.contains(last.trim_start_matches('#')), "docs/rulings.md is out of date: run scripts/assemble-rulings");
+    }
+}
