@@ -134,3 +134,34 @@ fn concurrent_ingest_processes_store_and_answer_each_message_once() {
     assert_eq!(q(d, "SELECT COUNT(*) FROM submissions"), 24);
     assert_eq!(q(d, "SELECT COUNT(*) FROM outbox WHERE kind IN ('confirmation', 'refusal')"), 30);
 }
+
+#[test]
+fn run_serves_the_spool_and_stops_cleanly_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    setup(d);
+    std::fs::create_dir_all(d.join("inbox/new")).unwrap();
+    std::fs::write(d.join("inbox/new/1.m"), mail(CONAN, "run1@a", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 hold\nEND\n")).unwrap();
+    std::fs::write(
+        d.join("umpire.toml"),
+        "database = \"umpire.sqlite\"\naddress = \"umpire@club.example\"\npoll_seconds = 1\n[spool]\noutbox = \"outbox\"\ninbox = \"inbox\"\n",
+    )
+    .unwrap();
+    let mut child = umpire(d).arg("run").spawn().unwrap();
+    // Wait until the round has answered the orders (the confirmation is in the spool).
+    let answered = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(100));
+        std::fs::read_dir(d.join("outbox"))
+            .map(|rd| rd.flatten().any(|e| e.file_name().to_string_lossy().contains("confirmation")))
+            .unwrap_or(false)
+    });
+    assert!(answered, "umpire run did not answer the mail in its spool");
+    let pid = child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    let stopped = (0..50).find_map(|_| {
+        std::thread::sleep(Duration::from_millis(100));
+        child.try_wait().unwrap()
+    });
+    let status = stopped.expect("umpire run did not stop within 5 s of SIGTERM");
+    assert!(status.success(), "{status}");
+}
