@@ -2,19 +2,36 @@
 # Start a real SMTP server (aiosmtpd) and a real IMAP server (dovecot) on
 # 127.0.0.1 for the integration tests, both on one Maildir. Prints the
 # environment the tests read; `source <(scripts/mailservers.sh start DIR)`.
-#   scripts/mailservers.sh start DIR   start (idempotent) and print exports
+#   scripts/mailservers.sh start DIR   start both and print exports
 #   scripts/mailservers.sh stop DIR    stop both
+# Ports: UMPIRE_SMTP_PORT and UMPIRE_IMAP_PORT (default: free ports found
+# here), so servers left running elsewhere never answer for these tests.
 set -euo pipefail
 cmd=${1:-start}
 dir=$(realpath -m "${2:-/tmp/umpire-mail}")
-smtp_port=${UMPIRE_SMTP_PORT:-2525}
-imap_port=${UMPIRE_IMAP_PORT:-10143}
 venv=${UMPIRE_VENV:-/opt/umpire-venv}
+
+up() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+free_port() {
+  local p
+  for _ in $(seq 1 200); do
+    p=$((20000 + RANDOM % 40000))
+    if ! up "$p"; then echo "$p"; return; fi
+  done
+  echo "no free port found" >&2; exit 1
+}
 
 if [ "$cmd" = stop ]; then
   [ -f "$dir/smtp.pid" ] && kill "$(cat "$dir/smtp.pid")" 2>/dev/null || true
   [ -f "$dir/run/master.pid" ] && kill "$(cat "$dir/run/master.pid")" 2>/dev/null || true
   exit 0
+fi
+
+smtp_port=${UMPIRE_SMTP_PORT:-$(free_port)}
+imap_port=${UMPIRE_IMAP_PORT:-$(free_port)}
+if up "$smtp_port" || up "$imap_port"; then
+  echo "port $smtp_port or $imap_port is already taken; set UMPIRE_SMTP_PORT/UMPIRE_IMAP_PORT" >&2
+  exit 1
 fi
 
 mkdir -p "$dir/Maildir/cur" "$dir/Maildir/new" "$dir/Maildir/tmp" "$dir/run" "$dir/state"
@@ -54,16 +71,10 @@ userdb {
 }
 CONF
 
-up() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-if ! up "$imap_port"; then
-  dovecot -c "$dir/dovecot.conf"
-fi
-if ! up "$smtp_port"; then
-  nohup "$venv/bin/python" -m aiosmtpd -n -l "127.0.0.1:$smtp_port" \
-    -c aiosmtpd.handlers.Mailbox "$dir/Maildir" >"$dir/smtp.log" 2>&1 &
-  echo $! > "$dir/smtp.pid"
-fi
+dovecot -c "$dir/dovecot.conf"
+nohup "$venv/bin/python" -m aiosmtpd -n -l "127.0.0.1:$smtp_port" \
+  -c aiosmtpd.handlers.Mailbox "$dir/Maildir" >"$dir/smtp.log" 2>&1 &
+echo $! > "$dir/smtp.pid"
 for _ in $(seq 1 100); do
   if up "$imap_port" && up "$smtp_port"; then break; fi
   sleep 0.1
