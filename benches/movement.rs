@@ -24,7 +24,11 @@ fn battle() -> (Table, TurnOrders) {
                 _ => ("LI", 8, 2),
             };
             let x = 4.0 + col as f64 * 7.0;
-            let (y, facing) = if side == 0 { (22.0 - row as f64 * 6.0, 0.0) } else { (38.0 + row as f64 * 6.0, 180.0) };
+            let (y, facing) = if side == 0 {
+                (22.0 - row as f64 * 6.0, 0.0)
+            } else {
+                (38.0 + row as f64 * 6.0, 180.0)
+            };
             let id = format!("s{side}u{k:02}");
             units.push(UnitSetup {
                 id: id.clone(),
@@ -46,25 +50,71 @@ fn battle() -> (Table, TurnOrders) {
                 spell_points: None,
             });
             let f = if k % 5 == 0 && row == 0 {
-                Function::Charge(Charge { target: ChargeTarget::Unit(format!("s{}u{k:02}", 1 - side)), breakthrough: false, break_off: false })
+                Function::Charge(Charge {
+                    target: ChargeTarget::Unit(format!("s{}u{k:02}", 1 - side)),
+                    breakthrough: false,
+                    break_off: false,
+                })
             } else {
-                Function::Move(Move { wheel: None, direction: Direction::Forward, distance: Distance::Full, forced_march: false, along_road: false })
+                Function::Move(Move {
+                    wheel: None,
+                    direction: Direction::Forward,
+                    distance: Distance::Full,
+                    forced_march: false,
+                    along_road: false,
+                })
             };
-            orders.units.insert(id, UnitOrders { phase1: Some(f), ..Default::default() });
+            orders.units.insert(
+                id,
+                UnitOrders {
+                    phase1: Some(f),
+                    ..Default::default()
+                },
+            );
         }
     }
-    let setup = Setup { table: TableSize { width: 72.0, depth: 72.0 }, terrain: Vec::new(), units };
+    let setup = Setup {
+        table: TableSize {
+            width: 72.0,
+            depth: 72.0,
+        },
+        terrain: Vec::new(),
+        units,
+    };
     (Table::from_setup(&setup).expect("bench battle"), orders)
 }
 
 fn phase(c: &mut Criterion) {
     let (table, orders) = battle();
     let options = GameOptions::default();
-    let r = resolve_turn(&table, &orders, &options, &mut ScriptedDice::default(), StopAfter::Phase1Move).expect("no dice");
-    let contacts = r.record.units.values().filter(|u| !u.contacts.is_empty()).count();
-    assert!(contacts >= 4, "the benchmark should have contacts, got {contacts}");
+    let r = resolve_turn(
+        &table,
+        &orders,
+        &options,
+        &mut ScriptedDice::default(),
+        StopAfter::Phase1Move,
+    )
+    .expect("no dice");
+    let contacts = r
+        .record
+        .units
+        .values()
+        .filter(|u| !u.contacts.is_empty())
+        .count();
+    assert!(
+        contacts >= 4,
+        "the benchmark should have contacts, got {contacts}"
+    );
     c.bench_function("phase1-move-60-units", |b| {
-        b.iter(|| resolve_turn(black_box(&table), black_box(&orders), &options, &mut ScriptedDice::default(), StopAfter::Phase1Move))
+        b.iter(|| {
+            resolve_turn(
+                black_box(&table),
+                black_box(&orders),
+                &options,
+                &mut ScriptedDice::default(),
+                StopAfter::Phase1Move,
+            )
+        })
     });
 }
 

@@ -79,8 +79,12 @@ impl DiceKey {
     /// Which die this roll uses.
     pub fn kind(&self) -> DieKind {
         match self {
-            DiceKey::Fire { .. } | DiceKey::PassFire { .. } | DiceKey::Melee { .. } => DieKind::Average,
-            DiceKey::Morale { .. } | DiceKey::Severity { .. } | DiceKey::Spell { .. } => DieKind::Percentile,
+            DiceKey::Fire { .. } | DiceKey::PassFire { .. } | DiceKey::Melee { .. } => {
+                DieKind::Average
+            }
+            DiceKey::Morale { .. } | DiceKey::Severity { .. } | DiceKey::Spell { .. } => {
+                DieKind::Percentile
+            }
             DiceKey::D6 { .. } => DieKind::D6,
         }
     }
@@ -109,13 +113,18 @@ pub struct ParseDiceKeyError {
 }
 
 fn is_id(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
 impl FromStr for DiceKey {
     type Err = ParseDiceKeyError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let err = |why| ParseDiceKeyError { given: s.to_string(), why };
+        let err = |why| ParseDiceKeyError {
+            given: s.to_string(),
+            why,
+        };
         let parts: Vec<&str> = s.split(':').collect();
         let (kind, unit) = match parts.as_slice() {
             [kind, unit, ..] if is_id(unit) => (*kind, unit.to_string()),
@@ -128,22 +137,40 @@ impl FromStr for DiceKey {
             _ => Err(err("the phase must be 1 or 2")),
         };
         let count = || match parts.as_slice() {
-            [_, _, k] => k.parse::<u32>().ok().filter(|k| *k >= 1).ok_or(err("the count must be a number from 1")),
+            [_, _, k] => k
+                .parse::<u32>()
+                .ok()
+                .filter(|k| *k >= 1)
+                .ok_or(err("the count must be a number from 1")),
             _ => Err(err("expected KIND:UNIT:N")),
         };
         match kind {
-            "fire" => Ok(DiceKey::Fire { unit, phase: phase()? }),
-            "passfire" => Ok(DiceKey::PassFire { unit, phase: phase()? }),
+            "fire" => Ok(DiceKey::Fire {
+                unit,
+                phase: phase()?,
+            }),
+            "passfire" => Ok(DiceKey::PassFire {
+                unit,
+                phase: phase()?,
+            }),
             "melee" if parts.len() == 2 => Ok(DiceKey::Melee { unit }),
             "melee" => Err(err("melee keys are melee:UNIT")),
             "morale" => Ok(DiceKey::Morale { unit, k: count()? }),
             "severity" => Ok(DiceKey::Severity { unit, k: count()? }),
-            "spell" => Ok(DiceKey::Spell { wizard: unit, k: count()? }),
+            "spell" => Ok(DiceKey::Spell {
+                wizard: unit,
+                k: count()?,
+            }),
             "d6" => match parts.as_slice() {
-                [_, _, what] if is_id(what) => Ok(DiceKey::D6 { unit, what: what.to_string() }),
+                [_, _, what] if is_id(what) => Ok(DiceKey::D6 {
+                    unit,
+                    what: what.to_string(),
+                }),
                 _ => Err(err("d6 keys are d6:UNIT:WHAT")),
             },
-            _ => Err(err("the kind must be fire, passfire, melee, morale, severity, spell or d6")),
+            _ => Err(err(
+                "the kind must be fire, passfire, melee, morale, severity, spell or d6",
+            )),
         }
     }
 }
@@ -156,7 +183,11 @@ pub enum DiceError {
     Missing { key: String },
     /// A scripted value the die cannot show.
     #[error("dice key {key} = {value}: {}", kind.describe())]
-    OutOfRange { key: String, value: u8, kind: DieKind },
+    OutOfRange {
+        key: String,
+        value: u8,
+        kind: DieKind,
+    },
 }
 
 /// A source of dice rolls.
@@ -212,21 +243,35 @@ pub struct ScriptedDice {
 
 impl ScriptedDice {
     pub fn new(values: BTreeMap<String, u8>) -> Self {
-        ScriptedDice { values, used: BTreeSet::new() }
+        ScriptedDice {
+            values,
+            used: BTreeSet::new(),
+        }
     }
 
     /// Keys given but never rolled, sorted.
     pub fn unused_keys(&self) -> Vec<String> {
-        self.values.keys().filter(|k| !self.used.contains(*k)).cloned().collect()
+        self.values
+            .keys()
+            .filter(|k| !self.used.contains(*k))
+            .cloned()
+            .collect()
     }
 }
 
 impl Dice for ScriptedDice {
     fn roll(&mut self, key: &DiceKey) -> Result<u8, DiceError> {
         let text = key.to_string();
-        let value = *self.values.get(&text).ok_or_else(|| DiceError::Missing { key: text.clone() })?;
+        let value = *self
+            .values
+            .get(&text)
+            .ok_or_else(|| DiceError::Missing { key: text.clone() })?;
         if !key.kind().can_show(value) {
-            return Err(DiceError::OutOfRange { key: text, value, kind: key.kind() });
+            return Err(DiceError::OutOfRange {
+                key: text,
+                value,
+                kind: key.kind(),
+            });
         }
         self.used.insert(text);
         Ok(value)
@@ -239,17 +284,36 @@ mod tests {
 
     #[test]
     fn keys_round_trip() {
-        for k in ["fire:boss:1", "passfire:a-b:2", "melee:foot", "morale:foot:2", "severity:x:1", "spell:thoth:3", "d6:conan:slumber"] {
+        for k in [
+            "fire:boss:1",
+            "passfire:a-b:2",
+            "melee:foot",
+            "morale:foot:2",
+            "severity:x:1",
+            "spell:thoth:3",
+            "d6:conan:slumber",
+        ] {
             assert_eq!(k.parse::<DiceKey>().unwrap().to_string(), k);
         }
-        for bad in ["fire:boss:3", "melee:foot:1", "morale:foot:0", "smite:x:1", "fire", "d6:x", "fire::1"] {
+        for bad in [
+            "fire:boss:3",
+            "melee:foot:1",
+            "morale:foot:0",
+            "smite:x:1",
+            "fire",
+            "d6:x",
+            "fire::1",
+        ] {
             assert!(bad.parse::<DiceKey>().is_err(), "{bad}");
         }
     }
 
     #[test]
     fn seeded_depends_only_on_seed_and_key() {
-        let keys: Vec<DiceKey> = ["fire:a:1", "morale:b:1", "d6:c:x", "melee:d"].iter().map(|k| k.parse().unwrap()).collect();
+        let keys: Vec<DiceKey> = ["fire:a:1", "morale:b:1", "d6:c:x", "melee:d"]
+            .iter()
+            .map(|k| k.parse().unwrap())
+            .collect();
         let mut one = SeededDice::new([1; 32]);
         let forward: Vec<u8> = keys.iter().map(|k| one.roll(k).unwrap()).collect();
         let mut two = SeededDice::new([1; 32]);
@@ -263,7 +327,10 @@ mod tests {
         let mut a = SeededDice::new([1; 32]);
         let mut b = SeededDice::new([2; 32]);
         let differ = (1..=50).any(|k| {
-            let key = DiceKey::Morale { unit: "u".into(), k };
+            let key = DiceKey::Morale {
+                unit: "u".into(),
+                k,
+            };
             a.roll(&key).unwrap() != b.roll(&key).unwrap()
         });
         assert!(differ);
@@ -273,21 +340,52 @@ mod tests {
     #[test]
     fn average_die_covers_its_faces() {
         let mut d = SeededDice::new([9; 32]);
-        let seen: BTreeSet<u8> = (1..=200).map(|k| d.roll(&DiceKey::Morale { unit: "u".into(), k }).unwrap()).collect();
+        let seen: BTreeSet<u8> = (1..=200)
+            .map(|k| {
+                d.roll(&DiceKey::Morale {
+                    unit: "u".into(),
+                    k,
+                })
+                .unwrap()
+            })
+            .collect();
         assert!(seen.len() > 50);
-        let avg: BTreeSet<u8> = (0..100).map(|i| d.roll(&DiceKey::D6 { unit: "u".into(), what: format!("t{i}") }).unwrap()).collect();
+        let avg: BTreeSet<u8> = (0..100)
+            .map(|i| {
+                d.roll(&DiceKey::D6 {
+                    unit: "u".into(),
+                    what: format!("t{i}"),
+                })
+                .unwrap()
+            })
+            .collect();
         assert_eq!(avg, (1..=6).collect());
     }
 
     #[test]
     fn scripted_reports_missing_bad_and_unused() {
-        let mut d = ScriptedDice::new([("fire:a:1".to_string(), 4), ("melee:a".to_string(), 9), ("d6:a:x".to_string(), 2)].into());
+        let mut d = ScriptedDice::new(
+            [
+                ("fire:a:1".to_string(), 4),
+                ("melee:a".to_string(), 9),
+                ("d6:a:x".to_string(), 2),
+            ]
+            .into(),
+        );
         assert_eq!(d.roll(&"fire:a:1".parse().unwrap()), Ok(4));
         assert_eq!(
-            d.roll(&"morale:a:1".parse().unwrap()).unwrap_err().to_string(),
+            d.roll(&"morale:a:1".parse().unwrap())
+                .unwrap_err()
+                .to_string(),
             "dice key morale:a:1 needed but not given"
         );
-        assert!(matches!(d.roll(&"melee:a".parse().unwrap()), Err(DiceError::OutOfRange { .. })));
-        assert_eq!(d.unused_keys(), vec!["d6:a:x".to_string(), "melee:a".to_string()]);
+        assert!(matches!(
+            d.roll(&"melee:a".parse().unwrap()),
+            Err(DiceError::OutOfRange { .. })
+        ));
+        assert_eq!(
+            d.unused_keys(),
+            vec!["d6:a:x".to_string(), "melee:a".to_string()]
+        );
     }
 }

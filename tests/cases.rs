@@ -24,7 +24,12 @@ fn every_catalogue_case_passes() {
         }
     }
     assert!(count >= 40, "only {count} cases");
-    assert!(failures.is_empty(), "{} of {count} cases did not pass:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {count} cases did not pass:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -32,4 +37,3 @@ fn the_runner_exits_zero_on_the_catalogue() {
     assert_eq!(run_cli(&[catalogue()], false), 0);
     assert_eq!(run_cli(&[catalogue()], true), 0);
 }
-

@@ -9,8 +9,8 @@ use umpire::adjudicate::{resolve_turn, StopAfter, TurnResult};
 use umpire::dice::ScriptedDice;
 use umpire::orders::plan::*;
 use umpire::rules::movement::{allowance, Pace};
-use umpire::rules::Formation;
 use umpire::rules::options::{Clock, GameOptions};
+use umpire::rules::Formation;
 use umpire::table::setup::{Setup, TableSize, UnitSetup};
 use umpire::table::Table;
 
@@ -31,19 +31,53 @@ struct Spec {
 }
 
 fn spec() -> impl Strategy<Value = Spec> {
-    (4.0..68.0f64, 4.0..44.0f64, 0..8u32, 0..TYPES.len(), 4..20u32, 1..4u32, any::<bool>(), 0..8u8, 0.0..1.0f64, 0..16usize).prop_map(
-        |(x, y, f, kind, figures, ranks, side, order, param, target)| Spec { x, y, facing: f as f64 * 45.0, kind, figures, ranks, side, order, param, target },
+    (
+        4.0..68.0f64,
+        4.0..44.0f64,
+        0..8u32,
+        0..TYPES.len(),
+        4..20u32,
+        1..4u32,
+        any::<bool>(),
+        0..8u8,
+        0.0..1.0f64,
+        0..16usize,
     )
+        .prop_map(
+            |(x, y, f, kind, figures, ranks, side, order, param, target)| Spec {
+                x,
+                y,
+                facing: f as f64 * 45.0,
+                kind,
+                figures,
+                ranks,
+                side,
+                order,
+                param,
+                target,
+            },
+        )
 }
 
 /// Place the units that fit (skipping any that would overlap one already placed).
 fn battle(specs: &[Spec], name: impl Fn(usize) -> String) -> (Table, Vec<(usize, String)>) {
-    let mut setup = Setup { table: TableSize { width: 72.0, depth: 48.0 }, terrain: Vec::new(), units: Vec::new() };
+    let mut setup = Setup {
+        table: TableSize {
+            width: 72.0,
+            depth: 48.0,
+        },
+        terrain: Vec::new(),
+        units: Vec::new(),
+    };
     let mut placed = Vec::new();
     for (i, s) in specs.iter().enumerate() {
         let u = UnitSetup {
             id: name(i),
-            side: if s.side { "north".into() } else { "south".into() },
+            side: if s.side {
+                "north".into()
+            } else {
+                "south".into()
+            },
             name: format!("Unit {i}"),
             kind: TYPES[s.kind].into(),
             class: None,
@@ -75,20 +109,73 @@ fn orders(specs: &[Spec], placed: &[(usize, String)], table: &Table) -> TurnOrde
     for (i, id) in placed {
         let s = &specs[*i];
         let me = &table.units[id];
-        let enemies: Vec<&String> = placed.iter().map(|(_, id)| id).filter(|e| table.units[*e].side != me.side).collect();
-        let mv = |direction, wheel| Function::Move(Move { wheel, direction, distance: Distance::Full, forced_march: false, along_road: false });
-        let hand = if s.param < 0.5 { Hand::Left } else { Hand::Right };
+        let enemies: Vec<&String> = placed
+            .iter()
+            .map(|(_, id)| id)
+            .filter(|e| table.units[*e].side != me.side)
+            .collect();
+        let mv = |direction, wheel| {
+            Function::Move(Move {
+                wheel,
+                direction,
+                distance: Distance::Full,
+                forced_march: false,
+                along_road: false,
+            })
+        };
+        let hand = if s.param < 0.5 {
+            Hand::Left
+        } else {
+            Hand::Right
+        };
         let f = match s.order {
             0 => Function::Hold,
             1 | 2 => mv(Direction::Forward, None),
-            3 => mv(Direction::Oblique { hand, degrees: 45.0 * s.param }, None),
-            4 => mv(Direction::Forward, Some(Wheel { hand, angle: WheelAngle::Degrees(60.0 * s.param) })),
-            5 => Function::Face(FaceChange::Turn { hand, degrees: 90.0 }),
-            _ if enemies.is_empty() || (me.kind.is_infantry() && table.units[enemies[s.target % enemies.len()]].kind.is_cavalry()) => mv(Direction::Forward, None),
-            _ => Function::Charge(Charge { target: ChargeTarget::Unit(enemies[s.target % enemies.len()].clone()), breakthrough: false, break_off: false }),
+            3 => mv(
+                Direction::Oblique {
+                    hand,
+                    degrees: 45.0 * s.param,
+                },
+                None,
+            ),
+            4 => mv(
+                Direction::Forward,
+                Some(Wheel {
+                    hand,
+                    angle: WheelAngle::Degrees(60.0 * s.param),
+                }),
+            ),
+            5 => Function::Face(FaceChange::Turn {
+                hand,
+                degrees: 90.0,
+            }),
+            _ if enemies.is_empty()
+                || (me.kind.is_infantry()
+                    && table.units[enemies[s.target % enemies.len()]]
+                        .kind
+                        .is_cavalry()) =>
+            {
+                mv(Direction::Forward, None)
+            }
+            _ => Function::Charge(Charge {
+                target: ChargeTarget::Unit(enemies[s.target % enemies.len()].clone()),
+                breakthrough: false,
+                break_off: false,
+            }),
         };
-        let second = if s.order == 5 { Some(mv(Direction::Forward, None)) } else { None };
-        out.units.insert(id.clone(), UnitOrders { phase1: Some(f), phase2: second, ..Default::default() });
+        let second = if s.order == 5 {
+            Some(mv(Direction::Forward, None))
+        } else {
+            None
+        };
+        out.units.insert(
+            id.clone(),
+            UnitOrders {
+                phase1: Some(f),
+                phase2: second,
+                ..Default::default()
+            },
+        );
     }
     out
 }
@@ -98,7 +185,12 @@ fn no_overlap_unless_in_melee(r: &TurnResult) -> Result<(), String> {
     for (i, a) in units.iter().enumerate() {
         for b in &units[i + 1..] {
             if a.footprint().overlaps(&b.footprint()) && !a.in_melee_with.contains(&b.id) {
-                return Err(format!("{} and {} overlap by {:.4}", a.id, b.id, a.footprint().penetration(&b.footprint())));
+                return Err(format!(
+                    "{} and {} overlap by {:.4}",
+                    a.id,
+                    b.id,
+                    a.footprint().penetration(&b.footprint())
+                ));
             }
         }
     }

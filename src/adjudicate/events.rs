@@ -17,31 +17,109 @@ pub enum Event {
     /// "Phase 1 movement."
     PhaseBegan { phase: u8 },
     /// "Black Dragons charge Nemedian Knights, wheeling 20° right first (a sweep)."
-    ChargeBegun { unit: UnitId, name: String, phase: u8, target: Option<UnitId>, target_name: Option<String>, bearing: f64, wheel: f64 },
+    ChargeBegun {
+        unit: UnitId,
+        name: String,
+        phase: u8,
+        target: Option<UnitId>,
+        target_name: Option<String>,
+        bearing: f64,
+        wheel: f64,
+    },
     /// "Pictish Skirmishers evade the charge of Black Dragons: they turn about and fall back."
-    Evaded { unit: UnitId, name: String, phase: u8, charger: UnitId, charger_name: String },
+    Evaded {
+        unit: UnitId,
+        name: String,
+        phase: u8,
+        charger: UnitId,
+        charger_name: String,
+    },
     /// "Red Riders broke off from the melee with a free turn-about."
-    BrokeOff { unit: UnitId, name: String, phase: u8 },
+    BrokeOff {
+        unit: UnitId,
+        name: String,
+        phase: u8,
+    },
     /// "Regular Spearmen wheeled 30° left and moved 6 inches."
-    Moved { unit: UnitId, name: String, phase: u8, distance: f64, wheel: f64 },
+    Moved {
+        unit: UnitId,
+        name: String,
+        phase: u8,
+        distance: f64,
+        wheel: f64,
+    },
     /// "Regular Spearmen faced 90° to the right (now facing 90)."
-    ChangedFace { unit: UnitId, name: String, phase: u8, from: f64, to: f64 },
+    ChangedFace {
+        unit: UnitId,
+        name: String,
+        phase: u8,
+        from: f64,
+        to: f64,
+    },
     /// "Regular Spearmen formed column, 4 wide and 6 deep."
-    ChangedFormation { unit: UnitId, name: String, phase: u8, formation: Formation, files: u32, ranks: u32 },
+    ChangedFormation {
+        unit: UnitId,
+        name: String,
+        phase: u8,
+        formation: Formation,
+        files: u32,
+        ranks: u32,
+    },
     /// "Nemedian Knights halted after 4.5 inches: Red Lancers (friends) were in the way."
-    Halted { unit: UnitId, name: String, phase: u8, after: f64, reason: Halt },
+    Halted {
+        unit: UnitId,
+        name: String,
+        phase: u8,
+        after: f64,
+        reason: Halt,
+    },
     /// "Black Dragons charged Nemedian Knights and struck their front after 9.5 inches."
-    Contact { unit: UnitId, name: String, phase: u8, other: UnitId, other_name: String, face: Face, charging: bool, after: f64 },
+    Contact {
+        unit: UnitId,
+        name: String,
+        phase: u8,
+        other: UnitId,
+        other_name: String,
+        face: Face,
+        charging: bool,
+        after: f64,
+    },
     /// "Black Dragons' charge met no one and ended after 18 inches."
-    ChargeMissed { unit: UnitId, name: String, phase: u8, distance: f64 },
+    ChargeMissed {
+        unit: UnitId,
+        name: String,
+        phase: u8,
+        distance: f64,
+    },
     /// "Regular Spearmen were caught before they finished changing face."
-    ChangeCaught { unit: UnitId, name: String, phase: u8 },
+    ChangeCaught {
+        unit: UnitId,
+        name: String,
+        phase: u8,
+    },
     /// "Regular Spearmen had no room to change formation: Red Lancers were in the way."
-    ChangeBlocked { unit: UnitId, name: String, phase: u8, by: UnitId, by_name: String },
+    ChangeBlocked {
+        unit: UnitId,
+        name: String,
+        phase: u8,
+        by: UnitId,
+        by_name: String,
+    },
     /// "Spearmen could wheel only 40° of the 90° ordered: a wheel may use at most half the move."
-    WheelCut { unit: UnitId, name: String, phase: u8, ordered: f64, made: f64 },
+    WheelCut {
+        unit: UnitId,
+        name: String,
+        phase: u8,
+        ordered: f64,
+        made: f64,
+    },
     /// "Knights did not carry out their phase 1 order: they are locked in melee."
-    NotCarriedOut { unit: UnitId, name: String, phase: u8, why: Refusal },
+    NotCarriedOut {
+        unit: UnitId,
+        name: String,
+        phase: u8,
+        why: Refusal,
+    },
     /// "Die for fire:boss:1 rolled 4."
     DieRolled { key: String, value: u8 },
     /// "Turn 3 ends."
@@ -85,9 +163,13 @@ impl Refusal {
             Refusal::FallBackStatus => "it is in fall-back status and may not move",
             Refusal::Routing => "it is routing",
             Refusal::StepBackFootOnly => "only foot may step straight back",
-            Refusal::WheelsOnly => "chariots and mammoths never change face as a function; they wheel",
+            Refusal::WheelsOnly => {
+                "chariots and mammoths never change face as a function; they wheel"
+            }
             Refusal::ForcedMarchNeedsRoadColumn => "a forced march is made in road column",
-            Refusal::ForcedMarchTooNear => "a forced march may not come within 24 inches of the enemy",
+            Refusal::ForcedMarchTooNear => {
+                "a forced march may not come within 24 inches of the enemy"
+            }
             Refusal::InfantryCannotChargeCavalry => "infantry cannot charge cavalry",
             Refusal::NoSuchTarget => "its target is not on the table",
             Refusal::FormationDoesNotFit => "its figures cannot form that formation",
@@ -125,7 +207,10 @@ impl fmt::Display for Halt {
             Halt::Friend { name, .. } => write!(f, "{name} (friends) were in the way"),
             Halt::Terrain { terrain } => write!(f, "it may not enter the {terrain}"),
             Halt::TableEdge => f.write_str("it reached the edge of the table"),
-            Halt::EnemyNear { name, .. } => write!(f, "a forced march may not come within 24 inches of the enemy ({name})"),
+            Halt::EnemyNear { name, .. } => write!(
+                f,
+                "a forced march may not come within 24 inches of the enemy ({name})"
+            ),
         }
     }
 }
@@ -210,15 +295,44 @@ mod tests {
             charging: true,
             after: 9.5,
         };
-        assert_eq!(e.to_string(), "Black Dragons charged Nemedian Knights and struck their front after 9.5 inches.");
+        assert_eq!(
+            e.to_string(),
+            "Black Dragons charged Nemedian Knights and struck their front after 9.5 inches."
+        );
         assert_eq!(inches(1.0), "1 inch");
         assert_eq!(inches(6.0004), "6 inches");
-        let m = Event::Moved { unit: "s".into(), name: "Spearmen".into(), phase: 1, distance: 6.0, wheel: -30.0 };
-        assert_eq!(m.to_string(), "Spearmen wheeled 30° left and moved 6 inches.");
-        let c = Event::ChangedFace { unit: "s".into(), name: "Spearmen".into(), phase: 2, from: 0.0, to: 90.0 };
-        assert_eq!(c.to_string(), "Spearmen faced 90° to the right (now facing 90).");
-        let n = Event::NotCarriedOut { unit: "k".into(), name: "Knights".into(), phase: 1, why: Refusal::InMelee };
-        assert_eq!(n.to_string(), "Knights did not carry out their phase 1 order: it is locked in melee.");
+        let m = Event::Moved {
+            unit: "s".into(),
+            name: "Spearmen".into(),
+            phase: 1,
+            distance: 6.0,
+            wheel: -30.0,
+        };
+        assert_eq!(
+            m.to_string(),
+            "Spearmen wheeled 30° left and moved 6 inches."
+        );
+        let c = Event::ChangedFace {
+            unit: "s".into(),
+            name: "Spearmen".into(),
+            phase: 2,
+            from: 0.0,
+            to: 90.0,
+        };
+        assert_eq!(
+            c.to_string(),
+            "Spearmen faced 90° to the right (now facing 90)."
+        );
+        let n = Event::NotCarriedOut {
+            unit: "k".into(),
+            name: "Knights".into(),
+            phase: 1,
+            why: Refusal::InMelee,
+        };
+        assert_eq!(
+            n.to_string(),
+            "Knights did not carry out their phase 1 order: it is locked in melee."
+        );
         let j = serde_json::to_value(&e).unwrap();
         assert_eq!(j["event"], "contact");
     }

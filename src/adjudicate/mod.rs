@@ -57,8 +57,14 @@ pub enum StopAfter {
 }
 
 impl StopAfter {
-    pub const ALL: [StopAfter; 6] =
-        [StopAfter::Phase1Move, StopAfter::Phase1Fire, StopAfter::Phase2Move, StopAfter::Phase2Fire, StopAfter::Melee, StopAfter::Turn];
+    pub const ALL: [StopAfter; 6] = [
+        StopAfter::Phase1Move,
+        StopAfter::Phase1Fire,
+        StopAfter::Phase2Move,
+        StopAfter::Phase2Fire,
+        StopAfter::Melee,
+        StopAfter::Turn,
+    ];
 
     pub fn code(self) -> &'static str {
         match self {
@@ -81,9 +87,15 @@ impl fmt::Display for StopAfter {
 impl FromStr for StopAfter {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        StopAfter::ALL.into_iter().find(|x| x.code() == s.trim()).ok_or_else(|| {
-            format!("stop_after '{s}' is not one of {}", StopAfter::ALL.map(|x| x.code()).join(", "))
-        })
+        StopAfter::ALL
+            .into_iter()
+            .find(|x| x.code() == s.trim())
+            .ok_or_else(|| {
+                format!(
+                    "stop_after '{s}' is not one of {}",
+                    StopAfter::ALL.map(|x| x.code()).join(", ")
+                )
+            })
     }
 }
 
@@ -152,19 +164,35 @@ pub(crate) struct TurnState {
 ///
 /// # Errors
 /// Only the dice can fail: a scripted source without the roll needed.
-pub fn resolve_turn(table: &Table, orders: &TurnOrders, options: &GameOptions, dice: &mut dyn Dice, stop: StopAfter) -> Result<TurnResult, DiceError> {
-    let mut turn = TurnState { table: table.clone(), events: vec![Event::TurnBegan { turn: table.turn }], record: TurnRecord::default() };
+pub fn resolve_turn(
+    table: &Table,
+    orders: &TurnOrders,
+    options: &GameOptions,
+    dice: &mut dyn Dice,
+    stop: StopAfter,
+) -> Result<TurnResult, DiceError> {
+    let mut turn = TurnState {
+        table: table.clone(),
+        events: vec![Event::TurnBegan { turn: table.turn }],
+        record: TurnRecord::default(),
+    };
     for step in Step::ALL {
         match step {
             Step::Phase1Move => movement::phase(&mut turn, orders, options, Phase::One),
             Step::Phase2Move => movement::phase(&mut turn, orders, options, Phase::Two),
             Step::EndOfTurn => {
-                turn.events.push(Event::TurnEnded { turn: turn.table.turn });
+                turn.events.push(Event::TurnEnded {
+                    turn: turn.table.turn,
+                });
                 turn.table.turn += 1;
             }
             // Not built yet (issues for spells, fire, melee, morale): these
             // steps make no rolls and change nothing.
-            Step::SpellsTakeEffect | Step::Phase1Fire | Step::Phase2Fire | Step::Melee | Step::Morale => {
+            Step::SpellsTakeEffect
+            | Step::Phase1Fire
+            | Step::Phase2Fire
+            | Step::Melee
+            | Step::Morale => {
                 let _ = &mut *dice;
             }
         }
@@ -172,7 +200,11 @@ pub fn resolve_turn(table: &Table, orders: &TurnOrders, options: &GameOptions, d
             break;
         }
     }
-    Ok(TurnResult { table: turn.table, events: turn.events, record: turn.record })
+    Ok(TurnResult {
+        table: turn.table,
+        events: turn.events,
+        record: turn.record,
+    })
 }
 
 /// Roll one die and report it as an event: the only way steps roll dice.
@@ -181,7 +213,10 @@ pub fn resolve_turn(table: &Table, orders: &TurnOrders, options: &GameOptions, d
 /// As [`Dice::roll`].
 pub fn roll(dice: &mut dyn Dice, key: DiceKey, events: &mut Vec<Event>) -> Result<u8, DiceError> {
     let value = dice.roll(&key)?;
-    events.push(Event::DieRolled { key: key.to_string(), value });
+    events.push(Event::DieRolled {
+        key: key.to_string(),
+        value,
+    });
     Ok(value)
 }
 
@@ -192,11 +227,23 @@ mod tests {
 
     #[test]
     fn stops_parse_and_rolls_are_events() {
-        assert_eq!("phase2-move".parse::<StopAfter>().unwrap(), StopAfter::Phase2Move);
+        assert_eq!(
+            "phase2-move".parse::<StopAfter>().unwrap(),
+            StopAfter::Phase2Move
+        );
         assert!("phase3".parse::<StopAfter>().is_err());
         let mut dice = ScriptedDice::new([("melee:a".to_string(), 3)].into());
         let mut events = Vec::new();
-        assert_eq!(roll(&mut dice, DiceKey::Melee { unit: "a".into() }, &mut events), Ok(3));
-        assert_eq!(events, vec![Event::DieRolled { key: "melee:a".into(), value: 3 }]);
+        assert_eq!(
+            roll(&mut dice, DiceKey::Melee { unit: "a".into() }, &mut events),
+            Ok(3)
+        );
+        assert_eq!(
+            events,
+            vec![Event::DieRolled {
+                key: "melee:a".into(),
+                value: 3
+            }]
+        );
     }
 }

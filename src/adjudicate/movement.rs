@@ -9,9 +9,10 @@
 
 use super::events::{Event, Halt, Refusal};
 use super::plan::{plan_break_off, plan_evade, plan_function, Context, Plan, PlanKind};
-use super::record::{Contact, PathPoint};
+use super::record::{Contact, InRange, PathPoint};
 use super::TurnState;
 use crate::orders::plan::{ChargeTarget, Function, TurnOrders};
+use crate::rules::missile::longest_range;
 use crate::rules::movement::{FORCED_MARCH_CLEARANCE, ROUGH_SPEED};
 use crate::rules::options::{Clock, GameOptions};
 use crate::rules::{Phase, Trait, UnitType};
@@ -52,6 +53,8 @@ struct Motion {
     last_clear: f64,
     change_made: bool,
     path: Vec<PathPoint>,
+    /// Enemy missile units whose range it has come within.
+    in_range: BTreeMap<UnitId, InRange>,
 }
 
 impl Motion {
@@ -73,6 +76,8 @@ struct Body {
     kind: UnitType,
     /// Not slowed by one-contour hills (light foot, Picts, Kushites, §7).
     sure_footed: bool,
+    /// Longest missile range, for units that shoot (§6).
+    range: Option<f64>,
     pose: Pose,
     fp: Footprint,
     next_fp: Footprint,
@@ -96,7 +101,9 @@ impl Body {
 fn terrain_factor(table: &Table, options: &GameOptions, body: &Body, fp: &Footprint) -> f64 {
     let slowed = table.terrain.iter().any(|t| {
         let slows = match t.kind {
-            TerrainKind::Hill { contours: 1 } => !body.sure_footed || options.gentle_hills_slow_light_foot,
+            TerrainKind::Hill { contours: 1 } => {
+                !body.sure_footed || options.gentle_hills_slow_light_foot
+            }
             TerrainKind::Hill { .. } | TerrainKind::Woods | TerrainKind::Swamp => true,
             TerrainKind::Road { .. } => false,
         };
@@ -111,7 +118,9 @@ fn terrain_factor(table: &Table, options: &GameOptions, body: &Body, fp: &Footpr
 
 /// Whether a footprint lies wholly on the table.
 fn within_table(table: &Table, fp: &Footprint) -> bool {
-    fp.corners().iter().all(|c| c.x >= -TOUCH && c.y >= -TOUCH && c.x <= table.width + TOUCH && c.y <= table.depth + TOUCH)
+    fp.corners().iter().all(|c| {
+        c.x >= -TOUCH && c.y >= -TOUCH && c.x <= table.width + TOUCH && c.y <= table.depth + TOUCH
+    })
 }
 
 /// The rule a pose would break, if any: the table edge, terrain the unit
@@ -124,13 +133,29 @@ fn breach(table: &Table, bodies: &[Body], i: usize, pose: Pose) -> Option<Halt> 
         return Some(Halt::TableEdge);
     }
     if b.kind.is_mounted() {
-        if let Some(t) = table.terrain.iter().find(|t| matches!(t.kind, TerrainKind::Woods | TerrainKind::Swamp) && t.area_meets(&fp)) {
-            return Some(Halt::Terrain { terrain: t.name().to_string() });
+        if let Some(t) = table.terrain.iter().find(|t| {
+            matches!(t.kind, TerrainKind::Woods | TerrainKind::Swamp) && t.area_meets(&fp)
+        }) {
+            return Some(Halt::Terrain {
+                terrain: t.name().to_string(),
+            });
         }
     }
-    if matches!(m.plan.kind, PlanKind::Move { forced_march: true, .. }) {
-        if let Some(e) = bodies.iter().find(|e| e.side != b.side && e.fp.distance(&fp) < FORCED_MARCH_CLEARANCE) {
-            return Some(Halt::EnemyNear { unit: e.id.clone(), name: table.units[&e.id].name.clone() });
+    if matches!(
+        m.plan.kind,
+        PlanKind::Move {
+            forced_march: true,
+            ..
+        }
+    ) {
+        if let Some(e) = bodies
+            .iter()
+            .find(|e| e.side != b.side && e.fp.distance(&fp) < FORCED_MARCH_CLEARANCE)
+        {
+            return Some(Halt::EnemyNear {
+                unit: e.id.clone(),
+                name: table.units[&e.id].name.clone(),
+            });
         }
     }
     None
@@ -145,7 +170,14 @@ fn advance(table: &Table, options: &GameOptions, body: &Body, budget: f64) -> (f
         return (m.s + budget, m.spent + budget);
     }
     let len = m.plan.length();
-    let factor = |s: f64| terrain_factor(table, options, body, &m.plan.pose_at(s).footprint(body.kind));
+    let factor = |s: f64| {
+        terrain_factor(
+            table,
+            options,
+            body,
+            &m.plan.pose_at(s).footprint(body.kind),
+        )
+    };
     let f0 = factor(m.s);
     let full = (m.s + budget * f0).min(len);
     if factor(full) == f0 {
@@ -179,7 +211,11 @@ fn may_overlap(table: &Table, a: &Body, b: &Body) -> bool {
 /// First moment (fraction of the step) two bodies overlap: `(last clear, first overlapping)`.
 fn first_touch(bodies: &[Body], i: usize, j: usize) -> (f64, f64) {
     let (a, b) = (&bodies[i], &bodies[j]);
-    let overlap = |t: f64| a.pose_at(t).footprint(a.kind).overlaps(&b.pose_at(t).footprint(b.kind));
+    let overlap = |t: f64| {
+        a.pose_at(t)
+            .footprint(a.kind)
+            .overlaps(&b.pose_at(t).footprint(b.kind))
+    };
     if overlap(0.0) {
         return (0.0, 0.0);
     }
@@ -196,7 +232,12 @@ fn first_touch(bodies: &[Body], i: usize, j: usize) -> (f64, f64) {
 }
 
 /// Play out one movement phase.
-pub(crate) fn phase(turn: &mut TurnState, orders: &TurnOrders, options: &GameOptions, phase: Phase) {
+pub(crate) fn phase(
+    turn: &mut TurnState,
+    orders: &TurnOrders,
+    options: &GameOptions,
+    phase: Phase,
+) {
     let p = phase.number();
     turn.events.push(Event::PhaseBegan { phase: p });
     let mut bodies = plan_phase(turn, orders, options, phase);
@@ -206,10 +247,17 @@ pub(crate) fn phase(turn: &mut TurnState, orders: &TurnOrders, options: &GameOpt
 
 /// Build every unit's plan at the start of the phase (§3), including the
 /// evades that enemy charges set off (§6).
-fn plan_phase(turn: &mut TurnState, orders: &TurnOrders, options: &GameOptions, phase: Phase) -> Vec<Body> {
+fn plan_phase(
+    turn: &mut TurnState,
+    orders: &TurnOrders,
+    options: &GameOptions,
+    phase: Phase,
+) -> Vec<Body> {
     let table = &turn.table;
     let p = phase.number();
-    let able = |u: &Unit| u.status == Status::Ready && u.in_melee_with.is_empty() && u.attached_to.is_none();
+    let able = |u: &Unit| {
+        u.status == Status::Ready && u.in_melee_with.is_empty() && u.attached_to.is_none()
+    };
     let function_of = |id: &str| orders.units.get(id).and_then(|o| o.function(phase));
     // Who is charged this phase (forced marches are cut back; evaders run).
     let mut charged: BTreeMap<UnitId, UnitId> = BTreeMap::new();
@@ -221,12 +269,22 @@ fn plan_phase(turn: &mut TurnState, orders: &TurnOrders, options: &GameOptions, 
         }
     }
     let charged_ids: BTreeSet<UnitId> = charged.keys().cloned().collect();
-    let ctx = Context { table, options, phase: p, charged: &charged_ids };
+    let ctx = Context {
+        table,
+        options,
+        phase: p,
+        charged: &charged_ids,
+    };
     let mut bodies = Vec::new();
     let mut broke_off = Vec::new();
-    for u in table.units.values().filter(|u| u.status.is_present() && u.attached_to.is_none()) {
+    for u in table
+        .units
+        .values()
+        .filter(|u| u.status.is_present() && u.attached_to.is_none())
+    {
         let mut plan = None;
-        let evader = orders.units.get(&u.id).is_some_and(|o| o.evade_if_charged) && u.kind == UnitType::LightInfantry;
+        let evader = orders.units.get(&u.id).is_some_and(|o| o.evade_if_charged)
+            && u.kind == UnitType::LightInfantry;
         match (function_of(&u.id), charged.get(&u.id)) {
             (_, Some(charger)) if evader && able(u) => {
                 turn.events.push(Event::Evaded {
@@ -239,14 +297,24 @@ fn plan_phase(turn: &mut TurnState, orders: &TurnOrders, options: &GameOptions, 
                 plan = Some(plan_evade(u, charger));
             }
             (None | Some(Function::Hold), _) => {}
-            (Some(Function::BreakOff), _) if phase == Phase::One && u.kind == UnitType::MediumCavalry && !u.in_melee_with.is_empty() => {
+            (Some(Function::BreakOff), _)
+                if phase == Phase::One
+                    && u.kind == UnitType::MediumCavalry
+                    && !u.in_melee_with.is_empty() =>
+            {
                 plan = Some(plan_break_off(u));
                 broke_off.push(u.id.clone());
             }
             (Some(Function::BreakOff), _) if phase == Phase::Two => {}
-            (Some(_), _) if !u.in_melee_with.is_empty() => turn.events.push(refused(u, p, Refusal::InMelee)),
-            (Some(_), _) if matches!(u.status, Status::FallBack(_)) => turn.events.push(refused(u, p, Refusal::FallBackStatus)),
-            (Some(_), _) if u.status == Status::Rout => turn.events.push(refused(u, p, Refusal::Routing)),
+            (Some(_), _) if !u.in_melee_with.is_empty() => {
+                turn.events.push(refused(u, p, Refusal::InMelee))
+            }
+            (Some(_), _) if matches!(u.status, Status::FallBack(_)) => {
+                turn.events.push(refused(u, p, Refusal::FallBackStatus))
+            }
+            (Some(_), _) if u.status == Status::Rout => {
+                turn.events.push(refused(u, p, Refusal::Routing))
+            }
             (Some(f), _) => match plan_function(&ctx, u, f, &mut turn.events) {
                 Ok(pl) => plan = pl,
                 Err(why) => turn.events.push(refused(u, p, why)),
@@ -285,29 +353,63 @@ fn plan_phase(turn: &mut TurnState, orders: &TurnOrders, options: &GameOptions, 
                 on_table: within_table(table, &fp),
                 last_clear: 0.0,
                 change_made: false,
-                path: vec![PathPoint { clock: 0.0, front: pose.front, facing: pose.facing }],
+                in_range: BTreeMap::new(),
+                path: vec![PathPoint {
+                    clock: 0.0,
+                    front: pose.front,
+                    facing: pose.facing,
+                }],
                 plan,
             }
         });
-        let sure_footed = u.kind == UnitType::LightInfantry || u.has_trait(Trait::Pict) || u.has_trait(Trait::Kushite);
-        bodies.push(Body { id: u.id.clone(), side: u.side.clone(), kind: u.kind, sure_footed, pose, fp, next_fp: fp, motion });
+        let sure_footed = u.kind == UnitType::LightInfantry
+            || u.has_trait(Trait::Pict)
+            || u.has_trait(Trait::Kushite);
+        let range = longest_range(&u.weapons);
+        bodies.push(Body {
+            id: u.id.clone(),
+            side: u.side.clone(),
+            kind: u.kind,
+            sure_footed,
+            range,
+            pose,
+            fp,
+            next_fp: fp,
+            motion,
+        });
     }
     // Breaking off ends the melee for both sides.
     for id in broke_off {
-        let partners = std::mem::take(&mut turn.table.units.get_mut(&id).expect("on table").in_melee_with);
+        let partners = std::mem::take(
+            &mut turn
+                .table
+                .units
+                .get_mut(&id)
+                .expect("on table")
+                .in_melee_with,
+        );
         for p in partners {
             if let Some(o) = turn.table.units.get_mut(&p) {
                 o.in_melee_with.remove(&id);
             }
         }
         let u = &turn.table.units[&id];
-        turn.events.push(Event::BrokeOff { unit: id.clone(), name: u.name.clone(), phase: phase.number() });
+        turn.events.push(Event::BrokeOff {
+            unit: id.clone(),
+            name: u.name.clone(),
+            phase: phase.number(),
+        });
     }
     bodies
 }
 
 fn refused(u: &Unit, phase: u8, why: Refusal) -> Event {
-    Event::NotCarriedOut { unit: u.id.clone(), name: u.name.clone(), phase, why }
+    Event::NotCarriedOut {
+        unit: u.id.clone(),
+        name: u.name.clone(),
+        phase,
+        why,
+    }
 }
 
 /// Advance the clock until every plan is done.
@@ -316,12 +418,19 @@ fn run_clock(turn: &mut TurnState, options: &GameOptions, bodies: &mut [Body], p
     // Each pass either finishes a step or stops a unit or locks a melee; the
     // bound only guards against a geometry bug looping for ever.
     for _ in 0..1_000_000 {
-        let max_rate = bodies.iter().filter_map(|b| b.motion.as_ref().filter(|m| m.active()).map(|m| m.rate)).fold(0.0, f64::max);
+        let max_rate = bodies
+            .iter()
+            .filter_map(|b| b.motion.as_ref().filter(|m| m.active()).map(|m| m.rate))
+            .fold(0.0, f64::max);
         if max_rate == 0.0 {
             break;
         }
         let mut next_clock = clock + STEP / max_rate;
-        for m in bodies.iter().filter_map(|b| b.motion.as_ref()).filter(|m| m.active() && m.plan.is_change()) {
+        for m in bodies
+            .iter()
+            .filter_map(|b| b.motion.as_ref())
+            .filter(|m| m.active() && m.plan.is_change())
+        {
             let due = clock + (m.plan.budget - m.spent) / m.rate;
             if due > clock + EPS && due < next_clock {
                 next_clock = due;
@@ -332,19 +441,30 @@ fn run_clock(turn: &mut TurnState, options: &GameOptions, bodies: &mut [Body], p
         if pairs.is_empty() {
             commit(bodies, 1.0, clock, next_clock);
             clock = next_clock;
+            note_ranges(bodies, clock);
             settle_step(turn, bodies, phase, clock);
             continue;
         }
-        let touches: Vec<(usize, usize, f64, f64)> = pairs.into_iter().map(|(i, j)| {
-            let (lo, hi) = first_touch(bodies, i, j);
-            (i, j, lo, hi)
-        }).collect();
+        let touches: Vec<(usize, usize, f64, f64)> = pairs
+            .into_iter()
+            .map(|(i, j)| {
+                let (lo, hi) = first_touch(bodies, i, j);
+                (i, j, lo, hi)
+            })
+            .collect();
         let first = touches.iter().map(|t| t.2).fold(f64::INFINITY, f64::min);
         let at = clock + first * (next_clock - clock);
         commit(bodies, first, clock, next_clock);
         clock = at;
-        let mut moment: Vec<(usize, usize)> = touches.iter().filter(|t| t.2 <= first + SAME_MOMENT).map(|t| (t.0, t.1)).collect();
-        moment.sort_by(|a, b| (&bodies[a.0].id, &bodies[a.1].id).cmp(&(&bodies[b.0].id, &bodies[b.1].id)));
+        note_ranges(bodies, clock);
+        let mut moment: Vec<(usize, usize)> = touches
+            .iter()
+            .filter(|t| t.2 <= first + SAME_MOMENT)
+            .map(|t| (t.0, t.1))
+            .collect();
+        moment.sort_by(|a, b| {
+            (&bodies[a.0].id, &bodies[a.1].id).cmp(&(&bodies[b.0].id, &bodies[b.1].id))
+        });
         for (i, j) in moment {
             touch(turn, bodies, i, j, phase, clock);
         }
@@ -402,7 +522,10 @@ fn overlapping_pairs(table: &Table, bodies: &[Body]) -> Vec<(usize, usize)> {
     for i in 0..bodies.len() {
         for j in i + 1..bodies.len() {
             let (a, b) = (&bodies[i], &bodies[j]);
-            if (a.active() || b.active()) && a.next_fp.overlaps(&b.next_fp) && !may_overlap(table, a, b) {
+            if (a.active() || b.active())
+                && a.next_fp.overlaps(&b.next_fp)
+                && !may_overlap(table, a, b)
+            {
                 pairs.push((i, j));
             }
         }
@@ -414,7 +537,9 @@ fn overlapping_pairs(table: &Table, bodies: &[Body]) -> Vec<(usize, usize)> {
 fn commit(bodies: &mut [Body], alpha: f64, clock: f64, next_clock: f64) {
     for b in bodies.iter_mut() {
         let kind = b.kind;
-        let Some(m) = b.motion.as_mut().filter(|m| m.active()) else { continue };
+        let Some(m) = b.motion.as_mut().filter(|m| m.active()) else {
+            continue;
+        };
         m.s += alpha * (m.next_s - m.s);
         m.spent += alpha * (m.next_spent - m.spent);
         if alpha < 1.0 {
@@ -425,10 +550,50 @@ fn commit(bodies: &mut [Body], alpha: f64, clock: f64, next_clock: f64) {
             b.fp = b.pose.footprint(kind);
             let last = m.path.last().map_or(b.pose.front, |p| p.front);
             if last.distance(b.pose.front) >= PATH_SPACING {
-                m.path.push(PathPoint { clock: clock + alpha * (next_clock - clock), front: b.pose.front, facing: b.pose.facing });
+                m.path.push(PathPoint {
+                    clock: clock + alpha * (next_clock - clock),
+                    front: b.pose.front,
+                    facing: b.pose.facing,
+                });
             }
         }
         b.next_fp = b.fp;
+    }
+}
+
+/// Moving units note the enemy archers whose range they are now within.
+fn note_ranges(bodies: &mut [Body], clock: f64) {
+    let archers: Vec<usize> = (0..bodies.len())
+        .filter(|a| bodies[*a].range.is_some())
+        .collect();
+    if archers.is_empty() {
+        return;
+    }
+    for i in 0..bodies.len() {
+        if !bodies[i]
+            .motion
+            .as_ref()
+            .is_some_and(|m| !m.plan.is_change() && m.s > 0.0)
+        {
+            continue;
+        }
+        let near: Vec<(UnitId, f64)> = archers
+            .iter()
+            .map(|a| &bodies[*a])
+            .filter(|a| a.side != bodies[i].side)
+            .filter_map(|a| {
+                let d = a.fp.distance(&bodies[i].fp);
+                a.range.filter(|r| d <= *r).map(|_| (a.id.clone(), d))
+            })
+            .collect();
+        let m = bodies[i].motion.as_mut().expect("moving");
+        for (id, d) in near {
+            let e = m
+                .in_range
+                .entry(id)
+                .or_insert(InRange { clock, closest: d });
+            e.closest = e.closest.min(d);
+        }
     }
 }
 
@@ -437,12 +602,20 @@ fn commit(bodies: &mut [Body], alpha: f64, clock: f64, next_clock: f64) {
 fn settle_step(turn: &mut TurnState, bodies: &mut [Body], phase: Phase, clock: f64) {
     let mut changes: Vec<(usize, Pose, Footprint)> = Vec::new();
     for (i, b) in bodies.iter_mut().enumerate() {
-        let Some(m) = b.motion.as_mut().filter(|m| m.active()) else { continue };
+        let Some(m) = b.motion.as_mut().filter(|m| m.active()) else {
+            continue;
+        };
         if let Some(h) = m.pending_halt.take() {
             m.done = true;
             m.stopped = true;
             let u = &turn.table.units[&b.id];
-            turn.events.push(Event::Halted { unit: u.id.clone(), name: u.name.clone(), phase: phase.number(), after: m.s, reason: h });
+            turn.events.push(Event::Halted {
+                unit: u.id.clone(),
+                name: u.name.clone(),
+                phase: phase.number(),
+                after: m.s,
+                reason: h,
+            });
             continue;
         }
         let used_up = m.spent >= m.plan.budget - EPS || m.s >= m.plan.length() - EPS;
@@ -459,8 +632,21 @@ fn settle_step(turn: &mut TurnState, bodies: &mut [Body], phase: Phase, clock: f
     let verdicts: Vec<Option<UnitId>> = changes
         .iter()
         .map(|(i, _, fp)| {
-            let now = bodies.iter().enumerate().filter(|(j, o)| j != i && o.fp.overlaps(fp) && !may_overlap(&turn.table, &bodies[*i], o)).map(|(_, o)| o.id.clone());
-            let then = changes.iter().filter(|(j, _, other)| j != i && other.overlaps(fp) && !may_overlap(&turn.table, &bodies[*i], &bodies[*j])).map(|(j, _, _)| bodies[*j].id.clone());
+            let now = bodies
+                .iter()
+                .enumerate()
+                .filter(|(j, o)| {
+                    j != i && o.fp.overlaps(fp) && !may_overlap(&turn.table, &bodies[*i], o)
+                })
+                .map(|(_, o)| o.id.clone());
+            let then = changes
+                .iter()
+                .filter(|(j, _, other)| {
+                    j != i
+                        && other.overlaps(fp)
+                        && !may_overlap(&turn.table, &bodies[*i], &bodies[*j])
+                })
+                .map(|(j, _, _)| bodies[*j].id.clone());
             now.chain(then).min()
         })
         .collect();
@@ -469,7 +655,13 @@ fn settle_step(turn: &mut TurnState, bodies: &mut [Body], phase: Phase, clock: f
         match blocker {
             Some(by) => {
                 let by_name = turn.table.units[&by].name.clone();
-                turn.events.push(Event::ChangeBlocked { unit: u.id.clone(), name: u.name.clone(), phase: phase.number(), by, by_name });
+                turn.events.push(Event::ChangeBlocked {
+                    unit: u.id.clone(),
+                    name: u.name.clone(),
+                    phase: phase.number(),
+                    by,
+                    by_name,
+                });
             }
             None => {
                 let b = &mut bodies[i];
@@ -478,14 +670,21 @@ fn settle_step(turn: &mut TurnState, bodies: &mut [Body], phase: Phase, clock: f
                 b.next_fp = fp;
                 let m = b.motion.as_mut().expect("moving");
                 m.change_made = true;
-                m.path.push(PathPoint { clock, front: to.front, facing: to.facing });
+                m.path.push(PathPoint {
+                    clock,
+                    front: to.front,
+                    facing: to.facing,
+                });
             }
         }
     }
     // Evaders remember the last place where they stood clear of friends.
     for i in 0..bodies.len() {
         if bodies[i].motion.as_ref().is_some_and(Motion::evading) {
-            let clear = !bodies.iter().enumerate().any(|(j, o)| j != i && o.side == bodies[i].side && o.fp.overlaps(&bodies[i].fp));
+            let clear = !bodies
+                .iter()
+                .enumerate()
+                .any(|(j, o)| j != i && o.side == bodies[i].side && o.fp.overlaps(&bodies[i].fp));
             let m = bodies[i].motion.as_mut().expect("moving");
             if clear {
                 m.last_clear = m.s;
@@ -500,14 +699,23 @@ fn touch(turn: &mut TurnState, bodies: &mut [Body], i: usize, j: usize, phase: P
     let p = phase.number();
     if bodies[i].side == bodies[j].side {
         // "A unit that runs into a friend stops there": those closing on the other stop.
-        let closing = |a: &Body, b: &Body| a.active() && (a.pose_at(1.0).front - a.pose.front).dot(b.fp.centre - a.fp.centre) > 0.0;
-        let mut stoppers: Vec<usize> = [(i, j), (j, i)].into_iter().filter(|(a, b)| closing(&bodies[*a], &bodies[*b])).map(|(a, _)| a).collect();
+        let closing = |a: &Body, b: &Body| {
+            a.active() && (a.pose_at(1.0).front - a.pose.front).dot(b.fp.centre - a.fp.centre) > 0.0
+        };
+        let mut stoppers: Vec<usize> = [(i, j), (j, i)]
+            .into_iter()
+            .filter(|(a, b)| closing(&bodies[*a], &bodies[*b]))
+            .map(|(a, _)| a)
+            .collect();
         if stoppers.is_empty() {
             stoppers = [i, j].into_iter().filter(|k| bodies[*k].active()).collect();
         }
         for k in stoppers {
             let other = if k == i { j } else { i };
-            let (name, other_name) = (turn.table.units[&bodies[k].id].name.clone(), turn.table.units[&bodies[other].id].name.clone());
+            let (name, other_name) = (
+                turn.table.units[&bodies[k].id].name.clone(),
+                turn.table.units[&bodies[other].id].name.clone(),
+            );
             let m = bodies[k].motion.as_mut().expect("active");
             m.done = true;
             m.stopped = true;
@@ -516,14 +724,25 @@ fn touch(turn: &mut TurnState, bodies: &mut [Body], i: usize, j: usize, phase: P
                 name,
                 phase: p,
                 after: m.s,
-                reason: Halt::Friend { unit: bodies[other].id.clone(), name: other_name },
+                reason: Halt::Friend {
+                    unit: bodies[other].id.clone(),
+                    name: other_name,
+                },
             });
         }
         return;
     }
     // Enemies: who closed on whom.
-    let charging = |b: &Body| b.motion.as_ref().is_some_and(|m| m.active() && m.charging());
-    let moving = |b: &Body| b.motion.as_ref().is_some_and(|m| m.active() && !m.plan.is_change());
+    let charging = |b: &Body| {
+        b.motion
+            .as_ref()
+            .is_some_and(|m| m.active() && m.charging())
+    };
+    let moving = |b: &Body| {
+        b.motion
+            .as_ref()
+            .is_some_and(|m| m.active() && !m.plan.is_change())
+    };
     let (a, b) = (&bodies[i], &bodies[j]);
     let edge_on_b = b.fp.arc_of(a.pose.front);
     let edge_on_a = a.fp.arc_of(b.pose.front);
@@ -541,12 +760,19 @@ fn touch(turn: &mut TurnState, bodies: &mut [Body], i: usize, j: usize, phase: P
             _ => None,
         },
     };
-    let (s, d) = if striker_is_a == Some(false) { (j, i) } else { (i, j) };
+    let (s, d) = if striker_is_a == Some(false) {
+        (j, i)
+    } else {
+        (i, j)
+    };
     let was_charging = [charging(&bodies[s]), charging(&bodies[d])];
     let was_moving = [moving(&bodies[s]), moving(&bodies[d])];
     let struck = bodies[d].fp.arc_of(bodies[s].pose.front);
     let face_of_d = struck.face(bodies[d].pose.formation);
-    let face_of_s = bodies[s].fp.arc_of(bodies[d].fp.centre).face(bodies[s].pose.formation);
+    let face_of_s = bodies[s]
+        .fp
+        .arc_of(bodies[d].fp.centre)
+        .face(bodies[s].pose.formation);
     // Both stop; a change not yet made is lost (§3 prorating).
     for k in [s, d] {
         if let Some(m) = bodies[k].motion.as_mut().filter(|m| m.active()) {
@@ -554,7 +780,11 @@ fn touch(turn: &mut TurnState, bodies: &mut [Body], i: usize, j: usize, phase: P
             m.stopped = true;
             if m.plan.is_change() {
                 let u = &turn.table.units[&bodies[k].id];
-                turn.events.push(Event::ChangeCaught { unit: u.id.clone(), name: u.name.clone(), phase: p });
+                turn.events.push(Event::ChangeCaught {
+                    unit: u.id.clone(),
+                    name: u.name.clone(),
+                    phase: p,
+                });
             }
         }
     }
@@ -562,21 +792,62 @@ fn touch(turn: &mut TurnState, bodies: &mut [Body], i: usize, j: usize, phase: P
         close_up(turn, bodies, s, d, struck);
     }
     let (sid, did) = (bodies[s].id.clone(), bodies[d].id.clone());
-    turn.table.units.get_mut(&sid).expect("on table").in_melee_with.insert(did.clone());
-    turn.table.units.get_mut(&did).expect("on table").in_melee_with.insert(sid.clone());
+    turn.table
+        .units
+        .get_mut(&sid)
+        .expect("on table")
+        .in_melee_with
+        .insert(did.clone());
+    turn.table
+        .units
+        .get_mut(&did)
+        .expect("on table")
+        .in_melee_with
+        .insert(sid.clone());
     let mutual = striker_is_a.is_none();
-    for (k, other, face, striker, charging) in [(s, &did, face_of_d, true, was_charging[0]), (d, &sid, face_of_s, mutual, was_charging[1])] {
+    for (k, other, face, striker, charging) in [
+        (s, &did, face_of_d, true, was_charging[0]),
+        (d, &sid, face_of_s, mutual, was_charging[1]),
+    ] {
         let rec = turn.record.unit_mut(&bodies[k].id);
-        rec.contacts.push(Contact { phase, other: other.clone(), face, striker, charging, clock });
+        rec.contacts.push(Contact {
+            phase,
+            other: other.clone(),
+            face,
+            striker,
+            charging,
+            clock,
+        });
         rec.charged |= charging;
     }
-    for (k, other, face, charging, moving) in [(s, d, face_of_d, was_charging[0], true), (d, s, face_of_s, was_charging[1], was_moving[1] && was_moving[0])] {
+    for (k, other, face, charging, moving) in [
+        (s, d, face_of_d, was_charging[0], true),
+        (
+            d,
+            s,
+            face_of_s,
+            was_charging[1],
+            was_moving[1] && was_moving[0],
+        ),
+    ] {
         if !moving {
             continue;
         }
-        let (u, o) = (&turn.table.units[&bodies[k].id], &turn.table.units[&bodies[other].id]);
+        let (u, o) = (
+            &turn.table.units[&bodies[k].id],
+            &turn.table.units[&bodies[other].id],
+        );
         let after = bodies[k].motion.as_ref().map_or(0.0, |m| m.s);
-        turn.events.push(Event::Contact { unit: u.id.clone(), name: u.name.clone(), phase: p, other: o.id.clone(), other_name: o.name.clone(), face, charging, after });
+        turn.events.push(Event::Contact {
+            unit: u.id.clone(),
+            name: u.name.clone(),
+            phase: p,
+            other: o.id.clone(),
+            other_name: o.name.clone(),
+            face,
+            charging,
+            after,
+        });
     }
 }
 
@@ -596,10 +867,20 @@ fn close_up(turn: &TurnState, bodies: &mut [Body], s: usize, d: usize, struck: E
     let along = (b - a) / len;
     let width = 2.0 * bodies[s].fp.half_width;
     let t = (bodies[s].pose.front - a).dot(along);
-    let t = if width <= len { t.clamp(width / 2.0, len - width / 2.0) } else { len / 2.0 };
-    let pose = Pose { front: a + along * t, facing: bearing_of(-dfp.normal(struck)), ..bodies[s].pose };
+    let t = if width <= len {
+        t.clamp(width / 2.0, len - width / 2.0)
+    } else {
+        len / 2.0
+    };
+    let pose = Pose {
+        front: a + along * t,
+        facing: bearing_of(-dfp.normal(struck)),
+        ..bodies[s].pose
+    };
     let fp = pose.footprint(bodies[s].kind);
-    let crowded = bodies.iter().enumerate().any(|(k, o)| k != s && k != d && o.fp.overlaps(&fp) && !may_overlap(&turn.table, &bodies[s], o));
+    let crowded = bodies.iter().enumerate().any(|(k, o)| {
+        k != s && k != d && o.fp.overlaps(&fp) && !may_overlap(&turn.table, &bodies[s], o)
+    });
     if !crowded && within_table(&turn.table, &fp) {
         bodies[s].pose = pose;
         bodies[s].fp = fp;
@@ -612,13 +893,23 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
     let p = phase.number();
     // Evaders do not end on top of friends: they stop where they last stood clear.
     for i in 0..bodies.len() {
-        let overlapping_friend = bodies.iter().enumerate().any(|(j, o)| j != i && o.side == bodies[i].side && o.fp.overlaps(&bodies[i].fp));
+        let overlapping_friend = bodies
+            .iter()
+            .enumerate()
+            .any(|(j, o)| j != i && o.side == bodies[i].side && o.fp.overlaps(&bodies[i].fp));
         let kind = bodies[i].kind;
         if let Some(m) = bodies[i].motion.as_ref().filter(|m| m.evading()) {
             let mut passed = BTreeSet::new();
             for pt in m.path.iter() {
-                let here = Pose { front: pt.front, facing: pt.facing, ..bodies[i].pose }.footprint(kind);
-                for o in bodies.iter().filter(|o| o.id != bodies[i].id && o.side == bodies[i].side && o.fp.overlaps(&here)) {
+                let here = Pose {
+                    front: pt.front,
+                    facing: pt.facing,
+                    ..bodies[i].pose
+                }
+                .footprint(kind);
+                for o in bodies.iter().filter(|o| {
+                    o.id != bodies[i].id && o.side == bodies[i].side && o.fp.overlaps(&here)
+                }) {
                     passed.insert(o.id.clone());
                 }
             }
@@ -629,9 +920,16 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
                 bodies[i].fp = bodies[i].pose.footprint(kind);
             }
             for o in &passed {
-                turn.record.unit_mut(o).phase_mut(phase).passed_through_by.insert(bodies[i].id.clone());
+                turn.record
+                    .unit_mut(o)
+                    .phase_mut(phase)
+                    .passed_through_by
+                    .insert(bodies[i].id.clone());
             }
-            turn.record.unit_mut(&bodies[i].id).phase_mut(phase).passed_through = passed;
+            turn.record
+                .unit_mut(&bodies[i].id)
+                .phase_mut(phase)
+                .passed_through = passed;
         }
     }
     for b in bodies.iter_mut() {
@@ -639,21 +937,42 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
         let unit = turn.table.units.get_mut(&b.id).expect("on table");
         unit.set_pose(b.pose);
         let (id, name) = (unit.id.clone(), unit.name.clone());
-        if m.path.last().is_none_or(|l| l.front != b.pose.front || l.facing != b.pose.facing) {
-            m.path.push(PathPoint { clock: m.path.last().map_or(0.0, |l| l.clock), front: b.pose.front, facing: b.pose.facing });
+        if m.path
+            .last()
+            .is_none_or(|l| l.front != b.pose.front || l.facing != b.pose.facing)
+        {
+            m.path.push(PathPoint {
+                clock: m.path.last().map_or(0.0, |l| l.clock),
+                front: b.pose.front,
+                facing: b.pose.facing,
+            });
         }
         let rec = turn.record.unit_mut(&b.id).phase_mut(phase);
         rec.path = std::mem::take(&mut m.path);
+        rec.came_in_range_of = std::mem::take(&mut m.in_range);
         match &m.plan.kind {
             PlanKind::Change { face, formation } => {
                 if m.change_made {
                     rec.changed_face = *face;
                     rec.changed_formation = *formation;
                     if *formation {
-                        turn.events.push(Event::ChangedFormation { unit: id.clone(), name: name.clone(), phase: p, formation: b.pose.formation, files: b.pose.files, ranks: b.pose.ranks });
+                        turn.events.push(Event::ChangedFormation {
+                            unit: id.clone(),
+                            name: name.clone(),
+                            phase: p,
+                            formation: b.pose.formation,
+                            files: b.pose.files,
+                            ranks: b.pose.ranks,
+                        });
                     }
                     if *face {
-                        turn.events.push(Event::ChangedFace { unit: id, name, phase: p, from: m.plan.start.facing, to: b.pose.facing });
+                        turn.events.push(Event::ChangedFace {
+                            unit: id,
+                            name,
+                            phase: p,
+                            from: m.plan.start.facing,
+                            to: b.pose.facing,
+                        });
                     }
                 }
             }
@@ -662,28 +981,58 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
                 rec.moved = m.s > EPS;
                 rec.charging = matches!(kind, PlanKind::Charge { .. });
                 rec.evaded = matches!(kind, PlanKind::Evade { .. });
-                let contact = turn.record.units.get(&b.id).is_some_and(|r| r.contacts.iter().any(|c| c.phase == phase));
+                let contact = turn
+                    .record
+                    .units
+                    .get(&b.id)
+                    .is_some_and(|r| r.contacts.iter().any(|c| c.phase == phase));
                 match kind {
                     PlanKind::Move { wheel, .. } if m.s > EPS => {
                         let wheel_made = match m.plan.legs.first() {
-                            Some(leg @ super::plan::Leg::Wheel { .. }) => wheel * (m.s / leg.length()).min(1.0),
+                            Some(leg @ super::plan::Leg::Wheel { .. }) => {
+                                wheel * (m.s / leg.length()).min(1.0)
+                            }
                             _ => 0.0,
                         };
-                        turn.events.push(Event::Moved { unit: id, name, phase: p, distance: m.s, wheel: wheel_made });
+                        turn.events.push(Event::Moved {
+                            unit: id,
+                            name,
+                            phase: p,
+                            distance: m.s,
+                            wheel: wheel_made,
+                        });
                     }
                     PlanKind::Charge { .. } if !contact && !m.stopped => {
-                        turn.events.push(Event::ChargeMissed { unit: id, name, phase: p, distance: m.s });
+                        turn.events.push(Event::ChargeMissed {
+                            unit: id,
+                            name,
+                            phase: p,
+                            distance: m.s,
+                        });
                     }
-                    PlanKind::Evade { .. } | PlanKind::BreakOff => turn.events.push(Event::Moved { unit: id, name, phase: p, distance: m.s, wheel: 0.0 }),
+                    PlanKind::Evade { .. } | PlanKind::BreakOff => turn.events.push(Event::Moved {
+                        unit: id,
+                        name,
+                        phase: p,
+                        distance: m.s,
+                        wheel: 0.0,
+                    }),
                     _ => {}
                 }
             }
         }
     }
     // Attached commanders and heroes ride at the rear of their unit (§9).
-    let attached: Vec<(UnitId, UnitId)> = turn.table.units.values().filter_map(|u| u.attached_to.clone().map(|to| (u.id.clone(), to))).collect();
+    let attached: Vec<(UnitId, UnitId)> = turn
+        .table
+        .units
+        .values()
+        .filter_map(|u| u.attached_to.clone().map(|to| (u.id.clone(), to)))
+        .collect();
     for (leader, to) in attached {
-        let Some(host) = turn.table.units.get(&to) else { continue };
+        let Some(host) = turn.table.units.get(&to) else {
+            continue;
+        };
         let fp = host.footprint();
         let (front, facing) = (fp.centre - fp.ahead * fp.half_depth, host.facing);
         let l = turn.table.units.get_mut(&leader).expect("listed");

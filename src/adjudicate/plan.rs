@@ -7,12 +7,21 @@
 //! formation (3 inches of movement, made all at once when its time is up).
 
 use super::events::{Event, Refusal};
-use crate::orders::plan::{ChargeTarget, Direction, Distance, FaceChange, FormationChange, Function, Hand, Move, Target, WheelAngle};
-use crate::rules::movement::{allowance, Pace, CHANGE_COST, FOOT_STEP_BACK, OBLIQUE_MAX_DEGREES, WHEEL_SHARE};
+use crate::orders::plan::{
+    ChargeTarget, Direction, Distance, FaceChange, FormationChange, Function, Hand, Move, Target,
+    WheelAngle,
+};
+use crate::rules::movement::{
+    allowance, Pace, CHANGE_COST, FOOT_STEP_BACK, OBLIQUE_MAX_DEGREES, WHEEL_SHARE,
+};
 use crate::rules::options::GameOptions;
 use crate::rules::{Formation, UnitType};
-use crate::table::geometry::{bearing_of, files_and_ranks, heading, normalize_bearing, rotate_cw, turn_between, Pose};
-use crate::table::setup::{formation_fits, RING_MAX_RANKS, ROAD_COLUMN_MAX_FILES, LINE_MAX_RANKS, COLUMN_MIN_RANKS};
+use crate::table::geometry::{
+    bearing_of, files_and_ranks, heading, normalize_bearing, rotate_cw, turn_between, Pose,
+};
+use crate::table::setup::{
+    formation_fits, COLUMN_MIN_RANKS, LINE_MAX_RANKS, RING_MAX_RANKS, ROAD_COLUMN_MAX_FILES,
+};
 use crate::table::terrain::{point_at_station, polyline_length, station_on_polyline};
 use crate::table::{Table, Unit, UnitId};
 use glam::DVec2;
@@ -24,11 +33,26 @@ const NO_WHEEL: f64 = 0.5;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Leg {
     /// Straight along a bearing, facing unchanged (forward, oblique, back).
-    Straight { from: Pose, bearing: f64, length: f64 },
+    Straight {
+        from: Pose,
+        bearing: f64,
+        length: f64,
+    },
     /// Wheel by `turn` degrees (positive right) about the inner front corner.
-    Wheel { from: Pose, pivot: DVec2, turn: f64, frontage: f64 },
+    Wheel {
+        from: Pose,
+        pivot: DVec2,
+        turn: f64,
+        frontage: f64,
+    },
     /// Along a road polyline from station `start`, `sense` = ±1.
-    Road { from: Pose, line: Vec<DVec2>, start: f64, sense: f64, length: f64 },
+    Road {
+        from: Pose,
+        line: Vec<DVec2>,
+        start: f64,
+        sense: f64,
+        length: f64,
+    },
     /// A change of face and/or formation: the unit keeps `from` until the
     /// change's 3 inches are spent, then stands as `to`.
     Change { from: Pose, to: Pose },
@@ -48,14 +72,40 @@ impl Leg {
     /// engine applies the new one when its time comes).
     pub fn pose_at(&self, s: f64) -> Pose {
         match self {
-            Leg::Straight { from, bearing, .. } => Pose { front: from.front + heading(*bearing) * s, ..*from },
-            Leg::Wheel { from, pivot, turn, frontage } => {
-                let phi = if *frontage > 0.0 { (s / frontage).to_degrees() * turn.signum() } else { 0.0 };
-                Pose { front: *pivot + rotate_cw(from.front - *pivot, phi), facing: normalize_bearing(from.facing + phi), ..*from }
+            Leg::Straight { from, bearing, .. } => Pose {
+                front: from.front + heading(*bearing) * s,
+                ..*from
+            },
+            Leg::Wheel {
+                from,
+                pivot,
+                turn,
+                frontage,
+            } => {
+                let phi = if *frontage > 0.0 {
+                    (s / frontage).to_degrees() * turn.signum()
+                } else {
+                    0.0
+                };
+                Pose {
+                    front: *pivot + rotate_cw(from.front - *pivot, phi),
+                    facing: normalize_bearing(from.facing + phi),
+                    ..*from
+                }
             }
-            Leg::Road { from, line, start, sense, .. } => {
+            Leg::Road {
+                from,
+                line,
+                start,
+                sense,
+                ..
+            } => {
                 let (p, dir) = point_at_station(line, start + sense * s);
-                Pose { front: p, facing: bearing_of(dir * *sense), ..*from }
+                Pose {
+                    front: p,
+                    facing: bearing_of(dir * *sense),
+                    ..*from
+                }
             }
             Leg::Change { from, .. } => *from,
         }
@@ -73,11 +123,22 @@ impl Leg {
 /// What kind of plan (for the record and the reports).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlanKind {
-    Move { forced_march: bool, wheel: f64 },
-    Charge { target: Option<UnitId>, wheel: f64 },
-    Change { face: bool, formation: bool },
+    Move {
+        forced_march: bool,
+        wheel: f64,
+    },
+    Charge {
+        target: Option<UnitId>,
+        wheel: f64,
+    },
+    Change {
+        face: bool,
+        formation: bool,
+    },
     /// Evading the charge of this unit (§6).
-    Evade { from: UnitId },
+    Evade {
+        from: UnitId,
+    },
     /// Medium cavalry breaking off from melee (§3).
     BreakOff,
 }
@@ -135,7 +196,12 @@ pub fn wheel_leg(from: Pose, kind: UnitType, turn: f64) -> Leg {
     let fp = from.footprint(kind);
     let frontage = 2.0 * fp.half_width;
     let side = if turn >= 0.0 { fp.right() } else { -fp.right() };
-    Leg::Wheel { from, pivot: from.front + side * fp.half_width, turn, frontage }
+    Leg::Wheel {
+        from,
+        pivot: from.front + side * fp.half_width,
+        turn,
+        frontage,
+    }
 }
 
 /// The wheel (degrees, positive right) that points the unit at `aim`,
@@ -168,10 +234,21 @@ fn wheel_limit(from: Pose, kind: UnitType, max_cost: f64) -> f64 {
 /// bring the unit closer to the enemy. An about-face thus puts the new
 /// front where the rear rank stood.
 pub fn faced(from: Pose, kind: UnitType, bearing: f64) -> Pose {
-    let turned = Pose { facing: normalize_bearing(bearing), ..from };
+    let turned = Pose {
+        facing: normalize_bearing(bearing),
+        ..from
+    };
     let ahead = heading(from.facing);
-    let forward = turned.footprint(kind).corners().iter().map(|c| (*c - from.front).dot(ahead)).fold(0.0, f64::max);
-    Pose { front: turned.front - ahead * forward, ..turned }
+    let forward = turned
+        .footprint(kind)
+        .corners()
+        .iter()
+        .map(|c| (*c - from.front).dot(ahead))
+        .fold(0.0, f64::max);
+    Pose {
+        front: turned.front - ahead * forward,
+        ..turned
+    }
 }
 
 /// New files and ranks for a change of formation (§1 limits; the
@@ -184,24 +261,42 @@ pub fn reformed(from: Pose, unit: &Unit, change: &FormationChange) -> Result<Pos
             files_and_ranks(unit.kind, unit.figures, None, Some(r))
         }
         Formation::Column => {
-            let f = change.files.unwrap_or((n / COLUMN_MIN_RANKS).clamp(1, from.files.max(1)));
+            let f = change
+                .files
+                .unwrap_or((n / COLUMN_MIN_RANKS).clamp(1, from.files.max(1)));
             files_and_ranks(unit.kind, unit.figures, Some(f), None)
         }
         Formation::RoadColumn => {
             let f = change.files.unwrap_or(ROAD_COLUMN_MAX_FILES);
             files_and_ranks(unit.kind, unit.figures, Some(f), None)
         }
-        Formation::Ring => files_and_ranks(unit.kind, unit.figures, None, Some(change.ranks.unwrap_or(RING_MAX_RANKS))),
+        Formation::Ring => files_and_ranks(
+            unit.kind,
+            unit.figures,
+            None,
+            Some(change.ranks.unwrap_or(RING_MAX_RANKS)),
+        ),
     };
     formation_fits(change.formation, files, ranks).map_err(|_| Refusal::FormationDoesNotFit)?;
-    Ok(Pose { formation: change.formation, files, ranks, ..from })
+    Ok(Pose {
+        formation: change.formation,
+        files,
+        ranks,
+        ..from
+    })
 }
 
 /// The bearing a face change turns the unit to.
 fn face_bearing(table: &Table, from: Pose, change: &FaceChange) -> Result<f64, Refusal> {
     Ok(match change {
-        FaceChange::Turn { hand: Hand::Right, degrees } => from.facing + degrees,
-        FaceChange::Turn { hand: Hand::Left, degrees } => from.facing - degrees,
+        FaceChange::Turn {
+            hand: Hand::Right,
+            degrees,
+        } => from.facing + degrees,
+        FaceChange::Turn {
+            hand: Hand::Left,
+            degrees,
+        } => from.facing - degrees,
         FaceChange::About => from.facing + 180.0,
         FaceChange::Bearing(b) => *b,
         FaceChange::ToFace(t) => bearing_of(target_point(table, t)? - from.front),
@@ -212,13 +307,22 @@ fn face_bearing(table: &Table, from: Pose, change: &FaceChange) -> Result<f64, R
 fn target_point(table: &Table, t: &Target) -> Result<DVec2, Refusal> {
     match t {
         Target::Point(p) => Ok(*p),
-        Target::Unit(id) => table.units.get(id).filter(|u| u.status.is_present()).map(|u| u.footprint().centre).ok_or(Refusal::NoSuchTarget),
+        Target::Unit(id) => table
+            .units
+            .get(id)
+            .filter(|u| u.status.is_present())
+            .map(|u| u.footprint().centre)
+            .ok_or(Refusal::NoSuchTarget),
     }
 }
 
 /// The road the unit's front centre stands on, if any.
 fn road_under(table: &Table, p: DVec2) -> Option<&[DVec2]> {
-    table.terrain.iter().find(|t| t.road_holds(p)).map(|t| t.points.as_slice())
+    table
+        .terrain
+        .iter()
+        .find(|t| t.road_holds(p))
+        .map(|t| t.points.as_slice())
 }
 
 /// Everything planning needs to know besides the unit and its order.
@@ -230,7 +334,13 @@ pub struct Context<'a> {
     pub charged: &'a std::collections::BTreeSet<UnitId>,
 }
 
-fn wheel_for(ctx: &Context, unit: &Unit, from: Pose, angle: &WheelAngle, hand: Hand) -> Result<f64, Refusal> {
+fn wheel_for(
+    ctx: &Context,
+    unit: &Unit,
+    from: Pose,
+    angle: &WheelAngle,
+    hand: Hand,
+) -> Result<f64, Refusal> {
     Ok(match angle {
         WheelAngle::Degrees(d) if hand == Hand::Right => d.abs(),
         WheelAngle::Degrees(d) => -d.abs(),
@@ -239,7 +349,12 @@ fn wheel_for(ctx: &Context, unit: &Unit, from: Pose, angle: &WheelAngle, hand: H
 }
 
 /// Plan a move order (§3). Returns the plan and any event about limits.
-fn plan_move(ctx: &Context, unit: &Unit, m: &Move, events: &mut Vec<Event>) -> Result<Plan, Refusal> {
+fn plan_move(
+    ctx: &Context,
+    unit: &Unit,
+    m: &Move,
+    events: &mut Vec<Event>,
+) -> Result<Plan, Refusal> {
     let start = unit.pose();
     let road = road_under(ctx.table, start.front);
     let road_column = start.formation == Formation::RoadColumn;
@@ -247,12 +362,27 @@ fn plan_move(ctx: &Context, unit: &Unit, m: &Move, events: &mut Vec<Event>) -> R
         return Err(Refusal::ForcedMarchNeedsRoadColumn);
     }
     let on_road = road.is_some() && m.along_road;
-    let horse_archer = unit.has_trait(crate::rules::Trait::HorseArcher) && ctx.options.horse_archer_column_bonus;
+    let horse_archer =
+        unit.has_trait(crate::rules::Trait::HorseArcher) && ctx.options.horse_archer_column_bonus;
     let budget = if m.forced_march && !ctx.charged.contains(&unit.id) {
-        allowance(unit.kind, start.formation, Pace::ForcedMarch { on_road }, horse_archer)
+        allowance(
+            unit.kind,
+            start.formation,
+            Pace::ForcedMarch { on_road },
+            horse_archer,
+        )
     } else {
         // A forced march that is charged is cut back to the normal column move (§3).
-        allowance(unit.kind, start.formation, if on_road && !m.forced_march { Pace::OnRoad } else { Pace::Normal }, horse_archer)
+        allowance(
+            unit.kind,
+            start.formation,
+            if on_road && !m.forced_march {
+                Pace::OnRoad
+            } else {
+                Pace::Normal
+            },
+            horse_archer,
+        )
     };
     let mut legs = Vec::new();
     let mut pose = start;
@@ -262,7 +392,13 @@ fn plan_move(ctx: &Context, unit: &Unit, m: &Move, events: &mut Vec<Event>) -> R
         let limit = wheel_limit(start, unit.kind, budget * WHEEL_SHARE);
         wheel = ordered.clamp(-limit, limit);
         if (ordered - wheel).abs() > NO_WHEEL {
-            events.push(Event::WheelCut { unit: unit.id.clone(), name: unit.name.clone(), phase: ctx.phase, ordered, made: wheel });
+            events.push(Event::WheelCut {
+                unit: unit.id.clone(),
+                name: unit.name.clone(),
+                phase: ctx.phase,
+                ordered,
+                made: wheel,
+            });
         }
         if wheel.abs() >= NO_WHEEL {
             let leg = wheel_leg(start, unit.kind, wheel);
@@ -282,25 +418,60 @@ fn plan_move(ctx: &Context, unit: &Unit, m: &Move, events: &mut Vec<Event>) -> R
         if let Some(line) = road {
             let s0 = station_on_polyline(pose.front, line);
             let (_, dir) = point_at_station(line, s0);
-            let sense = if dir.dot(heading(pose.facing)) >= 0.0 { 1.0 } else { -1.0 };
-            let room = if sense > 0.0 { polyline_length(line) - s0 } else { s0 };
-            legs.push(Leg::Road { from: pose, line: line.to_vec(), start: s0, sense, length: wanted(left).min(room) });
-            return Ok(Plan { kind: PlanKind::Move { forced_march: m.forced_march, wheel }, start, legs, budget, allowance: budget });
+            let sense = if dir.dot(heading(pose.facing)) >= 0.0 {
+                1.0
+            } else {
+                -1.0
+            };
+            let room = if sense > 0.0 {
+                polyline_length(line) - s0
+            } else {
+                s0
+            };
+            legs.push(Leg::Road {
+                from: pose,
+                line: line.to_vec(),
+                start: s0,
+                sense,
+                length: wanted(left).min(room),
+            });
+            return Ok(Plan {
+                kind: PlanKind::Move {
+                    forced_march: m.forced_march,
+                    wheel,
+                },
+                start,
+                legs,
+                budget,
+                allowance: budget,
+            });
         }
     }
     let (bearing, length) = match &m.direction {
         Direction::Forward => (pose.facing, wanted(left)),
-        Direction::Back if unit.kind.is_infantry() => (pose.facing + 180.0, wanted(left.min(FOOT_STEP_BACK))),
+        Direction::Back if unit.kind.is_infantry() => {
+            (pose.facing + 180.0, wanted(left.min(FOOT_STEP_BACK)))
+        }
         Direction::Back => return Err(Refusal::StepBackFootOnly),
         Direction::Oblique { hand, degrees } => {
             let d = degrees.abs().min(OBLIQUE_MAX_DEGREES);
-            (if *hand == Hand::Right { pose.facing + d } else { pose.facing - d }, wanted(left))
+            (
+                if *hand == Hand::Right {
+                    pose.facing + d
+                } else {
+                    pose.facing - d
+                },
+                wanted(left),
+            )
         }
         Direction::Toward(t) => {
             let aim = target_point(ctx.table, t)?;
             let turn = turn_between(pose.facing, bearing_of(aim - pose.front));
             if turn.abs() <= OBLIQUE_MAX_DEGREES || m.wheel.is_some() {
-                (pose.facing + turn.clamp(-OBLIQUE_MAX_DEGREES, OBLIQUE_MAX_DEGREES), wanted(left).min(pose.front.distance(aim)))
+                (
+                    pose.facing + turn.clamp(-OBLIQUE_MAX_DEGREES, OBLIQUE_MAX_DEGREES),
+                    wanted(left).min(pose.front.distance(aim)),
+                )
             } else {
                 let limit = wheel_limit(pose, unit.kind, budget * WHEEL_SHARE);
                 wheel = wheel_toward(pose, unit.kind, aim).clamp(-limit, limit);
@@ -313,9 +484,22 @@ fn plan_move(ctx: &Context, unit: &Unit, m: &Move, events: &mut Vec<Event>) -> R
         }
     };
     if length > 0.0 {
-        legs.push(Leg::Straight { from: pose, bearing: normalize_bearing(bearing), length });
+        legs.push(Leg::Straight {
+            from: pose,
+            bearing: normalize_bearing(bearing),
+            length,
+        });
     }
-    Ok(Plan { kind: PlanKind::Move { forced_march: m.forced_march, wheel }, start, legs, budget, allowance: budget })
+    Ok(Plan {
+        kind: PlanKind::Move {
+            forced_march: m.forced_march,
+            wheel,
+        },
+        start,
+        legs,
+        budget,
+        allowance: budget,
+    })
 }
 
 /// Plan a charge (§3): a wheel of at most half the charge move toward the
@@ -328,16 +512,28 @@ fn plan_charge(ctx: &Context, unit: &Unit, target: &ChargeTarget) -> Result<Plan
         ChargeTarget::Forward => (0.0, None),
         ChargeTarget::Bearing(b) => (turn_between(start.facing, *b), None),
         ChargeTarget::Unit(id) => {
-            let t = ctx.table.units.get(id).filter(|u| u.status.is_present()).ok_or(Refusal::NoSuchTarget)?;
+            let t = ctx
+                .table
+                .units
+                .get(id)
+                .filter(|u| u.status.is_present())
+                .ok_or(Refusal::NoSuchTarget)?;
             if unit.kind.is_infantry() && t.kind.is_cavalry() {
                 return Err(Refusal::InfantryCannotChargeCavalry);
             }
             let fp = t.footprint();
             let (a, b) = fp.edge(fp.arc_of(start.front));
-            (wheel_toward(start, unit.kind, (a + b) / 2.0), Some(id.clone()))
+            (
+                wheel_toward(start, unit.kind, (a + b) / 2.0),
+                Some(id.clone()),
+            )
         }
     };
-    let wheel = if wanted.abs() < NO_WHEEL { 0.0 } else { wanted.clamp(-limit, limit) };
+    let wheel = if wanted.abs() < NO_WHEEL {
+        0.0
+    } else {
+        wanted.clamp(-limit, limit)
+    };
     let mut legs = Vec::new();
     let mut pose = start;
     if wheel != 0.0 {
@@ -346,12 +542,30 @@ fn plan_charge(ctx: &Context, unit: &Unit, target: &ChargeTarget) -> Result<Plan
         legs.push(leg);
     }
     let left = budget - legs.iter().map(Leg::length).sum::<f64>();
-    legs.push(Leg::Straight { from: pose, bearing: pose.facing, length: left.max(0.0) });
-    Ok(Plan { kind: PlanKind::Charge { target: target_id, wheel }, start, legs, budget, allowance: budget })
+    legs.push(Leg::Straight {
+        from: pose,
+        bearing: pose.facing,
+        length: left.max(0.0),
+    });
+    Ok(Plan {
+        kind: PlanKind::Charge {
+            target: target_id,
+            wheel,
+        },
+        start,
+        legs,
+        budget,
+        allowance: budget,
+    })
 }
 
 /// Plan a change of face and/or formation (3 inches of movement).
-fn plan_change(ctx: &Context, unit: &Unit, face: Option<&FaceChange>, formation: Option<&FormationChange>) -> Result<Plan, Refusal> {
+fn plan_change(
+    ctx: &Context,
+    unit: &Unit,
+    face: Option<&FaceChange>,
+    formation: Option<&FormationChange>,
+) -> Result<Plan, Refusal> {
     let start = unit.pose();
     if face.is_some() && unit.kind.wheels_only() {
         return Err(Refusal::WheelsOnly);
@@ -365,7 +579,10 @@ fn plan_change(ctx: &Context, unit: &Unit, face: Option<&FaceChange>, formation:
     }
     let allowance = allowance(unit.kind, start.formation, Pace::Normal, false);
     Ok(Plan {
-        kind: PlanKind::Change { face: face.is_some(), formation: formation.is_some() },
+        kind: PlanKind::Change {
+            face: face.is_some(),
+            formation: formation.is_some(),
+        },
         start,
         legs: vec![Leg::Change { from: start, to }],
         budget: CHANGE_COST,
@@ -374,7 +591,12 @@ fn plan_change(ctx: &Context, unit: &Unit, face: Option<&FaceChange>, formation:
 }
 
 /// The plan for a unit's written function this phase (`Ok(None)`: it stands).
-pub fn plan_function(ctx: &Context, unit: &Unit, f: &Function, events: &mut Vec<Event>) -> Result<Option<Plan>, Refusal> {
+pub fn plan_function(
+    ctx: &Context,
+    unit: &Unit,
+    f: &Function,
+    events: &mut Vec<Event>,
+) -> Result<Option<Plan>, Refusal> {
     match f {
         // The medium-cavalry break-off is not a normal move: in phase 1 the
         // phase plans it for a unit in melee; in phase 2 it is made after the
@@ -391,7 +613,12 @@ pub fn plan_function(ctx: &Context, unit: &Unit, f: &Function, events: &mut Vec<
 /// The evade of §6: a free about-face, then the full move straight to the
 /// rear (the unit's own line or column allowance).
 pub fn plan_evade(unit: &Unit, charger: &UnitId) -> Plan {
-    about_and_away(unit, PlanKind::Evade { from: charger.clone() })
+    about_and_away(
+        unit,
+        PlanKind::Evade {
+            from: charger.clone(),
+        },
+    )
 }
 
 /// Medium cavalry's break-off at the start of a turn whose melee began in
@@ -408,7 +635,11 @@ fn about_and_away(unit: &Unit, kind: PlanKind) -> Plan {
     Plan {
         kind,
         start,
-        legs: vec![Leg::Straight { from: start, bearing: start.facing, length: budget }],
+        legs: vec![Leg::Straight {
+            from: start,
+            bearing: start.facing,
+            length: budget,
+        }],
         budget,
         allowance: budget,
     }
@@ -419,7 +650,13 @@ mod tests {
     use super::*;
 
     fn pose(x: f64, y: f64, facing: f64, files: u32, ranks: u32) -> Pose {
-        Pose { front: DVec2::new(x, y), facing, formation: Formation::Line, files, ranks }
+        Pose {
+            front: DVec2::new(x, y),
+            facing,
+            formation: Formation::Line,
+            files,
+            ranks,
+        }
     }
 
     #[test]
@@ -431,16 +668,27 @@ mod tests {
         let end = leg.end();
         assert!((end.facing - 90.0).abs() < 1e-9);
         // Right wheel pivots on the right front corner; front centre ends half a frontage ahead of it.
-        assert!((end.front - DVec2::new(10.0 + frontage / 2.0, 10.0 + frontage / 2.0)).length() < 1e-9);
+        assert!(
+            (end.front - DVec2::new(10.0 + frontage / 2.0, 10.0 + frontage / 2.0)).length() < 1e-9
+        );
     }
 
     #[test]
     fn face_change_never_ends_forward_of_the_old_front() {
         let p = pose(10.0, 10.0, 0.0, 10, 2);
         let about = faced(p, UnitType::MediumInfantry, 180.0);
-        assert!((about.front - DVec2::new(10.0, 8.0)).length() < 1e-9, "{:?}", about.front);
+        assert!(
+            (about.front - DVec2::new(10.0, 8.0)).length() < 1e-9,
+            "{:?}",
+            about.front
+        );
         let right = faced(p, UnitType::MediumInfantry, 90.0);
-        let max_y = right.footprint(UnitType::MediumInfantry).corners().iter().map(|c| c.y).fold(f64::MIN, f64::max);
+        let max_y = right
+            .footprint(UnitType::MediumInfantry)
+            .corners()
+            .iter()
+            .map(|c| c.y)
+            .fold(f64::MIN, f64::max);
         assert!(max_y <= 10.0 + 1e-9);
         assert!((right.facing - 90.0).abs() < 1e-9);
     }

@@ -57,7 +57,9 @@ impl UnitRecord {
 
     /// Moved or changed face/formation in either phase (the firer's −1, §6).
     pub fn moved_this_turn(&self) -> bool {
-        [&self.phase1, &self.phase2].iter().any(|p| p.moved || p.changed_face || p.changed_formation)
+        [&self.phase1, &self.phase2]
+            .iter()
+            .any(|p| p.moved || p.changed_face || p.changed_formation)
     }
 }
 
@@ -78,6 +80,10 @@ pub struct PhaseRecord {
     /// The front centre along the way, with the clock reading, from the
     /// start to the end of the phase (for pass-through fire).
     pub path: Vec<PathPoint>,
+    /// Enemy missile units whose maximum range this unit came within while
+    /// it moved this phase (candidates for pass-through fire; arcs, sight
+    /// and the archers' own movement are for the fire step to judge).
+    pub came_in_range_of: BTreeMap<UnitId, InRange>,
     /// Friends this unit passed through (evading).
     pub passed_through: BTreeSet<UnitId>,
     /// Friends that passed through this unit (it cannot charge this phase; a
@@ -93,6 +99,15 @@ pub struct PathPoint {
     pub clock: f64,
     pub front: DVec2,
     pub facing: f64,
+}
+
+/// When a moving unit first came within an archer unit's range, and how close it came.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct InRange {
+    /// Clock reading when it first came within range.
+    pub clock: f64,
+    /// Closest it came (inches, edge to edge) while moving.
+    pub closest: f64,
 }
 
 /// A contact with an enemy unit.

@@ -19,31 +19,76 @@ pub struct Tolerance {
 
 impl Default for Tolerance {
     fn default() -> Self {
-        Tolerance { front: 0.1, facing: 1.0 }
+        Tolerance {
+            front: 0.1,
+            facing: 1.0,
+        }
     }
 }
 
 /// One expectation about one unit.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expectation {
-    Figures { unit: UnitId, value: u32 },
-    Front { unit: UnitId, value: DVec2 },
-    Facing { unit: UnitId, value: f64 },
-    Formation { unit: UnitId, value: Formation },
+    Figures {
+        unit: UnitId,
+        value: u32,
+    },
+    Front {
+        unit: UnitId,
+        value: DVec2,
+    },
+    Facing {
+        unit: UnitId,
+        value: f64,
+    },
+    Formation {
+        unit: UnitId,
+        value: Formation,
+    },
     /// ready fall-back rout eliminated surrendered off-table captured
-    Status { unit: UnitId, value: String },
-    InMeleeWith { unit: UnitId, value: BTreeSet<UnitId> },
+    Status {
+        unit: UnitId,
+        value: String,
+    },
+    InMeleeWith {
+        unit: UnitId,
+        value: BTreeSet<UnitId>,
+    },
     /// The unit touched `other` on this face.
-    Contact { unit: UnitId, other: UnitId, face: Face },
-    Charged { unit: UnitId, value: bool },
-    Side { unit: UnitId, value: String },
+    Contact {
+        unit: UnitId,
+        other: UnitId,
+        face: Face,
+    },
+    Charged {
+        unit: UnitId,
+        value: bool,
+    },
+    Side {
+        unit: UnitId,
+        value: String,
+    },
 }
 
-const STATUSES: [&str; 7] = ["ready", "fall-back", "rout", "eliminated", "surrendered", "off-table", "captured"];
+const STATUSES: [&str; 7] = [
+    "ready",
+    "fall-back",
+    "rout",
+    "eliminated",
+    "surrendered",
+    "off-table",
+    "captured",
+];
 
 /// Sorted ids as the case format writes them: `["a", "b"]`.
 pub fn list(ids: &BTreeSet<UnitId>) -> String {
-    format!("[{}]", ids.iter().map(|i| format!("{i:?}")).collect::<Vec<_>>().join(", "))
+    format!(
+        "[{}]",
+        ids.iter()
+            .map(|i| format!("{i:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 fn number(v: &toml::Value) -> Option<f64> {
@@ -51,11 +96,17 @@ fn number(v: &toml::Value) -> Option<f64> {
 }
 
 fn ids(v: &toml::Value) -> Option<BTreeSet<UnitId>> {
-    v.as_array()?.iter().map(|x| x.as_str().map(str::to_string)).collect()
+    v.as_array()?
+        .iter()
+        .map(|x| x.as_str().map(str::to_string))
+        .collect()
 }
 
 /// Read `[expect]`; returns the expectations and the `rejected` list if given.
-pub fn parse(table: &toml::Table, known: &BTreeSet<&str>) -> Result<(Vec<Expectation>, Option<BTreeSet<UnitId>>), String> {
+pub fn parse(
+    table: &toml::Table,
+    known: &BTreeSet<&str>,
+) -> Result<(Vec<Expectation>, Option<BTreeSet<UnitId>>), String> {
     let mut out = Vec::new();
     let mut rejected = None;
     for (key, v) in table {
@@ -68,7 +119,9 @@ pub fn parse(table: &toml::Table, known: &BTreeSet<&str>) -> Result<(Vec<Expecta
             rejected = Some(set);
             continue;
         }
-        let (unit, field) = key.split_once('.').ok_or_else(|| bad("keys are UNIT.FIELD or rejected"))?;
+        let (unit, field) = key
+            .split_once('.')
+            .ok_or_else(|| bad("keys are UNIT.FIELD or rejected"))?;
         if !known.contains(unit) {
             return Err(bad(&format!("no unit {unit:?}")));
         }
@@ -128,27 +181,64 @@ impl Expectation {
             | Expectation::Charged { unit, .. }
             | Expectation::Side { unit, .. } => unit,
         };
-        let u = r.table.units.get(unit_id).ok_or_else(|| format!("{unit_id} is not on the table"))?;
-        let fail = |field: &str, want: String, got: String| Err(format!("{unit_id}.{field} expected {want}, got {got}"));
+        let u = r
+            .table
+            .units
+            .get(unit_id)
+            .ok_or_else(|| format!("{unit_id} is not on the table"))?;
+        let fail = |field: &str, want: String, got: String| {
+            Err(format!("{unit_id}.{field} expected {want}, got {got}"))
+        };
         let xy = |p: DVec2| format!("[{:.2}, {:.2}]", p.x, p.y);
         match self {
-            Expectation::Figures { value, .. } if u.figures != *value => fail("figures", value.to_string(), u.figures.to_string()),
-            Expectation::Front { value, .. } if (u.front.x - value.x).abs() > tol.front || (u.front.y - value.y).abs() > tol.front => {
+            Expectation::Figures { value, .. } if u.figures != *value => {
+                fail("figures", value.to_string(), u.figures.to_string())
+            }
+            Expectation::Front { value, .. }
+                if (u.front.x - value.x).abs() > tol.front
+                    || (u.front.y - value.y).abs() > tol.front =>
+            {
                 fail("front", xy(*value), xy(u.front))
             }
-            Expectation::Facing { value, .. } if turn_between(u.facing, *value).abs() > tol.facing => {
+            Expectation::Facing { value, .. }
+                if turn_between(u.facing, *value).abs() > tol.facing =>
+            {
                 fail("facing", format!("{value}"), format!("{:.1}", u.facing))
             }
-            Expectation::Formation { value, .. } if u.formation != *value => fail("formation", value.to_string(), u.formation.to_string()),
-            Expectation::Status { value, .. } if u.status.code() != value => fail("status", value.clone(), u.status.code().to_string()),
-            Expectation::InMeleeWith { value, .. } if &u.in_melee_with != value => fail("in_melee_with", list(value), list(&u.in_melee_with)),
+            Expectation::Formation { value, .. } if u.formation != *value => {
+                fail("formation", value.to_string(), u.formation.to_string())
+            }
+            Expectation::Status { value, .. } if u.status.code() != value => {
+                fail("status", value.clone(), u.status.code().to_string())
+            }
+            Expectation::InMeleeWith { value, .. } if &u.in_melee_with != value => {
+                fail("in_melee_with", list(value), list(&u.in_melee_with))
+            }
             Expectation::Contact { other, face, .. } => {
-                let contacts = r.record.unit(unit_id).map(|rec| rec.contacts.as_slice()).unwrap_or_default();
-                if contacts.iter().any(|c| &c.other == other && c.face == *face) {
+                let contacts = r
+                    .record
+                    .unit(unit_id)
+                    .map(|rec| rec.contacts.as_slice())
+                    .unwrap_or_default();
+                if contacts
+                    .iter()
+                    .any(|c| &c.other == other && c.face == *face)
+                {
                     Ok(())
                 } else {
-                    let got: Vec<String> = contacts.iter().map(|c| format!("{}:{}", c.other, c.face)).collect();
-                    fail("contact", format!("{other}:{face}"), if got.is_empty() { "no contact".into() } else { got.join(", ") })
+                    let got: Vec<String> = contacts
+                        .iter()
+                        .map(|c| format!("{}:{}", c.other, c.face))
+                        .collect();
+                    fail(
+                        "contact",
+                        format!("{other}:{face}"),
+                        if got.is_empty() {
+                            "no contact".into()
+                        } else {
+                            got.join(", ")
+                        },
+                    )
                 }
             }
             Expectation::Charged { value, .. } => {
@@ -159,7 +249,9 @@ impl Expectation {
                     fail("charged", value.to_string(), got.to_string())
                 }
             }
-            Expectation::Side { value, .. } if &u.side != value => fail("side", value.clone(), u.side.clone()),
+            Expectation::Side { value, .. } if &u.side != value => {
+                fail("side", value.clone(), u.side.clone())
+            }
             _ => Ok(()),
         }
     }

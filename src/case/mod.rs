@@ -108,7 +108,9 @@ impl Case {
     /// As [`Case::load`].
     pub fn parse(text: &str) -> Result<Case, CaseError> {
         let file: CaseFile = toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+            let line = e
+                .span()
+                .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
             CaseError::Format(match line {
                 Some(l) => format!("line {l}: {}", e.message()),
                 None => e.message().to_string(),
@@ -118,17 +120,28 @@ impl Case {
             Some(s) => s.parse().map_err(CaseError::Invalid)?,
             None => StopAfter::Turn,
         };
-        let options: GameOptions = toml::Value::Table(file.options)
-            .try_into()
-            .map_err(|e: toml::de::Error| CaseError::Invalid(format!("[options]: {}", e.message())))?;
+        let options: GameOptions =
+            toml::Value::Table(file.options)
+                .try_into()
+                .map_err(|e: toml::de::Error| {
+                    CaseError::Invalid(format!("[options]: {}", e.message()))
+                })?;
         let mut dice = BTreeMap::new();
         for (k, v) in file.dice {
-            let key: DiceKey = k.parse().map_err(|e: crate::dice::ParseDiceKeyError| CaseError::Invalid(e.to_string()))?;
+            let key: DiceKey = k
+                .parse()
+                .map_err(|e: crate::dice::ParseDiceKeyError| CaseError::Invalid(e.to_string()))?;
             let value = u8::try_from(v).ok().filter(|v| key.kind().can_show(*v));
-            let value = value.ok_or_else(|| CaseError::Invalid(format!("dice {k} = {v}: {}", key.kind().describe())))?;
+            let value = value.ok_or_else(|| {
+                CaseError::Invalid(format!("dice {k} = {v}: {}", key.kind().describe()))
+            })?;
             dice.insert(k, value);
         }
-        let setup = Setup { table: file.table, terrain: file.terrain, units: file.unit };
+        let setup = Setup {
+            table: file.table,
+            terrain: file.terrain,
+            units: file.unit,
+        };
         let ids: BTreeSet<&str> = setup.units.iter().map(|u| u.id.as_str()).collect();
         for k in dice.keys() {
             let unit = k.split(':').nth(1).unwrap_or_default();
@@ -172,14 +185,19 @@ impl Case {
             order_errors.extend(read.errors);
         }
         let mut dice = ScriptedDice::new(self.dice.clone());
-        let result = match resolve_turn(&table, &orders, &self.options, &mut dice, self.stop_after) {
+        let result = match resolve_turn(&table, &orders, &self.options, &mut dice, self.stop_after)
+        {
             Ok(r) => r,
             Err(e) => return CaseOutcome::Error(e.to_string()),
         };
         let mut reasons = Vec::new();
         match &self.rejected {
             Some(want) if &rejected != want => {
-                reasons.push(format!("rejected expected {}, got {}", expect::list(want), expect::list(&rejected)));
+                reasons.push(format!(
+                    "rejected expected {}, got {}",
+                    expect::list(want),
+                    expect::list(&rejected)
+                ));
             }
             Some(_) => {}
             // A case that does not say orders are refused must have none refused.
@@ -223,7 +241,11 @@ fn read_orders(text: &str, side: &str, table: &Table) -> SideOrders {
             format!("orders for {side}, line {line}:{col}: {}", d.message)
         })
         .collect();
-    SideOrders { orders: checked.orders, rejected: checked.rejected, errors }
+    SideOrders {
+        orders: checked.orders,
+        rejected: checked.rejected,
+        errors,
+    }
 }
 
 /// Run one case file.
@@ -238,7 +260,9 @@ pub fn run_file(path: &Path) -> CaseOutcome {
 /// the path itself when it is a file.
 fn case_files(paths: &[PathBuf]) -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
         let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
         entries.sort();
         for p in entries {
@@ -282,8 +306,17 @@ impl Line {
 /// per case and `N passed, N failed`; the exit status is 0 only if every
 /// case passed.
 pub fn run_cli(paths: &[PathBuf], json: bool) -> i32 {
-    let lines: Vec<Line> = case_files(paths).iter().map(|p| Line { path: p.display().to_string(), outcome: run_file(p) }).collect();
-    let passed = lines.iter().filter(|l| l.outcome == CaseOutcome::Pass).count();
+    let lines: Vec<Line> = case_files(paths)
+        .iter()
+        .map(|p| Line {
+            path: p.display().to_string(),
+            outcome: run_file(p),
+        })
+        .collect();
+    let passed = lines
+        .iter()
+        .filter(|l| l.outcome == CaseOutcome::Pass)
+        .count();
     let failed = lines.len() - passed;
     if json {
         let cases: Vec<serde_json::Value> = lines.iter().map(Line::json).collect();
@@ -312,12 +345,28 @@ mod tests {
 
     #[test]
     fn report_lines_as_the_format_shows_them() {
-        let line = |outcome| Line { path: "tests/cases/melee/flank.toml".into(), outcome };
-        assert_eq!(render(&line(CaseOutcome::Pass)), "PASS tests/cases/melee/flank.toml");
-        let fail = line(CaseOutcome::Fail(vec!["foot.figures expected 20, got 21".into()]));
-        assert_eq!(render(&fail), "FAIL tests/cases/melee/flank.toml: foot.figures expected 20, got 21");
-        let error = line(CaseOutcome::Error("dice key morale:foot:2 needed but not given".into()));
-        assert_eq!(render(&error), "ERROR tests/cases/melee/flank.toml: dice key morale:foot:2 needed but not given");
+        let line = |outcome| Line {
+            path: "tests/cases/melee/flank.toml".into(),
+            outcome,
+        };
+        assert_eq!(
+            render(&line(CaseOutcome::Pass)),
+            "PASS tests/cases/melee/flank.toml"
+        );
+        let fail = line(CaseOutcome::Fail(vec![
+            "foot.figures expected 20, got 21".into()
+        ]));
+        assert_eq!(
+            render(&fail),
+            "FAIL tests/cases/melee/flank.toml: foot.figures expected 20, got 21"
+        );
+        let error = line(CaseOutcome::Error(
+            "dice key morale:foot:2 needed but not given".into(),
+        ));
+        assert_eq!(
+            render(&error),
+            "ERROR tests/cases/melee/flank.toml: dice key morale:foot:2 needed but not given"
+        );
         assert_eq!(
             fail.json(),
             serde_json::json!({"path": "tests/cases/melee/flank.toml", "outcome": "fail", "reasons": ["foot.figures expected 20, got 21"]})

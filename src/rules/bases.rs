@@ -29,12 +29,28 @@ pub struct Base {
     pub crew: u32,
 }
 
-const INFANTRY: Base = Base { frontage: 15.0 / MM_PER_INCH, rank_depth: 1.0, crew: 1 };
-const CAVALRY: Base = Base { frontage: 20.0 / MM_PER_INCH, rank_depth: 2.0, crew: 1 };
+const INFANTRY: Base = Base {
+    frontage: 15.0 / MM_PER_INCH,
+    rank_depth: 1.0,
+    crew: 1,
+};
+const CAVALRY: Base = Base {
+    frontage: 20.0 / MM_PER_INCH,
+    rank_depth: 2.0,
+    crew: 1,
+};
 /// Chariots of both weights carry a crew of 2 (§5).
-const CHARIOT: Base = Base { frontage: 45.0 / MM_PER_INCH, rank_depth: 3.0, crew: 2 };
+const CHARIOT: Base = Base {
+    frontage: 45.0 / MM_PER_INCH,
+    rank_depth: 3.0,
+    crew: 2,
+};
 /// Each mammoth carries 4 crew (§5).
-const MAMMOTH: Base = Base { frontage: 60.0 / MM_PER_INCH, rank_depth: 4.0, crew: 4 };
+const MAMMOTH: Base = Base {
+    frontage: 60.0 / MM_PER_INCH,
+    rank_depth: 4.0,
+    crew: 4,
+};
 
 /// The base of a troop type (single figures stand on a foot base).
 pub fn base(kind: UnitType) -> Base {

@@ -6,6 +6,7 @@
 //! same numbers.
 
 pub mod bases;
+pub mod missile;
 pub mod movement;
 pub mod options;
 pub mod points;

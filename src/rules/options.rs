@@ -69,7 +69,8 @@ mod tests {
         let o: GameOptions = toml::from_str("").unwrap();
         assert_eq!(o, GameOptions::default());
         let o: GameOptions =
-            toml::from_str("archery = \"each-phase\"\ngentle_hills_slow_light_foot = true").unwrap();
+            toml::from_str("archery = \"each-phase\"\ngentle_hills_slow_light_foot = true")
+                .unwrap();
         assert_eq!(o.archery, Archery::EachPhase);
         assert!(o.gentle_hills_slow_light_foot);
         let err = toml::from_str::<GameOptions>("clok = \"shared-inch\"").unwrap_err();

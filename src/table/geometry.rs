@@ -83,10 +83,14 @@ impl Pose {
             // A ring faces outward on all four sides: a square whose outer
             // edge holds the front rank, deep enough for its ranks.
             Formation::Ring => {
-                let side = (self.files as f64 * b.frontage / 4.0).max(2.0 * self.ranks as f64 * b.rank_depth);
+                let side = (self.files as f64 * b.frontage / 4.0)
+                    .max(2.0 * self.ranks as f64 * b.rank_depth);
                 (side, side)
             }
-            _ => (self.files as f64 * b.frontage, self.ranks as f64 * b.rank_depth),
+            _ => (
+                self.files as f64 * b.frontage,
+                self.ranks as f64 * b.rank_depth,
+            ),
         };
         Footprint::behind(self.front, self.facing, width, depth)
     }
@@ -94,7 +98,12 @@ impl Pose {
 
 /// Files and ranks that `figures` take in a formation, given one of them
 /// (chariots and mammoths are counted in models).
-pub fn files_and_ranks(kind: UnitType, figures: u32, files: Option<u32>, ranks: Option<u32>) -> (u32, u32) {
+pub fn files_and_ranks(
+    kind: UnitType,
+    figures: u32,
+    files: Option<u32>,
+    ranks: Option<u32>,
+) -> (u32, u32) {
     let n = models(kind, figures).max(1);
     match (files, ranks) {
         (Some(f), _) => {
@@ -112,7 +121,13 @@ pub fn files_and_ranks(kind: UnitType, figures: u32, files: Option<u32>, ranks: 
 impl Unit {
     /// The unit's current pose.
     pub fn pose(&self) -> Pose {
-        Pose { front: self.front, facing: self.facing, formation: self.formation, files: self.files, ranks: self.ranks }
+        Pose {
+            front: self.front,
+            facing: self.facing,
+            formation: self.formation,
+            files: self.files,
+            ranks: self.ranks,
+        }
     }
 
     /// Move the unit to a pose.
@@ -191,7 +206,12 @@ impl Footprint {
     /// `front`, facing `bearing`.
     pub fn behind(front: DVec2, bearing: f64, width: f64, depth: f64) -> Footprint {
         let ahead = heading(bearing);
-        Footprint { centre: front - ahead * (depth / 2.0), ahead, half_width: width / 2.0, half_depth: depth / 2.0 }
+        Footprint {
+            centre: front - ahead * (depth / 2.0),
+            ahead,
+            half_width: width / 2.0,
+            half_depth: depth / 2.0,
+        }
     }
 
     /// Unit vector to the unit's right.
@@ -208,7 +228,12 @@ impl Footprint {
     pub fn corners(&self) -> [DVec2; 4] {
         let a = self.ahead * self.half_depth;
         let r = self.right() * self.half_width;
-        [self.centre + a - r, self.centre + a + r, self.centre - a + r, self.centre - a - r]
+        [
+            self.centre + a - r,
+            self.centre + a + r,
+            self.centre - a + r,
+            self.centre - a - r,
+        ]
     }
 
     /// Radius of the circle about the centre that holds the rectangle.
@@ -238,7 +263,8 @@ impl Footprint {
     }
 
     fn extent(&self, axis: DVec2) -> f64 {
-        self.half_width * self.right().dot(axis).abs() + self.half_depth * self.ahead.dot(axis).abs()
+        self.half_width * self.right().dot(axis).abs()
+            + self.half_depth * self.ahead.dot(axis).abs()
     }
 
     /// How deep the two rectangles overlap along their best separating
@@ -254,7 +280,8 @@ impl Footprint {
     /// True when the rectangles share area (touching is not overlapping).
     pub fn overlaps(&self, other: &Footprint) -> bool {
         let reach = self.radius() + other.radius();
-        self.centre.distance_squared(other.centre) < reach * reach && self.penetration(other) > TOUCH
+        self.centre.distance_squared(other.centre) < reach * reach
+            && self.penetration(other) > TOUCH
     }
 
     /// Whether a point lies strictly inside the rectangle.
@@ -346,7 +373,10 @@ mod tests {
     #[test]
     fn overlap_touch_and_rotation() {
         let a = rect(0.0, 0.0, 0.0, 4.0, 2.0);
-        assert!(!a.overlaps(&rect(0.0, 2.0, 0.0, 4.0, 2.0)), "touching front to rear");
+        assert!(
+            !a.overlaps(&rect(0.0, 2.0, 0.0, 4.0, 2.0)),
+            "touching front to rear"
+        );
         assert!(a.overlaps(&rect(0.0, 1.9, 0.0, 4.0, 2.0)));
         assert!(!a.overlaps(&rect(4.0, 0.0, 0.0, 4.0, 2.0)), "side by side");
         // A diamond whose corner just misses the corner of `a`.
@@ -373,14 +403,24 @@ mod tests {
         assert_eq!(a.arc_of(DVec2::new(-3.0, -1.0)), Edge::Left);
         assert_eq!(a.arc_of(DVec2::new(0.0, -3.0)), Edge::Rear);
         assert_eq!(a.arc_of(DVec2::new(3.1, -3.0)), Edge::Right);
-        assert_eq!(a.arc_of(DVec2::new(0.0, -0.1)), Edge::Front, "inside near the front");
+        assert_eq!(
+            a.arc_of(DVec2::new(0.0, -0.1)),
+            Edge::Front,
+            "inside near the front"
+        );
         assert_eq!(Edge::Right.face(Formation::Line), Face::Flank);
         assert_eq!(Edge::Rear.face(Formation::Ring), Face::Front);
     }
 
     #[test]
     fn ring_is_a_square() {
-        let p = Pose { front: DVec2::ZERO, facing: 0.0, formation: Formation::Ring, files: 16, ranks: 2 };
+        let p = Pose {
+            front: DVec2::ZERO,
+            facing: 0.0,
+            formation: Formation::Ring,
+            files: 16,
+            ranks: 2,
+        };
         let f = p.footprint(UnitType::MediumInfantry);
         assert!((f.half_width - f.half_depth).abs() < 1e-12);
         assert!(f.half_width >= 2.0);
@@ -388,9 +428,21 @@ mod tests {
 
     #[test]
     fn files_and_ranks_derivation() {
-        assert_eq!(files_and_ranks(UnitType::MediumInfantry, 24, None, Some(3)), (8, 3));
-        assert_eq!(files_and_ranks(UnitType::MediumInfantry, 25, None, Some(3)), (9, 3));
-        assert_eq!(files_and_ranks(UnitType::MediumInfantry, 24, Some(4), None), (4, 6));
-        assert_eq!(files_and_ranks(UnitType::WoollyMammoth, 12, None, Some(1)), (3, 1));
+        assert_eq!(
+            files_and_ranks(UnitType::MediumInfantry, 24, None, Some(3)),
+            (8, 3)
+        );
+        assert_eq!(
+            files_and_ranks(UnitType::MediumInfantry, 25, None, Some(3)),
+            (9, 3)
+        );
+        assert_eq!(
+            files_and_ranks(UnitType::MediumInfantry, 24, Some(4), None),
+            (4, 6)
+        );
+        assert_eq!(
+            files_and_ranks(UnitType::WoollyMammoth, 12, None, Some(1)),
+            (3, 1)
+        );
     }
 }

@@ -101,7 +101,11 @@ pub struct SetupError {
 }
 
 fn err(place: &str, field: &str, why: impl Into<String>) -> SetupError {
-    SetupError { place: place.to_string(), field: field.to_string(), why: why.into() }
+    SetupError {
+        place: place.to_string(),
+        field: field.to_string(),
+        why: why.into(),
+    }
 }
 
 /// Line at most 3 ranks (§1).
@@ -117,16 +121,18 @@ pub const RING_MAX_RANKS: u32 = 2;
 /// Returns why not.
 pub fn formation_fits(formation: Formation, files: u32, ranks: u32) -> Result<(), String> {
     match formation {
-        Formation::Line | Formation::PositionalLine if ranks > LINE_MAX_RANKS => {
-            Err(format!("a line is at most {LINE_MAX_RANKS} ranks deep, this one is {ranks} (use column)"))
-        }
-        Formation::Column if ranks < COLUMN_MIN_RANKS && files > 1 => {
-            Err(format!("a column is {COLUMN_MIN_RANKS} or more ranks deep, this one is {ranks} (use line)"))
-        }
-        Formation::RoadColumn if files > ROAD_COLUMN_MAX_FILES => {
-            Err(format!("a road column is at most {ROAD_COLUMN_MAX_FILES} figures wide, this one is {files}"))
-        }
-        Formation::Ring if ranks > RING_MAX_RANKS => Err(format!("a ring is at most {RING_MAX_RANKS} ranks, this one is {ranks}")),
+        Formation::Line | Formation::PositionalLine if ranks > LINE_MAX_RANKS => Err(format!(
+            "a line is at most {LINE_MAX_RANKS} ranks deep, this one is {ranks} (use column)"
+        )),
+        Formation::Column if ranks < COLUMN_MIN_RANKS && files > 1 => Err(format!(
+            "a column is {COLUMN_MIN_RANKS} or more ranks deep, this one is {ranks} (use line)"
+        )),
+        Formation::RoadColumn if files > ROAD_COLUMN_MAX_FILES => Err(format!(
+            "a road column is at most {ROAD_COLUMN_MAX_FILES} figures wide, this one is {files}"
+        )),
+        Formation::Ring if ranks > RING_MAX_RANKS => Err(format!(
+            "a ring is at most {RING_MAX_RANKS} ranks, this one is {ranks}"
+        )),
         _ => Ok(()),
     }
 }
@@ -134,14 +140,28 @@ pub fn formation_fits(formation: Formation, files: u32, ranks: u32) -> Result<()
 fn parse_status(text: &str, place: &str) -> Result<(Status, BTreeSet<String>), SetupError> {
     let t = text.trim();
     if let Some(list) = t.strip_prefix("in-melee:") {
-        let ids: BTreeSet<String> = list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+        let ids: BTreeSet<String> = list
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
         if ids.is_empty() {
-            return Err(err(place, "status", "in-melee: needs the ids of the enemy units, e.g. in-melee:foot"));
+            return Err(err(
+                place,
+                "status",
+                "in-melee: needs the ids of the enemy units, e.g. in-melee:foot",
+            ));
         }
         return Ok((Status::Ready, ids));
     }
     if let Some(n) = t.strip_prefix("fall-back:") {
-        let n: u8 = n.parse().map_err(|_| err(place, "status", format!("'{t}': fall-back:N needs the turns left, e.g. fall-back:1")))?;
+        let n: u8 = n.parse().map_err(|_| {
+            err(
+                place,
+                "status",
+                format!("'{t}': fall-back:N needs the turns left, e.g. fall-back:1"),
+            )
+        })?;
         return Ok((Status::FallBack(n), BTreeSet::new()));
     }
     let s = match t {
@@ -152,7 +172,11 @@ fn parse_status(text: &str, place: &str) -> Result<(Status, BTreeSet<String>), S
         "off-table" => Status::OffTable,
         "captured" => Status::Captured,
         _ => {
-            return Err(err(place, "status", format!("'{t}' is not a status (ready, fall-back:N, rout, in-melee:ID,ID)")));
+            return Err(err(
+                place,
+                "status",
+                format!("'{t}' is not a status (ready, fall-back:N, rout, in-melee:ID,ID)"),
+            ));
         }
     };
     Ok((s, BTreeSet::new()))
@@ -173,25 +197,68 @@ fn parse_terrain(i: usize, t: &TerrainSetup) -> Result<Terrain, SetupError> {
         "swamp" => TerrainKind::Swamp,
         "road" => match t.width {
             Some(w) if w > 0.0 && w.is_finite() => TerrainKind::Road { width: w },
-            _ => return Err(err(&place, "width", "a road needs a width in inches, e.g. width = 2.0")),
+            _ => {
+                return Err(err(
+                    &place,
+                    "width",
+                    "a road needs a width in inches, e.g. width = 2.0",
+                ))
+            }
         },
-        other => return Err(err(&place, "kind", format!("'{other}' is not a terrain kind (hill, woods, swamp, road)"))),
+        other => {
+            return Err(err(
+                &place,
+                "kind",
+                format!("'{other}' is not a terrain kind (hill, woods, swamp, road)"),
+            ))
+        }
     };
-    let needed = if matches!(kind, TerrainKind::Road { .. }) { 2 } else { 3 };
+    let needed = if matches!(kind, TerrainKind::Road { .. }) {
+        2
+    } else {
+        3
+    };
     if points.len() < needed {
-        return Err(err(&place, "points", format!("needs at least {needed} points")));
+        return Err(err(
+            &place,
+            "points",
+            format!("needs at least {needed} points"),
+        ));
     }
     Ok(Terrain { kind, points })
 }
 
-fn parse_list<T: std::str::FromStr<Err = crate::rules::UnknownName>>(items: &[String], place: &str, field: &str) -> Result<Vec<T>, SetupError> {
-    items.iter().map(|s| s.parse().map_err(|e: crate::rules::UnknownName| err(place, field, e.to_string()))).collect()
+fn parse_list<T: std::str::FromStr<Err = crate::rules::UnknownName>>(
+    items: &[String],
+    place: &str,
+    field: &str,
+) -> Result<Vec<T>, SetupError> {
+    items
+        .iter()
+        .map(|s| {
+            s.parse()
+                .map_err(|e: crate::rules::UnknownName| err(place, field, e.to_string()))
+        })
+        .collect()
 }
 
-fn parse_unit(u: &UnitSetup, number: u32, size: &TableSize) -> Result<(Unit, BTreeSet<String>), SetupError> {
+fn parse_unit(
+    u: &UnitSetup,
+    number: u32,
+    size: &TableSize,
+) -> Result<(Unit, BTreeSet<String>), SetupError> {
     let place = format!("unit '{}'", u.id);
-    if u.id.is_empty() || !u.id.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_') {
-        return Err(err(&place, "id", "an id is letters, digits, - and _ (dice keys and expectations use it)"));
+    if u.id.is_empty()
+        || !u
+            .id
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(err(
+            &place,
+            "id",
+            "an id is letters, digits, - and _ (dice keys and expectations use it)",
+        ));
     }
     if u.name.trim().is_empty() {
         return Err(err(&place, "name", "a unit needs the name its orders use"));
@@ -199,40 +266,97 @@ fn parse_unit(u: &UnitSetup, number: u32, size: &TableSize) -> Result<(Unit, BTr
     if u.side.trim().is_empty() {
         return Err(err(&place, "side", "a unit needs a side"));
     }
-    let kind: UnitType = u.kind.parse().map_err(|e: crate::rules::UnknownName| err(&place, "type", e.to_string()))?;
+    let kind: UnitType = u
+        .kind
+        .parse()
+        .map_err(|e: crate::rules::UnknownName| err(&place, "type", e.to_string()))?;
     let class: Class = match &u.class {
-        Some(c) => c.parse().map_err(|e: crate::rules::UnknownName| err(&place, "class", e.to_string()))?,
+        Some(c) => c
+            .parse()
+            .map_err(|e: crate::rules::UnknownName| err(&place, "class", e.to_string()))?,
         None => Class::B,
     };
     if u.figures == 0 {
-        return Err(err(&place, "figures", "a unit on the table has at least 1 figure"));
+        return Err(err(
+            &place,
+            "figures",
+            "a unit on the table has at least 1 figure",
+        ));
     }
     let original = u.original.unwrap_or(u.figures);
     if original < u.figures {
-        return Err(err(&place, "original", format!("original strength {original} is less than the {} figures now", u.figures)));
+        return Err(err(
+            &place,
+            "original",
+            format!(
+                "original strength {original} is less than the {} figures now",
+                u.figures
+            ),
+        ));
     }
     let weapons: Vec<Weapon> = parse_list(&u.weapons, &place, "weapons")?;
     let traits: Vec<Trait> = parse_list(&u.traits, &place, "traits")?;
     let front = DVec2::new(u.front[0], u.front[1]);
-    if !front.is_finite() || front.x < 0.0 || front.y < 0.0 || front.x > size.width || front.y > size.depth {
-        return Err(err(&place, "front", format!("[{}, {}] is off the {} × {} inch table", u.front[0], u.front[1], size.width, size.depth)));
+    if !front.is_finite()
+        || front.x < 0.0
+        || front.y < 0.0
+        || front.x > size.width
+        || front.y > size.depth
+    {
+        return Err(err(
+            &place,
+            "front",
+            format!(
+                "[{}, {}] is off the {} × {} inch table",
+                u.front[0], u.front[1], size.width, size.depth
+            ),
+        ));
     }
     if !u.facing.is_finite() {
-        return Err(err(&place, "facing", "a compass bearing in degrees, e.g. 0 for north"));
+        return Err(err(
+            &place,
+            "facing",
+            "a compass bearing in degrees, e.g. 0 for north",
+        ));
     }
     let (formation, files, ranks) = if kind.is_single_figure() {
         if u.formation.is_some() || u.ranks.is_some() || u.files.is_some() {
-            return Err(err(&place, "formation", format!("a {} is a single figure: give no formation, ranks or files", kind.book_name())));
+            return Err(err(
+                &place,
+                "formation",
+                format!(
+                    "a {} is a single figure: give no formation, ranks or files",
+                    kind.book_name()
+                ),
+            ));
         }
         (Formation::Line, 1, 1)
     } else {
-        let text = u.formation.as_deref().ok_or_else(|| err(&place, "formation", "missing (line, positional-line, column, road-column, ring)"))?;
-        let formation: Formation = text.parse().map_err(|e: crate::rules::UnknownName| err(&place, "formation", e.to_string()))?;
+        let text = u.formation.as_deref().ok_or_else(|| {
+            err(
+                &place,
+                "formation",
+                "missing (line, positional-line, column, road-column, ring)",
+            )
+        })?;
+        let formation: Formation = text
+            .parse()
+            .map_err(|e: crate::rules::UnknownName| err(&place, "formation", e.to_string()))?;
         let (files, ranks) = match (formation, u.files, u.ranks) {
-            (_, Some(_), Some(_)) => return Err(err(&place, "ranks", "give ranks or files, not both (the other is derived)")),
-            (Formation::Ring, None, None) => files_and_ranks(kind, u.figures, None, Some(RING_MAX_RANKS)),
+            (_, Some(_), Some(_)) => {
+                return Err(err(
+                    &place,
+                    "ranks",
+                    "give ranks or files, not both (the other is derived)",
+                ))
+            }
+            (Formation::Ring, None, None) => {
+                files_and_ranks(kind, u.figures, None, Some(RING_MAX_RANKS))
+            }
             (_, None, None) => return Err(err(&place, "ranks", "give ranks or files")),
-            (_, Some(0), _) | (_, _, Some(0)) => return Err(err(&place, "ranks", "ranks and files are at least 1")),
+            (_, Some(0), _) | (_, _, Some(0)) => {
+                return Err(err(&place, "ranks", "ranks and files are at least 1"))
+            }
             (_, f, r) => files_and_ranks(kind, u.figures, f, r),
         };
         formation_fits(formation, files, ranks).map_err(|why| err(&place, "formation", why))?;
@@ -242,11 +366,24 @@ fn parse_unit(u: &UnitSetup, number: u32, size: &TableSize) -> Result<(Unit, BTr
         Some(s) => parse_status(s, &place)?,
         None => (Status::Ready, BTreeSet::new()),
     };
-    if u.attached_to.is_some() && !matches!(kind, UnitType::Commander | UnitType::Hero | UnitType::Superhero) {
-        return Err(err(&place, "attached_to", "only commanders and heroes are attached to units"));
+    if u.attached_to.is_some()
+        && !matches!(
+            kind,
+            UnitType::Commander | UnitType::Hero | UnitType::Superhero
+        )
+    {
+        return Err(err(
+            &place,
+            "attached_to",
+            "only commanders and heroes are attached to units",
+        ));
     }
     if u.spell_points.is_some() && kind != UnitType::Wizard {
-        return Err(err(&place, "spell_points", "only wizards have spell points"));
+        return Err(err(
+            &place,
+            "spell_points",
+            "only wizards have spell points",
+        ));
     }
     let unit = Unit {
         id: u.id.clone(),
@@ -282,10 +419,23 @@ impl Table {
     /// units off the table or overlapping, melee partners that do not exist.
     pub fn from_setup(setup: &Setup) -> Result<Table, SetupError> {
         let size = &setup.table;
-        if !(size.width > 0.0 && size.depth > 0.0 && size.width.is_finite() && size.depth.is_finite()) {
-            return Err(err("table", "width", "the table needs a positive width and depth in inches"));
+        if !(size.width > 0.0
+            && size.depth > 0.0
+            && size.width.is_finite()
+            && size.depth.is_finite())
+        {
+            return Err(err(
+                "table",
+                "width",
+                "the table needs a positive width and depth in inches",
+            ));
         }
-        let terrain = setup.terrain.iter().enumerate().map(|(i, t)| parse_terrain(i, t)).collect::<Result<Vec<_>, _>>()?;
+        let terrain = setup
+            .terrain
+            .iter()
+            .enumerate()
+            .map(|(i, t)| parse_terrain(i, t))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut units = BTreeMap::new();
         let mut melee: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut per_side: BTreeMap<String, u32> = BTreeMap::new();
@@ -294,28 +444,62 @@ impl Table {
             *number += 1;
             let (unit, partners) = parse_unit(u, *number, size)?;
             if units.contains_key(&unit.id) {
-                return Err(err(&format!("unit '{}'", unit.id), "id", "the same id is used twice"));
+                return Err(err(
+                    &format!("unit '{}'", unit.id),
+                    "id",
+                    "the same id is used twice",
+                ));
             }
             melee.insert(unit.id.clone(), partners);
             units.insert(unit.id.clone(), unit);
         }
-        let mut table = Table { width: size.width, depth: size.depth, terrain, units, turn: 1 };
+        let mut table = Table {
+            width: size.width,
+            depth: size.depth,
+            terrain,
+            units,
+            turn: 1,
+        };
         // Melee is mutual: list it on both units.
         for (id, partners) in &melee {
             for p in partners {
                 let place = format!("unit '{id}'");
-                let other = table.units.get(p).ok_or_else(|| err(&place, "status", format!("in melee with '{p}', which is not on the table")))?;
+                let other = table.units.get(p).ok_or_else(|| {
+                    err(
+                        &place,
+                        "status",
+                        format!("in melee with '{p}', which is not on the table"),
+                    )
+                })?;
                 if other.side == table.units[id].side {
-                    return Err(err(&place, "status", format!("in melee with '{p}', which is on the same side")));
+                    return Err(err(
+                        &place,
+                        "status",
+                        format!("in melee with '{p}', which is on the same side"),
+                    ));
                 }
-                table.units.get_mut(id).expect("listed").in_melee_with.insert(p.clone());
-                table.units.get_mut(p).expect("checked").in_melee_with.insert(id.clone());
+                table
+                    .units
+                    .get_mut(id)
+                    .expect("listed")
+                    .in_melee_with
+                    .insert(p.clone());
+                table
+                    .units
+                    .get_mut(p)
+                    .expect("checked")
+                    .in_melee_with
+                    .insert(id.clone());
             }
         }
         for u in table.units.values() {
             if let Some(to) = &u.attached_to {
                 if !table.units.contains_key(to) || to == &u.id {
-                    return Err(err(&format!("unit '{}'", u.id), "attached_to", format!("'{to}' is not another unit on the table")));
+                    return Err(err(
+                        &format!("unit '{}'", u.id),
+                        "attached_to",
+                        format!("'{to}' is not another unit on the table"),
+                    ));
                 }
             }
         }
@@ -326,11 +510,22 @@ impl Table {
     /// No two units may share ground unless locked in melee together
     /// (attached leaders ride with their unit).
     fn check_overlaps(&self) -> Result<(), SetupError> {
-        let placed: Vec<&Unit> = self.units.values().filter(|u| u.status.is_present() && u.attached_to.is_none()).collect();
+        let placed: Vec<&Unit> = self
+            .units
+            .values()
+            .filter(|u| u.status.is_present() && u.attached_to.is_none())
+            .collect();
         for (i, a) in placed.iter().enumerate() {
             for b in &placed[i + 1..] {
                 if !a.in_melee_with.contains(&b.id) && a.footprint().overlaps(&b.footprint()) {
-                    return Err(err(&format!("unit '{}'", b.id), "front", format!("overlaps unit '{}' ({} and {} cannot share ground)", a.id, a.name, b.name)));
+                    return Err(err(
+                        &format!("unit '{}'", b.id),
+                        "front",
+                        format!(
+                            "overlaps unit '{}' ({} and {} cannot share ground)",
+                            a.id, a.name, b.name
+                        ),
+                    ));
                 }
             }
         }
@@ -351,7 +546,11 @@ mod tests {
 
     #[test]
     fn builds_units_with_numbers_and_derived_files() {
-        let t = setup(&format!("{SPEARS}{}", SPEARS.replace("spears", "two").replace("30.0", "50.0"))).unwrap();
+        let t = setup(&format!(
+            "{SPEARS}{}",
+            SPEARS.replace("spears", "two").replace("30.0", "50.0")
+        ))
+        .unwrap();
         assert_eq!(t.units["spears"].number, 1);
         assert_eq!(t.units["two"].number, 2);
         assert_eq!(t.units["spears"].files, 8);
@@ -368,18 +567,31 @@ mod tests {
         assert!(e.to_string().contains("at most 3 ranks"), "{e}");
         let e = setup(&format!("{SPEARS}{SPEARS}")).unwrap_err();
         assert!(e.to_string().contains("twice"), "{e}");
-        let e = setup(&format!("{SPEARS}{}", SPEARS.replace("\"spears\"", "\"b\""))).unwrap_err();
+        let e = setup(&format!(
+            "{SPEARS}{}",
+            SPEARS.replace("\"spears\"", "\"b\"")
+        ))
+        .unwrap_err();
         assert!(e.to_string().contains("cannot share ground"), "{e}");
         let e = setup(&SPEARS.replace("[30.0, 10.0]", "[80.0, 10.0]")).unwrap_err();
         assert_eq!(e.field, "front");
-        let e = setup(&SPEARS.replace("facing = 0", "facing = 0\nstatus = \"in-melee:ghost\"")).unwrap_err();
+        let e = setup(&SPEARS.replace("facing = 0", "facing = 0\nstatus = \"in-melee:ghost\""))
+            .unwrap_err();
         assert!(e.to_string().contains("ghost"), "{e}");
     }
 
     #[test]
     fn melee_status_is_mutual() {
-        let foe = SPEARS.replace("\"spears\"", "\"foe\"").replace("turan", "iranistan").replace("[30.0, 10.0]", "[30.0, 12.0]").replace("facing = 0", "facing = 180");
-        let t = setup(&format!("{}{foe}", SPEARS.replace("facing = 0", "facing = 0\nstatus = \"in-melee:foe\""))).unwrap();
+        let foe = SPEARS
+            .replace("\"spears\"", "\"foe\"")
+            .replace("turan", "iranistan")
+            .replace("[30.0, 10.0]", "[30.0, 12.0]")
+            .replace("facing = 0", "facing = 180");
+        let t = setup(&format!(
+            "{}{foe}",
+            SPEARS.replace("facing = 0", "facing = 0\nstatus = \"in-melee:foe\"")
+        ))
+        .unwrap();
         assert!(t.units["foe"].in_melee_with.contains("spears"));
     }
 }

@@ -41,7 +41,11 @@ fn segments_cross(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> bool {
 /// Does the rectangle share any area with the polygon? (Touching the
 /// boundary is not being in the area.)
 pub fn footprint_meets_polygon(f: &Footprint, poly: &[DVec2]) -> bool {
-    let f = Footprint { half_width: (f.half_width - TOUCH).max(0.0), half_depth: (f.half_depth - TOUCH).max(0.0), ..*f };
+    let f = Footprint {
+        half_width: (f.half_width - TOUCH).max(0.0),
+        half_depth: (f.half_depth - TOUCH).max(0.0),
+        ..*f
+    };
     let corners = f.corners();
     if corners.iter().any(|c| point_in_polygon(*c, poly)) || poly.iter().any(|p| f.contains(*p)) {
         return true;
@@ -58,7 +62,10 @@ pub fn distance_to_polyline(p: DVec2, line: &[DVec2]) -> f64 {
     match line {
         [] => f64::INFINITY,
         [only] => p.distance(*only),
-        _ => line.windows(2).map(|w| p.distance(closest_on_segment(p, w[0], w[1]))).fold(f64::INFINITY, f64::min),
+        _ => line
+            .windows(2)
+            .map(|w| p.distance(closest_on_segment(p, w[0], w[1])))
+            .fold(f64::INFINITY, f64::min),
     }
 }
 
@@ -87,7 +94,11 @@ pub fn point_at_station(line: &[DVec2], s: f64) -> (DVec2, DVec2) {
     let mut left = s.max(0.0);
     for w in line.windows(2) {
         let len = w[0].distance(w[1]);
-        let dir = if len > 0.0 { (w[1] - w[0]) / len } else { DVec2::Y };
+        let dir = if len > 0.0 {
+            (w[1] - w[0]) / len
+        } else {
+            DVec2::Y
+        };
         if left <= len {
             return (w[0] + dir * left, dir);
         }
@@ -104,7 +115,9 @@ impl Terrain {
     /// Is a point on this road (within half its width of the centre line)?
     pub fn road_holds(&self, p: DVec2) -> bool {
         match self.kind {
-            TerrainKind::Road { width } => distance_to_polyline(p, &self.points) <= width / 2.0 + 1e-9,
+            TerrainKind::Road { width } => {
+                distance_to_polyline(p, &self.points) <= width / 2.0 + 1e-9
+            }
             _ => false,
         }
     }
@@ -131,7 +144,12 @@ mod tests {
     use super::*;
 
     fn sq(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<DVec2> {
-        vec![DVec2::new(x0, y0), DVec2::new(x1, y0), DVec2::new(x1, y1), DVec2::new(x0, y1)]
+        vec![
+            DVec2::new(x0, y0),
+            DVec2::new(x1, y0),
+            DVec2::new(x1, y1),
+            DVec2::new(x0, y1),
+        ]
     }
 
     #[test]
@@ -143,15 +161,25 @@ mod tests {
         let straddle = Footprint::behind(DVec2::new(15.0, 10.5), 0.0, 30.0, 2.0); // wider than the woods
         assert!(footprint_meets_polygon(&inside, &woods));
         assert!(!footprint_meets_polygon(&outside, &woods));
-        assert!(!footprint_meets_polygon(&touching, &woods), "an edge on the boundary is outside");
+        assert!(
+            !footprint_meets_polygon(&touching, &woods),
+            "an edge on the boundary is outside"
+        );
         assert!(footprint_meets_polygon(&straddle, &woods));
         let big = Footprint::behind(DVec2::new(15.0, 30.0), 0.0, 40.0, 40.0);
-        assert!(footprint_meets_polygon(&big, &woods), "the woods inside the unit");
+        assert!(
+            footprint_meets_polygon(&big, &woods),
+            "the woods inside the unit"
+        );
     }
 
     #[test]
     fn polylines() {
-        let road = [DVec2::new(0.0, 0.0), DVec2::new(10.0, 0.0), DVec2::new(10.0, 10.0)];
+        let road = [
+            DVec2::new(0.0, 0.0),
+            DVec2::new(10.0, 0.0),
+            DVec2::new(10.0, 10.0),
+        ];
         assert_eq!(polyline_length(&road), 20.0);
         assert!((distance_to_polyline(DVec2::new(5.0, 1.0), &road) - 1.0).abs() < 1e-12);
         assert!((station_on_polyline(DVec2::new(11.0, 4.0), &road) - 14.0).abs() < 1e-12);
