@@ -120,6 +120,37 @@ pub enum Event {
         phase: u8,
         why: Refusal,
     },
+    /// "Bossonian Archers shot at Nemedian Spearmen at 10.5 inches: die 4, moved −1, … = 2; 12 figures firing, 24 kills, 1 casualty."
+    FireResolved {
+        firer: UnitId,
+        firer_name: String,
+        target: UnitId,
+        target_name: String,
+        phase: u8,
+        range: f64,
+        modifiers: Vec<(String, i32)>,
+        die: u8,
+        figures_firing: u32,
+        kills: u32,
+        casualties: u32,
+    },
+    /// "Black Dragons fought Spearmen with 9 figures: die 4, charge +2 = 6; 60 % of 9, 5 casualties."
+    MeleeResolved {
+        unit: UnitId,
+        name: String,
+        opponent: UnitId,
+        opponent_name: String,
+        figures_fighting: u32,
+        modifiers: Vec<(String, i32)>,
+        die: u8,
+        casualties: u32,
+    },
+    /// "Black Dragons won the melee: 5 casualties inflicted, 2 suffered."
+    MeleeOutcome { unit: UnitId, name: String, result: crate::adjudicate::record::MeleeResult, inflicted: u32, suffered: u32 },
+    /// "Spearmen lost 3 figures (21 left)."
+    Casualties { unit: UnitId, name: String, lost: u32, left: u32 },
+    /// "Spearmen were wiped out."
+    Eliminated { unit: UnitId, name: String },
     /// "Die for fire:boss:1 rolled 4."
     DieRolled { key: String, value: u8 },
     /// "Turn 3 ends."
@@ -273,9 +304,51 @@ impl fmt::Display for Event {
             Event::NotCarriedOut { name, phase, why, .. } => {
                 write!(f, "{name} did not carry out their phase {phase} order: {}.", why.reason())
             }
+            Event::FireResolved { firer_name, target_name, range, modifiers, die, figures_firing, kills, casualties, .. } => {
+                write!(f, "{firer_name} shot at {target_name} at {}: die {die}", inches(*range))?;
+                write_modifiers(f, *die, modifiers)?;
+                let s = if *casualties == 1 { "casualty" } else { "casualties" };
+                write!(f, "; {figures_firing} figures firing, {kills} kills, {casualties} {s}.")
+            }
+            Event::MeleeResolved { name, opponent_name, figures_fighting, modifiers, die, casualties, .. } => {
+                write!(f, "{name} fought {opponent_name} with {figures_fighting} figures: die {die}")?;
+                write_modifiers(f, *die, modifiers)?;
+                let s = if *casualties == 1 { "casualty" } else { "casualties" };
+                write!(f, "; {casualties} {s}.")
+            }
+            Event::MeleeOutcome { name, result, inflicted, suffered, .. } => {
+                let verb = match result {
+                    crate::adjudicate::record::MeleeResult::Won => "won",
+                    crate::adjudicate::record::MeleeResult::Lost => "lost",
+                    crate::adjudicate::record::MeleeResult::Drawn => "drew",
+                };
+                write!(f, "{name} {verb} the melee: {inflicted} casualties inflicted, {suffered} suffered.")
+            }
+            Event::Casualties { name, lost, left, .. } => {
+                let s = if *lost == 1 { "figure" } else { "figures" };
+                write!(f, "{name} lost {lost} {s} ({left} left).")
+            }
+            Event::Eliminated { name, .. } => write!(f, "{name} were wiped out."),
             Event::DieRolled { key, value } => write!(f, "Die for {key} rolled {value}."),
             Event::TurnEnded { turn } => write!(f, "Turn {turn} ends."),
         }
+    }
+}
+
+/// ", moved −1, uphill −1 = 2" after a die (nothing when unmodified).
+fn write_modifiers(f: &mut fmt::Formatter<'_>, die: u8, modifiers: &[(String, i32)]) -> fmt::Result {
+    if modifiers.is_empty() {
+        return Ok(());
+    }
+    for (name, v) in modifiers {
+        let sign = if *v < 0 { "−" } else { "+" };
+        write!(f, ", {name} {sign}{}", v.abs())?;
+    }
+    let total = i32::from(die) + modifiers.iter().map(|m| m.1).sum::<i32>();
+    if total < 0 {
+        write!(f, " = {total}, counted as 0")
+    } else {
+        write!(f, " = {total}")
     }
 }
 

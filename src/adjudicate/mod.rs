@@ -23,6 +23,8 @@
 //! ```
 
 pub mod events;
+pub mod fire;
+pub mod melee;
 mod movement;
 pub mod plan;
 pub mod record;
@@ -159,8 +161,8 @@ pub(crate) struct TurnState {
 
 /// Resolve one turn from `table` with checked `orders`, stopping after `stop`.
 ///
-/// Fire, melee, morale and spells are later steps of the pipeline; until
-/// they are built those steps leave the table as it is and report nothing.
+/// Morale and spells are later steps of the pipeline; until they are built
+/// those steps leave the table as it is and report nothing.
 ///
 /// # Errors
 /// Only the dice can fail: a scripted source without the roll needed.
@@ -180,21 +182,18 @@ pub fn resolve_turn(
         match step {
             Step::Phase1Move => movement::phase(&mut turn, orders, options, Phase::One),
             Step::Phase2Move => movement::phase(&mut turn, orders, options, Phase::Two),
+            Step::Phase1Fire => fire::phase(&mut turn, orders, options, dice, Phase::One)?,
+            Step::Phase2Fire => fire::phase(&mut turn, orders, options, dice, Phase::Two)?,
+            Step::Melee => melee::step(&mut turn, orders, options, dice)?,
             Step::EndOfTurn => {
                 turn.events.push(Event::TurnEnded {
                     turn: turn.table.turn,
                 });
                 turn.table.turn += 1;
             }
-            // Not built yet (issues for spells, fire, melee, morale): these
-            // steps make no rolls and change nothing.
-            Step::SpellsTakeEffect
-            | Step::Phase1Fire
-            | Step::Phase2Fire
-            | Step::Melee
-            | Step::Morale => {
-                let _ = &mut *dice;
-            }
+            // Not built yet (issues for spells and morale): these steps
+            // make no rolls and change nothing.
+            Step::SpellsTakeEffect | Step::Morale => {}
         }
         if step.stop() == Some(stop) {
             break;

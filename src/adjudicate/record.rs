@@ -38,6 +38,21 @@ pub struct UnitRecord {
     /// Made contact with a charge this turn (the charge bonus of §4 may
     /// still be denied by the melee rules: depth of infantry, terrain).
     pub charged: bool,
+    /// Shot at the end of this phase (§6: one volley a turn by default;
+    /// −1 in melee after firing).
+    pub fired: Option<Phase>,
+    /// How this unit's melee round went (for the morale step).
+    pub melee: Option<MeleeResult>,
+}
+
+/// Winner and loser of a melee round (§4): more casualties inflicted than
+/// suffered wins, fewer loses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MeleeResult {
+    Won,
+    Lost,
+    Drawn,
 }
 
 impl UnitRecord {

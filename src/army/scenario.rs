@@ -331,6 +331,7 @@ mod tests {
             terrain: Vec::new(),
             units: units.into_iter().map(|u| (u.id.clone(), u)).collect(),
             turn: 1,
+            charge_bonus_earned: Default::default(),
         }
     }
 

@@ -96,5 +96,6 @@ pub fn table() -> Table {
         terrain: Vec::new(),
         units,
         turn: 1,
+        charge_bonus_earned: Default::default(),
     }
 }

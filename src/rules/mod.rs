@@ -6,6 +6,8 @@
 //! same numbers.
 
 pub mod bases;
+pub mod fire;
+pub mod melee;
 pub mod missile;
 pub mod movement;
 pub mod options;

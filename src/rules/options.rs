@@ -25,6 +25,15 @@ pub struct GameOptions {
     /// off a road (§3: "road column alone adds nothing except for horse
     /// archers", no figure given — OPEN).
     pub horse_archer_column_bonus: bool,
+    /// Shemite bows at long range over 12 inches instead of over 9 (§6, OPEN; ruling C-3).
+    pub shemite_bow_long_over_12: bool,
+    /// Whether fire passes a gap of exactly 3 inches (§6 "greater than", OPEN; ruling C-7).
+    pub fire_gap_of_three_passes: bool,
+    /// How fractions of figures round in melee and half ranks (§13, OPEN; ruling C-13).
+    pub figure_rounding: crate::rules::melee::FigureRounding,
+    /// Whether the hills/woods/swamp −1 in melee falls on units fighting
+    /// into the terrain as well as on those standing in it (§4, OPEN; ruling C-14).
+    pub terrain_penalty_on_attackers: bool,
 }
 
 impl Default for GameOptions {
@@ -34,6 +43,10 @@ impl Default for GameOptions {
             archery: Archery::OncePerTurn,
             gentle_hills_slow_light_foot: false,
             horse_archer_column_bonus: true,
+            shemite_bow_long_over_12: false,
+            fire_gap_of_three_passes: false,
+            figure_rounding: crate::rules::melee::FigureRounding::Nearest,
+            terrain_penalty_on_attackers: false,
         }
     }
 }

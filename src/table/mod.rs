@@ -125,6 +125,10 @@ pub struct Table {
     pub units: BTreeMap<UnitId, Unit>,
     /// The turn about to be played (1-based).
     pub turn: u32,
+    /// Units that earned a charge bonus in the melee they are still in: they
+    /// get the post-charge bonus on its later rounds (§4).
+    #[serde(default)]
+    pub charge_bonus_earned: BTreeSet<UnitId>,
 }
 
 impl Table {

@@ -459,6 +459,7 @@ impl Table {
             terrain,
             units,
             turn: 1,
+            charge_bonus_earned: Default::default(),
         };
         // Melee is mutual: list it on both units.
         for (id, partners) in &melee {

@@ -1,0 +1,312 @@
+//! Missile fire at the end of a phase (§6, §7): who may shoot, at whom, with
+//! how many figures and which modifiers; all volleys of the phase are
+//! rolled first and their casualties applied together afterwards.
+
+use super::events::Event;
+use super::{roll, TurnState};
+use crate::dice::{Dice, DiceError, DiceKey};
+use crate::orders::plan::{FireOrder, Function, TurnOrders};
+use crate::rules::bases::models;
+use crate::rules::fire::{
+    casualties_from_kills, kills, range_of, ranks_that_fire, Arc, FireModifier, MissileWeapon, CHARIOT_ARCHERS_PER_CHARIOT,
+    EDGE_DEPTH, FIRE_GAP, FOOT_ARC, HORSE_ARCHER_ARC, HORSE_ARCHER_COLUMN_SIDE_FILES, HORSE_ARCHER_LINE_RANKS,
+    MAMMOTH_ARCHERS_PER_BEAST, TORTOISE_RANKS,
+};
+use crate::rules::options::{Archery, GameOptions};
+use crate::rules::{Formation, Phase, Trait, UnitType};
+use crate::table::geometry::{bearing_of, closest_on_segment, turn_between, Edge, Footprint};
+use crate::table::terrain::{distance_to_polyline, point_in_polygon};
+use crate::table::{Status, Table, TerrainKind, Unit, UnitId};
+use glam::DVec2;
+use std::collections::BTreeMap;
+
+/// One unit's volley, worked out before any casualty is applied.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Volley {
+    pub target: UnitId,
+    pub weapon: MissileWeapon,
+    pub range: f64,
+    pub modifiers: Vec<FireModifier>,
+    pub figures_firing: u32,
+}
+
+/// Fire at the end of phase `p`: every able missile unit shoots once, in id
+/// order; casualties are applied after all the phase's fire is rolled.
+///
+/// # Errors
+/// A scripted dice source without the roll needed.
+pub(crate) fn phase(turn: &mut TurnState, orders: &TurnOrders, options: &GameOptions, dice: &mut dyn Dice, p: Phase) -> Result<(), DiceError> {
+    let mut losses: BTreeMap<UnitId, u32> = BTreeMap::new();
+    let ids: Vec<UnitId> = turn.table.units.keys().cloned().collect();
+    for id in ids {
+        let Some(v) = volley(turn, orders, options, p, &id) else { continue };
+        let die = roll(dice, DiceKey::Fire { unit: id.clone(), phase: p.number() }, &mut turn.events)?;
+        let sum: i32 = v.modifiers.iter().map(|m| m.value()).sum();
+        let k = kills(die, sum, v.figures_firing);
+        let casualties = casualties_from_kills(k);
+        *losses.entry(v.target.clone()).or_default() += casualties;
+        turn.record.unit_mut(&id).fired = Some(p);
+        let (firer, target) = (&turn.table.units[&id], &turn.table.units[&v.target]);
+        turn.events.push(Event::FireResolved {
+            firer: id.clone(),
+            firer_name: firer.name.clone(),
+            target: v.target.clone(),
+            target_name: target.name.clone(),
+            phase: p.number(),
+            range: v.range,
+            modifiers: v.modifiers.iter().map(|m| (m.name().to_string(), m.value())).collect(),
+            die,
+            figures_firing: v.figures_firing,
+            kills: k,
+            casualties,
+        });
+    }
+    for (id, n) in losses {
+        take_losses(turn, &id, n);
+    }
+    Ok(())
+}
+
+/// Remove `n` figures from a unit (never below 0); a unit reduced to 0 is
+/// eliminated and leaves its melees.
+pub(crate) fn take_losses(turn: &mut TurnState, id: &str, n: u32) {
+    let Some(u) = turn.table.units.get_mut(id) else { return };
+    let lost = n.min(u.figures);
+    if lost == 0 {
+        return;
+    }
+    u.figures -= lost;
+    turn.events.push(Event::Casualties { unit: u.id.clone(), name: u.name.clone(), lost, left: u.figures });
+    if u.figures == 0 {
+        u.status = Status::Eliminated;
+        let partners = std::mem::take(&mut u.in_melee_with);
+        turn.events.push(Event::Eliminated { unit: u.id.clone(), name: u.name.clone() });
+        for o in partners {
+            if let Some(o) = turn.table.units.get_mut(&o) {
+                o.in_melee_with.remove(id);
+            }
+        }
+    }
+}
+
+/// The missile weapon a unit shoots with: its longest-ranged (ruling C-6);
+/// horse archers shoot bows.
+pub fn missile_weapon(u: &Unit) -> Option<MissileWeapon> {
+    let listed = u.weapons.iter().filter_map(|w| MissileWeapon::of(*w)).max_by(|a, b| {
+        range_of(*a, false).max.total_cmp(&range_of(*b, false).max)
+    });
+    listed.or_else(|| u.has_trait(Trait::HorseArcher).then_some(MissileWeapon::Bow))
+}
+
+/// The volley unit `id` would fire at the end of phase `p`, if it may fire.
+pub(crate) fn volley(turn: &TurnState, orders: &TurnOrders, options: &GameOptions, p: Phase, id: &str) -> Option<Volley> {
+    let table = &turn.table;
+    let firer = table.units.get(id)?;
+    let weapon = missile_weapon(firer)?;
+    let order = orders.units.get(id);
+    let rec = turn.record.unit(id);
+    let able = matches!(firer.status, Status::Ready | Status::FallBack(_))
+        && firer.in_melee_with.is_empty()
+        && firer.attached_to.is_none()
+        && !firer.kind.is_single_figure()
+        && firer.figures > 0;
+    let held = order.is_some_and(|o| o.fire == FireOrder::Hold);
+    // No unit may fire and charge in the same turn (§6): a charge written
+    // for either phase forgoes the turn's archery.
+    let charges = order.is_some_and(|o| [&o.phase1, &o.phase2].iter().any(|f| matches!(f, Some(Function::Charge(_)))))
+        || rec.is_some_and(|r| r.charged || r.phase1.charging || r.phase2.charging);
+    let evaded = rec.is_some_and(|r| r.phase1.evaded || r.phase2.evaded);
+    let fired = rec.is_some_and(|r| r.fired.is_some()) && options.archery == Archery::OncePerTurn;
+    let passed = rec.is_some_and(|r| !r.phase(p).passed_through_by.is_empty()) && firer.kind == UnitType::LightInfantry;
+    if !able || held || charges || evaded || fired || passed || !edge_allows(table, &firer.footprint()) {
+        return None;
+    }
+    let range = range_of(weapon, options.shemite_bow_long_over_12);
+    let arc = if firer.has_trait(Trait::HorseArcher) { HORSE_ARCHER_ARC } else { FOOT_ARC };
+    let fp = firer.footprint();
+    let legal = |t: &Unit| -> Option<f64> {
+        let tfp = t.footprint();
+        let d = fp.distance(&tfp);
+        let ok = t.side != firer.side
+            && t.status.is_present()
+            && t.attached_to.is_none()
+            && t.in_melee_with.is_empty()
+            && d <= range.max + 1e-9
+            && in_arc(firer, &tfp, arc)
+            && edge_allows(table, &tfp)
+            && clear_line(table, firer, &tfp, options);
+        ok.then_some(d)
+    };
+    let preferred = match order.map(|o| &o.fire) {
+        Some(FireOrder::Prefer(t)) => table.units.get(t).and_then(|t| legal(t).map(|d| (d, t))),
+        _ => None,
+    };
+    let (d, target) = preferred.or_else(|| {
+        table
+            .units
+            .values()
+            .filter_map(|t| legal(t).map(|d| (d, t)))
+            .min_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.id.cmp(&b.1.id)))
+    })?;
+    let modifiers = modifiers(turn, firer, target, d, range.long_over, weapon, p);
+    let figures_firing = figures_firing(firer, weapon, &target.footprint(), options);
+    Some(Volley { target: target.id.clone(), weapon, range: d, modifiers, figures_firing })
+}
+
+/// The §6 modifiers, in the book's order.
+fn modifiers(turn: &TurnState, firer: &Unit, target: &Unit, d: f64, long_over: f64, weapon: MissileWeapon, p: Phase) -> Vec<FireModifier> {
+    let table = &turn.table;
+    let frec = turn.record.unit(&firer.id);
+    let trec = turn.record.unit(&target.id);
+    let target_moved = trec.is_some_and(|r| r.phase1.moved || (p == Phase::Two && r.phase2.moved));
+    let target_charging = trec.is_some_and(|r| r.phase(p).charging);
+    let tfp = target.footprint();
+    let swamp = table.terrain.iter().any(|t| t.kind == TerrainKind::Swamp && t.area_meets(&tfp));
+    let woods = table.terrain.iter().any(|t| t.kind == TerrainKind::Woods && t.area_meets(&tfp));
+    let uphill = level(table, &tfp) > level(table, &firer.footprint()) || swamp;
+    [
+        (d > long_over + 1e-9 || weapon == MissileWeapon::Thrown, FireModifier::LongRange),
+        (frec.is_some_and(|r| r.moved_this_turn()), FireModifier::FirerMoved),
+        (target_moved, FireModifier::TargetMoved),
+        (uphill, FireModifier::Uphill),
+        (woods, FireModifier::Woods),
+        (firer.has_trait(Trait::Bossonian), FireModifier::Bossonian),
+        (target.kind.is_infantry() && target.ranks >= TORTOISE_RANKS && !target_charging, FireModifier::Tortoise),
+        (matches!(firer.status, Status::FallBack(_)), FireModifier::FallBack),
+        (target.kind == UnitType::Wizard, FireModifier::Wizard),
+        (target.kind == UnitType::WoollyMammoth, FireModifier::Mammoth),
+    ]
+    .into_iter()
+    .filter_map(|(on, m)| on.then_some(m))
+    .collect()
+}
+
+/// Figures that shoot (§5, §6 "who fires").
+fn figures_firing(u: &Unit, weapon: MissileWeapon, target: &Footprint, options: &GameOptions) -> u32 {
+    let n = if u.kind.is_chariot() {
+        models(u.kind, u.figures) * CHARIOT_ARCHERS_PER_CHARIOT
+    } else if u.kind == UnitType::WoollyMammoth {
+        models(u.kind, u.figures) * MAMMOTH_ARCHERS_PER_BEAST
+    } else if u.has_trait(Trait::HorseArcher) {
+        let to_side = !matches!(u.footprint().arc_of(target.centre), Edge::Front);
+        if matches!(u.formation, Formation::Column | Formation::RoadColumn) && to_side {
+            HORSE_ARCHER_COLUMN_SIDE_FILES * u.ranks
+        } else {
+            HORSE_ARCHER_LINE_RANKS * u.files
+        }
+    } else {
+        ranks_that_fire(weapon) * u.files
+    };
+    let n = n.min(u.figures);
+    if weapon == MissileWeapon::Crossbow {
+        // "only half the figures each turn"
+        crate::rules::melee::half(n, options.figure_rounding)
+    } else {
+        n
+    }
+}
+
+/// Whether some part of the target lies within the firer's arc, measured
+/// from the centre of its front edge (ruling C-5).
+fn in_arc(firer: &Unit, target: &Footprint, arc: Arc) -> bool {
+    let fp = firer.footprint();
+    let origin = fp.front();
+    let [a, b, c, d] = target.corners();
+    [a, b, c, d, target.centre, nearest_point(target, origin)].into_iter().any(|q| {
+        if q.distance(origin) < 1e-9 {
+            return true;
+        }
+        let t = turn_between(firer.facing, bearing_of(q - origin));
+        t <= arc.right + 1e-9 && -t <= arc.left + 1e-9
+    })
+}
+
+/// The point of a footprint nearest to `p`.
+pub(crate) fn nearest_point(f: &Footprint, p: DVec2) -> DVec2 {
+    if f.contains(p) {
+        return p;
+    }
+    [Edge::Front, Edge::Right, Edge::Rear, Edge::Left]
+        .into_iter()
+        .map(|e| {
+            let (a, b) = f.edge(e);
+            closest_on_segment(p, a, b)
+        })
+        .min_by(|x, y| x.distance(p).total_cmp(&y.distance(p)))
+        .unwrap_or(f.centre)
+}
+
+/// Contour level a footprint stands on: the highest hill holding its centre.
+fn level(table: &Table, f: &Footprint) -> u8 {
+    table
+        .terrain
+        .iter()
+        .filter_map(|t| match t.kind {
+            TerrainKind::Hill { contours } if point_in_polygon(f.centre, &t.points) => Some(contours),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Woods and swamps (§7): a unit inside shoots and is shot at only from
+/// within 3 inches of the edge (measured from its front centre or its
+/// nearest corner to the edge, ruling C-8).
+fn edge_allows(table: &Table, f: &Footprint) -> bool {
+    table.terrain.iter().filter(|t| matches!(t.kind, TerrainKind::Woods | TerrainKind::Swamp)).all(|t| {
+        let mut ring = t.points.clone();
+        if let Some(first) = t.points.first() {
+            ring.push(*first);
+        }
+        let [a, b, c, d] = f.corners();
+        [a, b, c, d, f.front()]
+            .into_iter()
+            .any(|q| !point_in_polygon(q, &t.points) || distance_to_polyline(q, &ring) <= EDGE_DEPTH + 1e-9)
+    })
+}
+
+/// No firing over friends (§6): a friend across the line of fire, or two
+/// friends on either side of it with a gap of 3 inches or less between them,
+/// block it — unless the firer stands a contour above them and they are
+/// closer to the firer than to the target.
+fn clear_line(table: &Table, firer: &Unit, target: &Footprint, options: &GameOptions) -> bool {
+    let fp = firer.footprint();
+    let from = fp.front();
+    let to = nearest_point(target, from);
+    let len = from.distance(to);
+    if len < 1e-9 {
+        return true;
+    }
+    let line = Footprint::behind(to, bearing_of(to - from), 0.0, len);
+    let my_level = level(table, &fp);
+    let dir = (to - from) / len;
+    let blockers: Vec<(&Unit, Footprint)> = table
+        .units
+        .values()
+        .filter(|u| u.side == firer.side && u.id != firer.id && u.status.is_present() && u.attached_to.is_none())
+        .map(|u| (u, u.footprint()))
+        .filter(|(_, f)| (f.centre - from).dot(fp.ahead) > 0.0)
+        .filter(|(_, f)| !(my_level > level(table, f) && fp.distance(f) < f.distance(target)))
+        .collect();
+    if blockers.iter().any(|(_, f)| f.distance(&line) <= 1e-9) {
+        return false;
+    }
+    let side = |f: &Footprint| (f.centre - from).perp_dot(dir) > 0.0;
+    let narrow = |g: f64| if options.fire_gap_of_three_passes { g < FIRE_GAP - 1e-9 } else { g <= FIRE_GAP + 1e-9 };
+    blockers.iter().enumerate().all(|(i, (_, a))| {
+        blockers[i + 1..].iter().all(|(_, b)| side(a) == side(b) || !narrow(a.distance(b)) || a.distance(&line) > FIRE_GAP || b.distance(&line) > FIRE_GAP)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::geometry::Footprint;
+
+    #[test]
+    fn nearest_point_of_a_rectangle() {
+        let f = Footprint::behind(DVec2::new(0.0, 0.0), 0.0, 4.0, 2.0);
+        assert!((nearest_point(&f, DVec2::new(0.0, 5.0)) - DVec2::new(0.0, 0.0)).length() < 1e-9);
+        assert!((nearest_point(&f, DVec2::new(5.0, -1.0)) - DVec2::new(2.0, -1.0)).length() < 1e-9);
+    }
+}

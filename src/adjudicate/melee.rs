@@ -1,0 +1,299 @@
+//! One round of every melee after phase 2 movement (§4, §5): the figures
+//! that fight, the average die and its modifiers, casualties inflicted by
+//! both sides at once, and who won. Morale tests belong to the morale step.
+
+use super::events::Event;
+use super::fire::{nearest_point, take_losses};
+use super::record::MeleeResult;
+use super::{roll, TurnState};
+use crate::dice::{Dice, DiceError, DiceKey};
+use crate::orders::plan::TurnOrders;
+use crate::rules::bases::base;
+use crate::rules::melee::{
+    casualties, category, charge_bonus, half, overlap_figures, post_charge_bonus, single_figure_weight, FigureRounding,
+    MeleeModifier, DEEP_INFANTRY_RANKS, MAMMOTH_FRIGHT_RANGE, SPECIAL_CATEGORY,
+};
+use crate::rules::options::GameOptions;
+use crate::rules::{Trait, UnitType, Weapon};
+use crate::table::geometry::{Edge, Face, Footprint};
+use crate::table::{Status, TerrainKind, Unit, UnitId};
+use crate::table::Table;
+use std::collections::BTreeMap;
+
+/// Within this distance a figure counts as in base contact (inches).
+const CONTACT: f64 = 0.05;
+
+/// One side of one pairing in a melee round, before casualties are applied.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bout {
+    pub unit: UnitId,
+    pub opponent: UnitId,
+    pub figures_fighting: u32,
+    pub modifiers: Vec<MeleeModifier>,
+}
+
+/// What this turn says about one pairing.
+#[derive(Debug, Clone, Copy, Default)]
+struct Pairing {
+    /// The pair touched this turn: the melee's first round.
+    first_round: bool,
+    /// The unit charged the opponent this turn.
+    charged: bool,
+    /// The face of the opponent the unit struck this turn, if it struck.
+    struck: Option<Face>,
+}
+
+fn pairing(turn: &TurnState, u: &str, o: &str) -> Pairing {
+    let mine = turn.record.unit(u).map(|r| r.contacts.iter().filter(|c| c.other == o).collect::<Vec<_>>()).unwrap_or_default();
+    let theirs = turn.record.unit(o).is_some_and(|r| r.contacts.iter().any(|c| c.other == u));
+    Pairing {
+        first_round: !mine.is_empty() || theirs,
+        charged: mine.iter().any(|c| c.charging),
+        struck: mine.iter().find(|c| c.striker).map(|c| c.face),
+    }
+}
+
+/// Fight one round of every melee on the table.
+///
+/// # Errors
+/// A scripted dice source without the roll needed.
+pub(crate) fn step(turn: &mut TurnState, _orders: &TurnOrders, options: &GameOptions, dice: &mut dyn Dice) -> Result<(), DiceError> {
+    let fighters: Vec<UnitId> =
+        turn.table.units.values().filter(|u| u.status.is_present() && !u.in_melee_with.is_empty()).map(|u| u.id.clone()).collect();
+    let mut dice_of: BTreeMap<UnitId, u8> = BTreeMap::new();
+    for id in &fighters {
+        dice_of.insert(id.clone(), roll(dice, DiceKey::Melee { unit: id.clone() }, &mut turn.events)?);
+    }
+    let bouts = bouts(turn, options);
+    let mut inflicted: BTreeMap<UnitId, u32> = BTreeMap::new();
+    let mut suffered: BTreeMap<UnitId, u32> = BTreeMap::new();
+    for b in &bouts {
+        let die = dice_of[&b.unit];
+        let sum: i32 = b.modifiers.iter().map(|m| m.value()).sum();
+        let n = casualties(die, sum, b.figures_fighting, options.figure_rounding);
+        *inflicted.entry(b.unit.clone()).or_default() += n;
+        *suffered.entry(b.opponent.clone()).or_default() += n;
+        let (u, o) = (&turn.table.units[&b.unit], &turn.table.units[&b.opponent]);
+        turn.events.push(Event::MeleeResolved {
+            unit: u.id.clone(),
+            name: u.name.clone(),
+            opponent: o.id.clone(),
+            opponent_name: o.name.clone(),
+            figures_fighting: b.figures_fighting,
+            modifiers: b.modifiers.iter().map(|m| (m.name().to_string(), m.value())).collect(),
+            die,
+            casualties: n,
+        });
+        if b.modifiers.iter().any(|m| matches!(m, MeleeModifier::Charge(_))) {
+            turn.table.charge_bonus_earned.insert(b.unit.clone());
+        }
+    }
+    // A charge whose bonus the melee rules denied earned nothing (§4, §7).
+    for id in &fighters {
+        if !bouts.iter().any(|b| &b.unit == id && b.modifiers.iter().any(|m| matches!(m, MeleeModifier::Charge(_)))) {
+            if let Some(r) = turn.record.units.get_mut(id) {
+                r.charged = false;
+            }
+        }
+    }
+    for id in &fighters {
+        let (i, s) = (inflicted.get(id).copied().unwrap_or(0), suffered.get(id).copied().unwrap_or(0));
+        let result = match i.cmp(&s) {
+            std::cmp::Ordering::Greater => MeleeResult::Won,
+            std::cmp::Ordering::Less => MeleeResult::Lost,
+            std::cmp::Ordering::Equal => MeleeResult::Drawn,
+        };
+        turn.record.unit_mut(id).melee = Some(result);
+        let name = turn.table.units[id].name.clone();
+        turn.events.push(Event::MeleeOutcome { unit: id.clone(), name, result, inflicted: i, suffered: s });
+    }
+    for (id, n) in suffered {
+        lose_with_heroes(turn, &id, n);
+    }
+    let table = &mut turn.table;
+    let still: std::collections::BTreeSet<UnitId> =
+        table.charge_bonus_earned.iter().filter(|id| table.units.get(*id).is_some_and(|u| !u.in_melee_with.is_empty())).cloned().collect();
+    table.charge_bonus_earned = still;
+    Ok(())
+}
+
+/// Casualties on a unit; its attached heroes die last (§4), one casualty each.
+fn lose_with_heroes(turn: &mut TurnState, id: &str, n: u32) {
+    let figures = turn.table.units.get(id).map_or(0, |u| u.figures);
+    take_losses(turn, id, n);
+    let mut left = n.saturating_sub(figures);
+    let heroes: Vec<UnitId> = turn.table.units.values().filter(|h| h.attached_to.as_deref() == Some(id) && h.kind.is_single_figure() && h.kind != UnitType::Commander).map(|h| h.id.clone()).collect();
+    for h in heroes {
+        if left == 0 {
+            break;
+        }
+        take_losses(turn, &h, 1);
+        left -= 1;
+    }
+}
+
+/// Every unit's bout against each opponent, in id order.
+pub(crate) fn bouts(turn: &TurnState, options: &GameOptions) -> Vec<Bout> {
+    let table = &turn.table;
+    let mut out = Vec::new();
+    for u in table.units.values().filter(|u| u.status.is_present()) {
+        for (k, oid) in u.in_melee_with.iter().enumerate() {
+            let Some(o) = table.units.get(oid).filter(|o| o.status.is_present()) else { continue };
+            let p = pairing(turn, &u.id, oid);
+            let q = pairing(turn, oid, &u.id);
+            let mut figures = figures_fighting(u, o, p, q, options.figure_rounding);
+            if k == 0 {
+                figures += heroes_weight(table, &u.id);
+            }
+            let modifiers = modifiers(turn, u, o, p, q, options);
+            out.push(Bout { unit: u.id.clone(), opponent: oid.clone(), figures_fighting: figures, modifiers });
+        }
+    }
+    out
+}
+
+/// Heroes with a unit fight as 3 figures, superheroes as 5 (§4, §9); they
+/// join the bout against the unit's first opponent.
+fn heroes_weight(table: &Table, id: &str) -> u32 {
+    table
+        .units
+        .values()
+        .filter(|h| h.attached_to.as_deref() == Some(id) && h.status.is_present() && matches!(h.kind, UnitType::Hero | UnitType::Superhero))
+        .map(|h| single_figure_weight(h.kind))
+        .sum()
+}
+
+/// Whether `o` charged `u` this turn (a mounted charge's first round).
+fn cavalry_charge_on(o: &Unit, q: Pairing) -> bool {
+    o.kind.is_cavalry() && q.charged && q.first_round
+}
+
+/// Figures in base contact along each edge of `u` against `o`, with the
+/// untouched figures of that edge to the left and right of the contact.
+fn contact(u: &Unit, o: &Footprint) -> (Edge, u32, u32, u32) {
+    let f = u.footprint();
+    let b = base(u.kind);
+    let mut best = (Edge::Front, 0, 0, 0);
+    for e in [Edge::Front, Edge::Right, Edge::Rear, Edge::Left] {
+        let (a, z) = f.edge(e);
+        let (slots, step) = match e {
+            Edge::Front | Edge::Rear => (u.files, b.frontage),
+            _ => (u.ranks, b.rank_depth),
+        };
+        let dir = (z - a).normalize_or_zero();
+        let touching: Vec<bool> = (0..slots)
+            .map(|i| {
+                let p = a + dir * ((f64::from(i) + 0.5) * step);
+                nearest_point(o, p).distance(p) <= CONTACT
+            })
+            .collect();
+        let n = touching.iter().filter(|t| **t).count() as u32;
+        if n > best.1 {
+            let first = touching.iter().position(|t| *t).unwrap_or(0) as u32;
+            let last = touching.iter().rposition(|t| *t).unwrap_or(0) as u32;
+            best = (e, n, first, slots - 1 - last);
+        }
+    }
+    best
+}
+
+/// The figures of `u` that fight `o` this round (§4, §5; rulings C-15..C-18).
+fn figures_fighting(u: &Unit, o: &Unit, p: Pairing, q: Pairing, rounding: FigureRounding) -> u32 {
+    if u.kind.is_single_figure() {
+        return single_figure_weight(u.kind);
+    }
+    let crew = base(u.kind).crew;
+    let (edge, touching, left, right) = contact(u, &o.footprint());
+    // In melee but not touching (set up so, or lapped away): the front rank fights.
+    let (edge, touching) = if touching == 0 { (Edge::Front, u.files) } else { (edge, touching) };
+    // In a multi-unit melee the end figures are already engaged: no overlaps.
+    let over = if u.in_melee_with.len() == 1 { overlap_figures(u.kind) } else { 0 };
+    let lapping = if edge == Edge::Front { left.min(over) + right.min(over) } else { 0 };
+    let front = (touching + lapping) * crew;
+    let halves = match edge {
+        Edge::Rear => 0,
+        Edge::Left | Edge::Right => u32::from(u.files > 1),
+        Edge::Front if !u.kind.is_infantry() || u.ranks < 2 => 0,
+        Edge::Front => {
+            let pikes = u.has_weapon(Weapon::Pike) && !o.kind.is_infantry();
+            let charged_by_horse = cavalry_charge_on(o, q);
+            match (pikes, p.first_round || charged_by_horse) {
+                (true, true) => 1,
+                (true, false) => 1 + u32::from(u.ranks >= 3),
+                (false, _) if charged_by_horse => 0,
+                (false, _) => 1,
+            }
+        }
+    };
+    (front + halves * half(front, rounding)).min(u.figures)
+}
+
+/// Does the footprint stand in rough ground that costs −1 in melee (§4, §7)?
+fn in_rough(table: &Table, f: &Footprint) -> bool {
+    table.terrain.iter().any(|t| !matches!(t.kind, TerrainKind::Road { .. }) && t.area_meets(f))
+}
+
+/// Light foot, Picts, Kushites (and Black Amazons) fight in rough ground unhindered.
+fn at_home_in_rough(u: &Unit) -> bool {
+    u.kind == UnitType::LightInfantry || u.has_trait(Trait::Pict) || u.has_trait(Trait::Kushite) || u.has_trait(Trait::BlackAmazon)
+}
+
+/// Ground that denies a charge bonus (§7): woods, swamps, two-contour hills.
+fn denies_charge(table: &Table, f: &Footprint) -> bool {
+    table.terrain.iter().any(|t| matches!(t.kind, TerrainKind::Woods | TerrainKind::Swamp | TerrainKind::Hill { contours: 2.. }) && t.area_meets(f))
+}
+
+/// The modifiers of `u`'s die against `o` (§4, §5, §7).
+fn modifiers(turn: &TurnState, u: &Unit, o: &Unit, p: Pairing, q: Pairing, options: &GameOptions) -> Vec<MeleeModifier> {
+    let table = &turn.table;
+    let mut m = Vec::new();
+    let (cu, co) = (category(u.kind), category(o.kind));
+    if cu < co && co < SPECIAL_CATEGORY {
+        m.push(MeleeModifier::Category(co - cu));
+    }
+    let deep_foot = u.kind.is_cavalry() && o.kind.is_infantry() && o.ranks >= DEEP_INFANTRY_RANKS;
+    let at_mammoths = u.kind.is_cavalry() && o.kind == UnitType::WoollyMammoth;
+    let ground = !at_home_in_rough(u) && (denies_charge(table, &u.footprint()) || denies_charge(table, &o.footprint()));
+    if p.first_round && p.charged {
+        if !(deep_foot || at_mammoths || ground) {
+            m.push(MeleeModifier::Charge(charge_bonus(u.kind)));
+        }
+    } else if !p.first_round && table.charge_bonus_earned.contains(&u.id) && post_charge_bonus(u.kind) > 0 {
+        m.push(MeleeModifier::PostCharge(post_charge_bonus(u.kind)));
+    }
+    if u.kind.is_infantry() && u.ranks == 1 && cavalry_charge_on(o, q) {
+        m.push(MeleeModifier::OneRankAgainstCharge);
+    }
+    match p.struck {
+        Some(Face::Flank) if p.first_round && o.formation != crate::rules::Formation::Ring => m.push(MeleeModifier::Flank),
+        Some(Face::Rear) if p.first_round && o.formation != crate::rules::Formation::Ring => m.push(MeleeModifier::Rear),
+        _ => {}
+    }
+    if turn.record.unit(&u.id).is_some_and(|r| r.fired.is_some()) {
+        m.push(MeleeModifier::FiredThisTurn);
+    }
+    match u.status {
+        Status::FallBack(_) => m.push(MeleeModifier::FallBack),
+        Status::Rout => m.push(MeleeModifier::Rout),
+        _ => {}
+    }
+    let rough = in_rough(table, &u.footprint()) || (options.terrain_penalty_on_attackers && in_rough(table, &o.footprint()));
+    if rough && !at_home_in_rough(u) {
+        m.push(MeleeModifier::Terrain);
+    }
+    if o.kind == UnitType::WoollyMammoth {
+        m.push(if u.kind.is_cavalry() { MeleeModifier::CavalryAgainstMammoths } else { MeleeModifier::AgainstMammoths });
+    }
+    let mounted_near_mammoths = (u.kind.is_cavalry() || u.kind.is_chariot())
+        && !(u.kind.is_cavalry() && o.kind == UnitType::WoollyMammoth)
+        && table.units.values().any(|x| {
+            x.side != u.side && x.kind == UnitType::WoollyMammoth && x.status.is_present() && x.footprint().distance(&u.footprint()) <= MAMMOTH_FRIGHT_RANGE
+        });
+    if mounted_near_mammoths {
+        m.push(MeleeModifier::NearMammoths);
+    }
+    if u.kind.is_infantry() && o.kind.is_chariot() {
+        m.push(MeleeModifier::InfantryAgainstChariots);
+    }
+    m
+}

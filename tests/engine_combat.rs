@@ -1,0 +1,112 @@
+//! Invariants of fire and melee on random battles of many melees:
+//! - casualties never exceed the figures present, and no unit's figures
+//!   rise during a turn;
+//! - renaming units (which reorders them in storage) changes nothing.
+
+#[path = "support/combat_table.rs"]
+mod combat_table;
+
+use combat_table::{setup_toml, Spec, KINDS};
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+use umpire::adjudicate::{resolve_turn, Event, StopAfter, TurnResult};
+use umpire::dice::{Dice, DiceError, DiceKey, SeededDice};
+use umpire::orders::plan::TurnOrders;
+use umpire::rules::options::GameOptions;
+use umpire::table::{setup::Setup, Table};
+
+/// Seeded dice that strip a renaming prefix from unit ids, so a renamed
+/// battle rolls the same dice as the original.
+struct Unprefixed {
+    prefix: String,
+    inner: SeededDice,
+}
+
+impl Dice for Unprefixed {
+    fn roll(&mut self, key: &DiceKey) -> Result<u8, DiceError> {
+        let strip = |u: &String| u.strip_prefix(&self.prefix).unwrap_or(u).to_string();
+        let k = match key {
+            DiceKey::Fire { unit, phase } => DiceKey::Fire { unit: strip(unit), phase: *phase },
+            DiceKey::Melee { unit } => DiceKey::Melee { unit: strip(unit) },
+            other => other.clone(),
+        };
+        self.inner.roll(&k)
+    }
+}
+
+fn table(specs: &[Spec], prefix: &str) -> Table {
+    let setup: Setup = toml::from_str(&setup_toml(specs, 3, prefix)).unwrap();
+    Table::from_setup(&setup).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn run(t: &Table, prefix: &str, seed: u8, options: &GameOptions) -> TurnResult {
+    let mut dice = Unprefixed { prefix: prefix.to_string(), inner: SeededDice::new([seed; 32]) };
+    resolve_turn(t, &TurnOrders::default(), options, &mut dice, StopAfter::Melee).unwrap()
+}
+
+fn specs() -> impl Strategy<Value = Vec<Spec>> {
+    prop::collection::vec((0..KINDS.len(), 8..=24u32).prop_map(|(kind, figures)| Spec { kind, figures }), 12)
+}
+
+fn options() -> impl Strategy<Value = GameOptions> {
+    (any::<bool>(), any::<bool>()).prop_map(|(down, attackers)| GameOptions {
+        figure_rounding: if down { umpire::rules::melee::FigureRounding::Down } else { umpire::rules::melee::FigureRounding::Nearest },
+        terrain_penalty_on_attackers: attackers,
+        ..GameOptions::default()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn casualties_never_exceed_figures_and_figures_never_rise(specs in specs(), seed in any::<u8>(), options in options()) {
+        let before = table(&specs, "");
+        let out = run(&before, "", seed, &options);
+        let mut lost: BTreeMap<String, u32> = BTreeMap::new();
+        for e in &out.events {
+            if let Event::Casualties { unit, lost: n, .. } = e {
+                *lost.entry(unit.clone()).or_default() += n;
+            }
+        }
+        let mut melees = 0;
+        for (id, u) in &before.units {
+            let after = &out.table.units[id];
+            prop_assert!(after.figures <= u.figures, "{id} rose from {} to {}", u.figures, after.figures);
+            prop_assert_eq!(u.figures - after.figures, lost.get(id).copied().unwrap_or(0), "{} lost figures unreported", id);
+            melees += usize::from(!u.in_melee_with.is_empty());
+        }
+        prop_assert_eq!(melees, 12);
+        let fought = out.events.iter().any(|e| matches!(e, Event::MeleeResolved { .. }));
+        prop_assert!(fought, "no melee was fought");
+        let shot = out.events.iter().any(|e| matches!(e, Event::FireResolved { .. }));
+        prop_assert!(shot, "no archer shot");
+    }
+
+    #[test]
+    fn the_result_does_not_depend_on_unit_order(specs in specs(), seed in any::<u8>()) {
+        let options = GameOptions::default();
+        let plain = run(&table(&specs, ""), "", seed, &options);
+        // "z" sorts the renamed units after everything, reversing nothing
+        // but changing every id; a second prefix changes the order of blocks.
+        for prefix in ["z", "0"] {
+            let renamed = run(&table(&specs, prefix), prefix, seed, &options);
+            for (id, u) in &plain.table.units {
+                let r = &renamed.table.units[&format!("{prefix}{id}")];
+                prop_assert_eq!(u.figures, r.figures, "{} differs under prefix {}", id, prefix);
+                prop_assert_eq!(&u.status, &r.status);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_melee_round_reports_winner_and_loser() {
+    let specs = [Spec { kind: 2, figures: 24 }, Spec { kind: 2, figures: 24 }, Spec { kind: 0, figures: 8 }, Spec { kind: 0, figures: 8 }];
+    let out = run(&table(&specs, ""), "", 1, &GameOptions::default());
+    let results: Vec<_> = out.events.iter().filter_map(|e| match e { Event::MeleeOutcome { unit, result, .. } => Some((unit.clone(), *result)), _ => None }).collect();
+    assert_eq!(results.len(), 12);
+    for (unit, result) in results {
+        assert_eq!(out.record.unit(&unit).and_then(|r| r.melee), Some(result));
+    }
+}
