@@ -153,23 +153,36 @@ pub fn summary(table: &Table, before: Option<&Table>) -> Vec<SideSummary> {
         .collect()
 }
 
-/// Split the engine's events into the sections of the story and the dice.
+/// Split the engine's events into the sections of the story and the dice:
+/// each phase's movement, the missile fire at its end, and the melee.
 pub fn story(events: &[Event]) -> (Vec<Section>, Vec<String>) {
     let mut sections: Vec<Section> = Vec::new();
     let mut dice = Vec::new();
+    let mut phase = 0;
+    let open = |sections: &mut Vec<Section>, title: String| {
+        if sections.last().is_none_or(|s| s.title != title) {
+            sections.push(Section { title, lines: Vec::new() });
+        }
+    };
     for e in events {
         match e {
-            Event::DieRolled { key, value } => dice.push(format!("{key} = {value}")),
-            Event::TurnBegan { .. } | Event::TurnEnded { .. } => {}
-            Event::PhaseBegan { .. } => sections.push(Section { title: e.to_string().trim_end_matches('.').to_string(), lines: Vec::new() }),
-            other => {
-                if sections.is_empty() {
-                    sections.push(Section { title: "Start of the turn".into(), lines: Vec::new() });
-                }
-                if let Some(s) = sections.last_mut() {
-                    s.lines.push(other.to_string());
-                }
+            Event::DieRolled { key, value } => {
+                dice.push(format!("{key} = {value}"));
+                continue;
             }
+            Event::TurnBegan { .. } | Event::TurnEnded { .. } => continue,
+            Event::PhaseBegan { phase: p } => {
+                phase = *p;
+                open(&mut sections, format!("Phase {p} movement"));
+                continue;
+            }
+            Event::FireResolved { .. } => open(&mut sections, format!("Missile fire at the end of phase {phase}")),
+            Event::MeleeResolved { .. } => open(&mut sections, "Melee".into()),
+            _ if sections.is_empty() => open(&mut sections, "Start of the turn".into()),
+            _ => {}
+        }
+        if let Some(s) = sections.last_mut() {
+            s.lines.push(e.to_string());
         }
     }
     (sections, dice)
