@@ -265,6 +265,7 @@ mod tests {
             terrain: vec![],
             units: [("x".to_string(), unit)].into_iter().collect(),
             turn: 2,
+            charge_bonus_earned: Default::default(),
         }
     }
 
