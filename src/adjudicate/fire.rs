@@ -10,7 +10,7 @@ use crate::rules::bases::models;
 use crate::rules::fire::{
     casualties_from_kills, kills, range_of, ranks_that_fire, Arc, FireModifier, MissileWeapon,
     CHARIOT_ARCHERS_PER_CHARIOT, EDGE_DEPTH, FIRE_GAP, FOOT_ARC, HORSE_ARCHER_ARC,
-    HORSE_ARCHER_COLUMN_SIDE_FILES, HORSE_ARCHER_LINE_RANKS, MAMMOTH_ARCHERS_PER_BEAST,
+    HORSE_ARCHER_COLUMN_SIDE_FILES, PASS_FIRE_MOVE_LIMIT, HORSE_ARCHER_LINE_RANKS, MAMMOTH_ARCHERS_PER_BEAST,
     TORTOISE_RANKS,
 };
 use crate::rules::options::{Archery, GameOptions};
@@ -57,29 +57,8 @@ pub(crate) fn phase(
             },
             &mut turn.events,
         )?;
-        let sum: i32 = v.modifiers.iter().map(|m| m.value()).sum();
-        let k = kills(die, sum, v.figures_firing);
-        let casualties = casualties_from_kills(k);
+        let casualties = shoot(turn, &id, &v, die, p);
         *losses.entry(v.target.clone()).or_default() += casualties;
-        turn.record.unit_mut(&id).fired = Some(p);
-        let (firer, target) = (&turn.table.units[&id], &turn.table.units[&v.target]);
-        turn.events.push(Event::FireResolved {
-            firer: id.clone(),
-            firer_name: firer.name.clone(),
-            target: v.target.clone(),
-            target_name: target.name.clone(),
-            phase: p.number(),
-            range: v.range,
-            modifiers: v
-                .modifiers
-                .iter()
-                .map(|m| (m.name().to_string(), m.value()))
-                .collect(),
-            die,
-            figures_firing: v.figures_firing,
-            kills: k,
-            casualties,
-        });
     }
     for (id, n) in losses {
         take_losses(turn, &id, n);
@@ -145,32 +124,7 @@ pub(crate) fn volley(
     let firer = table.units.get(id)?;
     let weapon = missile_weapon(firer)?;
     let order = orders.units.get(id);
-    let rec = turn.record.unit(id);
-    let able = matches!(firer.status, Status::Ready | Status::FallBack(_))
-        && firer.in_melee_with.is_empty()
-        && firer.attached_to.is_none()
-        && !firer.kind.is_single_figure()
-        && firer.figures > 0;
-    let held = order.is_some_and(|o| o.fire == FireOrder::Hold);
-    // No unit may fire and charge in the same turn (§6): a charge written
-    // for either phase forgoes the turn's archery.
-    let charges = order.is_some_and(|o| {
-        [&o.phase1, &o.phase2]
-            .iter()
-            .any(|f| matches!(f, Some(Function::Charge(_))))
-    }) || rec.is_some_and(|r| r.charged || r.phase1.charging || r.phase2.charging);
-    let evaded = rec.is_some_and(|r| r.phase1.evaded || r.phase2.evaded);
-    let fired = rec.is_some_and(|r| r.fired.is_some()) && options.archery == Archery::OncePerTurn;
-    let passed = rec.is_some_and(|r| !r.phase(p).passed_through_by.is_empty())
-        && firer.kind == UnitType::LightInfantry;
-    if !able
-        || held
-        || charges
-        || evaded
-        || fired
-        || passed
-        || !edge_allows(table, &firer.footprint())
-    {
+    if !may_shoot(turn, orders, options, p, firer) || !firer.in_melee_with.is_empty() {
         return None;
     }
     let range = range_of(weapon, options.shemite_bow_long_over_12);
@@ -213,6 +167,114 @@ pub(crate) fn volley(
         modifiers,
         figures_firing,
     })
+}
+
+/// Whether a unit may shoot at all this phase (§6): a missile unit, not
+/// routing, not a single figure, not holding fire, not charging this turn,
+/// not an evader, not yet fired (one volley a turn, or one a phase), not a
+/// light unit passed through this phase, not deep in woods or a swamp.
+fn may_shoot(turn: &TurnState, orders: &TurnOrders, options: &GameOptions, p: Phase, firer: &Unit) -> bool {
+    let order = orders.units.get(&firer.id);
+    let rec = turn.record.unit(&firer.id);
+    let able = matches!(firer.status, Status::Ready | Status::FallBack(_))
+        && firer.attached_to.is_none()
+        && !firer.kind.is_single_figure()
+        && firer.figures > 0
+        && missile_weapon(firer).is_some();
+    let held = order.is_some_and(|o| o.fire == FireOrder::Hold);
+    // No unit may fire and charge in the same turn (§6): a charge written
+    // for either phase forgoes the turn's archery.
+    let charges = order.is_some_and(|o| [&o.phase1, &o.phase2].iter().any(|f| matches!(f, Some(Function::Charge(_)))))
+        || rec.is_some_and(|r| r.charged || r.phase1.charging || r.phase2.charging);
+    let evaded = rec.is_some_and(|r| r.phase1.evaded || r.phase2.evaded);
+    let fired = rec.is_some_and(|r| match options.archery {
+        Archery::OncePerTurn => r.fired.is_some(),
+        Archery::EachPhase => r.fired == Some(p),
+    });
+    let passed = rec.is_some_and(|r| !r.phase(p).passed_through_by.is_empty()) && firer.kind == UnitType::LightInfantry;
+    able && !held && !charges && !evaded && !fired && !passed && edge_allows(&turn.table, &firer.footprint())
+}
+
+/// Pass-through fire during phase `p` (§6): archers that moved less than 3
+/// inches (or only changed face or formation) shoot at an enemy that came
+/// within their range while moving and is no longer a target for the
+/// end-of-phase volley — it charged them, or passed through and out of range
+/// — but not at one that started in range and moved away beyond it. It is
+/// the unit's volley (ruling C-24); casualties are applied together.
+///
+/// # Errors
+/// A scripted dice source without the roll needed.
+pub(crate) fn pass_through(turn: &mut TurnState, orders: &TurnOrders, options: &GameOptions, dice: &mut dyn Dice, p: Phase) -> Result<(), DiceError> {
+    let mut volleys = Vec::new();
+    for firer in turn.table.units.values() {
+        let moved = turn.record.unit(&firer.id).map_or(0.0, |r| r.phase(p).distance);
+        if moved >= PASS_FIRE_MOVE_LIMIT || !may_shoot(turn, orders, options, p, firer) {
+            continue;
+        }
+        let Some(weapon) = missile_weapon(firer) else { continue };
+        let range = range_of(weapon, options.shemite_bow_long_over_12);
+        let arc = if firer.has_trait(Trait::HorseArcher) { HORSE_ARCHER_ARC } else { FOOT_ARC };
+        let fp = firer.footprint();
+        let candidate = |t: &Unit| -> Option<f64> {
+            let seen = turn.record.unit(&t.id)?.phase(p).came_in_range_of.get(&firer.id)?;
+            let tfp = t.footprint();
+            let charged_us = t.in_melee_with.contains(&firer.id);
+            let out_of_range = fp.distance(&tfp) > range.max + 1e-9;
+            let went_away = out_of_range && seen.clock <= 1e-9;
+            let ok = t.side != firer.side
+                && t.status.is_present()
+                && (charged_us || out_of_range)
+                && !went_away
+                && (charged_us || t.in_melee_with.is_empty())
+                && in_arc(firer, &tfp, arc);
+            ok.then_some(seen.closest)
+        };
+        let preferred = match orders.units.get(&firer.id).map(|o| &o.fire) {
+            Some(FireOrder::Prefer(t)) => turn.table.units.get(t).and_then(|t| candidate(t).map(|d| (d, t))),
+            _ => None,
+        };
+        let chosen = preferred.or_else(|| {
+            turn.table.units.values().filter_map(|t| candidate(t).map(|d| (d, t))).min_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.id.cmp(&b.1.id)))
+        });
+        if let Some((d, target)) = chosen {
+            let modifiers = modifiers(turn, firer, target, d, range.long_over, weapon, p);
+            let figures_firing = figures_firing(firer, weapon, &target.footprint(), options);
+            volleys.push((firer.id.clone(), Volley { target: target.id.clone(), weapon, range: d, modifiers, figures_firing }));
+        }
+    }
+    let mut losses: BTreeMap<UnitId, u32> = BTreeMap::new();
+    for (id, v) in volleys {
+        let die = roll(dice, DiceKey::PassFire { unit: id.clone(), phase: p.number() }, &mut turn.events)?;
+        let casualties = shoot(turn, &id, &v, die, p);
+        *losses.entry(v.target.clone()).or_default() += casualties;
+    }
+    for (id, n) in losses {
+        take_losses(turn, &id, n);
+    }
+    Ok(())
+}
+
+/// Report one volley and mark the firer as having shot; its casualties.
+fn shoot(turn: &mut TurnState, id: &str, v: &Volley, die: u8, p: Phase) -> u32 {
+    let sum: i32 = v.modifiers.iter().map(|m| m.value()).sum();
+    let k = kills(die, sum, v.figures_firing);
+    let casualties = casualties_from_kills(k);
+    turn.record.unit_mut(id).fired = Some(p);
+    let (firer, target) = (&turn.table.units[id], &turn.table.units[&v.target]);
+    turn.events.push(Event::FireResolved {
+        firer: id.to_string(),
+        firer_name: firer.name.clone(),
+        target: v.target.clone(),
+        target_name: target.name.clone(),
+        phase: p.number(),
+        range: v.range,
+        modifiers: v.modifiers.iter().map(|m| (m.name().to_string(), m.value())).collect(),
+        die,
+        figures_firing: v.figures_firing,
+        kills: k,
+        casualties,
+    });
+    casualties
 }
 
 /// The §6 modifiers, in the book's order.
