@@ -10,8 +10,8 @@ use crate::rules::bases::models;
 use crate::rules::fire::{
     casualties_from_kills, kills, range_of, ranks_that_fire, Arc, FireModifier, MissileWeapon,
     CHARIOT_ARCHERS_PER_CHARIOT, EDGE_DEPTH, FIRE_GAP, FOOT_ARC, HORSE_ARCHER_ARC,
-    HORSE_ARCHER_COLUMN_SIDE_FILES, PASS_FIRE_MOVE_LIMIT, HORSE_ARCHER_LINE_RANKS, MAMMOTH_ARCHERS_PER_BEAST,
-    TORTOISE_RANKS,
+    HORSE_ARCHER_COLUMN_SIDE_FILES, HORSE_ARCHER_LINE_RANKS, MAMMOTH_ARCHERS_PER_BEAST,
+    PASS_FIRE_MOVE_LIMIT, TORTOISE_RANKS,
 };
 use crate::rules::options::{Archery, GameOptions};
 use crate::rules::{Formation, Phase, Trait, UnitType};
@@ -173,7 +173,13 @@ pub(crate) fn volley(
 /// routing, not a single figure, not holding fire, not charging this turn,
 /// not an evader, not yet fired (one volley a turn, or one a phase), not a
 /// light unit passed through this phase, not deep in woods or a swamp.
-fn may_shoot(turn: &TurnState, orders: &TurnOrders, options: &GameOptions, p: Phase, firer: &Unit) -> bool {
+fn may_shoot(
+    turn: &TurnState,
+    orders: &TurnOrders,
+    options: &GameOptions,
+    p: Phase,
+    firer: &Unit,
+) -> bool {
     let order = orders.units.get(&firer.id);
     let rec = turn.record.unit(&firer.id);
     let able = matches!(firer.status, Status::Ready | Status::FallBack(_))
@@ -184,15 +190,24 @@ fn may_shoot(turn: &TurnState, orders: &TurnOrders, options: &GameOptions, p: Ph
     let held = order.is_some_and(|o| o.fire == FireOrder::Hold);
     // No unit may fire and charge in the same turn (§6): a charge written
     // for either phase forgoes the turn's archery.
-    let charges = order.is_some_and(|o| [&o.phase1, &o.phase2].iter().any(|f| matches!(f, Some(Function::Charge(_)))))
-        || rec.is_some_and(|r| r.charged || r.phase1.charging || r.phase2.charging);
+    let charges = order.is_some_and(|o| {
+        [&o.phase1, &o.phase2]
+            .iter()
+            .any(|f| matches!(f, Some(Function::Charge(_))))
+    }) || rec.is_some_and(|r| r.charged || r.phase1.charging || r.phase2.charging);
     let evaded = rec.is_some_and(|r| r.phase1.evaded || r.phase2.evaded);
     let fired = rec.is_some_and(|r| match options.archery {
         Archery::OncePerTurn => r.fired.is_some(),
         Archery::EachPhase => r.fired == Some(p),
     });
-    let passed = rec.is_some_and(|r| !r.phase(p).passed_through_by.is_empty()) && firer.kind == UnitType::LightInfantry;
-    able && !held && !charges && !evaded && !fired && !passed && edge_allows(&turn.table, &firer.footprint())
+    let passed = rec.is_some_and(|r| !r.phase(p).passed_through_by.is_empty())
+        && firer.kind == UnitType::LightInfantry;
+    able && !held
+        && !charges
+        && !evaded
+        && !fired
+        && !passed
+        && edge_allows(&turn.table, &firer.footprint())
 }
 
 /// Pass-through fire during phase `p` (§6): archers that moved less than 3
@@ -204,19 +219,39 @@ fn may_shoot(turn: &TurnState, orders: &TurnOrders, options: &GameOptions, p: Ph
 ///
 /// # Errors
 /// A scripted dice source without the roll needed.
-pub(crate) fn pass_through(turn: &mut TurnState, orders: &TurnOrders, options: &GameOptions, dice: &mut dyn Dice, p: Phase) -> Result<(), DiceError> {
+pub(crate) fn pass_through(
+    turn: &mut TurnState,
+    orders: &TurnOrders,
+    options: &GameOptions,
+    dice: &mut dyn Dice,
+    p: Phase,
+) -> Result<(), DiceError> {
     let mut volleys = Vec::new();
     for firer in turn.table.units.values() {
-        let moved = turn.record.unit(&firer.id).map_or(0.0, |r| r.phase(p).distance);
+        let moved = turn
+            .record
+            .unit(&firer.id)
+            .map_or(0.0, |r| r.phase(p).distance);
         if moved >= PASS_FIRE_MOVE_LIMIT || !may_shoot(turn, orders, options, p, firer) {
             continue;
         }
-        let Some(weapon) = missile_weapon(firer) else { continue };
+        let Some(weapon) = missile_weapon(firer) else {
+            continue;
+        };
         let range = range_of(weapon, options.shemite_bow_long_over_12);
-        let arc = if firer.has_trait(Trait::HorseArcher) { HORSE_ARCHER_ARC } else { FOOT_ARC };
+        let arc = if firer.has_trait(Trait::HorseArcher) {
+            HORSE_ARCHER_ARC
+        } else {
+            FOOT_ARC
+        };
         let fp = firer.footprint();
         let candidate = |t: &Unit| -> Option<f64> {
-            let seen = turn.record.unit(&t.id)?.phase(p).came_in_range_of.get(&firer.id)?;
+            let seen = turn
+                .record
+                .unit(&t.id)?
+                .phase(p)
+                .came_in_range_of
+                .get(&firer.id)?;
             let tfp = t.footprint();
             let charged_us = t.in_melee_with.contains(&firer.id);
             let out_of_range = fp.distance(&tfp) > range.max + 1e-9;
@@ -230,21 +265,45 @@ pub(crate) fn pass_through(turn: &mut TurnState, orders: &TurnOrders, options: &
             ok.then_some(seen.closest)
         };
         let preferred = match orders.units.get(&firer.id).map(|o| &o.fire) {
-            Some(FireOrder::Prefer(t)) => turn.table.units.get(t).and_then(|t| candidate(t).map(|d| (d, t))),
+            Some(FireOrder::Prefer(t)) => turn
+                .table
+                .units
+                .get(t)
+                .and_then(|t| candidate(t).map(|d| (d, t))),
             _ => None,
         };
         let chosen = preferred.or_else(|| {
-            turn.table.units.values().filter_map(|t| candidate(t).map(|d| (d, t))).min_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.id.cmp(&b.1.id)))
+            turn.table
+                .units
+                .values()
+                .filter_map(|t| candidate(t).map(|d| (d, t)))
+                .min_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.id.cmp(&b.1.id)))
         });
         if let Some((d, target)) = chosen {
             let modifiers = modifiers(turn, firer, target, d, range.long_over, weapon, p);
             let figures_firing = figures_firing(firer, weapon, &target.footprint(), options);
-            volleys.push((firer.id.clone(), Volley { target: target.id.clone(), weapon, range: d, modifiers, figures_firing }));
+            volleys.push((
+                firer.id.clone(),
+                Volley {
+                    target: target.id.clone(),
+                    weapon,
+                    range: d,
+                    modifiers,
+                    figures_firing,
+                },
+            ));
         }
     }
     let mut losses: BTreeMap<UnitId, u32> = BTreeMap::new();
     for (id, v) in volleys {
-        let die = roll(dice, DiceKey::PassFire { unit: id.clone(), phase: p.number() }, &mut turn.events)?;
+        let die = roll(
+            dice,
+            DiceKey::PassFire {
+                unit: id.clone(),
+                phase: p.number(),
+            },
+            &mut turn.events,
+        )?;
         let casualties = shoot(turn, &id, &v, die, p);
         *losses.entry(v.target.clone()).or_default() += casualties;
     }
@@ -268,7 +327,11 @@ fn shoot(turn: &mut TurnState, id: &str, v: &Volley, die: u8, p: Phase) -> u32 {
         target_name: target.name.clone(),
         phase: p.number(),
         range: v.range,
-        modifiers: v.modifiers.iter().map(|m| (m.name().to_string(), m.value())).collect(),
+        modifiers: v
+            .modifiers
+            .iter()
+            .map(|m| (m.name().to_string(), m.value()))
+            .collect(),
         die,
         figures_firing: v.figures_firing,
         kills: k,
@@ -485,6 +548,46 @@ fn clear_line(table: &Table, firer: &Unit, target: &Footprint, options: &GameOpt
 mod tests {
     use super::*;
     use crate::table::geometry::Footprint;
+
+    #[test]
+    fn volleys_read_as_sentences() {
+        let e = Event::FireResolved {
+            firer: "boss".into(),
+            firer_name: "Bossonian Archers".into(),
+            target: "foot".into(),
+            target_name: "Nemedian Spearmen".into(),
+            phase: 1,
+            range: 10.5,
+            modifiers: [
+                FireModifier::FirerMoved,
+                FireModifier::Uphill,
+                FireModifier::LongRange,
+                FireModifier::Bossonian,
+            ]
+            .iter()
+            .map(|m| (m.name().to_string(), m.value()))
+            .collect(),
+            die: 4,
+            figures_firing: 12,
+            kills: 24,
+            casualties: 1,
+        };
+        assert_eq!(
+            e.to_string(),
+            "Bossonian Archers shot at Nemedian Spearmen at 10.5 inches: die 4, moved −1, target uphill −1, \
+             long range −1, Bossonian +1 = 2; 12 figures firing, 24 kills, 1 casualty."
+        );
+        let lost = Event::Casualties {
+            unit: "foot".into(),
+            name: "Nemedian Spearmen".into(),
+            lost: 1,
+            left: 23,
+        };
+        assert_eq!(
+            lost.to_string(),
+            "Nemedian Spearmen lost 1 figure (23 left)."
+        );
+    }
 
     #[test]
     fn nearest_point_of_a_rectangle() {

@@ -420,3 +420,81 @@ fn modifiers(
     }
     m
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::adjudicate::{resolve_turn, StopAfter};
+    use crate::dice::ScriptedDice;
+    use crate::table::setup::Setup;
+
+    const TWO_FOOT: &str = r#"
+[table]
+width = 72.0
+depth = 48.0
+
+[[unit]]
+id = "a"
+side = "aquilonia"
+name = "Aquilonian Foot"
+type = "MI"
+figures = 24
+formation = "line"
+ranks = 2
+front = [36.0, 20.0]
+facing = 0
+status = "in-melee:d"
+
+[[unit]]
+id = "d"
+side = "nemedia"
+name = "Nemedian Cavalry"
+type = "HC"
+figures = 9
+formation = "line"
+ranks = 1
+front = [36.0, 20.0]
+facing = 180
+status = "in-melee:a"
+"#;
+
+    #[test]
+    fn post_charge_bonus_on_later_rounds_and_winner_recorded() {
+        let setup: Setup = toml::from_str(TWO_FOOT).unwrap();
+        let mut table = Table::from_setup(&setup).unwrap();
+        table.charge_bonus_earned.insert("d".into());
+        let mut dice =
+            ScriptedDice::new([("melee:a".to_string(), 4), ("melee:d".to_string(), 4)].into());
+        let out = resolve_turn(
+            &table,
+            &TurnOrders::default(),
+            &GameOptions::default(),
+            &mut dice,
+            StopAfter::Melee,
+        )
+        .unwrap();
+        // d: 9 figures, 4 + 1 post-charge = 50 %, 4.5 = 5; a: 18, 4 - 2 = 20 %, 3.6 = 4.
+        assert_eq!(out.table.units["a"].figures, 19);
+        assert_eq!(out.table.units["d"].figures, 5);
+        assert_eq!(
+            out.record.unit("d").and_then(|r| r.melee),
+            Some(MeleeResult::Won)
+        );
+        assert_eq!(
+            out.record.unit("a").and_then(|r| r.melee),
+            Some(MeleeResult::Lost)
+        );
+        assert!(
+            out.table.charge_bonus_earned.contains("d"),
+            "still in melee: keeps its post-charge bonus"
+        );
+        let said: Vec<String> = out.events.iter().map(|e| e.to_string()).collect();
+        assert!(said.contains(&"Nemedian Cavalry fought Aquilonian Foot with 9 figures: die 4, post-charge +1 = 5; 5 casualties.".to_string()), "{said:#?}");
+        assert!(
+            said.contains(
+                &"Nemedian Cavalry won the melee: 5 casualties inflicted, 4 suffered.".to_string()
+            ),
+            "{said:#?}"
+        );
+    }
+}
