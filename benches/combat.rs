@@ -16,20 +16,35 @@ use umpire::rules::options::GameOptions;
 use umpire::table::{setup::Setup, Table};
 
 fn battle() -> Table {
-    let specs: Vec<Spec> = (0..KINDS.len()).map(|kind| Spec { kind, figures: 16 + kind as u32 }).collect();
+    let specs: Vec<Spec> = (0..KINDS.len())
+        .map(|kind| Spec {
+            kind,
+            figures: 16 + kind as u32,
+        })
+        .collect();
     let setup: Setup = toml::from_str(&setup_toml(&specs, 10, "")).expect("bench set-up parses");
     Table::from_setup(&setup).expect("bench set-up is legal")
 }
 
 fn bench(c: &mut Criterion) {
     let table = battle();
-    assert_eq!(table.units.values().filter(|u| !u.in_melee_with.is_empty()).count(), 40);
+    assert_eq!(
+        table
+            .units
+            .values()
+            .filter(|u| !u.in_melee_with.is_empty())
+            .count(),
+        40
+    );
     let orders = TurnOrders::default();
     let options = GameOptions::default();
     c.bench_function("fire and melee, 40 units in 10 melees", |b| {
         b.iter(|| {
             let mut dice = SeededDice::new([7; 32]);
-            black_box(resolve_turn(&table, &orders, &options, &mut dice, StopAfter::Melee).expect("seeded dice never fail"))
+            black_box(
+                resolve_turn(&table, &orders, &options, &mut dice, StopAfter::Melee)
+                    .expect("seeded dice never fail"),
+            )
         })
     });
 }

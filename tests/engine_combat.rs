@@ -26,7 +26,10 @@ impl Dice for Unprefixed {
     fn roll(&mut self, key: &DiceKey) -> Result<u8, DiceError> {
         let strip = |u: &String| u.strip_prefix(&self.prefix).unwrap_or(u).to_string();
         let k = match key {
-            DiceKey::Fire { unit, phase } => DiceKey::Fire { unit: strip(unit), phase: *phase },
+            DiceKey::Fire { unit, phase } => DiceKey::Fire {
+                unit: strip(unit),
+                phase: *phase,
+            },
             DiceKey::Melee { unit } => DiceKey::Melee { unit: strip(unit) },
             other => other.clone(),
         };
@@ -40,17 +43,34 @@ fn table(specs: &[Spec], prefix: &str) -> Table {
 }
 
 fn run(t: &Table, prefix: &str, seed: u8, options: &GameOptions) -> TurnResult {
-    let mut dice = Unprefixed { prefix: prefix.to_string(), inner: SeededDice::new([seed; 32]) };
-    resolve_turn(t, &TurnOrders::default(), options, &mut dice, StopAfter::Melee).unwrap()
+    let mut dice = Unprefixed {
+        prefix: prefix.to_string(),
+        inner: SeededDice::new([seed; 32]),
+    };
+    resolve_turn(
+        t,
+        &TurnOrders::default(),
+        options,
+        &mut dice,
+        StopAfter::Melee,
+    )
+    .unwrap()
 }
 
 fn specs() -> impl Strategy<Value = Vec<Spec>> {
-    prop::collection::vec((0..KINDS.len(), 8..=24u32).prop_map(|(kind, figures)| Spec { kind, figures }), 12)
+    prop::collection::vec(
+        (0..KINDS.len(), 8..=24u32).prop_map(|(kind, figures)| Spec { kind, figures }),
+        12,
+    )
 }
 
 fn options() -> impl Strategy<Value = GameOptions> {
     (any::<bool>(), any::<bool>()).prop_map(|(down, attackers)| GameOptions {
-        figure_rounding: if down { umpire::rules::melee::FigureRounding::Down } else { umpire::rules::melee::FigureRounding::Nearest },
+        figure_rounding: if down {
+            umpire::rules::melee::FigureRounding::Down
+        } else {
+            umpire::rules::melee::FigureRounding::Nearest
+        },
         terrain_penalty_on_attackers: attackers,
         ..GameOptions::default()
     })
@@ -102,9 +122,33 @@ proptest! {
 
 #[test]
 fn a_melee_round_reports_winner_and_loser() {
-    let specs = [Spec { kind: 2, figures: 24 }, Spec { kind: 2, figures: 24 }, Spec { kind: 0, figures: 8 }, Spec { kind: 0, figures: 8 }];
+    let specs = [
+        Spec {
+            kind: 2,
+            figures: 24,
+        },
+        Spec {
+            kind: 2,
+            figures: 24,
+        },
+        Spec {
+            kind: 0,
+            figures: 8,
+        },
+        Spec {
+            kind: 0,
+            figures: 8,
+        },
+    ];
     let out = run(&table(&specs, ""), "", 1, &GameOptions::default());
-    let results: Vec<_> = out.events.iter().filter_map(|e| match e { Event::MeleeOutcome { unit, result, .. } => Some((unit.clone(), *result)), _ => None }).collect();
+    let results: Vec<_> = out
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::MeleeOutcome { unit, result, .. } => Some((unit.clone(), *result)),
+            _ => None,
+        })
+        .collect();
     assert_eq!(results.len(), 12);
     for (unit, result) in results {
         assert_eq!(out.record.unit(&unit).and_then(|r| r.melee), Some(result));

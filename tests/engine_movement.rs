@@ -316,8 +316,8 @@ fn a_turn_reads_as_sentences() {
             ),
         ],
         &GameOptions::default(),
-        // The movement half of the turn; the melee that follows has dice of its own.
-        StopAfter::Phase2Fire,
+        // Melee (which needs dice) follows phase 2 movement.
+        StopAfter::Phase2Move,
     );
     let text: Vec<String> = r.events.iter().map(|e| e.to_string()).collect();
     assert_eq!(

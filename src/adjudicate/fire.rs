@@ -8,9 +8,10 @@ use crate::dice::{Dice, DiceError, DiceKey};
 use crate::orders::plan::{FireOrder, Function, TurnOrders};
 use crate::rules::bases::models;
 use crate::rules::fire::{
-    casualties_from_kills, kills, range_of, ranks_that_fire, Arc, FireModifier, MissileWeapon, CHARIOT_ARCHERS_PER_CHARIOT,
-    EDGE_DEPTH, FIRE_GAP, FOOT_ARC, HORSE_ARCHER_ARC, HORSE_ARCHER_COLUMN_SIDE_FILES, HORSE_ARCHER_LINE_RANKS,
-    MAMMOTH_ARCHERS_PER_BEAST, TORTOISE_RANKS,
+    casualties_from_kills, kills, range_of, ranks_that_fire, Arc, FireModifier, MissileWeapon,
+    CHARIOT_ARCHERS_PER_CHARIOT, EDGE_DEPTH, FIRE_GAP, FOOT_ARC, HORSE_ARCHER_ARC,
+    HORSE_ARCHER_COLUMN_SIDE_FILES, HORSE_ARCHER_LINE_RANKS, MAMMOTH_ARCHERS_PER_BEAST,
+    PASS_FIRE_MOVE_LIMIT, TORTOISE_RANKS,
 };
 use crate::rules::options::{Archery, GameOptions};
 use crate::rules::{Formation, Phase, Trait, UnitType};
@@ -35,31 +36,29 @@ pub struct Volley {
 ///
 /// # Errors
 /// A scripted dice source without the roll needed.
-pub(crate) fn phase(turn: &mut TurnState, orders: &TurnOrders, options: &GameOptions, dice: &mut dyn Dice, p: Phase) -> Result<(), DiceError> {
+pub(crate) fn phase(
+    turn: &mut TurnState,
+    orders: &TurnOrders,
+    options: &GameOptions,
+    dice: &mut dyn Dice,
+    p: Phase,
+) -> Result<(), DiceError> {
     let mut losses: BTreeMap<UnitId, u32> = BTreeMap::new();
     let ids: Vec<UnitId> = turn.table.units.keys().cloned().collect();
     for id in ids {
-        let Some(v) = volley(turn, orders, options, p, &id) else { continue };
-        let die = roll(dice, DiceKey::Fire { unit: id.clone(), phase: p.number() }, &mut turn.events)?;
-        let sum: i32 = v.modifiers.iter().map(|m| m.value()).sum();
-        let k = kills(die, sum, v.figures_firing);
-        let casualties = casualties_from_kills(k);
+        let Some(v) = volley(turn, orders, options, p, &id) else {
+            continue;
+        };
+        let die = roll(
+            dice,
+            DiceKey::Fire {
+                unit: id.clone(),
+                phase: p.number(),
+            },
+            &mut turn.events,
+        )?;
+        let casualties = shoot(turn, &id, &v, die, p);
         *losses.entry(v.target.clone()).or_default() += casualties;
-        turn.record.unit_mut(&id).fired = Some(p);
-        let (firer, target) = (&turn.table.units[&id], &turn.table.units[&v.target]);
-        turn.events.push(Event::FireResolved {
-            firer: id.clone(),
-            firer_name: firer.name.clone(),
-            target: v.target.clone(),
-            target_name: target.name.clone(),
-            phase: p.number(),
-            range: v.range,
-            modifiers: v.modifiers.iter().map(|m| (m.name().to_string(), m.value())).collect(),
-            die,
-            figures_firing: v.figures_firing,
-            kills: k,
-            casualties,
-        });
     }
     for (id, n) in losses {
         take_losses(turn, &id, n);
@@ -70,17 +69,27 @@ pub(crate) fn phase(turn: &mut TurnState, orders: &TurnOrders, options: &GameOpt
 /// Remove `n` figures from a unit (never below 0); a unit reduced to 0 is
 /// eliminated and leaves its melees.
 pub(crate) fn take_losses(turn: &mut TurnState, id: &str, n: u32) {
-    let Some(u) = turn.table.units.get_mut(id) else { return };
+    let Some(u) = turn.table.units.get_mut(id) else {
+        return;
+    };
     let lost = n.min(u.figures);
     if lost == 0 {
         return;
     }
     u.figures -= lost;
-    turn.events.push(Event::Casualties { unit: u.id.clone(), name: u.name.clone(), lost, left: u.figures });
+    turn.events.push(Event::Casualties {
+        unit: u.id.clone(),
+        name: u.name.clone(),
+        lost,
+        left: u.figures,
+    });
     if u.figures == 0 {
         u.status = Status::Eliminated;
         let partners = std::mem::take(&mut u.in_melee_with);
-        turn.events.push(Event::Eliminated { unit: u.id.clone(), name: u.name.clone() });
+        turn.events.push(Event::Eliminated {
+            unit: u.id.clone(),
+            name: u.name.clone(),
+        });
         for o in partners {
             if let Some(o) = turn.table.units.get_mut(&o) {
                 o.in_melee_with.remove(id);
@@ -92,37 +101,38 @@ pub(crate) fn take_losses(turn: &mut TurnState, id: &str, n: u32) {
 /// The missile weapon a unit shoots with: its longest-ranged (ruling C-6);
 /// horse archers shoot bows.
 pub fn missile_weapon(u: &Unit) -> Option<MissileWeapon> {
-    let listed = u.weapons.iter().filter_map(|w| MissileWeapon::of(*w)).max_by(|a, b| {
-        range_of(*a, false).max.total_cmp(&range_of(*b, false).max)
-    });
-    listed.or_else(|| u.has_trait(Trait::HorseArcher).then_some(MissileWeapon::Bow))
+    let listed = u
+        .weapons
+        .iter()
+        .filter_map(|w| MissileWeapon::of(*w))
+        .max_by(|a, b| range_of(*a, false).max.total_cmp(&range_of(*b, false).max));
+    listed.or_else(|| {
+        u.has_trait(Trait::HorseArcher)
+            .then_some(MissileWeapon::Bow)
+    })
 }
 
 /// The volley unit `id` would fire at the end of phase `p`, if it may fire.
-pub(crate) fn volley(turn: &TurnState, orders: &TurnOrders, options: &GameOptions, p: Phase, id: &str) -> Option<Volley> {
+pub(crate) fn volley(
+    turn: &TurnState,
+    orders: &TurnOrders,
+    options: &GameOptions,
+    p: Phase,
+    id: &str,
+) -> Option<Volley> {
     let table = &turn.table;
     let firer = table.units.get(id)?;
     let weapon = missile_weapon(firer)?;
     let order = orders.units.get(id);
-    let rec = turn.record.unit(id);
-    let able = matches!(firer.status, Status::Ready | Status::FallBack(_))
-        && firer.in_melee_with.is_empty()
-        && firer.attached_to.is_none()
-        && !firer.kind.is_single_figure()
-        && firer.figures > 0;
-    let held = order.is_some_and(|o| o.fire == FireOrder::Hold);
-    // No unit may fire and charge in the same turn (§6): a charge written
-    // for either phase forgoes the turn's archery.
-    let charges = order.is_some_and(|o| [&o.phase1, &o.phase2].iter().any(|f| matches!(f, Some(Function::Charge(_)))))
-        || rec.is_some_and(|r| r.charged || r.phase1.charging || r.phase2.charging);
-    let evaded = rec.is_some_and(|r| r.phase1.evaded || r.phase2.evaded);
-    let fired = rec.is_some_and(|r| r.fired.is_some()) && options.archery == Archery::OncePerTurn;
-    let passed = rec.is_some_and(|r| !r.phase(p).passed_through_by.is_empty()) && firer.kind == UnitType::LightInfantry;
-    if !able || held || charges || evaded || fired || passed || !edge_allows(table, &firer.footprint()) {
+    if !may_shoot(turn, orders, options, p, firer) || !firer.in_melee_with.is_empty() {
         return None;
     }
     let range = range_of(weapon, options.shemite_bow_long_over_12);
-    let arc = if firer.has_trait(Trait::HorseArcher) { HORSE_ARCHER_ARC } else { FOOT_ARC };
+    let arc = if firer.has_trait(Trait::HorseArcher) {
+        HORSE_ARCHER_ARC
+    } else {
+        FOOT_ARC
+    };
     let fp = firer.footprint();
     let legal = |t: &Unit| -> Option<f64> {
         let tfp = t.footprint();
@@ -150,31 +160,237 @@ pub(crate) fn volley(turn: &TurnState, orders: &TurnOrders, options: &GameOption
     })?;
     let modifiers = modifiers(turn, firer, target, d, range.long_over, weapon, p);
     let figures_firing = figures_firing(firer, weapon, &target.footprint(), options);
-    Some(Volley { target: target.id.clone(), weapon, range: d, modifiers, figures_firing })
+    Some(Volley {
+        target: target.id.clone(),
+        weapon,
+        range: d,
+        modifiers,
+        figures_firing,
+    })
+}
+
+/// Whether a unit may shoot at all this phase (§6): a missile unit, not
+/// routing, not a single figure, not holding fire, not charging this turn,
+/// not an evader, not yet fired (one volley a turn, or one a phase), not a
+/// light unit passed through this phase, not deep in woods or a swamp.
+fn may_shoot(
+    turn: &TurnState,
+    orders: &TurnOrders,
+    options: &GameOptions,
+    p: Phase,
+    firer: &Unit,
+) -> bool {
+    let order = orders.units.get(&firer.id);
+    let rec = turn.record.unit(&firer.id);
+    let able = matches!(firer.status, Status::Ready | Status::FallBack(_))
+        && firer.attached_to.is_none()
+        && !firer.kind.is_single_figure()
+        && firer.figures > 0
+        && missile_weapon(firer).is_some();
+    let held = order.is_some_and(|o| o.fire == FireOrder::Hold);
+    // No unit may fire and charge in the same turn (§6): a charge written
+    // for either phase forgoes the turn's archery.
+    let charges = order.is_some_and(|o| {
+        [&o.phase1, &o.phase2]
+            .iter()
+            .any(|f| matches!(f, Some(Function::Charge(_))))
+    }) || rec.is_some_and(|r| r.charged || r.phase1.charging || r.phase2.charging);
+    let evaded = rec.is_some_and(|r| r.phase1.evaded || r.phase2.evaded);
+    let fired = rec.is_some_and(|r| match options.archery {
+        Archery::OncePerTurn => r.fired.is_some(),
+        Archery::EachPhase => r.fired == Some(p),
+    });
+    let passed = rec.is_some_and(|r| !r.phase(p).passed_through_by.is_empty())
+        && firer.kind == UnitType::LightInfantry;
+    able && !held
+        && !charges
+        && !evaded
+        && !fired
+        && !passed
+        && edge_allows(&turn.table, &firer.footprint())
+}
+
+/// Pass-through fire during phase `p` (§6): archers that moved less than 3
+/// inches (or only changed face or formation) shoot at an enemy that came
+/// within their range while moving and is no longer a target for the
+/// end-of-phase volley — it charged them, or passed through and out of range
+/// — but not at one that started in range and moved away beyond it. It is
+/// the unit's volley (ruling C-24); casualties are applied together.
+///
+/// # Errors
+/// A scripted dice source without the roll needed.
+pub(crate) fn pass_through(
+    turn: &mut TurnState,
+    orders: &TurnOrders,
+    options: &GameOptions,
+    dice: &mut dyn Dice,
+    p: Phase,
+) -> Result<(), DiceError> {
+    let mut volleys = Vec::new();
+    for firer in turn.table.units.values() {
+        let moved = turn
+            .record
+            .unit(&firer.id)
+            .map_or(0.0, |r| r.phase(p).distance);
+        if moved >= PASS_FIRE_MOVE_LIMIT || !may_shoot(turn, orders, options, p, firer) {
+            continue;
+        }
+        let Some(weapon) = missile_weapon(firer) else {
+            continue;
+        };
+        let range = range_of(weapon, options.shemite_bow_long_over_12);
+        let arc = if firer.has_trait(Trait::HorseArcher) {
+            HORSE_ARCHER_ARC
+        } else {
+            FOOT_ARC
+        };
+        let fp = firer.footprint();
+        let candidate = |t: &Unit| -> Option<f64> {
+            let seen = turn
+                .record
+                .unit(&t.id)?
+                .phase(p)
+                .came_in_range_of
+                .get(&firer.id)?;
+            let tfp = t.footprint();
+            let charged_us = t.in_melee_with.contains(&firer.id);
+            let out_of_range = fp.distance(&tfp) > range.max + 1e-9;
+            let went_away = out_of_range && seen.clock <= 1e-9;
+            let ok = t.side != firer.side
+                && t.status.is_present()
+                && (charged_us || out_of_range)
+                && !went_away
+                && (charged_us || t.in_melee_with.is_empty())
+                && in_arc(firer, &tfp, arc);
+            ok.then_some(seen.closest)
+        };
+        let preferred = match orders.units.get(&firer.id).map(|o| &o.fire) {
+            Some(FireOrder::Prefer(t)) => turn
+                .table
+                .units
+                .get(t)
+                .and_then(|t| candidate(t).map(|d| (d, t))),
+            _ => None,
+        };
+        let chosen = preferred.or_else(|| {
+            turn.table
+                .units
+                .values()
+                .filter_map(|t| candidate(t).map(|d| (d, t)))
+                .min_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.id.cmp(&b.1.id)))
+        });
+        if let Some((d, target)) = chosen {
+            let modifiers = modifiers(turn, firer, target, d, range.long_over, weapon, p);
+            let figures_firing = figures_firing(firer, weapon, &target.footprint(), options);
+            volleys.push((
+                firer.id.clone(),
+                Volley {
+                    target: target.id.clone(),
+                    weapon,
+                    range: d,
+                    modifiers,
+                    figures_firing,
+                },
+            ));
+        }
+    }
+    let mut losses: BTreeMap<UnitId, u32> = BTreeMap::new();
+    for (id, v) in volleys {
+        let die = roll(
+            dice,
+            DiceKey::PassFire {
+                unit: id.clone(),
+                phase: p.number(),
+            },
+            &mut turn.events,
+        )?;
+        let casualties = shoot(turn, &id, &v, die, p);
+        *losses.entry(v.target.clone()).or_default() += casualties;
+    }
+    for (id, n) in losses {
+        take_losses(turn, &id, n);
+    }
+    Ok(())
+}
+
+/// Report one volley and mark the firer as having shot; its casualties.
+fn shoot(turn: &mut TurnState, id: &str, v: &Volley, die: u8, p: Phase) -> u32 {
+    let sum: i32 = v.modifiers.iter().map(|m| m.value()).sum();
+    let k = kills(die, sum, v.figures_firing);
+    let casualties = casualties_from_kills(k);
+    turn.record.unit_mut(id).fired = Some(p);
+    let (firer, target) = (&turn.table.units[id], &turn.table.units[&v.target]);
+    turn.events.push(Event::FireResolved {
+        firer: id.to_string(),
+        firer_name: firer.name.clone(),
+        target: v.target.clone(),
+        target_name: target.name.clone(),
+        phase: p.number(),
+        range: v.range,
+        modifiers: v
+            .modifiers
+            .iter()
+            .map(|m| (m.name().to_string(), m.value()))
+            .collect(),
+        die,
+        figures_firing: v.figures_firing,
+        kills: k,
+        casualties,
+    });
+    casualties
 }
 
 /// The §6 modifiers, in the book's order.
-fn modifiers(turn: &TurnState, firer: &Unit, target: &Unit, d: f64, long_over: f64, weapon: MissileWeapon, p: Phase) -> Vec<FireModifier> {
+fn modifiers(
+    turn: &TurnState,
+    firer: &Unit,
+    target: &Unit,
+    d: f64,
+    long_over: f64,
+    weapon: MissileWeapon,
+    p: Phase,
+) -> Vec<FireModifier> {
     let table = &turn.table;
     let frec = turn.record.unit(&firer.id);
     let trec = turn.record.unit(&target.id);
     let target_moved = trec.is_some_and(|r| r.phase1.moved || (p == Phase::Two && r.phase2.moved));
     let target_charging = trec.is_some_and(|r| r.phase(p).charging);
     let tfp = target.footprint();
-    let swamp = table.terrain.iter().any(|t| t.kind == TerrainKind::Swamp && t.area_meets(&tfp));
-    let woods = table.terrain.iter().any(|t| t.kind == TerrainKind::Woods && t.area_meets(&tfp));
+    let swamp = table
+        .terrain
+        .iter()
+        .any(|t| t.kind == TerrainKind::Swamp && t.area_meets(&tfp));
+    let woods = table
+        .terrain
+        .iter()
+        .any(|t| t.kind == TerrainKind::Woods && t.area_meets(&tfp));
     let uphill = level(table, &tfp) > level(table, &firer.footprint()) || swamp;
     [
-        (d > long_over + 1e-9 || weapon == MissileWeapon::Thrown, FireModifier::LongRange),
-        (frec.is_some_and(|r| r.moved_this_turn()), FireModifier::FirerMoved),
+        (
+            d > long_over + 1e-9 || weapon == MissileWeapon::Thrown,
+            FireModifier::LongRange,
+        ),
+        (
+            frec.is_some_and(|r| r.moved_this_turn()),
+            FireModifier::FirerMoved,
+        ),
         (target_moved, FireModifier::TargetMoved),
         (uphill, FireModifier::Uphill),
         (woods, FireModifier::Woods),
         (firer.has_trait(Trait::Bossonian), FireModifier::Bossonian),
-        (target.kind.is_infantry() && target.ranks >= TORTOISE_RANKS && !target_charging, FireModifier::Tortoise),
-        (matches!(firer.status, Status::FallBack(_)), FireModifier::FallBack),
+        (
+            target.kind.is_infantry() && target.ranks >= TORTOISE_RANKS && !target_charging,
+            FireModifier::Tortoise,
+        ),
+        (
+            matches!(firer.status, Status::FallBack(_)),
+            FireModifier::FallBack,
+        ),
         (target.kind == UnitType::Wizard, FireModifier::Wizard),
-        (target.kind == UnitType::WoollyMammoth, FireModifier::Mammoth),
+        (
+            target.kind == UnitType::WoollyMammoth,
+            FireModifier::Mammoth,
+        ),
     ]
     .into_iter()
     .filter_map(|(on, m)| on.then_some(m))
@@ -182,7 +398,12 @@ fn modifiers(turn: &TurnState, firer: &Unit, target: &Unit, d: f64, long_over: f
 }
 
 /// Figures that shoot (§5, §6 "who fires").
-fn figures_firing(u: &Unit, weapon: MissileWeapon, target: &Footprint, options: &GameOptions) -> u32 {
+fn figures_firing(
+    u: &Unit,
+    weapon: MissileWeapon,
+    target: &Footprint,
+    options: &GameOptions,
+) -> u32 {
     let n = if u.kind.is_chariot() {
         models(u.kind, u.figures) * CHARIOT_ARCHERS_PER_CHARIOT
     } else if u.kind == UnitType::WoollyMammoth {
@@ -212,13 +433,15 @@ fn in_arc(firer: &Unit, target: &Footprint, arc: Arc) -> bool {
     let fp = firer.footprint();
     let origin = fp.front();
     let [a, b, c, d] = target.corners();
-    [a, b, c, d, target.centre, nearest_point(target, origin)].into_iter().any(|q| {
-        if q.distance(origin) < 1e-9 {
-            return true;
-        }
-        let t = turn_between(firer.facing, bearing_of(q - origin));
-        t <= arc.right + 1e-9 && -t <= arc.left + 1e-9
-    })
+    [a, b, c, d, target.centre, nearest_point(target, origin)]
+        .into_iter()
+        .any(|q| {
+            if q.distance(origin) < 1e-9 {
+                return true;
+            }
+            let t = turn_between(firer.facing, bearing_of(q - origin));
+            t <= arc.right + 1e-9 && -t <= arc.left + 1e-9
+        })
 }
 
 /// The point of a footprint nearest to `p`.
@@ -242,7 +465,9 @@ fn level(table: &Table, f: &Footprint) -> u8 {
         .terrain
         .iter()
         .filter_map(|t| match t.kind {
-            TerrainKind::Hill { contours } if point_in_polygon(f.centre, &t.points) => Some(contours),
+            TerrainKind::Hill { contours } if point_in_polygon(f.centre, &t.points) => {
+                Some(contours)
+            }
             _ => None,
         })
         .max()
@@ -253,16 +478,21 @@ fn level(table: &Table, f: &Footprint) -> u8 {
 /// within 3 inches of the edge (measured from its front centre or its
 /// nearest corner to the edge, ruling C-8).
 fn edge_allows(table: &Table, f: &Footprint) -> bool {
-    table.terrain.iter().filter(|t| matches!(t.kind, TerrainKind::Woods | TerrainKind::Swamp)).all(|t| {
-        let mut ring = t.points.clone();
-        if let Some(first) = t.points.first() {
-            ring.push(*first);
-        }
-        let [a, b, c, d] = f.corners();
-        [a, b, c, d, f.front()]
-            .into_iter()
-            .any(|q| !point_in_polygon(q, &t.points) || distance_to_polyline(q, &ring) <= EDGE_DEPTH + 1e-9)
-    })
+    table
+        .terrain
+        .iter()
+        .filter(|t| matches!(t.kind, TerrainKind::Woods | TerrainKind::Swamp))
+        .all(|t| {
+            let mut ring = t.points.clone();
+            if let Some(first) = t.points.first() {
+                ring.push(*first);
+            }
+            let [a, b, c, d] = f.corners();
+            [a, b, c, d, f.front()].into_iter().any(|q| {
+                !point_in_polygon(q, &t.points)
+                    || distance_to_polyline(q, &ring) <= EDGE_DEPTH + 1e-9
+            })
+        })
 }
 
 /// No firing over friends (§6): a friend across the line of fire, or two
@@ -283,7 +513,12 @@ fn clear_line(table: &Table, firer: &Unit, target: &Footprint, options: &GameOpt
     let blockers: Vec<(&Unit, Footprint)> = table
         .units
         .values()
-        .filter(|u| u.side == firer.side && u.id != firer.id && u.status.is_present() && u.attached_to.is_none())
+        .filter(|u| {
+            u.side == firer.side
+                && u.id != firer.id
+                && u.status.is_present()
+                && u.attached_to.is_none()
+        })
         .map(|u| (u, u.footprint()))
         .filter(|(_, f)| (f.centre - from).dot(fp.ahead) > 0.0)
         .filter(|(_, f)| !(my_level > level(table, f) && fp.distance(f) < f.distance(target)))
@@ -292,9 +527,20 @@ fn clear_line(table: &Table, firer: &Unit, target: &Footprint, options: &GameOpt
         return false;
     }
     let side = |f: &Footprint| (f.centre - from).perp_dot(dir) > 0.0;
-    let narrow = |g: f64| if options.fire_gap_of_three_passes { g < FIRE_GAP - 1e-9 } else { g <= FIRE_GAP + 1e-9 };
+    let narrow = |g: f64| {
+        if options.fire_gap_of_three_passes {
+            g < FIRE_GAP - 1e-9
+        } else {
+            g <= FIRE_GAP + 1e-9
+        }
+    };
     blockers.iter().enumerate().all(|(i, (_, a))| {
-        blockers[i + 1..].iter().all(|(_, b)| side(a) == side(b) || !narrow(a.distance(b)) || a.distance(&line) > FIRE_GAP || b.distance(&line) > FIRE_GAP)
+        blockers[i + 1..].iter().all(|(_, b)| {
+            side(a) == side(b)
+                || !narrow(a.distance(b))
+                || a.distance(&line) > FIRE_GAP
+                || b.distance(&line) > FIRE_GAP
+        })
     })
 }
 
@@ -302,6 +548,46 @@ fn clear_line(table: &Table, firer: &Unit, target: &Footprint, options: &GameOpt
 mod tests {
     use super::*;
     use crate::table::geometry::Footprint;
+
+    #[test]
+    fn volleys_read_as_sentences() {
+        let e = Event::FireResolved {
+            firer: "boss".into(),
+            firer_name: "Bossonian Archers".into(),
+            target: "foot".into(),
+            target_name: "Nemedian Spearmen".into(),
+            phase: 1,
+            range: 10.5,
+            modifiers: [
+                FireModifier::FirerMoved,
+                FireModifier::Uphill,
+                FireModifier::LongRange,
+                FireModifier::Bossonian,
+            ]
+            .iter()
+            .map(|m| (m.name().to_string(), m.value()))
+            .collect(),
+            die: 4,
+            figures_firing: 12,
+            kills: 24,
+            casualties: 1,
+        };
+        assert_eq!(
+            e.to_string(),
+            "Bossonian Archers shot at Nemedian Spearmen at 10.5 inches: die 4, moved −1, target uphill −1, \
+             long range −1, Bossonian +1 = 2; 12 figures firing, 24 kills, 1 casualty."
+        );
+        let lost = Event::Casualties {
+            unit: "foot".into(),
+            name: "Nemedian Spearmen".into(),
+            lost: 1,
+            left: 23,
+        };
+        assert_eq!(
+            lost.to_string(),
+            "Nemedian Spearmen lost 1 figure (23 left)."
+        );
+    }
 
     #[test]
     fn nearest_point_of_a_rectangle() {

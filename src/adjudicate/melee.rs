@@ -10,14 +10,15 @@ use crate::dice::{Dice, DiceError, DiceKey};
 use crate::orders::plan::TurnOrders;
 use crate::rules::bases::base;
 use crate::rules::melee::{
-    casualties, category, charge_bonus, half, overlap_figures, post_charge_bonus, single_figure_weight, FigureRounding,
-    MeleeModifier, DEEP_INFANTRY_RANKS, MAMMOTH_FRIGHT_RANGE, SPECIAL_CATEGORY,
+    casualties, category, charge_bonus, half, overlap_figures, post_charge_bonus,
+    single_figure_weight, FigureRounding, MeleeModifier, DEEP_INFANTRY_RANKS, MAMMOTH_FRIGHT_RANGE,
+    SPECIAL_CATEGORY,
 };
 use crate::rules::options::GameOptions;
 use crate::rules::{Trait, UnitType, Weapon};
 use crate::table::geometry::{Edge, Face, Footprint};
-use crate::table::{Status, TerrainKind, Unit, UnitId};
 use crate::table::Table;
+use crate::table::{Status, TerrainKind, Unit, UnitId};
 use std::collections::BTreeMap;
 
 /// Within this distance a figure counts as in base contact (inches).
@@ -44,8 +45,20 @@ struct Pairing {
 }
 
 fn pairing(turn: &TurnState, u: &str, o: &str) -> Pairing {
-    let mine = turn.record.unit(u).map(|r| r.contacts.iter().filter(|c| c.other == o).collect::<Vec<_>>()).unwrap_or_default();
-    let theirs = turn.record.unit(o).is_some_and(|r| r.contacts.iter().any(|c| c.other == u));
+    let mine = turn
+        .record
+        .unit(u)
+        .map(|r| {
+            r.contacts
+                .iter()
+                .filter(|c| c.other == o)
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    let theirs = turn
+        .record
+        .unit(o)
+        .is_some_and(|r| r.contacts.iter().any(|c| c.other == u));
     Pairing {
         first_round: !mine.is_empty() || theirs,
         charged: mine.iter().any(|c| c.charging),
@@ -57,12 +70,25 @@ fn pairing(turn: &TurnState, u: &str, o: &str) -> Pairing {
 ///
 /// # Errors
 /// A scripted dice source without the roll needed.
-pub(crate) fn step(turn: &mut TurnState, _orders: &TurnOrders, options: &GameOptions, dice: &mut dyn Dice) -> Result<(), DiceError> {
-    let fighters: Vec<UnitId> =
-        turn.table.units.values().filter(|u| u.status.is_present() && !u.in_melee_with.is_empty()).map(|u| u.id.clone()).collect();
+pub(crate) fn step(
+    turn: &mut TurnState,
+    _orders: &TurnOrders,
+    options: &GameOptions,
+    dice: &mut dyn Dice,
+) -> Result<(), DiceError> {
+    let fighters: Vec<UnitId> = turn
+        .table
+        .units
+        .values()
+        .filter(|u| u.status.is_present() && !u.in_melee_with.is_empty())
+        .map(|u| u.id.clone())
+        .collect();
     let mut dice_of: BTreeMap<UnitId, u8> = BTreeMap::new();
     for id in &fighters {
-        dice_of.insert(id.clone(), roll(dice, DiceKey::Melee { unit: id.clone() }, &mut turn.events)?);
+        dice_of.insert(
+            id.clone(),
+            roll(dice, DiceKey::Melee { unit: id.clone() }, &mut turn.events)?,
+        );
     }
     let bouts = bouts(turn, options);
     let mut inflicted: BTreeMap<UnitId, u32> = BTreeMap::new();
@@ -80,24 +106,39 @@ pub(crate) fn step(turn: &mut TurnState, _orders: &TurnOrders, options: &GameOpt
             opponent: o.id.clone(),
             opponent_name: o.name.clone(),
             figures_fighting: b.figures_fighting,
-            modifiers: b.modifiers.iter().map(|m| (m.name().to_string(), m.value())).collect(),
+            modifiers: b
+                .modifiers
+                .iter()
+                .map(|m| (m.name().to_string(), m.value()))
+                .collect(),
             die,
             casualties: n,
         });
-        if b.modifiers.iter().any(|m| matches!(m, MeleeModifier::Charge(_))) {
+        if b.modifiers
+            .iter()
+            .any(|m| matches!(m, MeleeModifier::Charge(_)))
+        {
             turn.table.charge_bonus_earned.insert(b.unit.clone());
         }
     }
     // A charge whose bonus the melee rules denied earned nothing (§4, §7).
     for id in &fighters {
-        if !bouts.iter().any(|b| &b.unit == id && b.modifiers.iter().any(|m| matches!(m, MeleeModifier::Charge(_)))) {
+        if !bouts.iter().any(|b| {
+            &b.unit == id
+                && b.modifiers
+                    .iter()
+                    .any(|m| matches!(m, MeleeModifier::Charge(_)))
+        }) {
             if let Some(r) = turn.record.units.get_mut(id) {
                 r.charged = false;
             }
         }
     }
     for id in &fighters {
-        let (i, s) = (inflicted.get(id).copied().unwrap_or(0), suffered.get(id).copied().unwrap_or(0));
+        let (i, s) = (
+            inflicted.get(id).copied().unwrap_or(0),
+            suffered.get(id).copied().unwrap_or(0),
+        );
         let result = match i.cmp(&s) {
             std::cmp::Ordering::Greater => MeleeResult::Won,
             std::cmp::Ordering::Less => MeleeResult::Lost,
@@ -105,14 +146,29 @@ pub(crate) fn step(turn: &mut TurnState, _orders: &TurnOrders, options: &GameOpt
         };
         turn.record.unit_mut(id).melee = Some(result);
         let name = turn.table.units[id].name.clone();
-        turn.events.push(Event::MeleeOutcome { unit: id.clone(), name, result, inflicted: i, suffered: s });
+        turn.events.push(Event::MeleeOutcome {
+            unit: id.clone(),
+            name,
+            result,
+            inflicted: i,
+            suffered: s,
+        });
     }
     for (id, n) in suffered {
         lose_with_heroes(turn, &id, n);
     }
     let table = &mut turn.table;
-    let still: std::collections::BTreeSet<UnitId> =
-        table.charge_bonus_earned.iter().filter(|id| table.units.get(*id).is_some_and(|u| !u.in_melee_with.is_empty())).cloned().collect();
+    let still: std::collections::BTreeSet<UnitId> = table
+        .charge_bonus_earned
+        .iter()
+        .filter(|id| {
+            table
+                .units
+                .get(*id)
+                .is_some_and(|u| !u.in_melee_with.is_empty())
+        })
+        .cloned()
+        .collect();
     table.charge_bonus_earned = still;
     Ok(())
 }
@@ -122,7 +178,17 @@ fn lose_with_heroes(turn: &mut TurnState, id: &str, n: u32) {
     let figures = turn.table.units.get(id).map_or(0, |u| u.figures);
     take_losses(turn, id, n);
     let mut left = n.saturating_sub(figures);
-    let heroes: Vec<UnitId> = turn.table.units.values().filter(|h| h.attached_to.as_deref() == Some(id) && h.kind.is_single_figure() && h.kind != UnitType::Commander).map(|h| h.id.clone()).collect();
+    let heroes: Vec<UnitId> = turn
+        .table
+        .units
+        .values()
+        .filter(|h| {
+            h.attached_to.as_deref() == Some(id)
+                && h.kind.is_single_figure()
+                && h.kind != UnitType::Commander
+        })
+        .map(|h| h.id.clone())
+        .collect();
     for h in heroes {
         if left == 0 {
             break;
@@ -138,7 +204,9 @@ pub(crate) fn bouts(turn: &TurnState, options: &GameOptions) -> Vec<Bout> {
     let mut out = Vec::new();
     for u in table.units.values().filter(|u| u.status.is_present()) {
         for (k, oid) in u.in_melee_with.iter().enumerate() {
-            let Some(o) = table.units.get(oid).filter(|o| o.status.is_present()) else { continue };
+            let Some(o) = table.units.get(oid).filter(|o| o.status.is_present()) else {
+                continue;
+            };
             let p = pairing(turn, &u.id, oid);
             let q = pairing(turn, oid, &u.id);
             let mut figures = figures_fighting(u, o, p, q, options.figure_rounding);
@@ -146,7 +214,12 @@ pub(crate) fn bouts(turn: &TurnState, options: &GameOptions) -> Vec<Bout> {
                 figures += heroes_weight(table, &u.id);
             }
             let modifiers = modifiers(turn, u, o, p, q, options);
-            out.push(Bout { unit: u.id.clone(), opponent: oid.clone(), figures_fighting: figures, modifiers });
+            out.push(Bout {
+                unit: u.id.clone(),
+                opponent: oid.clone(),
+                figures_fighting: figures,
+                modifiers,
+            });
         }
     }
     out
@@ -158,7 +231,11 @@ fn heroes_weight(table: &Table, id: &str) -> u32 {
     table
         .units
         .values()
-        .filter(|h| h.attached_to.as_deref() == Some(id) && h.status.is_present() && matches!(h.kind, UnitType::Hero | UnitType::Superhero))
+        .filter(|h| {
+            h.attached_to.as_deref() == Some(id)
+                && h.status.is_present()
+                && matches!(h.kind, UnitType::Hero | UnitType::Superhero)
+        })
         .map(|h| single_figure_weight(h.kind))
         .sum()
 }
@@ -205,10 +282,22 @@ fn figures_fighting(u: &Unit, o: &Unit, p: Pairing, q: Pairing, rounding: Figure
     let crew = base(u.kind).crew;
     let (edge, touching, left, right) = contact(u, &o.footprint());
     // In melee but not touching (set up so, or lapped away): the front rank fights.
-    let (edge, touching) = if touching == 0 { (Edge::Front, u.files) } else { (edge, touching) };
+    let (edge, touching) = if touching == 0 {
+        (Edge::Front, u.files)
+    } else {
+        (edge, touching)
+    };
     // In a multi-unit melee the end figures are already engaged: no overlaps.
-    let over = if u.in_melee_with.len() == 1 { overlap_figures(u.kind) } else { 0 };
-    let lapping = if edge == Edge::Front { left.min(over) + right.min(over) } else { 0 };
+    let over = if u.in_melee_with.len() == 1 {
+        overlap_figures(u.kind)
+    } else {
+        0
+    };
+    let lapping = if edge == Edge::Front {
+        left.min(over) + right.min(over)
+    } else {
+        0
+    };
     let front = (touching + lapping) * crew;
     let halves = match edge {
         Edge::Rear => 0,
@@ -230,21 +319,39 @@ fn figures_fighting(u: &Unit, o: &Unit, p: Pairing, q: Pairing, rounding: Figure
 
 /// Does the footprint stand in rough ground that costs −1 in melee (§4, §7)?
 fn in_rough(table: &Table, f: &Footprint) -> bool {
-    table.terrain.iter().any(|t| !matches!(t.kind, TerrainKind::Road { .. }) && t.area_meets(f))
+    table
+        .terrain
+        .iter()
+        .any(|t| !matches!(t.kind, TerrainKind::Road { .. }) && t.area_meets(f))
 }
 
 /// Light foot, Picts, Kushites (and Black Amazons) fight in rough ground unhindered.
 fn at_home_in_rough(u: &Unit) -> bool {
-    u.kind == UnitType::LightInfantry || u.has_trait(Trait::Pict) || u.has_trait(Trait::Kushite) || u.has_trait(Trait::BlackAmazon)
+    u.kind == UnitType::LightInfantry
+        || u.has_trait(Trait::Pict)
+        || u.has_trait(Trait::Kushite)
+        || u.has_trait(Trait::BlackAmazon)
 }
 
 /// Ground that denies a charge bonus (§7): woods, swamps, two-contour hills.
 fn denies_charge(table: &Table, f: &Footprint) -> bool {
-    table.terrain.iter().any(|t| matches!(t.kind, TerrainKind::Woods | TerrainKind::Swamp | TerrainKind::Hill { contours: 2.. }) && t.area_meets(f))
+    table.terrain.iter().any(|t| {
+        matches!(
+            t.kind,
+            TerrainKind::Woods | TerrainKind::Swamp | TerrainKind::Hill { contours: 2.. }
+        ) && t.area_meets(f)
+    })
 }
 
 /// The modifiers of `u`'s die against `o` (§4, §5, §7).
-fn modifiers(turn: &TurnState, u: &Unit, o: &Unit, p: Pairing, q: Pairing, options: &GameOptions) -> Vec<MeleeModifier> {
+fn modifiers(
+    turn: &TurnState,
+    u: &Unit,
+    o: &Unit,
+    p: Pairing,
+    q: Pairing,
+    options: &GameOptions,
+) -> Vec<MeleeModifier> {
     let table = &turn.table;
     let mut m = Vec::new();
     let (cu, co) = (category(u.kind), category(o.kind));
@@ -253,20 +360,28 @@ fn modifiers(turn: &TurnState, u: &Unit, o: &Unit, p: Pairing, q: Pairing, optio
     }
     let deep_foot = u.kind.is_cavalry() && o.kind.is_infantry() && o.ranks >= DEEP_INFANTRY_RANKS;
     let at_mammoths = u.kind.is_cavalry() && o.kind == UnitType::WoollyMammoth;
-    let ground = !at_home_in_rough(u) && (denies_charge(table, &u.footprint()) || denies_charge(table, &o.footprint()));
+    let ground = !at_home_in_rough(u)
+        && (denies_charge(table, &u.footprint()) || denies_charge(table, &o.footprint()));
     if p.first_round && p.charged {
         if !(deep_foot || at_mammoths || ground) {
             m.push(MeleeModifier::Charge(charge_bonus(u.kind)));
         }
-    } else if !p.first_round && table.charge_bonus_earned.contains(&u.id) && post_charge_bonus(u.kind) > 0 {
+    } else if !p.first_round
+        && table.charge_bonus_earned.contains(&u.id)
+        && post_charge_bonus(u.kind) > 0
+    {
         m.push(MeleeModifier::PostCharge(post_charge_bonus(u.kind)));
     }
     if u.kind.is_infantry() && u.ranks == 1 && cavalry_charge_on(o, q) {
         m.push(MeleeModifier::OneRankAgainstCharge);
     }
     match p.struck {
-        Some(Face::Flank) if p.first_round && o.formation != crate::rules::Formation::Ring => m.push(MeleeModifier::Flank),
-        Some(Face::Rear) if p.first_round && o.formation != crate::rules::Formation::Ring => m.push(MeleeModifier::Rear),
+        Some(Face::Flank) if p.first_round && o.formation != crate::rules::Formation::Ring => {
+            m.push(MeleeModifier::Flank)
+        }
+        Some(Face::Rear) if p.first_round && o.formation != crate::rules::Formation::Ring => {
+            m.push(MeleeModifier::Rear)
+        }
         _ => {}
     }
     if turn.record.unit(&u.id).is_some_and(|r| r.fired.is_some()) {
@@ -277,17 +392,25 @@ fn modifiers(turn: &TurnState, u: &Unit, o: &Unit, p: Pairing, q: Pairing, optio
         Status::Rout => m.push(MeleeModifier::Rout),
         _ => {}
     }
-    let rough = in_rough(table, &u.footprint()) || (options.terrain_penalty_on_attackers && in_rough(table, &o.footprint()));
+    let rough = in_rough(table, &u.footprint())
+        || (options.terrain_penalty_on_attackers && in_rough(table, &o.footprint()));
     if rough && !at_home_in_rough(u) {
         m.push(MeleeModifier::Terrain);
     }
     if o.kind == UnitType::WoollyMammoth {
-        m.push(if u.kind.is_cavalry() { MeleeModifier::CavalryAgainstMammoths } else { MeleeModifier::AgainstMammoths });
+        m.push(if u.kind.is_cavalry() {
+            MeleeModifier::CavalryAgainstMammoths
+        } else {
+            MeleeModifier::AgainstMammoths
+        });
     }
     let mounted_near_mammoths = (u.kind.is_cavalry() || u.kind.is_chariot())
         && !(u.kind.is_cavalry() && o.kind == UnitType::WoollyMammoth)
         && table.units.values().any(|x| {
-            x.side != u.side && x.kind == UnitType::WoollyMammoth && x.status.is_present() && x.footprint().distance(&u.footprint()) <= MAMMOTH_FRIGHT_RANGE
+            x.side != u.side
+                && x.kind == UnitType::WoollyMammoth
+                && x.status.is_present()
+                && x.footprint().distance(&u.footprint()) <= MAMMOTH_FRIGHT_RANGE
         });
     if mounted_near_mammoths {
         m.push(MeleeModifier::NearMammoths);
@@ -296,4 +419,82 @@ fn modifiers(turn: &TurnState, u: &Unit, o: &Unit, p: Pairing, q: Pairing, optio
         m.push(MeleeModifier::InfantryAgainstChariots);
     }
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::adjudicate::{resolve_turn, StopAfter};
+    use crate::dice::ScriptedDice;
+    use crate::table::setup::Setup;
+
+    const TWO_FOOT: &str = r#"
+[table]
+width = 72.0
+depth = 48.0
+
+[[unit]]
+id = "a"
+side = "aquilonia"
+name = "Aquilonian Foot"
+type = "MI"
+figures = 24
+formation = "line"
+ranks = 2
+front = [36.0, 20.0]
+facing = 0
+status = "in-melee:d"
+
+[[unit]]
+id = "d"
+side = "nemedia"
+name = "Nemedian Cavalry"
+type = "HC"
+figures = 9
+formation = "line"
+ranks = 1
+front = [36.0, 20.0]
+facing = 180
+status = "in-melee:a"
+"#;
+
+    #[test]
+    fn post_charge_bonus_on_later_rounds_and_winner_recorded() {
+        let setup: Setup = toml::from_str(TWO_FOOT).unwrap();
+        let mut table = Table::from_setup(&setup).unwrap();
+        table.charge_bonus_earned.insert("d".into());
+        let mut dice =
+            ScriptedDice::new([("melee:a".to_string(), 4), ("melee:d".to_string(), 4)].into());
+        let out = resolve_turn(
+            &table,
+            &TurnOrders::default(),
+            &GameOptions::default(),
+            &mut dice,
+            StopAfter::Melee,
+        )
+        .unwrap();
+        // d: 9 figures, 4 + 1 post-charge = 50 %, 4.5 = 5; a: 18, 4 - 2 = 20 %, 3.6 = 4.
+        assert_eq!(out.table.units["a"].figures, 19);
+        assert_eq!(out.table.units["d"].figures, 5);
+        assert_eq!(
+            out.record.unit("d").and_then(|r| r.melee),
+            Some(MeleeResult::Won)
+        );
+        assert_eq!(
+            out.record.unit("a").and_then(|r| r.melee),
+            Some(MeleeResult::Lost)
+        );
+        assert!(
+            out.table.charge_bonus_earned.contains("d"),
+            "still in melee: keeps its post-charge bonus"
+        );
+        let said: Vec<String> = out.events.iter().map(|e| e.to_string()).collect();
+        assert!(said.contains(&"Nemedian Cavalry fought Aquilonian Foot with 9 figures: die 4, post-charge +1 = 5; 5 casualties.".to_string()), "{said:#?}");
+        assert!(
+            said.contains(
+                &"Nemedian Cavalry won the melee: 5 casualties inflicted, 4 suffered.".to_string()
+            ),
+            "{said:#?}"
+        );
+    }
 }

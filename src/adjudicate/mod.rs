@@ -180,8 +180,14 @@ pub fn resolve_turn(
     };
     for step in Step::ALL {
         match step {
-            Step::Phase1Move => movement::phase(&mut turn, orders, options, Phase::One),
-            Step::Phase2Move => movement::phase(&mut turn, orders, options, Phase::Two),
+            Step::Phase1Move => {
+                movement::phase(&mut turn, orders, options, Phase::One);
+                fire::pass_through(&mut turn, orders, options, dice, Phase::One)?;
+            }
+            Step::Phase2Move => {
+                movement::phase(&mut turn, orders, options, Phase::Two);
+                fire::pass_through(&mut turn, orders, options, dice, Phase::Two)?;
+            }
             Step::Phase1Fire => fire::phase(&mut turn, orders, options, dice, Phase::One)?,
             Step::Phase2Fire => fire::phase(&mut turn, orders, options, dice, Phase::Two)?,
             Step::Melee => melee::step(&mut turn, orders, options, dice)?,

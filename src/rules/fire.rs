@@ -96,7 +96,9 @@ pub fn range_of(w: MissileWeapon, shemite_long_over_12: bool) -> Range {
 /// weapons one rank, horse archers one rank in line.
 pub fn ranks_that_fire(w: MissileWeapon) -> u32 {
     match w {
-        MissileWeapon::Bow | MissileWeapon::ShemiteBow | MissileWeapon::Crossbow => FOOT_ARCHER_RANKS,
+        MissileWeapon::Bow | MissileWeapon::ShemiteBow | MissileWeapon::Crossbow => {
+            FOOT_ARCHER_RANKS
+        }
         MissileWeapon::Thrown => THROWN_RANKS,
     }
 }
@@ -122,8 +124,14 @@ pub struct Arc {
     pub left: f64,
 }
 
-pub const FOOT_ARC: Arc = Arc { right: 45.0, left: 45.0 };
-pub const HORSE_ARCHER_ARC: Arc = Arc { right: 45.0, left: 135.0 };
+pub const FOOT_ARC: Arc = Arc {
+    right: 45.0,
+    left: 45.0,
+};
+pub const HORSE_ARCHER_ARC: Arc = Arc {
+    right: 45.0,
+    left: 135.0,
+};
 
 /// Fire passes through gaps greater than this many inches (§6).
 pub const FIRE_GAP: f64 = 3.0;
@@ -210,7 +218,12 @@ mod tests {
 
     #[test]
     fn book_example_and_rounding() {
-        let m = [FireModifier::FirerMoved, FireModifier::Uphill, FireModifier::LongRange, FireModifier::Bossonian];
+        let m = [
+            FireModifier::FirerMoved,
+            FireModifier::Uphill,
+            FireModifier::LongRange,
+            FireModifier::Bossonian,
+        ];
         let sum: i32 = m.iter().map(|x| x.value()).sum();
         assert_eq!(sum, -2);
         assert_eq!(kills(4, sum, 12), 24);

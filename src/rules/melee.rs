@@ -23,7 +23,9 @@ pub fn category(kind: UnitType) -> u8 {
         UnitType::Hero | UnitType::Superhero | UnitType::Commander => 3,
         UnitType::MediumCavalry => 3,
         UnitType::HeavyCavalry => 4,
-        UnitType::HeavyChariot | UnitType::LightChariot | UnitType::WoollyMammoth => SPECIAL_CATEGORY,
+        UnitType::HeavyChariot | UnitType::LightChariot | UnitType::WoollyMammoth => {
+            SPECIAL_CATEGORY
+        }
     }
 }
 
@@ -131,7 +133,9 @@ impl MeleeModifier {
             | MeleeModifier::FiredThisTurn
             | MeleeModifier::FallBack
             | MeleeModifier::Terrain => -1,
-            MeleeModifier::Rout | MeleeModifier::AgainstMammoths | MeleeModifier::NearMammoths => -2,
+            MeleeModifier::Rout | MeleeModifier::AgainstMammoths | MeleeModifier::NearMammoths => {
+                -2
+            }
             MeleeModifier::InfantryAgainstChariots => -2,
             MeleeModifier::CavalryAgainstMammoths => -4,
         }

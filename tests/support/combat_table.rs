@@ -19,14 +19,21 @@ pub fn setup_toml(specs: &[Spec], blocks: usize, prefix: &str) -> String {
     let mut s = String::from("[table]\nwidth = 400.0\ndepth = 60.0\n\n");
     for b in 0..blocks {
         let x0 = 6.0 + b as f64 * 38.0;
-        let sides = [("aquilonia", 0.0, 20.0, ["a1", "a2"], ["d1", "d2"]), ("nemedia", 180.0, 20.0, ["d1", "d2"], ["a1", "a2"])];
+        let sides = [
+            ("aquilonia", 0.0, 20.0, ["a1", "a2"], ["d1", "d2"]),
+            ("nemedia", 180.0, 20.0, ["d1", "d2"], ["a1", "a2"]),
+        ];
         for (si, (side, facing, y, mine, theirs)) in sides.iter().enumerate() {
             for k in 0..2 {
                 let sp = specs[(b * 4 + si * 2 + k) % specs.len()];
                 let kind = KINDS[sp.kind];
                 let x = x0 + k as f64 * 9.0;
                 let melee: Vec<String> = theirs.iter().map(|t| format!("{prefix}{b}{t}")).collect();
-                let pike = if kind == "HIP" { "weapons = [\"pike\"]\n" } else { "" };
+                let pike = if kind == "HIP" {
+                    "weapons = [\"pike\"]\n"
+                } else {
+                    ""
+                };
                 s += &format!(
                     "[[unit]]\nid = \"{prefix}{b}{}\"\nside = \"{side}\"\nname = \"U{b}{}\"\ntype = \"{kind}\"\nclass = \"B\"\nfigures = {}\n{pike}formation = \"line\"\nfiles = 8\nfront = [{x}, {y}]\nfacing = {facing}\nstatus = \"in-melee:{}\"\n\n",
                     mine[k], mine[k], sp.figures.clamp(8, 24), melee.join(",")
