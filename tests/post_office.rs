@@ -230,3 +230,33 @@ fn rulings_document_is_assembled_from_every_part() {
         assert!(all.contains(last.trim_start_matches('#')), "docs/rulings.md is out of date: run scripts/assemble-rulings");
     }
 }
+
+#[test]
+fn a_deployment_turn_places_units_inside_their_zones_and_reveals_both_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = umpire::post::PostOffice::open(config(dir.path())).unwrap();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/games/the-marches-of-the-east.toml");
+    let text = std::fs::read_to_string(&path).unwrap().replace("../scenarios/", &format!("{}/campaigns/scenarios/", env!("CARGO_MANIFEST_DIR")));
+    let text = text.replace("address = \"conan@aquilonia.example\"", "address = \"conan@aquilonia.example\"\npassword = \"dragon7\"")
+        .replace("address = \"yezdigerd@turan.example\"", "address = \"yezdigerd@turan.example\"\npassword = \"khan5\"");
+    std::fs::write(dir.path().join("g.toml"), text).unwrap();
+    po.create_game(&umpire::post::gamefile::GameFile::load(&dir.path().join("g.toml")).unwrap(), t0()).unwrap();
+    let welcome = body_text(&outbox(&po).into_iter().find(|(k, t, _)| k == "welcome" && t == CONAN).unwrap().2);
+    assert!(welcome.contains("deployment turn"), "{welcome}");
+    // Aquilonia places its knights inside its zone (y 0–14) and tries to put
+    // a second unit in the middle of the table; Turan places nothing.
+    po.accept(&mail(CONAN, "d1@x", "GAME marches SIDE aquilonia PASSWORD dragon7 TURN 0\n1st Poitainian Knights: deploy at (70, 12) facing 0\n2nd Poitainian Knights: deploy at (70, 30) facing 0\nEND\n"), "test", t0()).unwrap();
+    po.accept(&mail("yezdigerd@turan.example", "d2@x", "GAME marches SIDE turan PASSWORD khan5 TURN 0\n1st Elite Mailed Cav.: deploy at (70, 50) facing 180\nEND\n"), "test", t0()).unwrap();
+    let state: String = po.store.optional_string("SELECT state FROM games", []).unwrap().unwrap();
+    let table: umpire::table::Table = serde_json::from_str(&state).unwrap();
+    assert_eq!(table.turn, 1, "the deployment turn was played");
+    let knights = &table.units["aquilonia-1st-poitainian-knights"];
+    assert!((knights.front - glam::DVec2::new(70.0, 12.0)).length() < 1e-9);
+    let second = &table.units["aquilonia-2nd-poitainian-knights"];
+    assert!(second.front.y < 14.0, "a placement outside the zone is refused");
+    let report = outbox(&po).into_iter().find(|(k, t, _)| k == "report" && t == CONAN).unwrap();
+    let text = body_text(&report.2);
+    assert!(text.contains("Deployment"), "{text}");
+    assert!(text.contains("1st Poitainian Knights deployed at (70.0, 12.0)"), "{text}");
+    assert!(text.contains("2nd Poitainian Knights could not deploy there: it would stand outside aquilonia's deployment zone"), "{text}");
+}

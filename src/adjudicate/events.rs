@@ -151,6 +151,10 @@ pub enum Event {
     Casualties { unit: UnitId, name: String, lost: u32, left: u32 },
     /// "Spearmen were wiped out."
     Eliminated { unit: UnitId, name: String },
+    /// "Black Dragons deployed at (30.0, 6.0) facing 0, in line 6 wide and 2 deep."
+    Deployed { unit: UnitId, name: String, at: [f64; 2], facing: f64, formation: Formation, files: u32, ranks: u32 },
+    /// "Black Dragons could not deploy there: it would stand outside aquilonia's deployment zone…; it stays where the scenario put it."
+    DeploymentRefused { unit: UnitId, name: String, why: String },
     /// "Die for fire:boss:1 rolled 4."
     DieRolled { key: String, value: u8 },
     /// "Turn 3 ends."
@@ -188,7 +192,7 @@ pub enum Refusal {
 }
 
 impl Refusal {
-    fn reason(self) -> &'static str {
+    pub fn reason(self) -> &'static str {
         match self {
             Refusal::InMelee => "it is locked in melee",
             Refusal::FallBackStatus => "it is in fall-back status and may not move",
@@ -329,6 +333,14 @@ impl fmt::Display for Event {
                 write!(f, "{name} lost {lost} {s} ({left} left).")
             }
             Event::Eliminated { name, .. } => write!(f, "{name} were wiped out."),
+            Event::Deployed { name, at, facing, formation, files, ranks, .. } => write!(
+                f,
+                "{name} deployed at ({:.1}, {:.1}) facing {facing:.0}, in {formation} {files} wide and {ranks} deep.",
+                at[0], at[1]
+            ),
+            Event::DeploymentRefused { name, why, .. } => {
+                write!(f, "{name} could not deploy there: {why}; it stays where the scenario put it.")
+            }
             Event::DieRolled { key, value } => write!(f, "Die for {key} rolled {value}."),
             Event::TurnEnded { turn } => write!(f, "Turn {turn} ends."),
         }

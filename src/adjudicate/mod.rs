@@ -23,7 +23,8 @@
 //! ```
 
 pub mod events;
-pub mod fire;
+mod deploy;
+mod fire;
 pub mod melee;
 mod movement;
 pub mod plan;
@@ -178,6 +179,13 @@ pub fn resolve_turn(
         events: vec![Event::TurnBegan { turn: table.turn }],
         record: TurnRecord::default(),
     };
+    if table.turn == 0 {
+        // A scenario's deployment turn: placing units, nothing else.
+        deploy::step(&mut turn.table, orders, &mut turn.events);
+        turn.events.push(Event::TurnEnded { turn: 0 });
+        turn.table.turn = 1;
+        return Ok(TurnResult { table: turn.table, events: turn.events, record: turn.record });
+    }
     for step in Step::ALL {
         match step {
             Step::Phase1Move => {

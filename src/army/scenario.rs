@@ -26,6 +26,7 @@
 //! percent = 50
 //! ```
 
+use glam::DVec2;
 use serde::Deserialize;
 
 use crate::rules::points::{figure_cost, hero_cost, superhero_cost};
@@ -168,7 +169,16 @@ pub fn load(text: &str) -> Result<Loaded, ScenarioError> {
                 .map_err(|e: toml::de::Error| ScenarioError::Syntax(e.to_string()))?,
         )
     };
-    let table = Table::from_setup(&setup).map_err(|e| ScenarioError::Setup(e.to_string()))?;
+    let mut table = Table::from_setup(&setup).map_err(|e| ScenarioError::Setup(e.to_string()))?;
+    if let Some(s) = scenario.as_ref().filter(|s| s.deployment_turn) {
+        // A deployment turn by written orders comes before turn 1.
+        table.turn = 0;
+        table.deployment_zones = s
+            .sides
+            .iter()
+            .map(|side| (side.id.clone(), [DVec2::new(side.zone.x[0], side.zone.y[0]), DVec2::new(side.zone.x[1], side.zone.y[1])]))
+            .collect();
+    }
     if let Some(s) = &scenario {
         let held = s.victory.iter().filter_map(|v| match v {
             Victory::HoldGround { side, .. } => Some(("a hold-ground condition".to_string(), side)),
@@ -332,6 +342,7 @@ mod tests {
             units: units.into_iter().map(|u| (u.id.clone(), u)).collect(),
             turn: 1,
             charge_bonus_earned: Default::default(),
+            deployment_zones: Default::default(),
         }
     }
 

@@ -97,5 +97,6 @@ pub fn table() -> Table {
         units,
         turn: 1,
         charge_bonus_earned: Default::default(),
+            deployment_zones: Default::default(),
     }
 }

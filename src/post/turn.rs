@@ -77,7 +77,7 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
     tx.execute(
         "INSERT INTO games (id, title, setup, options, state, turn, hold, moderator_address, moderator_pw, \
          deadline, turn_hours, timezone, grace_minutes, reminder_hours, max_turns, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?16, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
         params![
             file.id,
             file.title,
@@ -94,12 +94,13 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
             file.reminder_hours,
             file.max_turns,
             store::ts(now),
+            table.turn,
         ],
     )?;
     let (seed, seed_hash) = new_seed();
     tx.execute(
-        "INSERT INTO turns (game_id, turn, seed, seed_hash) VALUES (?1, 1, ?2, ?3)",
-        params![file.id, seed, seed_hash],
+        "INSERT INTO turns (game_id, turn, seed, seed_hash) VALUES (?1, ?2, ?3, ?4)",
+        params![file.id, table.turn, seed, seed_hash],
     )?;
     let game = Game::load(tx, &file.id)?.ok_or_else(|| PostError::NoGame(file.id.clone()))?;
     for s in &file.sides {
@@ -112,7 +113,7 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
             "welcome.txt",
             minijinja::context! {
                 title => &file.title, game => &file.id, side => &s.id, password => &pw,
-                umpire => &config.address, deadline => game.deadline_text(), turn => 1,
+                umpire => &config.address, deadline => game.deadline_text(), turn => table.turn,
                 seed_hash => &seed_hash, units => report::unit_lines(&table, None, &s.id), address => &s.address,
             },
         );

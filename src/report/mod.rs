@@ -178,6 +178,7 @@ pub fn story(events: &[Event]) -> (Vec<Section>, Vec<String>) {
             }
             Event::FireResolved { .. } => open(&mut sections, format!("Missile fire at the end of phase {phase}")),
             Event::MeleeResolved { .. } => open(&mut sections, "Melee".into()),
+            Event::Deployed { .. } | Event::DeploymentRefused { .. } => open(&mut sections, "Deployment".into()),
             _ if sections.is_empty() => open(&mut sections, "Start of the turn".into()),
             _ => {}
         }
@@ -266,6 +267,7 @@ mod tests {
             units: [("x".to_string(), unit)].into_iter().collect(),
             turn: 2,
             charge_bonus_earned: Default::default(),
+            deployment_zones: Default::default(),
         }
     }
 

@@ -123,12 +123,16 @@ pub struct Table {
     pub terrain: Vec<Terrain>,
     /// Every unit, keyed by id so iteration order is fixed.
     pub units: BTreeMap<UnitId, Unit>,
-    /// The turn about to be played (1-based).
+    /// The turn about to be played (1-based; 0 is a scenario's deployment turn).
     pub turn: u32,
     /// Units that earned a charge bonus in the melee they are still in: they
     /// get the post-charge bonus on its later rounds (§4).
     #[serde(default)]
     pub charge_bonus_earned: BTreeSet<UnitId>,
+    /// The set-up turn (turn 0) only: each side's deployment zone, as the
+    /// south-west and north-east corners of a rectangle.
+    #[serde(default)]
+    pub deployment_zones: BTreeMap<SideId, [DVec2; 2]>,
 }
 
 impl Table {
