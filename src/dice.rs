@@ -278,9 +278,44 @@ impl Dice for ScriptedDice {
     }
 }
 
+/// Dice a moderator supplied (a club that prefers real dice), falling back
+/// to the seeded stream for every key the moderator did not give.
+pub struct ModeratorDice {
+    given: ScriptedDice,
+    seeded: SeededDice,
+}
+
+impl ModeratorDice {
+    pub fn new(given: BTreeMap<String, u8>, seeded: SeededDice) -> Self {
+        ModeratorDice { given: ScriptedDice::new(given), seeded }
+    }
+}
+
+impl Dice for ModeratorDice {
+    fn roll(&mut self, key: &DiceKey) -> Result<u8, DiceError> {
+        match self.given.roll(key) {
+            Err(DiceError::Missing { .. }) => self.seeded.roll(key),
+            other => other,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moderator_dice_come_first_and_the_seed_fills_in() {
+        let key: DiceKey = "melee:foot".parse().unwrap();
+        let other: DiceKey = "melee:horse".parse().unwrap();
+        let mut seeded = SeededDice::new([7; 32]);
+        let expected = seeded.roll(&other).unwrap();
+        let mut d = ModeratorDice::new([("melee:foot".to_string(), 5)].into(), SeededDice::new([7; 32]));
+        assert_eq!(d.roll(&key).unwrap(), 5);
+        assert_eq!(d.roll(&other).unwrap(), expected);
+        let mut bad = ModeratorDice::new([("melee:foot".to_string(), 6)].into(), SeededDice::new([7; 32]));
+        assert!(bad.roll(&key).is_err(), "an average die never shows 6");
+    }
 
     #[test]
     fn keys_round_trip() {

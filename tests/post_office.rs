@@ -260,3 +260,33 @@ fn a_deployment_turn_places_units_inside_their_zones_and_reveals_both_at_once() 
     assert!(text.contains("1st Poitainian Knights deployed at (70.0, 12.0)"), "{text}");
     assert!(text.contains("2nd Poitainian Knights could not deploy there: it would stand outside aquilonia's deployment zone"), "{text}");
 }
+
+#[test]
+fn moderator_dice_are_used_marked_and_verified() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    // Turn 1: the cavalry close; turn 2: they meet, with the moderator's dice.
+    let d = po.accept(&mail(MODERATOR, "md1@x", "MODERATOR ford PASSWORD modpw\nDICE TURN 2 melee:dragons=5 melee:knights=2\n"), "test", t0()).unwrap().unwrap();
+    assert_eq!(d.state(), "done");
+    let reply = body_text(&outbox(&po).pop().unwrap().2);
+    assert!(reply.contains("your dice for turn 2: melee:dragons=5 melee:knights=2"), "{reply}");
+    // A die that cannot show the value is refused as not understood.
+    po.accept(&mail(MODERATOR, "md2@x", "MODERATOR ford PASSWORD modpw\nDICE TURN 2 melee:dragons=6\n"), "test", t0()).unwrap();
+    assert_eq!(po.store.count("moderator_dice", "value = 6").unwrap(), 0);
+    for (turn, id) in [(1, "t1"), (2, "t2")] {
+        po.accept(&mail(CONAN, &format!("a{id}@x"), "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 charge Nemedian Knights\nEND\n"), "test", t0()).unwrap();
+        po.accept(&mail(TARASCUS, &format!("n{id}@x"), "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 charge Black Dragons\nEND\n"), "test", t0()).unwrap();
+        assert_eq!(po.store.count("turns", &format!("turn = {turn} AND adjudicated_at IS NOT NULL")).unwrap(), 1);
+    }
+    let report = outbox(&po)
+        .into_iter()
+        .filter(|(k, t, _)| k == "report" && t == CONAN)
+        .map(|(_, _, raw)| body_text(&raw))
+        .find(|t| t.contains("report of turn 2"))
+        .unwrap();
+    assert!(report.contains("melee:dragons = 5 (the moderator's die)"), "{report}");
+    assert!(report.contains("melee:knights = 2 (the moderator's die)"), "{report}");
+    let (text, ok) = umpire::post::verify_turn(&po, "ford", 2).unwrap();
+    assert!(ok, "{text}");
+    assert!(text.contains("the moderator supplied: melee:dragons=5 melee:knights=2"), "{text}");
+}

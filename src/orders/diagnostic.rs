@@ -50,6 +50,8 @@ pub enum Invalid {
     BadDate,
     /// A moderator command without a `MODERATOR` header.
     NotModerator,
+    /// `DICE melee:dragons=6`: not a dice key, or a value the die cannot show.
+    BadDie,
 }
 
 /// Orders understood but forbidden by the rules or the table.

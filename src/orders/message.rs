@@ -80,6 +80,9 @@ pub enum Command {
     Resume,
     /// Moderator: `END GAME`.
     EndGame,
+    /// Moderator: `DICE [TURN 3] melee:dragons=4 fire:boss:1=3`: the
+    /// moderator's own dice for a turn (keys as in rules cases).
+    Dice { turn: Option<u32>, rolls: Vec<(String, u8)> },
 }
 
 impl Command {

@@ -249,8 +249,8 @@ fn read_line(line: &str, off: usize, errors: &mut Vec<Diagnostic>) -> Option<Ite
 /// Every word a header, command or order may start with (the first words of
 /// `end_marker`, `header_line`, `command` and `clauses` in the grammar).
 /// A line starting with a digit is also left to the full grammar.
-const LINE_START_WORDS: [&str; 64] = [
-    "end", "endorders", "game", "side", "password", "pw", "pass", "turn", "moderator", "status", "help",
+const LINE_START_WORDS: [&str; 65] = [
+    "dice", "end", "endorders", "game", "side", "password", "pw", "pass", "turn", "moderator", "status", "help",
     "resend", "history", "deadline", "extend", "force", "hold", "holds", "approve", "replace", "pause",
     "resume", "phase", "ph", "p1", "p2", "first", "second", "1st", "2nd", "evade", "evades", "do", "don't",
     "don’t", "no", "cease", "target", "shoot", "fire", "join", "joins", "ride", "rides", "leave", "leaves",
@@ -460,7 +460,7 @@ fn command(p: Pair<Rule>, off: usize, errors: &mut Vec<Diagnostic>) -> Option<Sp
                 Err(_) => {
                     errors.push(
                         Diagnostic::invalid(Invalid::BadDate, sp, format!("'{joined}' is not a date and time"))
-                            .with_help("write DEADLINE 2026-12-01 18:00 (UTC)"),
+                            .with_help("write DEADLINE 2026-12-01 18:00 (the game's time zone)"),
                     );
                     return None;
                 }
@@ -479,6 +479,31 @@ fn command(p: Pair<Rule>, off: usize, errors: &mut Vec<Diagnostic>) -> Option<Sp
         Rule::pause_cmd => Command::Pause,
         Rule::resume_cmd => Command::Resume,
         Rule::end_game_cmd => Command::EndGame,
+        Rule::dice_cmd => {
+            let mut rolls = Vec::new();
+            for g in p.clone().into_inner().filter(|x| x.as_rule() == Rule::die_given) {
+                let (key, value) = g.as_str().split_once('=').unwrap_or((g.as_str(), ""));
+                let die = key.parse::<crate::dice::DiceKey>().ok();
+                match (die, value.parse::<u8>()) {
+                    (Some(k), Ok(v)) if k.kind().can_show(v) => rolls.push((k.to_string(), v)),
+                    (Some(k), _) => {
+                        errors.push(
+                            Diagnostic::invalid(Invalid::BadDie, span(&g, off), format!("{key} is {}, which cannot show {value}", k.kind().describe()))
+                                .with_help("an average die shows 2 to 5, percentile dice 1 to 100, a d6 1 to 6"),
+                        );
+                        return None;
+                    }
+                    (None, _) => {
+                        errors.push(
+                            Diagnostic::invalid(Invalid::BadDie, span(&g, off), format!("'{key}' is not a dice key"))
+                                .with_help("dice keys read like fire:UNIT:1, melee:UNIT, morale:UNIT:1"),
+                        );
+                        return None;
+                    }
+                }
+            }
+            Command::Dice { turn: int_in(&p), rolls }
+        }
         _ => return None,
     };
     Some(Spanned::new(c, sp))

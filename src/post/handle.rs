@@ -411,6 +411,21 @@ fn moderate(ctx: &Ctx<'_, '_>, sub: &Submission, m: &Header) -> Result<Dispositi
                 game.status = "ended".into();
                 "game ended".into()
             }
+            Command::Dice { turn, rolls } => {
+                let t = turn.unwrap_or(game.turn);
+                if t < game.turn {
+                    format!("turn {t} has been played; its dice cannot change")
+                } else {
+                    for (key, value) in rolls {
+                        tx.execute(
+                            "INSERT OR REPLACE INTO moderator_dice (game_id, turn, key, value) VALUES (?1, ?2, ?3, ?4)",
+                            params![game.id, t, key, value],
+                        )?;
+                    }
+                    let list: Vec<String> = rolls.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                    format!("your dice for turn {t}: {} (every other roll comes from the seed)", list.join(" "))
+                }
+            }
             Command::Status => status_text(tx, &game)?,
             Command::Help => guide().to_string(),
             Command::Resend | Command::History(_) => continue,

@@ -7,7 +7,8 @@ use super::outbox::{self, Kind};
 use super::{audit, password, templates, PostError};
 use crate::adjudicate::{resolve_turn, StopAfter};
 use crate::config::Config;
-use crate::dice::SeededDice;
+use crate::dice::{ModeratorDice, SeededDice};
+use std::collections::BTreeMap;
 use crate::mail::compose::{Attachment, Inline, Outgoing};
 use crate::mail::quote::umpire_mark_line;
 use crate::report::{self, picture, TurnReport};
@@ -223,7 +224,8 @@ fn play_turn(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTim
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
     let (orders, nmr) = gather_orders(tx, &game)?;
-    let result = adjudicate_stored(&game.table, &orders, &options(&game)?, &seed)?;
+    let given = moderator_dice(tx, &game.id, game.turn)?;
+    let result = adjudicate_stored(&game.table, &orders, &options(&game)?, &seed, &given)?;
     let before = serde_json::to_string(&game.table).map_err(|e| PostError::Corrupt(e.to_string()))?;
     let before_table = game.table.clone();
     let played = game.turn;
@@ -245,7 +247,12 @@ fn play_turn(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTim
         game.status = "ended".into();
     }
     let (next_seed, next_hash) = new_seed();
-    let (sections, dice) = report::story(&result.events);
+    let (sections, mut dice) = report::story(&result.events);
+    for line in dice.iter_mut() {
+        if line.split(" = ").next().is_some_and(|k| given.contains_key(k)) {
+            line.push_str(" (the moderator's die)");
+        }
+    }
     let rep = TurnReport {
         title: game.title.clone(),
         game: game.id.clone(),
@@ -274,7 +281,7 @@ fn play_turn(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTim
     let report = serde_json::to_string(&rep).map_err(|e| PostError::Corrupt(e.to_string()))?;
     tx.execute(
         "UPDATE turns SET state_before = ?3, state_after = ?4, orders = ?5, events = ?6, report = ?7, \
-         adjudicated_at = ?8, released = ?9 WHERE game_id = ?1 AND turn = ?2",
+         adjudicated_at = ?8, released = ?9, moderator_dice = ?10 WHERE game_id = ?1 AND turn = ?2",
         params![
             game.id,
             played,
@@ -285,6 +292,7 @@ fn play_turn(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTim
             report,
             store::ts(now),
             !game.hold,
+            serde_json::to_string(&given).map_err(|e| PostError::Corrupt(e.to_string()))?,
         ],
     )?;
     if !ended {
@@ -304,18 +312,29 @@ fn play_turn(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTim
     Ok(())
 }
 
-/// Replay a turn from the stored orders and seed (used by adjudication and by `verify`).
+/// Dice the moderator supplied for a turn.
+fn moderator_dice(tx: &Transaction<'_>, game: &str, turn: u32) -> Result<BTreeMap<String, u8>, PostError> {
+    let mut st = tx.prepare("SELECT key, value FROM moderator_dice WHERE game_id = ?1 AND turn = ?2")?;
+    let rows = st
+        .query_map(params![game, turn], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<BTreeMap<String, u8>>>()?;
+    Ok(rows)
+}
+
+/// Replay a turn from the stored orders, seed and moderator's dice (used by
+/// adjudication and by `verify`).
 pub fn adjudicate_stored(
     table: &Table,
     orders: &TurnOrders,
     options: &GameOptions,
     seed_hex: &str,
+    given: &BTreeMap<String, u8>,
 ) -> Result<crate::adjudicate::TurnResult, PostError> {
     let seed: [u8; 32] = hex::decode(seed_hex)
         .ok()
         .and_then(|v| v.try_into().ok())
         .ok_or_else(|| PostError::Corrupt(format!("seed {seed_hex}")))?;
-    let mut dice = SeededDice::new(seed);
+    let mut dice = ModeratorDice::new(given.clone(), SeededDice::new(seed));
     resolve_turn(table, orders, options, &mut dice, StopAfter::Turn).map_err(|e| PostError::Engine(e.to_string()))
 }
 

@@ -35,18 +35,18 @@ fn json<T: serde::de::DeserializeOwned>(what: &str, s: &str) -> Result<T, PostEr
 /// # Errors
 /// When the game or turn does not exist or was not played yet.
 pub fn verify_turn(po: &PostOffice, game: &str, turn: u32) -> Result<(String, bool), PostError> {
-    type Row = (String, String, Option<String>, Option<String>, Option<String>, Option<String>, String);
+    type Row = (String, String, Option<String>, Option<String>, Option<String>, Option<String>, String, Option<String>);
     let row: Option<Row> = po
         .store
         .conn()
         .query_row(
-            "SELECT t.seed, t.seed_hash, t.state_before, t.orders, t.events, t.state_after, g.options \
+            "SELECT t.seed, t.seed_hash, t.state_before, t.orders, t.events, t.state_after, g.options, t.moderator_dice \
              FROM turns t JOIN games g ON g.id = t.game_id WHERE lower(t.game_id) = lower(?1) AND t.turn = ?2",
             params![game, turn],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?)),
         )
         .optional()?;
-    let Some((seed, hash, Some(before), Some(orders), Some(events), Some(after), options)) = row else {
+    let Some((seed, hash, Some(before), Some(orders), Some(events), Some(after), options, given)) = row else {
         return Err(PostError::NoGame(format!("{game} has no played turn {turn}")));
     };
     let mut out = String::new();
@@ -56,7 +56,15 @@ pub fn verify_turn(po: &PostOffice, game: &str, turn: u32) -> Result<(String, bo
     let table: Table = json("state before", &before)?;
     let orders: TurnOrders = json("orders", &orders)?;
     let options: GameOptions = json("options", &options)?;
-    let replay = super::turn::adjudicate_stored(&table, &orders, &options, &seed)?;
+    let given: std::collections::BTreeMap<String, u8> = match given {
+        Some(g) => json("moderator's dice", &g)?,
+        None => Default::default(),
+    };
+    if !given.is_empty() {
+        let list: Vec<String> = given.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let _ = writeln!(out, "  the moderator supplied: {}", list.join(" "));
+    }
+    let replay = super::turn::adjudicate_stored(&table, &orders, &options, &seed, &given)?;
     let replayed_events = serde_json::to_string(&replay.events).map_err(|e| PostError::Corrupt(e.to_string()))?;
     let replayed_after = serde_json::to_string(&replay.table).map_err(|e| PostError::Corrupt(e.to_string()))?;
     let events_ok = replayed_events == events;

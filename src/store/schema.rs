@@ -102,4 +102,15 @@ CREATE TABLE log (
     text    TEXT NOT NULL
 );
 "#,
+    // 2: dice a moderator supplies for a turn, and those a played turn used.
+    r#"
+CREATE TABLE moderator_dice (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    turn    INTEGER NOT NULL,
+    key     TEXT NOT NULL,
+    value   INTEGER NOT NULL,
+    PRIMARY KEY (game_id, turn, key)
+);
+ALTER TABLE turns ADD COLUMN moderator_dice TEXT;
+"#,
 ];
