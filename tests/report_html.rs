@@ -30,6 +30,15 @@ fn report_mail_has_text_html_and_the_picture_inline_and_attached() {
         .expect("the picture is inline under the cid the HTML uses");
     assert!(png.contents().starts_with(b"\x89PNG"));
     assert!(m.attachments().any(|a| a.attachment_name().is_some_and(|n| n.ends_with(".png"))));
+    let svg = m
+        .attachments()
+        .find(|a| a.attachment_name().is_some_and(|n| n.ends_with(".svg")))
+        .expect("the SVG is attached");
+    let svg = String::from_utf8_lossy(svg.contents());
+    // Nemedian Knights charged: their move is drawn as a charge (red, solid);
+    // Black Dragons only moved (dashed).
+    assert_eq!(svg.matches("stroke=\"#c00\" stroke-width=\"2.5\"").count(), 1, "{svg}");
+    assert!(svg.contains("stroke-dasharray=\"5 3\" marker-end"));
     let text = m.body_text(0).unwrap();
     assert!(text.contains("Phase 1 movement"), "{text}");
     assert!(text.contains("Black Dragons"), "{text}");

@@ -62,7 +62,7 @@ pub fn export_html(po: &mut PostOffice, game: &str, dir: &Path) -> Result<usize,
             continue;
         };
         title = rep.title.clone();
-        let svg = picture::svg(Some(&before), &after, &format!("{} — after turn {turn}", rep.title));
+        let svg = picture::svg(Some(&before), &after, &rep.charged, &format!("{} — after turn {turn}", rep.title));
         let png = picture::png(&svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
         std::fs::write(dir.join(format!("turn-{turn}.svg")), &svg).map_err(io)?;
         std::fs::write(dir.join(format!("turn-{turn}.png")), png).map_err(io)?;

@@ -268,6 +268,7 @@ fn play_turn(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTim
         deadline: game.deadline_text(),
         next_seed_hash: next_hash.clone(),
         draft: game.hold,
+        charged: report::chargers(&result.events),
         victory: verdict.map(|v| {
             let mut lines: Vec<String> = v.reasons;
             match v.winner {
@@ -366,7 +367,7 @@ pub fn stored_report(tx: &Transaction<'_>, game: &str, turn: u32) -> Result<Opti
 /// in the HTML and attached as a PNG, and the SVG attached for printing.
 pub fn report_mail(config: &Config, to: Vec<String>, rep: &TurnReport, before: &Table, after: &Table) -> Result<Outgoing, PostError> {
     let caption = format!("{} — after turn {}", rep.title, rep.turn);
-    let svg = picture::svg(Some(before), after, &caption);
+    let svg = picture::svg(Some(before), after, &rep.charged, &caption);
     let png = picture::png(&svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
     let cid = format!("table-{}-{}@{}", rep.game, rep.turn, config.domain());
     let subject = if rep.draft {

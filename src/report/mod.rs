@@ -82,6 +82,9 @@ pub struct TurnReport {
     /// How the battle stands against the scenario's victory conditions.
     #[serde(default)]
     pub victory: Vec<String>,
+    /// Units that charged this turn (their moves are drawn as charges).
+    #[serde(default)]
+    pub charged: Vec<String>,
 }
 
 fn status_text(u: &Unit, table: &Table) -> String {
@@ -151,6 +154,18 @@ pub fn summary(table: &Table, before: Option<&Table>) -> Vec<SideSummary> {
             }
         })
         .collect()
+}
+
+/// The units that began a charge this turn, in id order.
+pub fn chargers(events: &[Event]) -> Vec<String> {
+    let set: std::collections::BTreeSet<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ChargeBegun { unit, .. } => Some(unit.clone()),
+            _ => None,
+        })
+        .collect();
+    set.into_iter().collect()
 }
 
 /// Split the engine's events into the sections of the story and the dice:
@@ -288,6 +303,7 @@ mod tests {
             next_seed_hash: "22".into(),
             draft: false,
             victory: vec!["nemedia has won the battle.".into()],
+            charged: vec![],
         }
     }
 
@@ -299,7 +315,7 @@ mod tests {
         assert!(!html.contains("<img src=x"), "{html}");
         assert!(!html.contains("<i>War</i>"));
         assert!(html.contains("&lt;script&gt;"));
-        let svg = picture::svg(None, &t, "<caption>");
+        let svg = picture::svg(None, &t, &[], "<caption>");
         assert!(!svg.contains("<script>") && !svg.contains("<caption>"));
         assert!(picture::png(&svg).unwrap().starts_with(b"\x89PNG"));
     }

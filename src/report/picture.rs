@@ -75,8 +75,9 @@ fn label(u: &Unit) -> String {
     format!("{} {}", u.number, word)
 }
 
-/// Draw the table after a turn, with arrows from where units stood before it.
-pub fn svg(before: Option<&Table>, after: &Table, caption: &str) -> String {
+/// Draw the table after a turn, with arrows from where units stood before
+/// it; the moves of the units in `charged` are drawn as charges (red, solid).
+pub fn svg(before: Option<&Table>, after: &Table, charged: &[String], caption: &str) -> String {
     let f = Frame { depth: after.depth };
     let w = after.width * SCALE + 2.0 * MARGIN;
     let h = after.depth * SCALE + 2.0 * MARGIN + LEGEND;
@@ -150,9 +151,14 @@ pub fn svg(before: Option<&Table>, after: &Table, caption: &str) -> String {
                 if b.front.distance(u.front) > 0.1 {
                     let (x1, y1) = f.p(b.front);
                     let (x2, y2) = f.p(u.front);
+                    let style = if charged.contains(id) {
+                        r##"stroke="#c00" stroke-width="2.5""##
+                    } else {
+                        r##"stroke="#333" stroke-width="1.5" stroke-dasharray="5 3""##
+                    };
                     let _ = writeln!(
                         s,
-                        r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#333" stroke-width="1.5" stroke-dasharray="5 3" marker-end="url(#arrow)"/>"##
+                        r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" {style} marker-end="url(#arrow)"/>"##
                     );
                 }
             }
