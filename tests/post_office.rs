@@ -243,6 +243,11 @@ fn a_deployment_turn_places_units_inside_their_zones_and_reveals_both_at_once() 
     po.create_game(&umpire::post::gamefile::GameFile::load(&dir.path().join("g.toml")).unwrap(), t0()).unwrap();
     let welcome = body_text(&outbox(&po).into_iter().find(|(k, t, _)| k == "welcome" && t == CONAN).unwrap().2);
     assert!(welcome.contains("deployment turn"), "{welcome}");
+    // 12 turns less 1d6 hours spent deploying, rolled on turn 0's seed.
+    let roll: u32 = welcome.split("rolled: ").nth(1).and_then(|t| t.split(';').next()).unwrap().trim().parse().unwrap();
+    assert!((1..=6).contains(&roll), "{welcome}");
+    assert!(welcome.contains(&format!("The battle lasts {} turns", 12 - roll)), "{welcome}");
+    assert_eq!(po.store.count("games", &format!("max_turns = {}", 12 - roll)).unwrap(), 1);
     // Aquilonia places its knights inside its zone (y 0–14) and tries to put
     // a second unit in the middle of the table; Turan places nothing.
     po.accept(&mail(CONAN, "d1@x", "GAME marches SIDE aquilonia PASSWORD dragon7 TURN 0\n1st Poitainian Knights: deploy at (70, 12) facing 0\n2nd Poitainian Knights: deploy at (70, 30) facing 0\nEND\n"), "test", t0()).unwrap();

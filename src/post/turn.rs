@@ -7,7 +7,7 @@ use super::outbox::{self, Kind};
 use super::{audit, password, templates, PostError};
 use crate::adjudicate::{resolve_turn, StopAfter};
 use crate::config::Config;
-use crate::dice::{ModeratorDice, SeededDice};
+use crate::dice::{Dice, DiceKey, ModeratorDice, SeededDice};
 use std::collections::BTreeMap;
 use crate::mail::compose::{Attachment, Inline, Outgoing};
 use crate::mail::quote::umpire_mark_line;
@@ -75,6 +75,9 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
     let mut rng = rand::rng();
     let mod_pw = file.moderator.password.clone().unwrap_or_else(|| password::generate(&mut rng));
     let deadline = file.first_deadline_utc()?;
+    let (seed, seed_hash) = new_seed();
+    let scenario_text = std::fs::read_to_string(&file.scenario).unwrap_or_default();
+    let (max_turns, deploying) = battle_length(file, &scenario_text, &seed)?;
     tx.execute(
         "INSERT INTO games (id, title, setup, options, state, turn, hold, moderator_address, moderator_pw, \
          deadline, turn_hours, timezone, grace_minutes, reminder_hours, max_turns, created_at) \
@@ -82,7 +85,7 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
         params![
             file.id,
             file.title,
-            std::fs::read_to_string(&file.scenario).unwrap_or_default(),
+            scenario_text,
             serde_json::to_string(&options).map_err(|e| PostError::Corrupt(e.to_string()))?,
             serde_json::to_string(&table).map_err(|e| PostError::Corrupt(e.to_string()))?,
             file.hold,
@@ -93,12 +96,11 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
             file.timezone,
             file.grace_minutes,
             file.reminder_hours,
-            file.max_turns,
+            max_turns,
             store::ts(now),
             table.turn,
         ],
     )?;
-    let (seed, seed_hash) = new_seed();
     tx.execute(
         "INSERT INTO turns (game_id, turn, seed, seed_hash) VALUES (?1, ?2, ?3, ?4)",
         params![file.id, table.turn, seed, seed_hash],
@@ -116,6 +118,7 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
                 title => &file.title, game => &file.id, side => &s.id, password => &pw,
                 umpire => &config.address, deadline => game.deadline_text(), turn => table.turn,
                 seed_hash => &seed_hash, units => report::unit_lines(&table, None, &s.id), address => &s.address,
+                turns => max_turns, deploying => deploying,
             },
         );
         let mail = plain(config, vec![s.address.clone()], format!("[{}] Welcome: you command {}", file.id, s.id), text, None);
@@ -134,6 +137,26 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
     outbox::queue(tx, config, Some(&file.id), Kind::Welcome, &mail, "moderator", now)?;
     audit(tx, now, Some(&file.id), "game created")?;
     Ok(())
+}
+
+/// How many turns the battle lasts: the scenario's turns, less 1d6 hours
+/// spent deploying where the scenario asks for the roll (rolled on the first
+/// turn's seed as `d6:battle:deploying`, so it is checked with that turn),
+/// and never more than the game file allows.
+fn battle_length(file: &GameFile, scenario_text: &str, seed_hex: &str) -> Result<(u32, Option<u8>), PostError> {
+    let Some(scenario) = crate::army::scenario::load(scenario_text).ok().and_then(|l| l.scenario) else {
+        return Ok((file.max_turns, None));
+    };
+    if !scenario.deploying_roll {
+        return Ok((file.max_turns.min(scenario.turns), None));
+    }
+    let seed: [u8; 32] = hex::decode(seed_hex)
+        .ok()
+        .and_then(|v| v.try_into().ok())
+        .ok_or_else(|| PostError::Corrupt(format!("seed {seed_hex}")))?;
+    let key = DiceKey::D6 { unit: "battle".into(), what: "deploying".into() };
+    let roll = SeededDice::new(seed).roll(&key).map_err(|e| PostError::Engine(e.to_string()))?;
+    Ok((file.max_turns.min(scenario.turns.saturating_sub(u32::from(roll)).max(1)), Some(roll)))
 }
 
 /// A plain-text mail from the umpire.
