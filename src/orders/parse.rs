@@ -190,10 +190,26 @@ pub(crate) fn is_plain_name(name: &str) -> bool {
         "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest",
         "unit", "number", "no",
     ];
+    // Canonical text names the same few units over and over: remember the
+    // answers (a small cache; it changes no result, only saves parsing).
+    thread_local! {
+        static PLAIN: std::cell::RefCell<std::collections::HashMap<String, bool>> = Default::default();
+    }
+    if let Some(known) = PLAIN.with(|c| c.borrow().get(name).copied()) {
+        return known;
+    }
     let first = name.split_whitespace().next().unwrap_or("").to_lowercase();
-    name == name.trim()
+    let plain = name == name.trim()
         && !RESERVED.contains(&first.as_str())
-        && OrdersParser::parse(Rule::name_only, name).is_ok()
+        && OrdersParser::parse(Rule::name_only, name).is_ok();
+    PLAIN.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= 512 {
+            c.clear();
+        }
+        c.insert(name.to_string(), plain);
+    });
+    plain
 }
 
 fn span(p: &Pair<Rule>, off: usize) -> Span {
