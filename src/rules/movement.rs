@@ -97,7 +97,10 @@ mod tests {
     #[test]
     fn table_matches_the_book() {
         assert_eq!(allowance(UnitType::LightInfantry, Pace::Column), 10.0);
-        assert_eq!(allowance(UnitType::HeavyInfantry, Pace::RoadColumnOnRoad), 8.0);
+        assert_eq!(
+            allowance(UnitType::HeavyInfantry, Pace::RoadColumnOnRoad),
+            8.0
+        );
         assert_eq!(allowance(UnitType::MediumCavalry, Pace::ForcedMarch), 24.0);
         assert_eq!(allowance(UnitType::LightChariot, Pace::Line), 12.0);
         assert_eq!(allowance(UnitType::WoollyMammoth, Pace::Charge), 12.0);
