@@ -135,6 +135,8 @@ fn at_most_one_function_per_phase_never_the_same_twice() {
         "Black Dragons: phase 1 face about and form column; phase 2 form line",
         Illegal::SameFunctionTwice,
     );
+    refused("Gunderman Pikes: hold; phase 1 move 2", Illegal::PhaseTaken);
+    accepted("Gunderman Pikes: hold");
     // Two lines for one unit are read together.
     let o = accepted("Black Dragons: phase 1 move 6\nBlack Dragons: phase 2 face about");
     assert!(o.phase1.is_some() && o.phase2.is_some());

@@ -287,10 +287,15 @@ impl<'a> Ctx<'a> {
         let mut out = UnitOrders::default();
         let mut phases: [Option<&Spanned<Function>>; 2] = [None, None];
         let mut unit_level = Vec::new();
+        let mut all_turn_hold = None;
         for c in clauses {
             match &c.node {
                 Clause::Phase { phase, function } => {
-                    let Some(p) = phase else { continue };
+                    let Some(p) = phase else {
+                        // `hold` for the whole turn (ruling O-2).
+                        all_turn_hold = Some(c.span);
+                        continue;
+                    };
                     let slot = &mut phases[usize::from(p.number() - 1)];
                     if let Some(first) = slot {
                         let msg = format!("{p} already has a function: '{}'", first.node);
@@ -310,6 +315,15 @@ impl<'a> Ctx<'a> {
                 }
                 Clause::Unit(o) => unit_level.push((o, c.span)),
             }
+        }
+        if let (Some(span), true) = (all_turn_hold, phases.iter().any(Option::is_some)) {
+            self.refuse(
+                Illegal::PhaseTaken,
+                span,
+                format!("{} are told to hold all turn and also given phase orders", u.name),
+                "'hold' without a phase means the unit stands all turn",
+                Some("write 'phase 1 hold' or 'phase 2 hold' for one phase only".into()),
+            );
         }
         self.same_function_twice(&phases);
         let charges = phases
