@@ -23,6 +23,9 @@ struct OrdersParser;
 
 /// Longest line the reader looks at; anything longer is not an order.
 const MAX_LINE: usize = 2_000;
+/// The reader stops after this many non-blank lines: no army needs more, and
+/// a megabyte of garbage must still be answered at once.
+const MAX_LINES: usize = 1_000;
 /// After this many syntax errors the rest are summed up in one line.
 const MAX_ERRORS: usize = 50;
 
@@ -59,6 +62,7 @@ pub(crate) fn scan(text: &str) -> Scan {
     let mut errors: Vec<Diagnostic> = Vec::new();
     let mut suppressed = 0usize;
     let mut offset = 0usize;
+    let mut read = 0usize;
     for raw in text.split('\n') {
         let line_start = offset;
         offset += raw.len() + 1;
@@ -69,6 +73,18 @@ pub(crate) fn scan(text: &str) -> Scan {
         let line = strip_comment(raw.trim_end_matches('\r'));
         if line.trim().is_empty() {
             continue;
+        }
+        read += 1;
+        if read > MAX_LINES {
+            errors.push(
+                Diagnostic::invalid(
+                    Invalid::NotUnderstood,
+                    Span::new(line_start, line_start + line.len()),
+                    format!("the orders stop here: only the first {MAX_LINES} lines are read"),
+                )
+                .with_help("send long orders in two mails, or end them with END"),
+            );
+            break;
         }
         let mut line_errors = Vec::new();
         let item = if line.len() > MAX_LINE {
@@ -1311,6 +1327,14 @@ mod tests {
         assert!(!sheet.blocks[2].node.broken);
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].help.as_deref(), Some("did you mean 'move'?"));
+    }
+
+    #[test]
+    fn reading_stops_after_the_line_limit() {
+        let text = "A: phase 1 hold\n".repeat(MAX_LINES + 5);
+        let (sheet, errors) = one(&text);
+        assert_eq!(sheet.blocks.len(), MAX_LINES);
+        assert_eq!(errors.len(), 1);
     }
 
     #[test]
