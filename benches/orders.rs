@@ -55,9 +55,13 @@ fn bench(c: &mut Criterion) {
     let (table, sheet) = forty_units();
     let checked = check_side(&sheet, "aquilonia", &table);
     assert_eq!(checked.understood.len(), 40, "{:#?}", checked.diagnostics);
-    c.bench_function("parse 40 units", |b| b.iter(|| umpire::orders::parse_sheet(black_box(&sheet))));
+    c.bench_function("parse 40 units", |b| {
+        b.iter(|| umpire::orders::parse_sheet(black_box(&sheet)))
+    });
     let (parsed, _) = umpire::orders::parse_sheet(&sheet);
-    c.bench_function("validate 40 units", |b| b.iter(|| umpire::orders::validate(black_box(&parsed), "aquilonia", &table)));
+    c.bench_function("validate 40 units", |b| {
+        b.iter(|| umpire::orders::validate(black_box(&parsed), "aquilonia", &table))
+    });
     c.bench_function("parse + validate 40 units", |b| {
         b.iter(|| check_side(black_box(&sheet), "aquilonia", black_box(&table)))
     });

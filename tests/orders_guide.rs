@@ -18,7 +18,8 @@ struct Example {
 }
 
 fn examples() -> Vec<Example> {
-    let guide = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/orders.md")).unwrap();
+    let guide =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/orders.md")).unwrap();
     let mut out = Vec::new();
     let mut current: Option<Example> = None;
     for (i, line) in guide.lines().enumerate() {
@@ -45,9 +46,19 @@ fn examples() -> Vec<Example> {
 #[test]
 fn every_example_in_the_guide_reads_as_shown() {
     let all = examples();
-    let orders: Vec<&Example> = all.iter().filter(|e| e.tags.first().map(String::as_str) == Some("orders")).collect();
-    let mails: Vec<&Example> = all.iter().filter(|e| e.tags.first().map(String::as_str) == Some("mail")).collect();
-    assert!(orders.len() > 60, "only {} order examples found", orders.len());
+    let orders: Vec<&Example> = all
+        .iter()
+        .filter(|e| e.tags.first().map(String::as_str) == Some("orders"))
+        .collect();
+    let mails: Vec<&Example> = all
+        .iter()
+        .filter(|e| e.tags.first().map(String::as_str) == Some("mail"))
+        .collect();
+    assert!(
+        orders.len() > 60,
+        "only {} order examples found",
+        orders.len()
+    );
     assert!(mails.len() >= 4);
     for ex in orders {
         let has = |t: &str| ex.tags.iter().any(|x| x == t);
@@ -63,24 +74,66 @@ fn every_example_in_the_guide_reads_as_shown() {
         if has("woods") {
             table.terrain.push(Terrain {
                 kind: TerrainKind::Woods,
-                points: vec![[30.0, 5.0].into(), [42.0, 5.0].into(), [42.0, 15.0].into(), [30.0, 15.0].into()],
+                points: vec![
+                    [30.0, 5.0].into(),
+                    [42.0, 5.0].into(),
+                    [42.0, 15.0].into(),
+                    [30.0, 15.0].into(),
+                ],
             });
         }
-        let side = if has("nemedia") { "nemedia" } else { "aquilonia" };
-        let checked = check_side(&ex.text, side, &table);
-        let syntax: Vec<_> = checked.diagnostics.iter().filter(|d| matches!(d.kind, Kind::Invalid(_))).collect();
-        assert!(syntax.is_empty(), "guide line {}: {}\n{syntax:#?}", ex.line, ex.text);
-        if has("refused") {
-            assert!(!checked.rejected.is_empty(), "guide line {}: {} should be refused", ex.line, ex.text);
+        let side = if has("nemedia") {
+            "nemedia"
         } else {
-            let errors: Vec<_> = checked.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.render(&ex.text)).collect();
-            assert!(errors.is_empty(), "guide line {}:\n{}", ex.line, errors.join("\n"));
-            assert!(!checked.understood.is_empty(), "guide line {}: nothing understood", ex.line);
+            "aquilonia"
+        };
+        let checked = check_side(&ex.text, side, &table);
+        let syntax: Vec<_> = checked
+            .diagnostics
+            .iter()
+            .filter(|d| matches!(d.kind, Kind::Invalid(_)))
+            .collect();
+        assert!(
+            syntax.is_empty(),
+            "guide line {}: {}\n{syntax:#?}",
+            ex.line,
+            ex.text
+        );
+        if has("refused") {
+            assert!(
+                !checked.rejected.is_empty(),
+                "guide line {}: {} should be refused",
+                ex.line,
+                ex.text
+            );
+        } else {
+            let errors: Vec<_> = checked
+                .diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .map(|d| d.render(&ex.text))
+                .collect();
+            assert!(
+                errors.is_empty(),
+                "guide line {}:\n{}",
+                ex.line,
+                errors.join("\n")
+            );
+            assert!(
+                !checked.understood.is_empty(),
+                "guide line {}: nothing understood",
+                ex.line
+            );
         }
     }
     for ex in mails {
         let sub = read_message(&ex.text);
-        assert!(sub.syntax_errors.is_empty(), "guide line {}: {:#?}", ex.line, sub.syntax_errors);
+        assert!(
+            sub.syntax_errors.is_empty(),
+            "guide line {}: {:#?}",
+            ex.line,
+            sub.syntax_errors
+        );
         assert!(sub.header.is_some(), "guide line {}", ex.line);
     }
 }

@@ -19,8 +19,26 @@ fn sp<T>(node: T) -> Spanned<T> {
 
 fn name() -> impl Strategy<Value = String> {
     let words = prop::sample::select(vec![
-        "Black", "Dragons", "Royal", "Guard", "Archers", "Knights", "Red", "Lancers", "Spears", "of",
-        "Gunderland", "Pikes", "King's", "Free-Company", "Forward", "with", "Then", "Hold", "North", "2nd",
+        "Black",
+        "Dragons",
+        "Royal",
+        "Guard",
+        "Archers",
+        "Knights",
+        "Red",
+        "Lancers",
+        "Spears",
+        "of",
+        "Gunderland",
+        "Pikes",
+        "King's",
+        "Free-Company",
+        "Forward",
+        "with",
+        "Then",
+        "Hold",
+        "North",
+        "2nd",
     ]);
     prop::collection::vec(words, 1..4).prop_map(|w| w.join(" "))
 }
@@ -66,20 +84,29 @@ fn move_order() -> impl Strategy<Value = MoveOrder> {
     ];
     let wheel = prop::option::of((
         hand(),
-        prop_oneof![positive().prop_map(WheelAngle::Degrees), target().prop_map(WheelAngle::ToFace)],
+        prop_oneof![
+            positive().prop_map(WheelAngle::Degrees),
+            target().prop_map(WheelAngle::ToFace)
+        ],
     ));
     prop_oneof![
-        (wheel, direction, distance(), any::<bool>()).prop_map(|(wheel, direction, distance, along_road)| {
-            // A wheel alone is written without the move.
-            let wheel_only = wheel.is_some() && distance == Distance::Inches(0.0);
-            MoveOrder {
-                direction: if wheel_only { MoveDirection::Forward } else { direction },
-                wheel,
-                distance,
-                forced_march: false,
-                along_road: along_road && !wheel_only,
+        (wheel, direction, distance(), any::<bool>()).prop_map(
+            |(wheel, direction, distance, along_road)| {
+                // A wheel alone is written without the move.
+                let wheel_only = wheel.is_some() && distance == Distance::Inches(0.0);
+                MoveOrder {
+                    direction: if wheel_only {
+                        MoveDirection::Forward
+                    } else {
+                        direction
+                    },
+                    wheel,
+                    distance,
+                    forced_march: false,
+                    along_road: along_road && !wheel_only,
+                }
             }
-        }),
+        ),
         (distance(), any::<bool>()).prop_map(|(distance, along_road)| MoveOrder {
             wheel: None,
             direction: MoveDirection::Forward,
@@ -100,14 +127,21 @@ fn face() -> impl Strategy<Value = FaceOrder> {
 }
 
 fn form() -> impl Strategy<Value = FormOrder> {
-    (prop::sample::select(Formation::ALL.to_vec()), prop::option::of(1u32..20)).prop_map(|(formation, n)| {
-        let by_ranks = matches!(formation, Formation::Line | Formation::PositionalLine | Formation::Ring);
-        FormOrder {
-            formation,
-            ranks: if by_ranks { n } else { None },
-            files: if by_ranks { None } else { n },
-        }
-    })
+    (
+        prop::sample::select(Formation::ALL.to_vec()),
+        prop::option::of(1u32..20),
+    )
+        .prop_map(|(formation, n)| {
+            let by_ranks = matches!(
+                formation,
+                Formation::Line | Formation::PositionalLine | Formation::Ring
+            );
+            FormOrder {
+                formation,
+                ranks: if by_ranks { n } else { None },
+                files: if by_ranks { None } else { n },
+            }
+        })
 }
 
 fn function() -> impl Strategy<Value = Function> {
@@ -121,11 +155,13 @@ fn function() -> impl Strategy<Value = Function> {
         face().prop_map(Function::Face),
         form().prop_map(Function::Form),
         (face(), form()).prop_map(|(a, b)| Function::FaceAndForm(a, b)),
-        (aim, any::<bool>(), any::<bool>()).prop_map(|(aim, breakthrough, break_off)| Function::Charge(ChargeOrder {
-            aim,
-            breakthrough,
-            break_off
-        })),
+        (aim, any::<bool>(), any::<bool>()).prop_map(|(aim, breakthrough, break_off)| {
+            Function::Charge(ChargeOrder {
+                aim,
+                breakthrough,
+                break_off,
+            })
+        }),
         Just(Function::BreakOff),
         Just(Function::Hold),
     ]
@@ -147,17 +183,28 @@ fn unit_order() -> impl Strategy<Value = UnitOrder> {
         unit_ref().prop_map(UnitOrder::RideWith),
         Just(UnitOrder::Leave),
         point().prop_map(|(x, y)| UnitOrder::MoveTo(x, y)),
-        (prop::sample::select(SPELLS.to_vec()), aim).prop_map(|(spell, aim): (Spell, SpellAim)| UnitOrder::Cast { spell, aim }),
-        (point(), prop::option::of(number()), prop::option::of(form()))
-            .prop_map(|(at, facing, formation)| UnitOrder::Deploy { at, facing, formation }),
+        (prop::sample::select(SPELLS.to_vec()), aim)
+            .prop_map(|(spell, aim): (Spell, SpellAim)| UnitOrder::Cast { spell, aim }),
+        (
+            point(),
+            prop::option::of(number()),
+            prop::option::of(form())
+        )
+            .prop_map(|(at, facing, formation)| UnitOrder::Deploy {
+                at,
+                facing,
+                formation
+            }),
     ]
 }
 
 fn clause() -> impl Strategy<Value = Spanned<Clause>> {
     prop_oneof![
-        (prop_oneof![Just(Phase::One), Just(Phase::Two)], function()).prop_map(|(p, f)| Clause::Phase {
-            phase: Some(p),
-            function: sp(f)
+        (prop_oneof![Just(Phase::One), Just(Phase::Two)], function()).prop_map(|(p, f)| {
+            Clause::Phase {
+                phase: Some(p),
+                function: sp(f),
+            }
         }),
         unit_order().prop_map(Clause::Unit),
     ]
@@ -203,10 +250,11 @@ const SEEDS: [&str; 8] = [
 ];
 
 const ALPHABET: &[&str] = &[
-    " ", "\t", "\n", "\r\n", ":", ";", ",", ".", "\"", "“", "”", "'", "’", "#", "//", "(", ")", "[", "]", "-", "°",
-    "\u{a0}", "0", "1", "2", "9", "12.5", "phase", "p1", "move", "face", "form", "charge", "hold", "wheel",
-    "then", "and", "with", "left", "right", "about", "line", "column", "road", "ring", "full", "toward", "at",
-    "cast", "join", "Black", "Dragons", "end", "GAME", "é", "𝔘", "\u{0}", "\u{202e}",
+    " ", "\t", "\n", "\r\n", ":", ";", ",", ".", "\"", "“", "”", "'", "’", "#", "//", "(", ")",
+    "[", "]", "-", "°", "\u{a0}", "0", "1", "2", "9", "12.5", "phase", "p1", "move", "face",
+    "form", "charge", "hold", "wheel", "then", "and", "with", "left", "right", "about", "line",
+    "column", "road", "ring", "full", "toward", "at", "cast", "join", "Black", "Dragons", "end",
+    "GAME", "é", "𝔘", "\u{0}", "\u{202e}",
 ];
 
 fn mutate(rng: &mut ChaCha8Rng, text: &str) -> String {
@@ -223,7 +271,9 @@ fn mutate(rng: &mut ChaCha8Rng, text: &str) -> String {
                     chars.insert(at + i, c);
                 }
             }
-            2 if at < chars.len() => chars[at] = char::from_u32(rng.random_range(0..0x3000)).unwrap_or('?'),
+            2 if at < chars.len() => {
+                chars[at] = char::from_u32(rng.random_range(0..0x3000)).unwrap_or('?')
+            }
             _ => {
                 let cut = rng.random_range(at..=chars.len());
                 let copy: Vec<char> = chars[at..cut].to_vec();
@@ -262,7 +312,11 @@ fn no_input_panics() {
             let _ = confirmation(&checked, &table, "aquilonia");
         }
     }
-    assert!(started.elapsed() < Duration::from_secs(60), "took {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "took {:?}",
+        started.elapsed()
+    );
 }
 
 /// A megabyte of garbage is answered within a second.

@@ -19,7 +19,11 @@ fn check_on(table: &Table, text: &str) -> Checked {
 
 /// The kinds of the errors, in order.
 fn errors(c: &Checked) -> Vec<Kind> {
-    c.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.kind).collect()
+    c.diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.kind)
+        .collect()
 }
 
 fn accepted(text: &str) -> plan::UnitOrders {
@@ -31,7 +35,12 @@ fn accepted(text: &str) -> plan::UnitOrders {
 
 fn refused(text: &str, kind: Illegal) -> Checked {
     let c = check(text);
-    assert_eq!(errors(&c), vec![Kind::Illegal(kind)], "{text}: {:#?}", c.diagnostics);
+    assert_eq!(
+        errors(&c),
+        vec![Kind::Illegal(kind)],
+        "{text}: {:#?}",
+        c.diagnostics
+    );
     assert_eq!(c.rejected.len(), 1, "{text}");
     assert!(c.orders.units.is_empty());
     c
@@ -62,7 +71,10 @@ fn a_plain_move_becomes_the_engines_input() {
 #[test]
 fn unknown_unit_gets_a_suggestion() {
     let c = refused_unknown("Blak Dragons: phase 1 move 6");
-    assert_eq!(c.diagnostics[0].help.as_deref(), Some("did you mean 'Black Dragons'?"));
+    assert_eq!(
+        c.diagnostics[0].help.as_deref(),
+        Some("did you mean 'Black Dragons'?")
+    );
 }
 
 fn refused_unknown(text: &str) -> Checked {
@@ -73,28 +85,58 @@ fn refused_unknown(text: &str) -> Checked {
 
 #[test]
 fn units_by_prefix_abbreviation_and_number() {
-    for text in ["black d: phase 1 hold", "BD: phase 1 hold", "#1: phase 1 hold", "unit 1: phase 1 hold", "blk drgns: phase 1 hold"] {
+    for text in [
+        "black d: phase 1 hold",
+        "BD: phase 1 hold",
+        "#1: phase 1 hold",
+        "unit 1: phase 1 hold",
+        "blk drgns: phase 1 hold",
+    ] {
         let c = check(text);
-        assert!(c.orders.units.contains_key("dragons"), "{text}: {:#?}", c.diagnostics);
+        assert!(
+            c.orders.units.contains_key("dragons"),
+            "{text}: {:#?}",
+            c.diagnostics
+        );
     }
     // "Black" alone: Black Dragons (ours) or Black Guard (theirs): ours wins.
-    assert!(check("black: phase 1 hold").orders.units.contains_key("dragons"));
+    assert!(check("black: phase 1 hold")
+        .orders
+        .units
+        .contains_key("dragons"));
 }
 
 #[test]
 fn another_sides_unit_is_refused_and_says_so() {
     let c = check("Nemedian Knights: phase 1 move 6\nBlack Dragons: phase 1 move 6");
     assert_eq!(errors(&c), vec![Kind::Illegal(Illegal::NotYourUnit)]);
-    assert_eq!(c.diagnostics[0].message, "Nemedian Knights belong to nemedia, not to aquilonia");
+    assert_eq!(
+        c.diagnostics[0].message,
+        "Nemedian Knights belong to nemedia, not to aquilonia"
+    );
     assert!(c.orders.units.contains_key("dragons"));
 }
 
 #[test]
 fn at_most_one_function_per_phase_never_the_same_twice() {
-    refused("Black Dragons: phase 1 move 6; phase 1 face left 90", Illegal::PhaseTaken);
-    refused("Black Dragons: phase 1 move 6; phase 2 move 6", Illegal::SameFunctionTwice);
-    refused("Black Dragons: phase 1 face left 90; phase 2 face about", Illegal::SameFunctionTwice);
-    refused("Black Dragons: phase 1 face about and form column; phase 2 form line", Illegal::SameFunctionTwice);
+    refused(
+        "Black Dragons: phase 1 move 6; phase 1 face left 90",
+        Illegal::PhaseTaken,
+    );
+    refused(
+        "Black Dragons: phase 1 move 6; phase 2 move 6",
+        Illegal::SameFunctionTwice,
+    );
+    refused(
+        "Black Dragons: phase 1 face left 90; phase 2 face about",
+        Illegal::SameFunctionTwice,
+    );
+    refused(
+        "Black Dragons: phase 1 face about and form column; phase 2 form line",
+        Illegal::SameFunctionTwice,
+    );
+    refused("Gunderman Pikes: hold; phase 1 move 2", Illegal::PhaseTaken);
+    accepted("Gunderman Pikes: hold");
     // Two lines for one unit are read together.
     let o = accepted("Black Dragons: phase 1 move 6\nBlack Dragons: phase 2 face about");
     assert!(o.phase1.is_some() && o.phase2.is_some());
@@ -104,22 +146,43 @@ fn at_most_one_function_per_phase_never_the_same_twice() {
 fn horse_archers_split_their_move() {
     let o = accepted("Border Horse: phase 1 move 10; phase 2 move 8");
     assert!(o.phase2.is_some());
-    refused("Border Horse: phase 1 move 10; phase 2 move 10", Illegal::BeyondAllowance);
+    refused(
+        "Border Horse: phase 1 move 10; phase 2 move 10",
+        Illegal::BeyondAllowance,
+    );
 }
 
 #[test]
 fn medium_cavalry_charge_and_break_off() {
     let o = accepted("Border Horse: phase 1 charge Nemedian Spearmen; phase 2 break off");
-    assert!(matches!(o.phase1, Some(Function::Charge(plan::Charge { break_off: true, .. }))));
+    assert!(matches!(
+        o.phase1,
+        Some(Function::Charge(plan::Charge {
+            break_off: true,
+            ..
+        }))
+    ));
     assert_eq!(o.phase2, Some(Function::BreakOff));
     let o = accepted("Border Horse: phase 1 charge Nemedian Spearmen then break off");
-    assert!(matches!(o.phase1, Some(Function::Charge(plan::Charge { break_off: true, .. }))));
+    assert!(matches!(
+        o.phase1,
+        Some(Function::Charge(plan::Charge {
+            break_off: true,
+            ..
+        }))
+    ));
     let c = check("Black Dragons: phase 1 charge Nemedian Spearmen; phase 2 break off");
     assert_eq!(
         errors(&c),
-        vec![Kind::Illegal(Illegal::SameFunctionTwice), Kind::Illegal(Illegal::NotForThisType)]
+        vec![
+            Kind::Illegal(Illegal::SameFunctionTwice),
+            Kind::Illegal(Illegal::NotForThisType)
+        ]
     );
-    refused("Black Dragons: phase 1 charge Nemedian Spearmen then break off", Illegal::NotForThisType);
+    refused(
+        "Black Dragons: phase 1 charge Nemedian Spearmen then break off",
+        Illegal::NotForThisType,
+    );
 }
 
 #[test]
@@ -132,26 +195,56 @@ fn a_single_function_must_name_its_phase() {
 #[test]
 fn evade_is_for_light_infantry() {
     assert!(accepted("Skirmishers: evade if charged").evade_if_charged);
-    refused("Bossonian Archers: evade if charged", Illegal::NotForThisType);
+    refused(
+        "Bossonian Archers: evade if charged",
+        Illegal::NotForThisType,
+    );
 }
 
 #[test]
 fn breakthrough_heavy_cavalry_medium_with_a_note_others_never() {
     let o = accepted("Black Dragons: phase 1 charge Nemedian Spearmen with breakthrough");
-    assert!(matches!(o.phase1, Some(Function::Charge(plan::Charge { breakthrough: true, .. }))));
+    assert!(matches!(
+        o.phase1,
+        Some(Function::Charge(plan::Charge {
+            breakthrough: true,
+            ..
+        }))
+    ));
     let c = check("Border Horse: phase 1 charge Nemedian Spearmen with breakthrough");
     assert!(c.rejected.is_empty());
-    assert_eq!(c.diagnostics[0].kind, Kind::Note(Remark::MediumBreakthrough));
-    refused("Gunderman Pikes: phase 1 charge Nemedian Spearmen with breakthrough", Illegal::NotForThisType);
+    assert_eq!(
+        c.diagnostics[0].kind,
+        Kind::Note(Remark::MediumBreakthrough)
+    );
+    refused(
+        "Gunderman Pikes: phase 1 charge Nemedian Spearmen with breakthrough",
+        Illegal::NotForThisType,
+    );
 }
 
 #[test]
 fn who_may_charge_whom() {
-    refused("Bossonian Archers: phase 1 charge Nemedian Knights", Illegal::ChargeForbidden);
-    refused("Black Dragons: phase 1 charge War Mammoths", Illegal::ChargeForbidden);
-    refused("Black Dragons: phase 1 charge Bossonian Archers", Illegal::BadTarget);
-    refused("Priest of Mitra: phase 1 charge Nemedian Spearmen", Illegal::NotForThisType);
-    refused("Prospero: phase 1 charge Nemedian Spearmen", Illegal::NotForThisType);
+    refused(
+        "Bossonian Archers: phase 1 charge Nemedian Knights",
+        Illegal::ChargeForbidden,
+    );
+    refused(
+        "Black Dragons: phase 1 charge War Mammoths",
+        Illegal::ChargeForbidden,
+    );
+    refused(
+        "Black Dragons: phase 1 charge Bossonian Archers",
+        Illegal::BadTarget,
+    );
+    refused(
+        "Priest of Mitra: phase 1 charge Nemedian Spearmen",
+        Illegal::NotForThisType,
+    );
+    refused(
+        "Prospero: phase 1 charge Nemedian Spearmen",
+        Illegal::NotForThisType,
+    );
     accepted("Bossonian Archers: phase 1 charge Nemedian Spearmen");
     accepted("Black Dragons: phase 1 charge 45");
 }
@@ -161,8 +254,15 @@ fn mammoths_and_chariots_wheel_instead_of_facing() {
     let t = sample::table();
     let c = check_side("War Mammoths: phase 1 face left 90", "nemedia", &t);
     assert_eq!(errors(&c), vec![Kind::Illegal(Illegal::NotForThisType)]);
-    assert_eq!(c.diagnostics[0].help.as_deref(), Some("write 'wheel left 90' (a wheel is part of a move)"));
-    let c = check_side("Kothian Chariots: phase 1 wheel left 90 then move 6", "nemedia", &t);
+    assert_eq!(
+        c.diagnostics[0].help.as_deref(),
+        Some("write 'wheel left 90' (a wheel is part of a move)")
+    );
+    let c = check_side(
+        "Kothian Chariots: phase 1 wheel left 90 then move 6",
+        "nemedia",
+        &t,
+    );
     assert!(c.rejected.is_empty(), "{:#?}", c.diagnostics);
 }
 
@@ -172,71 +272,157 @@ fn fall_back_status_and_melee() {
     t.units.get_mut("boss").unwrap().status = Status::FallBack(1);
     let c = check_on(&t, "Bossonian Archers: phase 1 move 2");
     assert_eq!(errors(&c), vec![Kind::Illegal(Illegal::FallBackStatus)]);
-    assert!(check_on(&t, "Bossonian Archers: phase 1 face about").rejected.is_empty());
+    assert!(check_on(&t, "Bossonian Archers: phase 1 face about")
+        .rejected
+        .is_empty());
 
     let mut t = sample::table();
-    t.units.get_mut("boss").unwrap().in_melee_with.insert("spears".into());
-    t.units.get_mut("horse").unwrap().in_melee_with.insert("spears".into());
-    for text in ["Bossonian Archers: phase 1 form column", "Bossonian Archers: phase 1 move 2"] {
-        assert_eq!(errors(&check_on(&t, text)), vec![Kind::Illegal(Illegal::InMelee)], "{text}");
+    t.units
+        .get_mut("boss")
+        .unwrap()
+        .in_melee_with
+        .insert("spears".into());
+    t.units
+        .get_mut("horse")
+        .unwrap()
+        .in_melee_with
+        .insert("spears".into());
+    for text in [
+        "Bossonian Archers: phase 1 form column",
+        "Bossonian Archers: phase 1 move 2",
+    ] {
+        assert_eq!(
+            errors(&check_on(&t, text)),
+            vec![Kind::Illegal(Illegal::InMelee)],
+            "{text}"
+        );
     }
     // Medium cavalry in melee since phase 2 of last turn breaks off in phase 1.
-    assert!(check_on(&t, "Border Horse: phase 1 break off").rejected.is_empty());
+    assert!(check_on(&t, "Border Horse: phase 1 break off")
+        .rejected
+        .is_empty());
 
     t.units.get_mut("skirm").unwrap().status = Status::Rout;
-    assert_eq!(errors(&check_on(&t, "Skirmishers: phase 1 hold")), vec![Kind::Illegal(Illegal::NotAvailable)]);
+    assert_eq!(
+        errors(&check_on(&t, "Skirmishers: phase 1 hold")),
+        vec![Kind::Illegal(Illegal::NotAvailable)]
+    );
 }
 
 #[test]
 fn forced_march_needs_road_column_and_distance_from_the_enemy() {
-    refused("Bossonian Archers: phase 1 forced march", Illegal::ForcedMarch);
+    refused(
+        "Bossonian Archers: phase 1 forced march",
+        Illegal::ForcedMarch,
+    );
     // Road column formed in phase 1, the enemy pushed back to the far edge.
     let mut t = sample::table();
-    for id in ["knights", "spears", "mammoths", "chariots", "guard", "thoth", "amalric"] {
+    for id in [
+        "knights", "spears", "mammoths", "chariots", "guard", "thoth", "amalric",
+    ] {
         t.units.get_mut(id).unwrap().front.y = 47.0;
     }
-    let c = check_on(&t, "Skirmishers: phase 1 form road column; phase 2 forced march 12");
+    let c = check_on(
+        &t,
+        "Skirmishers: phase 1 form road column; phase 2 forced march 12",
+    );
     assert!(c.rejected.is_empty(), "{:#?}", c.diagnostics);
-    let c = check_on(&t, "Skirmishers: phase 1 form road column; phase 2 forced march 13");
+    let c = check_on(
+        &t,
+        "Skirmishers: phase 1 form road column; phase 2 forced march 13",
+    );
     assert_eq!(errors(&c), vec![Kind::Illegal(Illegal::BeyondAllowance)]);
-    let c = check_on(&t, "Skirmishers: phase 1 form road column; phase 2 forced march 18 along the road");
+    let c = check_on(
+        &t,
+        "Skirmishers: phase 1 form road column; phase 2 forced march 18 along the road",
+    );
     assert!(c.rejected.is_empty(), "{:#?}", c.diagnostics);
     // Within 24 inches of the Black Guard.
     let mut t = sample::table();
     t.units.get_mut("skirm").unwrap().front.y = 20.0;
-    let c = check_on(&t, "Skirmishers: phase 1 form road column; phase 2 forced march");
+    let c = check_on(
+        &t,
+        "Skirmishers: phase 1 form road column; phase 2 forced march",
+    );
     assert_eq!(errors(&c), vec![Kind::Illegal(Illegal::ForcedMarch)]);
-    assert_eq!(c.diagnostics[0].message, "Skirmishers are 20 inches from Black Guard");
+    assert_eq!(
+        c.diagnostics[0].message,
+        "Skirmishers are 20 inches from Black Guard"
+    );
 }
 
 #[test]
 fn distances_within_the_allowance() {
     accepted("Bossonian Archers: phase 1 move 6");
-    let c = refused("Bossonian Archers: phase 1 move 6.5", Illegal::BeyondAllowance);
-    assert_eq!(c.diagnostics[0].message, "Bossonian Archers may move at most 6 inches in line, not 6.5");
-    assert_eq!(c.diagnostics[0].help.as_deref(), Some("write 'move 6' or 'move full'"));
+    let c = refused(
+        "Bossonian Archers: phase 1 move 6.5",
+        Illegal::BeyondAllowance,
+    );
+    assert_eq!(
+        c.diagnostics[0].message,
+        "Bossonian Archers may move at most 6 inches in line, not 6.5"
+    );
+    assert_eq!(
+        c.diagnostics[0].help.as_deref(),
+        Some("write 'move 6' or 'move full'")
+    );
     accepted("Bossonian Archers: phase 1 form column; phase 2 move 8");
     accepted("Bossonian Archers: phase 1 move back 2");
-    refused("Bossonian Archers: phase 1 move back 3", Illegal::BeyondAllowance);
-    refused("Black Dragons: phase 1 move back 2", Illegal::NotForThisType);
-    refused("Bossonian Archers: phase 1 oblique left 60 4", Illegal::BeyondAllowance);
-    refused("Bossonian Archers: phase 1 form ring; phase 2 move 4", Illegal::BeyondAllowance);
+    refused(
+        "Bossonian Archers: phase 1 move back 3",
+        Illegal::BeyondAllowance,
+    );
+    refused(
+        "Black Dragons: phase 1 move back 2",
+        Illegal::NotForThisType,
+    );
+    refused(
+        "Bossonian Archers: phase 1 oblique left 60 4",
+        Illegal::BeyondAllowance,
+    );
+    refused(
+        "Bossonian Archers: phase 1 form ring; phase 2 move 4",
+        Illegal::BeyondAllowance,
+    );
     accepted("Black Dragons: phase 1 wheel left 30 then move 12");
 }
 
 #[test]
 fn formations_within_the_book() {
-    refused("Bossonian Archers: phase 1 form line 4 ranks", Illegal::BeyondAllowance);
-    refused("Bossonian Archers: phase 1 form road column 4 wide", Illegal::BeyondAllowance);
-    refused("Bossonian Archers: phase 1 form ring 3 ranks", Illegal::BeyondAllowance);
-    refused("Bossonian Archers: phase 1 form positional line", Illegal::NotForThisType);
-    refused("Bossonian Archers: phase 1 face about and form column", Illegal::NotForThisType);
+    refused(
+        "Bossonian Archers: phase 1 form line 4 ranks",
+        Illegal::BeyondAllowance,
+    );
+    refused(
+        "Bossonian Archers: phase 1 form road column 4 wide",
+        Illegal::BeyondAllowance,
+    );
+    refused(
+        "Bossonian Archers: phase 1 form ring 3 ranks",
+        Illegal::BeyondAllowance,
+    );
+    refused(
+        "Bossonian Archers: phase 1 form positional line",
+        Illegal::NotForThisType,
+    );
+    refused(
+        "Bossonian Archers: phase 1 face about and form column",
+        Illegal::NotForThisType,
+    );
     let o = accepted("Black Dragons: phase 1 face about and form column 3 wide");
-    assert!(matches!(o.phase1, Some(Function::FaceAndFormation(plan::FaceChange::About, _))));
+    assert!(matches!(
+        o.phase1,
+        Some(Function::FaceAndFormation(plan::FaceChange::About, _))
+    ));
     let mut t = sample::table();
     t.terrain.push(Terrain {
         kind: TerrainKind::Woods,
-        points: vec![[30.0, 5.0].into(), [42.0, 5.0].into(), [42.0, 15.0].into(), [30.0, 15.0].into()],
+        points: vec![
+            [30.0, 5.0].into(),
+            [42.0, 5.0].into(),
+            [42.0, 15.0].into(),
+            [30.0, 15.0].into(),
+        ],
     });
     let c = check_on(&t, "Bossonian Archers: phase 1 form positional line");
     assert!(c.rejected.is_empty(), "{:#?}", c.diagnostics);
@@ -248,56 +434,113 @@ fn formations_within_the_book() {
 
 #[test]
 fn fire_orders() {
-    assert_eq!(accepted("Bossonian Archers: hold fire").fire, plan::FireOrder::Hold);
+    assert_eq!(
+        accepted("Bossonian Archers: hold fire").fire,
+        plan::FireOrder::Hold
+    );
     assert_eq!(
         accepted("Bossonian Archers: shoot at Nemedian Spearmen").fire,
         plan::FireOrder::Prefer("spears".into())
     );
     refused("Black Dragons: hold fire", Illegal::NotForThisType);
-    refused("Gunderman Pikes: target Nemedian Spearmen", Illegal::NotForThisType);
-    refused("Bossonian Archers: phase 1 charge Nemedian Spearmen; target Nemedian Spearmen", Illegal::FireAndCharge);
-    refused("Bossonian Archers: phase 1 charge Nemedian Spearmen and shoot", Illegal::FireAndCharge);
-    assert_eq!(accepted("Border Horse: phase 1 move 12 then shoot; phase 2 move 6").fire, plan::FireOrder::AtWill);
+    refused(
+        "Gunderman Pikes: target Nemedian Spearmen",
+        Illegal::NotForThisType,
+    );
+    refused(
+        "Bossonian Archers: phase 1 charge Nemedian Spearmen; target Nemedian Spearmen",
+        Illegal::FireAndCharge,
+    );
+    refused(
+        "Bossonian Archers: phase 1 charge Nemedian Spearmen and shoot",
+        Illegal::FireAndCharge,
+    );
+    assert_eq!(
+        accepted("Border Horse: phase 1 move 12 then shoot; phase 2 move 6").fire,
+        plan::FireOrder::AtWill
+    );
 }
 
 #[test]
 fn leaders() {
-    assert_eq!(accepted("Conan: leave").leader, Some(plan::LeaderOrder::Leave));
-    assert_eq!(accepted("Prospero: ride with Bossonian Archers").leader, Some(plan::LeaderOrder::Join("boss".into())));
-    assert_eq!(accepted("Prospero: join Black Dragons").leader, Some(plan::LeaderOrder::Join("dragons".into())));
-    assert_eq!(accepted("Prospero: move to (30, 8)").leader, Some(plan::LeaderOrder::MoveTo([30.0, 8.0].into())));
+    assert_eq!(
+        accepted("Conan: leave").leader,
+        Some(plan::LeaderOrder::Leave)
+    );
+    assert_eq!(
+        accepted("Prospero: ride with Bossonian Archers").leader,
+        Some(plan::LeaderOrder::Join("boss".into()))
+    );
+    assert_eq!(
+        accepted("Prospero: join Black Dragons").leader,
+        Some(plan::LeaderOrder::Join("dragons".into()))
+    );
+    assert_eq!(
+        accepted("Prospero: move to (30, 8)").leader,
+        Some(plan::LeaderOrder::MoveTo([30.0, 8.0].into()))
+    );
     refused("Prospero: leave", Illegal::BadTarget);
-    refused("Black Dragons: join Bossonian Archers", Illegal::NotForThisType);
-    refused("Priest of Mitra: join Bossonian Archers", Illegal::NotForThisType);
+    refused(
+        "Black Dragons: join Bossonian Archers",
+        Illegal::NotForThisType,
+    );
+    refused(
+        "Priest of Mitra: join Bossonian Archers",
+        Illegal::NotForThisType,
+    );
     refused("Conan: join Nemedian Knights", Illegal::BadTarget);
     refused("Prospero: move to (80, 8)", Illegal::OffTable);
 }
 
 #[test]
 fn spells() {
-    let o = accepted("Priest of Mitra: cast Sword of Fire at Nemedian Knights; cast Wind Demon at War Mammoths");
+    let o = accepted(
+        "Priest of Mitra: cast Sword of Fire at Nemedian Knights; cast Wind Demon at War Mammoths",
+    );
     assert_eq!(o.spells.len(), 2);
     accepted("Priest of Mitra: cast the Earth-Shaker along (10, 30) to (34, 30)");
-    refused("Priest of Mitra: cast the Earth-Shaker along (10, 30) to (40, 30)", Illegal::Spell);
-    refused("Priest of Mitra: cast the Earth-Demon at (30, 30); cast the Sword of Fire at Black Guard", Illegal::Spell);
-    refused("Priest of Mitra: cast Black Slumber at Amalric", Illegal::Spell);
+    refused(
+        "Priest of Mitra: cast the Earth-Shaker along (10, 30) to (40, 30)",
+        Illegal::Spell,
+    );
+    refused(
+        "Priest of Mitra: cast the Earth-Demon at (30, 30); cast the Sword of Fire at Black Guard",
+        Illegal::Spell,
+    );
+    refused(
+        "Priest of Mitra: cast Black Slumber at Amalric",
+        Illegal::Spell,
+    );
     let t = sample::table();
-    let c = check_side("Thoth-Amon: cast the black slumber at Amalric", "nemedia", &t);
+    let c = check_side(
+        "Thoth-Amon: cast the black slumber at Amalric",
+        "nemedia",
+        &t,
+    );
     assert!(c.rejected.is_empty(), "{:#?}", c.diagnostics);
     accepted("Priest of Mitra: cast Shield of Air");
     accepted("Priest of Mitra: cast flying at (40, 20)");
     refused("Priest of Mitra: cast flying at (40, 40)", Illegal::Spell);
-    refused("Black Dragons: cast Sword of Fire at Nemedian Knights", Illegal::Spell);
+    refused(
+        "Black Dragons: cast Sword of Fire at Nemedian Knights",
+        Illegal::Spell,
+    );
     let c = check("Priest of Mitra: cast Sword of Ice at Nemedian Knights");
     assert_eq!(errors(&c), vec![Kind::Invalid(Invalid::UnknownSpell)]);
 }
 
 #[test]
 fn deployment_only_in_the_set_up_turn() {
-    refused("Black Dragons: deploy at (20, 6) facing 0", Illegal::NotSetUp);
+    refused(
+        "Black Dragons: deploy at (20, 6) facing 0",
+        Illegal::NotSetUp,
+    );
     let mut t = sample::table();
     t.turn = 0;
-    let c = check_on(&t, "Black Dragons: deploy at (20, 6) facing north in line 2 ranks");
+    let c = check_on(
+        &t,
+        "Black Dragons: deploy at (20, 6) facing north in line 2 ranks",
+    );
     assert!(c.rejected.is_empty(), "{:#?}", c.diagnostics);
     let d = c.orders.units["dragons"].deploy.clone().unwrap();
     assert_eq!((d.at, d.facing), ([20.0, 6.0].into(), Some(0.0)));
@@ -311,11 +554,17 @@ fn valid_orders_are_kept_beside_bad_ones() {
          Skirmishers: phase 1 move 4\n\
          Gunderman Pikes: phase 1 move 9\n",
     );
-    assert_eq!(c.orders.units.keys().collect::<Vec<_>>(), vec!["dragons", "skirm"]);
+    assert_eq!(
+        c.orders.units.keys().collect::<Vec<_>>(),
+        vec!["dragons", "skirm"]
+    );
     assert_eq!(c.rejected, vec!["boss".to_string(), "pikes".to_string()]);
     assert_eq!(
         errors(&c),
-        vec![Kind::Invalid(Invalid::NotUnderstood), Kind::Illegal(Illegal::BeyondAllowance)]
+        vec![
+            Kind::Invalid(Invalid::NotUnderstood),
+            Kind::Illegal(Illegal::BeyondAllowance)
+        ]
     );
 }
 

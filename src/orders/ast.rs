@@ -258,9 +258,13 @@ impl fmt::Display for MoveOrder {
                 match &self.direction {
                     MoveDirection::Forward => write!(f, "move {}", self.distance)?,
                     MoveDirection::Back => write!(f, "move back {}", self.distance)?,
-                    MoveDirection::Oblique { hand: h, degrees } => {
-                        write!(f, "move oblique {} {} {}", hand(*h), num(*degrees), self.distance)?
-                    }
+                    MoveDirection::Oblique { hand: h, degrees } => write!(
+                        f,
+                        "move oblique {} {} {}",
+                        hand(*h),
+                        num(*degrees),
+                        self.distance
+                    )?,
                     MoveDirection::Toward(t) => write!(f, "move toward {t} {}", self.distance)?,
                 }
             }
@@ -288,7 +292,9 @@ pub enum FaceOrder {
 impl fmt::Display for FaceOrder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FaceOrder::Turn { hand: h, degrees } => write!(f, "face {} {}", hand(*h), num(*degrees)),
+            FaceOrder::Turn { hand: h, degrees } => {
+                write!(f, "face {} {}", hand(*h), num(*degrees))
+            }
             FaceOrder::About => f.write_str("face about"),
             FaceOrder::Bearing(b) => write!(f, "face bearing {}", num(*b)),
             FaceOrder::Toward(t) => write!(f, "face toward {t}"),

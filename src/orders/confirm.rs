@@ -20,7 +20,10 @@ const MAX_SHOWN: usize = 50;
 /// ```
 pub fn confirmation(checked: &Checked, table: &Table, side: &str) -> String {
     let mut sections: Vec<String> = Vec::new();
-    let mut head = format!("Orders of {side} for turn {}, as the umpire understood them:\n", table.turn);
+    let mut head = format!(
+        "Orders of {side} for turn {}, as the umpire understood them:\n",
+        table.turn
+    );
     if checked.understood.is_empty() {
         head.push_str("  (no orders accepted)\n");
     }
@@ -28,7 +31,12 @@ pub fn confirmation(checked: &Checked, table: &Table, side: &str) -> String {
         let _ = writeln!(head, "  {text}");
     }
     sections.push(head);
-    let name = |id: &str| table.units.get(id).map_or(id.to_string(), |u| u.name.clone());
+    let name = |id: &str| {
+        table
+            .units
+            .get(id)
+            .map_or(id.to_string(), |u| u.name.clone())
+    };
     if !checked.rejected.is_empty() {
         let mut s = String::from("Refused (these units will stand):\n");
         for id in &checked.rejected {
@@ -37,10 +45,21 @@ pub fn confirmation(checked: &Checked, table: &Table, side: &str) -> String {
         sections.push(s);
     }
     for (title, errors) in [("Errors", true), ("Notes", false)] {
-        let all: Vec<_> = checked.diagnostics.iter().filter(|d| d.is_error() == errors).collect();
-        let mut list: Vec<String> = all.iter().take(MAX_SHOWN).map(|d| d.render(&checked.source)).collect();
+        let all: Vec<_> = checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error() == errors)
+            .collect();
+        let mut list: Vec<String> = all
+            .iter()
+            .take(MAX_SHOWN)
+            .map(|d| d.render(&checked.source))
+            .collect();
         if all.len() > MAX_SHOWN {
-            list.push(format!("… and {} more not shown; correct these first.\n", all.len() - MAX_SHOWN));
+            list.push(format!(
+                "… and {} more not shown; correct these first.\n",
+                all.len() - MAX_SHOWN
+            ));
         }
         if !list.is_empty() {
             sections.push(format!("{title} ({}):\n\n{}", all.len(), list.join("\n")));

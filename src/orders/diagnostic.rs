@@ -193,7 +193,9 @@ impl Diagnostic {
         let (line, col) = self.line_col(source);
         let start = clamp_to_char(source, self.span.start);
         let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = source[start..].find('\n').map_or(source.len(), |i| start + i);
+        let line_end = source[start..]
+            .find('\n')
+            .map_or(source.len(), |i| start + i);
         let text = source[line_start..line_end].trim_end_matches('\r');
         let gutter = " ".repeat(line.to_string().len());
         let _ = writeln!(out, "{gutter}--> orders:{line}:{col}");
@@ -201,7 +203,10 @@ impl Diagnostic {
         let end = clamp_to_char(source, self.span.end.max(start)).min(line_start + text.len());
         let width = source[start..end.max(start)].chars().count().max(1);
         // Long lines are shown as a window around the column.
-        let chars: Vec<char> = text.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
+        let chars: Vec<char> = text
+            .chars()
+            .map(|c| if c == '\t' { ' ' } else { c })
+            .collect();
         let from = (col - 1).saturating_sub(WINDOW / 2);
         let to = chars.len().min(from + WINDOW);
         let mut shown: String = chars[from.min(to)..to].iter().collect();
@@ -249,8 +254,12 @@ mod tests {
     #[test]
     fn renders_rustc_style() {
         let src = "GAME g\nBlak Dragons: phase 1 move 6\n";
-        let d = Diagnostic::illegal(Illegal::UnknownUnit, Span::new(7, 19), "there is no unit called 'Blak Dragons'")
-            .with_help("did you mean 'Black Dragons'?");
+        let d = Diagnostic::illegal(
+            Illegal::UnknownUnit,
+            Span::new(7, 19),
+            "there is no unit called 'Blak Dragons'",
+        )
+        .with_help("did you mean 'Black Dragons'?");
         assert_eq!(
             d.render(src),
             "error: there is no unit called 'Blak Dragons'\n \

@@ -143,7 +143,10 @@ pub fn read_message(text: &str) -> Submission {
     }
 }
 
-fn assemble_header(fields: &[(HeaderField, Span)], errors: &mut Vec<Diagnostic>) -> Option<Spanned<Header>> {
+fn assemble_header(
+    fields: &[(HeaderField, Span)],
+    errors: &mut Vec<Diagnostic>,
+) -> Option<Spanned<Header>> {
     if fields.is_empty() {
         return None;
     }
@@ -216,7 +219,12 @@ mod tests {
         let s = read_message("game Tarantia\nSide: aquilonia\npassword  lion\nturn 4\n");
         let h = s.header.unwrap().node;
         assert_eq!(h.game, "Tarantia");
-        assert_eq!(h.role, Role::Player { side: "aquilonia".into() });
+        assert_eq!(
+            h.role,
+            Role::Player {
+                side: "aquilonia".into()
+            }
+        );
         assert_eq!(h.password, "lion");
         assert_eq!(h.turn, Some(4));
         assert!(s.syntax_errors.is_empty());
@@ -224,7 +232,10 @@ mod tests {
 
     #[test]
     fn moderator_header_both_ways() {
-        for text in ["MODERATOR tarantia PASSWORD owl\nFORCE", "GAME tarantia MODERATOR PASSWORD owl\nforce"] {
+        for text in [
+            "MODERATOR tarantia PASSWORD owl\nFORCE",
+            "GAME tarantia MODERATOR PASSWORD owl\nforce",
+        ] {
             let s = read_message(text);
             let h = s.header.unwrap().node;
             assert_eq!((h.game.as_str(), &h.role), ("tarantia", &Role::Moderator));
@@ -275,7 +286,10 @@ mod tests {
     fn moderator_commands_need_the_moderator() {
         let s = read_message("GAME g SIDE s PASSWORD p\nFORCE\nSTATUS\n");
         assert_eq!(s.syntax_errors.len(), 1);
-        assert_eq!(s.syntax_errors[0].kind, crate::orders::diagnostic::Kind::Invalid(Invalid::NotModerator));
+        assert_eq!(
+            s.syntax_errors[0].kind,
+            crate::orders::diagnostic::Kind::Invalid(Invalid::NotModerator)
+        );
     }
 
     #[test]

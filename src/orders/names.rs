@@ -75,7 +75,9 @@ impl<'a> Index<'a> {
         if let (Found::None(_), UnitRef::Name(n)) = (&found, r) {
             let lower = n.trim_start().to_lowercase();
             if let Some(rest) = lower.strip_prefix("the ").filter(|s| !s.trim().is_empty()) {
-                if let f @ (Found::Unit(_) | Found::Ambiguous(_)) = self.lookup(&UnitRef::Name(rest.into()), prefer) {
+                if let f @ (Found::Unit(_) | Found::Ambiguous(_)) =
+                    self.lookup(&UnitRef::Name(rest.into()), prefer)
+                {
                     return f;
                 }
             }
@@ -86,8 +88,14 @@ impl<'a> Index<'a> {
     fn lookup(&self, r: &UnitRef, prefer: &dyn Fn(&Unit) -> bool) -> Found<'a> {
         let all = &self.entries;
         match r {
-            UnitRef::Number(n) => pick(all.iter().filter(|e| e.unit.number == *n).map(|e| e.unit).collect(), prefer)
-                .unwrap_or(Found::None(None)),
+            UnitRef::Number(n) => pick(
+                all.iter()
+                    .filter(|e| e.unit.number == *n)
+                    .map(|e| e.unit)
+                    .collect(),
+                prefer,
+            )
+            .unwrap_or(Found::None(None)),
             UnitRef::Name(name) => {
                 let k = key(name);
                 if k.is_empty() {
@@ -141,7 +149,9 @@ fn pick<'a>(hits: Vec<&'a Unit>, prefer: &dyn Fn(&Unit) -> bool) -> Option<Found
 /// letter missing looks like a typo, which gets a suggestion instead).
 fn abbreviates(query: &[String], name: &[String]) -> bool {
     query.len() == name.len()
-        && query.iter().zip(name).all(|(q, n)| n.starts_with(q.as_str()) || (n.len() >= q.len() + 2 && subsequence(q, n)))
+        && query.iter().zip(name).all(|(q, n)| {
+            n.starts_with(q.as_str()) || (n.len() >= q.len() + 2 && subsequence(q, n))
+        })
 }
 
 fn subsequence(q: &str, n: &str) -> bool {

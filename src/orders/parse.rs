@@ -23,6 +23,9 @@ struct OrdersParser;
 
 /// Longest line the reader looks at; anything longer is not an order.
 const MAX_LINE: usize = 2_000;
+/// The reader stops after this many non-blank lines: no army needs more, and
+/// a megabyte of garbage must still be answered at once.
+const MAX_LINES: usize = 1_000;
 /// After this many syntax errors the rest are summed up in one line.
 const MAX_ERRORS: usize = 50;
 
@@ -59,6 +62,7 @@ pub(crate) fn scan(text: &str) -> Scan {
     let mut errors: Vec<Diagnostic> = Vec::new();
     let mut suppressed = 0usize;
     let mut offset = 0usize;
+    let mut read = 0usize;
     for raw in text.split('\n') {
         let line_start = offset;
         offset += raw.len() + 1;
@@ -69,6 +73,18 @@ pub(crate) fn scan(text: &str) -> Scan {
         let line = strip_comment(raw.trim_end_matches('\r'));
         if line.trim().is_empty() {
             continue;
+        }
+        read += 1;
+        if read > MAX_LINES {
+            errors.push(
+                Diagnostic::invalid(
+                    Invalid::NotUnderstood,
+                    Span::new(line_start, line_start + line.len()),
+                    format!("the orders stop here: only the first {MAX_LINES} lines are read"),
+                )
+                .with_help("send long orders in two mails, or end them with END"),
+            );
+            break;
         }
         let mut line_errors = Vec::new();
         let item = if line.len() > MAX_LINE {
@@ -109,7 +125,10 @@ pub(crate) fn scan(text: &str) -> Scan {
                 None => line_errors.push(
                     Diagnostic::invalid(
                         Invalid::NoUnit,
-                        Span::new(line_start + indent(line), line_start + line.trim_end().len()),
+                        Span::new(
+                            line_start + indent(line),
+                            line_start + line.trim_end().len(),
+                        ),
                         "this order does not say which unit it is for",
                     )
                     .with_help("start with the unit's name: 'Black Dragons: phase 1 move 6'"),
@@ -186,14 +205,49 @@ fn strip_comment(line: &str) -> &str {
 /// back as the same name (otherwise it is written in quotes).
 pub(crate) fn is_plain_name(name: &str) -> bool {
     const RESERVED: [&str; 22] = [
-        "forward", "forwards", "ahead", "straight", "bearing", "at", "to", "toward", "towards", "left", "right",
-        "north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest",
-        "unit", "number", "no",
+        "forward",
+        "forwards",
+        "ahead",
+        "straight",
+        "bearing",
+        "at",
+        "to",
+        "toward",
+        "towards",
+        "left",
+        "right",
+        "north",
+        "south",
+        "east",
+        "west",
+        "northeast",
+        "northwest",
+        "southeast",
+        "southwest",
+        "unit",
+        "number",
+        "no",
     ];
+    // Canonical text names the same few units over and over: remember the
+    // answers (a small cache; it changes no result, only saves parsing).
+    thread_local! {
+        static PLAIN: std::cell::RefCell<std::collections::HashMap<String, bool>> = Default::default();
+    }
+    if let Some(known) = PLAIN.with(|c| c.borrow().get(name).copied()) {
+        return known;
+    }
     let first = name.split_whitespace().next().unwrap_or("").to_lowercase();
-    name == name.trim()
+    let plain = name == name.trim()
         && !RESERVED.contains(&first.as_str())
-        && OrdersParser::parse(Rule::name_only, name).is_ok()
+        && OrdersParser::parse(Rule::name_only, name).is_ok();
+    PLAIN.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= 512 {
+            c.clear();
+        }
+        c.insert(name.to_string(), plain);
+    });
+    plain
 }
 
 fn span(p: &Pair<Rule>, off: usize) -> Span {
@@ -250,17 +304,95 @@ fn read_line(line: &str, off: usize, errors: &mut Vec<Diagnostic>) -> Option<Ite
 /// `end_marker`, `header_line`, `command` and `clauses` in the grammar).
 /// A line starting with a digit is also left to the full grammar.
 const LINE_START_WORDS: [&str; 65] = [
-    "dice", "end", "endorders", "game", "side", "password", "pw", "pass", "turn", "moderator", "status", "help",
-    "resend", "history", "deadline", "extend", "force", "hold", "holds", "approve", "replace", "pause",
-    "resume", "phase", "ph", "p1", "p2", "first", "second", "1st", "2nd", "evade", "evades", "do", "don't",
-    "don’t", "no", "cease", "target", "shoot", "fire", "join", "joins", "ride", "rides", "leave", "leaves",
-    "move", "advance", "march", "go", "cast", "casts", "deploy", "deploys", "face", "faces", "change",
-    "about", "right", "left", "form", "forms", "reform", "re-form",
+    "dice",
+    "end",
+    "endorders",
+    "game",
+    "side",
+    "password",
+    "pw",
+    "pass",
+    "turn",
+    "moderator",
+    "status",
+    "help",
+    "resend",
+    "history",
+    "deadline",
+    "extend",
+    "force",
+    "hold",
+    "holds",
+    "approve",
+    "replace",
+    "pause",
+    "resume",
+    "phase",
+    "ph",
+    "p1",
+    "p2",
+    "first",
+    "second",
+    "1st",
+    "2nd",
+    "evade",
+    "evades",
+    "do",
+    "don't",
+    "don’t",
+    "no",
+    "cease",
+    "target",
+    "shoot",
+    "fire",
+    "join",
+    "joins",
+    "ride",
+    "rides",
+    "leave",
+    "leaves",
+    "move",
+    "advance",
+    "march",
+    "go",
+    "cast",
+    "casts",
+    "deploy",
+    "deploys",
+    "face",
+    "faces",
+    "change",
+    "about",
+    "right",
+    "left",
+    "form",
+    "forms",
+    "reform",
+    "re-form",
 ];
 const LINE_START_WORDS_2: [&str; 22] = [
-    "charge", "charges", "break", "forced", "wheel", "wheels", "fall", "falls", "back", "backward",
-    "backwards", "retire", "straight", "oblique", "obliquely", "toward", "towards", "to", "forward",
-    "forwards", "ahead", "stand",
+    "charge",
+    "charges",
+    "break",
+    "forced",
+    "wheel",
+    "wheels",
+    "fall",
+    "falls",
+    "back",
+    "backward",
+    "backwards",
+    "retire",
+    "straight",
+    "oblique",
+    "obliquely",
+    "toward",
+    "towards",
+    "to",
+    "forward",
+    "forwards",
+    "ahead",
+    "stand",
 ];
 const LINE_START_WORDS_3: [&str; 3] = ["stands", "halt", "stay"];
 
@@ -281,10 +413,46 @@ fn starts_with_keyword(line: &str) -> bool {
 
 /// The words the reader knows, for "did you mean" on a word it did not.
 const VOCABULARY: [&str; 40] = [
-    "phase", "move", "advance", "back", "oblique", "toward", "wheel", "left", "right", "then",
-    "face", "about", "bearing", "form", "line", "column", "road", "ring", "positional", "ranks",
-    "wide", "charge", "with", "breakthrough", "break", "off", "hold", "stand", "evade", "fire",
-    "target", "shoot", "join", "leave", "ride", "cast", "deploy", "facing", "forced", "march",
+    "phase",
+    "move",
+    "advance",
+    "back",
+    "oblique",
+    "toward",
+    "wheel",
+    "left",
+    "right",
+    "then",
+    "face",
+    "about",
+    "bearing",
+    "form",
+    "line",
+    "column",
+    "road",
+    "ring",
+    "positional",
+    "ranks",
+    "wide",
+    "charge",
+    "with",
+    "breakthrough",
+    "break",
+    "off",
+    "hold",
+    "stand",
+    "evade",
+    "fire",
+    "target",
+    "shoot",
+    "join",
+    "leave",
+    "ride",
+    "cast",
+    "deploy",
+    "facing",
+    "forced",
+    "march",
 ];
 
 /// Small words that look like keywords to a string metric but are English.
@@ -339,14 +507,25 @@ fn not_understood(line: &str, off: usize, e: &pest::error::Error<Rule>) -> Diagn
     let (at, shown) = match typo {
         Some((at, w, _)) => (at, w.to_string()),
         None if pos < word_end => (pos, line[pos..word_end].to_string()),
-        None => (pos, line[pos..].chars().next().map(String::from).unwrap_or_default()),
+        None => (
+            pos,
+            line[pos..]
+                .chars()
+                .next()
+                .map(String::from)
+                .unwrap_or_default(),
+        ),
     };
     let message = if shown.is_empty() {
         "this order stops too soon".to_string()
     } else {
         format!("could not read the order at '{shown}'")
     };
-    let d = Diagnostic::invalid(Invalid::NotUnderstood, Span::new(off + at, off + at + shown.len()), message);
+    let d = Diagnostic::invalid(
+        Invalid::NotUnderstood,
+        Span::new(off + at, off + at + shown.len()),
+        message,
+    );
     if let Some((_, _, k)) = typo {
         return d.with_help(format!("did you mean '{k}'?"));
     }
@@ -392,9 +571,11 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::charge | Rule::k_charge => "'charge'",
         Rule::hold | Rule::k_hold => "'hold'",
         Rule::wheel_move | Rule::k_wheel => "'wheel'",
-        Rule::line_f | Rule::column_f | Rule::road_column | Rule::ring_f | Rule::positional_line => {
-            "a formation (line, column, road column, ring, positional line)"
-        }
+        Rule::line_f
+        | Rule::column_f
+        | Rule::road_column
+        | Rule::ring_f
+        | Rule::positional_line => "a formation (line, column, road column, ring, positional line)",
         Rule::compass => "a compass direction",
         Rule::spell_name => "a spell's name",
         Rule::date => "a date 'yyyy-mm-dd'",
@@ -459,8 +640,12 @@ fn command(p: Pair<Rule>, off: usize, errors: &mut Vec<Diagnostic>) -> Option<Sp
                 Ok(t) => Command::Deadline(t),
                 Err(_) => {
                     errors.push(
-                        Diagnostic::invalid(Invalid::BadDate, sp, format!("'{joined}' is not a date and time"))
-                            .with_help("write DEADLINE 2026-12-01 18:00 (the game's time zone)"),
+                        Diagnostic::invalid(
+                            Invalid::BadDate,
+                            sp,
+                            format!("'{joined}' is not a date and time"),
+                        )
+                        .with_help("write DEADLINE 2026-12-01 18:00 (the game's time zone)"),
                     );
                     return None;
                 }
@@ -468,10 +653,15 @@ fn command(p: Pair<Rule>, off: usize, errors: &mut Vec<Diagnostic>) -> Option<Sp
         }
         Rule::extend_cmd => Command::Extend(int_in(&p)?),
         Rule::force_cmd => Command::Force,
-        Rule::hold_turns_cmd => Command::HoldTurns(p.clone().into_inner().any(|x| x.as_rule() == Rule::on)),
+        Rule::hold_turns_cmd => {
+            Command::HoldTurns(p.clone().into_inner().any(|x| x.as_rule() == Rule::on))
+        }
         Rule::approve_cmd => Command::Approve(int_in(&p)),
         Rule::replace_cmd => {
-            let mut t = p.clone().into_inner().filter(|x| x.as_rule() == Rule::token);
+            let mut t = p
+                .clone()
+                .into_inner()
+                .filter(|x| x.as_rule() == Rule::token);
             let side = t.next()?.as_str().to_string();
             let address = t.next()?.as_str().to_string();
             Command::Replace { side, address }
@@ -602,7 +792,10 @@ fn point(p: &Pair<Rule>) -> (f64, f64) {
         .filter(|x| x.as_rule() == Rule::coord)
         .map(|x| number(&x))
         .collect();
-    (c.first().copied().unwrap_or(0.0), c.get(1).copied().unwrap_or(0.0))
+    (
+        c.first().copied().unwrap_or(0.0),
+        c.get(1).copied().unwrap_or(0.0),
+    )
 }
 
 fn compass(p: &Pair<Rule>) -> f64 {
@@ -820,7 +1013,11 @@ fn form_order(p: Pair<Rule>) -> Option<FormOrder> {
     let f = p.into_inner().find(|x| {
         matches!(
             x.as_rule(),
-            Rule::positional_line | Rule::road_column | Rule::line_f | Rule::column_f | Rule::ring_f
+            Rule::positional_line
+                | Rule::road_column
+                | Rule::line_f
+                | Rule::column_f
+                | Rule::ring_f
         )
     })?;
     formation_of(f)
@@ -867,11 +1064,18 @@ fn unit_order(p: Pair<Rule>, off: usize) -> Option<Result<UnitOrder, Diagnostic>
         Rule::ride_with => UnitOrder::RideWith(first_ref(&p)?),
         Rule::leave => UnitOrder::Leave,
         Rule::move_to => {
-            let (x, y) = point(&p.clone().into_inner().find(|x| x.as_rule() == Rule::point)?);
+            let (x, y) = point(
+                &p.clone()
+                    .into_inner()
+                    .find(|x| x.as_rule() == Rule::point)?,
+            );
             UnitOrder::MoveTo(x, y)
         }
         Rule::cast => {
-            let name = p.clone().into_inner().find(|x| x.as_rule() == Rule::spell_name)?;
+            let name = p
+                .clone()
+                .into_inner()
+                .find(|x| x.as_rule() == Rule::spell_name)?;
             let spell = match magic::find_spell(name.as_str()) {
                 Ok(s) => s,
                 Err(near) => {
@@ -899,7 +1103,10 @@ fn unit_order(p: Pair<Rule>, off: usize) -> Option<Result<UnitOrder, Diagnostic>
                         .filter(|x| x.as_rule() == Rule::point)
                         .map(|x| point(&x))
                         .collect();
-                    match (pts.as_slice(), t.into_inner().find(|x| x.as_rule() == Rule::target)) {
+                    match (
+                        pts.as_slice(),
+                        t.into_inner().find(|x| x.as_rule() == Rule::target),
+                    ) {
                         ([a, b], _) => SpellAim::Along(*a, *b),
                         (_, Some(tt)) => SpellAim::At(target(tt, off)),
                         _ => SpellAim::Caster,
@@ -950,64 +1157,178 @@ mod tests {
 
     #[test]
     fn the_case_file_line() {
-        assert_eq!(canon("Regular Spearmen: phase 1 move full"), "Regular Spearmen: phase 1 move full");
+        assert_eq!(
+            canon("Regular Spearmen: phase 1 move full"),
+            "Regular Spearmen: phase 1 move full"
+        );
     }
 
     #[test]
     fn forgiving_phrasings() {
         let cases = [
-            ("Black Dragons: p1 advance 6\"; p2 turn left 45", "Black Dragons: phase 1 move 6; phase 2 face left 45"),
-            ("black dragons phase one move 6 inches, phase two face about", "black dragons: phase 1 move 6; phase 2 face about"),
-            ("#3: first phase charge Nemedian Knights with breakthrough", "#3: phase 1 charge Nemedian Knights with breakthrough"),
-            ("unit 3: phase 1 wheel left 30 then move 6", "#3: phase 1 wheel left 30 then move 6"),
-            ("A: phase 1 wheel left 30 then 6", "A: phase 1 wheel left 30 then move 6"),
-            ("A: phase 1 wheel left 30 then oblique right 20 4", "A: phase 1 wheel left 30 then move oblique right 20 4"),
-            ("Horse: phase 1 wheel right to face Black Dragons then move full", "Horse: phase 1 wheel right to face Black Dragons then move full"),
+            (
+                "Black Dragons: p1 advance 6\"; p2 turn left 45",
+                "Black Dragons: phase 1 move 6; phase 2 face left 45",
+            ),
+            (
+                "black dragons phase one move 6 inches, phase two face about",
+                "black dragons: phase 1 move 6; phase 2 face about",
+            ),
+            (
+                "#3: first phase charge Nemedian Knights with breakthrough",
+                "#3: phase 1 charge Nemedian Knights with breakthrough",
+            ),
+            (
+                "unit 3: phase 1 wheel left 30 then move 6",
+                "#3: phase 1 wheel left 30 then move 6",
+            ),
+            (
+                "A: phase 1 wheel left 30 then 6",
+                "A: phase 1 wheel left 30 then move 6",
+            ),
+            (
+                "A: phase 1 wheel left 30 then oblique right 20 4",
+                "A: phase 1 wheel left 30 then move oblique right 20 4",
+            ),
+            (
+                "Horse: phase 1 wheel right to face Black Dragons then move full",
+                "Horse: phase 1 wheel right to face Black Dragons then move full",
+            ),
             ("Foot: phase 1 move back 2", "Foot: phase 1 move back 2"),
             ("Foot: phase 1 fall back 2\"", "Foot: phase 1 move back 2"),
-            ("Foot: phase 1 oblique left 30 6", "Foot: phase 1 move oblique left 30 6"),
-            ("Foot: phase 1 move obliquely right 4", "Foot: phase 1 move oblique right 45 4"),
-            ("Foot: phase 1 move toward (40, 30) 6", "Foot: phase 1 move toward (40, 30) 6"),
-            ("Foot: phase 1 move towards Black Dragons", "Foot: phase 1 move toward Black Dragons full"),
-            ("Foot: phase 1 form road column; phase 2 forced march along the road", "Foot: phase 1 form road column; phase 2 forced march full along the road"),
-            ("Foot: phase 1 move full along the road", "Foot: phase 1 move full along the road"),
+            (
+                "Foot: phase 1 oblique left 30 6",
+                "Foot: phase 1 move oblique left 30 6",
+            ),
+            (
+                "Foot: phase 1 move obliquely right 4",
+                "Foot: phase 1 move oblique right 45 4",
+            ),
+            (
+                "Foot: phase 1 move toward (40, 30) 6",
+                "Foot: phase 1 move toward (40, 30) 6",
+            ),
+            (
+                "Foot: phase 1 move towards Black Dragons",
+                "Foot: phase 1 move toward Black Dragons full",
+            ),
+            (
+                "Foot: phase 1 form road column; phase 2 forced march along the road",
+                "Foot: phase 1 form road column; phase 2 forced march full along the road",
+            ),
+            (
+                "Foot: phase 1 move full along the road",
+                "Foot: phase 1 move full along the road",
+            ),
             ("Foot: phase 1 face 270", "Foot: phase 1 face bearing 270"),
             ("Foot: phase 1 face west", "Foot: phase 1 face bearing 270"),
-            ("Foot: phase 1 face Black Dragons", "Foot: phase 1 face toward Black Dragons"),
-            ("Foot: phase 1 form line 3 ranks; phase 2 form column 4 wide", "Foot: phase 1 form line 3 ranks; phase 2 form column 4 wide"),
+            (
+                "Foot: phase 1 face Black Dragons",
+                "Foot: phase 1 face toward Black Dragons",
+            ),
+            (
+                "Foot: phase 1 form line 3 ranks; phase 2 form column 4 wide",
+                "Foot: phase 1 form line 3 ranks; phase 2 form column 4 wide",
+            ),
             ("Foot: phase 1 form a ring", "Foot: phase 1 form ring"),
-            ("Foot: phase 1 form positional line", "Foot: phase 1 form positional line"),
-            ("Horse: phase 1 face about and form column 3 wide", "Horse: phase 1 face about and form column 3 wide"),
-            ("Horse: phase 1 charge Knights then break off", "Horse: phase 1 charge Knights then break off"),
-            ("Horse: phase 1 charge Knights and fall back after one round", "Horse: phase 1 charge Knights then break off"),
-            ("Horse: phase 1 charge 90; phase 2 hold", "Horse: phase 1 charge bearing 90; phase 2 hold"),
-            ("Horse: phase 1 charge forward", "Horse: phase 1 charge forward"),
-            ("Skirmishers: evade if charged; hold fire", "Skirmishers: evade if charged; hold fire"),
-            ("Archers: phase 1 hold; shoot at Black Dragons", "Archers: phase 1 hold; target Black Dragons"),
+            (
+                "Foot: phase 1 form positional line",
+                "Foot: phase 1 form positional line",
+            ),
+            (
+                "Horse: phase 1 face about and form column 3 wide",
+                "Horse: phase 1 face about and form column 3 wide",
+            ),
+            (
+                "Horse: phase 1 charge Knights then break off",
+                "Horse: phase 1 charge Knights then break off",
+            ),
+            (
+                "Horse: phase 1 charge Knights and fall back after one round",
+                "Horse: phase 1 charge Knights then break off",
+            ),
+            (
+                "Horse: phase 1 charge 90; phase 2 hold",
+                "Horse: phase 1 charge bearing 90; phase 2 hold",
+            ),
+            (
+                "Horse: phase 1 charge forward",
+                "Horse: phase 1 charge forward",
+            ),
+            (
+                "Skirmishers: evade if charged; hold fire",
+                "Skirmishers: evade if charged; hold fire",
+            ),
+            (
+                "Archers: phase 1 hold; shoot at Black Dragons",
+                "Archers: phase 1 hold; target Black Dragons",
+            ),
             ("Conan: join Black Dragons", "Conan: join Black Dragons"),
-            ("King: ride with Black Dragons", "King: ride with Black Dragons"),
-            ("Conan: leave; move to (10, 12)", "Conan: leave; move to (10, 12)"),
-            ("Thoth: cast the Sword of Fire at Black Dragons", "Thoth: cast Sword of Fire at Black Dragons"),
-            ("Thoth: cast earth shaker along (10,20) to (34,20)", "Thoth: cast Earth-Shaker along (10, 20) to (34, 20)"),
+            (
+                "King: ride with Black Dragons",
+                "King: ride with Black Dragons",
+            ),
+            (
+                "Conan: leave; move to (10, 12)",
+                "Conan: leave; move to (10, 12)",
+            ),
+            (
+                "Thoth: cast the Sword of Fire at Black Dragons",
+                "Thoth: cast Sword of Fire at Black Dragons",
+            ),
+            (
+                "Thoth: cast earth shaker along (10,20) to (34,20)",
+                "Thoth: cast Earth-Shaker along (10, 20) to (34, 20)",
+            ),
             ("Thoth: cast shield of air", "Thoth: cast Shield of Air"),
-            ("Foot: deploy at (30, 6) facing 0 in line 3 ranks", "Foot: deploy at (30, 6) facing 0 in line 3 ranks"),
+            (
+                "Foot: deploy at (30, 6) facing 0 in line 3 ranks",
+                "Foot: deploy at (30, 6) facing 0 in line 3 ranks",
+            ),
             ("Foot: phase 1 stand fast", "Foot: phase 1 hold"),
             ("Foot: phase 1 move 4 forward", "Foot: phase 1 move 4"),
             ("Foot: phase 1 turn 90 right", "Foot: phase 1 face right 90"),
-            ("Horse: phase 1 charge Knights (with breakthrough)", "Horse: phase 1 charge Knights with breakthrough"),
-            ("Horse: phase 1 move 12 then shoot; phase 2 move 6", "Horse: phase 1 move 12; fire; phase 2 move 6"),
+            (
+                "Horse: phase 1 charge Knights (with breakthrough)",
+                "Horse: phase 1 charge Knights with breakthrough",
+            ),
+            (
+                "Horse: phase 1 move 12 then shoot; phase 2 move 6",
+                "Horse: phase 1 move 12; fire; phase 2 move 6",
+            ),
             ("Foot: phase 1 stand and shoot", "Foot: phase 1 hold; fire"),
-            ("1. Black Dragons: phase 1 move 6", "Black Dragons: phase 1 move 6"),
-            ("- Black Dragons: phase 1 move 6", "Black Dragons: phase 1 move 6"),
-            ("“Black Dragons”: phase 1 move 6", "Black Dragons: phase 1 move 6"),
-            ("Foot:\u{a0}phase\t1 move 6 // comment", "Foot: phase 1 move 6"),
+            (
+                "1. Black Dragons: phase 1 move 6",
+                "Black Dragons: phase 1 move 6",
+            ),
+            (
+                "- Black Dragons: phase 1 move 6",
+                "Black Dragons: phase 1 move 6",
+            ),
+            (
+                "“Black Dragons”: phase 1 move 6",
+                "Black Dragons: phase 1 move 6",
+            ),
+            (
+                "Foot:\u{a0}phase\t1 move 6 // comment",
+                "Foot: phase 1 move 6",
+            ),
             ("Hold Guard: phase 1 hold", "Hold Guard: phase 1 hold"),
             ("Men at Arms: phase 1 hold", "\"Men at Arms\": phase 1 hold"),
             ("Black Dragons p1: move 6", "Black Dragons: phase 1 move 6"),
-            ("Black Dragons first phase: move 6", "Black Dragons: phase 1 move 6"),
+            (
+                "Black Dragons first phase: move 6",
+                "Black Dragons: phase 1 move 6",
+            ),
             ("Pikes: hold", "Pikes: hold"),
-            ("Skirmishers: phase 1 evade if charged", "Skirmishers: evade if charged"),
-            ("Knights: phase 1 charge the Spearmen", "Knights: phase 1 charge the Spearmen"),
+            (
+                "Skirmishers: phase 1 evade if charged",
+                "Skirmishers: evade if charged",
+            ),
+            (
+                "Knights: phase 1 charge the Spearmen",
+                "Knights: phase 1 charge the Spearmen",
+            ),
         ];
         for (text, want) in cases {
             assert_eq!(canon(text), want, "reading {text:?}");
@@ -1035,10 +1356,21 @@ mod tests {
     }
 
     #[test]
+    fn reading_stops_after_the_line_limit() {
+        let text = "A: phase 1 hold\n".repeat(MAX_LINES + 5);
+        let (sheet, errors) = one(&text);
+        assert_eq!(sheet.blocks.len(), MAX_LINES);
+        assert_eq!(errors.len(), 1);
+    }
+
+    #[test]
     fn missing_phase_is_reported() {
         let (sheet, errors) = one("Archers: move 6");
         assert!(sheet.blocks[0].node.broken);
-        assert_eq!(errors[0].kind, crate::orders::diagnostic::Kind::Invalid(Invalid::MissingPhase));
+        assert_eq!(
+            errors[0].kind,
+            crate::orders::diagnostic::Kind::Invalid(Invalid::MissingPhase)
+        );
     }
 
     #[test]
@@ -1054,16 +1386,28 @@ mod tests {
     fn fast_path_agrees_with_the_grammar() {
         let guide = include_str!("../../docs/orders.md");
         let mut lines: Vec<String> = guide.lines().map(String::from).collect();
-        let words = ["Hold", "Face", "Charge", "Phase", "P1", "Evade", "End", "Game", "Status", "Turn", "Men", "1."];
+        let words = [
+            "Hold", "Face", "Charge", "Phase", "P1", "Evade", "End", "Game", "Status", "Turn",
+            "Men", "1.",
+        ];
         for w in words {
-            for tail in [": phase 1 hold", " fire phase 1 move 6", " left 90", ": move 6", " Guard: p2 face about"] {
+            for tail in [
+                ": phase 1 hold",
+                " fire phase 1 move 6",
+                " left 90",
+                ": move 6",
+                " Guard: p2 face about",
+            ] {
                 lines.push(format!("{w}{tail}"));
             }
         }
         // And many near misses of them: words dropped, swapped and repeated.
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
-        let base: Vec<Vec<String>> = lines.iter().map(|l| l.split(' ').map(String::from).collect()).collect();
+        let base: Vec<Vec<String>> = lines
+            .iter()
+            .map(|l| l.split(' ').map(String::from).collect())
+            .collect();
         for _ in 0..20_000 {
             let mut w = base[rng.random_range(0..base.len())].clone();
             for _ in 0..rng.random_range(1..4) {
@@ -1093,7 +1437,8 @@ mod tests {
                 OrdersParser::parse(Rule::unit_line_only, line).ok()
             };
             let Some(fast) = fast else { continue };
-            let full = OrdersParser::parse(Rule::line, line).expect("the full grammar reads what the fast path read");
+            let full = OrdersParser::parse(Rule::line, line)
+                .expect("the full grammar reads what the fast path read");
             let shape = |pairs: pest::iterators::Pairs<Rule>| -> Vec<(Rule, String)> {
                 pairs
                     .flatten()

@@ -98,7 +98,9 @@ pub fn validate(sheet: &OrderSheet, side: &str, table: &Table) -> Checked {
         checked.diagnostics.append(&mut ctx.notes);
         match orders {
             Some(o) if ctx.errors.is_empty() => {
-                checked.understood.push((unit.id.clone(), ctx.canonical(&clauses)));
+                checked
+                    .understood
+                    .push((unit.id.clone(), ctx.canonical(&clauses)));
                 checked.orders.units.insert(unit.id.clone(), o);
             }
             _ => {
@@ -137,7 +139,11 @@ fn not_found(found: Found<'_>, r: &Spanned<UnitRef>, what: &str) -> Diagnostic {
                 None => d.with_help("names are as in your army list; 'STATUS' mails you the list"),
             }
         }
-        Found::Unit(u) => Diagnostic::illegal(Illegal::BadTarget, r.span, format!("{} cannot be meant here", u.name)),
+        Found::Unit(u) => Diagnostic::illegal(
+            Illegal::BadTarget,
+            r.span,
+            format!("{} cannot be meant here", u.name),
+        ),
     }
 }
 
@@ -184,7 +190,14 @@ impl<'a> Ctx<'a> {
         &mut self.errors[last]
     }
 
-    fn refuse(&mut self, kind: Illegal, span: Span, message: String, note: &str, help: Option<String>) {
+    fn refuse(
+        &mut self,
+        kind: Illegal,
+        span: Span,
+        message: String,
+        note: &str,
+        help: Option<String>,
+    ) {
         let d = self.illegal(kind, span, message);
         d.notes.push(note.to_string());
         d.help = help;
@@ -200,7 +213,11 @@ impl<'a> Ctx<'a> {
                     self.refuse(
                         Illegal::BadTarget,
                         r.span,
-                        format!("{} are no longer on the table ({})", u.name, u.status.code()),
+                        format!(
+                            "{} are no longer on the table ({})",
+                            u.name,
+                            u.status.code()
+                        ),
                         "only units on the table can be aimed at",
                         None,
                     );
@@ -236,7 +253,9 @@ impl<'a> Ctx<'a> {
     fn target(&mut self, t: &ast::Target, span: Span, enemy: bool) -> Option<plan::Target> {
         match t {
             ast::Target::Point(x, y) => self.point(*x, *y, span).map(plan::Target::Point),
-            ast::Target::Unit(r) => self.find(r, enemy).map(|u| plan::Target::Unit(u.id.clone())),
+            ast::Target::Unit(r) => self
+                .find(r, enemy)
+                .map(|u| plan::Target::Unit(u.id.clone())),
         }
     }
 
@@ -268,10 +287,15 @@ impl<'a> Ctx<'a> {
         let mut out = UnitOrders::default();
         let mut phases: [Option<&Spanned<Function>>; 2] = [None, None];
         let mut unit_level = Vec::new();
+        let mut all_turn_hold = None;
         for c in clauses {
             match &c.node {
                 Clause::Phase { phase, function } => {
-                    let Some(p) = phase else { continue };
+                    let Some(p) = phase else {
+                        // `hold` for the whole turn (ruling O-2).
+                        all_turn_hold = Some(c.span);
+                        continue;
+                    };
                     let slot = &mut phases[usize::from(p.number() - 1)];
                     if let Some(first) = slot {
                         let msg = format!("{p} already has a function: '{}'", first.node);
@@ -280,7 +304,10 @@ impl<'a> Ctx<'a> {
                             c.span,
                             msg,
                             "§2: one function per phase, two at most in a turn",
-                            Some(format!("move this order to the other phase, or drop '{}'", function.node)),
+                            Some(format!(
+                                "move this order to the other phase, or drop '{}'",
+                                function.node
+                            )),
                         );
                     } else {
                         *slot = Some(function);
@@ -288,6 +315,15 @@ impl<'a> Ctx<'a> {
                 }
                 Clause::Unit(o) => unit_level.push((o, c.span)),
             }
+        }
+        if let (Some(span), true) = (all_turn_hold, phases.iter().any(Option::is_some)) {
+            self.refuse(
+                Illegal::PhaseTaken,
+                span,
+                format!("{} are told to hold all turn and also given phase orders", u.name),
+                "'hold' without a phase means the unit stands all turn",
+                Some("write 'phase 1 hold' or 'phase 2 hold' for one phase only".into()),
+            );
         }
         self.same_function_twice(&phases);
         let charges = phases
@@ -299,7 +335,9 @@ impl<'a> Ctx<'a> {
             let Some(f) = f else { continue };
             let phase = if i == 0 { Phase::One } else { Phase::Two };
             let checked = self.function(f, phase, formation, &phases);
-            if let Some(plan::Function::Formation(fc) | plan::Function::FaceAndFormation(_, fc)) = &checked {
+            if let Some(plan::Function::Formation(fc) | plan::Function::FaceAndFormation(_, fc)) =
+                &checked
+            {
                 formation = fc.formation;
             }
             match phase {
@@ -311,8 +349,10 @@ impl<'a> Ctx<'a> {
         for (o, span) in unit_level {
             self.unit_order(o, span, charges, &mut out);
         }
-        if let (Some(plan::Function::Charge(c)), Some(plan::Function::Move(_) | plan::Function::BreakOff)) =
-            (&mut out.phase1, &out.phase2)
+        if let (
+            Some(plan::Function::Charge(c)),
+            Some(plan::Function::Move(_) | plan::Function::BreakOff),
+        ) = (&mut out.phase1, &out.phase2)
         {
             c.break_off = true;
         }
@@ -322,7 +362,9 @@ impl<'a> Ctx<'a> {
     /// §2: never the same function twice, except horse archers' split move
     /// and medium cavalry's charge-then-break-off.
     fn same_function_twice(&mut self, phases: &[Option<&Spanned<Function>>; 2]) {
-        let (Some(a), Some(b)) = (phases[0], phases[1]) else { return };
+        let (Some(a), Some(b)) = (phases[0], phases[1]) else {
+            return;
+        };
         let u = self.unit;
         for k in kinds(&a.node) {
             if !kinds(&b.node).contains(&k) {
@@ -351,18 +393,28 @@ impl<'a> Ctx<'a> {
     }
 
     /// Horse archers splitting a move share one allowance between the phases.
-    fn horse_archer_total(&mut self, phases: &[Option<&Spanned<Function>>; 2], formation: Formation) {
-        let (Some(a), Some(b)) = (phases[0], phases[1]) else { return };
-        let (Function::Move(m1), Function::Move(m2)) = (&a.node, &b.node) else { return };
+    fn horse_archer_total(
+        &mut self,
+        phases: &[Option<&Spanned<Function>>; 2],
+        formation: Formation,
+    ) {
+        let (Some(a), Some(b)) = (phases[0], phases[1]) else {
+            return;
+        };
+        let (Function::Move(m1), Function::Move(m2)) = (&a.node, &b.node) else {
+            return;
+        };
         let allowance = self.allowance(m1, formation);
         let msg = match (m1.distance, m2.distance) {
             (ast::Distance::Full, _) => Some("phase 1 already uses the full allowance".to_string()),
-            (ast::Distance::Inches(x), ast::Distance::Inches(y)) if x + y > allowance + 1e-9 => Some(format!(
-                "{} + {} inches is more than the {} inches of the whole move",
-                fmt_in(x),
-                fmt_in(y),
-                fmt_in(allowance)
-            )),
+            (ast::Distance::Inches(x), ast::Distance::Inches(y)) if x + y > allowance + 1e-9 => {
+                Some(format!(
+                    "{} + {} inches is more than the {} inches of the whole move",
+                    fmt_in(x),
+                    fmt_in(y),
+                    fmt_in(allowance)
+                ))
+            }
             _ => None,
         };
         if let Some(msg) = msg {
@@ -371,7 +423,10 @@ impl<'a> Ctx<'a> {
                 b.span,
                 msg,
                 "§3: horse archers split one move between the phases",
-                Some("write the phase 1 distance in inches and 'move full' in phase 2 for the rest".into()),
+                Some(
+                    "write the phase 1 distance in inches and 'move full' in phase 2 for the rest"
+                        .into(),
+                ),
             );
         }
     }
@@ -409,13 +464,17 @@ impl<'a> Ctx<'a> {
                 self.refuse(
                     Illegal::FallBackStatus,
                     f.span,
-                    format!("{} are in fall-back status ({n} turn(s) left) and may not move", u.name),
+                    format!(
+                        "{} are in fall-back status ({n} turn(s) left) and may not move",
+                        u.name
+                    ),
                     "§8: fall-back status for the next turn: no movement",
                     Some("change face or formation instead, or hold".into()),
                 );
                 return None;
             }
-            let breaking_off = u.kind == UnitType::MediumCavalry && matches!(f.node, Function::Move(_));
+            let breaking_off =
+                u.kind == UnitType::MediumCavalry && matches!(f.node, Function::Move(_));
             if !u.in_melee_with.is_empty() && !breaking_off {
                 self.refuse(
                     Illegal::InMelee,
@@ -439,7 +498,11 @@ impl<'a> Ctx<'a> {
                     self.refuse(
                         Illegal::NotForThisType,
                         f.span,
-                        format!("{} ({}) may not change face and formation as one function", u.name, u.kind.book_name()),
+                        format!(
+                            "{} ({}) may not change face and formation as one function",
+                            u.name,
+                            u.kind.book_name()
+                        ),
                         "§2: only cavalry may change face and formation together",
                         Some(format!("phase 1 {a}; phase 2 {b}")),
                     );
@@ -486,7 +549,11 @@ impl<'a> Ctx<'a> {
             self.refuse(
                 Illegal::NotForThisType,
                 span,
-                format!("{} ({}) never change face as a function: they wheel", u.name, u.kind.book_name()),
+                format!(
+                    "{} ({}) never change face as a function: they wheel",
+                    u.name,
+                    u.kind.book_name()
+                ),
                 "§5: mammoths and chariots never change face as a function",
                 Some("write 'wheel left 90' (a wheel is part of a move)".into()),
             );
@@ -524,8 +591,12 @@ impl<'a> Ctx<'a> {
         }
         if m.along_road && formation != Formation::RoadColumn && !k.is_single_figure() {
             self.notes.push(
-                Diagnostic::note(Remark::Reading, span, format!("{} are not in road column: the road adds nothing", u.name))
-                    .with_note("§3: a unit not in road column gains nothing from a road"),
+                Diagnostic::note(
+                    Remark::Reading,
+                    span,
+                    format!("{} are not in road column: the road adds nothing", u.name),
+                )
+                .with_note("§3: a unit not in road column gains nothing from a road"),
             );
         }
         let mut allowance = self.allowance(m, formation);
@@ -736,7 +807,13 @@ impl<'a> Ctx<'a> {
             } else {
                 "§9: a commander cannot melee"
             };
-            self.refuse(Illegal::NotForThisType, span, format!("{} may not charge", u.name), why, None);
+            self.refuse(
+                Illegal::NotForThisType,
+                span,
+                format!("{} may not charge", u.name),
+                why,
+                None,
+            );
             return None;
         }
         let target = match &c.aim {
@@ -758,7 +835,13 @@ impl<'a> Ctx<'a> {
                     self.refuse(
                         Illegal::ChargeForbidden,
                         span,
-                        format!("{} ({}) may not charge {} ({})", u.name, u.kind.book_name(), t.name, t.kind.book_name()),
+                        format!(
+                            "{} ({}) may not charge {} ({})",
+                            u.name,
+                            u.kind.book_name(),
+                            t.name,
+                            t.kind.book_name()
+                        ),
                         "§4: infantry cannot charge cavalry",
                         Some("hold and let them come, or move to block them".into()),
                     );
@@ -770,7 +853,10 @@ impl<'a> Ctx<'a> {
                         span,
                         format!("{} may not charge {} (woolly mammoths)", u.name, t.name),
                         "§4: cavalry may attack but never charge mammoths",
-                        Some(format!("move into contact instead: 'move toward {}'", t.name)),
+                        Some(format!(
+                            "move into contact instead: 'move toward {}'",
+                            t.name
+                        )),
                     );
                     return None;
                 }
@@ -819,7 +905,10 @@ impl<'a> Ctx<'a> {
 
     fn unit_order(&mut self, o: &UnitOrder, span: Span, charges: bool, out: &mut UnitOrders) {
         let u = self.unit;
-        let leader = matches!(u.kind, UnitType::Commander | UnitType::Hero | UnitType::Superhero);
+        let leader = matches!(
+            u.kind,
+            UnitType::Commander | UnitType::Hero | UnitType::Superhero
+        );
         match o {
             UnitOrder::Evade => {
                 if u.kind == UnitType::LightInfantry {
@@ -883,7 +972,13 @@ impl<'a> Ctx<'a> {
                     }
                     let Some(t) = self.find(r, true) else { return };
                     if t.side == u.side {
-                        self.refuse(Illegal::BadTarget, r.span, format!("{} are your own unit", t.name), "§6: archers shoot at the enemy", None);
+                        self.refuse(
+                            Illegal::BadTarget,
+                            r.span,
+                            format!("{} are your own unit", t.name),
+                            "§6: archers shoot at the enemy",
+                            None,
+                        );
                         return;
                     }
                     out.fire = plan::FireOrder::Prefer(t.id.clone());
@@ -898,7 +993,13 @@ impl<'a> Ctx<'a> {
                     } else {
                         "§9: only commanders and heroes join units"
                     };
-                    self.refuse(Illegal::NotForThisType, span, format!("{} cannot join a unit", u.name), why, None);
+                    self.refuse(
+                        Illegal::NotForThisType,
+                        span,
+                        format!("{} cannot join a unit", u.name),
+                        why,
+                        None,
+                    );
                     return;
                 }
                 let Some(t) = self.find(r, false) else { return };
@@ -916,9 +1017,21 @@ impl<'a> Ctx<'a> {
             }
             UnitOrder::Leave => {
                 if !leader {
-                    self.refuse(Illegal::NotForThisType, span, format!("{} is not a leader", u.name), "§9: only commanders and heroes join and leave units", None);
+                    self.refuse(
+                        Illegal::NotForThisType,
+                        span,
+                        format!("{} is not a leader", u.name),
+                        "§9: only commanders and heroes join and leave units",
+                        None,
+                    );
                 } else if u.attached_to.is_none() {
-                    self.refuse(Illegal::BadTarget, span, format!("{} is not with any unit", u.name), "only a leader with a unit can leave it", None);
+                    self.refuse(
+                        Illegal::BadTarget,
+                        span,
+                        format!("{} is not with any unit", u.name),
+                        "only a leader with a unit can leave it",
+                        None,
+                    );
                 } else {
                     out.leader = Some(plan::LeaderOrder::Leave);
                 }
@@ -937,7 +1050,11 @@ impl<'a> Ctx<'a> {
                 }
             }
             UnitOrder::Cast { spell, aim } => self.cast(*spell, aim, span, out),
-            UnitOrder::Deploy { at, facing, formation } => {
+            UnitOrder::Deploy {
+                at,
+                facing,
+                formation,
+            } => {
                 if self.table.turn != 0 {
                     self.refuse(
                         Illegal::NotSetUp,
@@ -948,7 +1065,9 @@ impl<'a> Ctx<'a> {
                     );
                     return;
                 }
-                let Some(p) = self.point(at.0, at.1, span) else { return };
+                let Some(p) = self.point(at.0, at.1, span) else {
+                    return;
+                };
                 let formation = match formation {
                     Some(f) => match self.form(f, span) {
                         Some(x) => Some(x),
@@ -970,17 +1089,30 @@ impl<'a> Ctx<'a> {
         let u = self.unit;
         let name = magic::spell_name(spell);
         if u.kind != UnitType::Wizard {
-            self.refuse(Illegal::Spell, span, format!("{} is not a wizard", u.name), "§10: only wizards cast spells", None);
+            self.refuse(
+                Illegal::Spell,
+                span,
+                format!("{} is not a wizard", u.name),
+                "§10: only wizards cast spells",
+                None,
+            );
             return;
         }
-        let spent: u32 = out.spells.iter().map(|s| magic::spell_points(s.spell)).sum();
+        let spent: u32 = out
+            .spells
+            .iter()
+            .map(|s| magic::spell_points(s.spell))
+            .sum();
         let left = u.spell_points.unwrap_or(0).saturating_sub(spent);
         let cost = magic::spell_points(spell);
         if cost > left {
             self.refuse(
                 Illegal::Spell,
                 span,
-                format!("{name} costs {cost} spell points; {} has {left} left", u.name),
+                format!(
+                    "{name} costs {cost} spell points; {} has {left} left",
+                    u.name
+                ),
                 "§10: a wizard's cost is his spell-point budget for the battle",
                 None,
             );
@@ -989,17 +1121,34 @@ impl<'a> Ctx<'a> {
         let target = match (spell, aim) {
             (S::ShieldOfAir, SpellAim::Caster) => plan::SpellTarget::Unit(u.id.clone()),
             (S::ShieldOfAir, _) => {
-                self.refuse(Illegal::Spell, span, "the Shield of Air falls on the wizard himself".into(), "§10: a wall against missiles on the wizard", Some("write 'cast Shield of Air'".into()));
+                self.refuse(
+                    Illegal::Spell,
+                    span,
+                    "the Shield of Air falls on the wizard himself".into(),
+                    "§10: a wall against missiles on the wizard",
+                    Some("write 'cast Shield of Air'".into()),
+                );
                 return;
             }
             (S::EarthShaker | S::WallOfFire, SpellAim::Along(a, b)) => {
-                let (Some(p), Some(q)) = (self.point(a.0, a.1, span), self.point(b.0, b.1, span)) else { return };
-                let max = if spell == S::EarthShaker { magic::EARTH_SHAKER_LENGTH } else { magic::WALL_OF_FIRE_LENGTH };
+                let (Some(p), Some(q)) = (self.point(a.0, a.1, span), self.point(b.0, b.1, span))
+                else {
+                    return;
+                };
+                let max = if spell == S::EarthShaker {
+                    magic::EARTH_SHAKER_LENGTH
+                } else {
+                    magic::WALL_OF_FIRE_LENGTH
+                };
                 if p.distance(q) > max + 1e-9 {
                     self.refuse(
                         Illegal::Spell,
                         span,
-                        format!("the {name} is {} inches long at most, not {}", fmt_in(max), fmt_in(p.distance(q))),
+                        format!(
+                            "the {name} is {} inches long at most, not {}",
+                            fmt_in(max),
+                            fmt_in(p.distance(q))
+                        ),
                         "§10: the Earth-Shaker is a 2-foot line, the Wall of Fire a 1-foot wall",
                         None,
                     );
@@ -1008,26 +1157,51 @@ impl<'a> Ctx<'a> {
                 plan::SpellTarget::Line(p, q)
             }
             (S::EarthShaker | S::WallOfFire, _) => {
-                self.refuse(Illegal::Spell, span, format!("the {name} is laid along a line"), "§10: give both ends", Some(format!("cast {name} along (x1, y1) to (x2, y2)")));
+                self.refuse(
+                    Illegal::Spell,
+                    span,
+                    format!("the {name} is laid along a line"),
+                    "§10: give both ends",
+                    Some(format!("cast {name} along (x1, y1) to (x2, y2)")),
+                );
                 return;
             }
             (S::Flying, SpellAim::At(ast::Target::Point(x, y))) => {
-                let Some(p) = self.point(*x, *y, span) else { return };
+                let Some(p) = self.point(*x, *y, span) else {
+                    return;
+                };
                 if p.distance(u.front) > magic::FLYING_DISTANCE + 1e-9 {
-                    self.refuse(Illegal::Spell, span, format!("({x}, {y}) is more than 24 inches from {}", u.name), "§10: Flying carries the wizard 24 inches", None);
+                    self.refuse(
+                        Illegal::Spell,
+                        span,
+                        format!("({x}, {y}) is more than 24 inches from {}", u.name),
+                        "§10: Flying carries the wizard 24 inches",
+                        None,
+                    );
                     return;
                 }
                 plan::SpellTarget::Point(p)
             }
             (S::Flying, _) => {
-                self.refuse(Illegal::Spell, span, "Flying needs the place to fly to".into(), "§10: the wizard moves 24 inches in any direction", Some("cast Flying at (x, y)".into()));
+                self.refuse(
+                    Illegal::Spell,
+                    span,
+                    "Flying needs the place to fly to".into(),
+                    "§10: the wizard moves 24 inches in any direction",
+                    Some("cast Flying at (x, y)".into()),
+                );
                 return;
             }
-            (S::SwordOfFire | S::WindDemon | S::BlackSlumber, SpellAim::At(ast::Target::Unit(r))) => {
+            (
+                S::SwordOfFire | S::WindDemon | S::BlackSlumber,
+                SpellAim::At(ast::Target::Unit(r)),
+            ) => {
                 let Some(t) = self.find(r, true) else { return };
                 if spell == S::BlackSlumber {
                     let thoth = crate::orders::names::key(&u.name).contains("thothamon");
-                    if !matches!(t.kind, UnitType::Hero | UnitType::Superhero) || (t.kind == UnitType::Superhero && !thoth) {
+                    if !matches!(t.kind, UnitType::Hero | UnitType::Superhero)
+                        || (t.kind == UnitType::Superhero && !thoth)
+                    {
                         self.refuse(
                             Illegal::Spell,
                             r.span,
@@ -1041,7 +1215,13 @@ impl<'a> Ctx<'a> {
                 plan::SpellTarget::Unit(t.id.clone())
             }
             (S::SwordOfFire | S::WindDemon | S::BlackSlumber, _) => {
-                self.refuse(Illegal::Spell, span, format!("the {name} is cast at a unit"), "§10", Some(format!("cast {name} at <unit>")));
+                self.refuse(
+                    Illegal::Spell,
+                    span,
+                    format!("the {name} is cast at a unit"),
+                    "§10",
+                    Some(format!("cast {name} at <unit>")),
+                );
                 return;
             }
             (_, SpellAim::At(t)) => match self.target(t, span, true) {
@@ -1050,7 +1230,13 @@ impl<'a> Ctx<'a> {
                 None => return,
             },
             (_, _) => {
-                self.refuse(Illegal::Spell, span, format!("the {name} needs a place or a unit"), "§10: the target must be a visible unit or a clearly stated place", Some(format!("cast {name} at (x, y)")));
+                self.refuse(
+                    Illegal::Spell,
+                    span,
+                    format!("the {name} needs a place or a unit"),
+                    "§10: the target must be a visible unit or a clearly stated place",
+                    Some(format!("cast {name} at (x, y)")),
+                );
                 return;
             }
         };
@@ -1074,7 +1260,10 @@ impl<'a> Ctx<'a> {
         }
         let block = UnitBlock {
             unit: Spanned::new(UnitRef::Name(self.unit.name.clone()), Span::default()),
-            clauses: sorted.into_iter().map(|c| Spanned::new(c, Span::default())).collect(),
+            clauses: sorted
+                .into_iter()
+                .map(|c| Spanned::new(c, Span::default()))
+                .collect(),
             broken: false,
         };
         block.to_string()
@@ -1107,12 +1296,18 @@ fn refs_mut(c: &mut Clause) -> Vec<&mut Spanned<UnitRef>> {
                 }
             }
             Function::Face(f) | Function::FaceAndForm(f, _) => out.extend(face(f)),
-            Function::Charge(ChargeOrder { aim: ChargeAim::Unit(r), .. }) => out.push(r),
+            Function::Charge(ChargeOrder {
+                aim: ChargeAim::Unit(r),
+                ..
+            }) => out.push(r),
             _ => {}
         },
         Clause::Unit(o) => match o {
             UnitOrder::Target(r) | UnitOrder::Join(r) | UnitOrder::RideWith(r) => out.push(r),
-            UnitOrder::Cast { aim: SpellAim::At(t), .. } => out.extend(target(t)),
+            UnitOrder::Cast {
+                aim: SpellAim::At(t),
+                ..
+            } => out.extend(target(t)),
             _ => {}
         },
     }
@@ -1130,7 +1325,11 @@ fn pace_words(m: &MoveOrder, formation: Formation, k: UnitType) -> String {
         return String::new();
     }
     if m.forced_march {
-        return if m.along_road { " on a forced march along a road".into() } else { " on a forced march".into() };
+        return if m.along_road {
+            " on a forced march along a road".into()
+        } else {
+            " on a forced march".into()
+        };
     }
     match m.direction {
         MoveDirection::Back => " straight back".into(),

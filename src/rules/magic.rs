@@ -64,7 +64,15 @@ pub const WALL_OF_FIRE_LENGTH: f64 = 12.0;
 pub const FLYING_DISTANCE: f64 = 24.0;
 
 /// Words players add around a spell's name that do not tell spells apart.
-const FILLER: [&str; 7] = ["the", "commanding", "command", "raising", "raise", "spell", "of"];
+const FILLER: [&str; 7] = [
+    "the",
+    "commanding",
+    "command",
+    "raising",
+    "raise",
+    "spell",
+    "of",
+];
 
 fn key(text: &str) -> String {
     text.split(|c: char| !c.is_alphanumeric())
@@ -81,7 +89,11 @@ fn key(text: &str) -> String {
 /// spell, if any is near enough to suggest.
 pub fn find_spell(text: &str) -> Result<Spell, Option<Spell>> {
     let k = key(text);
-    let short: &[(&str, Spell)] = &[("fly", Spell::Flying), ("ghosts", Spell::ArmyOfGhosts), ("slumber", Spell::BlackSlumber)];
+    let short: &[(&str, Spell)] = &[
+        ("fly", Spell::Flying),
+        ("ghosts", Spell::ArmyOfGhosts),
+        ("slumber", Spell::BlackSlumber),
+    ];
     if let Some((_, s)) = short.iter().find(|(w, _)| *w == k) {
         return Ok(*s);
     }
@@ -104,8 +116,14 @@ mod tests {
         for s in SPELLS {
             assert_eq!(find_spell(spell_name(s)), Ok(s));
         }
-        assert_eq!(find_spell("Commanding the Earth-Demon"), Ok(Spell::EarthDemon));
-        assert_eq!(find_spell("raising the army of ghosts"), Ok(Spell::ArmyOfGhosts));
+        assert_eq!(
+            find_spell("Commanding the Earth-Demon"),
+            Ok(Spell::EarthDemon)
+        );
+        assert_eq!(
+            find_spell("raising the army of ghosts"),
+            Ok(Spell::ArmyOfGhosts)
+        );
         assert_eq!(find_spell("swrd of fire"), Err(Some(Spell::SwordOfFire)));
         assert_eq!(find_spell("xyzzy"), Err(None));
     }
