@@ -131,7 +131,8 @@ pub fn run(dir: &Path) -> Result<String, PostError> {
     let _ = writeln!(out, "  player mails:   {} (read from the spool Maildir)", dir.join("inbox/cur").display());
     let _ = writeln!(out, "  umpire's mails: {} ({} .eml files: welcomes, confirmations, a refusal, reports)", outbox.display(), files.len());
     for kind in ["report", "confirmation", "refusal", "welcome"] {
-        if let Some(f) = files.iter().find(|f| f.file_name().is_some_and(|n| n.to_string_lossy().starts_with(kind))) {
+        // Spool files are named after their Message-ID: umpire.KIND.….eml
+        if let Some(f) = files.iter().find(|f| f.file_name().is_some_and(|n| n.to_string_lossy().contains(&format!(".{kind}.")))) {
             let _ = writeln!(out, "  e.g. a {kind}: {}", f.display());
         }
     }

@@ -99,3 +99,21 @@ fn json_report_and_verify_from_the_command_line() {
     assert!(out.status.success(), "{text}");
     assert!(text.contains("every roll and result matches"), "{text}");
 }
+
+#[test]
+fn the_demo_plays_a_game_and_says_where_every_kind_of_mail_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("demo");
+    let summary = umpire::demo::run(&out).unwrap();
+    for kind in ["report", "confirmation", "refusal", "welcome"] {
+        assert!(summary.contains(&format!("e.g. a {kind}: ")), "{summary}");
+    }
+    let reports = std::fs::read_dir(out.join("outbox"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains(".report."))
+        .count();
+    assert!(reports >= 9, "at least three turns reported to three addresses: {reports}");
+    // The folder must be fresh: a second run refuses instead of mixing games.
+    assert!(umpire::demo::run(&out).is_err());
+}
