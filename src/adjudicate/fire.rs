@@ -49,20 +49,13 @@ pub(crate) fn phase(
         let Some(v) = volley(turn, orders, options, p, &id) else {
             continue;
         };
-        let die = roll(
-            dice,
-            DiceKey::Fire {
-                unit: id.clone(),
-                phase: p.number(),
-            },
-            &mut turn.events,
-        )?;
-        let casualties = shoot(turn, &id, &v, die, p);
-        *losses.entry(v.target.clone()).or_default() += casualties;
+        let key = DiceKey::Fire {
+            unit: id.clone(),
+            phase: p.number(),
+        };
+        fire_volley(turn, dice, key, &id, &v, p, &mut losses)?;
     }
-    for (id, n) in losses {
-        take_losses(turn, &id, n);
-    }
+    apply_losses(turn, losses);
     Ok(())
 }
 
@@ -296,21 +289,38 @@ pub(crate) fn pass_through(
     }
     let mut losses: BTreeMap<UnitId, u32> = BTreeMap::new();
     for (id, v) in volleys {
-        let die = roll(
-            dice,
-            DiceKey::PassFire {
-                unit: id.clone(),
-                phase: p.number(),
-            },
-            &mut turn.events,
-        )?;
-        let casualties = shoot(turn, &id, &v, die, p);
-        *losses.entry(v.target.clone()).or_default() += casualties;
+        let key = DiceKey::PassFire {
+            unit: id.clone(),
+            phase: p.number(),
+        };
+        fire_volley(turn, dice, key, &id, &v, p, &mut losses)?;
     }
+    apply_losses(turn, losses);
+    Ok(())
+}
+
+/// Roll one volley's die, report it, and add its casualties to the
+/// phase's losses (applied together by [`apply_losses`]).
+fn fire_volley(
+    turn: &mut TurnState,
+    dice: &mut dyn Dice,
+    key: DiceKey,
+    id: &str,
+    v: &Volley,
+    p: Phase,
+    losses: &mut BTreeMap<UnitId, u32>,
+) -> Result<(), DiceError> {
+    let die = roll(dice, key, &mut turn.events)?;
+    let casualties = shoot(turn, id, v, die, p);
+    *losses.entry(v.target.clone()).or_default() += casualties;
+    Ok(())
+}
+
+/// Apply a phase's summed casualties, after all its fire is rolled (§6).
+fn apply_losses(turn: &mut TurnState, losses: BTreeMap<UnitId, u32>) {
     for (id, n) in losses {
         take_losses(turn, &id, n);
     }
-    Ok(())
 }
 
 /// Report one volley and mark the firer as having shot; its casualties.
