@@ -43,6 +43,31 @@ pub struct UnitRecord {
     pub fired: Option<Phase>,
     /// How this unit's melee round went (for the morale step).
     pub melee: Option<MeleeResult>,
+    /// Morale tests other steps owe this unit (a spell cast at or near it,
+    /// infantry broken through…): the morale step takes them at its next
+    /// test point, with their modifiers, in the order they were called.
+    pub morale_calls: Vec<MoraleCall>,
+}
+
+/// A morale test (or a modifier to one) that a step other than the morale
+/// step found due: the shared hook between magic, melee and morale.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MoraleCall {
+    pub cause: MoraleCause,
+    /// Percentage points added to the unit's chance (−10 → −10%).
+    pub modifier: i32,
+}
+
+/// Why a test was called (the report names it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum MoraleCause {
+    /// A spell cast at this unit or within 6 inches of it (§10).
+    Magic { caster: UnitId, spell: String },
+    /// Heavy cavalry broke through this infantry (§4).
+    BrokenThrough { by: UnitId },
+    /// Trampled by a chariot or mammoth of its own side (§5).
+    Trampled { by: UnitId },
 }
 
 /// Winner and loser of a melee round (§4): more casualties inflicted than
