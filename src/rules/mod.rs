@@ -315,10 +315,13 @@ pub enum Trait {
     FreeCompany,
     HorseArcher,
     Guard,
+    /// The Order of the White Hand's legions of the dead (Appendix II):
+    /// never test morale; cavalry fight them at −2.
+    Dead,
 }
 
 impl Trait {
-    pub const ALL: [Trait; 8] = [
+    pub const ALL: [Trait; 9] = [
         Trait::Bossonian,
         Trait::Pict,
         Trait::Kushite,
@@ -327,6 +330,7 @@ impl Trait {
         Trait::FreeCompany,
         Trait::HorseArcher,
         Trait::Guard,
+        Trait::Dead,
     ];
     pub fn code(self) -> &'static str {
         match self {
@@ -338,6 +342,7 @@ impl Trait {
             Trait::FreeCompany => "free-company",
             Trait::HorseArcher => "horse-archer",
             Trait::Guard => "guard",
+            Trait::Dead => "dead",
         }
     }
 }
