@@ -147,6 +147,10 @@ pub enum Event {
     },
     /// "Black Dragons won the melee: 5 casualties inflicted, 2 suffered."
     MeleeOutcome { unit: UnitId, name: String, result: crate::adjudicate::record::MeleeResult, inflicted: u32, suffered: u32 },
+    /// "Black Dragons broke through Nemedian Spearmen and ride on 9.5 inches of their charge."
+    BrokeThrough { unit: UnitId, name: String, through: UnitId, through_name: String, distance: f64 },
+    /// "Black Dragons did not break through Nemedian Spearmen: 3 casualties inflicted, 2 suffered (twice as many needed)."
+    NoBreakthrough { unit: UnitId, name: String, through: UnitId, through_name: String, reason: NoBreakthrough },
     /// "Spearmen lost 3 figures (21 left)."
     Casualties { unit: UnitId, name: String, lost: u32, left: u32 },
     /// "Spearmen were wiped out."
@@ -173,6 +177,36 @@ pub enum Halt {
     TableEdge,
     /// A forced march may not come within 24 inches of the enemy (§3).
     EnemyNear { unit: UnitId, name: String },
+}
+
+/// Why heavy cavalry that wrote breakthrough did not break through (§4).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum NoBreakthrough {
+    /// Fewer than twice the casualties it received (or none at all).
+    Casualties { inflicted: u32, suffered: u32 },
+    /// Cavalry never break through infantry attacked in the flank.
+    Flank,
+    /// It fought more than the infantry it charged.
+    OtherOpponents,
+    /// Too little of its charge distance was left to ride clear.
+    ChargeSpent { left: f64 },
+}
+
+impl fmt::Display for NoBreakthrough {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoBreakthrough::Casualties { inflicted, suffered } => write!(
+                f,
+                "{inflicted} casualties inflicted, {suffered} suffered (at least twice as many, and one, needed)"
+            ),
+            NoBreakthrough::Flank => f.write_str("cavalry never break through infantry attacked in the flank"),
+            NoBreakthrough::OtherOpponents => f.write_str("it was fighting other enemies too"),
+            NoBreakthrough::ChargeSpent { left } => {
+                write!(f, "only {} of its charge was left, too little to ride clear", inches(*left))
+            }
+        }
+    }
 }
 
 /// Why an order was not carried out by the engine.
@@ -327,6 +361,14 @@ impl fmt::Display for Event {
                     crate::adjudicate::record::MeleeResult::Drawn => "drew",
                 };
                 write!(f, "{name} {verb} the melee: {inflicted} casualties inflicted, {suffered} suffered.")
+            }
+            Event::BrokeThrough { name, through_name, distance, .. } => write!(
+                f,
+                "{name} broke through {through_name} and ride on {} of their charge.",
+                inches(*distance)
+            ),
+            Event::NoBreakthrough { name, through_name, reason, .. } => {
+                write!(f, "{name} did not break through {through_name}: {reason}.")
             }
             Event::Casualties { name, lost, left, .. } => {
                 let s = if *lost == 1 { "figure" } else { "figures" };

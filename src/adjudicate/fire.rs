@@ -163,7 +163,8 @@ pub(crate) fn volley(
 }
 
 /// Whether a unit may shoot at all this phase (§6): a missile unit, not
-/// routing, not a single figure, not holding fire, not charging this turn,
+/// routing, not a single figure, not holding fire (nor saving its volley
+/// for the other phase), not charging this turn,
 /// not an evader, not yet fired (one volley a turn, or one a phase), not a
 /// light unit passed through this phase, not deep in woods or a swamp.
 fn may_shoot(
@@ -180,7 +181,10 @@ fn may_shoot(
         && !firer.kind.is_single_figure()
         && firer.figures > 0
         && missile_weapon(firer).is_some();
-    let held = order.is_some_and(|o| o.fire == FireOrder::Hold);
+    // "fire in phase 2": the volley waits for its phase (ruling C-31).
+    let held = order.is_some_and(|o| {
+        o.fire == FireOrder::Hold || o.volley_phase.is_some_and(|q| q != p)
+    });
     // No unit may fire and charge in the same turn (§6): a charge written
     // for either phase forgoes the turn's archery.
     let charges = order.is_some_and(|o| {

@@ -19,7 +19,7 @@ use crate::rules::{Trait, UnitType, Weapon};
 use crate::table::geometry::{Edge, Face, Footprint};
 use crate::table::Table;
 use crate::table::{Status, TerrainKind, Unit, UnitId};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Within this distance a figure counts as in base contact (inches).
 const CONTACT: f64 = 0.05;
@@ -66,13 +66,18 @@ fn pairing(turn: &TurnState, u: &str, o: &str) -> Pairing {
     }
 }
 
-/// Fight one round of every melee on the table.
+/// Casualties each unit inflicted on each opponent this turn, by
+/// `(unit, opponent)`.
+pub(crate) type Tally = BTreeMap<(UnitId, UnitId), u32>;
+
+/// Fight one round of every melee on the table, then the moves it allows:
+/// heavy cavalry breaking through (and fighting whom it meets behind).
 ///
 /// # Errors
 /// A scripted dice source without the roll needed.
 pub(crate) fn step(
     turn: &mut TurnState,
-    _orders: &TurnOrders,
+    orders: &TurnOrders,
     options: &GameOptions,
     dice: &mut dyn Dice,
 ) -> Result<(), DiceError> {
@@ -90,15 +95,50 @@ pub(crate) fn step(
             roll(dice, DiceKey::Melee { unit: id.clone() }, &mut turn.events)?,
         );
     }
-    let bouts = bouts(turn, options);
-    let mut inflicted: BTreeMap<UnitId, u32> = BTreeMap::new();
-    let mut suffered: BTreeMap<UnitId, u32> = BTreeMap::new();
+    let opponents: BTreeMap<UnitId, BTreeSet<UnitId>> = fighters
+        .iter()
+        .map(|id| (id.clone(), turn.table.units[id].in_melee_with.clone()))
+        .collect();
+    let tally = round(turn, options, &dice_of, None, &Tally::new());
+    super::breakthrough::after_round(turn, orders, options, dice, &mut dice_of, &tally, &opponents)?;
+    let table = &mut turn.table;
+    let still: BTreeSet<UnitId> = table
+        .charge_bonus_earned
+        .iter()
+        .filter(|id| {
+            table
+                .units
+                .get(*id)
+                .is_some_and(|u| !u.in_melee_with.is_empty())
+        })
+        .cloned()
+        .collect();
+    table.charge_bonus_earned = still;
+    Ok(())
+}
+
+/// One round of the melees between the pairs in `only` (every melee when
+/// `None`), each unit using its die of the turn: bouts, casualties inflicted
+/// by both sides at once, winner and loser. Units that fought earlier this
+/// turn (`earlier`) win or lose on the turn's totals (ruling C-27).
+pub(crate) fn round(
+    turn: &mut TurnState,
+    options: &GameOptions,
+    dice_of: &BTreeMap<UnitId, u8>,
+    only: Option<&BTreeSet<(UnitId, UnitId)>>,
+    earlier: &Tally,
+) -> Tally {
+    let bouts: Vec<Bout> = bouts(turn, options)
+        .into_iter()
+        .filter(|b| only.is_none_or(|o| o.contains(&(b.unit.clone(), b.opponent.clone()))))
+        .collect();
+    let fighters: BTreeSet<UnitId> = bouts.iter().map(|b| b.unit.clone()).collect();
+    let mut tally = Tally::new();
     for b in &bouts {
         let die = dice_of[&b.unit];
         let sum: i32 = b.modifiers.iter().map(|m| m.value()).sum();
         let n = casualties(die, sum, b.figures_fighting, options.figure_rounding);
-        *inflicted.entry(b.unit.clone()).or_default() += n;
-        *suffered.entry(b.opponent.clone()).or_default() += n;
+        tally.insert((b.unit.clone(), b.opponent.clone()), n);
         let (u, o) = (&turn.table.units[&b.unit], &turn.table.units[&b.opponent]);
         turn.events.push(Event::MeleeResolved {
             unit: u.id.clone(),
@@ -134,11 +174,16 @@ pub(crate) fn step(
             }
         }
     }
+    let total = |by_unit: bool, id: &UnitId| -> u32 {
+        earlier
+            .iter()
+            .chain(tally.iter())
+            .filter(|((u, o), _)| if by_unit { u == id } else { o == id })
+            .map(|(_, n)| n)
+            .sum()
+    };
     for id in &fighters {
-        let (i, s) = (
-            inflicted.get(id).copied().unwrap_or(0),
-            suffered.get(id).copied().unwrap_or(0),
-        );
+        let (i, s) = (total(true, id), total(false, id));
         let result = match i.cmp(&s) {
             std::cmp::Ordering::Greater => MeleeResult::Won,
             std::cmp::Ordering::Less => MeleeResult::Lost,
@@ -154,23 +199,14 @@ pub(crate) fn step(
             suffered: s,
         });
     }
+    let mut suffered: BTreeMap<UnitId, u32> = BTreeMap::new();
+    for ((_, o), n) in &tally {
+        *suffered.entry(o.clone()).or_default() += n;
+    }
     for (id, n) in suffered {
         lose_with_heroes(turn, &id, n);
     }
-    let table = &mut turn.table;
-    let still: std::collections::BTreeSet<UnitId> = table
-        .charge_bonus_earned
-        .iter()
-        .filter(|id| {
-            table
-                .units
-                .get(*id)
-                .is_some_and(|u| !u.in_melee_with.is_empty())
-        })
-        .cloned()
-        .collect();
-    table.charge_bonus_earned = still;
-    Ok(())
+    tally
 }
 
 /// Casualties on a unit; its attached heroes die last (§4), one casualty each.
@@ -417,6 +453,9 @@ fn modifiers(
     }
     if u.kind.is_infantry() && o.kind.is_chariot() {
         m.push(MeleeModifier::InfantryAgainstChariots);
+    }
+    if u.kind.is_cavalry() && o.has_trait(Trait::Dead) {
+        m.push(MeleeModifier::CavalryAgainstTheDead);
     }
     m
 }

@@ -23,6 +23,7 @@
 //! ```
 
 pub mod events;
+mod breakthrough;
 mod deploy;
 mod fire;
 pub mod melee;
@@ -115,11 +116,13 @@ pub enum Step {
     Melee,
     /// Post-melee morale tests (§8).
     Morale,
+    /// Medium cavalry's delayed phase-2 break-off (§2, §3 split move).
+    BreakOff,
     EndOfTurn,
 }
 
 impl Step {
-    pub const ALL: [Step; 8] = [
+    pub const ALL: [Step; 9] = [
         Step::SpellsTakeEffect,
         Step::Phase1Move,
         Step::Phase1Fire,
@@ -127,6 +130,7 @@ impl Step {
         Step::Phase2Fire,
         Step::Melee,
         Step::Morale,
+        Step::BreakOff,
         Step::EndOfTurn,
     ];
 
@@ -139,7 +143,7 @@ impl Step {
             Step::Phase2Fire => Some(StopAfter::Phase2Fire),
             Step::Melee => Some(StopAfter::Melee),
             Step::EndOfTurn => Some(StopAfter::Turn),
-            Step::SpellsTakeEffect | Step::Morale => None,
+            Step::SpellsTakeEffect | Step::Morale | Step::BreakOff => None,
         }
     }
 }
@@ -199,6 +203,7 @@ pub fn resolve_turn(
             Step::Phase1Fire => fire::phase(&mut turn, orders, options, dice, Phase::One)?,
             Step::Phase2Fire => fire::phase(&mut turn, orders, options, dice, Phase::Two)?,
             Step::Melee => melee::step(&mut turn, orders, options, dice)?,
+            Step::BreakOff => breakthrough::split_moves(&mut turn, orders, options),
             Step::EndOfTurn => {
                 turn.events.push(Event::TurnEnded {
                     turn: turn.table.turn,

@@ -82,6 +82,8 @@ struct Body {
     fp: Footprint,
     next_fp: Footprint,
     motion: Option<Motion>,
+    /// The enemy this unit rides through (heavy-cavalry breakthrough, §4).
+    passes_through: Option<UnitId>,
 }
 
 impl Body {
@@ -204,6 +206,9 @@ fn may_overlap(table: &Table, a: &Body, b: &Body) -> bool {
     if table.units[&a.id].in_melee_with.contains(&b.id) {
         return true;
     }
+    if a.passes_through.as_ref() == Some(&b.id) || b.passes_through.as_ref() == Some(&a.id) {
+        return true;
+    }
     let evading = |x: &Body| x.motion.as_ref().is_some_and(Motion::evading);
     a.side == b.side && (evading(a) || evading(b))
 }
@@ -306,6 +311,12 @@ fn plan_phase(
                 broke_off.push(u.id.clone());
             }
             (Some(Function::BreakOff), _) if phase == Phase::Two => {}
+            // "charge … then break off; phase 2 move 8": made after the melee round.
+            (Some(Function::Move(_)), _)
+                if phase == Phase::Two
+                    && !u.in_melee_with.is_empty()
+                    && matches!(function_of(&u.id).and(orders.units.get(&u.id).and_then(|o| o.phase1.as_ref())),
+                        Some(Function::Charge(c)) if c.break_off) => {}
             (Some(_), _) if !u.in_melee_with.is_empty() => {
                 turn.events.push(refused(u, p, Refusal::InMelee))
             }
@@ -333,6 +344,35 @@ fn plan_phase(
                 });
             }
         }
+        bodies.push(body(table, options, u, plan));
+    }
+    // Breaking off ends the melee for both sides.
+    for id in broke_off {
+        end_melees(turn, &id);
+        let u = &turn.table.units[&id];
+        turn.events.push(Event::BrokeOff {
+            unit: id.clone(),
+            name: u.name.clone(),
+            phase: phase.number(),
+        });
+    }
+    bodies
+}
+
+/// A unit ceases to be in melee with anyone (breaking off, breaking through).
+pub(crate) fn end_melees(turn: &mut TurnState, id: &str) {
+    let Some(u) = turn.table.units.get_mut(id) else {
+        return;
+    };
+    for p in std::mem::take(&mut u.in_melee_with) {
+        if let Some(o) = turn.table.units.get_mut(&p) {
+            o.in_melee_with.remove(id);
+        }
+    }
+}
+
+/// A unit on the table for the clock, moving along `plan` if it has one.
+fn body(table: &Table, options: &GameOptions, u: &Unit, plan: Option<Plan>) -> Body {
         let pose = plan.as_ref().map_or(u.pose(), |pl| pl.start);
         let fp = pose.footprint(u.kind);
         let motion = plan.map(|plan| {
@@ -366,7 +406,7 @@ fn plan_phase(
             || u.has_trait(Trait::Pict)
             || u.has_trait(Trait::Kushite);
         let range = longest_range(&u.weapons);
-        bodies.push(Body {
+        Body {
             id: u.id.clone(),
             side: u.side.clone(),
             kind: u.kind,
@@ -376,31 +416,51 @@ fn plan_phase(
             fp,
             next_fp: fp,
             motion,
-        });
-    }
-    // Breaking off ends the melee for both sides.
-    for id in broke_off {
-        let partners = std::mem::take(
-            &mut turn
-                .table
-                .units
-                .get_mut(&id)
-                .expect("on table")
-                .in_melee_with,
-        );
-        for p in partners {
-            if let Some(o) = turn.table.units.get_mut(&p) {
-                o.in_melee_with.remove(&id);
-            }
+            passes_through: None,
         }
-        let u = &turn.table.units[&id];
-        turn.events.push(Event::BrokeOff {
-            unit: id.clone(),
-            name: u.name.clone(),
-            phase: phase.number(),
-        });
+}
+
+/// A move made after the melee round (§3 medium cavalry's split move, §4
+/// heavy-cavalry breakthrough): `unit`, `plan`, and the enemy it may ride
+/// through.
+pub(crate) struct AfterMelee {
+    pub unit: UnitId,
+    pub plan: Plan,
+    pub through: Option<UnitId>,
+}
+
+/// Play out moves made after the melee round on one clock, every other unit
+/// standing; contacts lock melees (and are recorded) as in a phase. The
+/// moves are written to the phase-2 record, after phase 2's own.
+pub(crate) fn after_melee(turn: &mut TurnState, options: &GameOptions, moves: Vec<AfterMelee>) {
+    let mut moves: BTreeMap<UnitId, AfterMelee> =
+        moves.into_iter().map(|m| (m.unit.clone(), m)).collect();
+    let mut bodies: Vec<Body> = turn
+        .table
+        .units
+        .values()
+        .filter(|u| u.status.is_present() && u.attached_to.is_none())
+        .map(|u| {
+            let m = moves.remove(&u.id);
+            let through = m.as_ref().and_then(|m| m.through.clone());
+            let mut b = body(&turn.table, options, u, m.map(|m| m.plan));
+            b.passes_through = through;
+            b
+        })
+        .collect();
+    let from = turn.events.len();
+    run_clock(turn, options, &mut bodies, Phase::Two);
+    finish(turn, &mut bodies, Phase::Two);
+    // Riding on through broken infantry is no charge at a target: meeting
+    // nobody is not a missed charge.
+    let mut k = from;
+    while k < turn.events.len() {
+        if matches!(turn.events[k], Event::ChargeMissed { .. }) {
+            turn.events.remove(k);
+        } else {
+            k += 1;
+        }
     }
-    bodies
 }
 
 fn refused(u: &Unit, phase: u8, why: Refusal) -> Event {
@@ -948,8 +1008,9 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
             });
         }
         let rec = turn.record.unit_mut(&b.id).phase_mut(phase);
-        rec.path = std::mem::take(&mut m.path);
-        rec.came_in_range_of = std::mem::take(&mut m.in_range);
+        // Appended: a move after the melee round adds to phase 2's record.
+        rec.path.append(&mut m.path);
+        rec.came_in_range_of.append(&mut m.in_range);
         match &m.plan.kind {
             PlanKind::Change { face, formation } => {
                 if m.change_made {
@@ -977,10 +1038,10 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
                 }
             }
             kind => {
-                rec.distance = m.s;
-                rec.moved = m.s > EPS;
-                rec.charging = matches!(kind, PlanKind::Charge { .. });
-                rec.evaded = matches!(kind, PlanKind::Evade { .. });
+                rec.distance += m.s;
+                rec.moved |= m.s > EPS;
+                rec.charging |= matches!(kind, PlanKind::Charge { .. });
+                rec.evaded |= matches!(kind, PlanKind::Evade { .. });
                 let contact = turn
                     .record
                     .units

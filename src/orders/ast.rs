@@ -424,6 +424,9 @@ pub enum UnitOrder {
     Fire,
     /// `target Black Dragons`, `shoot at Black Dragons`.
     Target(Spanned<UnitRef>),
+    /// `fire in phase 2`, `save the volley for phase 2`, `phase 2 fire`:
+    /// the turn's volley only at the end of that phase (§6).
+    FireIn(Phase),
     /// Leaders: `join Black Dragons`.
     Join(Spanned<UnitRef>),
     /// Commanders: `ride with Black Dragons`.
@@ -449,6 +452,7 @@ impl fmt::Display for UnitOrder {
             UnitOrder::HoldFire => f.write_str("hold fire"),
             UnitOrder::Fire => f.write_str("fire"),
             UnitOrder::Target(u) => write!(f, "target {u}"),
+            UnitOrder::FireIn(p) => write!(f, "fire in phase {}", p.number()),
             UnitOrder::Join(u) => write!(f, "join {u}"),
             UnitOrder::RideWith(u) => write!(f, "ride with {u}"),
             UnitOrder::Leave => f.write_str("leave"),

@@ -718,6 +718,14 @@ fn clauses(p: Pair<Rule>, off: usize, errors: &mut Vec<Diagnostic>) -> Vec<Spann
                                 // `phase 1 evade if charged`: an order for the
                                 // whole turn; the phase adds nothing.
                                 match unit_order(x, off) {
+                                    // `phase 2 fire`, `phase 2 target X`: the volley is saved for that phase.
+                                    Some(Ok(u @ (UnitOrder::Fire | UnitOrder::Target(_)))) if phase.is_some() => {
+                                        let p = phase.expect("checked");
+                                        if u != UnitOrder::Fire {
+                                            out.push(Spanned::new(Clause::Unit(u), sp));
+                                        }
+                                        out.push(Spanned::new(Clause::Unit(UnitOrder::FireIn(p)), sp));
+                                    }
                                     Some(Ok(u)) => out.push(Spanned::new(Clause::Unit(u), sp)),
                                     Some(Err(d)) => errors.push(d),
                                     None => {}
@@ -1059,6 +1067,13 @@ fn unit_order(p: Pair<Rule>, off: usize) -> Option<Result<UnitOrder, Diagnostic>
         Rule::evade => UnitOrder::Evade,
         Rule::hold_fire => UnitOrder::HoldFire,
         Rule::fire => UnitOrder::Fire,
+        Rule::fire_in_phase => UnitOrder::FireIn(
+            if p.clone().into_inner().any(|x| x.as_rule() == Rule::phase_two) {
+                Phase::Two
+            } else {
+                Phase::One
+            },
+        ),
         Rule::target_order => UnitOrder::Target(first_ref(&p)?),
         Rule::join => UnitOrder::Join(first_ref(&p)?),
         Rule::ride_with => UnitOrder::RideWith(first_ref(&p)?),

@@ -35,6 +35,10 @@ pub struct UnitOrders {
     pub evade_if_charged: bool,
     /// Archery needs no order; this only restrains or directs it.
     pub fire: FireOrder,
+    /// "fire in phase 2": the turn's volley is kept for the end of this
+    /// phase (§6); `None` shoots at the first chance.
+    #[serde(default)]
+    pub volley_phase: Option<Phase>,
     /// Leaders, heroes and commanders.
     pub leader: Option<LeaderOrder>,
     /// Wizards: spells written this turn (they take effect next turn).

@@ -923,7 +923,7 @@ impl<'a> Ctx<'a> {
                     );
                 }
             }
-            UnitOrder::HoldFire | UnitOrder::Target(_) | UnitOrder::Fire => {
+            UnitOrder::HoldFire | UnitOrder::Target(_) | UnitOrder::Fire | UnitOrder::FireIn(_) => {
                 let archers = u.weapons.iter().any(|w| *w != Weapon::Pike);
                 if !archers {
                     self.refuse(
@@ -947,6 +947,44 @@ impl<'a> Ctx<'a> {
                 }
                 if *o == UnitOrder::Fire {
                     // At will is the default: nothing to record.
+                    return;
+                }
+                let holds = |o: &UnitOrder, fire: &plan::FireOrder| {
+                    matches!(o, UnitOrder::HoldFire) && out.volley_phase.is_some()
+                        || matches!(o, UnitOrder::FireIn(_)) && *fire == plan::FireOrder::Hold
+                };
+                if holds(o, &out.fire) {
+                    self.refuse(
+                        Illegal::BadTarget,
+                        span,
+                        "'hold fire' and a phase to fire in".into(),
+                        "write either 'hold fire' or 'fire in phase N'",
+                        None,
+                    );
+                    return;
+                }
+                if let UnitOrder::FireIn(p) = o {
+                    if charges {
+                        self.refuse(
+                            Illegal::FireAndCharge,
+                            span,
+                            format!("{} charge this turn and may not also shoot", u.name),
+                            "§6: no unit may fire and charge in the same turn",
+                            Some("drop the volley or the charge".into()),
+                        );
+                        return;
+                    }
+                    if out.volley_phase.is_some_and(|q| q != *p) {
+                        self.refuse(
+                            Illegal::BadTarget,
+                            span,
+                            "two phases to fire in".into(),
+                            "§6: one volley a turn, at the end of phase 1 or of phase 2",
+                            Some("keep one 'fire in phase N'".into()),
+                        );
+                        return;
+                    }
+                    out.volley_phase = Some(*p);
                     return;
                 }
                 if out.fire != plan::FireOrder::AtWill {

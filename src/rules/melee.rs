@@ -85,6 +85,12 @@ pub fn single_figure_weight(kind: UnitType) -> u32 {
     }
 }
 
+/// Heavy cavalry breaks through infantry when it inflicts at least this
+/// many times the casualties it receives on the first round (§4).
+pub const BREAKTHROUGH_RATIO: u32 = 2;
+/// Morale of infantry broken through by heavy cavalry (§8 table: −10%).
+pub const BROKEN_THROUGH_MORALE: i32 = -10;
+
 /// Cavalry charging infantry this many ranks deep gets no charge bonus.
 pub const DEEP_INFANTRY_RANKS: u32 = 3;
 /// Percentage per point of the modified die (die × 10 %).
@@ -119,6 +125,8 @@ pub enum MeleeModifier {
     CavalryAgainstMammoths,
     /// Infantry against chariots.
     InfantryAgainstChariots,
+    /// Cavalry against the Order of the White Hand's dead (§4).
+    CavalryAgainstTheDead,
 }
 
 impl MeleeModifier {
@@ -136,7 +144,7 @@ impl MeleeModifier {
             MeleeModifier::Rout | MeleeModifier::AgainstMammoths | MeleeModifier::NearMammoths => {
                 -2
             }
-            MeleeModifier::InfantryAgainstChariots => -2,
+            MeleeModifier::InfantryAgainstChariots | MeleeModifier::CavalryAgainstTheDead => -2,
             MeleeModifier::CavalryAgainstMammoths => -4,
         }
     }
@@ -158,6 +166,7 @@ impl MeleeModifier {
             MeleeModifier::NearMammoths => "near mammoths",
             MeleeModifier::CavalryAgainstMammoths => "cavalry against mammoths",
             MeleeModifier::InfantryAgainstChariots => "infantry against chariots",
+            MeleeModifier::CavalryAgainstTheDead => "cavalry against the dead",
         }
     }
 }
