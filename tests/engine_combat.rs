@@ -154,3 +154,47 @@ fn a_melee_round_reports_winner_and_loser() {
         assert_eq!(out.record.unit(&unit).and_then(|r| r.melee), Some(result));
     }
 }
+
+/// Play a case file from tests/cases and return the turn (events, record).
+fn play_case(path: &str) -> TurnResult {
+    let case = umpire::case::Case::load(std::path::Path::new(path)).unwrap();
+    let table = Table::from_setup(&case.setup).unwrap();
+    let mut orders = TurnOrders::default();
+    for (side, text) in &case.orders {
+        orders.merge(umpire::orders::check_side(text, side, &table).orders);
+    }
+    let mut dice = umpire::dice::ScriptedDice::new(case.dice.clone());
+    resolve_turn(&table, &orders, &case.options, &mut dice, case.stop_after).unwrap()
+}
+
+fn said(r: &TurnResult) -> Vec<String> {
+    r.events.iter().map(|e| e.to_string()).collect()
+}
+
+#[test]
+fn breakthrough_calls_morale_at_minus_10_and_says_so() {
+    let r = play_case("tests/cases/melee/breakthrough.toml");
+    let s = said(&r);
+    let calls = &r.record.unit("s").unwrap().morale_calls;
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].modifier, -10);
+    assert!(matches!(&calls[0].cause, umpire::adjudicate::record::MoraleCause::BrokenThrough { by } if by == "k"));
+    assert!(s.iter().any(|l| l.starts_with("Nemedian Knights broke through Aquilonian Spearmen and ride on")), "{s:#?}");
+}
+
+#[test]
+fn denied_breakthroughs_say_why() {
+    for (case, why) in [
+        ("breakthrough-flank", "cavalry never break through infantry attacked in the flank"),
+        ("breakthrough-no-casualties", "0 casualties inflicted, 0 suffered"),
+        ("breakthrough-too-few", "3 casualties inflicted, 2 suffered"),
+    ] {
+        let r = play_case(&format!("tests/cases/melee/{case}.toml"));
+        let s = said(&r);
+        assert!(
+            s.iter().any(|l| l.starts_with("Nemedian Knights did not break through Aquilonian Spearmen: ") && l.contains(why)),
+            "{case}: {s:#?}"
+        );
+        assert!(r.record.unit("s").unwrap().morale_calls.is_empty(), "{case}");
+    }
+}
