@@ -198,3 +198,13 @@ fn denied_breakthroughs_say_why() {
         assert!(r.record.unit("s").unwrap().morale_calls.is_empty(), "{case}");
     }
 }
+
+#[test]
+fn split_move_rides_away_what_is_left() {
+    let r = play_case("tests/cases/melee/split-move.toml");
+    let s = said(&r);
+    let at = s.iter().position(|l| l == "Nemedian Horse broke off from the melee with a free turn-about.");
+    let melee = s.iter().rposition(|l| l.starts_with("Aquilonian Spearmen lost 4 figures"));
+    assert!(at.is_some() && melee < at, "after all melee: {s:#?}");
+    assert!(s.contains(&"Nemedian Horse moved 8 inches.".to_string()), "{s:#?}");
+}

@@ -536,4 +536,21 @@ status = "in-melee:a"
             "{said:#?}"
         );
     }
+
+    /// §4: "Order of the White Hand's dead: cavalry −2 against them." (A unit
+    /// test, not a case file: the shared case checker does not list the
+    /// `dead` trait yet.)
+    #[test]
+    fn cavalry_fight_the_dead_at_minus_two() {
+        let text = TWO_FOOT.replacen("status = \"in-melee:d\"", "status = \"in-melee:d\"\ntraits = [\"dead\"]", 1);
+        let setup: Setup = toml::from_str(&text).unwrap();
+        let table = Table::from_setup(&setup).unwrap();
+        let mut dice =
+            ScriptedDice::new([("melee:a".to_string(), 4), ("melee:d".to_string(), 4)].into());
+        let out = resolve_turn(&table, &TurnOrders::default(), &GameOptions::default(), &mut dice, StopAfter::Melee).unwrap();
+        let said: Vec<String> = out.events.iter().map(|e| e.to_string()).collect();
+        // d: 9 figures, 4 − 2 = 20 %, 1.8 = 2.
+        assert!(said.contains(&"Nemedian Cavalry fought Aquilonian Foot with 9 figures: die 4, cavalry against the dead −2 = 2; 2 casualties.".to_string()), "{said:#?}");
+        assert_eq!(out.table.units["a"].figures, 22);
+    }
 }
