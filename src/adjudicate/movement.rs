@@ -526,7 +526,7 @@ fn run_clock(turn: &mut TurnState, options: &GameOptions, bodies: &mut [Body], p
             (&bodies[a.0].id, &bodies[a.1].id).cmp(&(&bodies[b.0].id, &bodies[b.1].id))
         });
         for (i, j) in moment {
-            touch(turn, bodies, i, j, phase, clock);
+            touch(turn, options, bodies, i, j, phase, clock);
         }
     }
 }
@@ -755,7 +755,15 @@ fn settle_step(turn: &mut TurnState, bodies: &mut [Body], phase: Phase, clock: f
 
 /// Settle a touch between two units at this moment (§3, §4): friends stop,
 /// enemies are locked in melee and the striker closes to even frontage.
-fn touch(turn: &mut TurnState, bodies: &mut [Body], i: usize, j: usize, phase: Phase, clock: f64) {
+fn touch(
+    turn: &mut TurnState,
+    options: &GameOptions,
+    bodies: &mut [Body],
+    i: usize,
+    j: usize,
+    phase: Phase,
+    clock: f64,
+) {
     let p = phase.number();
     if bodies[i].side == bodies[j].side {
         // "A unit that runs into a friend stops there": those closing on the other stop.
@@ -804,8 +812,8 @@ fn touch(turn: &mut TurnState, bodies: &mut [Body], i: usize, j: usize, phase: P
             .is_some_and(|m| m.active() && !m.plan.is_change())
     };
     let (a, b) = (&bodies[i], &bodies[j]);
-    let edge_on_b = b.fp.arc_of(a.pose.front);
-    let edge_on_a = a.fp.arc_of(b.pose.front);
+    let edge_on_b = b.fp.arc_of_with(a.pose.front, options.arcs);
+    let edge_on_a = a.fp.arc_of_with(b.pose.front, options.arcs);
     // Who closed on whom; `None` when neither can be told from the other
     // (both moving, both striking fronts or both flanks): then neither closes up.
     let hits_side = |e: Edge| e != Edge::Front;
@@ -827,11 +835,11 @@ fn touch(turn: &mut TurnState, bodies: &mut [Body], i: usize, j: usize, phase: P
     };
     let was_charging = [charging(&bodies[s]), charging(&bodies[d])];
     let was_moving = [moving(&bodies[s]), moving(&bodies[d])];
-    let struck = bodies[d].fp.arc_of(bodies[s].pose.front);
+    let struck = bodies[d].fp.arc_of_with(bodies[s].pose.front, options.arcs);
     let face_of_d = struck.face(bodies[d].pose.formation);
     let face_of_s = bodies[s]
         .fp
-        .arc_of(bodies[d].fp.centre)
+        .arc_of_with(bodies[d].fp.centre, options.arcs)
         .face(bodies[s].pose.formation);
     // Both stop; a change not yet made is lost (§3 prorating).
     for k in [s, d] {

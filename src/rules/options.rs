@@ -34,6 +34,32 @@ pub struct GameOptions {
     /// Whether the hills/woods/swamp −1 in melee falls on units fighting
     /// into the terrain as well as on those standing in it (§4, OPEN; ruling C-14).
     pub terrain_penalty_on_attackers: bool,
+    /// Where front, flank and rear arcs divide (§4 diagram, OPEN; rulings E-7, C-29).
+    pub arcs: ArcGeometry,
+}
+
+/// The lines from a unit's corners that divide its front and rear arcs
+/// from its flank arcs (§4: the book's diagram has 30° and 45° lines).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ArcGeometry {
+    /// 45° from straight ahead (and straight back): the corners' bisectors.
+    #[serde(rename = "corner-45")]
+    Corner45,
+    /// 30° from straight ahead (and straight back): narrower front and rear
+    /// arcs, wider flanks.
+    #[serde(rename = "corner-30")]
+    Corner30,
+}
+
+impl ArcGeometry {
+    /// Angle of the dividing lines from straight ahead, in degrees.
+    pub fn degrees(self) -> f64 {
+        match self {
+            ArcGeometry::Corner45 => 45.0,
+            ArcGeometry::Corner30 => 30.0,
+        }
+    }
 }
 
 impl Default for GameOptions {
@@ -47,6 +73,7 @@ impl Default for GameOptions {
             fire_gap_of_three_passes: false,
             figure_rounding: crate::rules::melee::FigureRounding::Nearest,
             terrain_penalty_on_attackers: false,
+            arcs: ArcGeometry::Corner45,
         }
     }
 }

@@ -15,6 +15,7 @@
 //! assert!((heading(90.0) - DVec2::X).length() < 1e-12);
 //! ```
 
+use crate::rules::options::ArcGeometry;
 use crate::rules::bases::{base, models};
 use crate::rules::{Formation, UnitType};
 use crate::table::Unit;
@@ -310,6 +311,13 @@ impl Footprint {
     /// Which edge's arc a point lies in. Outside the rectangle the arcs are
     /// bounded by lines at 45° from the corners; inside, the nearest edge.
     pub fn arc_of(&self, p: DVec2) -> Edge {
+        self.arc_of_with(p, ArcGeometry::Corner45)
+    }
+
+    /// [`Footprint::arc_of`] with the game's arc geometry: the lines from
+    /// the corners leave at `arcs.degrees()` from straight ahead (or back).
+    pub fn arc_of_with(&self, p: DVec2, arcs: ArcGeometry) -> Edge {
+        let slope = arcs.degrees().to_radians().tan();
         let d = p - self.centre;
         let x = d.dot(self.right());
         let ahead = d.dot(self.ahead) - self.half_depth; // > 0: ahead of the front edge
@@ -326,9 +334,9 @@ impl Footprint {
             }
             return best.1;
         }
-        if ahead >= 0.0 && beside <= ahead {
+        if ahead >= 0.0 && beside <= ahead * slope {
             Edge::Front
-        } else if behind >= 0.0 && beside <= behind {
+        } else if behind >= 0.0 && beside <= behind * slope {
             Edge::Rear
         } else {
             flank
@@ -392,6 +400,20 @@ mod tests {
         let b = rect(10.0, 0.0, 90.0, 2.0, 2.0); // front centre (10,0), body to the west: x in [8,10]
         assert!((a.distance(&b) - 6.0).abs() < 1e-9);
         assert_eq!(a.distance(&rect(1.0, 1.0, 0.0, 4.0, 2.0)), 0.0);
+    }
+
+    #[test]
+    fn the_30_degree_option_narrows_front_and_rear() {
+        let a = rect(0.0, 0.0, 0.0, 4.0, 2.0); // x in [-2,2], y in [-2,0]
+        // 3 ahead of the front, 2.2 beyond the right flank: 36° from straight ahead.
+        let p = DVec2::new(4.2, 3.0);
+        assert_eq!(a.arc_of_with(p, ArcGeometry::Corner45), Edge::Front);
+        assert_eq!(a.arc_of_with(p, ArcGeometry::Corner30), Edge::Right);
+        let q = DVec2::new(3.5, 3.0); // 27°: front either way
+        assert_eq!(a.arc_of_with(q, ArcGeometry::Corner30), Edge::Front);
+        let r = DVec2::new(-4.2, -5.0); // 3 behind the rear, 2.2 beyond the left flank
+        assert_eq!(a.arc_of_with(r, ArcGeometry::Corner45), Edge::Rear);
+        assert_eq!(a.arc_of_with(r, ArcGeometry::Corner30), Edge::Left);
     }
 
     #[test]
