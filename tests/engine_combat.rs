@@ -208,3 +208,45 @@ fn split_move_rides_away_what_is_left() {
     assert!(at.is_some() && melee < at, "after all melee: {s:#?}");
     assert!(s.contains(&"Nemedian Horse moved 8 inches.".to_string()), "{s:#?}");
 }
+
+/// The figures `name` fought with, from its melee sentences.
+fn fought_with(r: &TurnResult, name: &str) -> Vec<u32> {
+    r.events
+        .iter()
+        .filter_map(|e| match e {
+            Event::MeleeResolved { name: n, figures_fighting, .. } if n == name => Some(*figures_fighting),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn later_rounds_expand_by_class_from_the_last_round() {
+    // Two lines of 24 foot face to face in melee; A class expands 6 a turn, C class 2.
+    let text = |status_a: &str, status_d: &str| {
+        format!(
+            "[table]\nwidth = 72.0\ndepth = 48.0\n\
+             [[unit]]\nid = \"a\"\nside = \"aquilonia\"\nname = \"Guard\"\ntype = \"MI\"\nclass = \"A\"\nfigures = 30\nformation = \"line\"\nranks = 3\nfront = [36.0, 20.0]\nfacing = 0\nstatus = \"{status_a}\"\n\
+             [[unit]]\nid = \"d\"\nside = \"nemedia\"\nname = \"Levy\"\ntype = \"MI\"\nclass = \"C\"\nfigures = 30\nformation = \"line\"\nranks = 3\nfront = [36.0, 20.0]\nfacing = 180\nstatus = \"{status_d}\"\n"
+        )
+    };
+    let setup: Setup = toml::from_str(&text("in-melee:d", "in-melee:a")).unwrap();
+    let t0 = Table::from_setup(&setup).unwrap();
+    let mut dice = umpire::dice::ScriptedDice::new(
+        [("melee:a".to_string(), 2), ("melee:d".to_string(), 2)].into(),
+    );
+    let go = |t: &Table, dice: &mut umpire::dice::ScriptedDice| {
+        resolve_turn(t, &TurnOrders::default(), &GameOptions::default(), dice, StopAfter::Turn).unwrap()
+    };
+    let r1 = go(&t0, &mut dice);
+    // No round recorded before: this round's figures are the geometry's (10 + half of 10).
+    assert_eq!(fought_with(&r1, "Guard"), vec![15]);
+    assert_eq!(fought_with(&r1, "Levy"), vec![15]);
+    let r2 = go(&r1.table, &mut dice);
+    assert_eq!(fought_with(&r2, "Guard"), vec![21], "A class: +6");
+    assert_eq!(fought_with(&r2, "Levy"), vec![17], "C class: +2");
+    let r3 = go(&r2.table, &mut dice);
+    assert_eq!(fought_with(&r3, "Guard").len(), 1);
+    assert!(fought_with(&r3, "Guard")[0] <= r2.table.units["a"].figures);
+    assert_eq!(fought_with(&r3, "Levy"), vec![19]);
+}

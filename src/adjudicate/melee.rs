@@ -10,7 +10,7 @@ use crate::dice::{Dice, DiceError, DiceKey};
 use crate::orders::plan::TurnOrders;
 use crate::rules::bases::base;
 use crate::rules::melee::{
-    casualties, category, charge_bonus, half, overlap_figures, post_charge_bonus,
+    casualties, category, charge_bonus, expansion_rate, half, overlap_figures, post_charge_bonus,
     single_figure_weight, FigureRounding, MeleeModifier, DEEP_INFANTRY_RANKS, MAMMOTH_FRIGHT_RANGE,
     SPECIAL_CATEGORY,
 };
@@ -30,6 +30,9 @@ pub struct Bout {
     pub unit: UnitId,
     pub opponent: UnitId,
     pub figures_fighting: u32,
+    /// The unit's own figures among them (without heroes): what the next
+    /// round expands from.
+    pub rank_and_file: u32,
     pub modifiers: Vec<MeleeModifier>,
 }
 
@@ -114,6 +117,13 @@ pub(crate) fn step(
         .cloned()
         .collect();
     table.charge_bonus_earned = still;
+    // Expansion counts from the last round of melees still going on.
+    let units = &table.units;
+    table.melee_figures.retain(|u, against| {
+        let now = units.get(u).map(|u| &u.in_melee_with);
+        against.retain(|o, _| now.is_some_and(|m| m.contains(o)));
+        !against.is_empty()
+    });
     Ok(())
 }
 
@@ -139,6 +149,11 @@ pub(crate) fn round(
         let sum: i32 = b.modifiers.iter().map(|m| m.value()).sum();
         let n = casualties(die, sum, b.figures_fighting, options.figure_rounding);
         tally.insert((b.unit.clone(), b.opponent.clone()), n);
+        turn.table
+            .melee_figures
+            .entry(b.unit.clone())
+            .or_default()
+            .insert(b.opponent.clone(), b.rank_and_file);
         let (u, o) = (&turn.table.units[&b.unit], &turn.table.units[&b.opponent]);
         turn.events.push(Event::MeleeResolved {
             unit: u.id.clone(),
@@ -239,13 +254,25 @@ pub(crate) fn bouts(turn: &TurnState, options: &GameOptions) -> Vec<Bout> {
     let table = &turn.table;
     let mut out = Vec::new();
     for u in table.units.values().filter(|u| u.status.is_present()) {
+        // Expansion (§4): the class's figures a turn, shared among opponents in id order.
+        let mut budget = expansion_rate(u.class);
         for (k, oid) in u.in_melee_with.iter().enumerate() {
             let Some(o) = table.units.get(oid).filter(|o| o.status.is_present()) else {
                 continue;
             };
             let p = pairing(turn, &u.id, oid);
             let q = pairing(turn, oid, &u.id);
-            let mut figures = figures_fighting(u, o, p, q, options.figure_rounding);
+            let here = figures_fighting(u, o, p, q, options.figure_rounding);
+            let last = table.melee_figures.get(&u.id).and_then(|m| m.get(oid)).copied();
+            let rank_and_file = match last {
+                Some(last) if !p.first_round && !u.kind.is_single_figure() => {
+                    let n = here.max((last + budget).min(u.figures));
+                    budget -= n.saturating_sub(here.max(last)).min(budget);
+                    n
+                }
+                _ => here,
+            };
+            let mut figures = rank_and_file;
             if k == 0 {
                 figures += heroes_weight(table, &u.id);
             }
@@ -254,6 +281,7 @@ pub(crate) fn bouts(turn: &TurnState, options: &GameOptions) -> Vec<Bout> {
                 unit: u.id.clone(),
                 opponent: oid.clone(),
                 figures_fighting: figures,
+                rank_and_file,
                 modifiers,
             });
         }
@@ -329,8 +357,17 @@ fn figures_fighting(u: &Unit, o: &Unit, p: Pairing, q: Pairing, rounding: Figure
     } else {
         0
     };
+    // First round: a straight line, the overlaps only. Later rounds the
+    // overhanging figures lap around the ends, as far as the enemy's flanks
+    // reach (§4; ruling C-30) — no new flank for it.
+    let reach = if p.first_round || over == 0 {
+        over
+    } else {
+        let flank = f64::from(o.ranks) * base(o.kind).rank_depth;
+        over + (flank / base(u.kind).frontage).floor() as u32
+    };
     let lapping = if edge == Edge::Front {
-        left.min(over) + right.min(over)
+        left.min(reach) + right.min(reach)
     } else {
         0
     };

@@ -342,6 +342,7 @@ mod tests {
             units: units.into_iter().map(|u| (u.id.clone(), u)).collect(),
             turn: 1,
             charge_bonus_earned: Default::default(),
+            melee_figures: Default::default(),
             deployment_zones: Default::default(),
         }
     }

@@ -307,6 +307,7 @@ pub fn table() -> Table {
         units,
         turn: 1,
         charge_bonus_earned: Default::default(),
+        melee_figures: Default::default(),
             deployment_zones: Default::default(),
     }
 }

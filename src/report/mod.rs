@@ -282,6 +282,7 @@ mod tests {
             units: [("x".to_string(), unit)].into_iter().collect(),
             turn: 2,
             charge_bonus_earned: Default::default(),
+            melee_figures: Default::default(),
             deployment_zones: Default::default(),
         }
     }

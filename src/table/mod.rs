@@ -129,6 +129,10 @@ pub struct Table {
     /// get the post-charge bonus on its later rounds (§4).
     #[serde(default)]
     pub charge_bonus_earned: BTreeSet<UnitId>,
+    /// Figures each unit fought with against each opponent in the last round
+    /// of a melee still going on: later rounds expand from it (§4).
+    #[serde(default)]
+    pub melee_figures: BTreeMap<UnitId, BTreeMap<UnitId, u32>>,
     /// The set-up turn (turn 0) only: each side's deployment zone, as the
     /// south-west and north-east corners of a rectangle.
     #[serde(default)]

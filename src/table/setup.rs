@@ -460,6 +460,7 @@ impl Table {
             units,
             turn: 1,
             charge_bonus_earned: Default::default(),
+            melee_figures: Default::default(),
             deployment_zones: Default::default(),
         };
         // Melee is mutual: list it on both units.
