@@ -6,12 +6,11 @@ use super::events::Event;
 use super::{roll, TurnState};
 use crate::dice::{Dice, DiceError, DiceKey};
 use crate::orders::plan::{FireOrder, Function, TurnOrders};
-use crate::rules::bases::models;
 use crate::rules::fire::{
-    casualties_from_kills, kills, range_of, ranks_that_fire, Arc, FireModifier, MissileWeapon,
-    CHARIOT_ARCHERS_PER_CHARIOT, EDGE_DEPTH, FIRE_GAP, FOOT_ARC, HORSE_ARCHER_ARC,
-    HORSE_ARCHER_COLUMN_SIDE_FILES, HORSE_ARCHER_LINE_RANKS, MAMMOTH_ARCHERS_PER_BEAST,
-    PASS_FIRE_MOVE_LIMIT, TORTOISE_RANKS,
+    casualties_from_kills, crew_archers, kills, range_of, ranks_that_fire, Arc, FireModifier,
+    MissileWeapon, EDGE_DEPTH, FIRE_GAP, FOOT_ARC, HORSE_ARCHER_ARC,
+    HORSE_ARCHER_COLUMN_SIDE_FILES, HORSE_ARCHER_LINE_RANKS, PASS_FIRE_MOVE_LIMIT,
+    TORTOISE_RANKS,
 };
 use crate::rules::options::{Archery, GameOptions};
 use crate::rules::{Formation, Phase, Trait, UnitType};
@@ -418,10 +417,8 @@ fn figures_firing(
     target: &Footprint,
     options: &GameOptions,
 ) -> u32 {
-    let n = if u.kind.is_chariot() {
-        models(u.kind, u.figures) * CHARIOT_ARCHERS_PER_CHARIOT
-    } else if u.kind == UnitType::WoollyMammoth {
-        models(u.kind, u.figures) * MAMMOTH_ARCHERS_PER_BEAST
+    let n = if let Some(archers) = crew_archers(u.kind, u.figures) {
+        archers
     } else if u.has_trait(Trait::HorseArcher) {
         let to_side = !matches!(u.footprint().arc_of(target.centre), Edge::Front);
         if matches!(u.formation, Formation::Column | Formation::RoadColumn) && to_side {

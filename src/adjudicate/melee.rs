@@ -10,7 +10,7 @@ use crate::dice::{Dice, DiceError, DiceKey};
 use crate::orders::plan::TurnOrders;
 use crate::rules::bases::base;
 use crate::rules::melee::{
-    casualties, category, charge_bonus, expansion_rate, half, overlap_figures, post_charge_bonus,
+    casualties, category, charge_bonus, expansion_rate, fighting_strength, half, overlap_figures, post_charge_bonus,
     single_figure_weight, FigureRounding, MeleeModifier, DEEP_INFANTRY_RANKS, MAMMOTH_FRIGHT_RANGE,
     SPECIAL_CATEGORY,
 };
@@ -387,7 +387,7 @@ fn figures_fighting(u: &Unit, o: &Unit, p: Pairing, q: Pairing, rounding: Figure
             }
         }
     };
-    (front + halves * half(front, rounding)).min(u.figures)
+    (front + halves * half(front, rounding)).min(fighting_strength(u.kind, u.figures))
 }
 
 /// Does the footprint stand in rough ground that costs −1 in melee (§4, §7)?

@@ -10,7 +10,7 @@
 //! assert_eq!(range_of(MissileWeapon::Bow, false).max, 12.0);
 //! ```
 
-use super::Weapon;
+use super::{UnitType, Weapon};
 
 /// What a unit shoots with (§6 table): the weapons of the case format plus
 /// horse archers' bows.
@@ -115,6 +115,25 @@ pub const HORSE_ARCHER_COLUMN_SIDE_FILES: u32 = 3;
 pub const MAMMOTH_ARCHERS_PER_BEAST: u32 = 2;
 /// Archers of a chariot: one per chariot (§5).
 pub const CHARIOT_ARCHERS_PER_CHARIOT: u32 = 1;
+
+/// Crew archers left in a chariot or mammoth unit of `figures` crew (§5):
+/// casualties fall one vehicle or beast at a time, and on it in the crew's
+/// order — a mammoth loses its spearman, then its two archers, then its
+/// mahout; a chariot its spearman, then its archer (ruling C-32). Other
+/// units: `None`.
+pub fn crew_archers(kind: UnitType, figures: u32) -> Option<u32> {
+    let crew = crate::rules::bases::base(kind).crew;
+    let (whole, part) = (figures / crew, figures % crew);
+    match kind {
+        UnitType::WoollyMammoth => {
+            Some(whole * MAMMOTH_ARCHERS_PER_BEAST + part.saturating_sub(1).min(MAMMOTH_ARCHERS_PER_BEAST))
+        }
+        UnitType::HeavyChariot | UnitType::LightChariot => {
+            Some(crate::rules::bases::models(kind, figures) * CHARIOT_ARCHERS_PER_CHARIOT)
+        }
+        _ => None,
+    }
+}
 
 /// Arcs of fire in degrees either side of the front (§6): foot archers 45°
 /// either side; horse archers 45° to the right and 135° to the left.

@@ -76,6 +76,17 @@ pub fn overlap_figures(kind: UnitType) -> u32 {
     }
 }
 
+/// The most figures a unit of `figures` can fight with (§5): a mammoth
+/// fights as 4 figures while any of its crew lives (ruling C-32); chariots
+/// fight as their surviving crew, like everyone else.
+pub fn fighting_strength(kind: UnitType, figures: u32) -> u32 {
+    if kind == UnitType::WoollyMammoth {
+        super::bases::models(kind, figures) * super::bases::base(kind).crew
+    } else {
+        figures
+    }
+}
+
 /// Figures a single figure fights as (§4, §9): hero 3, superhero 5.
 pub fn single_figure_weight(kind: UnitType) -> u32 {
     match kind {
