@@ -188,6 +188,7 @@ fn denied_breakthroughs_say_why() {
         ("breakthrough-flank", "cavalry never break through infantry attacked in the flank"),
         ("breakthrough-no-casualties", "0 casualties inflicted, 0 suffered"),
         ("breakthrough-too-few", "3 casualties inflicted, 2 suffered"),
+        ("breakthrough-charge-spent", "only 1 inch of its charge was left"),
     ] {
         let r = play_case(&format!("tests/cases/melee/{case}.toml"));
         let s = said(&r);
