@@ -1296,6 +1296,9 @@ mod tests {
                 "Thoth: cast Earth-Shaker along (10, 20) to (34, 20)",
             ),
             ("Thoth: cast shield of air", "Thoth: cast Shield of Air"),
+            ("Archers: save the volley for phase 2", "Archers: fire in phase 2"),
+            ("Archers: shoot in second phase", "Archers: fire in phase 2"),
+            ("Archers: phase 2 fire", "Archers: fire in phase 2"),
             (
                 "Foot: deploy at (30, 6) facing 0 in line 3 ranks",
                 "Foot: deploy at (30, 6) facing 0 in line 3 ranks",
