@@ -4,7 +4,7 @@
 //! after all melee and post-melee morale is done.
 //!
 //! Both are moves on the movement engine's clock
-//! ([`movement::after_melee`]), so contacts, friends in the way, terrain and
+//! (`movement::after_melee`), so contacts, friends in the way, terrain and
 //! the table edge work as in a phase.
 
 use super::events::{Event, NoBreakthrough};
@@ -17,8 +17,8 @@ use crate::dice::{Dice, DiceError, DiceKey};
 use crate::orders::plan::{Function, TurnOrders};
 use crate::rules::melee::{BREAKTHROUGH_RATIO, BROKEN_THROUGH_MORALE};
 use crate::rules::movement::{allowance, Pace};
-use crate::rules::{Phase, UnitType};
 use crate::rules::options::GameOptions;
+use crate::rules::{Phase, UnitType};
 use crate::table::geometry::Face;
 use crate::table::{Status, Unit, UnitId};
 use std::collections::{BTreeMap, BTreeSet};
@@ -62,10 +62,13 @@ pub(crate) fn after_round(
             distance: b.distance,
         });
         if i.status.is_present() {
-            turn.record.unit_mut(&b.through).morale_calls.push(MoraleCall {
-                cause: MoraleCause::BrokenThrough { by: b.unit.clone() },
-                modifier: BROKEN_THROUGH_MORALE,
-            });
+            turn.record
+                .unit_mut(&b.through)
+                .morale_calls
+                .push(MoraleCall {
+                    cause: MoraleCause::BrokenThrough { by: b.unit.clone() },
+                    modifier: BROKEN_THROUGH_MORALE,
+                });
         }
         let start = u.pose();
         moves.push(AfterMelee {
@@ -159,12 +162,19 @@ fn judge(
     let suffered = tally.get(&(i.id.clone(), id.clone())).copied().unwrap_or(0);
     let charged_phase = contact.phase;
     let face = contact.face;
-    let left = allowance(u.kind, u.formation, Pace::Charge, false)
-        - rec.phase(charged_phase).distance;
-    let needed = if i.status.is_present() { clearing(u, i) } else { 0.0 };
+    let left =
+        allowance(u.kind, u.formation, Pace::Charge, false) - rec.phase(charged_phase).distance;
+    let needed = if i.status.is_present() {
+        clearing(u, i)
+    } else {
+        0.0
+    };
     let why = if face == Face::Flank {
         Some(NoBreakthrough::Flank)
-    } else if opponents.get(id).is_none_or(|o| o.len() != 1 || !o.contains(&i.id)) {
+    } else if opponents
+        .get(id)
+        .is_none_or(|o| o.len() != 1 || !o.contains(&i.id))
+    {
         Some(NoBreakthrough::OtherOpponents)
     } else if inflicted == 0 || inflicted < BREAKTHROUGH_RATIO * suffered {
         Some(NoBreakthrough::Casualties {
@@ -172,7 +182,9 @@ fn judge(
             suffered,
         })
     } else if left <= needed {
-        Some(NoBreakthrough::ChargeSpent { left: left.max(0.0) })
+        Some(NoBreakthrough::ChargeSpent {
+            left: left.max(0.0),
+        })
     } else {
         None
     };

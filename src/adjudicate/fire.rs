@@ -9,8 +9,7 @@ use crate::orders::plan::{FireOrder, Function, TurnOrders};
 use crate::rules::fire::{
     casualties_from_kills, crew_archers, kills, range_of, ranks_that_fire, Arc, FireModifier,
     MissileWeapon, EDGE_DEPTH, FIRE_GAP, FOOT_ARC, HORSE_ARCHER_ARC,
-    HORSE_ARCHER_COLUMN_SIDE_FILES, HORSE_ARCHER_LINE_RANKS, PASS_FIRE_MOVE_LIMIT,
-    TORTOISE_RANKS,
+    HORSE_ARCHER_COLUMN_SIDE_FILES, HORSE_ARCHER_LINE_RANKS, PASS_FIRE_MOVE_LIMIT, TORTOISE_RANKS,
 };
 use crate::rules::options::{Archery, GameOptions};
 use crate::rules::{Formation, Phase, Trait, UnitType};
@@ -181,9 +180,8 @@ fn may_shoot(
         && firer.figures > 0
         && missile_weapon(firer).is_some();
     // "fire in phase 2": the volley waits for its phase (ruling C-31).
-    let held = order.is_some_and(|o| {
-        o.fire == FireOrder::Hold || o.volley_phase.is_some_and(|q| q != p)
-    });
+    let held =
+        order.is_some_and(|o| o.fire == FireOrder::Hold || o.volley_phase.is_some_and(|q| q != p));
     // No unit may fire and charge in the same turn (§6): a charge written
     // for either phase forgoes the turn's archery.
     let charges = order.is_some_and(|o| {

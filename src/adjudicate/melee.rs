@@ -1,6 +1,8 @@
 //! One round of every melee after phase 2 movement (§4, §5): the figures
-//! that fight, the average die and its modifiers, casualties inflicted by
-//! both sides at once, and who won. Morale tests belong to the morale step.
+//! that fight (lapping and expansion by class in later rounds), the average
+//! die and its modifiers, casualties inflicted by both sides at once, and
+//! who won; then heavy cavalry that broke through rides on
+//! (`adjudicate/breakthrough.rs`). Morale tests belong to the morale step.
 
 use super::events::Event;
 use super::fire::{nearest_point, take_losses};
@@ -10,9 +12,9 @@ use crate::dice::{Dice, DiceError, DiceKey};
 use crate::orders::plan::TurnOrders;
 use crate::rules::bases::base;
 use crate::rules::melee::{
-    casualties, category, charge_bonus, expansion_rate, fighting_strength, half, overlap_figures, post_charge_bonus,
-    single_figure_weight, FigureRounding, MeleeModifier, DEEP_INFANTRY_RANKS, MAMMOTH_FRIGHT_RANGE,
-    SPECIAL_CATEGORY,
+    casualties, category, charge_bonus, expansion_rate, fighting_strength, half, overlap_figures,
+    post_charge_bonus, single_figure_weight, FigureRounding, MeleeModifier, DEEP_INFANTRY_RANKS,
+    MAMMOTH_FRIGHT_RANGE, SPECIAL_CATEGORY,
 };
 use crate::rules::options::GameOptions;
 use crate::rules::{Trait, UnitType, Weapon};
@@ -103,7 +105,15 @@ pub(crate) fn step(
         .map(|id| (id.clone(), turn.table.units[id].in_melee_with.clone()))
         .collect();
     let tally = round(turn, options, &dice_of, None, &Tally::new());
-    super::breakthrough::after_round(turn, orders, options, dice, &mut dice_of, &tally, &opponents)?;
+    super::breakthrough::after_round(
+        turn,
+        orders,
+        options,
+        dice,
+        &mut dice_of,
+        &tally,
+        &opponents,
+    )?;
     let table = &mut turn.table;
     let still: BTreeSet<UnitId> = table
         .charge_bonus_earned
@@ -263,7 +273,11 @@ pub(crate) fn bouts(turn: &TurnState, options: &GameOptions) -> Vec<Bout> {
             let p = pairing(turn, &u.id, oid);
             let q = pairing(turn, oid, &u.id);
             let here = figures_fighting(u, o, p, q, options.figure_rounding);
-            let last = table.melee_figures.get(&u.id).and_then(|m| m.get(oid)).copied();
+            let last = table
+                .melee_figures
+                .get(&u.id)
+                .and_then(|m| m.get(oid))
+                .copied();
             let rank_and_file = match last {
                 Some(last) if !p.first_round && !u.kind.is_single_figure() => {
                     let n = here.max((last + budget).min(u.figures));
@@ -579,12 +593,23 @@ status = "in-melee:a"
     /// `dead` trait yet.)
     #[test]
     fn cavalry_fight_the_dead_at_minus_two() {
-        let text = TWO_FOOT.replacen("status = \"in-melee:d\"", "status = \"in-melee:d\"\ntraits = [\"dead\"]", 1);
+        let text = TWO_FOOT.replacen(
+            "status = \"in-melee:d\"",
+            "status = \"in-melee:d\"\ntraits = [\"dead\"]",
+            1,
+        );
         let setup: Setup = toml::from_str(&text).unwrap();
         let table = Table::from_setup(&setup).unwrap();
         let mut dice =
             ScriptedDice::new([("melee:a".to_string(), 4), ("melee:d".to_string(), 4)].into());
-        let out = resolve_turn(&table, &TurnOrders::default(), &GameOptions::default(), &mut dice, StopAfter::Melee).unwrap();
+        let out = resolve_turn(
+            &table,
+            &TurnOrders::default(),
+            &GameOptions::default(),
+            &mut dice,
+            StopAfter::Melee,
+        )
+        .unwrap();
         let said: Vec<String> = out.events.iter().map(|e| e.to_string()).collect();
         // d: 9 figures, 4 − 2 = 20 %, 1.8 = 2.
         assert!(said.contains(&"Nemedian Cavalry fought Aquilonian Foot with 9 figures: die 4, cavalry against the dead −2 = 2; 2 casualties.".to_string()), "{said:#?}");

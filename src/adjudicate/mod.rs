@@ -1,8 +1,9 @@
 //! The turn engine: (table, orders, options, dice) → (new table, events).
 //!
 //! A turn is a fixed pipeline of named [`Step`]s — spells take effect,
-//! phase 1 movement, phase 1 fire, phase 2 movement, phase 2 fire, melee,
-//! morale, end of turn — and [`resolve_turn`] can stop after any of the
+//! phase 1 movement, phase 1 fire, phase 2 movement, phase 2 fire, melee
+//! (with heavy-cavalry breakthroughs), morale, medium cavalry's break-off,
+//! end of turn — and [`resolve_turn`] can stop after any of the
 //! case format's stops ([`StopAfter`]).
 //!
 //! Architecture invariant: the engine is pure. No I/O, no clock, no OS

@@ -373,51 +373,51 @@ pub(crate) fn end_melees(turn: &mut TurnState, id: &str) {
 
 /// A unit on the table for the clock, moving along `plan` if it has one.
 fn body(table: &Table, options: &GameOptions, u: &Unit, plan: Option<Plan>) -> Body {
-        let pose = plan.as_ref().map_or(u.pose(), |pl| pl.start);
-        let fp = pose.footprint(u.kind);
-        let motion = plan.map(|plan| {
-            let rate = match options.clock {
-                Clock::SharedInch => 1.0,
-                Clock::Proportional => plan.allowance.max(EPS),
-            };
-            let done = plan.length() <= EPS;
-            Motion {
-                rate,
-                s: 0.0,
-                spent: 0.0,
-                done,
-                stopped: false,
-                pending_halt: None,
-                next_s: 0.0,
-                next_spent: 0.0,
-                on_table: within_table(table, &fp),
-                last_clear: 0.0,
-                change_made: false,
-                in_range: BTreeMap::new(),
-                path: vec![PathPoint {
-                    clock: 0.0,
-                    front: pose.front,
-                    facing: pose.facing,
-                }],
-                plan,
-            }
-        });
-        let sure_footed = u.kind == UnitType::LightInfantry
-            || u.has_trait(Trait::Pict)
-            || u.has_trait(Trait::Kushite);
-        let range = longest_range(&u.weapons);
-        Body {
-            id: u.id.clone(),
-            side: u.side.clone(),
-            kind: u.kind,
-            sure_footed,
-            range,
-            pose,
-            fp,
-            next_fp: fp,
-            motion,
-            passes_through: None,
+    let pose = plan.as_ref().map_or(u.pose(), |pl| pl.start);
+    let fp = pose.footprint(u.kind);
+    let motion = plan.map(|plan| {
+        let rate = match options.clock {
+            Clock::SharedInch => 1.0,
+            Clock::Proportional => plan.allowance.max(EPS),
+        };
+        let done = plan.length() <= EPS;
+        Motion {
+            rate,
+            s: 0.0,
+            spent: 0.0,
+            done,
+            stopped: false,
+            pending_halt: None,
+            next_s: 0.0,
+            next_spent: 0.0,
+            on_table: within_table(table, &fp),
+            last_clear: 0.0,
+            change_made: false,
+            in_range: BTreeMap::new(),
+            path: vec![PathPoint {
+                clock: 0.0,
+                front: pose.front,
+                facing: pose.facing,
+            }],
+            plan,
         }
+    });
+    let sure_footed = u.kind == UnitType::LightInfantry
+        || u.has_trait(Trait::Pict)
+        || u.has_trait(Trait::Kushite);
+    let range = longest_range(&u.weapons);
+    Body {
+        id: u.id.clone(),
+        side: u.side.clone(),
+        kind: u.kind,
+        sure_footed,
+        range,
+        pose,
+        fp,
+        next_fp: fp,
+        motion,
+        passes_through: None,
+    }
 }
 
 /// A move made after the melee round (§3 medium cavalry's split move, §4

@@ -125,9 +125,10 @@ pub fn crew_archers(kind: UnitType, figures: u32) -> Option<u32> {
     let crew = crate::rules::bases::base(kind).crew;
     let (whole, part) = (figures / crew, figures % crew);
     match kind {
-        UnitType::WoollyMammoth => {
-            Some(whole * MAMMOTH_ARCHERS_PER_BEAST + part.saturating_sub(1).min(MAMMOTH_ARCHERS_PER_BEAST))
-        }
+        UnitType::WoollyMammoth => Some(
+            whole * MAMMOTH_ARCHERS_PER_BEAST
+                + part.saturating_sub(1).min(MAMMOTH_ARCHERS_PER_BEAST),
+        ),
         UnitType::HeavyChariot | UnitType::LightChariot => {
             Some(crate::rules::bases::models(kind, figures) * CHARIOT_ARCHERS_PER_CHARIOT)
         }

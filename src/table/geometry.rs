@@ -15,8 +15,8 @@
 //! assert!((heading(90.0) - DVec2::X).length() < 1e-12);
 //! ```
 
-use crate::rules::options::ArcGeometry;
 use crate::rules::bases::{base, models};
+use crate::rules::options::ArcGeometry;
 use crate::rules::{Formation, UnitType};
 use crate::table::Unit;
 use glam::DVec2;
@@ -405,7 +405,7 @@ mod tests {
     #[test]
     fn the_30_degree_option_narrows_front_and_rear() {
         let a = rect(0.0, 0.0, 0.0, 4.0, 2.0); // x in [-2,2], y in [-2,0]
-        // 3 ahead of the front, 2.2 beyond the right flank: 36° from straight ahead.
+                                               // 3 ahead of the front, 2.2 beyond the right flank: 36° from straight ahead.
         let p = DVec2::new(4.2, 3.0);
         assert_eq!(a.arc_of_with(p, ArcGeometry::Corner45), Edge::Front);
         assert_eq!(a.arc_of_with(p, ArcGeometry::Corner30), Edge::Right);
