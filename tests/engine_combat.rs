@@ -251,3 +251,78 @@ fn later_rounds_expand_by_class_from_the_last_round() {
     assert!(fought_with(&r3, "Guard")[0] <= r2.table.units["a"].figures);
     assert_eq!(fought_with(&r3, "Levy"), vec![19]);
 }
+
+/// A heavy-cavalry charge with breakthrough at infantry, with a reserve
+/// behind it, anywhere within reach.
+fn breakthrough_toml(
+    ranks: u32,
+    files: u32,
+    gap: f64,
+    offset: f64,
+    facing: f64,
+    reserve: Option<(f64, f64)>,
+) -> String {
+    let mut t = format!(
+        "[table]\nwidth = 72.0\ndepth = 60.0\n\
+         [[unit]]\nid = \"s\"\nside = \"aquilonia\"\nname = \"Spearmen\"\ntype = \"MI\"\nclass = \"B\"\nfigures = {}\nformation = \"line\"\nranks = {ranks}\nfront = [36.0, 30.0]\nfacing = 0\n\
+         [[unit]]\nid = \"k\"\nside = \"nemedia\"\nname = \"Knights\"\ntype = \"HC\"\nclass = \"A\"\nfigures = 9\nformation = \"line\"\nranks = 1\nfront = [{}, {}]\nfacing = {facing}\n",
+        ranks * files,
+        36.0 + offset,
+        30.0 + gap
+    );
+    if let Some((behind, dx)) = reserve {
+        t += &format!(
+            "[[unit]]\nid = \"r\"\nside = \"aquilonia\"\nname = \"Reserve\"\ntype = \"MI\"\nclass = \"B\"\nfigures = 12\nformation = \"line\"\nranks = 2\nfront = [{}, {}]\nfacing = 0\n",
+            36.0 + dx,
+            30.0 - behind
+        );
+    }
+    t
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Breakthroughs anywhere: nobody gains figures, casualties are reported,
+    /// and the knights never end on top of an enemy they are not fighting.
+    #[test]
+    fn breakthroughs_keep_the_invariants(
+        ranks in 1..=3u32, files in 4..=10u32, gap in 2.0..16.0f64, offset in -3.0..3.0f64,
+        facing in 170.0..190.0f64, reserve in proptest::option::of((3.0..14.0f64, -4.0..4.0f64)),
+        k in 2..=5u8, s in 2..=5u8, r in 2..=5u8,
+    ) {
+        let text = breakthrough_toml(ranks, files, gap, offset, facing, reserve);
+        let setup: Setup = toml::from_str(&text).unwrap();
+        let Ok(before) = Table::from_setup(&setup) else { return Ok(()) };
+        let orders = umpire::orders::check_side(
+            "Knights: phase 1 charge Spearmen with breakthrough", "nemedia", &before).orders;
+        let mut dice = umpire::dice::ScriptedDice::new(
+            [("melee:k".to_string(), k), ("melee:s".to_string(), s), ("melee:r".to_string(), r)].into());
+        let out = resolve_turn(&before, &orders, &GameOptions::default(), &mut dice, StopAfter::Turn).unwrap();
+        let mut lost: BTreeMap<String, u32> = BTreeMap::new();
+        for e in &out.events {
+            if let Event::Casualties { unit, lost: n, .. } = e {
+                *lost.entry(unit.clone()).or_default() += n;
+            }
+        }
+        for (id, u) in &before.units {
+            let after = &out.table.units[id];
+            prop_assert!(after.figures <= u.figures);
+            prop_assert_eq!(u.figures - after.figures, lost.get(id).copied().unwrap_or(0));
+        }
+        let knights = &out.table.units["k"];
+        if knights.status.is_present() {
+            for o in out.table.units.values().filter(|o| o.side != knights.side && o.status.is_present()) {
+                let apart = knights.footprint().penetration(&o.footprint()) < 0.05;
+                prop_assert!(apart || knights.in_melee_with.contains(&o.id),
+                    "knights overlap {} without fighting it: {:#?}", o.id,
+                    out.events.iter().map(|e| e.to_string()).collect::<Vec<_>>());
+            }
+        }
+        let broke = out.events.iter().any(|e| matches!(e, Event::BrokeThrough { .. }));
+        if broke {
+            prop_assert!(!out.table.units["s"].in_melee_with.contains("k")
+                || knights.footprint().overlaps(&out.table.units["s"].footprint()));
+        }
+    }
+}
