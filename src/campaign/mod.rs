@@ -4,4 +4,6 @@
 //! sieges, pacification and winter quarters.
 //!
 //! - [`map`]: the world as a graph of provinces (`campaigns/world/map.toml`).
+pub mod game;
 pub mod map;
+pub mod orders;
