@@ -4,6 +4,7 @@
 //! sieges, pacification and winter quarters.
 //!
 //! - [`map`]: the world as a graph of provinces (`campaigns/world/map.toml`).
+pub mod battle;
 pub mod game;
 pub mod map;
 pub mod orders;
