@@ -8,3 +8,4 @@ pub mod battle;
 pub mod game;
 pub mod map;
 pub mod orders;
+pub mod resolve;
