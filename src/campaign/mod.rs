@@ -5,7 +5,9 @@
 //!
 //! - [`map`]: the world as a graph of provinces (`campaigns/world/map.toml`).
 pub mod battle;
+pub mod fog;
 pub mod game;
 pub mod map;
 pub mod orders;
+pub mod report;
 pub mod resolve;
