@@ -11,3 +11,4 @@ pub mod map;
 pub mod orders;
 pub mod report;
 pub mod resolve;
+pub mod secretary;
