@@ -112,7 +112,7 @@ struct Row {
     status: String,
 }
 
-fn load(tx: &Transaction<'_>, id: &str) -> Result<Option<Row>, PostError> {
+fn load(tx: &rusqlite::Connection, id: &str) -> Result<Option<Row>, PostError> {
     let row = tx
         .query_row(
             "SELECT state, seed, secretary_address, secretary_pw, status FROM campaigns WHERE lower(id) = lower(?1)",
@@ -126,6 +126,14 @@ fn load(tx: &Transaction<'_>, id: &str) -> Result<Option<Row>, PostError> {
             Ok(Some(Row { campaign: serde_json::from_str(&state).map_err(corrupt)?, seed, secretary_address, secretary_pw, status }))
         }
     }
+}
+
+/// The campaign as stored now.
+///
+/// # Errors
+/// Damaged stored data or database errors.
+pub fn campaign(conn: &rusqlite::Connection, id: &str) -> Result<Option<Campaign>, PostError> {
+    Ok(load(conn, id)?.map(|r| r.campaign))
 }
 
 /// Answering the sender of one message.
