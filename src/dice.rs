@@ -39,6 +39,9 @@ pub enum DiceKey {
     Spell { wizard: String, k: u32 },
     /// `d6:UNIT:WHAT` — any other die, e.g. `d6:conan:slumber`.
     D6 { unit: String, what: String },
+    /// `card:BATTLE:K` — the K-th draw from the campaign's terrain-card deck
+    /// for a battle (percentile: the card's number).
+    Card { battle: String, k: u32 },
 }
 
 /// The kinds of die the book uses.
@@ -82,7 +85,7 @@ impl DiceKey {
             DiceKey::Fire { .. } | DiceKey::PassFire { .. } | DiceKey::Melee { .. } => {
                 DieKind::Average
             }
-            DiceKey::Morale { .. } | DiceKey::Severity { .. } | DiceKey::Spell { .. } => {
+            DiceKey::Morale { .. } | DiceKey::Severity { .. } | DiceKey::Spell { .. } | DiceKey::Card { .. } => {
                 DieKind::Percentile
             }
             DiceKey::D6 { .. } => DieKind::D6,
@@ -100,6 +103,7 @@ impl fmt::Display for DiceKey {
             DiceKey::Severity { unit, k } => write!(f, "severity:{unit}:{k}"),
             DiceKey::Spell { wizard, k } => write!(f, "spell:{wizard}:{k}"),
             DiceKey::D6 { unit, what } => write!(f, "d6:{unit}:{what}"),
+            DiceKey::Card { battle, k } => write!(f, "card:{battle}:{k}"),
         }
     }
 }
@@ -161,6 +165,10 @@ impl FromStr for DiceKey {
                 wizard: unit,
                 k: count()?,
             }),
+            "card" => Ok(DiceKey::Card {
+                battle: unit,
+                k: count()?,
+            }),
             "d6" => match parts.as_slice() {
                 [_, _, what] if is_id(what) => Ok(DiceKey::D6 {
                     unit,
@@ -169,7 +177,7 @@ impl FromStr for DiceKey {
                 _ => Err(err("d6 keys are d6:UNIT:WHAT")),
             },
             _ => Err(err(
-                "the kind must be fire, passfire, melee, morale, severity, spell or d6",
+                "the kind must be fire, passfire, melee, morale, severity, spell, card or d6",
             )),
         }
     }

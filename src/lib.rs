@@ -4,6 +4,7 @@
 
 pub mod adjudicate;
 pub mod army;
+pub mod campaign;
 pub mod case;
 pub mod config;
 pub mod demo;

@@ -69,6 +69,11 @@ enum Command {
         /// The turn to replay.
         turn: u32,
     },
+    /// Campaigns on the Hyborean world map: set one up, draw its map, show it, resolve a week.
+    Campaign {
+        #[command(subcommand)]
+        command: CampaignCommand,
+    },
     /// Armies: check an army file against the book's rules for buying armies, or propose one.
     Army {
         #[command(subcommand)]
@@ -119,6 +124,27 @@ enum OrdersCommand {
         #[arg(long, conflicts_with_all = ["game", "scenario"])]
         case: Option<PathBuf>,
     },
+}
+
+#[derive(Subcommand)]
+enum CampaignCommand {
+    /// Create a campaign from its set-up file and mail every power its password and opening report.
+    New { file: PathBuf },
+    /// Check the world map's data, or draw a campaign's map (as one power sees it) to an .svg or .png file.
+    Map {
+        /// The campaign to draw (without it: check the map data and print any problems).
+        #[arg(long, requires = "out")]
+        campaign: Option<String>,
+        /// Draw only what this power sees.
+        #[arg(long)]
+        power: Option<String>,
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Print the secretary's view of a campaign: every army, province and battle awaiting a result.
+    Status { campaign: String },
+    /// Resolve the campaign's map turn now with the orders that are in, and queue the reports.
+    Resolve { campaign: String },
 }
 
 #[derive(Subcommand)]
@@ -238,6 +264,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             print!("{report}");
             return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
         }
+        Command::Campaign { command } => return campaign(&cli.config, command),
         Command::Army { command } => {
             let (text, code) = match command {
                 ArmyCommand::Check { file } => umpire::army::check_cli(&file.to_string_lossy()),
@@ -257,6 +284,59 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Demo { dir } => {
             let summary = umpire::demo::run(&dir)?;
             print!("{summary}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `umpire campaign ...`: the secretary's commands.
+fn campaign(config: &std::path::Path, command: CampaignCommand) -> Result<ExitCode> {
+    use umpire::campaign::{game::CampaignFile, map::World, report, secretary};
+    let world = World::hyborea()?;
+    let current = |po: &umpire::post::PostOffice, id: &str| -> Result<umpire::campaign::game::Campaign> {
+        secretary::campaign(po.store.conn(), id)?.with_context(|| format!("no campaign called '{id}'"))
+    };
+    match command {
+        CampaignCommand::New { file } => {
+            let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+            let cf = CampaignFile::load(&text)?;
+            let mut po = open(config)?;
+            let cfg = po.config.clone();
+            po.store.write(|tx| secretary::create(tx, &cfg, &cf, Utc::now()))?;
+            println!("campaign {} created; the opening reports are in the outbox (run `umpire send`)", cf.id);
+        }
+        CampaignCommand::Map { campaign: None, .. } => {
+            let points = world
+                .nations
+                .iter()
+                .map(|n| Ok((n.id.clone(), umpire::army::nation(&n.name)?.points)))
+                .collect::<Result<_, umpire::army::ArmyError>>()?;
+            let problems = world.problems(&points);
+            for p in &problems {
+                println!("{p}");
+            }
+            println!("{} provinces, {} nations: {} problems", world.provinces.len(), world.nations.len(), problems.len());
+            return Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+        }
+        CampaignCommand::Map { campaign: Some(id), power, out } => {
+            let po = open(config)?;
+            let c = current(&po, &id)?;
+            let svg = report::svg(&c, &world, power.as_deref());
+            let out = out.context("--out FILE.svg or FILE.png")?;
+            let bytes = if out.extension().is_some_and(|e| e == "png") { umpire::report::picture::png(&svg)? } else { svg.into_bytes() };
+            std::fs::write(&out, bytes).with_context(|| format!("writing {}", out.display()))?;
+            println!("{} written", out.display());
+        }
+        CampaignCommand::Status { campaign } => {
+            let po = open(config)?;
+            let c = current(&po, &campaign)?;
+            print!("{}", report::text(&c, &world, None, &format!("turn {}", c.turn), &[]));
+        }
+        CampaignCommand::Resolve { campaign } => {
+            let mut po = open(config)?;
+            let cfg = po.config.clone();
+            po.store.write(|tx| secretary::resolve_now(tx, &cfg, &campaign, Utc::now()))?;
+            println!("{}", current(&po, &campaign)?.date());
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -119,6 +119,9 @@ pub fn handle(tx: &Transaction<'_>, config: &Config, row: i64, raw: &[u8], now: 
         );
         return ctx.refuse(None, if known { vec![ctx.from.clone()] } else { vec![] }, &reason, "");
     }
+    if crate::campaign::orders::is_campaign_mail(&msg.orders_text) {
+        return crate::campaign::secretary::handle(tx, config, &msg, row, &ctx.from, now);
+    }
     let sub = orders::read_message(&msg.orders_text);
     let Some(header) = sub.header.as_ref().map(|h| &h.node) else {
         return no_header(&ctx, &sub);

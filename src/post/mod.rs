@@ -32,6 +32,7 @@ pub use archive::{export_html, report_text};
 pub use handle::Disposition;
 pub use service::{ingest_maildir, poll_imap, serve};
 pub use turn::{adjudicate_stored, load_scenario};
+pub(crate) use turn::plain;
 pub use verify::verify_turn;
 
 /// Errors of the post office.

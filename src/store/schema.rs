@@ -113,4 +113,57 @@ CREATE TABLE moderator_dice (
 );
 ALTER TABLE turns ADD COLUMN moderator_dice TEXT;
 "#,
+    // 3: campaigns on the world map (issue 9): the state as JSON, the
+    // powers' players, orders as mailed, entered battle results, turns.
+    r#"
+CREATE TABLE campaigns (
+    id                TEXT PRIMARY KEY,
+    title             TEXT NOT NULL,
+    state             TEXT NOT NULL,
+    seed              TEXT NOT NULL,
+    secretary_address TEXT NOT NULL,
+    secretary_pw      TEXT NOT NULL,
+    status            TEXT NOT NULL DEFAULT 'active',
+    created_at        TEXT NOT NULL
+);
+
+CREATE TABLE campaign_powers (
+    campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+    power       TEXT NOT NULL,
+    address     TEXT NOT NULL,
+    password    TEXT NOT NULL,
+    PRIMARY KEY (campaign_id, power)
+);
+
+CREATE TABLE campaign_orders (
+    id          INTEGER PRIMARY KEY,
+    campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+    turn        INTEGER NOT NULL,
+    power       TEXT NOT NULL,
+    message     INTEGER NOT NULL REFERENCES messages(id),
+    text        TEXT NOT NULL,
+    orders      TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+);
+CREATE INDEX campaign_orders_turn ON campaign_orders(campaign_id, turn, power);
+
+CREATE TABLE campaign_results (
+    campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+    battle      INTEGER NOT NULL,
+    result      TEXT NOT NULL,
+    applied     INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (campaign_id, battle)
+);
+
+CREATE TABLE campaign_turns (
+    campaign_id  TEXT NOT NULL REFERENCES campaigns(id),
+    turn         INTEGER NOT NULL,
+    state_before TEXT NOT NULL,
+    state_after  TEXT NOT NULL,
+    orders       TEXT NOT NULL,
+    events       TEXT NOT NULL,
+    resolved_at  TEXT NOT NULL,
+    PRIMARY KEY (campaign_id, turn)
+);
+"#,
 ];

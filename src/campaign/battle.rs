@@ -1,0 +1,262 @@
+//! When armies meet (§12): the terrain card drawn from the 100-card deck
+//! (20 mountainous, 20 marshy or wooded, 60 open; re-drawn until it
+//! matches the province), the table (4 feet per 500 points of the larger
+//! army), each army on the edge it came from, and the battle itself —
+//! played by the turn engine ([`fight`]: `adjudicate::resolve_turn` turn by
+//! turn, judged by `army::scenario::assess`) or fought face to face with
+//! the secretary entering the result.
+//!
+//! ```
+//! use umpire::campaign::battle::{card_kind, table_feet, CardKind};
+//! assert_eq!(card_kind(7), CardKind::Mountainous);
+//! assert_eq!(card_kind(33), CardKind::MarshyOrWooded);
+//! assert_eq!(card_kind(100), CardKind::Open);
+//! assert_eq!(table_feet(1200, 700, 4), 12);
+//! ```
+
+use super::game::Army;
+use super::map::Terrain;
+use crate::adjudicate::{resolve_turn, StopAfter};
+use crate::army::scenario::{assess, Scenario, Side, Victory, Zone, BATTLE_TURNS};
+use crate::army::Deployment;
+use crate::dice::{Dice, DiceError, DiceKey};
+use crate::orders::plan::{Charge, ChargeTarget, Direction, Distance, Function, Move, Target, TurnOrders, UnitOrders};
+use crate::rules::options::GameOptions;
+use crate::table::setup::{Setup, TableSize, TerrainSetup};
+use crate::table::{Status, Table};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The three kinds of card in the deck.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CardKind {
+    Mountainous,
+    MarshyOrWooded,
+    Open,
+}
+
+/// The deck: cards 1-20 mountainous, 21-40 marshy or wooded, 41-100 open.
+pub const DECK: [(u32, u32, CardKind); 3] =
+    [(1, 20, CardKind::Mountainous), (21, 40, CardKind::MarshyOrWooded), (41, 100, CardKind::Open)];
+
+/// Draws made before the first card of the wanted kind is taken outright
+/// (ruling CA-6: the book's "roll until" has no end).
+pub const MAX_DRAWS: u32 = 50;
+
+/// Table depth in inches (ruling CA-7: the book gives only the length).
+pub const TABLE_DEPTH: f64 = 48.0;
+
+pub fn card_kind(n: u32) -> CardKind {
+    DECK.iter().find(|(lo, hi, _)| (*lo..=*hi).contains(&n)).map_or(CardKind::Open, |d| d.2)
+}
+
+/// The card a province needs: wooded and marsh want a marshy or wooded
+/// card, hills and mountains a mountainous one; elsewhere any card stands.
+pub fn wanted(t: Terrain) -> Option<CardKind> {
+    match t {
+        Terrain::Mountains | Terrain::Hills => Some(CardKind::Mountainous),
+        Terrain::Wooded | Terrain::Marsh => Some(CardKind::MarshyOrWooded),
+        Terrain::Clear | Terrain::Desert | Terrain::Steppe => None,
+    }
+}
+
+/// A card drawn for a battle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Card {
+    pub number: u32,
+    pub kind: CardKind,
+    /// How many draws it took.
+    pub draws: u32,
+}
+
+/// Draw the battle's card (dice keys `card:BATTLE:K`).
+///
+/// # Errors
+/// Only a scripted dice source without the roll.
+pub fn draw(battle: &str, terrain: Terrain, dice: &mut dyn Dice) -> Result<Card, DiceError> {
+    let want = wanted(terrain);
+    for k in 1..=MAX_DRAWS {
+        let number = u32::from(dice.roll(&DiceKey::Card { battle: battle.to_string(), k })?);
+        let kind = card_kind(number);
+        if want.is_none_or(|w| w == kind) {
+            return Ok(Card { number, kind, draws: k });
+        }
+    }
+    let (lo, _, kind) = DECK.iter().find(|d| Some(d.2) == want).copied().unwrap_or(DECK[2]);
+    Ok(Card { number: lo, kind, draws: MAX_DRAWS })
+}
+
+/// Table length in feet: `per_500` feet per 500 points of the larger army.
+pub fn table_feet(a: u32, b: u32, per_500: u32) -> u32 {
+    per_500 * a.max(b).div_ceil(500).max(1)
+}
+
+/// The card's terrain on a table `width` inches long, kept between the
+/// deployment lines. Where pieces stand follows from the card's number.
+pub fn card_terrain(card: &Card, width: f64) -> Vec<TerrainSetup> {
+    let at = |i: u32, w: f64, h: f64| {
+        let slot = f64::from((card.number * (i + 3) * 7) % 10) / 10.0;
+        let x = 4.0 + slot * (width - w - 8.0).max(0.0);
+        let y = 16.0 + f64::from(i % 2) * 4.0;
+        vec![[x, y], [x + w, y], [x + w, y + h], [x, y + h]]
+    };
+    let piece = |kind: &str, contours: Option<u8>, points: Vec<[f64; 2]>| TerrainSetup { kind: kind.into(), contours, points, width: None };
+    match card.kind {
+        CardKind::Mountainous => vec![piece("hill", Some(2), at(0, 14.0, 10.0)), piece("hill", Some(1), at(1, 10.0, 8.0))],
+        CardKind::MarshyOrWooded => vec![piece("woods", None, at(0, 12.0, 8.0)), piece("swamp", None, at(1, 10.0, 8.0))],
+        CardKind::Open => vec![piece("woods", None, at(0, 6.0, 6.0)), piece("hill", Some(1), at(1, 8.0, 6.0))],
+    }
+}
+
+/// Why a battle cannot be played by the engine (it then waits for the
+/// secretary to enter a result).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BattleError {
+    #[error("cannot set the table: {0}")]
+    Setup(String),
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+}
+
+/// Both armies on the table: `north` along the north edge facing south,
+/// `south` along the south edge. Sides are the army ids.
+///
+/// # Errors
+/// [`BattleError::Setup`] when an army cannot be deployed on the table.
+pub fn table_setup(card: &Card, feet: u32, north: &Army, south: &Army) -> Result<Setup, BattleError> {
+    let width = f64::from(feet) * 12.0;
+    let mut units = Vec::new();
+    for (army, y, facing) in [(north, TABLE_DEPTH - 6.0, 180.0), (south, 6.0, 0.0)] {
+        let line = |gap| Deployment { side: army.id.clone(), y, x_from: 1.0, x_to: width - 1.0, facing, gap };
+        let placed = army.contents.to_units(&line(2.0)).or_else(|_| army.contents.to_units(&line(0.25)));
+        units.extend(placed.map_err(|e| BattleError::Setup(e.to_string()))?);
+    }
+    Ok(Setup { table: TableSize { width, depth: TABLE_DEPTH }, terrain: card_terrain(card, width), units })
+}
+
+/// What the engine's battle came to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fought {
+    /// The winning army's id; `None` when neither side broke.
+    pub winner: Option<String>,
+    /// Figures lost per army and unit name (units routed, surrendered,
+    /// captured or gone count whole: §12 "surrender count as casualties").
+    pub lost: BTreeMap<String, BTreeMap<String, u32>>,
+    pub turns: u32,
+    pub reasons: Vec<String>,
+}
+
+/// Standing orders for a battle the players do not write: every unit
+/// closes with the nearest enemy in phase 1 and charges it in phase 2
+/// (ruling CA-8).
+fn general_engagement(table: &Table) -> TurnOrders {
+    let mut orders = TurnOrders::default();
+    for u in table.units.values().filter(|u| u.status == Status::Ready && !u.kind.is_single_figure()) {
+        let nearest = table
+            .units
+            .values()
+            .filter(|e| e.side != u.side && e.status.is_present() && !e.kind.is_single_figure())
+            .min_by(|a, b| a.front.distance(u.front).total_cmp(&b.front.distance(u.front)).then(a.id.cmp(&b.id)));
+        let Some(enemy) = nearest else { continue };
+        orders.units.insert(
+            u.id.clone(),
+            UnitOrders {
+                phase1: Some(Function::Move(Move {
+                    wheel: None,
+                    direction: Direction::Toward(Target::Unit(enemy.id.clone())),
+                    distance: Distance::Full,
+                    forced_march: false,
+                    along_road: false,
+                })),
+                phase2: Some(Function::Charge(Charge { target: ChargeTarget::Unit(enemy.id.clone()), breakthrough: false, break_off: false })),
+                ..UnitOrders::default()
+            },
+        );
+    }
+    orders
+}
+
+/// Play the battle with the turn engine until one army breaks (half its
+/// points lost) or [`BATTLE_TURNS`] are played.
+///
+/// # Errors
+/// [`BattleError`] when the table cannot be set or a scripted die is missing.
+pub fn fight(setup: &Setup, sides: [&Army; 2], dice: &mut dyn Dice) -> Result<Fought, BattleError> {
+    let mut table = Table::from_setup(setup).map_err(|e| BattleError::Setup(e.to_string()))?;
+    let start = table.clone();
+    let scenario = Scenario {
+        title: "campaign battle".into(),
+        source: None,
+        briefing: String::new(),
+        turns: BATTLE_TURNS,
+        deploying_roll: false,
+        deployment_turn: false,
+        first_turn: None,
+        sides: sides
+            .iter()
+            .map(|a| Side { id: a.id.clone(), nation: a.contents.nation.clone(), army: String::new(), zone: Zone { x: [0.0, setup.table.width], y: [0.0, TABLE_DEPTH] } })
+            .collect(),
+        victory: vec![Victory::ArmyBroken { percent: 50 }],
+    };
+    let options = GameOptions::default();
+    let mut turns = 0;
+    let mut verdict = assess(&scenario, &table, false);
+    while turns < BATTLE_TURNS && verdict.winner.is_none() {
+        let orders = general_engagement(&table);
+        table = resolve_turn(&table, &orders, &options, dice, StopAfter::Turn)?.table;
+        turns += 1;
+        verdict = assess(&scenario, &table, turns == BATTLE_TURNS);
+    }
+    let mut lost: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
+    for u in start.units.values().filter(|u| !u.kind.is_single_figure()) {
+        let now = &table.units[&u.id];
+        let gone = if now.status.is_present() && now.status != Status::Rout { u.figures.saturating_sub(now.figures) } else { u.figures };
+        lost.entry(u.side.clone()).or_default().insert(u.name.clone(), gone);
+    }
+    Ok(Fought { winner: verdict.winner, lost, turns, reasons: verdict.reasons })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::{ScriptedDice, SeededDice};
+
+    #[test]
+    fn cards_are_redrawn_until_they_match_the_province() {
+        let mut dice = ScriptedDice::new([("card:b1:1".to_string(), 77), ("card:b1:2".to_string(), 33), ("card:b1:3".to_string(), 5)].into());
+        assert_eq!(draw("b1", Terrain::Hills, &mut dice).unwrap(), Card { number: 5, kind: CardKind::Mountainous, draws: 3 });
+        let mut dice = ScriptedDice::new([("card:b2:1".to_string(), 33)].into());
+        assert_eq!(draw("b2", Terrain::Clear, &mut dice).unwrap().number, 33, "any card stands on clear ground");
+    }
+
+    #[test]
+    fn the_deck_has_20_20_60_cards() {
+        let count = |k| (1..=100).filter(|n| card_kind(*n) == k).count();
+        assert_eq!([count(CardKind::Mountainous), count(CardKind::MarshyOrWooded), count(CardKind::Open)], [20, 20, 60]);
+        assert_eq!(table_feet(300, 0, 4), 4);
+        assert_eq!(table_feet(1500, 1400, 4), 12);
+    }
+
+    #[test]
+    fn the_engine_plays_a_battle_to_a_result() {
+        let mk = |id: &str, nation: &str| Army {
+            id: id.into(),
+            owner: nation.to_lowercase(),
+            hired_by: None,
+            province: "shamar".into(),
+            contents: crate::army::propose(nation, 500).unwrap(),
+            stance: super::super::game::Stance::Field,
+            march: None,
+            came_from: None,
+        };
+        let (a, b) = (mk("aquilonia-1", "Aquilonia"), mk("nemedia-1", "Nemedia"));
+        let card = Card { number: 50, kind: CardKind::Open, draws: 1 };
+        let setup = table_setup(&card, 4, &a, &b).unwrap();
+        let fought = fight(&setup, [&a, &b], &mut SeededDice::new([3; 32])).unwrap();
+        assert!(fought.turns >= 1);
+        assert_eq!(fought.lost.len(), 2);
+        let again = fight(&setup, [&a, &b], &mut SeededDice::new([3; 32])).unwrap();
+        assert_eq!(fought, again, "deterministic");
+    }
+}

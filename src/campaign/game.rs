@@ -1,0 +1,452 @@
+//! The campaign's state: [`Campaign`] holds the powers and their
+//! treasuries, who holds each province, and the armies — counters whose
+//! contents (an [`ArmyFile`], the "sealed envelope" of §12) only their
+//! owner and the secretary may read. [`CampaignFile`] is the secretary's
+//! set-up: powers, players and starting armies.
+//!
+//! The calendar: weeks 1 to [`Settings::weeks_per_year`] are map turns;
+//! the turn after them is winter quarters, then a new year begins.
+
+use super::map::{key, World};
+use crate::army::{ArmyFile, Nation};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// House settings of a campaign; defaults follow §12.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Settings {
+    /// "about 35 moves a campaigning year".
+    pub weeks_per_year: u32,
+    /// Map turns a conquered province must be held to be pacified.
+    pub pacification_turns: u32,
+    /// "not recommended to mass more than fifteen hundred points in a single army".
+    pub max_army_points: u32,
+    /// Table length per 500 points of the larger army, in feet.
+    pub feet_per_500_points: u32,
+    /// Weeks a besieged garrison holds out before it must come out and fight.
+    pub siege_weeks: u32,
+    /// The same against a Western kingdom with its siege train.
+    pub siege_weeks_western: u32,
+    /// Points of a Free Company player (the book: 75-200).
+    pub free_company_points: u32,
+    /// Who fights a battle: the engine at once, or players face to face with
+    /// the secretary entering the result.
+    pub battles: BattleMode,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            weeks_per_year: 35,
+            pacification_turns: 10,
+            max_army_points: 1500,
+            feet_per_500_points: 4,
+            siege_weeks: 8,
+            siege_weeks_western: 5,
+            free_company_points: 200,
+            battles: BattleMode::Engine,
+        }
+    }
+}
+
+/// How battles are fought.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BattleMode {
+    Engine,
+    Secretary,
+}
+
+/// A great power and what it holds apart from land and armies.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Power {
+    pub id: String,
+    /// Its list in Appendix I ("Aquilonia", "Free Companies").
+    pub list: String,
+    /// Its nation on the map (none for a Free Company).
+    pub nation: Option<String>,
+    /// Western kingdoms have siege trains (§12).
+    pub western: bool,
+    /// Points not yet spent on troops.
+    pub treasury: u32,
+}
+
+/// Who holds a province.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Holding {
+    /// The power whose points the province counts toward; none for the
+    /// lands between and nations nobody plays.
+    pub owner: Option<String>,
+    /// A conqueror holding it, not yet pacified.
+    pub occupier: Option<String>,
+    /// Map turns the occupier has held it.
+    pub held_for: u32,
+    /// Pacified: its points move to the occupier at the start of next year.
+    pub pacified: bool,
+}
+
+impl Holding {
+    /// The power in control now: the occupier, else the owner.
+    pub fn holder(&self) -> Option<&str> {
+        self.occupier.as_deref().or(self.owner.as_deref())
+    }
+}
+
+/// What an army is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stance {
+    Field,
+    /// Holding the province; behind walls in a capital.
+    Garrison,
+    /// Starving out a fortified garrison; the count of weeks so far.
+    Besieging { weeks: u32 },
+}
+
+/// A march under way into a neighbouring province.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct March {
+    pub to: String,
+    /// March days made so far.
+    pub days: u32,
+}
+
+/// An army counter. `contents` is the sealed envelope.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Army {
+    pub id: String,
+    pub owner: String,
+    /// The employer of a hired Free Company, until the year ends.
+    pub hired_by: Option<String>,
+    pub province: String,
+    pub contents: ArmyFile,
+    pub stance: Stance,
+    pub march: Option<March>,
+    /// The province it last came from (sets its table edge in battle, and
+    /// where it falls back to).
+    pub came_from: Option<String>,
+}
+
+impl Army {
+    /// The power whose orders it obeys.
+    pub fn commander(&self) -> &str {
+        self.hired_by.as_deref().unwrap_or(&self.owner)
+    }
+
+    /// Its worth in points (§11 prices of its lists).
+    pub fn points(&self) -> u32 {
+        contents_points(&self.contents)
+    }
+
+    /// All mounted: it marches faster.
+    pub fn mounted(&self) -> bool {
+        let lists = lists();
+        self.contents.units.iter().all(|u| {
+            find_list(lists, &self.contents.nation)
+                .and_then(|n| n.designation(&u.designation))
+                .is_some_and(|(_, d)| d.kind.is_mounted())
+        })
+    }
+}
+
+/// A battle waiting for the secretary to enter its result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PendingBattle {
+    pub id: u32,
+    pub province: String,
+    /// The two armies, the first the one that came to the other.
+    pub armies: [String; 2],
+    pub card: u32,
+    pub table_feet: u32,
+}
+
+/// The whole campaign.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Campaign {
+    pub id: String,
+    pub title: String,
+    pub settings: Settings,
+    pub year: u32,
+    /// 1..=weeks_per_year; weeks_per_year + 1 is winter quarters.
+    pub week: u32,
+    /// Map turns played so far (the turn being ordered is `turn + 1`).
+    pub turn: u32,
+    pub powers: BTreeMap<String, Power>,
+    pub holdings: BTreeMap<String, Holding>,
+    pub armies: BTreeMap<String, Army>,
+    pub pending: Vec<PendingBattle>,
+    pub battles_fought: u32,
+    /// Next army number per power.
+    pub next_army: BTreeMap<String, u32>,
+}
+
+/// The Appendix I lists, read once.
+pub(crate) fn lists() -> &'static [Nation] {
+    static LISTS: OnceLock<Vec<Nation>> = OnceLock::new();
+    LISTS.get_or_init(|| crate::army::nations().unwrap_or_default())
+}
+
+pub(crate) fn find_list<'a>(lists: &'a [Nation], name: &str) -> Option<&'a Nation> {
+    let k = key(name);
+    lists.iter().find(|n| key(&n.name) == k)
+}
+
+/// Points per figure of `designation` in `list`.
+pub fn figure_cost(list: &str, designation: &str) -> Option<u32> {
+    find_list(lists(), list)?.designation(designation).map(|(_, d)| d.figure_cost())
+}
+
+/// An army file's worth: its units and mercenaries at §11 prices.
+pub fn contents_points(f: &ArmyFile) -> u32 {
+    let own = f.units.iter().map(|u| u.figures * figure_cost(&f.nation, &u.designation).unwrap_or(0));
+    let hired = f.mercenaries.iter().map(|m| m.figures * figure_cost(&m.nation, &m.designation).unwrap_or(0));
+    own.chain(hired).sum()
+}
+
+impl Campaign {
+    /// Whether this turn is winter quarters.
+    pub fn winter(&self) -> bool {
+        self.week > self.settings.weeks_per_year
+    }
+
+    /// "Year 2, week 14" or "Year 2, winter quarters".
+    pub fn date(&self) -> String {
+        if self.winter() {
+            format!("year {}, winter quarters", self.year)
+        } else {
+            format!("year {}, week {}", self.year, self.week)
+        }
+    }
+
+    /// A power's campaign points: its provinces' points (a Free Company's
+    /// from the settings).
+    pub fn allowance(&self, world: &World, power: &str) -> u32 {
+        match self.powers.get(power) {
+            Some(p) if p.nation.is_none() => self.settings.free_company_points,
+            Some(_) => self
+                .holdings
+                .iter()
+                .filter(|(_, h)| h.owner.as_deref() == Some(power))
+                .filter_map(|(id, _)| world.province(id))
+                .map(|p| p.points)
+                .sum(),
+            None => 0,
+        }
+    }
+
+    /// Points a power has in its armies (hired companies count to their owner).
+    pub fn in_the_field(&self, power: &str) -> u32 {
+        self.armies.values().filter(|a| a.owner == power).map(Army::points).sum()
+    }
+
+    /// The capital a power raises units in, if it still holds it.
+    pub fn capital_of(&self, world: &World, power: &str) -> Option<String> {
+        let nation = self.powers.get(power)?.nation.as_ref()?;
+        let cap = &world.nation(nation)?.capital;
+        (self.holdings.get(cap)?.holder() == Some(power)).then(|| cap.clone())
+    }
+
+    /// A new army id for `power`: "aquilonia-3".
+    pub fn new_army_id(&mut self, power: &str) -> String {
+        let n = self.next_army.entry(power.to_string()).or_insert(1);
+        let id = format!("{power}-{n}");
+        *n += 1;
+        id
+    }
+
+    /// Find an army by what a player wrote (its id, any case).
+    pub fn find_army(&self, written: &str) -> Option<&Army> {
+        let k = key(written);
+        self.armies.values().find(|a| key(&a.id) == k)
+    }
+
+    /// A power by what a player wrote.
+    pub fn find_power(&self, written: &str) -> Option<&Power> {
+        let k = key(written);
+        self.powers.values().find(|p| key(&p.id) == k)
+    }
+}
+
+/// The secretary's set-up file (TOML).
+///
+/// ```toml
+/// id = "hyboria"
+/// title = "The Hour of the Dragon"
+/// [secretary]
+/// address = "secretary@club.example"
+/// password = "scroll"
+/// [settings]
+/// weeks_per_year = 35
+/// [[power]]
+/// id = "aquilonia"
+/// nation = "aquilonia"          # a map nation, or "free-companies"
+/// address = "conan@aquilonia.example"
+/// password = "lion"
+/// [[power.army]]
+/// province = "tarantia"
+/// points = 1500                 # proposed from the list (`umpire army new`)
+/// ```
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CampaignFile {
+    pub id: String,
+    pub title: String,
+    pub secretary: Player,
+    #[serde(default)]
+    pub settings: Settings,
+    #[serde(rename = "power")]
+    pub powers: Vec<PowerFile>,
+}
+
+/// An address and a password.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Player {
+    pub address: String,
+    pub password: String,
+}
+
+/// One power in the set-up file.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PowerFile {
+    pub id: String,
+    pub nation: String,
+    pub address: String,
+    pub password: String,
+    #[serde(default, rename = "army")]
+    pub armies: Vec<ArmyStart>,
+}
+
+/// A starting army: proposed from the list for `points`, or the units of an army file.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArmyStart {
+    pub province: String,
+    #[serde(default)]
+    pub points: Option<u32>,
+    #[serde(default)]
+    pub units: Option<ArmyFile>,
+}
+
+/// Why a campaign cannot be set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("campaign file: {0}")]
+    Syntax(String),
+    #[error("campaign file: {0}")]
+    Invalid(String),
+}
+
+impl CampaignFile {
+    /// Read a set-up file.
+    ///
+    /// # Errors
+    /// [`SetupError::Syntax`] with TOML's line and column.
+    pub fn load(text: &str) -> Result<CampaignFile, SetupError> {
+        toml::from_str(text).map_err(|e| SetupError::Syntax(e.to_string()))
+    }
+
+    /// The campaign at the start of year 1, week 1.
+    ///
+    /// # Errors
+    /// [`SetupError::Invalid`] for an unknown nation or province, a starting
+    /// army not in the power's own land, or armies worth more than the
+    /// power's points or the largest army allowed.
+    pub fn start(&self, world: &World) -> Result<Campaign, SetupError> {
+        let bad = |s: String| SetupError::Invalid(s);
+        let mut c = Campaign {
+            id: self.id.clone(),
+            title: self.title.clone(),
+            settings: self.settings.clone(),
+            year: 1,
+            week: 1,
+            turn: 0,
+            powers: BTreeMap::new(),
+            holdings: BTreeMap::new(),
+            armies: BTreeMap::new(),
+            pending: Vec::new(),
+            battles_fought: 0,
+            next_army: BTreeMap::new(),
+        };
+        for p in &self.powers {
+            let (list, nation) = if key(&p.nation) == "freecompanies" {
+                ("Free Companies".to_string(), None)
+            } else {
+                let n = world.nation(&p.nation).ok_or_else(|| bad(format!("power {}: no nation '{}' on the map", p.id, p.nation)))?;
+                (n.name.clone(), Some(n.id.clone()))
+            };
+            let western = find_list(lists(), &list).is_some_and(|n| n.western);
+            c.powers.insert(p.id.clone(), Power { id: p.id.clone(), list, nation, western, treasury: 0 });
+        }
+        for (id, prov) in &world.provinces {
+            let owner = c.powers.values().find(|p| p.nation.is_some() && p.nation == prov.nation).map(|p| p.id.clone());
+            c.holdings.insert(id.clone(), Holding { owner, occupier: None, held_for: 0, pacified: false });
+        }
+        for p in &self.powers {
+            let list = c.powers[&p.id].list.clone();
+            for start in &p.armies {
+                let prov = world.province(&start.province).ok_or_else(|| bad(format!("power {}: no province '{}'", p.id, start.province)))?;
+                let own = c.holdings[&prov.id].owner.as_deref() == Some(&p.id);
+                if !own && c.powers[&p.id].nation.is_some() {
+                    return Err(bad(format!("power {}: an army cannot start in {}, which is not its land", p.id, prov.name)));
+                }
+                let contents = match (&start.units, start.points) {
+                    (Some(f), _) => f.clone(),
+                    (None, Some(points)) => crate::army::propose(&list, points).map_err(|e| bad(format!("power {}: {e}", p.id)))?,
+                    (None, None) => return Err(bad(format!("power {}: an army needs points or units", p.id))),
+                };
+                let id = c.new_army_id(&p.id);
+                let army = Army { id: id.clone(), owner: p.id.clone(), hired_by: None, province: prov.id.clone(), contents, stance: Stance::Field, march: None, came_from: None };
+                if army.points() > c.settings.max_army_points {
+                    return Err(bad(format!("power {}: army {id} is worth {} points; at most {} in one army", p.id, army.points(), c.settings.max_army_points)));
+                }
+                c.armies.insert(id, army);
+            }
+            let allowance = c.allowance(world, &p.id);
+            let field = c.in_the_field(&p.id);
+            if field > allowance {
+                return Err(bad(format!("power {}: armies worth {field} points but its points are {allowance}", p.id)));
+            }
+            c.powers.get_mut(&p.id).map(|pw| pw.treasury = allowance - field);
+        }
+        Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_campaign_starts_with_treasuries_and_armies() {
+        let file = CampaignFile::load(
+            r#"
+id = "t"
+title = "T"
+[secretary]
+address = "s@x"
+password = "p"
+[[power]]
+id = "aquilonia"
+nation = "aquilonia"
+address = "a@x"
+password = "p"
+[[power.army]]
+province = "tarantia"
+points = 500
+"#,
+        )
+        .unwrap();
+        let world = World::hyborea().unwrap();
+        let c = file.start(&world).unwrap();
+        let army = &c.armies["aquilonia-1"];
+        assert!(army.points() <= 500 && army.points() > 400, "{}", army.points());
+        assert_eq!(c.powers["aquilonia"].treasury, 3000 - army.points());
+        assert_eq!(c.holdings["tarantia"].owner.as_deref(), Some("aquilonia"));
+        assert_eq!(c.holdings["belverus"].owner, None, "Nemedia is not played");
+        assert_eq!(c.capital_of(&world, "aquilonia").as_deref(), Some("tarantia"));
+    }
+}

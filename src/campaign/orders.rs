@@ -1,0 +1,289 @@
+//! Campaign mail in its own small grammar (`campaign.pest`), one line at a
+//! time: a header naming the campaign, the power (or the secretary) and the
+//! password, then orders or commands, then END.
+//!
+//! ```text
+//! CAMPAIGN hyboria POWER aquilonia PASSWORD lion
+//! army aquilonia-1 move to Shamar
+//! army aquilonia-2 split Gundermen, Bossonian Archers
+//! army aquilonia-3 merge into aquilonia-1
+//! army aquilonia-1 garrison          (or: besiege, sally, halt)
+//! raise 12 Aquilonian Knights        (in the capital)
+//! hire grey-wolves for 100 points    (a Free Company: serve aquilonia for 100 points)
+//! pay grey-wolves with Westermarck
+//! END
+//! ```
+//! The secretary writes `battle 3 won by aquilonia losses aquilonia-1 120,
+//! nemedia-1 300` (points lost), `resolve` or `status`.
+//!
+//! [`read`] returns a [`Letter`]: the header, the orders and commands each
+//! with its line, and every line not understood with the parser's words.
+//! Whether an order is *allowed* is [`super::resolve::check`]'s business.
+
+use pest::Parser;
+use serde::{Deserialize, Serialize};
+
+#[derive(pest_derive::Parser)]
+#[grammar = "campaign/campaign.pest"]
+struct Grammar;
+
+/// Who writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Role {
+    Power(String),
+    Secretary,
+}
+
+/// The header line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    pub campaign: String,
+    pub role: Role,
+    pub password: String,
+}
+
+/// One order of a power for this map turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Order {
+    /// "army aquilonia-1 move to Shamar": march into a neighbouring province.
+    Move { army: String, to: String },
+    /// "army aquilonia-1 split Gundermen, 2nd Aquilonian Knights": the units
+    /// named form a new army in the same province.
+    Split { army: String, units: Vec<String> },
+    /// "army aquilonia-3 merge into aquilonia-1".
+    Merge { army: String, into: String },
+    /// "army aquilonia-1 garrison": hold the province (behind walls in a capital).
+    Garrison { army: String },
+    /// "army aquilonia-1 besiege": starve out the enemy garrison here.
+    Besiege { army: String },
+    /// "army nemedia-1 sally": a besieged garrison comes out to fight.
+    Sally { army: String },
+    /// "army aquilonia-1 halt": stop a march under way.
+    Halt { army: String },
+    /// "raise 12 Aquilonian Knights": a new unit in the capital.
+    Raise { figures: u32, designation: String },
+    /// "hire grey-wolves for 100 points".
+    Hire { company: String, points: u32 },
+    /// A Free Company's side of a contract: "serve aquilonia for 100 points".
+    Serve { employer: String, points: u32 },
+    /// "pay grey-wolves with Westermarck": a province's points, from next year.
+    Pay { company: String, province: String },
+}
+
+impl Order {
+    /// The army an order is for, if any.
+    pub fn army(&self) -> Option<&str> {
+        match self {
+            Order::Move { army, .. }
+            | Order::Split { army, .. }
+            | Order::Merge { army, .. }
+            | Order::Garrison { army }
+            | Order::Besiege { army }
+            | Order::Sally { army }
+            | Order::Halt { army } => Some(army),
+            _ => None,
+        }
+    }
+}
+
+/// A secretary's command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Command {
+    /// "battle 3 won by aquilonia losses aquilonia-1 120, nemedia-1 300".
+    Result { battle: u32, winner: String, losses: Vec<(String, u32)> },
+    /// "resolve": play the map turn now.
+    Resolve,
+    /// "status".
+    Status,
+}
+
+/// A line and what it says.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Line<T> {
+    /// 1-based line number in the message text.
+    pub number: usize,
+    pub text: String,
+    pub item: T,
+}
+
+/// A whole message read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Letter {
+    pub header: Option<Header>,
+    pub orders: Vec<Line<Order>>,
+    pub commands: Vec<Line<Command>>,
+    /// Lines not understood: the line and why, rustc-style.
+    pub errors: Vec<Line<String>>,
+}
+
+/// Whether a message's text is campaign mail: its first line of words
+/// starts with CAMPAIGN.
+pub fn is_campaign_mail(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .is_some_and(|l| l.split_whitespace().next().is_some_and(|w| w.eq_ignore_ascii_case("campaign")))
+}
+
+/// Read a campaign message: lines before the header and after END are not
+/// read; blank lines are skipped.
+pub fn read(text: &str) -> Letter {
+    let mut letter = Letter::default();
+    for (i, raw) in text.lines().enumerate() {
+        let t = raw.trim();
+        if t.is_empty() || (letter.header.is_none() && !is_campaign_mail(t)) {
+            continue;
+        }
+        let number = i + 1;
+        match Grammar::parse(Rule::line, t) {
+            Ok(mut pairs) => {
+                let Some(item) = pairs.next().and_then(|l| l.into_inner().next()) else { continue };
+                let text = t.to_string();
+                match item.as_rule() {
+                    Rule::end => break,
+                    Rule::header => letter.header = Some(header(item)),
+                    Rule::result | Rule::resolve | Rule::status => letter.commands.push(Line { number, text, item: command(item) }),
+                    _ => letter.orders.push(Line { number, text, item: order(item) }),
+                }
+            }
+            Err(e) => {
+                let e = e.with_path("orders").renamed_rules(|r| describe(*r).to_string());
+                let why = format!("{}", e).replace("--> orders:1:", &format!("--> orders:{number}:"));
+                letter.errors.push(Line { number, text: t.to_string(), item: why });
+            }
+        }
+    }
+    letter
+}
+
+/// Grammar rules named for people.
+fn describe(r: Rule) -> &'static str {
+    match r {
+        Rule::EOI => "the end of the line",
+        Rule::WHITESPACE => "a space",
+        Rule::id => "a name without spaces (a power or army, e.g. aquilonia-1)",
+        Rule::number => "a number",
+        Rule::word => "a word",
+        Rule::name => "a name",
+        Rule::to => "'to'",
+        Rule::header | Rule::power_role | Rule::secretary_role => "CAMPAIGN <campaign> POWER <power> PASSWORD <password>",
+        Rule::r#move => "army <army> move to <province>",
+        Rule::split => "army <army> split <unit>, <unit>",
+        Rule::merge => "army <army> merge into <army>",
+        Rule::garrison | Rule::besiege | Rule::sally | Rule::halt => "army <army> garrison|besiege|sally|halt",
+        Rule::raise => "raise <figures> <designation>",
+        Rule::hire => "hire <company> for <points> points",
+        Rule::serve => "serve <employer> for <points> points",
+        Rule::pay => "pay <company> with <province>",
+        Rule::loss => "<army> <points lost>",
+        Rule::result => "battle <n> won by <power> losses <army> <points>, <army> <points>",
+        Rule::resolve | Rule::status | Rule::end | Rule::line | Rule::army | Rule::order | Rule::command => "an order, a command or END",
+    }
+}
+
+fn texts(p: pest::iterators::Pair<'_, Rule>) -> Vec<String> {
+    p.into_inner().filter(|x| x.as_rule() != Rule::to).map(|x| x.as_str().trim().to_string()).collect()
+}
+
+fn header(p: pest::iterators::Pair<'_, Rule>) -> Header {
+    let mut inner = p.into_inner();
+    let campaign = inner.next().map(|x| x.as_str().to_string()).unwrap_or_default();
+    let role = match inner.next() {
+        Some(r) if r.as_rule() == Rule::power_role => Role::Power(r.into_inner().as_str().to_string()),
+        _ => Role::Secretary,
+    };
+    let password = inner.next().map(|x| x.as_str().to_string()).unwrap_or_default();
+    Header { campaign, role, password }
+}
+
+fn num(s: &str) -> u32 {
+    s.parse().unwrap_or(u32::MAX)
+}
+
+fn order(p: pest::iterators::Pair<'_, Rule>) -> Order {
+    let rule = p.as_rule();
+    let t = texts(p);
+    let a = || t[0].clone();
+    match rule {
+        Rule::r#move => Order::Move { army: a(), to: t[1].clone() },
+        Rule::split => Order::Split { army: a(), units: t[1..].to_vec() },
+        Rule::merge => Order::Merge { army: a(), into: t[1].clone() },
+        Rule::garrison => Order::Garrison { army: a() },
+        Rule::besiege => Order::Besiege { army: a() },
+        Rule::sally => Order::Sally { army: a() },
+        Rule::halt => Order::Halt { army: a() },
+        Rule::raise => Order::Raise { figures: num(&t[0]), designation: t[1].clone() },
+        Rule::hire => Order::Hire { company: a(), points: num(&t[1]) },
+        Rule::serve => Order::Serve { employer: a(), points: num(&t[1]) },
+        _ => Order::Pay { company: a(), province: t[1].clone() },
+    }
+}
+
+fn command(p: pest::iterators::Pair<'_, Rule>) -> Command {
+    match p.as_rule() {
+        Rule::result => {
+            let mut inner = p.into_inner();
+            let battle = inner.next().map_or(0, |x| num(x.as_str()));
+            let winner = inner.next().map(|x| x.as_str().to_string()).unwrap_or_default();
+            let losses = inner
+                .map(|l| {
+                    let t = texts(l);
+                    (t[0].clone(), num(&t[1]))
+                })
+                .collect();
+            Command::Result { battle, winner, losses }
+        }
+        Rule::resolve => Command::Resolve,
+        _ => Command::Status,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_letter_is_read_line_by_line() {
+        let l = read(
+            "Dear secretary,\nCAMPAIGN hyboria POWER aquilonia PASSWORD lion\narmy aquilonia-1 move to Shamar\n\
+             army aquilonia-2 split Gundermen, 2nd Aquilonian Knights\nRAISE 12 Aquilonian Knights\n\
+             army aquilonia-1 march to Shamar\nhire grey-wolves for 100 points\nEND\nsignature",
+        );
+        assert_eq!(l.header, Some(Header { campaign: "hyboria".into(), role: Role::Power("aquilonia".into()), password: "lion".into() }));
+        let items: Vec<&Order> = l.orders.iter().map(|o| &o.item).collect();
+        assert_eq!(
+            items,
+            [
+                &Order::Move { army: "aquilonia-1".into(), to: "Shamar".into() },
+                &Order::Split { army: "aquilonia-2".into(), units: vec!["Gundermen".into(), "2nd Aquilonian Knights".into()] },
+                &Order::Raise { figures: 12, designation: "Aquilonian Knights".into() },
+                &Order::Hire { company: "grey-wolves".into(), points: 100 },
+            ]
+        );
+        assert_eq!(l.errors.len(), 1);
+        assert_eq!(l.errors[0].number, 6);
+        assert!(l.errors[0].item.contains("--> orders:6:"), "{}", l.errors[0].item);
+        assert!(l.errors[0].item.contains("expected an order, a command or END"), "{}", l.errors[0].item);
+    }
+
+    #[test]
+    fn move_without_to_and_a_province_starting_with_to() {
+        let l = read("campaign c power p password x\narmy p-1 move Toran\n");
+        assert_eq!(l.orders[0].item, Order::Move { army: "p-1".into(), to: "Toran".into() });
+    }
+
+    #[test]
+    fn secretary_commands() {
+        let l = read("CAMPAIGN hyboria SECRETARY PASSWORD scroll\nbattle 3 won by nemedia losses aquilonia-1 120, nemedia-1 40\nresolve\n");
+        assert_eq!(l.header.unwrap().role, Role::Secretary);
+        assert_eq!(
+            l.commands.iter().map(|c| c.item.clone()).collect::<Vec<_>>(),
+            [
+                Command::Result { battle: 3, winner: "nemedia".into(), losses: vec![("aquilonia-1".into(), 120), ("nemedia-1".into(), 40)] },
+                Command::Resolve
+            ]
+        );
+        assert!(is_campaign_mail("\n  Campaign x power y password z"));
+        assert!(!is_campaign_mail("GAME ford SIDE a PASSWORD b"));
+    }
+}

@@ -1,0 +1,258 @@
+//! The weekly report of each power (and the secretary's of everything):
+//! what it saw happen, its treasury, its own armies with their contents,
+//! the counters it can see, the provinces it holds — rendered by
+//! `templates/campaign/report.txt` from a [`View`](super::fog::View) — and
+//! the map picture, drawn as SVG with owners' colours and the unseen
+//! provinces shaded, rasterised by `report::picture::png`.
+
+use super::fog::{sees, view, View};
+use super::game::{Campaign, Stance};
+use super::map::World;
+use super::resolve::Event;
+use minijinja::{context, Environment};
+use std::fmt::Write as _;
+
+const TEMPLATE: &str = include_str!("../../templates/campaign/report.txt");
+
+fn name<'a>(world: &'a World, id: &'a str) -> &'a str {
+    world.province(id).map_or(id, |p| p.name.as_str())
+}
+
+/// One event in words for `reader` (`None`: the secretary). A battle's
+/// losses are told only to those who fought it.
+pub fn describe(e: &Event, reader: Option<&str>, world: &World) -> String {
+    let n = |id: &str| name(world, id).to_string();
+    match e {
+        Event::Refused { line, why, .. } => format!("Your order \"{line}\" was not carried out: {why}."),
+        Event::Marched { army, power, from, to } => format!("Army {army} of {power} marched from {} into {}.", n(from), n(to)),
+        Event::OnTheMarch { army, to, days, needed, .. } => format!("Army {army} is on the march to {}: {days} of {needed} march days.", n(to)),
+        Event::Split { army, new_army, units, .. } => format!("Army {army} split off army {new_army}: {}.", units.join(", ")),
+        Event::Merged { army, into, .. } => format!("Army {army} merged into army {into}."),
+        Event::Raised { army, figures, designation, cost, .. } => format!("Raised {figures} {designation} for {cost} points, in army {army}."),
+        Event::StanceTaken { army, stance, .. } => format!("Army {army} will {stance}."),
+        Event::Hired { employer, company, points } => format!("{company} serves {employer} until the year ends, for {points} points."),
+        Event::Paid { employer, company, province } => format!("{employer} gave {} to {company}; its points count from next year.", n(province)),
+        Event::Battle { id, province, card, table_feet, sides, winner, by } => {
+            let fought = reader.is_none_or(|r| sides.iter().any(|s| s.power == r));
+            let who = winner.as_deref().map_or("neither side broke; the army that came falls back".to_string(), |w| format!("{w} won"));
+            if fought {
+                let s: Vec<String> = sides
+                    .iter()
+                    .map(|s| format!("army {} of {} ({} points) lost {} points, {} recovered", s.army, s.power, s.points, s.lost + s.recovered, s.recovered))
+                    .collect();
+                format!(
+                    "Battle {id} at {} (card {} {:?}, a {table_feet}-foot table, {}): {who}. {}.",
+                    n(province),
+                    card.number,
+                    card.kind,
+                    if by == "engine" { "played by the engine" } else { "result entered by the secretary" },
+                    s.join("; ")
+                )
+            } else {
+                format!("A battle was fought at {} between {} and {}: {who}.", n(province), sides[0].power, sides[1].power)
+            }
+        }
+        Event::FellBack { army, power, from, to } => match to {
+            Some(to) => format!("Army {army} of {power} fell back from {} to {}.", n(from), n(to)),
+            None => format!("Army {army} of {power} had nowhere to fall back from {} and surrendered.", n(from)),
+        },
+        Event::Destroyed { army, power, province } => format!("Army {army} of {power} was destroyed at {}.", n(province)),
+        Event::BattleAwaits { id, province, armies, card, table_feet, .. } => format!(
+            "Battle {id} at {} between armies {} and {}: card {}, a {table_feet}-foot table; fight it and send the result to the secretary.",
+            n(province),
+            armies[0],
+            armies[1],
+            card.number
+        ),
+        Event::Besieging { province, army, power, weeks, needed } => format!("Army {army} of {power} besieges {}: week {weeks} of {needed}.", n(province)),
+        Event::StarvedOut { province, army, power } => format!("The garrison of {} (army {army} of {power}) is starved out and must fight.", n(province)),
+        Event::Occupied { province, power, from } => match from {
+            Some(f) if f != power => format!("{power} occupies {} (land of {f}).", n(province)),
+            Some(_) => format!("{power} holds {} again.", n(province)),
+            None => format!("{power} occupies {}.", n(province)),
+        },
+        Event::Pacified { province, power } => format!("{} is pacified by {power}; its points move at the start of next year.", n(province)),
+        Event::Transferred { province, from, to } => {
+            format!("{} passes from {} to {to}.", n(province), from.as_deref().unwrap_or("no one"))
+        }
+        Event::ContractEnded { company, employer } => format!("{company} leaves the service of {employer} at the year's end."),
+        Event::Rebuilt { power, allowance, treasury } => format!("Winter quarters: {power} has {allowance} campaign points; {treasury} to spend on new units."),
+    }
+}
+
+/// The report text of `reader` after a map turn (`None`: the secretary's).
+/// `played` names the turn just played; `c` is the campaign after it.
+pub fn text(c: &Campaign, world: &World, reader: Option<&str>, played: &str, events: &[Event]) -> String {
+    let v = view(c, world, reader);
+    let lines: Vec<String> = events.iter().filter(|e| sees(e, reader, &v.sight)).map(|e| describe(e, reader, world)).collect();
+    let armies: Vec<_> = v
+        .own
+        .iter()
+        .map(|a| {
+            let names = a.contents.unit_names();
+            let figures = a.contents.units.iter().map(|u| (u.figures, &u.designation)).chain(a.contents.mercenaries.iter().map(|m| (m.figures, &m.designation)));
+            let units: Vec<String> = names.iter().zip(figures).map(|(nm, (f, d))| if nm == d { format!("{f} {d}") } else { format!("{nm}: {f} {d}") }).collect();
+            let stance = match a.stance {
+                Stance::Field => String::new(),
+                Stance::Garrison => "garrison".into(),
+                Stance::Besieging { weeks } => format!("besieging, week {weeks}"),
+            };
+            let march = a.march.as_ref().map(|m| format!("marching to {}, {} days made", name(world, &m.to), m.days));
+            let hired = match (&a.hired_by, reader) {
+                (Some(e), Some(r)) if e != r => Some(format!("serving {e}")),
+                (Some(_), _) => Some(format!("hired from {}", a.owner)),
+                _ => None,
+            };
+            context! { id => &a.id, province => name(world, &a.province), points => a.points(), stance, march, hired, units }
+        })
+        .collect();
+    let counters: Vec<_> = v
+        .counters
+        .iter()
+        .map(|k| context! { army => &k.army, power => &k.power, province => name(world, &k.province) })
+        .collect();
+    let provinces: Vec<String> = c
+        .holdings
+        .iter()
+        .filter(|(_, h)| reader.is_none_or(|r| h.holder() == Some(r) || h.owner.as_deref() == Some(r)))
+        .map(|(id, h)| {
+            let p = world.province(id);
+            let mut s = format!("{} ({} points{})", name(world, id), p.map_or(0, |p| p.points), if p.is_some_and(|p| p.capital) { ", capital" } else { "" });
+            if let Some(o) = &h.occupier {
+                let _ = write!(s, ", occupied by {o} for {} turns{}", h.held_for, if h.pacified { ", pacified" } else { "" });
+            }
+            if reader.is_none() {
+                let _ = write!(s, ", owner {}", h.owner.as_deref().unwrap_or("none"));
+            }
+            s
+        })
+        .collect();
+    let provinces: Vec<String> = if reader.is_none() { provinces.into_iter().filter(|s| !s.ends_with("owner none")).collect() } else { provinces };
+    let pending: Vec<String> = c
+        .pending
+        .iter()
+        .filter(|b| reader.is_none_or(|r| b.armies.iter().any(|a| c.armies.get(a).is_some_and(|x| x.commander() == r))))
+        .map(|b| format!("battle {} at {}: armies {} and {}", b.id, name(world, &b.province), b.armies[0], b.armies[1]))
+        .collect();
+    let power = reader.and_then(|r| c.powers.get(r));
+    let mut env = Environment::new();
+    env.set_trim_blocks(true);
+    let ctx = context! {
+        title => &c.title, reader => reader.unwrap_or("the secretary"), played, date => c.date(), power => power.is_some(),
+        treasury => power.map_or(0, |p| p.treasury), allowance => reader.map_or(0, |r| c.allowance(world, r)),
+        field => reader.map_or(0, |r| c.in_the_field(r)), events => lines, armies, counters, pending, provinces,
+    };
+    match env.template_from_str(TEMPLATE).and_then(|t| t.render(ctx)) {
+        Ok(s) => s,
+        Err(e) => format!("(umpire could not format this report: {e})"),
+    }
+}
+
+/// Pixels per map unit.
+const SCALE: f64 = 9.0;
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// The map as SVG for `reader` (`None`: all of it): provinces in their
+/// holders' colours, rivers blue, passes dashed, capitals ringed, army
+/// counters where the reader sees them, unseen provinces shaded.
+pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
+    let v: View<'_> = view(c, world, reader);
+    let colour = |power: Option<&str>, nation: Option<&str>| -> String {
+        let nation = power.and_then(|p| c.powers.get(p)).and_then(|p| p.nation.as_deref()).or(nation);
+        match (power, nation.and_then(|n| world.nation(n))) {
+            (Some(p), None) if c.powers.contains_key(p) => "#555555".into(),
+            (_, Some(n)) => n.colour.clone(),
+            _ => "#cfcfcf".into(),
+        }
+    };
+    let (w, h) = (world.width * SCALE + 40.0, world.height * SCALE + 60.0);
+    let mut s = String::new();
+    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="DejaVu Sans">"#);
+    let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#f4ecd8"/>"##);
+    let at = |id: &str| world.province(id).map_or((0.0, 0.0), |p| (20.0 + p.at[0] * SCALE, 20.0 + p.at[1] * SCALE));
+    for p in world.provinces.values() {
+        for b in p.borders.iter().filter(|b| b.to > p.id) {
+            let ((x1, y1), (x2, y2)) = (at(&p.id), at(&b.to));
+            let style = if b.river.is_some() {
+                r##"stroke="#2e86c1" stroke-width="3""##
+            } else if b.pass.is_some() {
+                r##"stroke="#784212" stroke-width="2" stroke-dasharray="5,4""##
+            } else {
+                r##"stroke="#a6a6a6" stroke-width="1""##
+            };
+            let _ = writeln!(s, r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" {style}/>"#);
+        }
+    }
+    for (id, p) in &world.provinces {
+        let hold = &c.holdings[id];
+        let (x, y) = at(id);
+        let seen = v.sight.contains(id);
+        let fill = colour(hold.holder(), p.nation.as_deref());
+        let opacity = if seen { 1.0 } else { 0.35 };
+        let ring = if p.capital { r##" stroke="#000000" stroke-width="2.5""## } else { r##" stroke="#333333" stroke-width="0.8""## };
+        let _ = writeln!(s, r#"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="{fill}" fill-opacity="{opacity}"{ring}/>"#, 2.3 * SCALE);
+        let _ = writeln!(s, r##"<text x="{x:.1}" y="{:.1}" font-size="9" text-anchor="middle" fill="#111111">{}</text>"##, y + 2.3 * SCALE + 9.0, esc(&p.name));
+    }
+    let mut shown: Vec<(&str, &str)> = v.own.iter().map(|a| (a.id.as_str(), a.province.as_str())).collect();
+    shown.extend(v.counters.iter().map(|k| (k.army.as_str(), k.province.as_str())));
+    let mut stacked: std::collections::BTreeMap<&str, u32> = Default::default();
+    for (army, province) in shown {
+        let (x, y) = at(province);
+        let k = stacked.entry(province).or_default();
+        let (cx, cy) = (x - 9.0 + f64::from(*k) * 6.0, y - 6.0 + f64::from(*k) * 6.0);
+        *k += 1;
+        let owner = c.armies.get(army).map(|a| a.commander());
+        let _ = writeln!(s, r##"<rect x="{cx:.1}" y="{cy:.1}" width="18" height="12" fill="{}" stroke="#000000" stroke-width="1"/>"##, colour(owner, None));
+        let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}" font-size="7" text-anchor="middle" fill="#ffffff" stroke="#000000" stroke-width="0.3">{}</text>"##, cx + 9.0, cy + 9.0, esc(army.rsplit('-').next().unwrap_or(army)));
+    }
+    let caption = format!("{} — {} — {}", c.title, c.date(), reader.unwrap_or("secretary's map"));
+    let _ = writeln!(s, r#"<text x="20" y="{:.1}" font-size="14">{}</text>"#, h - 20.0, esc(&caption));
+    s.push_str("</svg>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::campaign::game::CampaignFile;
+
+    #[test]
+    fn a_report_shows_own_contents_and_only_counters_of_others() {
+        let text_file = r#"id = "t"
+title = "T"
+[secretary]
+address = "s@x"
+password = "p"
+[[power]]
+id = "aquilonia"
+nation = "aquilonia"
+address = "a@x"
+password = "p"
+[[power.army]]
+province = "attalus"
+points = 300
+[[power]]
+id = "nemedia"
+nation = "nemedia"
+address = "n@x"
+password = "p"
+[[power.army]]
+province = "nemedian-marches"
+points = 300
+"#;
+        let world = World::hyborea().unwrap();
+        let c = CampaignFile::load(text_file).unwrap().start(&world).unwrap();
+        let aq = text(&c, &world, Some("aquilonia"), "the start", &[]);
+        assert!(aq.contains("army aquilonia-1 in Attalus"), "{aq}");
+        assert!(aq.contains("army nemedia-1 of nemedia in Nemedian Marches (contents unknown)"), "{aq}");
+        for u in &c.armies["nemedia-1"].contents.units {
+            assert!(!aq.contains(&format!("{} {}", u.figures, u.designation)), "{aq}");
+        }
+        let svg = svg(&c, &world, Some("aquilonia"));
+        assert!(svg.contains("fill-opacity=\"0.35\""), "unseen provinces shaded");
+        assert!(crate::report::picture::png(&svg).unwrap().starts_with(b"\x89PNG"));
+    }
+}

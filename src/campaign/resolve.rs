@@ -1,0 +1,858 @@
+//! One map turn, resolved for all powers at once (§12). A pure function of
+//! the campaign, the map, every power's orders, the secretary's battle
+//! results and a dice source; it returns the new campaign and the turn's
+//! [`Event`]s in a fixed order. The steps, in order:
+//!
+//! 1. battle results the secretary entered;
+//! 2. in winter quarters: the year ends (pacified provinces change hands,
+//!    hired companies go home, every power rebuilds to its points);
+//! 3. contracts (hire/serve, pay), then split, merge, raise and stances;
+//! 4. marches (not in winter), by march days against the terrain;
+//! 5. sieges: a garrison starved out must come out and fight;
+//! 6. meetings: enemies in one province fight (engine or secretary);
+//! 7. occupation and pacification; then the calendar moves on.
+
+use super::battle::{self, BattleError, Card};
+use super::game::{find_list, lists, Army, Campaign, Holding, PendingBattle, Stance};
+use super::map::{World, MARCH_DAYS_FOOT, MARCH_DAYS_MOUNTED};
+use super::orders::{Line, Order};
+use crate::army::{ArmyFile, Mercenaries, UnitLine};
+use crate::dice::{Dice, DiceError};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A battle result the secretary entered: the winning power and the points
+/// each army lost.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnteredResult {
+    pub battle: u32,
+    pub winner: String,
+    pub losses: Vec<(String, u32)>,
+}
+
+/// One side of a battle as the report tells it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattleSide {
+    pub army: String,
+    pub power: String,
+    pub points: u32,
+    pub lost: u32,
+    pub recovered: u32,
+}
+
+/// What happened in a map turn. Each event knows who took part
+/// ([`Event::parties`]) and where it was seen ([`Event::place`]); fog
+/// decides who reads it. No event holds an army's contents except those
+/// only its owner reads (`Raised`, `Split`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Event {
+    /// An order not carried out, and why.
+    Refused { power: String, line: String, why: String },
+    Marched { army: String, power: String, from: String, to: String },
+    /// Still on the road: days made of days needed.
+    OnTheMarch { army: String, power: String, to: String, days: u32, needed: u32 },
+    Split { power: String, army: String, new_army: String, units: Vec<String> },
+    Merged { power: String, army: String, into: String },
+    Raised { power: String, army: String, figures: u32, designation: String, cost: u32 },
+    StanceTaken { power: String, army: String, stance: String },
+    Hired { employer: String, company: String, points: u32 },
+    Paid { employer: String, company: String, province: String },
+    Battle { id: u32, province: String, card: Card, table_feet: u32, sides: [BattleSide; 2], winner: Option<String>, by: String },
+    /// The loser falls back (or, with nowhere to go, surrenders).
+    FellBack { army: String, power: String, from: String, to: Option<String> },
+    Destroyed { army: String, power: String, province: String },
+    BattleAwaits { id: u32, province: String, armies: [String; 2], powers: [String; 2], card: Card, table_feet: u32 },
+    Besieging { province: String, army: String, power: String, weeks: u32, needed: u32 },
+    StarvedOut { province: String, army: String, power: String },
+    Occupied { province: String, power: String, from: Option<String> },
+    Pacified { province: String, power: String },
+    Transferred { province: String, from: Option<String>, to: String },
+    ContractEnded { company: String, employer: String },
+    Rebuilt { power: String, allowance: u32, treasury: u32 },
+}
+
+impl Event {
+    /// The powers who take part and always read it.
+    pub fn parties(&self) -> Vec<&str> {
+        use Event::*;
+        match self {
+            Refused { power, .. } | Marched { power, .. } | OnTheMarch { power, .. } | Split { power, .. } | Merged { power, .. }
+            | Raised { power, .. } | StanceTaken { power, .. } | FellBack { power, .. } | Destroyed { power, .. }
+            | Besieging { power, .. } | StarvedOut { power, .. } | Occupied { power, .. } | Pacified { power, .. }
+            | Rebuilt { power, .. } => vec![power],
+            Hired { employer, company, .. } | Paid { employer, company, .. } | ContractEnded { company, employer } => vec![employer, company],
+            Battle { sides, .. } => sides.iter().map(|s| s.power.as_str()).collect(),
+            BattleAwaits { powers, .. } => powers.iter().map(String::as_str).collect(),
+            Transferred { from, to, .. } => from.iter().map(String::as_str).chain([to.as_str()]).collect(),
+        }
+    }
+
+    /// Where others may see it happen; `None`: only the parties read it.
+    pub fn place(&self) -> Option<&str> {
+        use Event::*;
+        match self {
+            Marched { to, .. } => Some(to),
+            Battle { province, .. } | BattleAwaits { province, .. } | Besieging { province, .. } | StarvedOut { province, .. }
+            | Occupied { province, .. } | Pacified { province, .. } | Transferred { province, .. } | Destroyed { province, .. } => {
+                Some(province)
+            }
+            FellBack { from, .. } => Some(from),
+            _ => None,
+        }
+    }
+}
+
+/// The outcome of a map turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resolved {
+    pub campaign: Campaign,
+    pub events: Vec<Event>,
+}
+
+/// Whether `power` may give `order` now; `Err` says why in the book's terms.
+///
+/// # Errors
+/// The reason, for the confirmation and the report.
+pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<(), String> {
+    if let Some(written) = order.army() {
+        let Some(army) = c.find_army(written) else {
+            let mine: Vec<&str> = c.armies.values().filter(|a| a.commander() == power).map(|a| a.id.as_str()).collect();
+            return Err(format!("there is no army '{written}'; yours are: {}", mine.join(", ")));
+        };
+        if army.commander() != power {
+            return Err(format!("army {} does not take your orders", army.id));
+        }
+        if let Some(b) = c.pending.iter().find(|b| b.armies.contains(&army.id)) {
+            return Err(format!("army {} awaits the result of battle {}", army.id, b.id));
+        }
+        match order {
+            Order::Move { to, .. } => {
+                if c.winter() {
+                    return Err("armies stay in winter quarters; no marching in winter".into());
+                }
+                let Some(p) = world.find(to) else {
+                    let hint = world.suggest(to).map(|s| format!(" (did you mean {s}?)")).unwrap_or_default();
+                    return Err(format!("there is no province '{to}'{hint}"));
+                };
+                if world.border(&army.province, &p.id).is_none() {
+                    let here = world.province(&army.province).map_or(army.province.as_str(), |p| p.name.as_str());
+                    return Err(format!("{} does not border {here}, where army {} is; an army moves one province at a time", p.name, army.id));
+                }
+            }
+            Order::Split { units, .. } => {
+                let names = army.contents.unit_names();
+                for u in units {
+                    if pick(&army.contents, &names, u, &BTreeSet::new()).is_none() {
+                        return Err(format!("army {} has no unit '{u}'; it has: {}", army.id, names.join(", ")));
+                    }
+                }
+                if units.len() >= names.len() {
+                    return Err(format!("splitting off every unit leaves army {} empty", army.id));
+                }
+            }
+            Order::Merge { into, .. } => {
+                let Some(other) = c.find_army(into) else { return Err(format!("there is no army '{into}'")) };
+                if other.id == army.id || other.commander() != power || other.owner != army.owner {
+                    return Err(format!("army {} can only merge into another army of its own power", army.id));
+                }
+                if other.province != army.province {
+                    return Err(format!("army {} is not in the same province as army {}", army.id, other.id));
+                }
+                if army.points() + other.points() > c.settings.max_army_points {
+                    return Err(format!("together they would be {} points; at most {} in one army", army.points() + other.points(), c.settings.max_army_points));
+                }
+            }
+            Order::Besiege { .. } if !world.province(&army.province).is_some_and(|p| p.capital) => {
+                return Err("only a fortified place (a capital) can be besieged".into());
+            }
+            Order::Sally { .. } if army.stance != Stance::Garrison => {
+                return Err(format!("army {} is not a garrison", army.id));
+            }
+            _ => {}
+        }
+        return Ok(());
+    }
+    let me = c.powers.get(power).ok_or("no such power")?;
+    match order {
+        Order::Raise { figures, designation } => {
+            let list = find_list(lists(), &me.list).ok_or("no national list")?;
+            let Some((_, d)) = list.designation(designation) else {
+                return Err(format!("{} has no unit '{designation}' in its list", me.list));
+            };
+            if *figures == 0 || *figures > d.figures.max() {
+                return Err(format!("{} units are at most {} figures", d.designation, d.figures.max()));
+            }
+            if me.nation.is_some() && c.capital_of(world, power).is_none() {
+                return Err("units are raised in the capital, and your capital is in enemy hands".into());
+            }
+            let cost = figures * d.figure_cost();
+            if cost > me.treasury {
+                return Err(format!("{figures} {} cost {cost} points; the treasury holds {}", d.designation, me.treasury));
+            }
+        }
+        Order::Hire { company, points } => {
+            let Some(fc) = c.find_power(company).filter(|p| p.nation.is_none()) else {
+                return Err(format!("'{company}' is not a Free Company of this campaign"));
+            };
+            let may = find_list(lists(), &me.list).is_some_and(|n| !matches!(n.mercenaries, Mercenaries::None));
+            if !may {
+                return Err(format!("{} may not hire Free Companies (Appendix I)", me.list));
+            }
+            if *points > me.treasury {
+                return Err(format!("the treasury holds {} points, not {points}", me.treasury));
+            }
+            let _ = fc;
+        }
+        Order::Serve { employer, .. } => {
+            if me.nation.is_some() {
+                return Err("only a Free Company serves for pay".into());
+            }
+            if c.find_power(employer).is_none() {
+                return Err(format!("there is no power '{employer}'"));
+            }
+        }
+        Order::Pay { company, province } => {
+            if c.find_power(company).is_none_or(|p| p.nation.is_some()) {
+                return Err(format!("'{company}' is not a Free Company of this campaign"));
+            }
+            let Some(p) = world.find(province) else { return Err(format!("there is no province '{province}'")) };
+            if c.holdings[&p.id].owner.as_deref() != Some(power) {
+                return Err(format!("{} is not yours to give", p.name));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The index of the unit a player named: its name on the table or its
+/// designation, not one already taken.
+fn pick(f: &ArmyFile, names: &[String], written: &str, taken: &BTreeSet<usize>) -> Option<usize> {
+    let k = super::map::key(written);
+    let designation = |i: usize| f.units.get(i).map(|u| &u.designation).or_else(|| f.mercenaries.get(i - f.units.len()).map(|m| &m.designation));
+    (0..names.len())
+        .filter(|i| !taken.contains(i))
+        .find(|&i| super::map::key(&names[i]) == k)
+        .or_else(|| (0..names.len()).filter(|i| !taken.contains(i)).find(|&i| designation(i).is_some_and(|d| super::map::key(d) == k)))
+}
+
+/// Resolve the map turn.
+///
+/// # Errors
+/// Only a scripted dice source without a roll.
+pub fn resolve(
+    start: &Campaign,
+    world: &World,
+    orders: &BTreeMap<String, Vec<Line<Order>>>,
+    results: &[EnteredResult],
+    dice: &mut dyn Dice,
+) -> Result<Resolved, DiceError> {
+    let mut t = Turn { c: start.clone(), world, events: Vec::new() };
+    t.entered_results(results);
+    if t.c.winter() {
+        t.year_ends();
+    }
+    // Checked against the campaign as the turn began, then carried out in order.
+    let mut valid: Vec<(String, &Line<Order>)> = Vec::new();
+    for (power, lines) in orders {
+        for line in lines {
+            match check(start, world, power, &line.item) {
+                Ok(()) => valid.push((power.clone(), line)),
+                Err(why) => t.events.push(Event::Refused { power: power.clone(), line: line.text.clone(), why }),
+            }
+        }
+    }
+    t.contracts(&valid);
+    let mut moving = BTreeSet::new();
+    for (power, line) in &valid {
+        t.administer(power, line, &mut moving);
+    }
+    if !t.c.winter() {
+        t.march(&moving);
+        let forced = t.sieges(&valid);
+        t.meetings(&forced, dice)?;
+        t.occupy();
+    }
+    t.c.turn += 1;
+    if t.c.winter() {
+        t.c.year += 1;
+        t.c.week = 1;
+    } else {
+        t.c.week += 1;
+    }
+    Ok(Resolved { campaign: t.c, events: t.events })
+}
+
+struct Turn<'w> {
+    c: Campaign,
+    world: &'w World,
+    events: Vec<Event>,
+}
+
+impl Turn<'_> {
+    fn entered_results(&mut self, results: &[EnteredResult]) {
+        for r in results {
+            let Some(pos) = self.c.pending.iter().position(|b| b.id == r.battle) else { continue };
+            let b = self.c.pending.remove(pos);
+            let winner = b.armies.iter().find(|a| self.c.armies.get(*a).is_some_and(|x| x.commander() == r.winner)).cloned();
+            let mut lost = BTreeMap::new();
+            for (army, points) in &r.losses {
+                if let Some(a) = self.c.find_army(army) {
+                    lost.insert(a.id.clone(), share_of(&a.contents, *points));
+                }
+            }
+            self.after_battle(b.id, &b.province, b.armies.clone(), winner, &lost, b.card.clone(), b.table_feet, "secretary");
+        }
+    }
+
+    fn year_ends(&mut self) {
+        for (id, h) in self.c.holdings.iter_mut() {
+            if h.pacified {
+                let to = h.occupier.take().unwrap_or_default();
+                self.events.push(Event::Transferred { province: id.clone(), from: h.owner.replace(to.clone()), to });
+                h.pacified = false;
+                h.held_for = 0;
+            }
+        }
+        for a in self.c.armies.values_mut() {
+            if let Some(employer) = a.hired_by.take() {
+                self.events.push(Event::ContractEnded { company: a.owner.clone(), employer });
+            }
+        }
+        let ids: Vec<String> = self.c.powers.keys().cloned().collect();
+        for p in ids {
+            let allowance = self.c.allowance(self.world, &p);
+            let treasury = allowance.saturating_sub(self.c.in_the_field(&p));
+            if let Some(pw) = self.c.powers.get_mut(&p) {
+                pw.treasury = treasury;
+            }
+            self.events.push(Event::Rebuilt { power: p, allowance, treasury });
+        }
+    }
+
+    /// Hire offers met by a company's serve order: the company's armies
+    /// obey the employer until the year ends, for the company's price.
+    fn contracts(&mut self, valid: &[(String, &Line<Order>)]) {
+        for (employer, line) in valid {
+            let Order::Hire { company, points } = &line.item else { continue };
+            let Some(fc) = self.c.find_power(company).map(|p| p.id.clone()) else { continue };
+            let asked = valid.iter().find_map(|(p, l)| match &l.item {
+                Order::Serve { employer: e, points } if p == &fc && self.c.find_power(e).is_some_and(|x| &x.id == employer) => Some(*points),
+                _ => None,
+            });
+            match asked {
+                Some(price) if price <= *points && self.c.powers[employer].treasury >= price => {
+                    self.c.powers.get_mut(employer).map(|p| p.treasury -= price);
+                    self.c.powers.get_mut(&fc).map(|p| p.treasury += price);
+                    for a in self.c.armies.values_mut().filter(|a| a.owner == fc) {
+                        a.hired_by = Some(employer.clone());
+                    }
+                    self.events.push(Event::Hired { employer: employer.clone(), company: fc, points: price });
+                }
+                _ => self.events.push(Event::Refused {
+                    power: employer.clone(),
+                    line: line.text.clone(),
+                    why: format!("{fc} did not agree to serve you for {points} points this week"),
+                }),
+            }
+        }
+    }
+
+    fn administer(&mut self, power: &str, line: &Line<Order>, moving: &mut BTreeSet<String>) {
+        let refuse = |t: &mut Self, why: String| t.events.push(Event::Refused { power: power.to_string(), line: line.text.clone(), why });
+        let army_id = line.item.army().and_then(|w| self.c.find_army(w)).map(|a| a.id.clone());
+        match (&line.item, army_id) {
+            (Order::Move { to, .. }, Some(id)) => {
+                let to = self.world.find(to).map(|p| p.id.clone()).unwrap_or_default();
+                if let Some(a) = self.c.armies.get_mut(&id) {
+                    if a.march.as_ref().is_none_or(|m| m.to != to) {
+                        a.march = Some(super::game::March { to, days: 0 });
+                    }
+                    a.stance = Stance::Field;
+                    moving.insert(id);
+                }
+            }
+            (Order::Halt { .. }, Some(id)) => {
+                if let Some(a) = self.c.armies.get_mut(&id) {
+                    a.march = None;
+                }
+            }
+            (Order::Split { units, .. }, Some(id)) => {
+                let Some(a) = self.c.armies.get(&id).cloned() else { return };
+                let names = a.contents.unit_names();
+                let mut taken = BTreeSet::new();
+                for u in units {
+                    match pick(&a.contents, &names, u, &taken) {
+                        Some(i) => {
+                            taken.insert(i);
+                        }
+                        None => return refuse(self, format!("army {id} has no unit '{u}' left to split off")),
+                    }
+                }
+                let n = a.contents.units.len();
+                let (mut keep, mut part) = (ArmyFile { units: vec![], mercenaries: vec![], ..a.contents.clone() }, ArmyFile { commander: None, units: vec![], mercenaries: vec![], ..a.contents.clone() });
+                for (i, u) in a.contents.units.iter().enumerate() {
+                    if taken.contains(&i) { part.units.push(u.clone()) } else { keep.units.push(u.clone()) }
+                }
+                for (i, m) in a.contents.mercenaries.iter().enumerate() {
+                    if taken.contains(&(n + i)) { part.mercenaries.push(m.clone()) } else { keep.mercenaries.push(m.clone()) }
+                }
+                if keep.units.is_empty() && keep.mercenaries.is_empty() {
+                    return refuse(self, format!("splitting off every unit leaves army {id} empty"));
+                }
+                let split_names: Vec<String> = taken.iter().map(|i| names[*i].clone()).collect();
+                let new_id = self.c.new_army_id(&a.owner);
+                let mut new = Army { id: new_id.clone(), contents: part, march: None, stance: Stance::Field, ..a.clone() };
+                new.contents.points = super::game::contents_points(&new.contents);
+                keep.points = super::game::contents_points(&keep);
+                self.c.armies.get_mut(&id).map(|x| x.contents = keep);
+                self.c.armies.insert(new_id.clone(), new);
+                self.events.push(Event::Split { power: power.into(), army: id, new_army: new_id, units: split_names });
+            }
+            (Order::Merge { into, .. }, Some(id)) => {
+                let Some(into) = self.c.find_army(into).map(|a| a.id.clone()) else { return };
+                let (Some(a), Some(b)) = (self.c.armies.get(&id).cloned(), self.c.armies.get(&into)) else {
+                    return refuse(self, "one of the armies is no longer there".into());
+                };
+                if a.province != b.province || a.points() + b.points() > self.c.settings.max_army_points {
+                    return refuse(self, format!("army {id} cannot merge into {into} now"));
+                }
+                self.c.armies.remove(&id);
+                if let Some(b) = self.c.armies.get_mut(&into) {
+                    b.contents.units.extend(a.contents.units);
+                    b.contents.mercenaries.extend(a.contents.mercenaries);
+                    b.contents.points = super::game::contents_points(&b.contents);
+                }
+                self.events.push(Event::Merged { power: power.into(), army: id, into });
+            }
+            (Order::Garrison { .. } | Order::Besiege { .. } | Order::Sally { .. }, Some(id)) => {
+                let stance = match line.item {
+                    Order::Garrison { .. } => Stance::Garrison,
+                    Order::Besiege { .. } => Stance::Besieging { weeks: 0 },
+                    _ => return, // a sally is read by the siege step
+                };
+                if let Some(a) = self.c.armies.get_mut(&id) {
+                    if !(matches!(a.stance, Stance::Besieging { .. }) && matches!(stance, Stance::Besieging { .. })) {
+                        a.stance = stance;
+                    }
+                    a.march = None;
+                }
+                let word = if stance == Stance::Garrison { "garrison" } else { "besiege" };
+                self.events.push(Event::StanceTaken { power: power.into(), army: id, stance: word.into() });
+            }
+            (Order::Raise { figures, designation }, None) => self.raise(power, line, *figures, designation),
+            (Order::Pay { company, province }, None) => {
+                let (Some(fc), Some(p)) = (self.c.find_power(company).map(|p| p.id.clone()), self.world.find(province)) else { return };
+                let h = self.c.holdings.get_mut(&p.id);
+                if let Some(h) = h.filter(|h| h.owner.as_deref() == Some(power)) {
+                    h.owner = Some(fc.clone());
+                    self.events.push(Event::Paid { employer: power.into(), company: fc, province: p.id.clone() });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A new unit in the capital: into the power's army there, or a new one.
+    fn raise(&mut self, power: &str, line: &Line<Order>, figures: u32, designation: &str) {
+        let me = self.c.powers[power].clone();
+        let Some((_, d)) = find_list(lists(), &me.list).and_then(|n| n.designation(designation)) else { return };
+        let cost = figures * d.figure_cost();
+        let place = self
+            .c
+            .capital_of(self.world, power)
+            .or_else(|| self.c.armies.values().find(|a| a.owner == power).map(|a| a.province.clone()));
+        let Some(place) = place else { return };
+        if cost > me.treasury {
+            let why = format!("the treasury holds {} points, not {cost}", me.treasury);
+            self.events.push(Event::Refused { power: power.into(), line: line.text.clone(), why });
+            return;
+        }
+        let max = self.c.settings.max_army_points;
+        let unit = UnitLine { designation: d.designation.clone(), figures, name: None, crossbows: false };
+        let there = self.c.armies.values().find(|a| a.owner == power && a.province == place && a.points() + cost <= max).map(|a| a.id.clone());
+        let id = match there {
+            Some(id) => id,
+            None => {
+                let id = self.c.new_army_id(power);
+                let contents = ArmyFile { nation: me.list.clone(), points: 0, ..ArmyFile::default() };
+                let army = Army { id: id.clone(), owner: power.into(), hired_by: None, province: place, contents, stance: Stance::Field, march: None, came_from: None };
+                self.c.armies.insert(id.clone(), army);
+                id
+            }
+        };
+        if let Some(a) = self.c.armies.get_mut(&id) {
+            a.contents.units.push(unit);
+            a.contents.points = super::game::contents_points(&a.contents);
+        }
+        self.c.powers.get_mut(power).map(|p| p.treasury -= cost);
+        self.events.push(Event::Raised { power: power.into(), army: id, figures, designation: d.designation.clone(), cost });
+    }
+
+    fn march(&mut self, moving: &BTreeSet<String>) {
+        let _ = moving;
+        for a in self.c.armies.values_mut() {
+            let step = if a.mounted() { MARCH_DAYS_MOUNTED } else { MARCH_DAYS_FOOT };
+            let power = a.commander().to_string();
+            let Some(m) = a.march.as_mut() else { continue };
+            let needed = self.world.march_days(&a.province, &m.to).unwrap_or(u32::MAX);
+            m.days += step;
+            if m.days >= needed {
+                let to = m.to.clone();
+                self.events.push(Event::Marched { army: a.id.clone(), power, from: a.province.clone(), to: to.clone() });
+                a.came_from = Some(std::mem::replace(&mut a.province, to));
+                a.march = None;
+            } else {
+                let (to, days) = (m.to.clone(), m.days);
+                self.events.push(Event::OnTheMarch { army: a.id.clone(), power, to, days, needed });
+            }
+        }
+    }
+
+    /// Weeks of siege counted; returns the garrisons that must fight this
+    /// week (starved out, or sallying).
+    fn sieges(&mut self, valid: &[(String, &Line<Order>)]) -> BTreeSet<String> {
+        let mut forced: BTreeSet<String> = valid
+            .iter()
+            .filter_map(|(_, l)| match &l.item {
+                Order::Sally { army } => self.c.find_army(army).map(|a| a.id.clone()),
+                _ => None,
+            })
+            .collect();
+        let ids: Vec<String> = self.c.armies.keys().cloned().collect();
+        for id in ids {
+            let a = &self.c.armies[&id];
+            let Stance::Besieging { weeks } = a.stance else { continue };
+            let garrison = self
+                .c
+                .armies
+                .values()
+                .find(|g| g.province == a.province && g.stance == Stance::Garrison && g.commander() != a.commander())
+                .map(|g| (g.id.clone(), g.commander().to_string()));
+            let western = self.c.powers.get(&a.owner).is_some_and(|p| p.western);
+            let needed = if western { self.c.settings.siege_weeks_western } else { self.c.settings.siege_weeks };
+            let (province, power) = (a.province.clone(), a.commander().to_string());
+            let Some((g, gpower)) = garrison else {
+                self.c.armies.get_mut(&id).map(|a| a.stance = Stance::Field);
+                continue;
+            };
+            let weeks = weeks + 1;
+            self.c.armies.get_mut(&id).map(|a| a.stance = Stance::Besieging { weeks });
+            self.events.push(Event::Besieging { province: province.clone(), army: id.clone(), power, weeks, needed });
+            if weeks >= needed {
+                self.events.push(Event::StarvedOut { province, army: g.clone(), power: gpower });
+                forced.insert(g);
+            }
+        }
+        forced
+    }
+
+    /// Enemies in one province fight: the strongest army of each of the
+    /// first two commanders (by name). A garrison behind walls fights only
+    /// when forced out.
+    fn meetings(&mut self, forced: &BTreeSet<String>, dice: &mut dyn Dice) -> Result<(), DiceError> {
+        let provinces: Vec<String> = self.c.holdings.keys().cloned().collect();
+        for p in provinces {
+            let walled = self.world.province(&p).is_some_and(|x| x.capital);
+            let waiting: BTreeSet<&String> = self.c.pending.iter().flat_map(|b| b.armies.iter()).collect();
+            let mut sides: BTreeMap<String, &Army> = BTreeMap::new();
+            for a in self.c.armies.values().filter(|a| a.province == p && !waiting.contains(&a.id)) {
+                let behind_walls = walled && a.stance == Stance::Garrison && !forced.contains(&a.id);
+                if behind_walls {
+                    continue;
+                }
+                let best = sides.entry(a.commander().to_string()).or_insert(a);
+                if a.points() > best.points() {
+                    *best = a;
+                }
+            }
+            let two: Vec<Army> = sides.into_values().take(2).cloned().collect();
+            let [x, y] = &two[..] else { continue };
+            // The one that came (most lately) is the attacker.
+            let (att, def) = if y.came_from.is_some() && x.came_from.is_none() { (y.clone(), x.clone()) } else { (x.clone(), y.clone()) };
+            self.battle(&p, att, def, dice)?;
+        }
+        Ok(())
+    }
+
+    fn battle(&mut self, province: &str, att: Army, def: Army, dice: &mut dyn Dice) -> Result<(), DiceError> {
+        let id = self.c.battles_fought + 1;
+        self.c.battles_fought = id;
+        let terrain = self.world.province(province).map_or(super::map::Terrain::Clear, |p| p.terrain);
+        let card = battle::draw(&format!("b{id}"), terrain, dice)?;
+        let feet = battle::table_feet(att.points(), def.points(), self.c.settings.feet_per_500_points);
+        // The army that came from the north takes the north edge.
+        let y = |p: Option<&String>| p.and_then(|p| self.world.province(p)).map(|p| p.at[1]);
+        let here = self.world.province(province).map_or(0.0, |p| p.at[1]);
+        let att_north = y(att.came_from.as_ref()).is_none_or(|v| v <= here);
+        let (north, south) = if att_north { (&att, &def) } else { (&def, &att) };
+        let armies = [att.id.clone(), def.id.clone()];
+        let engine = self.c.settings.battles == super::game::BattleMode::Engine;
+        let fought = if engine {
+            match battle::table_setup(&card, feet, north, south).and_then(|s| battle::fight(&s, [north, south], dice)) {
+                Ok(f) => Some(f),
+                Err(BattleError::Dice(e)) => return Err(e),
+                Err(BattleError::Setup(_)) => None,
+            }
+        } else {
+            None
+        };
+        match fought {
+            Some(f) => self.after_battle(id, province, armies, f.winner, &f.lost, card, feet, "engine"),
+            None => {
+                let powers = [att.commander().to_string(), def.commander().to_string()];
+                self.events.push(Event::BattleAwaits { id, province: province.into(), armies: armies.clone(), powers, card: card.clone(), table_feet: feet });
+                self.c.pending.push(PendingBattle { id, province: province.into(), armies, card: card.number, table_feet: feet });
+            }
+        }
+        Ok(())
+    }
+
+    /// Losses and recovery (winner 3/4, loser 1/2), then the loser falls
+    /// back. With no winner the first army (the one that came) falls back.
+    #[allow(clippy::too_many_arguments)]
+    fn after_battle(&mut self, id: u32, province: &str, armies: [String; 2], winner: Option<String>, lost: &BTreeMap<String, BTreeMap<String, u32>>, card: impl Into<CardOrNumber>, feet: u32, by: &str) {
+        let winner_army = winner.clone().unwrap_or_else(|| armies[1].clone());
+        let mut sides = Vec::new();
+        for army in &armies {
+            let Some(a) = self.c.armies.get_mut(army) else { continue };
+            let won = *army == winner_army;
+            let before = a.points();
+            let names = a.contents.unit_names();
+            let empty = BTreeMap::new();
+            let losses = lost.get(army).unwrap_or(&empty);
+            let n = a.contents.units.len();
+            let gross: u32 = names.iter().enumerate().map(|(i, name)| losses.get(name).copied().unwrap_or(0) * unit_cost(&a.contents, i)).sum();
+            for (i, name) in names.iter().enumerate() {
+                let l = losses.get(name).copied().unwrap_or(0);
+                let back = if won { l * 3 / 4 } else { l / 2 };
+                let f = if i < n { &mut a.contents.units[i].figures } else { &mut a.contents.mercenaries[i - n].figures };
+                *f = f.saturating_sub(l - back.min(l));
+            }
+            a.contents.units.retain(|u| u.figures > 0);
+            a.contents.mercenaries.retain(|m| m.figures > 0);
+            a.contents.points = super::game::contents_points(&a.contents);
+            let after = a.points();
+            let lost = before - after;
+            sides.push(BattleSide { army: army.clone(), power: a.commander().to_string(), points: before, lost, recovered: gross.saturating_sub(lost) });
+        }
+        let card = card.into().card();
+        if let [a, b] = &sides[..] {
+            let winner_power = winner.as_ref().and_then(|w| sides.iter().find(|s| &s.army == w)).map(|s| s.power.clone());
+            self.events.push(Event::Battle { id, province: province.into(), card, table_feet: feet, sides: [a.clone(), b.clone()], winner: winner_power, by: by.into() });
+        }
+        for army in &armies {
+            let Some(a) = self.c.armies.get(army) else { continue };
+            if a.contents.units.is_empty() && a.contents.mercenaries.is_empty() {
+                let power = a.commander().to_string();
+                self.c.armies.remove(army);
+                self.events.push(Event::Destroyed { army: army.clone(), power, province: province.into() });
+            } else if *army != winner_army {
+                self.fall_back(army, &winner_army, province);
+            }
+        }
+    }
+
+    fn fall_back(&mut self, army: &str, winner: &str, province: &str) {
+        let Some(a) = self.c.armies.get(army) else { return };
+        let enemy = self.c.armies.get(winner).map(|w| w.commander().to_string()).unwrap_or_default();
+        let me = a.commander().to_string();
+        let blocked = |p: &str| self.c.armies.values().any(|x| x.province == p && x.commander() == enemy);
+        let Some(here) = self.world.province(province) else { return };
+        let mut choices: Vec<&str> = here.borders.iter().map(|b| b.to.as_str()).filter(|p| !blocked(p)).collect();
+        choices.sort_by_key(|p| (Some(*p) != a.came_from.as_deref(), self.c.holdings.get(*p).and_then(Holding::holder) != Some(&me), p.to_string()));
+        let to = choices.first().map(|s| s.to_string());
+        match &to {
+            Some(to) => {
+                let a = self.c.armies.get_mut(army).expect("looked up above");
+                a.came_from = Some(std::mem::replace(&mut a.province, to.clone()));
+                a.march = None;
+                a.stance = Stance::Field;
+            }
+            None => {
+                self.c.armies.remove(army);
+            }
+        }
+        self.events.push(Event::FellBack { army: army.into(), power: me, from: province.into(), to });
+    }
+
+    fn occupy(&mut self) {
+        let n = self.c.settings.pacification_turns;
+        let present: BTreeMap<&str, BTreeSet<&str>> = self.c.armies.values().fold(BTreeMap::new(), |mut m, a| {
+            m.entry(a.province.as_str()).or_default().insert(a.commander());
+            m
+        });
+        let mut events = Vec::new();
+        for (id, h) in self.c.holdings.iter_mut() {
+            let here = present.get(id.as_str());
+            match here.map(|s| s.iter().copied().collect::<Vec<_>>()).as_deref() {
+                Some([x]) if h.holder() != Some(x) => {
+                    if h.owner.as_deref() == Some(x) {
+                        h.occupier = None;
+                    } else {
+                        h.occupier = Some(x.to_string());
+                    }
+                    h.held_for = u32::from(h.occupier.is_some());
+                    h.pacified = false;
+                    events.push(Event::Occupied { province: id.clone(), power: x.to_string(), from: h.owner.clone() });
+                }
+                Some([_]) | None => {
+                    if let Some(occ) = h.occupier.clone().filter(|_| !h.pacified) {
+                        h.held_for += 1;
+                        if h.held_for >= n {
+                            h.pacified = true;
+                            events.push(Event::Pacified { province: id.clone(), power: occ });
+                        }
+                    }
+                }
+                Some(_) => {} // contested: a siege or a battle to come
+            }
+        }
+        self.events.extend(events);
+    }
+}
+
+/// A card or, for a battle the secretary entered, its stored number.
+pub(crate) enum CardOrNumber {
+    Card(Card),
+    Number(u32),
+}
+
+impl From<Card> for CardOrNumber {
+    fn from(c: Card) -> Self {
+        CardOrNumber::Card(c)
+    }
+}
+impl From<u32> for CardOrNumber {
+    fn from(n: u32) -> Self {
+        CardOrNumber::Number(n)
+    }
+}
+impl CardOrNumber {
+    fn card(self) -> Card {
+        match self {
+            CardOrNumber::Card(c) => c,
+            CardOrNumber::Number(n) => Card { number: n, kind: battle::card_kind(n), draws: 1 },
+        }
+    }
+}
+
+/// Points per figure of the `i`-th unit (units, then mercenaries).
+fn unit_cost(f: &ArmyFile, i: usize) -> u32 {
+    let n = f.units.len();
+    let cost = if i < n {
+        super::game::figure_cost(&f.nation, &f.units[i].designation)
+    } else {
+        f.mercenaries.get(i - n).and_then(|m| super::game::figure_cost(&m.nation, &m.designation))
+    };
+    cost.unwrap_or(0)
+}
+
+/// Figures lost per unit for `points` lost, spread over the units in
+/// proportion (ruling CA-10).
+fn share_of(f: &ArmyFile, points: u32) -> BTreeMap<String, u32> {
+    let worth = super::game::contents_points(f).max(1);
+    let frac = f64::from(points.min(worth)) / f64::from(worth);
+    let figures = f.units.iter().map(|u| u.figures).chain(f.mercenaries.iter().map(|m| m.figures));
+    f.unit_names().into_iter().zip(figures).map(|(n, fig)| (n, (f64::from(fig) * frac).round() as u32)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::campaign::game::CampaignFile;
+    use crate::campaign::orders::read;
+    use crate::dice::SeededDice;
+
+    fn start(weeks: u32) -> (Campaign, World) {
+        let text = format!(
+            r#"id = "t"
+title = "T"
+[secretary]
+address = "s@x"
+password = "p"
+[settings]
+weeks_per_year = {weeks}
+[[power]]
+id = "aquilonia"
+nation = "aquilonia"
+address = "a@x"
+password = "p"
+[[power.army]]
+province = "tarantia"
+points = 600
+[[power]]
+id = "nemedia"
+nation = "nemedia"
+address = "n@x"
+password = "p"
+[[power.army]]
+province = "belverus"
+points = 400
+"#
+        );
+        let world = World::hyborea().unwrap();
+        (CampaignFile::load(&text).unwrap().start(&world).unwrap(), world)
+    }
+
+    fn orders(power: &str, text: &str) -> BTreeMap<String, Vec<Line<Order>>> {
+        [(power.to_string(), read(&format!("campaign t power {power} password p\n{text}")).orders)].into()
+    }
+
+    fn turn(c: &Campaign, w: &World, o: &BTreeMap<String, Vec<Line<Order>>>) -> Resolved {
+        resolve(c, w, o, &[], &mut SeededDice::new([c.turn as u8; 32])).unwrap()
+    }
+
+    #[test]
+    fn marching_into_hills_takes_two_weeks_for_foot() {
+        let (c, w) = start(35);
+        let o = orders("nemedia", "army nemedia-1 move to Nemedian Marches");
+        let r = turn(&c, &w, &o);
+        assert!(r.events.iter().any(|e| matches!(e, Event::OnTheMarch { days: 3, needed: 3, .. }) || matches!(e, Event::Marched { .. })), "{:?}", r.events);
+        let a = &r.campaign.armies["nemedia-1"];
+        let arrived = a.province == "nemedian-marches";
+        let mounted = a.mounted();
+        assert_eq!(arrived, true, "hills cost 3 march days: one week (mounted {mounted})");
+        assert_eq!(r.campaign.week, 2);
+    }
+
+    #[test]
+    fn an_order_for_another_powers_army_is_refused() {
+        let (c, w) = start(35);
+        let r = turn(&c, &w, &orders("nemedia", "army aquilonia-1 move to Shamar"));
+        assert!(matches!(&r.events[0], Event::Refused { why, .. } if why.contains("does not take your orders")), "{:?}", r.events);
+        assert_eq!(r.campaign.armies["aquilonia-1"].province, "tarantia");
+    }
+
+    #[test]
+    fn an_occupied_province_is_pacified_after_ten_turns_and_changes_hands_next_year() {
+        let (mut c, w) = start(12);
+        let mut r = turn(&c, &w, &orders("aquilonia", "army aquilonia-1 move to Nemedian Marches"));
+        assert!(r.events.iter().any(|e| matches!(e, Event::Occupied { province, .. } if province == "nemedian-marches")), "{:?}", r.events);
+        for _ in 0..9 {
+            c = r.campaign;
+            r = turn(&c, &w, &BTreeMap::new());
+        }
+        assert!(r.events.iter().any(|e| matches!(e, Event::Pacified { .. })), "{:?}", r.events);
+        assert_eq!(r.campaign.holdings["nemedian-marches"].owner.as_deref(), Some("nemedia"), "points move only next year");
+        c = r.campaign;
+        while !c.winter() {
+            c = turn(&c, &w, &BTreeMap::new()).campaign;
+        }
+        let before = c.allowance(&w, "aquilonia");
+        let r = turn(&c, &w, &orders("aquilonia", "raise 12 Aquilonian Knights"));
+        assert_eq!(r.campaign.holdings["nemedian-marches"].owner.as_deref(), Some("aquilonia"));
+        assert_eq!(r.campaign.allowance(&w, "aquilonia"), before + 450);
+        assert!(r.events.iter().any(|e| matches!(e, Event::Raised { figures: 12, .. })), "{:?}", r.events);
+        assert_eq!((r.campaign.year, r.campaign.week), (2, 1));
+    }
+
+    #[test]
+    fn a_winter_march_is_refused() {
+        let (mut c, w) = start(1);
+        c = turn(&c, &w, &BTreeMap::new()).campaign;
+        assert!(c.winter());
+        let r = turn(&c, &w, &orders("aquilonia", "army aquilonia-1 move to Shamar"));
+        assert!(r.events.iter().any(|e| matches!(e, Event::Refused { why, .. } if why.contains("winter"))), "{:?}", r.events);
+    }
+}

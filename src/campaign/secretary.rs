@@ -1,0 +1,373 @@
+//! The campaign secretary's desk: campaign mail stored raw by the post
+//! office (`post::handle` hands a message here when its first line is a
+//! CAMPAIGN header), identified by address and password
+//! (`post::password`), confirmed, and the weekly reports queued in the
+//! post office's outbox. Everything here runs inside the post office's
+//! one write transaction per message.
+//!
+//! - [`create`]: a campaign from its set-up file, with the opening reports.
+//! - [`handle`]: one campaign message (a power's orders, the secretary's commands).
+//! - [`resolve_now`]: play the map turn and mail every power its report.
+
+use super::game::{Campaign, CampaignFile};
+use super::map::World;
+use super::orders::{self, Command, Letter, Line, Order, Role};
+use super::resolve::{self, EnteredResult};
+use super::report;
+use crate::config::Config;
+use crate::dice::SeededDice;
+use crate::mail::compose::Attachment;
+use crate::mail::read::Incoming;
+use crate::post::outbox::{self, Kind};
+use crate::post::{password, plain, Disposition, PostError};
+use crate::store::{self, Transaction};
+use chrono::{DateTime, Utc};
+use rand::Rng;
+use rusqlite::{params, OptionalExtension};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+
+fn corrupt(e: impl std::fmt::Display) -> PostError {
+    PostError::Corrupt(e.to_string())
+}
+
+fn world() -> Result<World, PostError> {
+    World::hyborea().map_err(corrupt)
+}
+
+/// Create a campaign and mail each power its opening report and password.
+///
+/// # Errors
+/// An invalid set-up file, a campaign that exists, or database errors.
+pub fn create(tx: &Transaction<'_>, config: &Config, file: &CampaignFile, now: DateTime<Utc>) -> Result<(), PostError> {
+    let world = world()?;
+    let c = file.start(&world).map_err(|e| PostError::Scenario { path: file.id.clone(), message: e.to_string() })?;
+    let exists: Option<String> = tx.query_row("SELECT id FROM campaigns WHERE id = ?1", [&c.id], |r| r.get(0)).optional()?;
+    if exists.is_some() {
+        return Err(PostError::GameExists(c.id));
+    }
+    let mut rng = rand::rng();
+    let seed: [u8; 32] = rng.random();
+    tx.execute(
+        "INSERT INTO campaigns (id, title, state, seed, secretary_address, secretary_pw, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            c.id,
+            c.title,
+            serde_json::to_string(&c).map_err(corrupt)?,
+            hex::encode(seed),
+            file.secretary.address.to_ascii_lowercase(),
+            password::hash(&file.secretary.password, &mut rng),
+            store::ts(now)
+        ],
+    )?;
+    for p in &file.powers {
+        tx.execute(
+            "INSERT INTO campaign_powers (campaign_id, power, address, password) VALUES (?1, ?2, ?3, ?4)",
+            params![c.id, p.id, p.address.to_ascii_lowercase(), password::hash(&p.password, &mut rng)],
+        )?;
+        let intro = format!(
+            "Welcome to the campaign {} as {}. Your password: {}\nWrite your orders as:\n\n  CAMPAIGN {} POWER {} PASSWORD <password>\n  army <army> move to <province>\n  END\n\n",
+            c.title, p.id, p.password, c.id, p.id
+        );
+        queue_report(tx, config, &c, &world, Some(&p.id), &p.address, "the start", &[], &intro, now)?;
+    }
+    queue_report(tx, config, &c, &world, None, &file.secretary.address, "the start", &[], "", now)?;
+    crate::post::audit(tx, now, Some(&c.id), &format!("campaign {} created with {} powers", c.id, file.powers.len()))
+}
+
+/// Mail one reader's report with its map (PNG and SVG attached).
+#[allow(clippy::too_many_arguments)]
+fn queue_report(
+    tx: &Transaction<'_>,
+    config: &Config,
+    c: &Campaign,
+    world: &World,
+    reader: Option<&str>,
+    to: &str,
+    played: &str,
+    events: &[resolve::Event],
+    intro: &str,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
+    let text = format!("{intro}{}", report::text(c, world, reader, played, events));
+    let svg = report::svg(c, world, reader);
+    let png = crate::report::picture::png(&svg).map_err(corrupt)?;
+    let who = reader.unwrap_or("secretary");
+    let subject = format!("[{}] {} report: {}", c.id, who, c.date());
+    let mut mail = plain(config, vec![to.to_string()], subject, text, None);
+    mail.auto_reply = false;
+    let stem = format!("{}-{}-turn-{}", c.id, who, c.turn);
+    mail.attachments.push(Attachment { name: format!("{stem}.png"), mime: "image/png".into(), bytes: png });
+    mail.attachments.push(Attachment { name: format!("{stem}.svg"), mime: "image/svg+xml".into(), bytes: svg.into_bytes() });
+    outbox::queue(tx, config, Some(&c.id), Kind::Report, &mail, &format!("{}:{}:{who}", c.id, c.turn), now)?;
+    Ok(())
+}
+
+/// The stored campaign row.
+struct Row {
+    campaign: Campaign,
+    seed: String,
+    secretary_address: String,
+    secretary_pw: String,
+    status: String,
+}
+
+fn load(tx: &rusqlite::Connection, id: &str) -> Result<Option<Row>, PostError> {
+    let row = tx
+        .query_row(
+            "SELECT state, seed, secretary_address, secretary_pw, status FROM campaigns WHERE lower(id) = lower(?1)",
+            [id],
+            |r| Ok((r.get::<_, String>(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .optional()?;
+    match row {
+        None => Ok(None),
+        Some((state, seed, secretary_address, secretary_pw, status)) => {
+            Ok(Some(Row { campaign: serde_json::from_str(&state).map_err(corrupt)?, seed, secretary_address, secretary_pw, status }))
+        }
+    }
+}
+
+/// The campaign as stored now.
+///
+/// # Errors
+/// Damaged stored data or database errors.
+pub fn campaign(conn: &rusqlite::Connection, id: &str) -> Result<Option<Campaign>, PostError> {
+    Ok(load(conn, id)?.map(|r| r.campaign))
+}
+
+/// Answering the sender of one message.
+struct Desk<'a, 'b> {
+    tx: &'a Transaction<'b>,
+    config: &'a Config,
+    msg: &'a Incoming,
+    from: &'a str,
+    now: DateTime<Utc>,
+}
+
+impl Desk<'_, '_> {
+    fn reply(&self, campaign: Option<&str>, kind: Kind, to: &[String], text: String) -> Result<(), PostError> {
+        let subject = if self.msg.subject.is_empty() { "your campaign mail".to_string() } else { self.msg.subject.clone() };
+        let mut mail = plain(self.config, to.to_vec(), format!("Re: {subject}"), text, self.msg.message_id.clone());
+        mail.references.extend(self.msg.references.iter().cloned());
+        let salt = format!("{}:{}", self.msg.message_id.clone().unwrap_or_default(), to.join(","));
+        outbox::queue(self.tx, self.config, campaign, kind, &mail, &salt, self.now)?;
+        Ok(())
+    }
+
+    fn refuse(&self, campaign: Option<&str>, to: &[String], why: &str) -> Result<Disposition, PostError> {
+        crate::post::audit(self.tx, self.now, campaign, &format!("refused campaign mail from {}: {why}", self.from))?;
+        if !to.is_empty() {
+            self.reply(campaign, Kind::Refusal, to, format!("umpire received a campaign message from {}.\n\n{why}\n", self.from))?;
+        }
+        Ok(Disposition::Refused(why.to_string()))
+    }
+}
+
+fn known(tx: &Transaction<'_>, address: &str) -> Result<bool, PostError> {
+    let n: i64 = tx.query_row(
+        "SELECT (SELECT count(*) FROM campaign_powers WHERE address = ?1) + (SELECT count(*) FROM campaigns WHERE secretary_address = ?1)",
+        [address],
+        |r| r.get(0),
+    )?;
+    Ok(n > 0)
+}
+
+/// Handle one campaign message inside the post office's transaction.
+///
+/// # Errors
+/// Database errors only; everything wrong with the message is answered.
+pub fn handle(tx: &Transaction<'_>, config: &Config, msg: &Incoming, row: i64, from: &str, now: DateTime<Utc>) -> Result<Disposition, PostError> {
+    let desk = Desk { tx, config, msg, from, now };
+    let letter = orders::read(&msg.orders_text);
+    let me = if known(tx, from)? { vec![from.to_string()] } else { vec![] };
+    let Some(header) = letter.header.clone() else {
+        let why = letter.errors.first().map_or("The CAMPAIGN header line was not understood.".to_string(), |e| e.item.clone());
+        return desk.refuse(None, &me, &why);
+    };
+    let Some(stored) = load(tx, &header.campaign)? else {
+        return desk.refuse(None, &me, &format!("There is no campaign called '{}'.", header.campaign));
+    };
+    let id = stored.campaign.id.clone();
+    match &header.role {
+        Role::Secretary => {
+            if !password::verify(&header.password, &stored.secretary_pw) {
+                return desk.refuse(Some(&id), &[stored.secretary_address.clone()], "A secretary's message came with the wrong password.");
+            }
+            if stored.secretary_address != from {
+                return desk.refuse(Some(&id), &[stored.secretary_address.clone(), from.to_string()], &format!("Secretary's messages must come from {}.", stored.secretary_address));
+            }
+            secretary(&desk, stored, &letter)
+        }
+        Role::Power(power) => {
+            let player: Option<(String, String, String)> = tx
+                .query_row(
+                    "SELECT power, address, password FROM campaign_powers WHERE campaign_id = ?1 AND lower(power) = lower(?2)",
+                    params![id, power],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                )
+                .optional()?;
+            let Some((power, address, hash)) = player else {
+                return desk.refuse(Some(&id), &me, &format!("Campaign {id} has no power called '{power}'."));
+            };
+            if !password::verify(&header.password, &hash) {
+                return desk.refuse(Some(&id), &[address], &format!("A message for {power} came with the wrong password. If you did not send it, tell the secretary."));
+            }
+            if address != from {
+                return desk.refuse(Some(&id), &[address.clone(), from.to_string()], &format!("Orders for {power} must come from its registered address {address}."));
+            }
+            if stored.status != "active" {
+                return desk.refuse(Some(&id), &[address], &format!("Campaign {id} is {}; it takes no orders.", stored.status));
+            }
+            power_orders(&desk, stored, &power, row, &letter)
+        }
+    }
+}
+
+fn power_orders(desk: &Desk<'_, '_>, stored: Row, power: &str, row: i64, letter: &Letter) -> Result<Disposition, PostError> {
+    let world = world()?;
+    let c = &stored.campaign;
+    let turn = c.turn + 1;
+    desk.tx.execute(
+        "INSERT INTO campaign_orders (campaign_id, turn, power, message, text, orders, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![c.id, turn, power, row, desk.msg.orders_text, serde_json::to_string(&letter.orders).map_err(corrupt)?, store::ts(desk.now)],
+    )?;
+    let mut text = format!("Orders of {power} for {} ({}), as understood:\n\n", c.date(), c.title);
+    for l in &letter.orders {
+        match resolve::check(c, &world, power, &l.item) {
+            Ok(()) => text.push_str(&format!("  ok       {}\n", l.text)),
+            Err(why) => text.push_str(&format!("  REFUSED  {}\n           {why}\n", l.text)),
+        }
+    }
+    if letter.orders.is_empty() {
+        text.push_str("  (no orders: your armies stand)\n");
+    }
+    for e in &letter.errors {
+        text.push_str(&format!("\nNot understood, line {}:\n{}\n", e.number, e.item));
+    }
+    text.push_str("\nA later message for this week replaces these orders.\n");
+    desk.reply(Some(&c.id), Kind::Confirmation, &[desk.from.to_string()], text)?;
+    let powers: i64 = desk.tx.query_row("SELECT count(*) FROM campaign_powers WHERE campaign_id = ?1", [&c.id], |r| r.get(0))?;
+    let ordered: i64 = desk.tx.query_row(
+        "SELECT count(DISTINCT power) FROM campaign_orders WHERE campaign_id = ?1 AND turn = ?2",
+        params![c.id, turn],
+        |r| r.get(0),
+    )?;
+    if ordered == powers {
+        resolve_now(desk.tx, desk.config, &c.id, desk.now)?;
+    }
+    Ok(Disposition::Done(format!("campaign orders for {power}, turn {turn}")))
+}
+
+fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Disposition, PostError> {
+    let c = &stored.campaign;
+    let mut lines = Vec::new();
+    let mut play = false;
+    for Line { item, text, .. } in &letter.commands {
+        match item {
+            Command::Result { battle, winner, losses } => {
+                let Some(b) = c.pending.iter().find(|b| b.id == *battle) else {
+                    lines.push(format!("{text}: there is no battle {battle} awaiting a result"));
+                    continue;
+                };
+                let sides: Vec<&str> = b.armies.iter().filter_map(|a| c.armies.get(a)).map(|a| a.commander()).collect();
+                if !sides.iter().any(|s| s.eq_ignore_ascii_case(winner)) {
+                    lines.push(format!("{text}: battle {battle} was between {}", sides.join(" and ")));
+                    continue;
+                }
+                let winner = sides.iter().find(|s| s.eq_ignore_ascii_case(winner)).map(|s| s.to_string()).unwrap_or_default();
+                let r = EnteredResult { battle: *battle, winner, losses: losses.clone() };
+                desk.tx.execute(
+                    "INSERT OR REPLACE INTO campaign_results (campaign_id, battle, result, applied) VALUES (?1, ?2, ?3, 0)",
+                    params![c.id, battle, serde_json::to_string(&r).map_err(corrupt)?],
+                )?;
+                lines.push(format!("battle {battle}: result recorded; it takes effect when the week is resolved"));
+            }
+            Command::Resolve => {
+                play = true;
+                lines.push(format!("{} will be resolved now", c.date()));
+            }
+            Command::Status => lines.push(status(desk.tx, c)?),
+        }
+    }
+    for e in &letter.errors {
+        lines.push(format!("Not understood, line {}:\n{}", e.number, e.item));
+    }
+    if play {
+        resolve_now(desk.tx, desk.config, &c.id, desk.now)?;
+    }
+    crate::post::audit(desk.tx, desk.now, Some(&c.id), &format!("secretary: {} commands", letter.commands.len()))?;
+    let text = if lines.is_empty() { "No command found.".to_string() } else { lines.join("\n") };
+    desk.reply(Some(&c.id), Kind::Reply, &[desk.from.to_string()], text)?;
+    Ok(Disposition::Done(format!("secretary: {}", letter.commands.len())))
+}
+
+fn status(tx: &Transaction<'_>, c: &Campaign) -> Result<String, PostError> {
+    let mut st = tx.prepare(
+        "SELECT p.power, EXISTS(SELECT 1 FROM campaign_orders o WHERE o.campaign_id = p.campaign_id AND o.turn = ?2 AND o.power = p.power) \
+         FROM campaign_powers p WHERE p.campaign_id = ?1 ORDER BY p.power",
+    )?;
+    let rows = st.query_map(params![c.id, c.turn + 1], |r| Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?)))?;
+    let mut out = format!("{}: {}; battles awaiting results: {}\n", c.title, c.date(), c.pending.len());
+    for r in rows {
+        let (p, done) = r?;
+        out.push_str(&format!("  {p}: {}\n", if done { "orders in" } else { "no orders yet" }));
+    }
+    Ok(out)
+}
+
+/// Resolve the campaign's current map turn from the stored orders and the
+/// entered results, store it, and queue every power's report and the
+/// secretary's.
+///
+/// # Errors
+/// No such campaign, damaged stored data, or database errors.
+pub fn resolve_now(tx: &Transaction<'_>, config: &Config, id: &str, now: DateTime<Utc>) -> Result<(), PostError> {
+    let world = world()?;
+    let Some(stored) = load(tx, id)? else { return Err(PostError::NoGame(id.to_string())) };
+    let c = stored.campaign;
+    let turn = c.turn + 1;
+    let mut orders: BTreeMap<String, Vec<Line<Order>>> = BTreeMap::new();
+    {
+        let mut st = tx.prepare(
+            "SELECT power, orders FROM campaign_orders WHERE id IN \
+             (SELECT max(id) FROM campaign_orders WHERE campaign_id = ?1 AND turn = ?2 GROUP BY power) ORDER BY power",
+        )?;
+        for r in st.query_map(params![c.id, turn], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
+            let (p, json) = r?;
+            orders.insert(p, serde_json::from_str(&json).map_err(corrupt)?);
+        }
+    }
+    let results: Vec<EnteredResult> = {
+        let mut st = tx.prepare("SELECT result FROM campaign_results WHERE campaign_id = ?1 AND applied = 0 ORDER BY battle")?;
+        let rows = st.query_map([&c.id], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        rows.iter().map(|j| serde_json::from_str(j).map_err(corrupt)).collect::<Result<_, _>>()?
+    };
+    tx.execute("UPDATE campaign_results SET applied = 1 WHERE campaign_id = ?1", [&c.id])?;
+    let seed: [u8; 32] = Sha256::new().chain_update(stored.seed.as_bytes()).chain_update(format!(":{turn}").as_bytes()).finalize().into();
+    let r = resolve::resolve(&c, &world, &orders, &results, &mut SeededDice::new(seed)).map_err(|e| PostError::Engine(e.to_string()))?;
+    tx.execute(
+        "INSERT INTO campaign_turns (campaign_id, turn, state_before, state_after, orders, events, resolved_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            c.id,
+            turn,
+            serde_json::to_string(&c).map_err(corrupt)?,
+            serde_json::to_string(&r.campaign).map_err(corrupt)?,
+            serde_json::to_string(&orders).map_err(corrupt)?,
+            serde_json::to_string(&r.events).map_err(corrupt)?,
+            store::ts(now)
+        ],
+    )?;
+    tx.execute("UPDATE campaigns SET state = ?2 WHERE id = ?1", params![c.id, serde_json::to_string(&r.campaign).map_err(corrupt)?])?;
+    let played = c.date();
+    let players: Vec<(String, String)> = {
+        let mut st = tx.prepare("SELECT power, address FROM campaign_powers WHERE campaign_id = ?1 ORDER BY power")?;
+        let rows = st.query_map([&c.id], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        rows
+    };
+    for (power, address) in &players {
+        queue_report(tx, config, &r.campaign, &world, Some(power), address, &played, &r.events, "", now)?;
+    }
+    queue_report(tx, config, &r.campaign, &world, None, &stored.secretary_address, &played, &r.events, "", now)?;
+    crate::post::audit(tx, now, Some(&c.id), &format!("campaign turn {turn} ({played}) resolved: {} events", r.events.len()))
+}
