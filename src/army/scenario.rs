@@ -343,6 +343,9 @@ mod tests {
             turn: 1,
             charge_bonus_earned: Default::default(),
             deployment_zones: Default::default(),
+            pending_spells: Vec::new(),
+            effects: Vec::new(),
+            once_cast: Default::default(),
         }
     }
 

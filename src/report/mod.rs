@@ -283,6 +283,9 @@ mod tests {
             turn: 2,
             charge_bonus_earned: Default::default(),
             deployment_zones: Default::default(),
+            pending_spells: Vec::new(),
+            effects: Vec::new(),
+            once_cast: Default::default(),
         }
     }
 

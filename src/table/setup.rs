@@ -461,6 +461,9 @@ impl Table {
             turn: 1,
             charge_bonus_earned: Default::default(),
             deployment_zones: Default::default(),
+            pending_spells: Vec::new(),
+            effects: Vec::new(),
+            once_cast: Default::default(),
         };
         // Melee is mutual: list it on both units.
         for (id, partners) in &melee {
