@@ -658,7 +658,7 @@ fn raise(turn: &mut TurnState, w: &Unit, spell: Spell, p: DVec2) -> Result<UnitI
     let in_woods = table.terrain.iter().any(|t| t.kind == TerrainKind::Woods && point_in_polygon(p, &t.points));
     let (name, figures, class, traits) = match spell {
         Spell::ArmyOfGhosts => (format!("Ghosts of {}", w.name), GHOST_FIGURES, Class::A, vec![]),
-        Spell::LegionsOfTheDead => (format!("Legion of {}", w.name), LEGION_FIGURES, Class::B, vec![Trait::Dead]),
+        Spell::LegionsOfTheDead => ("Legion of the Dead".to_string(), LEGION_FIGURES, Class::B, vec![Trait::Dead]),
         _ => {
             let edge = p.x.min(p.y).min(table.width - p.x).min(table.depth - p.y);
             if !in_woods && edge > crate::rules::fire::EDGE_DEPTH {
