@@ -222,12 +222,31 @@ pub enum MagicEvent {
     Ended { what: String },
 }
 
+/// A spell's name without its article ("Calling" of "The Calling").
+fn bare(spell: &str) -> &str {
+    spell.strip_prefix("The ").unwrap_or(spell)
+}
+
+/// "the Sword of Fire", "the Calling".
+fn the(spell: &str) -> String {
+    format!("the {}", bare(spell))
+}
+
+/// "Thoth-Amon's", "White Druids'".
+fn possessive(name: &str) -> String {
+    if name.ends_with('s') {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
+    }
+}
+
 impl fmt::Display for MagicEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use crate::rules::magic::Casting;
         match self {
             MagicEvent::Cast { name, spell, at, roll, casting, points_left, .. } => {
-                write!(f, "{name} cast the {spell} at {at}: ")?;
+                write!(f, "{name} cast {} at {at}: ", the(spell))?;
                 match roll {
                     Some(r) => write!(f, "roll {r}, ")?,
                     None => f.write_str("it never fails, ")?,
@@ -239,15 +258,17 @@ impl fmt::Display for MagicEvent {
                 };
                 write!(f, "{what} ({points_left} points left).")
             }
-            MagicEvent::SpellLost { name, spell, why, .. } => write!(f, "{name}'s {spell} is lost: {why}."),
+            MagicEvent::SpellLost { name, spell, why, .. } => {
+                write!(f, "{} {} is lost: {why}.", possessive(name), bare(spell))
+            }
             MagicEvent::DruidDrunk { name, roll, .. } => {
                 write!(f, "{name} rolled {roll}: too drunk to work magic this turn.")
             }
             MagicEvent::Backfired { name, spell, onto_name, .. } => {
-                write!(f, "{name}'s {spell} backfired onto {onto_name}.")
+                write!(f, "{} {} backfired onto {onto_name}.", possessive(name), bare(spell))
             }
             MagicEvent::MagicCharge { spell, name, figures, face, die, modifiers, casualties, .. } => {
-                write!(f, "The {spell} struck {name}'s {face} as a charge by {figures} heavy cavalry: ")?;
+                write!(f, "The {} struck {} {face} as a charge by {figures} heavy cavalry: die {die}", bare(spell), possessive(name))?;
                 write_modifiers(f, *die, modifiers)?;
                 write!(f, "; {casualties} casualties.")
             }
@@ -270,7 +291,7 @@ impl fmt::Display for MagicEvent {
                 }
             }
             MagicEvent::Spellbound { name, spell, turns, .. } => {
-                write!(f, "{name} fell under the {spell} for {turns} turn{}.", if *turns == 1 { "" } else { "s" })
+                write!(f, "{name} fell under {} for {turns} turn{}.", the(spell), if *turns == 1 { "" } else { "s" })
             }
             MagicEvent::BeastsHunt { name, prey_name, struck, .. } => {
                 if *struck {
@@ -280,13 +301,13 @@ impl fmt::Display for MagicEvent {
                 }
             }
             MagicEvent::ArrowsTurned { name, .. } => {
-                write!(f, "The Wind Demon turned {name}'s arrows back on them.")
+                write!(f, "The Wind Demon turned {} arrows back on them.", possessive(name))
             }
             MagicEvent::MoraleCalled { name, spell, modifier, target, .. } => {
                 let why = if *target { "aimed at them" } else { "within 6 inches" };
-                write!(f, "{name} must test morale at {modifier}% (the {spell}, {why}).")
+                write!(f, "{name} must test morale at {modifier}% ({}, {why}).", the(spell))
             }
-            MagicEvent::NoEffect { spell, why } => write!(f, "The {spell} had no effect: {why}."),
+            MagicEvent::NoEffect { spell, why } => write!(f, "The {} had no effect: {why}.", bare(spell)),
             MagicEvent::Ended { what } => {
                 let mut c = what.chars();
                 match c.next() {
