@@ -205,9 +205,11 @@ fn rain_calls_no_tests_and_shield_lasts_three_turns() {
     let after = play(&tbl, &TurnOrders::default(), &[("spell:thoth:1", 50)]);
     assert!(after.record.units.values().all(|r| r.morale_calls.is_empty()));
     tbl = after.table;
-    let shielded = |t: &Table| t.effects.iter().any(|e| matches!(e.kind, EffectKind::ShieldOfAir { .. }));
+    let shielded = |t: &Table| t.effects.iter().any(|e| e.is_active() && matches!(e.kind, EffectKind::ShieldOfAir { .. }));
     assert!(shielded(&tbl));
-    assert!(!tbl.effects.iter().any(|e| matches!(e.kind, EffectKind::Rain { .. })), "rain lasts one turn");
+    let rain: Vec<_> = tbl.effects.iter().filter(|e| matches!(e.kind, EffectKind::Rain { .. })).collect();
+    assert_eq!(rain.len(), 1, "the rain stays for the turn's picture");
+    assert!(!rain[0].is_active(), "rain lasts one turn");
     for turn in 0..2 {
         tbl = play(&tbl, &TurnOrders::default(), &[]).table;
         assert_eq!(shielded(&tbl), turn == 0, "after turn {}", tbl.turn - 1);
@@ -317,4 +319,41 @@ fn magic_reads_as_sentences() {
             "Cimmerian Warband must test morale at -20% (the Sword of Fire, aimed at them).",
         ]
     );
+}
+
+#[test]
+fn the_report_tells_the_spells_and_the_picture_draws_them() {
+    let src = format!(
+        "{BASE}\n[[terrain]]\nkind = \"hill\"\ncontours = 2\npoints = [[50.0, 30.0], [70.0, 30.0], [70.0, 40.0], [50.0, 40.0]]\n"
+    );
+    let setup: Setup = toml::from_str(&src).unwrap();
+    let t = Table::from_setup(&setup).unwrap();
+    let o = orders(
+        &t,
+        "stygia",
+        "Thoth-Amon: cast Wall of Fire along (30, 20) to (42, 20)\n\
+         Thoth-Amon: cast Earth-Shaker along (4, 30) to (20, 30)\n\
+         Thoth-Amon: cast Rain Demon at (10, 40)\n\
+         Thoth-Amon: cast Earth-Demon at (56, 29)\n\
+         Thoth-Amon: cast Shield of Air",
+    );
+    let t2 = play(&t, &o, &[]).table;
+    let r = play(
+        &t2,
+        &TurnOrders::default(),
+        &[("spell:thoth:1", 60), ("spell:thoth:2", 60), ("spell:thoth:3", 60), ("spell:thoth:4", 60)],
+    );
+    let (sections, dice) = umpire::report::story(&r.events);
+    let titles: Vec<&str> = sections.iter().map(|s| s.title.as_str()).collect();
+    assert_eq!(titles.first(), Some(&"Spells take effect"));
+    assert_eq!(titles.last(), Some(&"Magic at the end of the turn"));
+    assert!(dice.contains(&"spell:thoth:4 = 60".to_string()));
+    let first = &sections[0].lines;
+    assert!(first.iter().any(|l| l == "Thoth-Amon cast the Shield of Air on himself: it never fails, it works (245 points left)."), "{first:#?}");
+    assert!(first.iter().any(|l| l.starts_with("The earth slid off the hill near (56.0, 29.0)")), "{first:#?}");
+    let svg = umpire::report::picture::svg(Some(&t2), &r.table, &[], "turn 2");
+    for mark in ["#e74c3c", "#6e2c00", "#5dade2", "#a0522d", "clip-path=\"url(#fire", "r=\"14\""] {
+        assert!(svg.contains(mark), "picture lacks {mark}");
+    }
+    assert!(umpire::report::picture::png(&svg).unwrap().starts_with(b"\x89PNG"));
 }

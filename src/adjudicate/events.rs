@@ -169,6 +169,7 @@ pub enum Event {
 pub enum MagicEvent {
     /// "Thoth-Amon cast the Sword of Fire at Nemedian Knights: roll 57, it works (475 points left)."
     Cast {
+        /// "at Knights", "at (30.0, 20.0)", "along (…) to (…)", "on himself".
         wizard: UnitId,
         name: String,
         spell: String,
@@ -222,6 +223,13 @@ pub enum MagicEvent {
     Ended { what: String },
 }
 
+impl MagicEvent {
+    /// Told at the end of the turn: fire spreading and burning, magic ending.
+    pub fn at_end_of_turn(&self) -> bool {
+        matches!(self, MagicEvent::FireSpread { .. } | MagicEvent::Burned { .. } | MagicEvent::Ended { .. })
+    }
+}
+
 /// A spell's name without its article ("Calling" of "The Calling").
 fn bare(spell: &str) -> &str {
     spell.strip_prefix("The ").unwrap_or(spell)
@@ -246,7 +254,7 @@ impl fmt::Display for MagicEvent {
         use crate::rules::magic::Casting;
         match self {
             MagicEvent::Cast { name, spell, at, roll, casting, points_left, .. } => {
-                write!(f, "{name} cast {} at {at}: ", the(spell))?;
+                write!(f, "{name} cast {} {at}: ", the(spell))?;
                 match roll {
                     Some(r) => write!(f, "roll {r}, ")?,
                     None => f.write_str("it never fails, ")?,

@@ -102,6 +102,7 @@ pub(crate) fn take_effect(
     options: &GameOptions,
     dice: &mut dyn Dice,
 ) -> Result<(), DiceError> {
+    turn.table.effects.retain(Effect::is_active);
     let pending = std::mem::take(&mut turn.table.pending_spells);
     let mut by_wizard: BTreeMap<UnitId, Vec<PendingSpell>> = BTreeMap::new();
     for p in pending {
@@ -189,7 +190,11 @@ fn cast_all(
             wizard: w.id.clone(),
             name: w.name.clone(),
             spell: spell_name(s.spell).into(),
-            at: describe(&turn.table, &aim),
+            at: if aim == Aim::Unit(w.id.clone()) {
+                "on himself".into()
+            } else {
+                describe(&turn.table, &aim)
+            },
             roll: result.0,
             casting: result.1,
             points_left,
@@ -600,7 +605,7 @@ fn effect(
         (spell, aim) => {
             turn.events.push(Event::Magic(MagicEvent::NoEffect {
                 spell: spell_name(spell).into(),
-                why: format!("it cannot be cast at {}", describe(&turn.table, aim)),
+                why: format!("it cannot be cast {}", describe(&turn.table, aim)),
             }));
             None
         }
@@ -838,12 +843,13 @@ fn segment_meets_polygon(a: DVec2, b: DVec2, poly: &[DVec2]) -> bool {
     point_in_polygon(a, poly) || point_in_polygon(b, poly) || footprint_meets(&seg, poly)
 }
 
-/// A place in words for the report.
+/// Where a spell was aimed, in words for the report: "at Knights",
+/// "at (30.0, 20.0)", "along (30.0, 20.0) to (42.0, 20.0)".
 fn describe(table: &Table, aim: &Aim) -> String {
     match aim {
-        Aim::Unit(id) => table.units.get(id).map_or(id.clone(), |u| u.name.clone()),
-        Aim::Point(p) => format!("({:.1}, {:.1})", p.x, p.y),
-        Aim::Line(a, b) => format!("the line ({:.1}, {:.1}) to ({:.1}, {:.1})", a.x, a.y, b.x, b.y),
+        Aim::Unit(id) => format!("at {}", table.units.get(id).map_or(id.as_str(), |u| u.name.as_str())),
+        Aim::Point(p) => format!("at ({:.1}, {:.1})", p.x, p.y),
+        Aim::Line(a, b) => format!("along ({:.1}, {:.1}) to ({:.1}, {:.1})", a.x, a.y, b.x, b.y),
     }
 }
 
@@ -899,17 +905,21 @@ pub(crate) fn end_of_turn(turn: &mut TurnState, orders: &TurnOrders, options: &G
     let mut kept = Vec::new();
     for mut e in std::mem::take(&mut turn.table.effects) {
         match e.turns_left {
-            Some(n) if n <= 1 => expire(turn, &e),
+            Some(0) | None => {}
             Some(n) => {
                 e.turns_left = Some(n - 1);
-                kept.push(e);
+                if n == 1 {
+                    expire(turn, &e);
+                }
             }
-            None => kept.push(e),
         }
+        kept.push(e);
     }
     // Summoned troops that are gone need no effect.
     kept.retain(|e| match &e.kind {
-        EffectKind::Summoned { unit, .. } => turn.table.units.get(unit).is_some_and(|u| u.status.is_present()),
+        EffectKind::Summoned { unit, .. } => {
+            !e.is_active() || turn.table.units.get(unit).is_some_and(|u| u.status.is_present())
+        }
         _ => true,
     });
     turn.table.effects = kept;
@@ -1004,7 +1014,7 @@ fn figure_places(u: &Unit) -> Vec<DVec2> {
 /// A magic barrier a charge may not cross (§10): a Wall of Fire stops
 /// charges; no one may charge across the Earth-Shaker's tremors.
 pub fn charge_barrier(table: &Table, fp: &Footprint) -> Option<&'static str> {
-    table.effects.iter().find_map(|e| match e.kind {
+    table.effects.iter().filter(|e| e.is_active()).find_map(|e| match e.kind {
         EffectKind::WallOfFire { from, to } if Place::Line(from, to).distance(fp) <= 1e-9 => {
             Some("the Wall of Fire")
         }
@@ -1018,7 +1028,7 @@ pub fn charge_barrier(table: &Table, fp: &Footprint) -> Option<&'static str> {
 /// Whether missiles from `from` to `to` are stopped (§10): a Wall of Fire
 /// across their path, or a Shield of Air over the target.
 pub fn missiles_blocked(table: &Table, from: DVec2, to: DVec2, target: &str) -> bool {
-    table.effects.iter().any(|e| match &e.kind {
+    table.effects.iter().filter(|e| e.is_active()).any(|e| match &e.kind {
         EffectKind::ShieldOfAir { wizard } => wizard == target,
         EffectKind::WallOfFire { from: a, to: b } => segments_cross(from, to, *a, *b),
         _ => false,
@@ -1039,7 +1049,7 @@ pub(crate) fn arrows_land_on(turn: &mut TurnState, firer: &str, target: &str) ->
         .table
         .effects
         .iter()
-        .any(|e| matches!(&e.kind, EffectKind::WindDemon { unit } if unit == firer));
+        .any(|e| e.is_active() && matches!(&e.kind, EffectKind::WindDemon { unit } if unit == firer));
     if !turned {
         return target.to_string();
     }
@@ -1051,7 +1061,7 @@ pub(crate) fn arrows_land_on(turn: &mut TurnState, firer: &str, target: &str) ->
 /// Whether a hero sleeps or a commander is blind (Black Slumber, Helm of
 /// Darkness): he adds nothing and does not move while it lasts.
 pub fn spellbound(table: &Table, id: &str) -> bool {
-    table.effects.iter().any(|e| match &e.kind {
+    table.effects.iter().filter(|e| e.is_active()).any(|e| match &e.kind {
         EffectKind::Slumber { hero } => hero == id,
         EffectKind::Blinded { commander } => commander == id,
         _ => false,

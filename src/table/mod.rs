@@ -162,11 +162,20 @@ pub struct PendingSpell {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Effect {
     pub kind: EffectKind,
-    /// Turns it lasts, counting the present one; it ends when this reaches 0
-    /// at the end of a turn. `None` lasts until something ends it.
+    /// Turns it still lasts, counting the present one; counted down at the
+    /// end of each turn, and at 0 it is spent (removed when the next turn
+    /// begins). `None` lasts until something ends it.
     pub turns_left: Option<u32>,
     /// The wizard whose spell made it.
     pub caster: UnitId,
+}
+
+impl Effect {
+    /// Still acting: an effect whose last turn has been played stays on
+    /// the table (for the picture of that turn) until the next turn begins.
+    pub fn is_active(&self) -> bool {
+        self.turns_left != Some(0)
+    }
 }
 
 /// What a lasting effect is.
