@@ -185,7 +185,7 @@ fn morale_calls_for_target_neighbours_and_northern_barbarians() {
 }
 
 #[test]
-fn northern_barbarians_near_magic_test_at_minus_ten() {
+fn northern_barbarians_near_magic_test_at_minus_twenty() {
     let mut t = table();
     t.units.get_mut("nb").unwrap().front = glam::DVec2::new(36.0, 40.0);
     t.units.get_mut("far").unwrap().front = glam::DVec2::new(36.0, 34.0);
@@ -194,7 +194,7 @@ fn northern_barbarians_near_magic_test_at_minus_ten() {
     let after = play(&t2, &TurnOrders::default(), &[("spell:thoth:1", 50), ("d6:far:sword", 4)]);
     let nb = &after.record.unit("nb").unwrap().morale_calls;
     assert_eq!(nb.len(), 1);
-    assert_eq!(nb[0].modifier, -10, "ruling M-3: −20 only as the target");
+    assert_eq!(nb[0].modifier, -20, "ruling M-3: Northern Barbarians −20 within 6 inches too");
 }
 
 #[test]

@@ -403,11 +403,12 @@ impl Place {
     }
 }
 
-/// The morale tests magic calls (§10; ruling M-3): the units struck test
-/// at −10% (Northern Barbarians −20%); every other unit within 6 inches of
-/// where the magic fell tests at −10%. Single figures and the caster's own
-/// summoned troops do not test. The morale step takes the calls in phase 2
-/// with the pre-melee tests.
+/// The morale tests magic calls (§10; ruling M-3): the units struck and
+/// every other unit within 6 inches of where the magic fell test at −10%,
+/// Northern Barbarians at −20% either way. Single figures and the caster's
+/// own summoned troops do not test. Who tests is fixed now, at the start of
+/// phase 1; the morale step takes the calls in phase 2 with the pre-melee
+/// tests.
 fn fear(turn: &mut TurnState, w: &Unit, spell: Spell, struck: &[UnitId], place: &Place) {
     let summoned: Vec<UnitId> = turn
         .table
@@ -428,7 +429,7 @@ fn fear(turn: &mut TurnState, w: &Unit, spell: Spell, struck: &[UnitId], place: 
         if !target && !near {
             continue;
         }
-        let modifier = if target && u.has_trait(Trait::NorthernBarbarian) {
+        let modifier = if u.has_trait(Trait::NorthernBarbarian) {
             NORTHERN_BARBARIAN_MAGIC_MORALE
         } else {
             MAGIC_MORALE

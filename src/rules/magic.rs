@@ -113,7 +113,7 @@ pub fn casting(spell: Spell, roll: u8) -> Casting {
 
 /// Morale modifier for the target of magic and for units near it (§10).
 pub const MAGIC_MORALE: i32 = -10;
-/// Northern Barbarians' fear of magic when it is used against them (Appendix I).
+/// Northern Barbarians' fear of magic, on them or within 6 inches (Appendix I; ruling M-3).
 pub const NORTHERN_BARBARIAN_MAGIC_MORALE: i32 = -20;
 /// Units within this many inches of magic test too (§10).
 pub const MAGIC_FEAR_RANGE: f64 = 6.0;
