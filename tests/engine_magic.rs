@@ -243,7 +243,7 @@ fn fire_spreads_two_inches_a_turn_until_rain_puts_it_out() {
     // Turn 2: lit; ranks within 2 inches (the first two of eight) burn: 6 of 24 in the fire, 3 die.
     let r = play(&tbl, &TurnOrders::default(), &[("spell:thoth:1", 70)]);
     assert_eq!(r.table.units["pict"].figures, 21);
-    tbl = r.table;
+    tbl = stored(&r.table);
     // Turn 3: 4 inches; the unit now has 21 figures over 24 places.
     let r = play(&tbl, &TurnOrders::default(), &[]);
     assert!(r.table.units["pict"].figures < 21);

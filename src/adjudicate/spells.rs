@@ -34,7 +34,7 @@ use super::{roll, TurnState};
 use crate::dice::{Dice, DiceError, DiceKey, AVERAGE_DIE_FACES};
 use crate::orders::plan::{Spell, SpellTarget, TurnOrders};
 use crate::rules::magic::{
-    casting, causes_tests, spell_name, spell_points, Casting, MagicUser, CALLING_FIGURES,
+    casting, causes_tests, spell_name, spell_points, Casting, MagicUser, CALLING_EDGE, CALLING_FIGURES,
     DRUID_SOBER_FROM, EARTH_DEMON_CONTOURS, EARTH_DEMON_FIGURES, FIRE_SPREAD, GHOST_FIGURES,
     GHOST_TURNS, LANDSLIDE_EXTENT, LEGION_FIGURES, MAGIC_FEAR_RANGE, MAGIC_MORALE,
     NORTHERN_BARBARIAN_MAGIC_MORALE, RAIN_SQUARE, SHIELD_OF_AIR_TURNS, SIGHT_GAP,
@@ -56,13 +56,18 @@ use std::collections::BTreeMap;
 /// the start of the next turn's phase 1 (§10). A wizard's spells keep the
 /// order they were written in.
 pub fn write(table: &mut Table, orders: &TurnOrders) {
+    let turn = table.turn;
+    queue(table, orders, turn);
+}
+
+fn queue(table: &mut Table, orders: &TurnOrders, written: u32) {
     for (id, o) in &orders.units {
         for s in &o.spells {
             table.pending_spells.push(PendingSpell {
                 caster: id.clone(),
                 spell: s.spell,
                 target: s.target.clone(),
-                written: table.turn,
+                written,
             });
         }
     }
@@ -79,9 +84,8 @@ pub fn carry_written(table: &mut Table, orders: &mut TurnOrders) {
             written.units.entry(id.clone()).or_default().spells = spells;
         }
     }
-    table.turn = table.turn.saturating_sub(1);
-    write(table, &written);
-    table.turn += 1;
+    let last_turn = table.turn.saturating_sub(1);
+    queue(table, &written, last_turn);
 }
 
 /// What a spell falls on once it is cast.
@@ -201,9 +205,10 @@ fn cast_all(
         }));
         match result.1 {
             Casting::Fizzle => {}
-            Casting::Works => effect(turn, options, dice, &w, s.spell, &aim, k)?,
-            Casting::Backfire => match nearest_friend(&turn.table, &w) {
-                Some(f) => {
+            Casting::Works => effect(turn, options, dice, &w, s.spell, &aim)?,
+            // With no friendly unit left, a backfire strikes nothing.
+            Casting::Backfire => {
+                if let Some(f) = nearest_friend(&turn.table, &w) {
                     turn.events.push(Event::Magic(MagicEvent::Backfired {
                         wizard: w.id.clone(),
                         name: w.name.clone(),
@@ -211,10 +216,9 @@ fn cast_all(
                         onto: f.id.clone(),
                         onto_name: f.name.clone(),
                     }));
-                    backfire(turn, options, dice, &w, s.spell, &f, k)?;
+                    backfire(turn, options, dice, &w, s.spell, &f)?;
                 }
-                None => {}
-            },
+            }
         }
     }
     Ok(())
@@ -331,18 +335,17 @@ fn backfire(
     w: &Unit,
     spell: Spell,
     friend: &Unit,
-    k: u32,
 ) -> Result<(), DiceError> {
     let fp = friend.footprint();
     let (l, r) = fp.edge(crate::table::geometry::Edge::Front);
     match spell {
         Spell::SwordOfFire | Spell::EarthDemon => {
             let n = if spell == Spell::SwordOfFire { SWORD_OF_FIRE_FIGURES } else { EARTH_DEMON_FIGURES };
-            let key = effect_key(w, k, spell, &friend.id);
+            let key = effect_key(spell, &friend.id);
             magic_charge(turn, options, dice, spell, &friend.id, n, Face::Front, key)?;
         }
         Spell::WallOfFire | Spell::EarthShaker => {
-            effect(turn, options, dice, w, spell, &Aim::Line(l, r), k)?;
+            effect(turn, options, dice, w, spell, &Aim::Line(l, r))?;
             return Ok(());
         }
         Spell::WindDemon | Spell::RainDemon => {
@@ -351,20 +354,20 @@ fn backfire(
             } else {
                 Aim::Point(fp.centre)
             };
-            effect(turn, options, dice, w, spell, &aim, k)?;
+            effect(turn, options, dice, w, spell, &aim)?;
             return Ok(());
         }
         _ => {}
     }
     if causes_tests(spell) {
-        fear(turn, w, spell, &[friend.id.clone()], &Place::Units(vec![fp]));
+        fear(turn, w, spell, std::slice::from_ref(&friend.id), &Place::Units(vec![fp]));
     }
     Ok(())
 }
 
 /// The dice key of a spell's own die: `d6:TARGET:slumber`, `d6:TARGET:helm`,
 /// `d6:UNIT:landslide`, `d6:TARGET:sword`.
-fn effect_key(_w: &Unit, _k: u32, spell: Spell, target: &str) -> DiceKey {
+fn effect_key(spell: Spell, target: &str) -> DiceKey {
     let what = match spell {
         Spell::BlackSlumber => "slumber",
         Spell::HelmOfDarkness => "helm",
@@ -459,7 +462,6 @@ fn effect(
     w: &Unit,
     spell: Spell,
     aim: &Aim,
-    k: u32,
 ) -> Result<(), DiceError> {
     let lasting = |kind, turns| Effect { kind, turns_left: turns, caster: w.id.clone() };
     let mut struck: Vec<UnitId> = Vec::new();
@@ -497,7 +499,7 @@ fn effect(
         (Spell::SwordOfFire, Aim::Unit(id)) => {
             let t = turn.table.units[id].clone();
             let face = t.footprint().arc_of(w.front).face(t.formation);
-            magic_charge(turn, options, dice, spell, id, SWORD_OF_FIRE_FIGURES, face, effect_key(w, k, spell, id))?;
+            magic_charge(turn, options, dice, spell, id, SWORD_OF_FIRE_FIGURES, face, effect_key(spell, id))?;
             struck.push(id.clone());
             Some(Place::Units(vec![t.footprint()]))
         }
@@ -566,7 +568,7 @@ fn effect(
                 turn.table.effects.push(lasting(EffectKind::Landslide { points: points.clone() }, Some(1)));
                 for u in &caught {
                     let face = u.footprint().arc_of(hill_side).face(u.formation);
-                    magic_charge(turn, options, dice, spell, &u.id, EARTH_DEMON_FIGURES, face, effect_key(w, k, spell, &u.id))?;
+                    magic_charge(turn, options, dice, spell, &u.id, EARTH_DEMON_FIGURES, face, effect_key(spell, &u.id))?;
                     struck.push(u.id.clone());
                 }
                 Some(Place::Units(caught.iter().map(Unit::footprint).collect()))
@@ -581,7 +583,7 @@ fn effect(
         },
         (Spell::BlackSlumber | Spell::HelmOfDarkness, Aim::Unit(id)) => {
             let t = turn.table.units[id].clone();
-            let turns = u32::from(roll(dice, effect_key(w, k, spell, id), &mut turn.events)?);
+            let turns = u32::from(roll(dice, effect_key(spell, id), &mut turn.events)?);
             let kind = if spell == Spell::BlackSlumber {
                 EffectKind::Slumber { hero: id.clone() }
             } else {
@@ -667,7 +669,7 @@ fn raise(turn: &mut TurnState, w: &Unit, spell: Spell, p: DVec2) -> Result<UnitI
         Spell::LegionsOfTheDead => ("Legion of the Dead".to_string(), LEGION_FIGURES, Class::B, vec![Trait::Dead]),
         _ => {
             let edge = p.x.min(p.y).min(table.width - p.x).min(table.depth - p.y);
-            if !in_woods && edge > crate::rules::fire::EDGE_DEPTH {
+            if !in_woods && edge > CALLING_EDGE {
                 return Err("the beasts enter at a side edge, or wolves from woods".into());
             }
             let beasts = if in_woods { "Wolves" } else { "Serpents" };

@@ -151,6 +151,9 @@ pub const GHOST_FIGURES: u32 = 24;
 pub const GHOST_TURNS: u32 = 4;
 /// Figures of a legion of the dead (Appendix II, White Hand).
 pub const LEGION_FIGURES: u32 = 24;
+/// The Calling's beasts enter within this many inches of a side edge,
+/// unless wolves come out of woods (Appendix II; ruling M-16).
+pub const CALLING_EDGE: f64 = 3.0;
 /// Figures of a unit of the Calling's beasts (Appendix II, White Druids).
 pub const CALLING_FIGURES: u32 = 20;
 /// A White Druid rolling under this (percentile) is too drunk to function.
