@@ -357,3 +357,56 @@ fn the_report_tells_the_spells_and_the_picture_draws_them() {
     }
     assert!(umpire::report::picture::png(&svg).unwrap().starts_with(b"\x89PNG"));
 }
+
+mod invariants {
+    use super::*;
+    use glam::DVec2;
+    use proptest::prelude::*;
+    use umpire::dice::SeededDice;
+    use umpire::orders::plan::{Spell, SpellTarget};
+    use umpire::rules::magic::{SPECIAL_SPELLS, SPELLS};
+    use umpire::table::PendingSpell;
+
+    fn spell() -> impl Strategy<Value = Spell> {
+        (0..SPELLS.len() + SPECIAL_SPELLS.len())
+            .prop_map(|i| SPELLS.iter().chain(SPECIAL_SPELLS.iter()).nth(i).copied().unwrap())
+    }
+
+    fn target() -> impl Strategy<Value = SpellTarget> {
+        let p = || (0.0..72.0f64, 0.0..48.0f64).prop_map(|(x, y)| DVec2::new(x, y));
+        prop_oneof![
+            prop::sample::select(vec!["thoth", "sp", "pict", "nb", "far"])
+                .prop_map(|id| SpellTarget::Unit(id.to_string())),
+            p().prop_map(SpellTarget::Point),
+            (p(), p()).prop_map(|(a, b)| SpellTarget::Line(a, b)),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Whatever is cast at whatever, over three turns: no panic, no
+        /// unit gains figures, and points only go down.
+        #[test]
+        fn magic_never_breaks_the_table(
+            spells in prop::collection::vec((spell(), target()), 1..5),
+            seed in any::<[u8; 32]>(),
+        ) {
+            let mut t = table();
+            for (spell, target) in spells {
+                t.pending_spells.push(PendingSpell { caster: "thoth".into(), spell, target, written: 0 });
+            }
+            let mut dice = SeededDice::new(seed);
+            for _ in 0..3 {
+                let r = resolve_turn(&t, &TurnOrders::default(), &GameOptions::default(), &mut dice, StopAfter::Turn).unwrap();
+                for (id, u) in &t.units {
+                    prop_assert!(r.table.units[id].figures <= u.figures, "{id} gained figures");
+                }
+                prop_assert!(r.table.units["thoth"].spell_points <= t.units["thoth"].spell_points);
+                for e in &r.events {
+                    prop_assert!(!e.to_string().is_empty());
+                }
+                t = stored(&r.table);
+            }
+        }
+    }
+}
