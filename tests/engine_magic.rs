@@ -194,7 +194,7 @@ fn northern_barbarians_near_magic_test_at_minus_twenty() {
     let after = play(&t2, &TurnOrders::default(), &[("spell:thoth:1", 50), ("d6:far:sword", 4)]);
     let nb = &after.record.unit("nb").unwrap().morale_calls;
     assert_eq!(nb.len(), 1);
-    assert_eq!(nb[0].modifier, -20, "ruling M-3: Northern Barbarians −20 within 6 inches too");
+    assert_eq!(nb[0].modifier, -20, "ruling S-3: Northern Barbarians −20 within 6 inches too");
 }
 
 #[test]

@@ -75,7 +75,7 @@ fn queue(table: &mut Table, orders: &TurnOrders, written: u32) {
 
 /// Treat the spells in `orders` as written last turn: they move onto the
 /// table and take effect in the turn about to be played. A rules case is
-/// one turn, so its spells are read this way (ruling M-1).
+/// one turn, so its spells are read this way (ruling S-1).
 pub fn carry_written(table: &mut Table, orders: &mut TurnOrders) {
     let mut written = TurnOrders::default();
     for (id, o) in &mut orders.units {
@@ -226,7 +226,7 @@ fn cast_all(
 
 /// Resolve a spell's target on the table as it stands at the start of
 /// phase 1: the target must still be there, within the depth of the table,
-/// and in sight (§10; ruling M-2).
+/// and in sight (§10; ruling S-2).
 fn aim_of(table: &Table, w: &Unit, target: &SpellTarget) -> Result<Aim, String> {
     match target {
         SpellTarget::Unit(id) if *id == w.id => Ok(Aim::Unit(id.clone())),
@@ -323,7 +323,7 @@ fn nearest_friend(table: &Table, w: &Unit) -> Option<Unit> {
         .cloned()
 }
 
-/// A backfire (ruling M-5): the spell strikes the facing side of the
+/// A backfire (ruling S-5): the spell strikes the facing side of the
 /// nearest friendly unit — a bolt or landslide charges its front, a wall or
 /// tremor line is laid along its front, the Wind Demon turns its own arrows;
 /// spells that raise, summon, put to sleep or blind strike nothing but
@@ -406,7 +406,7 @@ impl Place {
     }
 }
 
-/// The morale tests magic calls (§10; ruling M-3): the units struck and
+/// The morale tests magic calls (§10; ruling S-3): the units struck and
 /// every other unit within 6 inches of where the magic fell test at −10%,
 /// Northern Barbarians at −20% either way. Single figures and the caster's
 /// own summoned troops do not test. Who tests is fixed now, at the start of
@@ -621,7 +621,7 @@ fn effect(
 
 /// A magic charge (§10): `figures` heavy cavalry with their charge bonus
 /// strike `face` of the target; its average die is a d6 read through the
-/// average die's faces (ruling M-6). The target does not strike back.
+/// average die's faces (ruling S-6). The target does not strike back.
 #[allow(clippy::too_many_arguments)]
 fn magic_charge(
     turn: &mut TurnState,
@@ -659,7 +659,7 @@ fn magic_charge(
 }
 
 /// Raise ghosts or legions, or call beasts, with their front centre at `p`
-/// (ruling M-8): ghosts and legions face as the wizard does, beasts face
+/// (ruling S-8): ghosts and legions face as the wizard does, beasts face
 /// the nearest enemy; the ground must be clear.
 fn raise(turn: &mut TurnState, w: &Unit, spell: Spell, p: DVec2) -> Result<UnitId, String> {
     let table = &turn.table;
@@ -738,7 +738,7 @@ fn nearest_enemy<'a>(table: &'a Table, u: &Unit) -> Option<&'a Unit> {
         })
 }
 
-/// The Calling's beasts at the start of phase 1 (Appendix II; ruling M-9):
+/// The Calling's beasts at the start of phase 1 (Appendix II; ruling S-9):
 /// any not yet in melee run straight at the nearest enemy unit, up to a
 /// light-foot move, and strike the side nearest them, with no charge bonus.
 fn hunt(turn: &mut TurnState) {
@@ -806,7 +806,7 @@ fn hunt(turn: &mut TurnState) {
     }
 }
 
-/// The landslide off the 2-contour hill nearest `p` (ruling M-7): the
+/// The landslide off the 2-contour hill nearest `p` (ruling S-7): the
 /// hill's side nearest the stated place slides 3 inches outward.
 /// Returns the new ground (hill side first, then the outer edge).
 fn landslide(table: &Table, p: DVec2) -> Option<Vec<DVec2>> {
@@ -857,7 +857,7 @@ fn describe(table: &Table, aim: &Aim) -> String {
 }
 
 /// Rain puts out fire (§10): a Wall of Fire or burning woods the rain's
-/// square foot touches are put out entirely (ruling M-10).
+/// square foot touches are put out entirely (ruling S-10).
 fn douse(turn: &mut TurnState) {
     let squares: Vec<Footprint> = turn
         .table
@@ -959,7 +959,7 @@ fn expire(turn: &mut TurnState, e: &Effect) {
     turn.events.push(Event::Magic(MagicEvent::Ended { what: ended }));
 }
 
-/// Fire in woods (§10; ruling M-11): each turn it reaches 2 inches farther
+/// Fire in woods (§10; ruling S-11): each turn it reaches 2 inches farther
 /// from where the wall was laid, within the woods; half the figures
 /// standing in the burning part die. Woods wholly burnt go out.
 fn burn(turn: &mut TurnState, options: &GameOptions) {

@@ -185,7 +185,7 @@ impl Case {
             order_errors.extend(read.errors);
         }
         // A case is one turn: its spells are those written last turn, and
-        // take effect in this one (ruling M-1).
+        // take effect in this one (ruling S-1).
         crate::adjudicate::spells::carry_written(&mut table, &mut orders);
         let mut dice = ScriptedDice::new(self.dice.clone());
         let result = match resolve_turn(&table, &orders, &self.options, &mut dice, self.stop_after)

@@ -113,7 +113,7 @@ pub fn casting(spell: Spell, roll: u8) -> Casting {
 
 /// Morale modifier for the target of magic and for units near it (§10).
 pub const MAGIC_MORALE: i32 = -10;
-/// Northern Barbarians' fear of magic, on them or within 6 inches (Appendix I; ruling M-3).
+/// Northern Barbarians' fear of magic, on them or within 6 inches (Appendix I; ruling S-3).
 pub const NORTHERN_BARBARIAN_MAGIC_MORALE: i32 = -20;
 /// Units within this many inches of magic test too (§10).
 pub const MAGIC_FEAR_RANGE: f64 = 6.0;
@@ -121,7 +121,7 @@ pub const MAGIC_FEAR_RANGE: f64 = 6.0;
 pub const SIGHT_GAP: f64 = 3.0;
 
 /// Whether the spell makes its target and those near it test morale
-/// (§10 OPEN; ruling M-4): not the spells a wizard casts on himself, not the
+/// (§10 OPEN; ruling S-4): not the spells a wizard casts on himself, not the
 /// rain ("no morale test"), not the Calling (beasts entering are not magic
 /// aimed at anyone).
 pub fn causes_tests(spell: Spell) -> bool {
@@ -152,7 +152,7 @@ pub const GHOST_TURNS: u32 = 4;
 /// Figures of a legion of the dead (Appendix II, White Hand).
 pub const LEGION_FIGURES: u32 = 24;
 /// The Calling's beasts enter within this many inches of a side edge,
-/// unless wolves come out of woods (Appendix II; ruling M-16).
+/// unless wolves come out of woods (Appendix II; ruling S-16).
 pub const CALLING_EDGE: f64 = 3.0;
 /// Figures of a unit of the Calling's beasts (Appendix II, White Druids).
 pub const CALLING_FIGURES: u32 = 20;
@@ -173,7 +173,7 @@ pub enum MagicUser {
 impl MagicUser {
     /// The order a wizard belongs to, read from his name as army files
     /// name wizards ("White Druids 2", "Thoth-Amon"); `None` for a wizard
-    /// of no named order (ruling M-12).
+    /// of no named order (ruling S-12).
     pub fn of_name(name: &str) -> Option<MagicUser> {
         let k = key(name);
         [
