@@ -163,6 +163,172 @@ pub enum Event {
     DieRolled { key: String, value: u8 },
     /// "Turn 3 ends."
     TurnEnded { turn: u32 },
+    /// Magic (§10): a spell cast, what it did, what it ended.
+    Magic(MagicEvent),
+}
+
+/// What magic did (§10, Appendix II), one sentence each.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "magic", rename_all = "kebab-case")]
+pub enum MagicEvent {
+    /// "Thoth-Amon cast the Sword of Fire at Nemedian Knights: roll 57, it works (475 points left)."
+    Cast {
+        /// "at Knights", "at (30.0, 20.0)", "along (…) to (…)", "on himself".
+        wizard: UnitId,
+        name: String,
+        spell: String,
+        at: String,
+        roll: Option<u8>,
+        casting: crate::rules::magic::Casting,
+        points_left: u32,
+    },
+    /// "Thoth-Amon's Sword of Fire is lost: Spearmen stand in the way."
+    SpellLost { wizard: UnitId, name: String, spell: String, why: String },
+    /// "White Druids 1 rolled 23: too drunk to work magic this turn."
+    DruidDrunk { wizard: UnitId, name: String, roll: u8 },
+    /// "Thoth-Amon's Sword of Fire backfired onto Stygian Spearmen."
+    Backfired { wizard: UnitId, name: String, spell: String, onto: UnitId, onto_name: String },
+    /// "The Sword of Fire struck Knights' front as a charge by 3 heavy cavalry: die 4, charge +2 = 6; 2 casualties."
+    MagicCharge {
+        spell: String,
+        unit: UnitId,
+        name: String,
+        figures: u32,
+        face: Face,
+        die: u8,
+        modifiers: Vec<(String, i32)>,
+        casualties: u32,
+    },
+    /// "Thoth-Amon flew to (30.0, 20.0)."
+    Flew { wizard: UnitId, name: String, to: [f64; 2] },
+    /// "The woods caught fire near (30.0, 20.0)."
+    WoodsAlight { at: [f64; 2] },
+    /// "The fire in the woods spread: it burns 4 inches from the wall."
+    FireSpread { reach: f64 },
+    /// "Pictish Skirmishers burned: 3 figures."
+    Burned { unit: UnitId, name: String, lost: u32 },
+    /// "The rain put out the fire in the woods."
+    PutOut { what: String },
+    /// "Ghosts of Thoth-Amon rose at (30.0, 20.0): 24 figures."
+    Risen { unit: UnitId, name: String, figures: u32, at: [f64; 2] },
+    /// "The earth slid off the hill at (30.0, 19.0), catching Spearmen."
+    Landslide { at: [f64; 2], caught: Vec<String> },
+    /// "Conan fell under the Black Slumber for 3 turns."
+    Spellbound { unit: UnitId, name: String, spell: String, turns: u32 },
+    /// "Wolves of White Druids ran at Spearmen and struck them."
+    BeastsHunt { unit: UnitId, name: String, prey: UnitId, prey_name: String, struck: bool },
+    /// "The Wind Demon turned Bossonian Archers' arrows back on them."
+    ArrowsTurned { unit: UnitId, name: String },
+    /// "Spearmen must test morale at −10% (the Sword of Fire, aimed at them)."
+    MoraleCalled { unit: UnitId, name: String, spell: String, modifier: i32, target: bool },
+    /// "The Earth-Demon had no effect: there is no hill of 2 contours within 3 inches of that place."
+    NoEffect { spell: String, why: String },
+    /// "Ghosts of Thoth-Amon fade away."
+    Ended { what: String },
+}
+
+impl MagicEvent {
+    /// Told at the end of the turn: fire spreading and burning, magic ending.
+    pub fn at_end_of_turn(&self) -> bool {
+        matches!(self, MagicEvent::FireSpread { .. } | MagicEvent::Burned { .. } | MagicEvent::Ended { .. })
+    }
+}
+
+/// A spell's name without its article ("Calling" of "The Calling").
+fn bare(spell: &str) -> &str {
+    spell.strip_prefix("The ").unwrap_or(spell)
+}
+
+/// "the Sword of Fire", "the Calling".
+fn the(spell: &str) -> String {
+    format!("the {}", bare(spell))
+}
+
+/// "Thoth-Amon's", "White Druids'".
+fn possessive(name: &str) -> String {
+    if name.ends_with('s') {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
+    }
+}
+
+impl fmt::Display for MagicEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::rules::magic::Casting;
+        match self {
+            MagicEvent::Cast { name, spell, at, roll, casting, points_left, .. } => {
+                write!(f, "{name} cast {} {at}: ", the(spell))?;
+                match roll {
+                    Some(r) => write!(f, "roll {r}, ")?,
+                    None => f.write_str("it never fails, ")?,
+                }
+                let what = match casting {
+                    Casting::Works => "it works",
+                    Casting::Fizzle => "it fizzles",
+                    Casting::Backfire => "it backfires",
+                };
+                write!(f, "{what} ({points_left} points left).")
+            }
+            MagicEvent::SpellLost { name, spell, why, .. } => {
+                write!(f, "{} {} is lost: {why}.", possessive(name), bare(spell))
+            }
+            MagicEvent::DruidDrunk { name, roll, .. } => {
+                write!(f, "{name} rolled {roll}: too drunk to work magic this turn.")
+            }
+            MagicEvent::Backfired { name, spell, onto_name, .. } => {
+                write!(f, "{} {} backfired onto {onto_name}.", possessive(name), bare(spell))
+            }
+            MagicEvent::MagicCharge { spell, name, figures, face, die, modifiers, casualties, .. } => {
+                write!(f, "The {} struck {} {face} as a charge by {figures} heavy cavalry: die {die}", bare(spell), possessive(name))?;
+                write_modifiers(f, *die, modifiers)?;
+                write!(f, "; {casualties} casualties.")
+            }
+            MagicEvent::Flew { name, to, .. } => write!(f, "{name} flew to ({:.1}, {:.1}).", to[0], to[1]),
+            MagicEvent::WoodsAlight { at } => write!(f, "The woods caught fire near ({:.1}, {:.1}).", at[0], at[1]),
+            MagicEvent::FireSpread { reach } => {
+                write!(f, "The fire in the woods spread: it burns {} from the wall.", inches(*reach))
+            }
+            MagicEvent::Burned { name, lost, .. } => write!(f, "{name} burned: half the figures in the fire, {lost}."),
+            MagicEvent::PutOut { what } => write!(f, "The rain put out {what}."),
+            MagicEvent::Risen { name, figures, at, .. } => {
+                write!(f, "{name} appeared at ({:.1}, {:.1}): {figures} figures.", at[0], at[1])
+            }
+            MagicEvent::Landslide { at, caught } => {
+                write!(f, "The earth slid off the hill near ({:.1}, {:.1})", at[0], at[1])?;
+                if caught.is_empty() {
+                    f.write_str(", catching no one.")
+                } else {
+                    write!(f, ", catching {}.", caught.join(", "))
+                }
+            }
+            MagicEvent::Spellbound { name, spell, turns, .. } => {
+                write!(f, "{name} fell under {} for {turns} turn{}.", the(spell), if *turns == 1 { "" } else { "s" })
+            }
+            MagicEvent::BeastsHunt { name, prey_name, struck, .. } => {
+                if *struck {
+                    write!(f, "{name} ran at {prey_name} and struck them.")
+                } else {
+                    write!(f, "{name} ran toward {prey_name}.")
+                }
+            }
+            MagicEvent::ArrowsTurned { name, .. } => {
+                write!(f, "The Wind Demon turned {} arrows back on them.", possessive(name))
+            }
+            MagicEvent::MoraleCalled { name, spell, modifier, target, .. } => {
+                let why = if *target { "aimed at them" } else { "within 6 inches" };
+                write!(f, "{name} must test morale at {modifier}% ({}, {why}).", the(spell))
+            }
+            MagicEvent::NoEffect { spell, why } => write!(f, "The {} had no effect: {why}.", bare(spell)),
+            MagicEvent::Ended { what } => {
+                let mut c = what.chars();
+                match c.next() {
+                    Some(first) => write!(f, "{}{}.", first.to_uppercase(), c.as_str()),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
 }
 
 /// Why a unit stopped short of the end of its move.
@@ -177,6 +343,8 @@ pub enum Halt {
     TableEdge,
     /// A forced march may not come within 24 inches of the enemy (§3).
     EnemyNear { unit: UnitId, name: String },
+    /// Magic a charge may not cross (§10: Wall of Fire, Earth-Shaker).
+    Magic { what: String },
 }
 
 /// Why heavy cavalry that wrote breakthrough did not break through (§4).
@@ -276,6 +444,7 @@ impl fmt::Display for Halt {
             Halt::Friend { name, .. } => write!(f, "{name} (friends) were in the way"),
             Halt::Terrain { terrain } => write!(f, "it may not enter the {terrain}"),
             Halt::TableEdge => f.write_str("it reached the edge of the table"),
+            Halt::Magic { what } => write!(f, "no charge may cross {what}"),
             Halt::EnemyNear { name, .. } => write!(
                 f,
                 "a forced march may not come within 24 inches of the enemy ({name})"
@@ -384,6 +553,7 @@ impl fmt::Display for Event {
                 write!(f, "{name} could not deploy there: {why}; it stays where the scenario put it.")
             }
             Event::DieRolled { key, value } => write!(f, "Die for {key} rolled {value}."),
+            Event::Magic(m) => m.fmt(f),
             Event::TurnEnded { turn } => write!(f, "Turn {turn} ends."),
         }
     }

@@ -135,7 +135,8 @@ pub(crate) fn volley(
             && d <= range.max + 1e-9
             && in_arc(firer, &tfp, arc)
             && edge_allows(table, &tfp)
-            && clear_line(table, firer, &tfp, options);
+            && clear_line(table, firer, &tfp, options)
+            && !super::spells::missiles_blocked(table, fp.front(), nearest_point(&tfp, fp.front()), &t.id);
         ok.then_some(d)
     };
     let preferred = match order.map(|o| &o.fire) {
@@ -313,7 +314,8 @@ fn fire_volley(
 ) -> Result<(), DiceError> {
     let die = roll(dice, key, &mut turn.events)?;
     let casualties = shoot(turn, id, v, die, p);
-    *losses.entry(v.target.clone()).or_default() += casualties;
+    let victim = super::spells::arrows_land_on(turn, id, &v.target);
+    *losses.entry(victim).or_default() += casualties;
     Ok(())
 }
 
@@ -469,7 +471,7 @@ pub(crate) fn nearest_point(f: &Footprint, p: DVec2) -> DVec2 {
 }
 
 /// Contour level a footprint stands on: the highest hill holding its centre.
-fn level(table: &Table, f: &Footprint) -> u8 {
+pub(crate) fn level(table: &Table, f: &Footprint) -> u8 {
     table
         .terrain
         .iter()

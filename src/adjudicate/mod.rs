@@ -30,6 +30,7 @@ mod fire;
 pub mod melee;
 mod movement;
 pub mod plan;
+pub mod spells;
 pub mod record;
 
 pub use events::Event;
@@ -167,8 +168,8 @@ pub(crate) struct TurnState {
 
 /// Resolve one turn from `table` with checked `orders`, stopping after `stop`.
 ///
-/// Morale and spells are later steps of the pipeline; until they are built
-/// those steps leave the table as it is and report nothing.
+/// Spells written with these orders are kept on the returned table and
+/// take effect at the start of the next turn (§10).
 ///
 /// # Errors
 /// Only the dice can fail: a scripted source without the roll needed.
@@ -205,15 +206,17 @@ pub fn resolve_turn(
             Step::Phase2Fire => fire::phase(&mut turn, orders, options, dice, Phase::Two)?,
             Step::Melee => melee::step(&mut turn, orders, options, dice)?,
             Step::BreakOff => breakthrough::split_moves(&mut turn, orders, options),
+            Step::SpellsTakeEffect => spells::take_effect(&mut turn, options, dice)?,
             Step::EndOfTurn => {
+                spells::end_of_turn(&mut turn, orders, options);
                 turn.events.push(Event::TurnEnded {
                     turn: turn.table.turn,
                 });
                 turn.table.turn += 1;
             }
-            // Not built yet (issues for spells and morale): these steps
-            // make no rolls and change nothing.
-            Step::SpellsTakeEffect | Step::Morale => {}
+            // Not built yet (the morale issue): this step makes no rolls
+            // and changes nothing.
+            Step::Morale => {}
         }
         if step.stop() == Some(stop) {
             break;

@@ -143,6 +143,11 @@ fn breach(table: &Table, bodies: &[Body], i: usize, pose: Pose) -> Option<Halt> 
             });
         }
     }
+    if m.charging() {
+        if let Some(what) = super::spells::charge_barrier(table, &fp) {
+            return Some(Halt::Magic { what: what.to_string() });
+        }
+    }
     if matches!(
         m.plan.kind,
         PlanKind::Move {

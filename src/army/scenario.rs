@@ -344,6 +344,9 @@ mod tests {
             charge_bonus_earned: Default::default(),
             melee_figures: Default::default(),
             deployment_zones: Default::default(),
+            pending_spells: Vec::new(),
+            effects: Vec::new(),
+            once_cast: Default::default(),
         }
     }
 

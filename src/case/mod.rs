@@ -167,7 +167,7 @@ impl Case {
 
     /// Adjudicate the case and check every expectation.
     pub fn run(&self) -> CaseOutcome {
-        let table = match Table::from_setup(&self.setup) {
+        let mut table = match Table::from_setup(&self.setup) {
             Ok(t) => t,
             Err(e) => return CaseOutcome::Error(format!("set-up: {e}")),
         };
@@ -184,6 +184,9 @@ impl Case {
             rejected.extend(read.rejected);
             order_errors.extend(read.errors);
         }
+        // A case is one turn: its spells are those written last turn, and
+        // take effect in this one (ruling S-1).
+        crate::adjudicate::spells::carry_written(&mut table, &mut orders);
         let mut dice = ScriptedDice::new(self.dice.clone());
         let result = match resolve_turn(&table, &orders, &self.options, &mut dice, self.stop_after)
         {

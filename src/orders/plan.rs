@@ -220,6 +220,12 @@ pub enum Spell {
     ArmyOfGhosts,
     EarthDemon,
     BlackSlumber,
+    /// Thoth-Amon's own (Appendix II): a commander blinded 1d6 turns.
+    HelmOfDarkness,
+    /// The White Druids' "Calling" (Appendix II): beasts enter at an edge.
+    TheCalling,
+    /// The White Hand's legions of the dead (Appendix II): 24 figures.
+    LegionsOfTheDead,
 }
 
 /// A spell written this turn.

@@ -309,5 +309,8 @@ pub fn table() -> Table {
         charge_bonus_earned: Default::default(),
         melee_figures: Default::default(),
             deployment_zones: Default::default(),
+            pending_spells: Vec::new(),
+            effects: Vec::new(),
+            once_cast: Default::default(),
     }
 }

@@ -1136,11 +1136,32 @@ impl<'a> Ctx<'a> {
             );
             return;
         }
-        let spent: u32 = out
-            .spells
+        if let Some(order) = magic::MagicUser::casting(spell) {
+            if magic::MagicUser::of_name(&u.name) != Some(order) {
+                self.refuse(
+                    Illegal::Spell,
+                    span,
+                    format!("{} is not one of the {}", u.name, order.name()),
+                    &format!("Appendix II: only the {} cast the {name}", order.name()),
+                    None,
+                );
+                return;
+            }
+        }
+        // Spells written last turn and not yet cast are already promised.
+        let promised: u32 = self
+            .table
+            .pending_spells
             .iter()
-            .map(|s| magic::spell_points(s.spell))
+            .filter(|p| p.caster == u.id)
+            .map(|p| magic::spell_points(p.spell))
             .sum();
+        let spent: u32 = promised
+            + out
+                .spells
+                .iter()
+                .map(|s| magic::spell_points(s.spell))
+                .sum::<u32>();
         let left = u.spell_points.unwrap_or(0).saturating_sub(spent);
         let cost = magic::spell_points(spell);
         if cost > left {
@@ -1231,10 +1252,20 @@ impl<'a> Ctx<'a> {
                 return;
             }
             (
-                S::SwordOfFire | S::WindDemon | S::BlackSlumber,
+                S::SwordOfFire | S::WindDemon | S::BlackSlumber | S::HelmOfDarkness,
                 SpellAim::At(ast::Target::Unit(r)),
             ) => {
                 let Some(t) = self.find(r, true) else { return };
+                if spell == S::HelmOfDarkness && t.kind != UnitType::Commander {
+                    self.refuse(
+                        Illegal::Spell,
+                        r.span,
+                        format!("the Helm of Darkness cannot fall on {}", t.name),
+                        "Appendix II: the Helm of Darkness blinds a commander",
+                        None,
+                    );
+                    return;
+                }
                 if spell == S::BlackSlumber {
                     let thoth = crate::orders::names::key(&u.name).contains("thothamon");
                     if !matches!(t.kind, UnitType::Hero | UnitType::Superhero)
@@ -1252,7 +1283,24 @@ impl<'a> Ctx<'a> {
                 }
                 plan::SpellTarget::Unit(t.id.clone())
             }
-            (S::SwordOfFire | S::WindDemon | S::BlackSlumber, _) => {
+            (
+                S::ArmyOfGhosts | S::LegionsOfTheDead | S::TheCalling | S::EarthDemon,
+                SpellAim::At(ast::Target::Point(x, y)),
+            ) => match self.point(*x, *y, span) {
+                Some(p) => plan::SpellTarget::Point(p),
+                None => return,
+            },
+            (S::ArmyOfGhosts | S::LegionsOfTheDead | S::TheCalling | S::EarthDemon, _) => {
+                self.refuse(
+                    Illegal::Spell,
+                    span,
+                    format!("the {name} needs a place"),
+                    "§10: a clearly stated place (x, y)",
+                    Some(format!("cast {name} at (x, y)")),
+                );
+                return;
+            }
+            (S::SwordOfFire | S::WindDemon | S::BlackSlumber | S::HelmOfDarkness, _) => {
                 self.refuse(
                     Illegal::Spell,
                     span,

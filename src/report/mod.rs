@@ -194,6 +194,8 @@ pub fn story(events: &[Event]) -> (Vec<Section>, Vec<String>) {
             Event::FireResolved { .. } => open(&mut sections, format!("Missile fire at the end of phase {phase}")),
             Event::MeleeResolved { .. } => open(&mut sections, "Melee".into()),
             Event::Deployed { .. } | Event::DeploymentRefused { .. } => open(&mut sections, "Deployment".into()),
+            Event::Magic(m) if m.at_end_of_turn() => open(&mut sections, "Magic at the end of the turn".into()),
+            Event::Magic(_) if phase == 0 => open(&mut sections, "Spells take effect".into()),
             _ if sections.is_empty() => open(&mut sections, "Start of the turn".into()),
             _ => {}
         }
@@ -284,6 +286,9 @@ mod tests {
             charge_bonus_earned: Default::default(),
             melee_figures: Default::default(),
             deployment_zones: Default::default(),
+            pending_spells: Vec::new(),
+            effects: Vec::new(),
+            once_cast: Default::default(),
         }
     }
 

@@ -4,7 +4,7 @@
 //! faded, a scale bar and a north arrow. Drawn as SVG; [`png`] rasterises
 //! it with resvg and the font the project ships.
 
-use crate::table::{Table, TerrainKind, Unit};
+use crate::table::{EffectKind, Table, TerrainKind, Unit};
 use glam::DVec2;
 use std::fmt::Write as _;
 
@@ -118,6 +118,7 @@ pub fn svg(before: Option<&Table>, after: &Table, charged: &[String], caption: &
             }
         }
     }
+    magic(&mut s, &f, after);
     let sides: Vec<String> = after.sides().into_iter().collect();
     let index = |side: &str| sides.iter().position(|x| x == side).unwrap_or(0);
     for u in after.units.values() {
@@ -220,6 +221,68 @@ pub fn svg(before: Option<&Table>, after: &Table, charged: &[String], caption: &
     let _ = writeln!(s, r##"<text x="{bx}" y="{:.1}" font-size="12">{}</text>"##, by + 22.0, esc(caption));
     s.push_str("</svg>\n");
     s
+}
+
+/// Magic on the table this turn (§10): landslides hatched brown, fire in
+/// woods as an orange band clipped to the woods, rain as a blue square,
+/// tremor lines as a brown zigzag, walls of fire as thick flame-red lines,
+/// a Shield of Air as a pale ring round its wizard.
+fn magic(s: &mut String, f: &Frame, table: &Table) {
+    for (i, e) in table.effects.iter().enumerate() {
+        match &e.kind {
+            EffectKind::Landslide { points } => {
+                let _ = writeln!(s, r##"<polygon points="{}" fill="#a0522d" fill-opacity="0.55" stroke="#5d2f12" stroke-width="1.5" stroke-dasharray="2 2"/>"##, f.points(points));
+            }
+            EffectKind::WoodsFire { woods, from, to, reach } => {
+                let Some(w) = table.terrain.get(*woods) else { continue };
+                let (x1, y1) = f.p(*from);
+                let (x2, y2) = f.p(*to);
+                let _ = writeln!(
+                    s,
+                    r##"<clipPath id="fire{i}"><polygon points="{}"/></clipPath><line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#ff7f00" stroke-opacity="0.6" stroke-width="{:.1}" stroke-linecap="round" clip-path="url(#fire{i})"/>"##,
+                    f.points(&w.points),
+                    2.0 * reach.max(0.5) * SCALE
+                );
+            }
+            EffectKind::Rain { centre } => {
+                let half = crate::rules::magic::RAIN_SQUARE / 2.0;
+                let (x, y) = f.p(*centre + DVec2::new(-half, half));
+                let side = 2.0 * half * SCALE;
+                let _ = writeln!(s, r##"<rect x="{x:.1}" y="{y:.1}" width="{side:.1}" height="{side:.1}" fill="#5dade2" fill-opacity="0.3" stroke="#1f618d" stroke-dasharray="3 3"/><text x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle" fill="#1f618d">rain</text>"##, x + side / 2.0, y + 12.0);
+            }
+            EffectKind::Tremors { from, to } => {
+                let _ = writeln!(s, r##"<polyline points="{}" fill="none" stroke="#6e2c00" stroke-width="2"/>"##, f.points(&zigzag(*from, *to)));
+            }
+            EffectKind::WallOfFire { from, to } => {
+                let (x1, y1) = f.p(*from);
+                let (x2, y2) = f.p(*to);
+                let _ = writeln!(s, r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#e74c3c" stroke-width="6" stroke-linecap="round"/><line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#f9e79f" stroke-width="2" stroke-dasharray="4 3"/>"##);
+            }
+            EffectKind::ShieldOfAir { wizard } => {
+                if let Some(u) = table.units.get(wizard) {
+                    let (x, y) = f.p(u.front);
+                    let _ = writeln!(s, r##"<circle cx="{x:.1}" cy="{y:.1}" r="14" fill="#d6eaf8" fill-opacity="0.5" stroke="#5dade2" stroke-width="2"/>"##);
+                }
+            }
+            EffectKind::WindDemon { .. }
+            | EffectKind::Summoned { .. }
+            | EffectKind::Slumber { .. }
+            | EffectKind::Blinded { .. } => {}
+        }
+    }
+}
+
+/// A line of tremors drawn as a zigzag, one tooth an inch.
+fn zigzag(a: DVec2, b: DVec2) -> Vec<DVec2> {
+    let len = a.distance(b);
+    let teeth = len.ceil().max(1.0) as usize;
+    let side = DVec2::new(-(b - a).y, (b - a).x).normalize_or_zero() * 0.4;
+    (0..=teeth)
+        .map(|k| {
+            let p = a + (b - a) * (k as f64 / teeth as f64);
+            if k % 2 == 0 { p - side } else { p + side }
+        })
+        .collect()
 }
 
 /// Errors rasterising a picture.

@@ -24,7 +24,14 @@ pub const SPELLS: [Spell; 10] = [
     Spell::BlackSlumber,
 ];
 
-/// The spell's cost in spell points (§10 table).
+/// The special spells of particular magic users (Appendix II).
+pub const SPECIAL_SPELLS: [Spell; 3] = [
+    Spell::HelmOfDarkness,
+    Spell::TheCalling,
+    Spell::LegionsOfTheDead,
+];
+
+/// The spell's cost in spell points (§10 table, Appendix II).
 pub fn spell_points(spell: Spell) -> u32 {
     match spell {
         Spell::ShieldOfAir => 10,
@@ -37,6 +44,9 @@ pub fn spell_points(spell: Spell) -> u32 {
         Spell::ArmyOfGhosts => 75,
         Spell::EarthDemon => 125,
         Spell::BlackSlumber => 75,
+        Spell::HelmOfDarkness => 75,
+        Spell::TheCalling => 75,
+        Spell::LegionsOfTheDead => 96,
     }
 }
 
@@ -53,6 +63,9 @@ pub fn spell_name(spell: Spell) -> &'static str {
         Spell::ArmyOfGhosts => "Army of Ghosts",
         Spell::EarthDemon => "Earth-Demon",
         Spell::BlackSlumber => "Black Slumber",
+        Spell::HelmOfDarkness => "Helm of Darkness",
+        Spell::TheCalling => "The Calling",
+        Spell::LegionsOfTheDead => "Legions of the Dead",
     }
 }
 
@@ -62,6 +75,149 @@ pub const EARTH_SHAKER_LENGTH: f64 = 24.0;
 pub const WALL_OF_FIRE_LENGTH: f64 = 12.0;
 /// How far the Flying spell carries the wizard.
 pub const FLYING_DISTANCE: f64 = 24.0;
+
+/// Casting roll (percentile) at or below which the spell backfires (§10).
+pub const BACKFIRE_AT_MOST: u8 = 10;
+/// Casting roll at or below which (and above a backfire) the spell fizzles (§10).
+pub const FIZZLE_AT_MOST: u8 = 30;
+
+/// "Flying and the missile shield never fail or backfire" (§10).
+pub fn never_fails(spell: Spell) -> bool {
+    matches!(spell, Spell::Flying | Spell::ShieldOfAir)
+}
+
+/// What a casting roll does (§10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Casting {
+    /// 10 or less: the spell strikes the facing side of the nearest friendly unit.
+    Backfire,
+    /// 11–30: no effect, the points are spent.
+    Fizzle,
+    /// 31–100 (or a spell that never fails).
+    Works,
+}
+
+/// Read the casting roll for `spell`.
+pub fn casting(spell: Spell, roll: u8) -> Casting {
+    if never_fails(spell) {
+        Casting::Works
+    } else if roll <= BACKFIRE_AT_MOST {
+        Casting::Backfire
+    } else if roll <= FIZZLE_AT_MOST {
+        Casting::Fizzle
+    } else {
+        Casting::Works
+    }
+}
+
+/// Morale modifier for the target of magic and for units near it (§10).
+pub const MAGIC_MORALE: i32 = -10;
+/// Northern Barbarians' fear of magic, on them or within 6 inches (Appendix I; ruling S-3).
+pub const NORTHERN_BARBARIAN_MAGIC_MORALE: i32 = -20;
+/// Units within this many inches of magic test too (§10).
+pub const MAGIC_FEAR_RANGE: f64 = 6.0;
+/// A sight line needs a gap of at least this many inches (§10, as §6).
+pub const SIGHT_GAP: f64 = 3.0;
+
+/// Whether the spell makes its target and those near it test morale
+/// (§10 OPEN; ruling S-4): not the spells a wizard casts on himself, not the
+/// rain ("no morale test"), not the Calling (beasts entering are not magic
+/// aimed at anyone).
+pub fn causes_tests(spell: Spell) -> bool {
+    !matches!(
+        spell,
+        Spell::Flying | Spell::ShieldOfAir | Spell::RainDemon | Spell::TheCalling
+    )
+}
+
+/// Turns a Shield of Air lasts (§10).
+pub const SHIELD_OF_AIR_TURNS: u32 = 3;
+/// The Rain Demon's square: 1 foot a side (§10).
+pub const RAIN_SQUARE: f64 = 12.0;
+/// Heavy cavalry figures the Sword of Fire charges as (§10).
+pub const SWORD_OF_FIRE_FIGURES: u32 = 3;
+/// Heavy cavalry figures the Earth-Demon's landslide charges as (§10).
+pub const EARTH_DEMON_FIGURES: u32 = 12;
+/// The Earth-Demon needs a hill of at least this many contours (§10).
+pub const EARTH_DEMON_CONTOURS: u8 = 2;
+/// How far the landslide extends the hill (§10).
+pub const LANDSLIDE_EXTENT: f64 = 3.0;
+/// How far fire spreads in woods each turn (§10).
+pub const FIRE_SPREAD: f64 = 2.0;
+/// Figures of the army of ghosts (§10).
+pub const GHOST_FIGURES: u32 = 24;
+/// Turns the ghosts last (§10).
+pub const GHOST_TURNS: u32 = 4;
+/// Figures of a legion of the dead (Appendix II, White Hand).
+pub const LEGION_FIGURES: u32 = 24;
+/// The Calling's beasts enter within this many inches of a side edge,
+/// unless wolves come out of woods (Appendix II; ruling S-16).
+pub const CALLING_EDGE: f64 = 3.0;
+/// Figures of a unit of the Calling's beasts (Appendix II, White Druids).
+pub const CALLING_FIGURES: u32 = 20;
+/// A White Druid rolling under this (percentile) is too drunk to function.
+pub const DRUID_SOBER_FROM: u8 = 50;
+
+/// The magic users of Appendix II, as the engine tells them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub enum MagicUser {
+    WhiteHand,
+    BlackCircle,
+    WhiteDruids,
+    PriestsOfMitra,
+    WorshippersOfSet,
+    ThothAmon,
+}
+
+impl MagicUser {
+    /// The order a wizard belongs to, read from his name as army files
+    /// name wizards ("White Druids 2", "Thoth-Amon"); `None` for a wizard
+    /// of no named order (ruling S-12).
+    pub fn of_name(name: &str) -> Option<MagicUser> {
+        let k = key(name);
+        [
+            ("thothamon", MagicUser::ThothAmon),
+            ("whitehand", MagicUser::WhiteHand),
+            ("blackcircle", MagicUser::BlackCircle),
+            ("druid", MagicUser::WhiteDruids),
+            ("mitra", MagicUser::PriestsOfMitra),
+            ("worshippersset", MagicUser::WorshippersOfSet),
+        ]
+        .into_iter()
+        .find(|(w, _)| k.contains(w))
+        .map(|(_, m)| m)
+    }
+
+    /// The special spell this order alone may cast (Appendix II).
+    pub fn special_spell(self) -> Option<Spell> {
+        match self {
+            MagicUser::ThothAmon => Some(Spell::HelmOfDarkness),
+            MagicUser::WhiteDruids => Some(Spell::TheCalling),
+            MagicUser::WhiteHand => Some(Spell::LegionsOfTheDead),
+            _ => None,
+        }
+    }
+
+    /// The order that casts a special spell.
+    pub fn casting(spell: Spell) -> Option<MagicUser> {
+        [MagicUser::ThothAmon, MagicUser::WhiteDruids, MagicUser::WhiteHand]
+            .into_iter()
+            .find(|m| m.special_spell() == Some(spell))
+    }
+
+    /// The Appendix II name.
+    pub fn name(self) -> &'static str {
+        match self {
+            MagicUser::WhiteHand => "Order of the White Hand",
+            MagicUser::BlackCircle => "Wizards of the Black Circle",
+            MagicUser::WhiteDruids => "White Druids",
+            MagicUser::PriestsOfMitra => "Priests of Mitra",
+            MagicUser::WorshippersOfSet => "Worshippers of Set",
+            MagicUser::ThothAmon => "Thoth-Amon",
+        }
+    }
+}
 
 /// Words players add around a spell's name that do not tell spells apart.
 const FILLER: [&str; 7] = [
@@ -93,15 +249,20 @@ pub fn find_spell(text: &str) -> Result<Spell, Option<Spell>> {
         ("fly", Spell::Flying),
         ("ghosts", Spell::ArmyOfGhosts),
         ("slumber", Spell::BlackSlumber),
+        ("helm", Spell::HelmOfDarkness),
+        ("calling", Spell::TheCalling),
+        ("legions", Spell::LegionsOfTheDead),
+        ("legionsdead", Spell::LegionsOfTheDead),
+        ("helmdarkness", Spell::HelmOfDarkness),
     ];
     if let Some((_, s)) = short.iter().find(|(w, _)| *w == k) {
         return Ok(*s);
     }
-    if let Some(s) = SPELLS.iter().find(|s| key(spell_name(**s)) == k) {
+    let all = SPELLS.iter().chain(SPECIAL_SPELLS.iter());
+    if let Some(s) = all.clone().find(|s| key(spell_name(**s)) == k) {
         return Ok(*s);
     }
-    let best = SPELLS
-        .iter()
+    let best = all
         .map(|s| (strsim::normalized_levenshtein(&key(spell_name(*s)), &k), *s))
         .max_by(|a, b| a.0.total_cmp(&b.0));
     Err(best.filter(|(score, _)| *score >= 0.5).map(|(_, s)| s))
@@ -126,5 +287,29 @@ mod tests {
         );
         assert_eq!(find_spell("swrd of fire"), Err(Some(Spell::SwordOfFire)));
         assert_eq!(find_spell("xyzzy"), Err(None));
+        for s in SPECIAL_SPELLS {
+            assert_eq!(find_spell(spell_name(s)), Ok(s));
+        }
+        assert_eq!(find_spell("the Helm of Darkness"), Ok(Spell::HelmOfDarkness));
+    }
+
+    #[test]
+    fn casting_rolls_read_as_the_book() {
+        assert_eq!(casting(Spell::SwordOfFire, 10), Casting::Backfire);
+        assert_eq!(casting(Spell::SwordOfFire, 11), Casting::Fizzle);
+        assert_eq!(casting(Spell::SwordOfFire, 30), Casting::Fizzle);
+        assert_eq!(casting(Spell::SwordOfFire, 31), Casting::Works);
+        assert_eq!(casting(Spell::Flying, 1), Casting::Works);
+        assert_eq!(casting(Spell::ShieldOfAir, 25), Casting::Works);
+    }
+
+    #[test]
+    fn orders_read_from_names() {
+        assert_eq!(MagicUser::of_name("Thoth-Amon"), Some(MagicUser::ThothAmon));
+        assert_eq!(MagicUser::of_name("White Druids 2"), Some(MagicUser::WhiteDruids));
+        assert_eq!(MagicUser::of_name("Order of the White Hand"), Some(MagicUser::WhiteHand));
+        assert_eq!(MagicUser::of_name("Worshippers of Set 1"), Some(MagicUser::WorshippersOfSet));
+        assert_eq!(MagicUser::of_name("Hedge Wizard"), None);
+        assert_eq!(MagicUser::casting(Spell::TheCalling), Some(MagicUser::WhiteDruids));
     }
 }

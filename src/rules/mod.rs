@@ -318,10 +318,13 @@ pub enum Trait {
     /// The Order of the White Hand's legions of the dead (Appendix II):
     /// never test morale; cavalry fight them at −2.
     Dead,
+    /// The White Druids' summoned beasts (Appendix II, "The Calling"):
+    /// never test morale and fight until eliminated.
+    Beast,
 }
 
 impl Trait {
-    pub const ALL: [Trait; 9] = [
+    pub const ALL: [Trait; 10] = [
         Trait::Bossonian,
         Trait::Pict,
         Trait::Kushite,
@@ -331,6 +334,7 @@ impl Trait {
         Trait::HorseArcher,
         Trait::Guard,
         Trait::Dead,
+        Trait::Beast,
     ];
     pub fn code(self) -> &'static str {
         match self {
@@ -343,6 +347,7 @@ impl Trait {
             Trait::HorseArcher => "horse-archer",
             Trait::Guard => "guard",
             Trait::Dead => "dead",
+            Trait::Beast => "beast",
         }
     }
 }

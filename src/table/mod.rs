@@ -9,6 +9,7 @@ pub mod geometry;
 pub mod setup;
 pub mod terrain;
 
+use crate::orders::plan::{Spell, SpellTarget};
 use crate::rules::{Class, Formation, Trait, UnitType, Weapon};
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
@@ -137,6 +138,74 @@ pub struct Table {
     /// south-west and north-east corners of a rectangle.
     #[serde(default)]
     pub deployment_zones: BTreeMap<SideId, [DVec2; 2]>,
+    /// Spells written with the last turn's orders, to take effect at the
+    /// start of this turn's phase 1 (§10), in the order written.
+    #[serde(default)]
+    pub pending_spells: Vec<PendingSpell>,
+    /// Lasting magic on the table (walls, fire, tremors, rain, shields,
+    /// ghosts, sleepers), each with the turns it has left.
+    #[serde(default)]
+    pub effects: Vec<Effect>,
+    /// Special spells cast once per battle, by caster (the Calling).
+    #[serde(default)]
+    pub once_cast: BTreeSet<(UnitId, Spell)>,
+}
+
+/// A spell written with a turn's orders (§10): it takes effect at the
+/// start of phase 1 of the next turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PendingSpell {
+    pub caster: UnitId,
+    pub spell: Spell,
+    pub target: SpellTarget,
+    /// The turn it was written in.
+    pub written: u32,
+}
+
+/// A lasting effect of magic (§10, Appendix II).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Effect {
+    pub kind: EffectKind,
+    /// Turns it still lasts, counting the present one; counted down at the
+    /// end of each turn, and at 0 it is spent (removed when the next turn
+    /// begins). `None` lasts until something ends it.
+    pub turns_left: Option<u32>,
+    /// The wizard whose spell made it.
+    pub caster: UnitId,
+}
+
+impl Effect {
+    /// Still acting: an effect whose last turn has been played stays on
+    /// the table (for the picture of that turn) until the next turn begins.
+    pub fn is_active(&self) -> bool {
+        self.turns_left != Some(0)
+    }
+}
+
+/// What a lasting effect is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum EffectKind {
+    /// Shield of Air: no missile touches this wizard.
+    ShieldOfAir { wizard: UnitId },
+    /// Wind Demon: this unit's arrows turn back on it.
+    WindDemon { unit: UnitId },
+    /// Rain Demon: rain over the square foot centred here.
+    Rain { centre: DVec2 },
+    /// Earth-Shaker: no one charges across this line.
+    Tremors { from: DVec2, to: DVec2 },
+    /// Wall of Fire: blocks missiles, stops charges.
+    WallOfFire { from: DVec2, to: DVec2 },
+    /// Woods alight along `from`–`to`, burning within `reach` inches of it.
+    WoodsFire { woods: usize, from: DVec2, to: DVec2, reach: f64 },
+    /// A landslide off a hill: the new ground (drawn for a turn).
+    Landslide { points: Vec<DVec2> },
+    /// A phantom or summoned unit (ghosts; the Calling's beasts hunt `prey`).
+    Summoned { unit: UnitId, prey: Option<UnitId> },
+    /// Black Slumber: the hero sleeps.
+    Slumber { hero: UnitId },
+    /// Helm of Darkness: the commander is blind and cannot move.
+    Blinded { commander: UnitId },
 }
 
 impl Table {

@@ -462,6 +462,9 @@ impl Table {
             charge_bonus_earned: Default::default(),
             melee_figures: Default::default(),
             deployment_zones: Default::default(),
+            pending_spells: Vec::new(),
+            effects: Vec::new(),
+            once_cast: Default::default(),
         };
         // Melee is mutual: list it on both units.
         for (id, partners) in &melee {
