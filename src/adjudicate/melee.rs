@@ -199,16 +199,15 @@ pub(crate) fn round(
             }
         }
     }
-    let total = |by_unit: bool, id: &UnitId| -> u32 {
-        earlier
-            .iter()
-            .chain(tally.iter())
-            .filter(|((u, o), _)| if by_unit { u == id } else { o == id })
-            .map(|(_, n)| n)
-            .sum()
-    };
+    let mut inflicted: BTreeMap<&UnitId, u32> = BTreeMap::new();
+    let mut suffered: BTreeMap<&UnitId, u32> = BTreeMap::new();
+    for ((u, o), n) in earlier.iter().chain(tally.iter()) {
+        *inflicted.entry(u).or_default() += n;
+        *suffered.entry(o).or_default() += n;
+    }
     for id in &fighters {
-        let (i, s) = (total(true, id), total(false, id));
+        let i = inflicted.get(id).copied().unwrap_or(0);
+        let s = suffered.get(id).copied().unwrap_or(0);
         let result = match i.cmp(&s) {
             std::cmp::Ordering::Greater => MeleeResult::Won,
             std::cmp::Ordering::Less => MeleeResult::Lost,
@@ -224,11 +223,11 @@ pub(crate) fn round(
             suffered: s,
         });
     }
-    let mut suffered: BTreeMap<UnitId, u32> = BTreeMap::new();
+    let mut losses: BTreeMap<UnitId, u32> = BTreeMap::new();
     for ((_, o), n) in &tally {
-        *suffered.entry(o.clone()).or_default() += n;
+        *losses.entry(o.clone()).or_default() += n;
     }
-    for (id, n) in suffered {
+    for (id, n) in losses {
         lose_with_heroes(turn, &id, n);
     }
     tally
