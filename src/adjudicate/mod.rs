@@ -25,8 +25,11 @@
 pub mod events;
 mod deploy;
 mod fire;
+mod leaders;
 pub mod melee;
+pub mod morale;
 mod movement;
+mod retreat;
 pub mod plan;
 pub mod record;
 
@@ -105,13 +108,15 @@ impl FromStr for StopAfter {
 /// The steps of a turn, in order (§2 "Sequence of a turn").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
+    /// Leaders' orders, then the rally test of every routing unit (§8, §9).
+    StartOfTurn,
     /// Spells written last turn take effect (§10).
     SpellsTakeEffect,
     Phase1Move,
     Phase1Fire,
     Phase2Move,
     Phase2Fire,
-    /// One round of every melee, with the pre-melee morale tests (§4).
+    /// The pre-melee morale tests (§8), then one round of every melee (§4).
     Melee,
     /// Post-melee morale tests (§8).
     Morale,
@@ -119,7 +124,8 @@ pub enum Step {
 }
 
 impl Step {
-    pub const ALL: [Step; 8] = [
+    pub const ALL: [Step; 9] = [
+        Step::StartOfTurn,
         Step::SpellsTakeEffect,
         Step::Phase1Move,
         Step::Phase1Fire,
@@ -139,7 +145,7 @@ impl Step {
             Step::Phase2Fire => Some(StopAfter::Phase2Fire),
             Step::Melee => Some(StopAfter::Melee),
             Step::EndOfTurn => Some(StopAfter::Turn),
-            Step::SpellsTakeEffect | Step::Morale => None,
+            Step::StartOfTurn | Step::SpellsTakeEffect | Step::Morale => None,
         }
     }
 }
@@ -158,12 +164,16 @@ pub(crate) struct TurnState {
     pub table: Table,
     pub events: Vec<Event>,
     pub record: TurnRecord,
+    /// The table as the turn began (loss thresholds, fall-back recovery).
+    pub start: Table,
+    /// Morale tests taken so far this turn, and statuses given.
+    pub morale: morale::Tally,
 }
 
 /// Resolve one turn from `table` with checked `orders`, stopping after `stop`.
 ///
-/// Morale and spells are later steps of the pipeline; until they are built
-/// those steps leave the table as it is and report nothing.
+/// Spells are a later step of the pipeline; until they are built that
+/// step leaves the table as it is and reports nothing.
 ///
 /// # Errors
 /// Only the dice can fail: a scripted source without the roll needed.
@@ -178,6 +188,8 @@ pub fn resolve_turn(
         table: table.clone(),
         events: vec![Event::TurnBegan { turn: table.turn }],
         record: TurnRecord::default(),
+        start: table.clone(),
+        morale: morale::Tally::default(),
     };
     if table.turn == 0 {
         // A scenario's deployment turn: placing units, nothing else.
@@ -188,8 +200,15 @@ pub fn resolve_turn(
     }
     for step in Step::ALL {
         match step {
+            Step::StartOfTurn => {
+                leaders::orders(&mut turn, orders);
+                morale::rally(&mut turn, options, dice)?;
+            }
             Step::Phase1Move => {
                 movement::phase(&mut turn, orders, options, Phase::One);
+                // Friends passed through by units falling back last turn
+                // could not charge in this phase only (§8).
+                turn.table.morale.no_charge_in_phase1.clear();
                 fire::pass_through(&mut turn, orders, options, dice, Phase::One)?;
             }
             Step::Phase2Move => {
@@ -198,16 +217,20 @@ pub fn resolve_turn(
             }
             Step::Phase1Fire => fire::phase(&mut turn, orders, options, dice, Phase::One)?,
             Step::Phase2Fire => fire::phase(&mut turn, orders, options, dice, Phase::Two)?,
-            Step::Melee => melee::step(&mut turn, orders, options, dice)?,
+            Step::Melee => {
+                morale::pre_melee(&mut turn, options, dice)?;
+                melee::step(&mut turn, orders, options, dice)?;
+            }
+            Step::Morale => morale::post_melee(&mut turn, options, dice)?,
             Step::EndOfTurn => {
                 turn.events.push(Event::TurnEnded {
                     turn: turn.table.turn,
                 });
                 turn.table.turn += 1;
             }
-            // Not built yet (issues for spells and morale): these steps
-            // make no rolls and change nothing.
-            Step::SpellsTakeEffect | Step::Morale => {}
+            // Not built yet (the issue for spells): this step makes no
+            // rolls and changes nothing.
+            Step::SpellsTakeEffect => {}
         }
         if step.stop() == Some(stop) {
             break;

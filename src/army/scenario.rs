@@ -343,6 +343,7 @@ mod tests {
             turn: 1,
             charge_bonus_earned: Default::default(),
             deployment_zones: Default::default(),
+            morale: Default::default(),
         }
     }
 

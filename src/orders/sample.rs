@@ -308,5 +308,6 @@ pub fn table() -> Table {
         turn: 1,
         charge_bonus_earned: Default::default(),
             deployment_zones: Default::default(),
+            morale: Default::default(),
     }
 }

@@ -283,6 +283,7 @@ mod tests {
             turn: 2,
             charge_bonus_earned: Default::default(),
             deployment_zones: Default::default(),
+            morale: Default::default(),
         }
     }
 

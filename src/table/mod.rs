@@ -129,10 +129,31 @@ pub struct Table {
     /// get the post-charge bonus on its later rounds (§4).
     #[serde(default)]
     pub charge_bonus_earned: BTreeSet<UnitId>,
+    /// What morale carries from turn to turn (§8, §9).
+    #[serde(default)]
+    pub morale: MoraleState,
     /// The set-up turn (turn 0) only: each side's deployment zone, as the
     /// south-west and north-east corners of a rectangle.
     #[serde(default)]
     pub deployment_zones: BTreeMap<SideId, [DVec2; 2]>,
+}
+
+/// Morale state that outlives a turn.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MoraleState {
+    /// Units that friends falling back or routing passed through this turn:
+    /// they cannot charge in phase 1 of the next turn (§8).
+    #[serde(default)]
+    pub no_charge_in_phase1: BTreeSet<UnitId>,
+    /// Leaders' standing orders for the unit they are with should it rout
+    /// (§9): `true` stays with it, `false` leaves it. Absent: heroes stay,
+    /// commanders leave (ruling M-16).
+    #[serde(default)]
+    pub stay_with_rout: BTreeMap<UnitId, bool>,
+    /// Routing units that failed their rally test: they rout on every turn,
+    /// without testing again, until they leave the table (§8).
+    #[serde(default)]
+    pub routing_on: BTreeSet<UnitId>,
 }
 
 impl Table {

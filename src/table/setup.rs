@@ -461,6 +461,7 @@ impl Table {
             turn: 1,
             charge_bonus_earned: Default::default(),
             deployment_zones: Default::default(),
+            morale: Default::default(),
         };
         // Melee is mutual: list it on both units.
         for (id, partners) in &melee {
