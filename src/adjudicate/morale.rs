@@ -330,6 +330,8 @@ fn test_point(
                 }
             }
         }
+        // Calls made by these failures (friends trampled by chariots) join the next wave.
+        take_calls(turn, &mut pending);
         leaders::captures(turn);
         take_commander_losses(turn, &mut pending);
     }
