@@ -265,3 +265,4 @@ fn the_scripted_battle_comes_to_blows_and_tests_morale() {
     eprintln!("{tests} tests, {melees} bouts; {:?}", table.units.values().map(|u| (u.id.clone(), u.status.code())).collect::<Vec<_>>());
     assert!(tests > 0 && melees > 0, "{tests} tests, {melees} bouts");
 }
+

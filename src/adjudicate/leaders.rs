@@ -63,6 +63,9 @@ fn on_table(table: &Table, p: DVec2) -> bool {
 /// joining when he reaches its rear), or move to a place.
 pub(crate) fn orders(turn: &mut TurnState, orders: &TurnOrders) {
     for (id, o) in &orders.units {
+        if let Some(stay) = o.stay_with_rout {
+            turn.table.morale.stay_with_rout.insert(id.clone(), stay);
+        }
         let Some(order) = &o.leader else { continue };
         let Some(l) = turn.table.units.get(id).filter(|l| is_leader(l) && l.status.is_present()) else {
             continue;

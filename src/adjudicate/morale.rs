@@ -174,8 +174,8 @@ fn rout_on(
         leaders::host_gone(turn, id, false);
         return Ok(Vec::new());
     }
-    let former = leave_melee(&mut turn.table, id);
-    let done = retreat(turn, options, dice, id, dir, distance, Retreating::Rout, u.figures, &former)?;
+    leave_melee(&mut turn.table, id);
+    let done = retreat(turn, options, dice, id, dir, distance, Retreating::Rout, u.figures)?;
     turn.events.push(Event::Routed {
         unit: u.id.clone(),
         name: u.name.clone(),
@@ -667,7 +667,7 @@ fn fail(
         s
     };
     let dir = away(&turn.table, &u);
-    let former = leave_melee(&mut turn.table, id);
+    leave_melee(&mut turn.table, id);
     let start_front = u.front;
     let start_facing = u.facing;
     turn.morale.status_set.insert(id.to_string());
@@ -687,7 +687,7 @@ fn fail(
         leaders::unit_routs(turn, id);
         let charge = allowance(u.kind, u.formation, Pace::Charge, options.horse_archer_column_bonus);
         let distance = Severity::Rout.moves() * charge;
-        let done = retreat(turn, options, dice, id, dir, distance, Retreating::Rout, crew, &former)?;
+        let done = retreat(turn, options, dice, id, dir, distance, Retreating::Rout, crew)?;
         turn.events.push(Event::Routed {
             unit: u.id.clone(),
             name: u.name.clone(),
@@ -709,7 +709,6 @@ fn fail(
             sev.moves() * normal,
             Retreating::FallBack,
             u.figures,
-            &former,
         )?;
         if let Some(x) = turn.table.units.get_mut(id) {
             x.status = Status::FallBack(sev.status_turns());
@@ -738,7 +737,7 @@ fn fail(
         .values()
         .filter(|f| {
             f.id != id
-                && f.side == u.side
+                && (f.side == u.side || options.nearby_enemies_test)
                 && tests_morale(f)
                 && (f.footprint().centre - start_front).dot(ahead) <= 0.0
                 && done.swept.iter().any(|s| s.distance(&f.footprint()) <= NEARBY)

@@ -99,8 +99,10 @@ fn average_from_d6(d6: u8) -> u8 {
 /// Move unit `id` `distance` inches away along `away` (§8).
 ///
 /// `crew` is the mammoths' crew alive at the moment of failure (what each
-/// trampled friend loses, §5). `former` are the units it was in melee
-/// with: it moves away from them and does not run into them again.
+/// trampled friend loses, §5). The block slides without turning, so it
+/// sweeps no ground beside its path, and turns to face the enemy (or away)
+/// where it stops, if there is room to (ruling M-6). Units it overlaps
+/// where it starts (its melee opponents) do not stop it.
 ///
 /// # Errors
 /// A scripted dice source without a chariot's trampling die.
@@ -114,18 +116,22 @@ pub(crate) fn retreat(
     distance: f64,
     how: Retreating,
     crew: u32,
-    former: &BTreeSet<UnitId>,
 ) -> Result<Retreat, DiceError> {
     let u = turn.table.units[id].clone();
-    let facing = match how {
+    let end_facing = match how {
         Retreating::FallBack => bearing_of(-away),
         Retreating::Rout => bearing_of(away),
     };
+    let facing = u.facing;
+    let former: BTreeSet<UnitId> = others(&turn.table, &u)
+        .filter(|o| o.footprint().overlaps(&u.footprint()))
+        .map(|o| o.id.clone())
+        .collect();
     // Straight back, or up to 45° off it to use a gap (§8).
     let dir = GAP_TRIES
         .iter()
         .map(|a| rotate_cw(away, *a))
-        .find(|d| !path_meets_friend(&turn.table, &u, *d, distance, facing))
+        .find(|d| !path_meets_friend(&turn.table, &u, *d, distance, u.facing))
         .unwrap_or(away);
     let start = u.footprint();
     let mounted_beast = u.kind.is_chariot() || u.kind == UnitType::WoollyMammoth;
@@ -220,8 +226,12 @@ pub(crate) fn retreat(
         at = last_clear.min(at);
     }
     out.distance = at;
-    let end = footprint_at(&start, dir, at, facing);
+    let mut end = footprint_at(&start, dir, at, facing);
     out.swept.push(end);
+    let turned = footprint_at(&start, dir, at, end_facing);
+    if !others(&turn.table, &u).any(|o| o.footprint().overlaps(&turned)) {
+        end = turned;
+    }
     if let Some(reason) = halt {
         turn.events.push(Event::RetreatStopped {
             unit: u.id.clone(),
@@ -242,7 +252,7 @@ pub(crate) fn retreat(
     }
     let pose = Pose {
         front: end.front(),
-        facing,
+        facing: bearing_of(end.ahead),
         ..u.pose()
     };
     if let Some(unit) = turn.table.units.get_mut(id) {

@@ -34,6 +34,9 @@ pub struct GameOptions {
     /// Whether the hills/woods/swamp −1 in melee falls on units fighting
     /// into the terrain as well as on those standing in it (§4, OPEN; ruling C-14).
     pub terrain_penalty_on_attackers: bool,
+    /// Whether enemies, too, test when a unit falls back or routs within 6
+    /// inches of them (§8 "another unit", OPEN; ruling M-7: friends only).
+    pub nearby_enemies_test: bool,
 }
 
 impl Default for GameOptions {
@@ -47,6 +50,7 @@ impl Default for GameOptions {
             fire_gap_of_three_passes: false,
             figure_rounding: crate::rules::melee::FigureRounding::Nearest,
             terrain_penalty_on_attackers: false,
+            nearby_enemies_test: false,
         }
     }
 }
