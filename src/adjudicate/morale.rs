@@ -625,7 +625,8 @@ fn fail(
     why: &[Trigger],
     k: u32,
 ) -> Result<Option<Vec<(UnitId, Trigger)>>, DiceError> {
-    let Some(u) = turn.table.units.get(id).cloned() else {
+    // Trampled away or taken earlier in this wave: nothing left to carry out.
+    let Some(u) = turn.table.units.get(id).filter(|u| u.status.is_present()).cloned() else {
         return Ok(None);
     };
     let edges = attacked_edges(&turn.table, &u);
