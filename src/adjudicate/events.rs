@@ -159,6 +159,50 @@ pub enum Event {
     Deployed { unit: UnitId, name: String, at: [f64; 2], facing: f64, formation: Formation, files: u32, ranks: u32 },
     /// "Black Dragons could not deploy there: it would stand outside aquilonia's deployment zone…; it stays where the scenario put it."
     DeploymentRefused { unit: UnitId, name: String, why: String },
+    /// "Aquilonian Foot test morale (lost the melee): B 85, lost the melee −10 = 75; rolled 80: failed."
+    MoraleTested {
+        unit: UnitId,
+        name: String,
+        /// Why the test was taken ("entering melee", "lost the melee"…).
+        causes: Vec<String>,
+        base: i32,
+        modifiers: Vec<(String, i32)>,
+        chance: i32,
+        roll: u8,
+        passed: bool,
+    },
+    /// "Aquilonian Foot's severity roll 40: fall back two moves."
+    SeverityRolled { unit: UnitId, name: String, roll: u8, severity: String },
+    /// "Aquilonian Foot fell back 12 inches, ending facing the enemy (fall-back status for 2 turns)."
+    FellBack { unit: UnitId, name: String, distance: f64, turns: u8 },
+    /// "Aquilonian Foot routed 20 inches."
+    Routed { unit: UnitId, name: String, distance: f64, again: bool },
+    /// "Aquilonian Foot passed through Bossonian Archers."
+    PassedThrough { unit: UnitId, name: String, through: UnitId, through_name: String },
+    /// "Aquilonian Foot fell back into Nemedian Knights: a melee begins, with no pre-melee tests."
+    RetreatedInto { unit: UnitId, name: String, other: UnitId, other_name: String },
+    /// "Aquilonian Foot halted after 3 inches: …"  (stopped falling back or routing)
+    RetreatStopped { unit: UnitId, name: String, after: f64, reason: Halt },
+    /// "Koth Chariots trampled Spearmen: 3 figures."
+    Trampled { unit: UnitId, name: String, by: UnitId, by_name: String, lost: u32 },
+    /// "The mahouts killed their routing beasts: Vendhyan Mammoths endangered their friends."
+    MahoutsKilled { unit: UnitId, name: String },
+    /// "Aquilonian Foot left the table."
+    LeftTable { unit: UnitId, name: String },
+    /// "Aquilonian Foot rallied: they turn about (fall-back status for 2 turns)."
+    Rallied { unit: UnitId, name: String },
+    /// "Aquilonian Foot stopped routing and will fight in fall-back status."
+    StoodAtBay { unit: UnitId, name: String },
+    /// "Aquilonian Foot recovered from fall-back status."
+    Recovered { unit: UnitId, name: String },
+    /// "Aquilonian Foot surrendered."
+    Surrendered { unit: UnitId, name: String },
+    /// "The Free Company changed sides: they now fight for nemedia."
+    ChangedSides { unit: UnitId, name: String, to: String },
+    /// "Count Trocero was captured by Nemedian Knights."
+    Captured { unit: UnitId, name: String, by: Option<String> },
+    /// "Count Trocero joined Black Dragons." / "left Black Dragons." / "moved 12 inches."
+    LeaderActed { unit: UnitId, name: String, act: LeaderAct },
     /// "Die for fire:boss:1 rolled 4."
     DieRolled { key: String, value: u8 },
     /// "Turn 3 ends."
@@ -331,6 +375,18 @@ impl fmt::Display for MagicEvent {
     }
 }
 
+/// What a leader did (§9).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum LeaderAct {
+    Joined { unit: UnitId, unit_name: String },
+    Left { unit_name: String },
+    /// Moved toward a unit it is to join or a place, this far.
+    Moved { distance: f64 },
+    /// Stayed with a routing unit.
+    StayedWithRout { unit_name: String },
+}
+
 /// Why a unit stopped short of the end of its move.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -391,6 +447,8 @@ pub enum Refusal {
     InfantryCannotChargeCavalry,
     NoSuchTarget,
     FormationDoesNotFit,
+    /// Friends falling back or routing passed through it last turn (§8).
+    PassedThroughLastTurn,
 }
 
 impl Refusal {
@@ -410,6 +468,9 @@ impl Refusal {
             Refusal::InfantryCannotChargeCavalry => "infantry cannot charge cavalry",
             Refusal::NoSuchTarget => "its target is not on the table",
             Refusal::FormationDoesNotFit => "its figures cannot form that formation",
+            Refusal::PassedThroughLastTurn => {
+                "friends falling back or routing passed through it: it cannot charge in phase 1"
+            }
         }
     }
 }
@@ -552,6 +613,60 @@ impl fmt::Display for Event {
             Event::DeploymentRefused { name, why, .. } => {
                 write!(f, "{name} could not deploy there: {why}; it stays where the scenario put it.")
             }
+            Event::MoraleTested { name, causes, base, modifiers, chance, roll, passed, .. } => {
+                write!(f, "{name} tested morale ({}): base {base}", causes.join(", "))?;
+                for (m, v) in modifiers {
+                    let sign = if *v < 0 { "−" } else { "+" };
+                    write!(f, ", {m} {sign}{}", v.abs())?;
+                }
+                let verdict = if *passed { "stood" } else { "failed" };
+                write!(f, " = {chance}%; rolled {roll}: {verdict}.")
+            }
+            Event::SeverityRolled { name, roll, severity, .. } => {
+                write!(f, "{name}' severity roll {roll}: {severity}.")
+            }
+            Event::FellBack { name, distance, turns, .. } => {
+                let s = if *turns == 1 { "turn" } else { "turns" };
+                write!(f, "{name} fell back {}, ending facing the enemy (fall-back status for {turns} {s}).", inches(*distance))
+            }
+            Event::Routed { name, distance, again, .. } => {
+                let how = if *again { "routed on" } else { "routed" };
+                write!(f, "{name} {how} {}.", inches(*distance))
+            }
+            Event::PassedThrough { name, through_name, .. } => write!(f, "{name} passed through {through_name}."),
+            Event::RetreatedInto { name, other_name, .. } => {
+                write!(f, "{name} ran into {other_name}: a melee begins, with no pre-melee tests.")
+            }
+            Event::RetreatStopped { name, after, reason, .. } => {
+                write!(f, "{name} stopped after {}: {reason}.", inches(*after))
+            }
+            Event::Trampled { name, by_name, lost, .. } => {
+                let s = if *lost == 1 { "figure" } else { "figures" };
+                write!(f, "{by_name} trampled their friends {name}: {lost} {s}.")
+            }
+            Event::MahoutsKilled { name, .. } => {
+                write!(f, "The mahouts killed their routing beasts: {name} endangered their friends.")
+            }
+            Event::LeftTable { name, .. } => write!(f, "{name} left the table."),
+            Event::Rallied { name, .. } => {
+                write!(f, "{name} rallied: they turn about (fall-back status for 2 turns).")
+            }
+            Event::StoodAtBay { name, .. } => {
+                write!(f, "{name} stopped routing and fight in fall-back status.")
+            }
+            Event::Recovered { name, .. } => write!(f, "{name} recovered from fall-back status."),
+            Event::Surrendered { name, .. } => write!(f, "{name} surrendered."),
+            Event::ChangedSides { name, to, .. } => write!(f, "{name} changed sides: they now fight for {to}."),
+            Event::Captured { name, by, .. } => match by {
+                Some(by) => write!(f, "{name} was captured by {by}."),
+                None => write!(f, "{name} was captured."),
+            },
+            Event::LeaderActed { name, act, .. } => match act {
+                LeaderAct::Joined { unit_name, .. } => write!(f, "{name} joined {unit_name}."),
+                LeaderAct::Left { unit_name } => write!(f, "{name} left {unit_name}."),
+                LeaderAct::Moved { distance } => write!(f, "{name} moved {}.", inches(*distance)),
+                LeaderAct::StayedWithRout { unit_name } => write!(f, "{name} stayed with the routing {unit_name}."),
+            },
             Event::DieRolled { key, value } => write!(f, "Die for {key} rolled {value}."),
             Event::Magic(m) => m.fmt(f),
             Event::TurnEnded { turn } => write!(f, "Turn {turn} ends."),

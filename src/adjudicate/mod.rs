@@ -27,8 +27,11 @@ pub mod events;
 mod breakthrough;
 mod deploy;
 mod fire;
+mod leaders;
 pub mod melee;
+pub mod morale;
 mod movement;
+mod retreat;
 pub mod plan;
 pub mod spells;
 pub mod record;
@@ -108,13 +111,15 @@ impl FromStr for StopAfter {
 /// The steps of a turn, in order (§2 "Sequence of a turn").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
+    /// Leaders' orders, then the rally test of every routing unit (§8, §9).
+    StartOfTurn,
     /// Spells written last turn take effect (§10).
     SpellsTakeEffect,
     Phase1Move,
     Phase1Fire,
     Phase2Move,
     Phase2Fire,
-    /// One round of every melee, with the pre-melee morale tests (§4).
+    /// The pre-melee morale tests (§8), then one round of every melee (§4).
     Melee,
     /// Post-melee morale tests (§8).
     Morale,
@@ -124,7 +129,8 @@ pub enum Step {
 }
 
 impl Step {
-    pub const ALL: [Step; 9] = [
+    pub const ALL: [Step; 10] = [
+        Step::StartOfTurn,
         Step::SpellsTakeEffect,
         Step::Phase1Move,
         Step::Phase1Fire,
@@ -145,7 +151,7 @@ impl Step {
             Step::Phase2Fire => Some(StopAfter::Phase2Fire),
             Step::Melee => Some(StopAfter::Melee),
             Step::EndOfTurn => Some(StopAfter::Turn),
-            Step::SpellsTakeEffect | Step::Morale | Step::BreakOff => None,
+            Step::StartOfTurn | Step::SpellsTakeEffect | Step::Morale | Step::BreakOff => None,
         }
     }
 }
@@ -164,6 +170,10 @@ pub(crate) struct TurnState {
     pub table: Table,
     pub events: Vec<Event>,
     pub record: TurnRecord,
+    /// The table as the turn began (loss thresholds, fall-back recovery).
+    pub start: Table,
+    /// Morale tests taken so far this turn, and statuses given.
+    pub morale: morale::Tally,
 }
 
 /// Resolve one turn from `table` with checked `orders`, stopping after `stop`.
@@ -184,6 +194,8 @@ pub fn resolve_turn(
         table: table.clone(),
         events: vec![Event::TurnBegan { turn: table.turn }],
         record: TurnRecord::default(),
+        start: table.clone(),
+        morale: morale::Tally::default(),
     };
     if table.turn == 0 {
         // A scenario's deployment turn: placing units, nothing else.
@@ -194,8 +206,15 @@ pub fn resolve_turn(
     }
     for step in Step::ALL {
         match step {
+            Step::StartOfTurn => {
+                leaders::orders(&mut turn, orders);
+                morale::rally(&mut turn, options, dice)?;
+            }
             Step::Phase1Move => {
                 movement::phase(&mut turn, orders, options, Phase::One);
+                // Friends passed through by units falling back last turn
+                // could not charge in this phase only (§8).
+                turn.table.morale.no_charge_in_phase1.clear();
                 fire::pass_through(&mut turn, orders, options, dice, Phase::One)?;
             }
             Step::Phase2Move => {
@@ -204,7 +223,11 @@ pub fn resolve_turn(
             }
             Step::Phase1Fire => fire::phase(&mut turn, orders, options, dice, Phase::One)?,
             Step::Phase2Fire => fire::phase(&mut turn, orders, options, dice, Phase::Two)?,
-            Step::Melee => melee::step(&mut turn, orders, options, dice)?,
+            Step::Melee => {
+                morale::pre_melee(&mut turn, options, dice)?;
+                melee::step(&mut turn, orders, options, dice)?;
+            }
+            Step::Morale => morale::post_melee(&mut turn, options, dice)?,
             Step::BreakOff => breakthrough::split_moves(&mut turn, orders, options),
             Step::SpellsTakeEffect => spells::take_effect(&mut turn, options, dice)?,
             Step::EndOfTurn => {
@@ -214,9 +237,6 @@ pub fn resolve_turn(
                 });
                 turn.table.turn += 1;
             }
-            // Not built yet (the morale issue): this step makes no rolls
-            // and changes nothing.
-            Step::Morale => {}
         }
         if step.stop() == Some(stop) {
             break;

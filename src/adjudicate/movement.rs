@@ -119,7 +119,7 @@ fn terrain_factor(table: &Table, options: &GameOptions, body: &Body, fp: &Footpr
 }
 
 /// Whether a footprint lies wholly on the table.
-fn within_table(table: &Table, fp: &Footprint) -> bool {
+pub(crate) fn within_table(table: &Table, fp: &Footprint) -> bool {
     fp.corners().iter().all(|c| {
         c.x >= -TOUCH && c.y >= -TOUCH && c.x <= table.width + TOUCH && c.y <= table.depth + TOUCH
     })
@@ -330,6 +330,11 @@ fn plan_phase(
             }
             (Some(_), _) if u.status == Status::Rout => {
                 turn.events.push(refused(u, p, Refusal::Routing))
+            }
+            (Some(Function::Charge(_)), _)
+                if phase == Phase::One && table.morale.no_charge_in_phase1.contains(&u.id) =>
+            {
+                turn.events.push(refused(u, p, Refusal::PassedThroughLastTurn))
             }
             (Some(f), _) => match plan_function(&ctx, u, f, &mut turn.events) {
                 Ok(pl) => plan = pl,
@@ -1096,20 +1101,23 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
             }
         }
     }
-    // Attached commanders and heroes ride at the rear of their unit (§9).
-    let attached: Vec<(UnitId, UnitId)> = turn
-        .table
+    place_attached(&mut turn.table);
+}
+
+/// Attached commanders and heroes ride at the rear of their unit (§9).
+pub(crate) fn place_attached(table: &mut Table) {
+    let attached: Vec<(UnitId, UnitId)> = table
         .units
         .values()
         .filter_map(|u| u.attached_to.clone().map(|to| (u.id.clone(), to)))
         .collect();
     for (leader, to) in attached {
-        let Some(host) = turn.table.units.get(&to) else {
+        let Some(host) = table.units.get(&to) else {
             continue;
         };
         let fp = host.footprint();
         let (front, facing) = (fp.centre - fp.ahead * fp.half_depth, host.facing);
-        let l = turn.table.units.get_mut(&leader).expect("listed");
+        let l = table.units.get_mut(&leader).expect("listed");
         l.front = front;
         l.facing = facing;
     }

@@ -347,6 +347,7 @@ mod tests {
             pending_spells: Vec::new(),
             effects: Vec::new(),
             once_cast: Default::default(),
+            morale: Default::default(),
         }
     }
 

@@ -433,6 +433,9 @@ pub enum UnitOrder {
     RideWith(Spanned<UnitRef>),
     /// Leaders: `leave`.
     Leave,
+    /// Leaders' standing order should their unit rout (§9): `stay if
+    /// routed` (true) or `leave if routed` (false).
+    IfRouted { stay: bool },
     /// Leaders: `move to (30, 12)`.
     MoveTo(Number, Number),
     /// Wizards: `cast Sword of Fire at Black Dragons`.
@@ -456,6 +459,8 @@ impl fmt::Display for UnitOrder {
             UnitOrder::Join(u) => write!(f, "join {u}"),
             UnitOrder::RideWith(u) => write!(f, "ride with {u}"),
             UnitOrder::Leave => f.write_str("leave"),
+            UnitOrder::IfRouted { stay: true } => f.write_str("stay if routed"),
+            UnitOrder::IfRouted { stay: false } => f.write_str("leave if routed"),
             UnitOrder::MoveTo(x, y) => write!(f, "move to ({}, {})", num(*x), num(*y)),
             UnitOrder::Cast { spell, aim } => {
                 write!(f, "cast {}", crate::rules::magic::spell_name(*spell))?;

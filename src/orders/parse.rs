@@ -1078,6 +1078,8 @@ fn unit_order(p: Pair<Rule>, off: usize) -> Option<Result<UnitOrder, Diagnostic>
         Rule::join => UnitOrder::Join(first_ref(&p)?),
         Rule::ride_with => UnitOrder::RideWith(first_ref(&p)?),
         Rule::leave => UnitOrder::Leave,
+        Rule::stay_if_routed => UnitOrder::IfRouted { stay: true },
+        Rule::leave_if_routed => UnitOrder::IfRouted { stay: false },
         Rule::move_to => {
             let (x, y) = point(
                 &p.clone()

@@ -41,6 +41,10 @@ pub struct UnitOrders {
     pub volley_phase: Option<Phase>,
     /// Leaders, heroes and commanders.
     pub leader: Option<LeaderOrder>,
+    /// Leaders: the standing order to stay with (true) or leave (false)
+    /// their unit should it rout (§9); it holds until changed.
+    #[serde(default)]
+    pub stay_with_rout: Option<bool>,
     /// Wizards: spells written this turn (they take effect next turn).
     pub spells: Vec<SpellOrder>,
     /// The set-up turn only: where the unit is placed.

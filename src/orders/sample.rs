@@ -312,5 +312,6 @@ pub fn table() -> Table {
             pending_spells: Vec::new(),
             effects: Vec::new(),
             once_cast: Default::default(),
+            morale: Default::default(),
     }
 }

@@ -1053,6 +1053,19 @@ impl<'a> Ctx<'a> {
                 }
                 out.leader = Some(plan::LeaderOrder::Join(t.id.clone()));
             }
+            UnitOrder::IfRouted { stay } => {
+                if leader {
+                    out.stay_with_rout = Some(*stay);
+                } else {
+                    self.refuse(
+                        Illegal::NotForThisType,
+                        span,
+                        format!("{} is not a leader", u.name),
+                        "§9: heroes and commanders stay with or leave a routing unit; a unit routs as one",
+                        None,
+                    );
+                }
+            }
             UnitOrder::Leave => {
                 if !leader {
                     self.refuse(

@@ -10,6 +10,7 @@ pub mod fire;
 pub mod melee;
 pub mod missile;
 pub mod movement;
+pub mod morale;
 pub mod options;
 pub mod points;
 

@@ -36,6 +36,9 @@ pub struct GameOptions {
     pub terrain_penalty_on_attackers: bool,
     /// Where front, flank and rear arcs divide (§4 diagram, OPEN; rulings E-7, C-29).
     pub arcs: ArcGeometry,
+    /// Whether enemies, too, test when a unit falls back or routs within 6
+    /// inches of them (§8 "another unit", OPEN; ruling M-7: friends only).
+    pub nearby_enemies_test: bool,
 }
 
 /// The lines from a unit's corners that divide its front and rear arcs
@@ -74,6 +77,7 @@ impl Default for GameOptions {
             figure_rounding: crate::rules::melee::FigureRounding::Nearest,
             terrain_penalty_on_attackers: false,
             arcs: ArcGeometry::Corner45,
+            nearby_enemies_test: false,
         }
     }
 }

@@ -134,6 +134,9 @@ pub struct Table {
     /// of a melee still going on: later rounds expand from it (§4).
     #[serde(default)]
     pub melee_figures: BTreeMap<UnitId, BTreeMap<UnitId, u32>>,
+    /// What morale carries from turn to turn (§8, §9).
+    #[serde(default)]
+    pub morale: MoraleState,
     /// The set-up turn (turn 0) only: each side's deployment zone, as the
     /// south-west and north-east corners of a rectangle.
     #[serde(default)]
@@ -206,6 +209,24 @@ pub enum EffectKind {
     Slumber { hero: UnitId },
     /// Helm of Darkness: the commander is blind and cannot move.
     Blinded { commander: UnitId },
+}
+
+/// Morale state that outlives a turn.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MoraleState {
+    /// Units that friends falling back or routing passed through this turn:
+    /// they cannot charge in phase 1 of the next turn (§8).
+    #[serde(default)]
+    pub no_charge_in_phase1: BTreeSet<UnitId>,
+    /// Leaders' standing orders for the unit they are with should it rout
+    /// (§9): `true` stays with it, `false` leaves it. Absent: heroes stay,
+    /// commanders leave (ruling M-16).
+    #[serde(default)]
+    pub stay_with_rout: BTreeMap<UnitId, bool>,
+    /// Routing units that failed their rally test: they rout on every turn,
+    /// without testing again, until they leave the table (§8).
+    #[serde(default)]
+    pub routing_on: BTreeSet<UnitId>,
 }
 
 impl Table {

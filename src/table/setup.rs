@@ -465,6 +465,7 @@ impl Table {
             pending_spells: Vec::new(),
             effects: Vec::new(),
             once_cast: Default::default(),
+            morale: Default::default(),
         };
         // Melee is mutual: list it on both units.
         for (id, partners) in &melee {
