@@ -760,9 +760,7 @@ mod tests {
             terrain: Vec::new(),
             units: BTreeMap::new(),
             turn: 1,
-            charge_bonus_earned: BTreeSet::new(),
-            morale: Default::default(),
-            deployment_zones: BTreeMap::new(),
+            ..Default::default()
         };
         assert_eq!(Trigger::LostMelee.cause(&t), "lost the melee");
         assert_eq!(Trigger::RoutedPast("x".into()).cause(&t), "x routed nearby");

@@ -341,13 +341,7 @@ mod tests {
             terrain: Vec::new(),
             units: units.into_iter().map(|u| (u.id.clone(), u)).collect(),
             turn: 1,
-            charge_bonus_earned: Default::default(),
-            melee_figures: Default::default(),
-            deployment_zones: Default::default(),
-            pending_spells: Vec::new(),
-            effects: Vec::new(),
-            once_cast: Default::default(),
-            morale: Default::default(),
+            ..Default::default()
         }
     }
 

@@ -306,12 +306,6 @@ pub fn table() -> Table {
         terrain: Vec::new(),
         units,
         turn: 1,
-        charge_bonus_earned: Default::default(),
-        melee_figures: Default::default(),
-            deployment_zones: Default::default(),
-            pending_spells: Vec::new(),
-            effects: Vec::new(),
-            once_cast: Default::default(),
-            morale: Default::default(),
+        ..Default::default()
     }
 }

@@ -283,13 +283,7 @@ mod tests {
             terrain: vec![],
             units: [("x".to_string(), unit)].into_iter().collect(),
             turn: 2,
-            charge_bonus_earned: Default::default(),
-            melee_figures: Default::default(),
-            deployment_zones: Default::default(),
-            pending_spells: Vec::new(),
-            effects: Vec::new(),
-            once_cast: Default::default(),
-            morale: Default::default(),
+            ..Default::default()
         }
     }
 

@@ -115,7 +115,7 @@ pub struct Terrain {
 }
 
 /// The whole battlefield at one moment.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Table {
     /// East-west size in inches.
     pub width: f64,

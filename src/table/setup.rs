@@ -459,13 +459,7 @@ impl Table {
             terrain,
             units,
             turn: 1,
-            charge_bonus_earned: Default::default(),
-            melee_figures: Default::default(),
-            deployment_zones: Default::default(),
-            pending_spells: Vec::new(),
-            effects: Vec::new(),
-            once_cast: Default::default(),
-            morale: Default::default(),
+            ..Default::default()
         };
         // Melee is mutual: list it on both units.
         for (id, partners) in &melee {
