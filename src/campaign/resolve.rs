@@ -263,12 +263,11 @@ pub fn resolve(
         }
     }
     t.contracts(&valid);
-    let mut moving = BTreeSet::new();
     for (power, line) in &valid {
-        t.administer(power, line, &mut moving);
+        t.administer(power, line);
     }
     if !t.c.winter() {
-        t.march(&moving);
+        t.march();
         let forced = t.sieges(&valid);
         t.meetings(&forced, dice)?;
         t.occupy();
@@ -358,7 +357,7 @@ impl Turn<'_> {
         }
     }
 
-    fn administer(&mut self, power: &str, line: &Line<Order>, moving: &mut BTreeSet<String>) {
+    fn administer(&mut self, power: &str, line: &Line<Order>) {
         let refuse = |t: &mut Self, why: String| t.events.push(Event::Refused { power: power.to_string(), line: line.text.clone(), why });
         let army_id = line.item.army().and_then(|w| self.c.find_army(w)).map(|a| a.id.clone());
         match (&line.item, army_id) {
@@ -369,7 +368,6 @@ impl Turn<'_> {
                         a.march = Some(super::game::March { to, days: 0 });
                     }
                     a.stance = Stance::Field;
-                    moving.insert(id);
                 }
             }
             (Order::Halt { .. }, Some(id)) => {
@@ -489,8 +487,7 @@ impl Turn<'_> {
         self.events.push(Event::Raised { power: power.into(), army: id, figures, designation: d.designation.clone(), cost });
     }
 
-    fn march(&mut self, moving: &BTreeSet<String>) {
-        let _ = moving;
+    fn march(&mut self) {
         for a in self.c.armies.values_mut() {
             let step = if a.mounted() { MARCH_DAYS_MOUNTED } else { MARCH_DAYS_FOOT };
             let power = a.commander().to_string();
@@ -854,5 +851,50 @@ points = 400
         assert!(c.winter());
         let r = turn(&c, &w, &orders("aquilonia", "army aquilonia-1 move to Shamar"));
         assert!(r.events.iter().any(|e| matches!(e, Event::Refused { why, .. } if why.contains("winter"))), "{:?}", r.events);
+    }
+
+    #[test]
+    fn a_battle_for_the_secretary_waits_for_the_mailed_result() {
+        let (mut c, w) = start(35);
+        c.settings.battles = crate::campaign::game::BattleMode::Secretary;
+        let mut o = orders("aquilonia", "army aquilonia-1 move to Nemedian Marches");
+        o.extend(orders("nemedia", "army nemedia-1 move to Nemedian Marches"));
+        let r = turn(&c, &w, &o);
+        assert!(r.events.iter().any(|e| matches!(e, Event::BattleAwaits { id: 1, .. })), "{:?}", r.events);
+        assert_eq!(r.campaign.pending.len(), 1);
+        let c = r.campaign;
+        let refused = check(&c, &w, "nemedia", &Order::Move { army: "nemedia-1".into(), to: "Belverus".into() });
+        assert_eq!(refused, Err("army nemedia-1 awaits the result of battle 1".into()));
+        let result = EnteredResult { battle: 1, winner: "aquilonia".into(), losses: vec![("aquilonia-1".into(), 100), ("nemedia-1".into(), 200)] };
+        let r = resolve(&c, &w, &BTreeMap::new(), &[result], &mut SeededDice::new([1; 32])).unwrap();
+        let battle = r.events.iter().find_map(|e| match e {
+            Event::Battle { sides, winner, by, .. } => Some((sides.clone(), winner.clone(), by.clone())),
+            _ => None,
+        });
+        let (sides, winner, by) = battle.expect("the result is applied");
+        assert_eq!((winner.as_deref(), by.as_str()), (Some("aquilonia"), "secretary"));
+        // The winner keeps a quarter of its losses, the loser half.
+        for s in &sides {
+            let gross = s.lost + s.recovered;
+            let kept = if s.power == "aquilonia" { gross - gross * 3 / 4 } else { gross - gross / 2 };
+            assert!(s.lost.abs_diff(kept) <= gross / 5 + 12, "{s:?}");
+        }
+        assert!(r.events.iter().any(|e| matches!(e, Event::FellBack { army, to: Some(_), .. } if army == "nemedia-1")), "{:?}", r.events);
+        assert_ne!(r.campaign.armies["nemedia-1"].province, "nemedian-marches");
+        assert!(r.campaign.pending.is_empty());
+    }
+
+    #[test]
+    fn a_garrison_behind_walls_is_besieged_not_attacked() {
+        let (c, w) = start(35);
+        let mut o = orders("aquilonia", "army aquilonia-1 move to Nemedian Marches");
+        o.extend(orders("nemedia", "army nemedia-1 garrison"));
+        let mut c = turn(&c, &w, &o).campaign;
+        c = turn(&c, &w, &orders("aquilonia", "army aquilonia-1 move to Belverus")).campaign;
+        assert_eq!(c.armies["aquilonia-1"].province, "belverus");
+        let r = turn(&c, &w, &orders("aquilonia", "army aquilonia-1 besiege"));
+        assert!(!r.events.iter().any(|e| matches!(e, Event::Battle { .. })), "{:?}", r.events);
+        assert!(r.events.iter().any(|e| matches!(e, Event::Besieging { weeks: 1, needed: 5, .. })), "Aquilonia is Western: {:?}", r.events);
+        assert_eq!(r.campaign.holdings["belverus"].occupier, None, "a held capital is not occupied");
     }
 }
