@@ -221,17 +221,18 @@ impl Campaign {
     }
 
     /// A power's campaign points: its provinces' points (a Free Company's
-    /// from the settings).
+    /// mercenary points from the settings, plus any province it was paid).
     pub fn allowance(&self, world: &World, power: &str) -> u32 {
+        let land: u32 = self
+            .holdings
+            .iter()
+            .filter(|(_, h)| h.owner.as_deref() == Some(power))
+            .filter_map(|(id, _)| world.province(id))
+            .map(|p| p.points)
+            .sum();
         match self.powers.get(power) {
-            Some(p) if p.nation.is_none() => self.settings.free_company_points,
-            Some(_) => self
-                .holdings
-                .iter()
-                .filter(|(_, h)| h.owner.as_deref() == Some(power))
-                .filter_map(|(id, _)| world.province(id))
-                .map(|p| p.points)
-                .sum(),
+            Some(p) if p.nation.is_none() => self.settings.free_company_points + land,
+            Some(_) => land,
             None => 0,
         }
     }

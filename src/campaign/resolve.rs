@@ -897,4 +897,51 @@ points = 400
         assert!(r.events.iter().any(|e| matches!(e, Event::Besieging { weeks: 1, needed: 5, .. })), "Aquilonia is Western: {:?}", r.events);
         assert_eq!(r.campaign.holdings["belverus"].occupier, None, "a held capital is not occupied");
     }
+
+    #[test]
+    fn a_free_company_is_hired_paid_and_goes_home_at_the_year_end() {
+        let (c, w) = start(2);
+        let text = r#"id = "t"
+title = "T"
+[secretary]
+address = "s@x"
+password = "p"
+[settings]
+weeks_per_year = 2
+[[power]]
+id = "aquilonia"
+nation = "aquilonia"
+address = "a@x"
+password = "p"
+[[power]]
+id = "wolves"
+nation = "free-companies"
+address = "w@x"
+password = "p"
+[[power.army]]
+province = "border-kingdom"
+points = 200
+"#;
+        let _ = c;
+        let c = CampaignFile::load(text).unwrap().start(&w).unwrap();
+        let mut o = orders("aquilonia", "hire wolves for 120 points\npay wolves with Westermarck");
+        o.extend(orders("wolves", "serve aquilonia for 100 points"));
+        let r = turn(&c, &w, &o);
+        assert!(r.events.iter().any(|e| matches!(e, Event::Hired { points: 100, .. })), "{:?}", r.events);
+        assert_eq!(r.campaign.armies["wolves-1"].hired_by.as_deref(), Some("aquilonia"));
+        assert_eq!(r.campaign.powers["aquilonia"].treasury, 3000 - 100);
+        assert_eq!(r.campaign.holdings["westermarck"].owner.as_deref(), Some("wolves"));
+        // The employer now commands the company, and the company does not.
+        assert!(check(&r.campaign, &w, "aquilonia", &Order::Move { army: "wolves-1".into(), to: "Gunderland".into() }).is_ok());
+        assert!(check(&r.campaign, &w, "wolves", &Order::Garrison { army: "wolves-1".into() }).is_err());
+        let mut c = r.campaign;
+        while !c.winter() {
+            c = turn(&c, &w, &BTreeMap::new()).campaign;
+        }
+        let r = turn(&c, &w, &BTreeMap::new());
+        assert!(r.events.iter().any(|e| matches!(e, Event::ContractEnded { .. })), "{:?}", r.events);
+        assert_eq!(r.campaign.armies["wolves-1"].hired_by, None);
+        assert_eq!(r.campaign.allowance(&w, "wolves"), 200 + 250, "its own points and Westermarck's");
+        assert_eq!(r.campaign.allowance(&w, "aquilonia"), 3000 - 250);
+    }
 }
