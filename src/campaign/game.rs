@@ -411,7 +411,9 @@ impl CampaignFile {
             if field > allowance {
                 return Err(bad(format!("power {}: armies worth {field} points but its points are {allowance}", p.id)));
             }
-            c.powers.get_mut(&p.id).map(|pw| pw.treasury = allowance - field);
+            if let Some(pw) = c.powers.get_mut(&p.id) {
+                pw.treasury = allowance - field;
+            }
         }
         Ok(c)
     }

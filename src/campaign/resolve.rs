@@ -300,7 +300,7 @@ impl Turn<'_> {
                     lost.insert(a.id.clone(), share_of(&a.contents, *points));
                 }
             }
-            self.after_battle(b.id, &b.province, b.armies.clone(), winner, &lost, b.card.clone(), b.table_feet, "secretary");
+            self.after_battle(b.id, &b.province, b.armies.clone(), winner, &lost, b.card, b.table_feet, "secretary");
         }
     }
 
@@ -341,8 +341,12 @@ impl Turn<'_> {
             });
             match asked {
                 Some(price) if price <= *points && self.c.powers[employer].treasury >= price => {
-                    self.c.powers.get_mut(employer).map(|p| p.treasury -= price);
-                    self.c.powers.get_mut(&fc).map(|p| p.treasury += price);
+                    if let Some(p) = self.c.powers.get_mut(employer) {
+                        p.treasury -= price;
+                    }
+                    if let Some(p) = self.c.powers.get_mut(&fc) {
+                        p.treasury += price;
+                    }
                     for a in self.c.armies.values_mut().filter(|a| a.owner == fc) {
                         a.hired_by = Some(employer.clone());
                     }
@@ -403,7 +407,9 @@ impl Turn<'_> {
                 let mut new = Army { id: new_id.clone(), contents: part, march: None, stance: Stance::Field, ..a.clone() };
                 new.contents.points = super::game::contents_points(&new.contents);
                 keep.points = super::game::contents_points(&keep);
-                self.c.armies.get_mut(&id).map(|x| x.contents = keep);
+                if let Some(x) = self.c.armies.get_mut(&id) {
+                    x.contents = keep;
+                }
                 self.c.armies.insert(new_id.clone(), new);
                 self.events.push(Event::Split { power: power.into(), army: id, new_army: new_id, units: split_names });
             }
@@ -483,7 +489,9 @@ impl Turn<'_> {
             a.contents.units.push(unit);
             a.contents.points = super::game::contents_points(&a.contents);
         }
-        self.c.powers.get_mut(power).map(|p| p.treasury -= cost);
+        if let Some(p) = self.c.powers.get_mut(power) {
+            p.treasury -= cost;
+        }
         self.events.push(Event::Raised { power: power.into(), army: id, figures, designation: d.designation.clone(), cost });
     }
 
@@ -530,11 +538,15 @@ impl Turn<'_> {
             let needed = if western { self.c.settings.siege_weeks_western } else { self.c.settings.siege_weeks };
             let (province, power) = (a.province.clone(), a.commander().to_string());
             let Some((g, gpower)) = garrison else {
-                self.c.armies.get_mut(&id).map(|a| a.stance = Stance::Field);
+                if let Some(a) = self.c.armies.get_mut(&id) {
+                    a.stance = Stance::Field;
+                }
                 continue;
             };
             let weeks = weeks + 1;
-            self.c.armies.get_mut(&id).map(|a| a.stance = Stance::Besieging { weeks });
+            if let Some(a) = self.c.armies.get_mut(&id) {
+                a.stance = Stance::Besieging { weeks };
+            }
             self.events.push(Event::Besieging { province: province.clone(), army: id.clone(), power, weeks, needed });
             if weeks >= needed {
                 self.events.push(Event::StarvedOut { province, army: g.clone(), power: gpower });

@@ -192,7 +192,7 @@ pub fn handle(tx: &Transaction<'_>, config: &Config, msg: &Incoming, row: i64, f
     match &header.role {
         Role::Secretary => {
             if !password::verify(&header.password, &stored.secretary_pw) {
-                return desk.refuse(Some(&id), &[stored.secretary_address.clone()], "A secretary's message came with the wrong password.");
+                return desk.refuse(Some(&id), std::slice::from_ref(&stored.secretary_address), "A secretary's message came with the wrong password.");
             }
             if stored.secretary_address != from {
                 return desk.refuse(Some(&id), &[stored.secretary_address.clone(), from.to_string()], &format!("Secretary's messages must come from {}.", stored.secretary_address));
