@@ -18,8 +18,7 @@ pub fn t0() -> DateTime<Utc> {
 
 /// Write a game file for the ready scenario into `dir` and return its path.
 pub fn game_file(dir: &Path) -> PathBuf {
-    let scenario =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/scenarios/river-crossing.toml");
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/scenarios/river-crossing.toml");
     let text = format!(
         r#"id = "ford"
 title = "The Ford"
@@ -62,8 +61,7 @@ pub fn config(dir: &Path) -> Config {
 /// A post office in `dir` with the game 'ford' created.
 pub fn office_with_game(dir: &Path) -> PostOffice {
     let mut po = PostOffice::open(config(dir)).unwrap();
-    po.create_game(&GameFile::load(&game_file(dir)).unwrap(), t0())
-        .unwrap();
+    po.create_game(&GameFile::load(&game_file(dir)).unwrap(), t0()).unwrap();
     po
 }
 
@@ -85,11 +83,7 @@ pub fn outbox(po: &PostOffice) -> Vec<(String, String, String)> {
         .unwrap();
     st.query_map([], |r| {
         let raw: Vec<u8> = r.get(2)?;
-        Ok((
-            r.get(0)?,
-            r.get(1)?,
-            String::from_utf8_lossy(&raw).into_owned(),
-        ))
+        Ok((r.get(0)?, r.get(1)?, String::from_utf8_lossy(&raw).into_owned()))
     })
     .unwrap()
     .collect::<Result<Vec<_>, _>>()
@@ -98,8 +92,6 @@ pub fn outbox(po: &PostOffice) -> Vec<(String, String, String)> {
 
 /// The decoded text of a raw message (for checking what a player reads).
 pub fn body_text(raw: &str) -> String {
-    let m = mail_parser::MessageParser::default()
-        .parse(raw.as_bytes())
-        .unwrap();
+    let m = mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap();
     m.body_text(0).map(|t| t.into_owned()).unwrap_or_default()
 }
