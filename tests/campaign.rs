@@ -81,14 +81,28 @@ fn password(power: &str) -> &'static str {
 }
 
 fn state(po: &PostOffice) -> Campaign {
-    let json = po.store.optional_string("SELECT state FROM campaigns WHERE id = 'hyboria'", []).unwrap().unwrap();
+    let json = po
+        .store
+        .optional_string("SELECT state FROM campaigns WHERE id = 'hyboria'", [])
+        .unwrap()
+        .unwrap();
     serde_json::from_str(&json).unwrap()
 }
 
 fn events(po: &PostOffice) -> Vec<Event> {
-    let mut st = po.store.conn().prepare("SELECT events FROM campaign_turns ORDER BY turn").unwrap();
-    let rows: Vec<String> = st.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap();
-    rows.iter().flat_map(|j| serde_json::from_str::<Vec<Event>>(j).unwrap()).collect()
+    let mut st = po
+        .store
+        .conn()
+        .prepare("SELECT events FROM campaign_turns ORDER BY turn")
+        .unwrap();
+    let rows: Vec<String> = st
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    rows.iter()
+        .flat_map(|j| serde_json::from_str::<Vec<Event>>(j).unwrap())
+        .collect()
 }
 
 struct Club {
@@ -100,19 +114,34 @@ impl Club {
     fn send(&mut self, from: &str, body: &str) -> umpire::post::Disposition {
         self.n += 1;
         let m = mail(from, &format!("m{}@club.example", self.n), body);
-        self.po.accept(&m, "test", t0() + Duration::minutes(i64::from(self.n))).unwrap().unwrap()
+        self.po
+            .accept(&m, "test", t0() + Duration::minutes(i64::from(self.n)))
+            .unwrap()
+            .unwrap()
     }
 
     /// Every power mails its orders for the week (the last one in resolves it).
     fn week(&mut self, orders: &[(&str, &str)]) {
         let before = state(&self.po).turn;
         for (power, address) in POWERS {
-            let lines: Vec<&str> = orders.iter().filter(|(p, _)| *p == power).map(|(_, o)| *o).collect();
-            let body = format!("CAMPAIGN hyboria POWER {power} PASSWORD {}\n{}\nEND\n", password(power), lines.join("\n"));
+            let lines: Vec<&str> = orders
+                .iter()
+                .filter(|(p, _)| *p == power)
+                .map(|(_, o)| *o)
+                .collect();
+            let body = format!(
+                "CAMPAIGN hyboria POWER {power} PASSWORD {}\n{}\nEND\n",
+                password(power),
+                lines.join("\n")
+            );
             let d = self.send(address, &body);
             assert_eq!(d.state(), "done", "{power}: {d:?}");
         }
-        assert_eq!(state(&self.po).turn, before + 1, "all orders in: the week is resolved");
+        assert_eq!(
+            state(&self.po).turn,
+            before + 1,
+            "all orders in: the week is resolved"
+        );
     }
 }
 
@@ -122,11 +151,16 @@ fn two_years_of_campaign_by_mail() {
     let config = config(dir.path());
     let mut po = PostOffice::open(config.clone()).unwrap();
     let file = CampaignFile::load(&setup()).unwrap();
-    po.store.write(|tx| umpire::campaign::secretary::create(tx, &config, &file, t0())).unwrap();
+    po.store
+        .write(|tx| umpire::campaign::secretary::create(tx, &config, &file, t0()))
+        .unwrap();
     let mut club = Club { po, n: 0 };
 
     // A stranger and a wrong password are refused; nothing is stored as orders.
-    let d = club.send("spy@zamora.example", "CAMPAIGN hyboria POWER koth PASSWORD guess\narmy koth-1 move to Corinthia\nEND\n");
+    let d = club.send(
+        "spy@zamora.example",
+        "CAMPAIGN hyboria POWER koth PASSWORD guess\narmy koth-1 move to Corinthia\nEND\n",
+    );
     assert_eq!(d.state(), "refused");
     assert_eq!(club.po.store.count("campaign_orders", "1").unwrap(), 0);
 
@@ -142,20 +176,44 @@ fn two_years_of_campaign_by_mail() {
     ]);
     let all = events(&club.po);
     let battle = all.iter().find_map(|e| match e {
-        Event::Battle { by, province, sides, .. } => Some((by.clone(), province.clone(), sides.clone())),
+        Event::Battle {
+            by,
+            province,
+            sides,
+            ..
+        } => Some((by.clone(), province.clone(), sides.clone())),
         _ => None,
     });
     let (by, province, sides) = battle.expect("the armies met and fought");
-    assert_eq!((by.as_str(), province.as_str()), ("engine", "nemedian-marches"));
+    assert_eq!(
+        (by.as_str(), province.as_str()),
+        ("engine", "nemedian-marches")
+    );
     assert!(sides.iter().all(|s| s.lost + s.recovered <= s.points));
-    assert!(all.iter().any(|e| matches!(e, Event::FellBack { .. } | Event::Destroyed { .. })), "the loser falls back: {all:?}");
+    assert!(
+        all.iter()
+            .any(|e| matches!(e, Event::FellBack { .. } | Event::Destroyed { .. })),
+        "the loser falls back: {all:?}"
+    );
 
     // Week 2: Ophir sends nothing; the secretary resolves the week.
-    club.send(POWERS[0].1, "CAMPAIGN hyboria POWER aquilonia PASSWORD lion\nEND\n");
-    club.send(POWERS[1].1, "CAMPAIGN hyboria POWER koth PASSWORD triangle\narmy koth-1 move to Southern Ophir\nEND\n");
-    club.send(POWERS[2].1, "CAMPAIGN hyboria POWER nemedia PASSWORD dragon\nEND\n");
+    club.send(
+        POWERS[0].1,
+        "CAMPAIGN hyboria POWER aquilonia PASSWORD lion\nEND\n",
+    );
+    club.send(
+        POWERS[1].1,
+        "CAMPAIGN hyboria POWER koth PASSWORD triangle\narmy koth-1 move to Southern Ophir\nEND\n",
+    );
+    club.send(
+        POWERS[2].1,
+        "CAMPAIGN hyboria POWER nemedia PASSWORD dragon\nEND\n",
+    );
     assert_eq!(state(&club.po).week, 2, "not all orders in yet");
-    club.send(SECRETARY, "CAMPAIGN hyboria SECRETARY PASSWORD scroll\nstatus\nresolve\nEND\n");
+    club.send(
+        SECRETARY,
+        "CAMPAIGN hyboria SECRETARY PASSWORD scroll\nstatus\nresolve\nEND\n",
+    );
     assert_eq!(state(&club.po).week, 3);
     assert_eq!(state(&club.po).armies["koth-1"].province, "southern-ophir");
 
@@ -167,10 +225,19 @@ fn two_years_of_campaign_by_mail() {
         club.week(&[("koth", "army koth-1 besiege")]);
     }
     let all = events(&club.po);
-    assert!(all.iter().any(|e| matches!(e, Event::Besieging { weeks: 1, .. })), "{all:?}");
-    assert!(all.iter().any(|e| matches!(e, Event::StarvedOut { province, .. } if province == "ianthe")), "{all:?}");
     assert!(
-        all.iter().any(|e| matches!(e, Event::Battle { province, .. } if province == "ianthe")),
+        all.iter()
+            .any(|e| matches!(e, Event::Besieging { weeks: 1, .. })),
+        "{all:?}"
+    );
+    assert!(
+        all.iter()
+            .any(|e| matches!(e, Event::StarvedOut { province, .. } if province == "ianthe")),
+        "{all:?}"
+    );
+    assert!(
+        all.iter()
+            .any(|e| matches!(e, Event::Battle { province, .. } if province == "ianthe")),
         "the starved garrison must fight: {all:?}"
     );
 
@@ -179,7 +246,11 @@ fn two_years_of_campaign_by_mail() {
         club.week(&[]);
     }
     let c = state(&club.po);
-    assert!(c.holdings["border-kingdom"].pacified, "{:?}", c.holdings["border-kingdom"]);
+    assert!(
+        c.holdings["border-kingdom"].pacified,
+        "{:?}",
+        c.holdings["border-kingdom"]
+    );
     let world = umpire::campaign::map::World::hyborea().unwrap();
     let gained: u32 = c
         .holdings
@@ -198,19 +269,37 @@ fn two_years_of_campaign_by_mail() {
     ]);
     let c = state(&club.po);
     assert_eq!((c.year, c.week), (2, 1));
-    assert_eq!(c.holdings["border-kingdom"].owner.as_deref(), Some("aquilonia"));
+    assert_eq!(
+        c.holdings["border-kingdom"].owner.as_deref(),
+        Some("aquilonia")
+    );
     assert_eq!(c.allowance(&world, "aquilonia"), before + gained);
     let all = events(&club.po);
     assert!(all.iter().any(|e| matches!(e, Event::Rebuilt { power, allowance, .. } if power == "aquilonia" && *allowance == before + gained)));
-    assert!(all.iter().any(|e| matches!(e, Event::Raised { power, .. } if power == "aquilonia")));
+    assert!(all
+        .iter()
+        .any(|e| matches!(e, Event::Raised { power, .. } if power == "aquilonia")));
     assert!(
         all.iter().any(|e| matches!(e, Event::Refused { power, why, .. } if power == "koth" && why.contains("winter"))),
         "no marching in winter"
     );
-    assert_eq!(c.armies.values().filter(|a| a.owner == "aquilonia" && a.province == "tarantia").count(), 1, "raised in the capital");
+    assert_eq!(
+        c.armies
+            .values()
+            .filter(|a| a.owner == "aquilonia" && a.province == "tarantia")
+            .count(),
+        1,
+        "raised in the capital"
+    );
 
     // Year 2: the new knights march from the capital; a whole year passes.
-    let levy = c.armies.values().find(|a| a.owner == "aquilonia" && a.province == "tarantia").unwrap().id.clone();
+    let levy = c
+        .armies
+        .values()
+        .find(|a| a.owner == "aquilonia" && a.province == "tarantia")
+        .unwrap()
+        .id
+        .clone();
     club.week(&[("aquilonia", &format!("army {levy} move to Shamar"))]);
     while state(&club.po).year == 2 {
         club.week(&[]);
@@ -219,24 +308,58 @@ fn two_years_of_campaign_by_mail() {
 
     // Every report mailed to a power: its own armies in full, others' only as counters.
     let states: Vec<Campaign> = {
-        let mut st = club.po.store.conn().prepare("SELECT state_after FROM campaign_turns ORDER BY turn").unwrap();
-        let rows: Vec<String> = st.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap();
-        rows.iter().map(|j| serde_json::from_str(j).unwrap()).collect()
+        let mut st = club
+            .po
+            .store
+            .conn()
+            .prepare("SELECT state_after FROM campaign_turns ORDER BY turn")
+            .unwrap();
+        let rows: Vec<String> = st
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        rows.iter()
+            .map(|j| serde_json::from_str(j).unwrap())
+            .collect()
     };
-    assert!(states.len() >= 26, "two years of 12 weeks and two winters: {}", states.len());
-    let reports: Vec<(String, String)> = outbox(&club.po).into_iter().filter(|(k, _, _)| k == "report").map(|(_, to, raw)| (to, body_text(&raw))).collect();
+    assert!(
+        states.len() >= 26,
+        "two years of 12 weeks and two winters: {}",
+        states.len()
+    );
+    let reports: Vec<(String, String)> = outbox(&club.po)
+        .into_iter()
+        .filter(|(k, _, _)| k == "report")
+        .map(|(_, to, raw)| (to, body_text(&raw)))
+        .collect();
     let mut checked = BTreeMap::new();
     for (power, address) in POWERS {
         let own_list = umpire::army::nation(power).unwrap();
         for (_, text) in reports.iter().filter(|(to, _)| to == address) {
             for s in &states {
-                for a in s.armies.values().filter(|a| a.owner != power && a.commander() != power) {
-                    assert!(!text.contains(&format!("army {} in ", a.id)), "{power} sees inside {}:\n{text}", a.id);
+                for a in s
+                    .armies
+                    .values()
+                    .filter(|a| a.owner != power && a.commander() != power)
+                {
+                    assert!(
+                        !text.contains(&format!("army {} in ", a.id)),
+                        "{power} sees inside {}:\n{text}",
+                        a.id
+                    );
                     for u in &a.contents.units {
                         // Names the reader's own list also uses ("Regular Foot (Heavy)") prove nothing.
-                        let shared = own_list.designations().any(|(_, d)| d.designation.contains(&u.designation));
+                        let shared = own_list
+                            .designations()
+                            .any(|(_, d)| d.designation.contains(&u.designation));
                         if !shared {
-                            assert!(!text.contains(&u.designation), "{power}'s report names {}'s {}:\n{text}", a.id, u.designation);
+                            assert!(
+                                !text.contains(&u.designation),
+                                "{power}'s report names {}'s {}:\n{text}",
+                                a.id,
+                                u.designation
+                            );
                         }
                     }
                 }
@@ -246,8 +369,15 @@ fn two_years_of_campaign_by_mail() {
     }
     assert!(checked.values().all(|n| *n >= 26), "{checked:?}");
     // The secretary sees everything.
-    let secretary_last = reports.iter().rev().find(|(to, _)| to == SECRETARY).unwrap();
-    assert!(secretary_last.1.contains("army koth-1 in ") || !state(&club.po).armies.contains_key("koth-1"));
+    let secretary_last = reports
+        .iter()
+        .rev()
+        .find(|(to, _)| to == SECRETARY)
+        .unwrap();
+    assert!(
+        secretary_last.1.contains("army koth-1 in ")
+            || !state(&club.po).armies.contains_key("koth-1")
+    );
     // Reports went out with their maps, through the spool.
     let flushed = club.po.send(t0() + Duration::days(1)).unwrap();
     assert!(flushed.sent >= 26 * 5, "{flushed:?}");

@@ -9,7 +9,14 @@ fn campaign_points(world: &World) -> BTreeMap<String, u32> {
     world
         .nations
         .iter()
-        .map(|n| (n.id.clone(), umpire::army::nation(&n.name).expect("a nation of Appendix I").points))
+        .map(|n| {
+            (
+                n.id.clone(),
+                umpire::army::nation(&n.name)
+                    .expect("a nation of Appendix I")
+                    .points,
+            )
+        })
         .collect()
 }
 
@@ -28,7 +35,11 @@ fn every_nation_of_appendix_one_has_land() {
         if n.name == "Free Companies" {
             continue; // they hold mercenary points, not land (§12)
         }
-        assert!(on_map.contains(&n.name.as_str()), "{} is not on the map", n.name);
+        assert!(
+            on_map.contains(&n.name.as_str()),
+            "{} is not on the map",
+            n.name
+        );
         let id = &world.nations.iter().find(|m| m.name == n.name).unwrap().id;
         assert_eq!(world.points_of(id), n.points, "{}", n.name);
     }
@@ -43,7 +54,10 @@ fn the_lands_between_are_there_and_unowned() {
     }
     // Cimmeria and the Pictish Wilderness are nations' land (Northern
     // Barbarians, Pictland).
-    assert_eq!(world.province("cimmeria").unwrap().nation.as_deref(), Some("cimmerians"));
+    assert_eq!(
+        world.province("cimmeria").unwrap().nation.as_deref(),
+        Some("cimmerians")
+    );
 }
 
 #[test]
@@ -52,5 +66,8 @@ fn a_wrong_total_is_reported() {
     let mut points = campaign_points(&world);
     points.insert("koth".into(), 1400);
     let problems = world.problems(&points);
-    assert_eq!(problems, ["koth's provinces add up to 1500 points but its campaign points are 1400"]);
+    assert_eq!(
+        problems,
+        ["koth's provinces add up to 1500 points but its campaign points are 1400"]
+    );
 }

@@ -20,7 +20,9 @@ use crate::adjudicate::{resolve_turn, StopAfter};
 use crate::army::scenario::{assess, Scenario, Side, Victory, Zone, BATTLE_TURNS};
 use crate::army::Deployment;
 use crate::dice::{Dice, DiceError, DiceKey};
-use crate::orders::plan::{Charge, ChargeTarget, Direction, Distance, Function, Move, Target, TurnOrders, UnitOrders};
+use crate::orders::plan::{
+    Charge, ChargeTarget, Direction, Distance, Function, Move, Target, TurnOrders, UnitOrders,
+};
 use crate::rules::options::GameOptions;
 use crate::table::setup::{Setup, TableSize, TerrainSetup};
 use crate::table::{Status, Table};
@@ -37,8 +39,11 @@ pub enum CardKind {
 }
 
 /// The deck: cards 1-20 mountainous, 21-40 marshy or wooded, 41-100 open.
-pub const DECK: [(u32, u32, CardKind); 3] =
-    [(1, 20, CardKind::Mountainous), (21, 40, CardKind::MarshyOrWooded), (41, 100, CardKind::Open)];
+pub const DECK: [(u32, u32, CardKind); 3] = [
+    (1, 20, CardKind::Mountainous),
+    (21, 40, CardKind::MarshyOrWooded),
+    (41, 100, CardKind::Open),
+];
 
 /// Draws made before the first card of the wanted kind is taken outright
 /// (ruling CA-6: the book's "roll until" has no end).
@@ -48,7 +53,9 @@ pub const MAX_DRAWS: u32 = 50;
 pub const TABLE_DEPTH: f64 = 48.0;
 
 pub fn card_kind(n: u32) -> CardKind {
-    DECK.iter().find(|(lo, hi, _)| (*lo..=*hi).contains(&n)).map_or(CardKind::Open, |d| d.2)
+    DECK.iter()
+        .find(|(lo, hi, _)| (*lo..=*hi).contains(&n))
+        .map_or(CardKind::Open, |d| d.2)
 }
 
 /// The card a province needs: wooded and marsh want a marshy or wooded
@@ -77,14 +84,29 @@ pub struct Card {
 pub fn draw(battle: &str, terrain: Terrain, dice: &mut dyn Dice) -> Result<Card, DiceError> {
     let want = wanted(terrain);
     for k in 1..=MAX_DRAWS {
-        let number = u32::from(dice.roll(&DiceKey::Card { battle: battle.to_string(), k })?);
+        let number = u32::from(dice.roll(&DiceKey::Card {
+            battle: battle.to_string(),
+            k,
+        })?);
         let kind = card_kind(number);
         if want.is_none_or(|w| w == kind) {
-            return Ok(Card { number, kind, draws: k });
+            return Ok(Card {
+                number,
+                kind,
+                draws: k,
+            });
         }
     }
-    let (lo, _, kind) = DECK.iter().find(|d| Some(d.2) == want).copied().unwrap_or(DECK[2]);
-    Ok(Card { number: lo, kind, draws: MAX_DRAWS })
+    let (lo, _, kind) = DECK
+        .iter()
+        .find(|d| Some(d.2) == want)
+        .copied()
+        .unwrap_or(DECK[2]);
+    Ok(Card {
+        number: lo,
+        kind,
+        draws: MAX_DRAWS,
+    })
 }
 
 /// Table length in feet: `per_500` feet per 500 points of the larger army.
@@ -101,11 +123,25 @@ pub fn card_terrain(card: &Card, width: f64) -> Vec<TerrainSetup> {
         let y = 16.0 + f64::from(i % 2) * 4.0;
         vec![[x, y], [x + w, y], [x + w, y + h], [x, y + h]]
     };
-    let piece = |kind: &str, contours: Option<u8>, points: Vec<[f64; 2]>| TerrainSetup { kind: kind.into(), contours, points, width: None };
+    let piece = |kind: &str, contours: Option<u8>, points: Vec<[f64; 2]>| TerrainSetup {
+        kind: kind.into(),
+        contours,
+        points,
+        width: None,
+    };
     match card.kind {
-        CardKind::Mountainous => vec![piece("hill", Some(2), at(0, 14.0, 10.0)), piece("hill", Some(1), at(1, 10.0, 8.0))],
-        CardKind::MarshyOrWooded => vec![piece("woods", None, at(0, 12.0, 8.0)), piece("swamp", None, at(1, 10.0, 8.0))],
-        CardKind::Open => vec![piece("woods", None, at(0, 6.0, 6.0)), piece("hill", Some(1), at(1, 8.0, 6.0))],
+        CardKind::Mountainous => vec![
+            piece("hill", Some(2), at(0, 14.0, 10.0)),
+            piece("hill", Some(1), at(1, 10.0, 8.0)),
+        ],
+        CardKind::MarshyOrWooded => vec![
+            piece("woods", None, at(0, 12.0, 8.0)),
+            piece("swamp", None, at(1, 10.0, 8.0)),
+        ],
+        CardKind::Open => vec![
+            piece("woods", None, at(0, 6.0, 6.0)),
+            piece("hill", Some(1), at(1, 8.0, 6.0)),
+        ],
     }
 }
 
@@ -124,15 +160,37 @@ pub enum BattleError {
 ///
 /// # Errors
 /// [`BattleError::Setup`] when an army cannot be deployed on the table.
-pub fn table_setup(card: &Card, feet: u32, north: &Army, south: &Army) -> Result<Setup, BattleError> {
+pub fn table_setup(
+    card: &Card,
+    feet: u32,
+    north: &Army,
+    south: &Army,
+) -> Result<Setup, BattleError> {
     let width = f64::from(feet) * 12.0;
     let mut units = Vec::new();
     for (army, y, facing) in [(north, TABLE_DEPTH - 6.0, 180.0), (south, 6.0, 0.0)] {
-        let line = |gap| Deployment { side: army.id.clone(), y, x_from: 1.0, x_to: width - 1.0, facing, gap };
-        let placed = army.contents.to_units(&line(2.0)).or_else(|_| army.contents.to_units(&line(0.25)));
+        let line = |gap| Deployment {
+            side: army.id.clone(),
+            y,
+            x_from: 1.0,
+            x_to: width - 1.0,
+            facing,
+            gap,
+        };
+        let placed = army
+            .contents
+            .to_units(&line(2.0))
+            .or_else(|_| army.contents.to_units(&line(0.25)));
         units.extend(placed.map_err(|e| BattleError::Setup(e.to_string()))?);
     }
-    Ok(Setup { table: TableSize { width, depth: TABLE_DEPTH }, terrain: card_terrain(card, width), units })
+    Ok(Setup {
+        table: TableSize {
+            width,
+            depth: TABLE_DEPTH,
+        },
+        terrain: card_terrain(card, width),
+        units,
+    })
 }
 
 /// What the engine's battle came to.
@@ -152,12 +210,21 @@ pub struct Fought {
 /// (ruling CA-8).
 fn general_engagement(table: &Table) -> TurnOrders {
     let mut orders = TurnOrders::default();
-    for u in table.units.values().filter(|u| u.status == Status::Ready && !u.kind.is_single_figure()) {
+    for u in table
+        .units
+        .values()
+        .filter(|u| u.status == Status::Ready && !u.kind.is_single_figure())
+    {
         let nearest = table
             .units
             .values()
             .filter(|e| e.side != u.side && e.status.is_present() && !e.kind.is_single_figure())
-            .min_by(|a, b| a.front.distance(u.front).total_cmp(&b.front.distance(u.front)).then(a.id.cmp(&b.id)));
+            .min_by(|a, b| {
+                a.front
+                    .distance(u.front)
+                    .total_cmp(&b.front.distance(u.front))
+                    .then(a.id.cmp(&b.id))
+            });
         let Some(enemy) = nearest else { continue };
         orders.units.insert(
             u.id.clone(),
@@ -169,7 +236,11 @@ fn general_engagement(table: &Table) -> TurnOrders {
                     forced_march: false,
                     along_road: false,
                 })),
-                phase2: Some(Function::Charge(Charge { target: ChargeTarget::Unit(enemy.id.clone()), breakthrough: false, break_off: false })),
+                phase2: Some(Function::Charge(Charge {
+                    target: ChargeTarget::Unit(enemy.id.clone()),
+                    breakthrough: false,
+                    break_off: false,
+                })),
                 ..UnitOrders::default()
             },
         );
@@ -195,7 +266,15 @@ pub fn fight(setup: &Setup, sides: [&Army; 2], dice: &mut dyn Dice) -> Result<Fo
         first_turn: None,
         sides: sides
             .iter()
-            .map(|a| Side { id: a.id.clone(), nation: a.contents.nation.clone(), army: String::new(), zone: Zone { x: [0.0, setup.table.width], y: [0.0, TABLE_DEPTH] } })
+            .map(|a| Side {
+                id: a.id.clone(),
+                nation: a.contents.nation.clone(),
+                army: String::new(),
+                zone: Zone {
+                    x: [0.0, setup.table.width],
+                    y: [0.0, TABLE_DEPTH],
+                },
+            })
             .collect(),
         victory: vec![Victory::ArmyBroken { percent: 50 }],
     };
@@ -211,10 +290,21 @@ pub fn fight(setup: &Setup, sides: [&Army; 2], dice: &mut dyn Dice) -> Result<Fo
     let mut lost: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
     for u in start.units.values().filter(|u| !u.kind.is_single_figure()) {
         let now = &table.units[&u.id];
-        let gone = if now.status.is_present() && now.status != Status::Rout { u.figures.saturating_sub(now.figures) } else { u.figures };
-        lost.entry(u.side.clone()).or_default().insert(u.name.clone(), gone);
+        let gone = if now.status.is_present() && now.status != Status::Rout {
+            u.figures.saturating_sub(now.figures)
+        } else {
+            u.figures
+        };
+        lost.entry(u.side.clone())
+            .or_default()
+            .insert(u.name.clone(), gone);
     }
-    Ok(Fought { winner: verdict.winner, lost, turns, reasons: verdict.reasons })
+    Ok(Fought {
+        winner: verdict.winner,
+        lost,
+        turns,
+        reasons: verdict.reasons,
+    })
 }
 
 #[cfg(test)]
@@ -224,16 +314,41 @@ mod tests {
 
     #[test]
     fn cards_are_redrawn_until_they_match_the_province() {
-        let mut dice = ScriptedDice::new([("card:b1:1".to_string(), 77), ("card:b1:2".to_string(), 33), ("card:b1:3".to_string(), 5)].into());
-        assert_eq!(draw("b1", Terrain::Hills, &mut dice).unwrap(), Card { number: 5, kind: CardKind::Mountainous, draws: 3 });
+        let mut dice = ScriptedDice::new(
+            [
+                ("card:b1:1".to_string(), 77),
+                ("card:b1:2".to_string(), 33),
+                ("card:b1:3".to_string(), 5),
+            ]
+            .into(),
+        );
+        assert_eq!(
+            draw("b1", Terrain::Hills, &mut dice).unwrap(),
+            Card {
+                number: 5,
+                kind: CardKind::Mountainous,
+                draws: 3
+            }
+        );
         let mut dice = ScriptedDice::new([("card:b2:1".to_string(), 33)].into());
-        assert_eq!(draw("b2", Terrain::Clear, &mut dice).unwrap().number, 33, "any card stands on clear ground");
+        assert_eq!(
+            draw("b2", Terrain::Clear, &mut dice).unwrap().number,
+            33,
+            "any card stands on clear ground"
+        );
     }
 
     #[test]
     fn the_deck_has_20_20_60_cards() {
         let count = |k| (1..=100).filter(|n| card_kind(*n) == k).count();
-        assert_eq!([count(CardKind::Mountainous), count(CardKind::MarshyOrWooded), count(CardKind::Open)], [20, 20, 60]);
+        assert_eq!(
+            [
+                count(CardKind::Mountainous),
+                count(CardKind::MarshyOrWooded),
+                count(CardKind::Open)
+            ],
+            [20, 20, 60]
+        );
         assert_eq!(table_feet(300, 0, 4), 4);
         assert_eq!(table_feet(1500, 1400, 4), 12);
     }
@@ -251,7 +366,11 @@ mod tests {
             came_from: None,
         };
         let (a, b) = (mk("aquilonia-1", "Aquilonia"), mk("nemedia-1", "Nemedia"));
-        let card = Card { number: 50, kind: CardKind::Open, draws: 1 };
+        let card = Card {
+            number: 50,
+            kind: CardKind::Open,
+            draws: 1,
+        };
         let setup = table_setup(&card, 4, &a, &b).unwrap();
         let fought = fight(&setup, [&a, &b], &mut SeededDice::new([3; 32])).unwrap();
         assert!(fought.turns >= 1);

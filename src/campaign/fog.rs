@@ -29,8 +29,18 @@ pub struct View<'a> {
 /// The provinces `power` can see: those it holds or has an army in, and
 /// their neighbours.
 pub fn sight(c: &Campaign, world: &World, power: &str) -> BTreeSet<String> {
-    let mut base: BTreeSet<&str> = c.holdings.iter().filter(|(_, h)| h.holder() == Some(power)).map(|(id, _)| id.as_str()).collect();
-    base.extend(c.armies.values().filter(|a| a.owner == power || a.commander() == power).map(|a| a.province.as_str()));
+    let mut base: BTreeSet<&str> = c
+        .holdings
+        .iter()
+        .filter(|(_, h)| h.holder() == Some(power))
+        .map(|(id, _)| id.as_str())
+        .collect();
+    base.extend(
+        c.armies
+            .values()
+            .filter(|a| a.owner == power || a.commander() == power)
+            .map(|a| a.province.as_str()),
+    );
     let mut out: BTreeSet<String> = base.iter().map(|s| s.to_string()).collect();
     for id in &base {
         if let Some(p) = world.province(id) {
@@ -52,15 +62,26 @@ pub fn view<'a>(c: &'a Campaign, world: &World, power: Option<&str>) -> View<'a>
         .armies
         .values()
         .filter(|a| !mine(a) && sight.contains(&a.province))
-        .map(|a| Counter { army: a.id.clone(), power: a.commander().to_string(), province: a.province.clone() })
+        .map(|a| Counter {
+            army: a.id.clone(),
+            power: a.commander().to_string(),
+            province: a.province.clone(),
+        })
         .collect();
-    View { power: power.map(String::from), sight, own, counters }
+    View {
+        power: power.map(String::from),
+        sight,
+        own,
+        counters,
+    }
 }
 
 /// Whether an event is read by `power` (parties always; others where they see).
 pub fn sees(event: &super::resolve::Event, power: Option<&str>, sight: &BTreeSet<String>) -> bool {
     match power {
         None => true,
-        Some(p) => event.parties().contains(&p) || event.place().is_some_and(|pl| sight.contains(pl)),
+        Some(p) => {
+            event.parties().contains(&p) || event.place().is_some_and(|pl| sight.contains(pl))
+        }
     }
 }

@@ -102,7 +102,9 @@ pub enum Stance {
     /// Holding the province; behind walls in a capital.
     Garrison,
     /// Starving out a fortified garrison; the count of weeks so far.
-    Besieging { weeks: u32 },
+    Besieging {
+        weeks: u32,
+    },
 }
 
 /// A march under way into a neighbouring province.
@@ -195,13 +197,21 @@ pub(crate) fn find_list<'a>(lists: &'a [Nation], name: &str) -> Option<&'a Natio
 
 /// Points per figure of `designation` in `list`.
 pub fn figure_cost(list: &str, designation: &str) -> Option<u32> {
-    find_list(lists(), list)?.designation(designation).map(|(_, d)| d.figure_cost())
+    find_list(lists(), list)?
+        .designation(designation)
+        .map(|(_, d)| d.figure_cost())
 }
 
 /// An army file's worth: its units and mercenaries at §11 prices.
 pub fn contents_points(f: &ArmyFile) -> u32 {
-    let own = f.units.iter().map(|u| u.figures * figure_cost(&f.nation, &u.designation).unwrap_or(0));
-    let hired = f.mercenaries.iter().map(|m| m.figures * figure_cost(&m.nation, &m.designation).unwrap_or(0));
+    let own = f
+        .units
+        .iter()
+        .map(|u| u.figures * figure_cost(&f.nation, &u.designation).unwrap_or(0));
+    let hired = f
+        .mercenaries
+        .iter()
+        .map(|m| m.figures * figure_cost(&m.nation, &m.designation).unwrap_or(0));
     own.chain(hired).sum()
 }
 
@@ -221,24 +231,29 @@ impl Campaign {
     }
 
     /// A power's campaign points: its provinces' points (a Free Company's
-    /// from the settings).
+    /// mercenary points from the settings, plus any province it was paid).
     pub fn allowance(&self, world: &World, power: &str) -> u32 {
+        let land: u32 = self
+            .holdings
+            .iter()
+            .filter(|(_, h)| h.owner.as_deref() == Some(power))
+            .filter_map(|(id, _)| world.province(id))
+            .map(|p| p.points)
+            .sum();
         match self.powers.get(power) {
-            Some(p) if p.nation.is_none() => self.settings.free_company_points,
-            Some(_) => self
-                .holdings
-                .iter()
-                .filter(|(_, h)| h.owner.as_deref() == Some(power))
-                .filter_map(|(id, _)| world.province(id))
-                .map(|p| p.points)
-                .sum(),
+            Some(p) if p.nation.is_none() => self.settings.free_company_points + land,
+            Some(_) => land,
             None => 0,
         }
     }
 
     /// Points a power has in its armies (hired companies count to their owner).
     pub fn in_the_field(&self, power: &str) -> u32 {
-        self.armies.values().filter(|a| a.owner == power).map(Army::points).sum()
+        self.armies
+            .values()
+            .filter(|a| a.owner == power)
+            .map(Army::points)
+            .sum()
     }
 
     /// The capital a power raises units in, if it still holds it.
@@ -375,42 +390,98 @@ impl CampaignFile {
             let (list, nation) = if key(&p.nation) == "freecompanies" {
                 ("Free Companies".to_string(), None)
             } else {
-                let n = world.nation(&p.nation).ok_or_else(|| bad(format!("power {}: no nation '{}' on the map", p.id, p.nation)))?;
+                let n = world.nation(&p.nation).ok_or_else(|| {
+                    bad(format!(
+                        "power {}: no nation '{}' on the map",
+                        p.id, p.nation
+                    ))
+                })?;
                 (n.name.clone(), Some(n.id.clone()))
             };
             let western = find_list(lists(), &list).is_some_and(|n| n.western);
-            c.powers.insert(p.id.clone(), Power { id: p.id.clone(), list, nation, western, treasury: 0 });
+            c.powers.insert(
+                p.id.clone(),
+                Power {
+                    id: p.id.clone(),
+                    list,
+                    nation,
+                    western,
+                    treasury: 0,
+                },
+            );
         }
         for (id, prov) in &world.provinces {
-            let owner = c.powers.values().find(|p| p.nation.is_some() && p.nation == prov.nation).map(|p| p.id.clone());
-            c.holdings.insert(id.clone(), Holding { owner, occupier: None, held_for: 0, pacified: false });
+            let owner = c
+                .powers
+                .values()
+                .find(|p| p.nation.is_some() && p.nation == prov.nation)
+                .map(|p| p.id.clone());
+            c.holdings.insert(
+                id.clone(),
+                Holding {
+                    owner,
+                    occupier: None,
+                    held_for: 0,
+                    pacified: false,
+                },
+            );
         }
         for p in &self.powers {
             let list = c.powers[&p.id].list.clone();
             for start in &p.armies {
-                let prov = world.province(&start.province).ok_or_else(|| bad(format!("power {}: no province '{}'", p.id, start.province)))?;
+                let prov = world.province(&start.province).ok_or_else(|| {
+                    bad(format!("power {}: no province '{}'", p.id, start.province))
+                })?;
                 let own = c.holdings[&prov.id].owner.as_deref() == Some(&p.id);
                 if !own && c.powers[&p.id].nation.is_some() {
-                    return Err(bad(format!("power {}: an army cannot start in {}, which is not its land", p.id, prov.name)));
+                    return Err(bad(format!(
+                        "power {}: an army cannot start in {}, which is not its land",
+                        p.id, prov.name
+                    )));
                 }
                 let contents = match (&start.units, start.points) {
                     (Some(f), _) => f.clone(),
-                    (None, Some(points)) => crate::army::propose(&list, points).map_err(|e| bad(format!("power {}: {e}", p.id)))?,
-                    (None, None) => return Err(bad(format!("power {}: an army needs points or units", p.id))),
+                    (None, Some(points)) => crate::army::propose(&list, points)
+                        .map_err(|e| bad(format!("power {}: {e}", p.id)))?,
+                    (None, None) => {
+                        return Err(bad(format!(
+                            "power {}: an army needs points or units",
+                            p.id
+                        )))
+                    }
                 };
                 let id = c.new_army_id(&p.id);
-                let army = Army { id: id.clone(), owner: p.id.clone(), hired_by: None, province: prov.id.clone(), contents, stance: Stance::Field, march: None, came_from: None };
+                let army = Army {
+                    id: id.clone(),
+                    owner: p.id.clone(),
+                    hired_by: None,
+                    province: prov.id.clone(),
+                    contents,
+                    stance: Stance::Field,
+                    march: None,
+                    came_from: None,
+                };
                 if army.points() > c.settings.max_army_points {
-                    return Err(bad(format!("power {}: army {id} is worth {} points; at most {} in one army", p.id, army.points(), c.settings.max_army_points)));
+                    return Err(bad(format!(
+                        "power {}: army {id} is worth {} points; at most {} in one army",
+                        p.id,
+                        army.points(),
+                        c.settings.max_army_points
+                    )));
                 }
                 c.armies.insert(id, army);
             }
             let allowance = c.allowance(world, &p.id);
             let field = c.in_the_field(&p.id);
             if field > allowance {
-                return Err(bad(format!("power {}: armies worth {field} points but its points are {allowance}", p.id)));
+                return Err(bad(format!(
+                    "power {}: armies worth {field} points but its points are {allowance}",
+                    p.id
+                )));
             }
-            c.powers.get_mut(&p.id).map(|pw| pw.treasury = allowance - field);
+            if let Some(pw) = c.powers.get_mut(&p.id) {
+                pw.treasury = allowance - field;
+            }
         }
         Ok(c)
     }
@@ -443,10 +514,17 @@ points = 500
         let world = World::hyborea().unwrap();
         let c = file.start(&world).unwrap();
         let army = &c.armies["aquilonia-1"];
-        assert!(army.points() <= 500 && army.points() > 400, "{}", army.points());
+        assert!(
+            army.points() <= 500 && army.points() > 400,
+            "{}",
+            army.points()
+        );
         assert_eq!(c.powers["aquilonia"].treasury, 3000 - army.points());
         assert_eq!(c.holdings["tarantia"].owner.as_deref(), Some("aquilonia"));
         assert_eq!(c.holdings["belverus"].owner, None, "Nemedia is not played");
-        assert_eq!(c.capital_of(&world, "aquilonia").as_deref(), Some("tarantia"));
+        assert_eq!(
+            c.capital_of(&world, "aquilonia").as_deref(),
+            Some("tarantia")
+        );
     }
 }

@@ -60,7 +60,10 @@ pub const MARCH_DAYS_MOUNTED: u32 = 4;
 impl Terrain {
     /// March days to enter a province of this terrain.
     pub fn entry_days(self) -> u32 {
-        ENTRY_DAYS.iter().find(|(t, _)| *t == self).map_or(2, |(_, d)| *d)
+        ENTRY_DAYS
+            .iter()
+            .find(|(t, _)| *t == self)
+            .map_or(2, |(_, d)| *d)
     }
 
     pub fn name(self) -> &'static str {
@@ -164,7 +167,13 @@ impl World {
             }
             provinces.insert(p.id.clone(), p);
         }
-        Ok(World { title: file.title, width: file.width, height: file.height, nations: file.nations, provinces })
+        Ok(World {
+            title: file.title,
+            width: file.width,
+            height: file.height,
+            nations: file.nations,
+            provinces,
+        })
     }
 
     /// The shipped map of the Hyborean world.
@@ -185,26 +194,40 @@ impl World {
 
     /// The border between two provinces, if they are neighbours.
     pub fn border(&self, from: &str, to: &str) -> Option<&Border> {
-        self.provinces.get(from)?.borders.iter().find(|b| b.to == to)
+        self.provinces
+            .get(from)?
+            .borders
+            .iter()
+            .find(|b| b.to == to)
     }
 
     /// Sum of the points of the provinces `nation` holds at the start.
     pub fn points_of(&self, nation: &str) -> u32 {
-        self.provinces.values().filter(|p| p.nation.as_deref() == Some(nation)).map(|p| p.points).sum()
+        self.provinces
+            .values()
+            .filter(|p| p.nation.as_deref() == Some(nation))
+            .map(|p| p.points)
+            .sum()
     }
 
     /// March days to go from `from` into its neighbour `to`.
     pub fn march_days(&self, from: &str, to: &str) -> Option<u32> {
         let b = self.border(from, to)?;
         let p = self.provinces.get(to)?;
-        let entry = if b.pass.is_some() { PASS_DAYS.min(p.terrain.entry_days()) } else { p.terrain.entry_days() };
+        let entry = if b.pass.is_some() {
+            PASS_DAYS.min(p.terrain.entry_days())
+        } else {
+            p.terrain.entry_days()
+        };
         Some(entry + if b.river.is_some() { RIVER_DAYS } else { 0 })
     }
 
     /// A province id from what a player wrote: its id or its name, any case.
     pub fn find(&self, written: &str) -> Option<&Province> {
         let key = key(written);
-        self.provinces.values().find(|p| key == self::key(&p.id) || key == self::key(&p.name))
+        self.provinces
+            .values()
+            .find(|p| key == self::key(&p.id) || key == self::key(&p.name))
     }
 
     /// The closest province name to a misspelt one.
@@ -225,19 +248,29 @@ impl World {
         for p in self.provinces.values() {
             for b in &p.borders {
                 match self.border(&b.to, &p.id) {
-                    None if !self.provinces.contains_key(&b.to) => {
-                        out.push(format!("{} borders '{}', which is not a province", p.id, b.to))
-                    }
-                    None => out.push(format!("{} lists {} as a neighbour but {} does not list {}", p.id, b.to, b.to, p.id)),
+                    None if !self.provinces.contains_key(&b.to) => out.push(format!(
+                        "{} borders '{}', which is not a province",
+                        p.id, b.to
+                    )),
+                    None => out.push(format!(
+                        "{} lists {} as a neighbour but {} does not list {}",
+                        p.id, b.to, b.to, p.id
+                    )),
                     Some(back) if back.river != b.river || back.pass != b.pass => {
-                        out.push(format!("the border {}–{} has a different river or pass at each end", p.id, b.to))
+                        out.push(format!(
+                            "the border {}–{} has a different river or pass at each end",
+                            p.id, b.to
+                        ))
                     }
                     Some(_) => {}
                 }
             }
             if let Some(n) = &p.nation {
                 if self.nation(n).is_none() {
-                    out.push(format!("{} belongs to '{n}', which is not a nation of the map", p.id));
+                    out.push(format!(
+                        "{} belongs to '{n}', which is not a nation of the map",
+                        p.id
+                    ));
                 }
             }
         }
@@ -264,7 +297,10 @@ impl World {
                 .map(|p| p.id.as_str())
                 .collect();
             if capitals != [n.capital.as_str()] {
-                out.push(format!("{} must have exactly one capital, {}; the map marks {capitals:?}", n.id, n.capital));
+                out.push(format!(
+                    "{} must have exactly one capital, {}; the map marks {capitals:?}",
+                    n.id, n.capital
+                ));
             }
             match points.get(&n.id) {
                 Some(&want) if want != self.points_of(&n.id) => out.push(format!(
@@ -282,7 +318,10 @@ impl World {
 
 /// A name reduced to lower-case letters and digits.
 pub(crate) fn key(s: &str) -> String {
-    s.to_lowercase().chars().filter(|c| c.is_alphanumeric()).collect()
+    s.to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .collect()
 }
 
 #[cfg(test)]
@@ -293,17 +332,32 @@ mod tests {
     fn march_days_count_terrain_rivers_and_passes() {
         let w = World::hyborea().unwrap();
         assert_eq!(w.march_days("tarantia", "shamar"), Some(2));
-        assert_eq!(w.march_days("shamar", "ophirean-hills"), Some(3 + RIVER_DAYS));
-        assert_eq!(w.march_days("shadizar", "kezankian-mountains"), Some(PASS_DAYS));
+        assert_eq!(
+            w.march_days("shamar", "ophirean-hills"),
+            Some(3 + RIVER_DAYS)
+        );
+        assert_eq!(
+            w.march_days("shadizar", "kezankian-mountains"),
+            Some(PASS_DAYS)
+        );
         assert_eq!(w.march_days("tarantia", "kordava"), None);
     }
 
     #[test]
     fn an_asymmetric_border_is_found() {
         let mut w = World::hyborea().unwrap();
-        w.provinces.get_mut("tarantia").unwrap().borders.retain(|b| b.to != "shamar");
+        w.provinces
+            .get_mut("tarantia")
+            .unwrap()
+            .borders
+            .retain(|b| b.to != "shamar");
         let p = w.problems(&BTreeMap::new());
-        assert!(p.iter().any(|s| s == "shamar lists tarantia as a neighbour but tarantia does not list shamar"), "{p:?}");
+        assert!(
+            p.iter()
+                .any(|s| s
+                    == "shamar lists tarantia as a neighbour but tarantia does not list shamar"),
+            "{p:?}"
+        );
     }
 
     #[test]

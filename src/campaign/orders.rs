@@ -90,7 +90,11 @@ impl Order {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Command {
     /// "battle 3 won by aquilonia losses aquilonia-1 120, nemedia-1 300".
-    Result { battle: u32, winner: String, losses: Vec<(String, u32)> },
+    Result {
+        battle: u32,
+        winner: String,
+        losses: Vec<(String, u32)>,
+    },
     /// "resolve": play the map turn now.
     Resolve,
     /// "status".
@@ -122,7 +126,11 @@ pub fn is_campaign_mail(text: &str) -> bool {
     text.lines()
         .map(str::trim)
         .find(|l| !l.is_empty())
-        .is_some_and(|l| l.split_whitespace().next().is_some_and(|w| w.eq_ignore_ascii_case("campaign")))
+        .is_some_and(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|w| w.eq_ignore_ascii_case("campaign"))
+        })
 }
 
 /// Read a campaign message: lines before the header and after END are not
@@ -137,19 +145,36 @@ pub fn read(text: &str) -> Letter {
         let number = i + 1;
         match Grammar::parse(Rule::line, t) {
             Ok(mut pairs) => {
-                let Some(item) = pairs.next().and_then(|l| l.into_inner().next()) else { continue };
+                let Some(item) = pairs.next().and_then(|l| l.into_inner().next()) else {
+                    continue;
+                };
                 let text = t.to_string();
                 match item.as_rule() {
                     Rule::end => break,
                     Rule::header => letter.header = Some(header(item)),
-                    Rule::result | Rule::resolve | Rule::status => letter.commands.push(Line { number, text, item: command(item) }),
-                    _ => letter.orders.push(Line { number, text, item: order(item) }),
+                    Rule::result | Rule::resolve | Rule::status => letter.commands.push(Line {
+                        number,
+                        text,
+                        item: command(item),
+                    }),
+                    _ => letter.orders.push(Line {
+                        number,
+                        text,
+                        item: order(item),
+                    }),
                 }
             }
             Err(e) => {
-                let e = e.with_path("orders").renamed_rules(|r| describe(*r).to_string());
-                let why = format!("{}", e).replace("--> orders:1:", &format!("--> orders:{number}:"));
-                letter.errors.push(Line { number, text: t.to_string(), item: why });
+                let e = e
+                    .with_path("orders")
+                    .renamed_rules(|r| describe(*r).to_string());
+                let why =
+                    format!("{}", e).replace("--> orders:1:", &format!("--> orders:{number}:"));
+                letter.errors.push(Line {
+                    number,
+                    text: t.to_string(),
+                    item: why,
+                });
             }
         }
     }
@@ -166,34 +191,59 @@ fn describe(r: Rule) -> &'static str {
         Rule::word => "a word",
         Rule::name => "a name",
         Rule::to => "'to'",
-        Rule::header | Rule::power_role | Rule::secretary_role => "CAMPAIGN <campaign> POWER <power> PASSWORD <password>",
+        Rule::header | Rule::power_role | Rule::secretary_role => {
+            "CAMPAIGN <campaign> POWER <power> PASSWORD <password>"
+        }
         Rule::r#move => "army <army> move to <province>",
         Rule::split => "army <army> split <unit>, <unit>",
         Rule::merge => "army <army> merge into <army>",
-        Rule::garrison | Rule::besiege | Rule::sally | Rule::halt => "army <army> garrison|besiege|sally|halt",
+        Rule::garrison | Rule::besiege | Rule::sally | Rule::halt => {
+            "army <army> garrison|besiege|sally|halt"
+        }
         Rule::raise => "raise <figures> <designation>",
         Rule::hire => "hire <company> for <points> points",
         Rule::serve => "serve <employer> for <points> points",
         Rule::pay => "pay <company> with <province>",
         Rule::loss => "<army> <points lost>",
         Rule::result => "battle <n> won by <power> losses <army> <points>, <army> <points>",
-        Rule::resolve | Rule::status | Rule::end | Rule::line | Rule::army | Rule::order | Rule::command => "an order, a command or END",
+        Rule::resolve
+        | Rule::status
+        | Rule::end
+        | Rule::line
+        | Rule::army
+        | Rule::order
+        | Rule::command => "an order, a command or END",
     }
 }
 
 fn texts(p: pest::iterators::Pair<'_, Rule>) -> Vec<String> {
-    p.into_inner().filter(|x| x.as_rule() != Rule::to).map(|x| x.as_str().trim().to_string()).collect()
+    p.into_inner()
+        .filter(|x| x.as_rule() != Rule::to)
+        .map(|x| x.as_str().trim().to_string())
+        .collect()
 }
 
 fn header(p: pest::iterators::Pair<'_, Rule>) -> Header {
     let mut inner = p.into_inner();
-    let campaign = inner.next().map(|x| x.as_str().to_string()).unwrap_or_default();
+    let campaign = inner
+        .next()
+        .map(|x| x.as_str().to_string())
+        .unwrap_or_default();
     let role = match inner.next() {
-        Some(r) if r.as_rule() == Rule::power_role => Role::Power(r.into_inner().as_str().to_string()),
+        Some(r) if r.as_rule() == Rule::power_role => {
+            Role::Power(r.into_inner().as_str().to_string())
+        }
         _ => Role::Secretary,
     };
-    let password = inner.next().map(|x| x.as_str().to_string()).unwrap_or_default();
-    Header { campaign, role, password }
+    let password = inner
+        .next()
+        .map(|x| x.as_str().to_string())
+        .unwrap_or_default();
+    Header {
+        campaign,
+        role,
+        password,
+    }
 }
 
 fn num(s: &str) -> u32 {
@@ -205,17 +255,38 @@ fn order(p: pest::iterators::Pair<'_, Rule>) -> Order {
     let t = texts(p);
     let a = || t[0].clone();
     match rule {
-        Rule::r#move => Order::Move { army: a(), to: t[1].clone() },
-        Rule::split => Order::Split { army: a(), units: t[1..].to_vec() },
-        Rule::merge => Order::Merge { army: a(), into: t[1].clone() },
+        Rule::r#move => Order::Move {
+            army: a(),
+            to: t[1].clone(),
+        },
+        Rule::split => Order::Split {
+            army: a(),
+            units: t[1..].to_vec(),
+        },
+        Rule::merge => Order::Merge {
+            army: a(),
+            into: t[1].clone(),
+        },
         Rule::garrison => Order::Garrison { army: a() },
         Rule::besiege => Order::Besiege { army: a() },
         Rule::sally => Order::Sally { army: a() },
         Rule::halt => Order::Halt { army: a() },
-        Rule::raise => Order::Raise { figures: num(&t[0]), designation: t[1].clone() },
-        Rule::hire => Order::Hire { company: a(), points: num(&t[1]) },
-        Rule::serve => Order::Serve { employer: a(), points: num(&t[1]) },
-        _ => Order::Pay { company: a(), province: t[1].clone() },
+        Rule::raise => Order::Raise {
+            figures: num(&t[0]),
+            designation: t[1].clone(),
+        },
+        Rule::hire => Order::Hire {
+            company: a(),
+            points: num(&t[1]),
+        },
+        Rule::serve => Order::Serve {
+            employer: a(),
+            points: num(&t[1]),
+        },
+        _ => Order::Pay {
+            company: a(),
+            province: t[1].clone(),
+        },
     }
 }
 
@@ -224,14 +295,21 @@ fn command(p: pest::iterators::Pair<'_, Rule>) -> Command {
         Rule::result => {
             let mut inner = p.into_inner();
             let battle = inner.next().map_or(0, |x| num(x.as_str()));
-            let winner = inner.next().map(|x| x.as_str().to_string()).unwrap_or_default();
+            let winner = inner
+                .next()
+                .map(|x| x.as_str().to_string())
+                .unwrap_or_default();
             let losses = inner
                 .map(|l| {
                     let t = texts(l);
                     (t[0].clone(), num(&t[1]))
                 })
                 .collect();
-            Command::Result { battle, winner, losses }
+            Command::Result {
+                battle,
+                winner,
+                losses,
+            }
         }
         Rule::resolve => Command::Resolve,
         _ => Command::Status,
@@ -249,27 +327,62 @@ mod tests {
              army aquilonia-2 split Gundermen, 2nd Aquilonian Knights\nRAISE 12 Aquilonian Knights\n\
              army aquilonia-1 march to Shamar\nhire grey-wolves for 100 points\nEND\nsignature",
         );
-        assert_eq!(l.header, Some(Header { campaign: "hyboria".into(), role: Role::Power("aquilonia".into()), password: "lion".into() }));
+        assert_eq!(
+            l.header,
+            Some(Header {
+                campaign: "hyboria".into(),
+                role: Role::Power("aquilonia".into()),
+                password: "lion".into()
+            })
+        );
         let items: Vec<&Order> = l.orders.iter().map(|o| &o.item).collect();
         assert_eq!(
             items,
             [
-                &Order::Move { army: "aquilonia-1".into(), to: "Shamar".into() },
-                &Order::Split { army: "aquilonia-2".into(), units: vec!["Gundermen".into(), "2nd Aquilonian Knights".into()] },
-                &Order::Raise { figures: 12, designation: "Aquilonian Knights".into() },
-                &Order::Hire { company: "grey-wolves".into(), points: 100 },
+                &Order::Move {
+                    army: "aquilonia-1".into(),
+                    to: "Shamar".into()
+                },
+                &Order::Split {
+                    army: "aquilonia-2".into(),
+                    units: vec!["Gundermen".into(), "2nd Aquilonian Knights".into()]
+                },
+                &Order::Raise {
+                    figures: 12,
+                    designation: "Aquilonian Knights".into()
+                },
+                &Order::Hire {
+                    company: "grey-wolves".into(),
+                    points: 100
+                },
             ]
         );
         assert_eq!(l.errors.len(), 1);
         assert_eq!(l.errors[0].number, 6);
-        assert!(l.errors[0].item.contains("--> orders:6:"), "{}", l.errors[0].item);
-        assert!(l.errors[0].item.contains("expected an order, a command or END"), "{}", l.errors[0].item);
+        assert!(
+            l.errors[0].item.contains("--> orders:6:"),
+            "{}",
+            l.errors[0].item
+        );
+        assert!(
+            l.errors[0]
+                .item
+                .contains("expected an order, a command or END"),
+            "{}",
+            l.errors[0].item
+        );
     }
 
     #[test]
     fn move_without_to_and_a_province_starting_with_to() {
         let l = read("campaign c power p password x\narmy p-1 move Toran\n");
-        assert_eq!(l.orders[0].item, Order::Move { army: "p-1".into(), to: "Toran".into() });
+        assert_eq!(
+            l.orders[0].item,
+            Order::Move {
+                army: "p-1".into(),
+                to: "Toran".into()
+            }
+        );
     }
 
     #[test]
@@ -277,9 +390,16 @@ mod tests {
         let l = read("CAMPAIGN hyboria SECRETARY PASSWORD scroll\nbattle 3 won by nemedia losses aquilonia-1 120, nemedia-1 40\nresolve\n");
         assert_eq!(l.header.unwrap().role, Role::Secretary);
         assert_eq!(
-            l.commands.iter().map(|c| c.item.clone()).collect::<Vec<_>>(),
+            l.commands
+                .iter()
+                .map(|c| c.item.clone())
+                .collect::<Vec<_>>(),
             [
-                Command::Result { battle: 3, winner: "nemedia".into(), losses: vec![("aquilonia-1".into(), 120), ("nemedia-1".into(), 40)] },
+                Command::Result {
+                    battle: 3,
+                    winner: "nemedia".into(),
+                    losses: vec![("aquilonia-1".into(), 120), ("nemedia-1".into(), 40)]
+                },
                 Command::Resolve
             ]
         );

@@ -82,9 +82,19 @@ pub fn describe(e: &Event, reader: Option<&str>, world: &World) -> String {
 
 /// The report text of `reader` after a map turn (`None`: the secretary's).
 /// `played` names the turn just played; `c` is the campaign after it.
-pub fn text(c: &Campaign, world: &World, reader: Option<&str>, played: &str, events: &[Event]) -> String {
+pub fn text(
+    c: &Campaign,
+    world: &World,
+    reader: Option<&str>,
+    played: &str,
+    events: &[Event],
+) -> String {
     let v = view(c, world, reader);
-    let lines: Vec<String> = events.iter().filter(|e| sees(e, reader, &v.sight)).map(|e| describe(e, reader, world)).collect();
+    let lines: Vec<String> = events
+        .iter()
+        .filter(|e| sees(e, reader, &v.sight))
+        .map(|e| describe(e, reader, world))
+        .collect();
     let armies: Vec<_> = v
         .own
         .iter()
@@ -114,12 +124,28 @@ pub fn text(c: &Campaign, world: &World, reader: Option<&str>, played: &str, eve
     let provinces: Vec<String> = c
         .holdings
         .iter()
-        .filter(|(_, h)| reader.is_none_or(|r| h.holder() == Some(r) || h.owner.as_deref() == Some(r)))
+        .filter(|(_, h)| {
+            reader.is_none_or(|r| h.holder() == Some(r) || h.owner.as_deref() == Some(r))
+        })
         .map(|(id, h)| {
             let p = world.province(id);
-            let mut s = format!("{} ({} points{})", name(world, id), p.map_or(0, |p| p.points), if p.is_some_and(|p| p.capital) { ", capital" } else { "" });
+            let mut s = format!(
+                "{} ({} points{})",
+                name(world, id),
+                p.map_or(0, |p| p.points),
+                if p.is_some_and(|p| p.capital) {
+                    ", capital"
+                } else {
+                    ""
+                }
+            );
             if let Some(o) = &h.occupier {
-                let _ = write!(s, ", occupied by {o} for {} turns{}", h.held_for, if h.pacified { ", pacified" } else { "" });
+                let _ = write!(
+                    s,
+                    ", occupied by {o} for {} turns{}",
+                    h.held_for,
+                    if h.pacified { ", pacified" } else { "" }
+                );
             }
             if reader.is_none() {
                 let _ = write!(s, ", owner {}", h.owner.as_deref().unwrap_or("none"));
@@ -127,12 +153,33 @@ pub fn text(c: &Campaign, world: &World, reader: Option<&str>, played: &str, eve
             s
         })
         .collect();
-    let provinces: Vec<String> = if reader.is_none() { provinces.into_iter().filter(|s| !s.ends_with("owner none")).collect() } else { provinces };
+    let provinces: Vec<String> = if reader.is_none() {
+        provinces
+            .into_iter()
+            .filter(|s| !s.ends_with("owner none"))
+            .collect()
+    } else {
+        provinces
+    };
     let pending: Vec<String> = c
         .pending
         .iter()
-        .filter(|b| reader.is_none_or(|r| b.armies.iter().any(|a| c.armies.get(a).is_some_and(|x| x.commander() == r))))
-        .map(|b| format!("battle {} at {}: armies {} and {}", b.id, name(world, &b.province), b.armies[0], b.armies[1]))
+        .filter(|b| {
+            reader.is_none_or(|r| {
+                b.armies
+                    .iter()
+                    .any(|a| c.armies.get(a).is_some_and(|x| x.commander() == r))
+            })
+        })
+        .map(|b| {
+            format!(
+                "battle {} at {}: armies {} and {}",
+                b.id,
+                name(world, &b.province),
+                b.armies[0],
+                b.armies[1]
+            )
+        })
         .collect();
     let power = reader.and_then(|r| c.powers.get(r));
     let mut env = Environment::new();
@@ -152,7 +199,9 @@ pub fn text(c: &Campaign, world: &World, reader: Option<&str>, played: &str, eve
 const SCALE: f64 = 9.0;
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// The map as SVG for `reader` (`None`: all of it): provinces in their
@@ -161,7 +210,10 @@ fn esc(s: &str) -> String {
 pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
     let v: View<'_> = view(c, world, reader);
     let colour = |power: Option<&str>, nation: Option<&str>| -> String {
-        let nation = power.and_then(|p| c.powers.get(p)).and_then(|p| p.nation.as_deref()).or(nation);
+        let nation = power
+            .and_then(|p| c.powers.get(p))
+            .and_then(|p| p.nation.as_deref())
+            .or(nation);
         match (power, nation.and_then(|n| world.nation(n))) {
             (Some(p), None) if c.powers.contains_key(p) => "#555555".into(),
             (_, Some(n)) => n.colour.clone(),
@@ -170,9 +222,16 @@ pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
     };
     let (w, h) = (world.width * SCALE + 40.0, world.height * SCALE + 60.0);
     let mut s = String::new();
-    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="DejaVu Sans">"#);
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="DejaVu Sans">"#
+    );
     let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#f4ecd8"/>"##);
-    let at = |id: &str| world.province(id).map_or((0.0, 0.0), |p| (20.0 + p.at[0] * SCALE, 20.0 + p.at[1] * SCALE));
+    let at = |id: &str| {
+        world.province(id).map_or((0.0, 0.0), |p| {
+            (20.0 + p.at[0] * SCALE, 20.0 + p.at[1] * SCALE)
+        })
+    };
     for p in world.provinces.values() {
         for b in p.borders.iter().filter(|b| b.to > p.id) {
             let ((x1, y1), (x2, y2)) = (at(&p.id), at(&b.to));
@@ -183,7 +242,10 @@ pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
             } else {
                 r##"stroke="#a6a6a6" stroke-width="1""##
             };
-            let _ = writeln!(s, r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" {style}/>"#);
+            let _ = writeln!(
+                s,
+                r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" {style}/>"#
+            );
         }
     }
     for (id, p) in &world.provinces {
@@ -192,12 +254,33 @@ pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
         let seen = v.sight.contains(id);
         let fill = colour(hold.holder(), p.nation.as_deref());
         let opacity = if seen { 1.0 } else { 0.35 };
-        let ring = if p.capital { r##" stroke="#000000" stroke-width="2.5""## } else { r##" stroke="#333333" stroke-width="0.8""## };
-        let _ = writeln!(s, r#"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="{fill}" fill-opacity="{opacity}"{ring}/>"#, 2.3 * SCALE);
-        let _ = writeln!(s, r##"<text x="{x:.1}" y="{:.1}" font-size="9" text-anchor="middle" fill="#111111">{}</text>"##, y + 2.3 * SCALE + 9.0, esc(&p.name));
+        let ring = if p.capital {
+            r##" stroke="#000000" stroke-width="2.5""##
+        } else {
+            r##" stroke="#333333" stroke-width="0.8""##
+        };
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="{fill}" fill-opacity="{opacity}"{ring}/>"#,
+            2.3 * SCALE
+        );
+        let _ = writeln!(
+            s,
+            r##"<text x="{x:.1}" y="{:.1}" font-size="9" text-anchor="middle" fill="#111111">{}</text>"##,
+            y + 2.3 * SCALE + 9.0,
+            esc(&p.name)
+        );
     }
-    let mut shown: Vec<(&str, &str)> = v.own.iter().map(|a| (a.id.as_str(), a.province.as_str())).collect();
-    shown.extend(v.counters.iter().map(|k| (k.army.as_str(), k.province.as_str())));
+    let mut shown: Vec<(&str, &str)> = v
+        .own
+        .iter()
+        .map(|a| (a.id.as_str(), a.province.as_str()))
+        .collect();
+    shown.extend(
+        v.counters
+            .iter()
+            .map(|k| (k.army.as_str(), k.province.as_str())),
+    );
     let mut stacked: std::collections::BTreeMap<&str, u32> = Default::default();
     for (army, province) in shown {
         let (x, y) = at(province);
@@ -205,11 +288,31 @@ pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
         let (cx, cy) = (x - 9.0 + f64::from(*k) * 6.0, y - 6.0 + f64::from(*k) * 6.0);
         *k += 1;
         let owner = c.armies.get(army).map(|a| a.commander());
-        let _ = writeln!(s, r##"<rect x="{cx:.1}" y="{cy:.1}" width="18" height="12" fill="{}" stroke="#000000" stroke-width="1"/>"##, colour(owner, None));
-        let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}" font-size="7" text-anchor="middle" fill="#ffffff" stroke="#000000" stroke-width="0.3">{}</text>"##, cx + 9.0, cy + 9.0, esc(army.rsplit('-').next().unwrap_or(army)));
+        let _ = writeln!(
+            s,
+            r##"<rect x="{cx:.1}" y="{cy:.1}" width="18" height="12" fill="{}" stroke="#000000" stroke-width="1"/>"##,
+            colour(owner, None)
+        );
+        let _ = writeln!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}" font-size="7" text-anchor="middle" fill="#ffffff" stroke="#000000" stroke-width="0.3">{}</text>"##,
+            cx + 9.0,
+            cy + 9.0,
+            esc(army.rsplit('-').next().unwrap_or(army))
+        );
     }
-    let caption = format!("{} — {} — {}", c.title, c.date(), reader.unwrap_or("secretary's map"));
-    let _ = writeln!(s, r#"<text x="20" y="{:.1}" font-size="14">{}</text>"#, h - 20.0, esc(&caption));
+    let caption = format!(
+        "{} — {} — {}",
+        c.title,
+        c.date(),
+        reader.unwrap_or("secretary's map")
+    );
+    let _ = writeln!(
+        s,
+        r#"<text x="20" y="{:.1}" font-size="14">{}</text>"#,
+        h - 20.0,
+        esc(&caption)
+    );
     s.push_str("</svg>\n");
     s
 }
@@ -244,15 +347,29 @@ province = "nemedian-marches"
 points = 300
 "#;
         let world = World::hyborea().unwrap();
-        let c = CampaignFile::load(text_file).unwrap().start(&world).unwrap();
+        let c = CampaignFile::load(text_file)
+            .unwrap()
+            .start(&world)
+            .unwrap();
         let aq = text(&c, &world, Some("aquilonia"), "the start", &[]);
         assert!(aq.contains("army aquilonia-1 in Attalus"), "{aq}");
-        assert!(aq.contains("army nemedia-1 of nemedia in Nemedian Marches (contents unknown)"), "{aq}");
+        assert!(
+            aq.contains("army nemedia-1 of nemedia in Nemedian Marches (contents unknown)"),
+            "{aq}"
+        );
         for u in &c.armies["nemedia-1"].contents.units {
-            assert!(!aq.contains(&format!("{} {}", u.figures, u.designation)), "{aq}");
+            assert!(
+                !aq.contains(&format!("{} {}", u.figures, u.designation)),
+                "{aq}"
+            );
         }
         let svg = svg(&c, &world, Some("aquilonia"));
-        assert!(svg.contains("fill-opacity=\"0.35\""), "unseen provinces shaded");
-        assert!(crate::report::picture::png(&svg).unwrap().starts_with(b"\x89PNG"));
+        assert!(
+            svg.contains("fill-opacity=\"0.35\""),
+            "unseen provinces shaded"
+        );
+        assert!(crate::report::picture::png(&svg)
+            .unwrap()
+            .starts_with(b"\x89PNG"));
     }
 }

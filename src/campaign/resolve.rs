@@ -47,28 +47,122 @@ pub struct BattleSide {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
     /// An order not carried out, and why.
-    Refused { power: String, line: String, why: String },
-    Marched { army: String, power: String, from: String, to: String },
+    Refused {
+        power: String,
+        line: String,
+        why: String,
+    },
+    Marched {
+        army: String,
+        power: String,
+        from: String,
+        to: String,
+    },
     /// Still on the road: days made of days needed.
-    OnTheMarch { army: String, power: String, to: String, days: u32, needed: u32 },
-    Split { power: String, army: String, new_army: String, units: Vec<String> },
-    Merged { power: String, army: String, into: String },
-    Raised { power: String, army: String, figures: u32, designation: String, cost: u32 },
-    StanceTaken { power: String, army: String, stance: String },
-    Hired { employer: String, company: String, points: u32 },
-    Paid { employer: String, company: String, province: String },
-    Battle { id: u32, province: String, card: Card, table_feet: u32, sides: [BattleSide; 2], winner: Option<String>, by: String },
+    OnTheMarch {
+        army: String,
+        power: String,
+        to: String,
+        days: u32,
+        needed: u32,
+    },
+    Split {
+        power: String,
+        army: String,
+        new_army: String,
+        units: Vec<String>,
+    },
+    Merged {
+        power: String,
+        army: String,
+        into: String,
+    },
+    Raised {
+        power: String,
+        army: String,
+        figures: u32,
+        designation: String,
+        cost: u32,
+    },
+    StanceTaken {
+        power: String,
+        army: String,
+        stance: String,
+    },
+    Hired {
+        employer: String,
+        company: String,
+        points: u32,
+    },
+    Paid {
+        employer: String,
+        company: String,
+        province: String,
+    },
+    Battle {
+        id: u32,
+        province: String,
+        card: Card,
+        table_feet: u32,
+        sides: [BattleSide; 2],
+        winner: Option<String>,
+        by: String,
+    },
     /// The loser falls back (or, with nowhere to go, surrenders).
-    FellBack { army: String, power: String, from: String, to: Option<String> },
-    Destroyed { army: String, power: String, province: String },
-    BattleAwaits { id: u32, province: String, armies: [String; 2], powers: [String; 2], card: Card, table_feet: u32 },
-    Besieging { province: String, army: String, power: String, weeks: u32, needed: u32 },
-    StarvedOut { province: String, army: String, power: String },
-    Occupied { province: String, power: String, from: Option<String> },
-    Pacified { province: String, power: String },
-    Transferred { province: String, from: Option<String>, to: String },
-    ContractEnded { company: String, employer: String },
-    Rebuilt { power: String, allowance: u32, treasury: u32 },
+    FellBack {
+        army: String,
+        power: String,
+        from: String,
+        to: Option<String>,
+    },
+    Destroyed {
+        army: String,
+        power: String,
+        province: String,
+    },
+    BattleAwaits {
+        id: u32,
+        province: String,
+        armies: [String; 2],
+        powers: [String; 2],
+        card: Card,
+        table_feet: u32,
+    },
+    Besieging {
+        province: String,
+        army: String,
+        power: String,
+        weeks: u32,
+        needed: u32,
+    },
+    StarvedOut {
+        province: String,
+        army: String,
+        power: String,
+    },
+    Occupied {
+        province: String,
+        power: String,
+        from: Option<String>,
+    },
+    Pacified {
+        province: String,
+        power: String,
+    },
+    Transferred {
+        province: String,
+        from: Option<String>,
+        to: String,
+    },
+    ContractEnded {
+        company: String,
+        employer: String,
+    },
+    Rebuilt {
+        power: String,
+        allowance: u32,
+        treasury: u32,
+    },
 }
 
 impl Event {
@@ -76,14 +170,34 @@ impl Event {
     pub fn parties(&self) -> Vec<&str> {
         use Event::*;
         match self {
-            Refused { power, .. } | Marched { power, .. } | OnTheMarch { power, .. } | Split { power, .. } | Merged { power, .. }
-            | Raised { power, .. } | StanceTaken { power, .. } | FellBack { power, .. } | Destroyed { power, .. }
-            | Besieging { power, .. } | StarvedOut { power, .. } | Occupied { power, .. } | Pacified { power, .. }
+            Refused { power, .. }
+            | Marched { power, .. }
+            | OnTheMarch { power, .. }
+            | Split { power, .. }
+            | Merged { power, .. }
+            | Raised { power, .. }
+            | StanceTaken { power, .. }
+            | FellBack { power, .. }
+            | Destroyed { power, .. }
+            | Besieging { power, .. }
+            | StarvedOut { power, .. }
+            | Occupied { power, .. }
+            | Pacified { power, .. }
             | Rebuilt { power, .. } => vec![power],
-            Hired { employer, company, .. } | Paid { employer, company, .. } | ContractEnded { company, employer } => vec![employer, company],
+            Hired {
+                employer, company, ..
+            }
+            | Paid {
+                employer, company, ..
+            }
+            | ContractEnded { company, employer } => vec![employer, company],
             Battle { sides, .. } => sides.iter().map(|s| s.power.as_str()).collect(),
             BattleAwaits { powers, .. } => powers.iter().map(String::as_str).collect(),
-            Transferred { from, to, .. } => from.iter().map(String::as_str).chain([to.as_str()]).collect(),
+            Transferred { from, to, .. } => from
+                .iter()
+                .map(String::as_str)
+                .chain([to.as_str()])
+                .collect(),
         }
     }
 
@@ -92,10 +206,14 @@ impl Event {
         use Event::*;
         match self {
             Marched { to, .. } => Some(to),
-            Battle { province, .. } | BattleAwaits { province, .. } | Besieging { province, .. } | StarvedOut { province, .. }
-            | Occupied { province, .. } | Pacified { province, .. } | Transferred { province, .. } | Destroyed { province, .. } => {
-                Some(province)
-            }
+            Battle { province, .. }
+            | BattleAwaits { province, .. }
+            | Besieging { province, .. }
+            | StarvedOut { province, .. }
+            | Occupied { province, .. }
+            | Pacified { province, .. }
+            | Transferred { province, .. }
+            | Destroyed { province, .. } => Some(province),
             FellBack { from, .. } => Some(from),
             _ => None,
         }
@@ -116,14 +234,25 @@ pub struct Resolved {
 pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<(), String> {
     if let Some(written) = order.army() {
         let Some(army) = c.find_army(written) else {
-            let mine: Vec<&str> = c.armies.values().filter(|a| a.commander() == power).map(|a| a.id.as_str()).collect();
-            return Err(format!("there is no army '{written}'; yours are: {}", mine.join(", ")));
+            let mine: Vec<&str> = c
+                .armies
+                .values()
+                .filter(|a| a.commander() == power)
+                .map(|a| a.id.as_str())
+                .collect();
+            return Err(format!(
+                "there is no army '{written}'; yours are: {}",
+                mine.join(", ")
+            ));
         };
         if army.commander() != power {
             return Err(format!("army {} does not take your orders", army.id));
         }
         if let Some(b) = c.pending.iter().find(|b| b.armies.contains(&army.id)) {
-            return Err(format!("army {} awaits the result of battle {}", army.id, b.id));
+            return Err(format!(
+                "army {} awaits the result of battle {}",
+                army.id, b.id
+            ));
         }
         match order {
             Order::Move { to, .. } => {
@@ -131,11 +260,16 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
                     return Err("armies stay in winter quarters; no marching in winter".into());
                 }
                 let Some(p) = world.find(to) else {
-                    let hint = world.suggest(to).map(|s| format!(" (did you mean {s}?)")).unwrap_or_default();
+                    let hint = world
+                        .suggest(to)
+                        .map(|s| format!(" (did you mean {s}?)"))
+                        .unwrap_or_default();
                     return Err(format!("there is no province '{to}'{hint}"));
                 };
                 if world.border(&army.province, &p.id).is_none() {
-                    let here = world.province(&army.province).map_or(army.province.as_str(), |p| p.name.as_str());
+                    let here = world
+                        .province(&army.province)
+                        .map_or(army.province.as_str(), |p| p.name.as_str());
                     return Err(format!("{} does not border {here}, where army {} is; an army moves one province at a time", p.name, army.id));
                 }
             }
@@ -143,23 +277,42 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
                 let names = army.contents.unit_names();
                 for u in units {
                     if pick(&army.contents, &names, u, &BTreeSet::new()).is_none() {
-                        return Err(format!("army {} has no unit '{u}'; it has: {}", army.id, names.join(", ")));
+                        return Err(format!(
+                            "army {} has no unit '{u}'; it has: {}",
+                            army.id,
+                            names.join(", ")
+                        ));
                     }
                 }
                 if units.len() >= names.len() {
-                    return Err(format!("splitting off every unit leaves army {} empty", army.id));
+                    return Err(format!(
+                        "splitting off every unit leaves army {} empty",
+                        army.id
+                    ));
                 }
             }
             Order::Merge { into, .. } => {
-                let Some(other) = c.find_army(into) else { return Err(format!("there is no army '{into}'")) };
+                let Some(other) = c.find_army(into) else {
+                    return Err(format!("there is no army '{into}'"));
+                };
                 if other.id == army.id || other.commander() != power || other.owner != army.owner {
-                    return Err(format!("army {} can only merge into another army of its own power", army.id));
+                    return Err(format!(
+                        "army {} can only merge into another army of its own power",
+                        army.id
+                    ));
                 }
                 if other.province != army.province {
-                    return Err(format!("army {} is not in the same province as army {}", army.id, other.id));
+                    return Err(format!(
+                        "army {} is not in the same province as army {}",
+                        army.id, other.id
+                    ));
                 }
                 if army.points() + other.points() > c.settings.max_army_points {
-                    return Err(format!("together they would be {} points; at most {} in one army", army.points() + other.points(), c.settings.max_army_points));
+                    return Err(format!(
+                        "together they would be {} points; at most {} in one army",
+                        army.points() + other.points(),
+                        c.settings.max_army_points
+                    ));
                 }
             }
             Order::Besiege { .. } if !world.province(&army.province).is_some_and(|p| p.capital) => {
@@ -174,32 +327,56 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
     }
     let me = c.powers.get(power).ok_or("no such power")?;
     match order {
-        Order::Raise { figures, designation } => {
+        Order::Raise {
+            figures,
+            designation,
+        } => {
             let list = find_list(lists(), &me.list).ok_or("no national list")?;
             let Some((_, d)) = list.designation(designation) else {
-                return Err(format!("{} has no unit '{designation}' in its list", me.list));
+                return Err(format!(
+                    "{} has no unit '{designation}' in its list",
+                    me.list
+                ));
             };
             if *figures == 0 || *figures > d.figures.max() {
-                return Err(format!("{} units are at most {} figures", d.designation, d.figures.max()));
+                return Err(format!(
+                    "{} units are at most {} figures",
+                    d.designation,
+                    d.figures.max()
+                ));
             }
             if me.nation.is_some() && c.capital_of(world, power).is_none() {
-                return Err("units are raised in the capital, and your capital is in enemy hands".into());
+                return Err(
+                    "units are raised in the capital, and your capital is in enemy hands".into(),
+                );
             }
             let cost = figures * d.figure_cost();
             if cost > me.treasury {
-                return Err(format!("{figures} {} cost {cost} points; the treasury holds {}", d.designation, me.treasury));
+                return Err(format!(
+                    "{figures} {} cost {cost} points; the treasury holds {}",
+                    d.designation, me.treasury
+                ));
             }
         }
         Order::Hire { company, points } => {
             let Some(fc) = c.find_power(company).filter(|p| p.nation.is_none()) else {
-                return Err(format!("'{company}' is not a Free Company of this campaign"));
+                return Err(format!(
+                    "'{company}' is not a Free Company of this campaign"
+                ));
             };
-            let may = find_list(lists(), &me.list).is_some_and(|n| !matches!(n.mercenaries, Mercenaries::None));
+            let may = find_list(lists(), &me.list)
+                .is_some_and(|n| !matches!(n.mercenaries, Mercenaries::None));
             if !may {
-                return Err(format!("{} may not hire Free Companies (Appendix I)", me.list));
+                return Err(format!(
+                    "{} may not hire Free Companies (Appendix I)",
+                    me.list
+                ));
             }
             if *points > me.treasury {
-                return Err(format!("the treasury holds {} points, not {points}", me.treasury));
+                return Err(format!(
+                    "the treasury holds {} points, not {points}",
+                    me.treasury
+                ));
             }
             let _ = fc;
         }
@@ -213,9 +390,13 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
         }
         Order::Pay { company, province } => {
             if c.find_power(company).is_none_or(|p| p.nation.is_some()) {
-                return Err(format!("'{company}' is not a Free Company of this campaign"));
+                return Err(format!(
+                    "'{company}' is not a Free Company of this campaign"
+                ));
             }
-            let Some(p) = world.find(province) else { return Err(format!("there is no province '{province}'")) };
+            let Some(p) = world.find(province) else {
+                return Err(format!("there is no province '{province}'"));
+            };
             if c.holdings[&p.id].owner.as_deref() != Some(power) {
                 return Err(format!("{} is not yours to give", p.name));
             }
@@ -229,11 +410,20 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
 /// designation, not one already taken.
 fn pick(f: &ArmyFile, names: &[String], written: &str, taken: &BTreeSet<usize>) -> Option<usize> {
     let k = super::map::key(written);
-    let designation = |i: usize| f.units.get(i).map(|u| &u.designation).or_else(|| f.mercenaries.get(i - f.units.len()).map(|m| &m.designation));
+    let designation = |i: usize| {
+        f.units
+            .get(i)
+            .map(|u| &u.designation)
+            .or_else(|| f.mercenaries.get(i - f.units.len()).map(|m| &m.designation))
+    };
     (0..names.len())
         .filter(|i| !taken.contains(i))
         .find(|&i| super::map::key(&names[i]) == k)
-        .or_else(|| (0..names.len()).filter(|i| !taken.contains(i)).find(|&i| designation(i).is_some_and(|d| super::map::key(d) == k)))
+        .or_else(|| {
+            (0..names.len())
+                .filter(|i| !taken.contains(i))
+                .find(|&i| designation(i).is_some_and(|d| super::map::key(d) == k))
+        })
 }
 
 /// Resolve the map turn.
@@ -247,7 +437,11 @@ pub fn resolve(
     results: &[EnteredResult],
     dice: &mut dyn Dice,
 ) -> Result<Resolved, DiceError> {
-    let mut t = Turn { c: start.clone(), world, events: Vec::new() };
+    let mut t = Turn {
+        c: start.clone(),
+        world,
+        events: Vec::new(),
+    };
     t.entered_results(results);
     if t.c.winter() {
         t.year_ends();
@@ -258,17 +452,20 @@ pub fn resolve(
         for line in lines {
             match check(start, world, power, &line.item) {
                 Ok(()) => valid.push((power.clone(), line)),
-                Err(why) => t.events.push(Event::Refused { power: power.clone(), line: line.text.clone(), why }),
+                Err(why) => t.events.push(Event::Refused {
+                    power: power.clone(),
+                    line: line.text.clone(),
+                    why,
+                }),
             }
         }
     }
     t.contracts(&valid);
-    let mut moving = BTreeSet::new();
     for (power, line) in &valid {
-        t.administer(power, line, &mut moving);
+        t.administer(power, line);
     }
     if !t.c.winter() {
-        t.march(&moving);
+        t.march();
         let forced = t.sieges(&valid);
         t.meetings(&forced, dice)?;
         t.occupy();
@@ -280,7 +477,10 @@ pub fn resolve(
     } else {
         t.c.week += 1;
     }
-    Ok(Resolved { campaign: t.c, events: t.events })
+    Ok(Resolved {
+        campaign: t.c,
+        events: t.events,
+    })
 }
 
 struct Turn<'w> {
@@ -292,16 +492,36 @@ struct Turn<'w> {
 impl Turn<'_> {
     fn entered_results(&mut self, results: &[EnteredResult]) {
         for r in results {
-            let Some(pos) = self.c.pending.iter().position(|b| b.id == r.battle) else { continue };
+            let Some(pos) = self.c.pending.iter().position(|b| b.id == r.battle) else {
+                continue;
+            };
             let b = self.c.pending.remove(pos);
-            let winner = b.armies.iter().find(|a| self.c.armies.get(*a).is_some_and(|x| x.commander() == r.winner)).cloned();
+            let winner = b
+                .armies
+                .iter()
+                .find(|a| {
+                    self.c
+                        .armies
+                        .get(*a)
+                        .is_some_and(|x| x.commander() == r.winner)
+                })
+                .cloned();
             let mut lost = BTreeMap::new();
             for (army, points) in &r.losses {
                 if let Some(a) = self.c.find_army(army) {
                     lost.insert(a.id.clone(), share_of(&a.contents, *points));
                 }
             }
-            self.after_battle(b.id, &b.province, b.armies.clone(), winner, &lost, b.card.clone(), b.table_feet, "secretary");
+            self.after_battle(
+                b.id,
+                &b.province,
+                b.armies.clone(),
+                winner,
+                &lost,
+                b.card,
+                b.table_feet,
+                "secretary",
+            );
         }
     }
 
@@ -309,14 +529,21 @@ impl Turn<'_> {
         for (id, h) in self.c.holdings.iter_mut() {
             if h.pacified {
                 let to = h.occupier.take().unwrap_or_default();
-                self.events.push(Event::Transferred { province: id.clone(), from: h.owner.replace(to.clone()), to });
+                self.events.push(Event::Transferred {
+                    province: id.clone(),
+                    from: h.owner.replace(to.clone()),
+                    to,
+                });
                 h.pacified = false;
                 h.held_for = 0;
             }
         }
         for a in self.c.armies.values_mut() {
             if let Some(employer) = a.hired_by.take() {
-                self.events.push(Event::ContractEnded { company: a.owner.clone(), employer });
+                self.events.push(Event::ContractEnded {
+                    company: a.owner.clone(),
+                    employer,
+                });
             }
         }
         let ids: Vec<String> = self.c.powers.keys().cloned().collect();
@@ -326,7 +553,11 @@ impl Turn<'_> {
             if let Some(pw) = self.c.powers.get_mut(&p) {
                 pw.treasury = treasury;
             }
-            self.events.push(Event::Rebuilt { power: p, allowance, treasury });
+            self.events.push(Event::Rebuilt {
+                power: p,
+                allowance,
+                treasury,
+            });
         }
     }
 
@@ -334,20 +565,37 @@ impl Turn<'_> {
     /// obey the employer until the year ends, for the company's price.
     fn contracts(&mut self, valid: &[(String, &Line<Order>)]) {
         for (employer, line) in valid {
-            let Order::Hire { company, points } = &line.item else { continue };
-            let Some(fc) = self.c.find_power(company).map(|p| p.id.clone()) else { continue };
+            let Order::Hire { company, points } = &line.item else {
+                continue;
+            };
+            let Some(fc) = self.c.find_power(company).map(|p| p.id.clone()) else {
+                continue;
+            };
             let asked = valid.iter().find_map(|(p, l)| match &l.item {
-                Order::Serve { employer: e, points } if p == &fc && self.c.find_power(e).is_some_and(|x| &x.id == employer) => Some(*points),
+                Order::Serve {
+                    employer: e,
+                    points,
+                } if p == &fc && self.c.find_power(e).is_some_and(|x| &x.id == employer) => {
+                    Some(*points)
+                }
                 _ => None,
             });
             match asked {
                 Some(price) if price <= *points && self.c.powers[employer].treasury >= price => {
-                    self.c.powers.get_mut(employer).map(|p| p.treasury -= price);
-                    self.c.powers.get_mut(&fc).map(|p| p.treasury += price);
+                    if let Some(p) = self.c.powers.get_mut(employer) {
+                        p.treasury -= price;
+                    }
+                    if let Some(p) = self.c.powers.get_mut(&fc) {
+                        p.treasury += price;
+                    }
                     for a in self.c.armies.values_mut().filter(|a| a.owner == fc) {
                         a.hired_by = Some(employer.clone());
                     }
-                    self.events.push(Event::Hired { employer: employer.clone(), company: fc, points: price });
+                    self.events.push(Event::Hired {
+                        employer: employer.clone(),
+                        company: fc,
+                        points: price,
+                    });
                 }
                 _ => self.events.push(Event::Refused {
                     power: employer.clone(),
@@ -358,18 +606,31 @@ impl Turn<'_> {
         }
     }
 
-    fn administer(&mut self, power: &str, line: &Line<Order>, moving: &mut BTreeSet<String>) {
-        let refuse = |t: &mut Self, why: String| t.events.push(Event::Refused { power: power.to_string(), line: line.text.clone(), why });
-        let army_id = line.item.army().and_then(|w| self.c.find_army(w)).map(|a| a.id.clone());
+    fn administer(&mut self, power: &str, line: &Line<Order>) {
+        let refuse = |t: &mut Self, why: String| {
+            t.events.push(Event::Refused {
+                power: power.to_string(),
+                line: line.text.clone(),
+                why,
+            })
+        };
+        let army_id = line
+            .item
+            .army()
+            .and_then(|w| self.c.find_army(w))
+            .map(|a| a.id.clone());
         match (&line.item, army_id) {
             (Order::Move { to, .. }, Some(id)) => {
-                let to = self.world.find(to).map(|p| p.id.clone()).unwrap_or_default();
+                let to = self
+                    .world
+                    .find(to)
+                    .map(|p| p.id.clone())
+                    .unwrap_or_default();
                 if let Some(a) = self.c.armies.get_mut(&id) {
                     if a.march.as_ref().is_none_or(|m| m.to != to) {
                         a.march = Some(super::game::March { to, days: 0 });
                     }
                     a.stance = Stance::Field;
-                    moving.insert(id);
                 }
             }
             (Order::Halt { .. }, Some(id)) => {
@@ -378,7 +639,9 @@ impl Turn<'_> {
                 }
             }
             (Order::Split { units, .. }, Some(id)) => {
-                let Some(a) = self.c.armies.get(&id).cloned() else { return };
+                let Some(a) = self.c.armies.get(&id).cloned() else {
+                    return;
+                };
                 let names = a.contents.unit_names();
                 let mut taken = BTreeSet::new();
                 for u in units {
@@ -386,35 +649,82 @@ impl Turn<'_> {
                         Some(i) => {
                             taken.insert(i);
                         }
-                        None => return refuse(self, format!("army {id} has no unit '{u}' left to split off")),
+                        None => {
+                            return refuse(
+                                self,
+                                format!("army {id} has no unit '{u}' left to split off"),
+                            )
+                        }
                     }
                 }
                 let n = a.contents.units.len();
-                let (mut keep, mut part) = (ArmyFile { units: vec![], mercenaries: vec![], ..a.contents.clone() }, ArmyFile { commander: None, units: vec![], mercenaries: vec![], ..a.contents.clone() });
+                let (mut keep, mut part) = (
+                    ArmyFile {
+                        units: vec![],
+                        mercenaries: vec![],
+                        ..a.contents.clone()
+                    },
+                    ArmyFile {
+                        commander: None,
+                        units: vec![],
+                        mercenaries: vec![],
+                        ..a.contents.clone()
+                    },
+                );
                 for (i, u) in a.contents.units.iter().enumerate() {
-                    if taken.contains(&i) { part.units.push(u.clone()) } else { keep.units.push(u.clone()) }
+                    if taken.contains(&i) {
+                        part.units.push(u.clone())
+                    } else {
+                        keep.units.push(u.clone())
+                    }
                 }
                 for (i, m) in a.contents.mercenaries.iter().enumerate() {
-                    if taken.contains(&(n + i)) { part.mercenaries.push(m.clone()) } else { keep.mercenaries.push(m.clone()) }
+                    if taken.contains(&(n + i)) {
+                        part.mercenaries.push(m.clone())
+                    } else {
+                        keep.mercenaries.push(m.clone())
+                    }
                 }
                 if keep.units.is_empty() && keep.mercenaries.is_empty() {
-                    return refuse(self, format!("splitting off every unit leaves army {id} empty"));
+                    return refuse(
+                        self,
+                        format!("splitting off every unit leaves army {id} empty"),
+                    );
                 }
                 let split_names: Vec<String> = taken.iter().map(|i| names[*i].clone()).collect();
                 let new_id = self.c.new_army_id(&a.owner);
-                let mut new = Army { id: new_id.clone(), contents: part, march: None, stance: Stance::Field, ..a.clone() };
+                let mut new = Army {
+                    id: new_id.clone(),
+                    contents: part,
+                    march: None,
+                    stance: Stance::Field,
+                    ..a.clone()
+                };
                 new.contents.points = super::game::contents_points(&new.contents);
                 keep.points = super::game::contents_points(&keep);
-                self.c.armies.get_mut(&id).map(|x| x.contents = keep);
+                if let Some(x) = self.c.armies.get_mut(&id) {
+                    x.contents = keep;
+                }
                 self.c.armies.insert(new_id.clone(), new);
-                self.events.push(Event::Split { power: power.into(), army: id, new_army: new_id, units: split_names });
+                self.events.push(Event::Split {
+                    power: power.into(),
+                    army: id,
+                    new_army: new_id,
+                    units: split_names,
+                });
             }
             (Order::Merge { into, .. }, Some(id)) => {
-                let Some(into) = self.c.find_army(into).map(|a| a.id.clone()) else { return };
-                let (Some(a), Some(b)) = (self.c.armies.get(&id).cloned(), self.c.armies.get(&into)) else {
+                let Some(into) = self.c.find_army(into).map(|a| a.id.clone()) else {
+                    return;
+                };
+                let (Some(a), Some(b)) =
+                    (self.c.armies.get(&id).cloned(), self.c.armies.get(&into))
+                else {
                     return refuse(self, "one of the armies is no longer there".into());
                 };
-                if a.province != b.province || a.points() + b.points() > self.c.settings.max_army_points {
+                if a.province != b.province
+                    || a.points() + b.points() > self.c.settings.max_army_points
+                {
                     return refuse(self, format!("army {id} cannot merge into {into} now"));
                 }
                 self.c.armies.remove(&id);
@@ -423,7 +733,11 @@ impl Turn<'_> {
                     b.contents.mercenaries.extend(a.contents.mercenaries);
                     b.contents.points = super::game::contents_points(&b.contents);
                 }
-                self.events.push(Event::Merged { power: power.into(), army: id, into });
+                self.events.push(Event::Merged {
+                    power: power.into(),
+                    army: id,
+                    into,
+                });
             }
             (Order::Garrison { .. } | Order::Besiege { .. } | Order::Sally { .. }, Some(id)) => {
                 let stance = match line.item {
@@ -432,21 +746,46 @@ impl Turn<'_> {
                     _ => return, // a sally is read by the siege step
                 };
                 if let Some(a) = self.c.armies.get_mut(&id) {
-                    if !(matches!(a.stance, Stance::Besieging { .. }) && matches!(stance, Stance::Besieging { .. })) {
+                    if !(matches!(a.stance, Stance::Besieging { .. })
+                        && matches!(stance, Stance::Besieging { .. }))
+                    {
                         a.stance = stance;
                     }
                     a.march = None;
                 }
-                let word = if stance == Stance::Garrison { "garrison" } else { "besiege" };
-                self.events.push(Event::StanceTaken { power: power.into(), army: id, stance: word.into() });
+                let word = if stance == Stance::Garrison {
+                    "garrison"
+                } else {
+                    "besiege"
+                };
+                self.events.push(Event::StanceTaken {
+                    power: power.into(),
+                    army: id,
+                    stance: word.into(),
+                });
             }
-            (Order::Raise { figures, designation }, None) => self.raise(power, line, *figures, designation),
+            (
+                Order::Raise {
+                    figures,
+                    designation,
+                },
+                None,
+            ) => self.raise(power, line, *figures, designation),
             (Order::Pay { company, province }, None) => {
-                let (Some(fc), Some(p)) = (self.c.find_power(company).map(|p| p.id.clone()), self.world.find(province)) else { return };
+                let (Some(fc), Some(p)) = (
+                    self.c.find_power(company).map(|p| p.id.clone()),
+                    self.world.find(province),
+                ) else {
+                    return;
+                };
                 let h = self.c.holdings.get_mut(&p.id);
                 if let Some(h) = h.filter(|h| h.owner.as_deref() == Some(power)) {
                     h.owner = Some(fc.clone());
-                    self.events.push(Event::Paid { employer: power.into(), company: fc, province: p.id.clone() });
+                    self.events.push(Event::Paid {
+                        employer: power.into(),
+                        company: fc,
+                        province: p.id.clone(),
+                    });
                 }
             }
             _ => {}
@@ -456,27 +795,60 @@ impl Turn<'_> {
     /// A new unit in the capital: into the power's army there, or a new one.
     fn raise(&mut self, power: &str, line: &Line<Order>, figures: u32, designation: &str) {
         let me = self.c.powers[power].clone();
-        let Some((_, d)) = find_list(lists(), &me.list).and_then(|n| n.designation(designation)) else { return };
+        let Some((_, d)) = find_list(lists(), &me.list).and_then(|n| n.designation(designation))
+        else {
+            return;
+        };
         let cost = figures * d.figure_cost();
-        let place = self
-            .c
-            .capital_of(self.world, power)
-            .or_else(|| self.c.armies.values().find(|a| a.owner == power).map(|a| a.province.clone()));
+        let place = self.c.capital_of(self.world, power).or_else(|| {
+            self.c
+                .armies
+                .values()
+                .find(|a| a.owner == power)
+                .map(|a| a.province.clone())
+        });
         let Some(place) = place else { return };
         if cost > me.treasury {
             let why = format!("the treasury holds {} points, not {cost}", me.treasury);
-            self.events.push(Event::Refused { power: power.into(), line: line.text.clone(), why });
+            self.events.push(Event::Refused {
+                power: power.into(),
+                line: line.text.clone(),
+                why,
+            });
             return;
         }
         let max = self.c.settings.max_army_points;
-        let unit = UnitLine { designation: d.designation.clone(), figures, name: None, crossbows: false };
-        let there = self.c.armies.values().find(|a| a.owner == power && a.province == place && a.points() + cost <= max).map(|a| a.id.clone());
+        let unit = UnitLine {
+            designation: d.designation.clone(),
+            figures,
+            name: None,
+            crossbows: false,
+        };
+        let there = self
+            .c
+            .armies
+            .values()
+            .find(|a| a.owner == power && a.province == place && a.points() + cost <= max)
+            .map(|a| a.id.clone());
         let id = match there {
             Some(id) => id,
             None => {
                 let id = self.c.new_army_id(power);
-                let contents = ArmyFile { nation: me.list.clone(), points: 0, ..ArmyFile::default() };
-                let army = Army { id: id.clone(), owner: power.into(), hired_by: None, province: place, contents, stance: Stance::Field, march: None, came_from: None };
+                let contents = ArmyFile {
+                    nation: me.list.clone(),
+                    points: 0,
+                    ..ArmyFile::default()
+                };
+                let army = Army {
+                    id: id.clone(),
+                    owner: power.into(),
+                    hired_by: None,
+                    province: place,
+                    contents,
+                    stance: Stance::Field,
+                    march: None,
+                    came_from: None,
+                };
                 self.c.armies.insert(id.clone(), army);
                 id
             }
@@ -485,26 +857,51 @@ impl Turn<'_> {
             a.contents.units.push(unit);
             a.contents.points = super::game::contents_points(&a.contents);
         }
-        self.c.powers.get_mut(power).map(|p| p.treasury -= cost);
-        self.events.push(Event::Raised { power: power.into(), army: id, figures, designation: d.designation.clone(), cost });
+        if let Some(p) = self.c.powers.get_mut(power) {
+            p.treasury -= cost;
+        }
+        self.events.push(Event::Raised {
+            power: power.into(),
+            army: id,
+            figures,
+            designation: d.designation.clone(),
+            cost,
+        });
     }
 
-    fn march(&mut self, moving: &BTreeSet<String>) {
-        let _ = moving;
+    fn march(&mut self) {
         for a in self.c.armies.values_mut() {
-            let step = if a.mounted() { MARCH_DAYS_MOUNTED } else { MARCH_DAYS_FOOT };
+            let step = if a.mounted() {
+                MARCH_DAYS_MOUNTED
+            } else {
+                MARCH_DAYS_FOOT
+            };
             let power = a.commander().to_string();
             let Some(m) = a.march.as_mut() else { continue };
-            let needed = self.world.march_days(&a.province, &m.to).unwrap_or(u32::MAX);
+            let needed = self
+                .world
+                .march_days(&a.province, &m.to)
+                .unwrap_or(u32::MAX);
             m.days += step;
             if m.days >= needed {
                 let to = m.to.clone();
-                self.events.push(Event::Marched { army: a.id.clone(), power, from: a.province.clone(), to: to.clone() });
+                self.events.push(Event::Marched {
+                    army: a.id.clone(),
+                    power,
+                    from: a.province.clone(),
+                    to: to.clone(),
+                });
                 a.came_from = Some(std::mem::replace(&mut a.province, to));
                 a.march = None;
             } else {
                 let (to, days) = (m.to.clone(), m.days);
-                self.events.push(Event::OnTheMarch { army: a.id.clone(), power, to, days, needed });
+                self.events.push(Event::OnTheMarch {
+                    army: a.id.clone(),
+                    power,
+                    to,
+                    days,
+                    needed,
+                });
             }
         }
     }
@@ -522,25 +919,49 @@ impl Turn<'_> {
         let ids: Vec<String> = self.c.armies.keys().cloned().collect();
         for id in ids {
             let a = &self.c.armies[&id];
-            let Stance::Besieging { weeks } = a.stance else { continue };
+            let Stance::Besieging { weeks } = a.stance else {
+                continue;
+            };
             let garrison = self
                 .c
                 .armies
                 .values()
-                .find(|g| g.province == a.province && g.stance == Stance::Garrison && g.commander() != a.commander())
+                .find(|g| {
+                    g.province == a.province
+                        && g.stance == Stance::Garrison
+                        && g.commander() != a.commander()
+                })
                 .map(|g| (g.id.clone(), g.commander().to_string()));
             let western = self.c.powers.get(&a.owner).is_some_and(|p| p.western);
-            let needed = if western { self.c.settings.siege_weeks_western } else { self.c.settings.siege_weeks };
+            let needed = if western {
+                self.c.settings.siege_weeks_western
+            } else {
+                self.c.settings.siege_weeks
+            };
             let (province, power) = (a.province.clone(), a.commander().to_string());
             let Some((g, gpower)) = garrison else {
-                self.c.armies.get_mut(&id).map(|a| a.stance = Stance::Field);
+                if let Some(a) = self.c.armies.get_mut(&id) {
+                    a.stance = Stance::Field;
+                }
                 continue;
             };
             let weeks = weeks + 1;
-            self.c.armies.get_mut(&id).map(|a| a.stance = Stance::Besieging { weeks });
-            self.events.push(Event::Besieging { province: province.clone(), army: id.clone(), power, weeks, needed });
+            if let Some(a) = self.c.armies.get_mut(&id) {
+                a.stance = Stance::Besieging { weeks };
+            }
+            self.events.push(Event::Besieging {
+                province: province.clone(),
+                army: id.clone(),
+                power,
+                weeks,
+                needed,
+            });
             if weeks >= needed {
-                self.events.push(Event::StarvedOut { province, army: g.clone(), power: gpower });
+                self.events.push(Event::StarvedOut {
+                    province,
+                    army: g.clone(),
+                    power: gpower,
+                });
                 forced.insert(g);
             }
         }
@@ -550,14 +971,29 @@ impl Turn<'_> {
     /// Enemies in one province fight: the strongest army of each of the
     /// first two commanders (by name). A garrison behind walls fights only
     /// when forced out.
-    fn meetings(&mut self, forced: &BTreeSet<String>, dice: &mut dyn Dice) -> Result<(), DiceError> {
+    fn meetings(
+        &mut self,
+        forced: &BTreeSet<String>,
+        dice: &mut dyn Dice,
+    ) -> Result<(), DiceError> {
         let provinces: Vec<String> = self.c.holdings.keys().cloned().collect();
         for p in provinces {
             let walled = self.world.province(&p).is_some_and(|x| x.capital);
-            let waiting: BTreeSet<&String> = self.c.pending.iter().flat_map(|b| b.armies.iter()).collect();
+            let waiting: BTreeSet<&String> = self
+                .c
+                .pending
+                .iter()
+                .flat_map(|b| b.armies.iter())
+                .collect();
             let mut sides: BTreeMap<String, &Army> = BTreeMap::new();
-            for a in self.c.armies.values().filter(|a| a.province == p && !waiting.contains(&a.id)) {
-                let behind_walls = walled && a.stance == Stance::Garrison && !forced.contains(&a.id);
+            for a in self
+                .c
+                .armies
+                .values()
+                .filter(|a| a.province == p && !waiting.contains(&a.id))
+            {
+                let behind_walls =
+                    walled && a.stance == Stance::Garrison && !forced.contains(&a.id);
                 if behind_walls {
                     continue;
                 }
@@ -569,27 +1005,50 @@ impl Turn<'_> {
             let two: Vec<Army> = sides.into_values().take(2).cloned().collect();
             let [x, y] = &two[..] else { continue };
             // The one that came (most lately) is the attacker.
-            let (att, def) = if y.came_from.is_some() && x.came_from.is_none() { (y.clone(), x.clone()) } else { (x.clone(), y.clone()) };
+            let (att, def) = if y.came_from.is_some() && x.came_from.is_none() {
+                (y.clone(), x.clone())
+            } else {
+                (x.clone(), y.clone())
+            };
             self.battle(&p, att, def, dice)?;
         }
         Ok(())
     }
 
-    fn battle(&mut self, province: &str, att: Army, def: Army, dice: &mut dyn Dice) -> Result<(), DiceError> {
+    fn battle(
+        &mut self,
+        province: &str,
+        att: Army,
+        def: Army,
+        dice: &mut dyn Dice,
+    ) -> Result<(), DiceError> {
         let id = self.c.battles_fought + 1;
         self.c.battles_fought = id;
-        let terrain = self.world.province(province).map_or(super::map::Terrain::Clear, |p| p.terrain);
+        let terrain = self
+            .world
+            .province(province)
+            .map_or(super::map::Terrain::Clear, |p| p.terrain);
         let card = battle::draw(&format!("b{id}"), terrain, dice)?;
-        let feet = battle::table_feet(att.points(), def.points(), self.c.settings.feet_per_500_points);
+        let feet = battle::table_feet(
+            att.points(),
+            def.points(),
+            self.c.settings.feet_per_500_points,
+        );
         // The army that came from the north takes the north edge.
         let y = |p: Option<&String>| p.and_then(|p| self.world.province(p)).map(|p| p.at[1]);
         let here = self.world.province(province).map_or(0.0, |p| p.at[1]);
         let att_north = y(att.came_from.as_ref()).is_none_or(|v| v <= here);
-        let (north, south) = if att_north { (&att, &def) } else { (&def, &att) };
+        let (north, south) = if att_north {
+            (&att, &def)
+        } else {
+            (&def, &att)
+        };
         let armies = [att.id.clone(), def.id.clone()];
         let engine = self.c.settings.battles == super::game::BattleMode::Engine;
         let fought = if engine {
-            match battle::table_setup(&card, feet, north, south).and_then(|s| battle::fight(&s, [north, south], dice)) {
+            match battle::table_setup(&card, feet, north, south)
+                .and_then(|s| battle::fight(&s, [north, south], dice))
+            {
                 Ok(f) => Some(f),
                 Err(BattleError::Dice(e)) => return Err(e),
                 Err(BattleError::Setup(_)) => None,
@@ -598,11 +1057,26 @@ impl Turn<'_> {
             None
         };
         match fought {
-            Some(f) => self.after_battle(id, province, armies, f.winner, &f.lost, card, feet, "engine"),
+            Some(f) => self.after_battle(
+                id, province, armies, f.winner, &f.lost, card, feet, "engine",
+            ),
             None => {
                 let powers = [att.commander().to_string(), def.commander().to_string()];
-                self.events.push(Event::BattleAwaits { id, province: province.into(), armies: armies.clone(), powers, card: card.clone(), table_feet: feet });
-                self.c.pending.push(PendingBattle { id, province: province.into(), armies, card: card.number, table_feet: feet });
+                self.events.push(Event::BattleAwaits {
+                    id,
+                    province: province.into(),
+                    armies: armies.clone(),
+                    powers,
+                    card: card.clone(),
+                    table_feet: feet,
+                });
+                self.c.pending.push(PendingBattle {
+                    id,
+                    province: province.into(),
+                    armies,
+                    card: card.number,
+                    table_feet: feet,
+                });
             }
         }
         Ok(())
@@ -611,22 +1085,42 @@ impl Turn<'_> {
     /// Losses and recovery (winner 3/4, loser 1/2), then the loser falls
     /// back. With no winner the first army (the one that came) falls back.
     #[allow(clippy::too_many_arguments)]
-    fn after_battle(&mut self, id: u32, province: &str, armies: [String; 2], winner: Option<String>, lost: &BTreeMap<String, BTreeMap<String, u32>>, card: impl Into<CardOrNumber>, feet: u32, by: &str) {
+    fn after_battle(
+        &mut self,
+        id: u32,
+        province: &str,
+        armies: [String; 2],
+        winner: Option<String>,
+        lost: &BTreeMap<String, BTreeMap<String, u32>>,
+        card: impl Into<CardOrNumber>,
+        feet: u32,
+        by: &str,
+    ) {
         let winner_army = winner.clone().unwrap_or_else(|| armies[1].clone());
         let mut sides = Vec::new();
         for army in &armies {
-            let Some(a) = self.c.armies.get_mut(army) else { continue };
+            let Some(a) = self.c.armies.get_mut(army) else {
+                continue;
+            };
             let won = *army == winner_army;
             let before = a.points();
             let names = a.contents.unit_names();
             let empty = BTreeMap::new();
             let losses = lost.get(army).unwrap_or(&empty);
             let n = a.contents.units.len();
-            let gross: u32 = names.iter().enumerate().map(|(i, name)| losses.get(name).copied().unwrap_or(0) * unit_cost(&a.contents, i)).sum();
+            let gross: u32 = names
+                .iter()
+                .enumerate()
+                .map(|(i, name)| losses.get(name).copied().unwrap_or(0) * unit_cost(&a.contents, i))
+                .sum();
             for (i, name) in names.iter().enumerate() {
                 let l = losses.get(name).copied().unwrap_or(0);
                 let back = if won { l * 3 / 4 } else { l / 2 };
-                let f = if i < n { &mut a.contents.units[i].figures } else { &mut a.contents.mercenaries[i - n].figures };
+                let f = if i < n {
+                    &mut a.contents.units[i].figures
+                } else {
+                    &mut a.contents.mercenaries[i - n].figures
+                };
                 *f = f.saturating_sub(l - back.min(l));
             }
             a.contents.units.retain(|u| u.figures > 0);
@@ -634,19 +1128,42 @@ impl Turn<'_> {
             a.contents.points = super::game::contents_points(&a.contents);
             let after = a.points();
             let lost = before - after;
-            sides.push(BattleSide { army: army.clone(), power: a.commander().to_string(), points: before, lost, recovered: gross.saturating_sub(lost) });
+            sides.push(BattleSide {
+                army: army.clone(),
+                power: a.commander().to_string(),
+                points: before,
+                lost,
+                recovered: gross.saturating_sub(lost),
+            });
         }
         let card = card.into().card();
         if let [a, b] = &sides[..] {
-            let winner_power = winner.as_ref().and_then(|w| sides.iter().find(|s| &s.army == w)).map(|s| s.power.clone());
-            self.events.push(Event::Battle { id, province: province.into(), card, table_feet: feet, sides: [a.clone(), b.clone()], winner: winner_power, by: by.into() });
+            let winner_power = winner
+                .as_ref()
+                .and_then(|w| sides.iter().find(|s| &s.army == w))
+                .map(|s| s.power.clone());
+            self.events.push(Event::Battle {
+                id,
+                province: province.into(),
+                card,
+                table_feet: feet,
+                sides: [a.clone(), b.clone()],
+                winner: winner_power,
+                by: by.into(),
+            });
         }
         for army in &armies {
-            let Some(a) = self.c.armies.get(army) else { continue };
+            let Some(a) = self.c.armies.get(army) else {
+                continue;
+            };
             if a.contents.units.is_empty() && a.contents.mercenaries.is_empty() {
                 let power = a.commander().to_string();
                 self.c.armies.remove(army);
-                self.events.push(Event::Destroyed { army: army.clone(), power, province: province.into() });
+                self.events.push(Event::Destroyed {
+                    army: army.clone(),
+                    power,
+                    province: province.into(),
+                });
             } else if *army != winner_army {
                 self.fall_back(army, &winner_army, province);
             }
@@ -654,13 +1171,38 @@ impl Turn<'_> {
     }
 
     fn fall_back(&mut self, army: &str, winner: &str, province: &str) {
-        let Some(a) = self.c.armies.get(army) else { return };
-        let enemy = self.c.armies.get(winner).map(|w| w.commander().to_string()).unwrap_or_default();
+        let Some(a) = self.c.armies.get(army) else {
+            return;
+        };
+        let enemy = self
+            .c
+            .armies
+            .get(winner)
+            .map(|w| w.commander().to_string())
+            .unwrap_or_default();
         let me = a.commander().to_string();
-        let blocked = |p: &str| self.c.armies.values().any(|x| x.province == p && x.commander() == enemy);
-        let Some(here) = self.world.province(province) else { return };
-        let mut choices: Vec<&str> = here.borders.iter().map(|b| b.to.as_str()).filter(|p| !blocked(p)).collect();
-        choices.sort_by_key(|p| (Some(*p) != a.came_from.as_deref(), self.c.holdings.get(*p).and_then(Holding::holder) != Some(&me), p.to_string()));
+        let blocked = |p: &str| {
+            self.c
+                .armies
+                .values()
+                .any(|x| x.province == p && x.commander() == enemy)
+        };
+        let Some(here) = self.world.province(province) else {
+            return;
+        };
+        let mut choices: Vec<&str> = here
+            .borders
+            .iter()
+            .map(|b| b.to.as_str())
+            .filter(|p| !blocked(p))
+            .collect();
+        choices.sort_by_key(|p| {
+            (
+                Some(*p) != a.came_from.as_deref(),
+                self.c.holdings.get(*p).and_then(Holding::holder) != Some(&me),
+                p.to_string(),
+            )
+        });
         let to = choices.first().map(|s| s.to_string());
         match &to {
             Some(to) => {
@@ -673,19 +1215,30 @@ impl Turn<'_> {
                 self.c.armies.remove(army);
             }
         }
-        self.events.push(Event::FellBack { army: army.into(), power: me, from: province.into(), to });
+        self.events.push(Event::FellBack {
+            army: army.into(),
+            power: me,
+            from: province.into(),
+            to,
+        });
     }
 
     fn occupy(&mut self) {
         let n = self.c.settings.pacification_turns;
-        let present: BTreeMap<&str, BTreeSet<&str>> = self.c.armies.values().fold(BTreeMap::new(), |mut m, a| {
-            m.entry(a.province.as_str()).or_default().insert(a.commander());
-            m
-        });
+        let present: BTreeMap<&str, BTreeSet<&str>> =
+            self.c.armies.values().fold(BTreeMap::new(), |mut m, a| {
+                m.entry(a.province.as_str())
+                    .or_default()
+                    .insert(a.commander());
+                m
+            });
         let mut events = Vec::new();
         for (id, h) in self.c.holdings.iter_mut() {
             let here = present.get(id.as_str());
-            match here.map(|s| s.iter().copied().collect::<Vec<_>>()).as_deref() {
+            match here
+                .map(|s| s.iter().copied().collect::<Vec<_>>())
+                .as_deref()
+            {
                 Some([x]) if h.holder() != Some(x) => {
                     if h.owner.as_deref() == Some(x) {
                         h.occupier = None;
@@ -694,14 +1247,21 @@ impl Turn<'_> {
                     }
                     h.held_for = u32::from(h.occupier.is_some());
                     h.pacified = false;
-                    events.push(Event::Occupied { province: id.clone(), power: x.to_string(), from: h.owner.clone() });
+                    events.push(Event::Occupied {
+                        province: id.clone(),
+                        power: x.to_string(),
+                        from: h.owner.clone(),
+                    });
                 }
                 Some([_]) | None => {
                     if let Some(occ) = h.occupier.clone().filter(|_| !h.pacified) {
                         h.held_for += 1;
                         if h.held_for >= n {
                             h.pacified = true;
-                            events.push(Event::Pacified { province: id.clone(), power: occ });
+                            events.push(Event::Pacified {
+                                province: id.clone(),
+                                power: occ,
+                            });
                         }
                     }
                 }
@@ -732,7 +1292,11 @@ impl CardOrNumber {
     fn card(self) -> Card {
         match self {
             CardOrNumber::Card(c) => c,
-            CardOrNumber::Number(n) => Card { number: n, kind: battle::card_kind(n), draws: 1 },
+            CardOrNumber::Number(n) => Card {
+                number: n,
+                kind: battle::card_kind(n),
+                draws: 1,
+            },
         }
     }
 }
@@ -743,7 +1307,9 @@ fn unit_cost(f: &ArmyFile, i: usize) -> u32 {
     let cost = if i < n {
         super::game::figure_cost(&f.nation, &f.units[i].designation)
     } else {
-        f.mercenaries.get(i - n).and_then(|m| super::game::figure_cost(&m.nation, &m.designation))
+        f.mercenaries
+            .get(i - n)
+            .and_then(|m| super::game::figure_cost(&m.nation, &m.designation))
     };
     cost.unwrap_or(0)
 }
@@ -753,8 +1319,16 @@ fn unit_cost(f: &ArmyFile, i: usize) -> u32 {
 fn share_of(f: &ArmyFile, points: u32) -> BTreeMap<String, u32> {
     let worth = super::game::contents_points(f).max(1);
     let frac = f64::from(points.min(worth)) / f64::from(worth);
-    let figures = f.units.iter().map(|u| u.figures).chain(f.mercenaries.iter().map(|m| m.figures));
-    f.unit_names().into_iter().zip(figures).map(|(n, fig)| (n, (f64::from(fig) * frac).round() as u32)).collect()
+    let figures = f
+        .units
+        .iter()
+        .map(|u| u.figures)
+        .chain(f.mercenaries.iter().map(|m| m.figures));
+    f.unit_names()
+        .into_iter()
+        .zip(figures)
+        .map(|(n, fig)| (n, (f64::from(fig) * frac).round() as u32))
+        .collect()
 }
 
 #[cfg(test)]
@@ -792,11 +1366,18 @@ points = 400
 "#
         );
         let world = World::hyborea().unwrap();
-        (CampaignFile::load(&text).unwrap().start(&world).unwrap(), world)
+        (
+            CampaignFile::load(&text).unwrap().start(&world).unwrap(),
+            world,
+        )
     }
 
     fn orders(power: &str, text: &str) -> BTreeMap<String, Vec<Line<Order>>> {
-        [(power.to_string(), read(&format!("campaign t power {power} password p\n{text}")).orders)].into()
+        [(
+            power.to_string(),
+            read(&format!("campaign t power {power} password p\n{text}")).orders,
+        )]
+        .into()
     }
 
     fn turn(c: &Campaign, w: &World, o: &BTreeMap<String, Vec<Line<Order>>>) -> Resolved {
@@ -808,42 +1389,91 @@ points = 400
         let (c, w) = start(35);
         let o = orders("nemedia", "army nemedia-1 move to Nemedian Marches");
         let r = turn(&c, &w, &o);
-        assert!(r.events.iter().any(|e| matches!(e, Event::OnTheMarch { days: 3, needed: 3, .. }) || matches!(e, Event::Marched { .. })), "{:?}", r.events);
+        assert!(
+            r.events.iter().any(|e| matches!(
+                e,
+                Event::OnTheMarch {
+                    days: 3,
+                    needed: 3,
+                    ..
+                }
+            ) || matches!(e, Event::Marched { .. })),
+            "{:?}",
+            r.events
+        );
         let a = &r.campaign.armies["nemedia-1"];
         let arrived = a.province == "nemedian-marches";
         let mounted = a.mounted();
-        assert_eq!(arrived, true, "hills cost 3 march days: one week (mounted {mounted})");
+        assert_eq!(
+            arrived, true,
+            "hills cost 3 march days: one week (mounted {mounted})"
+        );
         assert_eq!(r.campaign.week, 2);
     }
 
     #[test]
     fn an_order_for_another_powers_army_is_refused() {
         let (c, w) = start(35);
-        let r = turn(&c, &w, &orders("nemedia", "army aquilonia-1 move to Shamar"));
-        assert!(matches!(&r.events[0], Event::Refused { why, .. } if why.contains("does not take your orders")), "{:?}", r.events);
+        let r = turn(
+            &c,
+            &w,
+            &orders("nemedia", "army aquilonia-1 move to Shamar"),
+        );
+        assert!(
+            matches!(&r.events[0], Event::Refused { why, .. } if why.contains("does not take your orders")),
+            "{:?}",
+            r.events
+        );
         assert_eq!(r.campaign.armies["aquilonia-1"].province, "tarantia");
     }
 
     #[test]
     fn an_occupied_province_is_pacified_after_ten_turns_and_changes_hands_next_year() {
         let (mut c, w) = start(12);
-        let mut r = turn(&c, &w, &orders("aquilonia", "army aquilonia-1 move to Nemedian Marches"));
-        assert!(r.events.iter().any(|e| matches!(e, Event::Occupied { province, .. } if province == "nemedian-marches")), "{:?}", r.events);
+        let mut r = turn(
+            &c,
+            &w,
+            &orders("aquilonia", "army aquilonia-1 move to Nemedian Marches"),
+        );
+        assert!(
+            r.events.iter().any(
+                |e| matches!(e, Event::Occupied { province, .. } if province == "nemedian-marches")
+            ),
+            "{:?}",
+            r.events
+        );
         for _ in 0..9 {
             c = r.campaign;
             r = turn(&c, &w, &BTreeMap::new());
         }
-        assert!(r.events.iter().any(|e| matches!(e, Event::Pacified { .. })), "{:?}", r.events);
-        assert_eq!(r.campaign.holdings["nemedian-marches"].owner.as_deref(), Some("nemedia"), "points move only next year");
+        assert!(
+            r.events.iter().any(|e| matches!(e, Event::Pacified { .. })),
+            "{:?}",
+            r.events
+        );
+        assert_eq!(
+            r.campaign.holdings["nemedian-marches"].owner.as_deref(),
+            Some("nemedia"),
+            "points move only next year"
+        );
         c = r.campaign;
         while !c.winter() {
             c = turn(&c, &w, &BTreeMap::new()).campaign;
         }
         let before = c.allowance(&w, "aquilonia");
         let r = turn(&c, &w, &orders("aquilonia", "raise 12 Aquilonian Knights"));
-        assert_eq!(r.campaign.holdings["nemedian-marches"].owner.as_deref(), Some("aquilonia"));
+        assert_eq!(
+            r.campaign.holdings["nemedian-marches"].owner.as_deref(),
+            Some("aquilonia")
+        );
         assert_eq!(r.campaign.allowance(&w, "aquilonia"), before + 450);
-        assert!(r.events.iter().any(|e| matches!(e, Event::Raised { figures: 12, .. })), "{:?}", r.events);
+        assert!(
+            r.events
+                .iter()
+                .any(|e| matches!(e, Event::Raised { figures: 12, .. })),
+            "{:?}",
+            r.events
+        );
         assert_eq!((r.campaign.year, r.campaign.week), (2, 1));
     }
 
@@ -852,7 +1482,217 @@ points = 400
         let (mut c, w) = start(1);
         c = turn(&c, &w, &BTreeMap::new()).campaign;
         assert!(c.winter());
-        let r = turn(&c, &w, &orders("aquilonia", "army aquilonia-1 move to Shamar"));
-        assert!(r.events.iter().any(|e| matches!(e, Event::Refused { why, .. } if why.contains("winter"))), "{:?}", r.events);
+        let r = turn(
+            &c,
+            &w,
+            &orders("aquilonia", "army aquilonia-1 move to Shamar"),
+        );
+        assert!(
+            r.events
+                .iter()
+                .any(|e| matches!(e, Event::Refused { why, .. } if why.contains("winter"))),
+            "{:?}",
+            r.events
+        );
+    }
+
+    #[test]
+    fn a_battle_for_the_secretary_waits_for_the_mailed_result() {
+        let (mut c, w) = start(35);
+        c.settings.battles = crate::campaign::game::BattleMode::Secretary;
+        let mut o = orders("aquilonia", "army aquilonia-1 move to Nemedian Marches");
+        o.extend(orders("nemedia", "army nemedia-1 move to Nemedian Marches"));
+        let r = turn(&c, &w, &o);
+        assert!(
+            r.events
+                .iter()
+                .any(|e| matches!(e, Event::BattleAwaits { id: 1, .. })),
+            "{:?}",
+            r.events
+        );
+        assert_eq!(r.campaign.pending.len(), 1);
+        let c = r.campaign;
+        let refused = check(
+            &c,
+            &w,
+            "nemedia",
+            &Order::Move {
+                army: "nemedia-1".into(),
+                to: "Belverus".into(),
+            },
+        );
+        assert_eq!(
+            refused,
+            Err("army nemedia-1 awaits the result of battle 1".into())
+        );
+        let result = EnteredResult {
+            battle: 1,
+            winner: "aquilonia".into(),
+            losses: vec![("aquilonia-1".into(), 100), ("nemedia-1".into(), 200)],
+        };
+        let r = resolve(
+            &c,
+            &w,
+            &BTreeMap::new(),
+            &[result],
+            &mut SeededDice::new([1; 32]),
+        )
+        .unwrap();
+        let battle = r.events.iter().find_map(|e| match e {
+            Event::Battle {
+                sides, winner, by, ..
+            } => Some((sides.clone(), winner.clone(), by.clone())),
+            _ => None,
+        });
+        let (sides, winner, by) = battle.expect("the result is applied");
+        assert_eq!(
+            (winner.as_deref(), by.as_str()),
+            (Some("aquilonia"), "secretary")
+        );
+        // The winner keeps a quarter of its losses, the loser half.
+        for s in &sides {
+            let gross = s.lost + s.recovered;
+            let kept = if s.power == "aquilonia" {
+                gross - gross * 3 / 4
+            } else {
+                gross - gross / 2
+            };
+            assert!(s.lost.abs_diff(kept) <= gross / 5 + 12, "{s:?}");
+        }
+        assert!(
+            r.events.iter().any(
+                |e| matches!(e, Event::FellBack { army, to: Some(_), .. } if army == "nemedia-1")
+            ),
+            "{:?}",
+            r.events
+        );
+        assert_ne!(r.campaign.armies["nemedia-1"].province, "nemedian-marches");
+        assert!(r.campaign.pending.is_empty());
+    }
+
+    #[test]
+    fn a_garrison_behind_walls_is_besieged_not_attacked() {
+        let (c, w) = start(35);
+        let mut o = orders("aquilonia", "army aquilonia-1 move to Nemedian Marches");
+        o.extend(orders("nemedia", "army nemedia-1 garrison"));
+        let mut c = turn(&c, &w, &o).campaign;
+        c = turn(
+            &c,
+            &w,
+            &orders("aquilonia", "army aquilonia-1 move to Belverus"),
+        )
+        .campaign;
+        assert_eq!(c.armies["aquilonia-1"].province, "belverus");
+        let r = turn(&c, &w, &orders("aquilonia", "army aquilonia-1 besiege"));
+        assert!(
+            !r.events.iter().any(|e| matches!(e, Event::Battle { .. })),
+            "{:?}",
+            r.events
+        );
+        assert!(
+            r.events.iter().any(|e| matches!(
+                e,
+                Event::Besieging {
+                    weeks: 1,
+                    needed: 5,
+                    ..
+                }
+            )),
+            "Aquilonia is Western: {:?}",
+            r.events
+        );
+        assert_eq!(
+            r.campaign.holdings["belverus"].occupier, None,
+            "a held capital is not occupied"
+        );
+    }
+
+    #[test]
+    fn a_free_company_is_hired_paid_and_goes_home_at_the_year_end() {
+        let (c, w) = start(2);
+        let text = r#"id = "t"
+title = "T"
+[secretary]
+address = "s@x"
+password = "p"
+[settings]
+weeks_per_year = 2
+[[power]]
+id = "aquilonia"
+nation = "aquilonia"
+address = "a@x"
+password = "p"
+[[power]]
+id = "wolves"
+nation = "free-companies"
+address = "w@x"
+password = "p"
+[[power.army]]
+province = "border-kingdom"
+points = 200
+"#;
+        let _ = c;
+        let c = CampaignFile::load(text).unwrap().start(&w).unwrap();
+        let mut o = orders(
+            "aquilonia",
+            "hire wolves for 120 points\npay wolves with Westermarck",
+        );
+        o.extend(orders("wolves", "serve aquilonia for 100 points"));
+        let r = turn(&c, &w, &o);
+        assert!(
+            r.events
+                .iter()
+                .any(|e| matches!(e, Event::Hired { points: 100, .. })),
+            "{:?}",
+            r.events
+        );
+        assert_eq!(
+            r.campaign.armies["wolves-1"].hired_by.as_deref(),
+            Some("aquilonia")
+        );
+        assert_eq!(r.campaign.powers["aquilonia"].treasury, 3000 - 100);
+        assert_eq!(
+            r.campaign.holdings["westermarck"].owner.as_deref(),
+            Some("wolves")
+        );
+        // The employer now commands the company, and the company does not.
+        assert!(check(
+            &r.campaign,
+            &w,
+            "aquilonia",
+            &Order::Move {
+                army: "wolves-1".into(),
+                to: "Gunderland".into()
+            }
+        )
+        .is_ok());
+        assert!(check(
+            &r.campaign,
+            &w,
+            "wolves",
+            &Order::Garrison {
+                army: "wolves-1".into()
+            }
+        )
+        .is_err());
+        let mut c = r.campaign;
+        while !c.winter() {
+            c = turn(&c, &w, &BTreeMap::new()).campaign;
+        }
+        let r = turn(&c, &w, &BTreeMap::new());
+        assert!(
+            r.events
+                .iter()
+                .any(|e| matches!(e, Event::ContractEnded { .. })),
+            "{:?}",
+            r.events
+        );
+        assert_eq!(r.campaign.armies["wolves-1"].hired_by, None);
+        assert_eq!(
+            r.campaign.allowance(&w, "wolves"),
+            200 + 250,
+            "its own points and Westermarck's"
+        );
+        assert_eq!(r.campaign.allowance(&w, "aquilonia"), 3000 - 250);
     }
 }

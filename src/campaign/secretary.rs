@@ -12,8 +12,8 @@
 use super::game::{Campaign, CampaignFile};
 use super::map::World;
 use super::orders::{self, Command, Letter, Line, Order, Role};
-use super::resolve::{self, EnteredResult};
 use super::report;
+use super::resolve::{self, EnteredResult};
 use crate::config::Config;
 use crate::dice::SeededDice;
 use crate::mail::compose::Attachment;
@@ -39,10 +39,22 @@ fn world() -> Result<World, PostError> {
 ///
 /// # Errors
 /// An invalid set-up file, a campaign that exists, or database errors.
-pub fn create(tx: &Transaction<'_>, config: &Config, file: &CampaignFile, now: DateTime<Utc>) -> Result<(), PostError> {
+pub fn create(
+    tx: &Transaction<'_>,
+    config: &Config,
+    file: &CampaignFile,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
     let world = world()?;
-    let c = file.start(&world).map_err(|e| PostError::Scenario { path: file.id.clone(), message: e.to_string() })?;
-    let exists: Option<String> = tx.query_row("SELECT id FROM campaigns WHERE id = ?1", [&c.id], |r| r.get(0)).optional()?;
+    let c = file.start(&world).map_err(|e| PostError::Scenario {
+        path: file.id.clone(),
+        message: e.to_string(),
+    })?;
+    let exists: Option<String> = tx
+        .query_row("SELECT id FROM campaigns WHERE id = ?1", [&c.id], |r| {
+            r.get(0)
+        })
+        .optional()?;
     if exists.is_some() {
         return Err(PostError::GameExists(c.id));
     }
@@ -69,10 +81,41 @@ pub fn create(tx: &Transaction<'_>, config: &Config, file: &CampaignFile, now: D
             "Welcome to the campaign {} as {}. Your password: {}\nWrite your orders as:\n\n  CAMPAIGN {} POWER {} PASSWORD <password>\n  army <army> move to <province>\n  END\n\n",
             c.title, p.id, p.password, c.id, p.id
         );
-        queue_report(tx, config, &c, &world, Some(&p.id), &p.address, "the start", &[], &intro, now)?;
+        queue_report(
+            tx,
+            config,
+            &c,
+            &world,
+            Some(&p.id),
+            &p.address,
+            "the start",
+            &[],
+            &intro,
+            now,
+        )?;
     }
-    queue_report(tx, config, &c, &world, None, &file.secretary.address, "the start", &[], "", now)?;
-    crate::post::audit(tx, now, Some(&c.id), &format!("campaign {} created with {} powers", c.id, file.powers.len()))
+    queue_report(
+        tx,
+        config,
+        &c,
+        &world,
+        None,
+        &file.secretary.address,
+        "the start",
+        &[],
+        "",
+        now,
+    )?;
+    crate::post::audit(
+        tx,
+        now,
+        Some(&c.id),
+        &format!(
+            "campaign {} created with {} powers",
+            c.id,
+            file.powers.len()
+        ),
+    )
 }
 
 /// Mail one reader's report with its map (PNG and SVG attached).
@@ -97,9 +140,25 @@ fn queue_report(
     let mut mail = plain(config, vec![to.to_string()], subject, text, None);
     mail.auto_reply = false;
     let stem = format!("{}-{}-turn-{}", c.id, who, c.turn);
-    mail.attachments.push(Attachment { name: format!("{stem}.png"), mime: "image/png".into(), bytes: png });
-    mail.attachments.push(Attachment { name: format!("{stem}.svg"), mime: "image/svg+xml".into(), bytes: svg.into_bytes() });
-    outbox::queue(tx, config, Some(&c.id), Kind::Report, &mail, &format!("{}:{}:{who}", c.id, c.turn), now)?;
+    mail.attachments.push(Attachment {
+        name: format!("{stem}.png"),
+        mime: "image/png".into(),
+        bytes: png,
+    });
+    mail.attachments.push(Attachment {
+        name: format!("{stem}.svg"),
+        mime: "image/svg+xml".into(),
+        bytes: svg.into_bytes(),
+    });
+    outbox::queue(
+        tx,
+        config,
+        Some(&c.id),
+        Kind::Report,
+        &mail,
+        &format!("{}:{}:{who}", c.id, c.turn),
+        now,
+    )?;
     Ok(())
 }
 
@@ -122,9 +181,13 @@ fn load(tx: &rusqlite::Connection, id: &str) -> Result<Option<Row>, PostError> {
         .optional()?;
     match row {
         None => Ok(None),
-        Some((state, seed, secretary_address, secretary_pw, status)) => {
-            Ok(Some(Row { campaign: serde_json::from_str(&state).map_err(corrupt)?, seed, secretary_address, secretary_pw, status }))
-        }
+        Some((state, seed, secretary_address, secretary_pw, status)) => Ok(Some(Row {
+            campaign: serde_json::from_str(&state).map_err(corrupt)?,
+            seed,
+            secretary_address,
+            secretary_pw,
+            status,
+        })),
     }
 }
 
@@ -146,19 +209,57 @@ struct Desk<'a, 'b> {
 }
 
 impl Desk<'_, '_> {
-    fn reply(&self, campaign: Option<&str>, kind: Kind, to: &[String], text: String) -> Result<(), PostError> {
-        let subject = if self.msg.subject.is_empty() { "your campaign mail".to_string() } else { self.msg.subject.clone() };
-        let mut mail = plain(self.config, to.to_vec(), format!("Re: {subject}"), text, self.msg.message_id.clone());
+    fn reply(
+        &self,
+        campaign: Option<&str>,
+        kind: Kind,
+        to: &[String],
+        text: String,
+    ) -> Result<(), PostError> {
+        let subject = if self.msg.subject.is_empty() {
+            "your campaign mail".to_string()
+        } else {
+            self.msg.subject.clone()
+        };
+        let mut mail = plain(
+            self.config,
+            to.to_vec(),
+            format!("Re: {subject}"),
+            text,
+            self.msg.message_id.clone(),
+        );
         mail.references.extend(self.msg.references.iter().cloned());
-        let salt = format!("{}:{}", self.msg.message_id.clone().unwrap_or_default(), to.join(","));
+        let salt = format!(
+            "{}:{}",
+            self.msg.message_id.clone().unwrap_or_default(),
+            to.join(",")
+        );
         outbox::queue(self.tx, self.config, campaign, kind, &mail, &salt, self.now)?;
         Ok(())
     }
 
-    fn refuse(&self, campaign: Option<&str>, to: &[String], why: &str) -> Result<Disposition, PostError> {
-        crate::post::audit(self.tx, self.now, campaign, &format!("refused campaign mail from {}: {why}", self.from))?;
+    fn refuse(
+        &self,
+        campaign: Option<&str>,
+        to: &[String],
+        why: &str,
+    ) -> Result<Disposition, PostError> {
+        crate::post::audit(
+            self.tx,
+            self.now,
+            campaign,
+            &format!("refused campaign mail from {}: {why}", self.from),
+        )?;
         if !to.is_empty() {
-            self.reply(campaign, Kind::Refusal, to, format!("umpire received a campaign message from {}.\n\n{why}\n", self.from))?;
+            self.reply(
+                campaign,
+                Kind::Refusal,
+                to,
+                format!(
+                    "umpire received a campaign message from {}.\n\n{why}\n",
+                    self.from
+                ),
+            )?;
         }
         Ok(Disposition::Refused(why.to_string()))
     }
@@ -177,25 +278,60 @@ fn known(tx: &Transaction<'_>, address: &str) -> Result<bool, PostError> {
 ///
 /// # Errors
 /// Database errors only; everything wrong with the message is answered.
-pub fn handle(tx: &Transaction<'_>, config: &Config, msg: &Incoming, row: i64, from: &str, now: DateTime<Utc>) -> Result<Disposition, PostError> {
-    let desk = Desk { tx, config, msg, from, now };
+pub fn handle(
+    tx: &Transaction<'_>,
+    config: &Config,
+    msg: &Incoming,
+    row: i64,
+    from: &str,
+    now: DateTime<Utc>,
+) -> Result<Disposition, PostError> {
+    let desk = Desk {
+        tx,
+        config,
+        msg,
+        from,
+        now,
+    };
     let letter = orders::read(&msg.orders_text);
-    let me = if known(tx, from)? { vec![from.to_string()] } else { vec![] };
+    let me = if known(tx, from)? {
+        vec![from.to_string()]
+    } else {
+        vec![]
+    };
     let Some(header) = letter.header.clone() else {
-        let why = letter.errors.first().map_or("The CAMPAIGN header line was not understood.".to_string(), |e| e.item.clone());
+        let why = letter.errors.first().map_or(
+            "The CAMPAIGN header line was not understood.".to_string(),
+            |e| e.item.clone(),
+        );
         return desk.refuse(None, &me, &why);
     };
     let Some(stored) = load(tx, &header.campaign)? else {
-        return desk.refuse(None, &me, &format!("There is no campaign called '{}'.", header.campaign));
+        return desk.refuse(
+            None,
+            &me,
+            &format!("There is no campaign called '{}'.", header.campaign),
+        );
     };
     let id = stored.campaign.id.clone();
     match &header.role {
         Role::Secretary => {
             if !password::verify(&header.password, &stored.secretary_pw) {
-                return desk.refuse(Some(&id), &[stored.secretary_address.clone()], "A secretary's message came with the wrong password.");
+                return desk.refuse(
+                    Some(&id),
+                    std::slice::from_ref(&stored.secretary_address),
+                    "A secretary's message came with the wrong password.",
+                );
             }
             if stored.secretary_address != from {
-                return desk.refuse(Some(&id), &[stored.secretary_address.clone(), from.to_string()], &format!("Secretary's messages must come from {}.", stored.secretary_address));
+                return desk.refuse(
+                    Some(&id),
+                    &[stored.secretary_address.clone(), from.to_string()],
+                    &format!(
+                        "Secretary's messages must come from {}.",
+                        stored.secretary_address
+                    ),
+                );
             }
             secretary(&desk, stored, &letter)
         }
@@ -208,23 +344,41 @@ pub fn handle(tx: &Transaction<'_>, config: &Config, msg: &Incoming, row: i64, f
                 )
                 .optional()?;
             let Some((power, address, hash)) = player else {
-                return desk.refuse(Some(&id), &me, &format!("Campaign {id} has no power called '{power}'."));
+                return desk.refuse(
+                    Some(&id),
+                    &me,
+                    &format!("Campaign {id} has no power called '{power}'."),
+                );
             };
             if !password::verify(&header.password, &hash) {
                 return desk.refuse(Some(&id), &[address], &format!("A message for {power} came with the wrong password. If you did not send it, tell the secretary."));
             }
             if address != from {
-                return desk.refuse(Some(&id), &[address.clone(), from.to_string()], &format!("Orders for {power} must come from its registered address {address}."));
+                return desk.refuse(
+                    Some(&id),
+                    &[address.clone(), from.to_string()],
+                    &format!("Orders for {power} must come from its registered address {address}."),
+                );
             }
             if stored.status != "active" {
-                return desk.refuse(Some(&id), &[address], &format!("Campaign {id} is {}; it takes no orders.", stored.status));
+                return desk.refuse(
+                    Some(&id),
+                    &[address],
+                    &format!("Campaign {id} is {}; it takes no orders.", stored.status),
+                );
             }
             power_orders(&desk, stored, &power, row, &letter)
         }
     }
 }
 
-fn power_orders(desk: &Desk<'_, '_>, stored: Row, power: &str, row: i64, letter: &Letter) -> Result<Disposition, PostError> {
+fn power_orders(
+    desk: &Desk<'_, '_>,
+    stored: Row,
+    power: &str,
+    row: i64,
+    letter: &Letter,
+) -> Result<Disposition, PostError> {
     let world = world()?;
     let c = &stored.campaign;
     let turn = c.turn + 1;
@@ -232,7 +386,11 @@ fn power_orders(desk: &Desk<'_, '_>, stored: Row, power: &str, row: i64, letter:
         "INSERT INTO campaign_orders (campaign_id, turn, power, message, text, orders, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         params![c.id, turn, power, row, desk.msg.orders_text, serde_json::to_string(&letter.orders).map_err(corrupt)?, store::ts(desk.now)],
     )?;
-    let mut text = format!("Orders of {power} for {} ({}), as understood:\n\n", c.date(), c.title);
+    let mut text = format!(
+        "Orders of {power} for {} ({}), as understood:\n\n",
+        c.date(),
+        c.title
+    );
     for l in &letter.orders {
         match resolve::check(c, &world, power, &l.item) {
             Ok(()) => text.push_str(&format!("  ok       {}\n", l.text)),
@@ -243,11 +401,23 @@ fn power_orders(desk: &Desk<'_, '_>, stored: Row, power: &str, row: i64, letter:
         text.push_str("  (no orders: your armies stand)\n");
     }
     for e in &letter.errors {
-        text.push_str(&format!("\nNot understood, line {}:\n{}\n", e.number, e.item));
+        text.push_str(&format!(
+            "\nNot understood, line {}:\n{}\n",
+            e.number, e.item
+        ));
     }
     text.push_str("\nA later message for this week replaces these orders.\n");
-    desk.reply(Some(&c.id), Kind::Confirmation, &[desk.from.to_string()], text)?;
-    let powers: i64 = desk.tx.query_row("SELECT count(*) FROM campaign_powers WHERE campaign_id = ?1", [&c.id], |r| r.get(0))?;
+    desk.reply(
+        Some(&c.id),
+        Kind::Confirmation,
+        &[desk.from.to_string()],
+        text,
+    )?;
+    let powers: i64 = desk.tx.query_row(
+        "SELECT count(*) FROM campaign_powers WHERE campaign_id = ?1",
+        [&c.id],
+        |r| r.get(0),
+    )?;
     let ordered: i64 = desk.tx.query_row(
         "SELECT count(DISTINCT power) FROM campaign_orders WHERE campaign_id = ?1 AND turn = ?2",
         params![c.id, turn],
@@ -256,7 +426,9 @@ fn power_orders(desk: &Desk<'_, '_>, stored: Row, power: &str, row: i64, letter:
     if ordered == powers {
         resolve_now(desk.tx, desk.config, &c.id, desk.now)?;
     }
-    Ok(Disposition::Done(format!("campaign orders for {power}, turn {turn}")))
+    Ok(Disposition::Done(format!(
+        "campaign orders for {power}, turn {turn}"
+    )))
 }
 
 fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Disposition, PostError> {
@@ -265,23 +437,47 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
     let mut play = false;
     for Line { item, text, .. } in &letter.commands {
         match item {
-            Command::Result { battle, winner, losses } => {
+            Command::Result {
+                battle,
+                winner,
+                losses,
+            } => {
                 let Some(b) = c.pending.iter().find(|b| b.id == *battle) else {
-                    lines.push(format!("{text}: there is no battle {battle} awaiting a result"));
+                    lines.push(format!(
+                        "{text}: there is no battle {battle} awaiting a result"
+                    ));
                     continue;
                 };
-                let sides: Vec<&str> = b.armies.iter().filter_map(|a| c.armies.get(a)).map(|a| a.commander()).collect();
+                let sides: Vec<&str> = b
+                    .armies
+                    .iter()
+                    .filter_map(|a| c.armies.get(a))
+                    .map(|a| a.commander())
+                    .collect();
                 if !sides.iter().any(|s| s.eq_ignore_ascii_case(winner)) {
-                    lines.push(format!("{text}: battle {battle} was between {}", sides.join(" and ")));
+                    lines.push(format!(
+                        "{text}: battle {battle} was between {}",
+                        sides.join(" and ")
+                    ));
                     continue;
                 }
-                let winner = sides.iter().find(|s| s.eq_ignore_ascii_case(winner)).map(|s| s.to_string()).unwrap_or_default();
-                let r = EnteredResult { battle: *battle, winner, losses: losses.clone() };
+                let winner = sides
+                    .iter()
+                    .find(|s| s.eq_ignore_ascii_case(winner))
+                    .map(|s| s.to_string())
+                    .unwrap_or_default();
+                let r = EnteredResult {
+                    battle: *battle,
+                    winner,
+                    losses: losses.clone(),
+                };
                 desk.tx.execute(
                     "INSERT OR REPLACE INTO campaign_results (campaign_id, battle, result, applied) VALUES (?1, ?2, ?3, 0)",
                     params![c.id, battle, serde_json::to_string(&r).map_err(corrupt)?],
                 )?;
-                lines.push(format!("battle {battle}: result recorded; it takes effect when the week is resolved"));
+                lines.push(format!(
+                    "battle {battle}: result recorded; it takes effect when the week is resolved"
+                ));
             }
             Command::Resolve => {
                 play = true;
@@ -296,10 +492,22 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
     if play {
         resolve_now(desk.tx, desk.config, &c.id, desk.now)?;
     }
-    crate::post::audit(desk.tx, desk.now, Some(&c.id), &format!("secretary: {} commands", letter.commands.len()))?;
-    let text = if lines.is_empty() { "No command found.".to_string() } else { lines.join("\n") };
+    crate::post::audit(
+        desk.tx,
+        desk.now,
+        Some(&c.id),
+        &format!("secretary: {} commands", letter.commands.len()),
+    )?;
+    let text = if lines.is_empty() {
+        "No command found.".to_string()
+    } else {
+        lines.join("\n")
+    };
     desk.reply(Some(&c.id), Kind::Reply, &[desk.from.to_string()], text)?;
-    Ok(Disposition::Done(format!("secretary: {}", letter.commands.len())))
+    Ok(Disposition::Done(format!(
+        "secretary: {}",
+        letter.commands.len()
+    )))
 }
 
 fn status(tx: &Transaction<'_>, c: &Campaign) -> Result<String, PostError> {
@@ -307,11 +515,21 @@ fn status(tx: &Transaction<'_>, c: &Campaign) -> Result<String, PostError> {
         "SELECT p.power, EXISTS(SELECT 1 FROM campaign_orders o WHERE o.campaign_id = p.campaign_id AND o.turn = ?2 AND o.power = p.power) \
          FROM campaign_powers p WHERE p.campaign_id = ?1 ORDER BY p.power",
     )?;
-    let rows = st.query_map(params![c.id, c.turn + 1], |r| Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?)))?;
-    let mut out = format!("{}: {}; battles awaiting results: {}\n", c.title, c.date(), c.pending.len());
+    let rows = st.query_map(params![c.id, c.turn + 1], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?))
+    })?;
+    let mut out = format!(
+        "{}: {}; battles awaiting results: {}\n",
+        c.title,
+        c.date(),
+        c.pending.len()
+    );
     for r in rows {
         let (p, done) = r?;
-        out.push_str(&format!("  {p}: {}\n", if done { "orders in" } else { "no orders yet" }));
+        out.push_str(&format!(
+            "  {p}: {}\n",
+            if done { "orders in" } else { "no orders yet" }
+        ));
     }
     Ok(out)
 }
@@ -322,9 +540,16 @@ fn status(tx: &Transaction<'_>, c: &Campaign) -> Result<String, PostError> {
 ///
 /// # Errors
 /// No such campaign, damaged stored data, or database errors.
-pub fn resolve_now(tx: &Transaction<'_>, config: &Config, id: &str, now: DateTime<Utc>) -> Result<(), PostError> {
+pub fn resolve_now(
+    tx: &Transaction<'_>,
+    config: &Config,
+    id: &str,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
     let world = world()?;
-    let Some(stored) = load(tx, id)? else { return Err(PostError::NoGame(id.to_string())) };
+    let Some(stored) = load(tx, id)? else {
+        return Err(PostError::NoGame(id.to_string()));
+    };
     let c = stored.campaign;
     let turn = c.turn + 1;
     let mut orders: BTreeMap<String, Vec<Line<Order>>> = BTreeMap::new();
@@ -333,19 +558,33 @@ pub fn resolve_now(tx: &Transaction<'_>, config: &Config, id: &str, now: DateTim
             "SELECT power, orders FROM campaign_orders WHERE id IN \
              (SELECT max(id) FROM campaign_orders WHERE campaign_id = ?1 AND turn = ?2 GROUP BY power) ORDER BY power",
         )?;
-        for r in st.query_map(params![c.id, turn], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
+        for r in st.query_map(params![c.id, turn], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })? {
             let (p, json) = r?;
             orders.insert(p, serde_json::from_str(&json).map_err(corrupt)?);
         }
     }
     let results: Vec<EnteredResult> = {
         let mut st = tx.prepare("SELECT result FROM campaign_results WHERE campaign_id = ?1 AND applied = 0 ORDER BY battle")?;
-        let rows = st.query_map([&c.id], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
-        rows.iter().map(|j| serde_json::from_str(j).map_err(corrupt)).collect::<Result<_, _>>()?
+        let rows = st
+            .query_map([&c.id], |r| r.get::<_, String>(0))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        rows.iter()
+            .map(|j| serde_json::from_str(j).map_err(corrupt))
+            .collect::<Result<_, _>>()?
     };
-    tx.execute("UPDATE campaign_results SET applied = 1 WHERE campaign_id = ?1", [&c.id])?;
-    let seed: [u8; 32] = Sha256::new().chain_update(stored.seed.as_bytes()).chain_update(format!(":{turn}").as_bytes()).finalize().into();
-    let r = resolve::resolve(&c, &world, &orders, &results, &mut SeededDice::new(seed)).map_err(|e| PostError::Engine(e.to_string()))?;
+    tx.execute(
+        "UPDATE campaign_results SET applied = 1 WHERE campaign_id = ?1",
+        [&c.id],
+    )?;
+    let seed: [u8; 32] = Sha256::new()
+        .chain_update(stored.seed.as_bytes())
+        .chain_update(format!(":{turn}").as_bytes())
+        .finalize()
+        .into();
+    let r = resolve::resolve(&c, &world, &orders, &results, &mut SeededDice::new(seed))
+        .map_err(|e| PostError::Engine(e.to_string()))?;
     tx.execute(
         "INSERT INTO campaign_turns (campaign_id, turn, state_before, state_after, orders, events, resolved_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         params![
@@ -358,16 +597,53 @@ pub fn resolve_now(tx: &Transaction<'_>, config: &Config, id: &str, now: DateTim
             store::ts(now)
         ],
     )?;
-    tx.execute("UPDATE campaigns SET state = ?2 WHERE id = ?1", params![c.id, serde_json::to_string(&r.campaign).map_err(corrupt)?])?;
+    tx.execute(
+        "UPDATE campaigns SET state = ?2 WHERE id = ?1",
+        params![c.id, serde_json::to_string(&r.campaign).map_err(corrupt)?],
+    )?;
     let played = c.date();
     let players: Vec<(String, String)> = {
-        let mut st = tx.prepare("SELECT power, address FROM campaign_powers WHERE campaign_id = ?1 ORDER BY power")?;
-        let rows = st.query_map([&c.id], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        let mut st = tx.prepare(
+            "SELECT power, address FROM campaign_powers WHERE campaign_id = ?1 ORDER BY power",
+        )?;
+        let rows = st
+            .query_map([&c.id], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
         rows
     };
     for (power, address) in &players {
-        queue_report(tx, config, &r.campaign, &world, Some(power), address, &played, &r.events, "", now)?;
+        queue_report(
+            tx,
+            config,
+            &r.campaign,
+            &world,
+            Some(power),
+            address,
+            &played,
+            &r.events,
+            "",
+            now,
+        )?;
     }
-    queue_report(tx, config, &r.campaign, &world, None, &stored.secretary_address, &played, &r.events, "", now)?;
-    crate::post::audit(tx, now, Some(&c.id), &format!("campaign turn {turn} ({played}) resolved: {} events", r.events.len()))
+    queue_report(
+        tx,
+        config,
+        &r.campaign,
+        &world,
+        None,
+        &stored.secretary_address,
+        &played,
+        &r.events,
+        "",
+        now,
+    )?;
+    crate::post::audit(
+        tx,
+        now,
+        Some(&c.id),
+        &format!(
+            "campaign turn {turn} ({played}) resolved: {} events",
+            r.events.len()
+        ),
+    )
 }
