@@ -3,6 +3,7 @@
 //!   rise during a turn;
 //! - renaming units (which reorders them in storage) changes nothing.
 
+mod common;
 #[path = "support/combat_table.rs"]
 mod combat_table;
 
@@ -233,10 +234,10 @@ fn later_rounds_expand_by_class_from_the_last_round() {
     };
     let setup: Setup = toml::from_str(&text("in-melee:d", "in-melee:a")).unwrap();
     let t0 = Table::from_setup(&setup).unwrap();
-    let mut dice = umpire::dice::ScriptedDice::new(
+    let mut dice = common::SteadyDice::new(
         [("melee:a".to_string(), 2), ("melee:d".to_string(), 2)].into(),
     );
-    let go = |t: &Table, dice: &mut umpire::dice::ScriptedDice| {
+    let go = |t: &Table, dice: &mut common::SteadyDice| {
         resolve_turn(t, &TurnOrders::default(), &GameOptions::default(), dice, StopAfter::Turn).unwrap()
     };
     let r1 = go(&t0, &mut dice);
@@ -296,7 +297,7 @@ proptest! {
         let Ok(before) = Table::from_setup(&setup) else { return Ok(()) };
         let orders = umpire::orders::check_side(
             "Knights: phase 1 charge Spearmen with breakthrough", "nemedia", &before).orders;
-        let mut dice = umpire::dice::ScriptedDice::new(
+        let mut dice = common::SteadyDice::new(
             [("melee:k".to_string(), k), ("melee:s".to_string(), s), ("melee:r".to_string(), r)].into());
         let out = resolve_turn(&before, &orders, &GameOptions::default(), &mut dice, StopAfter::Turn).unwrap();
         let mut lost: BTreeMap<String, u32> = BTreeMap::new();

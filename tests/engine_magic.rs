@@ -3,12 +3,11 @@
 //! effects count down (ghosts fade, shields drop, sleepers wake, fire
 //! spreads); the morale tests magic calls are left for the morale step.
 
+mod common;
 use std::collections::BTreeMap;
 use umpire::adjudicate::events::MagicEvent;
-use umpire::adjudicate::record::MoraleCause;
 use umpire::adjudicate::spells::spellbound;
 use umpire::adjudicate::{resolve_turn, Event, StopAfter, TurnResult};
-use umpire::dice::ScriptedDice;
 use umpire::orders::plan::TurnOrders;
 use umpire::rules::options::GameOptions;
 use umpire::table::{setup::Setup, EffectKind, Status, Table};
@@ -96,9 +95,9 @@ fn orders(table: &Table, side: &str, text: &str) -> TurnOrders {
 
 fn play(table: &Table, orders: &TurnOrders, dice: &[(&str, u8)]) -> TurnResult {
     let map: BTreeMap<String, u8> = dice.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-    let mut d = ScriptedDice::new(map);
+    let mut d = common::SteadyDice::new(map);
     let r = resolve_turn(table, orders, &GameOptions::default(), &mut d, StopAfter::Turn).unwrap();
-    assert!(d.unused_keys().is_empty(), "unused dice: {:?}", d.unused_keys());
+    assert!(d.0.unused_keys().is_empty(), "unused dice: {:?}", d.0.unused_keys());
     r
 }
 
@@ -163,6 +162,17 @@ fn a_wizard_slain_before_his_spell_takes_effect_casts_nothing() {
     assert!(matches!(magic(&after.events)[0], MagicEvent::SpellLost { .. }));
 }
 
+/// The modifier a spell gave `unit`'s morale test this turn, if it tested for magic.
+fn magic_modifier(events: &[Event], unit: &str) -> Option<i32> {
+    events.iter().find_map(|e| match e {
+        Event::MoraleTested { unit: u, modifiers, .. } if u == unit => modifiers
+            .iter()
+            .find(|(name, _)| name == "magic (Sword of Fire)")
+            .map(|(_, v)| *v),
+        _ => None,
+    })
+}
+
 #[test]
 fn morale_calls_for_target_neighbours_and_northern_barbarians() {
     let mut t = table();
@@ -171,17 +181,12 @@ fn morale_calls_for_target_neighbours_and_northern_barbarians() {
     let o = orders(&t, "stygia", "Thoth-Amon: cast Sword of Fire at Cimmerian Warband");
     let t2 = play(&t, &o, &[]).table;
     let after = play(&t2, &TurnOrders::default(), &[("spell:thoth:1", 50), ("d6:nb:sword", 4)]);
-    let calls = |id: &str| after.record.unit(id).map(|r| r.morale_calls.clone()).unwrap_or_default();
-    assert_eq!(calls("nb").len(), 1);
-    assert_eq!(calls("nb")[0].modifier, -20, "Northern Barbarians fear magic aimed at them");
-    assert_eq!(
-        calls("nb")[0].cause,
-        MoraleCause::Magic { caster: "thoth".into(), spell: "Sword of Fire".into() }
-    );
-    assert_eq!(calls("far").len(), 1);
-    assert_eq!(calls("far")[0].modifier, -10);
-    assert!(calls("pict").is_empty(), "the Picts are more than 6 inches away");
-    assert!(calls("thoth").is_empty(), "single figures do not test");
+    // The morale step takes the calls the spell left (ruling S-3, M-1):
+    // each shows as a modifier "magic (Sword of Fire)" on the unit's test.
+    assert_eq!(magic_modifier(&after.events, "nb"), Some(-20), "Northern Barbarians fear magic aimed at them");
+    assert_eq!(magic_modifier(&after.events, "far"), Some(-10));
+    assert_eq!(magic_modifier(&after.events, "pict"), None, "the Picts are more than 6 inches away");
+    assert_eq!(magic_modifier(&after.events, "thoth"), None, "single figures do not test");
 }
 
 #[test]
@@ -192,9 +197,11 @@ fn northern_barbarians_near_magic_test_at_minus_twenty() {
     let o = orders(&t, "stygia", "Thoth-Amon: cast Sword of Fire at Gunderman Pikes");
     let t2 = play(&t, &o, &[]).table;
     let after = play(&t2, &TurnOrders::default(), &[("spell:thoth:1", 50), ("d6:far:sword", 4)]);
-    let nb = &after.record.unit("nb").unwrap().morale_calls;
-    assert_eq!(nb.len(), 1);
-    assert_eq!(nb[0].modifier, -20, "ruling S-3: Northern Barbarians −20 within 6 inches too");
+    assert_eq!(
+        magic_modifier(&after.events, "nb"),
+        Some(-20),
+        "ruling S-3: Northern Barbarians −20 within 6 inches too"
+    );
 }
 
 #[test]

@@ -95,3 +95,27 @@ pub fn body_text(raw: &str) -> String {
     let m = mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap();
     m.body_text(0).map(|t| t.into_owned()).unwrap_or_default()
 }
+
+/// Scripted dice for tests about something other than morale: any morale
+/// test the script does not give passes (a roll of 1), every other key
+/// must be scripted as usual.
+pub struct SteadyDice(pub umpire::dice::ScriptedDice);
+
+impl SteadyDice {
+    pub fn new(values: std::collections::BTreeMap<String, u8>) -> Self {
+        SteadyDice(umpire::dice::ScriptedDice::new(values))
+    }
+}
+
+impl umpire::dice::Dice for SteadyDice {
+    fn roll(&mut self, key: &umpire::dice::DiceKey) -> Result<u8, umpire::dice::DiceError> {
+        match self.0.roll(key) {
+            Err(umpire::dice::DiceError::Missing { .. })
+                if matches!(key, umpire::dice::DiceKey::Morale { .. }) =>
+            {
+                Ok(1)
+            }
+            other => other,
+        }
+    }
+}
