@@ -574,11 +574,25 @@ fn attacked_edges(table: &Table, u: &Unit) -> BTreeSet<u8> {
 /// Straight away from the enemy (§8; ruling M-6): a unit in melee goes
 /// straight back from its front, 45° off it away from a flank attacker, or
 /// straight away from attackers on its flank or rear only; a unit out of
-/// melee goes straight back.
+/// melee goes straight back — unless the nearest enemy is behind it (cavalry
+/// that broke through), and then straight away from that enemy.
 fn away(table: &Table, u: &Unit) -> DVec2 {
     let back = -heading(u.facing);
     let edges = attacked_edges(table, u);
-    if u.in_melee_with.is_empty() || (edges.contains(&0) && edges.len() == 1) {
+    if u.in_melee_with.is_empty() {
+        let fp = u.footprint();
+        let nearest = table
+            .units
+            .values()
+            .filter(|o| o.side != u.side && o.status.is_present() && !o.kind.is_single_figure())
+            .map(|o| (o.footprint().centre, o.footprint().centre.distance(fp.centre)))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        return match nearest {
+            Some((at, _)) if fp.arc_of(at) == Edge::Rear => (fp.centre - at).normalize_or(back),
+            _ => back,
+        };
+    }
+    if edges.contains(&0) && edges.len() == 1 {
         return back;
     }
     if edges.contains(&0) {
