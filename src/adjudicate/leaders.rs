@@ -67,7 +67,10 @@ pub(crate) fn orders(turn: &mut TurnState, orders: &TurnOrders) {
             turn.table.morale.stay_with_rout.insert(id.clone(), stay);
         }
         let Some(order) = &o.leader else { continue };
-        let Some(l) = turn.table.units.get(id).filter(|l| is_leader(l) && l.status.is_present()) else {
+        // A sleeping hero or a blinded commander does not move (§10, ruling S-13).
+        let Some(l) = turn.table.units.get(id).filter(|l| {
+            is_leader(l) && l.status.is_present() && !super::spells::spellbound(&turn.table, id)
+        }) else {
             continue;
         };
         let side = l.side.clone();

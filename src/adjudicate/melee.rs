@@ -303,7 +303,8 @@ pub(crate) fn bouts(turn: &TurnState, options: &GameOptions) -> Vec<Bout> {
 }
 
 /// Heroes with a unit fight as 3 figures, superheroes as 5 (§4, §9); they
-/// join the bout against the unit's first opponent.
+/// join the bout against the unit's first opponent. A hero under the Black
+/// Slumber fights as nothing (§10, ruling S-13).
 fn heroes_weight(table: &Table, id: &str) -> u32 {
     table
         .units
@@ -312,6 +313,7 @@ fn heroes_weight(table: &Table, id: &str) -> u32 {
             h.attached_to.as_deref() == Some(id)
                 && h.status.is_present()
                 && matches!(h.kind, UnitType::Hero | UnitType::Superhero)
+                && !super::spells::spellbound(table, &h.id)
         })
         .map(|h| single_figure_weight(h.kind))
         .sum()

@@ -491,8 +491,11 @@ fn modifiers(turn: &TurnState, u: &Unit, why: &[Trigger], point: Point) -> Vec<(
         Status::Rout => m.push(M::RoutStatus),
         _ => {}
     }
+    // A sleeping hero or a blinded commander adds nothing (§10, ruling S-13).
     for l in table.units.values().filter(|l| {
-        l.attached_to.as_deref() == Some(u.id.as_str()) && l.status.is_present()
+        l.attached_to.as_deref() == Some(u.id.as_str())
+            && l.status.is_present()
+            && !super::spells::spellbound(table, &l.id)
     }) {
         match l.kind {
             UnitType::Hero => m.push(M::HeroWithUnit),
