@@ -243,7 +243,7 @@ fn morale_events_read_as_sentences() {
     let said: Vec<String> = out.events.iter().map(|e| e.to_string()).collect();
     for want in [
         "Aquilonian Foot tested morale (lost the melee): base 85, 20% lost −10, lost the melee −10 = 65%; rolled 90: failed.",
-        "Aquilonian Foot' severity roll 1: fall back one move.",
+        "Aquilonian Foot rolled 1 for severity: fall back one move.",
         "Aquilonian Foot fell back 6 inches, ending facing the enemy (fall-back status for 1 turn).",
         "Aquilonian Reserve tested morale (Aquilonian Foot fell back nearby): base 85, full strength +10, friends fell back past −10 = 85%; rolled 1: stood.",
     ] {
@@ -255,14 +255,20 @@ fn morale_events_read_as_sentences() {
 fn the_scripted_battle_comes_to_blows_and_tests_morale() {
     let mut table = battle();
     let (mut tests, mut melees) = (0, 0);
+    let mut sections = std::collections::BTreeSet::new();
     for turn in 0..12u8 {
         let out = resolve_turn(&table, &orders(&table), &GameOptions::default(), &mut SeededDice::new([turn; 32]), StopAfter::Turn).unwrap();
         tests += out.events.iter().filter(|e| matches!(e, Event::MoraleTested { .. })).count();
         melees += out.events.iter().filter(|e| matches!(e, Event::MeleeResolved { .. })).count();
+        sections.extend(umpire::report::story(&out.events).0.into_iter().map(|s| s.title));
         table = out.table;
         check(&table).unwrap();
     }
     eprintln!("{tests} tests, {melees} bouts; {:?}", table.units.values().map(|u| (u.id.clone(), u.status.code())).collect::<Vec<_>>());
     assert!(tests > 0 && melees > 0, "{tests} tests, {melees} bouts");
+    // The report gives the tests sections of their own, in the turn's order.
+    for want in ["Morale before the melee", "Melee", "Morale after the melee"] {
+        assert!(sections.contains(want), "no section {want:?} in {sections:?}");
+    }
 }
 

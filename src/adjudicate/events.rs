@@ -9,6 +9,19 @@ use serde::Serialize;
 use std::fmt;
 
 /// One thing that happened in a turn.
+/// The three points of a turn at which morale tests are taken (§2, §8;
+/// ruling M-1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TestPoint {
+    /// Start of the turn: routing units' rally tests.
+    Rally,
+    /// Before the melee round, after all movement and fire.
+    PreMelee,
+    /// After every melee of the turn.
+    PostMelee,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "kebab-case")]
 pub enum Event {
@@ -163,6 +176,8 @@ pub enum Event {
     MoraleTested {
         unit: UnitId,
         name: String,
+        /// Which of the turn's test points (the report's section).
+        point: TestPoint,
         /// Why the test was taken ("entering melee", "lost the melee"…).
         causes: Vec<String>,
         base: i32,
@@ -171,7 +186,7 @@ pub enum Event {
         roll: u8,
         passed: bool,
     },
-    /// "Aquilonian Foot's severity roll 40: fall back two moves."
+    /// "Aquilonian Foot rolled 40 for severity: fall back two moves."
     SeverityRolled { unit: UnitId, name: String, roll: u8, severity: String },
     /// "Aquilonian Foot fell back 12 inches, ending facing the enemy (fall-back status for 2 turns)."
     FellBack { unit: UnitId, name: String, distance: f64, turns: u8 },
@@ -623,7 +638,7 @@ impl fmt::Display for Event {
                 write!(f, " = {chance}%; rolled {roll}: {verdict}.")
             }
             Event::SeverityRolled { name, roll, severity, .. } => {
-                write!(f, "{name}' severity roll {roll}: {severity}.")
+                write!(f, "{name} rolled {roll} for severity: {severity}.")
             }
             Event::FellBack { name, distance, turns, .. } => {
                 let s = if *turns == 1 { "turn" } else { "turns" };

@@ -91,13 +91,7 @@ impl Trigger {
     }
 }
 
-/// The three points of a turn at which tests are taken.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Point {
-    Rally,
-    PreMelee,
-    PostMelee,
-}
+use super::events::TestPoint as Point;
 
 type Triggers = BTreeMap<UnitId, Vec<Trigger>>;
 
@@ -375,6 +369,7 @@ fn test(
         chance,
         roll: r,
         passed,
+        point,
     });
     Ok(passed)
 }

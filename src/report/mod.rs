@@ -9,6 +9,7 @@
 
 pub mod picture;
 
+use crate::adjudicate::events::TestPoint;
 use crate::adjudicate::Event;
 use crate::table::{Status, Table, Unit};
 use minijinja::{AutoEscape, Environment};
@@ -193,6 +194,8 @@ pub fn story(events: &[Event]) -> (Vec<Section>, Vec<String>) {
             }
             Event::FireResolved { .. } => open(&mut sections, format!("Missile fire at the end of phase {phase}")),
             Event::MeleeResolved { .. } => open(&mut sections, "Melee".into()),
+            Event::MoraleTested { point: TestPoint::PreMelee, .. } => open(&mut sections, "Morale before the melee".into()),
+            Event::MoraleTested { point: TestPoint::PostMelee, .. } => open(&mut sections, "Morale after the melee".into()),
             Event::Deployed { .. } | Event::DeploymentRefused { .. } => open(&mut sections, "Deployment".into()),
             Event::Magic(m) if m.at_end_of_turn() => open(&mut sections, "Magic at the end of the turn".into()),
             Event::Magic(_) if phase == 0 => open(&mut sections, "Spells take effect".into()),
