@@ -102,10 +102,17 @@ fn add(t: &mut Triggers, id: &str, why: Trigger) {
     }
 }
 
-/// Move every morale call other steps left in the record into `t`.
-fn take_calls(turn: &mut TurnState, t: &mut Triggers) {
+/// Move the morale calls other steps left in the record into `t`: all of
+/// them, except that magic's wait for the post-melee point when the game
+/// takes them there (option `magic_tests_after_melee`, ruling S-3).
+fn take_calls(turn: &mut TurnState, t: &mut Triggers, point: Point, options: &GameOptions) {
+    let defer_magic = point == Point::PreMelee && options.magic_tests_after_melee;
     for (id, r) in turn.record.units.iter_mut() {
-        for c in std::mem::take(&mut r.morale_calls) {
+        let (later, now): (Vec<_>, Vec<_>) = std::mem::take(&mut r.morale_calls)
+            .into_iter()
+            .partition(|c| defer_magic && matches!(c.cause, MoraleCause::Magic { .. }));
+        r.morale_calls = later;
+        for c in now {
             add(t, id, Trigger::Called(c));
         }
     }
@@ -213,7 +220,7 @@ pub(crate) fn pre_melee(turn: &mut TurnState, options: &GameOptions, dice: &mut 
             add(&mut t, &u.id, why);
         }
     }
-    take_calls(turn, &mut t);
+    take_calls(turn, &mut t, Point::PreMelee, options);
     take_commander_losses(turn, &mut t);
     test_point(turn, options, dice, Point::PreMelee, t)
 }
@@ -235,7 +242,7 @@ pub(crate) fn post_melee(turn: &mut TurnState, options: &GameOptions, dice: &mut
             add(&mut t, &u.id, Trigger::Threshold);
         }
     }
-    take_calls(turn, &mut t);
+    take_calls(turn, &mut t, Point::PostMelee, options);
     leaders::captures(turn);
     take_commander_losses(turn, &mut t);
     test_point(turn, options, dice, Point::PostMelee, t)?;
@@ -325,7 +332,7 @@ fn test_point(
             }
         }
         // Calls made by these failures (friends trampled by chariots) join the next wave.
-        take_calls(turn, &mut pending);
+        take_calls(turn, &mut pending, point, options);
         leaders::captures(turn);
         take_commander_losses(turn, &mut pending);
     }

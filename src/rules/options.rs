@@ -39,6 +39,10 @@ pub struct GameOptions {
     /// Whether enemies, too, test when a unit falls back or routs within 6
     /// inches of them (§8 "another unit", OPEN; ruling M-7: friends only).
     pub nearby_enemies_test: bool,
+    /// Whether the morale tests magic causes are taken after all melee
+    /// instead of with the pre-melee tests (§2, §10: the book says both,
+    /// OPEN; ruling S-3).
+    pub magic_tests_after_melee: bool,
 }
 
 /// The lines from a unit's corners that divide its front and rear arcs
@@ -78,6 +82,7 @@ impl Default for GameOptions {
             terrain_penalty_on_attackers: false,
             arcs: ArcGeometry::Corner45,
             nearby_enemies_test: false,
+            magic_tests_after_melee: false,
         }
     }
 }
