@@ -121,16 +121,22 @@ pub struct Letter {
 }
 
 /// Whether a message's text is campaign mail: its first line of words
-/// starts with CAMPAIGN.
+/// starts with CAMPAIGN, or a later line is a whole campaign header
+/// (`CAMPAIGN id POWER …` / `CAMPAIGN id SECRETARY …`) after a greeting.
 pub fn is_campaign_mail(text: &str) -> bool {
-    text.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .is_some_and(|l| {
-            l.split_whitespace()
-                .next()
-                .is_some_and(|w| w.eq_ignore_ascii_case("campaign"))
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    lines.next().is_some_and(starts_with_campaign)
+        || lines.any(|l| {
+            let w: Vec<&str> = l.split_whitespace().take(3).collect();
+            starts_with_campaign(l)
+                && w.get(2).is_some_and(|r| r.eq_ignore_ascii_case("power") || r.eq_ignore_ascii_case("secretary"))
         })
+}
+
+fn starts_with_campaign(line: &str) -> bool {
+    line.split_whitespace()
+        .next()
+        .is_some_and(|w| w.eq_ignore_ascii_case("campaign"))
 }
 
 /// Read a campaign message: lines before the header and after END are not
@@ -139,7 +145,7 @@ pub fn read(text: &str) -> Letter {
     let mut letter = Letter::default();
     for (i, raw) in text.lines().enumerate() {
         let t = raw.trim();
-        if t.is_empty() || (letter.header.is_none() && !is_campaign_mail(t)) {
+        if t.is_empty() || (letter.header.is_none() && !starts_with_campaign(t)) {
             continue;
         }
         let number = i + 1;
@@ -405,5 +411,10 @@ mod tests {
         );
         assert!(is_campaign_mail("\n  Campaign x power y password z"));
         assert!(!is_campaign_mail("GAME ford SIDE a PASSWORD b"));
+        assert!(is_campaign_mail("Hi Pelias,\n\nCAMPAIGN dragon POWER koth PASSWORD x\narmy koth-1 halt"));
+        assert!(!is_campaign_mail("GAME ford SIDE a PASSWORD b\nCampaign going well, thanks"));
+        let greeted = read("Hi Pelias,\n\nCAMPAIGN dragon POWER koth PASSWORD x\narmy koth-1 halt\nEND");
+        assert!(greeted.header.is_some() && greeted.errors.is_empty(), "{:?}", greeted.errors);
+        assert_eq!(greeted.orders.len(), 1);
     }
 }
