@@ -382,3 +382,51 @@ fn two_years_of_campaign_by_mail() {
     let flushed = club.po.send(t0() + Duration::days(1)).unwrap();
     assert!(flushed.sent >= 26 * 5, "{flushed:?}");
 }
+
+#[test]
+fn a_week_is_resolved_at_its_deadline_once_and_the_next_one_is_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path());
+    let mut po = PostOffice::open(config.clone()).unwrap();
+    let file = CampaignFile::load(&setup().replace("siege_weeks = 4\n", "siege_weeks = 4\nweek_hours = 72\n")).unwrap();
+    po.store
+        .write(|tx| umpire::campaign::secretary::create(tx, &config, &file, t0()))
+        .unwrap();
+    let deadline = || po_deadline(&config);
+    assert_eq!(deadline(), Some("2026-12-04T09:00:00Z".to_string()), "created at t0 + 72 h");
+    let mut club = Club { po, n: 0 };
+    // Only Koth writes; before the deadline nothing is resolved.
+    let d = club.send(POWERS[1].1, "CAMPAIGN hyboria POWER koth PASSWORD triangle\narmy koth-1 move to Kothian Plains\nEND\n");
+    assert_eq!(d.state(), "done");
+    assert_eq!(club.po.tick(t0() + Duration::hours(71)).unwrap(), 0);
+    assert_eq!(state(&club.po).turn, 0);
+    // At the deadline the week is played with the orders in, once.
+    let at = t0() + Duration::hours(72);
+    assert_eq!(club.po.tick(at).unwrap(), 1);
+    assert_eq!(club.po.tick(at).unwrap(), 0, "a second tick at the same time plays nothing");
+    assert_eq!(state(&club.po).turn, 1);
+    assert_eq!(deadline(), Some("2026-12-07T09:00:00Z".to_string()), "the next week's deadline");
+    // Every report of the week says when the next orders are due.
+    let reports: Vec<String> = {
+        let mut st = club
+            .po
+            .store
+            .conn()
+            .prepare("SELECT raw FROM outbox WHERE kind = 'report' ORDER BY id")
+            .unwrap();
+        let raws: Vec<Vec<u8>> = st.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap();
+        raws.iter()
+            .map(|raw| {
+                let m = mail_parser::MessageParser::default().parse(raw).unwrap();
+                m.body_text(0).unwrap().into_owned()
+            })
+            .collect()
+    };
+    assert!(!reports.is_empty());
+    assert!(reports.iter().rev().take(5).all(|r| r.contains("are due by 2026-12-07 09:00 UTC (Monday)")), "{:?}", reports.last());
+}
+
+fn po_deadline(config: &umpire::config::Config) -> Option<String> {
+    let conn = rusqlite::Connection::open(&config.database).unwrap();
+    conn.query_row("SELECT deadline FROM campaigns WHERE id = 'hyboria'", [], |r| r.get(0)).unwrap()
+}

@@ -34,6 +34,11 @@ pub struct Settings {
     /// Who fights a battle: the engine at once, or players face to face with
     /// the secretary entering the result.
     pub battles: BattleMode,
+    /// Hours from one map turn's orders to the next deadline; at the
+    /// deadline the week is resolved with the orders in (powers without
+    /// orders stand). 0: no deadline — the week waits for every power or
+    /// the secretary's `resolve` (ruling CA-17).
+    pub week_hours: u32,
 }
 
 impl Default for Settings {
@@ -47,6 +52,7 @@ impl Default for Settings {
             siege_weeks_western: 5,
             free_company_points: 200,
             battles: BattleMode::Engine,
+            week_hours: 168,
         }
     }
 }

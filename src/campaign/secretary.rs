@@ -35,6 +35,57 @@ fn world() -> Result<World, PostError> {
     World::hyborea().map_err(corrupt)
 }
 
+/// Set the deadline of the map turn now open (`week_hours` from `now`, or
+/// none) and say it as the reports' first line.
+fn open_week(tx: &Transaction<'_>, config: &Config, c: &Campaign, now: DateTime<Utc>) -> Result<String, PostError> {
+    let hours = c.settings.week_hours;
+    let deadline = (hours > 0).then(|| now + chrono::Duration::hours(i64::from(hours)));
+    tx.execute(
+        "UPDATE campaigns SET deadline = ?2 WHERE id = ?1",
+        params![c.id, deadline.map(store::ts)],
+    )?;
+    Ok(match deadline {
+        Some(d) => {
+            let tz = config.timezone.parse().unwrap_or(chrono_tz::UTC);
+            format!(
+                "Orders for {} are due by {}.\n\n",
+                c.date(),
+                crate::post::gamefile::show_deadline(d, tz)
+            )
+        }
+        None => String::new(),
+    })
+}
+
+/// Resolve the campaign's week if its deadline has passed — checked again
+/// inside the transaction, so two processes ticking at once resolve it
+/// once. Returns whether it did.
+///
+/// # Errors
+/// As [`resolve_now`].
+pub fn resolve_if_due(tx: &Transaction<'_>, config: &Config, id: &str, now: DateTime<Utc>) -> Result<bool, PostError> {
+    let deadline: Option<String> = tx
+        .query_row("SELECT deadline FROM campaigns WHERE id = ?1 AND status = 'active'", [id], |r| r.get(0))
+        .optional()?
+        .flatten();
+    if !deadline.is_some_and(|d| d <= store::ts(now)) {
+        return Ok(false);
+    }
+    resolve_now(tx, config, id, now)?;
+    Ok(true)
+}
+
+/// Campaigns whose map turn's deadline has passed, by id.
+pub fn due(conn: &rusqlite::Connection, now: DateTime<Utc>) -> Result<Vec<String>, PostError> {
+    let mut st = conn.prepare(
+        "SELECT id FROM campaigns WHERE status = 'active' AND deadline IS NOT NULL AND deadline <= ?1 ORDER BY id",
+    )?;
+    let ids = st
+        .query_map([store::ts(now)], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<String>>>()?;
+    Ok(ids)
+}
+
 /// Create a campaign and mail each power its opening report and password.
 ///
 /// # Errors
@@ -72,13 +123,14 @@ pub fn create(
             store::ts(now)
         ],
     )?;
+    let due = open_week(tx, config, &c, now)?;
     for p in &file.powers {
         tx.execute(
             "INSERT INTO campaign_powers (campaign_id, power, address, password) VALUES (?1, ?2, ?3, ?4)",
             params![c.id, p.id, p.address.to_ascii_lowercase(), password::hash(&p.password, &mut rng)],
         )?;
         let intro = format!(
-            "Welcome to the campaign {} as {}. Your password: {}\nWrite your orders as:\n\n  CAMPAIGN {} POWER {} PASSWORD <password>\n  army <army> move to <province>\n  END\n\n",
+            "Welcome to the campaign {} as {}. Your password: {}\nWrite your orders as:\n\n  CAMPAIGN {} POWER {} PASSWORD <password>\n  army <army> move to <province>\n  END\n\n{due}",
             c.title, p.id, p.password, c.id, p.id
         );
         queue_report(
@@ -103,7 +155,7 @@ pub fn create(
         &file.secretary.address,
         "the start",
         &[],
-        "",
+        &due,
         now,
     )?;
     crate::post::audit(
@@ -602,6 +654,7 @@ pub fn resolve_now(
         params![c.id, serde_json::to_string(&r.campaign).map_err(corrupt)?],
     )?;
     let played = c.date();
+    let due = open_week(tx, config, &r.campaign, now)?;
     let players: Vec<(String, String)> = {
         let mut st = tx.prepare(
             "SELECT power, address FROM campaign_powers WHERE campaign_id = ?1 ORDER BY power",
@@ -621,7 +674,7 @@ pub fn resolve_now(
             address,
             &played,
             &r.events,
-            "",
+            &due,
             now,
         )?;
     }
@@ -634,7 +687,7 @@ pub fn resolve_now(
         &stored.secretary_address,
         &played,
         &r.events,
-        "",
+        &due,
         now,
     )?;
     crate::post::audit(

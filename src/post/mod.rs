@@ -167,6 +167,14 @@ impl PostOffice {
         for game in games {
             played += self.store.write(|tx| turn::tick_game(tx, &config, &game, now, false))?;
         }
+        // Campaign weeks whose deadline has passed are resolved with the
+        // orders in; resolving sets the next deadline.
+        for campaign in crate::campaign::secretary::due(self.store.conn(), now)? {
+            let resolved = self
+                .store
+                .write(|tx| crate::campaign::secretary::resolve_if_due(tx, &config, &campaign, now))?;
+            played += usize::from(resolved);
+        }
         Ok(played)
     }
 

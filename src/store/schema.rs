@@ -166,4 +166,9 @@ CREATE TABLE campaign_turns (
     PRIMARY KEY (campaign_id, turn)
 );
 "#,
+    // 4: a campaign's map turn has a deadline (settings.week_hours), after
+    // which the week is resolved with the orders in.
+    r#"
+ALTER TABLE campaigns ADD COLUMN deadline TEXT;
+"#,
 ];
