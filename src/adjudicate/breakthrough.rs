@@ -106,6 +106,11 @@ pub(crate) fn after_round(
             pairs.insert((o.clone(), b.unit.clone()));
         }
     }
+    // The cavalry and the units it meets test before fighting (§8); a unit
+    // that fails falls back out of the melee and is not fought.
+    let entering: BTreeSet<UnitId> = pairs.iter().map(|p| p.0.clone()).collect();
+    super::morale::entering_melee(turn, options, dice, &entering)?;
+    pairs.retain(|(a, b)| turn.table.units[a].in_melee_with.contains(b));
     if pairs.is_empty() {
         return Ok(());
     }

@@ -102,15 +102,23 @@ fn add(t: &mut Triggers, id: &str, why: Trigger) {
     }
 }
 
-/// Move the morale calls other steps left in the record into `t`: all of
-/// them, except that magic's wait for the post-melee point when the game
-/// takes them there (option `magic_tests_after_melee`, ruling S-3).
+/// Move the morale calls other steps left in the record into `t`. Before
+/// the melee, a breakthrough's call waits for the post-melee point (ruling
+/// M-1), and so does magic's when the game takes it there (option
+/// `magic_tests_after_melee`, ruling S-3).
 fn take_calls(turn: &mut TurnState, t: &mut Triggers, point: Point, options: &GameOptions) {
-    let defer_magic = point == Point::PreMelee && options.magic_tests_after_melee;
+    let waits = |c: &MoraleCall| {
+        point == Point::PreMelee
+            && match c.cause {
+                MoraleCause::BrokenThrough { .. } => true,
+                MoraleCause::Magic { .. } => options.magic_tests_after_melee,
+                MoraleCause::Trampled { .. } => false,
+            }
+    };
     for (id, r) in turn.record.units.iter_mut() {
         let (later, now): (Vec<_>, Vec<_>) = std::mem::take(&mut r.morale_calls)
             .into_iter()
-            .partition(|c| defer_magic && matches!(c.cause, MoraleCause::Magic { .. }));
+            .partition(|c| waits(c));
         r.morale_calls = later;
         for c in now {
             add(t, id, Trigger::Called(c));
@@ -222,6 +230,29 @@ pub(crate) fn pre_melee(turn: &mut TurnState, options: &GameOptions, dice: &mut 
     }
     take_calls(turn, &mut t, Point::PreMelee, options);
     take_commander_losses(turn, &mut t);
+    test_point(turn, options, dice, Point::PreMelee, t)
+}
+
+/// Units entering a melee in the middle of the melee step — heavy cavalry
+/// that broke through meeting a unit behind (§4) — take their pre-melee
+/// tests before that round: the newcomer and the unit it meets (§8, ruling
+/// C-26).
+///
+/// # Errors
+/// A scripted dice source without the roll needed.
+pub(crate) fn entering_melee(
+    turn: &mut TurnState,
+    options: &GameOptions,
+    dice: &mut dyn Dice,
+    units: &BTreeSet<UnitId>,
+) -> Result<(), DiceError> {
+    let mut t = Triggers::new();
+    for id in units {
+        if let Some(u) = turn.table.units.get(id).filter(|u| u.status.is_present()) {
+            let why = if u.status == Status::Rout { Trigger::AttackedWhileRouting } else { Trigger::EnteringMelee };
+            add(&mut t, id, why);
+        }
+    }
     test_point(turn, options, dice, Point::PreMelee, t)
 }
 
