@@ -190,6 +190,18 @@ impl<'a> Ctx<'a> {
         &mut self.errors[last]
     }
 
+    /// §6: no unit may fire and charge in the same turn; `what` is the fire
+    /// order to drop ("the volley", "the target"…).
+    fn refuse_fire_and_charge(&mut self, span: Span, unit: &str, what: &str) {
+        self.refuse(
+            Illegal::FireAndCharge,
+            span,
+            format!("{unit} charge this turn and may not also shoot"),
+            "§6: no unit may fire and charge in the same turn",
+            Some(format!("drop {what} or the charge")),
+        );
+    }
+
     fn refuse(
         &mut self,
         kind: Illegal,
@@ -936,13 +948,7 @@ impl<'a> Ctx<'a> {
                     return;
                 }
                 if let (UnitOrder::Fire, true) = (o, charges) {
-                    self.refuse(
-                        Illegal::FireAndCharge,
-                        span,
-                        format!("{} charge this turn and may not also shoot", u.name),
-                        "§6: no unit may fire and charge in the same turn",
-                        Some("drop 'fire' or the charge".into()),
-                    );
+                    self.refuse_fire_and_charge(span, &u.name, "'fire'");
                     return;
                 }
                 if *o == UnitOrder::Fire {
@@ -965,13 +971,7 @@ impl<'a> Ctx<'a> {
                 }
                 if let UnitOrder::FireIn(p) = o {
                     if charges {
-                        self.refuse(
-                            Illegal::FireAndCharge,
-                            span,
-                            format!("{} charge this turn and may not also shoot", u.name),
-                            "§6: no unit may fire and charge in the same turn",
-                            Some("drop the volley or the charge".into()),
-                        );
+                        self.refuse_fire_and_charge(span, &u.name, "the volley");
                         return;
                     }
                     if out.volley_phase.is_some_and(|q| q != *p) {
@@ -999,13 +999,7 @@ impl<'a> Ctx<'a> {
                 }
                 if let UnitOrder::Target(r) = o {
                     if charges {
-                        self.refuse(
-                            Illegal::FireAndCharge,
-                            span,
-                            format!("{} charge this turn and may not also shoot", u.name),
-                            "§6: no unit may fire and charge in the same turn",
-                            Some("drop the target or the charge".into()),
-                        );
+                        self.refuse_fire_and_charge(span, &u.name, "the target");
                         return;
                     }
                     let Some(t) = self.find(r, true) else { return };
