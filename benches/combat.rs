@@ -9,11 +9,11 @@ mod combat_table;
 use combat_table::{setup_toml, Spec, KINDS};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
-use umpire::adjudicate::{resolve_turn, StopAfter};
+use umpire::games::hyborian::adjudicate::{resolve_turn, StopAfter};
 use umpire::dice::SeededDice;
-use umpire::orders::plan::TurnOrders;
-use umpire::rules::options::GameOptions;
-use umpire::table::{setup::Setup, Table};
+use umpire::games::hyborian::orders::plan::TurnOrders;
+use umpire::games::hyborian::rules::options::GameOptions;
+use umpire::games::hyborian::table::{setup::Setup, Table};
 
 fn battle() -> Table {
     let specs: Vec<Spec> = (0..KINDS.len())

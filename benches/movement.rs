@@ -5,12 +5,12 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
-use umpire::adjudicate::{resolve_turn, StopAfter};
+use umpire::games::hyborian::adjudicate::{resolve_turn, StopAfter};
 use umpire::dice::ScriptedDice;
-use umpire::orders::plan::*;
-use umpire::rules::options::GameOptions;
-use umpire::table::setup::{Setup, TableSize, UnitSetup};
-use umpire::table::Table;
+use umpire::games::hyborian::orders::plan::*;
+use umpire::games::hyborian::rules::options::GameOptions;
+use umpire::games::hyborian::table::setup::{Setup, TableSize, UnitSetup};
+use umpire::games::hyborian::table::Table;
 
 fn battle() -> (Table, TurnOrders) {
     let mut units = Vec::new();

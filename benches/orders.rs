@@ -1,8 +1,8 @@
 //! Parse + validate a 40-unit order sheet (issue 3 target: under 1 ms).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use umpire::orders::{check_side, confirmation, sample};
-use umpire::table::Table;
+use umpire::games::hyborian::orders::{check_side, confirmation, sample};
+use umpire::games::hyborian::table::Table;
 
 /// The sample battle with Aquilonia raised to 40 units: the sample's eight
 /// and 32 more line units of the sample's kinds.
@@ -56,11 +56,11 @@ fn bench(c: &mut Criterion) {
     let checked = check_side(&sheet, "aquilonia", &table);
     assert_eq!(checked.understood.len(), 40, "{:#?}", checked.diagnostics);
     c.bench_function("parse 40 units", |b| {
-        b.iter(|| umpire::orders::parse_sheet(black_box(&sheet)))
+        b.iter(|| umpire::games::hyborian::orders::parse_sheet(black_box(&sheet)))
     });
-    let (parsed, _) = umpire::orders::parse_sheet(&sheet);
+    let (parsed, _) = umpire::games::hyborian::orders::parse_sheet(&sheet);
     c.bench_function("validate 40 units", |b| {
-        b.iter(|| umpire::orders::validate(black_box(&parsed), "aquilonia", &table))
+        b.iter(|| umpire::games::hyborian::orders::validate(black_box(&parsed), "aquilonia", &table))
     });
     c.bench_function("parse + validate 40 units", |b| {
         b.iter(|| check_side(black_box(&sheet), "aquilonia", black_box(&table)))

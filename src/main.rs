@@ -240,7 +240,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             );
         }
         Command::Case { paths, json } => {
-            let code = umpire::case::run_cli(&paths, json);
+            let code = umpire::games::hyborian::case::run_cli(&paths, json);
             return Ok(if code == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE });
         }
         Command::Orders { command: OrdersCommand::Check { file, game, side, scenario, case } } => {
@@ -250,11 +250,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else if let Some(s) = scenario {
                 umpire::post::load_scenario(&s)?
             } else if let Some(c) = case {
-                umpire::table::Table::from_setup(&umpire::case::Case::load(&c)?.setup)?
+                umpire::games::hyborian::table::Table::from_setup(&umpire::games::hyborian::case::Case::load(&c)?.setup)?
             } else {
                 anyhow::bail!("say what to check against: --game G --side S, --scenario FILE or --case FILE");
             };
-            let (report, ok) = umpire::orders::offline_check(&text, side.as_deref(), &table);
+            let (report, ok) = umpire::games::hyborian::orders::offline_check(&text, side.as_deref(), &table);
             print!("{report}");
             return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
         }
@@ -267,9 +267,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Campaign { command } => return campaign(&cli.config, command),
         Command::Army { command } => {
             let (text, code) = match command {
-                ArmyCommand::Check { file } => umpire::army::check_cli(&file.to_string_lossy()),
-                ArmyCommand::New { nation, points } => umpire::army::new_cli(&nation, points),
-                ArmyCommand::List { nation } => umpire::army::list_cli(nation.as_deref()),
+                ArmyCommand::Check { file } => umpire::games::hyborian::army::check_cli(&file.to_string_lossy()),
+                ArmyCommand::New { nation, points } => umpire::games::hyborian::army::new_cli(&nation, points),
+                ArmyCommand::List { nation } => umpire::games::hyborian::army::list_cli(nation.as_deref()),
             };
             print!("{text}");
             return Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)));
@@ -291,9 +291,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
 
 /// `umpire campaign ...`: the secretary's commands.
 fn campaign(config: &std::path::Path, command: CampaignCommand) -> Result<ExitCode> {
-    use umpire::campaign::{game::CampaignFile, map::World, report, secretary};
+    use umpire::games::hyborian::campaign::{game::CampaignFile, map::World, report, secretary};
     let world = World::hyborea()?;
-    let current = |po: &umpire::post::PostOffice, id: &str| -> Result<umpire::campaign::game::Campaign> {
+    let current = |po: &umpire::post::PostOffice, id: &str| -> Result<umpire::games::hyborian::campaign::game::Campaign> {
         secretary::campaign(po.store.conn(), id)?.with_context(|| format!("no campaign called '{id}'"))
     };
     match command {
@@ -309,8 +309,8 @@ fn campaign(config: &std::path::Path, command: CampaignCommand) -> Result<ExitCo
             let points = world
                 .nations
                 .iter()
-                .map(|n| Ok((n.id.clone(), umpire::army::nation(&n.name)?.points)))
-                .collect::<Result<_, umpire::army::ArmyError>>()?;
+                .map(|n| Ok((n.id.clone(), umpire::games::hyborian::army::nation(&n.name)?.points)))
+                .collect::<Result<_, umpire::games::hyborian::army::ArmyError>>()?;
             let problems = world.problems(&points);
             for p in &problems {
                 println!("{p}");
@@ -323,7 +323,7 @@ fn campaign(config: &std::path::Path, command: CampaignCommand) -> Result<ExitCo
             let c = current(&po, &id)?;
             let svg = report::svg(&c, &world, power.as_deref());
             let out = out.context("--out FILE.svg or FILE.png")?;
-            let bytes = if out.extension().is_some_and(|e| e == "png") { umpire::report::picture::png(&svg)? } else { svg.into_bytes() };
+            let bytes = if out.extension().is_some_and(|e| e == "png") { umpire::games::hyborian::report::picture::png(&svg)? } else { svg.into_bytes() };
             std::fs::write(&out, bytes).with_context(|| format!("writing {}", out.display()))?;
             println!("{} written", out.display());
         }

@@ -1,7 +1,7 @@
 //! The national lists, the army check and the proposer (issue 7).
 
 use proptest::prelude::*;
-use umpire::army::{self, ArmyError, ArmyFile, Breach, Hero, Mercenary, UnitLine, Wizards};
+use umpire::games::hyborian::army::{self, ArmyError, ArmyFile, Breach, Hero, Mercenary, UnitLine, Wizards};
 
 fn unit(designation: &str, figures: u32) -> UnitLine {
     UnitLine {
@@ -436,8 +436,8 @@ fn example_army_files_are_legal() {
 /// every unit starts inside its side's zone.
 #[test]
 fn ready_scenarios_load_and_match_their_armies() {
-    use umpire::army::scenario;
-    use umpire::rules::UnitType;
+    use umpire::games::hyborian::army::scenario;
+    use umpire::games::hyborian::rules::UnitType;
 
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/scenarios/");
     for name in ["border-raid", "the-marches-of-the-east", "valkia"] {
@@ -487,7 +487,7 @@ fn ready_scenarios_load_and_match_their_armies() {
 /// side the scenario does not declare is refused.
 #[test]
 fn scenario_files_without_own_keys_and_with_unknown_sides() {
-    use umpire::army::scenario::{self, ScenarioError};
+    use umpire::games::hyborian::army::scenario::{self, ScenarioError};
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/scenarios/");
     let bare = std::fs::read_to_string(format!("{dir}river-crossing.toml")).unwrap();
     let loaded = scenario::load(&bare).unwrap();
@@ -515,8 +515,8 @@ fn scenario_files_without_own_keys_and_with_unknown_sides() {
 /// chariots and mammoths counted in crew, single figures with their units.
 #[test]
 fn deployment_puts_an_army_on_the_table() {
-    use umpire::army::Deployment;
-    use umpire::table::{setup::Setup, Table};
+    use umpire::games::hyborian::army::Deployment;
+    use umpire::games::hyborian::table::{setup::Setup, Table};
     let mut a = army::propose("Vendhya", 1500).unwrap();
     a.heroes = vec![Hero {
         name: "Prince".into(),
@@ -572,11 +572,11 @@ proptest! {
 /// scenario tables, names and orders run end to end.)
 #[test]
 fn ready_scenarios_play_to_the_end_with_scripted_orders() {
-    use umpire::adjudicate::{resolve_turn, StopAfter};
-    use umpire::army::scenario;
+    use umpire::games::hyborian::adjudicate::{resolve_turn, StopAfter};
+    use umpire::games::hyborian::army::scenario;
     use umpire::dice::SeededDice;
-    use umpire::orders::{check_side, plan::TurnOrders};
-    use umpire::rules::options::GameOptions;
+    use umpire::games::hyborian::orders::{check_side, plan::TurnOrders};
+    use umpire::games::hyborian::rules::options::GameOptions;
 
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/scenarios/");
     for name in ["border-raid", "the-marches-of-the-east", "valkia"] {

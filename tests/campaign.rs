@@ -9,8 +9,8 @@ mod common;
 use chrono::Duration;
 use common::*;
 use std::collections::BTreeMap;
-use umpire::campaign::game::{Campaign, CampaignFile};
-use umpire::campaign::resolve::Event;
+use umpire::games::hyborian::campaign::game::{Campaign, CampaignFile};
+use umpire::games::hyborian::campaign::resolve::Event;
 use umpire::post::PostOffice;
 
 const SECRETARY: &str = "secretary@club.example";
@@ -152,7 +152,7 @@ fn two_years_of_campaign_by_mail() {
     let mut po = PostOffice::open(config.clone()).unwrap();
     let file = CampaignFile::load(&setup()).unwrap();
     po.store
-        .write(|tx| umpire::campaign::secretary::create(tx, &config, &file, t0()))
+        .write(|tx| umpire::games::hyborian::campaign::secretary::create(tx, &config, &file, t0()))
         .unwrap();
     let mut club = Club { po, n: 0 };
 
@@ -251,7 +251,7 @@ fn two_years_of_campaign_by_mail() {
         "{:?}",
         c.holdings["border-kingdom"]
     );
-    let world = umpire::campaign::map::World::hyborea().unwrap();
+    let world = umpire::games::hyborian::campaign::map::World::hyborea().unwrap();
     let gained: u32 = c
         .holdings
         .iter()
@@ -335,7 +335,7 @@ fn two_years_of_campaign_by_mail() {
         .collect();
     let mut checked = BTreeMap::new();
     for (power, address) in POWERS {
-        let own_list = umpire::army::nation(power).unwrap();
+        let own_list = umpire::games::hyborian::army::nation(power).unwrap();
         for (_, text) in reports.iter().filter(|(to, _)| to == address) {
             for s in &states {
                 for a in s
@@ -390,7 +390,7 @@ fn a_week_is_resolved_at_its_deadline_once_and_the_next_one_is_set() {
     let mut po = PostOffice::open(config.clone()).unwrap();
     let file = CampaignFile::load(&setup().replace("siege_weeks = 4\n", "siege_weeks = 4\nweek_hours = 72\n")).unwrap();
     po.store
-        .write(|tx| umpire::campaign::secretary::create(tx, &config, &file, t0()))
+        .write(|tx| umpire::games::hyborian::campaign::secretary::create(tx, &config, &file, t0()))
         .unwrap();
     let deadline = || po_deadline(&config);
     assert_eq!(deadline(), Some("2026-12-04T09:00:00Z".to_string()), "created at t0 + 72 h");

@@ -3,7 +3,7 @@
 //! nation's province points equal to its campaign points in Appendix I.
 
 use std::collections::BTreeMap;
-use umpire::campaign::map::World;
+use umpire::games::hyborian::campaign::map::World;
 
 fn campaign_points(world: &World) -> BTreeMap<String, u32> {
     world
@@ -12,7 +12,7 @@ fn campaign_points(world: &World) -> BTreeMap<String, u32> {
         .map(|n| {
             (
                 n.id.clone(),
-                umpire::army::nation(&n.name)
+                umpire::games::hyborian::army::nation(&n.name)
                     .expect("a nation of Appendix I")
                     .points,
             )
@@ -31,7 +31,7 @@ fn the_shipped_map_is_sound() {
 fn every_nation_of_appendix_one_has_land() {
     let world = World::hyborea().unwrap();
     let on_map: Vec<&str> = world.nations.iter().map(|n| n.name.as_str()).collect();
-    for n in umpire::army::nations().unwrap() {
+    for n in umpire::games::hyborian::army::nations().unwrap() {
         if n.name == "Free Companies" {
             continue; // they hold mercenary points, not land (§12)
         }

@@ -2,7 +2,7 @@
 //! FAIL with reasons, ERROR with the cause, dice-key rules, exit status.
 
 use std::path::{Path, PathBuf};
-use umpire::case::{run_cli, run_file, Case, CaseOutcome};
+use umpire::games::hyborian::case::{run_cli, run_file, Case, CaseOutcome};
 
 const BASE: &str = r#"title = "t"
 rule = "MOVEMENT"

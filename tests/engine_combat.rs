@@ -10,11 +10,11 @@ mod combat_table;
 use combat_table::{setup_toml, Spec, KINDS};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
-use umpire::adjudicate::{resolve_turn, Event, StopAfter, TurnResult};
+use umpire::games::hyborian::adjudicate::{resolve_turn, Event, StopAfter, TurnResult};
 use umpire::dice::{Dice, DiceError, DiceKey, SeededDice};
-use umpire::orders::plan::TurnOrders;
-use umpire::rules::options::GameOptions;
-use umpire::table::{setup::Setup, Table};
+use umpire::games::hyborian::orders::plan::TurnOrders;
+use umpire::games::hyborian::rules::options::GameOptions;
+use umpire::games::hyborian::table::{setup::Setup, Table};
 
 /// Seeded dice that strip a renaming prefix from unit ids, so a renamed
 /// battle rolls the same dice as the original.
@@ -68,9 +68,9 @@ fn specs() -> impl Strategy<Value = Vec<Spec>> {
 fn options() -> impl Strategy<Value = GameOptions> {
     (any::<bool>(), any::<bool>()).prop_map(|(down, attackers)| GameOptions {
         figure_rounding: if down {
-            umpire::rules::melee::FigureRounding::Down
+            umpire::games::hyborian::rules::melee::FigureRounding::Down
         } else {
-            umpire::rules::melee::FigureRounding::Nearest
+            umpire::games::hyborian::rules::melee::FigureRounding::Nearest
         },
         terrain_penalty_on_attackers: attackers,
         ..GameOptions::default()
@@ -158,11 +158,11 @@ fn a_melee_round_reports_winner_and_loser() {
 
 /// Play a case file from tests/cases and return the turn (events, record).
 fn play_case(path: &str) -> TurnResult {
-    let case = umpire::case::Case::load(std::path::Path::new(path)).unwrap();
+    let case = umpire::games::hyborian::case::Case::load(std::path::Path::new(path)).unwrap();
     let table = Table::from_setup(&case.setup).unwrap();
     let mut orders = TurnOrders::default();
     for (side, text) in &case.orders {
-        orders.merge(umpire::orders::check_side(text, side, &table).orders);
+        orders.merge(umpire::games::hyborian::orders::check_side(text, side, &table).orders);
     }
     let mut dice = umpire::dice::ScriptedDice::new(case.dice.clone());
     resolve_turn(&table, &orders, &case.options, &mut dice, case.stop_after).unwrap()
@@ -179,7 +179,7 @@ fn breakthrough_calls_morale_at_minus_10_and_says_so() {
     let calls = &r.record.unit("s").unwrap().morale_calls;
     assert_eq!(calls.len(), 1);
     assert_eq!(calls[0].modifier, -10);
-    assert!(matches!(&calls[0].cause, umpire::adjudicate::record::MoraleCause::BrokenThrough { by } if by == "k"));
+    assert!(matches!(&calls[0].cause, umpire::games::hyborian::adjudicate::record::MoraleCause::BrokenThrough { by } if by == "k"));
     assert!(s.iter().any(|l| l.starts_with("Nemedian Knights broke through Aquilonian Spearmen and ride on")), "{s:#?}");
 }
 
@@ -295,7 +295,7 @@ proptest! {
         let text = breakthrough_toml(ranks, files, gap, offset, facing, reserve);
         let setup: Setup = toml::from_str(&text).unwrap();
         let Ok(before) = Table::from_setup(&setup) else { return Ok(()) };
-        let orders = umpire::orders::check_side(
+        let orders = umpire::games::hyborian::orders::check_side(
             "Knights: phase 1 charge Spearmen with breakthrough", "nemedia", &before).orders;
         let mut dice = common::SteadyDice::new(
             [("melee:k".to_string(), k), ("melee:s".to_string(), s), ("melee:r".to_string(), r)].into());

@@ -5,12 +5,12 @@
 
 mod common;
 use std::collections::BTreeMap;
-use umpire::adjudicate::events::MagicEvent;
-use umpire::adjudicate::spells::spellbound;
-use umpire::adjudicate::{resolve_turn, Event, StopAfter, TurnResult};
-use umpire::orders::plan::TurnOrders;
-use umpire::rules::options::GameOptions;
-use umpire::table::{setup::Setup, EffectKind, Status, Table};
+use umpire::games::hyborian::adjudicate::events::MagicEvent;
+use umpire::games::hyborian::adjudicate::spells::spellbound;
+use umpire::games::hyborian::adjudicate::{resolve_turn, Event, StopAfter, TurnResult};
+use umpire::games::hyborian::orders::plan::TurnOrders;
+use umpire::games::hyborian::rules::options::GameOptions;
+use umpire::games::hyborian::table::{setup::Setup, EffectKind, Status, Table};
 
 const BASE: &str = r#"
 [table]
@@ -88,7 +88,7 @@ fn table() -> Table {
 }
 
 fn orders(table: &Table, side: &str, text: &str) -> TurnOrders {
-    let checked = umpire::orders::check_side(text, side, table);
+    let checked = umpire::games::hyborian::orders::check_side(text, side, table);
     assert!(checked.rejected.is_empty(), "refused: {:?}", checked.diagnostics);
     checked.orders
 }
@@ -137,7 +137,7 @@ fn points_promised_last_turn_count_when_writing_this_turn() {
     t.units.get_mut("thoth").unwrap().spell_points = Some(40);
     let o = orders(&t, "stygia", "Thoth-Amon: cast Sword of Fire at Cimmerian Warband");
     let after = play(&t, &o, &[]);
-    let checked = umpire::orders::check_side(
+    let checked = umpire::games::hyborian::orders::check_side(
         "Thoth-Amon: cast Sword of Fire at Cimmerian Warband",
         "stygia",
         &after.table,
@@ -150,10 +150,10 @@ fn points_promised_last_turn_count_when_writing_this_turn() {
 #[test]
 fn a_wizard_slain_before_his_spell_takes_effect_casts_nothing() {
     let mut t = table();
-    t.pending_spells.push(umpire::table::PendingSpell {
+    t.pending_spells.push(umpire::games::hyborian::table::PendingSpell {
         caster: "thoth".into(),
-        spell: umpire::orders::plan::Spell::SwordOfFire,
-        target: umpire::orders::plan::SpellTarget::Unit("nb".into()),
+        spell: umpire::games::hyborian::orders::plan::Spell::SwordOfFire,
+        target: umpire::games::hyborian::orders::plan::SpellTarget::Unit("nb".into()),
         written: 0,
     });
     t.units.get_mut("thoth").unwrap().status = Status::Eliminated;
@@ -230,8 +230,8 @@ fn ghosts_fade_after_four_turns() {
     let mut tbl = play(&t, &o, &[]).table;
     tbl = play(&tbl, &TurnOrders::default(), &[("spell:thoth:1", 70)]).table;
     let ghosts = tbl.units.values().find(|u| u.name == "Ghosts of Thoth-Amon").unwrap().clone();
-    assert_eq!((ghosts.figures, ghosts.class), (24, umpire::rules::Class::A));
-    assert_eq!(ghosts.kind, umpire::rules::UnitType::LightInfantry);
+    assert_eq!((ghosts.figures, ghosts.class), (24, umpire::games::hyborian::rules::Class::A));
+    assert_eq!(ghosts.kind, umpire::games::hyborian::rules::UnitType::LightInfantry);
     assert_eq!(ghosts.side, "stygia");
     for _ in 0..2 {
         tbl = stored(&play(&tbl, &TurnOrders::default(), &[]).table);
@@ -350,7 +350,7 @@ fn the_report_tells_the_spells_and_the_picture_draws_them() {
         &TurnOrders::default(),
         &[("spell:thoth:1", 60), ("spell:thoth:2", 60), ("spell:thoth:3", 60), ("spell:thoth:4", 60)],
     );
-    let (sections, dice) = umpire::report::story(&r.events);
+    let (sections, dice) = umpire::games::hyborian::report::story(&r.events);
     let titles: Vec<&str> = sections.iter().map(|s| s.title.as_str()).collect();
     assert_eq!(titles.first(), Some(&"Spells take effect"));
     assert_eq!(titles.last(), Some(&"Magic at the end of the turn"));
@@ -358,11 +358,11 @@ fn the_report_tells_the_spells_and_the_picture_draws_them() {
     let first = &sections[0].lines;
     assert!(first.iter().any(|l| l == "Thoth-Amon cast the Shield of Air on himself: it never fails, it works (245 points left)."), "{first:#?}");
     assert!(first.iter().any(|l| l.starts_with("The earth slid off the hill near (56.0, 29.0)")), "{first:#?}");
-    let svg = umpire::report::picture::svg(Some(&t2), &r.table, &[], "turn 2");
+    let svg = umpire::games::hyborian::report::picture::svg(Some(&t2), &r.table, &[], "turn 2");
     for mark in ["#e74c3c", "#6e2c00", "#5dade2", "#a0522d", "clip-path=\"url(#fire", "r=\"14\""] {
         assert!(svg.contains(mark), "picture lacks {mark}");
     }
-    assert!(umpire::report::picture::png(&svg).unwrap().starts_with(b"\x89PNG"));
+    assert!(umpire::games::hyborian::report::picture::png(&svg).unwrap().starts_with(b"\x89PNG"));
 }
 
 mod invariants {
@@ -370,9 +370,9 @@ mod invariants {
     use glam::DVec2;
     use proptest::prelude::*;
     use umpire::dice::SeededDice;
-    use umpire::orders::plan::{Spell, SpellTarget};
-    use umpire::rules::magic::{SPECIAL_SPELLS, SPELLS};
-    use umpire::table::PendingSpell;
+    use umpire::games::hyborian::orders::plan::{Spell, SpellTarget};
+    use umpire::games::hyborian::rules::magic::{SPECIAL_SPELLS, SPELLS};
+    use umpire::games::hyborian::table::PendingSpell;
 
     fn spell() -> impl Strategy<Value = Spell> {
         (0..SPELLS.len() + SPECIAL_SPELLS.len())

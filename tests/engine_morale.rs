@@ -4,12 +4,12 @@
 //! one turn to show (status carried to the next turn).
 
 use proptest::prelude::*;
-use umpire::adjudicate::{resolve_turn, Event, StopAfter};
+use umpire::games::hyborian::adjudicate::{resolve_turn, Event, StopAfter};
 use umpire::dice::{ScriptedDice, SeededDice};
-use umpire::orders::plan::TurnOrders;
-use umpire::rules::options::GameOptions;
-use umpire::table::setup::Setup;
-use umpire::table::{Status, Table};
+use umpire::games::hyborian::orders::plan::TurnOrders;
+use umpire::games::hyborian::rules::options::GameOptions;
+use umpire::games::hyborian::table::setup::Setup;
+use umpire::games::hyborian::table::{Status, Table};
 
 /// Two armies of four foot and horse facing each other across the table,
 /// a commander and a hero on each side.
@@ -63,7 +63,7 @@ fn orders(table: &Table) -> TurnOrders {
                 text.push_str(&format!("{}: {verb}\n", u.name));
             }
         }
-        let checked = umpire::orders::check_side(&text, &side, table);
+        let checked = umpire::games::hyborian::orders::check_side(&text, &side, table);
         assert!(checked.diagnostics.iter().all(|d| !d.is_error()), "{text}: {:?}", checked.diagnostics);
         all.merge(checked.orders);
     }
@@ -197,7 +197,7 @@ fn friends_passed_through_cannot_charge_in_phase_1_of_the_next_turn() {
     assert!(out.events.iter().any(|e| matches!(e, Event::PassedThrough { through, .. } if through == "f")), "{:#?}", out.events);
     assert!(out.table.morale.no_charge_in_phase1.contains("f"));
     let next = out.table;
-    let orders = umpire::orders::check_side("Aquilonian Reserve: phase 1 charge Nemedian Foot", "aquilonia", &next).orders;
+    let orders = umpire::games::hyborian::orders::check_side("Aquilonian Reserve: phase 1 charge Nemedian Foot", "aquilonia", &next).orders;
     let out2 = resolve_turn(&next, &orders, &GameOptions::default(), &mut SeededDice::new([3; 32]), StopAfter::Phase1Move).unwrap();
     let said: Vec<String> = out2.events.iter().map(|e| e.to_string()).collect();
     assert!(
@@ -260,7 +260,7 @@ fn the_scripted_battle_comes_to_blows_and_tests_morale() {
         let out = resolve_turn(&table, &orders(&table), &GameOptions::default(), &mut SeededDice::new([turn; 32]), StopAfter::Turn).unwrap();
         tests += out.events.iter().filter(|e| matches!(e, Event::MoraleTested { .. })).count();
         melees += out.events.iter().filter(|e| matches!(e, Event::MeleeResolved { .. })).count();
-        sections.extend(umpire::report::story(&out.events).0.into_iter().map(|s| s.title));
+        sections.extend(umpire::games::hyborian::report::story(&out.events).0.into_iter().map(|s| s.title));
         table = out.table;
         check(&table).unwrap();
     }

@@ -2,11 +2,11 @@
 //! order text), so it is tested independently of the order language.
 
 use glam::DVec2;
-use umpire::adjudicate::{resolve_turn, Event, StopAfter, TurnResult};
+use umpire::games::hyborian::adjudicate::{resolve_turn, Event, StopAfter, TurnResult};
 use umpire::dice::ScriptedDice;
-use umpire::orders::plan::*;
-use umpire::rules::options::{Clock, GameOptions};
-use umpire::table::{setup::Setup, Table};
+use umpire::games::hyborian::orders::plan::*;
+use umpire::games::hyborian::rules::options::{Clock, GameOptions};
+use umpire::games::hyborian::table::{setup::Setup, Table};
 
 fn table(units: &str) -> Table {
     let text = format!("[table]\nwidth = 72.0\ndepth = 48.0\n{units}");

@@ -5,14 +5,14 @@
 
 use proptest::prelude::*;
 use std::collections::BTreeMap;
-use umpire::adjudicate::{resolve_turn, StopAfter, TurnResult};
+use umpire::games::hyborian::adjudicate::{resolve_turn, StopAfter, TurnResult};
 use umpire::dice::ScriptedDice;
-use umpire::orders::plan::*;
-use umpire::rules::movement::{allowance, Pace};
-use umpire::rules::options::{Clock, GameOptions};
-use umpire::rules::Formation;
-use umpire::table::setup::{Setup, TableSize, UnitSetup};
-use umpire::table::Table;
+use umpire::games::hyborian::orders::plan::*;
+use umpire::games::hyborian::rules::movement::{allowance, Pace};
+use umpire::games::hyborian::rules::options::{Clock, GameOptions};
+use umpire::games::hyborian::rules::Formation;
+use umpire::games::hyborian::table::setup::{Setup, TableSize, UnitSetup};
+use umpire::games::hyborian::table::Table;
 
 const TYPES: [&str; 6] = ["LI", "MI", "HI", "MC", "HC", "LCH"];
 

@@ -1,6 +1,6 @@
 //! The exact text a player reads: confirmations and diagnostics.
 
-use umpire::orders::{check_side, confirmation, read_message, sample};
+use umpire::games::hyborian::orders::{check_side, confirmation, read_message, sample};
 
 #[test]
 fn confirmation_text() {

@@ -1,15 +1,15 @@
 //! Every example in the player's guide (docs/orders.md) reads as shown.
 //!
 //! Fenced blocks tagged `orders` are order sheets for the sample battle
-//! (`umpire::orders::sample`); words after the tag adjust the check:
+//! (`umpire::games::hyborian::orders::sample`); words after the tag adjust the check:
 //! `nemedia` (written by Nemedia), `setup` (the set-up turn), `far` (the
 //! enemy moved back beyond forced-march distance), `woods` (the Bossonians
 //! stand in a wood), `refused` (the example shows an order the rules
 //! refuse). Blocks tagged `mail` are whole mails.
 
-use umpire::orders::diagnostic::Kind;
-use umpire::orders::{check_side, read_message, sample};
-use umpire::table::{Terrain, TerrainKind};
+use umpire::games::hyborian::orders::diagnostic::Kind;
+use umpire::games::hyborian::orders::{check_side, read_message, sample};
+use umpire::games::hyborian::table::{Terrain, TerrainKind};
 
 struct Example {
     line: usize,

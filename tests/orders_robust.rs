@@ -5,11 +5,11 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
-use umpire::orders::ast::*;
-use umpire::orders::plan::{Hand, Spell};
-use umpire::orders::{check_side, confirmation, parse_sheet, read_message, sample, Span};
-use umpire::rules::magic::SPELLS;
-use umpire::rules::{Formation, Phase};
+use umpire::games::hyborian::orders::ast::*;
+use umpire::games::hyborian::orders::plan::{Hand, Spell};
+use umpire::games::hyborian::orders::{check_side, confirmation, parse_sheet, read_message, sample, Span};
+use umpire::games::hyborian::rules::magic::SPELLS;
+use umpire::games::hyborian::rules::{Formation, Phase};
 
 // ------------------------------------------------------------ round trip --
 
@@ -304,7 +304,7 @@ fn no_input_panics() {
             random_text(&mut rng)
         };
         let sub = read_message(&text);
-        let checked = umpire::orders::validate(&sub.sheet, "aquilonia", &table);
+        let checked = umpire::games::hyborian::orders::validate(&sub.sheet, "aquilonia", &table);
         for d in checked.diagnostics.iter().take(2) {
             let _ = d.render(&text);
         }

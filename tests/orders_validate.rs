@@ -1,11 +1,11 @@
 //! Validation against the rules (§2, §3, §6, §9, §10) and the table, on the
-//! sample battlefield (`umpire::orders::sample`).
+//! sample battlefield (`umpire::games::hyborian::orders::sample`).
 
-use umpire::orders::diagnostic::{Illegal, Invalid, Kind, Remark};
-use umpire::orders::plan::{self, Function};
-use umpire::orders::{check_side, sample, Checked};
-use umpire::rules::Formation;
-use umpire::table::{Status, Table, Terrain, TerrainKind};
+use umpire::games::hyborian::orders::diagnostic::{Illegal, Invalid, Kind, Remark};
+use umpire::games::hyborian::orders::plan::{self, Function};
+use umpire::games::hyborian::orders::{check_side, sample, Checked};
+use umpire::games::hyborian::rules::Formation;
+use umpire::games::hyborian::table::{Status, Table, Terrain, TerrainKind};
 
 const A: &str = "aquilonia";
 
@@ -570,13 +570,13 @@ fn valid_orders_are_kept_beside_bad_ones() {
 
 #[test]
 fn distance_may_come_before_the_oblique_or_the_step_back() {
-    let table = umpire::orders::sample::table();
-    let a = umpire::orders::check_side("Black Dragons: phase 1 move 6 oblique right 45", "aquilonia", &table);
-    let b = umpire::orders::check_side("Black Dragons: phase 1 move oblique right 45 6", "aquilonia", &table);
+    let table = umpire::games::hyborian::orders::sample::table();
+    let a = umpire::games::hyborian::orders::check_side("Black Dragons: phase 1 move 6 oblique right 45", "aquilonia", &table);
+    let b = umpire::games::hyborian::orders::check_side("Black Dragons: phase 1 move oblique right 45 6", "aquilonia", &table);
     assert!(a.rejected.is_empty() && a.diagnostics.iter().all(|d| !d.is_error()), "{:?}", a.diagnostics);
     assert_eq!(a.orders, b.orders);
-    let c = umpire::orders::check_side("Bossonian Archers: phase 1 move 2 back", "aquilonia", &table);
-    let d = umpire::orders::check_side("Bossonian Archers: phase 1 move back 2", "aquilonia", &table);
+    let c = umpire::games::hyborian::orders::check_side("Bossonian Archers: phase 1 move 2 back", "aquilonia", &table);
+    let d = umpire::games::hyborian::orders::check_side("Bossonian Archers: phase 1 move back 2", "aquilonia", &table);
     assert!(c.rejected.is_empty(), "{:?}", c.diagnostics);
     assert_eq!(c.orders, d.orders);
 }

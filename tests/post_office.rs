@@ -134,7 +134,7 @@ fn status_help_and_a_turn_played_when_both_sides_are_in() {
     assert!(welcome.contains(&hash) && text.contains(&seed));
     // Dragons moved 6 inches north.
     let state: String = po.store.optional_string("SELECT state FROM games", []).unwrap().unwrap();
-    let table: umpire::table::Table = serde_json::from_str(&state).unwrap();
+    let table: umpire::games::hyborian::table::Table = serde_json::from_str(&state).unwrap();
     assert!((table.units["dragons"].front.y - 14.0).abs() < 0.01);
     assert_eq!(table.turn, 2);
 }
@@ -253,7 +253,7 @@ fn a_deployment_turn_places_units_inside_their_zones_and_reveals_both_at_once() 
     po.accept(&mail(CONAN, "d1@x", "GAME marches SIDE aquilonia PASSWORD dragon7 TURN 0\n1st Poitainian Knights: deploy at (70, 12) facing 0\n2nd Poitainian Knights: deploy at (70, 30) facing 0\nEND\n"), "test", t0()).unwrap();
     po.accept(&mail("yezdigerd@turan.example", "d2@x", "GAME marches SIDE turan PASSWORD khan5 TURN 0\n1st Elite Mailed Cav.: deploy at (70, 50) facing 180\nEND\n"), "test", t0()).unwrap();
     let state: String = po.store.optional_string("SELECT state FROM games", []).unwrap().unwrap();
-    let table: umpire::table::Table = serde_json::from_str(&state).unwrap();
+    let table: umpire::games::hyborian::table::Table = serde_json::from_str(&state).unwrap();
     assert_eq!(table.turn, 1, "the deployment turn was played");
     let knights = &table.units["aquilonia-1st-poitainian-knights"];
     assert!((knights.front - glam::DVec2::new(70.0, 12.0)).length() < 1e-9);

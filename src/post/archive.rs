@@ -4,7 +4,7 @@
 
 use super::turn::stored_report;
 use super::{PostError, PostOffice};
-use crate::report::picture;
+use crate::games::hyborian::report::picture;
 use std::fmt::Write as _;
 use std::path::Path;
 

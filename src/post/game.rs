@@ -2,7 +2,7 @@
 
 use super::PostError;
 use crate::store::{self, parse_ts, Transaction};
-use crate::table::Table;
+use crate::games::hyborian::table::Table;
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use rusqlite::{params, OptionalExtension};

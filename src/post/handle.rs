@@ -11,7 +11,7 @@ use super::turn::{plain, release_report, report_mail, stored_report};
 use super::{audit, password, templates, PostError};
 use crate::config::Config;
 use crate::mail::read::Incoming;
-use crate::orders::{self, Command, Header, Role, Submission};
+use crate::games::hyborian::orders::{self, Command, Header, Role, Submission};
 use crate::store::Transaction;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use rusqlite::{params, OptionalExtension};
@@ -119,8 +119,8 @@ pub fn handle(tx: &Transaction<'_>, config: &Config, row: i64, raw: &[u8], now: 
         );
         return ctx.refuse(None, if known { vec![ctx.from.clone()] } else { vec![] }, &reason, "");
     }
-    if crate::campaign::orders::is_campaign_mail(&msg.orders_text) {
-        return crate::campaign::secretary::handle(tx, config, &msg, row, &ctx.from, now);
+    if crate::games::hyborian::campaign::orders::is_campaign_mail(&msg.orders_text) {
+        return crate::games::hyborian::campaign::secretary::handle(tx, config, &msg, row, &ctx.from, now);
     }
     let sub = orders::read_message(&msg.orders_text);
     let Some(header) = sub.header.as_ref().map(|h| &h.node) else {

@@ -169,10 +169,10 @@ impl PostOffice {
         }
         // Campaign weeks whose deadline has passed are resolved with the
         // orders in; resolving sets the next deadline.
-        for campaign in crate::campaign::secretary::due(self.store.conn(), now)? {
+        for campaign in crate::games::hyborian::campaign::secretary::due(self.store.conn(), now)? {
             let resolved = self
                 .store
-                .write(|tx| crate::campaign::secretary::resolve_if_due(tx, &config, &campaign, now))?;
+                .write(|tx| crate::games::hyborian::campaign::secretary::resolve_if_due(tx, &config, &campaign, now))?;
             played += usize::from(resolved);
         }
         Ok(played)

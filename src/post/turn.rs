@@ -5,17 +5,17 @@ use super::game::Game;
 use super::gamefile::GameFile;
 use super::outbox::{self, Kind};
 use super::{audit, password, templates, PostError};
-use crate::adjudicate::{resolve_turn, StopAfter};
+use crate::games::hyborian::adjudicate::{resolve_turn, StopAfter};
 use crate::config::Config;
 use crate::dice::{Dice, DiceKey, ModeratorDice, SeededDice};
 use std::collections::BTreeMap;
 use crate::mail::compose::{Attachment, Inline, Outgoing};
 use crate::mail::quote::umpire_mark_line;
-use crate::report::{self, picture, TurnReport};
-use crate::orders::plan::TurnOrders;
-use crate::rules::options::GameOptions;
+use crate::games::hyborian::report::{self, picture, TurnReport};
+use crate::games::hyborian::orders::plan::TurnOrders;
+use crate::games::hyborian::rules::options::GameOptions;
 use crate::store::{self, Transaction};
-use crate::table::Table;
+use crate::games::hyborian::table::Table;
 use chrono::{DateTime, Duration, Utc};
 use rand::Rng;
 use rusqlite::{params, OptionalExtension};
@@ -37,7 +37,7 @@ pub fn load_scenario(path: &std::path::Path) -> Result<Table, PostError> {
         message,
     };
     let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
-    crate::army::scenario::load(&text).map(|l| l.table).map_err(|e| err(e.to_string()))
+    crate::games::hyborian::army::scenario::load(&text).map(|l| l.table).map_err(|e| err(e.to_string()))
 }
 
 /// Parse a game's stored options.
@@ -144,7 +144,7 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
 /// turn's seed as `d6:battle:deploying`, so it is checked with that turn),
 /// and never more than the game file allows.
 fn battle_length(file: &GameFile, scenario_text: &str, seed_hex: &str) -> Result<(u32, Option<u8>), PostError> {
-    let Some(scenario) = crate::army::scenario::load(scenario_text).ok().and_then(|l| l.scenario) else {
+    let Some(scenario) = crate::games::hyborian::army::scenario::load(scenario_text).ok().and_then(|l| l.scenario) else {
         return Ok((file.max_turns, None));
     };
     if !scenario.deploying_roll {
@@ -263,7 +263,7 @@ fn play_turn(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTim
         .filter(|s| game.table.units_of(s).any(|u| u.status.is_present() && !u.kind.is_single_figure()))
         .count();
     let last_turn = played >= game.max_turns;
-    let verdict = scenario_of(tx, &game.id)?.map(|s| crate::army::scenario::assess(&s, &game.table, last_turn));
+    let verdict = scenario_of(tx, &game.id)?.map(|s| crate::games::hyborian::army::scenario::assess(&s, &game.table, last_turn));
     let decided = verdict.as_ref().is_some_and(|v| v.winner.is_some());
     let ended = last_turn || sides_standing < 2 || decided;
     if ended {
@@ -353,7 +353,7 @@ pub fn adjudicate_stored(
     options: &GameOptions,
     seed_hex: &str,
     given: &BTreeMap<String, u8>,
-) -> Result<crate::adjudicate::TurnResult, PostError> {
+) -> Result<crate::games::hyborian::adjudicate::TurnResult, PostError> {
     let seed: [u8; 32] = hex::decode(seed_hex)
         .ok()
         .and_then(|v| v.try_into().ok())
@@ -363,9 +363,9 @@ pub fn adjudicate_stored(
 }
 
 /// The scenario a game was created from, when it has victory conditions.
-fn scenario_of(tx: &Transaction<'_>, game: &str) -> Result<Option<crate::army::scenario::Scenario>, PostError> {
+fn scenario_of(tx: &Transaction<'_>, game: &str) -> Result<Option<crate::games::hyborian::army::scenario::Scenario>, PostError> {
     let text: String = tx.query_row("SELECT setup FROM games WHERE id = ?1", [game], |r| r.get(0))?;
-    Ok(crate::army::scenario::load(&text).ok().and_then(|l| l.scenario))
+    Ok(crate::games::hyborian::army::scenario::load(&text).ok().and_then(|l| l.scenario))
 }
 
 /// A stored turn's report with the tables before and after it.

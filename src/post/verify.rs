@@ -5,9 +5,9 @@
 
 use super::game::Game;
 use super::{PostError, PostOffice};
-use crate::orders::plan::TurnOrders;
-use crate::rules::options::GameOptions;
-use crate::table::Table;
+use crate::games::hyborian::orders::plan::TurnOrders;
+use crate::games::hyborian::rules::options::GameOptions;
+use crate::games::hyborian::table::Table;
 use rusqlite::{params, OptionalExtension};
 use sha2::{Digest, Sha256};
 use std::fmt::Write as _;

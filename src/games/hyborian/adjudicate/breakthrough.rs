@@ -14,13 +14,13 @@ use super::plan::{faced, Leg, Plan, PlanKind};
 use super::record::{MoraleCall, MoraleCause};
 use super::{roll, TurnState};
 use crate::dice::{Dice, DiceError, DiceKey};
-use crate::orders::plan::{Function, TurnOrders};
-use crate::rules::melee::{BREAKTHROUGH_RATIO, BROKEN_THROUGH_MORALE};
-use crate::rules::movement::{allowance, Pace};
-use crate::rules::options::GameOptions;
-use crate::rules::{Phase, UnitType};
-use crate::table::geometry::Face;
-use crate::table::{Status, Unit, UnitId};
+use crate::games::hyborian::orders::plan::{Function, TurnOrders};
+use crate::games::hyborian::rules::melee::{BREAKTHROUGH_RATIO, BROKEN_THROUGH_MORALE};
+use crate::games::hyborian::rules::movement::{allowance, Pace};
+use crate::games::hyborian::rules::options::GameOptions;
+use crate::games::hyborian::rules::{Phase, UnitType};
+use crate::games::hyborian::table::geometry::Face;
+use crate::games::hyborian::table::{Status, Unit, UnitId};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A breakthrough the round allowed: who rides through whom, how far.

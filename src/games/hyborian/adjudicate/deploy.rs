@@ -9,9 +9,9 @@
 
 use super::events::Event;
 use super::plan::reformed;
-use crate::orders::plan::{Deployment, TurnOrders};
-use crate::table::geometry::{normalize_bearing, Pose};
-use crate::table::{Table, Unit, UnitId};
+use crate::games::hyborian::orders::plan::{Deployment, TurnOrders};
+use crate::games::hyborian::table::geometry::{normalize_bearing, Pose};
+use crate::games::hyborian::table::{Table, Unit, UnitId};
 use glam::DVec2;
 use std::collections::BTreeMap;
 

@@ -2,9 +2,9 @@
 //! format these; each one's [`Display`](std::fmt::Display) is a sentence a
 //! player understands in the book's terms.
 
-use crate::rules::Formation;
-use crate::table::geometry::Face;
-use crate::table::UnitId;
+use crate::games::hyborian::rules::Formation;
+use crate::games::hyborian::table::geometry::Face;
+use crate::games::hyborian::table::UnitId;
 use serde::Serialize;
 use std::fmt;
 
@@ -159,7 +159,7 @@ pub enum Event {
         casualties: u32,
     },
     /// "Black Dragons won the melee: 5 casualties inflicted, 2 suffered."
-    MeleeOutcome { unit: UnitId, name: String, result: crate::adjudicate::record::MeleeResult, inflicted: u32, suffered: u32 },
+    MeleeOutcome { unit: UnitId, name: String, result: crate::games::hyborian::adjudicate::record::MeleeResult, inflicted: u32, suffered: u32 },
     /// "Black Dragons broke through Nemedian Spearmen and ride on 9.5 inches of their charge."
     BrokeThrough { unit: UnitId, name: String, through: UnitId, through_name: String, distance: f64 },
     /// "Black Dragons did not break through Nemedian Spearmen: 3 casualties inflicted, 2 suffered (twice as many needed)."
@@ -238,7 +238,7 @@ pub enum MagicEvent {
         spell: String,
         at: String,
         roll: Option<u8>,
-        casting: crate::rules::magic::Casting,
+        casting: crate::games::hyborian::rules::magic::Casting,
         points_left: u32,
     },
     /// "Thoth-Amon's Sword of Fire is lost: Spearmen stand in the way."
@@ -314,7 +314,7 @@ fn possessive(name: &str) -> String {
 
 impl fmt::Display for MagicEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::rules::magic::Casting;
+        use crate::games::hyborian::rules::magic::Casting;
         match self {
             MagicEvent::Cast { name, spell, at, roll, casting, points_left, .. } => {
                 write!(f, "{name} cast {} {at}: ", the(spell))?;
@@ -556,7 +556,7 @@ impl fmt::Display for Event {
                 }
             }
             Event::ChangedFace { name, from, to, .. } => {
-                let turn = crate::table::geometry::turn_between(*from, *to);
+                let turn = crate::games::hyborian::table::geometry::turn_between(*from, *to);
                 if (turn.abs() - 180.0).abs() < 0.5 {
                     write!(f, "{name} faced about (now facing {}).", to.round() as i64)
                 } else {
@@ -601,9 +601,9 @@ impl fmt::Display for Event {
             }
             Event::MeleeOutcome { name, result, inflicted, suffered, .. } => {
                 let verb = match result {
-                    crate::adjudicate::record::MeleeResult::Won => "won",
-                    crate::adjudicate::record::MeleeResult::Lost => "lost",
-                    crate::adjudicate::record::MeleeResult::Drawn => "drew",
+                    crate::games::hyborian::adjudicate::record::MeleeResult::Won => "won",
+                    crate::games::hyborian::adjudicate::record::MeleeResult::Lost => "lost",
+                    crate::games::hyborian::adjudicate::record::MeleeResult::Drawn => "drew",
                 };
                 write!(f, "{name} {verb} the melee: {inflicted} casualties inflicted, {suffered} suffered.")
             }

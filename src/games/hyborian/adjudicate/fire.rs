@@ -5,17 +5,17 @@
 use super::events::Event;
 use super::{roll, TurnState};
 use crate::dice::{Dice, DiceError, DiceKey};
-use crate::orders::plan::{FireOrder, Function, TurnOrders};
-use crate::rules::fire::{
+use crate::games::hyborian::orders::plan::{FireOrder, Function, TurnOrders};
+use crate::games::hyborian::rules::fire::{
     casualties_from_kills, crew_archers, kills, range_of, ranks_that_fire, Arc, FireModifier,
     MissileWeapon, EDGE_DEPTH, FIRE_GAP, FOOT_ARC, HORSE_ARCHER_ARC,
     HORSE_ARCHER_COLUMN_SIDE_FILES, HORSE_ARCHER_LINE_RANKS, PASS_FIRE_MOVE_LIMIT, TORTOISE_RANKS,
 };
-use crate::rules::options::{Archery, GameOptions};
-use crate::rules::{Formation, Phase, Trait, UnitType};
-use crate::table::geometry::{bearing_of, closest_on_segment, turn_between, Edge, Footprint};
-use crate::table::terrain::{distance_to_polyline, point_in_polygon};
-use crate::table::{Status, Table, TerrainKind, Unit, UnitId};
+use crate::games::hyborian::rules::options::{Archery, GameOptions};
+use crate::games::hyborian::rules::{Formation, Phase, Trait, UnitType};
+use crate::games::hyborian::table::geometry::{bearing_of, closest_on_segment, turn_between, Edge, Footprint};
+use crate::games::hyborian::table::terrain::{distance_to_polyline, point_in_polygon};
+use crate::games::hyborian::table::{Status, Table, TerrainKind, Unit, UnitId};
 use glam::DVec2;
 use std::collections::BTreeMap;
 
@@ -432,7 +432,7 @@ fn figures_firing(
     let n = n.min(u.figures);
     if weapon == MissileWeapon::Crossbow {
         // "only half the figures each turn"
-        crate::rules::melee::half(n, options.figure_rounding)
+        crate::games::hyborian::rules::melee::half(n, options.figure_rounding)
     } else {
         n
     }
@@ -558,7 +558,7 @@ fn clear_line(table: &Table, firer: &Unit, target: &Footprint, options: &GameOpt
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::geometry::Footprint;
+    use crate::games::hyborian::table::geometry::Footprint;
 
     #[test]
     fn volleys_read_as_sentences() {

@@ -6,10 +6,10 @@
 use super::events::{Event, LeaderAct};
 use super::movement::place_attached;
 use super::TurnState;
-use crate::orders::plan::{LeaderOrder, TurnOrders};
-use crate::rules::movement::single_figure_move;
-use crate::rules::UnitType;
-use crate::table::{Status, Table, Unit, UnitId};
+use crate::games::hyborian::orders::plan::{LeaderOrder, TurnOrders};
+use crate::games::hyborian::rules::movement::single_figure_move;
+use crate::games::hyborian::rules::UnitType;
+use crate::games::hyborian::table::{Status, Table, Unit, UnitId};
 use glam::DVec2;
 
 /// A leader counts as contacted by an enemy within this distance (inches).

@@ -9,18 +9,18 @@ use super::fire::{nearest_point, take_losses};
 use super::record::MeleeResult;
 use super::{roll, TurnState};
 use crate::dice::{Dice, DiceError, DiceKey};
-use crate::orders::plan::TurnOrders;
-use crate::rules::bases::base;
-use crate::rules::melee::{
+use crate::games::hyborian::orders::plan::TurnOrders;
+use crate::games::hyborian::rules::bases::base;
+use crate::games::hyborian::rules::melee::{
     casualties, category, charge_bonus, expansion_rate, fighting_strength, half, overlap_figures,
     post_charge_bonus, single_figure_weight, FigureRounding, MeleeModifier, DEEP_INFANTRY_RANKS,
     MAMMOTH_FRIGHT_RANGE, SPECIAL_CATEGORY,
 };
-use crate::rules::options::GameOptions;
-use crate::rules::{Trait, UnitType, Weapon};
-use crate::table::geometry::{Edge, Face, Footprint};
-use crate::table::Table;
-use crate::table::{Status, TerrainKind, Unit, UnitId};
+use crate::games::hyborian::rules::options::GameOptions;
+use crate::games::hyborian::rules::{Trait, UnitType, Weapon};
+use crate::games::hyborian::table::geometry::{Edge, Face, Footprint};
+use crate::games::hyborian::table::Table;
+use crate::games::hyborian::table::{Status, TerrainKind, Unit, UnitId};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Within this distance a figure counts as in base contact (inches).
@@ -464,10 +464,10 @@ fn modifiers(
         m.push(MeleeModifier::OneRankAgainstCharge);
     }
     match p.struck {
-        Some(Face::Flank) if p.first_round && o.formation != crate::rules::Formation::Ring => {
+        Some(Face::Flank) if p.first_round && o.formation != crate::games::hyborian::rules::Formation::Ring => {
             m.push(MeleeModifier::Flank)
         }
-        Some(Face::Rear) if p.first_round && o.formation != crate::rules::Formation::Ring => {
+        Some(Face::Rear) if p.first_round && o.formation != crate::games::hyborian::rules::Formation::Ring => {
             m.push(MeleeModifier::Rear)
         }
         _ => {}
@@ -515,9 +515,9 @@ fn modifiers(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::adjudicate::{resolve_turn, StopAfter};
+    use crate::games::hyborian::adjudicate::{resolve_turn, StopAfter};
     use crate::dice::ScriptedDice;
-    use crate::table::setup::Setup;
+    use crate::games::hyborian::table::setup::Setup;
 
     const TWO_FOOT: &str = r#"
 [table]

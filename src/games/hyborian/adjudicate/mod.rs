@@ -11,11 +11,11 @@
 //! as an [`Event::DieRolled`]; every collection it iterates is ordered.
 //!
 //! ```
-//! use umpire::adjudicate::{resolve_turn, StopAfter};
+//! use umpire::games::hyborian::adjudicate::{resolve_turn, StopAfter};
 //! use umpire::dice::ScriptedDice;
-//! use umpire::orders::plan::TurnOrders;
-//! use umpire::rules::options::GameOptions;
-//! use umpire::table::{setup::Setup, Table};
+//! use umpire::games::hyborian::orders::plan::TurnOrders;
+//! use umpire::games::hyborian::rules::options::GameOptions;
+//! use umpire::games::hyborian::table::{setup::Setup, Table};
 //! let setup: Setup = toml::from_str("[table]\nwidth = 72.0\ndepth = 48.0\n").unwrap();
 //! let table = Table::from_setup(&setup).unwrap();
 //! let mut dice = ScriptedDice::default();
@@ -40,10 +40,10 @@ pub use events::Event;
 pub use record::TurnRecord;
 
 use crate::dice::{Dice, DiceError, DiceKey};
-use crate::orders::plan::TurnOrders;
-use crate::rules::options::GameOptions;
-use crate::rules::Phase;
-use crate::table::Table;
+use crate::games::hyborian::orders::plan::TurnOrders;
+use crate::games::hyborian::rules::options::GameOptions;
+use crate::games::hyborian::rules::Phase;
+use crate::games::hyborian::table::Table;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;

@@ -29,15 +29,15 @@ use super::record::{MeleeResult, MoraleCall, MoraleCause};
 use super::retreat::{path_meets_friend, retreat, Retreating};
 use super::{roll, TurnState};
 use crate::dice::{Dice, DiceError, DiceKey};
-use crate::rules::morale::{
+use crate::games::hyborian::rules::morale::{
     base_chance, fails, loss_steps, rout_loss, severity, thresholds_reached, MoraleModifier,
     Severity, NEARBY, RALLY_STATUS_TURNS, ROUT_ON_CHARGE_MULTIPLE, TESTS_PER_TURN,
 };
-use crate::rules::movement::{allowance, Pace};
-use crate::rules::options::GameOptions;
-use crate::rules::{Formation, Trait, UnitType};
-use crate::table::geometry::{heading, normalize_bearing, rotate_cw, Edge, Face};
-use crate::table::{SideId, Status, Table, TerrainKind, Unit, UnitId};
+use crate::games::hyborian::rules::movement::{allowance, Pace};
+use crate::games::hyborian::rules::options::GameOptions;
+use crate::games::hyborian::rules::{Formation, Trait, UnitType};
+use crate::games::hyborian::table::geometry::{heading, normalize_bearing, rotate_cw, Edge, Face};
+use crate::games::hyborian::table::{SideId, Status, Table, TerrainKind, Unit, UnitId};
 use glam::DVec2;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -169,7 +169,7 @@ fn rout_on(
     options: &GameOptions,
     dice: &mut dyn Dice,
     id: &str,
-) -> Result<Vec<crate::table::geometry::Footprint>, DiceError> {
+) -> Result<Vec<crate::games::hyborian::table::geometry::Footprint>, DiceError> {
     let u = turn.table.units[id].clone();
     turn.table.morale.routing_on.insert(id.to_string());
     let charge = allowance(u.kind, u.formation, Pace::Charge, options.horse_archer_column_bonus);
@@ -194,7 +194,7 @@ fn rout_on(
     if done.left_table {
         off_table(turn, id);
     }
-    crate::adjudicate::movement::place_attached(&mut turn.table);
+    crate::games::hyborian::adjudicate::movement::place_attached(&mut turn.table);
     Ok(done.swept)
 }
 
@@ -413,7 +413,7 @@ fn test(
 }
 
 /// Contours of hill under a footprint (0 off hills).
-fn contours(table: &Table, fp: &crate::table::geometry::Footprint) -> u8 {
+fn contours(table: &Table, fp: &crate::games::hyborian::table::geometry::Footprint) -> u8 {
     table
         .terrain
         .iter()
@@ -580,7 +580,7 @@ fn stood(turn: &mut TurnState, id: &str, why: &[Trigger]) {
             unit: u.id.clone(),
             name: u.name.clone(),
         });
-        crate::adjudicate::movement::place_attached(&mut turn.table);
+        crate::games::hyborian::adjudicate::movement::place_attached(&mut turn.table);
     } else if why.contains(&Trigger::AttackedWhileRouting) {
         u.status = Status::FallBack(RALLY_STATUS_TURNS);
         turn.morale.status_set.insert(id.to_string());
@@ -772,7 +772,7 @@ fn fail(
         });
         done
     };
-    crate::adjudicate::movement::place_attached(&mut turn.table);
+    crate::games::hyborian::adjudicate::movement::place_attached(&mut turn.table);
     // Friends within 6 inches of the path, not in advance of the unit, test (§8).
     let ahead = heading(start_facing);
     let trig = |f: &str| {

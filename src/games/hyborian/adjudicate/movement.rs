@@ -11,13 +11,13 @@ use super::events::{Event, Halt, Refusal};
 use super::plan::{plan_break_off, plan_evade, plan_function, Context, Plan, PlanKind};
 use super::record::{Contact, InRange, PathPoint};
 use super::TurnState;
-use crate::orders::plan::{ChargeTarget, Function, TurnOrders};
-use crate::rules::missile::longest_range;
-use crate::rules::movement::{FORCED_MARCH_CLEARANCE, ROUGH_SPEED};
-use crate::rules::options::{Clock, GameOptions};
-use crate::rules::{Phase, Trait, UnitType};
-use crate::table::geometry::{bearing_of, Edge, Footprint, Pose, TOUCH};
-use crate::table::{Status, Table, TerrainKind, Unit, UnitId};
+use crate::games::hyborian::orders::plan::{ChargeTarget, Function, TurnOrders};
+use crate::games::hyborian::rules::missile::longest_range;
+use crate::games::hyborian::rules::movement::{FORCED_MARCH_CLEARANCE, ROUGH_SPEED};
+use crate::games::hyborian::rules::options::{Clock, GameOptions};
+use crate::games::hyborian::rules::{Phase, Trait, UnitType};
+use crate::games::hyborian::table::geometry::{bearing_of, Edge, Footprint, Pose, TOUCH};
+use crate::games::hyborian::table::{Status, Table, TerrainKind, Unit, UnitId};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Largest movement (inches) any unit makes in one clock step.

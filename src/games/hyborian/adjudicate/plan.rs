@@ -7,23 +7,23 @@
 //! formation (3 inches of movement, made all at once when its time is up).
 
 use super::events::{Event, Refusal};
-use crate::orders::plan::{
+use crate::games::hyborian::orders::plan::{
     ChargeTarget, Direction, Distance, FaceChange, FormationChange, Function, Hand, Move, Target,
     WheelAngle,
 };
-use crate::rules::movement::{
+use crate::games::hyborian::rules::movement::{
     allowance, Pace, CHANGE_COST, FOOT_STEP_BACK, OBLIQUE_MAX_DEGREES, WHEEL_SHARE,
 };
-use crate::rules::options::GameOptions;
-use crate::rules::{Formation, UnitType};
-use crate::table::geometry::{
+use crate::games::hyborian::rules::options::GameOptions;
+use crate::games::hyborian::rules::{Formation, UnitType};
+use crate::games::hyborian::table::geometry::{
     bearing_of, files_and_ranks, heading, normalize_bearing, rotate_cw, turn_between, Pose,
 };
-use crate::table::setup::{
+use crate::games::hyborian::table::setup::{
     formation_fits, COLUMN_MIN_RANKS, LINE_MAX_RANKS, RING_MAX_RANKS, ROAD_COLUMN_MAX_FILES,
 };
-use crate::table::terrain::{point_at_station, polyline_length, station_on_polyline};
-use crate::table::{Table, Unit, UnitId};
+use crate::games::hyborian::table::terrain::{point_at_station, polyline_length, station_on_polyline};
+use crate::games::hyborian::table::{Table, Unit, UnitId};
 use glam::DVec2;
 
 /// Wheels smaller than this are not made (degrees).
@@ -254,7 +254,7 @@ pub fn faced(from: Pose, kind: UnitType, bearing: f64) -> Pose {
 /// New files and ranks for a change of formation (§1 limits; the
 /// defaults when the order gives no figure are ruled in docs/rulings/engine.md).
 pub fn reformed(from: Pose, unit: &Unit, change: &FormationChange) -> Result<Pose, Refusal> {
-    let n = crate::rules::bases::models(unit.kind, unit.figures);
+    let n = crate::games::hyborian::rules::bases::models(unit.kind, unit.figures);
     let (files, ranks) = match change.formation {
         Formation::Line | Formation::PositionalLine => {
             let r = change.ranks.unwrap_or(from.ranks.min(LINE_MAX_RANKS));
@@ -363,7 +363,7 @@ fn plan_move(
     }
     let on_road = road.is_some() && m.along_road;
     let horse_archer =
-        unit.has_trait(crate::rules::Trait::HorseArcher) && ctx.options.horse_archer_column_bonus;
+        unit.has_trait(crate::games::hyborian::rules::Trait::HorseArcher) && ctx.options.horse_archer_column_bonus;
     let budget = if m.forced_march && !ctx.charged.contains(&unit.id) {
         allowance(
             unit.kind,

@@ -3,9 +3,9 @@
 //! charges and the paths units took (pass-through fire); melee needs who
 //! touched whom, on which face, and whether it was a charge.
 
-use crate::rules::Phase;
-use crate::table::geometry::Face;
-use crate::table::UnitId;
+use crate::games::hyborian::rules::Phase;
+use crate::games::hyborian::table::geometry::Face;
+use crate::games::hyborian::table::UnitId;
 use glam::DVec2;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};

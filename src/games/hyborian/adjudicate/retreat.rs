@@ -13,12 +13,12 @@ use super::movement::within_table;
 use super::record::{MoraleCall, MoraleCause};
 use super::{roll, TurnState};
 use crate::dice::{Dice, DiceError, DiceKey, AVERAGE_DIE_FACES};
-use crate::rules::melee::{casualties, charge_bonus};
-use crate::rules::morale::FALL_BACK_ANGLE;
-use crate::rules::options::GameOptions;
-use crate::rules::UnitType;
-use crate::table::geometry::{bearing_of, heading, rotate_cw, Footprint, Pose};
-use crate::table::{Table, TerrainKind, Unit, UnitId};
+use crate::games::hyborian::rules::melee::{casualties, charge_bonus};
+use crate::games::hyborian::rules::morale::FALL_BACK_ANGLE;
+use crate::games::hyborian::rules::options::GameOptions;
+use crate::games::hyborian::rules::UnitType;
+use crate::games::hyborian::table::geometry::{bearing_of, heading, rotate_cw, Footprint, Pose};
+use crate::games::hyborian::table::{Table, TerrainKind, Unit, UnitId};
 use glam::DVec2;
 use std::collections::BTreeSet;
 
@@ -311,7 +311,7 @@ fn trample(
         let n = casualties(average_from_d6(d6), charge_bonus(u.kind), u.figures, options.figure_rounding);
         turn.record.unit_mut(f).morale_calls.push(MoraleCall {
             cause: MoraleCause::Trampled { by: u.id.clone() },
-            modifier: crate::rules::morale::MoraleModifier::Trampled.value(),
+            modifier: crate::games::hyborian::rules::morale::MoraleModifier::Trampled.value(),
         });
         n
     } else {

@@ -13,8 +13,8 @@
 //! and where do a unit's arrows land ([`arrows_land_on`]).
 //!
 //! ```
-//! use umpire::adjudicate::spells::missiles_blocked;
-//! use umpire::table::{setup::Setup, Effect, EffectKind, Table};
+//! use umpire::games::hyborian::adjudicate::spells::missiles_blocked;
+//! use umpire::games::hyborian::table::{setup::Setup, Effect, EffectKind, Table};
 //! use glam::DVec2;
 //! let setup: Setup = toml::from_str("[table]\nwidth = 72.0\ndepth = 48.0\n").unwrap();
 //! let mut table = Table::from_setup(&setup).unwrap();
@@ -32,21 +32,21 @@ use super::fire::{level, nearest_point, take_losses};
 use super::record::{Contact, MoraleCall, MoraleCause};
 use super::{roll, TurnState};
 use crate::dice::{Dice, DiceError, DiceKey, AVERAGE_DIE_FACES};
-use crate::orders::plan::{Spell, SpellTarget, TurnOrders};
-use crate::rules::magic::{
+use crate::games::hyborian::orders::plan::{Spell, SpellTarget, TurnOrders};
+use crate::games::hyborian::rules::magic::{
     casting, causes_tests, spell_name, spell_points, Casting, MagicUser, CALLING_EDGE, CALLING_FIGURES,
     DRUID_SOBER_FROM, EARTH_DEMON_CONTOURS, EARTH_DEMON_FIGURES, FIRE_SPREAD, GHOST_FIGURES,
     GHOST_TURNS, LANDSLIDE_EXTENT, LEGION_FIGURES, MAGIC_FEAR_RANGE, MAGIC_MORALE,
     NORTHERN_BARBARIAN_MAGIC_MORALE, RAIN_SQUARE, SHIELD_OF_AIR_TURNS, SIGHT_GAP,
     SWORD_OF_FIRE_FIGURES,
 };
-use crate::rules::melee::{casualties, charge_bonus, half, MeleeModifier};
-use crate::rules::movement::{allowance, Pace};
-use crate::rules::options::GameOptions;
-use crate::rules::{Class, Formation, Phase, Trait, UnitType};
-use crate::table::geometry::{bearing_of, files_and_ranks, point_segment_distance, Face, Footprint};
-use crate::table::terrain::point_in_polygon;
-use crate::table::{
+use crate::games::hyborian::rules::melee::{casualties, charge_bonus, half, MeleeModifier};
+use crate::games::hyborian::rules::movement::{allowance, Pace};
+use crate::games::hyborian::rules::options::GameOptions;
+use crate::games::hyborian::rules::{Class, Formation, Phase, Trait, UnitType};
+use crate::games::hyborian::table::geometry::{bearing_of, files_and_ranks, point_segment_distance, Face, Footprint};
+use crate::games::hyborian::table::terrain::point_in_polygon;
+use crate::games::hyborian::table::{
     Effect, EffectKind, PendingSpell, Status, Table, Terrain, TerrainKind, Unit, UnitId,
 };
 use glam::DVec2;
@@ -176,7 +176,7 @@ fn cast_all(
                 continue;
             }
         };
-        let result = if crate::rules::magic::never_fails(s.spell) {
+        let result = if crate::games::hyborian::rules::magic::never_fails(s.spell) {
             (None, Casting::Works)
         } else {
             k += 1;
@@ -337,7 +337,7 @@ fn backfire(
     friend: &Unit,
 ) -> Result<(), DiceError> {
     let fp = friend.footprint();
-    let (l, r) = fp.edge(crate::table::geometry::Edge::Front);
+    let (l, r) = fp.edge(crate::games::hyborian::table::geometry::Edge::Front);
     match spell {
         Spell::SwordOfFire | Spell::EarthDemon => {
             let n = if spell == Spell::SwordOfFire { SWORD_OF_FIRE_FIGURES } else { EARTH_DEMON_FIGURES };
@@ -677,7 +677,7 @@ fn raise(turn: &mut TurnState, w: &Unit, spell: Spell, p: DVec2) -> Result<UnitI
         }
     };
     let id = {
-        let base = crate::orders::names::key(&name);
+        let base = crate::games::hyborian::orders::names::key(&name);
         let mut id = base.clone();
         let mut n = 2;
         while table.units.contains_key(&id) {
@@ -836,7 +836,7 @@ fn landslide(table: &Table, p: DVec2) -> Option<Vec<DVec2>> {
 }
 
 fn footprint_meets(f: &Footprint, poly: &[DVec2]) -> bool {
-    crate::table::terrain::footprint_meets_polygon(f, poly)
+    crate::games::hyborian::table::terrain::footprint_meets_polygon(f, poly)
 }
 
 /// Whether the segment `a`–`b` touches the polygon.
@@ -1084,7 +1084,7 @@ mod tests {
 
     #[test]
     fn landslide_pushes_outward() {
-        let setup: crate::table::setup::Setup = toml::from_str(
+        let setup: crate::games::hyborian::table::setup::Setup = toml::from_str(
             "[table]\nwidth = 72.0\ndepth = 48.0\n[[terrain]]\nkind = \"hill\"\ncontours = 2\npoints = [[20.0, 20.0], [40.0, 20.0], [40.0, 30.0], [20.0, 30.0]]\n",
         )
         .unwrap();

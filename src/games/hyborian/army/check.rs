@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::rules::points::{hero_cost, superhero_cost};
+use crate::games::hyborian::rules::points::{hero_cost, superhero_cost};
 
 use super::file::{ArmyFile, Hero};
 use super::magic::{magic_order, MagicOrder};
@@ -775,7 +775,7 @@ fn hero_breaches(army: &ArmyFile, names: &[String], nation: &Nation, total: u32,
         }
     }
     // The unit a hero serves with must exist and match him.
-    let kinds: BTreeMap<&str, crate::rules::UnitType> = army
+    let kinds: BTreeMap<&str, crate::games::hyborian::rules::UnitType> = army
         .units
         .iter()
         .map(|u| nation.designation(&u.designation).map(|(_, d)| d.kind))

@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::bases::base;
-use crate::rules::{Formation, UnitType};
-use crate::table::setup::UnitSetup;
+use crate::games::hyborian::rules::bases::base;
+use crate::games::hyborian::rules::{Formation, UnitType};
+use crate::games::hyborian::table::setup::UnitSetup;
 
 use super::file::ArmyFile;
 use super::{magic_order, name_key, nation, ArmyError};
@@ -98,7 +98,7 @@ impl ArmyFile {
                 .weapons
                 .iter()
                 .map(|w| match (crossbows, w) {
-                    (true, crate::rules::Weapon::Bow | crate::rules::Weapon::ShemiteBow) => "crossbow",
+                    (true, crate::games::hyborian::rules::Weapon::Bow | crate::games::hyborian::rules::Weapon::ShemiteBow) => "crossbow",
                     _ => w.code(),
                 })
                 .map(String::from)

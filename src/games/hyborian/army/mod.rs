@@ -13,7 +13,7 @@
 //! are [`check_cli`], [`new_cli`] and [`list_cli`].
 //!
 //! ```
-//! use umpire::army;
+//! use umpire::games::hyborian::army;
 //! let army = army::propose("Aquilonia", 1500).unwrap();
 //! let report = army::check(&army).unwrap();
 //! assert!(report.breaches.is_empty());
@@ -71,48 +71,48 @@ pub enum ArmyError {
 
 /// The embedded national lists, one file per nation, in alphabetical order.
 const NATION_FILES: [(&str, &str); 24] = [
-    ("aesir.toml", include_str!("../../campaigns/nations/aesir.toml")),
-    ("aquilonia.toml", include_str!("../../campaigns/nations/aquilonia.toml")),
-    ("argos.toml", include_str!("../../campaigns/nations/argos.toml")),
+    ("aesir.toml", include_str!("../../../../campaigns/nations/aesir.toml")),
+    ("aquilonia.toml", include_str!("../../../../campaigns/nations/aquilonia.toml")),
+    ("argos.toml", include_str!("../../../../campaigns/nations/argos.toml")),
     (
         "black-amazons.toml",
-        include_str!("../../campaigns/nations/black-amazons.toml"),
+        include_str!("../../../../campaigns/nations/black-amazons.toml"),
     ),
-    ("brythunia.toml", include_str!("../../campaigns/nations/brythunia.toml")),
+    ("brythunia.toml", include_str!("../../../../campaigns/nations/brythunia.toml")),
     (
         "cimmerians.toml",
-        include_str!("../../campaigns/nations/cimmerians.toml"),
+        include_str!("../../../../campaigns/nations/cimmerians.toml"),
     ),
-    ("corinthia.toml", include_str!("../../campaigns/nations/corinthia.toml")),
+    ("corinthia.toml", include_str!("../../../../campaigns/nations/corinthia.toml")),
     (
         "desert-nomads.toml",
-        include_str!("../../campaigns/nations/desert-nomads.toml"),
+        include_str!("../../../../campaigns/nations/desert-nomads.toml"),
     ),
     (
         "free-companies.toml",
-        include_str!("../../campaigns/nations/free-companies.toml"),
+        include_str!("../../../../campaigns/nations/free-companies.toml"),
     ),
     (
         "hill-tribes.toml",
-        include_str!("../../campaigns/nations/hill-tribes.toml"),
+        include_str!("../../../../campaigns/nations/hill-tribes.toml"),
     ),
-    ("hyrkania.toml", include_str!("../../campaigns/nations/hyrkania.toml")),
+    ("hyrkania.toml", include_str!("../../../../campaigns/nations/hyrkania.toml")),
     (
         "khauran-and-khoraja.toml",
-        include_str!("../../campaigns/nations/khauran-and-khoraja.toml"),
+        include_str!("../../../../campaigns/nations/khauran-and-khoraja.toml"),
     ),
-    ("koth.toml", include_str!("../../campaigns/nations/koth.toml")),
-    ("kozaki.toml", include_str!("../../campaigns/nations/kozaki.toml")),
-    ("nemedia.toml", include_str!("../../campaigns/nations/nemedia.toml")),
-    ("ophir.toml", include_str!("../../campaigns/nations/ophir.toml")),
-    ("pictland.toml", include_str!("../../campaigns/nations/pictland.toml")),
-    ("shem.toml", include_str!("../../campaigns/nations/shem.toml")),
-    ("stygia.toml", include_str!("../../campaigns/nations/stygia.toml")),
-    ("turan.toml", include_str!("../../campaigns/nations/turan.toml")),
-    ("vanir.toml", include_str!("../../campaigns/nations/vanir.toml")),
-    ("vendhya.toml", include_str!("../../campaigns/nations/vendhya.toml")),
-    ("zamora.toml", include_str!("../../campaigns/nations/zamora.toml")),
-    ("zingara.toml", include_str!("../../campaigns/nations/zingara.toml")),
+    ("koth.toml", include_str!("../../../../campaigns/nations/koth.toml")),
+    ("kozaki.toml", include_str!("../../../../campaigns/nations/kozaki.toml")),
+    ("nemedia.toml", include_str!("../../../../campaigns/nations/nemedia.toml")),
+    ("ophir.toml", include_str!("../../../../campaigns/nations/ophir.toml")),
+    ("pictland.toml", include_str!("../../../../campaigns/nations/pictland.toml")),
+    ("shem.toml", include_str!("../../../../campaigns/nations/shem.toml")),
+    ("stygia.toml", include_str!("../../../../campaigns/nations/stygia.toml")),
+    ("turan.toml", include_str!("../../../../campaigns/nations/turan.toml")),
+    ("vanir.toml", include_str!("../../../../campaigns/nations/vanir.toml")),
+    ("vendhya.toml", include_str!("../../../../campaigns/nations/vendhya.toml")),
+    ("zamora.toml", include_str!("../../../../campaigns/nations/zamora.toml")),
+    ("zingara.toml", include_str!("../../../../campaigns/nations/zingara.toml")),
 ];
 
 /// Every national list, in alphabetical order of file name.

@@ -7,8 +7,8 @@
 //! class, weapon and trait must be the book's, and every unit must be
 //! purchasable under §11.
 
-use crate::rules::points::figure_cost;
-use crate::rules::{Class, Trait, UnitType, Weapon};
+use crate::games::hyborian::rules::points::figure_cost;
+use crate::games::hyborian::rules::{Class, Trait, UnitType, Weapon};
 use serde::{Deserialize, Serialize};
 
 use super::ArmyError;
@@ -144,7 +144,7 @@ impl std::fmt::Display for Size {
 fn by_code<'de, D, T>(d: D) -> Result<T, D::Error>
 where
     D: serde::Deserializer<'de>,
-    T: std::str::FromStr<Err = crate::rules::UnknownName>,
+    T: std::str::FromStr<Err = crate::games::hyborian::rules::UnknownName>,
 {
     let s = String::deserialize(d)?;
     s.parse().map_err(serde::de::Error::custom)
@@ -153,7 +153,7 @@ where
 fn all_by_code<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
 where
     D: serde::Deserializer<'de>,
-    T: std::str::FromStr<Err = crate::rules::UnknownName>,
+    T: std::str::FromStr<Err = crate::games::hyborian::rules::UnknownName>,
 {
     Vec::<String>::deserialize(d)?
         .iter()

@@ -29,10 +29,10 @@
 use glam::DVec2;
 use serde::Deserialize;
 
-use crate::rules::points::{figure_cost, hero_cost, superhero_cost};
-use crate::rules::{UnitType, Weapon};
-use crate::table::setup::Setup;
-use crate::table::{Status, Table, Unit};
+use crate::games::hyborian::rules::points::{figure_cost, hero_cost, superhero_cost};
+use crate::games::hyborian::rules::{UnitType, Weapon};
+use crate::games::hyborian::table::setup::Setup;
+use crate::games::hyborian::table::{Status, Table, Unit};
 
 /// The book: "at most 12 turns of about an hour".
 pub const BATTLE_TURNS: u32 = 12;
@@ -307,7 +307,7 @@ pub fn assess(scenario: &Scenario, table: &Table, last_turn: bool) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Class, Formation};
+    use crate::games::hyborian::rules::{Class, Formation};
     use glam::DVec2;
 
     fn unit(id: &str, side: &str, kind: UnitType, figures: u32, original: u32, status: Status, at: [f64; 2]) -> Unit {

@@ -7,7 +7,7 @@
 //! the secretary entering the result.
 //!
 //! ```
-//! use umpire::campaign::battle::{card_kind, table_feet, CardKind};
+//! use umpire::games::hyborian::campaign::battle::{card_kind, table_feet, CardKind};
 //! assert_eq!(card_kind(7), CardKind::Mountainous);
 //! assert_eq!(card_kind(33), CardKind::MarshyOrWooded);
 //! assert_eq!(card_kind(100), CardKind::Open);
@@ -16,16 +16,16 @@
 
 use super::game::Army;
 use super::map::Terrain;
-use crate::adjudicate::{resolve_turn, StopAfter};
-use crate::army::scenario::{assess, Scenario, Side, Victory, Zone, BATTLE_TURNS};
-use crate::army::Deployment;
+use crate::games::hyborian::adjudicate::{resolve_turn, StopAfter};
+use crate::games::hyborian::army::scenario::{assess, Scenario, Side, Victory, Zone, BATTLE_TURNS};
+use crate::games::hyborian::army::Deployment;
 use crate::dice::{Dice, DiceError, DiceKey};
-use crate::orders::plan::{
+use crate::games::hyborian::orders::plan::{
     Charge, ChargeTarget, Direction, Distance, Function, Move, Target, TurnOrders, UnitOrders,
 };
-use crate::rules::options::GameOptions;
-use crate::table::setup::{Setup, TableSize, TerrainSetup};
-use crate::table::{Status, Table};
+use crate::games::hyborian::rules::options::GameOptions;
+use crate::games::hyborian::table::setup::{Setup, TableSize, TerrainSetup};
+use crate::games::hyborian::table::{Status, Table};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -360,7 +360,7 @@ mod tests {
             owner: nation.to_lowercase(),
             hired_by: None,
             province: "shamar".into(),
-            contents: crate::army::propose(nation, 500).unwrap(),
+            contents: crate::games::hyborian::army::propose(nation, 500).unwrap(),
             stance: super::super::game::Stance::Field,
             march: None,
             came_from: None,

@@ -8,7 +8,7 @@
 //! the turn after them is winter quarters, then a new year begins.
 
 use super::map::{key, World};
-use crate::army::{ArmyFile, Nation};
+use crate::games::hyborian::army::{ArmyFile, Nation};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -193,7 +193,7 @@ pub struct Campaign {
 /// The Appendix I lists, read once.
 pub(crate) fn lists() -> &'static [Nation] {
     static LISTS: OnceLock<Vec<Nation>> = OnceLock::new();
-    LISTS.get_or_init(|| crate::army::nations().unwrap_or_default())
+    LISTS.get_or_init(|| crate::games::hyborian::army::nations().unwrap_or_default())
 }
 
 pub(crate) fn find_list<'a>(lists: &'a [Nation], name: &str) -> Option<&'a Nation> {
@@ -447,7 +447,7 @@ impl CampaignFile {
                 }
                 let contents = match (&start.units, start.points) {
                     (Some(f), _) => f.clone(),
-                    (None, Some(points)) => crate::army::propose(&list, points)
+                    (None, Some(points)) => crate::games::hyborian::army::propose(&list, points)
                         .map_err(|e| bad(format!("power {}: {e}", p.id)))?,
                     (None, None) => {
                         return Err(bad(format!(

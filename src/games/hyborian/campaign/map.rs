@@ -10,7 +10,7 @@
 //! nation's province points equal to its campaign points.
 //!
 //! ```
-//! use umpire::campaign::map::World;
+//! use umpire::games::hyborian::campaign::map::World;
 //! let world = World::hyborea().unwrap();
 //! assert_eq!(world.points_of("aquilonia"), 3000);
 //! assert!(world.border("tarantia", "shamar").is_some());
@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The shipped world map.
-pub const HYBOREA: &str = include_str!("../../campaigns/world/map.toml");
+pub const HYBOREA: &str = include_str!("../../../../campaigns/world/map.toml");
 
 /// The terrain of a province, which sets what it costs to march into it
 /// and which terrain card a battle there needs.

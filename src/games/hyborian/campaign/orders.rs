@@ -24,7 +24,7 @@ use pest::Parser;
 use serde::{Deserialize, Serialize};
 
 #[derive(pest_derive::Parser)]
-#[grammar = "campaign/campaign.pest"]
+#[grammar = "../grammar/campaign.pest"]
 struct Grammar;
 
 /// Who writes.

@@ -12,7 +12,7 @@ use super::resolve::Event;
 use minijinja::{context, Environment};
 use std::fmt::Write as _;
 
-const TEMPLATE: &str = include_str!("../../templates/campaign/report.txt");
+const TEMPLATE: &str = include_str!("../../../../templates/campaign/report.txt");
 
 fn name<'a>(world: &'a World, id: &'a str) -> &'a str {
     world.province(id).map_or(id, |p| p.name.as_str())
@@ -320,7 +320,7 @@ pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::campaign::game::CampaignFile;
+    use crate::games::hyborian::campaign::game::CampaignFile;
 
     #[test]
     fn a_report_shows_own_contents_and_only_counters_of_others() {
@@ -368,7 +368,7 @@ points = 300
             svg.contains("fill-opacity=\"0.35\""),
             "unseen provinces shaded"
         );
-        assert!(crate::report::picture::png(&svg)
+        assert!(crate::games::hyborian::report::picture::png(&svg)
             .unwrap()
             .starts_with(b"\x89PNG"));
     }

@@ -16,7 +16,7 @@ use super::battle::{self, BattleError, Card};
 use super::game::{find_list, lists, Army, Campaign, Holding, PendingBattle, Stance};
 use super::map::{World, MARCH_DAYS_FOOT, MARCH_DAYS_MOUNTED};
 use super::orders::{Line, Order};
-use crate::army::{ArmyFile, Mercenaries, UnitLine};
+use crate::games::hyborian::army::{ArmyFile, Mercenaries, UnitLine};
 use crate::dice::{Dice, DiceError};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -1334,8 +1334,8 @@ fn share_of(f: &ArmyFile, points: u32) -> BTreeMap<String, u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::campaign::game::CampaignFile;
-    use crate::campaign::orders::read;
+    use crate::games::hyborian::campaign::game::CampaignFile;
+    use crate::games::hyborian::campaign::orders::read;
     use crate::dice::SeededDice;
 
     fn start(weeks: u32) -> (Campaign, World) {
@@ -1499,7 +1499,7 @@ points = 400
     #[test]
     fn a_battle_for_the_secretary_waits_for_the_mailed_result() {
         let (mut c, w) = start(35);
-        c.settings.battles = crate::campaign::game::BattleMode::Secretary;
+        c.settings.battles = crate::games::hyborian::campaign::game::BattleMode::Secretary;
         let mut o = orders("aquilonia", "army aquilonia-1 move to Nemedian Marches");
         o.extend(orders("nemedia", "army nemedia-1 move to Nemedian Marches"));
         let r = turn(&c, &w, &o);

@@ -186,7 +186,7 @@ fn queue_report(
 ) -> Result<(), PostError> {
     let text = format!("{intro}{}", report::text(c, world, reader, played, events));
     let svg = report::svg(c, world, reader);
-    let png = crate::report::picture::png(&svg).map_err(corrupt)?;
+    let png = crate::games::hyborian::report::picture::png(&svg).map_err(corrupt)?;
     let who = reader.unwrap_or("secretary");
     let subject = format!("[{}] {} report: {}", c.id, who, c.date());
     let mut mail = plain(config, vec![to.to_string()], subject, text, None);

@@ -1,10 +1,10 @@
 //! `[expect]` and `[tolerance]`: what a case says must hold after the
 //! stop, and how closely positions and facings must match.
 
-use crate::adjudicate::TurnResult;
-use crate::rules::Formation;
-use crate::table::geometry::{turn_between, Face};
-use crate::table::UnitId;
+use crate::games::hyborian::adjudicate::TurnResult;
+use crate::games::hyborian::rules::Formation;
+use crate::games::hyborian::table::geometry::{turn_between, Face};
+use crate::games::hyborian::table::UnitId;
 use glam::DVec2;
 use serde::Deserialize;
 use std::collections::BTreeSet;
@@ -138,7 +138,7 @@ pub fn parse(
             "facing" => Expectation::Facing { unit, value: number(v).ok_or_else(|| bad("a bearing in degrees"))? },
             "formation" => {
                 let f = v.as_str().ok_or_else(|| bad("a formation name"))?;
-                Expectation::Formation { unit, value: f.parse().map_err(|e: crate::rules::UnknownName| bad(&e.to_string()))? }
+                Expectation::Formation { unit, value: f.parse().map_err(|e: crate::games::hyborian::rules::UnknownName| bad(&e.to_string()))? }
             }
             "status" => {
                 let s = v.as_str().filter(|s| STATUSES.contains(s)).ok_or_else(|| bad(&format!("status must be one of {}", STATUSES.join(" "))))?;

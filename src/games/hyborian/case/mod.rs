@@ -8,7 +8,7 @@
 //! `rejected` expectation are a FAIL (a case must say so when it means it).
 //!
 //! ```no_run
-//! use umpire::case::{run_file, CaseOutcome};
+//! use umpire::games::hyborian::case::{run_file, CaseOutcome};
 //! assert_eq!(run_file("tests/cases/movement/straight-full-move.toml".as_ref()), CaseOutcome::Pass);
 //! ```
 
@@ -16,12 +16,12 @@ mod expect;
 
 pub use expect::{Expectation, Tolerance};
 
-use crate::adjudicate::{resolve_turn, StopAfter};
+use crate::games::hyborian::adjudicate::{resolve_turn, StopAfter};
 use crate::dice::{DiceKey, ScriptedDice};
-use crate::orders::plan::TurnOrders;
-use crate::rules::options::GameOptions;
-use crate::table::setup::{Setup, TableSize, TerrainSetup, UnitSetup};
-use crate::table::{Table, UnitId};
+use crate::games::hyborian::orders::plan::TurnOrders;
+use crate::games::hyborian::rules::options::GameOptions;
+use crate::games::hyborian::table::setup::{Setup, TableSize, TerrainSetup, UnitSetup};
+use crate::games::hyborian::table::{Table, UnitId};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -186,7 +186,7 @@ impl Case {
         }
         // A case is one turn: its spells are those written last turn, and
         // take effect in this one (ruling S-1).
-        crate::adjudicate::spells::carry_written(&mut table, &mut orders);
+        crate::games::hyborian::adjudicate::spells::carry_written(&mut table, &mut orders);
         let mut dice = ScriptedDice::new(self.dice.clone());
         let result = match resolve_turn(&table, &orders, &self.options, &mut dice, self.stop_after)
         {
@@ -234,7 +234,7 @@ struct SideOrders {
 
 /// Read one side's order text through the orders module, as a player's would be.
 fn read_orders(text: &str, side: &str, table: &Table) -> SideOrders {
-    let checked = crate::orders::check_side(text, side, table);
+    let checked = crate::games::hyborian::orders::check_side(text, side, table);
     let errors = checked
         .diagnostics
         .iter()

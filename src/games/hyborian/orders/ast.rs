@@ -9,14 +9,14 @@
 //! the same tree (spans aside):
 //!
 //! ```
-//! let (sheet, errors) = umpire::orders::parse_sheet("Black Dragons: first phase charge Knights with breakthrough");
+//! let (sheet, errors) = umpire::games::hyborian::orders::parse_sheet("Black Dragons: first phase charge Knights with breakthrough");
 //! assert!(errors.is_empty());
 //! assert_eq!(sheet.to_string(), "Black Dragons: phase 1 charge Knights with breakthrough\n");
 //! ```
 
-use crate::orders::diagnostic::{Diagnostic, Span};
-use crate::orders::plan::{Hand, Spell};
-use crate::rules::{Formation, Phase};
+use crate::games::hyborian::orders::diagnostic::{Diagnostic, Span};
+use crate::games::hyborian::orders::plan::{Hand, Spell};
+use crate::games::hyborian::rules::{Formation, Phase};
 use std::fmt;
 
 /// A node with the byte range of the text it was read from.
@@ -110,7 +110,7 @@ pub enum UnitRef {
 impl fmt::Display for UnitRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            UnitRef::Name(n) if crate::orders::parse::is_plain_name(n) => f.write_str(n),
+            UnitRef::Name(n) if crate::games::hyborian::orders::parse::is_plain_name(n) => f.write_str(n),
             UnitRef::Name(n) => write!(f, "\"{n}\""),
             UnitRef::Number(n) => write!(f, "#{n}"),
         }
@@ -463,7 +463,7 @@ impl fmt::Display for UnitOrder {
             UnitOrder::IfRouted { stay: false } => f.write_str("leave if routed"),
             UnitOrder::MoveTo(x, y) => write!(f, "move to ({}, {})", num(*x), num(*y)),
             UnitOrder::Cast { spell, aim } => {
-                write!(f, "cast {}", crate::rules::magic::spell_name(*spell))?;
+                write!(f, "cast {}", crate::games::hyborian::rules::magic::spell_name(*spell))?;
                 match aim {
                     SpellAim::Caster => Ok(()),
                     SpellAim::At(t) => write!(f, " at {t}"),

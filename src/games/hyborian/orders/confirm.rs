@@ -2,8 +2,8 @@
 //! canonical form), every error with the line quoted, and the units that
 //! will stand.
 
-use crate::orders::validate::Checked;
-use crate::table::{Status, Table};
+use crate::games::hyborian::orders::validate::Checked;
+use crate::games::hyborian::table::{Status, Table};
 use std::fmt::Write as _;
 
 /// At most this many errors (and as many notes) are written out in full.
@@ -12,9 +12,9 @@ const MAX_SHOWN: usize = 50;
 /// The plain-text confirmation for `side`'s orders.
 ///
 /// ```
-/// let table = umpire::orders::sample::table();
-/// let checked = umpire::orders::check_side("Black Dragons: phase 1 move 6", "aquilonia", &table);
-/// let text = umpire::orders::confirmation(&checked, &table, "aquilonia");
+/// let table = umpire::games::hyborian::orders::sample::table();
+/// let checked = umpire::games::hyborian::orders::check_side("Black Dragons: phase 1 move 6", "aquilonia", &table);
+/// let text = umpire::games::hyborian::orders::confirmation(&checked, &table, "aquilonia");
 /// assert!(text.contains("  Black Dragons: phase 1 move 6\n"));
 /// assert!(text.contains("  Bossonian Archers\n")); // will stand
 /// ```

@@ -3,8 +3,8 @@
 //! and the end marker.
 //!
 //! ```
-//! use umpire::orders::{read_message, Role};
-//! let sub = umpire::orders::read_message(
+//! use umpire::games::hyborian::orders::{read_message, Role};
+//! let sub = umpire::games::hyborian::orders::read_message(
 //!     "GAME tarantia SIDE aquilonia PASSWORD lion TURN 3\n\
 //!      Black Dragons: phase 1 charge Nemedian Knights\n\
 //!      END\n\
@@ -17,9 +17,9 @@
 //! assert!(sub.syntax_errors.is_empty());
 //! ```
 
-use crate::orders::ast::{OrderSheet, Spanned};
-use crate::orders::diagnostic::{Diagnostic, Invalid, Span};
-use crate::orders::parse::scan;
+use crate::games::hyborian::orders::ast::{OrderSheet, Spanned};
+use crate::games::hyborian::orders::diagnostic::{Diagnostic, Invalid, Span};
+use crate::games::hyborian::orders::parse::scan;
 
 /// Who the message says it is from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -288,7 +288,7 @@ mod tests {
         assert_eq!(s.syntax_errors.len(), 1);
         assert_eq!(
             s.syntax_errors[0].kind,
-            crate::orders::diagnostic::Kind::Invalid(Invalid::NotModerator)
+            crate::games::hyborian::orders::diagnostic::Kind::Invalid(Invalid::NotModerator)
         );
     }
 

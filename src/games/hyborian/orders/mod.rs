@@ -13,8 +13,8 @@
 //! - [`confirm`] writes the player's confirmation.
 //!
 //! ```
-//! let table = umpire::orders::sample::table();
-//! let checked = umpire::orders::check_side(
+//! let table = umpire::games::hyborian::orders::sample::table();
+//! let checked = umpire::games::hyborian::orders::check_side(
 //!     "Black Dragons: phase 1 charge Nemedian Knights with breakthrough\n\
 //!      Skirmishers: phase 1 move 4; evade if charged",
 //!     "aquilonia",
@@ -45,10 +45,10 @@ pub use message::{read_message, Command, Header, Role, Submission};
 pub use offline::offline_check;
 pub use validate::{validate, Checked};
 
-use crate::table::Table;
+use crate::games::hyborian::table::Table;
 
 /// The player's guide (docs/orders.md), the answer to a `HELP` mail.
-pub const GUIDE: &str = include_str!("../../docs/orders.md");
+pub const GUIDE: &str = include_str!("../../../../docs/orders.md");
 
 /// Read an order sheet: unit blocks only, as in a rules case file
 /// (`Regular Spearmen: phase 1 move full`). Mail headers and commands are

@@ -3,12 +3,12 @@
 //! nearest name to suggest when nothing matches.
 //!
 //! ```
-//! use umpire::orders::names::key;
+//! use umpire::games::hyborian::orders::names::key;
 //! assert_eq!(key("Black  Dragons!"), "blackdragons");
 //! ```
 
-use crate::orders::ast::UnitRef;
-use crate::table::{Table, Unit};
+use crate::games::hyborian::orders::ast::UnitRef;
+use crate::games::hyborian::table::{Table, Unit};
 
 /// A name reduced to what matters: lowercase letters and digits.
 pub fn key(name: &str) -> String {
@@ -162,7 +162,7 @@ fn subsequence(q: &str, n: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::orders::sample::table;
+    use crate::games::hyborian::orders::sample::table;
 
     fn name_of(r: &str) -> String {
         let t = table();

@@ -2,7 +2,7 @@
 //! the confirmation a player would get, without sending anything.
 
 use super::{confirmation, read_message, validate, Role};
-use crate::table::Table;
+use crate::games::hyborian::table::Table;
 
 /// Check `text` (a whole orders mail or just the unit lines) for `side`
 /// (or the header's SIDE) against `table`. Returns the confirmation and
@@ -40,7 +40,7 @@ mod tests {
 
     #[test]
     fn header_names_the_side_and_errors_fail_the_check() {
-        let table = crate::orders::sample::table();
+        let table = crate::games::hyborian::orders::sample::table();
         let (text, ok) = offline_check("GAME g SIDE aquilonia PASSWORD p\nBlack Dragons: phase 1 move 6\nEND\n", None, &table);
         assert!(ok, "{text}");
         assert!(text.contains("Black Dragons: phase 1 move 6"));

@@ -8,11 +8,11 @@
 //! A broken line inside a unit's block marks the block `broken`, so the
 //! validator refuses that unit's orders instead of carrying out half of them.
 
-use crate::orders::ast::*;
-use crate::orders::diagnostic::{Diagnostic, Invalid, Span};
-use crate::orders::message::{Command, HeaderField};
-use crate::orders::plan::Hand;
-use crate::rules::{magic, Formation, Phase};
+use crate::games::hyborian::orders::ast::*;
+use crate::games::hyborian::orders::diagnostic::{Diagnostic, Invalid, Span};
+use crate::games::hyborian::orders::message::{Command, HeaderField};
+use crate::games::hyborian::orders::plan::Hand;
+use crate::games::hyborian::rules::{magic, Formation, Phase};
 use pest::error::InputLocation;
 use pest::iterators::Pair;
 use pest::Parser as _;
@@ -953,7 +953,7 @@ fn move_order(p: Pair<Rule>, off: usize) -> MoveOrder {
             Rule::oblique => {
                 m.direction = MoveDirection::Oblique {
                     hand: hand_in(&x),
-                    degrees: crate::rules::movement::OBLIQUE_MAX_DEGREES,
+                    degrees: crate::games::hyborian::rules::movement::OBLIQUE_MAX_DEGREES,
                 }
             }
             Rule::toward => {
@@ -1389,7 +1389,7 @@ mod tests {
         assert!(sheet.blocks[0].node.broken);
         assert_eq!(
             errors[0].kind,
-            crate::orders::diagnostic::Kind::Invalid(Invalid::MissingPhase)
+            crate::games::hyborian::orders::diagnostic::Kind::Invalid(Invalid::MissingPhase)
         );
     }
 
@@ -1404,7 +1404,7 @@ mod tests {
     /// The fast path reads a line exactly as the full grammar does.
     #[test]
     fn fast_path_agrees_with_the_grammar() {
-        let guide = include_str!("../../docs/orders.md");
+        let guide = include_str!("../../../../docs/orders.md");
         let mut lines: Vec<String> = guide.lines().map(String::from).collect();
         let words = [
             "Hold", "Face", "Charge", "Phase", "P1", "Evade", "End", "Game", "Status", "Turn",

@@ -5,8 +5,8 @@
 //! The written forms in the docs are the canonical ones the confirmation
 //! echoes back.
 
-use crate::rules::{Formation, Phase};
-use crate::table::UnitId;
+use crate::games::hyborian::rules::{Formation, Phase};
+use crate::games::hyborian::table::UnitId;
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

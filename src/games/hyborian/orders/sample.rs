@@ -3,12 +3,12 @@
 //! Nemedia (north, facing south) on a 72 × 48 inch table.
 //!
 //! ```
-//! let table = umpire::orders::sample::table();
+//! let table = umpire::games::hyborian::orders::sample::table();
 //! assert_eq!(table.units_of("aquilonia").count(), 8);
 //! ```
 
-use crate::rules::{Class, Formation, Trait, UnitType, Weapon};
-use crate::table::{Status, Table, Unit};
+use crate::games::hyborian::rules::{Class, Formation, Trait, UnitType, Weapon};
+use crate::games::hyborian::table::{Status, Table, Unit};
 use glam::DVec2;
 use std::collections::{BTreeMap, BTreeSet};
 

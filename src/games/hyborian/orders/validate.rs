@@ -6,8 +6,8 @@
 //! stands (ruling O-1); the other units' orders are kept.
 //!
 //! ```
-//! let table = umpire::orders::sample::table();
-//! let checked = umpire::orders::check_side(
+//! let table = umpire::games::hyborian::orders::sample::table();
+//! let checked = umpire::games::hyborian::orders::check_side(
 //!     "Black Dragons: phase 1 charge Nemedian Knights with breakthrough\n\
 //!      Bossonian Archers: phase 1 move 8",
 //!     "aquilonia",
@@ -17,13 +17,13 @@
 //! assert_eq!(checked.rejected, vec!["boss".to_string()]); // medium foot in line: 6 inches
 //! ```
 
-use crate::orders::ast::{self, *};
-use crate::orders::diagnostic::{Diagnostic, Illegal, Remark, Span};
-use crate::orders::names::{Found, Index};
-use crate::orders::plan::{self, TurnOrders, UnitOrders};
-use crate::rules::movement::{self, Pace};
-use crate::rules::{magic, Formation, Phase, Trait, UnitType, Weapon};
-use crate::table::{Status, Table, TerrainKind, Unit, UnitId};
+use crate::games::hyborian::orders::ast::{self, *};
+use crate::games::hyborian::orders::diagnostic::{Diagnostic, Illegal, Remark, Span};
+use crate::games::hyborian::orders::names::{Found, Index};
+use crate::games::hyborian::orders::plan::{self, TurnOrders, UnitOrders};
+use crate::games::hyborian::rules::movement::{self, Pace};
+use crate::games::hyborian::rules::{magic, Formation, Phase, Trait, UnitType, Weapon};
+use crate::games::hyborian::table::{Status, Table, TerrainKind, Unit, UnitId};
 use glam::DVec2;
 use std::collections::BTreeMap;
 
@@ -458,7 +458,7 @@ impl<'a> Ctx<'a> {
         // Horse archers may get the road figure in road column off a road
         // (a game option); the validator allows the larger figure and the
         // engine cuts the move back where the option is off.
-        let horse_archer = self.unit.has_trait(crate::rules::Trait::HorseArcher);
+        let horse_archer = self.unit.has_trait(crate::games::hyborian::rules::Trait::HorseArcher);
         movement::allowance(k, formation, pace, horse_archer)
     }
 
@@ -1274,7 +1274,7 @@ impl<'a> Ctx<'a> {
                     return;
                 }
                 if spell == S::BlackSlumber {
-                    let thoth = crate::orders::names::key(&u.name).contains("thothamon");
+                    let thoth = crate::games::hyborian::orders::names::key(&u.name).contains("thothamon");
                     if !matches!(t.kind, UnitType::Hero | UnitType::Superhero)
                         || (t.kind == UnitType::Superhero && !thoth)
                     {

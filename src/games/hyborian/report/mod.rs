@@ -9,9 +9,9 @@
 
 pub mod picture;
 
-use crate::adjudicate::events::TestPoint;
-use crate::adjudicate::Event;
-use crate::table::{Status, Table, Unit};
+use crate::games::hyborian::adjudicate::events::TestPoint;
+use crate::games::hyborian::adjudicate::Event;
+use crate::games::hyborian::table::{Status, Table, Unit};
 use minijinja::{AutoEscape, Environment};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -215,8 +215,8 @@ fn env() -> &'static Environment<'static> {
         let mut env = Environment::new();
         env.set_auto_escape_callback(|name| if name.ends_with(".html") { AutoEscape::Html } else { AutoEscape::None });
         for (name, text) in [
-            ("report.txt", include_str!("../../templates/report.txt")),
-            ("report.html", include_str!("../../templates/report.html")),
+            ("report.txt", include_str!("../../../../templates/report.txt")),
+            ("report.html", include_str!("../../../../templates/report.html")),
         ] {
             env.add_template(name, text).unwrap_or_else(|e| panic!("built-in template {name} is broken: {e}"));
         }
@@ -254,8 +254,8 @@ impl TurnReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Class, Formation, UnitType};
-    use crate::table::Unit;
+    use crate::games::hyborian::rules::{Class, Formation, UnitType};
+    use crate::games::hyborian::table::Unit;
     use glam::DVec2;
 
     fn hostile_table() -> Table {

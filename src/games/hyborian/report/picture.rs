@@ -4,12 +4,12 @@
 //! faded, a scale bar and a north arrow. Drawn as SVG; [`png`] rasterises
 //! it with resvg and the font the project ships.
 
-use crate::table::{EffectKind, Table, TerrainKind, Unit};
+use crate::games::hyborian::table::{EffectKind, Table, TerrainKind, Unit};
 use glam::DVec2;
 use std::fmt::Write as _;
 
 /// The font every picture uses (DejaVu Sans Condensed, shipped in templates/fonts).
-const FONT: &[u8] = include_bytes!("../../templates/fonts/DejaVuSansCondensed.ttf");
+const FONT: &[u8] = include_bytes!("../../../../templates/fonts/DejaVuSansCondensed.ttf");
 const FONT_FAMILY: &str = "DejaVu Sans";
 
 /// Pixels per inch of table.
@@ -132,7 +132,7 @@ pub fn svg(before: Option<&Table>, after: &Table, charged: &[String], caption: &
             f.points(&corners)
         );
         // The front edge, thick, shows the facing.
-        let (a, b) = fp.edge(crate::table::geometry::Edge::Front);
+        let (a, b) = fp.edge(crate::games::hyborian::table::geometry::Edge::Front);
         let (x1, y1) = f.p(a);
         let (x2, y2) = f.p(b);
         let _ = writeln!(s, r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{line}" stroke-width="3"/>"##);
@@ -245,7 +245,7 @@ fn magic(s: &mut String, f: &Frame, table: &Table) {
                 );
             }
             EffectKind::Rain { centre } => {
-                let half = crate::rules::magic::RAIN_SQUARE / 2.0;
+                let half = crate::games::hyborian::rules::magic::RAIN_SQUARE / 2.0;
                 let (x, y) = f.p(*centre + DVec2::new(-half, half));
                 let side = 2.0 * half * SCALE;
                 let _ = writeln!(s, r##"<rect x="{x:.1}" y="{y:.1}" width="{side:.1}" height="{side:.1}" fill="#5dade2" fill-opacity="0.3" stroke="#1f618d" stroke-dasharray="3 3"/><text x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle" fill="#1f618d">rain</text>"##, x + side / 2.0, y + 12.0);

@@ -6,7 +6,7 @@
 //! (commanders, heroes, wizards) stand on a foot base.
 //!
 //! ```
-//! use umpire::rules::{bases::base, UnitType};
+//! use umpire::games::hyborian::rules::{bases::base, UnitType};
 //! let b = base(UnitType::HeavyCavalry);
 //! assert!((b.frontage - 20.0 / 25.4).abs() < 1e-12);
 //! assert_eq!(b.rank_depth, 2.0);

@@ -3,7 +3,7 @@
 //! rule that turns kills into casualties.
 //!
 //! ```
-//! use umpire::rules::fire::{casualties_from_kills, range_of, MissileWeapon};
+//! use umpire::games::hyborian::rules::fire::{casualties_from_kills, range_of, MissileWeapon};
 //! assert_eq!(casualties_from_kills(24), 1); // the book's Bossonians: 24 kills = 1 figure
 //! assert_eq!(casualties_from_kills(29), 1);
 //! assert_eq!(casualties_from_kills(30), 2); // a remainder of 10 rounds up
@@ -122,7 +122,7 @@ pub const CHARIOT_ARCHERS_PER_CHARIOT: u32 = 1;
 /// mahout; a chariot its spearman, then its archer (ruling C-32). Other
 /// units: `None`.
 pub fn crew_archers(kind: UnitType, figures: u32) -> Option<u32> {
-    let crew = crate::rules::bases::base(kind).crew;
+    let crew = crate::games::hyborian::rules::bases::base(kind).crew;
     let (whole, part) = (figures / crew, figures % crew);
     match kind {
         UnitType::WoollyMammoth => Some(
@@ -130,7 +130,7 @@ pub fn crew_archers(kind: UnitType, figures: u32) -> Option<u32> {
                 + part.saturating_sub(1).min(MAMMOTH_ARCHERS_PER_BEAST),
         ),
         UnitType::HeavyChariot | UnitType::LightChariot => {
-            Some(crate::rules::bases::models(kind, figures) * CHARIOT_ARCHERS_PER_CHARIOT)
+            Some(crate::games::hyborian::rules::bases::models(kind, figures) * CHARIOT_ARCHERS_PER_CHARIOT)
         }
         _ => None,
     }

@@ -2,13 +2,13 @@
 //! sizes the book gives them.
 //!
 //! ```
-//! use umpire::orders::plan::Spell;
-//! use umpire::rules::magic::{find_spell, spell_points};
+//! use umpire::games::hyborian::orders::plan::Spell;
+//! use umpire::games::hyborian::rules::magic::{find_spell, spell_points};
 //! assert_eq!(find_spell("the sword of fire"), Ok(Spell::SwordOfFire));
 //! assert_eq!(spell_points(Spell::EarthDemon), 125);
 //! ```
 
-use crate::orders::plan::Spell;
+use crate::games::hyborian::orders::plan::Spell;
 
 /// Every regular spell, in the book's order.
 pub const SPELLS: [Spell; 10] = [

@@ -3,8 +3,8 @@
 //! heroes' weight, and how a percentage becomes figures.
 //!
 //! ```
-//! use umpire::rules::melee::{category, charge_bonus, post_charge_bonus};
-//! use umpire::rules::UnitType;
+//! use umpire::games::hyborian::rules::melee::{category, charge_bonus, post_charge_bonus};
+//! use umpire::games::hyborian::rules::UnitType;
 //! assert_eq!(category(UnitType::HeavyCavalry), 4);
 //! assert_eq!(charge_bonus(UnitType::WoollyMammoth), 5);
 //! assert_eq!(post_charge_bonus(UnitType::MediumInfantry), 0);

@@ -3,7 +3,7 @@
 //! unit came within range of, for pass-through fire.)
 //!
 //! ```
-//! use umpire::rules::{missile::max_range, Weapon};
+//! use umpire::games::hyborian::rules::{missile::max_range, Weapon};
 //! assert_eq!(max_range(Weapon::Bow), Some(12.0));
 //! assert_eq!(max_range(Weapon::Pike), None);
 //! ```

@@ -3,8 +3,8 @@
 //! distances and losses of falling back and routing.
 //!
 //! ```
-//! use umpire::rules::morale::{base_chance, severity, MoraleModifier, Severity};
-//! use umpire::rules::Class;
+//! use umpire::games::hyborian::rules::morale::{base_chance, severity, MoraleModifier, Severity};
+//! use umpire::games::hyborian::rules::Class;
 //! assert_eq!(base_chance(Class::B), 85);
 //! assert_eq!(MoraleModifier::AttackedInRear.value(), -40);
 //! assert_eq!(severity(36), Severity::FallBackTwo);

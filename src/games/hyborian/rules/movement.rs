@@ -3,7 +3,7 @@
 //! rule, wheel and oblique limits, half speed in rough terrain).
 //!
 //! ```
-//! use umpire::rules::{movement::{allowance, Pace}, Formation, UnitType};
+//! use umpire::games::hyborian::rules::{movement::{allowance, Pace}, Formation, UnitType};
 //! assert_eq!(allowance(UnitType::MediumInfantry, Formation::Line, Pace::Normal, false), 6.0);
 //! assert_eq!(allowance(UnitType::HeavyCavalry, Formation::Line, Pace::Charge, false), 18.0);
 //! ```

@@ -3,7 +3,7 @@
 //! per game. Every default is the project's ruling (docs/rulings/engine.md).
 //!
 //! ```
-//! use umpire::rules::options::{GameOptions, Clock};
+//! use umpire::games::hyborian::rules::options::{GameOptions, Clock};
 //! let o: GameOptions = toml::from_str("clock = \"proportional\"").unwrap();
 //! assert_eq!(o.clock, Clock::Proportional);
 //! assert!(toml::from_str::<GameOptions>("no_such_rule = true").is_err());
@@ -30,7 +30,7 @@ pub struct GameOptions {
     /// Whether fire passes a gap of exactly 3 inches (§6 "greater than", OPEN; ruling C-7).
     pub fire_gap_of_three_passes: bool,
     /// How fractions of figures round in melee and half ranks (§13, OPEN; ruling C-13).
-    pub figure_rounding: crate::rules::melee::FigureRounding,
+    pub figure_rounding: crate::games::hyborian::rules::melee::FigureRounding,
     /// Whether the hills/woods/swamp −1 in melee falls on units fighting
     /// into the terrain as well as on those standing in it (§4, OPEN; ruling C-14).
     pub terrain_penalty_on_attackers: bool,
@@ -78,7 +78,7 @@ impl Default for GameOptions {
             horse_archer_column_bonus: true,
             shemite_bow_long_over_12: false,
             fire_gap_of_three_passes: false,
-            figure_rounding: crate::rules::melee::FigureRounding::Nearest,
+            figure_rounding: crate::games::hyborian::rules::melee::FigureRounding::Nearest,
             terrain_penalty_on_attackers: false,
             arcs: ArcGeometry::Corner45,
             nearby_enemies_test: false,

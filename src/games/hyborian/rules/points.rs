@@ -7,7 +7,7 @@
 //! test below holds it against the printed table.
 //!
 //! ```
-//! use umpire::rules::{points::figure_cost, Class, UnitType};
+//! use umpire::games::hyborian::rules::{points::figure_cost, Class, UnitType};
 //! // a Bossonian archer: medium foot with a bow, A class
 //! assert_eq!(figure_cost(UnitType::MediumInfantry, Class::A, true), Some(5));
 //! // the book prints "X": there is no C-class heavy foot

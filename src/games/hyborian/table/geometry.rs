@@ -6,7 +6,7 @@
 //! Bearings are compass degrees (0 = north = +y, 90 = east = +x).
 //!
 //! ```
-//! use umpire::table::geometry::{heading, Footprint};
+//! use umpire::games::hyborian::table::geometry::{heading, Footprint};
 //! use glam::DVec2;
 //! let a = Footprint::behind(DVec2::new(0.0, 0.0), 0.0, 6.0, 2.0);
 //! let b = Footprint::behind(DVec2::new(0.0, 3.0), 0.0, 6.0, 2.0);
@@ -15,10 +15,10 @@
 //! assert!((heading(90.0) - DVec2::X).length() < 1e-12);
 //! ```
 
-use crate::rules::bases::{base, models};
-use crate::rules::options::ArcGeometry;
-use crate::rules::{Formation, UnitType};
-use crate::table::Unit;
+use crate::games::hyborian::rules::bases::{base, models};
+use crate::games::hyborian::rules::options::ArcGeometry;
+use crate::games::hyborian::rules::{Formation, UnitType};
+use crate::games::hyborian::table::Unit;
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
 use std::fmt;

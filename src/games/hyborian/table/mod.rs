@@ -9,8 +9,8 @@ pub mod geometry;
 pub mod setup;
 pub mod terrain;
 
-use crate::orders::plan::{Spell, SpellTarget};
-use crate::rules::{Class, Formation, Trait, UnitType, Weapon};
+use crate::games::hyborian::orders::plan::{Spell, SpellTarget};
+use crate::games::hyborian::rules::{Class, Formation, Trait, UnitType, Weapon};
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};

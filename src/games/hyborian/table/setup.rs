@@ -3,7 +3,7 @@
 //! turn a [`Setup`] into a [`Table`] ([`Table::from_setup`]).
 //!
 //! ```
-//! use umpire::table::{setup::Setup, Table};
+//! use umpire::games::hyborian::table::{setup::Setup, Table};
 //! let setup: Setup = toml::from_str(r#"
 //! [table]
 //! width = 72.0
@@ -25,7 +25,7 @@
 
 use super::geometry::{files_and_ranks, normalize_bearing};
 use super::{Status, Table, Terrain, TerrainKind, Unit};
-use crate::rules::{Class, Formation, Trait, UnitType, Weapon};
+use crate::games::hyborian::rules::{Class, Formation, Trait, UnitType, Weapon};
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -228,7 +228,7 @@ fn parse_terrain(i: usize, t: &TerrainSetup) -> Result<Terrain, SetupError> {
     Ok(Terrain { kind, points })
 }
 
-fn parse_list<T: std::str::FromStr<Err = crate::rules::UnknownName>>(
+fn parse_list<T: std::str::FromStr<Err = crate::games::hyborian::rules::UnknownName>>(
     items: &[String],
     place: &str,
     field: &str,
@@ -237,7 +237,7 @@ fn parse_list<T: std::str::FromStr<Err = crate::rules::UnknownName>>(
         .iter()
         .map(|s| {
             s.parse()
-                .map_err(|e: crate::rules::UnknownName| err(place, field, e.to_string()))
+                .map_err(|e: crate::games::hyborian::rules::UnknownName| err(place, field, e.to_string()))
         })
         .collect()
 }
@@ -269,11 +269,11 @@ fn parse_unit(
     let kind: UnitType = u
         .kind
         .parse()
-        .map_err(|e: crate::rules::UnknownName| err(&place, "type", e.to_string()))?;
+        .map_err(|e: crate::games::hyborian::rules::UnknownName| err(&place, "type", e.to_string()))?;
     let class: Class = match &u.class {
         Some(c) => c
             .parse()
-            .map_err(|e: crate::rules::UnknownName| err(&place, "class", e.to_string()))?,
+            .map_err(|e: crate::games::hyborian::rules::UnknownName| err(&place, "class", e.to_string()))?,
         None => Class::B,
     };
     if u.figures == 0 {
@@ -341,7 +341,7 @@ fn parse_unit(
         })?;
         let formation: Formation = text
             .parse()
-            .map_err(|e: crate::rules::UnknownName| err(&place, "formation", e.to_string()))?;
+            .map_err(|e: crate::games::hyborian::rules::UnknownName| err(&place, "formation", e.to_string()))?;
         let (files, ranks) = match (formation, u.files, u.ranks) {
             (_, Some(_), Some(_)) => {
                 return Err(err(

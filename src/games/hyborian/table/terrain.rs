@@ -3,7 +3,7 @@
 //! polylines with a width.
 //!
 //! ```
-//! use umpire::table::terrain::point_in_polygon;
+//! use umpire::games::hyborian::table::terrain::point_in_polygon;
 //! use glam::DVec2;
 //! let square = [DVec2::new(0.0, 0.0), DVec2::new(4.0, 0.0), DVec2::new(4.0, 4.0), DVec2::new(0.0, 4.0)];
 //! assert!(point_in_polygon(DVec2::new(1.0, 1.0), &square));

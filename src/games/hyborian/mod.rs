@@ -1,0 +1,11 @@
+//! *Royal Armies of the Hyborean Age* (1975): the continuous table,
+//! simultaneous two-phase turns, and the world campaign.
+
+pub mod adjudicate;
+pub mod army;
+pub mod campaign;
+pub mod case;
+pub mod orders;
+pub mod report;
+pub mod rules;
+pub mod table;
