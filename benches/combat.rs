@@ -10,7 +10,7 @@ use combat_table::{setup_toml, Spec, KINDS};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use umpire::games::hyborian::adjudicate::{resolve_turn, StopAfter};
-use umpire::dice::SeededDice;
+use umpire::games::hyborian::dice::SeededDice;
 use umpire::games::hyborian::orders::plan::TurnOrders;
 use umpire::games::hyborian::rules::options::GameOptions;
 use umpire::games::hyborian::table::{setup::Setup, Table};
@@ -22,7 +22,7 @@ fn battle() -> Table {
             figures: 16 + kind as u32,
         })
         .collect();
-    let setup: Setup = toml::from_str(&setup_toml(&specs, 10, "")).expect("bench set-up parses");
+    let setup: Setup = toml::from_str(&setup_toml(&specs, 10, &|id: &str| id.to_string())).expect("bench set-up parses");
     Table::from_setup(&setup).expect("bench set-up is legal")
 }
 

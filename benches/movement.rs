@@ -6,7 +6,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use umpire::games::hyborian::adjudicate::{resolve_turn, StopAfter};
-use umpire::dice::ScriptedDice;
+use umpire::games::hyborian::dice::ScriptedDice;
 use umpire::games::hyborian::orders::plan::*;
 use umpire::games::hyborian::rules::options::GameOptions;
 use umpire::games::hyborian::table::setup::{Setup, TableSize, UnitSetup};

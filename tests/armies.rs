@@ -574,7 +574,7 @@ proptest! {
 fn ready_scenarios_play_to_the_end_with_scripted_orders() {
     use umpire::games::hyborian::adjudicate::{resolve_turn, StopAfter};
     use umpire::games::hyborian::army::scenario;
-    use umpire::dice::SeededDice;
+    use umpire::games::hyborian::dice::SeededDice;
     use umpire::games::hyborian::orders::{check_side, plan::TurnOrders};
     use umpire::games::hyborian::rules::options::GameOptions;
 

@@ -369,7 +369,7 @@ mod invariants {
     use super::*;
     use glam::DVec2;
     use proptest::prelude::*;
-    use umpire::dice::SeededDice;
+    use umpire::games::hyborian::dice::SeededDice;
     use umpire::games::hyborian::orders::plan::{Spell, SpellTarget};
     use umpire::games::hyborian::rules::magic::{SPECIAL_SPELLS, SPELLS};
     use umpire::games::hyborian::table::PendingSpell;

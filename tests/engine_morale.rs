@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use umpire::games::hyborian::adjudicate::{resolve_turn, Event, StopAfter};
-use umpire::dice::{ScriptedDice, SeededDice};
+use umpire::games::hyborian::dice::{ScriptedDice, SeededDice};
 use umpire::games::hyborian::orders::plan::TurnOrders;
 use umpire::games::hyborian::rules::options::GameOptions;
 use umpire::games::hyborian::table::setup::Setup;

@@ -3,7 +3,7 @@
 
 use glam::DVec2;
 use umpire::games::hyborian::adjudicate::{resolve_turn, Event, StopAfter, TurnResult};
-use umpire::dice::ScriptedDice;
+use umpire::games::hyborian::dice::ScriptedDice;
 use umpire::games::hyborian::orders::plan::*;
 use umpire::games::hyborian::rules::options::{Clock, GameOptions};
 use umpire::games::hyborian::table::{setup::Setup, Table};

@@ -6,7 +6,7 @@
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use umpire::games::hyborian::adjudicate::{resolve_turn, StopAfter, TurnResult};
-use umpire::dice::ScriptedDice;
+use umpire::games::hyborian::dice::ScriptedDice;
 use umpire::games::hyborian::orders::plan::*;
 use umpire::games::hyborian::rules::movement::{allowance, Pace};
 use umpire::games::hyborian::rules::options::{Clock, GameOptions};

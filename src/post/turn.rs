@@ -7,7 +7,7 @@ use super::outbox::{self, Kind};
 use super::{audit, password, templates, PostError};
 use crate::games::hyborian::adjudicate::{resolve_turn, StopAfter};
 use crate::config::Config;
-use crate::dice::{Dice, DiceKey, ModeratorDice, SeededDice};
+use crate::games::hyborian::dice::{DiceKey, ModeratorDice, Roll, SeededDice};
 use std::collections::BTreeMap;
 use crate::mail::compose::{Attachment, Inline, Outgoing};
 use crate::mail::quote::umpire_mark_line;

@@ -99,22 +99,18 @@ pub fn body_text(raw: &str) -> String {
 /// Scripted dice for tests about something other than morale: any morale
 /// test the script does not give passes (a roll of 1), every other key
 /// must be scripted as usual.
-pub struct SteadyDice(pub umpire::dice::ScriptedDice);
+pub struct SteadyDice(pub umpire::games::hyborian::dice::ScriptedDice);
 
 impl SteadyDice {
     pub fn new(values: std::collections::BTreeMap<String, u8>) -> Self {
-        SteadyDice(umpire::dice::ScriptedDice::new(values))
+        SteadyDice(umpire::games::hyborian::dice::ScriptedDice::new(values))
     }
 }
 
 impl umpire::dice::Dice for SteadyDice {
-    fn roll(&mut self, key: &umpire::dice::DiceKey) -> Result<u8, umpire::dice::DiceError> {
-        match self.0.roll(key) {
-            Err(umpire::dice::DiceError::Missing { .. })
-                if matches!(key, umpire::dice::DiceKey::Morale { .. }) =>
-            {
-                Ok(1)
-            }
+    fn roll_die(&mut self, key: &str, die: umpire::dice::DieKind) -> Result<u8, umpire::dice::DiceError> {
+        match self.0.roll_die(key, die) {
+            Err(umpire::dice::DiceError::Missing { .. }) if key.starts_with("morale:") => Ok(1),
             other => other,
         }
     }

@@ -14,8 +14,8 @@ pub struct Spec {
 }
 
 /// The set-up text of `blocks` melees (4 specs each, cycled) and one
-/// archer/target pair per block; `prefix` renames every unit id.
-pub fn setup_toml(specs: &[Spec], blocks: usize, prefix: &str) -> String {
+/// archer/target pair per block; `rename` gives every unit its id.
+pub fn setup_toml(specs: &[Spec], blocks: usize, rename: &dyn Fn(&str) -> String) -> String {
     let mut s = String::from("[table]\nwidth = 400.0\ndepth = 60.0\n\n");
     for b in 0..blocks {
         let x0 = 6.0 + b as f64 * 38.0;
@@ -28,21 +28,23 @@ pub fn setup_toml(specs: &[Spec], blocks: usize, prefix: &str) -> String {
                 let sp = specs[(b * 4 + si * 2 + k) % specs.len()];
                 let kind = KINDS[sp.kind];
                 let x = x0 + k as f64 * 9.0;
-                let melee: Vec<String> = theirs.iter().map(|t| format!("{prefix}{b}{t}")).collect();
+                let melee: Vec<String> = theirs.iter().map(|t| rename(&format!("{b}{t}"))).collect();
                 let pike = if kind == "HIP" {
                     "weapons = [\"pike\"]\n"
                 } else {
                     ""
                 };
                 s += &format!(
-                    "[[unit]]\nid = \"{prefix}{b}{}\"\nside = \"{side}\"\nname = \"U{b}{}\"\ntype = \"{kind}\"\nclass = \"B\"\nfigures = {}\n{pike}formation = \"line\"\nfiles = 8\nfront = [{x}, {y}]\nfacing = {facing}\nstatus = \"in-melee:{}\"\n\n",
-                    mine[k], mine[k], sp.figures.clamp(8, 24), melee.join(",")
+                    "[[unit]]\nid = \"{}\"\nside = \"{side}\"\nname = \"U{b}{}\"\ntype = \"{kind}\"\nclass = \"B\"\nfigures = {}\n{pike}formation = \"line\"\nfiles = 8\nfront = [{x}, {y}]\nfacing = {facing}\nstatus = \"in-melee:{}\"\n\n",
+                    rename(&format!("{b}{}", mine[k])), mine[k], sp.figures.clamp(8, 24), melee.join(",")
                 );
             }
         }
         s += &format!(
-            "[[unit]]\nid = \"{prefix}{b}bow\"\nside = \"aquilonia\"\nname = \"Bows{b}\"\ntype = \"LI\"\nclass = \"B\"\nfigures = 12\nweapons = [\"bow\"]\nformation = \"line\"\nranks = 2\nfront = [{}, 40.0]\nfacing = 0\n\n[[unit]]\nid = \"{prefix}{b}tgt\"\nside = \"nemedia\"\nname = \"Target{b}\"\ntype = \"MI\"\nclass = \"B\"\nfigures = 24\nformation = \"line\"\nranks = 3\nfront = [{}, 46.0]\nfacing = 180\n\n",
+            "[[unit]]\nid = \"{}\"\nside = \"aquilonia\"\nname = \"Bows{b}\"\ntype = \"LI\"\nclass = \"B\"\nfigures = 12\nweapons = [\"bow\"]\nformation = \"line\"\nranks = 2\nfront = [{}, 40.0]\nfacing = 0\n\n[[unit]]\nid = \"{}\"\nside = \"nemedia\"\nname = \"Target{b}\"\ntype = \"MI\"\nclass = \"B\"\nfigures = 24\nformation = \"line\"\nranks = 3\nfront = [{}, 46.0]\nfacing = 180\n\n",
+            rename(&format!("{b}bow")),
             x0 + 4.0,
+            rename(&format!("{b}tgt")),
             x0 + 4.0
         );
     }

@@ -4,6 +4,7 @@
 pub mod adjudicate;
 pub mod army;
 pub mod campaign;
+pub mod dice;
 pub mod case;
 pub mod orders;
 pub mod report;

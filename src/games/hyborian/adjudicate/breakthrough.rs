@@ -13,7 +13,7 @@ use super::movement::{self, end_melees, AfterMelee};
 use super::plan::{faced, Leg, Plan, PlanKind};
 use super::record::{MoraleCall, MoraleCause};
 use super::{roll, TurnState};
-use crate::dice::{Dice, DiceError, DiceKey};
+use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
 use crate::games::hyborian::orders::plan::{Function, TurnOrders};
 use crate::games::hyborian::rules::melee::{BREAKTHROUGH_RATIO, BROKEN_THROUGH_MORALE};
 use crate::games::hyborian::rules::movement::{allowance, Pace};

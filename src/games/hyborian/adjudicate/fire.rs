@@ -4,7 +4,7 @@
 
 use super::events::Event;
 use super::{roll, TurnState};
-use crate::dice::{Dice, DiceError, DiceKey};
+use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
 use crate::games::hyborian::orders::plan::{FireOrder, Function, TurnOrders};
 use crate::games::hyborian::rules::fire::{
     casualties_from_kills, crew_archers, kills, range_of, ranks_that_fire, Arc, FireModifier,

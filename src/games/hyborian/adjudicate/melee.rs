@@ -8,7 +8,7 @@ use super::events::Event;
 use super::fire::{nearest_point, take_losses};
 use super::record::MeleeResult;
 use super::{roll, TurnState};
-use crate::dice::{Dice, DiceError, DiceKey};
+use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
 use crate::games::hyborian::orders::plan::TurnOrders;
 use crate::games::hyborian::rules::bases::base;
 use crate::games::hyborian::rules::melee::{
@@ -516,7 +516,7 @@ fn modifiers(
 mod tests {
     use super::*;
     use crate::games::hyborian::adjudicate::{resolve_turn, StopAfter};
-    use crate::dice::ScriptedDice;
+    use crate::games::hyborian::dice::ScriptedDice;
     use crate::games::hyborian::table::setup::Setup;
 
     const TWO_FOOT: &str = r#"

@@ -12,7 +12,7 @@
 //!
 //! ```
 //! use umpire::games::hyborian::adjudicate::{resolve_turn, StopAfter};
-//! use umpire::dice::ScriptedDice;
+//! use umpire::games::hyborian::dice::ScriptedDice;
 //! use umpire::games::hyborian::orders::plan::TurnOrders;
 //! use umpire::games::hyborian::rules::options::GameOptions;
 //! use umpire::games::hyborian::table::{setup::Setup, Table};
@@ -39,7 +39,7 @@ pub mod record;
 pub use events::Event;
 pub use record::TurnRecord;
 
-use crate::dice::{Dice, DiceError, DiceKey};
+use crate::games::hyborian::dice::{Dice, DiceError, DiceKey, Roll};
 use crate::games::hyborian::orders::plan::TurnOrders;
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::Phase;
@@ -265,7 +265,7 @@ pub fn roll(dice: &mut dyn Dice, key: DiceKey, events: &mut Vec<Event>) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::ScriptedDice;
+    use crate::games::hyborian::dice::ScriptedDice;
 
     #[test]
     fn stops_parse_and_rolls_are_events() {

@@ -28,7 +28,7 @@ use super::leaders;
 use super::record::{MeleeResult, MoraleCall, MoraleCause};
 use super::retreat::{path_meets_friend, retreat, Retreating};
 use super::{roll, TurnState};
-use crate::dice::{Dice, DiceError, DiceKey};
+use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
 use crate::games::hyborian::rules::morale::{
     base_chance, fails, loss_steps, rout_loss, severity, thresholds_reached, MoraleModifier,
     Severity, NEARBY, RALLY_STATUS_TURNS, ROUT_ON_CHARGE_MULTIPLE, TESTS_PER_TURN,

@@ -12,7 +12,7 @@ use super::fire::take_losses;
 use super::movement::within_table;
 use super::record::{MoraleCall, MoraleCause};
 use super::{roll, TurnState};
-use crate::dice::{Dice, DiceError, DiceKey, AVERAGE_DIE_FACES};
+use crate::games::hyborian::dice::{Dice, DiceError, DiceKey, AVERAGE_DIE_FACES};
 use crate::games::hyborian::rules::melee::{casualties, charge_bonus};
 use crate::games::hyborian::rules::morale::FALL_BACK_ANGLE;
 use crate::games::hyborian::rules::options::GameOptions;

@@ -31,7 +31,7 @@ use super::events::{Event, MagicEvent};
 use super::fire::{level, nearest_point, take_losses};
 use super::record::{Contact, MoraleCall, MoraleCause};
 use super::{roll, TurnState};
-use crate::dice::{Dice, DiceError, DiceKey, AVERAGE_DIE_FACES};
+use crate::games::hyborian::dice::{Dice, DiceError, DiceKey, AVERAGE_DIE_FACES};
 use crate::games::hyborian::orders::plan::{Spell, SpellTarget, TurnOrders};
 use crate::games::hyborian::rules::magic::{
     casting, causes_tests, spell_name, spell_points, Casting, MagicUser, CALLING_EDGE, CALLING_FIGURES,

@@ -19,7 +19,7 @@ use super::map::Terrain;
 use crate::games::hyborian::adjudicate::{resolve_turn, StopAfter};
 use crate::games::hyborian::army::scenario::{assess, Scenario, Side, Victory, Zone, BATTLE_TURNS};
 use crate::games::hyborian::army::Deployment;
-use crate::dice::{Dice, DiceError, DiceKey};
+use crate::games::hyborian::dice::{Dice, DiceError, DiceKey, Roll};
 use crate::games::hyborian::orders::plan::{
     Charge, ChargeTarget, Direction, Distance, Function, Move, Target, TurnOrders, UnitOrders,
 };
@@ -310,7 +310,7 @@ pub fn fight(setup: &Setup, sides: [&Army; 2], dice: &mut dyn Dice) -> Result<Fo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::{ScriptedDice, SeededDice};
+    use crate::games::hyborian::dice::{ScriptedDice, SeededDice};
 
     #[test]
     fn cards_are_redrawn_until_they_match_the_province() {

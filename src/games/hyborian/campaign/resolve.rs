@@ -17,7 +17,7 @@ use super::game::{find_list, lists, Army, Campaign, Holding, PendingBattle, Stan
 use super::map::{World, MARCH_DAYS_FOOT, MARCH_DAYS_MOUNTED};
 use super::orders::{Line, Order};
 use crate::games::hyborian::army::{ArmyFile, Mercenaries, UnitLine};
-use crate::dice::{Dice, DiceError};
+use crate::games::hyborian::dice::{Dice, DiceError};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -1336,7 +1336,7 @@ mod tests {
     use super::*;
     use crate::games::hyborian::campaign::game::CampaignFile;
     use crate::games::hyborian::campaign::orders::read;
-    use crate::dice::SeededDice;
+    use crate::games::hyborian::dice::SeededDice;
 
     fn start(weeks: u32) -> (Campaign, World) {
         let text = format!(

@@ -15,7 +15,7 @@ use super::orders::{self, Command, Letter, Line, Order, Role};
 use super::report;
 use super::resolve::{self, EnteredResult};
 use crate::config::Config;
-use crate::dice::SeededDice;
+use crate::games::hyborian::dice::SeededDice;
 use crate::mail::compose::Attachment;
 use crate::mail::read::Incoming;
 use crate::post::outbox::{self, Kind};

@@ -17,7 +17,7 @@ mod expect;
 pub use expect::{Expectation, Tolerance};
 
 use crate::games::hyborian::adjudicate::{resolve_turn, StopAfter};
-use crate::dice::{DiceKey, ScriptedDice};
+use crate::games::hyborian::dice::{DiceKey, ScriptedDice};
 use crate::games::hyborian::orders::plan::TurnOrders;
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::table::setup::{Setup, TableSize, TerrainSetup, UnitSetup};
@@ -130,7 +130,7 @@ impl Case {
         for (k, v) in file.dice {
             let key: DiceKey = k
                 .parse()
-                .map_err(|e: crate::dice::ParseDiceKeyError| CaseError::Invalid(e.to_string()))?;
+                .map_err(|e: crate::games::hyborian::dice::ParseDiceKeyError| CaseError::Invalid(e.to_string()))?;
             let value = u8::try_from(v).ok().filter(|v| key.kind().can_show(*v));
             let value = value.ok_or_else(|| {
                 CaseError::Invalid(format!("dice {k} = {v}: {}", key.kind().describe()))

@@ -673,7 +673,7 @@ fn command(p: Pair<Rule>, off: usize, errors: &mut Vec<Diagnostic>) -> Option<Sp
             let mut rolls = Vec::new();
             for g in p.clone().into_inner().filter(|x| x.as_rule() == Rule::die_given) {
                 let (key, value) = g.as_str().split_once('=').unwrap_or((g.as_str(), ""));
-                let die = key.parse::<crate::dice::DiceKey>().ok();
+                let die = key.parse::<crate::games::hyborian::dice::DiceKey>().ok();
                 match (die, value.parse::<u8>()) {
                     (Some(k), Ok(v)) if k.kind().can_show(v) => rolls.push((k.to_string(), v)),
                     (Some(k), _) => {
