@@ -2,6 +2,7 @@
 //!
 //! See `ARCHITECTURE.md` for the map of modules and their invariants.
 
+pub mod case;
 pub mod config;
 pub mod demo;
 pub mod dice;

@@ -240,7 +240,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             );
         }
         Command::Case { paths, json } => {
-            let code = umpire::games::hyborian::case::run_cli(&paths, json);
+            let code = umpire::case::run_cli(&paths, json);
             return Ok(if code == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE });
         }
         Command::Orders { command: OrdersCommand::Check { file, game, side, scenario, case } } => {

@@ -2,7 +2,7 @@
 //! through the same runner as `umpire case`.
 
 use std::path::PathBuf;
-use umpire::games::hyborian::case::{run_cli, run_file, CaseOutcome};
+use umpire::case::{run_cli, run_file, CaseOutcome};
 
 fn catalogue() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cases")

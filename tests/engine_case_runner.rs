@@ -2,7 +2,8 @@
 //! FAIL with reasons, ERROR with the cause, dice-key rules, exit status.
 
 use std::path::{Path, PathBuf};
-use umpire::games::hyborian::case::{run_cli, run_file, Case, CaseOutcome};
+use umpire::case::{run_cli, run_file, CaseOutcome};
+use umpire::games::hyborian::case::Case;
 
 const BASE: &str = r#"title = "t"
 rule = "MOVEMENT"

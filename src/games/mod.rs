@@ -6,3 +6,25 @@
 //! runner's frame) knows them only through the rule-set boundary.
 
 pub mod hyborian;
+
+use crate::case::CaseOutcome;
+
+/// The rule set a case file or game file names (`ruleset = "…"`), or
+/// the Hyborean Age's when it names none.
+pub fn ruleset_named_in(text: &str) -> Result<String, String> {
+    let value: toml::Table = toml::from_str(text).map_err(|e| format!("not TOML: {}", e.message()))?;
+    match value.get("ruleset") {
+        None => Ok(hyborian::RULESET.to_string()),
+        Some(toml::Value::String(s)) => Ok(s.clone()),
+        Some(other) => Err(format!("ruleset must be a name in quotes, not {other}")),
+    }
+}
+
+/// Run the text of a rules case file with the rule set it names.
+pub fn run_case(text: &str) -> CaseOutcome {
+    match ruleset_named_in(text) {
+        Ok(r) if r == hyborian::RULESET => hyborian::case::run_text(text),
+        Ok(other) => CaseOutcome::Error(format!("no rule set called '{other}' (umpire judges: {})", hyborian::RULESET)),
+        Err(e) => CaseOutcome::Error(e),
+    }
+}

@@ -10,3 +10,6 @@ pub mod orders;
 pub mod report;
 pub mod rules;
 pub mod table;
+
+/// The rule set's name in game and case files.
+pub const RULESET: &str = "hyborian-age";

@@ -1,14 +1,14 @@
 //! Rules case files (`/work/shared/spec/cases.md`): one small battle, the
 //! orders written for it, the dice that fall and what must come of it.
 //! [`Case::load`] reads and checks a file, [`Case::run`] adjudicates it,
-//! [`run_cli`] is `umpire case FILE_OR_DIR...`.
+//! the shared runner (`crate::case`) is `umpire case FILE_OR_DIR...`.
 //!
 //! A missing dice key is an ERROR naming the key; a key given but never
 //! used is a FAIL unless `strict_dice = false`; orders refused without a
 //! `rejected` expectation are a FAIL (a case must say so when it means it).
 //!
 //! ```no_run
-//! use umpire::games::hyborian::case::{run_file, CaseOutcome};
+//! use umpire::case::{run_file, CaseOutcome};
 //! assert_eq!(run_file("tests/cases/movement/straight-full-move.toml".as_ref()), CaseOutcome::Pass);
 //! ```
 
@@ -22,14 +22,19 @@ use crate::games::hyborian::orders::plan::TurnOrders;
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::table::setup::{Setup, TableSize, TerrainSetup, UnitSetup};
 use crate::games::hyborian::table::{Table, UnitId};
+pub use crate::case::CaseOutcome;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// A case file as written (unchecked).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CaseFile {
+    /// `hyborian-age` when written (the default rule set of case files;
+    /// the shared runner has already dispatched on it).
+    #[serde(rename = "ruleset")]
+    _ruleset: Option<String>,
     title: String,
     rule: String,
     stop_after: Option<String>,
@@ -79,16 +84,6 @@ pub enum CaseError {
     Format(String),
     #[error("{0}")]
     Invalid(String),
-}
-
-/// The result of running one case.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CaseOutcome {
-    Pass,
-    /// Every expectation that did not hold.
-    Fail(Vec<String>),
-    /// The case could not be run (bad file, missing dice, bad set-up).
-    Error(String),
 }
 
 impl Case {
@@ -251,128 +246,11 @@ fn read_orders(text: &str, side: &str, table: &Table) -> SideOrders {
     }
 }
 
-/// Run one case file.
-pub fn run_file(path: &Path) -> CaseOutcome {
-    match Case::load(path) {
+/// Run the text of one case file.
+pub fn run_text(text: &str) -> CaseOutcome {
+    match Case::parse(text) {
         Ok(case) => case.run(),
         Err(e) => CaseOutcome::Error(e.to_string()),
     }
 }
 
-/// Every `*.toml` under the paths (directories recursively, sorted), or
-/// the path itself when it is a file.
-fn case_files(paths: &[PathBuf]) -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|e| e == "toml") {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            walk(p, &mut out);
-        } else {
-            out.push(p.clone());
-        }
-    }
-    out
-}
-
-/// One line of the runner's report.
-struct Line {
-    path: String,
-    outcome: CaseOutcome,
-}
-
-impl Line {
-    /// `{"path": .., "outcome": "pass"|"fail"|"error", "reasons": [..]}`.
-    fn json(&self) -> serde_json::Value {
-        let (word, reasons) = match &self.outcome {
-            CaseOutcome::Pass => ("pass", Vec::new()),
-            CaseOutcome::Fail(r) => ("fail", r.clone()),
-            CaseOutcome::Error(e) => ("error", vec![e.clone()]),
-        };
-        serde_json::json!({ "path": self.path, "outcome": word, "reasons": reasons })
-    }
-}
-
-/// `umpire case FILE_OR_DIR... [--json]`: run the cases, print one line
-/// per case and `N passed, N failed`; the exit status is 0 only if every
-/// case passed.
-pub fn run_cli(paths: &[PathBuf], json: bool) -> i32 {
-    let lines: Vec<Line> = case_files(paths)
-        .iter()
-        .map(|p| Line {
-            path: p.display().to_string(),
-            outcome: run_file(p),
-        })
-        .collect();
-    let passed = lines
-        .iter()
-        .filter(|l| l.outcome == CaseOutcome::Pass)
-        .count();
-    let failed = lines.len() - passed;
-    if json {
-        let cases: Vec<serde_json::Value> = lines.iter().map(Line::json).collect();
-        let out = serde_json::json!({ "cases": cases, "passed": passed, "failed": failed });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
-    } else {
-        for l in &lines {
-            println!("{}", render(l));
-        }
-        println!("{passed} passed, {failed} failed");
-    }
-    i32::from(failed > 0)
-}
-
-fn render(l: &Line) -> String {
-    match &l.outcome {
-        CaseOutcome::Pass => format!("PASS {}", l.path),
-        CaseOutcome::Fail(r) => format!("FAIL {}: {}", l.path, r.join("; ")),
-        CaseOutcome::Error(e) => format!("ERROR {}: {e}", l.path),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn report_lines_as_the_format_shows_them() {
-        let line = |outcome| Line {
-            path: "tests/cases/melee/flank.toml".into(),
-            outcome,
-        };
-        assert_eq!(
-            render(&line(CaseOutcome::Pass)),
-            "PASS tests/cases/melee/flank.toml"
-        );
-        let fail = line(CaseOutcome::Fail(vec![
-            "foot.figures expected 20, got 21".into()
-        ]));
-        assert_eq!(
-            render(&fail),
-            "FAIL tests/cases/melee/flank.toml: foot.figures expected 20, got 21"
-        );
-        let error = line(CaseOutcome::Error(
-            "dice key morale:foot:2 needed but not given".into(),
-        ));
-        assert_eq!(
-            render(&error),
-            "ERROR tests/cases/melee/flank.toml: dice key morale:foot:2 needed but not given"
-        );
-        assert_eq!(
-            fail.json(),
-            serde_json::json!({"path": "tests/cases/melee/flank.toml", "outcome": "fail", "reasons": ["foot.figures expected 20, got 21"]})
-        );
-    }
-}
