@@ -5,6 +5,7 @@
 pub mod case;
 pub mod config;
 pub mod demo;
+pub mod diagnostic;
 pub mod dice;
 pub mod games;
 pub mod mail;
