@@ -9,5 +9,6 @@ pub mod diagnostic;
 pub mod dice;
 pub mod games;
 pub mod mail;
+pub mod names;
 pub mod post;
 pub mod store;
