@@ -68,7 +68,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("parse + validate + confirmation 40 units", |b| {
         b.iter(|| {
             let checked = check_side(black_box(&sheet), "aquilonia", black_box(&table));
-            confirmation(&checked, &table, "aquilonia")
+            confirmation(&checked, &table, "aquilonia", &[])
         })
     });
 }

@@ -30,6 +30,17 @@ impl Span {
     }
 }
 
+/// A diagnostic already rendered against its text, for showing beside a
+/// rule set's own (the envelope's errors in an order confirmation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    pub span: Span,
+    /// An error (the line is refused) rather than a note.
+    pub error: bool,
+    /// The rustc-style text of [`Diagnostic::render`].
+    pub text: String,
+}
+
 /// What a diagnostic's kind must tell: does it refuse the line, or only note.
 pub trait Severity {
     fn is_error(&self) -> bool;
@@ -67,6 +78,11 @@ impl<K: Severity> Diagnostic<K> {
     /// Errors refuse orders; notes do not.
     pub fn is_error(&self) -> bool {
         self.kind.is_error()
+    }
+
+    /// The diagnostic rendered against `source`.
+    pub fn rendered(&self, source: &str) -> Rendered {
+        Rendered { span: self.span, error: self.is_error(), text: self.render(source) }
     }
 
     /// 1-based line and column (in characters) of the span's start.

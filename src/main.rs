@@ -245,22 +245,28 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Orders { command: OrdersCommand::Check { file, game, side, scenario, case } } => {
             let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
-            let table = if let Some(g) = game {
-                open(&cli.config)?.table_of(&g)?
+            let (ruleset, state) = if let Some(g) = game {
+                let (name, state) = open(&cli.config)?.state_of(&g)?;
+                (umpire::games::named(name)?, state)
             } else if let Some(s) = scenario {
-                umpire::post::load_scenario(&s)?
+                let scenario_text = std::fs::read_to_string(&s).with_context(|| format!("reading {}", s.display()))?;
+                let ruleset = umpire::games::named(&umpire::games::ruleset_named_in(&scenario_text).map_err(anyhow::Error::msg)?)?;
+                let setup = umpire::games::Setup { scenario_path: &s, scenario_text: &scenario_text, options: &toml::Table::new(), max_turns: u32::MAX, seed: [0; 32] };
+                (ruleset, ruleset.new_game(&setup)?.state)
             } else if let Some(c) = case {
-                umpire::games::hyborian::table::Table::from_setup(&umpire::games::hyborian::case::Case::load(&c)?.setup)?
+                let case_text = std::fs::read_to_string(&c).with_context(|| format!("reading {}", c.display()))?;
+                let ruleset = umpire::games::named(&umpire::games::ruleset_named_in(&case_text).map_err(anyhow::Error::msg)?)?;
+                (ruleset, ruleset.case_state(&case_text)?)
             } else {
                 anyhow::bail!("say what to check against: --game G --side S, --scenario FILE or --case FILE");
             };
-            let (report, ok) = umpire::games::hyborian::orders::offline_check(&text, side.as_deref(), &table);
+            let (report, ok) = umpire::games::check_offline(ruleset, &state, &text, side.as_deref())?;
             print!("{report}");
             return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
         }
         Command::Verify { game, turn } => {
-            let po = open(&cli.config)?;
-            let (report, ok) = umpire::post::verify_turn(&po, &game, turn)?;
+            let mut po = open(&cli.config)?;
+            let (report, ok) = umpire::post::verify_turn(&mut po, &game, turn)?;
             print!("{report}");
             return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
         }
@@ -291,18 +297,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
 
 /// `umpire campaign ...`: the secretary's commands.
 fn campaign(config: &std::path::Path, command: CampaignCommand) -> Result<ExitCode> {
-    use umpire::games::hyborian::campaign::{game::CampaignFile, map::World, report, secretary};
+    use umpire::games::hyborian::campaign::{game::CampaignFile, map::World, report};
+    use umpire::post::campaign as secretary;
     let world = World::hyborea()?;
     let current = |po: &umpire::post::PostOffice, id: &str| -> Result<umpire::games::hyborian::campaign::game::Campaign> {
-        secretary::campaign(po.store.conn(), id)?.with_context(|| format!("no campaign called '{id}'"))
+        secretary::campaign(po.store().conn(), id)?.with_context(|| format!("no campaign called '{id}'"))
     };
     match command {
         CampaignCommand::New { file } => {
             let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
             let cf = CampaignFile::load(&text)?;
             let mut po = open(config)?;
-            let cfg = po.config.clone();
-            po.store.write(|tx| secretary::create(tx, &cfg, &cf, Utc::now()))?;
+            po.create_campaign(&cf, Utc::now())?;
             println!("campaign {} created; the opening reports are in the outbox (run `umpire send`)", cf.id);
         }
         CampaignCommand::Map { campaign: None, .. } => {
@@ -323,7 +329,7 @@ fn campaign(config: &std::path::Path, command: CampaignCommand) -> Result<ExitCo
             let c = current(&po, &id)?;
             let svg = report::svg(&c, &world, power.as_deref());
             let out = out.context("--out FILE.svg or FILE.png")?;
-            let bytes = if out.extension().is_some_and(|e| e == "png") { umpire::games::hyborian::report::picture::png(&svg)? } else { svg.into_bytes() };
+            let bytes = if out.extension().is_some_and(|e| e == "png") { umpire::report::picture::png(&svg)? } else { svg.into_bytes() };
             std::fs::write(&out, bytes).with_context(|| format!("writing {}", out.display()))?;
             println!("{} written", out.display());
         }
@@ -334,8 +340,7 @@ fn campaign(config: &std::path::Path, command: CampaignCommand) -> Result<ExitCo
         }
         CampaignCommand::Resolve { campaign } => {
             let mut po = open(config)?;
-            let cfg = po.config.clone();
-            po.store.write(|tx| secretary::resolve_now(tx, &cfg, &campaign, Utc::now()))?;
+            po.resolve_campaign(&campaign, Utc::now())?;
             println!("{}", current(&po, &campaign)?.date());
         }
     }

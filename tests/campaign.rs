@@ -82,7 +82,7 @@ fn password(power: &str) -> &'static str {
 
 fn state(po: &PostOffice) -> Campaign {
     let json = po
-        .store
+        .store()
         .optional_string("SELECT state FROM campaigns WHERE id = 'hyboria'", [])
         .unwrap()
         .unwrap();
@@ -91,7 +91,7 @@ fn state(po: &PostOffice) -> Campaign {
 
 fn events(po: &PostOffice) -> Vec<Event> {
     let mut st = po
-        .store
+        .store()
         .conn()
         .prepare("SELECT events FROM campaign_turns ORDER BY turn")
         .unwrap();
@@ -151,9 +151,7 @@ fn two_years_of_campaign_by_mail() {
     let config = config(dir.path());
     let mut po = PostOffice::open(config.clone()).unwrap();
     let file = CampaignFile::load(&setup()).unwrap();
-    po.store
-        .write(|tx| umpire::games::hyborian::campaign::secretary::create(tx, &config, &file, t0()))
-        .unwrap();
+    po.create_campaign(&file, t0()).unwrap();
     let mut club = Club { po, n: 0 };
 
     // A stranger and a wrong password are refused; nothing is stored as orders.
@@ -162,7 +160,7 @@ fn two_years_of_campaign_by_mail() {
         "CAMPAIGN hyboria POWER koth PASSWORD guess\narmy koth-1 move to Corinthia\nEND\n",
     );
     assert_eq!(d.state(), "refused");
-    assert_eq!(club.po.store.count("campaign_orders", "1").unwrap(), 0);
+    assert_eq!(club.po.store().count("campaign_orders", "1").unwrap(), 0);
 
     // Year 1, week 1: Aquilonia and Nemedia both march into the Nemedian
     // Marches; Aquilonia's second army takes the Border Kingdom; Ophir
@@ -310,7 +308,7 @@ fn two_years_of_campaign_by_mail() {
     let states: Vec<Campaign> = {
         let mut st = club
             .po
-            .store
+            .store()
             .conn()
             .prepare("SELECT state_after FROM campaign_turns ORDER BY turn")
             .unwrap();
@@ -389,9 +387,7 @@ fn a_week_is_resolved_at_its_deadline_once_and_the_next_one_is_set() {
     let config = config(dir.path());
     let mut po = PostOffice::open(config.clone()).unwrap();
     let file = CampaignFile::load(&setup().replace("siege_weeks = 4\n", "siege_weeks = 4\nweek_hours = 72\n")).unwrap();
-    po.store
-        .write(|tx| umpire::games::hyborian::campaign::secretary::create(tx, &config, &file, t0()))
-        .unwrap();
+    po.create_campaign(&file, t0()).unwrap();
     let deadline = || po_deadline(&config);
     assert_eq!(deadline(), Some("2026-12-04T09:00:00Z".to_string()), "created at t0 + 72 h");
     let mut club = Club { po, n: 0 };
@@ -410,7 +406,7 @@ fn a_week_is_resolved_at_its_deadline_once_and_the_next_one_is_set() {
     let reports: Vec<String> = {
         let mut st = club
             .po
-            .store
+            .store()
             .conn()
             .prepare("SELECT raw FROM outbox WHERE kind = 'report' ORDER BY id")
             .unwrap();

@@ -92,7 +92,7 @@ fn kill_9_during_ingest_adjudication_and_sending_loses_and_duplicates_nothing() 
     assert_eq!(q(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'confirmation'"), 96);
     assert_eq!(q(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'refusal'"), 24);
     // Each played turn adjudicated once and reported once to each of 3 addresses.
-    let played = q(d, "SELECT COUNT(*) FROM turns WHERE adjudicated_at IS NOT NULL");
+    let played = q(d, "SELECT COUNT(*) FROM rounds WHERE adjudicated_at IS NOT NULL");
     assert!(played >= 1);
     assert_eq!(q(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'report'"), played * 3);
     // Everything sent, one spool file per outbox message.

@@ -362,7 +362,7 @@ fn the_report_tells_the_spells_and_the_picture_draws_them() {
     for mark in ["#e74c3c", "#6e2c00", "#5dade2", "#a0522d", "clip-path=\"url(#fire", "r=\"14\""] {
         assert!(svg.contains(mark), "picture lacks {mark}");
     }
-    assert!(umpire::games::hyborian::report::picture::png(&svg).unwrap().starts_with(b"\x89PNG"));
+    assert!(umpire::report::picture::png(&svg).unwrap().starts_with(b"\x89PNG"));
 }
 
 mod invariants {

@@ -1,6 +1,6 @@
 //! The exact text a player reads: confirmations and diagnostics.
 
-use umpire::games::hyborian::orders::{check_side, confirmation, read_message, sample};
+use umpire::games::hyborian::orders::{check_side, confirmation, parse_sheet, read_sheet, sample};
 
 #[test]
 fn confirmation_text() {
@@ -16,7 +16,7 @@ Conna: join Black Dragons
 Gunderman Pikes: phase 1 moev 5
 ";
     let checked = check_side(text, "aquilonia", &table);
-    let got = confirmation(&checked, &table, "aquilonia");
+    let got = confirmation(&checked, &table, "aquilonia", &[]);
     assert_eq!(got, EXPECTED);
 }
 
@@ -73,8 +73,13 @@ Without orders (these units will stand):
 #[test]
 fn message_diagnostics_text() {
     let text = "GAME tarantia SIDE aquilonia\nFORCE\nBlack Dragons: phase 1 face lft 90\n";
-    let sub = read_message(text);
-    let rendered: Vec<String> = sub.syntax_errors.iter().map(|d| d.render(text)).collect();
+    // The envelope's errors (header, commands) and the sheet's, in the order of the text.
+    let env = umpire::envelope::read(text);
+    let sheet = read_sheet(&env.sheet);
+    let mut all: Vec<(usize, String)> = env.diagnostics.iter().map(|d| (d.span.start, d.render(text))).collect();
+    all.extend(sheet.syntax_errors.iter().map(|d| (d.span.start, d.render(text))));
+    all.sort();
+    let rendered: Vec<String> = all.into_iter().map(|(_, r)| r).collect();
     assert_eq!(
         rendered.join("\n"),
         r#"error: the header lacks PASSWORD
@@ -104,9 +109,9 @@ error: could not read the order at 'lft'
 #[test]
 fn missing_phase_text() {
     let text = "Black Dragons: charge Nemedian Knights";
-    let sub = read_message(text);
+    let (_, errors) = parse_sheet(text);
     assert_eq!(
-        sub.syntax_errors[0].render(text),
+        errors[0].render(text),
         r#"error: 'charge Nemedian Knights' does not say which phase it is for
  --> orders:1:16
   |

@@ -8,7 +8,7 @@
 //! refuse). Blocks tagged `mail` are whole mails.
 
 use umpire::games::hyborian::orders::diagnostic::Kind;
-use umpire::games::hyborian::orders::{check_side, read_message, sample};
+use umpire::games::hyborian::orders::{check_side, read_sheet, sample};
 use umpire::games::hyborian::table::{Terrain, TerrainKind};
 
 struct Example {
@@ -127,13 +127,10 @@ fn every_example_in_the_guide_reads_as_shown() {
         }
     }
     for ex in mails {
-        let sub = read_message(&ex.text);
-        assert!(
-            sub.syntax_errors.is_empty(),
-            "guide line {}: {:#?}",
-            ex.line,
-            sub.syntax_errors
-        );
-        assert!(sub.header.is_some(), "guide line {}", ex.line);
+        let env = umpire::envelope::read(&ex.text);
+        assert!(env.diagnostics.is_empty(), "guide line {}: {:#?}", ex.line, env.diagnostics);
+        let sheet = read_sheet(&env.sheet);
+        assert!(sheet.syntax_errors.is_empty(), "guide line {}: {:#?}", ex.line, sheet.syntax_errors);
+        assert!(env.header.is_some(), "guide line {}", ex.line);
     }
 }

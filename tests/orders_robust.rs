@@ -7,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 use umpire::games::hyborian::orders::ast::*;
 use umpire::games::hyborian::orders::plan::{Hand, Spell};
-use umpire::games::hyborian::orders::{check_side, confirmation, parse_sheet, read_message, sample, Span};
+use umpire::games::hyborian::orders::{check_side, confirmation, parse_sheet, read_sheet, sample, Span};
 use umpire::games::hyborian::rules::magic::SPELLS;
 use umpire::games::hyborian::rules::{Formation, Phase};
 
@@ -303,13 +303,13 @@ fn no_input_panics() {
         } else {
             random_text(&mut rng)
         };
-        let sub = read_message(&text);
-        let checked = umpire::games::hyborian::orders::validate(&sub.sheet, "aquilonia", &table);
+        let env = umpire::envelope::read(&text);
+        let checked = umpire::games::hyborian::orders::validate(&read_sheet(&env.sheet), "aquilonia", &table);
         for d in checked.diagnostics.iter().take(2) {
             let _ = d.render(&text);
         }
         if i % 50 == 0 {
-            let _ = confirmation(&checked, &table, "aquilonia");
+            let _ = confirmation(&checked, &table, "aquilonia", &[]);
         }
     }
     assert!(
@@ -333,7 +333,7 @@ fn a_megabyte_of_garbage_in_under_a_second() {
     for t in [&text, &one_line] {
         let started = Instant::now();
         let checked = check_side(t, "aquilonia", &table);
-        let reply = confirmation(&checked, &table, "aquilonia");
+        let reply = confirmation(&checked, &table, "aquilonia", &[]);
         let took = started.elapsed();
         assert!(took < Duration::from_secs(1), "took {took:?}");
         assert!(reply.len() < 64 * 1024, "a reply of {} bytes", reply.len());

@@ -6,7 +6,7 @@ use chrono::Duration;
 use common::*;
 
 fn count(po: &umpire::post::PostOffice, table: &str, cond: &str) -> i64 {
-    po.store.count(table, cond).unwrap()
+    po.store().count(table, cond).unwrap()
 }
 
 #[test]
@@ -77,7 +77,7 @@ fn orders_for_the_other_sides_units_are_refused() {
     let m = mail(CONAN, "o3@aquilonia.example", "GAME ford SIDE aquilonia PASSWORD dragon7\nNemedian Knights: phase 1 move 6\nBlack Dragons: phase 1 move 4\nEND\n");
     po.accept(&m, "test", t0()).unwrap();
     let checked: String = po
-        .store
+        .store()
         .optional_string("SELECT checked FROM submissions", [])
         .unwrap()
         .unwrap();
@@ -119,21 +119,21 @@ fn status_help_and_a_turn_played_when_both_sides_are_in() {
     let status = body_text(&outbox(&po).pop().unwrap().2);
     assert!(status.contains("aquilonia: no orders yet"), "{status}");
     po.accept(&mail(CONAN, "a2@x", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
-    assert_eq!(count(&po, "turns", "adjudicated_at IS NOT NULL"), 0);
+    assert_eq!(count(&po, "rounds", "adjudicated_at IS NOT NULL"), 0);
     po.accept(&mail(TARASCUS, "n1@x", "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
-    assert_eq!(count(&po, "turns", "turn = 1 AND adjudicated_at IS NOT NULL AND released = 1"), 1);
+    assert_eq!(count(&po, "rounds", "round = 1 AND adjudicated_at IS NOT NULL AND released = 1"), 1);
     let reports: Vec<_> = outbox(&po).into_iter().filter(|(k, _, _)| k == "report").collect();
     assert_eq!(reports.len(), 3, "both players and the moderator");
     let text = body_text(&reports[0].2);
     assert!(text.contains("report of turn 1"), "{text}");
     // The seed whose hash the welcome published is revealed now.
     let welcome = body_text(&outbox(&po).into_iter().find(|(k, t, _)| k == "welcome" && t == CONAN).unwrap().2);
-    let seed: String = po.store.optional_string("SELECT seed FROM turns WHERE turn = 1", []).unwrap().unwrap();
+    let seed: String = po.store().optional_string("SELECT seed FROM rounds WHERE round = 1", []).unwrap().unwrap();
     use sha2::Digest;
     let hash = hex::encode(sha2::Sha256::digest(seed.as_bytes()));
     assert!(welcome.contains(&hash) && text.contains(&seed));
     // Dragons moved 6 inches north.
-    let state: String = po.store.optional_string("SELECT state FROM games", []).unwrap().unwrap();
+    let state: String = po.store().optional_string("SELECT state FROM games", []).unwrap().unwrap();
     let table: umpire::games::hyborian::table::Table = serde_json::from_str(&state).unwrap();
     assert!((table.units["dragons"].front.y - 14.0).abs() < 0.01);
     assert_eq!(table.turn, 2);
@@ -194,7 +194,7 @@ fn a_reply_on_top_of_the_confirmation_does_not_resubmit_the_quoted_orders() {
     let body = format!("GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 2\n\n{confirmation}");
     po.accept(&mail(CONAN, "q2@x", &body), "test", t0()).unwrap();
     let latest: String = po
-        .store
+        .store()
         .optional_string("SELECT checked FROM submissions ORDER BY id DESC LIMIT 1", [])
         .unwrap()
         .unwrap();
@@ -247,12 +247,12 @@ fn a_deployment_turn_places_units_inside_their_zones_and_reveals_both_at_once() 
     let roll: u32 = welcome.split("rolled: ").nth(1).and_then(|t| t.split(';').next()).unwrap().trim().parse().unwrap();
     assert!((1..=6).contains(&roll), "{welcome}");
     assert!(welcome.contains(&format!("The battle lasts {} turns", 12 - roll)), "{welcome}");
-    assert_eq!(po.store.count("games", &format!("max_turns = {}", 12 - roll)).unwrap(), 1);
+    assert_eq!(po.store().count("games", &format!("max_turns = {}", 12 - roll)).unwrap(), 1);
     // Aquilonia places its knights inside its zone (y 0–14) and tries to put
     // a second unit in the middle of the table; Turan places nothing.
     po.accept(&mail(CONAN, "d1@x", "GAME marches SIDE aquilonia PASSWORD dragon7 TURN 0\n1st Poitainian Knights: deploy at (70, 12) facing 0\n2nd Poitainian Knights: deploy at (70, 30) facing 0\nEND\n"), "test", t0()).unwrap();
     po.accept(&mail("yezdigerd@turan.example", "d2@x", "GAME marches SIDE turan PASSWORD khan5 TURN 0\n1st Elite Mailed Cav.: deploy at (70, 50) facing 180\nEND\n"), "test", t0()).unwrap();
-    let state: String = po.store.optional_string("SELECT state FROM games", []).unwrap().unwrap();
+    let state: String = po.store().optional_string("SELECT state FROM games", []).unwrap().unwrap();
     let table: umpire::games::hyborian::table::Table = serde_json::from_str(&state).unwrap();
     assert_eq!(table.turn, 1, "the deployment turn was played");
     let knights = &table.units["aquilonia-1st-poitainian-knights"];
@@ -277,11 +277,11 @@ fn moderator_dice_are_used_marked_and_verified() {
     assert!(reply.contains("your dice for turn 2: melee:dragons=5 melee:knights=2"), "{reply}");
     // A die that cannot show the value is refused as not understood.
     po.accept(&mail(MODERATOR, "md2@x", "MODERATOR ford PASSWORD modpw\nDICE TURN 2 melee:dragons=6\n"), "test", t0()).unwrap();
-    assert_eq!(po.store.count("moderator_dice", "value = 6").unwrap(), 0);
+    assert_eq!(po.store().count("moderator_dice", "value = 6").unwrap(), 0);
     for (turn, id) in [(1, "t1"), (2, "t2")] {
         po.accept(&mail(CONAN, &format!("a{id}@x"), "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 charge Nemedian Knights\nEND\n"), "test", t0()).unwrap();
         po.accept(&mail(TARASCUS, &format!("n{id}@x"), "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 charge Black Dragons\nEND\n"), "test", t0()).unwrap();
-        assert_eq!(po.store.count("turns", &format!("turn = {turn} AND adjudicated_at IS NOT NULL")).unwrap(), 1);
+        assert_eq!(po.store().count("rounds", &format!("round = {turn} AND adjudicated_at IS NOT NULL")).unwrap(), 1);
     }
     let report = outbox(&po)
         .into_iter()
@@ -291,7 +291,28 @@ fn moderator_dice_are_used_marked_and_verified() {
         .unwrap();
     assert!(report.contains("melee:dragons = 5 (the moderator's die)"), "{report}");
     assert!(report.contains("melee:knights = 2 (the moderator's die)"), "{report}");
-    let (text, ok) = umpire::post::verify_turn(&po, "ford", 2).unwrap();
+    let (text, ok) = umpire::post::verify_turn(&mut po, "ford", 2).unwrap();
     assert!(ok, "{text}");
     assert!(text.contains("the moderator supplied: melee:dragons=5 melee:knights=2"), "{text}");
+}
+
+/// A store written before rule sets and rounds (schema 4: a whole demo
+/// game of four turns) opens, migrates, verifies every turn and reports.
+#[test]
+fn a_store_of_the_previous_schema_migrates_verifies_and_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = config(dir.path());
+    cfg.database = dir.path().join("old.sqlite");
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/schema4-ford.sqlite"), &cfg.database).unwrap();
+    let mut po = umpire::post::PostOffice::open(cfg).unwrap();
+    assert_eq!(count(&po, "games", "ruleset = 'hyborian-age'"), 1);
+    for turn in 1..=4 {
+        let (text, ok) = umpire::post::verify_turn(&mut po, "ford", turn).unwrap();
+        assert!(ok, "turn {turn}: {text}");
+    }
+    let report = umpire::post::report_text(&mut po, "ford", Some(3), false).unwrap();
+    assert!(report.contains("The Ford of the Tybor (ford) — report of turn 3"), "{report}");
+    assert!(report.contains("The table after turn 3\n----------------------\n"), "{report}");
+    let site = dir.path().join("site");
+    assert_eq!(umpire::post::export_html(&mut po, "ford", &site).unwrap(), 4);
 }

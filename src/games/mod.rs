@@ -1,16 +1,238 @@
-//! The rule sets umpire judges, side by side.
+//! The rule sets umpire judges, side by side, and the boundary between
+//! them and the shared machinery.
 //!
 //! Each rule set lives in its own folder and owns its orders, its board or
-//! table, its resolution, its report sections and picture, and its guide.
-//! The shared machinery (the post office, the store, mail, dice, the case
-//! runner's frame) knows them only through the rule-set boundary.
+//! table, its resolution, its report's story, summary and picture, its
+//! guide and its case format. The post office, the store, the report frame
+//! and the case runner know a rule set only as a [`Ruleset`]: its state,
+//! options, orders and events cross the boundary as JSON ([`Json`]) that
+//! only the rule set reads, so nothing outside its folder depends on its
+//! types.
+//!
+//! A game is a sequence of **rounds** ([`Round`]): each says which sides
+//! write, and is resolved when they are all in or its deadline passes. A
+//! Hyborean turn is one round in which every side writes; a Furor Barbarus
+//! player-turn is a round in which one side writes; a sealed set-up is a
+//! round whose orders are revealed together. The post office keeps the
+//! deadlines, reminders, drafts and dice of rounds and never a rule set's
+//! turn structure.
+//!
+//! ```
+//! let r = umpire::games::ruleset("hyborian-age").unwrap();
+//! assert_eq!(r.title(), "Royal Armies of the Hyborean Age");
+//! assert!(umpire::games::ruleset("chess").is_none());
+//! ```
 
 pub mod hyborian;
 
 use crate::case::CaseOutcome;
+use crate::diagnostic::Rendered;
+use crate::dice::{Dice, DieKind};
+use crate::report::{RoundReport, Section};
+use std::collections::BTreeMap;
+use std::path::Path;
 
-/// The rule set a case file or game file names (`ruleset = "…"`), or
-/// the Hyborean Age's when it names none.
+/// A rule set's state, options, orders or events as stored: JSON that only
+/// the rule set reads.
+pub type Json = serde_json::Value;
+
+/// Why a rule set could not do what was asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RulesetError {
+    /// A scenario or game file the rule set cannot start a game from.
+    #[error("{0}")]
+    Setup(String),
+    /// Stored state, orders or events the rule set cannot read (a bug, or a
+    /// database written by another version).
+    #[error("stored data is damaged: {0}")]
+    Corrupt(String),
+    /// The engine could not resolve the round (a scripted die missing…).
+    #[error("the engine could not play the round: {0}")]
+    Engine(String),
+}
+
+/// What a game starts from: the scenario file, the game file's options and
+/// limits, and the first round's seed for rolls made at set-up.
+#[derive(Debug, Clone)]
+pub struct Setup<'a> {
+    pub scenario_path: &'a Path,
+    pub scenario_text: &'a str,
+    /// The game file's `[options]`, the rule set's house rules by name.
+    pub options: &'a toml::Table,
+    /// The game file's limit on the game's length, in the rule set's turns.
+    pub max_turns: u32,
+    pub seed: [u8; 32],
+}
+
+/// A new game as the rule set sets it up.
+#[derive(Debug, Clone)]
+pub struct NewGame {
+    pub state: Json,
+    pub options: Json,
+    /// The scenario's sides, in id order.
+    pub sides: Vec<String>,
+    /// The last turn of the game (after any roll for its length).
+    pub last_turn: u32,
+    /// Each side's briefing for its welcome mail.
+    pub welcome: BTreeMap<String, Welcome>,
+}
+
+/// The rule set's part of a player's welcome mail.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Welcome {
+    /// The rules' name as the welcome's first line gives it.
+    pub rules: String,
+    /// How long the game lasts, and what the first round asks (a paragraph).
+    pub length: String,
+    /// The side's forces and whatever else it is told at the start.
+    pub briefing: String,
+    /// An order line to copy under the header (may be empty).
+    pub example: String,
+}
+
+/// One round of a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Round {
+    /// The round's number, as stored and written in `TURN n` headers.
+    pub number: u32,
+    /// The round as players call it: "turn 3".
+    pub label: String,
+    /// The sides that write orders this round (the others wait).
+    pub writers: Vec<String>,
+}
+
+/// One side's orders as the rule set checked them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checked {
+    /// The orders that stand, for the engine.
+    pub orders: Json,
+    /// Each accepted order in canonical form, keyed by what it is for (a
+    /// unit), in the order written: the confirmation lists changes by key.
+    pub understood: Vec<(String, String)>,
+    /// The rule set's confirmation text: every order as understood, every
+    /// error with its line quoted, what will stand.
+    pub confirmation: String,
+    /// How many lines were refused (the envelope's errors included).
+    pub errors: usize,
+}
+
+/// What resolving a round gives.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    pub state: Json,
+    pub events: Json,
+    /// The story of the round, section by section.
+    pub sections: Vec<Section>,
+    /// Every die rolled, in order: "fire:boss:1 = 4".
+    pub dice: Vec<String>,
+    /// The rule set's summary of the board, for its report partials.
+    pub summary: Json,
+    /// The heading of the summary ("The table after turn 3").
+    pub summary_title: String,
+    /// How the game stands against its victory conditions.
+    pub victory: Vec<String>,
+    pub ended: bool,
+    /// What else the report keeps for the picture.
+    pub extra: serde_json::Map<String, Json>,
+}
+
+/// The inputs of a round's resolution.
+pub struct RoundInput<'a> {
+    pub state: &'a Json,
+    pub options: &'a Json,
+    /// The scenario the game was created from, as stored.
+    pub setup: &'a str,
+    pub last_turn: u32,
+    /// Each side's latest checked orders; a side that sent none is absent.
+    pub orders: &'a BTreeMap<String, Json>,
+    pub dice: &'a mut dyn Dice,
+}
+
+/// One rule set, as the post office, the report and the case runner see it.
+pub trait Ruleset: Sync {
+    /// The name game and case files give (`ruleset = "hyborian-age"`).
+    fn name(&self) -> &'static str;
+    /// The book's title.
+    fn title(&self) -> &'static str;
+    /// The rules' identity a round is played under: the rule set's version
+    /// and what its data and the game's options hash to.
+    fn version(&self, options: &Json) -> String;
+    /// The player's guide, the answer to `HELP`.
+    fn guide(&self) -> &'static str;
+    /// The rule set's report partials (`RULESET/summary.txt`, `.html`).
+    fn templates(&self) -> &'static [(&'static str, &'static str)];
+    /// Start a game from its scenario.
+    ///
+    /// # Errors
+    /// When the scenario or options are not the rule set's.
+    fn new_game(&self, setup: &Setup<'_>) -> Result<NewGame, RulesetError>;
+    /// The sides of a game in this state, in id order.
+    ///
+    /// # Errors
+    /// When the stored state cannot be read.
+    fn sides(&self, state: &Json) -> Result<Vec<String>, RulesetError>;
+    /// The round the state is waiting for.
+    ///
+    /// # Errors
+    /// When the stored state cannot be read.
+    fn round(&self, state: &Json) -> Result<Round, RulesetError>;
+    /// Check `side`'s sheet of orders (the mail with its envelope blanked);
+    /// `envelope` are the envelope's own diagnostics, rendered, to show with
+    /// the orders'.
+    ///
+    /// # Errors
+    /// When the stored state cannot be read.
+    fn check_orders(&self, state: &Json, side: &str, sheet: &str, envelope: &[Rendered]) -> Result<Checked, RulesetError>;
+    /// The die a dice key of this rule set uses, for a moderator's `DICE`.
+    ///
+    /// # Errors
+    /// When the key is not one of this rule set's, in words.
+    fn die_for(&self, key: &str) -> Result<DieKind, String>;
+    /// Resolve the round with the orders in and the dice given.
+    ///
+    /// # Errors
+    /// When stored data cannot be read or the engine cannot play.
+    fn resolve(&self, input: RoundInput<'_>) -> Result<Resolved, RulesetError>;
+    /// The picture of the board after a round, as SVG.
+    ///
+    /// # Errors
+    /// When stored data cannot be read.
+    fn picture(&self, before: &Json, after: &Json, report: &RoundReport) -> Result<String, RulesetError>;
+    /// Run the text of one of this rule set's case files.
+    fn run_case(&self, text: &str) -> CaseOutcome;
+    /// The board a case file sets up, for checking orders against it offline.
+    ///
+    /// # Errors
+    /// When the case file cannot be read.
+    fn case_state(&self, text: &str) -> Result<Json, RulesetError>;
+}
+
+/// Every rule set umpire judges.
+pub fn all() -> &'static [&'static dyn Ruleset] {
+    &[&hyborian::ruleset::HyborianAge]
+}
+
+/// The rule set of that name.
+pub fn ruleset(name: &str) -> Option<&'static dyn Ruleset> {
+    all().iter().copied().find(|r| r.name() == name)
+}
+
+/// The rule set of that name, or an error listing the ones there are.
+///
+/// # Errors
+/// When umpire judges no rule set of that name.
+pub fn named(name: &str) -> Result<&'static dyn Ruleset, RulesetError> {
+    ruleset(name).ok_or_else(|| {
+        let names: Vec<&str> = all().iter().map(|r| r.name()).collect();
+        RulesetError::Setup(format!("no rule set called '{name}' (umpire judges: {})", names.join(", ")))
+    })
+}
+
+/// The rule set a case file, scenario or game file names (`ruleset = "…"`),
+/// or the Hyborean Age's when it names none.
+///
+/// # Errors
+/// When the text is not TOML or `ruleset` is not a string.
 pub fn ruleset_named_in(text: &str) -> Result<String, String> {
     let value: toml::Table = toml::from_str(text).map_err(|e| format!("not TOML: {}", e.message()))?;
     match value.get("ruleset") {
@@ -20,11 +242,58 @@ pub fn ruleset_named_in(text: &str) -> Result<String, String> {
     }
 }
 
+/// The offline check of an orders mail (`umpire orders check`), like
+/// Eressea's echeck: the confirmation a player would get for `side` (or
+/// the header's SIDE), and whether every order was accepted.
+///
+/// # Errors
+/// When the state cannot be read.
+pub fn check_offline(ruleset: &dyn Ruleset, state: &Json, text: &str, side: Option<&str>) -> Result<(String, bool), RulesetError> {
+    let env = crate::envelope::read(text);
+    let header_side = env.header.as_ref().and_then(|h| match &h.node.role {
+        crate::envelope::Role::Player { side } => Some(side.clone()),
+        crate::envelope::Role::Moderator => None,
+    });
+    let Some(side) = side.map(str::to_string).or(header_side) else {
+        return Ok((
+            format!(
+                "Whose orders are these? Give --side (one of: {}) or start the file with a GAME … SIDE … PASSWORD … line.\n",
+                ruleset.sides(state)?.join(", ")
+            ),
+            false,
+        ));
+    };
+    let rendered: Vec<Rendered> = env.diagnostics.iter().map(|d| d.rendered(&env.source)).collect();
+    let checked = ruleset.check_orders(state, &side, &env.sheet, &rendered)?;
+    Ok((checked.confirmation, checked.errors == 0))
+}
+
 /// Run the text of a rules case file with the rule set it names.
 pub fn run_case(text: &str) -> CaseOutcome {
-    match ruleset_named_in(text) {
-        Ok(r) if r == hyborian::RULESET => hyborian::case::run_text(text),
-        Ok(other) => CaseOutcome::Error(format!("no rule set called '{other}' (umpire judges: {})", hyborian::RULESET)),
-        Err(e) => CaseOutcome::Error(e),
+    match ruleset_named_in(text).map_err(RulesetError::Setup).and_then(|n| named(&n)) {
+        Ok(r) => r.run_case(text),
+        Err(e) => CaseOutcome::Error(e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_names_the_side_and_errors_fail_the_offline_check() {
+        let table = hyborian::orders::sample::table();
+        let state = serde_json::to_value(&table).unwrap();
+        let r = named(hyborian::RULESET).unwrap();
+        let (text, ok) = check_offline(r, &state, "GAME g SIDE aquilonia PASSWORD p\nBlack Dragons: phase 1 move 6\nEND\n", None).unwrap();
+        assert!(ok, "{text}");
+        assert!(text.contains("Black Dragons: phase 1 move 6"));
+        let (text, ok) = check_offline(r, &state, "Black Dragns: phase 1 move 6\n", Some("aquilonia")).unwrap();
+        assert!(!ok);
+        assert!(text.contains("Black Dragons"), "suggests the name: {text}");
+        let (text, ok) = check_offline(r, &state, "Black Dragons: phase 1 move 6\n", None).unwrap();
+        assert!(!ok && text.contains("--side"));
+        let (text, ok) = check_offline(r, &state, "GAME g SIDE aquilonia\nBlack Dragons: phase 1 move 6\n", Some("aquilonia")).unwrap();
+        assert!(!ok && text.contains("the header lacks PASSWORD"), "{text}");
     }
 }

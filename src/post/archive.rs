@@ -1,43 +1,39 @@
 //! The club's archive: `umpire export GAME --html DIR` writes a static site
-//! with every released turn's report and picture, linked turn to turn, and
-//! `umpire report GAME` prints a stored report (text or JSON).
+//! with every released round's report and picture, linked round to round,
+//! and `umpire report GAME` prints a stored report (text or JSON).
 
-use super::turn::stored_report;
+use super::game::Game;
+use super::round::stored_report;
 use super::{PostError, PostOffice};
-use crate::games::hyborian::report::picture;
+use crate::report::picture;
+use crate::store::rounds;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// The released turns of a game, in order.
-fn released_turns(po: &PostOffice, game: &str) -> Result<Vec<u32>, PostError> {
-    let mut st = po.store.conn().prepare(
-        "SELECT turn FROM turns WHERE lower(game_id) = lower(?1) AND released = 1 AND report IS NOT NULL ORDER BY turn",
-    )?;
-    let turns = st.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<Vec<u32>>>()?;
-    Ok(turns)
-}
-
-/// The game's id as stored (ids are matched ignoring case).
-fn game_id(po: &PostOffice, game: &str) -> Result<String, PostError> {
-    po.store
-        .optional_string("SELECT id FROM games WHERE lower(id) = lower(?1)", [game])?
-        .ok_or_else(|| PostError::NoGame(game.to_string()))
+impl PostOffice {
+    /// A game and its released rounds, in order.
+    fn released(&mut self, game: &str) -> Result<(Game, Vec<u32>), PostError> {
+        self.store.write(|tx| {
+            let g = Game::load(tx, game)?.ok_or_else(|| PostError::NoGame(game.to_string()))?;
+            let released = rounds::released(tx, g.id())?;
+            Ok((g, released))
+        })
+    }
 }
 
 /// A released report as text, or as JSON for tools (`turn`: the latest when absent).
 ///
 /// # Errors
-/// When the game or the turn's report does not exist.
+/// When the game or the round's report does not exist.
 pub fn report_text(po: &mut PostOffice, game: &str, turn: Option<u32>, json: bool) -> Result<String, PostError> {
-    let id = game_id(po, game)?;
-    let turns = released_turns(po, &id)?;
-    let Some(turn) = turn.or(turns.last().copied()).filter(|t| turns.contains(t)) else {
-        return Err(PostError::NoGame(format!("{id} has no released report of that turn")));
+    let (g, released) = po.released(game)?;
+    let Some(turn) = turn.or(released.last().copied()).filter(|t| released.contains(t)) else {
+        return Err(PostError::NoReport { game: g.id().to_string(), round: turn });
     };
     let (rep, _, after) = po
         .store
-        .write(|tx| stored_report(tx, &id, turn))?
-        .ok_or_else(|| PostError::NoGame(format!("{id} turn {turn}")))?;
+        .write(|tx| stored_report(tx, g.id(), turn))?
+        .ok_or_else(|| PostError::NoReport { game: g.id().to_string(), round: Some(turn) })?;
     if json {
         let value = serde_json::json!({ "report": rep, "table": after });
         return serde_json::to_string_pretty(&value).map_err(|e| PostError::Corrupt(e.to_string()));
@@ -46,23 +42,22 @@ pub fn report_text(po: &mut PostOffice, game: &str, turn: Option<u32>, json: boo
 }
 
 /// Write the static archive of `game` into `dir`: `index.html`, and for
-/// each released turn `turn-N.html`, `turn-N.png` and `turn-N.svg`.
+/// each released round `turn-N.html`, `turn-N.png` and `turn-N.svg`.
 ///
 /// # Errors
 /// When the game does not exist or the folder cannot be written.
 pub fn export_html(po: &mut PostOffice, game: &str, dir: &Path) -> Result<usize, PostError> {
-    let id = game_id(po, game)?;
+    let (g, turns) = po.released(game)?;
     let io = |e: std::io::Error| PostError::Transport(format!("{}: {e}", dir.display()));
     std::fs::create_dir_all(dir).map_err(io)?;
-    let turns = released_turns(po, &id)?;
     let mut index = String::new();
-    let mut title = id.clone();
+    let mut title = g.id().to_string();
     for (i, &turn) in turns.iter().enumerate() {
-        let Some((rep, before, after)) = po.store.write(|tx| stored_report(tx, &id, turn))? else {
+        let Some((rep, before, after)) = po.store.write(|tx| stored_report(tx, g.id(), turn))? else {
             continue;
         };
         title = rep.title.clone();
-        let svg = picture::svg(Some(&before), &after, &rep.charged, &format!("{} — after turn {turn}", rep.title));
+        let svg = g.ruleset.picture(&before, &after, &rep)?;
         let png = picture::png(&svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
         std::fs::write(dir.join(format!("turn-{turn}.svg")), &svg).map_err(io)?;
         std::fs::write(dir.join(format!("turn-{turn}.png")), png).map_err(io)?;

@@ -3,6 +3,7 @@
 //!
 //! ```toml
 //! id = "valkia"
+//! ruleset = "hyborian-age"           # the default
 //! title = "The Field of Valkia"
 //! scenario = "valkia.toml"            # relative to this file
 //! timezone = "Europe/London"
@@ -29,6 +30,9 @@ use std::path::{Path, PathBuf};
 pub struct GameFile {
     /// Short name used in every order header (`GAME valkia …`).
     pub id: String,
+    /// The rule set the game is played under (`hyborian-age` when absent).
+    #[serde(default = "default_ruleset")]
+    pub ruleset: String,
     pub title: String,
     /// The scenario file (table, terrain, units).
     pub scenario: PathBuf,
@@ -78,6 +82,9 @@ pub struct SideEntry {
     pub password: Option<String>,
 }
 
+fn default_ruleset() -> String {
+    crate::games::hyborian::RULESET.into()
+}
 fn utc() -> String {
     "UTC".into()
 }

@@ -7,14 +7,13 @@
 
 use super::game::{games_of, Game};
 use super::outbox::{self, Kind};
-use super::turn::{plain, release_report, report_mail, stored_report};
+use super::round::{plain, release_report, report_mail, stored_report};
 use super::{audit, password, templates, PostError};
 use crate::config::Config;
+use crate::envelope::{self, Command, Envelope, Header, Role};
 use crate::mail::read::Incoming;
-use crate::games::hyborian::orders::{self, Command, Header, Role, Submission};
-use crate::store::Transaction;
+use crate::store::{games as game_rows, rounds, submissions, Transaction};
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use rusqlite::{params, OptionalExtension};
 
 /// What became of a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,32 +119,40 @@ pub fn handle(tx: &Transaction<'_>, config: &Config, row: i64, raw: &[u8], now: 
         return ctx.refuse(None, if known { vec![ctx.from.clone()] } else { vec![] }, &reason, "");
     }
     if crate::games::hyborian::campaign::orders::is_campaign_mail(&msg.orders_text) {
-        return crate::games::hyborian::campaign::secretary::handle(tx, config, &msg, row, &ctx.from, now);
+        return super::campaign::handle(tx, config, &msg, row, &ctx.from, now);
     }
-    let sub = orders::read_message(&msg.orders_text);
-    let Some(header) = sub.header.as_ref().map(|h| &h.node) else {
-        return no_header(&ctx, &sub);
+    let env = envelope::read(&msg.orders_text);
+    let Some(header) = env.header.as_ref().map(|h| &h.node) else {
+        return no_header(&ctx, &env);
     };
     match &header.role {
-        Role::Moderator => moderate(&ctx, &sub, header),
-        Role::Player { side } => player(&ctx, &sub, header, side),
+        Role::Moderator => moderate(&ctx, &env, header),
+        Role::Player { side } => player(&ctx, &env, header, side),
     }
 }
 
-/// The player's guide to writing orders (HELP by mail).
-fn guide() -> &'static str {
-    orders::GUIDE
+/// The player's guide to writing orders (HELP by mail): the guide of the
+/// game's rule set, or of every rule set when no game is named.
+fn guide(game: Option<&Game>) -> String {
+    match game {
+        Some(g) => g.ruleset.guide().to_string(),
+        None => crate::games::all().iter().map(|r| r.guide()).collect::<Vec<_>>().join("\n\n"),
+    }
 }
 
 /// A message without a header: only a registered player gets an answer.
-fn no_header(ctx: &Ctx<'_, '_>, sub: &Submission) -> Result<Disposition, PostError> {
+fn no_header(ctx: &Ctx<'_, '_>, env: &Envelope) -> Result<Disposition, PostError> {
     let games = games_of(ctx.tx, &ctx.from)?;
-    let wants_help = sub.commands.iter().any(|c| matches!(c.node, Command::Help));
+    let wants_help = env.commands.iter().any(|c| matches!(c.node, Command::Help));
     if games.is_empty() {
         return ctx.refuse(None, vec![], "no header and not a registered player", "");
     }
     if wants_help {
-        ctx.reply(None, Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, guide().to_string())?;
+        let their: Vec<Game> = games.iter().filter_map(|g| Game::load(ctx.tx, g).transpose()).collect::<Result<_, _>>()?;
+        let mut rulesets: Vec<&str> = their.iter().map(|g| g.ruleset.name()).collect();
+        rulesets.dedup();
+        let text = if rulesets.len() == 1 { guide(their.first()) } else { guide(None) };
+        ctx.reply(None, Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
         return Ok(Disposition::Done("help".into()));
     }
     let hint = format!(
@@ -156,7 +163,7 @@ fn no_header(ctx: &Ctx<'_, '_>, sub: &Submission) -> Result<Disposition, PostErr
 }
 
 /// A message with a player header.
-fn player(ctx: &Ctx<'_, '_>, sub: &Submission, header: &Header, side_name: &str) -> Result<Disposition, PostError> {
+fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -> Result<Disposition, PostError> {
     let tx = ctx.tx;
     let Some(game) = Game::load(tx, &header.game)? else {
         let to = if games_of(tx, &ctx.from)?.is_empty() { vec![] } else { vec![ctx.from.clone()] };
@@ -164,16 +171,16 @@ fn player(ctx: &Ctx<'_, '_>, sub: &Submission, header: &Header, side_name: &str)
     };
     let sides = game.sides(tx)?;
     let Some(side) = sides.iter().find(|s| s.side.eq_ignore_ascii_case(side_name)) else {
-        let registered = sides.iter().any(|s| s.address == ctx.from) || game.moderator_address == ctx.from;
+        let registered = sides.iter().any(|s| s.address == ctx.from) || game.row.moderator_address == ctx.from;
         let to = if registered { vec![ctx.from.clone()] } else { vec![] };
-        return ctx.refuse(Some(&game.id), to, &format!("Game {} has no side called '{}'.", game.id, side_name), "Check the SIDE word of your header against your welcome mail.");
+        return ctx.refuse(Some(game.id()), to, &format!("Game {} has no side called '{}'.", game.id(), side_name), "Check the SIDE word of your header against your welcome mail.");
     };
     let pw_ok = password::verify(&header.password, &side.password);
     if !pw_ok {
         return ctx.refuse(
-            Some(&game.id),
+            Some(game.id()),
             vec![side.address.clone()],
-            &format!("A message for side {} of game {} came with the wrong password.", side.side, game.id),
+            &format!("A message for side {} of game {} came with the wrong password.", side.side, game.id()),
             "If you sent it, check the PASSWORD word against your welcome mail. If you did not, someone is trying to give orders to your troops; tell the moderator.",
         );
     }
@@ -181,123 +188,113 @@ fn player(ctx: &Ctx<'_, '_>, sub: &Submission, header: &Header, side_name: &str)
         let mut to = vec![side.address.clone(), ctx.from.clone()];
         to.dedup();
         return ctx.refuse(
-            Some(&game.id),
+            Some(game.id()),
             to,
             &format!(
                 "Orders for side {} of game {} must come from its registered address {}; this one came from {}.",
-                side.side, game.id, side.address, ctx.from
+                side.side,
+                game.id(),
+                side.address,
+                ctx.from
             ),
             "Send from your registered address, or ask the moderator to REPLACE the address.",
         );
     }
     let mut answered = Vec::new();
-    for c in &sub.commands {
+    for c in &env.commands {
         match &c.node {
             Command::Status => {
-                ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, status_text(tx, &game)?)?;
+                ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, status_text(tx, &game)?)?;
                 answered.push("status");
             }
             Command::Help => {
-                ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, guide().to_string())?;
+                ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, guide(Some(&game)))?;
                 answered.push("help");
             }
             Command::Resend | Command::History(_) => {
-                let turn = match c.node {
+                let round = match c.node {
                     Command::History(t) => t,
-                    _ => game.turn.saturating_sub(1),
+                    _ => game.row.round.saturating_sub(1),
                 };
-                resend_report(ctx, &game, turn)?;
+                resend_report(ctx, &game, round)?;
                 answered.push("report");
             }
             _ => {}
         }
     }
-    if sub.sheet.blocks.is_empty() && sub.syntax_errors.is_empty() {
+    if env.sheet.trim().is_empty() && env.diagnostics.is_empty() {
         return Ok(Disposition::Done(if answered.is_empty() { "header only".into() } else { answered.join(",") }));
     }
-    if game.status != "active" {
-        return ctx.refuse(Some(&game.id), vec![ctx.from.clone()], &format!("Game {} is {}; it takes no orders now.", game.id, game.status), "");
+    if game.row.status != "active" {
+        return ctx.refuse(Some(game.id()), vec![ctx.from.clone()], &format!("Game {} is {}; it takes no orders now.", game.id(), game.row.status), "");
     }
+    let round = game.round()?;
     if let Some(t) = header.turn {
-        if t != game.turn {
-            return ctx.refuse(Some(&game.id), vec![ctx.from.clone()], &format!("These orders are for turn {t}, but game {} is taking orders for turn {}.", game.id, game.turn), &format!("Write TURN {} in the header, or leave TURN out.", game.turn));
+        if t != round.number {
+            return ctx.refuse(
+                Some(game.id()),
+                vec![ctx.from.clone()],
+                &format!("These orders are for turn {t}, but game {} is taking orders for {}.", game.id(), round.label),
+                &format!("Write TURN {} in the header, or leave TURN out.", round.number),
+            );
         }
     }
-    if ctx.now > game.deadline + Duration::minutes(i64::from(game.grace_minutes)) {
-        // The deadline passed but the turn has not been played yet: played
+    if ctx.now > game.deadline() + Duration::minutes(i64::from(game.row.grace_minutes)) {
+        // The deadline passed but the round has not been played yet: played
         // now, without these orders, as the book's written orders require.
-        return ctx.refuse(Some(&game.id), vec![ctx.from.clone()], &format!("The deadline for turn {} ({}) has passed.", game.turn, game.deadline_text()), "");
+        return ctx.refuse(
+            Some(game.id()),
+            vec![ctx.from.clone()],
+            &format!("The deadline for {} ({}) has passed.", round.label, game.deadline_text()),
+            "",
+        );
     }
-    let mut checked = orders::validate(&sub.sheet, &side.side, &game.table);
-    // Errors in the header or commands are shown with the orders' errors.
-    for d in &sub.syntax_errors {
-        if !checked.diagnostics.iter().any(|c| c.span == d.span) {
-            checked.diagnostics.push(d.clone());
-        }
-    }
-    checked.diagnostics.sort_by_key(|d| d.span.start);
-    let understood: Vec<(String, String)> = checked.understood.clone();
-    let previous: Option<String> = tx
-        .query_row(
-            "SELECT understood FROM submissions WHERE game_id = ?1 AND turn = ?2 AND side = ?3 ORDER BY id DESC LIMIT 1",
-            params![game.id, game.turn, side.side],
-            |r| r.get(0),
-        )
-        .optional()?;
+    let rendered: Vec<_> = env.diagnostics.iter().map(|d| d.rendered(&env.source)).collect();
+    let checked = game.ruleset.check_orders(&game.state()?, &side.side, &env.sheet, &rendered)?;
+    let previous = submissions::latest(tx, game.id(), round.number, &side.side)?;
     let changes = previous
-        .map(|p| serde_json::from_str::<Vec<(String, String)>>(&p).unwrap_or_default())
-        .map(|p| diff(&p, &understood))
+        .map(|(_, p)| serde_json::from_str::<Vec<(String, String)>>(&p).unwrap_or_default())
+        .map(|p| diff(&p, &checked.understood))
         .unwrap_or_default();
-    let message_row = ctx.row;
-    tx.execute(
-        "INSERT INTO submissions (game_id, turn, side, message, text, checked, understood, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        params![
-            game.id,
-            game.turn,
-            side.side,
-            message_row,
-            ctx.msg.orders_text,
-            serde_json::to_string(&checked.orders).map_err(|e| PostError::Corrupt(e.to_string()))?,
-            serde_json::to_string(&understood).map_err(|e| PostError::Corrupt(e.to_string()))?,
-            crate::store::ts(ctx.now),
-        ],
+    submissions::insert(
+        tx,
+        game.id(),
+        &submissions::Submission {
+            round: round.number,
+            side: side.side.clone(),
+            message: ctx.row,
+            text: ctx.msg.orders_text.clone(),
+            checked: serde_json::to_string(&checked.orders).map_err(|e| PostError::Corrupt(e.to_string()))?,
+            understood: serde_json::to_string(&checked.understood).map_err(|e| PostError::Corrupt(e.to_string()))?,
+        },
+        ctx.now,
     )?;
     let text = templates::render(
         "confirmation.txt",
         minijinja::context! {
-            title => &game.title, game => &game.id, turn => game.turn, side => &side.side,
-            deadline => game.deadline_text(), changes => changes,
-            confirmation => orders::confirmation(&checked, &game.table, &side.side),
+            title => &game.row.title, game => game.id(), round => &round.label, side => &side.side,
+            deadline => game.deadline_text(), changes => changes, confirmation => &checked.confirmation,
         },
     );
-    ctx.reply(Some(&game.id), Kind::Confirmation, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
-    Ok(Disposition::Orders { note: format!("orders for {} turn {}", side.side, game.turn), game: game.id })
+    ctx.reply(Some(game.id()), Kind::Confirmation, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+    Ok(Disposition::Orders { note: format!("orders for {} {}", side.side, round.label), game: game.id().to_string() })
 }
 
 /// Mail a released report again to the sender (RESEND, HISTORY n).
-fn resend_report(ctx: &Ctx<'_, '_>, game: &Game, turn: u32) -> Result<(), PostError> {
-    let released: bool = ctx
-        .tx
-        .query_row(
-            "SELECT released FROM turns WHERE game_id = ?1 AND turn = ?2 AND report IS NOT NULL",
-            params![game.id, turn],
-            |r| r.get(0),
-        )
-        .optional()?
-        .unwrap_or(false);
-    match stored_report(ctx.tx, &game.id, turn)? {
+fn resend_report(ctx: &Ctx<'_, '_>, game: &Game, round: u32) -> Result<(), PostError> {
+    let released = rounds::played(ctx.tx, game.id(), round)?.is_some_and(|r| r.played.released);
+    match stored_report(ctx.tx, game.id(), round)? {
         Some((mut rep, before, after)) if released => {
             rep.draft = false;
-            let mut mail = report_mail(ctx.config, vec![ctx.from.clone()], &rep, &before, &after)?;
+            let mut mail = report_mail(ctx.config, game, vec![ctx.from.clone()], &rep, &before, &after)?;
             mail.in_reply_to = ctx.msg.message_id.clone();
             mail.references = ctx.msg.message_id.iter().cloned().collect();
-            let salt = format!("{}:resend:{turn}", ctx.msg.message_id.clone().unwrap_or_default());
-            outbox::queue(ctx.tx, ctx.config, Some(&game.id), Kind::Reply, &mail, &salt, ctx.now)?;
+            let salt = format!("{}:resend:{round}", ctx.msg.message_id.clone().unwrap_or_default());
+            outbox::queue(ctx.tx, ctx.config, Some(game.id()), Kind::Reply, &mail, &salt, ctx.now)?;
         }
         _ => {
-            let text = if turn == 0 { "No turn has been played yet.".to_string() } else { format!("There is no released report of turn {turn}.") };
-            ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+            let text = if round == 0 { "No turn has been played yet.".to_string() } else { format!("There is no released report of turn {round}.") };
+            ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
         }
     }
     Ok(())
@@ -332,57 +329,50 @@ fn status_text(tx: &Transaction<'_>, game: &Game) -> Result<String, PostError> {
         .collect();
     Ok(templates::render(
         "status.txt",
-        minijinja::context! { title => &game.title, game => &game.id, turn => game.turn, status => &game.status,
-            deadline => game.deadline_text(), sides => sides, hold => game.hold },
+        minijinja::context! { title => &game.row.title, game => game.id(), round => game.round()?.label, status => &game.row.status,
+            deadline => game.deadline_text(), sides => sides, hold => game.row.hold },
     ))
 }
 
 /// A moderator's message.
-fn moderate(ctx: &Ctx<'_, '_>, sub: &Submission, m: &Header) -> Result<Disposition, PostError> {
+fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition, PostError> {
     let tx = ctx.tx;
     let Some(mut game) = Game::load(tx, &m.game)? else {
         return ctx.refuse(None, vec![], &format!("moderator message for unknown game '{}'", m.game), "");
     };
-    if !password::verify(&m.password, &game.moderator_pw) {
-        return ctx.refuse(Some(&game.id), vec![game.moderator_address.clone()], &format!("A moderator message for game {} came with the wrong moderator password.", game.id), "");
+    if !password::verify(&m.password, &game.row.moderator_pw) {
+        return ctx.refuse(Some(game.id()), vec![game.row.moderator_address.clone()], &format!("A moderator message for game {} came with the wrong moderator password.", game.id()), "");
     }
-    if game.moderator_address != ctx.from {
-        let to = vec![game.moderator_address.clone(), ctx.from.clone()];
-        return ctx.refuse(Some(&game.id), to, &format!("Moderator messages for game {} must come from {}.", game.id, game.moderator_address), "");
+    if game.row.moderator_address != ctx.from {
+        let to = vec![game.row.moderator_address.clone(), ctx.from.clone()];
+        return ctx.refuse(Some(game.id()), to, &format!("Moderator messages for game {} must come from {}.", game.id(), game.row.moderator_address), "");
     }
     let mut done = Vec::new();
     let mut force = false;
-    for c in &sub.commands {
+    for c in &env.commands {
         let line = match &c.node {
             Command::Deadline(local) => match game.tz.from_local_datetime(local).earliest() {
                 Some(t) => {
-                    game.deadline = t.with_timezone(&Utc);
+                    game.row.deadline = t.with_timezone(&Utc);
                     format!("deadline set to {}", game.deadline_text())
                 }
                 None => format!("{local} does not exist in {} (a clock change); deadline unchanged", game.tz),
             },
             Command::Extend(hours) => {
-                game.deadline += Duration::hours(i64::from(*hours));
+                game.row.deadline += Duration::hours(i64::from(*hours));
                 format!("deadline extended to {}", game.deadline_text())
             }
             Command::Force => {
                 force = true;
-                format!("turn {} will be adjudicated now", game.turn)
+                format!("{} will be adjudicated now", game.round()?.label)
             }
             Command::HoldTurns(on) => {
-                game.hold = *on;
+                game.row.hold = *on;
                 format!("hold for approval {}", if *on { "on" } else { "off" })
             }
-            Command::Approve(turn) => {
-                let t = turn.unwrap_or(game.turn.saturating_sub(1));
-                let released: Option<bool> = tx
-                    .query_row(
-                        "SELECT released FROM turns WHERE game_id = ?1 AND turn = ?2 AND report IS NOT NULL",
-                        params![game.id, t],
-                        |r| r.get(0),
-                    )
-                    .optional()?;
-                match released {
+            Command::Approve(round) => {
+                let t = round.unwrap_or(game.row.round.saturating_sub(1));
+                match rounds::played(tx, game.id(), t)?.map(|r| r.played.released) {
                     Some(false) => {
                         release_report(tx, ctx.config, &game, t, ctx.now)?;
                         format!("report of turn {t} released")
@@ -392,56 +382,65 @@ fn moderate(ctx: &Ctx<'_, '_>, sub: &Submission, m: &Header) -> Result<Dispositi
                 }
             }
             Command::Replace { side, address } => {
-                let n = tx.execute(
-                    "UPDATE sides SET address = ?3 WHERE game_id = ?1 AND lower(side) = lower(?2)",
-                    params![game.id, side, address.to_ascii_lowercase()],
-                )?;
-                if n == 1 {
+                if game_rows::set_address(tx, game.id(), side, &address.to_ascii_lowercase())? {
                     format!("side {side} is now played from {address} (same password)")
                 } else {
-                    format!("no side '{side}' in game {}", game.id)
+                    format!("no side '{side}' in game {}", game.id())
                 }
             }
             Command::Pause => {
-                game.status = "paused".into();
+                game.row.status = "paused".into();
                 "game paused".into()
             }
             Command::Resume => {
-                game.status = "active".into();
+                game.row.status = "active".into();
                 "game resumed".into()
             }
             Command::EndGame => {
-                game.status = "ended".into();
+                game.row.status = "ended".into();
                 "game ended".into()
             }
             Command::Dice { turn, rolls } => {
-                let t = turn.unwrap_or(game.turn);
-                if t < game.turn {
+                let t = turn.unwrap_or(game.row.round);
+                if t < game.row.round {
                     format!("turn {t} has been played; its dice cannot change")
                 } else {
-                    for (key, value) in rolls {
-                        tx.execute(
-                            "INSERT OR REPLACE INTO moderator_dice (game_id, turn, key, value) VALUES (?1, ?2, ?3, ?4)",
-                            params![game.id, t, key, value],
-                        )?;
+                    let mut refused = Vec::new();
+                    let mut taken = Vec::new();
+                    for die in rolls {
+                        match game.ruleset.die_for(&die.key) {
+                            Ok(kind) if u8::try_from(die.value).is_ok_and(|v| kind.can_show(v)) => taken.push(die),
+                            Ok(kind) => refused.push(format!("{} = {}: {}", die.key, die.value, kind.describe())),
+                            Err(why) => refused.push(why),
+                        }
                     }
-                    let list: Vec<String> = rolls.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                    format!("your dice for turn {t}: {} (every other roll comes from the seed)", list.join(" "))
+                    if refused.is_empty() {
+                        for die in &taken {
+                            rounds::give_die(tx, game.id(), t, &die.key, die.value)?;
+                        }
+                        let list: Vec<String> = taken.iter().map(|d| format!("{}={}", d.key, d.value)).collect();
+                        format!("your dice for turn {t}: {} (every other roll comes from the seed)", list.join(" "))
+                    } else {
+                        format!("no dice taken for turn {t}: {}", refused.join("; "))
+                    }
                 }
             }
             Command::Status => status_text(tx, &game)?,
-            Command::Help => guide().to_string(),
+            Command::Help => guide(Some(&game)),
             Command::Resend | Command::History(_) => continue,
         };
         done.push(line);
     }
+    for d in &env.diagnostics {
+        done.push(d.render(&env.source));
+    }
     game.save(tx)?;
     if force {
-        super::turn::tick_game(tx, ctx.config, &game.id, ctx.now, true)?;
+        super::round::tick_game(tx, ctx.config, game.id(), ctx.now, true)?;
     }
-    audit(tx, ctx.now, Some(&game.id), &format!("moderator: {}", done.join("; ")))?;
+    audit(tx, ctx.now, Some(game.id()), &format!("moderator: {}", done.join("; ")))?;
     let text = if done.is_empty() { "No moderator command found.".to_string() } else { done.join("\n") };
-    ctx.reply(Some(&game.id), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+    ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
     Ok(Disposition::Done(format!("moderator: {}", done.len())))
 }
 

@@ -3,7 +3,7 @@
 //! [`PostOffice::accept`] stores a message raw and then handles it;
 //! [`PostOffice::process_pending`] handles anything stored but not yet
 //! handled (after a crash); [`PostOffice::tick`] sends reminders and
-//! adjudicates turns whose deadline has passed or whose orders are all in;
+//! resolves rounds whose deadline has passed or whose orders are all in;
 //! [`PostOffice::send`] flushes the outbox.
 //!
 //! Architecture invariant: each message is handled in exactly one write
@@ -11,15 +11,16 @@
 //! outbox) and its new state, so handling is all-or-nothing and a message
 //! is never answered twice.
 
-mod game;
 mod archive;
+pub mod campaign;
+mod game;
 pub mod gamefile;
 mod handle;
 pub mod outbox;
 pub mod password;
+mod round;
 mod service;
 mod templates;
-mod turn;
 mod verify;
 
 use crate::config::Config;
@@ -31,8 +32,7 @@ use sha2::{Digest, Sha256};
 pub use archive::{export_html, report_text};
 pub use handle::Disposition;
 pub use service::{ingest_maildir, poll_imap, serve};
-pub use turn::{adjudicate_stored, load_scenario};
-pub(crate) use turn::plain;
+pub(crate) use round::plain;
 pub use verify::verify_turn;
 
 /// Errors of the post office.
@@ -50,17 +50,21 @@ pub enum PostError {
     GameExists(String),
     #[error("no game called '{0}'")]
     NoGame(String),
+    #[error("game {game} has no played turn {round}")]
+    NoRound { game: String, round: u32 },
+    #[error("game {game} has no released report{}", round.map(|r| format!(" of turn {r}")).unwrap_or_default())]
+    NoReport { game: String, round: Option<u32> },
     #[error("stored data is damaged: {0}")]
     Corrupt(String),
     #[error("mail transport: {0}")]
     Transport(String),
-    #[error("the engine could not play the turn: {0}")]
-    Engine(String),
+    #[error(transparent)]
+    Ruleset(#[from] crate::games::RulesetError),
 }
 
 /// The umpire's mail service over one store.
 pub struct PostOffice {
-    pub store: Store,
+    store: Store,
     pub config: Config,
 }
 
@@ -125,54 +129,37 @@ impl PostOffice {
         let config = self.config.clone();
         let disposition = self.store.write(|tx| {
             // Another process may have handled it since we looked.
-            let row: Option<(String, Vec<u8>)> = rusqlite::OptionalExtension::optional(tx.query_row(
-                "SELECT state, raw FROM messages WHERE id = ?1",
-                [id],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            ))?;
-            let Some((state, raw)) = row else { return Ok(None) };
+            let Some((state, raw)) = store::messages::load(tx, id)? else { return Ok(None) };
             if state != "new" {
                 return Ok(None);
             }
             let d = handle::handle(tx, &config, id, &raw, now)?;
-            tx.execute(
-                "UPDATE messages SET state = ?2, note = ?3 WHERE id = ?1",
-                rusqlite::params![id, d.state(), d.note()],
-            )?;
-            // Orders just in may complete the turn: play it in the same
+            store::messages::set_state(tx, id, d.state(), d.note())?;
+            // Orders just in may complete the round: play it in the same
             // transaction, so the last confirmation and the report go together.
             if let Disposition::Orders { game, .. } = &d {
-                turn::tick_game(tx, &config, game, now, false)?;
+                round::tick_game(tx, &config, game, now, false)?;
             }
             Ok::<_, PostError>(Some(d))
         })?;
         Ok(disposition)
     }
 
-    /// Send due reminders and adjudicate every turn that is ready.
+    /// Send due reminders and resolve every round that is ready.
     ///
     /// # Errors
     /// On database errors.
     pub fn tick(&mut self, now: DateTime<Utc>) -> Result<usize, PostError> {
         let config = self.config.clone();
-        let games: Vec<String> = {
-            let mut st = self
-                .store
-                .conn()
-                .prepare("SELECT id FROM games WHERE status = 'active' ORDER BY id")?;
-            let ids = st.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
-            ids
-        };
+        let games = store::games::active(self.store.conn())?;
         let mut played = 0;
         for game in games {
-            played += self.store.write(|tx| turn::tick_game(tx, &config, &game, now, false))?;
+            played += self.store.write(|tx| round::tick_game(tx, &config, &game, now, false))?;
         }
         // Campaign weeks whose deadline has passed are resolved with the
         // orders in; resolving sets the next deadline.
-        for campaign in crate::games::hyborian::campaign::secretary::due(self.store.conn(), now)? {
-            let resolved = self
-                .store
-                .write(|tx| crate::games::hyborian::campaign::secretary::resolve_if_due(tx, &config, &campaign, now))?;
+        for id in campaign::due(self.store.conn(), now)? {
+            let resolved = self.store.write(|tx| campaign::resolve_if_due(tx, &config, &id, now))?;
             played += usize::from(resolved);
         }
         Ok(played)
@@ -198,7 +185,30 @@ impl PostOffice {
     /// When the file or its scenario is invalid or the game exists.
     pub fn create_game(&mut self, file: &gamefile::GameFile, now: DateTime<Utc>) -> Result<(), PostError> {
         let config = self.config.clone();
-        self.store.write(|tx| turn::create_game(tx, &config, file, now))
+        self.store.write(|tx| round::create_game(tx, &config, file, now))
+    }
+
+    /// Create a campaign from its set-up file and queue the opening reports.
+    ///
+    /// # Errors
+    /// When the campaign exists or on database errors.
+    pub fn create_campaign(&mut self, file: &crate::games::hyborian::campaign::game::CampaignFile, now: DateTime<Utc>) -> Result<(), PostError> {
+        let config = self.config.clone();
+        self.store.write(|tx| campaign::create(tx, &config, file, now))
+    }
+
+    /// Resolve a campaign's map turn now.
+    ///
+    /// # Errors
+    /// When there is no such campaign, or on database errors.
+    pub fn resolve_campaign(&mut self, id: &str, now: DateTime<Utc>) -> Result<(), PostError> {
+        let config = self.config.clone();
+        self.store.write(|tx| campaign::resolve_now(tx, &config, id, now))
+    }
+
+    /// The store, for reading (tests, `umpire doctor`).
+    pub fn store(&self) -> &Store {
+        &self.store
     }
 
     /// Adjudicate the current turn of `game` now, whatever the deadline.
@@ -207,7 +217,7 @@ impl PostOffice {
     /// When there is no such game, or on database errors.
     pub fn force(&mut self, game: &str, now: DateTime<Utc>) -> Result<usize, PostError> {
         let config = self.config.clone();
-        self.store.write(|tx| turn::tick_game(tx, &config, game, now, true))
+        self.store.write(|tx| round::tick_game(tx, &config, game, now, true))
     }
 }
 

@@ -7,7 +7,6 @@ use crate::mail::compose::Outgoing;
 use crate::mail::transport::Outlet;
 use crate::store::{self, Store, StoreError, Transaction};
 use chrono::{DateTime, Duration, Utc};
-use rusqlite::params;
 use sha2::{Digest, Sha256};
 
 /// Why a message is sent (kept in the outbox for the moderator's eye).
@@ -62,10 +61,10 @@ pub fn queue(
     let raw = mail
         .to_rfc5322(&message_id, now)
         .map_err(|e| StoreError::Corrupt(format!("cannot compose {}: {e}", kind.code())))?;
-    tx.execute(
-        "INSERT OR IGNORE INTO outbox (message_id, game_id, kind, recipients, raw, created_at, next_attempt) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
-        params![message_id, game, kind.code(), mail.to.join(","), raw, store::ts(now)],
+    store::outbox::queue(
+        tx,
+        &store::outbox::Queued { message_id: &message_id, game, kind: kind.code(), recipients: &mail.to, raw: &raw },
+        now,
     )?;
     Ok(message_id)
 }
@@ -89,15 +88,15 @@ fn backoff(attempts: i64) -> Duration {
 /// On database errors; delivery failures are recorded and retried later.
 pub fn flush(store: &mut Store, outlet: &Outlet, from: &str, now: DateTime<Utc>) -> Result<Flushed, StoreError> {
     let mut done = Flushed::default();
-    for item in store.due_outbox(now)? {
+    for item in store::outbox::due(store.conn(), now)? {
         match outlet.deliver(from, &item.recipients, &item.message_id, &item.raw) {
             Ok(()) => {
-                store.mark_sent(item.id, now)?;
+                store::outbox::mark_sent(store.conn(), item.id, now)?;
                 done.sent += 1;
             }
             Err(e) => {
                 tracing::warn!(message_id = %item.message_id, error = %e, "delivery failed");
-                store.mark_failed(item.id, &e.to_string(), now + backoff(item.attempts))?;
+                store::outbox::mark_failed(store.conn(), item.id, &e.to_string(), now + backoff(item.attempts))?;
                 done.failed += 1;
             }
         }

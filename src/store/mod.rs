@@ -9,7 +9,12 @@
 //! at any point leaves the message either untouched (`new`, processed again
 //! on the next run) or fully handled.
 
+pub mod games;
+pub mod messages;
+pub mod outbox;
+pub mod rounds;
 mod schema;
+pub mod submissions;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
@@ -36,31 +41,8 @@ pub struct Store {
     conn: Connection,
 }
 
-/// The outcome of storing a raw message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StoredRaw {
-    /// Row id in `messages`.
-    pub id: i64,
-    /// False when a message with this Message-ID was already stored.
-    pub fresh: bool,
-}
-
-/// A message row awaiting processing.
-#[derive(Debug, Clone)]
-pub struct PendingMessage {
-    pub id: i64,
-    pub raw: Vec<u8>,
-}
-
-/// An outbox row due for sending.
-#[derive(Debug, Clone)]
-pub struct OutboxItem {
-    pub id: i64,
-    pub message_id: String,
-    pub recipients: Vec<String>,
-    pub raw: Vec<u8>,
-    pub attempts: i64,
-}
+pub use messages::StoredRaw;
+pub use outbox::OutboxItem;
 
 /// Format a time the way every column stores it (RFC 3339, UTC, seconds).
 pub fn ts(t: DateTime<Utc>) -> String {
@@ -152,86 +134,13 @@ impl Store {
 
     /// Store one message exactly as received, committed at once. A message
     /// whose Message-ID is already stored is not stored again.
-    pub fn store_raw(
-        &mut self,
-        message_id: &str,
-        raw: &[u8],
-        source: &str,
-        now: DateTime<Utc>,
-    ) -> Result<StoredRaw> {
-        self.write(|tx| {
-            let inserted = tx.execute(
-                "INSERT OR IGNORE INTO messages (message_id, raw, source, received_at) \
-                 VALUES (?1, ?2, ?3, ?4)",
-                params![message_id, raw, source, ts(now)],
-            )?;
-            let id: i64 = tx.query_row(
-                "SELECT id FROM messages WHERE message_id = ?1",
-                params![message_id],
-                |r| r.get(0),
-            )?;
-            Ok::<_, StoreError>(StoredRaw {
-                id,
-                fresh: inserted == 1,
-            })
-        })
+    pub fn store_raw(&mut self, message_id: &str, raw: &[u8], source: &str, now: DateTime<Utc>) -> Result<StoredRaw> {
+        self.write(|tx| messages::insert(tx, message_id, raw, source, now))
     }
 
     /// Messages stored but not yet processed, oldest first.
     pub fn pending_messages(&self) -> Result<Vec<i64>> {
-        let mut st = self
-            .conn
-            .prepare("SELECT id FROM messages WHERE state = 'new' ORDER BY id")?;
-        let ids = st
-            .query_map([], |r| r.get(0))?
-            .collect::<rusqlite::Result<Vec<i64>>>()?;
-        Ok(ids)
-    }
-
-    /// Outbox rows not yet sent whose next attempt is due.
-    pub fn due_outbox(&self, now: DateTime<Utc>) -> Result<Vec<OutboxItem>> {
-        let mut st = self.conn.prepare(
-            "SELECT id, message_id, recipients, raw, attempts FROM outbox \
-             WHERE sent_at IS NULL AND next_attempt <= ?1 ORDER BY id",
-        )?;
-        let rows = st
-            .query_map(params![ts(now)], |r| {
-                let recipients: String = r.get(2)?;
-                Ok(OutboxItem {
-                    id: r.get(0)?,
-                    message_id: r.get(1)?,
-                    recipients: recipients.split(',').map(str::to_string).collect(),
-                    raw: r.get(3)?,
-                    attempts: r.get(4)?,
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
-    }
-
-    /// Record a delivered outbox row.
-    pub fn mark_sent(&mut self, id: i64, now: DateTime<Utc>) -> Result<()> {
-        self.conn.execute(
-            "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL \
-             WHERE id = ?1 AND sent_at IS NULL",
-            params![id, ts(now)],
-        )?;
-        Ok(())
-    }
-
-    /// Record a failed attempt and when to try again.
-    pub fn mark_failed(
-        &mut self,
-        id: i64,
-        error: &str,
-        next_attempt: DateTime<Utc>,
-    ) -> Result<()> {
-        self.conn.execute(
-            "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, next_attempt = ?3 \
-             WHERE id = ?1",
-            params![id, error, ts(next_attempt)],
-        )?;
-        Ok(())
+        messages::pending(&self.conn)
     }
 
     /// Count rows of a table (diagnostics and tests).

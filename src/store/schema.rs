@@ -171,4 +171,22 @@ CREATE TABLE campaign_turns (
     r#"
 ALTER TABLE campaigns ADD COLUMN deadline TEXT;
 "#,
+    // 5: several rule sets, and rounds rather than turns (issue 19). A
+    // game names its rule set (the Hyborean Age for games made before);
+    // each round keeps its label, the sides that write it, and the rules'
+    // identity it was played under; played rounds keep each side's orders
+    // apart (orders stored before are one merged set, kept under "*").
+    r#"
+ALTER TABLE games ADD COLUMN ruleset TEXT NOT NULL DEFAULT 'hyborian-age';
+ALTER TABLE games RENAME COLUMN turn TO round;
+ALTER TABLE turns RENAME TO rounds;
+ALTER TABLE rounds RENAME COLUMN turn TO round;
+ALTER TABLE rounds ADD COLUMN label TEXT;
+ALTER TABLE rounds ADD COLUMN writers TEXT;
+ALTER TABLE rounds ADD COLUMN rules TEXT;
+UPDATE rounds SET orders = json_object('*', json(orders)) WHERE orders IS NOT NULL;
+ALTER TABLE submissions RENAME COLUMN turn TO round;
+ALTER TABLE reminders RENAME COLUMN turn TO round;
+ALTER TABLE moderator_dice RENAME COLUMN turn TO round;
+"#,
 ];

@@ -77,7 +77,7 @@ pub fn mail(from: &str, message_id: &str, body: &str) -> Vec<u8> {
 /// Every outbox row: (kind, recipients, raw text).
 pub fn outbox(po: &PostOffice) -> Vec<(String, String, String)> {
     let mut st = po
-        .store
+        .store()
         .conn()
         .prepare("SELECT kind, recipients, raw FROM outbox ORDER BY id")
         .unwrap();

@@ -155,7 +155,9 @@ pub enum ScenarioError {
 /// [`ScenarioError`] saying what is wrong, with TOML's line and column for
 /// syntax errors.
 pub fn load(text: &str) -> Result<Loaded, ScenarioError> {
-    let doc: toml::Table = toml::from_str(text).map_err(|e| ScenarioError::Syntax(e.to_string()))?;
+    let mut doc: toml::Table = toml::from_str(text).map_err(|e| ScenarioError::Syntax(e.to_string()))?;
+    // The rule set's name is the game's business, not the scenario's.
+    doc.remove("ruleset");
     let (setup_part, own): (toml::Table, toml::Table) =
         doc.into_iter().partition(|(k, _)| SETUP_KEYS.contains(&k.as_str()));
     let setup: Setup = setup_part

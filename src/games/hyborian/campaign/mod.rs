@@ -5,16 +5,16 @@
 //!
 //! - [`map`]: the world as a graph of provinces (`campaigns/world/map.toml`).
 //! - [`game`]: the campaign's state and the secretary's set-up file.
-//! - [`orders`]: campaign mail in its own grammar (`campaign.pest`).
+//! - [`orders`]: campaign mail in its own grammar (`grammar/campaign.pest`).
 //! - [`resolve`]: one map turn, pure and deterministic (dice via `crate::dice`).
 //! - [`battle`]: terrain cards, the table, and battles played by the turn engine.
 //! - [`fog`]: what each power may see; [`report`]: its weekly report and map.
-//! - [`secretary`]: the mail desk inside the post office (store, identity,
-//!   confirmations, reports through the outbox).
 //!
-//! Architecture invariant: `map`, `game`, `orders`, `resolve`, `battle`,
-//! `fog` and `report` do no I/O; only `secretary` touches the store, and
-//! only through the post office's transaction.
+//! The secretary's mail desk (store, identity, confirmations, reports through
+//! the outbox) is the post office's: `post::campaign`.
+//!
+//! Architecture invariant: nothing here does I/O, reads the clock or draws
+//! OS randomness.
 
 pub mod battle;
 pub mod fog;
@@ -23,4 +23,3 @@ pub mod map;
 pub mod orders;
 pub mod report;
 pub mod resolve;
-pub mod secretary;

@@ -368,7 +368,7 @@ points = 300
             svg.contains("fill-opacity=\"0.35\""),
             "unseen provinces shaded"
         );
-        assert!(crate::games::hyborian::report::picture::png(&svg)
+        assert!(crate::report::picture::png(&svg)
             .unwrap()
             .starts_with(b"\x89PNG"));
     }

@@ -2,6 +2,7 @@
 //! canonical form), every error with the line quoted, and the units that
 //! will stand.
 
+use crate::diagnostic::Rendered;
 use crate::games::hyborian::orders::validate::Checked;
 use crate::games::hyborian::table::{Status, Table};
 use std::fmt::Write as _;
@@ -9,16 +10,18 @@ use std::fmt::Write as _;
 /// At most this many errors (and as many notes) are written out in full.
 const MAX_SHOWN: usize = 50;
 
-/// The plain-text confirmation for `side`'s orders.
+/// The plain-text confirmation for `side`'s orders; `envelope` are the
+/// mail's own diagnostics (header, commands), listed with the orders' in
+/// the order of the text.
 ///
 /// ```
 /// let table = umpire::games::hyborian::orders::sample::table();
 /// let checked = umpire::games::hyborian::orders::check_side("Black Dragons: phase 1 move 6", "aquilonia", &table);
-/// let text = umpire::games::hyborian::orders::confirmation(&checked, &table, "aquilonia");
+/// let text = umpire::games::hyborian::orders::confirmation(&checked, &table, "aquilonia", &[]);
 /// assert!(text.contains("  Black Dragons: phase 1 move 6\n"));
 /// assert!(text.contains("  Bossonian Archers\n")); // will stand
 /// ```
-pub fn confirmation(checked: &Checked, table: &Table, side: &str) -> String {
+pub fn confirmation(checked: &Checked, table: &Table, side: &str, envelope: &[Rendered]) -> String {
     let mut sections: Vec<String> = Vec::new();
     let mut head = format!(
         "Orders of {side} for turn {}, as the umpire understood them:\n",
@@ -44,17 +47,12 @@ pub fn confirmation(checked: &Checked, table: &Table, side: &str) -> String {
         }
         sections.push(s);
     }
+    let mut every: Vec<Rendered> = checked.diagnostics.iter().map(|d| d.rendered(&checked.source)).collect();
+    every.extend(envelope.iter().cloned());
+    every.sort_by_key(|d| d.span.start);
     for (title, errors) in [("Errors", true), ("Notes", false)] {
-        let all: Vec<_> = checked
-            .diagnostics
-            .iter()
-            .filter(|d| d.is_error() == errors)
-            .collect();
-        let mut list: Vec<String> = all
-            .iter()
-            .take(MAX_SHOWN)
-            .map(|d| d.render(&checked.source))
-            .collect();
+        let all: Vec<&Rendered> = every.iter().filter(|d| d.error == errors).collect();
+        let mut list: Vec<String> = all.iter().take(MAX_SHOWN).map(|d| d.text.clone()).collect();
         if all.len() > MAX_SHOWN {
             list.push(format!(
                 "… and {} more not shown; correct these first.\n",

@@ -34,14 +34,6 @@ pub enum Invalid {
     NoUnit,
     /// A mail command or header line inside an order sheet (case file).
     NotInSheet,
-    /// `GAME g SIDE s` without `PASSWORD`.
-    IncompleteHeader,
-    /// `DEADLINE 2026-02-30 12:00`: no such date.
-    BadDate,
-    /// A moderator command without a `MODERATOR` header.
-    NotModerator,
-    /// `DICE melee:dragons=6`: not a dice key, or a value the die cannot show.
-    BadDie,
 }
 
 /// Orders understood but forbidden by the rules or the table.

@@ -5,7 +5,8 @@
 //! - [`parse`] reads text line by line with the Pest grammar
 //!   (`grammar/orders.pest`) into an [`ast::OrderSheet`] — unchecked, with
 //!   spans — and [`diagnostic::Invalid`] errors for what it could not read;
-//! - [`message`] adds the mail's header and commands ([`read_message`]);
+//! - the mail's header and commands are the envelope's (`crate::envelope`),
+//!   shared by every rule set; [`read_sheet`] reads what it leaves;
 //! - [`names`] finds the units orders name;
 //! - [`validate`] turns the sheet into checked [`plan::TurnOrders`] (the
 //!   engine's input) with [`diagnostic::Illegal`] errors for what the rules
@@ -30,9 +31,7 @@
 pub mod ast;
 pub mod confirm;
 pub mod diagnostic;
-pub mod message;
 pub mod names;
-pub mod offline;
 pub mod parse;
 pub mod plan;
 pub mod sample;
@@ -41,8 +40,6 @@ pub mod validate;
 pub use ast::{OrderSheet, Spanned};
 pub use confirm::confirmation;
 pub use diagnostic::{Diagnostic, Span};
-pub use message::{read_message, Command, Header, Role, Submission};
-pub use offline::offline_check;
 pub use validate::{validate, Checked};
 
 use crate::games::hyborian::table::Table;
@@ -50,18 +47,27 @@ use crate::games::hyborian::table::Table;
 /// The player's guide (docs/orders.md), the answer to a `HELP` mail.
 pub const GUIDE: &str = include_str!("../../../../docs/orders.md");
 
+/// Read a mail's sheet of orders (its envelope already blanked by
+/// [`crate::envelope::read`]). Never fails: what is not understood is in
+/// `syntax_errors`.
+pub fn read_sheet(sheet: &str) -> OrderSheet {
+    parse::scan(sheet)
+}
+
 /// Read an order sheet: unit blocks only, as in a rules case file
 /// (`Regular Spearmen: phase 1 move full`). Mail headers and commands are
 /// reported as out of place. Never fails: what is not understood is in the
 /// returned diagnostics (also kept in `sheet.syntax_errors`).
 pub fn parse_sheet(text: &str) -> (OrderSheet, Vec<Diagnostic>) {
-    let scan = parse::scan(text);
-    let mut sheet = scan.sheet;
-    let misplaced = scan
-        .header
-        .iter()
-        .map(|(_, s)| *s)
-        .chain(scan.commands.iter().map(|c| c.span));
+    let envelope = crate::envelope::read(text);
+    let mut sheet = parse::scan(&envelope.sheet);
+    sheet.source = text.to_string();
+    let mut misplaced: Vec<Span> = envelope.header.iter().map(|h| h.span).chain(envelope.commands.iter().map(|c| c.span)).collect();
+    for d in &envelope.diagnostics {
+        if !misplaced.contains(&d.span) {
+            misplaced.push(d.span);
+        }
+    }
     for span in misplaced {
         sheet.syntax_errors.push(
             Diagnostic::invalid(

@@ -10,7 +10,6 @@
 
 use crate::games::hyborian::orders::ast::*;
 use crate::games::hyborian::orders::diagnostic::{Diagnostic, Invalid, Span};
-use crate::games::hyborian::orders::message::{Command, HeaderField};
 use crate::games::hyborian::orders::plan::Hand;
 use crate::games::hyborian::rules::{magic, Formation, Phase};
 use pest::error::InputLocation;
@@ -29,20 +28,9 @@ const MAX_LINES: usize = 1_000;
 /// After this many syntax errors the rest are summed up in one line.
 const MAX_ERRORS: usize = 50;
 
-/// Everything found in a text: header fields, mail commands, unit blocks and
-/// what was not understood.
-#[derive(Debug, Default)]
-pub(crate) struct Scan {
-    pub header: Vec<(HeaderField, Span)>,
-    pub commands: Vec<Spanned<Command>>,
-    pub sheet: OrderSheet,
-}
 
 /// One line, classified.
 enum Item {
-    End,
-    Header(Vec<(HeaderField, Span)>),
-    Command(Spanned<Command>),
     /// A unit named, with the clauses on the same line (possibly none).
     Unit(Spanned<UnitRef>, Vec<Spanned<Clause>>),
     /// Clauses for the unit named on an earlier line.
@@ -50,14 +38,12 @@ enum Item {
     Blank,
 }
 
-/// Read a whole text. Never panics; every line is looked at once.
-pub(crate) fn scan(text: &str) -> Scan {
-    let mut scan = Scan {
-        sheet: OrderSheet {
-            source: text.to_string(),
-            ..OrderSheet::default()
-        },
-        ..Scan::default()
+/// Read a sheet of orders (a mail's text with its envelope blanked by
+/// `crate::envelope`). Never panics; every line is looked at once.
+pub(crate) fn scan(text: &str) -> OrderSheet {
+    let mut sheet = OrderSheet {
+        source: text.to_string(),
+        ..OrderSheet::default()
     };
     let mut errors: Vec<Diagnostic> = Vec::new();
     let mut suppressed = 0usize;
@@ -102,12 +88,9 @@ pub(crate) fn scan(text: &str) -> Scan {
         };
         let broken = !line_errors.is_empty();
         match item {
-            Some(Item::End) => break,
-            Some(Item::Header(fields)) => scan.header.extend(fields),
-            Some(Item::Command(c)) => scan.commands.push(c),
             Some(Item::Unit(unit, clauses)) => {
                 let span = Span::new(unit.span.start, line_start + line.trim_end().len());
-                scan.sheet.blocks.push(Spanned::new(
+                sheet.blocks.push(Spanned::new(
                     UnitBlock {
                         unit,
                         clauses,
@@ -116,7 +99,7 @@ pub(crate) fn scan(text: &str) -> Scan {
                     span,
                 ));
             }
-            Some(Item::Clauses(clauses)) => match scan.sheet.blocks.last_mut() {
+            Some(Item::Clauses(clauses)) => match sheet.blocks.last_mut() {
                 Some(block) => {
                     block.span.end = line_start + line.trim_end().len();
                     block.node.clauses.extend(clauses);
@@ -135,7 +118,7 @@ pub(crate) fn scan(text: &str) -> Scan {
                 ),
             },
             Some(Item::Blank) => {}
-            None => attach_broken_line(&mut scan.sheet, line, line_start),
+            None => attach_broken_line(&mut sheet, line, line_start),
         }
         for e in line_errors {
             if errors.len() < MAX_ERRORS {
@@ -153,8 +136,8 @@ pub(crate) fn scan(text: &str) -> Scan {
             format!("{suppressed} more lines were not understood and are not listed"),
         ));
     }
-    scan.sheet.syntax_errors = errors;
-    scan
+    sheet.syntax_errors = errors;
+    sheet
 }
 
 /// A line that was not understood still tells which unit it was for when
@@ -284,8 +267,6 @@ fn read_line(line: &str, off: usize, errors: &mut Vec<Diagnostic>) -> Option<Ite
         return Some(Item::Blank);
     };
     match first.as_rule() {
-        Rule::end_marker => Some(Item::End),
-        Rule::header_line => Some(Item::Header(header(first, off))),
         Rule::clauses => Some(Item::Clauses(clauses(first, off, errors))),
         Rule::unit_line | Rule::unit_head => {
             let mut parts = first.into_inner();
@@ -296,37 +277,17 @@ fn read_line(line: &str, off: usize, errors: &mut Vec<Diagnostic>) -> Option<Ite
                 .unwrap_or_default();
             Some(Item::Unit(unit, cl))
         }
-        _ => command(first, off, errors).map(Item::Command),
+        _ => None,
     }
 }
 
-/// Every word a header, command or order may start with (the first words of
-/// `end_marker`, `header_line`, `command` and `clauses` in the grammar).
+/// Every word an order may start with (the first words of `clauses` in the
+/// grammar; "turn" and "hold" begin orders too).
 /// A line starting with a digit is also left to the full grammar.
-const LINE_START_WORDS: [&str; 65] = [
-    "dice",
-    "end",
-    "endorders",
-    "game",
-    "side",
-    "password",
-    "pw",
-    "pass",
+const LINE_START_WORDS: [&str; 45] = [
     "turn",
-    "moderator",
-    "status",
-    "help",
-    "resend",
-    "history",
-    "deadline",
-    "extend",
-    "force",
     "hold",
     "holds",
-    "approve",
-    "replace",
-    "pause",
-    "resume",
     "phase",
     "ph",
     "p1",
@@ -578,9 +539,6 @@ fn describe(rule: Rule) -> Option<&'static str> {
         | Rule::positional_line => "a formation (line, column, road column, ring, positional line)",
         Rule::compass => "a compass direction",
         Rule::spell_name => "a spell's name",
-        Rule::date => "a date 'yyyy-mm-dd'",
-        Rule::clock => "a time 'hh:mm'",
-        Rule::token => "a word",
         Rule::breakthrough => "'with breakthrough'",
         Rule::k_then => "'then'",
         Rule::k_to => "'to'",
@@ -589,114 +547,11 @@ fn describe(rule: Rule) -> Option<&'static str> {
     })
 }
 
-fn header(p: Pair<Rule>, off: usize) -> Vec<(HeaderField, Span)> {
-    let mut out = Vec::new();
-    for f in p.into_inner() {
-        let sp = span(&f, off);
-        let value = f
-            .clone()
-            .into_inner()
-            .find(|x| matches!(x.as_rule(), Rule::token | Rule::int))
-            .map(|x| x.as_str().to_string());
-        let field = match (f.as_rule(), value) {
-            (Rule::game_field, Some(v)) => HeaderField::Game(v),
-            (Rule::side_field, Some(v)) => HeaderField::Side(v),
-            (Rule::password_field, Some(v)) => HeaderField::Password(v),
-            (Rule::turn_field, Some(v)) => match v.parse() {
-                Ok(n) => HeaderField::Turn(n),
-                Err(_) => continue,
-            },
-            (Rule::moderator_field, v) => HeaderField::Moderator(v),
-            _ => continue,
-        };
-        out.push((field, sp));
-    }
-    out
-}
-
 fn int_in(p: &Pair<Rule>) -> Option<u32> {
     p.clone()
         .into_inner()
         .find(|x| x.as_rule() == Rule::int)
         .and_then(|x| x.as_str().parse().ok())
-}
-
-fn command(p: Pair<Rule>, off: usize, errors: &mut Vec<Diagnostic>) -> Option<Spanned<Command>> {
-    let sp = span(&p, off);
-    let c = match p.as_rule() {
-        Rule::status_cmd => Command::Status,
-        Rule::help_cmd => Command::Help,
-        Rule::resend_cmd => Command::Resend,
-        Rule::history_cmd => Command::History(int_in(&p)?),
-        Rule::deadline_cmd => {
-            let text: Vec<&str> = p
-                .clone()
-                .into_inner()
-                .filter(|x| matches!(x.as_rule(), Rule::date | Rule::clock))
-                .map(|x| x.as_str())
-                .collect();
-            let joined = text.join(" ");
-            match chrono::NaiveDateTime::parse_from_str(&joined, "%Y-%m-%d %H:%M") {
-                Ok(t) => Command::Deadline(t),
-                Err(_) => {
-                    errors.push(
-                        Diagnostic::invalid(
-                            Invalid::BadDate,
-                            sp,
-                            format!("'{joined}' is not a date and time"),
-                        )
-                        .with_help("write DEADLINE 2026-12-01 18:00 (the game's time zone)"),
-                    );
-                    return None;
-                }
-            }
-        }
-        Rule::extend_cmd => Command::Extend(int_in(&p)?),
-        Rule::force_cmd => Command::Force,
-        Rule::hold_turns_cmd => {
-            Command::HoldTurns(p.clone().into_inner().any(|x| x.as_rule() == Rule::on))
-        }
-        Rule::approve_cmd => Command::Approve(int_in(&p)),
-        Rule::replace_cmd => {
-            let mut t = p
-                .clone()
-                .into_inner()
-                .filter(|x| x.as_rule() == Rule::token);
-            let side = t.next()?.as_str().to_string();
-            let address = t.next()?.as_str().to_string();
-            Command::Replace { side, address }
-        }
-        Rule::pause_cmd => Command::Pause,
-        Rule::resume_cmd => Command::Resume,
-        Rule::end_game_cmd => Command::EndGame,
-        Rule::dice_cmd => {
-            let mut rolls = Vec::new();
-            for g in p.clone().into_inner().filter(|x| x.as_rule() == Rule::die_given) {
-                let (key, value) = g.as_str().split_once('=').unwrap_or((g.as_str(), ""));
-                let die = key.parse::<crate::games::hyborian::dice::DiceKey>().ok();
-                match (die, value.parse::<u8>()) {
-                    (Some(k), Ok(v)) if k.kind().can_show(v) => rolls.push((k.to_string(), v)),
-                    (Some(k), _) => {
-                        errors.push(
-                            Diagnostic::invalid(Invalid::BadDie, span(&g, off), format!("{key} is {}, which cannot show {value}", k.kind().describe()))
-                                .with_help("an average die shows 2 to 5, percentile dice 1 to 100, a d6 1 to 6"),
-                        );
-                        return None;
-                    }
-                    (None, _) => {
-                        errors.push(
-                            Diagnostic::invalid(Invalid::BadDie, span(&g, off), format!("'{key}' is not a dice key"))
-                                .with_help("dice keys read like fire:UNIT:1, melee:UNIT, morale:UNIT:1"),
-                        );
-                        return None;
-                    }
-                }
-            }
-            Command::Dice { turn: int_in(&p), rolls }
-        }
-        _ => return None,
-    };
-    Some(Spanned::new(c, sp))
 }
 
 fn clauses(p: Pair<Rule>, off: usize, errors: &mut Vec<Diagnostic>) -> Vec<Spanned<Clause>> {
@@ -1162,8 +1017,8 @@ mod tests {
 
     fn one(text: &str) -> (OrderSheet, Vec<Diagnostic>) {
         let s = scan(text);
-        let e = s.sheet.syntax_errors.clone();
-        (s.sheet, e)
+        let e = s.syntax_errors.clone();
+        (s, e)
     }
 
     fn canon(text: &str) -> String {
@@ -1395,7 +1250,8 @@ mod tests {
 
     #[test]
     fn end_marker_stops_reading() {
-        let (sheet, _) = one("A: phase 1 hold\nEND\nB: phase 1 hold\n");
+        // END is the envelope's: the sheet it leaves stops there.
+        let (sheet, _) = crate::games::hyborian::orders::parse_sheet("A: phase 1 hold\nEND\nB: phase 1 hold\n");
         assert_eq!(sheet.blocks.len(), 1);
         let (sheet, errors) = one("A: phase 1 hold\n-- \nMy Name, Tarantia\n");
         assert_eq!((sheet.blocks.len(), errors.len()), (1, 0));

@@ -1,8 +1,7 @@
-//! Turn reports: the story of the turn phase by phase, every die rolled,
-//! a summary of the whole table, and the picture. Built from the engine's
-//! events and the tables before and after the turn; rendered to text and
-//! HTML through `templates/report.*` (minijinja, HTML autoescaped) and to
-//! JSON for tools.
+//! The Hyborean Age's part of a turn report: the story of the turn phase
+//! by phase and every die rolled ([`story`]), the summary of the whole table
+//! ([`summary`], rendered by `templates/hyborian-age/summary.*`), and the
+//! picture. The frame around them is the shared `crate::report`.
 //!
 //! Architecture invariant: the report only formats; it computes no rules.
 //! Nothing a side wrote for the coming turn is ever in a report.
@@ -12,9 +11,8 @@ pub mod picture;
 use crate::games::hyborian::adjudicate::events::TestPoint;
 use crate::games::hyborian::adjudicate::Event;
 use crate::games::hyborian::table::{Status, Table, Unit};
-use minijinja::{AutoEscape, Environment};
+pub use crate::report::Section;
 use serde::{Deserialize, Serialize};
-use std::sync::OnceLock;
 
 /// One unit's line in the table summary.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -51,41 +49,6 @@ pub struct SideSummary {
     pub lost_percent: u32,
     /// Units routed, surrendered, captured, eliminated or off the table.
     pub units_gone: usize,
-}
-
-/// A part of the story: "Phase 1 movement" and what happened in it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Section {
-    pub title: String,
-    pub lines: Vec<String>,
-}
-
-/// Everything a turn report says.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct TurnReport {
-    pub title: String,
-    pub game: String,
-    pub turn: u32,
-    pub seed: String,
-    pub seed_hash: String,
-    /// Sides that sent no orders (they stood fast).
-    pub nmr: Vec<String>,
-    pub sections: Vec<Section>,
-    /// Every die rolled, in the order rolled: "fire:boss:1 = 4".
-    pub dice: Vec<String>,
-    pub sides: Vec<SideSummary>,
-    pub ended: bool,
-    pub next_turn: u32,
-    pub deadline: String,
-    pub next_seed_hash: String,
-    /// Held for the moderator's approval.
-    pub draft: bool,
-    /// How the battle stands against the scenario's victory conditions.
-    #[serde(default)]
-    pub victory: Vec<String>,
-    /// Units that charged this turn (their moves are drawn as charges).
-    #[serde(default)]
-    pub charged: Vec<String>,
 }
 
 fn status_text(u: &Unit, table: &Table) -> String {
@@ -209,48 +172,6 @@ pub fn story(events: &[Event]) -> (Vec<Section>, Vec<String>) {
     (sections, dice)
 }
 
-fn env() -> &'static Environment<'static> {
-    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
-    ENV.get_or_init(|| {
-        let mut env = Environment::new();
-        env.set_auto_escape_callback(|name| if name.ends_with(".html") { AutoEscape::Html } else { AutoEscape::None });
-        for (name, text) in [
-            ("report.txt", include_str!("../../../../templates/report.txt")),
-            ("report.html", include_str!("../../../../templates/report.html")),
-        ] {
-            env.add_template(name, text).unwrap_or_else(|e| panic!("built-in template {name} is broken: {e}"));
-        }
-        env
-    })
-}
-
-fn render(name: &str, ctx: minijinja::Value) -> String {
-    match env().get_template(name).and_then(|t| t.render(ctx)) {
-        Ok(s) => s,
-        Err(e) => {
-            tracing::error!(template = name, error = %e, "report template failed");
-            format!("(umpire could not format this report: {e})")
-        }
-    }
-}
-
-impl TurnReport {
-    /// The plain-text report.
-    pub fn text(&self) -> String {
-        render("report.txt", minijinja::context! { r => minijinja::Value::from_serialize(self) })
-    }
-
-    /// The HTML report; `picture` is the `cid:` (or URL) of the table's picture.
-    pub fn html(&self, picture: Option<&str>) -> String {
-        render("report.html", minijinja::context! { r => minijinja::Value::from_serialize(self), picture => picture })
-    }
-
-    /// The report as JSON, for tools.
-    pub fn json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,8 +211,13 @@ mod tests {
         }
     }
 
-    fn report(table: &Table) -> TurnReport {
-        TurnReport {
+    fn report(table: &Table) -> crate::report::RoundReport {
+        crate::report::RoundReport {
+            ruleset: crate::games::hyborian::RULESET.into(),
+            label: String::new(),
+            summary_title: String::new(),
+            next_label: String::new(),
+            extra: Default::default(),
             title: "<i>War</i>".into(),
             game: "g".into(),
             turn: 1,
@@ -300,14 +226,13 @@ mod tests {
             nmr: vec![],
             sections: vec![Section { title: "Phase 1 movement".into(), lines: vec!["<img src=x onerror=alert(1)> moved".into()] }],
             dice: vec!["fire:x:1 = 4".into()],
-            sides: summary(table, None),
+            sides: serde_json::to_value(summary(table, None)).unwrap(),
             ended: false,
             next_turn: 2,
             deadline: "soon".into(),
             next_seed_hash: "22".into(),
             draft: false,
             victory: vec!["nemedia has won the battle.".into()],
-            charged: vec![],
         }
     }
 
@@ -321,7 +246,7 @@ mod tests {
         assert!(html.contains("&lt;script&gt;"));
         let svg = picture::svg(None, &t, &[], "<caption>");
         assert!(!svg.contains("<script>") && !svg.contains("<caption>"));
-        assert!(picture::png(&svg).unwrap().starts_with(b"\x89PNG"));
+        assert!(crate::report::picture::png(&svg).unwrap().starts_with(b"\x89PNG"));
     }
 
     #[test]

@@ -1,16 +1,14 @@
 //! The picture of the table: terrain, every unit as its true footprint
 //! with its facing and a short label in its side's colours, this turn's
 //! moves as arrows from where each unit started, melees marked, units lost
-//! faded, a scale bar and a north arrow. Drawn as SVG; [`png`] rasterises
-//! it with resvg and the font the project ships.
+//! faded, a scale bar and a north arrow. Drawn as SVG; `crate::report::picture::png`
+//! rasterises it.
 
 use crate::games::hyborian::table::{EffectKind, Table, TerrainKind, Unit};
 use glam::DVec2;
 use std::fmt::Write as _;
 
-/// The font every picture uses (DejaVu Sans Condensed, shipped in templates/fonts).
-const FONT: &[u8] = include_bytes!("../../../../templates/fonts/DejaVuSansCondensed.ttf");
-const FONT_FAMILY: &str = "DejaVu Sans";
+use crate::report::picture::FONT_FAMILY;
 
 /// Pixels per inch of table.
 const SCALE: f64 = 10.0;
@@ -283,28 +281,4 @@ fn zigzag(a: DVec2, b: DVec2) -> Vec<DVec2> {
             if k % 2 == 0 { p - side } else { p + side }
         })
         .collect()
-}
-
-/// Errors rasterising a picture.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot draw the table: {0}")]
-pub struct PictureError(String);
-
-/// Rasterise an SVG made by [`svg`] to PNG.
-///
-/// # Errors
-/// When the SVG is not valid (a bug) or the image cannot be encoded.
-pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
-    use resvg::{tiny_skia, usvg};
-    let mut opt = usvg::Options {
-        font_family: FONT_FAMILY.to_string(),
-        ..usvg::Options::default()
-    };
-    opt.fontdb_mut().load_font_data(FONT.to_vec());
-    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| PictureError(e.to_string()))?;
-    let size = tree.size().to_int_size();
-    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
-        .ok_or_else(|| PictureError("empty picture".into()))?;
-    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
-    pixmap.encode_png().map_err(|e| PictureError(e.to_string()))
 }

@@ -1,5 +1,6 @@
-//! The campaign secretary's desk: campaign mail stored raw by the post
-//! office (`post::handle` hands a message here when its first line is a
+//! The campaign secretary's desk, the post office's side of the Hyborean
+//! world campaign (`games::hyborian::campaign` is the pure part): campaign
+//! mail stored raw by the post office (`post::handle` hands a message here when its first line is a
 //! CAMPAIGN header), identified by address and password
 //! (`post::password`), confirmed, and the weekly reports queued in the
 //! post office's outbox. Everything here runs inside the post office's
@@ -9,11 +10,11 @@
 //! - [`handle`]: one campaign message (a power's orders, the secretary's commands).
 //! - [`resolve_now`]: play the map turn and mail every power its report.
 
-use super::game::{Campaign, CampaignFile};
-use super::map::World;
-use super::orders::{self, Command, Letter, Line, Order, Role};
-use super::report;
-use super::resolve::{self, EnteredResult};
+use crate::games::hyborian::campaign::game::{Campaign, CampaignFile};
+use crate::games::hyborian::campaign::map::World;
+use crate::games::hyborian::campaign::orders::{self, Command, Letter, Line, Order, Role};
+use crate::games::hyborian::campaign::report;
+use crate::games::hyborian::campaign::resolve::{self, EnteredResult};
 use crate::config::Config;
 use crate::games::hyborian::dice::SeededDice;
 use crate::mail::compose::Attachment;
@@ -186,7 +187,7 @@ fn queue_report(
 ) -> Result<(), PostError> {
     let text = format!("{intro}{}", report::text(c, world, reader, played, events));
     let svg = report::svg(c, world, reader);
-    let png = crate::games::hyborian::report::picture::png(&svg).map_err(corrupt)?;
+    let png = crate::report::picture::png(&svg).map_err(corrupt)?;
     let who = reader.unwrap_or("secretary");
     let subject = format!("[{}] {} report: {}", c.id, who, c.date());
     let mut mail = plain(config, vec![to.to_string()], subject, text, None);
@@ -636,7 +637,7 @@ pub fn resolve_now(
         .finalize()
         .into();
     let r = resolve::resolve(&c, &world, &orders, &results, &mut SeededDice::new(seed))
-        .map_err(|e| PostError::Engine(e.to_string()))?;
+        .map_err(|e| PostError::Ruleset(crate::games::RulesetError::Engine(e.to_string())))?;
     tx.execute(
         "INSERT INTO campaign_turns (campaign_id, turn, state_before, state_after, orders, events, resolved_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         params![

@@ -1,0 +1,489 @@
+//! The envelope of a mailed message, the same for every rule set: the
+//! header (`GAME g SIDE s PASSWORD p [TURN n]` or `MODERATOR g PASSWORD p`),
+//! the mail commands (`STATUS`, `HELP`, … and the moderator's), and the end
+//! marker (`END`, or a signature's `--`). What is left is the rule set's
+//! sheet of orders: [`Envelope::sheet`] is the text with the envelope's lines
+//! blanked out byte for byte, so every span a rule set reports still points
+//! into the text the player wrote.
+//!
+//! ```
+//! use umpire::envelope::{read, Command, Role};
+//! let env = read(
+//!     "GAME tarantia SIDE aquilonia PASSWORD lion TURN 3\n\
+//!      STATUS\n\
+//!      Black Dragons: phase 1 charge Nemedian Knights\n\
+//!      END\n\
+//!      -- my signature",
+//! );
+//! let h = env.header.unwrap().node;
+//! assert_eq!(h.game, "tarantia");
+//! assert_eq!(h.role, Role::Player { side: "aquilonia".into() });
+//! assert_eq!(env.commands[0].node, Command::Status);
+//! assert!(env.sheet.trim().starts_with("Black Dragons:"));
+//! assert!(!env.sheet.contains("END") && !env.sheet.contains("signature"));
+//! assert!(env.diagnostics.is_empty());
+//! ```
+//!
+//! Architecture invariant: nothing here knows a rule set. Dice keys are read
+//! as text; the game's rule set says whether a key and its value can be.
+
+use crate::diagnostic::{Severity, Span};
+use pest::iterators::Pair;
+use pest::Parser;
+use pest_derive::Parser;
+
+#[derive(Parser)]
+#[grammar = "../grammar/envelope.pest"]
+struct EnvelopeParser;
+
+/// A node with the span of text it was read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spanned<T> {
+    pub node: T,
+    pub span: Span,
+}
+
+/// Who the message says it is from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Role {
+    /// `GAME g SIDE s PASSWORD p`.
+    Player { side: String },
+    /// `MODERATOR g PASSWORD p` (or `GAME g MODERATOR PASSWORD p`).
+    Moderator,
+}
+
+/// The header: `GAME <game> SIDE <side> PASSWORD <password> [TURN <n>]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    pub game: String,
+    pub role: Role,
+    pub password: String,
+    /// The turn the orders are for, if written (a check against late mail).
+    pub turn: Option<u32>,
+}
+
+/// One die the moderator gave: `melee:dragons=4`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GivenDie {
+    /// The dice key as written, for the rule set to check.
+    pub key: String,
+    pub value: u32,
+    pub span: Span,
+}
+
+/// Commands a mail may carry besides orders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// `STATUS`: mail me the state of the game.
+    Status,
+    /// `HELP`: mail me the player's guide.
+    Help,
+    /// `RESEND`: mail me the last report again.
+    Resend,
+    /// `HISTORY 4`: mail me the report of turn 4.
+    History(u32),
+    /// Moderator: `DEADLINE 2026-12-01 18:00`, in the game's time zone.
+    Deadline(chrono::NaiveDateTime),
+    /// Moderator: `EXTEND 24` hours.
+    Extend(u32),
+    /// Moderator: `FORCE`: adjudicate now.
+    Force,
+    /// Moderator: `HOLD ON` / `HOLD OFF`: hold turns for approval.
+    HoldTurns(bool),
+    /// Moderator: `APPROVE [turn]`.
+    Approve(Option<u32>),
+    /// Moderator: `REPLACE <side> <address>`.
+    Replace { side: String, address: String },
+    /// Moderator: `PAUSE`.
+    Pause,
+    /// Moderator: `RESUME`.
+    Resume,
+    /// Moderator: `END GAME`.
+    EndGame,
+    /// Moderator: `DICE [TURN 3] melee:dragons=4 fire:boss:1=3`: the
+    /// moderator's own dice for a turn (keys as in rules cases).
+    Dice { turn: Option<u32>, rolls: Vec<GivenDie> },
+}
+
+impl Command {
+    /// Commands only a moderator may give.
+    pub fn is_moderator_only(&self) -> bool {
+        !matches!(self, Command::Status | Command::Help | Command::Resend | Command::History(_))
+    }
+}
+
+/// What can be wrong with an envelope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Trouble {
+    /// `GAME g SIDE s` without `PASSWORD`.
+    IncompleteHeader,
+    /// `DEADLINE 2026-02-30 12:00`: no such date.
+    BadDate,
+    /// A moderator command without a `MODERATOR` header.
+    NotModerator,
+    /// `EXTEND soon`: a command's keyword, but the rest does not read.
+    BadCommand,
+}
+
+impl Severity for Trouble {
+    fn is_error(&self) -> bool {
+        true
+    }
+}
+
+/// A diagnostic about the envelope.
+pub type Diagnostic = crate::diagnostic::Diagnostic<Trouble>;
+
+/// A message's envelope and the sheet of orders it carries.
+#[derive(Debug, Clone)]
+pub struct Envelope {
+    pub header: Option<Spanned<Header>>,
+    pub commands: Vec<Spanned<Command>>,
+    /// The text with the header, command and end lines (and everything
+    /// after the end) blanked: the rule set's sheet, offsets unchanged.
+    pub sheet: String,
+    /// What the envelope could not take, in the order of the text.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The text read (the spans point into it).
+    pub source: String,
+}
+
+/// One header word as read from a line.
+enum Field {
+    Game(String),
+    Side(String),
+    Password(String),
+    Turn(u32),
+    Moderator(Option<String>),
+}
+
+/// Read the envelope of a mail body (quotes and signatures already removed).
+/// Never fails: what is not understood is in `diagnostics` or left in the
+/// sheet for the rule set to judge.
+pub fn read(text: &str) -> Envelope {
+    let mut sheet = String::with_capacity(text.len());
+    let mut fields = Vec::new();
+    let mut commands = Vec::new();
+    let mut diagnostics = Vec::new();
+    let mut ended = false;
+    let mut offset = 0;
+    for (i, raw) in text.split('\n').enumerate() {
+        if i > 0 {
+            sheet.push('\n');
+        }
+        let start = offset;
+        offset += raw.len() + 1;
+        let line = raw.trim_end_matches('\r');
+        // The signature separator "-- " ends the orders like END does.
+        ended |= line.trim_end() == "--";
+        let consumed = ended || read_line(line, start, &mut fields, &mut commands, &mut diagnostics, &mut ended);
+        if consumed {
+            // Blanked byte for byte, so offsets after it are unchanged.
+            sheet.push_str(&" ".repeat(raw.len()));
+        } else {
+            sheet.push_str(raw);
+        }
+    }
+    let header = assemble_header(&fields, &mut diagnostics);
+    let moderator = matches!(&header, Some(Spanned { node: Header { role: Role::Moderator, .. }, .. }));
+    for c in &commands {
+        if c.node.is_moderator_only() && !moderator {
+            diagnostics.push(
+                Diagnostic::new(Trouble::NotModerator, c.span, "only the moderator may give this command")
+                    .with_help("start the mail with 'MODERATOR <game> PASSWORD <password>'"),
+            );
+        }
+    }
+    diagnostics.sort_by_key(|d| d.span.start);
+    Envelope { header, commands, sheet, diagnostics, source: text.to_string() }
+}
+
+/// Read one line; true when it belongs to the envelope (header, command,
+/// end marker, or a command keyword whose line did not read).
+fn read_line(
+    line: &str,
+    off: usize,
+    fields: &mut Vec<(Field, Span)>,
+    commands: &mut Vec<Spanned<Command>>,
+    diagnostics: &mut Vec<Diagnostic>,
+    ended: &mut bool,
+) -> bool {
+    if line.trim().is_empty() {
+        return false;
+    }
+    let Ok(mut pairs) = EnvelopeParser::parse(Rule::line, line) else {
+        if EnvelopeParser::parse(Rule::command_word, line.trim_start()).is_ok() {
+            let lead = line.len() - line.trim_start().len();
+            let word = line.trim_start().split_whitespace().next().unwrap_or("");
+            diagnostics.push(
+                Diagnostic::new(Trouble::BadCommand, Span::new(off + lead, off + line.trim_end().len()), format!("could not read this {} command", word.to_uppercase()))
+                    .with_help(usage(word)),
+            );
+            return true;
+        }
+        return false;
+    };
+    let Some(first) = pairs.next().and_then(|p| p.into_inner().find(|p| p.as_rule() != Rule::EOI)) else {
+        return false;
+    };
+    match first.as_rule() {
+        Rule::end_marker => *ended = true,
+        Rule::header_line => fields.extend(header(first, off)),
+        _ => {
+            if let Some(c) = command(first, off, diagnostics) {
+                commands.push(c);
+            }
+        }
+    }
+    true
+}
+
+/// How a command is written, for the help of a line that did not read.
+fn usage(word: &str) -> String {
+    let w = word.to_ascii_lowercase();
+    let form = match w.as_str() {
+        "history" => "HISTORY 3 (the report of turn 3)",
+        "deadline" => "DEADLINE 2026-12-01 18:00 (in the game's time zone)",
+        "extend" => "EXTEND 24 (hours)",
+        "approve" => "APPROVE 3 (the turn whose draft report to release)",
+        "replace" => "REPLACE nemedia new.player@example.org",
+        "dice" => "DICE TURN 3 melee:dragons=4 fire:boss:1=3",
+        _ => return format!("write {} alone on its line", word.to_uppercase()),
+    };
+    format!("write it as: {form}")
+}
+
+fn span(p: &Pair<Rule>, off: usize) -> Span {
+    let s = p.as_span();
+    Span::new(off + s.start(), off + s.end())
+}
+
+fn header(p: Pair<Rule>, off: usize) -> Vec<(Field, Span)> {
+    let mut out = Vec::new();
+    for f in p.into_inner() {
+        let sp = span(&f, off);
+        let value = f.clone().into_inner().find(|x| matches!(x.as_rule(), Rule::token | Rule::int)).map(|x| x.as_str().to_string());
+        let field = match (f.as_rule(), value) {
+            (Rule::game_field, Some(v)) => Field::Game(v),
+            (Rule::side_field, Some(v)) => Field::Side(v),
+            (Rule::password_field, Some(v)) => Field::Password(v),
+            (Rule::turn_field, Some(v)) => match v.parse() {
+                Ok(n) => Field::Turn(n),
+                Err(_) => continue,
+            },
+            (Rule::moderator_field, v) => Field::Moderator(v),
+            _ => continue,
+        };
+        out.push((field, sp));
+    }
+    out
+}
+
+fn int_in(p: &Pair<Rule>) -> Option<u32> {
+    p.clone().into_inner().find(|x| x.as_rule() == Rule::int).and_then(|x| x.as_str().parse().ok())
+}
+
+fn command(p: Pair<Rule>, off: usize, diagnostics: &mut Vec<Diagnostic>) -> Option<Spanned<Command>> {
+    let sp = span(&p, off);
+    let c = match p.as_rule() {
+        Rule::status_cmd => Command::Status,
+        Rule::help_cmd => Command::Help,
+        Rule::resend_cmd => Command::Resend,
+        Rule::history_cmd => Command::History(int_in(&p)?),
+        Rule::deadline_cmd => {
+            let text: Vec<&str> =
+                p.clone().into_inner().filter(|x| matches!(x.as_rule(), Rule::date | Rule::clock)).map(|x| x.as_str()).collect();
+            let joined = text.join(" ");
+            match chrono::NaiveDateTime::parse_from_str(&joined, "%Y-%m-%d %H:%M") {
+                Ok(t) => Command::Deadline(t),
+                Err(_) => {
+                    diagnostics.push(
+                        Diagnostic::new(Trouble::BadDate, sp, format!("'{joined}' is not a date and time"))
+                            .with_help("write DEADLINE 2026-12-01 18:00 (the game's time zone)"),
+                    );
+                    return None;
+                }
+            }
+        }
+        Rule::extend_cmd => Command::Extend(int_in(&p)?),
+        Rule::force_cmd => Command::Force,
+        Rule::hold_turns_cmd => Command::HoldTurns(p.clone().into_inner().any(|x| x.as_rule() == Rule::on)),
+        Rule::approve_cmd => Command::Approve(int_in(&p)),
+        Rule::replace_cmd => {
+            let mut t = p.clone().into_inner().filter(|x| x.as_rule() == Rule::token);
+            let side = t.next()?.as_str().to_string();
+            let address = t.next()?.as_str().to_string();
+            Command::Replace { side, address }
+        }
+        Rule::pause_cmd => Command::Pause,
+        Rule::resume_cmd => Command::Resume,
+        Rule::end_game_cmd => Command::EndGame,
+        Rule::dice_cmd => {
+            let rolls = p
+                .clone()
+                .into_inner()
+                .filter(|x| x.as_rule() == Rule::die_given)
+                .map(|g| {
+                    let (key, value) = g.as_str().split_once('=').unwrap_or((g.as_str(), ""));
+                    GivenDie { key: key.to_string(), value: value.parse().unwrap_or(u32::MAX), span: span(&g, off) }
+                })
+                .collect();
+            Command::Dice { turn: int_in(&p), rolls }
+        }
+        _ => return None,
+    };
+    Some(Spanned { node: c, span: sp })
+}
+
+fn assemble_header(fields: &[(Field, Span)], diagnostics: &mut Vec<Diagnostic>) -> Option<Spanned<Header>> {
+    if fields.is_empty() {
+        return None;
+    }
+    let span = Span::new(
+        fields.iter().map(|f| f.1.start).min().unwrap_or(0),
+        fields.iter().map(|f| f.1.end).max().unwrap_or(0),
+    );
+    let (mut game, mut side, mut password, mut turn, mut moderator) = (None, None, None, None, false);
+    for (f, _) in fields {
+        match f {
+            Field::Game(g) => game = Some(g.clone()),
+            Field::Side(s) => side = Some(s.clone()),
+            Field::Password(p) => password = Some(p.clone()),
+            Field::Turn(t) => turn = Some(*t),
+            Field::Moderator(g) => {
+                moderator = true;
+                if g.is_some() {
+                    game = g.clone();
+                }
+            }
+        }
+    }
+    let mut missing = Vec::new();
+    if game.is_none() {
+        missing.push("GAME");
+    }
+    if side.is_none() && !moderator {
+        missing.push("SIDE");
+    }
+    if password.is_none() {
+        missing.push("PASSWORD");
+    }
+    if !missing.is_empty() {
+        diagnostics.push(
+            Diagnostic::new(Trouble::IncompleteHeader, span, format!("the header lacks {}", missing.join(" and ")))
+                .with_help("write 'GAME <game> SIDE <side> PASSWORD <password>' on the first line"),
+        );
+        return None;
+    }
+    let role = match (moderator, side) {
+        (true, _) => Role::Moderator,
+        (false, Some(side)) => Role::Player { side },
+        (false, None) => return None,
+    };
+    Some(Spanned { node: Header { game: game?, role, password: password?, turn }, span })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_on_separate_lines_any_case() {
+        let s = read("game Tarantia\nSide: aquilonia\npassword  lion\nturn 4\n");
+        let h = s.header.unwrap().node;
+        assert_eq!(h.game, "Tarantia");
+        assert_eq!(h.role, Role::Player { side: "aquilonia".into() });
+        assert_eq!(h.password, "lion");
+        assert_eq!(h.turn, Some(4));
+        assert!(s.diagnostics.is_empty());
+        assert!(s.sheet.trim().is_empty());
+    }
+
+    #[test]
+    fn moderator_header_both_ways() {
+        for text in ["MODERATOR tarantia PASSWORD owl\nFORCE", "GAME tarantia MODERATOR PASSWORD owl\nforce"] {
+            let s = read(text);
+            let h = s.header.unwrap().node;
+            assert_eq!((h.game.as_str(), &h.role), ("tarantia", &Role::Moderator));
+            assert_eq!(s.commands[0].node, Command::Force);
+            assert!(s.diagnostics.is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn every_command() {
+        let s = read(
+            "MODERATOR g PASSWORD p\nSTATUS\nHELP\nRESEND\nHISTORY 3\nDEADLINE 2026-12-01 18:00\nEXTEND 24 hours\n\
+             FORCE\nHOLD ON\nHOLD OFF\nAPPROVE\nAPPROVE 5\nREPLACE nemedia new@example.org\nPAUSE\nRESUME\nEND GAME\n\
+             DICE TURN 2 melee:a=4\n",
+        );
+        assert!(s.diagnostics.is_empty(), "{:#?}", s.diagnostics);
+        let got: Vec<Command> = s.commands.into_iter().map(|c| c.node).collect();
+        let at = |d, h| chrono::NaiveDate::from_ymd_opt(2026, 12, d).unwrap().and_hms_opt(h, 0, 0).unwrap();
+        let die = got.last().cloned();
+        assert_eq!(
+            got[..15],
+            [
+                Command::Status,
+                Command::Help,
+                Command::Resend,
+                Command::History(3),
+                Command::Deadline(at(1, 18)),
+                Command::Extend(24),
+                Command::Force,
+                Command::HoldTurns(true),
+                Command::HoldTurns(false),
+                Command::Approve(None),
+                Command::Approve(Some(5)),
+                Command::Replace { side: "nemedia".into(), address: "new@example.org".into() },
+                Command::Pause,
+                Command::Resume,
+                Command::EndGame,
+            ]
+        );
+        let Some(Command::Dice { turn, rolls }) = die else { panic!("no dice command") };
+        assert_eq!((turn, rolls[0].key.as_str(), rolls[0].value), (Some(2), "melee:a", 4));
+    }
+
+    #[test]
+    fn moderator_commands_need_the_moderator() {
+        let s = read("GAME g SIDE s PASSWORD p\nFORCE\nSTATUS\n");
+        assert_eq!(s.diagnostics.len(), 1);
+        assert_eq!(s.diagnostics[0].kind, Trouble::NotModerator);
+    }
+
+    #[test]
+    fn incomplete_header_and_bad_date() {
+        let s = read("GAME g SIDE s\nDEADLINE 2026-02-30 12:00\n");
+        assert!(s.header.is_none());
+        assert_eq!(s.diagnostics.len(), 2);
+    }
+
+    #[test]
+    fn a_command_word_whose_line_does_not_read_is_the_envelopes_error() {
+        let s = read("MODERATOR g PASSWORD p\nEXTEND soon\nDEADLINE friday 20:00\n");
+        assert_eq!(s.diagnostics.iter().map(|d| d.kind).collect::<Vec<_>>(), [Trouble::BadCommand, Trouble::BadCommand]);
+        assert!(s.diagnostics[0].render(&s.source).contains("EXTEND 24"));
+        assert!(s.sheet.trim().is_empty());
+    }
+
+    #[test]
+    fn the_sheet_keeps_every_offset() {
+        let text = "GAME g SIDE s PASSWORD pä\r\nKnights: phase 1 move 6\nSTATUS\nFoot: hold\nEND\nafter the end\n";
+        let s = read(text);
+        assert_eq!(s.sheet.len(), text.len());
+        let at = text.find("Foot").unwrap();
+        assert_eq!(&s.sheet[at..at + 10], "Foot: hold");
+        assert!(!s.sheet.contains("after") && !s.sheet.contains("STATUS") && !s.sheet.contains("GAME"));
+        assert_eq!(s.sheet.matches('\n').count(), text.matches('\n').count());
+    }
+
+    #[test]
+    fn order_lines_that_begin_like_header_words_stay_in_the_sheet() {
+        // "turn left 45" continues the unit above; it is no TURN header field.
+        let s = read("GAME g SIDE s PASSWORD p\nKnights: phase 1 move 6\n  turn left 45\nhold\n");
+        assert!(s.sheet.contains("turn left 45") && s.sheet.contains("hold"));
+        assert!(s.diagnostics.is_empty());
+    }
+}

@@ -1,0 +1,263 @@
+//! The Hyborean Age behind the rule-set boundary: what the post office,
+//! the report frame and the case runner ask of a rule set, answered with
+//! this folder's table, orders, engine, report and picture.
+//!
+//! What crosses the boundary: the state is the [`Table`], the options are
+//! [`GameOptions`], one side's orders are its checked [`TurnOrders`], the
+//! events are the engine's [`Event`]s, all as JSON. A turn is one round in
+//! which every side writes.
+
+use super::adjudicate::{resolve_turn, StopAfter};
+use super::army::scenario::{self, Scenario};
+use super::dice::{DiceKey, Roll, SeededDice};
+use super::orders::{self, plan::TurnOrders};
+use super::report::{self as story, picture};
+use super::rules::options::GameOptions;
+use super::table::Table;
+use crate::case::CaseOutcome;
+use crate::diagnostic::Rendered;
+use crate::dice::DieKind;
+use crate::games::{Checked, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup, Welcome};
+use crate::report::RoundReport;
+use serde::de::DeserializeOwned;
+use std::fmt::Write as _;
+
+/// *Royal Armies of the Hyborean Age* as a [`Ruleset`].
+pub struct HyborianAge;
+
+fn read<T: DeserializeOwned>(what: &str, json: &Json) -> Result<T, RulesetError> {
+    serde_json::from_value(json.clone()).map_err(|e| RulesetError::Corrupt(format!("{what}: {e}")))
+}
+
+fn json<T: serde::Serialize>(value: &T) -> Result<Json, RulesetError> {
+    serde_json::to_value(value).map_err(|e| RulesetError::Corrupt(e.to_string()))
+}
+
+/// How many turns the battle lasts: the scenario's turns, less 1d6 hours
+/// spent deploying where the scenario asks for the roll (rolled on the first
+/// turn's seed as `d6:battle:deploying`, so it is checked with that turn),
+/// and never more than the game file allows.
+fn battle_length(max_turns: u32, scenario: Option<&Scenario>, seed: [u8; 32]) -> Result<(u32, Option<u8>), RulesetError> {
+    let Some(scenario) = scenario else {
+        return Ok((max_turns, None));
+    };
+    if !scenario.deploying_roll {
+        return Ok((max_turns.min(scenario.turns), None));
+    }
+    let key = DiceKey::D6 { unit: "battle".into(), what: "deploying".into() };
+    let roll = SeededDice::new(seed).roll(&key).map_err(|e| RulesetError::Engine(e.to_string()))?;
+    Ok((max_turns.min(scenario.turns.saturating_sub(u32::from(roll)).max(1)), Some(roll)))
+}
+
+/// The welcome's account of the battle's length and its first turn.
+fn length_text(turns: u32, deploying: Option<u8>, first_turn: u32) -> String {
+    let mut s = format!("The battle lasts {turns} turns");
+    if let Some(d) = deploying {
+        let _ = write!(
+            s,
+            " (the hours spent deploying were\nrolled: {d}; the roll is d6:battle:deploying on turn {first_turn}'s dice)"
+        );
+    }
+    s.push('.');
+    if first_turn == 0 {
+        s.push_str(
+            "\nThis battle begins with a deployment turn (turn 0): place each unit with\n  \
+             Black Dragons: deploy at (30, 6) facing 0 in line 2 ranks\n\
+             inside your side's deployment zone; both sides are revealed at once.",
+        );
+    }
+    s
+}
+
+/// A side's forces as its welcome lists them.
+fn units_text(table: &Table, side: &str) -> (String, String) {
+    let units = story::unit_lines(table, None, side);
+    let mut s = String::from("Your units:\n");
+    for u in &units {
+        let _ = writeln!(s, "  {}. {} ({}, class {}, {} figures, {})", u.number, u.name, u.kind, u.class, u.figures, u.formation);
+    }
+    let example = units.first().map(|u| format!("{}: phase 1 move full\n", u.name)).unwrap_or_default();
+    (s, example)
+}
+
+/// The victory standing and whether the battle is over after `played`.
+fn outcome(table: &Table, scenario: Option<&Scenario>, played: u32, last_turn: u32) -> (Vec<String>, bool) {
+    // The battle ends after its last turn, or when a side has nothing left on the table.
+    let standing = table
+        .sides()
+        .into_iter()
+        .filter(|s| table.units_of(s).any(|u| u.status.is_present() && !u.kind.is_single_figure()))
+        .count();
+    let last = played >= last_turn;
+    let verdict = scenario.map(|s| scenario::assess(s, table, last));
+    let decided = verdict.as_ref().is_some_and(|v| v.winner.is_some());
+    let ended = last || standing < 2 || decided;
+    let victory = verdict
+        .map(|v| {
+            let mut lines = v.reasons;
+            match v.winner {
+                Some(w) => lines.push(format!("{w} has won the battle.")),
+                None if ended => lines.push("The battle ends without a victor.".into()),
+                None => {}
+            }
+            lines
+        })
+        .unwrap_or_default();
+    (victory, ended)
+}
+
+impl Ruleset for HyborianAge {
+    fn name(&self) -> &'static str {
+        super::RULESET
+    }
+
+    fn title(&self) -> &'static str {
+        "Royal Armies of the Hyborean Age"
+    }
+
+    fn version(&self, options: &Json) -> String {
+        format!("{} {} options {}", super::RULESET, env!("CARGO_PKG_VERSION"), options)
+    }
+
+    fn guide(&self) -> &'static str {
+        orders::GUIDE
+    }
+
+    fn templates(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("hyborian-age/summary.txt", include_str!("../../../templates/hyborian-age/summary.txt")),
+            ("hyborian-age/summary.html", include_str!("../../../templates/hyborian-age/summary.html")),
+        ]
+    }
+
+    fn new_game(&self, setup: &Setup<'_>) -> Result<NewGame, RulesetError> {
+        let loaded = scenario::load(setup.scenario_text).map_err(|e| RulesetError::Setup(e.to_string()))?;
+        let options: GameOptions = toml::Value::Table(setup.options.clone())
+            .try_into()
+            .map_err(|e: toml::de::Error| RulesetError::Setup(format!("[options]: {}", e.message())))?;
+        let (last_turn, deploying) = battle_length(setup.max_turns, loaded.scenario.as_ref(), setup.seed)?;
+        let table = loaded.table;
+        let sides: Vec<String> = table.sides().into_iter().collect();
+        let welcome = sides
+            .iter()
+            .map(|side| {
+                let (briefing, example) = units_text(&table, side);
+                let w = Welcome {
+                    rules: self.title().to_string(),
+                    length: length_text(last_turn, deploying, table.turn),
+                    briefing,
+                    example,
+                };
+                (side.clone(), w)
+            })
+            .collect();
+        Ok(NewGame { state: json(&table)?, options: json(&options)?, sides, last_turn, welcome })
+    }
+
+    fn sides(&self, state: &Json) -> Result<Vec<String>, RulesetError> {
+        Ok(read::<Table>("the table", state)?.sides().into_iter().collect())
+    }
+
+    fn round(&self, state: &Json) -> Result<Round, RulesetError> {
+        let table: Table = read("the table", state)?;
+        Ok(Round { number: table.turn, label: format!("turn {}", table.turn), writers: table.sides().into_iter().collect() })
+    }
+
+    fn check_orders(&self, state: &Json, side: &str, sheet: &str, envelope: &[Rendered]) -> Result<Checked, RulesetError> {
+        let table: Table = read("the table", state)?;
+        let checked = orders::validate(&orders::read_sheet(sheet), side, &table);
+        let errors = checked.diagnostics.iter().filter(|d| d.is_error()).count() + envelope.iter().filter(|d| d.error).count();
+        Ok(Checked {
+            orders: json(&checked.orders)?,
+            understood: checked.understood.clone(),
+            confirmation: orders::confirmation(&checked, &table, side, envelope),
+            errors,
+        })
+    }
+
+    fn die_for(&self, key: &str) -> Result<DieKind, String> {
+        key.parse::<DiceKey>().map(|k| k.kind()).map_err(|e| e.to_string())
+    }
+
+    fn resolve(&self, input: RoundInput<'_>) -> Result<Resolved, RulesetError> {
+        let table: Table = read("the table", input.state)?;
+        let options: GameOptions = read("the options", input.options)?;
+        // Sides in id order, each side's orders as it last wrote them.
+        let mut orders = TurnOrders::default();
+        for side_orders in input.orders.values() {
+            orders.merge(read("orders", side_orders)?);
+        }
+        let result = resolve_turn(&table, &orders, &options, input.dice, StopAfter::Turn)
+            .map_err(|e| RulesetError::Engine(e.to_string()))?;
+        let scenario = scenario::load(input.setup).ok().and_then(|l| l.scenario);
+        let (victory, ended) = outcome(&result.table, scenario.as_ref(), table.turn, input.last_turn);
+        let (sections, dice) = story::story(&result.events);
+        let mut extra = serde_json::Map::new();
+        extra.insert("charged".into(), json(&story::chargers(&result.events))?);
+        Ok(Resolved {
+            summary: json(&story::summary(&result.table, Some(&table)))?,
+            summary_title: format!("The table after turn {}", table.turn),
+            state: json(&result.table)?,
+            events: json(&result.events)?,
+            sections,
+            dice,
+            victory,
+            ended,
+            extra,
+        })
+    }
+
+    fn picture(&self, before: &Json, after: &Json, report: &RoundReport) -> Result<String, RulesetError> {
+        let before: Table = read("the table before", before)?;
+        let after: Table = read("the table after", after)?;
+        let charged: Vec<String> = match report.extra.get("charged") {
+            Some(c) => read("the chargers", c)?,
+            None => Vec::new(),
+        };
+        let caption = format!("{} — after turn {}", report.title, report.turn);
+        Ok(picture::svg(Some(&before), &after, &charged, &caption))
+    }
+
+    fn run_case(&self, text: &str) -> CaseOutcome {
+        super::case::run_text(text)
+    }
+
+    fn case_state(&self, text: &str) -> Result<Json, RulesetError> {
+        let case = super::case::Case::parse(text).map_err(|e| RulesetError::Setup(e.to_string()))?;
+        json(&Table::from_setup(&case.setup).map_err(|e| RulesetError::Setup(e.to_string()))?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn a_game_starts_and_a_turn_resolves_through_the_boundary() {
+        let text = include_str!("../../../campaigns/scenarios/river-crossing.toml");
+        let new = HyborianAge
+            .new_game(&Setup {
+                scenario_path: std::path::Path::new("river-crossing.toml"),
+                scenario_text: text,
+                options: &toml::Table::new(),
+                max_turns: 4,
+                seed: [1; 32],
+            })
+            .unwrap();
+        assert_eq!(new.sides, ["aquilonia", "nemedia"]);
+        assert!(new.welcome["aquilonia"].briefing.starts_with("Your units:\n  1. "));
+        let round = HyborianAge.round(&new.state).unwrap();
+        assert_eq!(round.writers, new.sides);
+        let checked = HyborianAge.check_orders(&new.state, "aquilonia", "Black Dragons: phase 1 move full\n", &[]).unwrap();
+        assert_eq!(checked.errors, 0, "{}", checked.confirmation);
+        let orders = BTreeMap::from([("aquilonia".to_string(), checked.orders)]);
+        let mut dice = SeededDice::new([2; 32]);
+        let done = HyborianAge
+            .resolve(RoundInput { state: &new.state, options: &new.options, setup: text, last_turn: 4, orders: &orders, dice: &mut dice })
+            .unwrap();
+        assert_eq!(HyborianAge.round(&done.state).unwrap().number, round.number + 1);
+        assert!(done.sections.iter().any(|s| s.lines.iter().any(|l| l.contains("Black Dragons"))));
+        assert!(!done.ended);
+    }
+}

@@ -1,0 +1,366 @@
+//! Games and rounds: creating a game, reminders, deadlines, resolving a
+//! round with a committed seed through the game's rule set, and sending
+//! (or holding) the report. Nothing here knows a rule set's turn structure:
+//! the rule set says which round the state waits for and who writes it.
+
+use super::game::Game;
+use super::gamefile::GameFile;
+use super::outbox::{self, Kind};
+use super::{audit, password, templates, PostError};
+use crate::config::Config;
+use crate::dice::{ModeratorDice, SeededDice};
+use crate::games::{self, Json, RoundInput, Setup};
+use crate::mail::compose::{Attachment, Inline, Outgoing};
+use crate::mail::quote::umpire_mark_line;
+use crate::report::{capitalize_first, picture, RoundReport};
+use crate::store::games::{GameRow, SideRow};
+use crate::store::{rounds, submissions, Transaction};
+use chrono::{DateTime, Duration, Utc};
+use rand::Rng;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+
+/// A fresh secret seed for a round's dice, and its published hash.
+fn new_seed() -> (String, String) {
+    let seed: [u8; 32] = rand::rng().random();
+    let hex_seed = hex::encode(seed);
+    let hash = hex::encode(Sha256::digest(hex_seed.as_bytes()));
+    (hex_seed, hash)
+}
+
+/// A stored seed's bytes.
+fn seed_bytes(seed_hex: &str) -> Result<[u8; 32], PostError> {
+    hex::decode(seed_hex)
+        .ok()
+        .and_then(|v| v.try_into().ok())
+        .ok_or_else(|| PostError::Corrupt(format!("seed {seed_hex}")))
+}
+
+fn to_json<T: serde::Serialize>(v: &T) -> Result<String, PostError> {
+    serde_json::to_string(v).map_err(|e| PostError::Corrupt(e.to_string()))
+}
+
+fn from_json<T: serde::de::DeserializeOwned>(what: &str, s: &str) -> Result<T, PostError> {
+    serde_json::from_str(s).map_err(|e| PostError::Corrupt(format!("{what}: {e}")))
+}
+
+/// Open the round the game's state waits for: commit its seed.
+fn open_round(tx: &Transaction<'_>, game: &Game, seed: String, seed_hash: String) -> Result<(), PostError> {
+    let round = game.round()?;
+    rounds::open(
+        tx,
+        game.id(),
+        &rounds::Opened { round: round.number, label: round.label, writers: to_json(&round.writers)?, seed, seed_hash },
+    )?;
+    Ok(())
+}
+
+/// Create the game's rows, the first round's seed, and the welcome mails.
+pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: DateTime<Utc>) -> Result<(), PostError> {
+    if Game::load(tx, &file.id)?.is_some() {
+        return Err(PostError::GameExists(file.id.clone()));
+    }
+    let ruleset = games::named(&file.ruleset)?;
+    let scenario_text = std::fs::read_to_string(&file.scenario).map_err(|e| PostError::Scenario {
+        path: file.scenario.display().to_string(),
+        message: e.to_string(),
+    })?;
+    let (seed, seed_hash) = new_seed();
+    let new = ruleset
+        .new_game(&Setup {
+            scenario_path: &file.scenario,
+            scenario_text: &scenario_text,
+            options: &file.options,
+            max_turns: file.max_turns,
+            seed: seed_bytes(&seed)?,
+        })
+        .map_err(|e| PostError::Scenario { path: file.scenario.display().to_string(), message: e.to_string() })?;
+    for s in &file.sides {
+        if !new.sides.contains(&s.id) {
+            return Err(PostError::Scenario {
+                path: file.scenario.display().to_string(),
+                message: format!("the game file names side '{}' but the scenario's sides are: {}", s.id, new.sides.join(", ")),
+            });
+        }
+    }
+    let mut rng = rand::rng();
+    let mod_pw = file.moderator.password.clone().unwrap_or_else(|| password::generate(&mut rng));
+    let state = to_json(&new.state)?;
+    let first = ruleset.round(&new.state)?;
+    let row = GameRow {
+        id: file.id.clone(),
+        ruleset: ruleset.name().to_string(),
+        title: file.title.clone(),
+        setup: scenario_text,
+        options: to_json(&new.options)?,
+        state,
+        round: first.number,
+        status: "active".into(),
+        hold: file.hold,
+        moderator_address: file.moderator.address.to_ascii_lowercase(),
+        moderator_pw: password::hash(&mod_pw, &mut rng),
+        deadline: file.first_deadline_utc()?,
+        turn_hours: file.turn_hours,
+        timezone: file.timezone.clone(),
+        grace_minutes: file.grace_minutes,
+        reminder_hours: file.reminder_hours,
+        max_turns: new.last_turn,
+    };
+    crate::store::games::insert(tx, &row, now)?;
+    let game = Game::load(tx, &file.id)?.ok_or_else(|| PostError::NoGame(file.id.clone()))?;
+    open_round(tx, &game, seed, seed_hash.clone())?;
+    for s in &file.sides {
+        let pw = s.password.clone().unwrap_or_else(|| password::generate(&mut rng));
+        let side = SideRow { side: s.id.clone(), address: s.address.to_ascii_lowercase(), password: password::hash(&pw, &mut rng) };
+        crate::store::games::insert_side(tx, &file.id, &side)?;
+        let welcome = new.welcome.get(&s.id).cloned().unwrap_or_default();
+        let text = templates::render(
+            "welcome.txt",
+            minijinja::context! {
+                title => &file.title, game => &file.id, side => &s.id, password => &pw,
+                umpire => &config.address, deadline => game.deadline_text(),
+                round => capitalize_first(&first.label), seed_hash => &seed_hash, address => &s.address,
+                rules => welcome.rules, length => welcome.length, briefing => welcome.briefing, example => welcome.example,
+            },
+        );
+        let mail = plain(config, vec![s.address.clone()], format!("[{}] Welcome: you command {}", file.id, s.id), text, None);
+        outbox::queue(tx, config, Some(&file.id), Kind::Welcome, &mail, &s.id, now)?;
+    }
+    let text = format!(
+        "You moderate {} ({}). Your moderator password: {mod_pw}\n\
+         Moderator commands start with the line: MODERATOR {} PASSWORD {mod_pw}\n\
+         First deadline: {}\n",
+        file.title,
+        file.id,
+        file.id,
+        game.deadline_text()
+    );
+    let mail = plain(config, vec![file.moderator.address.clone()], format!("[{}] You moderate this game", file.id), text, None);
+    outbox::queue(tx, config, Some(&file.id), Kind::Welcome, &mail, "moderator", now)?;
+    audit(tx, now, Some(&file.id), "game created")?;
+    Ok(())
+}
+
+/// A plain-text mail from the umpire.
+///
+/// The text opens with the umpire's mark line: a player who replies on top
+/// of it, even in a client that quotes without `>`, never has the quoted
+/// text (old orders among it) read again.
+pub fn plain(config: &Config, to: Vec<String>, subject: String, text: String, in_reply_to: Option<String>) -> Outgoing {
+    let text = format!("{}\n\n{text}", umpire_mark_line(&subject));
+    Outgoing {
+        from: format!("{} <{}>", config.name, config.address),
+        to,
+        subject,
+        text,
+        html: None,
+        inline_images: Vec::new(),
+        attachments: Vec::new(),
+        references: in_reply_to.iter().cloned().collect(),
+        in_reply_to,
+        auto_reply: true,
+    }
+}
+
+/// Reminders and deadlines for one game. Returns how many rounds were played.
+pub fn tick_game(tx: &Transaction<'_>, config: &Config, id: &str, now: DateTime<Utc>, force: bool) -> Result<usize, PostError> {
+    let Some(game) = Game::load(tx, id)? else {
+        return Err(PostError::NoGame(id.to_string()));
+    };
+    if game.row.status != "active" {
+        return Ok(0);
+    }
+    let round = game.round()?;
+    let sides_in = game.sides_in(tx)?;
+    let all_in = round.writers.iter().all(|s| sides_in.contains(s));
+    let due = now >= game.deadline() + Duration::minutes(i64::from(game.row.grace_minutes));
+    if force || all_in || due {
+        play_round(tx, config, game, now)?;
+        return Ok(1);
+    }
+    if game.row.reminder_hours > 0 && now >= game.deadline() - Duration::hours(i64::from(game.row.reminder_hours)) {
+        for s in game.sides(tx)?.iter().filter(|s| round.writers.contains(&s.side) && !sides_in.contains(&s.side)) {
+            if rounds::remind_once(tx, game.id(), round.number, &s.side)? {
+                let text = templates::render(
+                    "reminder.txt",
+                    minijinja::context! { title => &game.row.title, game => game.id(), side => &s.side,
+                        round => &round.label, deadline => game.deadline_text() },
+                );
+                let subject = format!("[{}] {}: orders due", game.id(), capitalize_first(&round.label));
+                let mail = plain(config, vec![s.address.clone()], subject, text, None);
+                outbox::queue(tx, config, Some(game.id()), Kind::Reminder, &mail, &format!("{}:{}", round.number, s.side), now)?;
+            }
+        }
+    }
+    Ok(0)
+}
+
+/// The latest orders of every side for the current round; the sides that
+/// were to write and sent nothing.
+fn gather_orders(tx: &Transaction<'_>, game: &Game, writers: &[String]) -> Result<(BTreeMap<String, Json>, Vec<String>), PostError> {
+    let mut orders = BTreeMap::new();
+    let mut missing = Vec::new();
+    for s in game.sides(tx)? {
+        match submissions::latest(tx, game.id(), game.row.round, &s.side)? {
+            Some((checked, _)) => {
+                orders.insert(s.side, from_json("orders", &checked)?);
+            }
+            None if writers.contains(&s.side) => missing.push(s.side),
+            None => {}
+        }
+    }
+    Ok((orders, missing))
+}
+
+/// Resolve the current round, store everything, queue the report.
+fn play_round(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTime<Utc>) -> Result<(), PostError> {
+    let (seed, seed_hash) = game.seed(tx)?;
+    let round = game.round()?;
+    let (orders, nmr) = gather_orders(tx, &game, &round.writers)?;
+    let given = rounds::given_dice(tx, game.id(), round.number)?;
+    let state = game.state()?;
+    let options = game.options()?;
+    let resolved = resolve_stored(&game, &state, &options, &orders, &seed, &given)?;
+    let played = round.number;
+    game.row.state = to_json(&resolved.state)?;
+    game.row.deadline += Duration::hours(i64::from(game.row.turn_hours));
+    if resolved.ended {
+        game.row.status = "ended".into();
+    }
+    let next = game.round()?;
+    game.row.round = next.number;
+    let (next_seed, next_hash) = new_seed();
+    let mut dice = resolved.dice;
+    for line in dice.iter_mut() {
+        if line.split(" = ").next().is_some_and(|k| given.contains_key(k)) {
+            line.push_str(" (the moderator's die)");
+        }
+    }
+    let rep = RoundReport {
+        ruleset: game.ruleset.name().to_string(),
+        title: game.row.title.clone(),
+        game: game.id().to_string(),
+        turn: played,
+        label: round.label.clone(),
+        seed: seed.clone(),
+        seed_hash: seed_hash.clone(),
+        nmr,
+        sections: resolved.sections,
+        dice,
+        sides: resolved.summary,
+        summary_title: resolved.summary_title,
+        ended: resolved.ended,
+        next_turn: next.number,
+        next_label: next.label.clone(),
+        deadline: game.deadline_text(),
+        next_seed_hash: next_hash.clone(),
+        draft: game.row.hold,
+        victory: resolved.victory,
+        extra: resolved.extra,
+    };
+    rounds::record(
+        tx,
+        game.id(),
+        played,
+        &rounds::Played {
+            state_before: to_json(&state)?,
+            state_after: game.row.state.clone(),
+            orders: to_json(&orders)?,
+            events: to_json(&resolved.events)?,
+            report: to_json(&rep)?,
+            rules: game.ruleset.version(&options),
+            moderator_dice: to_json(&given)?,
+            released: !game.row.hold,
+        },
+        now,
+    )?;
+    if !resolved.ended {
+        open_round(tx, &game, next_seed, next_hash)?;
+    }
+    game.save(tx)?;
+    audit(tx, now, Some(game.id()), &format!("{} adjudicated", round.label))?;
+    if game.row.hold {
+        let mail = report_mail(config, &game, vec![game.row.moderator_address.clone()], &rep, &state, &resolved.state)?;
+        outbox::queue(tx, config, Some(game.id()), Kind::Draft, &mail, &played.to_string(), now)?;
+    } else {
+        release_report(tx, config, &game, played, now)?;
+    }
+    Ok(())
+}
+
+/// Resolve a round of `game` from stored values: the state before, each
+/// side's orders, the seed and the moderator's dice (used to play a round
+/// and by `verify` to replay it).
+///
+/// # Errors
+/// When the seed or stored values cannot be read, or the engine cannot play.
+pub fn resolve_stored(
+    game: &Game,
+    state: &Json,
+    options: &Json,
+    orders: &BTreeMap<String, Json>,
+    seed_hex: &str,
+    given: &BTreeMap<String, u8>,
+) -> Result<games::Resolved, PostError> {
+    let mut dice = ModeratorDice::new(given.clone(), SeededDice::new(seed_bytes(seed_hex)?));
+    Ok(game.ruleset.resolve(RoundInput {
+        state,
+        options,
+        setup: &game.row.setup,
+        last_turn: game.row.max_turns,
+        orders,
+        dice: &mut dice,
+    })?)
+}
+
+/// A stored round's report with the states before and after it.
+pub fn stored_report(tx: &Transaction<'_>, game: &str, round: u32) -> Result<Option<(RoundReport, Json, Json)>, PostError> {
+    let Some(stored) = rounds::played(tx, game, round)? else {
+        return Ok(None);
+    };
+    let what = format!("round {round} of {game}");
+    Ok(Some((
+        from_json(&what, &stored.played.report)?,
+        from_json(&what, &stored.played.state_before)?,
+        from_json(&what, &stored.played.state_after)?,
+    )))
+}
+
+/// The report as a mail: text and HTML alternatives, the picture inline
+/// in the HTML and attached as a PNG, and the SVG attached for printing.
+pub fn report_mail(config: &Config, game: &Game, to: Vec<String>, rep: &RoundReport, before: &Json, after: &Json) -> Result<Outgoing, PostError> {
+    let svg = game.ruleset.picture(before, after, rep)?;
+    let png = picture::png(&svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
+    let cid = format!("table-{}-{}@{}", rep.game, rep.turn, config.domain());
+    let label = if rep.label.is_empty() { format!("turn {}", rep.turn) } else { rep.label.clone() };
+    let subject = if rep.draft {
+        format!("[{}] DRAFT report of {label}", rep.game)
+    } else {
+        format!("[{}] Report of {label}", rep.game)
+    };
+    let file = format!("{}-{}", rep.game, label.replace([' ', ','], "-").replace("--", "-"));
+    let mut mail = plain(config, to, subject, rep.text(), None);
+    mail.html = Some(rep.html(Some(&format!("cid:{cid}"))));
+    mail.inline_images.push(Inline { content_id: cid, mime: "image/png".into(), bytes: png.clone() });
+    mail.attachments.push(Attachment { name: format!("{file}.png"), mime: "image/png".into(), bytes: png });
+    mail.attachments.push(Attachment { name: format!("{file}.svg"), mime: "image/svg+xml".into(), bytes: svg.into_bytes() });
+    // A report is generated, not a reply to anyone's message.
+    mail.auto_reply = false;
+    Ok(mail)
+}
+
+/// Mail a round's report to every player and the moderator.
+pub fn release_report(tx: &Transaction<'_>, config: &Config, game: &Game, round: u32, now: DateTime<Utc>) -> Result<(), PostError> {
+    let Some((mut rep, before, after)) = stored_report(tx, game.id(), round)? else {
+        return Err(PostError::Corrupt(format!("round {round} of {} has no report", game.id())));
+    };
+    rep.draft = false;
+    let mut to: Vec<String> = game.sides(tx)?.into_iter().map(|s| s.address).collect();
+    to.push(game.row.moderator_address.clone());
+    for addr in to {
+        let mail = report_mail(config, game, vec![addr.clone()], &rep, &before, &after)?;
+        outbox::queue(tx, config, Some(game.id()), Kind::Report, &mail, &format!("{round}:{addr}"), now)?;
+    }
+    rounds::release(tx, game.id(), round)?;
+    Ok(())
+}

@@ -1,0 +1,197 @@
+//! Round reports for every rule set: the frame (game, round, the seed and
+//! its hash, who sent no orders, the next deadline, the draft banner) around
+//! what the rule set tells — its story in sections, every die rolled, its
+//! summary of the board and the victory standing. Rendered to text and HTML
+//! through `templates/report.*` (minijinja, HTML autoescaped); each rule set
+//! renders its own summary with its partials `templates/RULESET/summary.*`,
+//! registered through [`crate::games::Ruleset::templates`].
+//!
+//! Architecture invariant: the report only formats; it computes no rules.
+//! Nothing a side wrote for the coming round is ever in a report.
+
+pub mod picture;
+
+use minijinja::{AutoEscape, Environment};
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+/// A part of the story: "Phase 1 movement" and what happened in it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Section {
+    pub title: String,
+    pub lines: Vec<String>,
+}
+
+/// Everything a round's report says.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RoundReport {
+    /// The rule set whose summary partials render `sides`.
+    #[serde(default = "default_ruleset")]
+    pub ruleset: String,
+    pub title: String,
+    pub game: String,
+    /// The round's number (a Hyborean turn's number).
+    pub turn: u32,
+    /// The round as players call it: "turn 3".
+    #[serde(default)]
+    pub label: String,
+    pub seed: String,
+    pub seed_hash: String,
+    /// Sides that sent no orders (they stood fast).
+    pub nmr: Vec<String>,
+    pub sections: Vec<Section>,
+    /// Every die rolled, in the order rolled: "fire:boss:1 = 4".
+    pub dice: Vec<String>,
+    /// The rule set's summary of the board after the round, for its partials.
+    pub sides: serde_json::Value,
+    /// The heading of the summary: "The table after turn 3".
+    #[serde(default)]
+    pub summary_title: String,
+    pub ended: bool,
+    pub next_turn: u32,
+    /// The next round as players call it.
+    #[serde(default)]
+    pub next_label: String,
+    pub deadline: String,
+    pub next_seed_hash: String,
+    /// Held for the moderator's approval.
+    pub draft: bool,
+    /// How the battle stands against the scenario's victory conditions.
+    #[serde(default)]
+    pub victory: Vec<String>,
+    /// What else the rule set keeps for its picture (the Hyborean Age: `charged`).
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+fn default_ruleset() -> String {
+    crate::games::hyborian::RULESET.to_string()
+}
+
+/// "turn 3" → "Turn 3".
+pub fn capitalize_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+fn env() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        env.set_auto_escape_callback(|name| if name.ends_with(".html") { AutoEscape::Html } else { AutoEscape::None });
+        env.add_filter("capitalize_first", |s: String| capitalize_first(&s));
+        let shared = [
+            ("report.txt", include_str!("../../templates/report.txt")),
+            ("report.html", include_str!("../../templates/report.html")),
+        ];
+        let partials = crate::games::all().iter().flat_map(|r| r.templates().iter().copied());
+        for (name, text) in shared.into_iter().chain(partials) {
+            env.add_template(name, text).unwrap_or_else(|e| panic!("built-in template {name} is broken: {e}"));
+        }
+        env
+    })
+}
+
+fn render(name: &str, ctx: minijinja::Value) -> String {
+    match env().get_template(name).and_then(|t| t.render(ctx)) {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::error!(template = name, error = %e, "report template failed");
+            format!("(umpire could not format this report: {e})")
+        }
+    }
+}
+
+impl RoundReport {
+    /// The report with the labels of a report stored before rounds had them.
+    fn labelled(&self) -> RoundReport {
+        let mut r = self.clone();
+        if r.label.is_empty() {
+            r.label = format!("turn {}", r.turn);
+        }
+        if r.next_label.is_empty() {
+            r.next_label = format!("turn {}", r.next_turn);
+        }
+        if r.summary_title.is_empty() {
+            r.summary_title = format!("The table after turn {}", r.turn);
+        }
+        r
+    }
+
+    /// The plain-text report.
+    pub fn text(&self) -> String {
+        render("report.txt", minijinja::context! { r => minijinja::Value::from_serialize(self.labelled()) })
+    }
+
+    /// The HTML report; `picture` is the `cid:` (or URL) of the board's picture.
+    pub fn html(&self, picture: Option<&str>) -> String {
+        render(
+            "report.html",
+            minijinja::context! { r => minijinja::Value::from_serialize(self.labelled()), picture => picture },
+        )
+    }
+
+    /// The report as JSON, for tools.
+    pub fn json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report() -> RoundReport {
+        RoundReport {
+            ruleset: "hyborian-age".into(),
+            title: "<i>War</i>".into(),
+            game: "g".into(),
+            turn: 1,
+            label: String::new(),
+            seed: "00".into(),
+            seed_hash: "11".into(),
+            nmr: vec!["<b>nemedia</b>".into()],
+            sections: vec![Section { title: "Phase 1 movement".into(), lines: vec!["<img src=x onerror=alert(1)> moved".into()] }],
+            dice: vec!["fire:x:1 = 4".into()],
+            sides: serde_json::json!([]),
+            summary_title: String::new(),
+            ended: false,
+            next_turn: 2,
+            next_label: String::new(),
+            deadline: "soon".into(),
+            next_seed_hash: "22".into(),
+            draft: true,
+            victory: vec!["nemedia has won the battle.".into()],
+            extra: Default::default(),
+        }
+    }
+
+    #[test]
+    fn html_escapes_everything_a_rule_set_or_player_wrote() {
+        let html = report().html(Some("cid:p"));
+        assert!(!html.contains("<img src=x") && !html.contains("<i>War</i>") && !html.contains("<b>nemedia"), "{html}");
+        assert!(html.contains("&lt;img src=x"));
+    }
+
+    #[test]
+    fn stored_reports_without_labels_read_as_turns() {
+        let text = report().text();
+        assert!(text.contains("— report of turn 1"), "{text}");
+        assert!(text.contains("The table after turn 1\n----------------------\n"), "{text}");
+        assert!(text.contains("Orders for turn 2 are due by soon.\nTurn 2 dice: the seed's SHA-256 is 22."), "{text}");
+        assert!(text.contains("DRAFT for the moderator: reply APPROVE 1"));
+    }
+
+    #[test]
+    fn unknown_fields_are_kept_for_the_rule_set() {
+        let mut json: serde_json::Value = serde_json::to_value(report()).unwrap();
+        json["charged"] = serde_json::json!(["dragons"]);
+        let back: RoundReport = serde_json::from_value(json).unwrap();
+        assert_eq!(back.extra["charged"], serde_json::json!(["dragons"]));
+        let again = serde_json::to_value(&back).unwrap();
+        assert_eq!(again["charged"], serde_json::json!(["dragons"]));
+    }
+}

@@ -1,0 +1,168 @@
+//! The `games` and `sides` tables: a game's row (its rule set, state,
+//! options and schedule) and its players.
+
+use super::{parse_ts, ts, Result, StoreError};
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// One game as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameRow {
+    pub id: String,
+    pub ruleset: String,
+    pub title: String,
+    /// The scenario the game was created from, as written.
+    pub setup: String,
+    /// The rule set's options, as JSON.
+    pub options: String,
+    /// The rule set's state, as JSON.
+    pub state: String,
+    /// The round the game is taking orders for.
+    pub round: u32,
+    pub status: String,
+    pub hold: bool,
+    pub moderator_address: String,
+    pub moderator_pw: String,
+    pub deadline: DateTime<Utc>,
+    pub turn_hours: u32,
+    pub timezone: String,
+    pub grace_minutes: u32,
+    pub reminder_hours: u32,
+    pub max_turns: u32,
+}
+
+/// One side of a game and its player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SideRow {
+    pub side: String,
+    pub address: String,
+    /// The password's hash.
+    pub password: String,
+}
+
+const COLUMNS: &str = "id, ruleset, title, setup, options, state, round, status, hold, moderator_address, \
+     moderator_pw, deadline, turn_hours, timezone, grace_minutes, reminder_hours, max_turns";
+
+/// Create a game's row.
+///
+/// # Errors
+/// On database errors (a game with that id exists).
+pub fn insert(c: &Connection, g: &GameRow, now: DateTime<Utc>) -> Result<()> {
+    c.prepare_cached(&format!("INSERT INTO games ({COLUMNS}, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"))?
+        .execute(params![
+            g.id, g.ruleset, g.title, g.setup, g.options, g.state, g.round, g.status, g.hold, g.moderator_address,
+            g.moderator_pw, ts(g.deadline), g.turn_hours, g.timezone, g.grace_minutes, g.reminder_hours, g.max_turns,
+            ts(now)
+        ])?;
+    Ok(())
+}
+
+/// The game of that id (matched ignoring case).
+///
+/// # Errors
+/// On database errors or a damaged row.
+pub fn load(c: &Connection, id: &str) -> Result<Option<GameRow>> {
+    let row = c
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE lower(id) = lower(?1)"))?
+        .query_row([id], |r| {
+            Ok((
+                GameRow {
+                    id: r.get(0)?,
+                    ruleset: r.get(1)?,
+                    title: r.get(2)?,
+                    setup: r.get(3)?,
+                    options: r.get(4)?,
+                    state: r.get(5)?,
+                    round: r.get(6)?,
+                    status: r.get(7)?,
+                    hold: r.get(8)?,
+                    moderator_address: r.get(9)?,
+                    moderator_pw: r.get(10)?,
+                    deadline: DateTime::<Utc>::MIN_UTC,
+                    turn_hours: r.get(12)?,
+                    timezone: r.get(13)?,
+                    grace_minutes: r.get(14)?,
+                    reminder_hours: r.get(15)?,
+                    max_turns: r.get(16)?,
+                },
+                r.get::<_, String>(11)?,
+            ))
+        })
+        .optional()?;
+    row.map(|(mut g, deadline)| {
+        g.deadline = parse_ts(&deadline)?;
+        Ok(g)
+    })
+    .transpose()
+}
+
+/// Store what changes as a game goes on: state, round, status, deadline, hold.
+///
+/// # Errors
+/// On database errors.
+pub fn save(c: &Connection, g: &GameRow) -> Result<()> {
+    let n = c
+        .prepare_cached("UPDATE games SET state = ?2, round = ?3, status = ?4, deadline = ?5, hold = ?6 WHERE id = ?1")?
+        .execute(params![g.id, g.state, g.round, g.status, ts(g.deadline), g.hold])?;
+    if n == 1 {
+        Ok(())
+    } else {
+        Err(StoreError::Corrupt(format!("no game {} to save", g.id)))
+    }
+}
+
+/// The games taking orders, in id order.
+///
+/// # Errors
+/// On database errors.
+pub fn active(c: &Connection) -> Result<Vec<String>> {
+    let mut st = c.prepare_cached("SELECT id FROM games WHERE status = 'active' ORDER BY id")?;
+    let ids = st.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+    Ok(ids)
+}
+
+/// Every game an address plays in (or moderates), in id order.
+///
+/// # Errors
+/// On database errors.
+pub fn of_address(c: &Connection, address: &str) -> Result<Vec<String>> {
+    let mut st = c.prepare_cached(
+        "SELECT game_id FROM sides WHERE lower(address) = lower(?1) \
+         UNION SELECT id FROM games WHERE lower(moderator_address) = lower(?1) ORDER BY 1",
+    )?;
+    let ids = st.query_map([address], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+    Ok(ids)
+}
+
+/// Add a side and its player to a game.
+///
+/// # Errors
+/// On database errors (the side exists).
+pub fn insert_side(c: &Connection, game: &str, s: &SideRow) -> Result<()> {
+    c.prepare_cached("INSERT INTO sides (game_id, side, address, password) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![game, s.side, s.address, s.password])?;
+    Ok(())
+}
+
+/// A game's sides, in id order.
+///
+/// # Errors
+/// On database errors.
+pub fn sides(c: &Connection, game: &str) -> Result<Vec<SideRow>> {
+    let mut st = c.prepare_cached("SELECT side, address, password FROM sides WHERE game_id = ?1 ORDER BY side")?;
+    let rows = st
+        .query_map([game], |r| Ok(SideRow { side: r.get(0)?, address: r.get(1)?, password: r.get(2)? }))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// Give a side a new player's address. Returns false when the game has no such side.
+///
+/// # Errors
+/// On database errors.
+pub fn set_address(c: &Connection, game: &str, side: &str, address: &str) -> Result<bool> {
+    let n = c
+        .prepare_cached("UPDATE sides SET address = ?3 WHERE game_id = ?1 AND lower(side) = lower(?2)")?
+        .execute(params![game, side, address])?;
+    Ok(n == 1)
+}

@@ -1,0 +1,164 @@
+//! The `rounds` table: each round's committed seed, and once played, the
+//! state before and after, the orders, the events, the report, and the
+//! moderator's dice (table `moderator_dice`).
+
+use super::{ts, Result};
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection, OptionalExtension};
+use std::collections::BTreeMap;
+
+/// A round opened for orders: its seed is fixed (and its hash published)
+/// before anyone writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opened {
+    pub round: u32,
+    pub label: String,
+    /// The sides that write this round, as JSON (a list).
+    pub writers: String,
+    pub seed: String,
+    pub seed_hash: String,
+}
+
+/// A round as played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Played {
+    pub state_before: String,
+    pub state_after: String,
+    /// Each side's orders, as JSON (an object by side).
+    pub orders: String,
+    pub events: String,
+    pub report: String,
+    /// The rules' identity it was played under.
+    pub rules: String,
+    pub moderator_dice: String,
+    pub released: bool,
+}
+
+/// A played round as stored, with its seed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stored {
+    pub seed: String,
+    pub seed_hash: String,
+    pub played: Played,
+}
+
+/// Open a round.
+///
+/// # Errors
+/// On database errors (the round exists).
+pub fn open(c: &Connection, game: &str, r: &Opened) -> Result<()> {
+    c.prepare_cached("INSERT INTO rounds (game_id, round, label, writers, seed, seed_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
+        .execute(params![game, r.round, r.label, r.writers, r.seed, r.seed_hash])?;
+    Ok(())
+}
+
+/// The seed and its hash of a round.
+///
+/// # Errors
+/// On database errors.
+pub fn seed(c: &Connection, game: &str, round: u32) -> Result<Option<(String, String)>> {
+    Ok(c.prepare_cached("SELECT seed, seed_hash FROM rounds WHERE game_id = ?1 AND round = ?2")?
+        .query_row(params![game, round], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?)
+}
+
+/// Record a round as played.
+///
+/// # Errors
+/// On database errors.
+pub fn record(c: &Connection, game: &str, round: u32, p: &Played, now: DateTime<Utc>) -> Result<()> {
+    c.prepare_cached(
+        "UPDATE rounds SET state_before = ?3, state_after = ?4, orders = ?5, events = ?6, report = ?7, rules = ?8, \
+         moderator_dice = ?9, released = ?10, adjudicated_at = ?11 WHERE game_id = ?1 AND round = ?2",
+    )?
+    .execute(params![game, round, p.state_before, p.state_after, p.orders, p.events, p.report, p.rules, p.moderator_dice, p.released, ts(now)])?;
+    Ok(())
+}
+
+/// A played round (matched ignoring the game id's case).
+///
+/// # Errors
+/// On database errors.
+pub fn played(c: &Connection, game: &str, round: u32) -> Result<Option<Stored>> {
+    type Row = (String, String, Option<String>, Option<String>, Option<String>, Option<String>, Option<String>, Option<String>, Option<String>, bool);
+    let row: Option<Row> = c
+        .prepare_cached(
+            "SELECT seed, seed_hash, state_before, state_after, orders, events, report, rules, moderator_dice, released \
+             FROM rounds WHERE lower(game_id) = lower(?1) AND round = ?2",
+        )?
+        .query_row(params![game, round], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?, r.get(9)?))
+        })
+        .optional()?;
+    Ok(match row {
+        Some((seed, seed_hash, Some(state_before), Some(state_after), Some(orders), Some(events), Some(report), rules, dice, released)) => {
+            Some(Stored {
+                seed,
+                seed_hash,
+                played: Played {
+                    state_before,
+                    state_after,
+                    orders,
+                    events,
+                    report,
+                    rules: rules.unwrap_or_default(),
+                    moderator_dice: dice.unwrap_or_else(|| "{}".into()),
+                    released,
+                },
+            })
+        }
+        _ => None,
+    })
+}
+
+/// Mark a played round's report released to the players.
+///
+/// # Errors
+/// On database errors.
+pub fn release(c: &Connection, game: &str, round: u32) -> Result<()> {
+    c.prepare_cached("UPDATE rounds SET released = 1 WHERE game_id = ?1 AND round = ?2")?.execute(params![game, round])?;
+    Ok(())
+}
+
+/// The rounds of a game whose report was released, in order.
+///
+/// # Errors
+/// On database errors.
+pub fn released(c: &Connection, game: &str) -> Result<Vec<u32>> {
+    let mut st = c.prepare_cached(
+        "SELECT round FROM rounds WHERE lower(game_id) = lower(?1) AND released = 1 AND report IS NOT NULL ORDER BY round",
+    )?;
+    let rounds = st.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<Vec<u32>>>()?;
+    Ok(rounds)
+}
+
+/// Record a die the moderator gives for a round (replacing one given before).
+///
+/// # Errors
+/// On database errors.
+pub fn give_die(c: &Connection, game: &str, round: u32, key: &str, value: u32) -> Result<()> {
+    c.prepare_cached("INSERT OR REPLACE INTO moderator_dice (game_id, round, key, value) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![game, round, key, value])?;
+    Ok(())
+}
+
+/// The dice the moderator gave for a round.
+///
+/// # Errors
+/// On database errors.
+pub fn given_dice(c: &Connection, game: &str, round: u32) -> Result<BTreeMap<String, u8>> {
+    let mut st = c.prepare_cached("SELECT key, value FROM moderator_dice WHERE game_id = ?1 AND round = ?2")?;
+    let rows = st.query_map(params![game, round], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<BTreeMap<String, u8>>>()?;
+    Ok(rows)
+}
+
+/// Note that a side was reminded of a round; false when it already was.
+///
+/// # Errors
+/// On database errors.
+pub fn remind_once(c: &Connection, game: &str, round: u32, side: &str) -> Result<bool> {
+    let n = c
+        .prepare_cached("INSERT OR IGNORE INTO reminders (game_id, round, side) VALUES (?1, ?2, ?3)")?
+        .execute(params![game, round, side])?;
+    Ok(n == 1)
+}

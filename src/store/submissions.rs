@@ -1,0 +1,56 @@
+//! The `submissions` table: every accepted set of orders a side mailed for
+//! a round, as written and as checked.
+
+use super::{ts, Result};
+use chrono::{DateTime, Utc};
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// One side's orders from one message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Submission {
+    pub round: u32,
+    pub side: String,
+    /// The message row they came in.
+    pub message: i64,
+    /// The text as written.
+    pub text: String,
+    /// The rule set's checked orders, as JSON.
+    pub checked: String,
+    /// The orders in canonical form, as JSON `[[key, text], …]`.
+    pub understood: String,
+}
+
+/// Record a submission.
+///
+/// # Errors
+/// On database errors.
+pub fn insert(c: &Connection, game: &str, s: &Submission, now: DateTime<Utc>) -> Result<()> {
+    c.prepare_cached(
+        "INSERT INTO submissions (game_id, round, side, message, text, checked, understood, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![game, s.round, s.side, s.message, s.text, s.checked, s.understood, ts(now)])?;
+    Ok(())
+}
+
+/// A side's latest submission for a round: (checked, understood).
+///
+/// # Errors
+/// On database errors.
+pub fn latest(c: &Connection, game: &str, round: u32, side: &str) -> Result<Option<(String, String)>> {
+    Ok(c.prepare_cached(
+        "SELECT checked, understood FROM submissions WHERE game_id = ?1 AND round = ?2 AND side = ?3 ORDER BY id DESC LIMIT 1",
+    )?
+    .query_row(params![game, round, side], |r| Ok((r.get(0)?, r.get(1)?)))
+    .optional()?)
+}
+
+/// The sides with orders in for a round, in id order.
+///
+/// # Errors
+/// On database errors.
+pub fn sides_in(c: &Connection, game: &str, round: u32) -> Result<Vec<String>> {
+    let mut st = c.prepare_cached("SELECT DISTINCT side FROM submissions WHERE game_id = ?1 AND round = ?2 ORDER BY side")?;
+    let rows = st.query_map(params![game, round], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+    Ok(rows)
+}
