@@ -62,7 +62,7 @@ fn compose(c: &mut Criterion) {
         text: "Your orders as understood:\nBlack Dragons: phase 1 charge Nemedian Knights\n".repeat(20),
         html: Some("<p>Your orders as understood:</p><p>Black Dragons: phase 1 charge Nemedian Knights</p>".repeat(20)),
         in_reply_to: Some("orders-3@aquilonia.example".into()),
-        auto_reply: true,
+        auto_submitted: umpire::mail::compose::AutoSubmitted::Replied,
         ..Outgoing::default()
     };
     let id = new_message_id("valkia.example", "valkia-t3-aquilonia");

@@ -19,8 +19,11 @@ pub struct Config {
     pub timezone: String,
     /// Seconds between rounds of `umpire run`.
     pub poll_seconds: u64,
-    /// Largest message accepted, in bytes; larger ones are refused unread.
+    /// Largest message accepted, in bytes; of a larger one only the head is
+    /// kept (with a digest of the whole) and the sender is told the limit.
     pub max_message_bytes: usize,
+    /// How hard the store works to keep a commit through a power failure.
+    pub durability: crate::store::Durability,
     pub spool: SpoolConfig,
     pub smtp: Option<ServerConfig>,
     pub imap: Option<ImapConfig>,
@@ -88,6 +91,7 @@ impl Default for Config {
             timezone: "UTC".into(),
             poll_seconds: 60,
             max_message_bytes: 2 * 1024 * 1024,
+            durability: crate::store::Durability::Full,
             spool: SpoolConfig::default(),
             smtp: None,
             imap: None,
@@ -119,7 +123,16 @@ pub enum ConfigError {
     },
     #[error("{path}: unknown time zone '{zone}' (use an IANA name such as 'Europe/Paris')")]
     TimeZone { path: String, zone: String },
+    #[error("{path} does not exist, and neither does its folder {folder}: give the path of an existing umpire.toml, or of one to create in an existing folder")]
+    NoFolder { path: String, folder: String },
+    #[error("{path}: {key} = {value}: {why}")]
+    Value { path: String, key: &'static str, value: String, why: String },
 }
+
+/// The bounds of the numbers in `umpire.toml`.
+pub const POLL_SECONDS: std::ops::RangeInclusive<u64> = 1..=3_600;
+/// A message of at least 64 KiB is always read; over 64 MiB never.
+pub const MESSAGE_BYTES: std::ops::RangeInclusive<usize> = 64 * 1024..=64 * 1024 * 1024;
 
 impl Config {
     /// Read `path`; a missing file gives the defaults, relative to `path`'s folder.
@@ -137,9 +150,12 @@ impl Config {
                 path: path.display().to_string(),
                 source,
             })?
+        } else if !base.as_os_str().is_empty() && !base.is_dir() {
+            return Err(ConfigError::NoFolder { path: path.display().to_string(), folder: base.display().to_string() });
         } else {
             Config::default()
         };
+        config.check(path)?;
         if config.timezone.parse::<chrono_tz::Tz>().is_err() {
             return Err(ConfigError::TimeZone {
                 path: path.display().to_string(),
@@ -150,6 +166,24 @@ impl Config {
         config.spool.outbox = base.join(&config.spool.outbox);
         config.spool.inbox = base.join(&config.spool.inbox);
         Ok(config)
+    }
+
+    fn check(&self, path: &Path) -> Result<(), ConfigError> {
+        let bad = |key: &'static str, value: String, why: String| ConfigError::Value { path: path.display().to_string(), key, value, why };
+        if !crate::mail::address::is_valid(&self.address) {
+            return Err(bad("address", self.address.clone(), "not a mail address such as umpire@club.example".into()));
+        }
+        if !POLL_SECONDS.contains(&self.poll_seconds) {
+            return Err(bad("poll_seconds", self.poll_seconds.to_string(), format!("must be from {} to {}", POLL_SECONDS.start(), POLL_SECONDS.end())));
+        }
+        if !MESSAGE_BYTES.contains(&self.max_message_bytes) {
+            return Err(bad(
+                "max_message_bytes",
+                self.max_message_bytes.to_string(),
+                format!("must be from {} to {}", MESSAGE_BYTES.start(), MESSAGE_BYTES.end()),
+            ));
+        }
+        Ok(())
     }
 
     /// The domain part of the umpire's address, for Message-IDs.
@@ -184,5 +218,23 @@ mod tests {
         assert_eq!(c.domain(), "club.org");
         std::fs::write(&p, "adress = \"x\"\n").unwrap();
         assert!(Config::load(&p).unwrap_err().to_string().contains("adress"));
+    }
+
+    #[test]
+    fn bad_values_and_missing_folders_are_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("umpire.toml");
+        for (text, key) in [
+            ("address = \"umpire at club\"\n", "address"),
+            ("poll_seconds = 0\n", "poll_seconds"),
+            ("max_message_bytes = 10\n", "max_message_bytes"),
+        ] {
+            std::fs::write(&p, text).unwrap();
+            let e = Config::load(&p).unwrap_err().to_string();
+            assert!(e.contains(key), "{text}: {e}");
+        }
+        let e = Config::load(Path::new("/nonexistent/dir/umpire.toml")).unwrap_err();
+        assert!(matches!(e, ConfigError::NoFolder { .. }), "{e}");
+        assert!(!Path::new("/nonexistent").exists());
     }
 }

@@ -76,7 +76,8 @@ fn player_mail(from: &str, to: &str, subject: &str, body: String, n: usize, now:
         attachments: Vec::new(),
         in_reply_to: None,
         references: Vec::new(),
-        auto_reply: false,
+        // A player's own mail: no Auto-Submitted header.
+        auto_submitted: crate::mail::compose::AutoSubmitted::No,
     };
     let domain = from.rsplit('@').next().unwrap_or("example");
     mail.to_rfc5322(&crate::mail::compose::new_message_id(domain, &format!("demo.{n}")), now)

@@ -100,6 +100,8 @@ pub enum Command {
     Resume,
     /// Moderator: `END GAME`.
     EndGame,
+    /// Moderator: `UNLOCK <side>`: lift a lockout after wrong passwords.
+    Unlock { side: String },
     /// Moderator: `DICE [TURN 3] melee:dragons=4 fire:boss:1=3`: the
     /// moderator's own dice for a turn (keys as in rules cases).
     Dice { turn: Option<u32>, rolls: Vec<GivenDie> },
@@ -249,6 +251,7 @@ fn usage(word: &str) -> String {
         "approve" => "APPROVE 3 (the turn whose draft report to release)",
         "replace" => "REPLACE nemedia new.player@example.org",
         "dice" => "DICE TURN 3 melee:dragons=4 fire:boss:1=3",
+        "unlock" => "UNLOCK nemedia (the side whose password is locked)",
         _ => return format!("write {} alone on its line", word.to_uppercase()),
     };
     format!("write it as: {form}")
@@ -319,6 +322,7 @@ fn command(p: Pair<Rule>, off: usize, diagnostics: &mut Vec<Diagnostic>) -> Opti
         Rule::pause_cmd => Command::Pause,
         Rule::resume_cmd => Command::Resume,
         Rule::end_game_cmd => Command::EndGame,
+        Rule::unlock_cmd => Command::Unlock { side: p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string() },
         Rule::dice_cmd => {
             let rolls = p
                 .clone()

@@ -4,7 +4,6 @@
 use anyhow::{Context, Result};
 use chrono::Utc;
 use clap::{Parser, Subcommand};
-use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use umpire::config::Config;
@@ -96,6 +95,13 @@ enum Command {
         /// The folder to write (created).
         #[arg(long)]
         html: PathBuf,
+    },
+    /// List what could not be handled: failed messages and games whose round could not be played.
+    Doctor,
+    /// Handle a failed message again (its number from `umpire doctor`), or play a failed game's round.
+    Retry {
+        /// A message number, or a game id.
+        what: String,
     },
     /// Play a whole demonstration game through the local spool and show where the mails are.
     Demo {
@@ -190,22 +196,30 @@ fn open(config: &std::path::Path) -> Result<PostOffice> {
     Ok(PostOffice::open(config)?)
 }
 
-/// Largest message read from standard input; beyond it the rest is discarded
-/// and the stored copy is refused as too large.
-const STDIN_LIMIT: u64 = 64 * 1024 * 1024;
+/// The exit status that tells an MTA to keep the message and try again (sysexits.h).
+const EX_TEMPFAIL: u8 = 75;
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Ingest { maildir: None } => {
-            let mut raw = Vec::new();
-            std::io::stdin()
-                .take(STDIN_LIMIT)
-                .read_to_end(&mut raw)
-                .context("reading the message from standard input")?;
-            let mut po = open(&cli.config)?;
-            po.process_pending(Utc::now())?;
-            let d = po.accept(&raw, "stdin", Utc::now())?;
-            println!("{}", d.map_or("already stored".to_string(), |d| format!("{}: {}", d.state(), d.note())));
+            // The message is the MTA's until it is committed: any failure to
+            // store it asks the MTA to try again later (EX_TEMPFAIL).
+            let stored = open(&cli.config).and_then(|mut po| {
+                let stored = po.store_reader(&mut std::io::stdin().lock(), "stdin", Utc::now())?;
+                Ok((po, stored))
+            });
+            let (mut po, stored) = match stored {
+                Ok(v) => v,
+                Err(e) => {
+                    eprintln!("umpire: the message could not be stored, try again later: {e:#}");
+                    return Ok(ExitCode::from(EX_TEMPFAIL));
+                }
+            };
+            // Stored: from here on nothing is lost, whatever happens.
+            match po.process_pending(Utc::now()) {
+                Ok(_) => println!("{}", if stored.fresh { "stored and handled" } else { "already stored" }),
+                Err(e) => eprintln!("umpire: stored; handling waits for the next run: {e}"),
+            }
         }
         Command::Ingest { maildir: Some(dir) } => {
             let mut po = open(&cli.config)?;
@@ -286,6 +300,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Export { game, html } => {
             let n = umpire::post::export_html(&mut open(&cli.config)?, &game, &html)?;
             println!("{n} turns written to {}", html.join("index.html").display());
+        }
+        Command::Doctor => {
+            print!("{}", open(&cli.config)?.doctor()?);
+        }
+        Command::Retry { what } => {
+            let mut po = open(&cli.config)?;
+            match what.parse::<i64>() {
+                Ok(id) => {
+                    let d = po.retry_message(id, Utc::now())?;
+                    println!("message {id}: {}", d.map_or("handled elsewhere".to_string(), |d| format!("{}: {}", d.state(), d.note())));
+                }
+                Err(_) => println!("game {what}: {} round(s) played", po.retry_game(&what, Utc::now())?),
+            }
         }
         Command::Demo { dir } => {
             let summary = umpire::demo::run(&dir)?;

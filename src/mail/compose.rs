@@ -60,8 +60,32 @@ pub struct Outgoing {
     pub in_reply_to: Option<String>,
     /// Message-IDs (without brackets) of the thread, oldest first.
     pub references: Vec<String>,
-    /// Marks the message `Auto-Submitted: auto-replied`.
-    pub auto_reply: bool,
+    /// The message's `Auto-Submitted` (RFC 3834): an answer to a person's
+    /// mail, or mail umpire makes on its own (reports, reminders).
+    pub auto_submitted: AutoSubmitted,
+}
+
+/// What `Auto-Submitted` says of a message (RFC 3834). Every message umpire
+/// sends is one or the other, so that well-behaved responders never answer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum AutoSubmitted {
+    /// No header: mail a person wrote (the demo's players).
+    No,
+    /// `auto-replied`: an answer to a message.
+    Replied,
+    /// `auto-generated`: made by umpire on its own (reports, reminders, welcomes).
+    #[default]
+    Generated,
+}
+
+impl AutoSubmitted {
+    fn value(self) -> Option<&'static str> {
+        match self {
+            AutoSubmitted::No => None,
+            AutoSubmitted::Replied => Some("auto-replied"),
+            AutoSubmitted::Generated => Some("auto-generated"),
+        }
+    }
 }
 
 /// A picture shown inside the HTML body.
@@ -169,7 +193,7 @@ pub fn reply_subject(subject: &str) -> String {
 impl Outgoing {
     /// Threads this message as an answer to `original`: In-Reply-To its
     /// Message-ID, References its References plus its Message-ID (trimmed
-    /// to the first and the latest ids), and `auto_reply` set (RFC 3834).
+    /// to the first and the latest ids), and `auto_submitted` replied (RFC 3834).
     ///
     /// ```
     /// use umpire::mail::{compose::Outgoing, read::Incoming};
@@ -177,7 +201,7 @@ impl Outgoing {
     /// let reply = Outgoing::default().replying_to(&orders);
     /// assert_eq!(reply.in_reply_to.as_deref(), Some("o3@aquilonia.example"));
     /// assert_eq!(reply.references, ["r2@valkia.example", "o3@aquilonia.example"]);
-    /// assert!(reply.auto_reply);
+    /// assert_eq!(reply.auto_submitted, umpire::mail::compose::AutoSubmitted::Replied);
     /// ```
     pub fn replying_to(mut self, original: &Incoming) -> Self {
         let mut references = original.references.clone();
@@ -191,7 +215,7 @@ impl Outgoing {
         }
         self.in_reply_to = original.message_id.clone();
         self.references = references;
-        self.auto_reply = true;
+        self.auto_submitted = AutoSubmitted::Replied;
         self
     }
 
@@ -222,29 +246,24 @@ impl Outgoing {
         }
         let mut builder = Message::builder()
             .from(mailbox("from", &self.from)?)
-            .subject(self.subject.clone())
+            .subject(one_line(&self.subject))
             .date(SystemTime::from(date))
             .message_id(Some(format!("<{message_id}>")));
         for to in &self.to {
             builder = builder.to(mailbox("to", to)?);
         }
-        for id in self.in_reply_to.iter().chain(&self.references) {
-            if !valid_id(id.trim().trim_start_matches('<').trim_end_matches('>')) {
-                return Err(ComposeError::MessageId { value: id.clone() });
-            }
-        }
-        if let Some(id) = &self.in_reply_to {
+        // Threading ids come from the mail answered: a malformed one only
+        // costs the thread, never the answer.
+        let threading = |id: &&String| valid_id(id.trim().trim_start_matches('<').trim_end_matches('>'));
+        if let Some(id) = self.in_reply_to.iter().find(threading) {
             builder = builder.in_reply_to(bracketed(id));
         }
-        if !self.references.is_empty() {
-            let refs: Vec<String> = self.references.iter().map(|id| bracketed(id)).collect();
+        let refs: Vec<String> = self.references.iter().filter(threading).map(|id| bracketed(id)).collect();
+        if !refs.is_empty() {
             builder = builder.references(refs.join(" "));
         }
-        if self.auto_reply {
-            builder = builder.raw_header(HeaderValue::new(
-                HeaderName::new_from_ascii_str("Auto-Submitted"),
-                "auto-replied".into(),
-            ));
+        if let Some(value) = self.auto_submitted.value() {
+            builder = builder.raw_header(HeaderValue::new(HeaderName::new_from_ascii_str("Auto-Submitted"), value.into()));
         }
         let boundary = Boundaries::new(message_id);
         let body = self.body(&boundary)?;
@@ -364,6 +383,16 @@ fn valid_id(id: &str) -> bool {
     ok(halves.next()) && ok(halves.next()) && halves.next().is_none()
 }
 
+/// A header's text on one line of at most [`MAX_SUBJECT`] characters: a
+/// subject copied from a player's mail cannot add header lines.
+fn one_line(s: &str) -> String {
+    let line: String = s.chars().map(|c| if c.is_control() { ' ' } else { c }).take(MAX_SUBJECT).collect();
+    line.trim().to_string()
+}
+
+/// The longest subject umpire writes, in characters.
+const MAX_SUBJECT: usize = 200;
+
 /// Mail bodies travel with CRLF; templates are written with LF.
 fn normalise_newlines(text: &str) -> String {
     text.replace("\r\n", "\n")
@@ -389,7 +418,7 @@ mod tests {
                 "report-2@valkia.example".into(),
                 "orders-3@cimmeria.example".into(),
             ],
-            auto_reply: true,
+            auto_submitted: AutoSubmitted::Replied,
             ..Outgoing::default()
         }
     }
@@ -442,7 +471,7 @@ mod tests {
                 mime: "image/svg+xml".into(),
                 bytes: b"<svg/>".to_vec(),
             }],
-            auto_reply: false,
+            auto_submitted: AutoSubmitted::Generated,
             ..sample()
         };
         let bytes = mail.to_rfc5322("r3@valkia.example", date()).unwrap();
@@ -456,7 +485,7 @@ mod tests {
         ] {
             assert!(text.contains(needle), "{needle} missing in\n{text}");
         }
-        assert!(!text.contains("Auto-Submitted"));
+        assert!(text.contains("Auto-Submitted: auto-generated"), "every message says it is automatic");
         let back = Incoming::parse(&bytes).unwrap();
         assert_eq!(back.orders_text, mail.text.trim());
         assert_eq!(back.subject, mail.subject);
@@ -552,16 +581,14 @@ mod tests {
             sample().to_rfc5322("no id", date()),
             Err(ComposeError::MessageId { .. })
         ));
+        // A malformed threading id (from the mail answered) costs only the thread.
         let bad_ref = Outgoing {
-            references: vec!["not an id".into()],
+            references: vec!["not an id".into(), "ok@x.example".into()],
+            in_reply_to: Some("nodomain".into()),
             ..sample()
         };
-        assert_eq!(
-            bad_ref.to_rfc5322("a@b", date()),
-            Err(ComposeError::MessageId {
-                value: "not an id".into()
-            })
-        );
+        let text = String::from_utf8(bad_ref.to_rfc5322("a@b", date()).unwrap()).unwrap();
+        assert!(text.contains("References: <ok@x.example>") && !text.contains("not an id") && !text.contains("In-Reply-To"), "{text}");
     }
 
     #[test]

@@ -14,8 +14,10 @@
 //! Architecture Invariant: only [`transport`] touches the network or files;
 //! the rest never touches the network, the store or the clock.
 
+pub mod address;
 pub mod compose;
 pub mod html;
+pub mod mask;
 pub mod quote;
 pub mod read;
 pub mod transport;

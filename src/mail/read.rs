@@ -75,6 +75,10 @@ pub struct Incoming {
     pub attachments: Vec<AttachmentInfo>,
     /// Size of the raw message in bytes.
     pub raw_size: usize,
+    /// Why the sender cannot be known, when it cannot: not exactly one
+    /// `From:` header holding exactly one plain address. Such mail is never
+    /// answered, and never taken for its apparent sender's.
+    pub sender_trouble: Option<String>,
     signals: LoopSignals,
 }
 
@@ -288,12 +292,23 @@ impl Incoming {
             sender: first_mailbox(msg.sender()).map(|m| m.address),
         };
 
+        let from_headers = msg.headers().iter().filter(|h| h.name == mail_parser::HeaderName::From).count();
+        let from_mailboxes = msg.from().map_or(0, |a| a.iter().count());
+        let from = first_mailbox(msg.from());
+        let sender_trouble = match (from_headers, from_mailboxes, &from) {
+            (0, _, _) => Some("the message has no From: header".to_string()),
+            (1, 1, Some(m)) if super::address::is_valid(&m.address) => None,
+            (1, 1, Some(m)) => Some(format!("the From: address {:?} is not a plain mail address", m.address)),
+            (1, n, _) if n != 1 => Some(format!("the From: header names {n} addresses")),
+            (1, _, _) => Some("the From: header holds no address".to_string()),
+            (n, _, _) => Some(format!("the message has {n} From: headers")),
+        };
         Ok(Incoming {
             message_id: msg
                 .message_id()
                 .map(strip_brackets)
                 .filter(|id| !id.is_empty()),
-            from: first_mailbox(msg.from()),
+            from,
             reply_to: first_mailbox(msg.reply_to()),
             to: msg.to().map_or_else(Vec::new, |a| {
                 a.iter()
@@ -312,6 +327,7 @@ impl Incoming {
             orders_text: orders_text(&msg),
             attachments: msg.attachments().map(attachment_info).collect(),
             raw_size: raw.len(),
+            sender_trouble,
             signals,
         })
     }

@@ -77,14 +77,17 @@ impl Outlet {
     ) -> Result<(), TransportError> {
         match self {
             Outlet::Smtp(t) => {
-                let from: Address = from
-                    .parse()
-                    .map_err(|_| TransportError::Address(from.to_string()))?;
+                // An empty envelope sender (`MAIL FROM:<>`) for responses (RFC 3834).
+                let from: Option<Address> = if from.is_empty() {
+                    None
+                } else {
+                    Some(from.parse().map_err(|_| TransportError::Address(from.to_string()))?)
+                };
                 let to = recipients
                     .iter()
                     .map(|r| r.parse().map_err(|_| TransportError::Address(r.clone())))
                     .collect::<Result<Vec<Address>, _>>()?;
-                let envelope = Envelope::new(Some(from), to)
+                let envelope = Envelope::new(from, to)
                     .map_err(|_| TransportError::Address(recipients.join(",")))?;
                 t.send_raw(&envelope, raw)?;
                 Ok(())
@@ -164,15 +167,16 @@ fn tls_config() -> Arc<rustls::ClientConfig> {
 }
 
 /// Fetch every unseen message from the configured IMAP mailbox, hand each
-/// to `keep` (which must commit it to the store and return Ok), and only
-/// then flag it `\Seen` on the server.
+/// to `keep` with the time the server received it (INTERNALDATE) — `keep`
+/// must commit it to the store and return Ok — and only then flag it
+/// `\Seen` on the server.
 ///
 /// # Errors
 /// When the server cannot be reached or refuses the login; `keep` errors
 /// stop the poll with the message left unseen.
 pub fn imap_poll<E: std::fmt::Display>(
     cfg: &ImapConfig,
-    mut keep: impl FnMut(&[u8]) -> Result<(), E>,
+    mut keep: impl FnMut(&[u8], Option<chrono::DateTime<chrono::Utc>>) -> Result<(), E>,
 ) -> Result<usize, TransportError> {
     let tcp = TcpStream::connect((cfg.host.as_str(), cfg.port)).map_err(|source| {
         TransportError::Io {
@@ -207,10 +211,11 @@ pub fn imap_poll<E: std::fmt::Display>(
     unseen.sort_unstable();
     let mut count = 0;
     for uid in unseen {
-        let fetched = session.uid_fetch(uid.to_string(), "BODY.PEEK[]").map_err(imap_err)?;
+        let fetched = session.uid_fetch(uid.to_string(), "(INTERNALDATE BODY.PEEK[])").map_err(imap_err)?;
         for f in fetched.iter() {
             if let Some(body) = f.body() {
-                keep(body).map_err(|e| TransportError::Imap(format!("storing message {uid}: {e}")))?;
+                let arrived = f.internal_date().map(|d| d.with_timezone(&chrono::Utc));
+                keep(body, arrived).map_err(|e| TransportError::Imap(format!("storing message {uid}: {e}")))?;
                 count += 1;
             }
         }

@@ -98,6 +98,11 @@ pub fn create(
     now: DateTime<Utc>,
 ) -> Result<(), PostError> {
     let world = world()?;
+    for address in std::iter::once(&file.secretary.address).chain(file.powers.iter().map(|p| &p.address)) {
+        if !crate::mail::address::is_valid(address) {
+            return Err(PostError::Scenario { path: file.id.clone(), message: format!("'{address}' is not a mail address such as player@club.example") });
+        }
+    }
     let c = file.start(&world).map_err(|e| PostError::Scenario {
         path: file.id.clone(),
         message: e.to_string(),
@@ -191,7 +196,7 @@ fn queue_report(
     let who = reader.unwrap_or("secretary");
     let subject = format!("[{}] {} report: {}", c.id, who, c.date());
     let mut mail = plain(config, vec![to.to_string()], subject, text, None);
-    mail.auto_reply = false;
+    mail.auto_submitted = crate::mail::compose::AutoSubmitted::Generated;
     let stem = format!("{}-{}-turn-{}", c.id, who, c.turn);
     mail.attachments.push(Attachment {
         name: format!("{stem}.png"),

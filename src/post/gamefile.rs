@@ -120,6 +120,25 @@ pub enum GameFileError {
     DuplicateSide(String),
     #[error("a game needs at least two sides")]
     TooFewSides,
+    #[error("{key} = {value}: {why}")]
+    Value { key: &'static str, value: String, why: String },
+}
+
+/// The bounds of a game file's numbers, each named in the error that refuses it.
+pub mod bounds {
+    use std::ops::RangeInclusive;
+    /// Hours between deadlines: an hour to 90 days.
+    pub const TURN_HOURS: RangeInclusive<u32> = 1..=2_160;
+    /// Minutes after a deadline that mail still counts: up to a week.
+    pub const GRACE_MINUTES: RangeInclusive<u32> = 0..=10_080;
+    /// Hours before a deadline to remind: up to 30 days.
+    pub const REMINDER_HOURS: RangeInclusive<u32> = 0..=720;
+    /// The last turn: the book's battles last at most 12; clubs may play longer.
+    pub const MAX_TURNS: RangeInclusive<u32> = 1..=200;
+    /// Longest game id, in characters.
+    pub const ID_LEN: usize = 40;
+    /// Longest title, in characters.
+    pub const TITLE_LEN: usize = 200;
 }
 
 impl GameFile {
@@ -144,15 +163,34 @@ impl GameFile {
 
     fn check(&self) -> Result<(), GameFileError> {
         if self.id.is_empty()
+            || self.id.len() > bounds::ID_LEN
             || !self.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         {
             return Err(GameFileError::Id(self.id.clone()));
+        }
+        let range = |key: &'static str, v: u32, r: std::ops::RangeInclusive<u32>| {
+            if r.contains(&v) {
+                Ok(())
+            } else {
+                Err(GameFileError::Value { key, value: v.to_string(), why: format!("must be from {} to {}", r.start(), r.end()) })
+            }
+        };
+        range("turn_hours", self.turn_hours, bounds::TURN_HOURS)?;
+        range("grace_minutes", self.grace_minutes, bounds::GRACE_MINUTES)?;
+        range("reminder_hours", self.reminder_hours, bounds::REMINDER_HOURS)?;
+        range("max_turns", self.max_turns, bounds::MAX_TURNS)?;
+        if self.title.trim().is_empty() || self.title.chars().count() > bounds::TITLE_LEN || self.title.chars().any(char::is_control) {
+            return Err(GameFileError::Value {
+                key: "title",
+                value: self.title.chars().take(40).collect(),
+                why: format!("must be one line of 1 to {} characters", bounds::TITLE_LEN),
+            });
         }
         self.tz()?;
         self.first_deadline_utc()?;
         let mut seen = std::collections::BTreeSet::new();
         for a in std::iter::once(&self.moderator.address).chain(self.sides.iter().map(|s| &s.address)) {
-            if !is_address(a) {
+            if !crate::mail::address::is_valid(a) {
                 return Err(GameFileError::Address(a.clone()));
             }
         }
@@ -192,14 +230,6 @@ impl GameFile {
     }
 }
 
-/// A plain check of an address: one '@', something on both sides, no spaces.
-pub fn is_address(a: &str) -> bool {
-    let mut parts = a.split('@');
-    matches!((parts.next(), parts.next(), parts.next()),
-        (Some(local), Some(domain), None) if !local.is_empty() && !domain.is_empty()
-            && !a.chars().any(|c| c.is_whitespace() || c == '<' || c == '>' || c == ','))
-}
-
 /// Show a deadline as players read it: `2026-12-03 20:00 UTC (Thursday)`.
 pub fn show_deadline(t: DateTime<Utc>, tz: Tz) -> String {
     let local = t.with_timezone(&tz);
@@ -220,11 +250,30 @@ mod tests {
         );
     }
 
-    #[test]
-    fn addresses() {
-        assert!(is_address("conan@aquilonia.example"));
-        assert!(!is_address("conan"));
-        assert!(!is_address("a@b@c"));
-        assert!(!is_address("Conan <c@x>"));
+    fn file(extra: &str) -> Result<GameFile, GameFileError> {
+        let text = format!(
+            "id = \"g\"\ntitle = \"G\"\nscenario = \"s.toml\"\nfirst_deadline = \"2026-12-03 20:00\"\n{extra}\n\
+             [moderator]\naddress = \"m@club.example\"\n[[side]]\nid = \"a\"\naddress = \"a@club.example\"\n\
+             [[side]]\nid = \"b\"\naddress = \"b@club.example\"\n"
+        );
+        let f: GameFile = toml::from_str(&text).map_err(|source| GameFileError::Toml { path: "g.toml".into(), source })?;
+        f.check().map(|()| f)
     }
+
+    #[test]
+    fn numbers_out_of_bounds_are_refused_with_the_bound() {
+        assert!(file("").is_ok());
+        for (extra, key) in [
+            ("turn_hours = 4294967295", "turn_hours"),
+            ("turn_hours = 0", "turn_hours"),
+            ("grace_minutes = 99999", "grace_minutes"),
+            ("max_turns = 100000", "max_turns"),
+            ("reminder_hours = 100000", "reminder_hours"),
+        ] {
+            let e = file(extra).unwrap_err().to_string();
+            assert!(e.starts_with(key) && e.contains("must be from"), "{extra}: {e}");
+        }
+        assert!(matches!(file("turn_hours = -1"), Err(GameFileError::Toml { .. })));
+    }
+
 }

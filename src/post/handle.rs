@@ -11,8 +11,11 @@ use super::round::{plain, release_report, report_mail, stored_report};
 use super::{audit, password, templates, PostError};
 use crate::config::Config;
 use crate::envelope::{self, Command, Envelope, Header, Role};
+use crate::mail::compose::AutoSubmitted;
+use crate::mail::mask::mask_message;
 use crate::mail::read::Incoming;
-use crate::store::{games as game_rows, rounds, submissions, Transaction};
+use crate::store::games::SideRow;
+use crate::store::{games as game_rows, messages as message_rows, outbox as outbox_rows, rounds, submissions, Transaction};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 
 /// What became of a message.
@@ -26,6 +29,9 @@ pub enum Disposition {
     Refused(String),
     /// Not answered at all: bounces, auto-replies, list mail, garbage.
     Ignored(String),
+    /// It could not be handled (a bug, or damaged data): marked `failed`
+    /// with the reason, for `umpire doctor` and `umpire retry`.
+    Failed(String),
 }
 
 impl Disposition {
@@ -34,14 +40,37 @@ impl Disposition {
             Disposition::Orders { .. } | Disposition::Done(_) => "done",
             Disposition::Refused(_) => "refused",
             Disposition::Ignored(_) => "ignored",
+            Disposition::Failed(_) => "failed",
         }
     }
     pub fn note(&self) -> &str {
         match self {
-            Disposition::Orders { note: s, .. } | Disposition::Done(s) | Disposition::Refused(s) | Disposition::Ignored(s) => s,
+            Disposition::Orders { note: s, .. }
+            | Disposition::Done(s)
+            | Disposition::Refused(s)
+            | Disposition::Ignored(s)
+            | Disposition::Failed(s) => s,
         }
     }
 }
+
+/// The longest a moderator may extend a deadline by at once, in hours (30 days).
+pub const MAX_EXTEND_HOURS: u32 = 720;
+/// The farthest ahead a deadline may be set, in days.
+pub const MAX_DEADLINE_DAYS: i64 = 366;
+
+/// The name wrong moderator passwords are counted under.
+const MODERATOR: &str = "(moderator)";
+
+/// At most this many refusals go to one address in an hour; the rest are
+/// logged only (a flood of forged mail must not become a flood of replies).
+pub const REFUSALS_PER_HOUR: i64 = 3;
+/// After this many wrong passwords for a side from one address in
+/// [`LOCKOUT_WINDOW_HOURS`], mail for the side from that address is not read
+/// for as long, and the side's player and the moderator are told.
+pub const LOCKOUT_AFTER: i64 = 10;
+/// The window over which wrong passwords are counted, and the lockout's length.
+pub const LOCKOUT_WINDOW_HOURS: i64 = 24;
 
 /// Everything needed to answer the sender.
 struct Ctx<'a, 'b> {
@@ -52,40 +81,67 @@ struct Ctx<'a, 'b> {
     row: i64,
     from: String,
     now: DateTime<Utc>,
+    /// Replies queued so far: each gets its own Message-ID.
+    replies: std::cell::Cell<u32>,
 }
 
 impl Ctx<'_, '_> {
+    /// A tag unique to the next mail sent about this message.
+    fn next_tag(&self) -> String {
+        let n = self.replies.get() + 1;
+        self.replies.set(n);
+        format!("msg{}.{n}", self.row)
+    }
+
     fn reply(&self, game: Option<&str>, kind: Kind, to: Vec<String>, subject: &str, text: String) -> Result<(), PostError> {
-        let subject = if subject.is_empty() { "your message".to_string() } else { subject.to_string() };
-        let mut mail = plain(self.config, to, format!("Re: {}", strip_re(&subject)), text, self.msg.message_id.clone());
+        let subject = match strip_re(subject) {
+            "" => "your message",
+            s => s,
+        };
+        let mut mail = plain(self.config, to, format!("Re: {subject}"), text, self.msg.message_id.clone());
         mail.references = self.msg.references.clone();
         if let Some(id) = &self.msg.message_id {
             mail.references.push(id.clone());
         }
-        let salt = format!("{}:{}", self.msg.message_id.clone().unwrap_or_default(), mail.to.join(","));
-        outbox::queue(self.tx, self.config, game, kind, &mail, &salt, self.now)?;
+        mail.auto_submitted = AutoSubmitted::Replied;
+        outbox::queue(self.tx, self.config, game, kind, &mail, &self.next_tag(), self.now)?;
         Ok(())
     }
 
+    /// Refuse the message: logged always; mailed to `to` (registered
+    /// addresses only), each at most [`REFUSALS_PER_HOUR`] times an hour.
     fn refuse(&self, game: Option<&str>, to: Vec<String>, reason: &str, hint: &str) -> Result<Disposition, PostError> {
         audit(self.tx, self.now, game, &format!("refused message from {}: {reason}", self.from))?;
-        if !to.is_empty() {
+        let since = self.now - Duration::hours(1);
+        let mut to_mail = Vec::new();
+        for addr in to {
+            if outbox_rows::count_to(self.tx, Kind::Refusal.code(), &addr, since)? < REFUSALS_PER_HOUR {
+                to_mail.push(addr);
+            } else {
+                audit(self.tx, self.now, game, &format!("refusal to {addr} not mailed: {REFUSALS_PER_HOUR} already this hour"))?;
+            }
+        }
+        for addr in to_mail {
             let text = templates::render(
                 "refusal.txt",
                 minijinja::context! {
-                    intro => format!("umpire received a message from {} (subject: {}).", self.from, self.msg.subject),
+                    intro => format!("umpire received a message from {} (subject: {}).", self.from, strip_re(&self.msg.subject)),
                     reason => reason, hint => hint,
                 },
             );
-            self.reply(game, Kind::Refusal, to, &self.msg.subject, text)?;
+            self.reply(game, Kind::Refusal, vec![addr], &self.msg.subject, text)?;
         }
         Ok(Disposition::Refused(reason.to_string()))
     }
 }
 
+/// A subject without its reply prefixes (`Re:`, `AW:`, any case).
 fn strip_re(s: &str) -> &str {
     let mut s = s.trim();
-    while s.len() >= 3 && (s[..3].eq_ignore_ascii_case("re:") || s[..3].eq_ignore_ascii_case("aw:")) {
+    while let Some(prefix) = s.get(..3) {
+        if !(prefix.eq_ignore_ascii_case("re:") || prefix.eq_ignore_ascii_case("aw:")) {
+            break;
+        }
         s = s[3..].trim_start();
     }
     s
@@ -93,6 +149,7 @@ fn strip_re(s: &str) -> &str {
 
 /// Handle one raw message inside the caller's transaction.
 pub fn handle(tx: &Transaction<'_>, config: &Config, row: i64, raw: &[u8], now: DateTime<Utc>) -> Result<Disposition, PostError> {
+    let size = message_rows::size(tx, row)?.unwrap_or(raw.len());
     let msg = match Incoming::parse(raw) {
         Ok(m) => m,
         Err(e) => {
@@ -104,31 +161,63 @@ pub fn handle(tx: &Transaction<'_>, config: &Config, row: i64, raw: &[u8], now: 
         audit(tx, now, None, &format!("not answered ({reason:?})"))?;
         return Ok(Disposition::Ignored(format!("{reason:?}")));
     }
+    if let Some(trouble) = &msg.sender_trouble {
+        audit(tx, now, None, &format!("not answered: {trouble}"))?;
+        return Ok(Disposition::Ignored(trouble.clone()));
+    }
     let Some(from) = msg.from.as_ref().map(|m| m.address.to_ascii_lowercase()) else {
         audit(tx, now, None, "message without a sender ignored")?;
         return Ok(Disposition::Ignored("no sender".into()));
     };
-    let ctx = Ctx { tx, config, msg: &msg, row, from, now };
-    if raw.len() > config.max_message_bytes {
+    let ctx = Ctx { tx, config, msg: &msg, row, from, now, replies: std::cell::Cell::new(0) };
+    if size > config.max_message_bytes {
         let known = !games_of(tx, &ctx.from)?.is_empty();
         let reason = format!(
             "The message is {} KB; umpire reads messages of at most {} KB. Send the orders as plain text without attachments.",
-            raw.len() / 1024,
+            size / 1024,
             config.max_message_bytes / 1024
         );
         return ctx.refuse(None, if known { vec![ctx.from.clone()] } else { vec![] }, &reason, "");
     }
-    if crate::games::hyborian::campaign::orders::is_campaign_mail(&msg.orders_text) {
+    // A battle's header (even an incomplete one) makes it battle mail; only
+    // mail without one is read as a campaign's.
+    let env = envelope::read(&msg.orders_text);
+    let battle_header = env.header.is_some() || env.diagnostics.iter().any(|d| d.kind == envelope::Trouble::IncompleteHeader);
+    if !battle_header && crate::games::hyborian::campaign::orders::is_campaign_mail(&msg.orders_text) {
         return super::campaign::handle(tx, config, &msg, row, &ctx.from, now);
     }
-    let env = envelope::read(&msg.orders_text);
     let Some(header) = env.header.as_ref().map(|h| &h.node) else {
         return no_header(&ctx, &env);
     };
-    match &header.role {
+    let d = match &header.role {
         Role::Moderator => moderate(&ctx, &env, header),
         Role::Player { side } => player(&ctx, &env, header, side),
+    }?;
+    // What is kept of the message from now on holds no password.
+    message_rows::replace_raw(tx, row, &mask_message(raw, &msg.orders_text, &[&header.password]))?;
+    Ok(d)
+}
+
+/// A message could not be handled: marked `failed` with the reason, logged,
+/// and the moderator of the game it names told (`umpire retry ID` handles
+/// it again after a fix). Its bytes are kept as they came, to be retried.
+pub fn failed(tx: &Transaction<'_>, config: &Config, row: i64, reason: &str, now: DateTime<Utc>) -> Result<(), PostError> {
+    message_rows::set_state(tx, row, "failed", reason)?;
+    audit(tx, now, None, &format!("message {row} could not be handled: {reason}"))?;
+    let named = message_rows::load(tx, row)?
+        .and_then(|(_, raw)| std::panic::catch_unwind(|| Incoming::parse(&raw).ok().map(|m| envelope::read(&m.orders_text))).ok().flatten())
+        .and_then(|env| env.header.map(|h| h.node.game));
+    if let Some(game) = named.map(|g| Game::load(tx, &g)).transpose()?.flatten() {
+        let text = format!(
+            "umpire could not handle a message for {} ({}), stored as message {row}:\n\n  {reason}\n\n\
+             The sender has had no answer yet; every other message and game goes on. After a fix, run\n\n  umpire retry {row}\n",
+            game.row.title,
+            game.id()
+        );
+        let mail = plain(config, vec![game.row.moderator_address.clone()], format!("[{}] A message could not be handled", game.id()), text, None);
+        outbox::queue(tx, config, Some(game.id()), Kind::Notice, &mail, &format!("failed-msg{row}:{}", now.timestamp()), now)?;
     }
+    Ok(())
 }
 
 /// The player's guide to writing orders (HELP by mail): the guide of the
@@ -175,30 +264,26 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
         let to = if registered { vec![ctx.from.clone()] } else { vec![] };
         return ctx.refuse(Some(game.id()), to, &format!("Game {} has no side called '{}'.", game.id(), side_name), "Check the SIDE word of your header against your welcome mail.");
     };
-    let pw_ok = password::verify(&header.password, &side.password);
-    if !pw_ok {
-        return ctx.refuse(
-            Some(game.id()),
-            vec![side.address.clone()],
-            &format!("A message for side {} of game {} came with the wrong password.", side.side, game.id()),
-            "If you sent it, check the PASSWORD word against your welcome mail. If you did not, someone is trying to give orders to your troops; tell the moderator.",
-        );
+    if let Some(d) = check_password(ctx, &game, side, &header.password)? {
+        return Ok(d);
     }
     if side.address != ctx.from {
-        let mut to = vec![side.address.clone(), ctx.from.clone()];
-        to.dedup();
-        return ctx.refuse(
+        // The right password from another address: only the registered
+        // player hears of it (with the address it came from, who knows the
+        // password); the sender gets what a wrong password gets, nothing.
+        audit(ctx.tx, ctx.now, Some(game.id()), &format!("side {}'s password came from {}, not {}", side.side, ctx.from, side.address))?;
+        ctx.refuse(
             Some(game.id()),
-            to,
+            vec![side.address.clone()],
             &format!(
-                "Orders for side {} of game {} must come from its registered address {}; this one came from {}.",
+                "A message for side {} of game {} came with your password, but from {}, not from your registered address.",
                 side.side,
                 game.id(),
-                side.address,
                 ctx.from
             ),
-            "Send from your registered address, or ask the moderator to REPLACE the address.",
-        );
+            "If you sent it, send again from your registered address. If you did not, someone knows your password: ask the moderator to RESET PASSWORD for your side.",
+        )?;
+        return Ok(Disposition::Refused(format!("the right password for {} from {}", side.side, ctx.from)));
     }
     let mut answered = Vec::new();
     for c in &env.commands {
@@ -239,7 +324,10 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
             );
         }
     }
-    if ctx.now > game.deadline() + Duration::minutes(i64::from(game.row.grace_minutes)) {
+    // Late is judged by when the mail reached the club's server (a Maildir
+    // file's delivery time, IMAP's INTERNALDATE), not when umpire read it.
+    let arrived = message_rows::arrived(tx, ctx.row)?.map_or(ctx.now, |a| a.min(ctx.now));
+    if arrived > game.deadline() + Duration::minutes(i64::from(game.row.grace_minutes)) {
         // The deadline passed but the round has not been played yet: played
         // now, without these orders, as the book's written orders require.
         return ctx.refuse(
@@ -263,7 +351,7 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
             round: round.number,
             side: side.side.clone(),
             message: ctx.row,
-            text: ctx.msg.orders_text.clone(),
+            text: crate::mail::mask::mask_text(&ctx.msg.orders_text, &[&header.password]),
             checked: serde_json::to_string(&checked.orders).map_err(|e| PostError::Corrupt(e.to_string()))?,
             understood: serde_json::to_string(&checked.understood).map_err(|e| PostError::Corrupt(e.to_string()))?,
         },
@@ -280,6 +368,56 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
     Ok(Disposition::Orders { note: format!("orders for {} {}", side.side, round.label), game: game.id().to_string() })
 }
 
+/// Check a side's password. `None` when it is right (an old-style hash is
+/// upgraded on the way); otherwise what became of the message: refused to
+/// the registered address (rate-limited). After [`LOCKOUT_AFTER`] wrong
+/// passwords for a side from one address within a day, mail for the side
+/// from that address is not read for a day, and the side's player and the
+/// moderator are told once. A guesser writing from its own address locks
+/// out only itself; one forging the player's address locks the side, which
+/// is the price of not letting it guess on.
+fn check_password(ctx: &Ctx<'_, '_>, game: &Game, side: &SideRow, given: &str) -> Result<Option<Disposition>, PostError> {
+    let tx = ctx.tx;
+    if let Some(until) = game_rows::locked_until(tx, game.id(), &side.side, &ctx.from, ctx.now)? {
+        audit(tx, ctx.now, Some(game.id()), &format!("mail for side {} from {} is not read until {until}", side.side, ctx.from))?;
+        return Ok(Some(Disposition::Refused(format!("side {} locked for {}", side.side, ctx.from))));
+    }
+    if password::verify(given, &side.password) {
+        if password::needs_upgrade(&side.password) {
+            game_rows::set_password(tx, game.id(), &side.side, &password::hash(given, &mut rand::rng()))?;
+        }
+        return Ok(None);
+    }
+    let window = Duration::hours(LOCKOUT_WINDOW_HOURS);
+    let wrong = game_rows::wrong_password(tx, game.id(), &side.side, &ctx.from, ctx.now, ctx.now - window)?;
+    if wrong >= LOCKOUT_AFTER && game_rows::lock(tx, game.id(), &side.side, &ctx.from, ctx.now + window, ctx.now)? {
+        let until = super::gamefile::show_deadline(ctx.now + window, game.tz);
+        let text = format!(
+            "{wrong} messages for side {} of {} came from {} with a wrong password within {LOCKOUT_WINDOW_HOURS} hours.\n\
+             umpire reads no message for the side from that address until {until}.\n\
+             The moderator can lift this at once with UNLOCK {} (or give the side a new password with RESET PASSWORD {}).\n",
+            side.side,
+            game.id(),
+            ctx.from,
+            side.side,
+            side.side
+        );
+        let mut to = vec![side.address.clone(), game.row.moderator_address.clone()];
+        to.dedup();
+        let mail = plain(ctx.config, to, format!("[{}] Side {}: wrong passwords from {}", game.id(), side.side, ctx.from), text, None);
+        outbox::queue(tx, ctx.config, Some(game.id()), Kind::Notice, &mail, &format!("locked:{}:{}:{}", side.side, ctx.from, ctx.now.timestamp()), ctx.now)?;
+        audit(tx, ctx.now, Some(game.id()), &format!("side {} locked for {} after {wrong} wrong passwords", side.side, ctx.from))?;
+        return Ok(Some(Disposition::Refused(format!("side {} locked for {} after wrong passwords", side.side, ctx.from))));
+    }
+    ctx.refuse(
+        Some(game.id()),
+        vec![side.address.clone()],
+        &format!("A message for side {} of game {} came with the wrong password.", side.side, game.id()),
+        "If you sent it, check the PASSWORD word against your welcome mail. If you did not, someone is trying to give orders to your troops; tell the moderator.",
+    )
+    .map(Some)
+}
+
 /// Mail a released report again to the sender (RESEND, HISTORY n).
 fn resend_report(ctx: &Ctx<'_, '_>, game: &Game, round: u32) -> Result<(), PostError> {
     let released = rounds::played(ctx.tx, game.id(), round)?.is_some_and(|r| r.played.released);
@@ -289,8 +427,8 @@ fn resend_report(ctx: &Ctx<'_, '_>, game: &Game, round: u32) -> Result<(), PostE
             let mut mail = report_mail(ctx.config, game, vec![ctx.from.clone()], &rep, &before, &after)?;
             mail.in_reply_to = ctx.msg.message_id.clone();
             mail.references = ctx.msg.message_id.iter().cloned().collect();
-            let salt = format!("{}:resend:{round}", ctx.msg.message_id.clone().unwrap_or_default());
-            outbox::queue(ctx.tx, ctx.config, Some(game.id()), Kind::Reply, &mail, &salt, ctx.now)?;
+            mail.auto_submitted = AutoSubmitted::Replied;
+            outbox::queue(ctx.tx, ctx.config, Some(game.id()), Kind::Reply, &mail, &ctx.next_tag(), ctx.now)?;
         }
         _ => {
             let text = if round == 0 { "No turn has been played yet.".to_string() } else { format!("There is no released report of turn {round}.") };
@@ -340,27 +478,46 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
     let Some(mut game) = Game::load(tx, &m.game)? else {
         return ctx.refuse(None, vec![], &format!("moderator message for unknown game '{}'", m.game), "");
     };
-    if !password::verify(&m.password, &game.row.moderator_pw) {
-        return ctx.refuse(Some(game.id()), vec![game.row.moderator_address.clone()], &format!("A moderator message for game {} came with the wrong moderator password.", game.id()), "");
+    let moderator = SideRow { side: MODERATOR.into(), address: game.row.moderator_address.clone(), password: game.row.moderator_pw.clone() };
+    if let Some(d) = check_password(ctx, &game, &moderator, &m.password)? {
+        return Ok(d);
     }
     if game.row.moderator_address != ctx.from {
-        let to = vec![game.row.moderator_address.clone(), ctx.from.clone()];
-        return ctx.refuse(Some(game.id()), to, &format!("Moderator messages for game {} must come from {}.", game.id(), game.row.moderator_address), "");
+        audit(tx, ctx.now, Some(game.id()), &format!("the moderator's password came from {}", ctx.from))?;
+        ctx.refuse(
+            Some(game.id()),
+            vec![game.row.moderator_address.clone()],
+            &format!("A moderator message for game {} came with your password, but from {}.", game.id(), ctx.from),
+            "If you did not send it, someone knows your moderator password.",
+        )?;
+        return Ok(Disposition::Refused(format!("the moderator's password from {}", ctx.from)));
     }
     let mut done = Vec::new();
     let mut force = false;
     for c in &env.commands {
         let line = match &c.node {
-            Command::Deadline(local) => match game.tz.from_local_datetime(local).earliest() {
+            Command::Deadline(local) => match game.tz.from_local_datetime(local).earliest().map(|t| t.with_timezone(&Utc)) {
+                Some(t) if t <= ctx.now => format!("{local} has passed; deadline unchanged (FORCE plays the turn now)"),
+                Some(t) if t > ctx.now + Duration::days(MAX_DEADLINE_DAYS) => {
+                    format!("{local} is more than {MAX_DEADLINE_DAYS} days away; deadline unchanged")
+                }
                 Some(t) => {
-                    game.row.deadline = t.with_timezone(&Utc);
+                    game.row.deadline = t;
                     format!("deadline set to {}", game.deadline_text())
                 }
                 None => format!("{local} does not exist in {} (a clock change); deadline unchanged", game.tz),
             },
+            Command::Extend(hours) if !(1..=MAX_EXTEND_HOURS).contains(hours) => {
+                format!("EXTEND {hours}: extend by 1 to {MAX_EXTEND_HOURS} hours; deadline unchanged")
+            }
             Command::Extend(hours) => {
-                game.row.deadline += Duration::hours(i64::from(*hours));
-                format!("deadline extended to {}", game.deadline_text())
+                let later = game.row.deadline.max(ctx.now) + Duration::hours(i64::from(*hours));
+                if later > ctx.now + Duration::days(MAX_DEADLINE_DAYS) {
+                    format!("the deadline would be more than {MAX_DEADLINE_DAYS} days away; deadline unchanged")
+                } else {
+                    game.row.deadline = game.row.deadline + Duration::hours(i64::from(*hours));
+                    format!("deadline extended to {}", game.deadline_text())
+                }
             }
             Command::Force => {
                 force = true;
@@ -381,6 +538,9 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                     None => format!("turn {t} has no report to approve"),
                 }
             }
+            Command::Replace { address, .. } if !crate::mail::address::is_valid(address) => {
+                format!("REPLACE: '{address}' is not a mail address such as new.player@example.org; nothing changed")
+            }
             Command::Replace { side, address } => {
                 if game_rows::set_address(tx, game.id(), side, &address.to_ascii_lowercase())? {
                     format!("side {side} is now played from {address} (same password)")
@@ -399,6 +559,15 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
             Command::EndGame => {
                 game.row.status = "ended".into();
                 "game ended".into()
+            }
+            Command::Unlock { side } => {
+                let known = side.eq_ignore_ascii_case(MODERATOR) || game.sides(tx)?.iter().any(|s| s.side.eq_ignore_ascii_case(side));
+                if known {
+                    game_rows::unlock(tx, game.id(), side)?;
+                    format!("side {side} unlocked: its password is read again")
+                } else {
+                    format!("no side '{side}' in game {}", game.id())
+                }
             }
             Command::Dice { turn, rolls } => {
                 let t = turn.unwrap_or(game.row.round);

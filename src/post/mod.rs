@@ -14,6 +14,7 @@
 mod archive;
 pub mod campaign;
 mod game;
+mod guard;
 pub mod gamefile;
 mod handle;
 pub mod outbox;
@@ -60,6 +61,8 @@ pub enum PostError {
     Transport(String),
     #[error(transparent)]
     Ruleset(#[from] crate::games::RulesetError),
+    #[error("{0}")]
+    Retry(String),
 }
 
 /// The umpire's mail service over one store.
@@ -73,10 +76,14 @@ pub struct PostOffice {
 pub fn message_key(raw: &[u8]) -> String {
     let parsed = mail_parser::MessageParser::new().parse_headers(raw);
     match parsed.as_ref().and_then(|m| m.message_id()) {
-        Some(id) if !id.trim().is_empty() => id.trim().to_string(),
+        Some(id) if !id.trim().is_empty() && id.len() <= 998 => id.trim().to_string(),
         _ => format!("sha256:{}", hex::encode(Sha256::digest(raw))),
     }
 }
+
+/// How much of a message over the size limit is kept: enough for its
+/// headers and the start of its text, to answer the sender.
+const HEAD_BYTES: usize = 64 * 1024;
 
 impl PostOffice {
     /// Open the store named in `config`.
@@ -86,35 +93,116 @@ impl PostOffice {
     pub fn open(config: Config) -> Result<PostOffice, PostError> {
         if let Some(dir) = config.database.parent() {
             if !dir.as_os_str().is_empty() {
-                std::fs::create_dir_all(dir).map_err(|e| {
-                    StoreError::Corrupt(format!("cannot create {}: {e}", dir.display()))
-                })?;
+                std::fs::create_dir_all(dir).map_err(|e| StoreError::Corrupt(format!("cannot create the folder {}: {e}", dir.display())))?;
             }
         }
-        let store = Store::open(&config.database)?;
+        let store = Store::open_with(&config.database, config.durability)?;
         Ok(PostOffice { store, config })
     }
 
-    /// Store one incoming message raw (committed before anything reads
-    /// it), then handle it. A message already stored is not handled again.
+    /// Store one incoming message, committed before anything reads it: the
+    /// whole message, or only its head (and a digest of all of it) when it
+    /// is over `max_message_bytes`. A message already stored is not stored
+    /// again (`fresh` is false).
     ///
     /// # Errors
-    /// On database errors; problems with the message itself are answered
-    /// or logged, never returned.
-    pub fn accept(&mut self, raw: &[u8], source: &str, now: DateTime<Utc>) -> Result<Option<Disposition>, PostError> {
-        let key = message_key(raw);
-        let stored = self.store.store_raw(&key, raw, source, now)?;
-        if !stored.fresh {
-            tracing::info!(message_id = %key, "already stored; not handled again");
-            return Ok(None);
-        }
-        self.handle_stored(stored.id, now)
+    /// When the store cannot take it (the caller must not acknowledge the
+    /// message then: an MTA is told to try again).
+    pub fn store_message(&mut self, raw: &[u8], source: &str, arrived_at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<store::StoredRaw, PostError> {
+        let digest = hex::encode(Sha256::digest(raw));
+        self.store_parts(raw, &digest, raw.len(), source, arrived_at, now)
     }
 
-    /// Handle every stored message not yet handled, oldest first.
+    /// Store a message read from `input` (standard input), reading no more
+    /// of it into memory than the size limit however long it is: the rest is
+    /// only counted and hashed.
+    ///
+    /// # Errors
+    /// When the input cannot be read or the store cannot take the message.
+    pub fn store_reader(&mut self, input: &mut impl std::io::Read, source: &str, now: DateTime<Utc>) -> Result<store::StoredRaw, PostError> {
+        let mut kept = Vec::new();
+        let mut hasher = Sha256::new();
+        let mut size = 0usize;
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = match input.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(PostError::Transport(format!("reading the message: {e}"))),
+            };
+            hasher.update(&buf[..n]);
+            size += n;
+            let room = (self.config.max_message_bytes + 1).saturating_sub(kept.len());
+            kept.extend_from_slice(&buf[..n.min(room)]);
+        }
+        let digest = hex::encode(hasher.finalize());
+        self.store_parts(&kept, &digest, size, source, None, now)
+    }
+
+    fn store_parts(&mut self, raw: &[u8], digest: &str, size: usize, source: &str, arrived_at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<store::StoredRaw, PostError> {
+        let kept = if size > self.config.max_message_bytes { &raw[..HEAD_BYTES.min(raw.len())] } else { raw };
+        let key = message_key(kept);
+        let arrival = store::messages::Arrival { key: &key, raw: kept, digest, size, source, arrived_at };
+        Ok(self.store.store_raw(&arrival, now)?)
+    }
+
+    /// What needs the moderator's or administrator's eye: messages that
+    /// could not be handled and games whose round could not be played.
     ///
     /// # Errors
     /// On database errors.
+    pub fn doctor(&self) -> Result<String, PostError> {
+        use std::fmt::Write as _;
+        let messages = store::messages::failed(self.store.conn())?;
+        let games = store::games::failed(self.store.conn())?;
+        let mut out = String::new();
+        if messages.is_empty() && games.is_empty() {
+            out.push_str("Nothing has failed: every message was handled and every due round played.\n");
+        }
+        for m in &messages {
+            let _ = writeln!(out, "message {} (received {}, {}): {}", m.id, m.received_at, m.message_id, m.reason);
+        }
+        for (g, reason) in &games {
+            let _ = writeln!(out, "game {g}: {reason}");
+        }
+        if !(messages.is_empty() && games.is_empty()) {
+            out.push_str("After a fix, `umpire retry ID` handles a message again, `umpire retry GAME` plays a game's round.\n");
+        }
+        Ok(out)
+    }
+
+    /// Store one incoming message (see [`PostOffice::store_message`]), then
+    /// handle everything stored and not yet handled, oldest first. A message
+    /// already stored is not handled again.
+    ///
+    /// # Errors
+    /// When the message cannot be stored; problems with any message itself
+    /// are answered, logged or marked failed, never returned.
+    pub fn accept(&mut self, raw: &[u8], source: &str, now: DateTime<Utc>) -> Result<Option<Disposition>, PostError> {
+        let stored = self.store_message(raw, source, None, now)?;
+        if !stored.fresh {
+            tracing::info!(row = stored.id, "already stored; not handled again");
+            return Ok(None);
+        }
+        let mut mine = None;
+        for id in self.store.pending_messages()? {
+            let d = self.handle_stored(id, now)?;
+            if id == stored.id {
+                mine = d;
+            }
+        }
+        Ok(mine)
+    }
+
+    /// Handle every stored message not yet handled, oldest first, each on
+    /// its own: one that fails is marked so and the rest go on. Then every
+    /// game is ticked, so a round completed by orders handled in a run that
+    /// was killed before it could play the round is played now.
+    ///
+    /// # Errors
+    /// When the store cannot be read; a message the machine could not take
+    /// now (the database busy) is left for the next run.
     pub fn process_pending(&mut self, now: DateTime<Utc>) -> Result<usize, PostError> {
         let mut n = 0;
         for id in self.store.pending_messages()? {
@@ -122,45 +210,116 @@ impl PostOffice {
                 n += 1;
             }
         }
+        self.tick(now)?;
         Ok(n)
     }
 
+    /// Handle one stored message in its own transaction, behind the guard;
+    /// then play its game's round if the orders completed it.
     fn handle_stored(&mut self, id: i64, now: DateTime<Utc>) -> Result<Option<Disposition>, PostError> {
         let config = self.config.clone();
-        let disposition = self.store.write(|tx| {
-            // Another process may have handled it since we looked.
-            let Some((state, raw)) = store::messages::load(tx, id)? else { return Ok(None) };
-            if state != "new" {
-                return Ok(None);
+        let store = &mut self.store;
+        let outcome = guard::guard(|| {
+            store.write(|tx| {
+                // Another process may have handled it since we looked.
+                let Some((state, raw)) = store::messages::load(tx, id)? else { return Ok(None) };
+                if state != "new" {
+                    return Ok(None);
+                }
+                let d = handle::handle(tx, &config, id, &raw, now)?;
+                store::messages::set_state(tx, id, d.state(), d.note())?;
+                Ok::<_, PostError>(Some(d))
+            })
+        });
+        match outcome {
+            guard::Guarded::Done(d) => {
+                if let Some(Disposition::Orders { game, .. }) = &d {
+                    self.tick_game(game, now, false)?;
+                }
+                Ok(d)
             }
-            let d = handle::handle(tx, &config, id, &raw, now)?;
-            store::messages::set_state(tx, id, d.state(), d.note())?;
-            // Orders just in may complete the round: play it in the same
-            // transaction, so the last confirmation and the report go together.
-            if let Disposition::Orders { game, .. } = &d {
-                round::tick_game(tx, &config, game, now, false)?;
+            guard::Guarded::Later(e) => {
+                tracing::warn!(row = id, error = %e, "message left for the next run");
+                Ok(None)
             }
-            Ok::<_, PostError>(Some(d))
-        })?;
-        Ok(disposition)
+            guard::Guarded::Failed(reason) => {
+                self.store.write(|tx| handle::failed(tx, &config, id, &reason, now))?;
+                Ok(Some(Disposition::Failed(reason)))
+            }
+        }
     }
 
-    /// Send due reminders and resolve every round that is ready.
+    /// Handle a failed message again (after a fix): `umpire retry MESSAGE`.
     ///
     /// # Errors
-    /// On database errors.
+    /// When there is no such message, or it has not failed.
+    pub fn retry_message(&mut self, id: i64, now: DateTime<Utc>) -> Result<Option<Disposition>, PostError> {
+        let state = self.store.write(|tx| Ok::<_, PostError>(store::messages::load(tx, id)?.map(|(s, _)| s)))?;
+        match state.as_deref() {
+            Some("failed") => {}
+            Some(other) => return Err(PostError::Retry(format!("message {id} is {other}, not failed"))),
+            None => return Err(PostError::Retry(format!("there is no stored message {id}"))),
+        }
+        self.store.write(|tx| store::messages::set_state(tx, id, "new", "retried"))?;
+        self.handle_stored(id, now)
+    }
+
+    /// Play a game's round if it is due (or now, with `force`), behind the
+    /// guard: a game whose round cannot be played waits for the moderator,
+    /// who is told why, and the other games go on. Returns the rounds played.
+    fn tick_game(&mut self, id: &str, now: DateTime<Utc>, force: bool) -> Result<usize, PostError> {
+        let config = self.config.clone();
+        let store = &mut self.store;
+        match guard::guard(|| store.write(|tx| round::tick_game(tx, &config, id, now, force))) {
+            guard::Guarded::Done(n) => Ok(n),
+            guard::Guarded::Later(e) => {
+                tracing::warn!(game = id, error = %e, "round left for the next run");
+                Ok(0)
+            }
+            guard::Guarded::Failed(reason) => {
+                self.store.write(|tx| round::failed(tx, &config, id, &reason, now))?;
+                Ok(0)
+            }
+        }
+    }
+
+    /// Let a game whose round failed play again (after a fix): `umpire retry GAME`.
+    ///
+    /// # Errors
+    /// When there is no such game or it has not failed.
+    pub fn retry_game(&mut self, id: &str, now: DateTime<Utc>) -> Result<usize, PostError> {
+        let failed = store::games::failed(self.store.conn())?;
+        let Some((game, _)) = failed.iter().find(|(g, _)| g.eq_ignore_ascii_case(id)) else {
+            return Err(PostError::Retry(format!("game {id} has no failed round")));
+        };
+        let game = game.clone();
+        self.store.write(|tx| store::games::set_failure(tx, &game, None))?;
+        self.tick_game(&game, now, false)
+    }
+
+    /// Send due reminders and resolve every round that is ready, each game
+    /// on its own.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
     pub fn tick(&mut self, now: DateTime<Utc>) -> Result<usize, PostError> {
         let config = self.config.clone();
         let games = store::games::active(self.store.conn())?;
         let mut played = 0;
         for game in games {
-            played += self.store.write(|tx| round::tick_game(tx, &config, &game, now, false))?;
+            played += self.tick_game(&game, now, false)?;
         }
         // Campaign weeks whose deadline has passed are resolved with the
         // orders in; resolving sets the next deadline.
         for id in campaign::due(self.store.conn(), now)? {
-            let resolved = self.store.write(|tx| campaign::resolve_if_due(tx, &config, &id, now))?;
-            played += usize::from(resolved);
+            let store = &mut self.store;
+            match guard::guard(|| store.write(|tx| campaign::resolve_if_due(tx, &config, &id, now))) {
+                guard::Guarded::Done(resolved) => played += usize::from(resolved),
+                guard::Guarded::Later(e) => tracing::warn!(campaign = %id, error = %e, "week left for the next run"),
+                guard::Guarded::Failed(reason) => {
+                    self.store.write(|tx| audit(tx, now, None, &format!("campaign {id}: the week could not be resolved: {reason}")))?;
+                }
+            }
         }
         Ok(played)
     }
@@ -216,8 +375,7 @@ impl PostOffice {
     /// # Errors
     /// When there is no such game, or on database errors.
     pub fn force(&mut self, game: &str, now: DateTime<Utc>) -> Result<usize, PostError> {
-        let config = self.config.clone();
-        self.store.write(|tx| round::tick_game(tx, &config, game, now, true))
+        self.tick_game(game, now, true)
     }
 }
 

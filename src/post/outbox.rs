@@ -12,6 +12,7 @@ use sha2::{Digest, Sha256};
 /// Why a message is sent (kept in the outbox for the moderator's eye).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// A player's or moderator's welcome, with a password.
     Welcome,
     Confirmation,
     Refusal,
@@ -19,10 +20,13 @@ pub enum Kind {
     Reminder,
     Report,
     Draft,
+    /// A note to a moderator: a message or round that could not be handled,
+    /// a side locked after wrong passwords.
+    Notice,
 }
 
 impl Kind {
-    fn code(self) -> &'static str {
+    pub fn code(self) -> &'static str {
         match self {
             Kind::Welcome => "welcome",
             Kind::Confirmation => "confirmation",
@@ -31,14 +35,29 @@ impl Kind {
             Kind::Reminder => "reminder",
             Kind::Report => "report",
             Kind::Draft => "draft",
+            Kind::Notice => "notice",
         }
+    }
+
+    /// Mail that carries a password: the outbox forgets its body once sent.
+    pub fn holds_password(self) -> bool {
+        self == Kind::Welcome
+    }
+
+    /// An answer to a message, sent with an empty envelope sender (RFC 3834)
+    /// so that a bounce of it never comes back to be answered.
+    pub fn is_response(code: &str) -> bool {
+        matches!(code, "confirmation" | "refusal" | "reply")
     }
 }
 
-/// Compose `mail` and queue it. The Message-ID is derived from the
-/// content and `salt`, so queueing the same decision twice (a re-run after
-/// a crash) is refused by the outbox's UNIQUE constraint instead of
-/// producing a second copy.
+/// Compose `mail` and queue it. The Message-ID is derived from this
+/// installation's key, the kind, the game and `tag` — what the message is,
+/// unique for each decision (`msg12.1`: the first reply to stored message
+/// 12; `3:conan@…`: turn 3's report to Conan) — so queueing the same
+/// decision twice (a re-run after a crash) is refused by the outbox's UNIQUE
+/// constraint, while two decisions never share an id, and no two
+/// installations ever send the same id.
 ///
 /// # Errors
 /// On database errors or a message that cannot be composed.
@@ -48,11 +67,11 @@ pub fn queue(
     game: Option<&str>,
     kind: Kind,
     mail: &Outgoing,
-    salt: &str,
+    tag: &str,
     now: DateTime<Utc>,
 ) -> Result<String, StoreError> {
     let mut h = Sha256::new();
-    for part in [kind.code(), game.unwrap_or(""), &mail.to.join(","), &mail.subject, salt] {
+    for part in [&store::installation(tx)?, kind.code(), game.unwrap_or(""), tag] {
         h.update(part.as_bytes());
         h.update([0]);
     }
@@ -63,7 +82,14 @@ pub fn queue(
         .map_err(|e| StoreError::Corrupt(format!("cannot compose {}: {e}", kind.code())))?;
     store::outbox::queue(
         tx,
-        &store::outbox::Queued { message_id: &message_id, game, kind: kind.code(), recipients: &mail.to, raw: &raw },
+        &store::outbox::Queued {
+            message_id: &message_id,
+            game,
+            kind: kind.code(),
+            recipients: &mail.to,
+            raw: &raw,
+            secret: kind.holds_password(),
+        },
         now,
     )?;
     Ok(message_id)
@@ -81,27 +107,91 @@ fn backoff(attempts: i64) -> Duration {
     Duration::minutes(1i64 << attempts.clamp(0, 9)).min(Duration::hours(6))
 }
 
-/// Send every due outbox message through `outlet`, marking each sent the
-/// moment the server accepted it.
+/// How long a sender holds an outbox row it is delivering.
+const LEASE_MINUTES: i64 = 10;
+
+/// Send every due outbox message through `outlet`, one row at a time: each
+/// is claimed (leased, so a second sender at the same moment passes it by),
+/// delivered, and marked sent the moment the server accepted it.
 ///
 /// # Errors
 /// On database errors; delivery failures are recorded and retried later.
 pub fn flush(store: &mut Store, outlet: &Outlet, from: &str, now: DateTime<Utc>) -> Result<Flushed, StoreError> {
+    let owner = lease::Holder::me();
+    store.write(|tx| {
+        for (id, holder) in store::outbox::leased(tx, now)? {
+            if lease::Holder::parse(&holder).is_some_and(|h| h.is_gone()) {
+                tracing::info!(row = id, holder = %holder, "lease of a sender that died released");
+                store::outbox::release(tx, id)?;
+            }
+        }
+        Ok::<_, StoreError>(())
+    })?;
+    let owner = owner.to_string();
     let mut done = Flushed::default();
-    for item in store::outbox::due(store.conn(), now)? {
-        match outlet.deliver(from, &item.recipients, &item.message_id, &item.raw) {
+    while let Some(item) = store.write(|tx| store::outbox::claim(tx, &owner, now, now + Duration::minutes(LEASE_MINUTES)))? {
+        let envelope_from = if Kind::is_response(&item.kind) { "" } else { from };
+        match outlet.deliver(envelope_from, &item.recipients, &item.message_id, &item.raw) {
             Ok(()) => {
-                store::outbox::mark_sent(store.conn(), item.id, now)?;
+                store.write(|tx| store::outbox::mark_sent(tx, item.id, now))?;
                 done.sent += 1;
             }
             Err(e) => {
                 tracing::warn!(message_id = %item.message_id, error = %e, "delivery failed");
-                store::outbox::mark_failed(store.conn(), item.id, &e.to_string(), now + backoff(item.attempts))?;
+                store.write(|tx| store::outbox::mark_failed(tx, item.id, &e.to_string(), now + backoff(item.attempts)))?;
                 done.failed += 1;
             }
         }
     }
     Ok(done)
+}
+
+/// Who holds a lease: the machine's boot, the process and a random tag. A
+/// sender killed while holding one is seen to be gone (its process no
+/// longer runs, or the machine has rebooted since), so a restarted sender
+/// takes the row at once instead of waiting for the lease to run out. The
+/// store is a local SQLite file, so its senders share this machine.
+mod lease {
+    use std::fmt;
+
+    pub struct Holder {
+        boot: String,
+        pid: u32,
+        tag: String,
+    }
+
+    /// This boot of the machine, where the system tells it (Linux).
+    fn boot_id() -> String {
+        std::fs::read_to_string("/proc/sys/kernel/random/boot_id").map(|s| s.trim().to_string()).unwrap_or_default()
+    }
+
+    impl Holder {
+        pub fn me() -> Self {
+            Self { boot: boot_id(), pid: std::process::id(), tag: hex::encode(rand::random::<[u8; 6]>()) }
+        }
+
+        pub fn parse(text: &str) -> Option<Self> {
+            let mut it = text.splitn(3, '/');
+            let (boot, pid, tag) = (it.next()?, it.next()?.parse().ok()?, it.next()?);
+            Some(Self { boot: boot.into(), pid, tag: tag.into() })
+        }
+
+        /// Surely dead: another boot, or no such process in this one.
+        /// Unknown (no boot id on this system) counts as alive.
+        pub fn is_gone(&self) -> bool {
+            let now = boot_id();
+            if self.boot.is_empty() || now.is_empty() {
+                return false;
+            }
+            self.boot != now || !std::path::Path::new(&format!("/proc/{}", self.pid)).exists()
+        }
+    }
+
+    impl fmt::Display for Holder {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "{}/{}/{}", self.boot, self.pid, self.tag)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -113,5 +203,20 @@ mod tests {
         assert_eq!(backoff(0), Duration::minutes(1));
         assert_eq!(backoff(3), Duration::minutes(8));
         assert_eq!(backoff(40), Duration::hours(6));
+    }
+
+    #[test]
+    fn a_lease_of_this_process_is_alive_and_of_a_dead_one_is_gone() {
+        let me = lease::Holder::me();
+        let again = lease::Holder::parse(&me.to_string()).unwrap();
+        assert!(!again.is_gone());
+        let text = me.to_string();
+        let boot = text.split('/').next().unwrap();
+        if !boot.is_empty() {
+            // Past the kernel's pid limit: no such process.
+            assert!(lease::Holder::parse(&format!("{boot}/4294967295/x")).unwrap().is_gone());
+            assert!(lease::Holder::parse("another-boot/1/x").unwrap().is_gone());
+        }
+        assert!(lease::Holder::parse("garbage").is_none());
     }
 }

@@ -1,35 +1,39 @@
 //! Player and moderator passwords: generated for new players, stored only
-//! as salted PBKDF2-SHA256 hashes, compared in constant time.
+//! as Argon2id hashes in PHC strings (`$argon2id$v=19$m=…`), compared in
+//! constant time by the argon2 crate. Hashes made by earlier versions
+//! (PBKDF2-SHA256) still verify, and [`needs_upgrade`] says to rehash them.
 
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
 use pbkdf2::pbkdf2_hmac;
 use rand::Rng;
 use sha2::Sha256;
-
-/// PBKDF2 rounds. Low enough that ingest keeps its 1,000 messages/s target
-/// (each message checks one password), high enough that a stolen database
-/// is not a list of passwords.
-const ROUNDS: u32 = 2_000;
+use subtle::ConstantTimeEq;
 
 /// Letters that cannot be misread in a mail client's font.
 const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
 
 /// A fresh password of 10 unambiguous characters.
 pub fn generate(rng: &mut impl Rng) -> String {
-    (0..10)
-        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
-        .collect()
+    (0..10).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
 }
 
-/// Hash `password` with a random salt, in the form stored in the database.
+/// Hash `password` with a random salt, as the PHC string stored in the
+/// database (Argon2id with the crate's default, OWASP-recommended, costs).
 pub fn hash(password: &str, rng: &mut impl Rng) -> String {
-    let salt: [u8; 16] = rng.random();
-    encode(password, &salt, ROUNDS)
-}
-
-fn encode(password: &str, salt: &[u8], rounds: u32) -> String {
-    let mut out = [0u8; 32];
-    pbkdf2_hmac::<Sha256>(normalise(password).as_bytes(), salt, rounds, &mut out);
-    format!("pbkdf2-sha256${rounds}${}${}", hex::encode(salt), hex::encode(out))
+    let salt_bytes: [u8; 16] = rng.random();
+    let hashed = SaltString::encode_b64(&salt_bytes).map_err(|e| e.to_string()).and_then(|salt| {
+        Argon2::default().hash_password(normalise(password).as_bytes(), &salt).map(|h| h.to_string()).map_err(|e| e.to_string())
+    });
+    match hashed {
+        Ok(h) => h,
+        // Sixteen bytes always encode and Argon2's defaults always hash: a
+        // failure here is a bug, and a hash that matches nothing is safe.
+        Err(e) => {
+            tracing::error!(error = %e, "password hashing failed");
+            "!".into()
+        }
+    }
 }
 
 /// Passwords are compared as typed, less surrounding space and quotes that
@@ -38,22 +42,25 @@ fn normalise(password: &str) -> &str {
     password.trim().trim_matches(['"', '\'', '\u{201c}', '\u{201d}', '\u{2018}', '\u{2019}'])
 }
 
+/// Is `stored` a hash of an earlier version, to be replaced by [`hash`]
+/// once the password is known to be right?
+pub fn needs_upgrade(stored: &str) -> bool {
+    !stored.starts_with("$argon2")
+}
+
 /// Does `password` match the stored hash? A damaged hash matches nothing.
 ///
 /// Matches already proven in this process are remembered (keyed by a
-/// SHA-256 of the pair, never the password itself), so a service reading a
-/// mailbox full of one club's orders pays for PBKDF2 once per player.
+/// SHA-256 of the pair, kept in memory only, never the password itself), so
+/// a service reading a mailbox full of one club's orders pays for Argon2
+/// once per player.
 pub fn verify(password: &str, stored: &str) -> bool {
     use sha2::Digest;
     use std::collections::HashSet;
     use std::sync::{Mutex, OnceLock};
     static PROVEN: OnceLock<Mutex<HashSet<[u8; 32]>>> = OnceLock::new();
-    let key: [u8; 32] = Sha256::new()
-        .chain_update(stored.as_bytes())
-        .chain_update([0])
-        .chain_update(normalise(password).as_bytes())
-        .finalize()
-        .into();
+    let key: [u8; 32] =
+        Sha256::new().chain_update(stored.as_bytes()).chain_update([0]).chain_update(normalise(password).as_bytes()).finalize().into();
     let proven = PROVEN.get_or_init(|| Mutex::new(HashSet::new()));
     if proven.lock().is_ok_and(|set| set.contains(&key)) {
         return true;
@@ -68,24 +75,30 @@ pub fn verify(password: &str, stored: &str) -> bool {
 }
 
 fn verify_uncached(password: &str, stored: &str) -> bool {
+    if stored.starts_with("$argon2") {
+        return PasswordHash::new(stored)
+            .is_ok_and(|h| Argon2::default().verify_password(normalise(password).as_bytes(), &h).is_ok());
+    }
+    verify_pbkdf2(password, stored)
+}
+
+/// The hashes of umpire before Argon2: `pbkdf2-sha256$ROUNDS$SALT$HASH`.
+fn verify_pbkdf2(password: &str, stored: &str) -> bool {
     let mut parts = stored.split('$');
     let (Some("pbkdf2-sha256"), Some(rounds), Some(salt), Some(expected), None) =
         (parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
     else {
         return false;
     };
-    let (Ok(rounds), Ok(salt)) = (rounds.parse::<u32>(), hex::decode(salt)) else {
+    let (Ok(rounds), Ok(salt), Ok(expected)) = (rounds.parse::<u32>(), hex::decode(salt), hex::decode(expected)) else {
         return false;
     };
-    let computed = encode(password, &salt, rounds);
-    let computed = computed.rsplit('$').next().unwrap_or_default();
-    // Constant-time comparison: no early exit on the first differing byte.
-    computed.len() == expected.len()
-        && computed
-            .bytes()
-            .zip(expected.bytes())
-            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
-            == 0
+    if !(1..=10_000_000).contains(&rounds) {
+        return false;
+    }
+    let mut out = [0u8; 32];
+    pbkdf2_hmac::<Sha256>(normalise(password).as_bytes(), &salt, rounds, &mut out);
+    out.ct_eq(expected.as_slice()).into()
 }
 
 #[cfg(test)]
@@ -99,11 +112,27 @@ mod tests {
         let pw = generate(&mut rng);
         assert_eq!(pw.len(), 10);
         let h = hash(&pw, &mut rng);
+        assert!(h.starts_with("$argon2id$v=19$"), "{h}");
         assert!(!h.contains(&pw));
         assert!(verify(&pw, &h));
         assert!(verify(&format!(" \u{201c}{pw}\u{201d} "), &h));
         assert!(!verify("dragon7", &h));
         assert!(!verify(&pw, "garbage"));
-        assert!(!verify(&pw, "pbkdf2-sha256$x$00$00"));
+        assert!(!verify(&pw, "$argon2id$v=19$m=19456,t=2,p=1$AAAA$AAAA"));
+        assert!(!needs_upgrade(&h));
+    }
+
+    #[test]
+    fn earlier_pbkdf2_hashes_still_verify_and_ask_to_be_upgraded() {
+        // Made by umpire 0.1's password::hash("dragon7") with 2,000 rounds.
+        let salt = [7u8; 16];
+        let mut out = [0u8; 32];
+        pbkdf2_hmac::<Sha256>(b"dragon7", &salt, 2_000, &mut out);
+        let old = format!("pbkdf2-sha256$2000${}${}", hex::encode(salt), hex::encode(out));
+        assert!(verify("dragon7", &old));
+        assert!(!verify("dragon8", &old));
+        assert!(needs_upgrade(&old));
+        assert!(!verify("dragon7", "pbkdf2-sha256$x$00$00"));
+        assert!(!verify("dragon7", "pbkdf2-sha256$0$00$00"), "rounds are bounded");
     }
 }

@@ -10,7 +10,7 @@ use super::{audit, password, templates, PostError};
 use crate::config::Config;
 use crate::dice::{ModeratorDice, SeededDice};
 use crate::games::{self, Json, RoundInput, Setup};
-use crate::mail::compose::{Attachment, Inline, Outgoing};
+use crate::mail::compose::{Attachment, AutoSubmitted, Inline, Outgoing};
 use crate::mail::quote::umpire_mark_line;
 use crate::report::{capitalize_first, picture, RoundReport};
 use crate::store::games::{GameRow, SideRow};
@@ -105,6 +105,7 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
         grace_minutes: file.grace_minutes,
         reminder_hours: file.reminder_hours,
         max_turns: new.last_turn,
+        failure: None,
     };
     crate::store::games::insert(tx, &row, now)?;
     let game = Game::load(tx, &file.id)?.ok_or_else(|| PostError::NoGame(file.id.clone()))?;
@@ -157,8 +158,9 @@ pub fn plain(config: &Config, to: Vec<String>, subject: String, text: String, in
         inline_images: Vec::new(),
         attachments: Vec::new(),
         references: in_reply_to.iter().cloned().collect(),
+        // An answer to someone's mail, or mail umpire makes on its own.
+        auto_submitted: if in_reply_to.is_some() { AutoSubmitted::Replied } else { AutoSubmitted::Generated },
         in_reply_to,
-        auto_reply: true,
     }
 }
 
@@ -167,7 +169,7 @@ pub fn tick_game(tx: &Transaction<'_>, config: &Config, id: &str, now: DateTime<
     let Some(game) = Game::load(tx, id)? else {
         return Err(PostError::NoGame(id.to_string()));
     };
-    if game.row.status != "active" {
+    if game.row.status != "active" || game.row.failure.is_some() {
         return Ok(0);
     }
     let round = game.round()?;
@@ -193,6 +195,25 @@ pub fn tick_game(tx: &Transaction<'_>, config: &Config, id: &str, now: DateTime<
         }
     }
     Ok(0)
+}
+
+/// A game's round could not be played: it waits for the moderator, who is
+/// told why (`umpire retry GAME` plays it again after a fix).
+pub fn failed(tx: &Transaction<'_>, config: &Config, id: &str, reason: &str, now: DateTime<Utc>) -> Result<(), PostError> {
+    crate::store::games::set_failure(tx, id, Some(reason))?;
+    audit(tx, now, Some(id), &format!("the round could not be played: {reason}"))?;
+    if let Some(game) = Game::load(tx, id)? {
+        let text = format!(
+            "umpire could not play the current round of {} ({}):\n\n  {reason}\n\n\
+             The game waits until this is mended; the other games go on. After a fix, run\n\n  umpire retry {}\n",
+            game.row.title,
+            game.id(),
+            game.id()
+        );
+        let mail = plain(config, vec![game.row.moderator_address.clone()], format!("[{}] The round could not be played", game.id()), text, None);
+        outbox::queue(tx, config, Some(game.id()), Kind::Notice, &mail, &format!("failed:{}:{}", game.row.round, now.timestamp()), now)?;
+    }
+    Ok(())
 }
 
 /// The latest orders of every side for the current round; the sides that
@@ -344,8 +365,6 @@ pub fn report_mail(config: &Config, game: &Game, to: Vec<String>, rep: &RoundRep
     mail.inline_images.push(Inline { content_id: cid, mime: "image/png".into(), bytes: png.clone() });
     mail.attachments.push(Attachment { name: format!("{file}.png"), mime: "image/png".into(), bytes: png });
     mail.attachments.push(Attachment { name: format!("{file}.svg"), mime: "image/svg+xml".into(), bytes: svg.into_bytes() });
-    // A report is generated, not a reply to anyone's message.
-    mail.auto_reply = false;
     Ok(mail)
 }
 

@@ -13,21 +13,36 @@ impl From<transport::TransportError> for PostError {
     }
 }
 
-/// Store and handle every message in a Maildir's `new/`, moving each to
-/// `cur/` once it is committed.
+/// Store every message in a Maildir's `new/`, moving each to `cur/` once it
+/// is committed, then handle everything stored and not yet handled. New mail
+/// is stored before old is worked on, so nothing waits behind a message
+/// that cannot be handled. A file another process took first is passed by.
 ///
 /// # Errors
-/// On database or file errors.
+/// When the folder is missing or cannot be read, or the store cannot take a
+/// message (the files not yet stored stay in `new/`).
 pub fn ingest_maildir(po: &mut PostOffice, dir: &Path, now: DateTime<Utc>) -> Result<usize, PostError> {
-    // Messages stored by an earlier run that stopped before handling them.
-    po.process_pending(now)?;
+    if !dir.is_dir() {
+        return Err(PostError::Transport(format!("{} is not a folder (a Maildir has new/, cur/ and tmp/ inside)", dir.display())));
+    }
     let mut n = 0;
     for file in transport::maildir_new(dir)? {
-        let raw = std::fs::read(&file).map_err(|e| PostError::Transport(format!("{}: {e}", file.display())))?;
-        po.accept(&raw, "maildir", now)?;
-        transport::maildir_mark_seen(dir, &file)?;
-        n += 1;
+        let raw = match std::fs::read(&file) {
+            Ok(raw) => raw,
+            // Another `umpire ingest` took it between listing and reading.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(PostError::Transport(format!("{}: {e}", file.display()))),
+        };
+        // The file's delivery time is when the club's server received it.
+        let arrived = std::fs::metadata(&file).and_then(|m| m.modified()).ok().map(DateTime::<Utc>::from);
+        po.store_message(&raw, "maildir", arrived, now)?;
+        match transport::maildir_mark_seen(dir, &file) {
+            Ok(()) => n += 1,
+            Err(e) if !file.exists() => tracing::info!(file = %file.display(), error = %e, "taken by another process"),
+            Err(e) => return Err(e.into()),
+        }
     }
+    po.process_pending(now)?;
     Ok(n)
 }
 
@@ -40,10 +55,7 @@ pub fn poll_imap(po: &mut PostOffice, now: DateTime<Utc>) -> Result<usize, PostE
     let Some(imap) = po.config.imap.clone() else {
         return Err(PostError::Transport("no [imap] section in the configuration".into()));
     };
-    let n = transport::imap_poll(&imap, |raw| {
-        let key = super::message_key(raw);
-        po.store.store_raw(&key, raw, "imap", now).map(|_| ())
-    })?;
+    let n = transport::imap_poll(&imap, |raw, arrived| po.store_message(raw, "imap", arrived, now).map(|_| ()))?;
     po.process_pending(now)?;
     Ok(n)
 }

@@ -29,6 +29,9 @@ pub struct GameRow {
     pub grace_minutes: u32,
     pub reminder_hours: u32,
     pub max_turns: u32,
+    /// Why the game's last round could not be played, until the moderator
+    /// retries it (read only: see [`set_failure`]).
+    pub failure: Option<String>,
 }
 
 /// One side of a game and its player.
@@ -63,7 +66,7 @@ pub fn insert(c: &Connection, g: &GameRow, now: DateTime<Utc>) -> Result<()> {
 /// On database errors or a damaged row.
 pub fn load(c: &Connection, id: &str) -> Result<Option<GameRow>> {
     let row = c
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE lower(id) = lower(?1)"))?
+        .prepare_cached(&format!("SELECT {COLUMNS}, failure FROM games WHERE lower(id) = lower(?1)"))?
         .query_row([id], |r| {
             Ok((
                 GameRow {
@@ -84,6 +87,7 @@ pub fn load(c: &Connection, id: &str) -> Result<Option<GameRow>> {
                     grace_minutes: r.get(14)?,
                     reminder_hours: r.get(15)?,
                     max_turns: r.get(16)?,
+                    failure: r.get(17)?,
                 },
                 r.get::<_, String>(11)?,
             ))
@@ -111,12 +115,13 @@ pub fn save(c: &Connection, g: &GameRow) -> Result<()> {
     }
 }
 
-/// The games taking orders, in id order.
+/// The games taking orders (and not waiting for the moderator after a
+/// failure), in id order.
 ///
 /// # Errors
 /// On database errors.
 pub fn active(c: &Connection) -> Result<Vec<String>> {
-    let mut st = c.prepare_cached("SELECT id FROM games WHERE status = 'active' ORDER BY id")?;
+    let mut st = c.prepare_cached("SELECT id FROM games WHERE status = 'active' AND failure IS NULL ORDER BY id")?;
     let ids = st.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
     Ok(ids)
 }
@@ -165,4 +170,85 @@ pub fn set_address(c: &Connection, game: &str, side: &str, address: &str) -> Res
         .prepare_cached("UPDATE sides SET address = ?3 WHERE game_id = ?1 AND lower(side) = lower(?2)")?
         .execute(params![game, side, address])?;
     Ok(n == 1)
+}
+
+/// Record why a game's round could not be played (the game waits for the
+/// moderator), or clear it with `None`.
+///
+/// # Errors
+/// On database errors.
+pub fn set_failure(c: &Connection, id: &str, reason: Option<&str>) -> Result<()> {
+    c.prepare_cached("UPDATE games SET failure = ?2 WHERE id = ?1")?.execute(params![id, reason])?;
+    Ok(())
+}
+
+/// Games whose last tick failed, with the reason, in id order.
+///
+/// # Errors
+/// On database errors.
+pub fn failed(c: &Connection) -> Result<Vec<(String, String)>> {
+    let mut st = c.prepare_cached("SELECT id, failure FROM games WHERE failure IS NOT NULL ORDER BY id")?;
+    let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// Record a wrong password given for a side from an address; returns how
+/// many that address gave for the side since `since`.
+///
+/// # Errors
+/// On database errors.
+pub fn wrong_password(c: &Connection, game: &str, side: &str, address: &str, now: DateTime<Utc>, since: DateTime<Utc>) -> Result<i64> {
+    c.prepare_cached("INSERT INTO password_failures (game_id, side, address, at) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![game, side, address, ts(now)])?;
+    Ok(c.prepare_cached("SELECT COUNT(*) FROM password_failures WHERE game_id = ?1 AND side = ?2 AND address = ?3 AND at >= ?4")?
+        .query_row(params![game, side, address, ts(since)], |r| r.get(0))?)
+}
+
+/// Stop reading mail for a side from an address until `until`; false when
+/// it was stopped already.
+///
+/// # Errors
+/// On database errors.
+pub fn lock(c: &Connection, game: &str, side: &str, address: &str, until: DateTime<Utc>, now: DateTime<Utc>) -> Result<bool> {
+    if locked_until(c, game, side, address, now)?.is_some() {
+        return Ok(false);
+    }
+    c.prepare_cached("INSERT OR REPLACE INTO lockouts (game_id, side, address, until) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![game, side, address, ts(until)])?;
+    Ok(true)
+}
+
+/// Until when mail for a side from an address is not read, if it is not now.
+///
+/// # Errors
+/// On database errors or a damaged row.
+pub fn locked_until(c: &Connection, game: &str, side: &str, address: &str, now: DateTime<Utc>) -> Result<Option<DateTime<Utc>>> {
+    let until: Option<String> = c
+        .prepare_cached("SELECT until FROM lockouts WHERE game_id = ?1 AND lower(side) = lower(?2) AND address = ?3")?
+        .query_row(params![game, side, address], |r| r.get(0))
+        .optional()?;
+    Ok(until.map(|u| parse_ts(&u)).transpose()?.filter(|u| *u > now))
+}
+
+/// Lift every lockout of a side and forget its wrong passwords.
+///
+/// # Errors
+/// On database errors.
+pub fn unlock(c: &Connection, game: &str, side: &str) -> Result<()> {
+    c.prepare_cached("DELETE FROM lockouts WHERE game_id = ?1 AND lower(side) = lower(?2)")?.execute(params![game, side])?;
+    c.prepare_cached("DELETE FROM password_failures WHERE game_id = ?1 AND lower(side) = lower(?2)")?.execute(params![game, side])?;
+    Ok(())
+}
+
+/// Store a new password hash for a side (`(moderator)` for the moderator's).
+///
+/// # Errors
+/// On database errors.
+pub fn set_password(c: &Connection, game: &str, side: &str, hash: &str) -> Result<()> {
+    if side == "(moderator)" {
+        c.prepare_cached("UPDATE games SET moderator_pw = ?2 WHERE id = ?1")?.execute(params![game, hash])?;
+    } else {
+        c.prepare_cached("UPDATE sides SET password = ?3 WHERE game_id = ?1 AND side = ?2")?.execute(params![game, side, hash])?;
+    }
+    Ok(())
 }

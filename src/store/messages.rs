@@ -13,17 +13,80 @@ pub struct StoredRaw {
     pub fresh: bool,
 }
 
-/// Store one message exactly as received. A message whose key is already
-/// stored is not stored again.
+/// A message as it arrived.
+#[derive(Debug, Clone, Copy)]
+pub struct Arrival<'a> {
+    /// Its Message-ID, or a digest of its bytes when it has none.
+    pub key: &'a str,
+    /// The bytes kept: the whole message, or its head when it is too large.
+    pub raw: &'a [u8],
+    /// SHA-256 of every byte that arrived, hex.
+    pub digest: &'a str,
+    /// How many bytes arrived.
+    pub size: usize,
+    /// `stdin`, `maildir`, `imap`…
+    pub source: &'a str,
+    /// When the club's mail server received it, if known.
+    pub arrived_at: Option<DateTime<Utc>>,
+}
+
+/// Store one message as received. A message whose key is already stored is
+/// not stored again.
 ///
 /// # Errors
 /// On database errors.
-pub fn insert(c: &Connection, key: &str, raw: &[u8], source: &str, now: DateTime<Utc>) -> Result<StoredRaw> {
+pub fn insert(c: &Connection, a: &Arrival<'_>, now: DateTime<Utc>) -> Result<StoredRaw> {
     let inserted = c
-        .prepare_cached("INSERT OR IGNORE INTO messages (message_id, raw, source, received_at) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![key, raw, source, ts(now)])?;
-    let id: i64 = c.prepare_cached("SELECT id FROM messages WHERE message_id = ?1")?.query_row([key], |r| r.get(0))?;
+        .prepare_cached(
+            "INSERT OR IGNORE INTO messages (message_id, raw, source, received_at, digest, size, arrived_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?
+        .execute(params![a.key, a.raw, a.source, ts(now), a.digest, a.size as i64, a.arrived_at.map(ts)])?;
+    let id: i64 = c.prepare_cached("SELECT id FROM messages WHERE message_id = ?1")?.query_row([a.key], |r| r.get(0))?;
     Ok(StoredRaw { id, fresh: inserted == 1 })
+}
+
+/// When a message reached the club's mail server (or umpire, when that is
+/// not known).
+///
+/// # Errors
+/// On database errors or a damaged row.
+pub fn arrived(c: &Connection, id: i64) -> Result<Option<DateTime<Utc>>> {
+    let row: Option<(Option<String>, String)> = c
+        .prepare_cached("SELECT arrived_at, received_at FROM messages WHERE id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    row.map(|(arrived, received)| super::parse_ts(arrived.as_deref().unwrap_or(&received))).transpose()
+}
+
+/// Replace a handled message's stored bytes (a password masked out).
+///
+/// # Errors
+/// On database errors.
+pub fn replace_raw(c: &Connection, id: i64, raw: &[u8]) -> Result<()> {
+    c.prepare_cached("UPDATE messages SET raw = ?2 WHERE id = ?1")?.execute(params![id, raw])?;
+    Ok(())
+}
+
+/// A message that could not be handled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failed {
+    pub id: i64,
+    pub message_id: String,
+    pub received_at: String,
+    pub reason: String,
+}
+
+/// Every message that could not be handled, oldest first.
+///
+/// # Errors
+/// On database errors.
+pub fn failed(c: &Connection) -> Result<Vec<Failed>> {
+    let mut st = c.prepare_cached("SELECT id, message_id, received_at, coalesce(note, '') FROM messages WHERE state = 'failed' ORDER BY id")?;
+    let rows = st
+        .query_map([], |r| Ok(Failed { id: r.get(0)?, message_id: r.get(1)?, received_at: r.get(2)?, reason: r.get(3)? }))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
 }
 
 /// Messages stored but not yet handled, oldest first.
@@ -42,6 +105,16 @@ pub fn pending(c: &Connection) -> Result<Vec<i64>> {
 /// On database errors.
 pub fn load(c: &Connection, id: i64) -> Result<Option<(String, Vec<u8>)>> {
     Ok(c.prepare_cached("SELECT state, raw FROM messages WHERE id = ?1")?.query_row([id], |r| Ok((r.get(0)?, r.get(1)?))).optional()?)
+}
+
+/// How many bytes a message had when it arrived (its stored bytes may be
+/// only its head).
+///
+/// # Errors
+/// On database errors.
+pub fn size(c: &Connection, id: i64) -> Result<Option<usize>> {
+    let size: Option<Option<i64>> = c.prepare_cached("SELECT size FROM messages WHERE id = ?1")?.query_row([id], |r| r.get(0)).optional()?;
+    Ok(size.flatten().and_then(|s| usize::try_from(s).ok()))
 }
 
 /// Record what became of a message.

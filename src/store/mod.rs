@@ -41,6 +41,33 @@ pub struct Store {
     conn: Connection,
 }
 
+/// How hard SQLite works to keep a commit through a power failure
+/// (`PRAGMA synchronous`). Umpire acknowledges a message (exit 0 to the MTA,
+/// a Maildir file moved to `cur`, an IMAP `\Seen` flag) only after its
+/// commit, so the default is [`Durability::Full`]; the others are for tests
+/// and benchmarks that do not care about power failures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Durability {
+    /// Every commit is on disk before it returns.
+    #[default]
+    Full,
+    /// Commits survive a crash of umpire, not of the machine.
+    Normal,
+    /// No syncing at all (tests only).
+    Off,
+}
+
+impl Durability {
+    fn pragma(self) -> &'static str {
+        match self {
+            Durability::Full => "FULL",
+            Durability::Normal => "NORMAL",
+            Durability::Off => "OFF",
+        }
+    }
+}
+
 pub use messages::StoredRaw;
 pub use outbox::OutboxItem;
 
@@ -62,21 +89,30 @@ impl Store {
     /// # Errors
     /// When the file cannot be opened or was written by a newer schema.
     pub fn open(path: &Path) -> Result<Store> {
+        Self::open_with(path, Durability::Full)
+    }
+
+    /// Open (creating if needed) and migrate the database at `path`, syncing
+    /// commits as `durability` says.
+    ///
+    /// # Errors
+    /// When the file cannot be opened or was written by a newer schema.
+    pub fn open_with(path: &Path, durability: Durability) -> Result<Store> {
         let conn = Connection::open(path)?;
-        Self::setup(conn, &path.display().to_string())
+        Self::setup(conn, &path.display().to_string(), durability)
     }
 
     /// A private in-memory store (tests and benchmarks).
     pub fn open_in_memory() -> Result<Store> {
-        Self::setup(Connection::open_in_memory()?, ":memory:")
+        Self::setup(Connection::open_in_memory()?, ":memory:", Durability::Full)
     }
 
-    fn setup(conn: Connection, path: &str) -> Result<Store> {
+    fn setup(conn: Connection, path: &str, durability: Durability) -> Result<Store> {
         // Several `umpire ingest` processes may run at once (procmail starts
         // one per message): wait for the lock instead of failing.
         conn.busy_timeout(Duration::from_secs(60))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "synchronous", durability.pragma())?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         let mut store = Store { conn };
         store.migrate(path)?;
@@ -102,6 +138,15 @@ impl Store {
         }
         tx.commit()?;
         Ok(())
+    }
+
+    /// This installation's own key, made once per store: the Message-IDs
+    /// of everything it sends are unique to it.
+    ///
+    /// # Errors
+    /// On database errors.
+    pub fn installation(&self) -> Result<String> {
+        installation(&self.conn)
     }
 
     /// The schema version now in force.
@@ -134,8 +179,8 @@ impl Store {
 
     /// Store one message exactly as received, committed at once. A message
     /// whose Message-ID is already stored is not stored again.
-    pub fn store_raw(&mut self, message_id: &str, raw: &[u8], source: &str, now: DateTime<Utc>) -> Result<StoredRaw> {
-        self.write(|tx| messages::insert(tx, message_id, raw, source, now))
+    pub fn store_raw(&mut self, arrival: &messages::Arrival<'_>, now: DateTime<Utc>) -> Result<StoredRaw> {
+        self.write(|tx| messages::insert(tx, arrival, now))
     }
 
     /// Messages stored but not yet processed, oldest first.
@@ -155,6 +200,17 @@ impl Store {
     }
 }
 
+/// This installation's own key (see [`Store::installation`]).
+///
+/// # Errors
+/// On database errors, or a store whose key is missing.
+pub fn installation(c: &Connection) -> Result<String> {
+    c.prepare_cached("SELECT value FROM meta WHERE key = 'installation'")?
+        .query_row([], |r| r.get(0))
+        .optional()?
+        .ok_or_else(|| StoreError::Corrupt("the store has no installation key".into()))
+}
+
 /// Append a line to the audit log inside a transaction.
 pub fn log(tx: &Transaction<'_>, now: DateTime<Utc>, game: Option<&str>, level: &str, text: &str) -> Result<()> {
     tx.execute(
@@ -172,8 +228,9 @@ mod tests {
     fn raw_messages_are_stored_once_per_message_id() {
         let mut s = Store::open_in_memory().unwrap();
         let now = Utc::now();
-        let a = s.store_raw("a@x", b"raw bytes \xff", "stdin", now).unwrap();
-        let b = s.store_raw("a@x", b"other", "stdin", now).unwrap();
+        let arrival = |raw: &'static [u8]| messages::Arrival { key: "a@x", raw, digest: "d", size: raw.len(), source: "stdin", arrived_at: None };
+        let a = s.store_raw(&arrival(b"raw bytes \xff"), now).unwrap();
+        let b = s.store_raw(&arrival(b"other"), now).unwrap();
         assert!(a.fresh);
         assert!(!b.fresh);
         assert_eq!(a.id, b.id);
@@ -191,6 +248,11 @@ mod tests {
         let path = dir.path().join("u.sqlite");
         let v = Store::open(&path).unwrap().schema_version().unwrap();
         assert_eq!(v, schema::MIGRATIONS.len() as i64);
+        let key = Store::open(&path).unwrap().installation().unwrap();
         assert_eq!(Store::open(&path).unwrap().schema_version().unwrap(), v);
+        assert_eq!(Store::open(&path).unwrap().installation().unwrap(), key, "made once");
+        assert_eq!(key.len(), 32);
+        let other = tempfile::tempdir().unwrap();
+        assert_ne!(Store::open(&other.path().join("u.sqlite")).unwrap().installation().unwrap(), key);
     }
 }

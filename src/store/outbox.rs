@@ -3,7 +3,7 @@
 
 use super::{ts, Result};
 use chrono::{DateTime, Utc};
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 
 /// A composed message to queue.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,6 +13,8 @@ pub struct Queued<'a> {
     pub kind: &'a str,
     pub recipients: &'a [String],
     pub raw: &'a [u8],
+    /// The message holds a password: its body is dropped once it is sent.
+    pub secret: bool,
 }
 
 /// An outbox row due for sending.
@@ -20,6 +22,7 @@ pub struct Queued<'a> {
 pub struct OutboxItem {
     pub id: i64,
     pub message_id: String,
+    pub kind: String,
     pub recipients: Vec<String>,
     pub raw: Vec<u8>,
     pub attempts: i64,
@@ -33,43 +36,81 @@ pub struct OutboxItem {
 pub fn queue(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<bool> {
     let n = c
         .prepare_cached(
-            "INSERT OR IGNORE INTO outbox (message_id, game_id, kind, recipients, raw, created_at, next_attempt) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+            "INSERT OR IGNORE INTO outbox (message_id, game_id, kind, recipients, raw, created_at, next_attempt, secret) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7)",
         )?
-        .execute(params![q.message_id, q.game, q.kind, q.recipients.join(","), q.raw, ts(now)])?;
+        .execute(params![q.message_id, q.game, q.kind, q.recipients.join(","), q.raw, ts(now), q.secret])?;
     Ok(n == 1)
 }
 
-/// Rows not yet sent whose next attempt is due, oldest first.
+/// Claim the oldest row due for sending that no other sender holds: it is
+/// leased to `owner` until `until`, so a second `umpire send` (or a `run`)
+/// passes it by. A sender killed with the lease held loses nothing: the
+/// lease runs out and the row is sent again, with the same Message-ID.
 ///
 /// # Errors
 /// On database errors.
-pub fn due(c: &Connection, now: DateTime<Utc>) -> Result<Vec<OutboxItem>> {
-    let mut st = c.prepare_cached(
-        "SELECT id, message_id, recipients, raw, attempts FROM outbox WHERE sent_at IS NULL AND next_attempt <= ?1 ORDER BY id",
-    )?;
-    let rows = st
-        .query_map(params![ts(now)], |r| {
-            let recipients: String = r.get(2)?;
-            Ok(OutboxItem {
-                id: r.get(0)?,
-                message_id: r.get(1)?,
-                recipients: recipients.split(',').map(str::to_string).collect(),
-                raw: r.get(3)?,
-                attempts: r.get(4)?,
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(rows)
+pub fn claim(c: &Connection, owner: &str, now: DateTime<Utc>, until: DateTime<Utc>) -> Result<Option<OutboxItem>> {
+    Ok(c.prepare_cached(
+        "UPDATE outbox SET lease_owner = ?1, lease_until = ?3 WHERE id = (\
+           SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt <= ?2 \
+           AND (lease_until IS NULL OR lease_until <= ?2) ORDER BY id LIMIT 1) \
+         RETURNING id, message_id, kind, recipients, raw, attempts",
+    )?
+    .query_row(params![owner, ts(now), ts(until)], |r| {
+        let recipients: String = r.get(3)?;
+        Ok(OutboxItem {
+            id: r.get(0)?,
+            message_id: r.get(1)?,
+            kind: r.get(2)?,
+            recipients: recipients.split(',').map(str::to_string).collect(),
+            raw: r.get(4)?,
+            attempts: r.get(5)?,
+        })
+    })
+    .optional()?)
 }
 
-/// Record a delivered row.
+/// Rows leased and not yet run out, with their holders.
+///
+/// # Errors
+/// On database errors.
+pub fn leased(c: &Connection, now: DateTime<Utc>) -> Result<Vec<(i64, String)>> {
+    let mut st = c.prepare_cached("SELECT id, lease_owner FROM outbox WHERE sent_at IS NULL AND lease_until > ?1 ORDER BY id")?;
+    let rows = st.query_map(params![ts(now)], |r| Ok((r.get(0)?, r.get::<_, Option<String>>(1)?.unwrap_or_default())))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Give up a row's lease (its holder is gone).
+///
+/// # Errors
+/// On database errors.
+pub fn release(c: &Connection, id: i64) -> Result<()> {
+    c.prepare_cached("UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE id = ?1")?.execute(params![id])?;
+    Ok(())
+}
+
+/// How many messages of `kind` went to `recipient` since `since`.
+///
+/// # Errors
+/// On database errors.
+pub fn count_to(c: &Connection, kind: &str, recipient: &str, since: DateTime<Utc>) -> Result<i64> {
+    Ok(c.prepare_cached("SELECT COUNT(*) FROM outbox WHERE kind = ?1 AND recipients = ?2 AND created_at >= ?3")?
+        .query_row(params![kind, recipient, ts(since)], |r| r.get(0))?)
+}
+
+/// Record a delivered row, releasing its lease. A row that held a password
+/// keeps only its headers from now on.
 ///
 /// # Errors
 /// On database errors.
 pub fn mark_sent(c: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
-    c.prepare_cached("UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL WHERE id = ?1 AND sent_at IS NULL")?
-        .execute(params![id, ts(now)])?;
+    c.prepare_cached(
+        "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL, lease_owner = NULL, lease_until = NULL, \
+         raw = CASE WHEN secret THEN substr(raw, 1, instr(raw, X'0D0A0D0A') + 3) || CAST('(sent; the body held a password and is not kept)' AS BLOB) ELSE raw END \
+         WHERE id = ?1 AND sent_at IS NULL",
+    )?
+    .execute(params![id, ts(now)])?;
     Ok(())
 }
 
@@ -78,7 +119,7 @@ pub fn mark_sent(c: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
 /// # Errors
 /// On database errors.
 pub fn mark_failed(c: &Connection, id: i64, error: &str, next_attempt: DateTime<Utc>) -> Result<()> {
-    c.prepare_cached("UPDATE outbox SET attempts = attempts + 1, last_error = ?2, next_attempt = ?3 WHERE id = ?1")?
+    c.prepare_cached("UPDATE outbox SET attempts = attempts + 1, last_error = ?2, next_attempt = ?3, lease_owner = NULL, lease_until = NULL WHERE id = ?1")?
         .execute(params![id, error, ts(next_attempt)])?;
     Ok(())
 }

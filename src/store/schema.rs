@@ -189,4 +189,39 @@ ALTER TABLE submissions RENAME COLUMN turn TO round;
 ALTER TABLE reminders RENAME COLUMN turn TO round;
 ALTER TABLE moderator_dice RENAME COLUMN turn TO round;
 "#,
+    // 6: a post office that never stops and never sends twice (issue 14).
+    // The installation's own key (reply Message-IDs are unique to it); each
+    // message's digest, size and arrival time (the raw bytes may be only the
+    // head of a huge message, or masked once handled); outbox leases so two
+    // senders never send one row; a row that held a password loses its body
+    // once sent; why a game's last tick failed; wrong passwords per side.
+    r#"
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+INSERT INTO meta (key, value) VALUES ('installation', lower(hex(randomblob(16))));
+ALTER TABLE messages ADD COLUMN digest TEXT;
+ALTER TABLE messages ADD COLUMN size INTEGER;
+ALTER TABLE messages ADD COLUMN arrived_at TEXT;
+ALTER TABLE outbox ADD COLUMN lease_owner TEXT;
+ALTER TABLE outbox ADD COLUMN lease_until TEXT;
+ALTER TABLE outbox ADD COLUMN secret INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN failure TEXT;
+CREATE TABLE password_failures (
+    id      INTEGER PRIMARY KEY,
+    game_id TEXT NOT NULL,
+    side    TEXT NOT NULL,
+    address TEXT NOT NULL,
+    at      TEXT NOT NULL
+);
+CREATE INDEX password_failures_side ON password_failures(game_id, side, at);
+CREATE TABLE lockouts (
+    game_id TEXT NOT NULL,
+    side    TEXT NOT NULL,
+    address TEXT NOT NULL,
+    until   TEXT NOT NULL,
+    PRIMARY KEY (game_id, side, address)
+);
+"#,
 ];

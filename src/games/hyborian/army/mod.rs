@@ -67,7 +67,15 @@ pub enum ArmyError {
     /// Deployment failed, e.g. the line is too short for the army.
     #[error("deployment: {0}")]
     Deploy(String),
+    /// More points than any battle of the book asks for, e.g. 4,000,000.
+    #[error("{points} points is more than umpire proposes armies for (at most {max})")]
+    TooManyPoints { points: u32, max: u32 },
 }
+
+/// The largest army `umpire army new` proposes: ten times the book's
+/// "fifteen hundred points in a single army", far beyond any battle it
+/// describes, and small enough to propose in a moment.
+pub const MAX_PROPOSED_POINTS: u32 = 15_000;
 
 /// The embedded national lists, one file per nation, in alphabetical order.
 const NATION_FILES: [(&str, &str); 24] = [

@@ -198,6 +198,9 @@ impl Search<'_> {
 /// [`ArmyError::NoLegalArmy`] when no combination meets the bands (e.g. too
 /// few points for the smallest legal army).
 pub fn propose(nation_name: &str, points: u32) -> Result<ArmyFile, ArmyError> {
+    if points > super::MAX_PROPOSED_POINTS {
+        return Err(ArmyError::TooManyPoints { points, max: super::MAX_PROPOSED_POINTS });
+    }
     let nation = nation(nation_name)?;
     let designations: Vec<&Designation> = nation.designations().map(|(_, d)| d).collect();
     let usable: Vec<bool> = nation.designations().map(|(a, _)| !a.home_only).collect();

@@ -447,6 +447,12 @@ impl CampaignFile {
                 }
                 let contents = match (&start.units, start.points) {
                     (Some(f), _) => f.clone(),
+                    (None, Some(points)) if points > c.settings.max_army_points => {
+                        return Err(bad(format!(
+                            "power {}: an army of {points} points; at most {} in one army",
+                            p.id, c.settings.max_army_points
+                        )))
+                    }
                     (None, Some(points)) => crate::games::hyborian::army::propose(&list, points)
                         .map_err(|e| bad(format!("power {}: {e}", p.id)))?,
                     (None, None) => {

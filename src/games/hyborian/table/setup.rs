@@ -30,6 +30,11 @@ use glam::DVec2;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The sides of a table, in inches: the book's battles are fought on
+/// tables up to 12 feet; a campaign's largest needs 12 feet; 100 feet is
+/// far beyond any, and small enough to draw.
+pub const TABLE_INCHES: std::ops::RangeInclusive<f64> = 1.0..=1_200.0;
+
 /// The table, terrain and units of a battle as written in a file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -419,15 +424,11 @@ impl Table {
     /// units off the table or overlapping, melee partners that do not exist.
     pub fn from_setup(setup: &Setup) -> Result<Table, SetupError> {
         let size = &setup.table;
-        if !(size.width > 0.0
-            && size.depth > 0.0
-            && size.width.is_finite()
-            && size.depth.is_finite())
-        {
+        if ![size.width, size.depth].iter().all(|v| TABLE_INCHES.contains(v)) {
             return Err(err(
                 "table",
                 "width",
-                "the table needs a positive width and depth in inches",
+                "the table's width and depth are inches from 1 to 1,200 (100 feet)",
             ));
         }
         let terrain = setup
