@@ -12,8 +12,8 @@ use super::fire::take_losses;
 use super::movement::within_table;
 use super::record::{MoraleCall, MoraleCause};
 use super::{roll, TurnState};
-use crate::games::hyborian::dice::{Dice, DiceError, DiceKey, AVERAGE_DIE_FACES};
-use crate::games::hyborian::rules::melee::{casualties, charge_bonus};
+use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
+use crate::games::hyborian::rules::melee::{average_from_normal_die, casualties, charge_bonus};
 use crate::games::hyborian::rules::morale::FALL_BACK_ANGLE;
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::UnitType;
@@ -88,12 +88,6 @@ fn forbidden(table: &Table, u: &Unit, fp: &Footprint) -> Option<String> {
         .iter()
         .find(|t| matches!(t.kind, TerrainKind::Woods | TerrainKind::Swamp) && t.area_meets(fp))
         .map(|t| t.name().to_string())
-}
-
-/// The average die read from a six-sided die (the average die is a d6
-/// with faces 2, 3, 3, 4, 4, 5; ruling M-13).
-fn average_from_d6(d6: u8) -> u8 {
-    AVERAGE_DIE_FACES[usize::from(d6.clamp(1, 6)) - 1]
 }
 
 /// Move unit `id` `distance` inches away along `away` (§8).
@@ -308,7 +302,7 @@ fn trample(
             },
             &mut turn.events,
         )?;
-        let n = casualties(average_from_d6(d6), charge_bonus(u.kind), u.figures, options.figure_rounding);
+        let n = casualties(average_from_normal_die(d6), charge_bonus(u.kind), u.figures, options.figure_rounding);
         turn.record.unit_mut(f).morale_calls.push(MoraleCall {
             cause: MoraleCause::Trampled { by: u.id.clone() },
             modifier: crate::games::hyborian::rules::morale::MoraleModifier::Trampled.value(),
@@ -327,14 +321,4 @@ fn trample(
     });
     take_losses(turn, f, lost);
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn average_die_from_a_d6() {
-        assert_eq!((1..=6).map(average_from_d6).collect::<Vec<_>>(), vec![2, 3, 3, 4, 4, 5]);
-    }
 }
