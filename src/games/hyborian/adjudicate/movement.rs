@@ -81,6 +81,8 @@ struct Body {
     pose: Pose,
     fp: Footprint,
     next_fp: Footprint,
+    /// The footprint when the phase began (distances "moving away", §6).
+    start_fp: Footprint,
     motion: Option<Motion>,
     /// The enemy this unit rides through (heavy-cavalry breakthrough, §4).
     passes_through: Option<UnitId>,
@@ -425,6 +427,7 @@ fn body(table: &Table, options: &GameOptions, u: &Unit, plan: Option<Plan>) -> B
         pose,
         fp,
         next_fp: fp,
+        start_fp: u.footprint(),
         motion,
         passes_through: None,
     }
@@ -647,21 +650,23 @@ fn note_ranges(bodies: &mut [Body], clock: f64) {
         {
             continue;
         }
-        let near: Vec<(UnitId, f64)> = archers
+        let near: Vec<(UnitId, f64, f64)> = archers
             .iter()
             .map(|a| &bodies[*a])
             .filter(|a| a.side != bodies[i].side)
             .filter_map(|a| {
                 let d = a.fp.distance(&bodies[i].fp);
-                a.range.filter(|r| d <= *r).map(|_| (a.id.clone(), d))
+                let from = a.start_fp.distance(&bodies[i].start_fp);
+                a.range.filter(|r| d <= *r).map(|_| (a.id.clone(), d, from))
             })
             .collect();
         let m = bodies[i].motion.as_mut().expect("moving");
-        for (id, d) in near {
-            let e = m
-                .in_range
-                .entry(id)
-                .or_insert(InRange { clock, closest: d });
+        for (id, d, from) in near {
+            let e = m.in_range.entry(id).or_insert(InRange {
+                clock,
+                closest: d,
+                from,
+            });
             e.closest = e.closest.min(d);
         }
     }

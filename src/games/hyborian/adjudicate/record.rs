@@ -141,13 +141,26 @@ pub struct PathPoint {
     pub facing: f64,
 }
 
-/// When a moving unit first came within an archer unit's range, and how close it came.
+/// When a moving unit first came within an archer unit's range, how close
+/// it came, and how far it stood when the phase began.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct InRange {
     /// Clock reading when it first came within range.
     pub clock: f64,
     /// Closest it came (inches, edge to edge) while moving.
     pub closest: f64,
+    /// Distance (edge to edge) when the phase began, before anyone moved.
+    /// A unit that never came closer than this was moving away (§6).
+    pub from: f64,
+}
+
+impl InRange {
+    /// It moved away from the archers: it never came closer to them than
+    /// it stood at the start of the phase (§6 "moving away from the archer
+    /// unit").
+    pub fn moving_away(&self) -> bool {
+        self.closest >= self.from - 1e-6
+    }
 }
 
 /// A contact with an enemy unit.
