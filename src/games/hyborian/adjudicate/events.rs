@@ -39,6 +39,16 @@ pub enum Event {
         bearing: f64,
         wheel: f64,
     },
+    /// "Nemedian Spearmen cannot charge in the woods: they move at their
+    /// normal rate instead, with no charge bonus."
+    ChargeDenied {
+        unit: UnitId,
+        name: String,
+        phase: u8,
+        target: Option<UnitId>,
+        target_name: Option<String>,
+        why: NoCharge,
+    },
     /// "Pictish Skirmishers evade the charge of Black Dragons: they turn about and fall back."
     Evaded {
         unit: UnitId,
@@ -418,6 +428,33 @@ pub enum Halt {
     Magic { what: String },
 }
 
+/// Why a charge written is no charge (§7): the unit moves toward its aim at
+/// its normal rate (halved in rough ground) and earns no charge bonus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoCharge {
+    /// "Units may not charge out of a swamp and claim their charge bonuses
+    /// or additional move distance for charging."
+    OutOfSwamp,
+    /// Standing in woods, not on their edge: "no charges are possible in such terrain".
+    InWoods,
+    /// Its way to the target, or the target, is in woods.
+    IntoWoods,
+    /// Its way to the target, or the target, is in a swamp.
+    IntoSwamp,
+}
+
+impl fmt::Display for NoCharge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NoCharge::OutOfSwamp => "no unit may charge out of a swamp",
+            NoCharge::InWoods => "no charge is possible in woods",
+            NoCharge::IntoWoods => "no charge is possible into woods",
+            NoCharge::IntoSwamp => "no charge is possible into a swamp",
+        })
+    }
+}
+
 /// Why heavy cavalry that wrote breakthrough did not break through (§4).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
@@ -543,6 +580,13 @@ impl fmt::Display for Event {
                     write!(f, ", wheeling {} {} first (a sweep)", degrees(*wheel), hand(*wheel))?;
                 }
                 f.write_str(".")
+            }
+            Event::ChargeDenied { name, target_name, why, .. } => {
+                let aim = target_name.as_ref().map(|t| format!(" {t}")).unwrap_or_default();
+                write!(
+                    f,
+                    "{name} cannot charge{aim}: {why}; they move at their normal rate instead, with no charge bonus."
+                )
             }
             Event::Evaded { name, charger_name, .. } => {
                 write!(f, "{name} evade the charge of {charger_name}: they turn about and fall back.")

@@ -39,7 +39,7 @@ pub struct Bout {
 }
 
 /// What this turn says about one pairing.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 struct Pairing {
     /// The pair touched this turn: the melee's first round.
     first_round: bool,
@@ -47,6 +47,9 @@ struct Pairing {
     charged: bool,
     /// The face of the opponent the unit struck this turn, if it struck.
     struck: Option<Face>,
+    /// Terrain areas the unit charged out of from their edge (§7): they do
+    /// not deny its charge bonus.
+    out_of: Vec<usize>,
 }
 
 fn pairing(turn: &TurnState, u: &str, o: &str) -> Pairing {
@@ -64,10 +67,16 @@ fn pairing(turn: &TurnState, u: &str, o: &str) -> Pairing {
         .record
         .unit(o)
         .is_some_and(|r| r.contacts.iter().any(|c| c.other == u));
+    let out_of = mine
+        .iter()
+        .find(|c| c.charging)
+        .and_then(|c| turn.record.unit(u).map(|r| r.phase(c.phase).charged_out_of.clone()))
+        .unwrap_or_default();
     Pairing {
         first_round: !mine.is_empty() || theirs,
         charged: mine.iter().any(|c| c.charging),
         struck: mine.iter().find(|c| c.striker).map(|c| c.face),
+        out_of,
     }
 }
 
@@ -271,7 +280,7 @@ pub(crate) fn bouts(turn: &TurnState, options: &GameOptions) -> Vec<Bout> {
             };
             let p = pairing(turn, &u.id, oid);
             let q = pairing(turn, oid, &u.id);
-            let here = figures_fighting(u, o, p, q, options.figure_rounding);
+            let here = figures_fighting(u, o, &p, &q, options.figure_rounding);
             let last = table
                 .melee_figures
                 .get(&u.id)
@@ -289,7 +298,7 @@ pub(crate) fn bouts(turn: &TurnState, options: &GameOptions) -> Vec<Bout> {
             if k == 0 {
                 figures += heroes_weight(table, &u.id);
             }
-            let modifiers = modifiers(turn, u, o, p, q, options);
+            let modifiers = modifiers(turn, u, o, &p, &q, options);
             out.push(Bout {
                 unit: u.id.clone(),
                 opponent: oid.clone(),
@@ -320,7 +329,7 @@ fn heroes_weight(table: &Table, id: &str) -> u32 {
 }
 
 /// Whether `o` charged `u` this turn (a mounted charge's first round).
-fn cavalry_charge_on(o: &Unit, q: Pairing) -> bool {
+fn cavalry_charge_on(o: &Unit, q: &Pairing) -> bool {
     o.kind.is_cavalry() && q.charged && q.first_round
 }
 
@@ -354,7 +363,7 @@ fn contact(u: &Unit, o: &Footprint) -> (Edge, u32, u32, u32) {
 }
 
 /// The figures of `u` that fight `o` this round (§4, §5; rulings C-15..C-18).
-fn figures_fighting(u: &Unit, o: &Unit, p: Pairing, q: Pairing, rounding: FigureRounding) -> u32 {
+fn figures_fighting(u: &Unit, o: &Unit, p: &Pairing, q: &Pairing, rounding: FigureRounding) -> u32 {
     if u.kind.is_single_figure() {
         return single_figure_weight(u.kind);
     }
@@ -415,19 +424,20 @@ fn in_rough(table: &Table, f: &Footprint) -> bool {
 
 /// Light foot, Picts, Kushites (and Black Amazons) fight in rough ground unhindered.
 fn at_home_in_rough(u: &Unit) -> bool {
-    u.kind == UnitType::LightInfantry
-        || u.has_trait(Trait::Pict)
-        || u.has_trait(Trait::Kushite)
-        || u.has_trait(Trait::BlackAmazon)
+    super::plan::rough_ground_troops(u)
 }
 
-/// Ground that denies a charge bonus (§7): woods, swamps, two-contour hills.
-fn denies_charge(table: &Table, f: &Footprint) -> bool {
-    table.terrain.iter().any(|t| {
+/// Ground that denies a charge bonus (§7): woods, swamps, two-contour hills
+/// — but not the areas in `except`, which the charger charged out of from
+/// their edge ("units on the edge of a second contour or on the edge of
+/// woods may charge out of this terrain area and claim their charge bonuses").
+fn denies_charge(table: &Table, f: &Footprint, except: &[usize]) -> bool {
+    table.terrain.iter().enumerate().any(|(i, t)| {
         matches!(
             t.kind,
             TerrainKind::Woods | TerrainKind::Swamp | TerrainKind::Hill { contours: 2.. }
-        ) && t.area_meets(f)
+        ) && !except.contains(&i)
+            && t.area_meets(f)
     })
 }
 
@@ -436,8 +446,8 @@ fn modifiers(
     turn: &TurnState,
     u: &Unit,
     o: &Unit,
-    p: Pairing,
-    q: Pairing,
+    p: &Pairing,
+    q: &Pairing,
     options: &GameOptions,
 ) -> Vec<MeleeModifier> {
     let table = &turn.table;
@@ -449,7 +459,7 @@ fn modifiers(
     let deep_foot = u.kind.is_cavalry() && o.kind.is_infantry() && o.ranks >= DEEP_INFANTRY_RANKS;
     let at_mammoths = u.kind.is_cavalry() && o.kind == UnitType::WoollyMammoth;
     let ground = !at_home_in_rough(u)
-        && (denies_charge(table, &u.footprint()) || denies_charge(table, &o.footprint()));
+        && (denies_charge(table, &u.footprint(), &p.out_of) || denies_charge(table, &o.footprint(), &[]));
     if p.first_round && p.charged {
         if !(deep_foot || at_mammoths || ground) {
             m.push(MeleeModifier::Charge(charge_bonus(u.kind)));

@@ -8,7 +8,9 @@
 //! orders and writes only poses, melee locks, the turn record and events.
 
 use super::events::{Event, Halt, Refusal};
-use super::plan::{plan_break_off, plan_evade, plan_function, Context, Plan, PlanKind};
+use super::plan::{
+    ground_allows_charge, plan_break_off, plan_evade, plan_function, Context, Plan, PlanKind,
+};
 use super::record::{Contact, InRange, PathPoint};
 use super::TurnState;
 use crate::games::hyborian::orders::plan::{ChargeTarget, Function, TurnOrders};
@@ -59,7 +61,7 @@ struct Motion {
 
 impl Motion {
     fn charging(&self) -> bool {
-        matches!(self.plan.kind, PlanKind::Charge { .. })
+        matches!(self.plan.kind, PlanKind::Charge { denied: None, .. })
     }
     fn evading(&self) -> bool {
         matches!(self.plan.kind, PlanKind::Evade { .. })
@@ -276,7 +278,10 @@ fn plan_phase(
     for u in table.units.values().filter(|u| able(u)) {
         if let Some(Function::Charge(c)) = function_of(&u.id) {
             if let ChargeTarget::Unit(t) = &c.target {
-                charged.entry(t.clone()).or_insert_with(|| u.id.clone());
+                // A charge the ground forbids is a move (§7): no one evades it.
+                if ground_allows_charge(table, u, &c.target) {
+                    charged.entry(t.clone()).or_insert_with(|| u.id.clone());
+                }
             }
         }
     }
@@ -344,16 +349,28 @@ fn plan_phase(
             },
         }
         if let Some(pl) = &plan {
-            if let PlanKind::Charge { target, wheel } = &pl.kind {
-                turn.events.push(Event::ChargeBegun {
-                    unit: u.id.clone(),
-                    name: u.name.clone(),
-                    phase: p,
-                    target: target.clone(),
-                    target_name: target.as_ref().map(|t| table.units[t].name.clone()),
-                    bearing: pl.legs.last().map_or(u.facing, |l| l.end().facing),
-                    wheel: *wheel,
+            if let PlanKind::Charge { target, wheel, denied, out_of } = &pl.kind {
+                let target_name = target.as_ref().map(|t| table.units[t].name.clone());
+                turn.events.push(match denied {
+                    None => Event::ChargeBegun {
+                        unit: u.id.clone(),
+                        name: u.name.clone(),
+                        phase: p,
+                        target: target.clone(),
+                        target_name,
+                        bearing: pl.legs.last().map_or(u.facing, |l| l.end().facing),
+                        wheel: *wheel,
+                    },
+                    Some(why) => Event::ChargeDenied {
+                        unit: u.id.clone(),
+                        name: u.name.clone(),
+                        phase: p,
+                        target: target.clone(),
+                        target_name,
+                        why: *why,
+                    },
                 });
+                turn.record.unit_mut(&u.id).phase_mut(phase).charged_out_of = out_of.clone();
             }
         }
         bodies.push(body(table, options, u, plan));
@@ -1063,7 +1080,7 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
             kind => {
                 rec.distance += m.s;
                 rec.moved |= m.s > EPS;
-                rec.charging |= matches!(kind, PlanKind::Charge { .. });
+                rec.charging |= matches!(kind, PlanKind::Charge { denied: None, .. });
                 rec.evaded |= matches!(kind, PlanKind::Evade { .. });
                 let contact = turn
                     .record
@@ -1086,7 +1103,16 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
                             wheel: wheel_made,
                         });
                     }
-                    PlanKind::Charge { .. } if !contact && !m.stopped => {
+                    PlanKind::Charge { denied: Some(_), .. } if m.s > EPS => {
+                        turn.events.push(Event::Moved {
+                            unit: id,
+                            name,
+                            phase: p,
+                            distance: m.s,
+                            wheel: 0.0,
+                        });
+                    }
+                    PlanKind::Charge { denied: None, .. } if !contact && !m.stopped => {
                         turn.events.push(Event::ChargeMissed {
                             unit: id,
                             name,

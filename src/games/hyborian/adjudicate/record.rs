@@ -115,6 +115,9 @@ pub struct PhaseRecord {
     pub changed_formation: bool,
     /// Moved as a charge this phase.
     pub charging: bool,
+    /// Terrain areas (indices into `Table::terrain`) it charged out of from
+    /// their edge this phase: they do not deny its charge bonus (§7).
+    pub charged_out_of: Vec<usize>,
     /// Evaded a charge this phase (§6: cannot fire this turn).
     pub evaded: bool,
     /// The front centre along the way, with the clock reading, from the

@@ -74,6 +74,11 @@ pub const FORCED_MARCH_CLEARANCE: f64 = 24.0;
 pub const FORCED_MARCH_ROAD_FACTOR: f64 = 1.5;
 /// Hills, woods and swamps halve speed (§7).
 pub const ROUGH_SPEED: f64 = 0.5;
+/// "The edge" of woods or of a second contour, from which units "may charge
+/// out of this terrain area and claim their charge bonuses" (§7), is the
+/// band this deep inside the boundary: the 3 inches the book uses for the
+/// edge of woods and swamps in missile fire (ruling E-29).
+pub const TERRAIN_EDGE_BAND: f64 = 3.0;
 /// A ring moves at half the line move (§3).
 pub const RING_SPEED: f64 = 0.5;
 

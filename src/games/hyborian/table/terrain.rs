@@ -122,6 +122,19 @@ impl Terrain {
         }
     }
 
+    /// Whether `p` lies outside this area or within `band` inches of its
+    /// boundary: "on the edge" of woods or of a second contour (§7).
+    pub fn edge_holds(&self, p: DVec2, band: f64) -> bool {
+        if !point_in_polygon(p, &self.points) {
+            return true;
+        }
+        let mut ring = self.points.clone();
+        if let Some(first) = self.points.first() {
+            ring.push(*first);
+        }
+        distance_to_polyline(p, &ring) <= band + 1e-9
+    }
+
     /// Does a footprint stand (partly) in this area? Roads are not areas.
     pub fn area_meets(&self, f: &Footprint) -> bool {
         !matches!(self.kind, TerrainKind::Road { .. }) && footprint_meets_polygon(f, &self.points)
