@@ -501,6 +501,8 @@ pub enum Refusal {
     FormationDoesNotFit,
     /// Friends falling back or routing passed through it last turn (§8).
     PassedThroughLastTurn,
+    /// An evading light unit passed through it this phase (§6).
+    PassedThroughByEvader,
 }
 
 impl Refusal {
@@ -522,6 +524,9 @@ impl Refusal {
             Refusal::FormationDoesNotFit => "its figures cannot form that formation",
             Refusal::PassedThroughLastTurn => {
                 "friends falling back or routing passed through it: it cannot charge in phase 1"
+            }
+            Refusal::PassedThroughByEvader => {
+                "an evading light unit passed through it: it cannot charge in the phase of the evasion"
             }
         }
     }

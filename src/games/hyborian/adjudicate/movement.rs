@@ -53,6 +53,8 @@ struct Motion {
     on_table: bool,
     /// Evaders: last progress at which no friend was overlapped.
     last_clear: f64,
+    /// Evaders: friends overlapped on the way (§6).
+    passed: BTreeSet<UnitId>,
     change_made: bool,
     path: Vec<PathPoint>,
     /// Enemy missile units whose range it has come within.
@@ -254,9 +256,35 @@ pub(crate) fn phase(
 ) {
     let p = phase.number();
     turn.events.push(Event::PhaseBegan { phase: p });
-    let mut bodies = plan_phase(turn, orders, options, phase);
-    run_clock(turn, options, &mut bodies, phase);
-    finish(turn, &mut bodies, phase);
+    // "Should an evading light unit interpenetrate units behind it, such
+    // units may not charge in the same phase as the evasion takes place"
+    // (§6). Who is passed through is known only once the phase is played:
+    // a friend that charged and was passed through loses its charge, and
+    // the phase is played again from its start without it.
+    let (table, record, events) = (turn.table.clone(), turn.record.clone(), turn.events.len());
+    let mut barred: BTreeSet<UnitId> = BTreeSet::new();
+    for _ in 0..=table.units.len() {
+        let mut bodies = plan_phase(turn, orders, options, phase, &barred);
+        run_clock(turn, options, &mut bodies, phase);
+        finish(turn, &mut bodies, phase);
+        let newly: Vec<UnitId> = turn
+            .record
+            .units
+            .iter()
+            .filter(|(id, r)| {
+                let ph = r.phase(phase);
+                ph.charging && !ph.passed_through_by.is_empty() && !barred.contains(*id)
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        if newly.is_empty() {
+            return;
+        }
+        barred.extend(newly);
+        turn.table = table.clone();
+        turn.record = record.clone();
+        turn.events.truncate(events);
+    }
 }
 
 /// Build every unit's plan at the start of the phase (§3), including the
@@ -266,6 +294,7 @@ fn plan_phase(
     orders: &TurnOrders,
     options: &GameOptions,
     phase: Phase,
+    barred: &BTreeSet<UnitId>,
 ) -> Vec<Body> {
     let table = &turn.table;
     let p = phase.number();
@@ -275,7 +304,7 @@ fn plan_phase(
     let function_of = |id: &str| orders.units.get(id).and_then(|o| o.function(phase));
     // Who is charged this phase (forced marches are cut back; evaders run).
     let mut charged: BTreeMap<UnitId, UnitId> = BTreeMap::new();
-    for u in table.units.values().filter(|u| able(u)) {
+    for u in table.units.values().filter(|u| able(u) && !barred.contains(&u.id)) {
         if let Some(Function::Charge(c)) = function_of(&u.id) {
             if let ChargeTarget::Unit(t) = &c.target {
                 // A charge the ground forbids is a move (§7): no one evades it.
@@ -342,6 +371,9 @@ fn plan_phase(
                 if phase == Phase::One && table.morale.no_charge_in_phase1.contains(&u.id) =>
             {
                 turn.events.push(refused(u, p, Refusal::PassedThroughLastTurn))
+            }
+            (Some(Function::Charge(_)), _) if barred.contains(&u.id) => {
+                turn.events.push(refused(u, p, Refusal::PassedThroughByEvader))
             }
             (Some(f), _) => match plan_function(&ctx, u, f, &mut turn.events) {
                 Ok(pl) => plan = pl,
@@ -421,6 +453,7 @@ fn body(table: &Table, options: &GameOptions, u: &Unit, plan: Option<Plan>) -> B
             next_spent: 0.0,
             on_table: within_table(table, &fp),
             last_clear: 0.0,
+            passed: BTreeSet::new(),
             change_made: false,
             in_range: BTreeMap::new(),
             path: vec![PathPoint {
@@ -770,17 +803,21 @@ fn settle_step(turn: &mut TurnState, bodies: &mut [Body], phase: Phase, clock: f
             }
         }
     }
-    // Evaders remember the last place where they stood clear of friends.
+    // Evaders remember the last place where they stood clear of friends,
+    // and every friend they passed through.
     for i in 0..bodies.len() {
         if bodies[i].motion.as_ref().is_some_and(Motion::evading) {
-            let clear = !bodies
+            let friends: Vec<UnitId> = bodies
                 .iter()
                 .enumerate()
-                .any(|(j, o)| j != i && o.side == bodies[i].side && o.fp.overlaps(&bodies[i].fp));
+                .filter(|(j, o)| *j != i && o.side == bodies[i].side && o.fp.overlaps(&bodies[i].fp))
+                .map(|(_, o)| o.id.clone())
+                .collect();
             let m = bodies[i].motion.as_mut().expect("moving");
-            if clear {
+            if friends.is_empty() {
                 m.last_clear = m.s;
             }
+            m.passed.extend(friends);
         }
     }
 }
@@ -999,7 +1036,7 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
             .any(|(j, o)| j != i && o.side == bodies[i].side && o.fp.overlaps(&bodies[i].fp));
         let kind = bodies[i].kind;
         if let Some(m) = bodies[i].motion.as_ref().filter(|m| m.evading()) {
-            let mut passed = BTreeSet::new();
+            let mut passed = m.passed.clone();
             for pt in m.path.iter() {
                 let here = Pose {
                     front: pt.front,
