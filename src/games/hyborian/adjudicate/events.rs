@@ -204,6 +204,14 @@ pub enum Event {
     Routed { unit: UnitId, name: String, distance: f64, again: bool },
     /// "Aquilonian Foot passed through Bossonian Archers."
     PassedThrough { unit: UnitId, name: String, through: UnitId, through_name: String },
+    /// "Aquilonian Foot formed column, 4 wide and 6 deep, to fall back through a gap."
+    ReformedToFallBack {
+        unit: UnitId,
+        name: String,
+        formation: Formation,
+        files: u32,
+        ranks: u32,
+    },
     /// "Aquilonian Foot fell back into Nemedian Knights: a melee begins, with no pre-melee tests."
     RetreatedInto { unit: UnitId, name: String, other: UnitId, other_name: String },
     /// "Aquilonian Foot halted after 3 inches: …"  (stopped falling back or routing)
@@ -698,6 +706,11 @@ impl fmt::Display for Event {
                 write!(f, "{name} {how} {}.", inches(*distance))
             }
             Event::PassedThrough { name, through_name, .. } => write!(f, "{name} passed through {through_name}."),
+            Event::ReformedToFallBack { name, formation, files, ranks, .. } => write!(
+                f,
+                "{name} formed {}, {files} wide and {ranks} deep, to fall back through a gap (a free change).",
+                formation.code().replace('-', " ")
+            ),
             Event::RetreatedInto { name, other_name, .. } => {
                 write!(f, "{name} ran into {other_name}: a melee begins, with no pre-melee tests.")
             }
