@@ -18,7 +18,9 @@ use crate::games::hyborian::rules::missile::longest_range;
 use crate::games::hyborian::rules::movement::{FORCED_MARCH_CLEARANCE, ROUGH_SPEED};
 use crate::games::hyborian::rules::options::{Clock, GameOptions};
 use crate::games::hyborian::rules::{Phase, Trait, UnitType};
-use crate::games::hyborian::table::geometry::{bearing_of, Edge, Footprint, Pose, TOUCH};
+use crate::games::hyborian::table::geometry::{
+    bearing_of, turn_between, Edge, Footprint, Pose, TOUCH,
+};
 use crate::games::hyborian::table::{Status, Table, TerrainKind, Unit, UnitId};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -32,6 +34,9 @@ const SAME_MOMENT: f64 = 1e-6;
 const PATH_SPACING: f64 = 0.5;
 /// Slack for "used up" comparisons.
 const EPS: f64 = 1e-9;
+/// A striker within this many degrees of flush struck square: it needs no
+/// final sweep and is not moved sideways (§4).
+const SQUARE_DEGREES: f64 = 1.0;
 
 /// A unit moving this phase and how far along its plan it is.
 struct Motion {
@@ -881,8 +886,8 @@ fn touch(
             .is_some_and(|m| m.active() && !m.plan.is_change())
     };
     let (a, b) = (&bodies[i], &bodies[j]);
-    let edge_on_b = b.fp.arc_of_with(a.pose.front, options.arcs);
-    let edge_on_a = a.fp.arc_of_with(b.pose.front, options.arcs);
+    let edge_on_b = b.fp.arc_of_with(striking_point(&a.fp, &b.fp), options.arcs);
+    let edge_on_a = a.fp.arc_of_with(striking_point(&b.fp, &a.fp), options.arcs);
     // Who closed on whom; `None` when neither can be told from the other
     // (both moving, both striking fronts or both flanks): then neither closes up.
     let hits_side = |e: Edge| e != Edge::Front;
@@ -904,7 +909,7 @@ fn touch(
     };
     let was_charging = [charging(&bodies[s]), charging(&bodies[d])];
     let was_moving = [moving(&bodies[s]), moving(&bodies[d])];
-    let struck = bodies[d].fp.arc_of_with(bodies[s].pose.front, options.arcs);
+    let struck = bodies[d].fp.arc_of_with(striking_point(&bodies[s].fp, &bodies[d].fp), options.arcs);
     let face_of_d = struck.face(bodies[d].pose.formation);
     let face_of_s = bodies[s]
         .fp
@@ -988,9 +993,38 @@ fn touch(
     }
 }
 
-/// "Closing to even frontage" (§4): the striker swings flush against the
-/// face it struck and keeps as much of its front on that face as it can.
-/// It is not made if it would put the striker on top of a third unit.
+/// Points along the front edge sampled to find the part that touches.
+const FRONT_SAMPLES: usize = 16;
+/// Within this distance a point of the front touches the other unit (inches).
+const FRONT_TOUCH: f64 = 0.05;
+
+/// The point that decides which face of the other the striker struck
+/// (ruling E-7): the middle of the part of its front edge that touches the
+/// other, or its front centre when its front does not touch. A line whose
+/// front lies only partly against the other's front (an overlap at one
+/// end) has struck that front, wherever its own centre is.
+fn striking_point(striker: &Footprint, other: &Footprint) -> glam::DVec2 {
+    let (l, r) = striker.edge(Edge::Front);
+    let touching: Vec<glam::DVec2> = (0..=FRONT_SAMPLES)
+        .map(|k| l + (r - l) * (k as f64 / FRONT_SAMPLES as f64))
+        .filter(|p| super::fire::nearest_point(other, *p).distance(*p) <= FRONT_TOUCH)
+        .collect();
+    if touching.is_empty() {
+        striker.front()
+    } else {
+        touching.iter().copied().sum::<glam::DVec2>() / touching.len() as f64
+    }
+}
+
+/// "Closing to even frontage" (§4): "when an attacking unit strikes another
+/// unit on an angle ... the attacker is allowed a final sweep to make for
+/// even frontage". A striker that struck on an angle swings flush against
+/// the face it struck, its front centre as near its point of contact as the
+/// face allows (centred when it is wider). One that struck square is not
+/// moved sideways: only the final sweep of an angled charge may do that, so
+/// an overlap at one end stays at one end ("may count on either or both
+/// ends"). It is not made if it would put the striker on top of a third
+/// unit, or off the table.
 fn close_up(turn: &TurnState, bodies: &mut [Body], s: usize, d: usize, struck: Edge) {
     if !turn.table.units[&bodies[s].id].in_melee_with.is_empty() {
         return;
@@ -1003,15 +1037,20 @@ fn close_up(turn: &TurnState, bodies: &mut [Body], s: usize, d: usize, struck: E
     }
     let along = (b - a) / len;
     let width = 2.0 * bodies[s].fp.half_width;
+    let flush = bearing_of(-dfp.normal(struck));
+    let square = turn_between(bodies[s].pose.facing, flush).abs() <= SQUARE_DEGREES;
     let t = (bodies[s].pose.front - a).dot(along);
-    let t = if width <= len {
+    let t = if square {
+        t
+    } else if width <= len {
         t.clamp(width / 2.0, len - width / 2.0)
     } else {
         len / 2.0
     };
+    // Square or swept, the front edge ends on the face's line.
     let pose = Pose {
         front: a + along * t,
-        facing: bearing_of(-dfp.normal(struck)),
+        facing: flush,
         ..bodies[s].pose
     };
     let fp = pose.footprint(bodies[s].kind);

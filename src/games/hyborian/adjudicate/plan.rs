@@ -561,6 +561,10 @@ fn charge_path(
     let limit = wheel_limit(start, unit.kind, budget * WHEEL_SHARE);
     let wanted = match (target, target_unit) {
         (ChargeTarget::Bearing(b), _) => turn_between(start.facing, *b),
+        // Straight ahead when that strikes the target: a charge wheels only
+        // to reach it, never to centre on it (§4 overlaps "on either or
+        // both ends").
+        (ChargeTarget::Unit(_), Some(t)) if reaches_straight(start, unit.kind, budget, t) => 0.0,
         (ChargeTarget::Unit(_), Some(t)) => {
             let fp = t.footprint();
             let (a, b) = fp.edge(fp.arc_of(start.front));
@@ -587,6 +591,27 @@ fn charge_path(
         length: left.max(0.0),
     });
     (legs, wheel, budget)
+}
+
+/// Whether a unit running straight ahead `distance` inches from `start`
+/// would strike `target` where it stands.
+fn reaches_straight(start: Pose, kind: UnitType, distance: f64, target: &Unit) -> bool {
+    let fp = start.footprint(kind);
+    let swept = crate::games::hyborian::table::geometry::Footprint::behind(
+        start.front + heading(start.facing) * distance,
+        start.facing,
+        2.0 * fp.half_width,
+        2.0 * fp.half_depth + distance,
+    );
+    let tfp = target.footprint();
+    // Ahead of the front, not beside it: the swept ground beyond the front edge.
+    let ahead = crate::games::hyborian::table::geometry::Footprint::behind(
+        start.front + heading(start.facing) * distance,
+        start.facing,
+        2.0 * fp.half_width,
+        distance,
+    );
+    swept.overlaps(&tfp) && ahead.overlaps(&tfp)
 }
 
 /// Whether a written charge at `target` is a charge the ground allows (§7):

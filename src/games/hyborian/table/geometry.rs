@@ -247,7 +247,8 @@ impl Footprint {
         libm::hypot(self.half_width, self.half_depth)
     }
 
-    /// The two ends of an edge, left to right as seen from outside.
+    /// The two ends of an edge, going round the unit clockwise (front-left
+    /// to front-right, and so on): right to left as seen from outside.
     pub fn edge(&self, e: Edge) -> (DVec2, DVec2) {
         let [fl, fr, rr, rl] = self.corners();
         match e {
