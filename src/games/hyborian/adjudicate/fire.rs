@@ -189,7 +189,7 @@ fn may_shoot(
         [&o.phase1, &o.phase2]
             .iter()
             .any(|f| matches!(f, Some(Function::Charge(_))))
-    }) || rec.is_some_and(|r| r.charged || r.phase1.charging || r.phase2.charging);
+    }) || rec.is_some_and(|r| r.charge_contact || r.phase1.charging || r.phase2.charging);
     let evaded = rec.is_some_and(|r| r.phase1.evaded || r.phase2.evaded);
     let fired = rec.is_some_and(|r| match options.archery {
         Archery::OncePerTurn => r.fired.is_some(),

@@ -6,7 +6,7 @@
 
 use super::events::Event;
 use super::fire::{nearest_point, take_losses};
-use super::record::MeleeResult;
+use super::record::{MeleeResult, TurnRecord};
 use super::{roll, TurnState};
 use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
 use crate::games::hyborian::orders::plan::TurnOrders;
@@ -52,9 +52,8 @@ struct Pairing {
     out_of: Vec<usize>,
 }
 
-fn pairing(turn: &TurnState, u: &str, o: &str) -> Pairing {
-    let mine = turn
-        .record
+fn pairing(record: &TurnRecord, u: &str, o: &str) -> Pairing {
+    let mine = record
         .unit(u)
         .map(|r| {
             r.contacts
@@ -63,14 +62,13 @@ fn pairing(turn: &TurnState, u: &str, o: &str) -> Pairing {
                 .collect::<Vec<_>>()
         })
         .unwrap_or_default();
-    let theirs = turn
-        .record
+    let theirs = record
         .unit(o)
         .is_some_and(|r| r.contacts.iter().any(|c| c.other == u));
     let out_of = mine
         .iter()
         .find(|c| c.charging)
-        .and_then(|c| turn.record.unit(u).map(|r| r.phase(c.phase).charged_out_of.clone()))
+        .and_then(|c| record.unit(u).map(|r| r.phase(c.phase).charged_out_of.clone()))
         .unwrap_or_default();
     Pairing {
         first_round: !mine.is_empty() || theirs,
@@ -157,7 +155,7 @@ pub(crate) fn round(
     only: Option<&BTreeSet<(UnitId, UnitId)>>,
     earlier: &Tally,
 ) -> Tally {
-    let bouts: Vec<Bout> = bouts(turn, options)
+    let bouts: Vec<Bout> = bouts(&turn.table, &turn.record, options)
         .into_iter()
         .filter(|b| only.is_none_or(|o| o.contains(&(b.unit.clone(), b.opponent.clone()))))
         .collect();
@@ -195,17 +193,10 @@ pub(crate) fn round(
             turn.table.charge_bonus_earned.insert(b.unit.clone());
         }
     }
-    // A charge whose bonus the melee rules denied earned nothing (§4, §7).
-    for id in &fighters {
-        if !bouts.iter().any(|b| {
-            &b.unit == id
-                && b.modifiers
-                    .iter()
-                    .any(|m| matches!(m, MeleeModifier::Charge(_)))
-        }) {
-            if let Some(r) = turn.record.units.get_mut(id) {
-                r.charged = false;
-            }
+    // Who earned a charge bonus this round (§4; the case format's `charged`).
+    for b in &bouts {
+        if b.modifiers.iter().any(|m| matches!(m, MeleeModifier::Charge(_))) {
+            turn.record.unit_mut(&b.unit).charge_bonus = true;
         }
     }
     let mut inflicted: BTreeMap<&UnitId, u32> = BTreeMap::new();
@@ -242,6 +233,15 @@ pub(crate) fn round(
     tally
 }
 
+/// Whether unit `id` earns a charge bonus in the melee round about to be
+/// fought, as the table and the turn's record stand (§4, §7): what the
+/// case format's `charged` asks at a stop before the melee step.
+pub fn charge_bonus_due(table: &Table, record: &TurnRecord, options: &GameOptions, id: &str) -> bool {
+    bouts(table, record, options).iter().any(|b| {
+        b.unit == id && b.modifiers.iter().any(|m| matches!(m, MeleeModifier::Charge(_)))
+    })
+}
+
 /// Casualties on a unit; its attached heroes die last (§4), one casualty each.
 fn lose_with_heroes(turn: &mut TurnState, id: &str, n: u32) {
     let figures = turn.table.units.get(id).map_or(0, |u| u.figures);
@@ -268,8 +268,7 @@ fn lose_with_heroes(turn: &mut TurnState, id: &str, n: u32) {
 }
 
 /// Every unit's bout against each opponent, in id order.
-pub(crate) fn bouts(turn: &TurnState, options: &GameOptions) -> Vec<Bout> {
-    let table = &turn.table;
+pub(crate) fn bouts(table: &Table, record: &TurnRecord, options: &GameOptions) -> Vec<Bout> {
     let mut out = Vec::new();
     for u in table.units.values().filter(|u| u.status.is_present()) {
         // Expansion (§4): the class's figures a turn, shared among opponents in id order.
@@ -278,8 +277,8 @@ pub(crate) fn bouts(turn: &TurnState, options: &GameOptions) -> Vec<Bout> {
             let Some(o) = table.units.get(oid).filter(|o| o.status.is_present()) else {
                 continue;
             };
-            let p = pairing(turn, &u.id, oid);
-            let q = pairing(turn, oid, &u.id);
+            let p = pairing(record, &u.id, oid);
+            let q = pairing(record, oid, &u.id);
             let here = figures_fighting(u, o, &p, &q, options.figure_rounding);
             let last = table
                 .melee_figures
@@ -298,7 +297,7 @@ pub(crate) fn bouts(turn: &TurnState, options: &GameOptions) -> Vec<Bout> {
             if k == 0 {
                 figures += heroes_weight(table, &u.id);
             }
-            let modifiers = modifiers(turn, u, o, &p, &q, options);
+            let modifiers = modifiers(table, record, u, o, &p, &q, options);
             out.push(Bout {
                 unit: u.id.clone(),
                 opponent: oid.clone(),
@@ -443,14 +442,14 @@ fn denies_charge(table: &Table, f: &Footprint, except: &[usize]) -> bool {
 
 /// The modifiers of `u`'s die against `o` (§4, §5, §7).
 fn modifiers(
-    turn: &TurnState,
+    table: &Table,
+    record: &TurnRecord,
     u: &Unit,
     o: &Unit,
     p: &Pairing,
     q: &Pairing,
     options: &GameOptions,
 ) -> Vec<MeleeModifier> {
-    let table = &turn.table;
     let mut m = Vec::new();
     let (cu, co) = (category(u.kind), category(o.kind));
     if cu < co && co < SPECIAL_CATEGORY {
@@ -482,7 +481,7 @@ fn modifiers(
         }
         _ => {}
     }
-    if turn.record.unit(&u.id).is_some_and(|r| r.fired.is_some()) {
+    if record.unit(&u.id).is_some_and(|r| r.fired.is_some()) {
         m.push(MeleeModifier::FiredThisTurn);
     }
     match u.status {

@@ -960,7 +960,7 @@ fn touch(
             charging,
             clock,
         });
-        rec.charged |= charging;
+        rec.charge_contact |= charging;
     }
     for (k, other, face, charging, moving) in [
         (s, d, face_of_d, was_charging[0], true),

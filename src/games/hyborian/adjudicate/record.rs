@@ -35,9 +35,13 @@ pub struct UnitRecord {
     pub phase2: PhaseRecord,
     /// Contacts with enemy units, in the order they happened.
     pub contacts: Vec<Contact>,
-    /// Made contact with a charge this turn (the charge bonus of §4 may
-    /// still be denied by the melee rules: depth of infantry, terrain).
-    pub charged: bool,
+    /// Made contact with a charge this turn (the case format's
+    /// `charge_contact`); the charge bonus may still be denied by the melee
+    /// rules (depth of infantry, terrain).
+    pub charge_contact: bool,
+    /// Earned a charge bonus in a melee round this turn (§4; the case
+    /// format's `charged`).
+    pub charge_bonus: bool,
     /// Shot at the end of this phase (§6: one volley a turn by default;
     /// −1 in melee after firing).
     pub fired: Option<Phase>,
