@@ -52,6 +52,7 @@ fn battle() -> (Table, TurnOrders) {
             let f = if k % 5 == 0 && row == 0 {
                 Function::Charge(Charge {
                     target: ChargeTarget::Unit(format!("s{}u{k:02}", 1 - side)),
+                    sweep: None,
                     breakthrough: false,
                     break_off: false,
                 })

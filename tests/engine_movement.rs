@@ -63,6 +63,7 @@ fn mv(d: Distance) -> Function {
 fn charge(target: &str) -> Function {
     Function::Charge(Charge {
         target: ChargeTarget::Unit(target.into()),
+        sweep: None,
         breakthrough: false,
         break_off: false,
     })

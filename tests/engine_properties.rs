@@ -159,6 +159,7 @@ fn orders(specs: &[Spec], placed: &[(usize, String)], table: &Table) -> TurnOrde
             }
             _ => Function::Charge(Charge {
                 target: ChargeTarget::Unit(enemies[s.target % enemies.len()].clone()),
+                sweep: None,
                 breakthrough: false,
                 break_off: false,
             }),

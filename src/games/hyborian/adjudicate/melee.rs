@@ -9,7 +9,7 @@ use super::fire::{nearest_point, take_losses};
 use super::record::{MeleeResult, TurnRecord};
 use super::{roll, TurnState};
 use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
-use crate::games::hyborian::orders::plan::TurnOrders;
+use crate::games::hyborian::orders::plan::{MeleeOrders, TurnOrders};
 use crate::games::hyborian::rules::bases::base;
 use crate::games::hyborian::rules::melee::{
     casualties, category, charge_bonus, expansion_rate, fighting_strength, half, overlap_figures,
@@ -155,7 +155,7 @@ pub(crate) fn round(
     only: Option<&BTreeSet<(UnitId, UnitId)>>,
     earlier: &Tally,
 ) -> Tally {
-    let bouts: Vec<Bout> = bouts(&turn.table, &turn.record, options)
+    let bouts: Vec<Bout> = bouts(&turn.table, &turn.record, options, &turn.melee_orders)
         .into_iter()
         .filter(|b| only.is_none_or(|o| o.contains(&(b.unit.clone(), b.opponent.clone()))))
         .collect();
@@ -237,7 +237,7 @@ pub(crate) fn round(
 /// fought, as the table and the turn's record stand (§4, §7): what the
 /// case format's `charged` asks at a stop before the melee step.
 pub fn charge_bonus_due(table: &Table, record: &TurnRecord, options: &GameOptions, id: &str) -> bool {
-    bouts(table, record, options).iter().any(|b| {
+    bouts(table, record, options, &BTreeMap::new()).iter().any(|b| {
         b.unit == id && b.modifiers.iter().any(|m| matches!(m, MeleeModifier::Charge(_)))
     })
 }
@@ -267,28 +267,46 @@ fn lose_with_heroes(turn: &mut TurnState, id: &str, n: u32) {
     }
 }
 
-/// Every unit's bout against each opponent, in id order.
-pub(crate) fn bouts(table: &Table, record: &TurnRecord, options: &GameOptions) -> Vec<Bout> {
+/// Every unit's bout against each opponent, in id order. `written` holds
+/// the melee adjustments units wrote this turn (§4); a unit not in it
+/// expands by its class's whole rate and laps around (the default).
+pub(crate) fn bouts(
+    table: &Table,
+    record: &TurnRecord,
+    options: &GameOptions,
+    written: &BTreeMap<UnitId, MeleeOrders>,
+) -> Vec<Bout> {
     let mut out = Vec::new();
     for u in table.units.values().filter(|u| u.status.is_present()) {
-        // Expansion (§4): the class's figures a turn, shared among opponents in id order.
-        let mut budget = expansion_rate(u.class);
+        let rate = expansion_rate(u.class);
+        let default = MeleeOrders { expand: rate, contract: 0, lap: true };
+        let orders = written.get(&u.id).unwrap_or(&default);
+        // Expansion and contraction (§4): at most the class's figures a
+        // turn, shared among opponents in id order.
+        let mut expand = orders.expand.min(rate);
+        let mut contract = orders.contract.min(rate);
         for (k, oid) in u.in_melee_with.iter().enumerate() {
             let Some(o) = table.units.get(oid).filter(|o| o.status.is_present()) else {
                 continue;
             };
             let p = pairing(record, &u.id, oid);
             let q = pairing(record, oid, &u.id);
-            let here = figures_fighting(u, o, &p, &q, options.figure_rounding);
+            let here = figures_fighting(u, o, &p, &q, options.figure_rounding, orders.lap);
             let last = table
                 .melee_figures
                 .get(&u.id)
                 .and_then(|m| m.get(oid))
                 .copied();
             let rank_and_file = match last {
+                Some(last) if !p.first_round && !u.kind.is_single_figure() && contract > 0 => {
+                    // Figures taken out of the melee; at least one stays in it.
+                    let n = last.saturating_sub(contract).max(1).min(u.figures);
+                    contract -= last.saturating_sub(n).min(contract);
+                    n
+                }
                 Some(last) if !p.first_round && !u.kind.is_single_figure() => {
-                    let n = here.max((last + budget).min(u.figures));
-                    budget -= n.saturating_sub(here.max(last)).min(budget);
+                    let n = here.max((last + expand).min(u.figures));
+                    expand -= n.saturating_sub(here.max(last)).min(expand);
                     n
                 }
                 _ => here,
@@ -362,7 +380,14 @@ fn contact(u: &Unit, o: &Footprint) -> (Edge, u32, u32, u32) {
 }
 
 /// The figures of `u` that fight `o` this round (§4, §5; rulings C-15..C-18).
-fn figures_fighting(u: &Unit, o: &Unit, p: &Pairing, q: &Pairing, rounding: FigureRounding) -> u32 {
+fn figures_fighting(
+    u: &Unit,
+    o: &Unit,
+    p: &Pairing,
+    q: &Pairing,
+    rounding: FigureRounding,
+    lap: bool,
+) -> u32 {
     if u.kind.is_single_figure() {
         return single_figure_weight(u.kind);
     }
@@ -383,7 +408,7 @@ fn figures_fighting(u: &Unit, o: &Unit, p: &Pairing, q: &Pairing, rounding: Figu
     // First round: a straight line, the overlaps only. Later rounds the
     // overhanging figures lap around the ends, as far as the enemy's flanks
     // reach (§4; ruling C-30) — no new flank for it.
-    let reach = if p.first_round || over == 0 {
+    let reach = if p.first_round || over == 0 || !lap {
         over
     } else {
         let flank = f64::from(o.ranks) * base(o.kind).rank_depth;

@@ -313,7 +313,7 @@ fn plan_phase(
         if let Some(Function::Charge(c)) = function_of(&u.id) {
             if let ChargeTarget::Unit(t) = &c.target {
                 // A charge the ground forbids is a move (§7): no one evades it.
-                if ground_allows_charge(table, u, &c.target) {
+                if ground_allows_charge(table, u, c) {
                     charged.entry(t.clone()).or_insert_with(|| u.id.clone());
                 }
             }

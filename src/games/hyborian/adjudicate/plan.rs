@@ -8,7 +8,7 @@
 
 use super::events::{Event, NoCharge, Refusal};
 use crate::games::hyborian::orders::plan::{
-    ChargeTarget, Direction, Distance, FaceChange, FormationChange, Function, Hand, Move, Target,
+    Charge, ChargeTarget, Direction, Distance, FaceChange, FormationChange, Function, Hand, Move, Target,
     WheelAngle,
 };
 use crate::games::hyborian::rules::movement::{
@@ -512,7 +512,13 @@ fn plan_move(
 /// target's nearest face (or the bearing), then straight on for the rest.
 /// A charge the ground forbids (§7, [`charge_ground`]) is planned the same
 /// way at the unit's normal rate, and marked `denied`.
-fn plan_charge(ctx: &Context, unit: &Unit, target: &ChargeTarget) -> Result<Plan, Refusal> {
+fn plan_charge(
+    ctx: &Context,
+    unit: &Unit,
+    charge: &Charge,
+    events: &mut Vec<Event>,
+) -> Result<Plan, Refusal> {
+    let target = &charge.target;
     let target_unit = match target {
         ChargeTarget::Unit(id) => {
             let t = ctx
@@ -528,12 +534,21 @@ fn plan_charge(ctx: &Context, unit: &Unit, target: &ChargeTarget) -> Result<Plan
         }
         _ => None,
     };
-    let charge = charge_path(unit, target, target_unit, Pace::Charge);
-    let (denied, out_of) = charge_ground(ctx.table, unit, target_unit, &charge);
+    let path = charge_path(unit, charge, target_unit, Pace::Charge);
+    let (denied, out_of) = charge_ground(ctx.table, unit, target_unit, &path);
     let (legs, wheel, budget) = match denied {
-        Some(_) => charge_path(unit, target, target_unit, Pace::Normal),
-        None => charge,
+        Some(_) => charge_path(unit, charge, target_unit, Pace::Normal),
+        None => path,
     };
+    if let Some(ordered) = charge.sweep.filter(|o| (o - wheel).abs() > NO_WHEEL) {
+        events.push(Event::WheelCut {
+            unit: unit.id.clone(),
+            name: unit.name.clone(),
+            phase: ctx.phase,
+            ordered,
+            made: wheel,
+        });
+    }
     Ok(Plan {
         kind: PlanKind::Charge {
             target: target_unit.map(|t| t.id.clone()),
@@ -548,18 +563,21 @@ fn plan_charge(ctx: &Context, unit: &Unit, target: &ChargeTarget) -> Result<Plan
     })
 }
 
-/// The legs of a charge at `pace`: a wheel toward the aim within half the
-/// distance, then straight on. Returns the legs, the wheel and the distance.
+/// The legs of a charge at `pace`: the written sweep, or a wheel toward the
+/// aim, within half the distance, then straight on. Returns the legs, the
+/// wheel and the distance.
 fn charge_path(
     unit: &Unit,
-    target: &ChargeTarget,
+    charge: &Charge,
     target_unit: Option<&Unit>,
     pace: Pace,
 ) -> (Vec<Leg>, f64, f64) {
     let start = unit.pose();
     let budget = allowance(unit.kind, start.formation, pace, false);
     let limit = wheel_limit(start, unit.kind, budget * WHEEL_SHARE);
-    let wanted = match (target, target_unit) {
+    let wanted = match (&charge.target, target_unit) {
+        // The sweep as written (ruling E-30).
+        _ if charge.sweep.is_some() => charge.sweep.unwrap_or_default(),
         (ChargeTarget::Bearing(b), _) => turn_between(start.facing, *b),
         // Straight ahead when that strikes the target: a charge wheels only
         // to reach it, never to centre on it (§4 overlaps "on either or
@@ -616,12 +634,12 @@ fn reaches_straight(start: Pose, kind: UnitType, distance: f64, target: &Unit) -
 
 /// Whether a written charge at `target` is a charge the ground allows (§7):
 /// only such a charge sets off an evade.
-pub fn ground_allows_charge(table: &Table, unit: &Unit, target: &ChargeTarget) -> bool {
-    let target_unit = match target {
+pub fn ground_allows_charge(table: &Table, unit: &Unit, charge: &Charge) -> bool {
+    let target_unit = match &charge.target {
         ChargeTarget::Unit(id) => table.units.get(id),
         _ => None,
     };
-    let path = charge_path(unit, target, target_unit, Pace::Charge);
+    let path = charge_path(unit, charge, target_unit, Pace::Charge);
     charge_ground(table, unit, target_unit, &path).0.is_none()
 }
 
@@ -768,7 +786,7 @@ pub fn plan_function(
         // melee round.
         Function::Hold | Function::BreakOff => Ok(None),
         Function::Move(m) => plan_move(ctx, unit, m, events).map(Some),
-        Function::Charge(c) => plan_charge(ctx, unit, &c.target).map(Some),
+        Function::Charge(c) => plan_charge(ctx, unit, c, events).map(Some),
         Function::Face(fc) => plan_change(ctx, unit, Some(fc), None).map(Some),
         Function::Formation(fm) => plan_change(ctx, unit, None, Some(fm)).map(Some),
         Function::FaceAndFormation(fc, fm) => plan_change(ctx, unit, Some(fc), Some(fm)).map(Some),

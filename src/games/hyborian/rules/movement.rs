@@ -66,6 +66,9 @@ pub const CHANGE_COST: f64 = 3.0;
 pub const WHEEL_SHARE: f64 = 0.5;
 /// The final half of a charge must be straight (§3).
 pub const CHARGE_STRAIGHT_SHARE: f64 = 0.5;
+/// A wheel (or a charge's sweep) turns at most this far; more is a face
+/// about (ruling O-22).
+pub const MAX_WHEEL_DEGREES: f64 = 180.0;
 /// Oblique moves up to 45° from straight ahead (§3).
 pub const OBLIQUE_MAX_DEGREES: f64 = 45.0;
 /// A forced march never comes within 24 inches of the enemy (§3).
