@@ -443,7 +443,7 @@ fn in_rough(table: &Table, f: &Footprint) -> bool {
     table
         .terrain
         .iter()
-        .any(|t| !matches!(t.kind, TerrainKind::Road { .. }) && t.area_meets(f))
+        .any(|t| !matches!(t.kind, TerrainKind::Road { .. }) && !t.kind.is_water() && t.area_meets(f))
 }
 
 /// Light foot, Picts, Kushites (and Black Amazons) fight in rough ground unhindered.

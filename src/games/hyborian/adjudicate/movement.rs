@@ -21,6 +21,7 @@ use crate::games::hyborian::rules::{Phase, Trait, UnitType};
 use crate::games::hyborian::table::geometry::{
     bearing_of, turn_between, Edge, Footprint, Pose, TOUCH,
 };
+use crate::games::hyborian::table::terrain::{water_under, Water};
 use crate::games::hyborian::table::{Status, Table, TerrainKind, Unit, UnitId};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -110,7 +111,8 @@ impl Body {
     }
 }
 
-/// Speed factor for a footprint: half in hills, woods and swamps (§7).
+/// Speed factor for a footprint: half in hills, woods and swamps (§7), and
+/// in fords and fordable water (ruling T-2).
 fn terrain_factor(table: &Table, options: &GameOptions, body: &Body, fp: &Footprint) -> f64 {
     let slowed = table.terrain.iter().any(|t| {
         let slows = match t.kind {
@@ -119,9 +121,11 @@ fn terrain_factor(table: &Table, options: &GameOptions, body: &Body, fp: &Footpr
             }
             TerrainKind::Hill { .. } | TerrainKind::Woods | TerrainKind::Swamp => true,
             TerrainKind::Road { .. } => false,
+            // Water is judged as a whole below (fords and bridges cross it).
+            TerrainKind::River | TerrainKind::Stream | TerrainKind::Ford | TerrainKind::Bridge => false,
         };
         slows && t.area_meets(fp)
-    });
+    }) || water_under(&table.terrain, fp, options.rivers, options.streams) == Water::Slowed;
     if slowed {
         ROUGH_SPEED
     } else {
@@ -138,7 +142,13 @@ pub(crate) fn within_table(table: &Table, fp: &Footprint) -> bool {
 
 /// The rule a pose would break, if any: the table edge, terrain the unit
 /// may not enter, a forced march within 24 inches of the enemy.
-fn breach(table: &Table, bodies: &[Body], i: usize, pose: Pose) -> Option<Halt> {
+fn breach(
+    table: &Table,
+    options: &GameOptions,
+    bodies: &[Body],
+    i: usize,
+    pose: Pose,
+) -> Option<Halt> {
     let b = &bodies[i];
     let m = b.motion.as_ref()?;
     let fp = pose.footprint(b.kind);
@@ -153,6 +163,11 @@ fn breach(table: &Table, bodies: &[Body], i: usize, pose: Pose) -> Option<Halt> 
                 terrain: t.name().to_string(),
             });
         }
+    }
+    if let Water::Barred(name) = water_under(&table.terrain, &fp, options.rivers, options.streams) {
+        return Some(Halt::Terrain {
+            terrain: name.to_string(),
+        });
     }
     if m.charging() {
         if let Some(what) = super::spells::charge_barrier(table, &fp) {
@@ -613,10 +628,10 @@ fn tentative(turn: &TurnState, options: &GameOptions, bodies: &mut [Body], dt: f
         let (mut next_s, mut next_spent) = advance(table, options, &bodies[i], budget);
         let mut halt = None;
         if !m.plan.is_change() {
-            if let Some(h) = breach(table, bodies, i, m.plan.pose_at(next_s)) {
+            if let Some(h) = breach(table, options, bodies, i, m.plan.pose_at(next_s)) {
                 let plan = &bodies[i].motion.as_ref().expect("moving").plan;
                 let (mut lo, mut hi) = (0.0, 1.0);
-                if breach(table, bodies, i, plan.pose_at(s0)).is_some() {
+                if breach(table, options, bodies, i, plan.pose_at(s0)).is_some() {
                     hi = 0.0;
                 }
                 for _ in 0..BISECT {
@@ -624,7 +639,7 @@ fn tentative(turn: &TurnState, options: &GameOptions, bodies: &mut [Body], dt: f
                         break;
                     }
                     let mid = (lo + hi) / 2.0;
-                    if breach(table, bodies, i, plan.pose_at(s0 + mid * (next_s - s0))).is_some() {
+                    if breach(table, options, bodies, i, plan.pose_at(s0 + mid * (next_s - s0))).is_some() {
                         hi = mid;
                     } else {
                         lo = mid;

@@ -22,6 +22,7 @@ use crate::games::hyborian::table::geometry::{bearing_of, heading, rotate_cw, Fo
 use crate::games::hyborian::table::setup::{
     formation_fits, COLUMN_MIN_RANKS, LINE_MAX_RANKS, ROAD_COLUMN_MAX_FILES,
 };
+use crate::games::hyborian::table::terrain::{water_under, Water};
 use crate::games::hyborian::table::{Table, TerrainKind, Unit, UnitId};
 use glam::DVec2;
 use std::collections::BTreeSet;
@@ -125,8 +126,12 @@ fn narrower_formations(u: &Unit) -> Vec<Pose> {
         .collect()
 }
 
-/// Terrain the unit may not enter (§7: mounted troops and woods or swamps).
-fn forbidden(table: &Table, u: &Unit, fp: &Footprint) -> Option<String> {
+/// Terrain the unit may not enter (§7: mounted troops and woods or swamps;
+/// water the game makes impassable, ruling T-1).
+fn forbidden(table: &Table, options: &GameOptions, u: &Unit, fp: &Footprint) -> Option<String> {
+    if let Water::Barred(name) = water_under(&table.terrain, fp, options.rivers, options.streams) {
+        return Some(name.to_string());
+    }
     if !u.kind.is_mounted() {
         return None;
     }
@@ -219,7 +224,7 @@ pub(crate) fn retreat(
             }
             break;
         }
-        if let Some(terrain) = forbidden(&turn.table, &u, &fp) {
+        if let Some(terrain) = forbidden(&turn.table, options, &u, &fp) {
             stop = Some((s, Some(Halt::Terrain { terrain })));
             break;
         }

@@ -807,7 +807,7 @@ impl<'a> Ctx<'a> {
         self.table
             .terrain
             .iter()
-            .filter(|t| !matches!(t.kind, TerrainKind::Road { .. }))
+            .filter(|t| !matches!(t.kind, TerrainKind::Road { .. }) && !t.kind.is_water())
             .any(|t| inside(p, &t.points))
     }
 

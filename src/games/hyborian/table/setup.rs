@@ -53,12 +53,13 @@ pub struct TableSize {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TerrainSetup {
-    /// hill | woods | swamp | road
+    /// hill | woods | swamp | road | river | stream | ford | bridge
     pub kind: String,
     /// Hills: 1 or 2.
     pub contours: Option<u8>,
     pub points: Vec<[f64; 2]>,
-    /// Roads: width in inches.
+    /// Roads: width in inches. Rivers, streams, fords and bridges: with a
+    /// width, `points` is a line and the water a band that wide about it.
     pub width: Option<f64>,
 }
 
@@ -205,14 +206,36 @@ fn parse_terrain(i: usize, t: &TerrainSetup) -> Result<Terrain, SetupError> {
                 ))
             }
         },
+        "river" => TerrainKind::River,
+        "stream" => TerrainKind::Stream,
+        "ford" => TerrainKind::Ford,
+        "bridge" => TerrainKind::Bridge,
         other => {
             return Err(err(
                 &place,
                 "kind",
-                format!("'{other}' is not a terrain kind (hill, woods, swamp, road)"),
+                format!(
+                    "'{other}' is not a terrain kind (hill, woods, swamp, road, river, stream, ford, bridge)"
+                ),
             ))
         }
     };
+    if kind.is_water() {
+        // A line with a width is a band (like a road); without one, a polygon.
+        return match t.width {
+            Some(w) if w > 0.0 && w.is_finite() && points.len() >= 2 => Ok(Terrain {
+                kind,
+                points: super::terrain::band_polygon(&points, w),
+            }),
+            Some(_) => Err(err(&place, "width", "a width in inches greater than 0, with at least 2 points")),
+            None if points.len() >= 3 => Ok(Terrain { kind, points }),
+            None => Err(err(
+                &place,
+                "points",
+                "water is a polygon of 3 or more points, or a line of 2 or more with a width",
+            )),
+        };
+    }
     let needed = if matches!(kind, TerrainKind::Road { .. }) {
         2
     } else {
