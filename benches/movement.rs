@@ -48,6 +48,7 @@ fn battle() -> (Table, TurnOrders) {
                 status: None,
                 attached_to: None,
                 spell_points: None,
+                mounted: None,
             });
             let f = if k % 5 == 0 && row == 0 {
                 Function::Charge(Charge {

@@ -712,6 +712,7 @@ fn raise(turn: &mut TurnState, w: &Unit, spell: Spell, p: DVec2) -> Result<UnitI
         in_melee_with: Default::default(),
         attached_to: None,
         spell_points: None,
+        mounted: false,
     };
     if spell == Spell::TheCalling {
         if let Some(e) = nearest_enemy(table, &u) {

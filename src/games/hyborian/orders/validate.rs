@@ -446,7 +446,7 @@ impl<'a> Ctx<'a> {
     fn allowance(&self, m: &MoveOrder, formation: Formation) -> f64 {
         let k = self.unit.kind;
         if k.is_single_figure() {
-            return movement::single_figure_move(k);
+            return movement::single_figure_move(k, self.unit.mounted);
         }
         let pace = if m.forced_march {
             Pace::ForcedMarch { on_road: m.along_road }

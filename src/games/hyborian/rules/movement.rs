@@ -48,14 +48,14 @@ pub const SINGLE_FIGURE_MOVE: f64 = 12.0;
 /// Commanders mounted: light-cavalry road-column speed (§3).
 pub const MOUNTED_LEADER_MOVE: f64 = 24.0;
 
-/// The most a single figure may be ordered to move in a phase: wizards at
-/// light-foot forced-march speed (12); commanders and heroes at the mounted
-/// figure (24), since the table does not record whether a leader is
-/// mounted (ruling O-7 in docs/rulings/orders.md).
-pub fn single_figure_move(kind: UnitType) -> f64 {
+/// The most a single figure moves in a phase (§3, §9, §10): commanders (and
+/// heroes, whose speed the book does not give: ruling O-7) at light-infantry
+/// road-column speed on foot (12) and light-cavalry road-column speed
+/// mounted (24); wizards at light-foot forced-march speed (12).
+pub fn single_figure_move(kind: UnitType, mounted: bool) -> f64 {
     match kind {
-        UnitType::Wizard => SINGLE_FIGURE_MOVE,
-        _ => MOUNTED_LEADER_MOVE,
+        UnitType::Commander | UnitType::Hero | UnitType::Superhero if mounted => MOUNTED_LEADER_MOVE,
+        _ => SINGLE_FIGURE_MOVE,
     }
 }
 /// All foot may move 2 inches straight back without changing face (§3).

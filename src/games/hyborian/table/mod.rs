@@ -85,6 +85,10 @@ pub struct Unit {
     pub attached_to: Option<UnitId>,
     /// Wizards: spell points left.
     pub spell_points: Option<u32>,
+    /// Commanders and heroes: rides a horse (§9: a commander moves at 24
+    /// inches mounted, 12 on foot).
+    #[serde(default)]
+    pub mounted: bool,
 }
 
 impl Unit {

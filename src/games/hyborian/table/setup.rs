@@ -89,6 +89,10 @@ pub struct UnitSetup {
     pub status: Option<String>,
     pub attached_to: Option<String>,
     pub spell_points: Option<u32>,
+    /// Commanders and heroes: whether they ride. Not given: they ride when
+    /// attached to cavalry, chariots or mammoths (ruling O-7).
+    #[serde(default)]
+    pub mounted: Option<bool>,
 }
 
 /// Why a set-up is not a legal table: which unit (or terrain), which field, why.
@@ -408,6 +412,13 @@ fn parse_unit(
             "only wizards have spell points",
         ));
     }
+    if u.mounted.is_some() && !kind.is_leader() {
+        return Err(err(
+            &place,
+            "mounted",
+            "only commanders and heroes are written mounted or on foot (other units are by their type)",
+        ));
+    }
     let unit = Unit {
         id: u.id.clone(),
         side: u.side.clone(),
@@ -428,6 +439,7 @@ fn parse_unit(
         in_melee_with: BTreeSet::new(),
         attached_to: u.attached_to.clone(),
         spell_points: u.spell_points,
+        mounted: u.mounted.unwrap_or(false),
     };
     Ok((unit, in_melee_with))
 }
@@ -525,6 +537,15 @@ impl Table {
                         format!("'{to}' is not another unit on the table"),
                     ));
                 }
+            }
+        }
+        // A leader not written mounted or on foot rides with mounted troops.
+        for s in setup.units.iter().filter(|s| s.mounted.is_none()) {
+            let rides = table.units.get(&s.id).and_then(|u| u.attached_to.as_ref())
+                .and_then(|to| table.units.get(to))
+                .is_some_and(|host| host.kind.is_mounted());
+            if let Some(u) = table.units.get_mut(&s.id).filter(|u| u.kind.is_leader()) {
+                u.mounted = rides;
             }
         }
         table.check_overlaps()?;
