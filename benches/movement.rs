@@ -48,10 +48,12 @@ fn battle() -> (Table, TurnOrders) {
                 status: None,
                 attached_to: None,
                 spell_points: None,
+                mounted: None,
             });
             let f = if k % 5 == 0 && row == 0 {
                 Function::Charge(Charge {
                     target: ChargeTarget::Unit(format!("s{}u{k:02}", 1 - side)),
+                    sweep: None,
                     breakthrough: false,
                     break_off: false,
                 })

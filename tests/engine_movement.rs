@@ -63,6 +63,7 @@ fn mv(d: Distance) -> Function {
 fn charge(target: &str) -> Function {
     Function::Charge(Charge {
         target: ChargeTarget::Unit(target.into()),
+        sweep: None,
         breakthrough: false,
         break_off: false,
     })
@@ -143,7 +144,7 @@ fn head_on_charge_meets_at_the_shared_clock() {
     let hc = &r.table.units["hc"];
     assert!(near(hc.front, [30.0, 24.0]), "{:?}", hc.front);
     assert!(hc.in_melee_with.contains("mi"));
-    assert!(r.record.unit("hc").unwrap().charged);
+    assert!(r.record.unit("hc").unwrap().charge_contact);
     assert!(r
         .events
         .iter()

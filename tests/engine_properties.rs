@@ -93,6 +93,7 @@ fn battle(specs: &[Spec], name: impl Fn(usize) -> String) -> (Table, Vec<(usize,
             status: None,
             attached_to: None,
             spell_points: None,
+            mounted: None,
         };
         setup.units.push(u);
         if Table::from_setup(&setup).is_err() {
@@ -159,6 +160,7 @@ fn orders(specs: &[Spec], placed: &[(usize, String)], table: &Table) -> TurnOrde
             }
             _ => Function::Charge(Charge {
                 target: ChargeTarget::Unit(enemies[s.target % enemies.len()].clone()),
+                sweep: None,
                 breakthrough: false,
                 break_off: false,
             }),

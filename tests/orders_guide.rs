@@ -4,8 +4,10 @@
 //! (`umpire::games::hyborian::orders::sample`); words after the tag adjust the check:
 //! `nemedia` (written by Nemedia), `setup` (the set-up turn), `far` (the
 //! enemy moved back beyond forced-march distance), `woods` (the Bossonians
-//! stand in a wood), `refused` (the example shows an order the rules
-//! refuse). Blocks tagged `mail` are whole mails.
+//! stand in a wood), `melee` (the Black Dragons and the Gunderman Pikes
+//! are locked in melee with the Nemedian Knights and Spearmen), `refused`
+//! (the example shows an order the rules refuse). Blocks tagged `mail` are
+//! whole mails.
 
 use umpire::games::hyborian::orders::diagnostic::Kind;
 use umpire::games::hyborian::orders::{check_side, read_sheet, sample};
@@ -69,6 +71,12 @@ fn every_example_in_the_guide_reads_as_shown() {
         if has("far") {
             for u in table.units.values_mut().filter(|u| u.side == "nemedia") {
                 u.front.y = 47.0;
+            }
+        }
+        if has("melee") {
+            for (a, b) in [("dragons", "knights"), ("pikes", "spears")] {
+                table.units.get_mut(a).unwrap().in_melee_with.insert(b.into());
+                table.units.get_mut(b).unwrap().in_melee_with.insert(a.into());
             }
         }
         if has("woods") {

@@ -155,13 +155,16 @@ fn function() -> impl Strategy<Value = Function> {
         face().prop_map(Function::Face),
         form().prop_map(Function::Form),
         (face(), form()).prop_map(|(a, b)| Function::FaceAndForm(a, b)),
-        (aim, any::<bool>(), any::<bool>()).prop_map(|(aim, breakthrough, break_off)| {
-            Function::Charge(ChargeOrder {
-                aim,
-                breakthrough,
-                break_off,
-            })
-        }),
+        (aim, any::<bool>(), any::<bool>(), prop::option::of((hand(), positive()))).prop_map(
+            |(aim, breakthrough, break_off, sweep)| {
+                Function::Charge(ChargeOrder {
+                    sweep,
+                    aim,
+                    breakthrough,
+                    break_off,
+                })
+            }
+        ),
         Just(Function::BreakOff),
         Just(Function::Hold),
     ]
@@ -182,6 +185,9 @@ fn unit_order() -> impl Strategy<Value = UnitOrder> {
         unit_ref().prop_map(UnitOrder::Join),
         unit_ref().prop_map(UnitOrder::RideWith),
         Just(UnitOrder::Leave),
+        prop::option::of(1u32..7).prop_map(UnitOrder::Expand),
+        (1u32..7).prop_map(UnitOrder::Contract),
+        Just(UnitOrder::LapAround),
         point().prop_map(|(x, y)| UnitOrder::MoveTo(x, y)),
         (prop::sample::select(SPELLS.to_vec()), aim)
             .prop_map(|(spell, aim): (Spell, SpellAim)| UnitOrder::Cast { spell, aim }),

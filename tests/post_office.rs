@@ -270,7 +270,8 @@ fn a_deployment_turn_places_units_inside_their_zones_and_reveals_both_at_once() 
 #[test]
 fn moderator_dice_are_used_marked_and_verified() {
     let dir = tempfile::tempdir().unwrap();
-    let mut po = office_with_game(dir.path());
+    // The Tybor lies between the cavalry; it is not what this test is about.
+    let mut po = office_with_options(dir.path(), "rivers = \"open\"");
     // Turn 1: the cavalry close; turn 2: they meet, with the moderator's dice.
     let d = po.accept(&mail(MODERATOR, "md1@x", "MODERATOR ford PASSWORD modpw\nDICE TURN 2 melee:dragons=5 melee:knights=2\n"), "test", t0()).unwrap().unwrap();
     assert_eq!(d.state(), "done");

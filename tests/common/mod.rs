@@ -60,8 +60,22 @@ pub fn config(dir: &Path) -> Config {
 
 /// A post office in `dir` with the game 'ford' created.
 pub fn office_with_game(dir: &Path) -> PostOffice {
+    office_with_options(dir, "")
+}
+
+/// A post office in `dir` with the game 'ford' created under these house
+/// rules (the lines of the game file's `[options]`).
+pub fn office_with_options(dir: &Path, options: &str) -> PostOffice {
     let mut po = PostOffice::open(config(dir)).unwrap();
-    po.create_game(&GameFile::load(&game_file(dir)).unwrap(), t0()).unwrap();
+    let path = game_file(dir);
+    if !options.is_empty() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, format!("{text}
+[options]
+{options}
+")).unwrap();
+    }
+    po.create_game(&GameFile::load(&path).unwrap(), t0()).unwrap();
     po
 }
 

@@ -6,6 +6,7 @@ pub mod army;
 pub mod campaign;
 pub mod dice;
 pub mod case;
+pub mod identity;
 pub mod orders;
 pub mod report;
 pub mod rules;

@@ -77,6 +77,8 @@ pub(crate) fn after_round(
                 kind: PlanKind::Charge {
                     target: None,
                     wheel: 0.0,
+                    denied: None,
+                    out_of: Vec::new(),
                 },
                 start,
                 legs: vec![Leg::Straight {

@@ -39,6 +39,16 @@ pub enum Event {
         bearing: f64,
         wheel: f64,
     },
+    /// "Nemedian Spearmen cannot charge in the woods: they move at their
+    /// normal rate instead, with no charge bonus."
+    ChargeDenied {
+        unit: UnitId,
+        name: String,
+        phase: u8,
+        target: Option<UnitId>,
+        target_name: Option<String>,
+        why: NoCharge,
+    },
     /// "Pictish Skirmishers evade the charge of Black Dragons: they turn about and fall back."
     Evaded {
         unit: UnitId,
@@ -194,6 +204,14 @@ pub enum Event {
     Routed { unit: UnitId, name: String, distance: f64, again: bool },
     /// "Aquilonian Foot passed through Bossonian Archers."
     PassedThrough { unit: UnitId, name: String, through: UnitId, through_name: String },
+    /// "Aquilonian Foot formed column, 4 wide and 6 deep, to fall back through a gap."
+    ReformedToFallBack {
+        unit: UnitId,
+        name: String,
+        formation: Formation,
+        files: u32,
+        ranks: u32,
+    },
     /// "Aquilonian Foot fell back into Nemedian Knights: a melee begins, with no pre-melee tests."
     RetreatedInto { unit: UnitId, name: String, other: UnitId, other_name: String },
     /// "Aquilonian Foot halted after 3 inches: …"  (stopped falling back or routing)
@@ -418,6 +436,33 @@ pub enum Halt {
     Magic { what: String },
 }
 
+/// Why a charge written is no charge (§7): the unit moves toward its aim at
+/// its normal rate (halved in rough ground) and earns no charge bonus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoCharge {
+    /// "Units may not charge out of a swamp and claim their charge bonuses
+    /// or additional move distance for charging."
+    OutOfSwamp,
+    /// Standing in woods, not on their edge: "no charges are possible in such terrain".
+    InWoods,
+    /// Its way to the target, or the target, is in woods.
+    IntoWoods,
+    /// Its way to the target, or the target, is in a swamp.
+    IntoSwamp,
+}
+
+impl fmt::Display for NoCharge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NoCharge::OutOfSwamp => "no unit may charge out of a swamp",
+            NoCharge::InWoods => "no charge is possible in woods",
+            NoCharge::IntoWoods => "no charge is possible into woods",
+            NoCharge::IntoSwamp => "no charge is possible into a swamp",
+        })
+    }
+}
+
 /// Why heavy cavalry that wrote breakthrough did not break through (§4).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
@@ -464,6 +509,8 @@ pub enum Refusal {
     FormationDoesNotFit,
     /// Friends falling back or routing passed through it last turn (§8).
     PassedThroughLastTurn,
+    /// An evading light unit passed through it this phase (§6).
+    PassedThroughByEvader,
 }
 
 impl Refusal {
@@ -485,6 +532,9 @@ impl Refusal {
             Refusal::FormationDoesNotFit => "its figures cannot form that formation",
             Refusal::PassedThroughLastTurn => {
                 "friends falling back or routing passed through it: it cannot charge in phase 1"
+            }
+            Refusal::PassedThroughByEvader => {
+                "an evading light unit passed through it: it cannot charge in the phase of the evasion"
             }
         }
     }
@@ -543,6 +593,13 @@ impl fmt::Display for Event {
                     write!(f, ", wheeling {} {} first (a sweep)", degrees(*wheel), hand(*wheel))?;
                 }
                 f.write_str(".")
+            }
+            Event::ChargeDenied { name, target_name, why, .. } => {
+                let aim = target_name.as_ref().map(|t| format!(" {t}")).unwrap_or_default();
+                write!(
+                    f,
+                    "{name} cannot charge{aim}: {why}; they move at their normal rate instead, with no charge bonus."
+                )
             }
             Event::Evaded { name, charger_name, .. } => {
                 write!(f, "{name} evade the charge of {charger_name}: they turn about and fall back.")
@@ -649,6 +706,11 @@ impl fmt::Display for Event {
                 write!(f, "{name} {how} {}.", inches(*distance))
             }
             Event::PassedThrough { name, through_name, .. } => write!(f, "{name} passed through {through_name}."),
+            Event::ReformedToFallBack { name, formation, files, ranks, .. } => write!(
+                f,
+                "{name} formed {}, {files} wide and {ranks} deep, to fall back through a gap (a free change).",
+                formation.code().replace('-', " ")
+            ),
             Event::RetreatedInto { name, other_name, .. } => {
                 write!(f, "{name} ran into {other_name}: a melee begins, with no pre-melee tests.")
             }

@@ -189,7 +189,7 @@ fn may_shoot(
         [&o.phase1, &o.phase2]
             .iter()
             .any(|f| matches!(f, Some(Function::Charge(_))))
-    }) || rec.is_some_and(|r| r.charged || r.phase1.charging || r.phase2.charging);
+    }) || rec.is_some_and(|r| r.charge_contact || r.phase1.charging || r.phase2.charging);
     let evaded = rec.is_some_and(|r| r.phase1.evaded || r.phase2.evaded);
     let fired = rec.is_some_and(|r| match options.archery {
         Archery::OncePerTurn => r.fired.is_some(),
@@ -250,7 +250,9 @@ pub(crate) fn pass_through(
             let tfp = t.footprint();
             let charged_us = t.in_melee_with.contains(&firer.id);
             let out_of_range = fp.distance(&tfp) > range.max + 1e-9;
-            let went_away = out_of_range && seen.clock <= 1e-9;
+            // "Not … if they are moving away from the archer unit and finish
+            // their move beyond the range" (§6).
+            let went_away = out_of_range && seen.moving_away();
             let ok = t.side != firer.side
                 && t.status.is_present()
                 && (charged_us || out_of_range)

@@ -40,7 +40,7 @@ fn detach(turn: &mut TurnState, id: &str) {
 /// Move a leader straight toward `to`, at most his speed; true if he got there.
 fn walk(turn: &mut TurnState, id: &str, to: DVec2) -> bool {
     let l = turn.table.units.get_mut(id).expect("leader");
-    let speed = single_figure_move(l.kind);
+    let speed = single_figure_move(l.kind, l.mounted);
     let d = to - l.front;
     let step = d.length().min(speed);
     if step > 1e-9 {

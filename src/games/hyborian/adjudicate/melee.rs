@@ -6,10 +6,10 @@
 
 use super::events::Event;
 use super::fire::{nearest_point, take_losses};
-use super::record::MeleeResult;
+use super::record::{MeleeResult, TurnRecord};
 use super::{roll, TurnState};
 use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
-use crate::games::hyborian::orders::plan::TurnOrders;
+use crate::games::hyborian::orders::plan::{MeleeOrders, TurnOrders};
 use crate::games::hyborian::rules::bases::base;
 use crate::games::hyborian::rules::melee::{
     casualties, category, charge_bonus, expansion_rate, fighting_strength, half, overlap_figures,
@@ -39,7 +39,7 @@ pub struct Bout {
 }
 
 /// What this turn says about one pairing.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 struct Pairing {
     /// The pair touched this turn: the melee's first round.
     first_round: bool,
@@ -47,11 +47,13 @@ struct Pairing {
     charged: bool,
     /// The face of the opponent the unit struck this turn, if it struck.
     struck: Option<Face>,
+    /// Terrain areas the unit charged out of from their edge (§7): they do
+    /// not deny its charge bonus.
+    out_of: Vec<usize>,
 }
 
-fn pairing(turn: &TurnState, u: &str, o: &str) -> Pairing {
-    let mine = turn
-        .record
+fn pairing(record: &TurnRecord, u: &str, o: &str) -> Pairing {
+    let mine = record
         .unit(u)
         .map(|r| {
             r.contacts
@@ -60,14 +62,19 @@ fn pairing(turn: &TurnState, u: &str, o: &str) -> Pairing {
                 .collect::<Vec<_>>()
         })
         .unwrap_or_default();
-    let theirs = turn
-        .record
+    let theirs = record
         .unit(o)
         .is_some_and(|r| r.contacts.iter().any(|c| c.other == u));
+    let out_of = mine
+        .iter()
+        .find(|c| c.charging)
+        .and_then(|c| record.unit(u).map(|r| r.phase(c.phase).charged_out_of.clone()))
+        .unwrap_or_default();
     Pairing {
         first_round: !mine.is_empty() || theirs,
         charged: mine.iter().any(|c| c.charging),
         struck: mine.iter().find(|c| c.striker).map(|c| c.face),
+        out_of,
     }
 }
 
@@ -148,7 +155,7 @@ pub(crate) fn round(
     only: Option<&BTreeSet<(UnitId, UnitId)>>,
     earlier: &Tally,
 ) -> Tally {
-    let bouts: Vec<Bout> = bouts(turn, options)
+    let bouts: Vec<Bout> = bouts(&turn.table, &turn.record, options, &turn.melee_orders)
         .into_iter()
         .filter(|b| only.is_none_or(|o| o.contains(&(b.unit.clone(), b.opponent.clone()))))
         .collect();
@@ -186,17 +193,10 @@ pub(crate) fn round(
             turn.table.charge_bonus_earned.insert(b.unit.clone());
         }
     }
-    // A charge whose bonus the melee rules denied earned nothing (§4, §7).
-    for id in &fighters {
-        if !bouts.iter().any(|b| {
-            &b.unit == id
-                && b.modifiers
-                    .iter()
-                    .any(|m| matches!(m, MeleeModifier::Charge(_)))
-        }) {
-            if let Some(r) = turn.record.units.get_mut(id) {
-                r.charged = false;
-            }
+    // Who earned a charge bonus this round (§4; the case format's `charged`).
+    for b in &bouts {
+        if b.modifiers.iter().any(|m| matches!(m, MeleeModifier::Charge(_))) {
+            turn.record.unit_mut(&b.unit).charge_bonus = true;
         }
     }
     let mut inflicted: BTreeMap<&UnitId, u32> = BTreeMap::new();
@@ -233,6 +233,15 @@ pub(crate) fn round(
     tally
 }
 
+/// Whether unit `id` earns a charge bonus in the melee round about to be
+/// fought, as the table and the turn's record stand (§4, §7): what the
+/// case format's `charged` asks at a stop before the melee step.
+pub fn charge_bonus_due(table: &Table, record: &TurnRecord, options: &GameOptions, id: &str) -> bool {
+    bouts(table, record, options, &BTreeMap::new()).iter().any(|b| {
+        b.unit == id && b.modifiers.iter().any(|m| matches!(m, MeleeModifier::Charge(_)))
+    })
+}
+
 /// Casualties on a unit; its attached heroes die last (§4), one casualty each.
 fn lose_with_heroes(turn: &mut TurnState, id: &str, n: u32) {
     let figures = turn.table.units.get(id).map_or(0, |u| u.figures);
@@ -258,29 +267,46 @@ fn lose_with_heroes(turn: &mut TurnState, id: &str, n: u32) {
     }
 }
 
-/// Every unit's bout against each opponent, in id order.
-pub(crate) fn bouts(turn: &TurnState, options: &GameOptions) -> Vec<Bout> {
-    let table = &turn.table;
+/// Every unit's bout against each opponent, in id order. `written` holds
+/// the melee adjustments units wrote this turn (§4); a unit not in it
+/// expands by its class's whole rate and laps around (the default).
+pub(crate) fn bouts(
+    table: &Table,
+    record: &TurnRecord,
+    options: &GameOptions,
+    written: &BTreeMap<UnitId, MeleeOrders>,
+) -> Vec<Bout> {
     let mut out = Vec::new();
     for u in table.units.values().filter(|u| u.status.is_present()) {
-        // Expansion (§4): the class's figures a turn, shared among opponents in id order.
-        let mut budget = expansion_rate(u.class);
+        let rate = expansion_rate(u.class);
+        let default = MeleeOrders { expand: rate, contract: 0, lap: true };
+        let orders = written.get(&u.id).unwrap_or(&default);
+        // Expansion and contraction (§4): at most the class's figures a
+        // turn, shared among opponents in id order.
+        let mut expand = orders.expand.min(rate);
+        let mut contract = orders.contract.min(rate);
         for (k, oid) in u.in_melee_with.iter().enumerate() {
             let Some(o) = table.units.get(oid).filter(|o| o.status.is_present()) else {
                 continue;
             };
-            let p = pairing(turn, &u.id, oid);
-            let q = pairing(turn, oid, &u.id);
-            let here = figures_fighting(u, o, p, q, options.figure_rounding);
+            let p = pairing(record, &u.id, oid);
+            let q = pairing(record, oid, &u.id);
+            let here = figures_fighting(u, o, &p, &q, options.figure_rounding, orders.lap);
             let last = table
                 .melee_figures
                 .get(&u.id)
                 .and_then(|m| m.get(oid))
                 .copied();
             let rank_and_file = match last {
+                Some(last) if !p.first_round && !u.kind.is_single_figure() && contract > 0 => {
+                    // Figures taken out of the melee; at least one stays in it.
+                    let n = last.saturating_sub(contract).max(1).min(u.figures);
+                    contract -= last.saturating_sub(n).min(contract);
+                    n
+                }
                 Some(last) if !p.first_round && !u.kind.is_single_figure() => {
-                    let n = here.max((last + budget).min(u.figures));
-                    budget -= n.saturating_sub(here.max(last)).min(budget);
+                    let n = here.max((last + expand).min(u.figures));
+                    expand -= n.saturating_sub(here.max(last)).min(expand);
                     n
                 }
                 _ => here,
@@ -289,7 +315,7 @@ pub(crate) fn bouts(turn: &TurnState, options: &GameOptions) -> Vec<Bout> {
             if k == 0 {
                 figures += heroes_weight(table, &u.id);
             }
-            let modifiers = modifiers(turn, u, o, p, q, options);
+            let modifiers = modifiers(table, record, u, o, &p, &q, options);
             out.push(Bout {
                 unit: u.id.clone(),
                 opponent: oid.clone(),
@@ -320,7 +346,7 @@ fn heroes_weight(table: &Table, id: &str) -> u32 {
 }
 
 /// Whether `o` charged `u` this turn (a mounted charge's first round).
-fn cavalry_charge_on(o: &Unit, q: Pairing) -> bool {
+fn cavalry_charge_on(o: &Unit, q: &Pairing) -> bool {
     o.kind.is_cavalry() && q.charged && q.first_round
 }
 
@@ -354,7 +380,14 @@ fn contact(u: &Unit, o: &Footprint) -> (Edge, u32, u32, u32) {
 }
 
 /// The figures of `u` that fight `o` this round (§4, §5; rulings C-15..C-18).
-fn figures_fighting(u: &Unit, o: &Unit, p: Pairing, q: Pairing, rounding: FigureRounding) -> u32 {
+fn figures_fighting(
+    u: &Unit,
+    o: &Unit,
+    p: &Pairing,
+    q: &Pairing,
+    rounding: FigureRounding,
+    lap: bool,
+) -> u32 {
     if u.kind.is_single_figure() {
         return single_figure_weight(u.kind);
     }
@@ -375,7 +408,7 @@ fn figures_fighting(u: &Unit, o: &Unit, p: Pairing, q: Pairing, rounding: Figure
     // First round: a straight line, the overlaps only. Later rounds the
     // overhanging figures lap around the ends, as far as the enemy's flanks
     // reach (§4; ruling C-30) — no new flank for it.
-    let reach = if p.first_round || over == 0 {
+    let reach = if p.first_round || over == 0 || !lap {
         over
     } else {
         let flank = f64::from(o.ranks) * base(o.kind).rank_depth;
@@ -410,37 +443,38 @@ fn in_rough(table: &Table, f: &Footprint) -> bool {
     table
         .terrain
         .iter()
-        .any(|t| !matches!(t.kind, TerrainKind::Road { .. }) && t.area_meets(f))
+        .any(|t| !matches!(t.kind, TerrainKind::Road { .. }) && !t.kind.is_water() && t.area_meets(f))
 }
 
 /// Light foot, Picts, Kushites (and Black Amazons) fight in rough ground unhindered.
 fn at_home_in_rough(u: &Unit) -> bool {
-    u.kind == UnitType::LightInfantry
-        || u.has_trait(Trait::Pict)
-        || u.has_trait(Trait::Kushite)
-        || u.has_trait(Trait::BlackAmazon)
+    super::plan::rough_ground_troops(u)
 }
 
-/// Ground that denies a charge bonus (§7): woods, swamps, two-contour hills.
-fn denies_charge(table: &Table, f: &Footprint) -> bool {
-    table.terrain.iter().any(|t| {
+/// Ground that denies a charge bonus (§7): woods, swamps, two-contour hills
+/// — but not the areas in `except`, which the charger charged out of from
+/// their edge ("units on the edge of a second contour or on the edge of
+/// woods may charge out of this terrain area and claim their charge bonuses").
+fn denies_charge(table: &Table, f: &Footprint, except: &[usize]) -> bool {
+    table.terrain.iter().enumerate().any(|(i, t)| {
         matches!(
             t.kind,
             TerrainKind::Woods | TerrainKind::Swamp | TerrainKind::Hill { contours: 2.. }
-        ) && t.area_meets(f)
+        ) && !except.contains(&i)
+            && t.area_meets(f)
     })
 }
 
 /// The modifiers of `u`'s die against `o` (§4, §5, §7).
 fn modifiers(
-    turn: &TurnState,
+    table: &Table,
+    record: &TurnRecord,
     u: &Unit,
     o: &Unit,
-    p: Pairing,
-    q: Pairing,
+    p: &Pairing,
+    q: &Pairing,
     options: &GameOptions,
 ) -> Vec<MeleeModifier> {
-    let table = &turn.table;
     let mut m = Vec::new();
     let (cu, co) = (category(u.kind), category(o.kind));
     if cu < co && co < SPECIAL_CATEGORY {
@@ -449,7 +483,7 @@ fn modifiers(
     let deep_foot = u.kind.is_cavalry() && o.kind.is_infantry() && o.ranks >= DEEP_INFANTRY_RANKS;
     let at_mammoths = u.kind.is_cavalry() && o.kind == UnitType::WoollyMammoth;
     let ground = !at_home_in_rough(u)
-        && (denies_charge(table, &u.footprint()) || denies_charge(table, &o.footprint()));
+        && (denies_charge(table, &u.footprint(), &p.out_of) || denies_charge(table, &o.footprint(), &[]));
     if p.first_round && p.charged {
         if !(deep_foot || at_mammoths || ground) {
             m.push(MeleeModifier::Charge(charge_bonus(u.kind)));
@@ -472,7 +506,7 @@ fn modifiers(
         }
         _ => {}
     }
-    if turn.record.unit(&u.id).is_some_and(|r| r.fired.is_some()) {
+    if record.unit(&u.id).is_some_and(|r| r.fired.is_some()) {
         m.push(MeleeModifier::FiredThisTurn);
     }
     match u.status {

@@ -40,10 +40,11 @@ pub use events::Event;
 pub use record::TurnRecord;
 
 use crate::games::hyborian::dice::{Dice, DiceError, DiceKey, Roll};
-use crate::games::hyborian::orders::plan::TurnOrders;
+use crate::games::hyborian::orders::plan::{MeleeOrders, TurnOrders};
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::Phase;
-use crate::games::hyborian::table::Table;
+use crate::games::hyborian::table::{Table, UnitId};
+use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -174,6 +175,9 @@ pub(crate) struct TurnState {
     pub start: Table,
     /// Morale tests taken so far this turn, and statuses given.
     pub morale: morale::Tally,
+    /// Melee adjustments written this turn (§4: expand, contract, lap
+    /// around); a unit not listed does what the umpire does by default.
+    pub melee_orders: BTreeMap<UnitId, MeleeOrders>,
 }
 
 /// Resolve one turn from `table` with checked `orders`, stopping after `stop`.
@@ -196,6 +200,11 @@ pub fn resolve_turn(
         record: TurnRecord::default(),
         start: table.clone(),
         morale: morale::Tally::default(),
+        melee_orders: orders
+            .units
+            .iter()
+            .filter_map(|(id, o)| o.melee.clone().map(|m| (id.clone(), m)))
+            .collect(),
     };
     if table.turn == 0 {
         // A scenario's deployment turn: placing units, nothing else.

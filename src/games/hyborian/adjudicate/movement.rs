@@ -8,7 +8,9 @@
 //! orders and writes only poses, melee locks, the turn record and events.
 
 use super::events::{Event, Halt, Refusal};
-use super::plan::{plan_break_off, plan_evade, plan_function, Context, Plan, PlanKind};
+use super::plan::{
+    ground_allows_charge, plan_break_off, plan_evade, plan_function, Context, Plan, PlanKind,
+};
 use super::record::{Contact, InRange, PathPoint};
 use super::TurnState;
 use crate::games::hyborian::orders::plan::{ChargeTarget, Function, TurnOrders};
@@ -16,7 +18,10 @@ use crate::games::hyborian::rules::missile::longest_range;
 use crate::games::hyborian::rules::movement::{FORCED_MARCH_CLEARANCE, ROUGH_SPEED};
 use crate::games::hyborian::rules::options::{Clock, GameOptions};
 use crate::games::hyborian::rules::{Phase, Trait, UnitType};
-use crate::games::hyborian::table::geometry::{bearing_of, Edge, Footprint, Pose, TOUCH};
+use crate::games::hyborian::table::geometry::{
+    bearing_of, turn_between, Edge, Footprint, Pose, TOUCH,
+};
+use crate::games::hyborian::table::terrain::{water_under, Water};
 use crate::games::hyborian::table::{Status, Table, TerrainKind, Unit, UnitId};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -30,6 +35,9 @@ const SAME_MOMENT: f64 = 1e-6;
 const PATH_SPACING: f64 = 0.5;
 /// Slack for "used up" comparisons.
 const EPS: f64 = 1e-9;
+/// A striker within this many degrees of flush struck square: it needs no
+/// final sweep and is not moved sideways (§4).
+const SQUARE_DEGREES: f64 = 1.0;
 
 /// A unit moving this phase and how far along its plan it is.
 struct Motion {
@@ -51,6 +59,8 @@ struct Motion {
     on_table: bool,
     /// Evaders: last progress at which no friend was overlapped.
     last_clear: f64,
+    /// Evaders: friends overlapped on the way (§6).
+    passed: BTreeSet<UnitId>,
     change_made: bool,
     path: Vec<PathPoint>,
     /// Enemy missile units whose range it has come within.
@@ -59,7 +69,7 @@ struct Motion {
 
 impl Motion {
     fn charging(&self) -> bool {
-        matches!(self.plan.kind, PlanKind::Charge { .. })
+        matches!(self.plan.kind, PlanKind::Charge { denied: None, .. })
     }
     fn evading(&self) -> bool {
         matches!(self.plan.kind, PlanKind::Evade { .. })
@@ -81,6 +91,8 @@ struct Body {
     pose: Pose,
     fp: Footprint,
     next_fp: Footprint,
+    /// The footprint when the phase began (distances "moving away", §6).
+    start_fp: Footprint,
     motion: Option<Motion>,
     /// The enemy this unit rides through (heavy-cavalry breakthrough, §4).
     passes_through: Option<UnitId>,
@@ -99,7 +111,8 @@ impl Body {
     }
 }
 
-/// Speed factor for a footprint: half in hills, woods and swamps (§7).
+/// Speed factor for a footprint: half in hills, woods and swamps (§7), and
+/// in fords and fordable water (ruling T-2).
 fn terrain_factor(table: &Table, options: &GameOptions, body: &Body, fp: &Footprint) -> f64 {
     let slowed = table.terrain.iter().any(|t| {
         let slows = match t.kind {
@@ -108,9 +121,11 @@ fn terrain_factor(table: &Table, options: &GameOptions, body: &Body, fp: &Footpr
             }
             TerrainKind::Hill { .. } | TerrainKind::Woods | TerrainKind::Swamp => true,
             TerrainKind::Road { .. } => false,
+            // Water is judged as a whole below (fords and bridges cross it).
+            TerrainKind::River | TerrainKind::Stream | TerrainKind::Ford | TerrainKind::Bridge => false,
         };
         slows && t.area_meets(fp)
-    });
+    }) || water_under(&table.terrain, fp, options.rivers, options.streams) == Water::Slowed;
     if slowed {
         ROUGH_SPEED
     } else {
@@ -127,7 +142,13 @@ pub(crate) fn within_table(table: &Table, fp: &Footprint) -> bool {
 
 /// The rule a pose would break, if any: the table edge, terrain the unit
 /// may not enter, a forced march within 24 inches of the enemy.
-fn breach(table: &Table, bodies: &[Body], i: usize, pose: Pose) -> Option<Halt> {
+fn breach(
+    table: &Table,
+    options: &GameOptions,
+    bodies: &[Body],
+    i: usize,
+    pose: Pose,
+) -> Option<Halt> {
     let b = &bodies[i];
     let m = b.motion.as_ref()?;
     let fp = pose.footprint(b.kind);
@@ -142,6 +163,11 @@ fn breach(table: &Table, bodies: &[Body], i: usize, pose: Pose) -> Option<Halt> 
                 terrain: t.name().to_string(),
             });
         }
+    }
+    if let Water::Barred(name) = water_under(&table.terrain, &fp, options.rivers, options.streams) {
+        return Some(Halt::Terrain {
+            terrain: name.to_string(),
+        });
     }
     if m.charging() {
         if let Some(what) = super::spells::charge_barrier(table, &fp) {
@@ -250,9 +276,35 @@ pub(crate) fn phase(
 ) {
     let p = phase.number();
     turn.events.push(Event::PhaseBegan { phase: p });
-    let mut bodies = plan_phase(turn, orders, options, phase);
-    run_clock(turn, options, &mut bodies, phase);
-    finish(turn, &mut bodies, phase);
+    // "Should an evading light unit interpenetrate units behind it, such
+    // units may not charge in the same phase as the evasion takes place"
+    // (§6). Who is passed through is known only once the phase is played:
+    // a friend that charged and was passed through loses its charge, and
+    // the phase is played again from its start without it.
+    let (table, record, events) = (turn.table.clone(), turn.record.clone(), turn.events.len());
+    let mut barred: BTreeSet<UnitId> = BTreeSet::new();
+    for _ in 0..=table.units.len() {
+        let mut bodies = plan_phase(turn, orders, options, phase, &barred);
+        run_clock(turn, options, &mut bodies, phase);
+        finish(turn, &mut bodies, phase);
+        let newly: Vec<UnitId> = turn
+            .record
+            .units
+            .iter()
+            .filter(|(id, r)| {
+                let ph = r.phase(phase);
+                ph.charging && !ph.passed_through_by.is_empty() && !barred.contains(*id)
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        if newly.is_empty() {
+            return;
+        }
+        barred.extend(newly);
+        turn.table = table.clone();
+        turn.record = record.clone();
+        turn.events.truncate(events);
+    }
 }
 
 /// Build every unit's plan at the start of the phase (§3), including the
@@ -262,6 +314,7 @@ fn plan_phase(
     orders: &TurnOrders,
     options: &GameOptions,
     phase: Phase,
+    barred: &BTreeSet<UnitId>,
 ) -> Vec<Body> {
     let table = &turn.table;
     let p = phase.number();
@@ -271,10 +324,13 @@ fn plan_phase(
     let function_of = |id: &str| orders.units.get(id).and_then(|o| o.function(phase));
     // Who is charged this phase (forced marches are cut back; evaders run).
     let mut charged: BTreeMap<UnitId, UnitId> = BTreeMap::new();
-    for u in table.units.values().filter(|u| able(u)) {
+    for u in table.units.values().filter(|u| able(u) && !barred.contains(&u.id)) {
         if let Some(Function::Charge(c)) = function_of(&u.id) {
             if let ChargeTarget::Unit(t) = &c.target {
-                charged.entry(t.clone()).or_insert_with(|| u.id.clone());
+                // A charge the ground forbids is a move (§7): no one evades it.
+                if ground_allows_charge(table, u, c) {
+                    charged.entry(t.clone()).or_insert_with(|| u.id.clone());
+                }
             }
         }
     }
@@ -336,22 +392,37 @@ fn plan_phase(
             {
                 turn.events.push(refused(u, p, Refusal::PassedThroughLastTurn))
             }
+            (Some(Function::Charge(_)), _) if barred.contains(&u.id) => {
+                turn.events.push(refused(u, p, Refusal::PassedThroughByEvader))
+            }
             (Some(f), _) => match plan_function(&ctx, u, f, &mut turn.events) {
                 Ok(pl) => plan = pl,
                 Err(why) => turn.events.push(refused(u, p, why)),
             },
         }
         if let Some(pl) = &plan {
-            if let PlanKind::Charge { target, wheel } = &pl.kind {
-                turn.events.push(Event::ChargeBegun {
-                    unit: u.id.clone(),
-                    name: u.name.clone(),
-                    phase: p,
-                    target: target.clone(),
-                    target_name: target.as_ref().map(|t| table.units[t].name.clone()),
-                    bearing: pl.legs.last().map_or(u.facing, |l| l.end().facing),
-                    wheel: *wheel,
+            if let PlanKind::Charge { target, wheel, denied, out_of } = &pl.kind {
+                let target_name = target.as_ref().map(|t| table.units[t].name.clone());
+                turn.events.push(match denied {
+                    None => Event::ChargeBegun {
+                        unit: u.id.clone(),
+                        name: u.name.clone(),
+                        phase: p,
+                        target: target.clone(),
+                        target_name,
+                        bearing: pl.legs.last().map_or(u.facing, |l| l.end().facing),
+                        wheel: *wheel,
+                    },
+                    Some(why) => Event::ChargeDenied {
+                        unit: u.id.clone(),
+                        name: u.name.clone(),
+                        phase: p,
+                        target: target.clone(),
+                        target_name,
+                        why: *why,
+                    },
                 });
+                turn.record.unit_mut(&u.id).phase_mut(phase).charged_out_of = out_of.clone();
             }
         }
         bodies.push(body(table, options, u, plan));
@@ -402,6 +473,7 @@ fn body(table: &Table, options: &GameOptions, u: &Unit, plan: Option<Plan>) -> B
             next_spent: 0.0,
             on_table: within_table(table, &fp),
             last_clear: 0.0,
+            passed: BTreeSet::new(),
             change_made: false,
             in_range: BTreeMap::new(),
             path: vec![PathPoint {
@@ -425,6 +497,7 @@ fn body(table: &Table, options: &GameOptions, u: &Unit, plan: Option<Plan>) -> B
         pose,
         fp,
         next_fp: fp,
+        start_fp: u.footprint(),
         motion,
         passes_through: None,
     }
@@ -555,10 +628,10 @@ fn tentative(turn: &TurnState, options: &GameOptions, bodies: &mut [Body], dt: f
         let (mut next_s, mut next_spent) = advance(table, options, &bodies[i], budget);
         let mut halt = None;
         if !m.plan.is_change() {
-            if let Some(h) = breach(table, bodies, i, m.plan.pose_at(next_s)) {
+            if let Some(h) = breach(table, options, bodies, i, m.plan.pose_at(next_s)) {
                 let plan = &bodies[i].motion.as_ref().expect("moving").plan;
                 let (mut lo, mut hi) = (0.0, 1.0);
-                if breach(table, bodies, i, plan.pose_at(s0)).is_some() {
+                if breach(table, options, bodies, i, plan.pose_at(s0)).is_some() {
                     hi = 0.0;
                 }
                 for _ in 0..BISECT {
@@ -566,7 +639,7 @@ fn tentative(turn: &TurnState, options: &GameOptions, bodies: &mut [Body], dt: f
                         break;
                     }
                     let mid = (lo + hi) / 2.0;
-                    if breach(table, bodies, i, plan.pose_at(s0 + mid * (next_s - s0))).is_some() {
+                    if breach(table, options, bodies, i, plan.pose_at(s0 + mid * (next_s - s0))).is_some() {
                         hi = mid;
                     } else {
                         lo = mid;
@@ -647,21 +720,23 @@ fn note_ranges(bodies: &mut [Body], clock: f64) {
         {
             continue;
         }
-        let near: Vec<(UnitId, f64)> = archers
+        let near: Vec<(UnitId, f64, f64)> = archers
             .iter()
             .map(|a| &bodies[*a])
             .filter(|a| a.side != bodies[i].side)
             .filter_map(|a| {
                 let d = a.fp.distance(&bodies[i].fp);
-                a.range.filter(|r| d <= *r).map(|_| (a.id.clone(), d))
+                let from = a.start_fp.distance(&bodies[i].start_fp);
+                a.range.filter(|r| d <= *r).map(|_| (a.id.clone(), d, from))
             })
             .collect();
         let m = bodies[i].motion.as_mut().expect("moving");
-        for (id, d) in near {
-            let e = m
-                .in_range
-                .entry(id)
-                .or_insert(InRange { clock, closest: d });
+        for (id, d, from) in near {
+            let e = m.in_range.entry(id).or_insert(InRange {
+                clock,
+                closest: d,
+                from,
+            });
             e.closest = e.closest.min(d);
         }
     }
@@ -748,17 +823,21 @@ fn settle_step(turn: &mut TurnState, bodies: &mut [Body], phase: Phase, clock: f
             }
         }
     }
-    // Evaders remember the last place where they stood clear of friends.
+    // Evaders remember the last place where they stood clear of friends,
+    // and every friend they passed through.
     for i in 0..bodies.len() {
         if bodies[i].motion.as_ref().is_some_and(Motion::evading) {
-            let clear = !bodies
+            let friends: Vec<UnitId> = bodies
                 .iter()
                 .enumerate()
-                .any(|(j, o)| j != i && o.side == bodies[i].side && o.fp.overlaps(&bodies[i].fp));
+                .filter(|(j, o)| *j != i && o.side == bodies[i].side && o.fp.overlaps(&bodies[i].fp))
+                .map(|(_, o)| o.id.clone())
+                .collect();
             let m = bodies[i].motion.as_mut().expect("moving");
-            if clear {
+            if friends.is_empty() {
                 m.last_clear = m.s;
             }
+            m.passed.extend(friends);
         }
     }
 }
@@ -822,8 +901,8 @@ fn touch(
             .is_some_and(|m| m.active() && !m.plan.is_change())
     };
     let (a, b) = (&bodies[i], &bodies[j]);
-    let edge_on_b = b.fp.arc_of_with(a.pose.front, options.arcs);
-    let edge_on_a = a.fp.arc_of_with(b.pose.front, options.arcs);
+    let edge_on_b = b.fp.arc_of_with(striking_point(&a.fp, &b.fp), options.arcs);
+    let edge_on_a = a.fp.arc_of_with(striking_point(&b.fp, &a.fp), options.arcs);
     // Who closed on whom; `None` when neither can be told from the other
     // (both moving, both striking fronts or both flanks): then neither closes up.
     let hits_side = |e: Edge| e != Edge::Front;
@@ -845,7 +924,7 @@ fn touch(
     };
     let was_charging = [charging(&bodies[s]), charging(&bodies[d])];
     let was_moving = [moving(&bodies[s]), moving(&bodies[d])];
-    let struck = bodies[d].fp.arc_of_with(bodies[s].pose.front, options.arcs);
+    let struck = bodies[d].fp.arc_of_with(striking_point(&bodies[s].fp, &bodies[d].fp), options.arcs);
     let face_of_d = struck.face(bodies[d].pose.formation);
     let face_of_s = bodies[s]
         .fp
@@ -896,7 +975,7 @@ fn touch(
             charging,
             clock,
         });
-        rec.charged |= charging;
+        rec.charge_contact |= charging;
     }
     for (k, other, face, charging, moving) in [
         (s, d, face_of_d, was_charging[0], true),
@@ -929,9 +1008,38 @@ fn touch(
     }
 }
 
-/// "Closing to even frontage" (§4): the striker swings flush against the
-/// face it struck and keeps as much of its front on that face as it can.
-/// It is not made if it would put the striker on top of a third unit.
+/// Points along the front edge sampled to find the part that touches.
+const FRONT_SAMPLES: usize = 16;
+/// Within this distance a point of the front touches the other unit (inches).
+const FRONT_TOUCH: f64 = 0.05;
+
+/// The point that decides which face of the other the striker struck
+/// (ruling E-7): the middle of the part of its front edge that touches the
+/// other, or its front centre when its front does not touch. A line whose
+/// front lies only partly against the other's front (an overlap at one
+/// end) has struck that front, wherever its own centre is.
+fn striking_point(striker: &Footprint, other: &Footprint) -> glam::DVec2 {
+    let (l, r) = striker.edge(Edge::Front);
+    let touching: Vec<glam::DVec2> = (0..=FRONT_SAMPLES)
+        .map(|k| l + (r - l) * (k as f64 / FRONT_SAMPLES as f64))
+        .filter(|p| super::fire::nearest_point(other, *p).distance(*p) <= FRONT_TOUCH)
+        .collect();
+    if touching.is_empty() {
+        striker.front()
+    } else {
+        touching.iter().copied().sum::<glam::DVec2>() / touching.len() as f64
+    }
+}
+
+/// "Closing to even frontage" (§4): "when an attacking unit strikes another
+/// unit on an angle ... the attacker is allowed a final sweep to make for
+/// even frontage". A striker that struck on an angle swings flush against
+/// the face it struck, its front centre as near its point of contact as the
+/// face allows (centred when it is wider). One that struck square is not
+/// moved sideways: only the final sweep of an angled charge may do that, so
+/// an overlap at one end stays at one end ("may count on either or both
+/// ends"). It is not made if it would put the striker on top of a third
+/// unit, or off the table.
 fn close_up(turn: &TurnState, bodies: &mut [Body], s: usize, d: usize, struck: Edge) {
     if !turn.table.units[&bodies[s].id].in_melee_with.is_empty() {
         return;
@@ -944,15 +1052,20 @@ fn close_up(turn: &TurnState, bodies: &mut [Body], s: usize, d: usize, struck: E
     }
     let along = (b - a) / len;
     let width = 2.0 * bodies[s].fp.half_width;
+    let flush = bearing_of(-dfp.normal(struck));
+    let square = turn_between(bodies[s].pose.facing, flush).abs() <= SQUARE_DEGREES;
     let t = (bodies[s].pose.front - a).dot(along);
-    let t = if width <= len {
+    let t = if square {
+        t
+    } else if width <= len {
         t.clamp(width / 2.0, len - width / 2.0)
     } else {
         len / 2.0
     };
+    // Square or swept, the front edge ends on the face's line.
     let pose = Pose {
         front: a + along * t,
-        facing: bearing_of(-dfp.normal(struck)),
+        facing: flush,
         ..bodies[s].pose
     };
     let fp = pose.footprint(bodies[s].kind);
@@ -977,7 +1090,7 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
             .any(|(j, o)| j != i && o.side == bodies[i].side && o.fp.overlaps(&bodies[i].fp));
         let kind = bodies[i].kind;
         if let Some(m) = bodies[i].motion.as_ref().filter(|m| m.evading()) {
-            let mut passed = BTreeSet::new();
+            let mut passed = m.passed.clone();
             for pt in m.path.iter() {
                 let here = Pose {
                     front: pt.front,
@@ -1058,7 +1171,7 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
             kind => {
                 rec.distance += m.s;
                 rec.moved |= m.s > EPS;
-                rec.charging |= matches!(kind, PlanKind::Charge { .. });
+                rec.charging |= matches!(kind, PlanKind::Charge { denied: None, .. });
                 rec.evaded |= matches!(kind, PlanKind::Evade { .. });
                 let contact = turn
                     .record
@@ -1081,7 +1194,16 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
                             wheel: wheel_made,
                         });
                     }
-                    PlanKind::Charge { .. } if !contact && !m.stopped => {
+                    PlanKind::Charge { denied: Some(_), .. } if m.s > EPS => {
+                        turn.events.push(Event::Moved {
+                            unit: id,
+                            name,
+                            phase: p,
+                            distance: m.s,
+                            wheel: 0.0,
+                        });
+                    }
+                    PlanKind::Charge { denied: None, .. } if !contact && !m.stopped => {
                         turn.events.push(Event::ChargeMissed {
                             unit: id,
                             name,

@@ -6,13 +6,14 @@
 //! the outer flank's arc), a stretch of road, or a change of face or
 //! formation (3 inches of movement, made all at once when its time is up).
 
-use super::events::{Event, Refusal};
+use super::events::{Event, NoCharge, Refusal};
 use crate::games::hyborian::orders::plan::{
-    ChargeTarget, Direction, Distance, FaceChange, FormationChange, Function, Hand, Move, Target,
+    Charge, ChargeTarget, Direction, Distance, FaceChange, FormationChange, Function, Hand, Move, Target,
     WheelAngle,
 };
 use crate::games::hyborian::rules::movement::{
-    allowance, Pace, CHANGE_COST, FOOT_STEP_BACK, OBLIQUE_MAX_DEGREES, WHEEL_SHARE,
+    allowance, Pace, CHANGE_COST, FOOT_STEP_BACK, OBLIQUE_MAX_DEGREES, TERRAIN_EDGE_BAND,
+    WHEEL_SHARE,
 };
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::{Formation, UnitType};
@@ -23,7 +24,7 @@ use crate::games::hyborian::table::setup::{
     formation_fits, COLUMN_MIN_RANKS, LINE_MAX_RANKS, RING_MAX_RANKS, ROAD_COLUMN_MAX_FILES,
 };
 use crate::games::hyborian::table::terrain::{point_at_station, polyline_length, station_on_polyline};
-use crate::games::hyborian::table::{Table, Unit, UnitId};
+use crate::games::hyborian::table::{Table, TerrainKind, Unit, UnitId};
 use glam::DVec2;
 
 /// Wheels smaller than this are not made (degrees).
@@ -130,6 +131,11 @@ pub enum PlanKind {
     Charge {
         target: Option<UnitId>,
         wheel: f64,
+        /// Written as a charge but no charge (§7): a move at the normal rate.
+        denied: Option<NoCharge>,
+        /// Terrain areas (indices into `Table::terrain`) the unit charges out
+        /// of from their edge (§7): they do not cost it its charge bonus.
+        out_of: Vec<usize>,
     },
     Change {
         face: bool,
@@ -504,13 +510,16 @@ fn plan_move(
 
 /// Plan a charge (§3): a wheel of at most half the charge move toward the
 /// target's nearest face (or the bearing), then straight on for the rest.
-fn plan_charge(ctx: &Context, unit: &Unit, target: &ChargeTarget) -> Result<Plan, Refusal> {
-    let start = unit.pose();
-    let budget = allowance(unit.kind, start.formation, Pace::Charge, false);
-    let limit = wheel_limit(start, unit.kind, budget * WHEEL_SHARE);
-    let (wanted, target_id) = match target {
-        ChargeTarget::Forward => (0.0, None),
-        ChargeTarget::Bearing(b) => (turn_between(start.facing, *b), None),
+/// A charge the ground forbids (§7, [`charge_ground`]) is planned the same
+/// way at the unit's normal rate, and marked `denied`.
+fn plan_charge(
+    ctx: &Context,
+    unit: &Unit,
+    charge: &Charge,
+    events: &mut Vec<Event>,
+) -> Result<Plan, Refusal> {
+    let target = &charge.target;
+    let target_unit = match target {
         ChargeTarget::Unit(id) => {
             let t = ctx
                 .table
@@ -521,13 +530,65 @@ fn plan_charge(ctx: &Context, unit: &Unit, target: &ChargeTarget) -> Result<Plan
             if unit.kind.is_infantry() && t.kind.is_cavalry() {
                 return Err(Refusal::InfantryCannotChargeCavalry);
             }
+            Some(t)
+        }
+        _ => None,
+    };
+    let path = charge_path(unit, charge, target_unit, Pace::Charge);
+    let (denied, out_of) = charge_ground(ctx.table, unit, target_unit, &path);
+    let (legs, wheel, budget) = match denied {
+        Some(_) => charge_path(unit, charge, target_unit, Pace::Normal),
+        None => path,
+    };
+    if let Some(ordered) = charge.sweep.filter(|o| (o - wheel).abs() > NO_WHEEL) {
+        events.push(Event::WheelCut {
+            unit: unit.id.clone(),
+            name: unit.name.clone(),
+            phase: ctx.phase,
+            ordered,
+            made: wheel,
+        });
+    }
+    Ok(Plan {
+        kind: PlanKind::Charge {
+            target: target_unit.map(|t| t.id.clone()),
+            wheel,
+            denied,
+            out_of,
+        },
+        start: unit.pose(),
+        legs,
+        budget,
+        allowance: budget,
+    })
+}
+
+/// The legs of a charge at `pace`: the written sweep, or a wheel toward the
+/// aim, within half the distance, then straight on. Returns the legs, the
+/// wheel and the distance.
+fn charge_path(
+    unit: &Unit,
+    charge: &Charge,
+    target_unit: Option<&Unit>,
+    pace: Pace,
+) -> (Vec<Leg>, f64, f64) {
+    let start = unit.pose();
+    let budget = allowance(unit.kind, start.formation, pace, false);
+    let limit = wheel_limit(start, unit.kind, budget * WHEEL_SHARE);
+    let wanted = match (&charge.target, target_unit) {
+        // The sweep as written (ruling E-30).
+        _ if charge.sweep.is_some() => charge.sweep.unwrap_or_default(),
+        (ChargeTarget::Bearing(b), _) => turn_between(start.facing, *b),
+        // Straight ahead when that strikes the target: a charge wheels only
+        // to reach it, never to centre on it (§4 overlaps "on either or
+        // both ends").
+        (ChargeTarget::Unit(_), Some(t)) if reaches_straight(start, unit.kind, budget, t) => 0.0,
+        (ChargeTarget::Unit(_), Some(t)) => {
             let fp = t.footprint();
             let (a, b) = fp.edge(fp.arc_of(start.front));
-            (
-                wheel_toward(start, unit.kind, (a + b) / 2.0),
-                Some(id.clone()),
-            )
+            wheel_toward(start, unit.kind, (a + b) / 2.0)
         }
+        _ => 0.0,
     };
     let wheel = if wanted.abs() < NO_WHEEL {
         0.0
@@ -547,16 +608,138 @@ fn plan_charge(ctx: &Context, unit: &Unit, target: &ChargeTarget) -> Result<Plan
         bearing: pose.facing,
         length: left.max(0.0),
     });
-    Ok(Plan {
-        kind: PlanKind::Charge {
-            target: target_id,
-            wheel,
-        },
-        start,
-        legs,
-        budget,
-        allowance: budget,
-    })
+    (legs, wheel, budget)
+}
+
+/// Whether a unit running straight ahead `distance` inches from `start`
+/// would strike `target` where it stands.
+fn reaches_straight(start: Pose, kind: UnitType, distance: f64, target: &Unit) -> bool {
+    let fp = start.footprint(kind);
+    let swept = crate::games::hyborian::table::geometry::Footprint::behind(
+        start.front + heading(start.facing) * distance,
+        start.facing,
+        2.0 * fp.half_width,
+        2.0 * fp.half_depth + distance,
+    );
+    let tfp = target.footprint();
+    // Ahead of the front, not beside it: the swept ground beyond the front edge.
+    let ahead = crate::games::hyborian::table::geometry::Footprint::behind(
+        start.front + heading(start.facing) * distance,
+        start.facing,
+        2.0 * fp.half_width,
+        distance,
+    );
+    swept.overlaps(&tfp) && ahead.overlaps(&tfp)
+}
+
+/// Whether a written charge at `target` is a charge the ground allows (§7):
+/// only such a charge sets off an evade.
+pub fn ground_allows_charge(table: &Table, unit: &Unit, charge: &Charge) -> bool {
+    let target_unit = match &charge.target {
+        ChargeTarget::Unit(id) => table.units.get(id),
+        _ => None,
+    };
+    let path = charge_path(unit, charge, target_unit, Pace::Charge);
+    charge_ground(table, unit, target_unit, &path).0.is_none()
+}
+
+/// Spacing of the poses at which a charge's way is checked for terrain (inches).
+const ROUTE_STEP: f64 = 0.5;
+
+/// Light foot, Picts, Kushites and Black Amazons fight and charge in rough
+/// ground as in the open (§4, §7 "with the same exceptions"; ruling C-19).
+pub(crate) fn rough_ground_troops(u: &Unit) -> bool {
+    use crate::games::hyborian::rules::Trait;
+    u.kind == UnitType::LightInfantry
+        || u.has_trait(Trait::Pict)
+        || u.has_trait(Trait::Kushite)
+        || u.has_trait(Trait::BlackAmazon)
+}
+
+/// What the ground makes of a charge (§7), judged when it is planned: the
+/// reason it is no charge, if it is not, and the areas it charges out of
+/// from their edge (which keep its bonus). Nobody charges out of a swamp
+/// (rough-ground troops may charge a target in the same swamp); others
+/// may not charge while in woods unless on their edge, nor into woods or a
+/// swamp — the target standing in one, or its way there crossing one
+/// (ruling E-29).
+pub(crate) fn charge_ground(
+    table: &Table,
+    unit: &Unit,
+    target: Option<&Unit>,
+    legs: &(Vec<Leg>, f64, f64),
+) -> (Option<NoCharge>, Vec<usize>) {
+    let start = unit.footprint();
+    let rough = |k: &TerrainKind| matches!(k, TerrainKind::Woods | TerrainKind::Swamp);
+    let started_in: Vec<usize> = (0..table.terrain.len())
+        .filter(|i| {
+            let t = &table.terrain[*i];
+            (rough(&t.kind) || matches!(t.kind, TerrainKind::Hill { contours: 2.. }))
+                && t.area_meets(&start)
+        })
+        .collect();
+    let at_home = rough_ground_troops(unit);
+    let target_fp = target.map(|t| t.footprint());
+    for i in &started_in {
+        let t = &table.terrain[*i];
+        if t.kind == TerrainKind::Swamp {
+            let within = at_home && target_fp.is_some_and(|f| t.area_meets(&f));
+            if !within {
+                return (Some(NoCharge::OutOfSwamp), Vec::new());
+            }
+        }
+    }
+    let on_edge = |t: &crate::games::hyborian::table::Terrain| t.edge_holds(unit.front, TERRAIN_EDGE_BAND);
+    let out_of: Vec<usize> = started_in
+        .iter()
+        .copied()
+        .filter(|i| table.terrain[*i].kind != TerrainKind::Swamp && on_edge(&table.terrain[*i]))
+        .filter(|i| target_fp.is_none_or(|f| !table.terrain[*i].area_meets(&f)))
+        .collect();
+    if at_home {
+        return (None, out_of);
+    }
+    if started_in
+        .iter()
+        .any(|i| table.terrain[*i].kind == TerrainKind::Woods && !out_of.contains(i))
+    {
+        return (Some(NoCharge::InWoods), Vec::new());
+    }
+    let into = |t: &crate::games::hyborian::table::Terrain| {
+        if t.kind == TerrainKind::Woods {
+            NoCharge::IntoWoods
+        } else {
+            NoCharge::IntoSwamp
+        }
+    };
+    if let Some(f) = target_fp {
+        if let Some(t) = table.terrain.iter().find(|t| rough(&t.kind) && t.area_meets(&f)) {
+            return (Some(into(t)), Vec::new());
+        }
+    }
+    // The way there: the path until it first touches the target (or all of it).
+    let plan = Plan {
+        kind: PlanKind::Move { forced_march: false, wheel: 0.0 },
+        start: unit.pose(),
+        legs: legs.0.clone(),
+        budget: legs.2,
+        allowance: legs.2,
+    };
+    let len = plan.length();
+    let steps = (len / ROUTE_STEP).ceil() as usize;
+    for k in 0..=steps {
+        let fp = plan.pose_at(len * k as f64 / steps.max(1) as f64).footprint(unit.kind);
+        if target_fp.is_some_and(|f| f.distance(&fp) <= 1e-6) {
+            break;
+        }
+        let crossed = table.terrain.iter().enumerate().find(|(i, t)| {
+            rough(&t.kind) && !out_of.contains(i) && t.area_meets(&fp)
+        });
+        if let Some((_, t)) = crossed {
+            return (Some(into(t)), Vec::new());
+        }
+    }
+    (None, out_of)
 }
 
 /// Plan a change of face and/or formation (3 inches of movement).
@@ -603,7 +786,7 @@ pub fn plan_function(
         // melee round.
         Function::Hold | Function::BreakOff => Ok(None),
         Function::Move(m) => plan_move(ctx, unit, m, events).map(Some),
-        Function::Charge(c) => plan_charge(ctx, unit, &c.target).map(Some),
+        Function::Charge(c) => plan_charge(ctx, unit, c, events).map(Some),
         Function::Face(fc) => plan_change(ctx, unit, Some(fc), None).map(Some),
         Function::Formation(fm) => plan_change(ctx, unit, None, Some(fm)).map(Some),
         Function::FaceAndFormation(fc, fm) => plan_change(ctx, unit, Some(fc), Some(fm)).map(Some),

@@ -35,9 +35,13 @@ pub struct UnitRecord {
     pub phase2: PhaseRecord,
     /// Contacts with enemy units, in the order they happened.
     pub contacts: Vec<Contact>,
-    /// Made contact with a charge this turn (the charge bonus of §4 may
-    /// still be denied by the melee rules: depth of infantry, terrain).
-    pub charged: bool,
+    /// Made contact with a charge this turn (the case format's
+    /// `charge_contact`); the charge bonus may still be denied by the melee
+    /// rules (depth of infantry, terrain).
+    pub charge_contact: bool,
+    /// Earned a charge bonus in a melee round this turn (§4; the case
+    /// format's `charged`).
+    pub charge_bonus: bool,
     /// Shot at the end of this phase (§6: one volley a turn by default;
     /// −1 in melee after firing).
     pub fired: Option<Phase>,
@@ -115,6 +119,9 @@ pub struct PhaseRecord {
     pub changed_formation: bool,
     /// Moved as a charge this phase.
     pub charging: bool,
+    /// Terrain areas (indices into `Table::terrain`) it charged out of from
+    /// their edge this phase: they do not deny its charge bonus (§7).
+    pub charged_out_of: Vec<usize>,
     /// Evaded a charge this phase (§6: cannot fire this turn).
     pub evaded: bool,
     /// The front centre along the way, with the clock reading, from the
@@ -141,13 +148,26 @@ pub struct PathPoint {
     pub facing: f64,
 }
 
-/// When a moving unit first came within an archer unit's range, and how close it came.
+/// When a moving unit first came within an archer unit's range, how close
+/// it came, and how far it stood when the phase began.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct InRange {
     /// Clock reading when it first came within range.
     pub clock: f64,
     /// Closest it came (inches, edge to edge) while moving.
     pub closest: f64,
+    /// Distance (edge to edge) when the phase began, before anyone moved.
+    /// A unit that never came closer than this was moving away (§6).
+    pub from: f64,
+}
+
+impl InRange {
+    /// It moved away from the archers: it never came closer to them than
+    /// it stood at the start of the phase (§6 "moving away from the archer
+    /// unit").
+    pub fn moving_away(&self) -> bool {
+        self.closest >= self.from - 1e-6
+    }
 }
 
 /// A contact with an enemy unit.

@@ -12,12 +12,17 @@ use super::fire::take_losses;
 use super::movement::within_table;
 use super::record::{MoraleCall, MoraleCause};
 use super::{roll, TurnState};
-use crate::games::hyborian::dice::{Dice, DiceError, DiceKey, AVERAGE_DIE_FACES};
-use crate::games::hyborian::rules::melee::{casualties, charge_bonus};
+use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
+use crate::games::hyborian::rules::melee::{average_from_normal_die, casualties, charge_bonus};
 use crate::games::hyborian::rules::morale::FALL_BACK_ANGLE;
 use crate::games::hyborian::rules::options::GameOptions;
-use crate::games::hyborian::rules::UnitType;
+use crate::games::hyborian::rules::bases::models;
+use crate::games::hyborian::rules::{Formation, UnitType};
 use crate::games::hyborian::table::geometry::{bearing_of, heading, rotate_cw, Footprint, Pose};
+use crate::games::hyborian::table::setup::{
+    formation_fits, COLUMN_MIN_RANKS, LINE_MAX_RANKS, ROAD_COLUMN_MAX_FILES,
+};
+use crate::games::hyborian::table::terrain::{water_under, Water};
 use crate::games::hyborian::table::{Table, TerrainKind, Unit, UnitId};
 use glam::DVec2;
 use std::collections::BTreeSet;
@@ -69,7 +74,19 @@ fn footprint_at(start: &Footprint, dir: DVec2, s: f64, facing: f64) -> Footprint
 
 /// Whether the straight path of `distance` along `dir` meets a friend of `u`.
 pub(crate) fn path_meets_friend(table: &Table, u: &Unit, dir: DVec2, distance: f64, facing: f64) -> bool {
-    let start = u.footprint();
+    path_meets_friend_from(table, u, &u.footprint(), dir, distance, facing)
+}
+
+/// [`path_meets_friend`] for the unit drawn up as `start`.
+fn path_meets_friend_from(
+    table: &Table,
+    u: &Unit,
+    start: &Footprint,
+    dir: DVec2,
+    distance: f64,
+    facing: f64,
+) -> bool {
+    let start = *start;
     let friends: Vec<&Unit> = others(table, u).filter(|o| o.side == u.side).collect();
     let steps = (distance / STEP).ceil().max(1.0) as usize;
     (0..=steps).any(|i| {
@@ -78,8 +95,43 @@ pub(crate) fn path_meets_friend(table: &Table, u: &Unit, dir: DVec2, distance: f
     })
 }
 
-/// Terrain the unit may not enter (§7: mounted troops and woods or swamps).
-fn forbidden(table: &Table, u: &Unit, fp: &Footprint) -> Option<String> {
+/// The narrower formations a unit falling back may take for free to use a
+/// gap (§8 "the unit falling back is allowed a free formation change to
+/// take advantage of such gaps"), widest first: a deeper line (at most 3
+/// ranks), then columns, then road columns (at most 3 wide), each formed
+/// about the centre of its front rank as every change of formation is.
+fn narrower_formations(u: &Unit) -> Vec<Pose> {
+    let n = models(u.kind, u.figures).max(1);
+    (1..u.files)
+        .rev()
+        .filter_map(|files| {
+            let ranks = n.div_ceil(files);
+            let formation = if ranks <= LINE_MAX_RANKS && u.formation == Formation::Line {
+                Formation::Line
+            } else if files <= ROAD_COLUMN_MAX_FILES {
+                Formation::RoadColumn
+            } else if ranks >= COLUMN_MIN_RANKS {
+                Formation::Column
+            } else {
+                return None;
+            };
+            formation_fits(formation, files, ranks).ok()?;
+            Some(Pose {
+                formation,
+                files,
+                ranks,
+                ..u.pose()
+            })
+        })
+        .collect()
+}
+
+/// Terrain the unit may not enter (§7: mounted troops and woods or swamps;
+/// water the game makes impassable, ruling T-1).
+fn forbidden(table: &Table, options: &GameOptions, u: &Unit, fp: &Footprint) -> Option<String> {
+    if let Water::Barred(name) = water_under(&table.terrain, fp, options.rivers, options.streams) {
+        return Some(name.to_string());
+    }
     if !u.kind.is_mounted() {
         return None;
     }
@@ -88,12 +140,6 @@ fn forbidden(table: &Table, u: &Unit, fp: &Footprint) -> Option<String> {
         .iter()
         .find(|t| matches!(t.kind, TerrainKind::Woods | TerrainKind::Swamp) && t.area_meets(fp))
         .map(|t| t.name().to_string())
-}
-
-/// The average die read from a six-sided die (the average die is a d6
-/// with faces 2, 3, 3, 4, 4, 5; ruling M-13).
-fn average_from_d6(d6: u8) -> u8 {
-    AVERAGE_DIE_FACES[usize::from(d6.clamp(1, 6)) - 1]
 }
 
 /// Move unit `id` `distance` inches away along `away` (§8).
@@ -127,14 +173,38 @@ pub(crate) fn retreat(
         .filter(|o| o.footprint().overlaps(&u.footprint()))
         .map(|o| o.id.clone())
         .collect();
-    // Straight back, or up to 45° off it to use a gap (§8).
-    let dir = GAP_TRIES
+    let mounted_beast = u.kind.is_chariot() || u.kind == UnitType::WoollyMammoth;
+    // Straight back, or up to 45° off it, to use a gap (§8), in the
+    // unit's formation or — falling back, not routing, and not chariots
+    // or mammoths (§5) — in a narrower one, formed for free. Only when no
+    // gap exists does it go straight back through the friends behind.
+    let mut shapes = vec![u.pose()];
+    if how == Retreating::FallBack && !mounted_beast {
+        shapes.extend(narrower_formations(&u));
+    }
+    let (dir, shape) = GAP_TRIES
         .iter()
         .map(|a| rotate_cw(away, *a))
-        .find(|d| !path_meets_friend(&turn.table, &u, *d, distance, u.facing))
-        .unwrap_or(away);
-    let start = u.footprint();
-    let mounted_beast = u.kind.is_chariot() || u.kind == UnitType::WoollyMammoth;
+        .find_map(|d| {
+            shapes
+                .iter()
+                .find(|p| {
+                    let fp = p.footprint(u.kind);
+                    !path_meets_friend_from(&turn.table, &u, &fp, d, distance, u.facing)
+                })
+                .map(|p| (d, *p))
+        })
+        .unwrap_or((away, u.pose()));
+    if shape != u.pose() {
+        turn.events.push(Event::ReformedToFallBack {
+            unit: u.id.clone(),
+            name: u.name.clone(),
+            formation: shape.formation,
+            files: shape.files,
+            ranks: shape.ranks,
+        });
+    }
+    let start = shape.footprint(u.kind);
     let mut out = Retreat::default();
     let mut passed: BTreeSet<UnitId> = BTreeSet::new();
     let mut trampled: BTreeSet<UnitId> = BTreeSet::new();
@@ -154,7 +224,7 @@ pub(crate) fn retreat(
             }
             break;
         }
-        if let Some(terrain) = forbidden(&turn.table, &u, &fp) {
+        if let Some(terrain) = forbidden(&turn.table, options, &u, &fp) {
             stop = Some((s, Some(Halt::Terrain { terrain })));
             break;
         }
@@ -253,7 +323,7 @@ pub(crate) fn retreat(
     let pose = Pose {
         front: end.front(),
         facing: bearing_of(end.ahead),
-        ..u.pose()
+        ..shape
     };
     if let Some(unit) = turn.table.units.get_mut(id) {
         unit.set_pose(pose);
@@ -308,7 +378,7 @@ fn trample(
             },
             &mut turn.events,
         )?;
-        let n = casualties(average_from_d6(d6), charge_bonus(u.kind), u.figures, options.figure_rounding);
+        let n = casualties(average_from_normal_die(d6), charge_bonus(u.kind), u.figures, options.figure_rounding);
         turn.record.unit_mut(f).morale_calls.push(MoraleCall {
             cause: MoraleCause::Trampled { by: u.id.clone() },
             modifier: crate::games::hyborian::rules::morale::MoraleModifier::Trampled.value(),
@@ -327,14 +397,4 @@ fn trample(
     });
     take_losses(turn, f, lost);
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn average_die_from_a_d6() {
-        assert_eq!((1..=6).map(average_from_d6).collect::<Vec<_>>(), vec![2, 3, 3, 4, 4, 5]);
-    }
 }

@@ -31,7 +31,7 @@ use super::events::{Event, MagicEvent};
 use super::fire::{level, nearest_point, take_losses};
 use super::record::{Contact, MoraleCall, MoraleCause};
 use super::{roll, TurnState};
-use crate::games::hyborian::dice::{Dice, DiceError, DiceKey, AVERAGE_DIE_FACES};
+use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
 use crate::games::hyborian::orders::plan::{Spell, SpellTarget, TurnOrders};
 use crate::games::hyborian::rules::magic::{
     casting, causes_tests, spell_name, spell_points, Casting, MagicUser, CALLING_EDGE, CALLING_FIGURES,
@@ -40,11 +40,11 @@ use crate::games::hyborian::rules::magic::{
     NORTHERN_BARBARIAN_MAGIC_MORALE, RAIN_SQUARE, SHIELD_OF_AIR_TURNS, SIGHT_GAP,
     SWORD_OF_FIRE_FIGURES,
 };
-use crate::games::hyborian::rules::melee::{casualties, charge_bonus, half, MeleeModifier};
+use crate::games::hyborian::rules::melee::{average_from_normal_die, casualties, charge_bonus, half, MeleeModifier};
 use crate::games::hyborian::rules::movement::{allowance, Pace};
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::{Class, Formation, Phase, Trait, UnitType};
-use crate::games::hyborian::table::geometry::{bearing_of, files_and_ranks, point_segment_distance, Face, Footprint};
+use crate::games::hyborian::table::geometry::{bearing_of, files_and_ranks, point_segment_distance, Face, Footprint, TOUCH};
 use crate::games::hyborian::table::terrain::point_in_polygon;
 use crate::games::hyborian::table::{
     Effect, EffectKind, PendingSpell, Status, Table, Terrain, TerrainKind, Unit, UnitId,
@@ -323,11 +323,14 @@ fn nearest_friend(table: &Table, w: &Unit) -> Option<Unit> {
         .cloned()
 }
 
-/// A backfire (ruling S-5): the spell strikes the facing side of the
-/// nearest friendly unit — a bolt or landslide charges its front, a wall or
-/// tremor line is laid along its front, the Wind Demon turns its own arrows;
-/// spells that raise, summon, put to sleep or blind strike nothing but
-/// frighten it. It tests as the target, its neighbours as usual.
+/// A backfire (ruling S-5): the spell "will take effect at the facing
+/// side of the nearest friendly unit closest to the magic user" (§10) —
+/// the side of that unit that faces the wizard, by the arcs of E-7: "often
+/// … on the rear or flank". A bolt or landslide charges that side (with
+/// the flank's or rear's +1/+2), a wall or tremor line is laid along it,
+/// the Wind Demon turns the unit's own arrows; spells that raise, summon,
+/// put to sleep or blind strike nothing but frighten it. It tests as the
+/// target, its neighbours as usual.
 fn backfire(
     turn: &mut TurnState,
     options: &GameOptions,
@@ -337,12 +340,14 @@ fn backfire(
     friend: &Unit,
 ) -> Result<(), DiceError> {
     let fp = friend.footprint();
-    let (l, r) = fp.edge(crate::games::hyborian::table::geometry::Edge::Front);
+    let side = fp.arc_of_with(w.footprint().centre, options.arcs);
+    let (l, r) = fp.edge(side);
     match spell {
         Spell::SwordOfFire | Spell::EarthDemon => {
             let n = if spell == Spell::SwordOfFire { SWORD_OF_FIRE_FIGURES } else { EARTH_DEMON_FIGURES };
             let key = effect_key(spell, &friend.id);
-            magic_charge(turn, options, dice, spell, &friend.id, n, Face::Front, key)?;
+            let face = side.face(friend.formation);
+            magic_charge(turn, options, dice, spell, &friend.id, n, face, key)?;
         }
         Spell::WallOfFire | Spell::EarthShaker => {
             effect(turn, options, dice, w, spell, &Aim::Line(l, r))?;
@@ -620,8 +625,8 @@ fn effect(
 }
 
 /// A magic charge (§10): `figures` heavy cavalry with their charge bonus
-/// strike `face` of the target; its average die is a d6 read through the
-/// average die's faces (ruling S-6). The target does not strike back.
+/// strike `face` of the target; its average die is a normal die read as
+/// the book says (§4: 1 is 3, 6 is 4; ruling S-6). The target does not strike back.
 #[allow(clippy::too_many_arguments)]
 fn magic_charge(
     turn: &mut TurnState,
@@ -634,7 +639,7 @@ fn magic_charge(
     key: DiceKey,
 ) -> Result<(), DiceError> {
     let d6 = roll(dice, key, &mut turn.events)?;
-    let die = AVERAGE_DIE_FACES[usize::from(d6.clamp(1, 6)) - 1];
+    let die = average_from_normal_die(d6);
     let mut modifiers = vec![MeleeModifier::Charge(charge_bonus(UnitType::HeavyCavalry))];
     match face {
         Face::Flank => modifiers.push(MeleeModifier::Flank),
@@ -707,6 +712,7 @@ fn raise(turn: &mut TurnState, w: &Unit, spell: Spell, p: DVec2) -> Result<UnitI
         in_melee_with: Default::default(),
         attached_to: None,
         spell_points: None,
+        mounted: false,
     };
     if spell == Spell::TheCalling {
         if let Some(e) = nearest_enemy(table, &u) {
@@ -1015,13 +1021,20 @@ fn figure_places(u: &Unit) -> Vec<DVec2> {
 }
 
 /// A magic barrier a charge may not cross (§10): a Wall of Fire stops
-/// charges; no one may charge across the Earth-Shaker's tremors.
+/// charges; no one may charge across the Earth-Shaker's tremors. The line
+/// bars a pose that it passes through; one lying along an edge of the unit
+/// (a backfire laid along its side) bars a charge only toward it.
 pub fn charge_barrier(table: &Table, fp: &Footprint) -> Option<&'static str> {
+    let inner = Footprint {
+        half_width: (fp.half_width - 10.0 * TOUCH).max(0.0),
+        half_depth: (fp.half_depth - 10.0 * TOUCH).max(0.0),
+        ..*fp
+    };
     table.effects.iter().filter(|e| e.is_active()).find_map(|e| match e.kind {
-        EffectKind::WallOfFire { from, to } if Place::Line(from, to).distance(fp) <= 1e-9 => {
+        EffectKind::WallOfFire { from, to } if Place::Line(from, to).distance(&inner) <= 0.0 => {
             Some("the Wall of Fire")
         }
-        EffectKind::Tremors { from, to } if Place::Line(from, to).distance(fp) <= 1e-9 => {
+        EffectKind::Tremors { from, to } if Place::Line(from, to).distance(&inner) <= 0.0 => {
             Some("the Earth-Shaker's tremors")
         }
         _ => None,

@@ -156,6 +156,7 @@ impl ArmyFile {
                 status: None,
                 attached_to: None,
                 spell_points: None,
+                mounted: None,
             });
             x += w + at.gap;
         }
@@ -179,16 +180,19 @@ impl ArmyFile {
                 .find(|p| p.kind.is_mounted() == mounted)
                 .map(|p| p.name.clone())
         };
+        // (name, type, unit joined, mounted: None for a commander, who rides
+        // when his unit does)
         let mut singles = Vec::new();
         if let Some(c) = &self.commander {
             let with = c.with.clone().or_else(|| order.first().map(|p| p.name.clone()));
-            singles.push((c.name.clone(), UnitType::Commander, with));
+            singles.push((c.name.clone(), UnitType::Commander, with, None));
         }
         for h in &self.heroes {
             singles.push((
                 h.name.clone(),
                 UnitType::Hero,
                 h.with.clone().or_else(|| first_fitting(h.mounted)),
+                Some(h.mounted),
             ));
         }
         for h in &self.superheroes {
@@ -196,15 +200,18 @@ impl ArmyFile {
                 h.name.clone(),
                 UnitType::Superhero,
                 h.with.clone().or_else(|| first_fitting(h.mounted)),
+                Some(h.mounted),
             ));
         }
         let mut entries = Vec::new();
-        for (name, kind, with) in singles {
+        for (name, kind, with, mounted) in singles {
             let front = with
                 .as_deref()
                 .and_then(front_of)
                 .unwrap_or([(at.x_from + at.x_to) / 2.0, at.y]);
-            entries.push(single(id(&name), at, name, kind, front, with.map(|w| id(&w)), None));
+            let mut e = single(id(&name), at, name, kind, front, with.map(|w| id(&w)), None);
+            e.mounted = mounted;
+            entries.push(e);
         }
         let behind = if at.facing == 180.0 { 4.0 } else { -4.0 };
         for w in &self.wizards {
@@ -271,6 +278,7 @@ fn single(
         status: None,
         attached_to,
         spell_points,
+        mounted: None,
     }
 }
 

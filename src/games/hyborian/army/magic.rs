@@ -85,7 +85,7 @@ struct MagicFile {
     order: Vec<MagicOrder>,
 }
 
-const MAGIC_USERS: &str = include_str!("../../../../campaigns/magic-users.toml");
+pub(crate) const MAGIC_USERS: &str = include_str!("../../../../campaigns/magic-users.toml");
 
 /// Every magic-user order of Appendix II.
 ///

@@ -123,6 +123,15 @@ const NATION_FILES: [(&str, &str); 24] = [
     ("zingara.toml", include_str!("../../../../campaigns/nations/zingara.toml")),
 ];
 
+/// The embedded army data as written (file name, text): every national
+/// list, then the magic users of Appendix II. The rules' identity hashes it.
+pub fn data_files() -> impl Iterator<Item = (&'static str, &'static str)> {
+    NATION_FILES
+        .iter()
+        .copied()
+        .chain(std::iter::once(("magic-users.toml", magic::MAGIC_USERS)))
+}
+
 /// Every national list, in alphabetical order of file name.
 ///
 /// # Errors

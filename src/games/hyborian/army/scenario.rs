@@ -219,8 +219,8 @@ fn points(u: &Unit) -> (u32, u32) {
         .iter()
         .any(|w| matches!(w, Weapon::Bow | Weapon::ShemiteBow | Weapon::Crossbow));
     let (per, per_model) = match u.kind {
-        UnitType::Hero => (hero_cost(false), 1),
-        UnitType::Superhero => (superhero_cost(false), 1),
+        UnitType::Hero => (hero_cost(u.mounted), 1),
+        UnitType::Superhero => (superhero_cost(u.mounted), 1),
         UnitType::Commander => (0, 1),
         UnitType::Wizard => (u.spell_points.unwrap_or(0), 1),
         UnitType::HeavyChariot | UnitType::LightChariot => (figure_cost(u.kind, u.class, bow).unwrap_or(0), 2),
@@ -333,6 +333,7 @@ mod tests {
             in_melee_with: Default::default(),
             attached_to: None,
             spell_points: None,
+            mounted: false,
         }
     }
 

@@ -238,6 +238,7 @@ fn general_engagement(table: &Table) -> TurnOrders {
                 })),
                 phase2: Some(Function::Charge(Charge {
                     target: ChargeTarget::Unit(enemy.id.clone()),
+                    sweep: None,
                     breakthrough: false,
                     break_off: false,
                 })),

@@ -2,6 +2,7 @@
 //! stop, and how closely positions and facings must match.
 
 use crate::games::hyborian::adjudicate::TurnResult;
+use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::Formation;
 use crate::games::hyborian::table::geometry::{turn_between, Face};
 use crate::games::hyborian::table::UnitId;
@@ -60,7 +61,14 @@ pub enum Expectation {
         other: UnitId,
         face: Face,
     },
+    /// `charged`: earned a charge bonus this turn (the format's meaning;
+    /// at a stop before the melee step, would earn it in the coming round).
     Charged {
+        unit: UnitId,
+        value: bool,
+    },
+    /// `charge_contact`: made contact while charging this turn, bonus or not.
+    ChargeContact {
         unit: UnitId,
         value: bool,
     },
@@ -160,8 +168,9 @@ pub fn parse(
                 Expectation::Contact { unit, other: other.to_string(), face }
             }
             "charged" => Expectation::Charged { unit, value: v.as_bool().ok_or_else(|| bad("true or false"))? },
+            "charge_contact" => Expectation::ChargeContact { unit, value: v.as_bool().ok_or_else(|| bad("true or false"))? },
             "side" => Expectation::Side { unit, value: v.as_str().ok_or_else(|| bad("a side id"))?.to_string() },
-            _ => return Err(bad("field must be one of figures front facing formation status in_melee_with contact charged side")),
+            _ => return Err(bad("field must be one of figures front facing formation status in_melee_with contact charged charge_contact side")),
         });
     }
     Ok((out, rejected))
@@ -169,7 +178,7 @@ pub fn parse(
 
 impl Expectation {
     /// Check against the state at the stop; the error is the FAIL reason.
-    pub fn check(&self, r: &TurnResult, tol: &Tolerance) -> Result<(), String> {
+    pub fn check(&self, r: &TurnResult, tol: &Tolerance, options: &GameOptions) -> Result<(), String> {
         let unit_id = match self {
             Expectation::Figures { unit, .. }
             | Expectation::Front { unit, .. }
@@ -179,6 +188,7 @@ impl Expectation {
             | Expectation::InMeleeWith { unit, .. }
             | Expectation::Contact { unit, .. }
             | Expectation::Charged { unit, .. }
+            | Expectation::ChargeContact { unit, .. }
             | Expectation::Side { unit, .. } => unit,
         };
         let u = r
@@ -242,11 +252,27 @@ impl Expectation {
                 }
             }
             Expectation::Charged { value, .. } => {
-                let got = r.record.unit(unit_id).is_some_and(|rec| rec.charged);
+                // Fought its round: what it earned; not yet: what the melee
+                // rules would give it as the table stands.
+                let rec = r.record.unit(unit_id);
+                let got = match rec {
+                    Some(rec) if rec.melee.is_some() => rec.charge_bonus,
+                    _ => crate::games::hyborian::adjudicate::melee::charge_bonus_due(
+                        &r.table, &r.record, options, unit_id,
+                    ),
+                };
                 if got == *value {
                     Ok(())
                 } else {
                     fail("charged", value.to_string(), got.to_string())
+                }
+            }
+            Expectation::ChargeContact { value, .. } => {
+                let got = r.record.unit(unit_id).is_some_and(|rec| rec.charge_contact);
+                if got == *value {
+                    Ok(())
+                } else {
+                    fail("charge_contact", value.to_string(), got.to_string())
                 }
             }
             Expectation::Side { value, .. } if &u.side != value => {

@@ -48,6 +48,8 @@ struct CaseFile {
     unit: Vec<UnitSetup>,
     #[serde(default)]
     orders: BTreeMap<String, String>,
+    /// Order text per side written the turn before (spells acting now).
+    previous_orders: Option<BTreeMap<String, String>>,
     #[serde(default)]
     dice: BTreeMap<String, i64>,
     #[serde(default)]
@@ -68,6 +70,10 @@ pub struct Case {
     pub options: GameOptions,
     /// Order text per side.
     pub orders: BTreeMap<String, String>,
+    /// Order text per side written the turn before, if the case gives it
+    /// (`[previous_orders]`): its spells take effect in this turn, and the
+    /// spells in `orders` are then written this turn, for the next.
+    pub previous_orders: Option<BTreeMap<String, String>>,
     pub dice: BTreeMap<String, u8>,
     pub expect: Vec<Expectation>,
     /// Units whose orders must be refused, if the case says.
@@ -153,6 +159,7 @@ impl Case {
             setup,
             options,
             orders: file.orders,
+            previous_orders: file.previous_orders,
             dice,
             expect,
             rejected,
@@ -167,6 +174,29 @@ impl Case {
             Err(e) => return CaseOutcome::Error(format!("set-up: {e}")),
         };
         let sides = table.sides();
+        if let Some(previous) = &self.previous_orders {
+            // Written last turn: what of them outlasts the turn (spells not
+            // yet cast, leaders' standing orders) is on the table now.
+            let mut written = TurnOrders::default();
+            for (side, text) in previous {
+                if !sides.contains(side) {
+                    return CaseOutcome::Error(format!(
+                        "previous_orders for side {side} that has no units"
+                    ));
+                }
+                let read = read_orders(text, side, &table);
+                if let Some(e) = read.errors.first() {
+                    return CaseOutcome::Error(format!("previous_orders: {e}"));
+                }
+                written.merge(read.orders);
+            }
+            for (id, o) in &written.units {
+                if let Some(stay) = o.stay_with_rout {
+                    table.morale.stay_with_rout.insert(id.clone(), stay);
+                }
+            }
+            crate::games::hyborian::adjudicate::spells::carry_written(&mut table, &mut written);
+        }
         let mut orders = TurnOrders::default();
         let mut rejected = BTreeSet::new();
         let mut order_errors = Vec::new();
@@ -179,9 +209,12 @@ impl Case {
             rejected.extend(read.rejected);
             order_errors.extend(read.errors);
         }
-        // A case is one turn: its spells are those written last turn, and
-        // take effect in this one (ruling S-1).
-        crate::games::hyborian::adjudicate::spells::carry_written(&mut table, &mut orders);
+        // Without `[previous_orders]` a case's spells are read as written
+        // last turn and take effect in this one (ruling S-1; the meaning
+        // case files have always had). With it, they are this turn's.
+        if self.previous_orders.is_none() {
+            crate::games::hyborian::adjudicate::spells::carry_written(&mut table, &mut orders);
+        }
         let mut dice = ScriptedDice::new(self.dice.clone());
         let result = match resolve_turn(&table, &orders, &self.options, &mut dice, self.stop_after)
         {
@@ -202,7 +235,7 @@ impl Case {
             None => reasons.extend(order_errors),
         }
         for e in &self.expect {
-            if let Err(why) = e.check(&result, &self.tolerance) {
+            if let Err(why) = e.check(&result, &self.tolerance, &self.options) {
                 reasons.push(why);
             }
         }

@@ -345,6 +345,9 @@ pub enum ChargeAim {
 /// A charge (§2, §3): a move that ends in contact.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChargeOrder {
+    /// `sweep right 30 then charge …`: the wheel the charge begins with, as
+    /// written; `None` lets the umpire choose it (§3 "a sweep").
+    pub sweep: Option<(Hand, Number)>,
     pub aim: ChargeAim,
     /// `with breakthrough`.
     pub breakthrough: bool,
@@ -354,6 +357,9 @@ pub struct ChargeOrder {
 
 impl fmt::Display for ChargeOrder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((h, d)) = self.sweep {
+            write!(f, "sweep {} {} then ", hand(h), num(d))?;
+        }
         match &self.aim {
             ChargeAim::Unit(u) => write!(f, "charge {u}")?,
             ChargeAim::Bearing(b) => write!(f, "charge bearing {}", num(*b))?,
@@ -440,6 +446,13 @@ pub enum UnitOrder {
     MoveTo(Number, Number),
     /// Wizards: `cast Sword of Fire at Black Dragons`.
     Cast { spell: Spell, aim: SpellAim },
+    /// A unit in melee (§4): `expand 4` figures this turn, or `expand`
+    /// (its class's whole rate).
+    Expand(Option<u32>),
+    /// A unit in melee (§4): `contract 2` figures this turn.
+    Contract(u32),
+    /// A unit in melee (§4): `lap around` the enemy's ends.
+    LapAround,
     /// Set-up turn: `deploy at (30, 6) facing 0 in line 3 ranks`.
     Deploy {
         at: (Number, Number),
@@ -462,6 +475,10 @@ impl fmt::Display for UnitOrder {
             UnitOrder::IfRouted { stay: true } => f.write_str("stay if routed"),
             UnitOrder::IfRouted { stay: false } => f.write_str("leave if routed"),
             UnitOrder::MoveTo(x, y) => write!(f, "move to ({}, {})", num(*x), num(*y)),
+            UnitOrder::Expand(Some(n)) => write!(f, "expand {n}"),
+            UnitOrder::Expand(None) => f.write_str("expand"),
+            UnitOrder::Contract(n) => write!(f, "contract {n}"),
+            UnitOrder::LapAround => f.write_str("lap around"),
             UnitOrder::Cast { spell, aim } => {
                 write!(f, "cast {}", crate::games::hyborian::rules::magic::spell_name(*spell))?;
                 match aim {

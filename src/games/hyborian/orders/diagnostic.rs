@@ -74,6 +74,9 @@ pub enum Illegal {
     OffTable,
     /// Deployment orders outside the set-up turn.
     NotSetUp,
+    /// `expand`, `contract`, `lap around` for a unit not in melee, beyond
+    /// its class's rate, or together when they cannot be (§4).
+    MeleeAdjustment,
 }
 
 /// Notes on orders that were accepted.

@@ -355,7 +355,10 @@ const LINE_START_WORDS_2: [&str; 22] = [
     "ahead",
     "stand",
 ];
-const LINE_START_WORDS_3: [&str; 3] = ["stands", "halt", "stay"];
+const LINE_START_WORDS_3: [&str; 11] = [
+    "stands", "halt", "stay", "sweep", "sweeps", "expand", "expands", "contract", "contracts",
+    "lap", "laps",
+];
 
 fn starts_with_keyword(line: &str) -> bool {
     let t = line.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
@@ -373,7 +376,12 @@ fn starts_with_keyword(line: &str) -> bool {
 }
 
 /// The words the reader knows, for "did you mean" on a word it did not.
-const VOCABULARY: [&str; 40] = [
+const VOCABULARY: [&str; 45] = [
+    "sweep",
+    "expand",
+    "contract",
+    "lap",
+    "around",
     "phase",
     "move",
     "advance",
@@ -540,6 +548,10 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::compass => "a compass direction",
         Rule::spell_name => "a spell's name",
         Rule::breakthrough => "'with breakthrough'",
+        Rule::charge_sweep | Rule::k_sweep => "'sweep left|right DEGREES'",
+        Rule::expand | Rule::k_expand => "'expand N'",
+        Rule::contract | Rule::k_contract => "'contract N'",
+        Rule::lap_around | Rule::k_lap => "'lap around'",
         Rule::k_then => "'then'",
         Rule::k_to => "'to'",
         Rule::EOI => "the end of the line",
@@ -759,8 +771,17 @@ fn function_of(p: Pair<Rule>, off: usize) -> Option<Spanned<Function>> {
             let mut aim = ChargeAim::Forward;
             let mut breakthrough = false;
             let mut break_off = false;
+            let mut sweep = None;
             for x in p.into_inner() {
                 match x.as_rule() {
+                    Rule::charge_sweep => {
+                        let d = x
+                            .clone()
+                            .into_inner()
+                            .find(|y| y.as_rule() == Rule::degrees)
+                            .map_or(0.0, |y| number(&y));
+                        sweep = Some((hand_in(&x), d));
+                    }
                     Rule::charge_forward => aim = ChargeAim::Forward,
                     Rule::charge_bearing => aim = ChargeAim::Bearing(bearing_in(&x).unwrap_or(0.0)),
                     Rule::target_unit => {
@@ -774,6 +795,7 @@ fn function_of(p: Pair<Rule>, off: usize) -> Option<Spanned<Function>> {
                 }
             }
             Function::Charge(ChargeOrder {
+                sweep,
                 aim,
                 breakthrough,
                 break_off,
@@ -933,6 +955,9 @@ fn unit_order(p: Pair<Rule>, off: usize) -> Option<Result<UnitOrder, Diagnostic>
         Rule::join => UnitOrder::Join(first_ref(&p)?),
         Rule::ride_with => UnitOrder::RideWith(first_ref(&p)?),
         Rule::leave => UnitOrder::Leave,
+        Rule::expand => UnitOrder::Expand(int_in(&p)),
+        Rule::contract => UnitOrder::Contract(int_in(&p)?),
+        Rule::lap_around => UnitOrder::LapAround,
         Rule::stay_if_routed => UnitOrder::IfRouted { stay: true },
         Rule::leave_if_routed => UnitOrder::IfRouted { stay: false },
         Rule::move_to => {

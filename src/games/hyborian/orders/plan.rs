@@ -49,6 +49,26 @@ pub struct UnitOrders {
     pub spells: Vec<SpellOrder>,
     /// The set-up turn only: where the unit is placed.
     pub deploy: Option<Deployment>,
+    /// A unit in melee: how it changes the figures it fights with this turn
+    /// (§4). `None`: the umpire's default — expand by the class's whole
+    /// rate and lap around the enemy's ends.
+    #[serde(default)]
+    pub melee: Option<MeleeOrders>,
+}
+
+/// "expand 4", "contract 2", "lap around": a unit in melee says how it
+/// changes the figures it fights with this turn (§4 "all expending and
+/// contracting of formations in melee is limited to ... a set number of
+/// figures per turn"). A unit that writes any of them does only what it
+/// writes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MeleeOrders {
+    /// Figures to bring into the melee this turn (at most the class's rate).
+    pub expand: u32,
+    /// Figures to take out of it this turn (at most the class's rate).
+    pub contract: u32,
+    /// Lap around the enemy's ends (from the second round).
+    pub lap: bool,
 }
 
 /// "deploy at (30, 6) facing 0 in line 3 ranks": placing a unit in the
@@ -178,6 +198,10 @@ pub struct FormationChange {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Charge {
     pub target: ChargeTarget,
+    /// "sweep right 30 then charge …": the wheel the charge begins with, in
+    /// degrees (positive to the right); `None` lets the umpire choose it.
+    #[serde(default)]
+    pub sweep: Option<f64>,
     /// "with breakthrough" (heavy cavalry; medium may write it).
     pub breakthrough: bool,
     /// Medium cavalry split move: break off after one round of melee.

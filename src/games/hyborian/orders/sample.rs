@@ -50,6 +50,7 @@ fn unit(s: Spec) -> Unit {
         in_melee_with: BTreeSet::new(),
         attached_to: None,
         spell_points: None,
+        mounted: false,
     }
 }
 

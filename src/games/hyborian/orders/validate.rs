@@ -446,7 +446,7 @@ impl<'a> Ctx<'a> {
     fn allowance(&self, m: &MoveOrder, formation: Formation) -> f64 {
         let k = self.unit.kind;
         if k.is_single_figure() {
-            return movement::single_figure_move(k);
+            return movement::single_figure_move(k, self.unit.mounted);
         }
         let pace = if m.forced_march {
             Pace::ForcedMarch { on_road: m.along_road }
@@ -652,7 +652,7 @@ impl<'a> Ctx<'a> {
                 hand: *hand,
                 angle: match angle {
                     WheelAngle::Degrees(d) => {
-                        if *d <= 0.0 || *d > 180.0 {
+                        if *d <= 0.0 || *d > movement::MAX_WHEEL_DEGREES {
                             self.refuse(
                                 Illegal::BeyondAllowance,
                                 span,
@@ -807,7 +807,7 @@ impl<'a> Ctx<'a> {
         self.table
             .terrain
             .iter()
-            .filter(|t| !matches!(t.kind, TerrainKind::Road { .. }))
+            .filter(|t| !matches!(t.kind, TerrainKind::Road { .. }) && !t.kind.is_water())
             .any(|t| inside(p, &t.points))
     }
 
@@ -908,8 +908,24 @@ impl<'a> Ctx<'a> {
             );
             return None;
         }
+        let sweep = match c.sweep {
+            None => None,
+            Some((_, d)) if !(d > 0.0 && d <= movement::MAX_WHEEL_DEGREES) => {
+                self.refuse(
+                    Illegal::BeyondAllowance,
+                    span,
+                    format!("a sweep of {d}°"),
+                    "§3: a sweep wheels at most 180° (more is a face about) and uses at most half the charge",
+                    Some("write the sweep in degrees, e.g. 'sweep right 30 then charge …'".into()),
+                );
+                return None;
+            }
+            Some((plan::Hand::Right, d)) => Some(d),
+            Some((plan::Hand::Left, d)) => Some(-d),
+        };
         Some(plan::Charge {
             target,
+            sweep,
             breakthrough: c.breakthrough,
             break_off: c.break_off,
         })
@@ -1095,6 +1111,9 @@ impl<'a> Ctx<'a> {
                 }
             }
             UnitOrder::Cast { spell, aim } => self.cast(*spell, aim, span, out),
+            UnitOrder::Expand(_) | UnitOrder::Contract(_) | UnitOrder::LapAround => {
+                self.melee_order(o, span, out)
+            }
             UnitOrder::Deploy {
                 at,
                 facing,
@@ -1127,6 +1146,69 @@ impl<'a> Ctx<'a> {
                 });
             }
         }
+    }
+
+    /// `expand N`, `contract N`, `lap around` (§4): only for a unit in melee,
+    /// at most its class's rate a turn, never expanding and contracting at
+    /// once; lapping needs overlapping figures, which chariots and mammoths
+    /// never have (Appendix III).
+    fn melee_order(&mut self, o: &UnitOrder, span: Span, out: &mut UnitOrders) {
+        let u = self.unit;
+        if u.in_melee_with.is_empty() || u.kind.is_single_figure() {
+            self.refuse(
+                Illegal::MeleeAdjustment,
+                span,
+                format!("{} are not in melee", u.name),
+                "§4: expansion, contraction and lapping change the figures of an existing melee",
+                None,
+            );
+            return;
+        }
+        let rate = crate::games::hyborian::rules::melee::expansion_rate(u.class);
+        let mut m = out.melee.clone().unwrap_or_default();
+        let within = |n: u32| (1..=rate).contains(&n);
+        match o {
+            UnitOrder::Expand(n) => {
+                let n = n.unwrap_or(rate);
+                if !within(n) || m.contract > 0 {
+                    let why = if m.contract > 0 {
+                        "write either 'expand' or 'contract' for a turn".to_string()
+                    } else {
+                        format!("§4: a {}-class unit expands at most {rate} figures a turn", u.class)
+                    };
+                    self.refuse(Illegal::MeleeAdjustment, span, format!("{} may not expand {n}", u.name), &why, None);
+                    return;
+                }
+                m.expand = n;
+            }
+            UnitOrder::Contract(n) => {
+                let n = *n;
+                if !within(n) || m.expand > 0 {
+                    let why = if m.expand > 0 {
+                        "write either 'expand' or 'contract' for a turn".to_string()
+                    } else {
+                        format!("§4: a {}-class unit contracts at most {rate} figures a turn", u.class)
+                    };
+                    self.refuse(Illegal::MeleeAdjustment, span, format!("{} may not contract {n}", u.name), &why, None);
+                    return;
+                }
+                m.contract = n;
+            }
+            _ => {
+                if u.kind.is_chariot() || u.kind == UnitType::WoollyMammoth {
+                    self.refuse(
+                        Illegal::NotForThisType,
+                        span,
+                        format!("{} cannot lap around", u.name),
+                        "Appendix III: chariots and mammoths have no overlap in melee",
+                        None,
+                    );
+                    return;
+                }
+                m.lap = true;
+            }
+        }
+        out.melee = Some(m);
     }
 
     fn cast(&mut self, spell: plan::Spell, aim: &SpellAim, span: Span, out: &mut UnitOrders) {

@@ -200,6 +200,7 @@ mod tests {
             in_melee_with: Default::default(),
             attached_to: None,
             spell_points: None,
+            mounted: false,
         };
         Table {
             width: 48.0,

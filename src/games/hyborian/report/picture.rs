@@ -90,8 +90,30 @@ pub fn svg(before: Option<&Table>, after: &Table, charged: &[String], caption: &
         tw = after.width * SCALE,
         th = after.depth * SCALE
     );
-    for t in &after.terrain {
+    // Water first, then fords and bridges over it, then everything else in
+    // the order listed.
+    let layer = |k: &TerrainKind| match k {
+        TerrainKind::River | TerrainKind::Stream => 0,
+        TerrainKind::Ford => 1,
+        TerrainKind::Bridge => 2,
+        _ => 3,
+    };
+    let mut terrain: Vec<&crate::games::hyborian::table::Terrain> = after.terrain.iter().collect();
+    terrain.sort_by_key(|t| layer(&t.kind));
+    for t in terrain {
         match &t.kind {
+            TerrainKind::River => {
+                let _ = writeln!(s, r##"<polygon points="{}" fill="#8db9e3" stroke="#2f6ea8" stroke-width="1.5"/>"##, f.points(&t.points));
+            }
+            TerrainKind::Stream => {
+                let _ = writeln!(s, r##"<polygon points="{}" fill="#b4d3ee" stroke="#2f6ea8" stroke-width="1"/>"##, f.points(&t.points));
+            }
+            TerrainKind::Ford => {
+                let _ = writeln!(s, r##"<polygon points="{}" fill="#d2e6f4" stroke="#2f6ea8" stroke-width="1" stroke-dasharray="3 2"/>"##, f.points(&t.points));
+            }
+            TerrainKind::Bridge => {
+                let _ = writeln!(s, r##"<polygon points="{}" fill="#b08a5a" stroke="#5e4327" stroke-width="1.5"/>"##, f.points(&t.points));
+            }
             TerrainKind::Hill { contours } => {
                 let _ = writeln!(s, r##"<polygon points="{}" fill="#d9c89e" stroke="#8d6e3f" stroke-width="1.5"/>"##, f.points(&t.points));
                 if *contours >= 2 {
@@ -281,4 +303,28 @@ fn zigzag(a: DVec2, b: DVec2) -> Vec<DVec2> {
             if k % 2 == 0 { p - side } else { p + side }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::hyborian::table::setup::Setup;
+
+    /// The Ford of the Tybor: the river is drawn, the ford over it, and the
+    /// picture still rasterises.
+    #[test]
+    fn water_is_drawn_under_its_ford() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/campaigns/scenarios/river-crossing.toml"
+        ))
+        .unwrap();
+        let setup: Setup = toml::from_str(&text).unwrap();
+        let table = Table::from_setup(&setup).unwrap();
+        let svg = svg(None, &table, &[], "The Ford of the Tybor");
+        let river = svg.find(r##"fill="#8db9e3""##).expect("the river is drawn");
+        let ford = svg.find(r##"fill="#d2e6f4""##).expect("the ford is drawn");
+        assert!(river < ford, "the ford is drawn over the river");
+        assert!(crate::report::picture::png(&svg).unwrap().starts_with(b"\x89PNG"));
+    }
 }

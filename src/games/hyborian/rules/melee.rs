@@ -8,6 +8,9 @@
 //! assert_eq!(category(UnitType::HeavyCavalry), 4);
 //! assert_eq!(charge_bonus(UnitType::WoollyMammoth), 5);
 //! assert_eq!(post_charge_bonus(UnitType::MediumInfantry), 0);
+//! // A normal die for want of an average one: 1 reads 3, 6 reads 4 (§4).
+//! use umpire::games::hyborian::rules::melee::average_from_normal_die;
+//! assert_eq!((1..=6).map(average_from_normal_die).collect::<Vec<_>>(), [3, 2, 3, 4, 5, 4]);
 //! ```
 
 use super::{Class, UnitType};
@@ -94,6 +97,17 @@ pub fn single_figure_weight(kind: UnitType) -> u32 {
         UnitType::Superhero => 5,
         _ => 1,
     }
+}
+
+/// A normal die read as the average die (§4): "any time a 1 is rolled on
+/// normal six-sided dice, it is read as a 3 and any roll of a 6 is read as
+/// a 4"; the other faces are read as rolled. Index: the d6 face − 1.
+pub const NORMAL_DIE_AS_AVERAGE: [u8; 6] = [3, 2, 3, 4, 5, 4];
+
+/// The average-die value of a normal die's face (1–6; out-of-range faces
+/// are read as the nearest face).
+pub fn average_from_normal_die(d6: u8) -> u8 {
+    NORMAL_DIE_AS_AVERAGE[usize::from(d6.clamp(1, 6)) - 1]
 }
 
 /// Heavy cavalry breaks through infantry when it inflicts at least this

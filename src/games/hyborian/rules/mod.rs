@@ -145,6 +145,12 @@ impl UnitType {
         )
     }
 
+    /// Commanders, heroes and superheroes: the figures that join units and
+    /// may ride (§9).
+    pub fn is_leader(self) -> bool {
+        matches!(self, UnitType::Commander | UnitType::Hero | UnitType::Superhero)
+    }
+
     /// Mammoths and chariots never change face as a function: they wheel (§5).
     pub fn wheels_only(self) -> bool {
         self.is_chariot() || self == UnitType::WoollyMammoth

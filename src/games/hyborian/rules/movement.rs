@@ -48,14 +48,14 @@ pub const SINGLE_FIGURE_MOVE: f64 = 12.0;
 /// Commanders mounted: light-cavalry road-column speed (§3).
 pub const MOUNTED_LEADER_MOVE: f64 = 24.0;
 
-/// The most a single figure may be ordered to move in a phase: wizards at
-/// light-foot forced-march speed (12); commanders and heroes at the mounted
-/// figure (24), since the table does not record whether a leader is
-/// mounted (ruling O-7 in docs/rulings/orders.md).
-pub fn single_figure_move(kind: UnitType) -> f64 {
+/// The most a single figure moves in a phase (§3, §9, §10): commanders (and
+/// heroes, whose speed the book does not give: ruling O-7) at light-infantry
+/// road-column speed on foot (12) and light-cavalry road-column speed
+/// mounted (24); wizards at light-foot forced-march speed (12).
+pub fn single_figure_move(kind: UnitType, mounted: bool) -> f64 {
     match kind {
-        UnitType::Wizard => SINGLE_FIGURE_MOVE,
-        _ => MOUNTED_LEADER_MOVE,
+        UnitType::Commander | UnitType::Hero | UnitType::Superhero if mounted => MOUNTED_LEADER_MOVE,
+        _ => SINGLE_FIGURE_MOVE,
     }
 }
 /// All foot may move 2 inches straight back without changing face (§3).
@@ -66,6 +66,9 @@ pub const CHANGE_COST: f64 = 3.0;
 pub const WHEEL_SHARE: f64 = 0.5;
 /// The final half of a charge must be straight (§3).
 pub const CHARGE_STRAIGHT_SHARE: f64 = 0.5;
+/// A wheel (or a charge's sweep) turns at most this far; more is a face
+/// about (ruling O-22).
+pub const MAX_WHEEL_DEGREES: f64 = 180.0;
 /// Oblique moves up to 45° from straight ahead (§3).
 pub const OBLIQUE_MAX_DEGREES: f64 = 45.0;
 /// A forced march never comes within 24 inches of the enemy (§3).
@@ -74,6 +77,11 @@ pub const FORCED_MARCH_CLEARANCE: f64 = 24.0;
 pub const FORCED_MARCH_ROAD_FACTOR: f64 = 1.5;
 /// Hills, woods and swamps halve speed (§7).
 pub const ROUGH_SPEED: f64 = 0.5;
+/// "The edge" of woods or of a second contour, from which units "may charge
+/// out of this terrain area and claim their charge bonuses" (§7), is the
+/// band this deep inside the boundary: the 3 inches the book uses for the
+/// edge of woods and swamps in missile fire (ruling E-29).
+pub const TERRAIN_EDGE_BAND: f64 = 3.0;
 /// A ring moves at half the line move (§3).
 pub const RING_SPEED: f64 = 0.5;
 

@@ -43,6 +43,23 @@ pub struct GameOptions {
     /// instead of with the pre-melee tests (§2, §10: the book says both,
     /// OPEN; ruling S-3).
     pub magic_tests_after_melee: bool,
+    /// How units cross rivers (§12: "their affect must be ruled upon by the
+    /// group"; ruling T-1): impassable but at fords and bridges by default.
+    pub rivers: WaterCrossing,
+    /// How units cross streams (ruling T-1): fordable, at half speed, by default.
+    pub streams: WaterCrossing,
+}
+
+/// How a river or stream is crossed away from its fords and bridges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WaterCrossing {
+    /// No unit enters it: it is crossed only at fords and bridges.
+    Impassable,
+    /// Crossed anywhere, at half speed while any part of the unit is in it.
+    Fordable,
+    /// No effect on movement.
+    Open,
 }
 
 /// The lines from a unit's corners that divide its front and rear arcs
@@ -83,6 +100,8 @@ impl Default for GameOptions {
             arcs: ArcGeometry::Corner45,
             nearby_enemies_test: false,
             magic_tests_after_melee: false,
+            rivers: WaterCrossing::Impassable,
+            streams: WaterCrossing::Fordable,
         }
     }
 }

@@ -5,6 +5,11 @@
 //!
 //! Bearings are compass degrees (0 = north = +y, 90 = east = +x).
 //!
+//! Architecture invariant: every transcendental function here comes from
+//! `libm` (pure Rust), never from the platform's maths library, so the same
+//! table and orders give the same bits on every machine and a stored turn
+//! replays byte for byte. Square roots are exact IEEE operations already.
+//!
 //! ```
 //! use umpire::games::hyborian::table::geometry::{heading, Footprint};
 //! use glam::DVec2;
@@ -28,13 +33,13 @@ pub const TOUCH: f64 = 1e-6;
 
 /// Unit vector of a compass bearing.
 pub fn heading(bearing: f64) -> DVec2 {
-    let r = bearing.to_radians();
-    DVec2::new(r.sin(), r.cos())
+    let (s, c) = libm::sincos(bearing.to_radians());
+    DVec2::new(s, c)
 }
 
 /// Compass bearing of a vector, in [0, 360).
 pub fn bearing_of(v: DVec2) -> f64 {
-    normalize_bearing(v.x.atan2(v.y).to_degrees())
+    normalize_bearing(libm::atan2(v.x, v.y).to_degrees())
 }
 
 /// A bearing brought into [0, 360).
@@ -60,7 +65,7 @@ pub fn turn_between(from: f64, to: f64) -> f64 {
 
 /// `v` turned clockwise (to the right) by `degrees`.
 pub fn rotate_cw(v: DVec2, degrees: f64) -> DVec2 {
-    let (s, c) = degrees.to_radians().sin_cos();
+    let (s, c) = libm::sincos(degrees.to_radians());
     DVec2::new(v.x * c + v.y * s, -v.x * s + v.y * c)
 }
 
@@ -239,10 +244,11 @@ impl Footprint {
 
     /// Radius of the circle about the centre that holds the rectangle.
     pub fn radius(&self) -> f64 {
-        self.half_width.hypot(self.half_depth)
+        libm::hypot(self.half_width, self.half_depth)
     }
 
-    /// The two ends of an edge, left to right as seen from outside.
+    /// The two ends of an edge, going round the unit clockwise (front-left
+    /// to front-right, and so on): right to left as seen from outside.
     pub fn edge(&self, e: Edge) -> (DVec2, DVec2) {
         let [fl, fr, rr, rl] = self.corners();
         match e {
@@ -317,7 +323,7 @@ impl Footprint {
     /// [`Footprint::arc_of`] with the game's arc geometry: the lines from
     /// the corners leave at `arcs.degrees()` from straight ahead (or back).
     pub fn arc_of_with(&self, p: DVec2, arcs: ArcGeometry) -> Edge {
-        let slope = arcs.degrees().to_radians().tan();
+        let slope = libm::tan(arcs.degrees().to_radians());
         let d = p - self.centre;
         let x = d.dot(self.right());
         let ahead = d.dot(self.ahead) - self.half_depth; // > 0: ahead of the front edge

@@ -85,6 +85,10 @@ pub struct Unit {
     pub attached_to: Option<UnitId>,
     /// Wizards: spell points left.
     pub spell_points: Option<u32>,
+    /// Commanders and heroes: rides a horse (§9: a commander moves at 24
+    /// inches mounted, 12 on foot).
+    #[serde(default)]
+    pub mounted: bool,
 }
 
 impl Unit {
@@ -105,6 +109,32 @@ pub enum TerrainKind {
     Swamp,
     /// A road: `points` is a polyline of this width in inches.
     Road { width: f64 },
+    /// A river: deep water, crossed as the game's `rivers` option says
+    /// (§12: "their affect must be ruled upon by the group"; ruling T-1).
+    River,
+    /// A stream: shallow water, crossed as the `streams` option says.
+    Stream,
+    /// A ford: a strip across a river or stream where it is crossed, at half
+    /// speed (ruling T-2).
+    Ford,
+    /// A bridge: a strip across a river or stream crossed as dry ground.
+    Bridge,
+}
+
+impl TerrainKind {
+    /// Rivers and streams: the water that fords and bridges cross.
+    pub fn is_watercourse(&self) -> bool {
+        matches!(self, TerrainKind::River | TerrainKind::Stream)
+    }
+
+    /// Rivers, streams, fords and bridges: the terrain of the rivers
+    /// ruling (T-1), which is neither rough ground nor cover.
+    pub fn is_water(&self) -> bool {
+        matches!(
+            self,
+            TerrainKind::River | TerrainKind::Stream | TerrainKind::Ford | TerrainKind::Bridge
+        )
+    }
 }
 
 /// A terrain area: a polygon (or, for roads, a polyline).

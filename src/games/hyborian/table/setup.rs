@@ -58,12 +58,13 @@ pub struct TableSize {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TerrainSetup {
-    /// hill | woods | swamp | road
+    /// hill | woods | swamp | road | river | stream | ford | bridge
     pub kind: String,
     /// Hills: 1 or 2.
     pub contours: Option<u8>,
     pub points: Vec<[f64; 2]>,
-    /// Roads: width in inches.
+    /// Roads: width in inches. Rivers, streams, fords and bridges: with a
+    /// width, `points` is a line and the water a band that wide about it.
     pub width: Option<f64>,
 }
 
@@ -93,6 +94,10 @@ pub struct UnitSetup {
     pub status: Option<String>,
     pub attached_to: Option<String>,
     pub spell_points: Option<u32>,
+    /// Commanders and heroes: whether they ride. Not given: they ride when
+    /// attached to cavalry, chariots or mammoths (ruling O-7).
+    #[serde(default)]
+    pub mounted: Option<bool>,
 }
 
 /// Why a set-up is not a legal table: which unit (or terrain), which field, why.
@@ -210,14 +215,36 @@ fn parse_terrain(i: usize, t: &TerrainSetup) -> Result<Terrain, SetupError> {
                 ))
             }
         },
+        "river" => TerrainKind::River,
+        "stream" => TerrainKind::Stream,
+        "ford" => TerrainKind::Ford,
+        "bridge" => TerrainKind::Bridge,
         other => {
             return Err(err(
                 &place,
                 "kind",
-                format!("'{other}' is not a terrain kind (hill, woods, swamp, road)"),
+                format!(
+                    "'{other}' is not a terrain kind (hill, woods, swamp, road, river, stream, ford, bridge)"
+                ),
             ))
         }
     };
+    if kind.is_water() {
+        // A line with a width is a band (like a road); without one, a polygon.
+        return match t.width {
+            Some(w) if w > 0.0 && w.is_finite() && points.len() >= 2 => Ok(Terrain {
+                kind,
+                points: super::terrain::band_polygon(&points, w),
+            }),
+            Some(_) => Err(err(&place, "width", "a width in inches greater than 0, with at least 2 points")),
+            None if points.len() >= 3 => Ok(Terrain { kind, points }),
+            None => Err(err(
+                &place,
+                "points",
+                "water is a polygon of 3 or more points, or a line of 2 or more with a width",
+            )),
+        };
+    }
     let needed = if matches!(kind, TerrainKind::Road { .. }) {
         2
     } else {
@@ -390,6 +417,13 @@ fn parse_unit(
             "only wizards have spell points",
         ));
     }
+    if u.mounted.is_some() && !kind.is_leader() {
+        return Err(err(
+            &place,
+            "mounted",
+            "only commanders and heroes are written mounted or on foot (other units are by their type)",
+        ));
+    }
     let unit = Unit {
         id: u.id.clone(),
         side: u.side.clone(),
@@ -410,6 +444,7 @@ fn parse_unit(
         in_melee_with: BTreeSet::new(),
         attached_to: u.attached_to.clone(),
         spell_points: u.spell_points,
+        mounted: u.mounted.unwrap_or(false),
     };
     Ok((unit, in_melee_with))
 }
@@ -503,6 +538,15 @@ impl Table {
                         format!("'{to}' is not another unit on the table"),
                     ));
                 }
+            }
+        }
+        // A leader not written mounted or on foot rides with mounted troops.
+        for s in setup.units.iter().filter(|s| s.mounted.is_none()) {
+            let rides = table.units.get(&s.id).and_then(|u| u.attached_to.as_ref())
+                .and_then(|to| table.units.get(to))
+                .is_some_and(|host| host.kind.is_mounted());
+            if let Some(u) = table.units.get_mut(&s.id).filter(|u| u.kind.is_leader()) {
+                u.mounted = rides;
             }
         }
         table.check_overlaps()?;
