@@ -9,6 +9,7 @@ pub mod case;
 pub mod orders;
 pub mod report;
 pub mod rules;
+pub mod sim;
 pub mod table;
 
 /// The rule set's name in game and case files.
