@@ -10,7 +10,8 @@ use std::fmt::Write as _;
 
 /// The font every picture uses (DejaVu Sans Condensed, shipped in templates/fonts).
 const FONT: &[u8] = include_bytes!("../../../../templates/fonts/DejaVuSansCondensed.ttf");
-const FONT_FAMILY: &str = "DejaVu Sans";
+/// The font family every picture names (the shipped font).
+pub const FONT_FAMILY: &str = "DejaVu Sans";
 
 /// Pixels per inch of table.
 const SCALE: f64 = 10.0;
@@ -40,7 +41,8 @@ fn side_colours(side: &str, index: usize) -> (&'static str, &'static str) {
     }
 }
 
-fn esc(s: &str) -> String {
+/// Text made safe for SVG and HTML attributes and content.
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -3,7 +3,11 @@
 //! and the counting of their results ([`stats`]).
 
 pub mod battle;
+pub mod cli;
+pub mod fairness;
 pub mod field;
 pub mod general;
+pub mod replay;
 pub mod seed;
+pub mod simulate;
 pub mod stats;

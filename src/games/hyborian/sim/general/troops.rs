@@ -157,6 +157,11 @@ impl Ctx<'_, '_> {
     /// The charge written out; in phase 2 when friends falling back passed
     /// through the unit last turn (it may not charge in phase 1, §8).
     fn charge(&self, u: &Unit, t: &Unit) -> Sheet {
+        self.view.claim(View::charge_strip(
+            u,
+            t,
+            t.footprint().distance(&u.footprint()),
+        ));
         let mut what = format!("charge {}", quoted(&t.name));
         if u.kind == UnitType::HeavyCavalry && t.kind.is_infantry() {
             what.push_str(" with breakthrough");
@@ -205,6 +210,7 @@ impl Ctx<'_, '_> {
             return Sheet::phase1(format!("move toward {name} {}", inches(d)));
         }
         if !u.kind.wheels_only() && off.abs() > FACE_FIRST && self.view.room_to_face(u, aim) {
+            self.view.claim(View::strip(u, u.facing + off, d));
             return Sheet::both(format!("face {name}"), format!("move {}", inches(d)));
         }
         let toward = off.clamp(-OBLIQUE_MAX_DEGREES, OBLIQUE_MAX_DEGREES);
@@ -215,9 +221,11 @@ impl Ctx<'_, '_> {
             OBLIQUE_MAX_DEGREES
         };
         for turn in [first, 0.0, -around, around] {
-            if self.view.obstructed(u, &View::strip(u, u.facing + turn, d)) {
+            let strip = View::strip(u, u.facing + turn, d);
+            if self.view.obstructed(u, &strip) {
                 continue;
             }
+            self.view.claim(strip);
             let what = if turn == first && first != 0.0 {
                 format!("move toward {name} {}", inches(d))
             } else if turn == 0.0 {

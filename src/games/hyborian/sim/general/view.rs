@@ -10,6 +10,7 @@ use crate::games::hyborian::table::geometry::{
 };
 use crate::games::hyborian::table::{Status, Table, TerrainKind, Unit};
 use glam::DVec2;
+use std::cell::RefCell;
 
 /// A charge is tried only at a target this share of the charge move away:
 /// the target may step back while the charger wheels (§3 a charge's path
@@ -34,6 +35,9 @@ pub(super) struct View<'a> {
     pub forward: DVec2,
     /// Where the own foot line's front stands along `forward`.
     pub line_front: f64,
+    /// Ground the general's orders this turn already send units across:
+    /// later orders keep off it, so two of its own charges do not meet.
+    claimed: RefCell<Vec<Footprint>>,
 }
 
 fn fighting(u: &Unit) -> bool {
@@ -71,6 +75,7 @@ impl<'a> View<'a> {
             enemies,
             forward,
             line_front: 0.0,
+            claimed: RefCell::default(),
         };
         let foot: Vec<f64> = view
             .mine
@@ -128,7 +133,13 @@ impl<'a> View<'a> {
             .mine
             .iter()
             .any(|f| f.id != u.id && f.status.is_present() && f.footprint().overlaps(strip));
-        friend || (u.kind.is_mounted() && self.rough(strip))
+        let claimed = self.claimed.borrow().iter().any(|c| c.overlaps(strip));
+        friend || claimed || (u.kind.is_mounted() && self.rough(strip))
+    }
+
+    /// Keep other orders off the ground a unit is sent across.
+    pub fn claim(&self, strip: Footprint) {
+        self.claimed.borrow_mut().push(strip);
     }
 
     fn rough(&self, fp: &Footprint) -> bool {
@@ -141,11 +152,13 @@ impl<'a> View<'a> {
     /// A charge at `target` has a clear run: nothing of ours across its
     /// path, and no woods or swamp on it for mounted troops.
     pub fn clear_path(&self, u: &Unit, target: &Unit, gap: f64) -> bool {
+        !self.obstructed(u, &Self::charge_strip(u, target, gap))
+    }
+
+    /// The ground a charge at `target`, `gap` inches away, crosses.
+    pub fn charge_strip(u: &Unit, target: &Unit, gap: f64) -> Footprint {
         let aim = target.footprint().centre;
-        !self.obstructed(
-            u,
-            &Self::strip(u, bearing_of(aim - u.front), gap + PATH_BEYOND),
-        )
+        Self::strip(u, bearing_of(aim - u.front), gap + PATH_BEYOND)
     }
 
     /// Whether the unit has room to turn to face `aim` (a change of face
