@@ -424,7 +424,7 @@ mod tests {
     #[test]
     fn armies_replace_a_scenarios_units_in_its_zones() {
         let text = include_str!("../../../../campaigns/scenarios/border-raid.toml");
-        let a = Contender::proposed("Turan", 300, Style::Cautious).unwrap();
+        let a = Contender::proposed("Zamora", 300, Style::Cautious).unwrap();
         let b = Contender::scenario_side("Koth", Style::Cautious);
         let m = Matchup::new(
             [a, b],
@@ -441,7 +441,7 @@ mod tests {
         assert!(!turks.is_empty() && turks.iter().all(|u| zone.contains([u.front.x, u.front.y])));
         assert!(
             turks.iter().all(|u| !u.name.contains("Aquilonian")),
-            "Turan's units, not Aquilonia's"
+            "Zamora's units, not Aquilonia's"
         );
         assert!(
             t.units_of("koth").any(|u| u.name == "1st Shemite Archers"),

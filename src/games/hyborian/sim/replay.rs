@@ -9,7 +9,7 @@
 //! use umpire::games::hyborian::sim::replay::replay;
 //! use umpire::games::hyborian::sim::seed::BattleSeed;
 //! let a = Contender::proposed("Koth", 300, Style::Aggressive).unwrap();
-//! let b = Contender::proposed("Turan", 300, Style::Cautious).unwrap();
+//! let b = Contender::proposed("Zamora", 300, Style::Cautious).unwrap();
 //! let m = Matchup::new([a, b], Field::Card(Some(70)), Default::default(), Some(2)).unwrap();
 //! let r = replay(&m, BattleSeed::of_run(1, 0)).unwrap();
 //! assert_eq!(r.turns.len(), r.outcome.turns as usize);

@@ -12,7 +12,7 @@
 //! use umpire::games::hyborian::sim::general::Style;
 //! use umpire::games::hyborian::sim::simulate::simulate;
 //! let a = Contender::proposed("Koth", 300, Style::Cautious).unwrap();
-//! let b = Contender::proposed("Turan", 300, Style::Cautious).unwrap();
+//! let b = Contender::proposed("Zamora", 300, Style::Cautious).unwrap();
 //! let m = Matchup::new([a, b], Field::Card(Some(60)), Default::default(), Some(4)).unwrap();
 //! let s = simulate(&m, 7, 4, 1, &|| {}).unwrap();
 //! assert_eq!(s.battles, 4);
