@@ -421,6 +421,25 @@ impl Fairness {
         for l in &self.left_out {
             let _ = writeln!(out, "left out: {} ({})", l.nation, l.why);
         }
+        let _ = writeln!(out, "\nEvery pairing (the first army's wins, draws, losses; its decisive share with the 95% interval):");
+        for (i, row) in self.cells.iter().enumerate() {
+            for (j, c) in row.iter().enumerate().skip(i + 1) {
+                let Some(c) = c else { continue };
+                let _ = writeln!(
+                    out,
+                    "  {:<w2$} {:>4} W {:>4} D {:>4} L  {:>5.1}% ({:>4.1}–{:>5.1}){}",
+                    format!("{} v {}", self.entries[i].nation, self.entries[j].nation),
+                    c.wins,
+                    c.draws,
+                    c.losses,
+                    100.0 * c.decisive.rate,
+                    100.0 * c.decisive.low,
+                    100.0 * c.decisive.high,
+                    if c.unfair() { " *" } else { "" },
+                    w2 = 2 * w - 12
+                );
+            }
+        }
         out
     }
 

@@ -19,6 +19,9 @@ pub(super) const REACH_SHARE: f64 = 0.9;
 /// A charge is tried only at a target at most this many degrees off the
 /// charger's front; the wheel that starts the charge turns the rest.
 pub(super) const CHARGE_ARC: f64 = 50.0;
+/// An army faces one way when its units' facings, added as unit vectors,
+/// keep this share of their number (all alike: 1).
+const ONE_FRONT: f64 = 0.7;
 /// A charge's path is judged this far past the gap, into the target.
 const PATH_BEYOND: f64 = 0.5;
 
@@ -64,10 +67,25 @@ impl<'a> View<'a> {
             .collect();
         let own = centre(mine.iter().copied().filter(|u| fighting(u)));
         let theirs = centre(enemies.iter().map(|(u, _)| *u));
-        let forward = match (own, theirs) {
+        let toward_enemy = match (own, theirs) {
             (Some(a), Some(b)) if a.distance(b) > 1e-6 => (b - a).normalize(),
             _ => DVec2::Y,
         };
+        // The way the army faces, where it faces the enemy more or less as
+        // one: the line advances along it, not along a slant to the
+        // enemy's centre.
+        let (facings, n) = mine
+            .iter()
+            .filter(|u| fighting(u))
+            .fold((DVec2::ZERO, 0.0), |(s, n), u| {
+                (s + heading(u.facing), n + 1.0)
+            });
+        let forward =
+            if n > 0.0 && facings.length() >= ONE_FRONT * n && facings.dot(toward_enemy) > 0.0 {
+                facings.normalize()
+            } else {
+                toward_enemy
+            };
         let mut view = View {
             table,
             side,
