@@ -215,6 +215,42 @@ pub fn edge_units(
         .map_err(|e| BattleError::Setup(e.to_string()))
 }
 
+/// Share of its starting points an army loses to be broken (ruling CA-8).
+pub const BROKEN_AT_PERCENT: u32 = 50;
+
+/// The conditions of a battle fought to break the enemy on a card table
+/// `width` inches long: an army that has lost [`BROKEN_AT_PERCENT`] of its
+/// points is beaten; [`BATTLE_TURNS`] at most. `sides` are (id, nation).
+pub fn breaking<'a>(
+    title: &str,
+    sides: impl Iterator<Item = (&'a str, &'a str)>,
+    width: f64,
+) -> Scenario {
+    Scenario {
+        title: title.into(),
+        source: None,
+        briefing: String::new(),
+        turns: BATTLE_TURNS,
+        deploying_roll: false,
+        deployment_turn: false,
+        first_turn: None,
+        sides: sides
+            .map(|(id, nation)| Side {
+                id: id.into(),
+                nation: nation.into(),
+                army: String::new(),
+                zone: Zone {
+                    x: [0.0, width],
+                    y: [0.0, TABLE_DEPTH],
+                },
+            })
+            .collect(),
+        victory: vec![Victory::ArmyBroken {
+            percent: BROKEN_AT_PERCENT,
+        }],
+    }
+}
+
 /// What the engine's battle came to.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fought {
@@ -278,28 +314,13 @@ fn general_engagement(table: &Table) -> TurnOrders {
 pub fn fight(setup: &Setup, sides: [&Army; 2], dice: &mut dyn Dice) -> Result<Fought, BattleError> {
     let mut table = Table::from_setup(setup).map_err(|e| BattleError::Setup(e.to_string()))?;
     let start = table.clone();
-    let scenario = Scenario {
-        title: "campaign battle".into(),
-        source: None,
-        briefing: String::new(),
-        turns: BATTLE_TURNS,
-        deploying_roll: false,
-        deployment_turn: false,
-        first_turn: None,
-        sides: sides
+    let scenario = breaking(
+        "campaign battle",
+        sides
             .iter()
-            .map(|a| Side {
-                id: a.id.clone(),
-                nation: a.contents.nation.clone(),
-                army: String::new(),
-                zone: Zone {
-                    x: [0.0, setup.table.width],
-                    y: [0.0, TABLE_DEPTH],
-                },
-            })
-            .collect(),
-        victory: vec![Victory::ArmyBroken { percent: 50 }],
-    };
+            .map(|a| (a.id.as_str(), a.contents.nation.as_str())),
+        setup.table.width,
+    );
     let options = GameOptions::default();
     let mut turns = 0;
     let mut verdict = assess(&scenario, &table, false);

@@ -15,10 +15,11 @@
 //! ```
 
 use super::general::Style;
-use crate::games::hyborian::army::scenario::{self, Scenario, Side, Victory, Zone, BATTLE_TURNS};
+use crate::games::hyborian::army::scenario::{self, Scenario, Zone, BATTLE_TURNS};
 use crate::games::hyborian::army::{self, ArmyFile, Deployment};
 use crate::games::hyborian::campaign::battle::{
-    card_kind, card_terrain, edge_units, table_feet, Card, Edge, TABLE_DEPTH,
+    self as campaign_battle, card_kind, card_terrain, edge_units, table_feet, Card, Edge,
+    TABLE_DEPTH,
 };
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::table::setup::{Setup, TableSize, UnitSetup};
@@ -26,9 +27,6 @@ use crate::games::hyborian::table::Table;
 
 /// Feet of table per 500 points of the larger army (§12 recommends 4).
 pub const FEET_PER_500: u32 = 4;
-/// A campaign battle is won by breaking the enemy: half its points lost
-/// (ruling CA-8 for the engine's battles; ruling SIM-1 here).
-pub const BROKEN_AT_PERCENT: u32 = 50;
 
 /// Why a simulation cannot be set up.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -141,32 +139,13 @@ fn side_id(name: &str) -> String {
     s.trim_end_matches('-').to_string()
 }
 
-/// Victory for battles without a scenario's own: break the enemy.
+/// Victory for battles without a scenario's own: break the enemy (ruling SIM-1).
 fn breaking(sides: &[String; 2], width: f64) -> Scenario {
-    Scenario {
-        title: "simulated battle".into(),
-        source: None,
-        briefing: String::new(),
-        turns: BATTLE_TURNS,
-        deploying_roll: false,
-        deployment_turn: false,
-        first_turn: None,
-        sides: sides
-            .iter()
-            .map(|id| Side {
-                id: id.clone(),
-                nation: String::new(),
-                army: String::new(),
-                zone: Zone {
-                    x: [0.0, width],
-                    y: [0.0, TABLE_DEPTH],
-                },
-            })
-            .collect(),
-        victory: vec![Victory::ArmyBroken {
-            percent: BROKEN_AT_PERCENT,
-        }],
-    }
+    campaign_battle::breaking(
+        "simulated battle",
+        sides.iter().map(|id| (id.as_str(), "")),
+        width,
+    )
 }
 
 fn army_points(c: &Contender) -> u32 {

@@ -308,18 +308,34 @@ impl Ctx<'_, '_> {
         self.advance(u, t, d)
     }
 
-    /// Archers close to their range, then stand and shoot.
-    fn archers(&self, u: &Unit, range: f64) -> Sheet {
-        if let Some(t) = self.best_charge(u, self.threshold().max(HORSE_ARCHER_ODDS)) {
-            return self.charge(u, t);
+    /// Shooters: charge an enemy in reach with at least `least` odds, else
+    /// close to their range; once in range, the nearest enemy and the gap
+    /// to it, for the caller to decide.
+    fn close_to_range<'t>(
+        &'t self,
+        u: &Unit,
+        range: f64,
+        least: i32,
+    ) -> Result<Sheet, (&'t Unit, f64)> {
+        if let Some(t) = self.best_charge(u, least) {
+            return Ok(self.charge(u, t));
         }
         let Some((t, gap)) = self.view.nearest(u, |_| true) else {
-            return Sheet::hold();
+            return Ok(Sheet::hold());
         };
         let keep = self.keep(range);
         if gap > keep + MIN_MOVE {
-            return self.advance(u, t, gap - keep);
+            return Ok(self.advance(u, t, gap - keep));
         }
+        Err((t, gap))
+    }
+
+    /// Archers close to their range, then stand and shoot.
+    fn archers(&self, u: &Unit, range: f64) -> Sheet {
+        let (t, _) = match self.close_to_range(u, range, self.threshold().max(HORSE_ARCHER_ODDS)) {
+            Ok(sheet) => return sheet,
+            Err(in_range) => in_range,
+        };
         let melee_troops_near = self
             .view
             .nearest(u, |e| View::archers(e).is_none())
@@ -372,16 +388,10 @@ impl Ctx<'_, '_> {
     /// Horse archers ride to bow range and shoot; cautious ones ride away
     /// from melee troops that come too close.
     fn horse_archers(&self, u: &Unit, range: f64) -> Sheet {
-        if let Some(t) = self.best_charge(u, HORSE_ARCHER_ODDS) {
-            return self.charge(u, t);
-        }
-        let Some((t, gap)) = self.view.nearest(u, |_| true) else {
-            return Sheet::hold();
+        let (t, gap) = match self.close_to_range(u, range, HORSE_ARCHER_ODDS) {
+            Ok(sheet) => return sheet,
+            Err(in_range) => in_range,
         };
-        let keep = self.keep(range);
-        if gap > keep + MIN_MOVE {
-            return self.advance(u, t, gap - keep);
-        }
         if self.doctrine.skirmish_back && gap < HORSE_ARCHER_SAFE && View::archers(t).is_none() {
             return Sheet::both("face about".into(), "move full".into());
         }
