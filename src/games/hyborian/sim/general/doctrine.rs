@@ -139,7 +139,7 @@ mod tests {
         }
         assert_eq!(" Aggressive ".parse::<Style>(), Ok(Style::Aggressive));
         assert!("reckless".parse::<Style>().is_err());
-        assert!(CAUTIOUS.patience > AGGRESSIVE.patience);
-        assert!(CAUTIOUS.charge_odds > AGGRESSIVE.charge_odds);
+        const { assert!(CAUTIOUS.patience > AGGRESSIVE.patience) };
+        const { assert!(CAUTIOUS.charge_odds > AGGRESSIVE.charge_odds) };
     }
 }

@@ -116,9 +116,9 @@ pub(super) fn odds(u: &Unit, t: &Unit) -> i32 {
 
 /// Whether the book lets `u` charge `t` at all (§4, §5).
 fn may_charge(u: &Unit, t: &Unit) -> bool {
-    !(u.kind.is_infantry() && t.kind.is_cavalry())
-        && !(u.kind.is_cavalry() && View::is_mammoth(t))
-        && !u.has_trait(Trait::Beast)
+    let forbidden = (u.kind.is_infantry() && t.kind.is_cavalry())
+        || (u.kind.is_cavalry() && View::is_mammoth(t));
+    !forbidden && !u.has_trait(Trait::Beast)
 }
 
 impl Ctx<'_, '_> {
@@ -368,11 +368,9 @@ impl Ctx<'_, '_> {
         if let Some(t) = self.best_charge(u, self.threshold()) {
             return self.charge(u, t);
         }
-        let reachable = |e: &Unit| {
-            !(u.kind.is_cavalry() && View::is_mammoth(e))
-                && !(u.kind.is_chariot() && View::is_mammoth(e))
-                && !self.view.barred(u, e)
-        };
+        // Horse may not charge mammoths (§4); chariots near them fight as horse (§5).
+        let shies = u.kind.is_cavalry() || u.kind.is_chariot();
+        let reachable = |e: &Unit| !((shies && View::is_mammoth(e)) || self.view.barred(u, e));
         let Some((t, gap)) = self.view.nearest(u, reachable) else {
             return Sheet::hold();
         };
