@@ -216,6 +216,31 @@ fn the_fairness_table_agrees_with_itself_and_is_reproducible() {
         .unwrap()
     );
     assert_eq!(f.csv().lines().count(), 1 + 6);
+    // Any battle of the table replays from the seed and style it lists.
+    assert_eq!(f.played.len(), 12);
+    for b in [&f.played[0], &f.played[5], &f.played[11]] {
+        let style: Style = b.style.parse().unwrap();
+        let c = |n: &str| {
+            Contender::with_army(
+                n,
+                umpire::games::hyborian::army::propose(n, 300).unwrap(),
+                style,
+            )
+        };
+        let m = Matchup::new(
+            [c(&b.nation), c(&b.opponent)],
+            Field::Card(None),
+            Default::default(),
+            Some(6),
+        )
+        .unwrap();
+        let r = replay(&m, b.seed.parse().unwrap()).unwrap();
+        assert_eq!(
+            r.outcome.winner.map(|w| m.contenders[w].label.clone()),
+            b.winner
+        );
+        assert_eq!(r.outcome.turns, b.turns);
+    }
     assert!(f.svg().contains("Stygia"));
     assert!(umpire::games::hyborian::report::picture::png(&f.svg())
         .unwrap()

@@ -133,6 +133,22 @@ pub struct Fairness {
     pub battles: u64,
     pub average_turns: f64,
     pub refused_orders: u64,
+    /// Every battle, with the seed and style that replay it.
+    pub played: Vec<Played>,
+}
+
+/// One battle of the tournament: `umpire simulate NATION OPPONENT --points
+/// P --style STYLE --replay SEED` plays it again.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Played {
+    pub nation: String,
+    pub opponent: String,
+    pub index: u64,
+    pub style: String,
+    pub seed: String,
+    /// The winner's name; none for a draw.
+    pub winner: Option<String>,
+    pub turns: u32,
 }
 
 /// Shortest prefix (at least 3 letters) that tells every name apart.
@@ -296,6 +312,22 @@ pub fn tournament(t: &Tournament, tick: &(dyn Fn() + Sync)) -> Result<Fairness, 
         average_turns: outcomes.iter().map(|o| f64::from(o.turns)).sum::<f64>()
             / battles.max(1) as f64,
         refused_orders: outcomes.iter().map(|o| o.refusals.len() as u64).sum(),
+        played: jobs
+            .iter()
+            .zip(&outcomes)
+            .map(|(&(p, k), o)| {
+                let names = [&armies[pairs[p].0].0, &armies[pairs[p].1].0];
+                Played {
+                    nation: names[0].clone(),
+                    opponent: names[1].clone(),
+                    index: k,
+                    style: styles[(k % styles.len() as u64) as usize].to_string(),
+                    seed: o.seed.clone(),
+                    winner: o.winner.map(|w| names[w].clone()),
+                    turns: o.turns,
+                }
+            })
+            .collect(),
     })
 }
 
