@@ -103,12 +103,85 @@ enum Command {
         /// A message number, or a game id.
         what: String,
     },
+    /// The balance lab: battles between two armies played by scripted generals, the fairness table of every nation, replays.
+    Simulate(SimulateArgs),
     /// Play a whole demonstration game through the local spool and show where the mails are.
     Demo {
         /// The folder to play in (created; must be empty or absent).
         #[arg(long, default_value = "demo-out")]
         dir: PathBuf,
     },
+}
+
+/// `umpire simulate`: see docs/balance.md.
+#[derive(clap::Args)]
+struct SimulateArgs {
+    /// Two armies: army files (*.toml) or nations' names with --points; none with --scenario (its own armies) or --fairness.
+    armies: Vec<String>,
+    /// Points for armies named by nation (the army proposer of `umpire army new`).
+    #[arg(long, default_value_t = 500)]
+    points: u32,
+    /// Battles to play (default 1000), or battles a pairing with --fairness (default 20).
+    #[arg(long)]
+    battles: Option<u64>,
+    /// The master seed every battle's seed is derived from.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The generals: cautious or aggressive, for both or one each ("cautious,aggressive").
+    #[arg(long, value_delimiter = ',')]
+    style: Vec<umpire::games::hyborian::sim::general::Style>,
+    /// Fight on a scenario file: in its zones with the armies named, or with its own armies.
+    #[arg(long, conflicts_with = "card")]
+    scenario: Option<PathBuf>,
+    /// A terrain card of the deck (1-100); without it a card is drawn for each battle.
+    #[arg(long)]
+    card: Option<u32>,
+    /// Play at most this many turns.
+    #[arg(long)]
+    turns: Option<u32>,
+    /// House rules: a TOML file of game options.
+    #[arg(long)]
+    options: Option<PathBuf>,
+    /// Threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Print the results as JSON (every battle's seed included).
+    #[arg(long)]
+    json: bool,
+    /// Replay the battle of this seed to a folder of reports and pictures (--out).
+    #[arg(long)]
+    replay: Option<String>,
+    /// The fairness table: every pairing of nations at --points.
+    #[arg(long, conflicts_with_all = ["replay", "scenario"])]
+    fairness: bool,
+    /// The fairness table's nations, separated by commas (default: every national list).
+    #[arg(long, value_delimiter = ',')]
+    nations: Vec<String>,
+    /// The folder replays and the fairness table are written to.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+impl From<SimulateArgs> for umpire::games::hyborian::sim::cli::Request {
+    fn from(a: SimulateArgs) -> Self {
+        umpire::games::hyborian::sim::cli::Request {
+            armies: a.armies,
+            points: a.points,
+            battles: a.battles,
+            seed: a.seed,
+            styles: a.style,
+            scenario: a.scenario,
+            card: a.card,
+            turns: a.turns,
+            options: a.options,
+            threads: a.threads,
+            json: a.json,
+            replay: a.replay,
+            fairness: a.fairness,
+            nations: a.nations,
+            out: a.out,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -313,6 +386,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 Err(_) => println!("game {what}: {} round(s) played", po.retry_game(&what, Utc::now())?),
             }
+        }
+        Command::Simulate(args) => {
+            let (text, code) = umpire::games::hyborian::sim::cli::run(&args.into())?;
+            print!("{text}");
+            return Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)));
         }
         Command::Demo { dir } => {
             let summary = umpire::demo::run(&dir)?;

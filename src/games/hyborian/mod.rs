@@ -11,6 +11,7 @@ pub mod orders;
 pub mod report;
 pub mod rules;
 pub mod ruleset;
+pub mod sim;
 pub mod table;
 
 /// The rule set's name in game and case files.

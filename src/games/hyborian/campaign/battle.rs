@@ -18,13 +18,13 @@ use super::game::Army;
 use super::map::Terrain;
 use crate::games::hyborian::adjudicate::{resolve_turn, StopAfter};
 use crate::games::hyborian::army::scenario::{assess, Scenario, Side, Victory, Zone, BATTLE_TURNS};
-use crate::games::hyborian::army::Deployment;
+use crate::games::hyborian::army::{ArmyFile, Deployment};
 use crate::games::hyborian::dice::{Dice, DiceError, DiceKey, Roll};
 use crate::games::hyborian::orders::plan::{
     Charge, ChargeTarget, Direction, Distance, Function, Move, Target, TurnOrders, UnitOrders,
 };
 use crate::games::hyborian::rules::options::GameOptions;
-use crate::games::hyborian::table::setup::{Setup, TableSize, TerrainSetup};
+use crate::games::hyborian::table::setup::{Setup, TableSize, TerrainSetup, UnitSetup};
 use crate::games::hyborian::table::{Status, Table};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -167,22 +167,8 @@ pub fn table_setup(
     south: &Army,
 ) -> Result<Setup, BattleError> {
     let width = f64::from(feet) * 12.0;
-    let mut units = Vec::new();
-    for (army, y, facing) in [(north, TABLE_DEPTH - 6.0, 180.0), (south, 6.0, 0.0)] {
-        let line = |gap| Deployment {
-            side: army.id.clone(),
-            y,
-            x_from: 1.0,
-            x_to: width - 1.0,
-            facing,
-            gap,
-        };
-        let placed = army
-            .contents
-            .to_units(&line(2.0))
-            .or_else(|_| army.contents.to_units(&line(0.25)));
-        units.extend(placed.map_err(|e| BattleError::Setup(e.to_string()))?);
-    }
+    let mut units = edge_units(&north.id, &north.contents, width, Edge::North)?;
+    units.extend(edge_units(&south.id, &south.contents, width, Edge::South)?);
     Ok(Setup {
         table: TableSize {
             width,
@@ -191,6 +177,78 @@ pub fn table_setup(
         terrain: card_terrain(card, width),
         units,
     })
+}
+
+/// The long edges of a battle table, where the armies deploy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edge {
+    North,
+    South,
+}
+
+/// An army's units as `side` along one edge of a table `width` inches long
+/// and [`TABLE_DEPTH`] deep: 6 inches in, facing the other edge, 2 inches
+/// between units (a quarter inch when the line is too short for that).
+///
+/// # Errors
+/// [`BattleError::Setup`] when the army does not fit along the edge.
+pub fn edge_units(
+    side: &str,
+    army: &ArmyFile,
+    width: f64,
+    edge: Edge,
+) -> Result<Vec<UnitSetup>, BattleError> {
+    let (y, facing) = match edge {
+        Edge::North => (TABLE_DEPTH - 6.0, 180.0),
+        Edge::South => (6.0, 0.0),
+    };
+    let line = |gap| Deployment {
+        side: side.to_string(),
+        y,
+        x_from: 1.0,
+        x_to: width - 1.0,
+        facing,
+        gap,
+    };
+    army.to_units(&line(2.0))
+        .or_else(|_| army.to_units(&line(0.25)))
+        .map_err(|e| BattleError::Setup(e.to_string()))
+}
+
+/// Share of its starting points an army loses to be broken (ruling CA-8).
+pub const BROKEN_AT_PERCENT: u32 = 50;
+
+/// The conditions of a battle fought to break the enemy on a card table
+/// `width` inches long: an army that has lost [`BROKEN_AT_PERCENT`] of its
+/// points is beaten; [`BATTLE_TURNS`] at most. `sides` are (id, nation).
+pub fn breaking<'a>(
+    title: &str,
+    sides: impl Iterator<Item = (&'a str, &'a str)>,
+    width: f64,
+) -> Scenario {
+    Scenario {
+        title: title.into(),
+        source: None,
+        briefing: String::new(),
+        turns: BATTLE_TURNS,
+        deploying_roll: false,
+        deployment_turn: false,
+        first_turn: None,
+        sides: sides
+            .map(|(id, nation)| Side {
+                id: id.into(),
+                nation: nation.into(),
+                army: String::new(),
+                zone: Zone {
+                    x: [0.0, width],
+                    y: [0.0, TABLE_DEPTH],
+                },
+            })
+            .collect(),
+        victory: vec![Victory::ArmyBroken {
+            percent: BROKEN_AT_PERCENT,
+        }],
+    }
 }
 
 /// What the engine's battle came to.
@@ -257,28 +315,13 @@ fn general_engagement(table: &Table) -> TurnOrders {
 pub fn fight(setup: &Setup, sides: [&Army; 2], dice: &mut dyn Dice) -> Result<Fought, BattleError> {
     let mut table = Table::from_setup(setup).map_err(|e| BattleError::Setup(e.to_string()))?;
     let start = table.clone();
-    let scenario = Scenario {
-        title: "campaign battle".into(),
-        source: None,
-        briefing: String::new(),
-        turns: BATTLE_TURNS,
-        deploying_roll: false,
-        deployment_turn: false,
-        first_turn: None,
-        sides: sides
+    let scenario = breaking(
+        "campaign battle",
+        sides
             .iter()
-            .map(|a| Side {
-                id: a.id.clone(),
-                nation: a.contents.nation.clone(),
-                army: String::new(),
-                zone: Zone {
-                    x: [0.0, setup.table.width],
-                    y: [0.0, TABLE_DEPTH],
-                },
-            })
-            .collect(),
-        victory: vec![Victory::ArmyBroken { percent: 50 }],
-    };
+            .map(|a| (a.id.as_str(), a.contents.nation.as_str())),
+        setup.table.width,
+    );
     let options = GameOptions::default();
     let mut turns = 0;
     let mut verdict = assess(&scenario, &table, false);

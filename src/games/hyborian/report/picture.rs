@@ -38,7 +38,8 @@ fn side_colours(side: &str, index: usize) -> (&'static str, &'static str) {
     }
 }
 
-fn esc(s: &str) -> String {
+/// Text made safe for SVG and HTML attributes and content.
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

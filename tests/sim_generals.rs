@@ -1,0 +1,400 @@
+//! What the generals do, on small tables made for each habit: every
+//! order they write here is also read back through `orders::check_side`
+//! and must be accepted.
+
+use umpire::games::hyborian::orders::check_side;
+use umpire::games::hyborian::sim::general::{orders, Style};
+use umpire::games::hyborian::table::{setup::Setup, Table};
+
+/// One piece: side, name, type, figures, ranks (0 for single figures),
+/// front, facing, and any more `[[unit]]` keys. Ids are u0, u1… in order.
+type Piece<'a> = (&'a str, &'a str, &'a str, u32, u32, [f64; 2], f64, &'a str);
+
+/// A 72 × 48 table with `pieces`, at `turn`.
+fn table(pieces: &[Piece], turn: u32) -> Table {
+    let mut text = String::from("[table]\nwidth = 72.0\ndepth = 48.0\n");
+    for (i, (side, name, kind, figures, ranks, at, facing, extra)) in pieces.iter().enumerate() {
+        text.push_str(&format!(
+            "[[unit]]\nid = \"u{i}\"\nside = \"{side}\"\nname = \"{name}\"\ntype = \"{kind}\"\nfigures = {figures}\nfront = [{}, {}]\nfacing = {facing}\n{extra}\n",
+            at[0], at[1]
+        ));
+        if *ranks > 0 {
+            text.push_str(&format!("formation = \"line\"\nranks = {ranks}\n"));
+        }
+    }
+    let setup: Setup = toml::from_str(&text).expect("set-up parses");
+    let mut t = Table::from_setup(&setup).expect("set-up is legal");
+    t.turn = turn;
+    t
+}
+
+/// The general's orders for `side`, checked as a player's mail is; the line of `name`.
+fn line_of(t: &Table, side: &str, style: Style, name: &str) -> Option<String> {
+    let text = orders(t, side, style);
+    let checked = check_side(&text, side, t);
+    assert!(
+        checked.rejected.is_empty(),
+        "refused:\n{text}\n{:?}",
+        checked.diagnostics
+    );
+    text.lines()
+        .find(|l| l.starts_with(&format!("\"{name}\"")))
+        .map(String::from)
+}
+
+const KNIGHTS: Piece = ("aquilonia", "Knights", "HC", 12, 2, [30.0, 10.0], 0.0, "");
+
+#[test]
+fn heavy_cavalry_charges_foot_in_reach_with_breakthrough() {
+    let t = table(
+        &[
+            KNIGHTS,
+            ("nemedia", "Spearmen", "MI", 24, 2, [30.0, 22.0], 180.0, ""),
+        ],
+        1,
+    );
+    for style in Style::ALL {
+        assert_eq!(
+            line_of(&t, "aquilonia", style, "Knights").as_deref(),
+            Some("\"Knights\": phase 1 charge \"Spearmen\" with breakthrough"),
+            "{style}"
+        );
+    }
+}
+
+#[test]
+fn cavalry_out_of_reach_closes_to_striking_distance_when_seeking_battle() {
+    let t = table(
+        &[
+            KNIGHTS,
+            ("nemedia", "Spearmen", "MI", 24, 2, [30.0, 40.0], 180.0, ""),
+        ],
+        1,
+    );
+    // 30 inches apart: the aggressive general rides its full 12 inches.
+    assert_eq!(
+        line_of(&t, "aquilonia", Style::Aggressive, "Knights").as_deref(),
+        Some("\"Knights\": phase 1 move 12")
+    );
+    // The cautious one waits 20 inches off while it is patient.
+    assert_eq!(
+        line_of(&t, "aquilonia", Style::Cautious, "Knights").as_deref(),
+        Some("\"Knights\": hold")
+    );
+}
+
+#[test]
+fn cavalry_never_charges_mammoths_and_foot_never_charges_cavalry() {
+    let t = table(
+        &[
+            KNIGHTS,
+            ("vendhya", "Mammoths", "WM", 12, 1, [30.0, 20.0], 180.0, ""),
+        ],
+        1,
+    );
+    let line = line_of(&t, "aquilonia", Style::Aggressive, "Knights").unwrap();
+    assert!(!line.contains("charge"), "{line}");
+    let t = table(
+        &[
+            ("aquilonia", "Foot", "HI", 24, 2, [30.0, 10.0], 0.0, ""),
+            ("turan", "Riders", "MC", 12, 2, [30.0, 14.0], 180.0, ""),
+        ],
+        1,
+    );
+    let line = line_of(&t, "aquilonia", Style::Aggressive, "Foot").unwrap();
+    assert!(!line.contains("charge"), "{line}");
+}
+
+#[test]
+fn archers_close_to_their_range_then_stand_and_shoot_and_light_foot_evade() {
+    let archers = |y: f64| {
+        table(
+            &[
+                (
+                    "aquilonia",
+                    "Archers",
+                    "LI",
+                    12,
+                    2,
+                    [30.0, 10.0],
+                    0.0,
+                    "weapons = [\"bow\"]",
+                ),
+                ("nemedia", "Spearmen", "MI", 24, 2, [30.0, y], 180.0, ""),
+            ],
+            1,
+        )
+    };
+    // 20 inches off: cautious archers stop at 11 (long range of a 12-inch bow): a move of 8, all they have.
+    assert_eq!(
+        line_of(&archers(30.0), "aquilonia", Style::Cautious, "Archers").as_deref(),
+        Some("\"Archers\": phase 1 move 8; evade if charged")
+    );
+    // 10 inches off: in range, they stand.
+    assert_eq!(
+        line_of(&archers(20.0), "aquilonia", Style::Cautious, "Archers").as_deref(),
+        Some("\"Archers\": hold; evade if charged")
+    );
+    // Aggressive archers close to short range (9 inches) first.
+    assert_eq!(
+        line_of(&archers(20.0), "aquilonia", Style::Aggressive, "Archers").as_deref(),
+        Some("\"Archers\": phase 1 move 1.5; evade if charged")
+    );
+}
+
+#[test]
+fn the_cautious_line_waits_outside_bow_range_until_its_patience_is_spent() {
+    let foot = |turn| {
+        table(
+            &[
+                ("aquilonia", "Foot", "MI", 24, 3, [30.0, 10.0], 0.0, ""),
+                ("nemedia", "Spearmen", "MI", 24, 3, [30.0, 27.0], 180.0, ""),
+            ],
+            turn,
+        )
+    };
+    // 17 inches apart: the cautious foot closes to 14 and waits there.
+    assert_eq!(
+        line_of(&foot(1), "aquilonia", Style::Cautious, "Foot").as_deref(),
+        Some("\"Foot\": phase 1 move 3")
+    );
+    assert_eq!(
+        line_of(&foot(1), "aquilonia", Style::Aggressive, "Foot").as_deref(),
+        Some("\"Foot\": phase 1 move 6")
+    );
+    // From turn 6 it seeks battle.
+    assert_eq!(
+        line_of(&foot(6), "aquilonia", Style::Cautious, "Foot").as_deref(),
+        Some("\"Foot\": phase 1 move 6")
+    );
+}
+
+#[test]
+fn the_foot_advances_in_line_at_the_pace_of_the_slowest() {
+    let t = table(
+        &[
+            ("aquilonia", "Heavies", "HI", 24, 3, [20.0, 10.0], 0.0, ""),
+            ("aquilonia", "Mediums", "MI", 24, 3, [30.0, 10.0], 0.0, ""),
+            ("nemedia", "Spearmen", "MI", 24, 3, [30.0, 40.0], 180.0, ""),
+        ],
+        1,
+    );
+    // Medium foot could move 6, but keeps with the heavy foot's 5.
+    assert_eq!(
+        line_of(&t, "aquilonia", Style::Aggressive, "Mediums").as_deref(),
+        Some("\"Mediums\": phase 1 move 5")
+    );
+    assert!(line_of(&t, "aquilonia", Style::Aggressive, "Heavies")
+        .unwrap()
+        .ends_with(" 5"));
+}
+
+#[test]
+fn the_cautious_general_keeps_a_horse_reserve_behind_the_line() {
+    let t = table(
+        &[
+            (
+                "aquilonia",
+                "First Foot",
+                "MI",
+                24,
+                3,
+                [10.0, 10.0],
+                0.0,
+                "",
+            ),
+            (
+                "aquilonia",
+                "Second Foot",
+                "MI",
+                24,
+                3,
+                [20.0, 10.0],
+                0.0,
+                "",
+            ),
+            (
+                "aquilonia",
+                "Third Foot",
+                "MI",
+                24,
+                3,
+                [30.0, 10.0],
+                0.0,
+                "",
+            ),
+            (
+                "aquilonia",
+                "Reserve Knights",
+                "HC",
+                12,
+                2,
+                [45.0, 10.0],
+                0.0,
+                "",
+            ),
+            ("nemedia", "Spearmen", "MI", 24, 3, [30.0, 44.0], 180.0, ""),
+        ],
+        1,
+    );
+    assert_eq!(
+        line_of(&t, "aquilonia", Style::Cautious, "Reserve Knights").as_deref(),
+        Some("\"Reserve Knights\": hold")
+    );
+    assert!(line_of(&t, "aquilonia", Style::Cautious, "Third Foot")
+        .unwrap()
+        .contains("move"));
+    // Four units are too few for the aggressive general to hold one back.
+    assert!(
+        line_of(&t, "aquilonia", Style::Aggressive, "Reserve Knights")
+            .unwrap()
+            .contains("move")
+    );
+}
+
+#[test]
+fn units_that_fell_back_turn_to_meet_the_enemy_routing_units_take_no_orders() {
+    let t = table(
+        &[
+            (
+                "aquilonia",
+                "Shaken Foot",
+                "HI",
+                18,
+                3,
+                [30.0, 10.0],
+                0.0,
+                "status = \"fall-back:1\"",
+            ),
+            (
+                "aquilonia",
+                "Fleeing Foot",
+                "HI",
+                18,
+                3,
+                [10.0, 4.0],
+                180.0,
+                "status = \"rout\"",
+            ),
+            ("nemedia", "Spearmen", "MI", 24, 3, [50.0, 12.0], 270.0, ""),
+        ],
+        3,
+    );
+    assert_eq!(
+        line_of(&t, "aquilonia", Style::Cautious, "Shaken Foot").as_deref(),
+        Some("\"Shaken Foot\": phase 1 face \"Spearmen\"")
+    );
+    assert_eq!(
+        line_of(&t, "aquilonia", Style::Cautious, "Fleeing Foot"),
+        None
+    );
+}
+
+#[test]
+fn the_cautious_commander_rides_to_steady_a_unit_that_fell_back() {
+    let t = table(
+        &[
+            (
+                "aquilonia",
+                "Steady Foot",
+                "HI",
+                24,
+                3,
+                [20.0, 10.0],
+                0.0,
+                "",
+            ),
+            (
+                "aquilonia",
+                "Shaken Foot",
+                "HI",
+                18,
+                3,
+                [34.0, 8.0],
+                0.0,
+                "status = \"fall-back:2\"",
+            ),
+            (
+                "aquilonia",
+                "General",
+                "commander",
+                1,
+                0,
+                [20.0, 7.0],
+                0.0,
+                "attached_to = \"u0\"",
+            ),
+            ("nemedia", "Spearmen", "MI", 24, 3, [30.0, 40.0], 180.0, ""),
+        ],
+        2,
+    );
+    assert_eq!(
+        line_of(&t, "aquilonia", Style::Cautious, "General").as_deref(),
+        Some("\"General\": join \"Shaken Foot\"")
+    );
+    assert_eq!(
+        line_of(&t, "aquilonia", Style::Aggressive, "General"),
+        None,
+        "the aggressive commander stays"
+    );
+}
+
+#[test]
+fn medium_cavalry_hit_and_run_when_cautious() {
+    let t = table(
+        &[
+            (
+                "turan",
+                "Riders",
+                "MC",
+                12,
+                2,
+                [30.0, 10.0],
+                0.0,
+                "class = \"A\"",
+            ),
+            (
+                "nemedia",
+                "Archers",
+                "LI",
+                12,
+                2,
+                [30.0, 20.0],
+                180.0,
+                "weapons = [\"bow\"]",
+            ),
+        ],
+        1,
+    );
+    assert_eq!(
+        line_of(&t, "turan", Style::Cautious, "Riders").as_deref(),
+        Some("\"Riders\": phase 1 charge \"Archers\"; phase 2 break off")
+    );
+    assert_eq!(
+        line_of(&t, "turan", Style::Aggressive, "Riders").as_deref(),
+        Some("\"Riders\": phase 1 charge \"Archers\"")
+    );
+}
+
+#[test]
+fn wizards_cast_at_an_enemy_they_can_see() {
+    let t = table(
+        &[
+            ("stygia", "Spearmen", "MI", 24, 3, [20.0, 10.0], 0.0, ""),
+            (
+                "stygia",
+                "Worshippers of Set",
+                "wizard",
+                1,
+                0,
+                [40.0, 9.0],
+                0.0,
+                "spell_points = 100",
+            ),
+            ("aquilonia", "Foot", "HI", 24, 3, [40.0, 30.0], 180.0, ""),
+        ],
+        5,
+    );
+    let line = line_of(&t, "stygia", Style::Cautious, "Worshippers of Set").unwrap();
+    assert!(line.contains("cast Sword of Fire at \"Foot\""), "{line}");
+}
