@@ -5,6 +5,7 @@
 //! The shared machinery (the post office, the store, mail, dice, the case
 //! runner's frame) knows them only through the rule-set boundary.
 
+pub mod furor;
 pub mod hyborian;
 
 use crate::case::CaseOutcome;
@@ -12,7 +13,8 @@ use crate::case::CaseOutcome;
 /// The rule set a case file or game file names (`ruleset = "…"`), or
 /// the Hyborean Age's when it names none.
 pub fn ruleset_named_in(text: &str) -> Result<String, String> {
-    let value: toml::Table = toml::from_str(text).map_err(|e| format!("not TOML: {}", e.message()))?;
+    let value: toml::Table =
+        toml::from_str(text).map_err(|e| format!("not TOML: {}", e.message()))?;
     match value.get("ruleset") {
         None => Ok(hyborian::RULESET.to_string()),
         Some(toml::Value::String(s)) => Ok(s.clone()),
@@ -24,7 +26,12 @@ pub fn ruleset_named_in(text: &str) -> Result<String, String> {
 pub fn run_case(text: &str) -> CaseOutcome {
     match ruleset_named_in(text) {
         Ok(r) if r == hyborian::RULESET => hyborian::case::run_text(text),
-        Ok(other) => CaseOutcome::Error(format!("no rule set called '{other}' (umpire judges: {})", hyborian::RULESET)),
+        Ok(r) if r == furor::RULESET => furor::case::run_text(text),
+        Ok(other) => CaseOutcome::Error(format!(
+            "no rule set called '{other}' (umpire judges: {}, {})",
+            hyborian::RULESET,
+            furor::RULESET
+        )),
         Err(e) => CaseOutcome::Error(e),
     }
 }
