@@ -30,7 +30,7 @@ use crate::games::furor::board::{
 };
 use crate::games::furor::hex::Hex;
 use crate::games::furor::map::{Map, MapSpec};
-use crate::games::furor::options::Options;
+use crate::games::furor::options::{AlanDefection, Options};
 use crate::games::furor::orders::{
     Advance, Attack, DefenderAdvance, Move, PlayerTurnOrders, Reactions, Route,
 };
@@ -284,6 +284,16 @@ impl Case {
             return err(format!("phasing side '{}' has no units", file.phasing));
         }
         let mut board = board;
+        // Alans lost before the case count towards their defection (rule 4).
+        board.memory.alan_losses = board
+            .units
+            .values()
+            .filter(|u| u.role == Some(Role::Alan))
+            .map(|u| match options.alan_defection {
+                AlanDefection::Units => u16::from(u.status.is_lost()),
+                AlanDefection::Steps => u16::from(u.max_steps() - u.steps),
+            })
+            .sum();
         if let Some(rule) = board.rules.divine_help.clone() {
             // A case starts at a turn's beginning: help earned in the last
             // turn's phase 5 is in force now.
@@ -403,17 +413,15 @@ fn special_rules(scenario: Option<&str>, units: &[UnitSpec]) -> Result<SpecialRu
     if scenario == Some("vouille") || (scenario.is_none() && side_of(Role::Breton).is_some()) {
         rules.breton_evasion = true;
     }
-    if scenario == Some("soissons") || (scenario.is_none() && sides.contains("chararic")) {
+    if scenario == Some("soissons") || sides.contains("chararic") {
+        let Some(f) = franks() else {
+            return err("Soissons needs to know the Frankish side: name it franks, or give it Clovis");
+        };
+        let g = other(&f).unwrap_or_else(|| "gallo-romans".into());
         if sides.contains("chararic") {
-            let Some(f) = franks() else {
-                return err("Chararic's corps needs to know the Frankish side: name it franks, or give it Clovis");
-            };
-            let g = other(&f).unwrap_or_else(|| "gallo-romans".into());
-            rules.chararic = Some(ChararicRule {
-                corps: "chararic".into(),
-                franks: SideId(f),
-                gallo_romans: SideId(g.clone()),
-            });
+            rules.chararic = Some(ChararicRule { corps: "chararic".into(), franks: SideId(f), gallo_romans: SideId(g.clone()) });
+        }
+        if scenario == Some("soissons") {
             rules.end_of_game = EndOfGame::MinorTo(SideId(g));
         }
     }
