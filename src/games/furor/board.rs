@@ -442,9 +442,14 @@ impl Board {
             .sum()
     }
 
-    /// Whether the board is a battle still to be fought.
+    /// Whether the battle has ended (§3.1, §10).
     pub fn is_over(&self) -> bool {
         self.outcome.is_some()
+    }
+
+    /// The side that writes the next player-turn, or none once the battle is over.
+    pub fn next_to_write(&self) -> Option<&SideId> {
+        (!self.is_over()).then(|| self.phasing())
     }
 
     /// Every problem of stacking on the board (§5, O2), for checks and tests.

@@ -37,6 +37,7 @@ pub mod retreat;
 pub mod rules;
 pub mod scenario;
 pub mod sequence;
+pub mod sparring;
 pub mod special;
 pub mod victory;
 pub mod zoc;
