@@ -12,7 +12,7 @@
 //! ```
 
 use crate::dice::DieKind;
-use crate::games::furor::board::{Board, Relation, Unit, UnitId};
+use crate::games::furor::board::{Board, Relation, SideId, Unit, UnitId};
 use crate::games::furor::events::{
     DieModifier, Drop, Event, ImpetuousCause, LossCause, MoraleCause, Share, Skip,
 };
@@ -229,82 +229,90 @@ fn defender_for(board: &Board, target: &UnitId) -> Option<UnitId> {
     )
 }
 
-/// Which attackers may take part, and why the others may not (§9.1, §9.3, §9.4, O9).
-fn muster(play: &mut Play, index: usize, a: &Attack, defender: &Unit) -> Vec<Attacker> {
-    let dhex = defender.hex.expect("on the map");
+/// Whether the unit may join an attack on `defender` as written (fire or
+/// hand to hand): §9.1, §9.3, §9.4, O9. Commanders and baggage are
+/// handled by the caller (they add through a unit, or never attack).
+pub fn eligibility(
+    board: &Board,
+    side: &SideId,
+    u: &Unit,
+    fire: bool,
+    defender: &Unit,
+) -> Result<(), Drop> {
+    let (Some(h), Some(dhex)) = (u.hex.filter(|_| u.is_on_map()), defender.hex) else {
+        return Err(Drop::Gone);
+    };
+    if &u.side != side {
+        return Err(Drop::NotYours);
+    }
+    if !u.is_combat() {
+        return Err(Drop::CannotAttack);
+    }
     let only_hand_to_hand =
-        defender.kind == Kind::Baggage || play.board.at(dhex).any(|o| o.kind == Kind::Baggage);
-    let mut out: Vec<Attacker> = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
-    for id in &a.attackers {
-        if !seen.insert(id) {
-            continue;
-        }
-        let fire = a.fire.contains(id);
-        let drop = |play: &mut Play, reason| {
-            play.emit(Event::AttackerDropped {
-                index,
-                unit: id.clone(),
-                reason,
+        defender.kind == Kind::Baggage || board.at(dhex).any(|o| o.kind == Kind::Baggage);
+    if fire {
+        let distance = h.distance(dhex);
+        if !u.kind.is_missile() {
+            Err(Drop::NotMissile)
+        } else if distance > u.range {
+            Err(Drop::OutOfRange {
+                distance,
+                range: u.range,
             })
-        };
-        let Some(u) = play.board.unit(id).filter(|u| u.is_on_map()).cloned() else {
-            drop(play, Drop::Gone);
-            continue;
-        };
-        let h = u.hex.expect("on the map");
-        if u.side != play.side {
-            drop(play, Drop::NotYours);
-        } else if u.kind == Kind::Commander {
-            // He adds his strength to a unit he stands with (§6).
-            if !a.attackers.iter().any(|o| {
-                play.board
-                    .unit(o)
-                    .is_some_and(|o| o.is_combat() && o.hex == Some(h))
-            }) {
-                drop(play, Drop::CannotAttack);
+        } else if zoc::adjacent_enemies(board, side, h).next().is_some() {
+            Err(Drop::EngagedCannotFire)
+        } else if only_hand_to_hand {
+            Err(Drop::BaggageOnlyHandToHand)
+        } else {
+            Ok(())
+        }
+    } else if !h.is_adjacent(dhex) {
+        Err(Drop::NotAdjacent)
+    } else if board.map.hexside(h, dhex) == Some(HexsideFeature::River) {
+        Err(Drop::AcrossRiver)
+    } else {
+        Ok(())
+    }
+}
+
+/// Which attackers take part; the others are reported dropped.
+fn muster(play: &mut Play, index: usize, a: &Attack, defender: &Unit) -> (Vec<Attacker>, bool) {
+    let mut out: Vec<Attacker> = Vec::new();
+    let mut dropped = false;
+    let mut seen = std::collections::BTreeSet::new();
+    for id in a.attackers.iter().filter(|id| seen.insert(*id)) {
+        let fire = a.fire.contains(id);
+        let reason = match play.board.unit(id).filter(|u| u.is_on_map()) {
+            None => Some(Drop::Gone),
+            // A commander adds his strength to a unit he stands with (§6).
+            Some(u) if u.kind == Kind::Commander && u.side == play.side => {
+                let with = a.attackers.iter().any(|o| {
+                    play.board
+                        .unit(o)
+                        .is_some_and(|o| o.is_combat() && o.hex == u.hex)
+                });
+                (!with).then_some(Drop::CannotAttack)
             }
-        } else if u.kind == Kind::Baggage {
-            drop(play, Drop::CannotAttack);
-        } else if play.tally.have_attacked.contains(id) {
-            drop(play, Drop::AlreadyAttacked);
-        } else if fire {
-            let distance = h.distance(dhex);
-            let engaged = zoc::adjacent_enemies(&play.board, &play.side, h)
-                .next()
-                .is_some();
-            if !u.kind.is_missile() {
-                drop(play, Drop::NotMissile);
-            } else if distance > u.range {
-                drop(
-                    play,
-                    Drop::OutOfRange {
-                        distance,
-                        range: u.range,
-                    },
-                );
-            } else if engaged {
-                drop(play, Drop::EngagedCannotFire);
-            } else if only_hand_to_hand {
-                drop(play, Drop::BaggageOnlyHandToHand);
-            } else {
-                out.push(Attacker {
+            Some(_) if play.tally.have_attacked.contains(id) => Some(Drop::AlreadyAttacked),
+            Some(u) => eligibility(&play.board, &play.side, u, fire, defender).err(),
+        };
+        match reason {
+            Some(reason) => {
+                dropped = true;
+                play.emit(Event::AttackerDropped {
+                    index,
                     unit: id.clone(),
-                    fire: true,
+                    reason,
                 });
             }
-        } else if !h.is_adjacent(dhex) {
-            drop(play, Drop::NotAdjacent);
-        } else if play.board.map.hexside(h, dhex) == Some(HexsideFeature::River) {
-            drop(play, Drop::AcrossRiver);
-        } else {
-            out.push(Attacker {
+            None if play.board.get(id).is_combat() => out.push(Attacker {
                 unit: id.clone(),
-                fire: false,
-            });
+                fire,
+            }),
+            None => {}
         }
     }
-    out
+    (out, dropped)
 }
 
 /// Resolve one attack of the list; `Some(reason)` if it is skipped.
@@ -321,9 +329,7 @@ fn resolve(play: &mut Play, index: usize, a: &Attack) -> Result<Option<Skip>, En
     if play.tally.attacked.contains(&did) {
         return Ok(Some(Skip::AlreadyAttacked));
     }
-    let before = play.events.len();
-    let attackers = muster(play, index, a, &defender);
-    let dropped = play.events.len() > before;
+    let (attackers, dropped) = muster(play, index, a, &defender);
     if a.all && dropped {
         return Ok(Some(Skip::AttackerMissing));
     }

@@ -40,6 +40,7 @@ pub mod sequence;
 pub mod sparring;
 pub mod special;
 pub mod victory;
+pub mod wording;
 pub mod zoc;
 
 /// The rule set's name in game and case files.

@@ -20,7 +20,10 @@
 //! ```
 
 use crate::dice::{Dice, DieKind};
-use crate::games::furor::board::{Board, BoardSpec, ChararicRule, DivineHelpRule, Edge, EndOfGame, Memory, Side, SideId, SpecialRules, UnitId, UnitSpec};
+use crate::games::furor::board::{
+    Board, BoardSpec, ChararicRule, DivineHelpRule, Edge, EndOfGame, Memory, Side, SideId,
+    SpecialRules, UnitId, UnitSpec,
+};
 use crate::games::furor::hex::Hex;
 use crate::games::furor::map::{content_hash, Map};
 use crate::games::furor::options::Options;
@@ -118,11 +121,22 @@ impl CounterFile {
     fn read(mut t: toml::Table) -> Result<CounterFile, String> {
         let reconstructed = match t.remove("reconstructed") {
             None => Vec::new(),
-            Some(v) => v.try_into().map_err(|e: toml::de::Error| format!("reconstructed: {}", e.message()))?,
+            Some(v) => v
+                .try_into()
+                .map_err(|e: toml::de::Error| format!("reconstructed: {}", e.message()))?,
         };
-        let id = t.get("id").and_then(|v| v.as_str()).unwrap_or("?").to_string();
-        let unit = toml::Value::Table(t).try_into().map_err(|e: toml::de::Error| format!("counter {id}: {}", e.message()))?;
-        Ok(CounterFile { unit, reconstructed })
+        let id = t
+            .get("id")
+            .and_then(|v| v.as_str())
+            .unwrap_or("?")
+            .to_string();
+        let unit = toml::Value::Table(t)
+            .try_into()
+            .map_err(|e: toml::de::Error| format!("counter {id}: {}", e.message()))?;
+        Ok(CounterFile {
+            unit,
+            reconstructed,
+        })
     }
 }
 
@@ -198,7 +212,9 @@ pub struct CommanderSpot {
 pub enum FirstPlayer {
     Side(SideId),
     /// Both roll a die; the higher plays first; a tie goes to this side.
-    Roll { tie: SideId },
+    Roll {
+        tie: SideId,
+    },
 }
 
 /// A checked scenario.
@@ -261,9 +277,17 @@ impl Scenario {
     /// off the map, thresholds that break the designer's rule are not
     /// errors (see [`Scenario::threshold_check`]).
     pub fn parse(text: &str, map_text: &str) -> Result<Scenario, ScenarioError> {
-        let f: ScenarioFile = toml::from_str(text).map_err(|e| ScenarioError(vec![format!("scenario file: {}", e.message())]))?;
-        let map = Map::from_file_text(map_text, Some(&f.scenario.id)).map_err(|e| ScenarioError(e.0))?;
-        let counters: Vec<CounterFile> = f.counters.iter().cloned().map(CounterFile::read).collect::<Result<_, _>>().map_err(|e| ScenarioError(vec![e]))?;
+        let f: ScenarioFile = toml::from_str(text)
+            .map_err(|e| ScenarioError(vec![format!("scenario file: {}", e.message())]))?;
+        let map =
+            Map::from_file_text(map_text, Some(&f.scenario.id)).map_err(|e| ScenarioError(e.0))?;
+        let counters: Vec<CounterFile> = f
+            .counters
+            .iter()
+            .cloned()
+            .map(CounterFile::read)
+            .collect::<Result<_, _>>()
+            .map_err(|e| ScenarioError(vec![e]))?;
         let mut errs = Vec::new();
         let sides: BTreeSet<&String> = f.sides.keys().collect();
         let ids: BTreeSet<&str> = counters.iter().map(|c| c.unit.id.as_str()).collect();
@@ -271,7 +295,11 @@ impl Scenario {
         let mut grouped = BTreeSet::new();
         for (i, g) in f.groups.iter().enumerate() {
             let what = format!("group {i}");
-            let area = Area { hexes: g.hexes.clone(), columns: g.columns.clone(), min_row: g.min_row };
+            let area = Area {
+                hexes: g.hexes.clone(),
+                columns: g.columns.clone(),
+                min_row: g.min_row,
+            };
             let hexes = area_hexes(&map, &area, &mut errs, &what);
             for c in &g.counters {
                 if !ids.contains(c.as_str()) {
@@ -281,10 +309,21 @@ impl Scenario {
                     errs.push(format!("{what}: '{c}' is in two groups"));
                 }
             }
-            if hexes.len() < g.counters.len() || (g.assign != Assign::Any && hexes.len() != g.counters.len()) {
-                errs.push(format!("{what}: {} counters for {} hexes", g.counters.len(), hexes.len()));
+            if hexes.len() < g.counters.len()
+                || (g.assign != Assign::Any && hexes.len() != g.counters.len())
+            {
+                errs.push(format!(
+                    "{what}: {} counters for {} hexes",
+                    g.counters.len(),
+                    hexes.len()
+                ));
             }
-            groups.push(Group { side: SideId(g.side.clone()), counters: g.counters.iter().map(|c| UnitId(c.clone())).collect(), hexes, assign: g.assign });
+            groups.push(Group {
+                side: SideId(g.side.clone()),
+                counters: g.counters.iter().map(|c| UnitId(c.clone())).collect(),
+                hexes,
+                assign: g.assign,
+            });
         }
         let mut places = BTreeMap::new();
         for c in &f.commanders {
@@ -293,8 +332,23 @@ impl Scenario {
                     errs.push(format!("commander {}: '{w}' is not a placed counter", c.id));
                 }
             }
-            let within = area_hexes(&map, &Area { hexes: c.within.clone(), columns: Vec::new(), min_row: None }, &mut errs, &c.id);
-            places.insert(UnitId(c.id.clone()), CommanderSpot { with: c.with.iter().map(|w| UnitId(w.clone())).collect(), within });
+            let within = area_hexes(
+                &map,
+                &Area {
+                    hexes: c.within.clone(),
+                    columns: Vec::new(),
+                    min_row: None,
+                },
+                &mut errs,
+                &c.id,
+            );
+            places.insert(
+                UnitId(c.id.clone()),
+                CommanderSpot {
+                    with: c.with.iter().map(|w| UnitId(w.clone())).collect(),
+                    within,
+                },
+            );
         }
         for c in &counters {
             let u = &c.unit;
@@ -302,35 +356,81 @@ impl Scenario {
             if !placed {
                 errs.push(format!("counter {} has no place in the set-up", u.id));
             }
-            if !sides.contains(&u.side) && Some(u.side.as_str()) != f.scenario.special_rules.iter().find(|r| *r == "chararic").map(|_| "chararic") {
-                errs.push(format!("counter {}: side '{}' is not an army of the scenario", u.id, u.side));
+            if !sides.contains(&u.side)
+                && Some(u.side.as_str())
+                    != f.scenario
+                        .special_rules
+                        .iter()
+                        .find(|r| *r == "chararic")
+                        .map(|_| "chararic")
+            {
+                errs.push(format!(
+                    "counter {}: side '{}' is not an army of the scenario",
+                    u.id, u.side
+                ));
             }
         }
         let side_ids: Vec<String> = f.sides.keys().cloned().collect();
-        let other = |s: &str| side_ids.iter().find(|o| *o != s).cloned().unwrap_or_default();
-        let franks = side_ids.iter().find(|s| s.as_str() == "franks").cloned().unwrap_or_default();
-        let mut rules = SpecialRules { scenario: Some(f.scenario.id.clone()), end_of_game: f.scenario.end_of_game.clone(), ..SpecialRules::default() };
+        let other = |s: &str| {
+            side_ids
+                .iter()
+                .find(|o| *o != s)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let franks = side_ids
+            .iter()
+            .find(|s| s.as_str() == "franks")
+            .cloned()
+            .unwrap_or_default();
+        let mut rules = SpecialRules {
+            scenario: Some(f.scenario.id.clone()),
+            end_of_game: f.scenario.end_of_game.clone(),
+            ..SpecialRules::default()
+        };
         for r in &f.scenario.special_rules {
             match r.as_str() {
                 "charge-needs-mark" => rules.charge_needs_mark = true,
                 "alan-defection" => rules.alan_defection = true,
                 "breton-evasion" => rules.breton_evasion = true,
                 "chararic" => {
-                    rules.chararic = Some(ChararicRule { corps: "chararic".into(), franks: SideId(franks.clone()), gallo_romans: SideId(other(&franks)) })
+                    rules.chararic = Some(ChararicRule {
+                        corps: "chararic".into(),
+                        franks: SideId(franks.clone()),
+                        gallo_romans: SideId(other(&franks)),
+                    })
                 }
-                "divine-help" => rules.divine_help = Some(DivineHelpRule { franks: SideId(franks.clone()), alemanni: SideId(other(&franks)) }),
+                "divine-help" => {
+                    rules.divine_help = Some(DivineHelpRule {
+                        franks: SideId(franks.clone()),
+                        alemanni: SideId(other(&franks)),
+                    })
+                }
                 other => errs.push(format!("no special rule '{other}'")),
             }
         }
         let first_player = match (f.scenario.first_player.as_str(), &f.scenario.roll_tie) {
-            ("roll", Some(t)) => FirstPlayer::Roll { tie: SideId(t.clone()) },
+            ("roll", Some(t)) => FirstPlayer::Roll {
+                tie: SideId(t.clone()),
+            },
             ("roll", None) => {
                 errs.push("first_player = \"roll\" needs roll_tie".into());
-                FirstPlayer::Roll { tie: SideId(String::new()) }
+                FirstPlayer::Roll {
+                    tie: SideId(String::new()),
+                }
             }
             (s, _) => FirstPlayer::Side(SideId(s.to_string())),
         };
-        let free_setup = f.free_setup.iter().map(|(s, a)| (SideId(s.clone()), area_hexes(&map, a, &mut errs, "free_setup"))).collect();
+        let free_setup = f
+            .free_setup
+            .iter()
+            .map(|(s, a)| {
+                (
+                    SideId(s.clone()),
+                    area_hexes(&map, a, &mut errs, "free_setup"),
+                )
+            })
+            .collect();
         if !errs.is_empty() {
             return Err(ScenarioError(errs));
         }
@@ -341,19 +441,43 @@ impl Scenario {
             map,
             turns: f.scenario.turns,
             first_player,
-            setup_rounds: f.scenario.setup.iter().map(|r| r.iter().map(|s| SideId(s.clone())).collect()).collect(),
+            setup_rounds: f
+                .scenario
+                .setup
+                .iter()
+                .map(|r| r.iter().map(|s| SideId(s.clone())).collect())
+                .collect(),
             sealed_commanders: f.scenario.sealed_commanders,
             armies: f
                 .sides
                 .iter()
-                .map(|(k, s)| (SideId(k.clone()), Army { name: s.name.clone(), colour: s.colour.clone(), threshold: s.threshold, home_edge: s.home_edge }))
+                .map(|(k, s)| {
+                    (
+                        SideId(k.clone()),
+                        Army {
+                            name: s.name.clone(),
+                            colour: s.colour.clone(),
+                            threshold: s.threshold,
+                            home_edge: s.home_edge,
+                        },
+                    )
+                })
                 .collect(),
-            reconstructed: counters.iter().map(|c| (UnitId(c.unit.id.clone()), c.reconstructed.clone())).collect(),
+            reconstructed: counters
+                .iter()
+                .map(|c| (UnitId(c.unit.id.clone()), c.reconstructed.clone()))
+                .collect(),
             counters: counters.into_iter().map(|c| c.unit).collect(),
             groups,
             commander_places: places,
             free_setup,
-            variation_elite: f.scenario.variation_elite.iter().cloned().map(UnitId).collect(),
+            variation_elite: f
+                .scenario
+                .variation_elite
+                .iter()
+                .cloned()
+                .map(UnitId)
+                .collect(),
             rules,
             note: f.scenario.note,
             hashes: (content_hash(text), content_hash(map_text)),
@@ -367,8 +491,14 @@ impl Scenario {
         self.armies
             .iter()
             .filter_map(|(s, a)| {
-                let sum: u16 = self.counters.iter().filter(|c| c.side == s.0).map(|c| c.strength as u16).sum();
-                (sum != 2 * a.threshold).then(|| format!("{s}: strengths add up to {sum}, threshold {}", a.threshold))
+                let sum: u16 = self
+                    .counters
+                    .iter()
+                    .filter(|c| c.side == s.0)
+                    .map(|c| c.strength as u16)
+                    .sum();
+                (sum != 2 * a.threshold)
+                    .then(|| format!("{s}: strengths add up to {sum}, threshold {}", a.threshold))
             })
             .collect()
     }
@@ -388,8 +518,15 @@ impl Scenario {
             }
         }
         for (c, spot) in &self.commander_places {
-            let mine = self.counters.iter().any(|u| u.id == c.0 && u.side == side.0);
-            let h = spot.with.iter().filter_map(|w| p.get(w).copied()).find(|h| spot.within.is_empty() || spot.within.contains(h));
+            let mine = self
+                .counters
+                .iter()
+                .any(|u| u.id == c.0 && u.side == side.0);
+            let h = spot
+                .with
+                .iter()
+                .filter_map(|w| p.get(w).copied())
+                .find(|h| spot.within.is_empty() || spot.within.contains(h));
             if let Some(h) = h.filter(|_| mine) {
                 p.insert(c.clone(), h);
             }
@@ -402,10 +539,24 @@ impl Scenario {
     ///
     /// # Errors
     /// Every counter out of place, missing, or not the side's.
-    pub fn check_placement(&self, options: &Options, side: &SideId, p: &Placement) -> Result<(), ScenarioError> {
+    pub fn check_placement(
+        &self,
+        options: &Options,
+        side: &SideId,
+        p: &Placement,
+    ) -> Result<(), ScenarioError> {
         let mut errs = Vec::new();
-        let name_of = |id: &UnitId| self.counters.iter().find(|c| c.id == id.0).map(|c| c.name.clone()).unwrap_or_default();
-        let free = options.soissons_free_setup.then(|| self.free_setup.get(side)).flatten();
+        let name_of = |id: &UnitId| {
+            self.counters
+                .iter()
+                .find(|c| c.id == id.0)
+                .map(|c| c.name.clone())
+                .unwrap_or_default()
+        };
+        let free = options
+            .soissons_free_setup
+            .then(|| self.free_setup.get(side))
+            .flatten();
         for g in self.groups.iter().filter(|g| &g.side == side) {
             for (i, c) in g.counters.iter().enumerate() {
                 let Some(h) = p.get(c) else {
@@ -416,9 +567,11 @@ impl Scenario {
                     (Some(area), _) => area.contains(h),
                     (None, Assign::Fixed) => g.hexes[i] == *h,
                     (None, Assign::Any) => g.hexes.contains(h),
-                    (None, Assign::ByName) => {
-                        g.counters.iter().zip(&g.hexes).any(|(o, oh)| oh == h && name_of(o) == name_of(c))
-                    }
+                    (None, Assign::ByName) => g
+                        .counters
+                        .iter()
+                        .zip(&g.hexes)
+                        .any(|(o, oh)| oh == h && name_of(o) == name_of(c)),
                 };
                 if !ok {
                     errs.push(format!("{c} may not set up in {h}"));
@@ -426,21 +579,46 @@ impl Scenario {
             }
         }
         for (c, spot) in &self.commander_places {
-            if !self.counters.iter().any(|u| u.id == c.0 && u.side == side.0) {
+            if !self
+                .counters
+                .iter()
+                .any(|u| u.id == c.0 && u.side == side.0)
+            {
                 continue;
             }
             match p.get(c) {
-                Some(h) if spot.with.iter().any(|w| p.get(w) == Some(h)) && (spot.within.is_empty() || spot.within.contains(h)) => {}
+                Some(h)
+                    if spot.with.iter().any(|w| p.get(w) == Some(h))
+                        && (spot.within.is_empty() || spot.within.contains(h)) => {}
                 Some(h) => errs.push(format!(
                     "{c} in {h} does not stand with one of {}{}",
-                    spot.with.iter().map(|w| w.0.as_str()).collect::<Vec<_>>().join(", "),
-                    if spot.within.is_empty() { String::new() } else { format!(" in {}", spot.within.iter().map(Hex::to_string).collect::<Vec<_>>().join(", ")) }
+                    spot.with
+                        .iter()
+                        .map(|w| w.0.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    if spot.within.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            " in {}",
+                            spot.within
+                                .iter()
+                                .map(Hex::to_string)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    }
                 )),
                 None => errs.push(format!("{c} has no hex")),
             }
         }
         for id in p.keys() {
-            if !self.counters.iter().any(|u| u.id == id.0 && u.side == side.0) {
+            if !self
+                .counters
+                .iter()
+                .any(|u| u.id == id.0 && u.side == side.0)
+            {
                 errs.push(format!("{id} is not a counter of {side}"));
             }
         }
@@ -457,11 +635,19 @@ impl Scenario {
     ///
     /// # Errors
     /// A placement that breaks the set-up rules or stacking.
-    pub fn start(&self, options: &Options, placements: &BTreeMap<SideId, Placement>, first: &SideId) -> Result<Board, ScenarioError> {
+    pub fn start(
+        &self,
+        options: &Options,
+        placements: &BTreeMap<SideId, Placement>,
+        first: &SideId,
+    ) -> Result<Board, ScenarioError> {
         let mut hexes = Placement::new();
         let corps = SideId::from("chararic");
         for side in self.armies.keys().chain(std::iter::once(&corps)) {
-            let p = placements.get(side).cloned().unwrap_or_else(|| self.default_placement(side));
+            let p = placements
+                .get(side)
+                .cloned()
+                .unwrap_or_else(|| self.default_placement(side));
             if placements.contains_key(side) {
                 self.check_placement(options, side, &p)?;
             }
@@ -474,19 +660,39 @@ impl Scenario {
                 let kind_combat = !matches!(c.kind.as_str(), "commander" | "baggage");
                 let mut u = c.clone();
                 if u.reduced.is_none() && kind_combat {
-                    u.reduced = reconstructed::reduced_strength(c.strength as u8, options.reduced_side).map(i64::from);
+                    u.reduced =
+                        reconstructed::reduced_strength(c.strength as u8, options.reduced_side)
+                            .map(i64::from);
                 }
-                if options.vouille_variation && self.variation_elite.contains(&UnitId(c.id.clone())) {
+                if options.vouille_variation && self.variation_elite.contains(&UnitId(c.id.clone()))
+                {
                     u.elite = Some(true);
                 }
                 u.hex = hexes.get(&UnitId(c.id.clone())).map(Hex::to_string);
                 u
             })
             .collect();
-        let second = self.armies.keys().find(|s| *s != first).cloned().unwrap_or_else(|| first.clone());
+        let second = self
+            .armies
+            .keys()
+            .find(|s| *s != first)
+            .cloned()
+            .unwrap_or_else(|| first.clone());
         let spec = BoardSpec {
             map: self.map.clone(),
-            sides: self.armies.iter().map(|(s, a)| (s.0.clone(), Side { threshold: Some(a.threshold), home_edge: Some(a.home_edge) })).collect(),
+            sides: self
+                .armies
+                .iter()
+                .map(|(s, a)| {
+                    (
+                        s.0.clone(),
+                        Side {
+                            threshold: Some(a.threshold),
+                            home_edge: Some(a.home_edge),
+                        },
+                    )
+                })
+                .collect(),
             units,
             turn: 1,
             last_turn: Some(self.turns),
@@ -506,17 +712,29 @@ impl Scenario {
     ///
     /// # Errors
     /// A dice source that cannot answer.
-    pub fn first_player(&self, dice: &mut dyn Dice) -> Result<(SideId, Vec<(SideId, u8)>), EngineError> {
+    pub fn first_player(
+        &self,
+        dice: &mut dyn Dice,
+    ) -> Result<(SideId, Vec<(SideId, u8)>), EngineError> {
         match &self.first_player {
             FirstPlayer::Side(s) => Ok((s.clone(), Vec::new())),
             FirstPlayer::Roll { tie } => {
                 let mut rolls = Vec::new();
                 for s in self.armies.keys() {
-                    rolls.push((s.clone(), dice.roll_die(&format!("first-player:{s}"), DieKind::D6).map_err(EngineError::Dice)?));
+                    rolls.push((
+                        s.clone(),
+                        dice.roll_die(&format!("first-player:{s}"), DieKind::D6)
+                            .map_err(EngineError::Dice)?,
+                    ));
                 }
                 let best = rolls.iter().map(|r| r.1).max().unwrap_or(0);
-                let top: Vec<&SideId> = rolls.iter().filter(|r| r.1 == best).map(|r| &r.0).collect();
-                let first = if top.len() == 1 { top[0].clone() } else { tie.clone() };
+                let top: Vec<&SideId> =
+                    rolls.iter().filter(|r| r.1 == best).map(|r| &r.0).collect();
+                let first = if top.len() == 1 {
+                    top[0].clone()
+                } else {
+                    tie.clone()
+                };
                 Ok((first, rolls))
             }
         }
@@ -530,16 +748,34 @@ impl Scenario {
 /// them checking).
 pub fn shipped(name: &str) -> Result<Scenario, ScenarioError> {
     let (text, map) = match name {
-        "campus-mauriacus" => (include_str!("../../../campaigns/furor-barbarus/scenarios/campus-mauriacus.toml"), CAMPUS_MAP),
-        "soissons" => (include_str!("../../../campaigns/furor-barbarus/scenarios/soissons.toml"), CLOVIS_MAP),
-        "tolbiac" => (include_str!("../../../campaigns/furor-barbarus/scenarios/tolbiac.toml"), CLOVIS_MAP),
-        "vouille" => (include_str!("../../../campaigns/furor-barbarus/scenarios/vouille.toml"), CLOVIS_MAP),
-        other => return Err(ScenarioError(vec![format!("no scenario '{other}' (there are {})", SCENARIOS.join(", "))])),
+        "campus-mauriacus" => (
+            include_str!("../../../campaigns/furor-barbarus/scenarios/campus-mauriacus.toml"),
+            CAMPUS_MAP,
+        ),
+        "soissons" => (
+            include_str!("../../../campaigns/furor-barbarus/scenarios/soissons.toml"),
+            CLOVIS_MAP,
+        ),
+        "tolbiac" => (
+            include_str!("../../../campaigns/furor-barbarus/scenarios/tolbiac.toml"),
+            CLOVIS_MAP,
+        ),
+        "vouille" => (
+            include_str!("../../../campaigns/furor-barbarus/scenarios/vouille.toml"),
+            CLOVIS_MAP,
+        ),
+        other => {
+            return Err(ScenarioError(vec![format!(
+                "no scenario '{other}' (there are {})",
+                SCENARIOS.join(", ")
+            )]))
+        }
     };
     Scenario::parse(text, map)
 }
 
-const CAMPUS_MAP: &str = include_str!("../../../campaigns/furor-barbarus/maps/campus-mauriacus.toml");
+const CAMPUS_MAP: &str =
+    include_str!("../../../campaigns/furor-barbarus/maps/campus-mauriacus.toml");
 const CLOVIS_MAP: &str = include_str!("../../../campaigns/furor-barbarus/maps/clovis-battles.toml");
 
 #[cfg(test)]
@@ -552,15 +788,25 @@ mod tests {
         for name in SCENARIOS {
             let s = shipped(name).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(s.turns, turns_of(name));
-            assert_eq!(s.threshold_check(), Vec::<String>::new(), "{name}: the threshold rule of §13");
+            assert_eq!(
+                s.threshold_check(),
+                Vec::<String>::new(),
+                "{name}: the threshold rule of §13"
+            );
             let options = Options::default();
             for side in s.armies.keys() {
-                s.check_placement(&options, side, &s.default_placement(side)).unwrap_or_else(|e| panic!("{name} {side}: {e}"));
+                s.check_placement(&options, side, &s.default_placement(side))
+                    .unwrap_or_else(|e| panic!("{name} {side}: {e}"));
             }
             let first = s.armies.keys().next().unwrap().clone();
-            let board = s.start(&options, &BTreeMap::new(), &first).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let board = s
+                .start(&options, &BTreeMap::new(), &first)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(board.stacking_problems().is_empty());
-            assert!(board.units.values().all(|u| u.hex.is_some()), "{name}: every counter on the map");
+            assert!(
+                board.units.values().all(|u| u.hex.is_some()),
+                "{name}: every counter on the map"
+            );
             assert_eq!(s.hashes.0.len(), 64);
         }
     }
@@ -572,7 +818,10 @@ mod tests {
         let options = Options::default();
         let mut p = s.default_placement(&franks);
         p.insert("salian-4a".into(), "0805".parse().unwrap());
-        let e = s.check_placement(&options, &franks, &p).unwrap_err().to_string();
+        let e = s
+            .check_placement(&options, &franks, &p)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("salian-4a may not set up in 0805"), "{e}");
         // Legionaries may swap their hexes; the Palatina keeps its own (O29).
         let gr = SideId::from("gallo-romans");
@@ -585,9 +834,16 @@ mod tests {
         // Syagrius stands in 0508, with whichever Legionaries are there.
         let mut p = s.default_placement(&gr);
         p.insert("syagrius".into(), "0507".parse().unwrap());
-        assert!(s.check_placement(&options, &gr, &p).unwrap_err().to_string().contains("syagrius"));
+        assert!(s
+            .check_placement(&options, &gr, &p)
+            .unwrap_err()
+            .to_string()
+            .contains("syagrius"));
         // The free set-up option (O36): the Franks anywhere on 08XX-09XX from row 06.
-        let free = Options { soissons_free_setup: true, ..Options::default() };
+        let free = Options {
+            soissons_free_setup: true,
+            ..Options::default()
+        };
         let mut p = s.default_placement(&franks);
         p.insert("archers".into(), "0806".parse().unwrap());
         p.insert("salian-4a".into(), "0914".parse().unwrap());
@@ -601,14 +857,31 @@ mod tests {
     fn campus_mauriacus_rolls_for_the_first_player() {
         let s = shipped("campus-mauriacus").unwrap();
         let roll = |r: u8, h: u8| {
-            let mut d = ScriptedDice::new([("first-player:romans".to_string(), r), ("first-player:huns".to_string(), h)].into());
+            let mut d = ScriptedDice::new(
+                [
+                    ("first-player:romans".to_string(), r),
+                    ("first-player:huns".to_string(), h),
+                ]
+                .into(),
+            );
             s.first_player(&mut d).unwrap().0
         };
         assert_eq!(roll(2, 5).as_str(), "huns");
         assert_eq!(roll(6, 1).as_str(), "romans");
-        assert_eq!(roll(4, 4).as_str(), "romans", "a tie makes the Roman player player 1");
+        assert_eq!(
+            roll(4, 4).as_str(),
+            "romans",
+            "a tie makes the Roman player player 1"
+        );
         let soissons = shipped("soissons").unwrap();
-        assert_eq!(soissons.first_player(&mut ScriptedDice::default()).unwrap().0.as_str(), "franks");
+        assert_eq!(
+            soissons
+                .first_player(&mut ScriptedDice::default())
+                .unwrap()
+                .0
+                .as_str(),
+            "franks"
+        );
         // Theodoric only on the right wing (O30).
         let romans = SideId::from("romans");
         let mut p = s.default_placement(&romans);
@@ -620,9 +893,17 @@ mod tests {
     #[test]
     fn options_change_the_opening_counters() {
         let s = shipped("vouille").unwrap();
-        let plain = s.start(&Options::default(), &BTreeMap::new(), &"visigoths".into()).unwrap();
-        let varied = Options { vouille_variation: true, reduced_side: ReducedSide::HalfUp, ..Options::default() };
-        let board = s.start(&varied, &BTreeMap::new(), &"visigoths".into()).unwrap();
+        let plain = s
+            .start(&Options::default(), &BTreeMap::new(), &"visigoths".into())
+            .unwrap();
+        let varied = Options {
+            vouille_variation: true,
+            reduced_side: ReducedSide::HalfUp,
+            ..Options::default()
+        };
+        let board = s
+            .start(&varied, &BTreeMap::new(), &"visigoths".into())
+            .unwrap();
         let cav = |b: &Board, id: &str| b.unit(&id.into()).unwrap().clone();
         assert_eq!(cav(&plain, "visigoth-cav-3a").current_strength(), 3);
         assert_eq!(cav(&board, "visigoth-cav-3a").current_strength(), 4);

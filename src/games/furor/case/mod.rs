@@ -415,11 +415,17 @@ fn special_rules(scenario: Option<&str>, units: &[UnitSpec]) -> Result<SpecialRu
     }
     if scenario == Some("soissons") || sides.contains("chararic") {
         let Some(f) = franks() else {
-            return err("Soissons needs to know the Frankish side: name it franks, or give it Clovis");
+            return err(
+                "Soissons needs to know the Frankish side: name it franks, or give it Clovis",
+            );
         };
         let g = other(&f).unwrap_or_else(|| "gallo-romans".into());
         if sides.contains("chararic") {
-            rules.chararic = Some(ChararicRule { corps: "chararic".into(), franks: SideId(f), gallo_romans: SideId(g.clone()) });
+            rules.chararic = Some(ChararicRule {
+                corps: "chararic".into(),
+                franks: SideId(f),
+                gallo_romans: SideId(g.clone()),
+            });
         }
         if scenario == Some("soissons") {
             rules.end_of_game = EndOfGame::MinorTo(SideId(g));

@@ -1,8 +1,9 @@
-//! The checked orders of one player-turn, as the engine takes them: moves
-//! in the order written (§7), the ordered attack list (§9.1, O12), and the
-//! other player's standing reactions (§15). The order language (part of
-//! the mail side) reads a player's sheet into these types; case files
-//! write them as tables.
+//! The orders of one player-turn, as the engine takes them: moves in the
+//! order written (§7), the ordered attack list (§9.1, O12), and the other
+//! player's standing reactions (§15). A player's sheet is read by
+//! [`read`] (the grammar `grammar/furor.pest`) and checked against the
+//! board by [`check`], which also plans every move and attack for the
+//! confirmation ([`confirm`]); case files write the same orders as tables.
 //!
 //! ```
 //! use umpire::games::furor::orders::{Attack, Move, PlayerTurnOrders, Route};
@@ -14,11 +15,41 @@
 //! assert!(matches!(&orders.moves[0].route, Route::Path(p) if p.len() == 2));
 //! ```
 
+pub mod check;
+pub mod confirm;
+pub mod read;
+
+use crate::diagnostic::Severity;
 use crate::games::furor::board::UnitId;
 use crate::games::furor::hex::Hex;
 use crate::games::furor::rules::crt::Column;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// What a diagnostic about an order sheet says of a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Problem {
+    /// Not understood: `Salian 3b: mvoe 0607` (the line is not taken).
+    Unreadable,
+    /// A name that matches no counter: `attack Provance with …`.
+    UnknownUnit,
+    /// Another army's unit: `Syagrius: move 0507` from the Frankish player.
+    NotYours,
+    /// Moves and attacks written outside the writer's own player-turn.
+    NotYourTurn,
+    /// Understood but against the rules: `Salian 3b: move 0607 0605`.
+    Illegal,
+    /// Taken, with a remark: a charge that will be a plain move, an
+    /// attacker that cannot take part as things stand.
+    Remark,
+}
+
+impl Severity for Problem {
+    fn is_error(&self) -> bool {
+        !matches!(self, Problem::Remark)
+    }
+}
 
 /// Where a move goes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

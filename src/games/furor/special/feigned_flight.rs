@@ -8,9 +8,9 @@
 //! across a river. Each unit is drawn out at most once a player-turn.
 
 use crate::dice::DieKind;
-use crate::games::furor::board::{Relation, UnitId};
+use crate::games::furor::board::{Board, Relation, SideId, UnitId};
 use crate::games::furor::events::Event;
-use crate::games::furor::options::FeignedFlightTarget;
+use crate::games::furor::options::{FeignedFlightTarget, Options};
 use crate::games::furor::play::Play;
 use crate::games::furor::retreat::move_with_commander;
 use crate::games::furor::rules::special::{
@@ -19,33 +19,46 @@ use crate::games::furor::rules::special::{
 };
 use crate::games::furor::rules::{Kind, Mark};
 use crate::games::furor::sequence::EngineError;
+use std::collections::BTreeSet;
 
-/// Why the attempt cannot be made, if it cannot.
-fn refusal(play: &Play, id: &UnitId, target: &UnitId) -> Option<String> {
-    let b = &play.board;
+/// Whether unit `id` of `side` may try a feigned flight at `target` now;
+/// `targeted`: the units already drawn out this player-turn.
+///
+/// # Errors
+/// Why not, in the rule's words.
+pub fn allowed(
+    b: &Board,
+    options: &Options,
+    side: &SideId,
+    id: &UnitId,
+    target: &UnitId,
+    targeted: &BTreeSet<UnitId>,
+) -> Result<(), String> {
     let u = b.get(id);
     if !u.has(Mark::FeignedFlight) {
-        return Some(format!(
+        return Err(format!(
             "{id} has no feigned-flight mark (scenario 1 rule 3)"
         ));
     }
-    if u.side != play.side || !u.is_on_map() {
-        return Some(format!("{id} is not a unit of the phasing army on the map"));
+    if &u.side != side || !u.is_on_map() {
+        return Err(format!("{id} is not a unit of the phasing army on the map"));
     }
     let Some(t) = b
         .unit(target)
         .filter(|t| t.is_on_map() && t.is_combat() && b.relation(&u.side, t) == Relation::Enemy)
     else {
-        return Some(format!("{target} is not an enemy combat unit on the map"));
+        return Err(format!("{target} is not an enemy combat unit on the map"));
     };
-    let (uh, th) = (u.hex?, t.hex?);
+    let (Some(uh), Some(th)) = (u.hex, t.hex) else {
+        return Err("not on the map".into());
+    };
     if uh.distance(th) > FEIGNED_FLIGHT_REACH {
-        return Some(format!(
+        return Err(format!(
             "{target} is {} hexes away, more than {FEIGNED_FLIGHT_REACH}",
             uh.distance(th)
         ));
     }
-    let army = match play.options.feigned_flight_target {
+    let army = match options.feigned_flight_target {
         FeignedFlightTarget::IsolatedFromOwn => &t.side,
         FeignedFlightTarget::IsolatedFromActivator => &u.side,
     };
@@ -55,17 +68,24 @@ fn refusal(play: &Play, id: &UnitId, target: &UnitId) -> Option<String> {
         .flat_map(|n| b.at(n))
         .any(|o| o.is_combat() && &o.side == army && o.id != u.id);
     if crowded {
-        return Some(format!("{target} is next to another unit (O32)"));
+        return Err(format!("{target} is next to another unit (O32)"));
     }
-    if play.feigned_targets.contains(target) {
-        return Some(format!("{target} was already drawn out this turn (O32)"));
+    if targeted.contains(target) {
+        return Err(format!("{target} was already drawn out this turn (O32)"));
     }
-    None
+    Ok(())
 }
 
 /// Try a feigned flight by `id` at `target`.
 pub(crate) fn attempt(play: &mut Play, id: &UnitId, target: &UnitId) -> Result<(), EngineError> {
-    if let Some(reason) = refusal(play, id, target) {
+    if let Err(reason) = allowed(
+        &play.board,
+        play.options,
+        &play.side,
+        id,
+        target,
+        &play.feigned_targets,
+    ) {
         play.emit(Event::FeignedFlightRefused {
             unit: id.clone(),
             target: target.clone(),
