@@ -240,6 +240,9 @@ pub struct Side {
     pub threshold: Option<u16>,
     /// The edge it retreats towards when other things are equal (O24).
     pub home_edge: Option<Edge>,
+    /// The colour of its counters (the scenario's), for pictures.
+    #[serde(default)]
+    pub colour: Option<String>,
 }
 
 /// The special rules in force on this board (§12), with whom they concern.
@@ -618,9 +621,9 @@ impl Board {
         }
         for u in units.values() {
             if let Some(c) = &u.command {
-                if !units
+                if units
                     .get(c)
-                    .is_some_and(|c: &Unit| c.kind == Kind::Commander)
+                    .is_none_or(|c: &Unit| c.kind != Kind::Commander)
                 {
                     errs.push(format!(
                         "unit {}: command '{c}' is not a commander of the board",

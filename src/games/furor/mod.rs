@@ -32,6 +32,8 @@ pub mod morale;
 pub mod movement;
 pub mod options;
 pub mod orders;
+pub mod report;
+pub mod picture;
 mod play;
 pub mod retreat;
 pub mod rules;

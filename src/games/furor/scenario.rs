@@ -689,6 +689,7 @@ impl Scenario {
                         Side {
                             threshold: Some(a.threshold),
                             home_edge: Some(a.home_edge),
+                            colour: Some(a.colour.clone()),
                         },
                     )
                 })

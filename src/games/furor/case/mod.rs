@@ -245,6 +245,7 @@ impl Case {
                 Side {
                     threshold,
                     home_edge,
+                    colour: None,
                 },
             );
         }
@@ -303,10 +304,11 @@ impl Case {
                 board.memory.divine_help_turn = Some(board.turn);
             }
         }
-        if !file.orders.is_empty() {
-            return err("[orders] text is read by the order language, which this build does not have yet; write [[move]] and [[attack]] tables");
-        }
-        let (orders, reactions) = orders_from_tables(&board, &file)?;
+        let (orders, reactions) = if file.orders.is_empty() {
+            orders_from_tables(&board, &file)?
+        } else {
+            orders_from_text(&board, &options, &file)?
+        };
         let mut dice = BTreeMap::new();
         for (k, v) in &file.dice {
             dice.insert(k.clone(), check_die(k, *v, &board)?);
@@ -545,6 +547,45 @@ fn orders_from_tables(
             ))
         }
     };
+    Ok((orders, reactions))
+}
+
+/// `[orders] SIDE = """…"""`: each side's mail text read through the order
+/// language — the phasing side's moves, attacks and retreat choices, the
+/// other side's standing reactions. A line the language refuses makes the
+/// case an ERROR: a case must be read as a player's mail would be.
+fn orders_from_text(board: &Board, options: &Options, file: &CaseFile) -> Result<(PlayerTurnOrders, Reactions), CaseError> {
+    if !file.moves.is_empty() || !file.attack.is_empty() {
+        return err("write the orders as [orders] text or as [[move]]/[[attack]] tables, not both");
+    }
+    let mut orders = PlayerTurnOrders::default();
+    let mut reactions = Reactions::default();
+    for (side, text) in &file.orders {
+        let id = SideId::from(side.as_str());
+        if !board.units.values().any(|u| u.side == id) {
+            return err(format!("[orders] for side {side} that has no units"));
+        }
+        let c = crate::games::furor::orders::check::check(text, &id, board, options);
+        let refused: Vec<String> = c
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error() && d.kind != crate::games::furor::orders::Problem::Illegal)
+            .map(|d| {
+                let (l, col) = d.line_col(text);
+                format!("orders for {side}, line {l}:{col}: {}", d.message)
+            })
+            .collect();
+        if !refused.is_empty() {
+            return err(refused.join("; "));
+        }
+        if *board.phasing() == id {
+            // Moves the checker refuses go to the engine all the same,
+            // which refuses them as the case's `rejected` expects.
+            orders = PlayerTurnOrders { moves: c.written_moves, ..c.orders };
+        } else {
+            reactions = c.reactions;
+        }
+    }
     Ok((orders, reactions))
 }
 

@@ -62,6 +62,9 @@ pub struct Checked {
     pub understood: Vec<(Span, String)>,
     pub moves: Vec<PlannedMove>,
     pub attacks: Vec<PlannedAttack>,
+    /// Every move understood, refused or not, in the written order (what
+    /// the engine refuses in its turn if the board is as planned).
+    pub written_moves: Vec<Move>,
     pub diagnostics: Vec<Diagnostic<Problem>>,
     /// The board after the planned moves.
     pub planned: Board,
@@ -165,6 +168,7 @@ pub fn check(text: &str, side: &SideId, board: &Board, options: &Options) -> Che
             understood: Vec::new(),
             moves: Vec::new(),
             attacks: Vec::new(),
+            written_moves: Vec::new(),
             diagnostics: sheet.problems,
             planned: board.clone(),
         },
@@ -287,6 +291,8 @@ impl Checker<'_> {
                     let Some((_, path)) =
                         reachable(&self.scratch, self.options, &u, start).remove(h)
                     else {
+                        mv.route = Route::To(*h);
+                        self.out.written_moves.push(mv);
                         return Err(Diagnostic::new(
                             Problem::Illegal,
                             o.span,
@@ -320,6 +326,7 @@ impl Checker<'_> {
         let Route::Path(path) = &mv.route else {
             unreachable!("routes are paths here")
         };
+        self.out.written_moves.push(mv.clone());
         if !path.is_empty() {
             let walk = check_walk(
                 &self.scratch,
