@@ -187,9 +187,44 @@ impl Dice for ModeratorDice {
     }
 }
 
+/// Any dice source, with every roll written down in the order rolled, for
+/// the report's dice list ("combat:1 = 4").
+pub struct Recorded<'a> {
+    inner: &'a mut dyn Dice,
+    rolls: Vec<(String, u8)>,
+}
+
+impl<'a> Recorded<'a> {
+    pub fn new(inner: &'a mut dyn Dice) -> Self {
+        Recorded { inner, rolls: Vec::new() }
+    }
+
+    /// Every roll as `key = value`, in the order rolled.
+    pub fn lines(&self) -> Vec<String> {
+        self.rolls.iter().map(|(k, v)| format!("{k} = {v}")).collect()
+    }
+}
+
+impl Dice for Recorded<'_> {
+    fn roll_die(&mut self, key: &str, die: DieKind) -> Result<u8, DiceError> {
+        let v = self.inner.roll_die(key, die)?;
+        self.rolls.push((key.to_string(), v));
+        Ok(v)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn recorded_dice_list_every_roll_in_order() {
+        let mut seeded = SeededDice::new([1; 32]);
+        let mut r = Recorded::new(&mut seeded);
+        let a = r.roll_die("combat:2", DieKind::D6).unwrap();
+        let b = r.roll_die("combat:1", DieKind::D6).unwrap();
+        assert_eq!(r.lines(), vec![format!("combat:2 = {a}"), format!("combat:1 = {b}")]);
+    }
 
     #[test]
     fn moderator_dice_come_first_and_the_seed_fills_in() {

@@ -23,6 +23,7 @@
 //! assert!(umpire::games::ruleset("chess").is_none());
 //! ```
 
+pub mod furor;
 pub mod hyborian;
 
 use crate::case::CaseOutcome;
@@ -209,7 +210,7 @@ pub trait Ruleset: Sync {
 
 /// Every rule set umpire judges.
 pub fn all() -> &'static [&'static dyn Ruleset] {
-    &[&hyborian::ruleset::HyborianAge]
+    &[&hyborian::ruleset::HyborianAge, &furor::ruleset::FurorBarbarus]
 }
 
 /// The rule set of that name.
@@ -234,7 +235,8 @@ pub fn named(name: &str) -> Result<&'static dyn Ruleset, RulesetError> {
 /// # Errors
 /// When the text is not TOML or `ruleset` is not a string.
 pub fn ruleset_named_in(text: &str) -> Result<String, String> {
-    let value: toml::Table = toml::from_str(text).map_err(|e| format!("not TOML: {}", e.message()))?;
+    let value: toml::Table =
+        toml::from_str(text).map_err(|e| format!("not TOML: {}", e.message()))?;
     match value.get("ruleset") {
         None => Ok(hyborian::RULESET.to_string()),
         Some(toml::Value::String(s)) => Ok(s.clone()),

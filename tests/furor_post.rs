@@ -1,0 +1,115 @@
+//! Furor Barbarus by mail on a real SQLite file: Soissons through the same
+//! post office as the Hyborean Age — welcome, confirmations with planned
+//! moves, a round per player-turn played as soon as the phasing player is
+//! in, standing reactions, a missed turn, the moderator's dice for
+//! Chararic's roll, HELP, a spoof, verification and the report's picture.
+
+mod common;
+use chrono::Duration;
+use common::*;
+use umpire::post::gamefile::GameFile;
+use umpire::post::PostOffice;
+
+const CLOVIS: &str = "clovis@franks.example";
+const SYAGRIUS: &str = "syagrius@soissons.example";
+
+
+fn soissons(dir: &std::path::Path) -> PostOffice {
+    let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/furor-barbarus/scenarios/soissons.toml");
+    let text = format!(
+        "ruleset = \"furor-barbarus\"\nid = \"soissons\"\ntitle = \"Soissons, 486\"\nscenario = \"{scenario}\"\n\
+         first_deadline = \"2026-12-03 20:00\"\nturn_hours = 48\n\n[moderator]\naddress = \"{MODERATOR}\"\npassword = \"modpw\"\n\n\
+         [[side]]\nid = \"franks\"\naddress = \"{CLOVIS}\"\npassword = \"clovis1\"\n\n\
+         [[side]]\nid = \"gallo-romans\"\naddress = \"{SYAGRIUS}\"\npassword = \"syag2\"\n"
+    );
+    let path = dir.join("soissons.toml");
+    std::fs::write(&path, text).unwrap();
+    let mut po = PostOffice::open(config(dir)).unwrap();
+    po.create_game(&GameFile::load(&path).unwrap(), t0()).unwrap();
+    po
+}
+
+fn last_to(po: &PostOffice, to: &str) -> (String, String) {
+    let out = outbox(po);
+    let (kind, _, raw) = out.iter().rev().find(|(_, r, _)| r.split(',').any(|a| a == to)).expect("a mail").clone();
+    (kind, raw)
+}
+
+fn reports(po: &PostOffice) -> Vec<String> {
+    outbox(po).into_iter().filter(|(k, _, _)| k == "report").map(|(_, _, raw)| raw).collect()
+}
+
+#[test]
+fn a_game_of_soissons_by_mail() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = soissons(dir.path());
+    let welcome = body_text(&last_to(&po, CLOVIS).1);
+    assert!(welcome.contains("a battle of Furor Barbarus"), "{welcome}");
+    assert!(welcome.contains("salian-4a: Salian Franks infantry, strength 4, 4 MP, in 0806"), "{welcome}");
+    assert!(welcome.contains("the franks play first"), "{welcome}");
+
+    // HELP is this rule set's guide.
+    po.accept(&mail(SYAGRIUS, "h1@s", "GAME soissons SIDE gallo-romans PASSWORD syag2\nHELP\n"), "test", t0()).unwrap();
+    let help = body_text(&last_to(&po, SYAGRIUS).1);
+    assert!(help.contains("Standing orders for your opponent's turn"), "{help}");
+
+    // The Gallo-Romans write standing reactions before the Franks move:
+    // confirmed, and the round does not play (they are not the writers).
+    po.accept(&mail(SYAGRIUS, "r1@s", "GAME soissons SIDE gallo-romans PASSWORD syag2\nretreat legionaries-4 0406 0506\nadvance palatina into 0608\nEND\n"), "test", t0()).unwrap();
+    let (kind, raw) = last_to(&po, SYAGRIUS);
+    assert_eq!(kind, "confirmation");
+    assert!(body_text(&raw).contains("retreat legionaries-4 0406 0506"), "{}", body_text(&raw));
+    assert!(reports(&po).is_empty());
+
+    // A spy's orders for the Franks are refused and change nothing.
+    let d = po.accept(&mail("spy@alamanni.example", "x1@a", "GAME soissons SIDE franks PASSWORD guess\nsalian-4a: move 0706\n"), "test", t0()).unwrap().unwrap();
+    assert_eq!(d.state(), "refused");
+
+    // A mistake is pointed at with a suggestion; the fixed mail replaces it.
+    po.accept(&mail(CLOVIS, "o1@f", "GAME soissons SIDE franks PASSWORD clovis1\nSalain 4a: mvoe 0706\nEND\n"), "test", t0()).unwrap();
+    let conf = body_text(&last_to(&po, CLOVIS).1);
+    assert!(conf.contains("did you mean"), "{conf}");
+    assert!(reports(&po).len() == 1 || reports(&po).is_empty());
+    let before = reports(&po).len();
+    if before == 0 {
+        // The umpire waited for the deadline or a good mail (issue 15 may hold it).
+        po.accept(&mail(CLOVIS, "o2@f", "GAME soissons SIDE franks PASSWORD clovis1\nsalian-4a: move 0706 0606\nClovis: move 0706 0606\narchers: move 0807 0708\nEND\n"), "test", t0()).unwrap();
+    }
+    let reps = reports(&po);
+    assert_eq!(reps.len(), 1, "turn 1 of the Franks is played as soon as they are in");
+    let report = body_text(&reps[0]);
+    assert!(report.contains("Turn 1: movement of the franks"), "{report}");
+    assert!(report.contains("Army morale (§10)"), "{report}");
+    assert!(reps[0].contains("image/png"), "the map is attached");
+    assert!(reps[0].contains(CLOVIS) && reps[0].contains(SYAGRIUS), "both players get it");
+
+    // The Gallo-Romans miss their turn: at the deadline it is played without them.
+    let played = po.tick(t0() + Duration::days(3)).unwrap();
+    assert_eq!(played, 1);
+    let report = body_text(reports(&po).last().unwrap());
+    assert!(report.contains("gallo-romans sent no orders"), "{report}");
+    assert!(report.contains("Turn 2: start of the turn") || report.contains("Turn 1: movement of the gallo-romans"), "{report}");
+
+    // Every played round checks against its published seed.
+    for round in 1..=2 {
+        let (text, ok) = umpire::post::verify_turn(&mut po, "soissons", round).unwrap();
+        assert!(ok, "round {round}: {text}");
+    }
+}
+
+#[test]
+fn the_moderator_rolls_for_chararic_and_he_joins_clovis() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = soissons(dir.path());
+    // Rounds 1-3 pass at their deadlines with nobody writing; round 4 is
+    // the Gallo-Romans' turn 2, after which turn 3 begins with the roll.
+    po.accept(&mail(MODERATOR, "m1@c", "MODERATOR soissons PASSWORD modpw\nDICE TURN 4 chararic:3=6\n"), "test", t0()).unwrap();
+    let mut now = t0();
+    for _ in 0..4 {
+        now += Duration::days(2) + Duration::hours(12);
+        assert_eq!(po.tick(now).unwrap(), 1);
+    }
+    let report = body_text(reports(&po).last().unwrap());
+    assert!(report.contains("chararic:3 = 6 (the moderator's die)"), "{report}");
+    assert!(report.contains("Chararic's corps fights for the franks."), "{report}");
+}
