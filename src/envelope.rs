@@ -80,6 +80,11 @@ pub enum Command {
     Help,
     /// `RESEND`: mail me the last report again.
     Resend,
+    /// `READY`: my orders as they stand may be played before the deadline,
+    /// though some lines were refused.
+    Ready,
+    /// `WAIT`: do not play the round on my orders before the deadline.
+    Wait,
     /// `HISTORY 4`: mail me the report of turn 4.
     History(u32),
     /// Moderator: `DEADLINE 2026-12-01 18:00`, in the game's time zone.
@@ -110,7 +115,7 @@ pub enum Command {
 impl Command {
     /// Commands only a moderator may give.
     pub fn is_moderator_only(&self) -> bool {
-        !matches!(self, Command::Status | Command::Help | Command::Resend | Command::History(_))
+        !matches!(self, Command::Status | Command::Help | Command::Resend | Command::History(_) | Command::Ready | Command::Wait)
     }
 }
 
@@ -293,6 +298,8 @@ fn command(p: Pair<Rule>, off: usize, diagnostics: &mut Vec<Diagnostic>) -> Opti
         Rule::status_cmd => Command::Status,
         Rule::help_cmd => Command::Help,
         Rule::resend_cmd => Command::Resend,
+        Rule::ready_cmd => Command::Ready,
+        Rule::wait_cmd => Command::Wait,
         Rule::history_cmd => Command::History(int_in(&p)?),
         Rule::deadline_cmd => {
             let text: Vec<&str> =

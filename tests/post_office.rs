@@ -318,3 +318,49 @@ fn a_store_of_the_previous_schema_migrates_verifies_and_reports() {
     let site = dir.path().join("site");
     assert_eq!(umpire::post::export_html(&mut po, "ford", &site).unwrap(), 4);
 }
+
+/// A mail with a refused line does not set the turn going; READY lets its
+/// orders stand and the turn is played; WAIT holds good orders back.
+#[test]
+fn refused_lines_hold_the_turn_until_ready_and_wait_holds_good_orders() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    let played = || "adjudicated_at IS NOT NULL";
+    po.accept(&mail(CONAN, "w1@a", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nWAIT\nEND\n"), "test", t0()).unwrap();
+    po.accept(&mail(TARASCUS, "w2@n", "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knigts: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
+    let conf = body_text(&outbox(&po).last().unwrap().2);
+    assert!(conf.contains("1 line was refused, so the round waits"), "{conf}");
+    assert_eq!(count(&po, "rounds", played()), 0, "neither side is ready");
+    po.accept(&mail(TARASCUS, "w3@n", "GAME ford SIDE nemedia PASSWORD serpent3\nREADY\n"), "test", t0()).unwrap();
+    assert_eq!(count(&po, "rounds", played()), 0, "Aquilonia still waits");
+    po.accept(&mail(CONAN, "w4@a", "GAME ford SIDE aquilonia PASSWORD dragon7\nREADY\n"), "test", t0()).unwrap();
+    assert_eq!(count(&po, "rounds", played()), 1, "both ready: the turn is played");
+    let (text, ok) = umpire::post::verify_turn(&mut po, "ford", 1).unwrap();
+    assert!(ok, "{text}");
+    let report = umpire::post::report_text(&mut po, "ford", Some(1), false).unwrap();
+    assert!(report.contains("Black Dragons"), "the waited orders were played: {report}");
+}
+
+/// The moderator's changes are announced to every player; an ended game
+/// is not brought back by RESUME or FORCE.
+#[test]
+fn moderator_changes_are_announced_and_an_ended_game_stays_ended() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    po.accept(&mail(MODERATOR, "e1@m", "MODERATOR ford PASSWORD modpw\nEXTEND 24\n"), "test", t0()).unwrap();
+    let notices: Vec<_> = outbox(&po).into_iter().filter(|(k, _, _)| k == "notice").collect();
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(notices[0].1, format!("{CONAN},{TARASCUS}"));
+    assert!(body_text(&notices[0].2).contains("The deadline for turn 1 is extended to 2026-12-04 20:00 UTC (Friday)."), "{}", body_text(&notices[0].2));
+    po.accept(&mail(MODERATOR, "e2@m", "MODERATOR ford PASSWORD modpw\nRESUME\n"), "test", t0()).unwrap();
+    assert!(body_text(&outbox(&po).last().unwrap().2).contains("the game is not paused"));
+    po.accept(&mail(MODERATOR, "e3@m", "MODERATOR ford PASSWORD modpw\nEND GAME\n"), "test", t0()).unwrap();
+    let last_notice = outbox(&po).into_iter().filter(|(k, _, _)| k == "notice").last().unwrap();
+    assert!(body_text(&last_notice.2).contains("ended the game"));
+    po.accept(&mail(MODERATOR, "e4@m", "MODERATOR ford PASSWORD modpw\nRESUME\nFORCE\n"), "test", t0()).unwrap();
+    let reply = body_text(&outbox(&po).last().unwrap().2);
+    assert!(reply.contains("RESUME: game ford has ended; nothing changed"), "{reply}");
+    assert!(reply.contains("FORCE: game ford has ended"), "{reply}");
+    assert_eq!(count(&po, "rounds", "adjudicated_at IS NOT NULL"), 0);
+    assert_eq!(count(&po, "games", "status = 'ended'"), 1);
+}

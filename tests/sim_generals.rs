@@ -322,7 +322,7 @@ fn the_cautious_commander_rides_to_steady_a_unit_that_fell_back() {
                 0,
                 [20.0, 7.0],
                 0.0,
-                "attached_to = \"u0\"",
+                "attached_to = \"u0\"\nmounted = true",
             ),
             ("nemedia", "Spearmen", "MI", 24, 3, [30.0, 40.0], 180.0, ""),
         ],

@@ -199,6 +199,15 @@ pub trait Ruleset: Sync {
     /// # Errors
     /// When stored data cannot be read.
     fn picture(&self, before: &Json, after: &Json, report: &RoundReport) -> Result<String, RulesetError>;
+    /// A stored state as this build writes it (fields added since filled
+    /// with their defaults), so a replay is compared with what was stored
+    /// and not with how an older build spelled it.
+    ///
+    /// # Errors
+    /// When the stored state cannot be read.
+    fn canonical(&self, state: &Json) -> Result<Json, RulesetError> {
+        Ok(state.clone())
+    }
     /// Run the text of one of this rule set's case files.
     fn run_case(&self, text: &str) -> CaseOutcome;
     /// The board a case file sets up, for checking orders against it offline.

@@ -80,6 +80,11 @@ impl Game {
         Ok(submissions::sides_in(tx, &self.row.id, self.row.round)?)
     }
 
+    /// The sides whose orders for the current round let it be played now.
+    pub fn sides_ready(&self, tx: &Transaction<'_>) -> Result<Vec<String>, PostError> {
+        Ok(submissions::sides_ready(tx, &self.row.id, self.row.round)?)
+    }
+
     /// The deadline as players read it.
     pub fn deadline_text(&self) -> String {
         super::gamefile::show_deadline(self.row.deadline, self.tz)

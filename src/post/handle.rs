@@ -108,6 +108,19 @@ impl Ctx<'_, '_> {
         Ok(())
     }
 
+    /// Tell every player of `game` what the moderator changed (a notice of
+    /// its own, not threaded to the moderator's mail).
+    fn announce(&self, game: &Game, lines: &[String]) -> Result<(), PostError> {
+        let to: Vec<String> = game.sides(self.tx)?.into_iter().map(|s| s.address).collect();
+        if lines.is_empty() || to.is_empty() {
+            return Ok(());
+        }
+        let text = format!("The moderator of {} ({}) has made changes:\n\n{}\n", game.row.title, game.id(), lines.iter().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n"));
+        let mail = plain(self.config, to, format!("[{}] From the moderator", game.id()), text, None);
+        outbox::queue(self.tx, self.config, Some(game.id()), Kind::Notice, &mail, &self.next_tag(), self.now)?;
+        Ok(())
+    }
+
     /// Refuse the message: logged always; mailed to `to` (registered
     /// addresses only), each at most [`REFUSALS_PER_HOUR`] times an hour.
     fn refuse(&self, game: Option<&str>, to: Vec<String>, reason: &str, hint: &str) -> Result<Disposition, PostError> {
@@ -307,7 +320,10 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
             _ => {}
         }
     }
-    if env.sheet.trim().is_empty() && env.diagnostics.is_empty() {
+    let wait = env.commands.iter().any(|c| c.node == Command::Wait);
+    let ready = env.commands.iter().any(|c| c.node == Command::Ready);
+    let readiness_only = env.sheet.trim().is_empty() && env.diagnostics.is_empty();
+    if readiness_only && !(wait || ready) {
         return Ok(Disposition::Done(if answered.is_empty() { "header only".into() } else { answered.join(",") }));
     }
     if game.row.status != "active" {
@@ -337,9 +353,21 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
             "",
         );
     }
+    let previous = submissions::latest(tx, game.id(), round.number, &side.side)?;
+    if readiness_only && previous.is_some() {
+        // READY or WAIT alone: the orders already sent stand; only whether
+        // the round may be played on them before the deadline changes.
+        submissions::set_ready(tx, game.id(), round.number, &side.side, !wait)?;
+        let text = if wait {
+            format!("{}: your orders for {} stand, and the round waits for the deadline ({}) or your READY.\n", game.row.title, round.label, game.deadline_text())
+        } else {
+            format!("{}: your orders for {} stand as they are; the round is played as soon as every side that writes is ready.\n", game.row.title, round.label)
+        };
+        ctx.reply(Some(game.id()), Kind::Confirmation, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+        return Ok(Disposition::Orders { note: format!("{} for {} {}", if wait { "wait" } else { "ready" }, side.side, round.label), game: game.id().to_string() });
+    }
     let rendered: Vec<_> = env.diagnostics.iter().map(|d| d.rendered(&env.source)).collect();
     let checked = game.ruleset.check_orders(&game.state()?, &side.side, &env.sheet, &rendered)?;
-    let previous = submissions::latest(tx, game.id(), round.number, &side.side)?;
     let changes = previous
         .map(|(_, p)| serde_json::from_str::<Vec<(String, String)>>(&p).unwrap_or_default())
         .map(|p| diff(&p, &checked.understood))
@@ -354,6 +382,7 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
             text: crate::mail::mask::mask_text(&ctx.msg.orders_text, &[&header.password]),
             checked: serde_json::to_string(&checked.orders).map_err(|e| PostError::Corrupt(e.to_string()))?,
             understood: serde_json::to_string(&checked.understood).map_err(|e| PostError::Corrupt(e.to_string()))?,
+            ready: !wait && (ready || checked.errors == 0),
         },
         ctx.now,
     )?;
@@ -362,6 +391,7 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
         minijinja::context! {
             title => &game.row.title, game => game.id(), round => &round.label, side => &side.side,
             deadline => game.deadline_text(), changes => changes, confirmation => &checked.confirmation,
+            refused => checked.errors, ready => ready, wait => wait,
         },
     );
     ctx.reply(Some(game.id()), Kind::Confirmation, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
@@ -493,8 +523,19 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
         return Ok(Disposition::Refused(format!("the moderator's password from {}", ctx.from)));
     }
     let mut done = Vec::new();
+    let mut announced = Vec::new();
     let mut force = false;
     for c in &env.commands {
+        // A game that has ended keeps its record: nothing changes its schedule.
+        let changes_play = matches!(
+            c.node,
+            Command::Deadline(_) | Command::Extend(_) | Command::Force | Command::Pause | Command::Resume | Command::EndGame | Command::HoldTurns(_) | Command::Dice { .. } | Command::Replace { .. }
+        );
+        if changes_play && game.row.status == "ended" {
+            let written = env.source.get(c.span.start..c.span.end).unwrap_or("").trim();
+            done.push(format!("{written}: game {} has ended; nothing changed", game.id()));
+            continue;
+        }
         let line = match &c.node {
             Command::Deadline(local) => match game.tz.from_local_datetime(local).earliest().map(|t| t.with_timezone(&Utc)) {
                 Some(t) if t <= ctx.now => format!("{local} has passed; deadline unchanged (FORCE plays the turn now)"),
@@ -503,6 +544,7 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                 }
                 Some(t) => {
                     game.row.deadline = t;
+                    announced.push(format!("The deadline for {} is now {}.", game.round()?.label, game.deadline_text()));
                     format!("deadline set to {}", game.deadline_text())
                 }
                 None => format!("{local} does not exist in {} (a clock change); deadline unchanged", game.tz),
@@ -516,6 +558,7 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                     format!("the deadline would be more than {MAX_DEADLINE_DAYS} days away; deadline unchanged")
                 } else {
                     game.row.deadline = game.row.deadline + Duration::hours(i64::from(*hours));
+                    announced.push(format!("The deadline for {} is extended to {}.", game.round()?.label, game.deadline_text()));
                     format!("deadline extended to {}", game.deadline_text())
                 }
             }
@@ -548,16 +591,21 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                     format!("no side '{side}' in game {}", game.id())
                 }
             }
+            Command::Pause if game.row.status == "paused" => "the game is already paused".into(),
             Command::Pause => {
                 game.row.status = "paused".into();
+                announced.push("The game is paused: no orders are taken and no turn is played until it resumes.".into());
                 "game paused".into()
             }
+            Command::Resume if game.row.status != "paused" => "the game is not paused; nothing changed".into(),
             Command::Resume => {
                 game.row.status = "active".into();
+                announced.push(format!("The game resumes: orders for {} are due by {}.", game.round()?.label, game.deadline_text()));
                 "game resumed".into()
             }
             Command::EndGame => {
                 game.row.status = "ended".into();
+                announced.push("The moderator has ended the game. No more turns will be played.".into());
                 "game ended".into()
             }
             Command::Unlock { side } => {
@@ -597,6 +645,7 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
             Command::Status => status_text(tx, &game)?,
             Command::Help => guide(Some(&game)),
             Command::Resend | Command::History(_) => continue,
+            Command::Ready | Command::Wait => "READY and WAIT are for players, about their own orders; nothing changed".to_string(),
         };
         done.push(line);
     }
@@ -604,6 +653,7 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
         done.push(d.render(&env.source));
     }
     game.save(tx)?;
+    ctx.announce(&game, &announced)?;
     if force {
         super::round::tick_game(tx, ctx.config, game.id(), ctx.now, true)?;
     }

@@ -174,7 +174,8 @@ pub fn tick_game(tx: &Transaction<'_>, config: &Config, id: &str, now: DateTime<
     }
     let round = game.round()?;
     let sides_in = game.sides_in(tx)?;
-    let all_in = round.writers.iter().all(|s| sides_in.contains(s));
+    let ready = game.sides_ready(tx)?;
+    let all_in = round.writers.iter().all(|s| ready.contains(s));
     let due = now >= game.deadline() + Duration::minutes(i64::from(game.row.grace_minutes));
     if force || all_in || due {
         play_round(tx, config, game, now)?;

@@ -224,4 +224,10 @@ CREATE TABLE lockouts (
     PRIMARY KEY (game_id, side, address)
 );
 "#,
+    // 7: whether a side's orders may be played before the deadline: a mail
+    // with refused lines waits for the deadline unless its writer says READY
+    // (issue 15).
+    r#"
+ALTER TABLE submissions ADD COLUMN ready INTEGER NOT NULL DEFAULT 1;
+"#,
 ];

@@ -18,6 +18,8 @@ pub struct Submission {
     pub checked: String,
     /// The orders in canonical form, as JSON `[[key, text], …]`.
     pub understood: String,
+    /// Whether the round may be played on them before the deadline.
+    pub ready: bool,
 }
 
 /// Record a submission.
@@ -26,10 +28,10 @@ pub struct Submission {
 /// On database errors.
 pub fn insert(c: &Connection, game: &str, s: &Submission, now: DateTime<Utc>) -> Result<()> {
     c.prepare_cached(
-        "INSERT INTO submissions (game_id, round, side, message, text, checked, understood, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO submissions (game_id, round, side, message, text, checked, understood, created_at, ready) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?
-    .execute(params![game, s.round, s.side, s.message, s.text, s.checked, s.understood, ts(now)])?;
+    .execute(params![game, s.round, s.side, s.message, s.text, s.checked, s.understood, ts(now), s.ready])?;
     Ok(())
 }
 
@@ -43,6 +45,32 @@ pub fn latest(c: &Connection, game: &str, round: u32, side: &str) -> Result<Opti
     )?
     .query_row(params![game, round, side], |r| Ok((r.get(0)?, r.get(1)?)))
     .optional()?)
+}
+
+/// Mark a side's latest orders for a round ready (READY) or not (WAIT).
+/// Returns false when the side has sent none.
+///
+/// # Errors
+/// On database errors.
+pub fn set_ready(c: &Connection, game: &str, round: u32, side: &str, ready: bool) -> Result<bool> {
+    Ok(c.prepare_cached(
+        "UPDATE submissions SET ready = ?4 WHERE id = (SELECT id FROM submissions WHERE game_id = ?1 AND round = ?2 AND side = ?3 ORDER BY id DESC LIMIT 1)",
+    )?
+    .execute(params![game, round, side, ready])?
+        == 1)
+}
+
+/// The sides whose latest orders for a round are ready, in id order.
+///
+/// # Errors
+/// On database errors.
+pub fn sides_ready(c: &Connection, game: &str, round: u32) -> Result<Vec<String>> {
+    let mut st = c.prepare_cached(
+        "SELECT s.side FROM submissions s WHERE s.game_id = ?1 AND s.round = ?2 AND s.ready \
+         AND s.id = (SELECT MAX(id) FROM submissions t WHERE t.game_id = s.game_id AND t.round = s.round AND t.side = s.side) ORDER BY s.side",
+    )?;
+    let rows = st.query_map(params![game, round], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+    Ok(rows)
 }
 
 /// The sides with orders in for a round, in id order.

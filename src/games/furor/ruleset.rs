@@ -311,6 +311,10 @@ impl Ruleset for FurorBarbarus {
         Ok(picture::svg(&state.board, &marks))
     }
 
+    fn canonical(&self, state: &Json) -> Result<Json, RulesetError> {
+        json(&read::<State>("the board", state)?)
+    }
+
     fn run_case(&self, text: &str) -> CaseOutcome {
         super::case::run_text(text)
     }

@@ -218,6 +218,10 @@ impl Ruleset for HyborianAge {
         Ok(picture::svg(Some(&before), &after, &charged, &caption))
     }
 
+    fn canonical(&self, state: &Json) -> Result<Json, RulesetError> {
+        json(&read::<Table>("the table", state)?)
+    }
+
     fn run_case(&self, text: &str) -> CaseOutcome {
         super::case::run_text(text)
     }
