@@ -5,6 +5,7 @@
 //! The shared machinery (the post office, the store, mail, dice, the case
 //! runner's frame) knows them only through the rule-set boundary.
 
+pub mod fr_ancients;
 pub mod hyborian;
 
 use crate::case::CaseOutcome;

@@ -1,0 +1,34 @@
+//! *FR! Ancients*: John Hills' and Paul Crozier's amendment sheet that
+//! adapts Chipco's *Fantasy Rules!* (FR!) to historical ancient battles
+//! (`shared/rules/fr-ancients.md`, the digest; its sections are cited as
+//! §N, its open points as O/R/M numbers and our rulings as FA-N in
+//! `docs/rulings/fr-ancients.md`).
+//!
+//! The sheet is not a whole game: it amends base rules that are not ours
+//! to ship. So this rule set computes everything the sheet fixes — its
+//! tables ([`weapons`], [`grades`], [`abilities`], [`characters`],
+//! [`standards`], [`points`], [`lists`]) and the army checker ([`army`]) —
+//! and takes the base rules from a club's [`pack`].
+//!
+//! ```
+//! use umpire::games::fr_ancients::{army, lists, weapons::{Scale, Weapon}};
+//! assert_eq!(Weapon::HeavyArtillery.range(Scale::Inches), 30.0);
+//! assert_eq!(lists::lists().len(), 2);
+//! let (text, code) = army::check_cli("a.toml", "ruleset = \"fr-ancients\"\nlist = \"Carthaginian Army\"\npoints = 1000\n");
+//! assert_eq!(code, 1, "no general, no standard: {text}");
+//! ```
+
+pub mod abilities;
+pub mod army;
+pub mod characters;
+pub mod grades;
+pub mod lists;
+pub mod pack;
+pub mod points;
+pub mod sheet;
+pub mod standards;
+pub mod troops;
+pub mod weapons;
+
+/// The rule set's name in game, army and case files.
+pub const RULESET: &str = "fr-ancients";
