@@ -21,12 +21,24 @@
 pub mod abilities;
 pub mod army;
 pub mod characters;
+pub mod engine;
+pub mod events;
 pub mod grades;
 pub mod lists;
+pub mod new_rules;
+pub mod options;
+pub mod orders;
 pub mod pack;
 pub mod points;
+pub mod questions;
+pub mod rage;
+pub mod resolve;
+pub mod sequence;
+pub mod setup;
 pub mod sheet;
 pub mod standards;
+mod steps;
+pub mod table;
 pub mod troops;
 pub mod weapons;
 
