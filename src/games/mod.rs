@@ -25,7 +25,12 @@ pub fn ruleset_named_in(text: &str) -> Result<String, String> {
 pub fn run_case(text: &str) -> CaseOutcome {
     match ruleset_named_in(text) {
         Ok(r) if r == hyborian::RULESET => hyborian::case::run_text(text),
-        Ok(other) => CaseOutcome::Error(format!("no rule set called '{other}' (umpire judges: {})", hyborian::RULESET)),
+        Ok(r) if r == fr_ancients::RULESET => fr_ancients::case::run_text(text),
+        Ok(other) => CaseOutcome::Error(format!(
+            "no rule set called '{other}' (umpire judges: {}, {})",
+            hyborian::RULESET,
+            fr_ancients::RULESET
+        )),
         Err(e) => CaseOutcome::Error(e),
     }
 }

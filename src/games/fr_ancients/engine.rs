@@ -17,7 +17,9 @@ use super::questions::{Answer, Ask, Base, Judgement, Loss, MoveKind, MoveResult,
 use super::rage::{after_dmz, enraged_bearing, roll_compass, Turn};
 use super::sequence::Part;
 use super::standards::{fate, read, Fate};
-use super::table::{shifted, Battle, CharacterStatus, Fury, Place, StandardState, Status, Unit, UnitId, CONTACT};
+use super::table::{
+    shifted, Battle, CharacterStatus, Fury, Place, StandardState, Status, Unit, UnitId, CONTACT,
+};
 use super::troops::TroopType;
 use crate::dice::{Dice, DiceError, DieKind};
 use crate::games::hyborian::table::geometry::{bearing_of, heading, Edge, TOUCH};
@@ -149,7 +151,18 @@ impl<'a> Engine<'a> {
         base: &'a mut dyn Base,
         dice: &'a mut dyn Dice,
     ) -> Engine<'a> {
-        Engine { battle, orders, options, pack, base, dice, events: Vec::new(), pending: Vec::new(), part: Part::Rally, record: Record::default() }
+        Engine {
+            battle,
+            orders,
+            options,
+            pack,
+            base,
+            dice,
+            events: Vec::new(),
+            pending: Vec::new(),
+            part: Part::Rally,
+            record: Record::default(),
+        }
     }
 
     /// Play one part; its questions that wait for the game master stop the run.
@@ -208,13 +221,19 @@ impl<'a> Engine<'a> {
     }
 
     pub fn log(&mut self, event: Event) {
-        self.events.push(Logged { part: self.part, event });
+        self.events.push(Logged {
+            part: self.part,
+            event,
+        });
     }
 
     /// A d10 under `key`.
     pub fn roll(&mut self, key: &str) -> Go<Roll> {
         let value = self.dice.roll_die(key, DieKind::D10)?;
-        Ok(Roll { key: key.to_string(), value })
+        Ok(Roll {
+            key: key.to_string(),
+            value,
+        })
     }
 
     /// The next number for a counter (`what` names it), from 1.
@@ -227,7 +246,11 @@ impl<'a> Engine<'a> {
     /// Ask the base rules; `None` when the game master must answer (the
     /// question is kept for the situation).
     pub fn ask(&mut self, key: String, ask: Ask) -> Option<Answer> {
-        let q = Question { key, part: self.part, ask };
+        let q = Question {
+            key,
+            part: self.part,
+            ask,
+        };
         match self.base.answer(&self.battle, &q) {
             Some(a) if a.fits(&q.ask) => Some(a),
             _ => {
@@ -266,7 +289,9 @@ impl<'a> Engine<'a> {
     /// Give a unit DMZs, one at a time through the Rage/Panic state machine.
     pub fn dmz(&mut self, unit: &str, n: u8, cause: Cause) -> Go {
         for _ in 0..n {
-            let Some(u) = self.unit(unit) else { return Ok(()) };
+            let Some(u) = self.unit(unit) else {
+                return Ok(());
+            };
             if !u.is_present() {
                 return Ok(());
             }
@@ -280,9 +305,15 @@ impl<'a> Engine<'a> {
                         u.dmz
                     };
                     self.record.demoralized.insert(unit.to_string());
-                    self.log(Event::Dmz { unit: unit.into(), levels, cause: cause.how.words().into() });
+                    self.log(Event::Dmz {
+                        unit: unit.into(),
+                        levels,
+                        cause: cause.how.words().into(),
+                    });
                     if levels == 2 {
-                        self.record.retreats.push((unit.to_string(), cause.by.clone()));
+                        self.record
+                            .retreats
+                            .push((unit.to_string(), cause.by.clone()));
                     }
                     if levels >= 3 && self.destroyed_by_levels(unit, levels) {
                         self.destroy(unit, cause.clone())?;
@@ -292,8 +323,15 @@ impl<'a> Engine<'a> {
                 Turn::Becomes(now) => {
                     self.battle.units.get_mut(unit).expect("present").fury = now;
                     self.record.demoralized.insert(unit.to_string());
-                    self.log(Event::Fury { unit: unit.into(), now });
-                    let start = if now == Fury::Enraged { FuryStart::Enraged } else { FuryStart::Panicked { in_combat } };
+                    self.log(Event::Fury {
+                        unit: unit.into(),
+                        now,
+                    });
+                    let start = if now == Fury::Enraged {
+                        FuryStart::Enraged
+                    } else {
+                        FuryStart::Panicked { in_combat }
+                    };
                     self.record.fury_moves.retain(|(u, _)| u != unit);
                     self.record.fury_moves.push((unit.to_string(), start));
                 }
@@ -313,16 +351,35 @@ impl<'a> Engine<'a> {
             return levels >= p.demoralization.destroyed_at;
         }
         let key = format!("judge:{unit}:{}:destroyed-{levels}", self.phase());
-        let facts = vec![format!("{} now has {levels} levels of demoralization", self.battle.name(unit))];
-        matches!(self.ask(key, Ask::Judge { unit: unit.into(), judgement: Judgement::DestroyedByLevels, facts }), Some(Answer::Yes))
+        let facts = vec![format!(
+            "{} now has {levels} levels of demoralization",
+            self.battle.name(unit)
+        )];
+        matches!(
+            self.ask(
+                key,
+                Ask::Judge {
+                    unit: unit.into(),
+                    judgement: Judgement::DestroyedByLevels,
+                    facts
+                }
+            ),
+            Some(Answer::Yes)
+        )
     }
 
     /// Put a side's clock down by one, and end the battle if the pack says so.
     pub fn lose_clock(&mut self, side: &str, why: &str) {
-        let Some(s) = self.battle.side_mut(side) else { return };
+        let Some(s) = self.battle.side_mut(side) else {
+            return;
+        };
         s.clock_lost += 1;
         let now = s.clock();
-        self.log(Event::Clock { side: side.into(), why: why.into(), now });
+        self.log(Event::Clock {
+            side: side.into(),
+            why: why.into(),
+            now,
+        });
         if let (Some(p), Some(v)) = (self.pack, now) {
             if v <= p.clock.ends_at && self.battle.over.is_none() {
                 let why = format!("{side}'s morale clock has run down to {v} (the pack ends the battle at {}, M14)", p.clock.ends_at);
@@ -335,7 +392,9 @@ impl<'a> Engine<'a> {
     /// Remove a unit: its standard, the standards it holds, its characters,
     /// the baggage's clock loss.
     pub fn destroy(&mut self, unit: &str, cause: Cause) -> Go {
-        let Some(u) = self.unit(unit).cloned() else { return Ok(()) };
+        let Some(u) = self.unit(unit).cloned() else {
+            return Ok(());
+        };
         if !u.is_present() {
             return Ok(());
         }
@@ -343,13 +402,25 @@ impl<'a> Engine<'a> {
         self.record.destroyed.insert(unit.to_string());
         self.record.retreats.retain(|(r, _)| r != unit);
         self.record.fury_moves.retain(|(r, _)| r != unit);
-        self.log(Event::Destroyed { unit: unit.into(), how: cause.how.words().into() });
+        self.log(Event::Destroyed {
+            unit: unit.into(),
+            how: cause.how.words().into(),
+        });
         if u.troop == TroopType::Baggage {
             self.lose_clock(&u.side, "its baggage was looted (rule 6)");
         }
-        let victor = cause.by.clone().filter(|v| cause.how == How::Melee && self.unit(v).is_some_and(|v| v.is_present() && v.side != u.side));
-        let sides: Vec<(String, StandardState)> =
-            self.battle.sides.iter().filter_map(|s| s.standard.clone().map(|st| (s.id.clone(), st))).collect();
+        let victor = cause.by.clone().filter(|v| {
+            cause.how == How::Melee
+                && self
+                    .unit(v)
+                    .is_some_and(|v| v.is_present() && v.side != u.side)
+        });
+        let sides: Vec<(String, StandardState)> = self
+            .battle
+            .sides
+            .iter()
+            .filter_map(|s| s.standard.clone().map(|st| (s.id.clone(), st)))
+            .collect();
         for (owner, state) in sides {
             let held = match &state {
                 StandardState::With(b) if b == unit => false,
@@ -358,7 +429,13 @@ impl<'a> Engine<'a> {
             };
             self.standard_falls(&owner, &u, held, cause.how == How::Melee, victor.clone())?;
         }
-        for c in self.battle.characters_with(unit).into_iter().map(|c| c.id.clone()).collect::<Vec<_>>() {
+        for c in self
+            .battle
+            .characters_with(unit)
+            .into_iter()
+            .map(|c| c.id.clone())
+            .collect::<Vec<_>>()
+        {
             self.character_loses_unit(&c, unit);
         }
         Ok(())
@@ -366,14 +443,28 @@ impl<'a> Engine<'a> {
 
     /// Roll on the standards table for `owner`'s standard, carried (or,
     /// `held`, captured and held) by the destroyed unit `u`.
-    fn standard_falls(&mut self, owner: &str, u: &Unit, held: bool, in_melee: bool, victor: Option<UnitId>) -> Go {
+    fn standard_falls(
+        &mut self,
+        owner: &str,
+        u: &Unit,
+        held: bool,
+        in_melee: bool,
+        victor: Option<UnitId>,
+    ) -> Go {
         let roll = self.roll(&format!("standard:{}:{owner}", u.id))?;
         let result = read(roll.value);
         let adjacent = self
             .battle
             .present()
-            .filter(|o| o.side == u.side && o.id != u.id && self.battle.adjacent(u, o, self.options))
-            .min_by(|a, b| self.battle.distance(u, a).total_cmp(&self.battle.distance(u, b)).then_with(|| a.id.cmp(&b.id)))
+            .filter(|o| {
+                o.side == u.side && o.id != u.id && self.battle.adjacent(u, o, self.options)
+            })
+            .min_by(|a, b| {
+                self.battle
+                    .distance(u, a)
+                    .total_cmp(&self.battle.distance(u, b))
+                    .then_with(|| a.id.cmp(&b.id))
+            })
             .map(|o| o.id.clone());
         let now = match fate(result, in_melee, adjacent.as_deref(), victor.as_deref()) {
             Fate::Lost => StandardState::Lost,
@@ -392,11 +483,20 @@ impl<'a> Engine<'a> {
         if let Some(s) = self.battle.side_mut(owner) {
             s.standard = Some(now.clone());
         }
-        self.log(Event::Standard { side: owner.into(), roll: Some(roll), result: Some(result), now: now.clone() });
+        self.log(Event::Standard {
+            side: owner.into(),
+            roll: Some(roll),
+            result: Some(result),
+            now: now.clone(),
+        });
         // "If a Battle Standard is captured or lost the morale clock is
         // decremented by 1": once while it is away (ruling FA-21).
         if !was_away && matches!(now, StandardState::Lost | StandardState::CapturedBy(_)) {
-            let why = if now == StandardState::Lost { "its battle standard was lost (rule 15)" } else { "its battle standard was captured (rule 15)" };
+            let why = if now == StandardState::Lost {
+                "its battle standard was lost (rule 15)"
+            } else {
+                "its battle standard was captured (rule 15)"
+            };
             self.lose_clock(owner, why);
         }
         Ok(())
@@ -410,7 +510,13 @@ impl<'a> Engine<'a> {
                 CharacterLoss::Killed => Loss::Killed,
                 CharacterLoss::Captured => Loss::Captured,
             },
-            None => match self.ask(format!("fate:{character}"), Ask::Fate { character: character.into(), unit: unit.into() }) {
+            None => match self.ask(
+                format!("fate:{character}"),
+                Ask::Fate {
+                    character: character.into(),
+                    unit: unit.into(),
+                },
+            ) {
                 Some(Answer::Fate(l)) => l,
                 _ => return,
             },
@@ -420,7 +526,9 @@ impl<'a> Engine<'a> {
 
     /// Apply what became of a character; a dead one costs its clock 1 (ruling FA-21).
     pub fn character_fate(&mut self, character: &str, loss: Loss) {
-        let Some(c) = self.battle.characters.get_mut(character) else { return };
+        let Some(c) = self.battle.characters.get_mut(character) else {
+            return;
+        };
         let side = c.side.clone();
         match &loss {
             Loss::Killed => {
@@ -437,7 +545,10 @@ impl<'a> Engine<'a> {
             }
             Loss::Unhurt => {}
         }
-        self.log(Event::Character { character: character.into(), loss: loss.clone() });
+        self.log(Event::Character {
+            character: character.into(),
+            loss: loss.clone(),
+        });
         if loss == Loss::Killed {
             self.lose_clock(&side, "a character was destroyed (step 6)");
         }
@@ -481,7 +592,9 @@ impl<'a> Engine<'a> {
     /// A double-demoralised unit falls back away from `from` (M8), or is
     /// replaced by a Roman Battle Drill unit behind it (§5 Pass Through).
     pub fn retreat(&mut self, unit: &str, from: Option<UnitId>) -> Go {
-        let Some(u) = self.unit(unit).cloned() else { return Ok(()) };
+        let Some(u) = self.unit(unit).cloned() else {
+            return Ok(());
+        };
         if !u.is_present() || u.dmz < 2 {
             return Ok(());
         }
@@ -493,9 +606,13 @@ impl<'a> Engine<'a> {
             Some(f) if f.id != u.id => bearing_of(u.footprint().centre - f.footprint().centre),
             _ => u.facing + 180.0,
         };
-        let distance = self.pack.map(|p| p.demoralization.retreat_depths * u.depth());
+        let distance = self
+            .pack
+            .map(|p| p.demoralization.retreat_depths * u.depth());
         let proposed = shifted(u.place(), away, distance.unwrap_or(u.depth()));
-        let kind = MoveKind::Retreat { from: from.clone().unwrap_or_default() };
+        let kind = MoveKind::Retreat {
+            from: from.clone().unwrap_or_default(),
+        };
         let k = self.next(&format!("move:{unit}"));
         let key = format!("move:{unit}:{}:retreat:{k}", self.phase());
         let ask = self.move_ask(&u, kind.clone(), proposed, None, false);
@@ -506,16 +623,25 @@ impl<'a> Engine<'a> {
     }
 
     /// The Move question for a unit going to a place.
-    pub fn move_ask(&self, u: &Unit, kind: MoveKind, to: Place, allowance: Option<f64>, free_change: bool) -> Ask {
+    pub fn move_ask(
+        &self,
+        u: &Unit,
+        kind: MoveKind,
+        to: Place,
+        allowance: Option<f64>,
+        free_change: bool,
+    ) -> Ask {
         let from = u.place();
-        let in_terrain = self.battle.in_terrain(&u.footprint()) || self.battle.in_terrain(&u.footprint_at(to));
+        let in_terrain =
+            self.battle.in_terrain(&u.footprint()) || self.battle.in_terrain(&u.footprint_at(to));
         Ask::Move {
             unit: u.id.clone(),
             kind,
             from,
             to,
             distance: from.front.distance(to.front),
-            turn: crate::games::hyborian::table::geometry::turn_between(from.facing, to.facing).abs(),
+            turn: crate::games::hyborian::table::geometry::turn_between(from.facing, to.facing)
+                .abs(),
             in_terrain,
             allowance,
             free_change,
@@ -523,11 +649,24 @@ impl<'a> Engine<'a> {
     }
 
     /// Carry out a move's answer.
-    pub fn apply_move(&mut self, unit: &str, kind: MoveKind, proposed: Place, r: MoveResult, by: Option<UnitId>) -> Go {
+    pub fn apply_move(
+        &mut self,
+        unit: &str,
+        kind: MoveKind,
+        proposed: Place,
+        r: MoveResult,
+        by: Option<UnitId>,
+    ) -> Go {
         match r {
             MoveResult::Goes => self.place_unit(unit, kind, proposed),
             MoveResult::StopsAt(p) => self.place_unit(unit, kind, p),
-            MoveResult::Destroyed => self.destroy(unit, Cause { by, how: How::BlockedRetreat })?,
+            MoveResult::Destroyed => self.destroy(
+                unit,
+                Cause {
+                    by,
+                    how: How::BlockedRetreat,
+                },
+            )?,
             MoveResult::OffTable => self.off_table(unit),
         }
         Ok(())
@@ -535,11 +674,18 @@ impl<'a> Engine<'a> {
 
     /// Move a unit and log it; it picks up a standard left behind on its way.
     pub fn place_unit(&mut self, unit: &str, kind: MoveKind, to: Place) {
-        let Some(u) = self.battle.units.get_mut(unit) else { return };
+        let Some(u) = self.battle.units.get_mut(unit) else {
+            return;
+        };
         let from = u.place();
         u.set_place(to);
         let to = u.place();
-        self.log(Event::Moved { unit: unit.into(), kind, from, to });
+        self.log(Event::Moved {
+            unit: unit.into(),
+            kind,
+            from,
+            to,
+        });
         self.pick_up_standards(unit, from, to);
     }
 
@@ -553,7 +699,9 @@ impl<'a> Engine<'a> {
 
     /// "the first unit to move over that position captures the Standard".
     fn pick_up_standards(&mut self, unit: &str, from: Place, to: Place) {
-        let Some(u) = self.unit(unit).cloned() else { return };
+        let Some(u) = self.unit(unit).cloned() else {
+            return;
+        };
         let reach = u.width() / 2.0;
         let left: Vec<(String, glam::DVec2)> = self
             .battle
@@ -565,15 +713,26 @@ impl<'a> Engine<'a> {
             })
             .collect();
         for (owner, p) in left {
-            let on_path = crate::games::hyborian::table::geometry::point_segment_distance(p, from.front, to.front) <= reach + CONTACT;
+            let on_path = crate::games::hyborian::table::geometry::point_segment_distance(
+                p, from.front, to.front,
+            ) <= reach + CONTACT;
             if !(on_path || u.footprint().contains(p)) {
                 continue;
             }
-            let now = if u.side == owner { StandardState::With(unit.into()) } else { StandardState::CapturedBy(unit.into()) };
+            let now = if u.side == owner {
+                StandardState::With(unit.into())
+            } else {
+                StandardState::CapturedBy(unit.into())
+            };
             if let Some(s) = self.battle.side_mut(&owner) {
                 s.standard = Some(now.clone());
             }
-            self.log(Event::Standard { side: owner.clone(), roll: None, result: None, now: now.clone() });
+            self.log(Event::Standard {
+                side: owner.clone(),
+                roll: None,
+                result: None,
+                now: now.clone(),
+            });
             if matches!(now, StandardState::CapturedBy(_)) {
                 self.lose_clock(&owner, "its battle standard was captured (rule 15)");
             }
@@ -587,7 +746,12 @@ impl<'a> Engine<'a> {
         }
         self.battle
             .present()
-            .filter(|r| r.side == u.side && r.id != u.id && r.has(Ability::PassThrough) && !r.is_demoralized())
+            .filter(|r| {
+                r.side == u.side
+                    && r.id != u.id
+                    && r.has(Ability::PassThrough)
+                    && !r.is_demoralized()
+            })
             .filter(|r| directly_behind(u, r, self.battle.inches(self.options.adjacent_within)))
             .map(|r| r.id.clone())
             .next()
@@ -596,17 +760,25 @@ impl<'a> Engine<'a> {
     /// The rear unit takes the front one's place; the front one goes back
     /// behind it. `retreating`: the front unit was falling back (no follow-up).
     pub fn replace_by_rear(&mut self, front: &Unit, rear: &str, retreating: bool) {
-        let Some(r) = self.unit(rear).cloned() else { return };
+        let Some(r) = self.unit(rear).cloned() else {
+            return;
+        };
         let in_combat = self.battle.in_melee(front);
         let front_place = front.place();
-        let back = Place { front: front_place.front - heading(front.facing) * r.depth(), facing: front.facing };
+        let back = Place {
+            front: front_place.front - heading(front.facing) * r.depth(),
+            facing: front.facing,
+        };
         if let Some(ru) = self.battle.units.get_mut(rear) {
             ru.set_place(front_place);
         }
         if let Some(fu) = self.battle.units.get_mut(&front.id) {
             fu.set_place(back);
         }
-        self.log(Event::PassedThrough { rear: rear.into(), front: front.id.clone() });
+        self.log(Event::PassedThrough {
+            rear: rear.into(),
+            front: front.id.clone(),
+        });
         if in_combat {
             self.record.passed_through.insert(rear.into());
         }
@@ -619,7 +791,9 @@ impl<'a> Engine<'a> {
 
     /// An enraged or panicked unit's full move (§5 Rage, Panic).
     pub fn fury_move(&mut self, unit: &str, start: FuryStart) -> Go {
-        let Some(u) = self.unit(unit).cloned() else { return Ok(()) };
+        let Some(u) = self.unit(unit).cloned() else {
+            return Ok(());
+        };
         if !u.is_present() || u.fury == Fury::Calm {
             return Ok(());
         }
@@ -628,7 +802,11 @@ impl<'a> Engine<'a> {
             // "begins its Panicked move 1 base away from the intended target".
             if let Some(t) = self.unit(target) {
                 let away = bearing_of(u.footprint().centre - t.footprint().centre);
-                place = shifted(place, away, u.base[1] * super::sheet::sheet().abilities.panic.chariot_start_bases);
+                place = shifted(
+                    place,
+                    away,
+                    u.base[1] * super::sheet::sheet().abilities.panic.chariot_start_bases,
+                );
             }
         }
         let bearing = match &start {
@@ -636,20 +814,35 @@ impl<'a> Engine<'a> {
             FuryStart::Secondary => {
                 let (point, rolls) = self.compass(unit)?;
                 let b = u.facing + super::rage::secondary_bearing(point, self.movement_arc());
-                self.log(Event::Compass { unit: unit.into(), compass: "Secondary", point, bearing: b.rem_euclid(360.0), rolls });
+                self.log(Event::Compass {
+                    unit: unit.into(),
+                    compass: "Secondary",
+                    point,
+                    bearing: b.rem_euclid(360.0),
+                    rolls,
+                });
                 b
             }
             _ => {
                 let (point, rolls) = self.compass(unit)?;
                 let b = u.facing + enraged_bearing(point);
-                self.log(Event::Compass { unit: unit.into(), compass: "Enraged", point, bearing: b.rem_euclid(360.0), rolls });
+                self.log(Event::Compass {
+                    unit: unit.into(),
+                    compass: "Enraged",
+                    point,
+                    bearing: b.rem_euclid(360.0),
+                    rolls,
+                });
                 b
             }
         };
         let bearing = bearing.rem_euclid(360.0);
         // It turns to face its way, about its centre, unless turning would overlap a unit.
         let centre = u.footprint_at(place).centre;
-        let turned = Place { front: centre + heading(bearing) * (u.depth() / 2.0), facing: bearing };
+        let turned = Place {
+            front: centre + heading(bearing) * (u.depth() / 2.0),
+            facing: bearing,
+        };
         if !self.overlaps_any(&u, u.footprint_at(turned)) {
             place = turned;
         }
@@ -658,7 +851,14 @@ impl<'a> Engine<'a> {
             None => {
                 let k = self.next(&format!("distance:{unit}"));
                 let key = format!("distance:{unit}:{}:{k}", self.phase());
-                match self.ask(key, Ask::Distance { unit: unit.into(), bearing, kind: MoveKind::Fury }) {
+                match self.ask(
+                    key,
+                    Ask::Distance {
+                        unit: unit.into(),
+                        bearing,
+                        kind: MoveKind::Fury,
+                    },
+                ) {
                     Some(Answer::Distance(d)) => d,
                     _ => return Ok(()),
                 }
@@ -674,14 +874,25 @@ impl<'a> Engine<'a> {
         }
         self.place_unit(unit, MoveKind::Fury, sweep.end);
         if let Some(hit) = sweep.contact {
-            let Some(h) = self.unit(&hit).cloned() else { return Ok(()) };
+            let Some(h) = self.unit(&hit).cloned() else {
+                return Ok(());
+            };
             // "if it contacts a unit that has a frontal opponent then that unit
             // gains 1 demoralization marker"; otherwise it fights it.
             let frontal = self.battle.contacts(&h).iter().any(|(e, f)| {
-                *f == crate::games::hyborian::table::geometry::Face::Front && e != unit && self.unit(e).is_some_and(|e| e.side != h.side)
+                *f == crate::games::hyborian::table::geometry::Face::Front
+                    && e != unit
+                    && self.unit(e).is_some_and(|e| e.side != h.side)
             });
             if frontal {
-                self.dmz(&hit, 1, Cause { by: Some(unit.into()), how: How::Fury })?;
+                self.dmz(
+                    &hit,
+                    1,
+                    Cause {
+                        by: Some(unit.into()),
+                        how: How::Fury,
+                    },
+                )?;
             }
         }
         Ok(())
@@ -690,26 +901,47 @@ impl<'a> Engine<'a> {
     /// Roll a compass point for a unit (keys `compass:UNIT:P:K`).
     fn compass(&mut self, unit: &str) -> Go<(u8, Vec<Roll>)> {
         let phase = self.phase();
-        let mut counter = *self.record.counters.get(&format!("compass:{unit}")).unwrap_or(&0);
+        let mut counter = *self
+            .record
+            .counters
+            .get(&format!("compass:{unit}"))
+            .unwrap_or(&0);
         let mut next = || {
             counter += 1;
             format!("compass:{unit}:{phase}:{counter}")
         };
         let (point, rolls) = roll_compass(&mut *self.dice, &mut next, self.options.compass_die)?;
-        self.record.counters.insert(format!("compass:{unit}"), counter);
-        Ok((point, rolls.into_iter().map(|(key, value)| Roll { key, value }).collect()))
+        self.record
+            .counters
+            .insert(format!("compass:{unit}"), counter);
+        Ok((
+            point,
+            rolls
+                .into_iter()
+                .map(|(key, value)| Roll { key, value })
+                .collect(),
+        ))
     }
 
     /// Whether a rectangle overlaps any other present unit.
-    pub fn overlaps_any(&self, u: &Unit, f: crate::games::hyborian::table::geometry::Footprint) -> bool {
-        self.battle.present().any(|o| o.id != u.id && o.footprint().overlaps(&f))
+    pub fn overlaps_any(
+        &self,
+        u: &Unit,
+        f: crate::games::hyborian::table::geometry::Footprint,
+    ) -> bool {
+        self.battle
+            .present()
+            .any(|o| o.id != u.id && o.footprint().overlaps(&f))
     }
 
     /// Move a unit's rectangle along a bearing until it touches another
     /// unit or the table's edge (`leave`: it may leave the table).
     pub fn sweep(&self, u: &Unit, start: Place, bearing: f64, distance: f64, leave: bool) -> Sweep {
         let dir = heading(bearing);
-        let at = |t: f64| Place { front: start.front + dir * t, facing: start.facing };
+        let at = |t: f64| Place {
+            front: start.front + dir * t,
+            facing: start.facing,
+        };
         let others: Vec<&Unit> = self
             .battle
             .present()
@@ -717,7 +949,12 @@ impl<'a> Engine<'a> {
             .collect();
         let blocked = |t: f64| -> Option<Blocker> {
             let f = u.footprint_at(at(t));
-            if let Some(o) = others.iter().filter(|o| o.footprint().penetration(&f) > TOUCH).map(|o| o.id.clone()).min() {
+            if let Some(o) = others
+                .iter()
+                .filter(|o| o.footprint().penetration(&f) > TOUCH)
+                .map(|o| o.id.clone())
+                .min()
+            {
                 return Some(Blocker::Unit(o));
             }
             if !self.battle.on_table(&f) {
@@ -734,7 +971,11 @@ impl<'a> Engine<'a> {
                 continue;
             };
             if matches!(b, Blocker::Edge) && leave {
-                return Sweep { end: at(t), contact: None, off_table: true };
+                return Sweep {
+                    end: at(t),
+                    contact: None,
+                    off_table: true,
+                };
             }
             let (mut lo, mut hi) = (free, t);
             for _ in 0..30 {
@@ -749,9 +990,17 @@ impl<'a> Engine<'a> {
                 Some(Blocker::Unit(o)) => Some(o),
                 _ => None,
             };
-            return Sweep { end: at(lo), contact, off_table: false };
+            return Sweep {
+                end: at(lo),
+                contact,
+                off_table: false,
+            };
         }
-        Sweep { end: at(distance), contact: None, off_table: false }
+        Sweep {
+            end: at(distance),
+            contact: None,
+            off_table: false,
+        }
     }
 
     /// The place a unit takes in full contact with a target's edge ([`contact_place`]).
@@ -801,10 +1050,19 @@ pub fn contact_place(battle: &Battle, u: &Unit, target: &Unit, edge: Edge) -> Op
         offsets.push(-o);
         offsets.push(o);
     }
-    offsets.into_iter().map(|o| Place { front: centre + along * o, facing }).find(|p| {
-        let f = u.footprint_at(*p);
-        battle.on_table(&f) && !battle.present().any(|o| o.id != u.id && o.id != target.id && o.footprint().overlaps(&f))
-    })
+    offsets
+        .into_iter()
+        .map(|o| Place {
+            front: centre + along * o,
+            facing,
+        })
+        .find(|p| {
+            let f = u.footprint_at(*p);
+            battle.on_table(&f)
+                && !battle
+                    .present()
+                    .any(|o| o.id != u.id && o.id != target.id && o.footprint().overlaps(&f))
+        })
 }
 
 /// What a sweep found.
@@ -823,9 +1081,12 @@ enum Blocker {
 /// Whether `r` stands directly behind `u`: facing the same way, its front
 /// at `u`'s rear edge (within `gap`), and its centre behind `u`'s frontage.
 pub fn directly_behind(u: &Unit, r: &Unit, gap: f64) -> bool {
-    let same_way = crate::games::hyborian::table::geometry::turn_between(u.facing, r.facing).abs() <= 10.0;
+    let same_way =
+        crate::games::hyborian::table::geometry::turn_between(u.facing, r.facing).abs() <= 10.0;
     let rear_centre = u.front - heading(u.facing) * u.depth();
     let offset = r.front - rear_centre;
     let right = crate::games::hyborian::table::geometry::rotate_cw(heading(u.facing), 90.0);
-    same_way && offset.dot(heading(u.facing)).abs() <= gap + CONTACT && offset.dot(right).abs() <= u.width() / 2.0
+    same_way
+        && offset.dot(heading(u.facing)).abs() <= gap + CONTACT
+        && offset.dot(right).abs() <= u.width() / 2.0
 }

@@ -20,7 +20,9 @@
 
 pub mod abilities;
 pub mod army;
+pub mod case;
 pub mod characters;
+pub mod desk;
 pub mod engine;
 pub mod events;
 pub mod grades;

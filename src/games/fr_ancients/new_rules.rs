@@ -27,7 +27,8 @@ use crate::games::hyborian::table::geometry::Face;
 /// The sheet's reason when the support is not allowed in terrain.
 pub fn support_in_terrain(supported: TroopType, supporter: TroopType) -> Result<(), String> {
     let light = TroopType::LightInfantry;
-    let line_pair = (supported.is_line_infantry() && supporter != light) || (supporter.is_line_infantry() && supported != light);
+    let line_pair = (supported.is_line_infantry() && supporter != light)
+        || (supporter.is_line_infantry() && supported != light);
     if line_pair {
         Err(format!(
             "in terrain, line infantry (HW SP PK AR WB EL RB) can only give and receive support from Light Infantry (rule 1): {} cannot support {}",
@@ -53,9 +54,15 @@ pub enum Withdrawal {
 /// rear may withdraw from a combat with a slower infantry unit, following
 /// the same rules as Light Cavalry." `enemies`: each enemy in contact, its
 /// type, and whether it is slower (`None`: not known).
-pub fn may_withdraw(troop: TroopType, contacted_in_rear: bool, enemies: &[(TroopType, Option<bool>)]) -> Withdrawal {
+pub fn may_withdraw(
+    troop: TroopType,
+    contacted_in_rear: bool,
+    enemies: &[(TroopType, Option<bool>)],
+) -> Withdrawal {
     if !troop.may_withdraw() {
-        return Withdrawal::Not(format!("only Skirmishers or Light Infantry may withdraw from melee (rule 2), not {troop}"));
+        return Withdrawal::Not(format!(
+            "only Skirmishers or Light Infantry may withdraw from melee (rule 2), not {troop}"
+        ));
     }
     if contacted_in_rear {
         return Withdrawal::Not("it is contacted in the rear (rule 2)".into());
@@ -64,7 +71,9 @@ pub fn may_withdraw(troop: TroopType, contacted_in_rear: bool, enemies: &[(Troop
         return Withdrawal::Not("it is not in melee".into());
     }
     if let Some((t, _)) = enemies.iter().find(|(t, _)| !t.is_infantry()) {
-        return Withdrawal::Not(format!("it fights {t}, not infantry: rule 2 lets it withdraw only from a slower infantry unit"));
+        return Withdrawal::Not(format!(
+            "it fights {t}, not infantry: rule 2 lets it withdraw only from a slower infantry unit"
+        ));
     }
     if enemies.iter().any(|(_, slower)| *slower == Some(false)) {
         return Withdrawal::Not("an infantry unit it fights is not slower than it (rule 2)".into());
@@ -110,7 +119,11 @@ pub enum CounterCharge {
     /// It may if it passes this test (with this modifier); `panics` says a
     /// failure means Panic (scythed chariots), otherwise it stays in place
     /// with a fear check before the melee.
-    Test { test: Test, modifier: i32, panics: bool },
+    Test {
+        test: Test,
+        modifier: i32,
+        panics: bool,
+    },
     /// The base troop table must say whether it has a natural charge bonus.
     AskBonus,
 }
@@ -134,23 +147,44 @@ pub fn counter_charge(f: &CounterFacts) -> CounterCharge {
         Some(true) => {}
     }
     if !f.charger_in_arc {
-        return CounterCharge::Not("the charger does not come from within its movement arc (rule 8)".into());
+        return CounterCharge::Not(
+            "the charger does not come from within its movement arc (rule 8)".into(),
+        );
     }
     if f.unit == TroopType::DeepPikes && !f.charger_directly_in_front {
-        return CounterCharge::Not("Deep Pikes may only counter charge units directly to their front (rule 8)".into());
+        return CounterCharge::Not(
+            "Deep Pikes may only counter charge units directly to their front (rule 8)".into(),
+        );
     }
     if f.unit.is_infantry() && !f.charger.is_infantry() {
-        return CounterCharge::Not("infantry may only counter charge other infantry (rule 8)".into());
+        return CounterCharge::Not(
+            "infantry may only counter charge other infantry (rule 8)".into(),
+        );
     }
     if f.unit == TroopType::ScythedChariots {
-        return CounterCharge::Test { test: Test::Impact, modifier: 0, panics: true };
+        return CounterCharge::Test {
+            test: Test::Impact,
+            modifier: 0,
+            panics: true,
+        };
     }
     if f.unit.is_cavalry() && f.charger == TroopType::Elephants {
-        let m = super::sheet::sheet().abilities.cause_fear.cavalry_charging_elephant;
-        return CounterCharge::Test { test: Test::CounterCharge, modifier: m, panics: false };
+        let m = super::sheet::sheet()
+            .abilities
+            .cause_fear
+            .cavalry_charging_elephant;
+        return CounterCharge::Test {
+            test: Test::CounterCharge,
+            modifier: m,
+            panics: false,
+        };
     }
     if f.charger == TroopType::ScythedChariots || f.charger_causes_fear {
-        return CounterCharge::Test { test: Test::CounterCharge, modifier: 0, panics: false };
+        return CounterCharge::Test {
+            test: Test::CounterCharge,
+            modifier: 0,
+            panics: false,
+        };
     }
     CounterCharge::May
 }
@@ -197,18 +231,42 @@ mod tests {
         assert!(support_in_terrain(HandWeapons, LightInfantry).is_ok());
         assert!(support_in_terrain(LightInfantry, Warband).is_ok());
         assert!(support_in_terrain(Warband, Rabble).is_err());
-        assert!(support_in_terrain(Elephants, Spears).is_err(), "EL count as line infantry (ruling FA-14)");
-        assert!(support_in_terrain(MediumCavalry, HeavyCavalry).is_ok(), "rule 1 says nothing of cavalry");
+        assert!(
+            support_in_terrain(Elephants, Spears).is_err(),
+            "EL count as line infantry (ruling FA-14)"
+        );
+        assert!(
+            support_in_terrain(MediumCavalry, HeavyCavalry).is_ok(),
+            "rule 1 says nothing of cavalry"
+        );
     }
 
     #[test]
     fn rule_two_withdrawal() {
-        assert_eq!(may_withdraw(LightInfantry, false, &[(Spears, Some(true))]), Withdrawal::May);
-        assert_eq!(may_withdraw(Skirmishers, false, &[(Spears, None)]), Withdrawal::IfSlower);
-        assert!(matches!(may_withdraw(Skirmishers, true, &[(Spears, Some(true))]), Withdrawal::Not(_)));
-        assert!(matches!(may_withdraw(Skirmishers, false, &[(LightCavalry, Some(true))]), Withdrawal::Not(_)));
-        assert!(matches!(may_withdraw(HandWeapons, false, &[(Spears, Some(true))]), Withdrawal::Not(_)));
-        assert!(matches!(may_withdraw(LightInfantry, false, &[(Spears, Some(false))]), Withdrawal::Not(_)));
+        assert_eq!(
+            may_withdraw(LightInfantry, false, &[(Spears, Some(true))]),
+            Withdrawal::May
+        );
+        assert_eq!(
+            may_withdraw(Skirmishers, false, &[(Spears, None)]),
+            Withdrawal::IfSlower
+        );
+        assert!(matches!(
+            may_withdraw(Skirmishers, true, &[(Spears, Some(true))]),
+            Withdrawal::Not(_)
+        ));
+        assert!(matches!(
+            may_withdraw(Skirmishers, false, &[(LightCavalry, Some(true))]),
+            Withdrawal::Not(_)
+        ));
+        assert!(matches!(
+            may_withdraw(HandWeapons, false, &[(Spears, Some(true))]),
+            Withdrawal::Not(_)
+        ));
+        assert!(matches!(
+            may_withdraw(LightInfantry, false, &[(Spears, Some(false))]),
+            Withdrawal::Not(_)
+        ));
     }
 
     fn facts(unit: TroopType, charger: TroopType) -> CounterFacts {
@@ -226,28 +284,77 @@ mod tests {
 
     #[test]
     fn rule_eight_counter_charges() {
-        assert_eq!(counter_charge(&facts(HandWeapons, Warband)), CounterCharge::May);
-        assert!(matches!(counter_charge(&facts(HandWeapons, HeavyCavalry)), CounterCharge::Not(_)));
-        assert_eq!(counter_charge(&facts(Elephants, HeavyCavalry)), CounterCharge::May, "elephants counter charge any unit");
-        let pikes = CounterFacts { charger_directly_in_front: false, ..facts(DeepPikes, Spears) };
-        assert!(matches!(counter_charge(&pikes), CounterCharge::Not(w) if w.contains("directly to their front")));
+        assert_eq!(
+            counter_charge(&facts(HandWeapons, Warband)),
+            CounterCharge::May
+        );
+        assert!(matches!(
+            counter_charge(&facts(HandWeapons, HeavyCavalry)),
+            CounterCharge::Not(_)
+        ));
+        assert_eq!(
+            counter_charge(&facts(Elephants, HeavyCavalry)),
+            CounterCharge::May,
+            "elephants counter charge any unit"
+        );
+        let pikes = CounterFacts {
+            charger_directly_in_front: false,
+            ..facts(DeepPikes, Spears)
+        };
+        assert!(
+            matches!(counter_charge(&pikes), CounterCharge::Not(w) if w.contains("directly to their front"))
+        );
         assert_eq!(
             counter_charge(&facts(MediumCavalry, Elephants)),
-            CounterCharge::Test { test: Test::CounterCharge, modifier: -2, panics: false }
+            CounterCharge::Test {
+                test: Test::CounterCharge,
+                modifier: -2,
+                panics: false
+            }
         );
-        assert_eq!(counter_charge(&facts(ScythedChariots, Chariots)), CounterCharge::Test { test: Test::Impact, modifier: 0, panics: true });
+        assert_eq!(
+            counter_charge(&facts(ScythedChariots, Chariots)),
+            CounterCharge::Test {
+                test: Test::Impact,
+                modifier: 0,
+                panics: true
+            }
+        );
         assert_eq!(
             counter_charge(&facts(HeavyCavalry, ScythedChariots)),
-            CounterCharge::Test { test: Test::CounterCharge, modifier: 0, panics: false }
+            CounterCharge::Test {
+                test: Test::CounterCharge,
+                modifier: 0,
+                panics: false
+            }
         );
-        let feared = CounterFacts { charger_causes_fear: true, ..facts(HeavyCavalry, HeavyCavalry) };
-        assert!(matches!(counter_charge(&feared), CounterCharge::Test { modifier: 0, .. }));
-        let no_bonus = CounterFacts { natural_bonus: Some(false), ..facts(HeavyCavalry, HeavyCavalry) };
-        assert!(matches!(counter_charge(&no_bonus), CounterCharge::Not(w) if w.contains("natural")));
-        let unknown = CounterFacts { natural_bonus: None, ..facts(HeavyCavalry, HeavyCavalry) };
+        let feared = CounterFacts {
+            charger_causes_fear: true,
+            ..facts(HeavyCavalry, HeavyCavalry)
+        };
+        assert!(matches!(
+            counter_charge(&feared),
+            CounterCharge::Test { modifier: 0, .. }
+        ));
+        let no_bonus = CounterFacts {
+            natural_bonus: Some(false),
+            ..facts(HeavyCavalry, HeavyCavalry)
+        };
+        assert!(
+            matches!(counter_charge(&no_bonus), CounterCharge::Not(w) if w.contains("natural"))
+        );
+        let unknown = CounterFacts {
+            natural_bonus: None,
+            ..facts(HeavyCavalry, HeavyCavalry)
+        };
         assert_eq!(counter_charge(&unknown), CounterCharge::AskBonus);
-        let behind = CounterFacts { charger_in_arc: false, ..facts(HeavyCavalry, HeavyCavalry) };
-        assert!(matches!(counter_charge(&behind), CounterCharge::Not(w) if w.contains("movement arc")));
+        let behind = CounterFacts {
+            charger_in_arc: false,
+            ..facts(HeavyCavalry, HeavyCavalry)
+        };
+        assert!(
+            matches!(counter_charge(&behind), CounterCharge::Not(w) if w.contains("movement arc"))
+        );
     }
 
     #[test]
@@ -262,7 +369,10 @@ mod tests {
 
     #[test]
     fn rule_eleven_wrap() {
-        assert!(may_wrap(LightChariots, Face::Rear).is_ok() && may_wrap(LightCamelry, Face::Rear).is_ok());
+        assert!(
+            may_wrap(LightChariots, Face::Rear).is_ok()
+                && may_wrap(LightCamelry, Face::Rear).is_ok()
+        );
         assert!(may_wrap(Warband, Face::Flank).is_ok());
         assert!(may_wrap(Camelry, Face::Rear).is_err());
     }

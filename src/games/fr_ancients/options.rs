@@ -76,8 +76,15 @@ pub enum CompassDie {
 }
 
 /// The option names, for "did you mean".
-const NAMES: [&str; 7] =
-    ["fire_by", "morale_clock", "scipio", "sub_general_step", "compass_die", "adjacent_within", "fire_into_melee"];
+const NAMES: [&str; 7] = [
+    "fire_by",
+    "morale_clock",
+    "scipio",
+    "sub_general_step",
+    "compass_die",
+    "adjacent_within",
+    "fire_into_melee",
+];
 
 impl Options {
     /// Read `[options]`.
@@ -90,12 +97,20 @@ impl Options {
                 let hint = crate::names::closest(k, NAMES.iter().map(|n| (*n, *n)))
                     .map(|n| format!(" (did you mean '{n}'?)"))
                     .unwrap_or_default();
-                return Err(format!("no option called '{k}'{hint}; options: {}", NAMES.join(", ")));
+                return Err(format!(
+                    "no option called '{k}'{hint}; options: {}",
+                    NAMES.join(", ")
+                ));
             }
         }
-        let o: Options = toml::Value::Table(t.clone()).try_into().map_err(|e: toml::de::Error| e.message().to_string())?;
+        let o: Options = toml::Value::Table(t.clone())
+            .try_into()
+            .map_err(|e: toml::de::Error| e.message().to_string())?;
         if !(0.0..=6.0).contains(&o.adjacent_within) {
-            return Err(format!("adjacent_within = {}: 0 to 6 inches", o.adjacent_within));
+            return Err(format!(
+                "adjacent_within = {}: 0 to 6 inches",
+                o.adjacent_within
+            ));
         }
         Ok(o)
     }

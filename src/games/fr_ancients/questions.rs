@@ -46,7 +46,10 @@ pub struct Modifier {
 
 impl Modifier {
     pub fn new(value: i32, why: impl Into<String>) -> Modifier {
-        Modifier { value, why: why.into() }
+        Modifier {
+            value,
+            why: why.into(),
+        }
     }
 }
 
@@ -107,17 +110,35 @@ impl Test {
     pub fn describe(self) -> (&'static str, &'static str) {
         match self {
             Test::Rally => ("rally", "rally roll (§2 step 1)"),
-            Test::Impetuous => ("impetuous", "impetuous rally roll: an enemy within movement distance (§5 Impetuous)"),
+            Test::Impetuous => (
+                "impetuous",
+                "impetuous rally roll: an enemy within movement distance (§5 Impetuous)",
+            ),
             Test::ImpetuousShotAt => ("impetuous", "impetuous rally roll: shot at (§2 step 2c)"),
-            Test::Pursuit => ("pursuit", "impetuous rally roll after destroying an enemy unit (§5 Impetuous)"),
-            Test::Retarget => ("retarget", "rally test to shoot another target (§7 Characters)"),
-            Test::ChargeElephant => ("balk", "rally check at -2 to charge an elephant (§5 Cause Fear)"),
+            Test::Pursuit => (
+                "pursuit",
+                "impetuous rally roll after destroying an enemy unit (§5 Impetuous)",
+            ),
+            Test::Retarget => (
+                "retarget",
+                "rally test to shoot another target (§7 Characters)",
+            ),
+            Test::ChargeElephant => (
+                "balk",
+                "rally check at -2 to charge an elephant (§5 Cause Fear)",
+            ),
             Test::CounterCharge => ("countercharge", "rally check to counter-charge (rule 8)"),
             Test::Impact => ("countercharge", "impact check to counter-charge (rule 8)"),
             Test::ScythedStrike => ("scythed", "rally check before impact (rule 9)"),
             Test::OpenRanks => ("open-ranks", "rally check to open ranks (rule 9)"),
-            Test::Wheel => ("wheel", "rally test to wheel at full speed or turn (§5 Unmanoeuvreable)"),
-            Test::AttackedInFlank => ("flank", "rally test, attacked in flank or rear (§5 Unmanoeuvreable)"),
+            Test::Wheel => (
+                "wheel",
+                "rally test to wheel at full speed or turn (§5 Unmanoeuvreable)",
+            ),
+            Test::AttackedInFlank => (
+                "flank",
+                "rally test, attacked in flank or rear (§5 Unmanoeuvreable)",
+            ),
             Test::Fear => ("fear", "fear check (§2 step 4e)"),
         }
     }
@@ -178,10 +199,16 @@ pub enum Judgement {
 impl Judgement {
     pub fn describe(self) -> &'static str {
         match self {
-            Judgement::EnemyWithinMove => "is an enemy within its movement distance (§5 Impetuous, M4)?",
-            Judgement::SlowerInfantry => "is every infantry unit it fights slower than it (rule 2, M4)?",
+            Judgement::EnemyWithinMove => {
+                "is an enemy within its movement distance (§5 Impetuous, M4)?"
+            }
+            Judgement::SlowerInfantry => {
+                "is every infantry unit it fights slower than it (rule 2, M4)?"
+            }
             Judgement::DestroyedByLevels => "do its levels of demoralization destroy it (M8)?",
-            Judgement::NaturalChargeBonus => "has it a natural charge bonus, not one from missile weapons (rule 8, M2)?",
+            Judgement::NaturalChargeBonus => {
+                "has it a natural charge bonus, not one from missile weapons (rule 8, M2)?"
+            }
         }
     }
 }
@@ -223,11 +250,21 @@ pub struct Support {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Ask {
     /// Does the unit pass this test? `rally`: its Rally value, when known.
-    Test { unit: UnitId, test: Test, rally: Option<i32>, modifiers: Vec<Modifier>, roll: Roll },
+    Test {
+        unit: UnitId,
+        test: Test,
+        rally: Option<i32>,
+        modifiers: Vec<Modifier>,
+        roll: Roll,
+    },
     /// Does a captured character escape? (step 3)
     Escape { character: CharacterId, roll: Roll },
     /// A yes-or-no call of the base rules, with the facts the umpire knows.
-    Judge { unit: UnitId, judgement: Judgement, facts: Vec<String> },
+    Judge {
+        unit: UnitId,
+        judgement: Judgement,
+        facts: Vec<String>,
+    },
     /// What does this fire do? One unit, or Archers concentrating (`firers`
     /// share the roll of the first); `line` is the Bowfire line.
     Fire {
@@ -266,18 +303,31 @@ pub enum Ask {
         free_change: bool,
     },
     /// How far does a full move along this bearing take the unit? (its allowance, M2)
-    Distance { unit: UnitId, bearing: f64, kind: MoveKind },
+    Distance {
+        unit: UnitId,
+        bearing: f64,
+        kind: MoveKind,
+    },
     /// A challenge between two characters (step 5, M11).
-    Challenge { challenger: CharacterId, challenged: CharacterId, rolls: [Roll; 2] },
+    Challenge {
+        challenger: CharacterId,
+        challenged: CharacterId,
+        rolls: [Roll; 2],
+    },
     /// What becomes of a character whose unit was destroyed? (M11)
-    Fate { character: CharacterId, unit: UnitId },
+    Fate {
+        character: CharacterId,
+        unit: UnitId,
+    },
 }
 
 impl Ask {
     /// The sum of the sheet's modifiers (tests and fire).
     pub fn total_modifier(&self) -> i32 {
         match self {
-            Ask::Test { modifiers, .. } | Ask::Fire { modifiers, .. } => modifiers.iter().map(|m| m.value).sum(),
+            Ask::Test { modifiers, .. } | Ask::Fire { modifiers, .. } => {
+                modifiers.iter().map(|m| m.value).sum()
+            }
             _ => 0,
         }
     }
@@ -285,7 +335,10 @@ impl Ask {
     /// The units a question is about, for checking answers that name them.
     pub fn units(&self) -> Vec<UnitId> {
         match self {
-            Ask::Test { unit, .. } | Ask::Judge { unit, .. } | Ask::Move { unit, .. } | Ask::Distance { unit, .. } => {
+            Ask::Test { unit, .. }
+            | Ask::Judge { unit, .. }
+            | Ask::Move { unit, .. }
+            | Ask::Distance { unit, .. } => {
                 vec![unit.clone()]
             }
             Ask::Fire { target, .. } => vec![target.clone()],
@@ -348,7 +401,9 @@ pub enum Loss {
 pub enum Answer {
     Pass,
     /// Failed; a fear check says how many DMZs that costs (M9).
-    Fail { dmz: Option<u8> },
+    Fail {
+        dmz: Option<u8>,
+    },
     Yes,
     No,
     Fire(Outcome),
@@ -360,7 +415,10 @@ pub enum Answer {
     },
     Move(MoveResult),
     Distance(f64),
-    Challenge { winner: Option<CharacterId>, loser: Loss },
+    Challenge {
+        winner: Option<CharacterId>,
+        loser: Loss,
+    },
     Fate(Loss),
 }
 
@@ -369,8 +427,10 @@ impl Answer {
     pub fn fits(&self, ask: &Ask) -> bool {
         matches!(
             (ask, self),
-            (Ask::Test { .. } | Ask::Escape { .. }, Answer::Pass | Answer::Fail { .. })
-                | (Ask::Judge { .. }, Answer::Yes | Answer::No)
+            (
+                Ask::Test { .. } | Ask::Escape { .. },
+                Answer::Pass | Answer::Fail { .. }
+            ) | (Ask::Judge { .. }, Answer::Yes | Answer::No)
                 | (Ask::Fire { .. }, Answer::Fire(_))
                 | (Ask::Melee { .. }, Answer::Melee { .. })
                 | (Ask::Move { .. }, Answer::Move(_))

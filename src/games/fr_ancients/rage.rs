@@ -117,7 +117,16 @@ mod tests {
 
     #[test]
     fn compass_points() {
-        let want = [(1, 0.0), (2, 45.0), (3, 90.0), (4, 135.0), (5, 180.0), (6, 225.0), (7, 270.0), (8, 315.0)];
+        let want = [
+            (1, 0.0),
+            (2, 45.0),
+            (3, 90.0),
+            (4, 135.0),
+            (5, 180.0),
+            (6, 225.0),
+            (7, 270.0),
+            (8, 315.0),
+        ];
         for (p, b) in want {
             assert_eq!(enraged_bearing(p), b);
         }
@@ -129,7 +138,14 @@ mod tests {
 
     #[test]
     fn nine_and_zero_are_rolled_again() {
-        let mut d = ScriptedDice::new([("c:e:1:1".to_string(), 9), ("c:e:1:2".to_string(), 10), ("c:e:1:3".to_string(), 4)].into());
+        let mut d = ScriptedDice::new(
+            [
+                ("c:e:1:1".to_string(), 9),
+                ("c:e:1:2".to_string(), 10),
+                ("c:e:1:3".to_string(), 4),
+            ]
+            .into(),
+        );
         let mut k = 0;
         let mut next = || {
             k += 1;
@@ -141,6 +157,9 @@ mod tests {
         assert!(d.unused_keys().is_empty());
         let mut d8 = ScriptedDice::new([("c:e:1:1".to_string(), 8)].into());
         let mut first = || "c:e:1:1".to_string();
-        assert_eq!(roll_compass(&mut d8, &mut first, CompassDie::D8).unwrap().0, 8);
+        assert_eq!(
+            roll_compass(&mut d8, &mut first, CompassDie::D8).unwrap().0,
+            8
+        );
     }
 }

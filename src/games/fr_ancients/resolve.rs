@@ -28,7 +28,9 @@
 
 use super::abilities::Ability;
 use super::pack::{CharacterLoss, Pack};
-use super::questions::{Answer, Ask, Base, Judgement, Loss, MoveKind, MoveResult, Outcome, Question, Test};
+use super::questions::{
+    Answer, Ask, Base, Judgement, Loss, MoveKind, MoveResult, Outcome, Question, Test,
+};
 use super::sheet::sheet;
 use super::table::{shifted, Battle, Place};
 use super::weapons::elite_fire_roll;
@@ -45,7 +47,9 @@ impl PackRules<'_> {
         if i32::from(roll) + rally.unwrap_or(0) + total >= self.pack.tests.pass_at {
             Answer::Pass
         } else {
-            Answer::Fail { dmz: (test == Test::Fear).then_some(self.pack.tests.fear_fail_dmz) }
+            Answer::Fail {
+                dmz: (test == Test::Fear).then_some(self.pack.tests.fear_fail_dmz),
+            }
         }
     }
 
@@ -79,7 +83,12 @@ impl PackRules<'_> {
                 })
                 .max()
                 .unwrap_or(0);
-            let support: i32 = f.support.iter().filter(|s| s.allowed).map(|s| self.pack.melee.support + s.extra).sum();
+            let support: i32 = f
+                .support
+                .iter()
+                .filter(|s| s.allowed)
+                .map(|s| self.pack.melee.support + s.extra)
+                .sum();
             let score = i32::from(f.roll.value)
                 + f.cf.unwrap_or(0)
                 + f.melee.unwrap_or(0)
@@ -94,22 +103,60 @@ impl PackRules<'_> {
         sides.sort_by(|a, b| b.1 .0.cmp(&a.1 .0));
         let draw = sides.len() < 2 || sides[0].1 .0 == sides[1].1 .0;
         if draw {
-            return Answer::Melee { winner: None, results: BTreeMap::new(), wraps: Vec::new() };
+            return Answer::Melee {
+                winner: None,
+                results: BTreeMap::new(),
+                wraps: Vec::new(),
+            };
         }
         let (winner, (_, wild)) = sides[0];
-        let dmz = if wild { self.pack.melee.loss_dmz.max(sheet().abilities.wild_charge.win_dmz) } else { self.pack.melee.loss_dmz };
+        let dmz = if wild {
+            self.pack
+                .melee
+                .loss_dmz
+                .max(sheet().abilities.wild_charge.win_dmz)
+        } else {
+            self.pack.melee.loss_dmz
+        };
         let results = fighters
             .iter()
             .filter(|f| f.side != winner)
-            .map(|f| (f.unit.clone(), Outcome { dmz, destroyed: false }))
+            .map(|f| {
+                (
+                    f.unit.clone(),
+                    Outcome {
+                        dmz,
+                        destroyed: false,
+                    },
+                )
+            })
             .collect();
-        Answer::Melee { winner: Some(winner.to_string()), results, wraps: Vec::new() }
+        Answer::Melee {
+            winner: Some(winner.to_string()),
+            results,
+            wraps: Vec::new(),
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn movement(&self, battle: &Battle, unit: &str, kind: &MoveKind, from: Place, to: Place, distance: f64, turn: f64, allowance: Option<f64>, free_change: bool) -> MoveResult {
-        let Some(u) = battle.units.get(unit) else { return MoveResult::Goes };
-        let blocked = battle.present().any(|o| o.id != u.id && o.footprint().overlaps(&u.footprint_at(to)));
+    fn movement(
+        &self,
+        battle: &Battle,
+        unit: &str,
+        kind: &MoveKind,
+        from: Place,
+        to: Place,
+        distance: f64,
+        turn: f64,
+        allowance: Option<f64>,
+        free_change: bool,
+    ) -> MoveResult {
+        let Some(u) = battle.units.get(unit) else {
+            return MoveResult::Goes;
+        };
+        let blocked = battle
+            .present()
+            .any(|o| o.id != u.id && o.footprint().overlaps(&u.footprint_at(to)));
         match kind {
             MoveKind::Retreat { .. } => {
                 return if !battle.on_table(&u.footprint_at(to)) {
@@ -120,10 +167,14 @@ impl PackRules<'_> {
                     MoveResult::Goes
                 }
             }
-            MoveKind::Withdraw if blocked || !battle.on_table(&u.footprint_at(to)) => return MoveResult::StopsAt(from),
+            MoveKind::Withdraw if blocked || !battle.on_table(&u.footprint_at(to)) => {
+                return MoveResult::StopsAt(from)
+            }
             _ => {}
         }
-        let Some(allowance) = allowance else { return MoveResult::Goes };
+        let Some(allowance) = allowance else {
+            return MoveResult::Goes;
+        };
         let changes = if turn > 0.5 && !free_change { 1.0 } else { 0.0 };
         let cost = distance + changes * self.pack.movement.facing_change;
         if cost <= allowance + 1e-9 {
@@ -131,15 +182,24 @@ impl PackRules<'_> {
         }
         let reach = (allowance - changes * self.pack.movement.facing_change).max(0.0);
         let way = bearing_of(to.front - from.front);
-        let facing = if matches!(kind, MoveKind::Normal) { to.facing } else { way };
-        MoveResult::StopsAt(Place { facing, ..shifted(from, way, reach.min(distance)) })
+        let facing = if matches!(kind, MoveKind::Normal) {
+            to.facing
+        } else {
+            way
+        };
+        MoveResult::StopsAt(Place {
+            facing,
+            ..shifted(from, way, reach.min(distance))
+        })
     }
 }
 
 impl Base for PackRules<'_> {
     fn answer(&mut self, battle: &Battle, q: &Question) -> Option<Answer> {
         Some(match &q.ask {
-            Ask::Test { rally, roll, test, .. } => self.test(*rally, q.ask.total_modifier(), roll.value, *test),
+            Ask::Test {
+                rally, roll, test, ..
+            } => self.test(*rally, q.ask.total_modifier(), roll.value, *test),
             Ask::Escape { roll, .. } => {
                 if i32::from(roll.value) >= self.pack.tests.escape_at {
                     Answer::Pass
@@ -147,7 +207,9 @@ impl Base for PackRules<'_> {
                     Answer::Fail { dmz: None }
                 }
             }
-            Ask::Judge { unit, judgement, .. } => {
+            Ask::Judge {
+                unit, judgement, ..
+            } => {
                 let u = battle.units.get(unit)?;
                 let troop = self.pack.troop(u.troop)?;
                 let yes = match judgement {
@@ -161,7 +223,11 @@ impl Base for PackRules<'_> {
                         .contacts(u)
                         .iter()
                         .filter_map(|(e, _)| battle.units.get(e))
-                        .all(|e| self.pack.troop(e.troop).is_some_and(|t| t.movement[0] < troop.movement[0])),
+                        .all(|e| {
+                            self.pack
+                                .troop(e.troop)
+                                .is_some_and(|t| t.movement[0] < troop.movement[0])
+                        }),
                 };
                 if yes {
                     Answer::Yes
@@ -169,9 +235,23 @@ impl Base for PackRules<'_> {
                     Answer::No
                 }
             }
-            Ask::Fire { target, line, missile, elite, pavisiers, damage, rolls, .. } => {
-                let heavy = battle.units.get(target).is_some_and(|t| t.has(Ability::HeavyArmour));
-                let base = missile.unwrap_or(0) + q.ask.total_modifier() + self.cover(battle, target, heavy, *pavisiers);
+            Ask::Fire {
+                target,
+                line,
+                missile,
+                elite,
+                pavisiers,
+                damage,
+                rolls,
+                ..
+            } => {
+                let heavy = battle
+                    .units
+                    .get(target)
+                    .is_some_and(|t| t.has(Ability::HeavyArmour));
+                let base = missile.unwrap_or(0)
+                    + q.ask.total_modifier()
+                    + self.cover(battle, target, heavy, *pavisiers);
                 let dmz: u8 = rolls
                     .iter()
                     .map(|r| {
@@ -186,18 +266,43 @@ impl Base for PackRules<'_> {
                         }
                     })
                     .sum();
-                Answer::Fire(Outcome { dmz, destroyed: false })
+                Answer::Fire(Outcome {
+                    dmz,
+                    destroyed: false,
+                })
             }
             Ask::Melee { fighters } => self.melee(fighters),
-            Ask::Move { unit, kind, from, to, distance, turn, allowance, free_change, .. } => {
-                Answer::Move(self.movement(battle, unit, kind, *from, *to, *distance, *turn, *allowance, *free_change))
-            }
+            Ask::Move {
+                unit,
+                kind,
+                from,
+                to,
+                distance,
+                turn,
+                allowance,
+                free_change,
+                ..
+            } => Answer::Move(self.movement(
+                battle,
+                unit,
+                kind,
+                *from,
+                *to,
+                *distance,
+                *turn,
+                *allowance,
+                *free_change,
+            )),
             Ask::Distance { unit, .. } => {
                 let u = battle.units.get(unit)?;
                 let in_terrain = battle.in_terrain(&u.footprint());
                 Answer::Distance(self.pack.troop(u.troop)?.movement[usize::from(in_terrain)])
             }
-            Ask::Challenge { challenger, challenged, rolls } => {
+            Ask::Challenge {
+                challenger,
+                challenged,
+                rolls,
+            } => {
                 let bonus = |c: &str| battle.characters.get(c).map_or(0, |c| c.rank.bonus().melee);
                 let a = i32::from(rolls[0].value) + bonus(challenger);
                 let b = i32::from(rolls[1].value) + bonus(challenged);
@@ -206,7 +311,11 @@ impl Base for PackRules<'_> {
                     std::cmp::Ordering::Less => Some(challenged.clone()),
                     std::cmp::Ordering::Equal => None,
                 };
-                let loser = if winner.is_some() { Loss::Killed } else { Loss::Unhurt };
+                let loser = if winner.is_some() {
+                    Loss::Killed
+                } else {
+                    Loss::Unhurt
+                };
                 Answer::Challenge { winner, loser }
             }
             Ask::Fate { .. } => Answer::Fate(match self.pack.characters.unit_destroyed {

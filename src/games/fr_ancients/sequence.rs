@@ -97,7 +97,11 @@ impl Part {
             Part::Rally => 1,
             Part::MissileFire | Part::FireRetreats | Part::ShotAtImpetuous => 2,
             Part::EscapeRolls => 3,
-            Part::ImpetuousChecks | Part::ImpetuousMoves | Part::RageAndPanic | Part::NormalMovement | Part::FearChecks => 4,
+            Part::ImpetuousChecks
+            | Part::ImpetuousMoves
+            | Part::RageAndPanic
+            | Part::NormalMovement
+            | Part::FearChecks => 4,
             Part::Challenges => 5,
             Part::Melee => 6,
             Part::PhaseWinner => 7,
@@ -168,7 +172,10 @@ pub enum Stopped {
     Done,
     /// The game master must answer these before the phase goes on; they
     /// belong to `part`.
-    Gm { part: Part, questions: Vec<Question> },
+    Gm {
+        part: Part,
+        questions: Vec<Question>,
+    },
 }
 
 /// The result of playing (some of) a phase.
@@ -205,7 +212,11 @@ pub fn run_phase(
             Err(Halt::Dice(e)) => return Err(e),
             Err(Halt::Gm) => {
                 let (battle, events, questions) = engine.finish_waiting();
-                return Ok(PhaseRun { battle, events, stopped: Stopped::Gm { part, questions } });
+                return Ok(PhaseRun {
+                    battle,
+                    events,
+                    stopped: Stopped::Gm { part, questions },
+                });
             }
         }
         if engine.battle_over() {
@@ -213,5 +224,9 @@ pub fn run_phase(
         }
     }
     let (battle, events) = engine.finish();
-    Ok(PhaseRun { battle, events, stopped: Stopped::Done })
+    Ok(PhaseRun {
+        battle,
+        events,
+        stopped: Stopped::Done,
+    })
 }

@@ -38,7 +38,8 @@ use super::characters::Rank;
 use super::grades::{Grade, Triple};
 use super::pack::Pack;
 use super::table::{
-    ArtilleryKind, Area, Battle, Character, CharacterStatus, Formation, Fury, Place, Profile, Side, StandardState, Status, Unit,
+    Area, ArtilleryKind, Battle, Character, CharacterStatus, Formation, Fury, Place, Profile, Side,
+    StandardState, Status, Unit,
 };
 use super::troops::TroopType;
 use super::weapons::{Scale, Weapon};
@@ -178,7 +179,8 @@ pub struct CharacterSetup {
 }
 
 fn hint(s: Option<&str>) -> String {
-    s.map(|s| format!(" (did you mean '{s}'?)")).unwrap_or_default()
+    s.map(|s| format!(" (did you mean '{s}'?)"))
+        .unwrap_or_default()
 }
 
 impl Layout {
@@ -195,7 +197,9 @@ impl Layout {
         let scale = match t.scale.as_deref() {
             None => pack.map_or(Scale::Inches, |p| p.scale),
             Some(s) => Scale::parse(s).unwrap_or_else(|| {
-                errors.push(format!("[table] scale '{s}': write \"inches\" or \"centimetres\""));
+                errors.push(format!(
+                    "[table] scale '{s}': write \"inches\" or \"centimetres\""
+                ));
                 Scale::Inches
             }),
         };
@@ -208,7 +212,10 @@ impl Layout {
             }
         }
         if self.sides.len() != 2 {
-            errors.push(format!("a battle has two [[side]]s, not {}", self.sides.len()));
+            errors.push(format!(
+                "a battle has two [[side]]s, not {}",
+                self.sides.len()
+            ));
         }
         let side_ids: BTreeSet<&str> = self.sides.iter().map(|s| s.id.as_str()).collect();
         let mut units = BTreeMap::new();
@@ -227,7 +234,9 @@ impl Layout {
             for b in &ids[i + 1..] {
                 let (ua, ub): (&Unit, &Unit) = (&units[*a], &units[*b]);
                 if ua.is_present() && ub.is_present() && ua.footprint().overlaps(&ub.footprint()) {
-                    errors.push(format!("units '{a}' and '{b}' overlap: units may touch but not overlap (step 4)"));
+                    errors.push(format!(
+                        "units '{a}' and '{b}' overlap: units may touch but not overlap (step 4)"
+                    ));
                 }
             }
         }
@@ -241,7 +250,10 @@ impl Layout {
                     errors.push(format!("terrain '{}' needs at least 3 points", a.kind));
                     return None;
                 }
-                Some(Area { kind: a.kind.clone(), points: a.points.iter().map(|p| DVec2::new(p[0], p[1])).collect() })
+                Some(Area {
+                    kind: a.kind.clone(),
+                    points: a.points.iter().map(|p| DVec2::new(p[0], p[1])).collect(),
+                })
             })
             .collect();
         let mut sides = sides;
@@ -262,17 +274,39 @@ impl Layout {
         if !errors.is_empty() {
             return Err(errors);
         }
-        Ok(Battle { scale, width: t.width, depth: t.depth, terrain, sides, units, characters, turn, phase, over: None })
+        Ok(Battle {
+            scale,
+            width: t.width,
+            depth: t.depth,
+            terrain,
+            sides,
+            units,
+            characters,
+            turn,
+            phase,
+            over: None,
+        })
     }
 
-    fn unit(&self, u: &UnitSetup, pack: Option<&Pack>, table_base: Option<[f64; 2]>, sides: &BTreeSet<&str>, size: (f64, f64)) -> Result<Unit, Vec<String>> {
+    fn unit(
+        &self,
+        u: &UnitSetup,
+        pack: Option<&Pack>,
+        table_base: Option<[f64; 2]>,
+        sides: &BTreeSet<&str>,
+        size: (f64, f64),
+    ) -> Result<Unit, Vec<String>> {
         let mut errors = Vec::new();
         let at = |m: String| format!("unit '{}': {m}", u.id);
         if !sides.contains(u.side.as_str()) {
             errors.push(at(format!("side '{}' is not a [[side]]", u.side)));
         }
         let troop = TroopType::parse(&u.troop).unwrap_or_else(|| {
-            errors.push(at(format!("no troop type '{}'{}", u.troop, hint(TroopType::suggest(&u.troop)))));
+            errors.push(at(format!(
+                "no troop type '{}'{}",
+                u.troop,
+                hint(TroopType::suggest(&u.troop))
+            )));
             TroopType::Rabble
         });
         let weapons: Vec<Weapon> = u
@@ -325,11 +359,16 @@ impl Layout {
                 errors.push(at(format!("{bonus} does not fit {g}: {}", g.wording())));
             }
         }
-        let base = u.base.or_else(|| pack.and_then(|p| p.troop(troop)).map(|t| t.base)).or(table_base);
+        let base = u
+            .base
+            .or_else(|| pack.and_then(|p| p.troop(troop)).map(|t| t.base))
+            .or(table_base);
         let base = match base {
             Some(b) if b.iter().all(|d| *d > 0.0 && *d <= 50.0) => b,
             Some(_) => {
-                errors.push(at("a base's width and depth must be above 0 and at most 50".into()));
+                errors.push(at(
+                    "a base's width and depth must be above 0 and at most 50".into(),
+                ));
                 [1.0, 1.0]
             }
             None => {
@@ -341,8 +380,14 @@ impl Layout {
             errors.push(at(format!("files and ranks are 1 to {MAX_BASES}")));
         }
         let (w, d) = size;
-        if !(0.0..=w).contains(&u.front[0]) || !(0.0..=d).contains(&u.front[1]) || !u.facing.is_finite() {
-            errors.push(at(format!("front {:?} is off the {w} x {d} table", u.front)));
+        if !(0.0..=w).contains(&u.front[0])
+            || !(0.0..=d).contains(&u.front[1])
+            || !u.facing.is_finite()
+        {
+            errors.push(at(format!(
+                "front {:?} is off the {w} x {d} table",
+                u.front
+            )));
         }
         if u.dmz > 10 {
             errors.push(at("dmz is 0 to 10".into()));
@@ -361,7 +406,9 @@ impl Layout {
             Some("shieldwall") => Formation::ShieldWall,
             Some("tortoise") => Formation::Tortoise,
             Some(o) => {
-                errors.push(at(format!("formation '{o}': normal, shieldwall or tortoise")));
+                errors.push(at(format!(
+                    "formation '{o}': normal, shieldwall or tortoise"
+                )));
                 Formation::Normal
             }
         };
@@ -383,7 +430,9 @@ impl Layout {
             Some("ballista") | Some("field") => Some(ArtilleryKind::Ballista),
             Some("catapult") | Some("siege") => Some(ArtilleryKind::Catapult),
             Some(o) => {
-                errors.push(at(format!("artillery '{o}': ballista, field, catapult or siege (rule 5)")));
+                errors.push(at(format!(
+                    "artillery '{o}': ballista, field, catapult or siege (rule 5)"
+                )));
                 None
             }
         };
@@ -395,7 +444,10 @@ impl Layout {
             } else {
                 match TroopType::parse(f) {
                     Some(t) => fear_to.push(t),
-                    None => errors.push(at(format!("causes_fear_to '{f}' is not a troop type{}", hint(TroopType::suggest(f))))),
+                    None => errors.push(at(format!(
+                        "causes_fear_to '{f}' is not a troop type{}",
+                        hint(TroopType::suggest(f))
+                    ))),
                 }
             }
         }
@@ -404,7 +456,11 @@ impl Layout {
                 errors.push(at("move is [open, terrain], each 0 to 200".into()));
             }
         }
-        for v in [u.cf, u.charge_bonus].into_iter().flatten().chain(u.values.into_iter().flatten()) {
+        for v in [u.cf, u.charge_bonus]
+            .into_iter()
+            .flatten()
+            .chain(u.values.into_iter().flatten())
+        {
             if v.abs() > 50 {
                 errors.push(at("values are within ±50".into()));
             }
@@ -412,9 +468,24 @@ impl Layout {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let profile = Profile { cf: u.cf, values: u.values.map(Triple::new), charge_bonus: u.charge_bonus, movement: u.movement, shots: u.shots }
-            .or_pack(pack, troop);
-        let mut unit = Unit::new(&u.id, &u.side, &u.name, troop, base, u.files, u.ranks, Place::new(u.front[0], u.front[1], u.facing));
+        let profile = Profile {
+            cf: u.cf,
+            values: u.values.map(Triple::new),
+            charge_bonus: u.charge_bonus,
+            movement: u.movement,
+            shots: u.shots,
+        }
+        .or_pack(pack, troop);
+        let mut unit = Unit::new(
+            &u.id,
+            &u.side,
+            &u.name,
+            troop,
+            base,
+            u.files,
+            u.ranks,
+            Place::new(u.front[0], u.front[1], u.facing),
+        );
         unit.set_place(Place::new(u.front[0], u.front[1], u.facing));
         unit.weapons = weapons;
         unit.abilities = abilities;
@@ -432,7 +503,12 @@ impl Layout {
         Ok(unit)
     }
 
-    fn sides(&self, units: &BTreeMap<String, Unit>, pack: Option<&Pack>, errors: &mut Vec<String>) -> Vec<Side> {
+    fn sides(
+        &self,
+        units: &BTreeMap<String, Unit>,
+        pack: Option<&Pack>,
+        errors: &mut Vec<String>,
+    ) -> Vec<Side> {
         self.sides
             .iter()
             .map(|s| {
@@ -473,7 +549,12 @@ impl Layout {
             .collect()
     }
 
-    fn characters(&self, units: &BTreeMap<String, Unit>, sides: &BTreeSet<&str>, errors: &mut Vec<String>) -> BTreeMap<String, Character> {
+    fn characters(
+        &self,
+        units: &BTreeMap<String, Unit>,
+        sides: &BTreeSet<&str>,
+        errors: &mut Vec<String>,
+    ) -> BTreeMap<String, Character> {
         let mut out = BTreeMap::new();
         for c in &self.characters {
             let at = |m: String| format!("character '{}': {m}", c.id);
@@ -502,7 +583,14 @@ impl Layout {
             } else if status == CharacterStatus::Active {
                 errors.push(at("an active character is `with` a unit (§7: characters may be added to any unit)".into()));
             }
-            let ch = Character { id: c.id.clone(), side: c.side.clone(), name: c.name.clone(), rank, with: c.with.clone(), status };
+            let ch = Character {
+                id: c.id.clone(),
+                side: c.side.clone(),
+                name: c.name.clone(),
+                rank,
+                with: c.with.clone(),
+                status,
+            };
             if out.insert(c.id.clone(), ch).is_some() {
                 errors.push(at("id used twice".into()));
             }

@@ -47,12 +47,18 @@ pub struct Place {
 
 impl Place {
     pub fn new(x: f64, y: f64, facing: f64) -> Place {
-        Place { front: DVec2::new(x, y), facing }
+        Place {
+            front: DVec2::new(x, y),
+            facing,
+        }
     }
 
     /// "(12.0, 30.5) facing 90".
     pub fn show(&self) -> String {
-        format!("({:.1}, {:.1}) facing {:.0}", self.front.x, self.front.y, self.facing)
+        format!(
+            "({:.1}, {:.1}) facing {:.0}",
+            self.front.x, self.front.y, self.facing
+        )
     }
 }
 
@@ -145,7 +151,9 @@ pub struct Profile {
 impl Profile {
     /// This profile, its gaps filled from the pack's troop table.
     pub fn or_pack(self, pack: Option<&Pack>, t: TroopType) -> Profile {
-        let Some(row) = pack.and_then(|p| p.troop(t)) else { return self };
+        let Some(row) = pack.and_then(|p| p.troop(t)) else {
+            return self;
+        };
         Profile {
             cf: self.cf.or(Some(row.cf)),
             values: self.values.or(Some(row.values)),
@@ -193,7 +201,16 @@ pub struct Unit {
 impl Unit {
     /// A unit with no grade, weapons or abilities, ready, in normal formation.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(id: &str, side: &str, name: &str, troop: TroopType, base: [f64; 2], files: u32, ranks: u32, at: Place) -> Unit {
+    pub fn new(
+        id: &str,
+        side: &str,
+        name: &str,
+        troop: TroopType,
+        base: [f64; 2],
+        files: u32,
+        ranks: u32,
+        at: Place,
+    ) -> Unit {
         Unit {
             id: id.into(),
             side: side.into(),
@@ -229,7 +246,10 @@ impl Unit {
     }
 
     pub fn place(&self) -> Place {
-        Place { front: self.front, facing: self.facing }
+        Place {
+            front: self.front,
+            facing: self.facing,
+        }
     }
 
     pub fn set_place(&mut self, p: Place) {
@@ -277,7 +297,11 @@ impl Unit {
 
     /// A missile weapon the unit shoots in step 2 (the longest-ranged).
     pub fn missile(&self) -> Option<Weapon> {
-        self.weapons.iter().copied().filter(|w| w.shoots()).max_by(|a, b| a.row().range_in.total_cmp(&b.row().range_in))
+        self.weapons
+            .iter()
+            .copied()
+            .filter(|w| w.shoots())
+            .max_by(|a, b| a.row().range_in.total_cmp(&b.row().range_in))
     }
 
     /// The unit's charge bonus, natural or from Wild Charge (not from missiles).
@@ -298,7 +322,12 @@ impl Unit {
 
 /// "already configured into Warband and Scythed Chariot statistics".
 pub fn wild_charge_built_in(t: TroopType) -> bool {
-    super::sheet::sheet().abilities.wild_charge.built_in.iter().any(|n| TroopType::parse(n) == Some(t))
+    super::sheet::sheet()
+        .abilities
+        .wild_charge
+        .built_in
+        .iter()
+        .any(|n| TroopType::parse(n) == Some(t))
 }
 
 /// Where a battle standard is.
@@ -405,7 +434,11 @@ impl Battle {
 
     /// The other side.
     pub fn enemy_of(&self, side: &str) -> SideId {
-        self.sides.iter().find(|s| s.id != side).map(|s| s.id.clone()).unwrap_or_default()
+        self.sides
+            .iter()
+            .find(|s| s.id != side)
+            .map(|s| s.id.clone())
+            .unwrap_or_default()
     }
 
     /// Units still on the table.
@@ -415,7 +448,9 @@ impl Battle {
 
     /// A unit's name for reports, or its id when unknown.
     pub fn name(&self, id: &str) -> String {
-        self.units.get(id).map_or_else(|| id.to_string(), |u| u.name.clone())
+        self.units
+            .get(id)
+            .map_or_else(|| id.to_string(), |u| u.name.clone())
     }
 
     /// The distance the sheet gives in inches, in this game's column.
@@ -425,17 +460,28 @@ impl Battle {
 
     /// Whether any part of a rectangle lies in a terrain area (rule 1's "in terrain").
     pub fn in_terrain(&self, f: &Footprint) -> bool {
-        self.terrain.iter().any(|a| footprint_meets_polygon(f, &a.points))
+        self.terrain
+            .iter()
+            .any(|a| footprint_meets_polygon(f, &a.points))
     }
 
     /// The terrain kinds a rectangle meets.
     pub fn terrain_kinds(&self, f: &Footprint) -> Vec<&str> {
-        self.terrain.iter().filter(|a| footprint_meets_polygon(f, &a.points)).map(|a| a.kind.as_str()).collect()
+        self.terrain
+            .iter()
+            .filter(|a| footprint_meets_polygon(f, &a.points))
+            .map(|a| a.kind.as_str())
+            .collect()
     }
 
     /// Whether a rectangle lies wholly on the table.
     pub fn on_table(&self, f: &Footprint) -> bool {
-        f.corners().iter().all(|c| c.x >= -CONTACT && c.y >= -CONTACT && c.x <= self.width + CONTACT && c.y <= self.depth + CONTACT)
+        f.corners().iter().all(|c| {
+            c.x >= -CONTACT
+                && c.y >= -CONTACT
+                && c.x <= self.width + CONTACT
+                && c.y <= self.depth + CONTACT
+        })
     }
 
     /// Whether two units are enemies: of different sides, or one is an
@@ -454,7 +500,8 @@ impl Battle {
     pub fn face_touched(&self, a: &Unit, b: &Unit) -> Face {
         let fb = b.footprint();
         let p = a.footprint().nearest_point(fb.centre);
-        fb.arc_of_degrees(p, 45.0).face(crate::games::hyborian::rules::Formation::Line)
+        fb.arc_of_degrees(p, 45.0)
+            .face(crate::games::hyborian::rules::Formation::Line)
     }
 
     /// Enemy units in contact with `u`, with the face of `u` each touches.
@@ -476,7 +523,9 @@ impl Battle {
 
     /// Whether two units are adjacent (within `adjacent_within`, ruling FA-26).
     pub fn adjacent(&self, a: &Unit, b: &Unit, options: &Options) -> bool {
-        a.id != b.id && a.footprint().distance(&b.footprint()) <= self.inches(options.adjacent_within) + CONTACT
+        a.id != b.id
+            && a.footprint().distance(&b.footprint())
+                <= self.inches(options.adjacent_within) + CONTACT
     }
 
     /// Edge-to-edge distance between two units.
@@ -494,7 +543,9 @@ impl Battle {
 
     /// The side whose standard a unit carries, if it carries its own.
     pub fn bears_standard(&self, unit: &str) -> bool {
-        self.sides.iter().any(|s| s.standard == Some(StandardState::With(unit.to_string())))
+        self.sides
+            .iter()
+            .any(|s| s.standard == Some(StandardState::With(unit.to_string())))
     }
 
     /// Sides whose captured standard this unit holds.
@@ -520,9 +571,13 @@ impl Battle {
         if degrees > 90.0 {
             // Wider than a half-plane: in arc unless wholly behind the arc's rear lines.
             let back = 180.0 - degrees;
-            return probes.iter().any(|p| f.arc_of_degrees(*p, back) != Edge::Rear);
+            return probes
+                .iter()
+                .any(|p| f.arc_of_degrees(*p, back) != Edge::Rear);
         }
-        probes.iter().any(|p| f.arc_of_degrees(*p, degrees) == Edge::Front)
+        probes
+            .iter()
+            .any(|p| f.arc_of_degrees(*p, degrees) == Edge::Front)
     }
 
     /// The bearing from one unit's front centre to a point.
@@ -533,7 +588,10 @@ impl Battle {
 
 /// A place `distance` along `bearing` from a point, keeping a facing.
 pub fn shifted(p: Place, bearing: f64, distance: f64) -> Place {
-    Place { front: p.front + heading(bearing) * distance, facing: p.facing }
+    Place {
+        front: p.front + heading(bearing) * distance,
+        facing: p.facing,
+    }
 }
 
 #[cfg(test)]
@@ -548,7 +606,13 @@ mod tests {
             terrain: Vec::new(),
             sides: ["rome", "carthage"]
                 .iter()
-                .map(|s| Side { id: s.to_string(), clock_start: Some(10), clock_lost: 0, standard: None, turn_tally: 0 })
+                .map(|s| Side {
+                    id: s.to_string(),
+                    clock_start: Some(10),
+                    clock_lost: 0,
+                    standard: None,
+                    turn_tally: 0,
+                })
                 .collect(),
             units: units.into_iter().map(|u| (u.id.clone(), u)).collect(),
             characters: BTreeMap::new(),
@@ -560,25 +624,85 @@ mod tests {
 
     #[test]
     fn contact_faces_and_frontal_opponents() {
-        let a = Unit::new("a", "rome", "A", TroopType::HandWeapons, [1.0, 1.0], 4, 1, Place::new(10.0, 10.0, 0.0));
+        let a = Unit::new(
+            "a",
+            "rome",
+            "A",
+            TroopType::HandWeapons,
+            [1.0, 1.0],
+            4,
+            1,
+            Place::new(10.0, 10.0, 0.0),
+        );
         // b faces south, its front touching a's front.
-        let b = Unit::new("b", "carthage", "B", TroopType::Spears, [1.0, 1.0], 4, 1, Place::new(10.0, 10.0, 180.0));
+        let b = Unit::new(
+            "b",
+            "carthage",
+            "B",
+            TroopType::Spears,
+            [1.0, 1.0],
+            4,
+            1,
+            Place::new(10.0, 10.0, 180.0),
+        );
         // c faces west, its front against a's right flank (x = 12).
-        let c = Unit::new("c", "carthage", "C", TroopType::Spears, [1.0, 1.0], 1, 1, Place::new(12.0, 9.5, 270.0));
+        let c = Unit::new(
+            "c",
+            "carthage",
+            "C",
+            TroopType::Spears,
+            [1.0, 1.0],
+            1,
+            1,
+            Place::new(12.0, 9.5, 270.0),
+        );
         let bt = battle(vec![a, b, c]);
         let a = &bt.units["a"];
         let mut contacts = bt.contacts(a);
         contacts.sort();
-        assert_eq!(contacts, vec![("b".to_string(), Face::Front), ("c".to_string(), Face::Flank)]);
+        assert_eq!(
+            contacts,
+            vec![
+                ("b".to_string(), Face::Front),
+                ("c".to_string(), Face::Flank)
+            ]
+        );
         assert!(bt.has_frontal_opponent(a));
         assert!(!bt.has_frontal_opponent(&bt.units["c"]));
     }
 
     #[test]
     fn arcs_by_angle() {
-        let a = Unit::new("a", "rome", "A", TroopType::Archers, [1.0, 1.0], 4, 1, Place::new(10.0, 10.0, 0.0));
-        let ahead = Unit::new("t", "carthage", "T", TroopType::Spears, [1.0, 1.0], 2, 1, Place::new(10.0, 14.0, 180.0));
-        let beside = Unit::new("s", "carthage", "S", TroopType::Spears, [1.0, 1.0], 2, 1, Place::new(20.0, 9.5, 270.0));
+        let a = Unit::new(
+            "a",
+            "rome",
+            "A",
+            TroopType::Archers,
+            [1.0, 1.0],
+            4,
+            1,
+            Place::new(10.0, 10.0, 0.0),
+        );
+        let ahead = Unit::new(
+            "t",
+            "carthage",
+            "T",
+            TroopType::Spears,
+            [1.0, 1.0],
+            2,
+            1,
+            Place::new(10.0, 14.0, 180.0),
+        );
+        let beside = Unit::new(
+            "s",
+            "carthage",
+            "S",
+            TroopType::Spears,
+            [1.0, 1.0],
+            2,
+            1,
+            Place::new(20.0, 9.5, 270.0),
+        );
         let bt = battle(vec![a, ahead, beside]);
         let (a, t, s) = (&bt.units["a"], &bt.units["t"], &bt.units["s"]);
         assert!(bt.in_arc(a, t, 45.0));

@@ -20,21 +20,39 @@ const MAX_LINES: usize = 500;
 /// An order as written, before names are looked up.
 #[derive(Debug, Clone, PartialEq)]
 pub enum WrittenOrder {
-    Move { x: f64, y: f64, facing: Option<f64>, full_speed: bool },
-    Face { facing: f64, full_speed: bool },
-    Charge { target: (String, Span) },
-    Shoot { target: (String, Span) },
+    Move {
+        x: f64,
+        y: f64,
+        facing: Option<f64>,
+        full_speed: bool,
+    },
+    Face {
+        facing: f64,
+        full_speed: bool,
+    },
+    Charge {
+        target: (String, Span),
+    },
+    Shoot {
+        target: (String, Span),
+    },
     HoldFire,
     FireSingly,
     ShieldWall,
     Tortoise,
     FormLine,
-    PassThrough { front: (String, Span) },
+    PassThrough {
+        front: (String, Span),
+    },
     Withdraw,
     CounterCharge,
     OpenRanks,
-    Join { unit: (String, Span) },
-    Challenge { character: (String, Span) },
+    Join {
+        unit: (String, Span),
+    },
+    Challenge {
+        character: (String, Span),
+    },
 }
 
 /// One order with the span of its text.
@@ -68,16 +86,26 @@ pub fn read(text: &str) -> Reading {
         }
         seen += 1;
         if seen > MAX_LINES {
-            reading.diagnostics.push(Diagnostic::new(OrderKind::Invalid, Span::new(start, start + line.len()), format!("more than {MAX_LINES} lines: the rest is not read")));
+            reading.diagnostics.push(Diagnostic::new(
+                OrderKind::Invalid,
+                Span::new(start, start + line.len()),
+                format!("more than {MAX_LINES} lines: the rest is not read"),
+            ));
             break;
         }
         if content.len() > MAX_LINE {
-            reading.diagnostics.push(Diagnostic::new(OrderKind::Invalid, Span::new(start, start + line.len()), format!("a line of more than {MAX_LINE} characters is not an order")));
+            reading.diagnostics.push(Diagnostic::new(
+                OrderKind::Invalid,
+                Span::new(start, start + line.len()),
+                format!("a line of more than {MAX_LINE} characters is not an order"),
+            ));
             continue;
         }
         match OrdersParser::parse(Rule::line, content) {
             Ok(mut pairs) => {
-                let Some(line_pair) = pairs.next() else { continue };
+                let Some(line_pair) = pairs.next() else {
+                    continue;
+                };
                 for inner in line_pair.into_inner() {
                     if inner.as_rule() == Rule::unit_line {
                         unit_line(inner, start, &mut reading);
@@ -107,7 +135,10 @@ pub fn read(text: &str) -> Reading {
 
 /// The line without a `#` or `//` comment.
 fn strip_comment(line: &str) -> &str {
-    let cut = [line.find('#'), line.find("//")].into_iter().flatten().min();
+    let cut = [line.find('#'), line.find("//")]
+        .into_iter()
+        .flatten()
+        .min();
     cut.map_or(line, |c| &line[..c])
 }
 
@@ -139,17 +170,34 @@ fn unit_line(p: Pair<Rule>, base: usize, reading: &mut Reading) {
         let order = match rule {
             Rule::move_o => {
                 let all: Vec<Pair<Rule>> = parts.collect();
-                let nums: Vec<f64> = all.iter().filter(|x| x.as_rule() == Rule::number).map(|x| number(x.clone())).collect();
+                let nums: Vec<f64> = all
+                    .iter()
+                    .filter(|x| x.as_rule() == Rule::number)
+                    .map(|x| number(x.clone()))
+                    .collect();
                 let full_speed = all.iter().any(|x| x.as_rule() == Rule::full_speed);
-                WrittenOrder::Move { x: nums[0], y: nums[1], facing: nums.get(2).copied(), full_speed }
+                WrittenOrder::Move {
+                    x: nums[0],
+                    y: nums[1],
+                    facing: nums.get(2).copied(),
+                    full_speed,
+                }
             }
             Rule::face_o => {
                 let all: Vec<Pair<Rule>> = parts.collect();
-                let facing = all.iter().find(|x| x.as_rule() == Rule::number).map_or(0.0, |x| number(x.clone()));
-                WrittenOrder::Face { facing, full_speed: all.iter().any(|x| x.as_rule() == Rule::full_speed) }
+                let facing = all
+                    .iter()
+                    .find(|x| x.as_rule() == Rule::number)
+                    .map_or(0.0, |x| number(x.clone()));
+                WrittenOrder::Face {
+                    facing,
+                    full_speed: all.iter().any(|x| x.as_rule() == Rule::full_speed),
+                }
             }
             Rule::charge_o | Rule::shoot_o | Rule::pass_o | Rule::join_o | Rule::challenge_o => {
-                let Some(t) = parts.find(|x| x.as_rule() == Rule::target) else { continue };
+                let Some(t) = parts.find(|x| x.as_rule() == Rule::target) else {
+                    continue;
+                };
                 let t = named(&t, base);
                 match rule {
                     Rule::charge_o => WrittenOrder::Charge { target: t },
@@ -169,7 +217,11 @@ fn unit_line(p: Pair<Rule>, base: usize, reading: &mut Reading) {
             Rule::open_o => WrittenOrder::OpenRanks,
             _ => continue,
         };
-        reading.orders.push(Written { who: who.clone(), order, span });
+        reading.orders.push(Written {
+            who: who.clone(),
+            order,
+            span,
+        });
     }
 }
 
@@ -190,12 +242,26 @@ mod tests {
         assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
         let kinds: Vec<&WrittenOrder> = r.orders.iter().map(|w| &w.order).collect();
         assert_eq!(kinds.len(), 17);
-        assert_eq!(kinds[0], &WrittenOrder::Move { x: 30.0, y: 20.5, facing: Some(90.0), full_speed: true });
-        assert!(matches!(kinds[2], WrittenOrder::Charge { target } if target.0 == "Numidian Horsemen 2"));
-        assert!(matches!(kinds[3], WrittenOrder::Shoot { target } if target.0 == "Balearic Slingers 1"));
+        assert_eq!(
+            kinds[0],
+            &WrittenOrder::Move {
+                x: 30.0,
+                y: 20.5,
+                facing: Some(90.0),
+                full_speed: true
+            }
+        );
+        assert!(
+            matches!(kinds[2], WrittenOrder::Charge { target } if target.0 == "Numidian Horsemen 2")
+        );
+        assert!(
+            matches!(kinds[3], WrittenOrder::Shoot { target } if target.0 == "Balearic Slingers 1")
+        );
         assert_eq!(r.orders[2].who.0, "Latin Cavalry 1");
         let at = text.find("Numidian").unwrap();
-        assert!(matches!(&r.orders[2].order, WrittenOrder::Charge { target } if target.1.start == at));
+        assert!(
+            matches!(&r.orders[2].order, WrittenOrder::Charge { target } if target.1.start == at)
+        );
     }
 
     #[test]
@@ -209,6 +275,8 @@ mod tests {
     #[test]
     fn shoot_atlas_is_not_shoot_at_las() {
         let r = read("Archers: shoot Atlas Guard\n");
-        assert!(matches!(&r.orders[0].order, WrittenOrder::Shoot { target } if target.0 == "Atlas Guard"));
+        assert!(
+            matches!(&r.orders[0].order, WrittenOrder::Shoot { target } if target.0 == "Atlas Guard")
+        );
     }
 }

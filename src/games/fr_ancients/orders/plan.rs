@@ -11,7 +11,11 @@ use std::collections::{BTreeMap, BTreeSet};
 pub enum UnitOrder {
     /// "Roman Hastati 1: move to 30, 20 facing 0" (`at full speed` lets
     /// unmanoeuvreable troops wheel at full speed, with a rally test).
-    Move { unit: UnitId, to: Place, full_speed: bool },
+    Move {
+        unit: UnitId,
+        to: Place,
+        full_speed: bool,
+    },
     /// "Latin Cavalry 1: charge Numidian Horsemen 2"
     Charge { unit: UnitId, target: UnitId },
     /// "Latin Hastati 1: shieldwall", "tortoise", "form line"
@@ -36,7 +40,11 @@ impl UnitOrder {
     /// The order as the confirmation writes it back.
     pub fn text(&self, name: impl Fn(&str) -> String) -> String {
         match self {
-            UnitOrder::Move { unit, to, full_speed } => format!(
+            UnitOrder::Move {
+                unit,
+                to,
+                full_speed,
+            } => format!(
                 "{}: move to {:.1}, {:.1} facing {:.0}{}",
                 name(unit),
                 to.front.x,
@@ -44,13 +52,21 @@ impl UnitOrder {
                 to.facing,
                 if *full_speed { " at full speed" } else { "" }
             ),
-            UnitOrder::Charge { unit, target } => format!("{}: charge {}", name(unit), name(target)),
-            UnitOrder::Form { unit, formation } => format!("{}: {}", name(unit), match formation {
-                Formation::Normal => "form line",
-                Formation::ShieldWall => "shieldwall",
-                Formation::Tortoise => "tortoise",
-            }),
-            UnitOrder::PassThrough { unit, front } => format!("{}: pass through {}", name(unit), name(front)),
+            UnitOrder::Charge { unit, target } => {
+                format!("{}: charge {}", name(unit), name(target))
+            }
+            UnitOrder::Form { unit, formation } => format!(
+                "{}: {}",
+                name(unit),
+                match formation {
+                    Formation::Normal => "form line",
+                    Formation::ShieldWall => "shieldwall",
+                    Formation::Tortoise => "tortoise",
+                }
+            ),
+            UnitOrder::PassThrough { unit, front } => {
+                format!("{}: pass through {}", name(unit), name(front))
+            }
             UnitOrder::Withdraw { unit } => format!("{}: withdraw", name(unit)),
         }
     }

@@ -17,18 +17,33 @@ impl Engine<'_> {
     /// Step 7: both sides count what the other lost this phase.
     pub(crate) fn phase_winner(&mut self) {
         let mut scores = Vec::new();
-        for side in self.battle.sides.iter().map(|s| s.id.clone()).collect::<Vec<_>>() {
+        for side in self
+            .battle
+            .sides
+            .iter()
+            .map(|s| s.id.clone())
+            .collect::<Vec<_>>()
+        {
             let points: u32 = self
                 .battle
                 .units
                 .values()
                 .filter(|u| u.side != side)
-                .map(|u| tally_points(u.troop, self.record.destroyed.contains(&u.id), self.record.demoralized.contains(&u.id)))
+                .map(|u| {
+                    tally_points(
+                        u.troop,
+                        self.record.destroyed.contains(&u.id),
+                        self.record.demoralized.contains(&u.id),
+                    )
+                })
                 .sum();
             scores.push((side, points));
         }
         let winner = winner_of(&scores);
-        self.log(Event::Tally { scores: scores.clone(), winner });
+        self.log(Event::Tally {
+            scores: scores.clone(),
+            winner,
+        });
         self.record.scores = scores;
     }
 
@@ -48,9 +63,17 @@ impl Engine<'_> {
                     }
                 }
                 if self.phase() == 2 {
-                    let turn: Vec<(String, u32)> = self.battle.sides.iter().map(|s| (s.id.clone(), s.turn_tally)).collect();
+                    let turn: Vec<(String, u32)> = self
+                        .battle
+                        .sides
+                        .iter()
+                        .map(|s| (s.id.clone(), s.turn_tally))
+                        .collect();
                     if let Some(loser) = loser_of(&turn) {
-                        self.lose_clock(&loser, "lost the turn (rule 10: the clock is lowered every turn)");
+                        self.lose_clock(
+                            &loser,
+                            "lost the turn (rule 10: the clock is lowered every turn)",
+                        );
                     }
                     for s in &mut self.battle.sides {
                         s.turn_tally = 0;
@@ -77,7 +100,11 @@ impl Engine<'_> {
 /// The side with the highest total, if one has more than every other.
 pub fn winner_of(scores: &[(String, u32)]) -> Option<String> {
     let best = scores.iter().map(|(_, p)| *p).max()?;
-    let top: Vec<&String> = scores.iter().filter(|(_, p)| *p == best).map(|(s, _)| s).collect();
+    let top: Vec<&String> = scores
+        .iter()
+        .filter(|(_, p)| *p == best)
+        .map(|(s, _)| s)
+        .collect();
     (top.len() == 1).then(|| top[0].clone())
 }
 

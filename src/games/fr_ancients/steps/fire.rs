@@ -8,10 +8,10 @@ use crate::games::fr_ancients::abilities::Ability;
 use crate::games::fr_ancients::engine::{Cause, Engine, Go, How};
 use crate::games::fr_ancients::events::{Event, TargetWhy};
 use crate::games::fr_ancients::options::FireBy;
+use crate::games::fr_ancients::options::Options;
 use crate::games::fr_ancients::orders::Shoot;
 use crate::games::fr_ancients::questions::{Answer, Ask, Modifier, Test};
 use crate::games::fr_ancients::sheet::sheet;
-use crate::games::fr_ancients::options::Options;
 use crate::games::fr_ancients::table::{ArtilleryKind, Battle, Formation, Unit, UnitId, CONTACT};
 use crate::games::fr_ancients::troops::TroopType;
 use crate::games::fr_ancients::weapons::Weapon;
@@ -29,9 +29,19 @@ struct Shot {
 /// Enemy units a unit may shoot at with a weapon, nearest first (ties by
 /// id): in range (§3), in arc (the standard `arc`; Light Cavalry all round,
 /// rule 3), in sight, not in melee (ruling FA-27).
-pub fn legal_targets(battle: &Battle, options: &Options, arc: f64, f: &Unit, w: Weapon) -> Vec<(UnitId, f64)> {
+pub fn legal_targets(
+    battle: &Battle,
+    options: &Options,
+    arc: f64,
+    f: &Unit,
+    w: Weapon,
+) -> Vec<(UnitId, f64)> {
     let range = w.range(battle.scale);
-    let arc = if f.troop == TroopType::LightCavalry { 180.0 } else { arc };
+    let arc = if f.troop == TroopType::LightCavalry {
+        180.0
+    } else {
+        arc
+    };
     let priority = battle.inches(sheet().abilities.artillery.priority_range);
     let mut out: Vec<(UnitId, f64)> = battle
         .present()
@@ -41,7 +51,9 @@ pub fn legal_targets(battle: &Battle, options: &Options, arc: f64, f: &Unit, w: 
             let d = battle.distance(f, t);
             (d <= range + CONTACT && battle.in_arc(f, t, arc)).then_some((t, d))
         })
-        .filter(|(t, d)| indirect(battle, f, t) || in_sight(battle, f, t, w.is_artillery() && *d >= priority))
+        .filter(|(t, d)| {
+            indirect(battle, f, t) || in_sight(battle, f, t, w.is_artillery() && *d >= priority)
+        })
         .map(|(t, d)| (t.id.clone(), d))
         .collect();
     out.sort_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
@@ -58,7 +70,9 @@ fn in_sight(battle: &Battle, f: &Unit, t: &Unit, ignore_far_skirmishers: bool) -
     !battle.present().any(|o| {
         o.id != f.id
             && o.id != t.id
-            && !(ignore_far_skirmishers && o.troop == TroopType::Skirmishers && battle.distance(f, o) >= priority)
+            && !(ignore_far_skirmishers
+                && o.troop == TroopType::Skirmishers
+                && battle.distance(f, o) >= priority)
             && o.footprint().crosses_segment(from, to)
     })
 }
@@ -67,14 +81,20 @@ fn in_sight(battle: &Battle, f: &Unit, t: &Unit, ignore_far_skirmishers: bool) -
 fn indirect(battle: &Battle, f: &Unit, t: &Unit) -> bool {
     f.artillery == Some(ArtilleryKind::Catapult)
         && battle.terrain.iter().any(|a| {
-            a.is_fortification() && crate::games::hyborian::table::terrain::footprint_meets_polygon(&t.footprint(), &a.points)
+            a.is_fortification()
+                && crate::games::hyborian::table::terrain::footprint_meets_polygon(
+                    &t.footprint(),
+                    &a.points,
+                )
         })
 }
 
 /// Whether a unit is free to choose its target (rule 4): light troops, and
 /// artillery whose nearest target is 6" or more away.
 pub fn free_to_choose(battle: &Battle, f: &Unit, w: Weapon, nearest: f64) -> bool {
-    f.troop.picks_its_target() || (w.is_artillery() && nearest >= battle.inches(sheet().abilities.artillery.priority_range))
+    f.troop.picks_its_target()
+        || (w.is_artillery()
+            && nearest >= battle.inches(sheet().abilities.artillery.priority_range))
 }
 
 impl Engine<'_> {
@@ -91,7 +111,11 @@ impl Engine<'_> {
         let firers: Vec<Unit> = self
             .battle
             .present()
-            .filter(|u| sides.contains(&u.side) && u.missile().is_some() && u.fury == crate::games::fr_ancients::table::Fury::Calm)
+            .filter(|u| {
+                sides.contains(&u.side)
+                    && u.missile().is_some()
+                    && u.fury == crate::games::fr_ancients::table::Fury::Calm
+            })
             .filter(|u| self.options.fire_into_melee || !self.battle.in_melee(u))
             .cloned()
             .collect();
@@ -105,7 +129,11 @@ impl Engine<'_> {
         let mut groups: BTreeMap<UnitId, Vec<Shot>> = BTreeMap::new();
         let mut singles = Vec::new();
         for s in shots {
-            let singly = self.orders.sides.get(&s.unit.side).is_some_and(|o| o.fire_singly.contains(&s.unit.id));
+            let singly = self
+                .orders
+                .sides
+                .get(&s.unit.side)
+                .is_some_and(|o| o.fire_singly.contains(&s.unit.id));
             if s.weapon.concentrates() && s.nearest && !singly {
                 groups.entry(s.target.clone()).or_default().push(s);
             } else {
@@ -130,25 +158,42 @@ impl Engine<'_> {
 
     /// Rule 4's choice of target for one unit (and §7's character override).
     fn choose_target(&mut self, f: &Unit) -> Go<Option<Shot>> {
-        let Some(w) = f.missile() else { return Ok(None) };
-        let legal = self.targets(f, w);
-        let Some((nearest, nd)) = legal.first().cloned() else {
-            self.log(Event::NoTarget { unit: f.id.clone(), why: "no enemy unit in range, arc and sight (§3, rules 3 and 4)".into() });
+        let Some(w) = f.missile() else {
             return Ok(None);
         };
-        let ordered = self.orders.sides.get(&f.side).and_then(|o| o.shoot.get(&f.id).cloned());
+        let legal = self.targets(f, w);
+        let Some((nearest, nd)) = legal.first().cloned() else {
+            self.log(Event::NoTarget {
+                unit: f.id.clone(),
+                why: "no enemy unit in range, arc and sight (§3, rules 3 and 4)".into(),
+            });
+            return Ok(None);
+        };
+        let ordered = self
+            .orders
+            .sides
+            .get(&f.side)
+            .and_then(|o| o.shoot.get(&f.id).cloned());
         let distance_of = |t: &str| legal.iter().find(|(id, _)| id == t).map(|(_, d)| *d);
         let free = free_to_choose(&self.battle, f, w, nd);
         let (target, why, d) = match ordered {
             Some(Shoot::Hold) if free => {
-                self.log(Event::NoTarget { unit: f.id.clone(), why: "it holds its fire".into() });
+                self.log(Event::NoTarget {
+                    unit: f.id.clone(),
+                    why: "it holds its fire".into(),
+                });
                 return Ok(None);
             }
             Some(Shoot::At(t)) if free && distance_of(&t).is_some() => {
                 let d = distance_of(&t).unwrap_or(nd);
                 (t, TargetWhy::Chosen, d)
             }
-            Some(Shoot::At(t)) if !free && t != nearest && distance_of(&t).is_some() && !self.battle.characters_with(&f.id).is_empty() => {
+            Some(Shoot::At(t))
+                if !free
+                    && t != nearest
+                    && distance_of(&t).is_some()
+                    && !self.battle.characters_with(&f.id).is_empty() =>
+            {
                 match self.rally_test(f, Test::Retarget, None)? {
                     None => return Ok(None),
                     Some(true) => {
@@ -170,21 +215,41 @@ impl Engine<'_> {
                         Shoot::At(t) => format!("shoot {}", self.battle.name(t)),
                     };
                     if o != Shoot::At(nearest.clone()) {
-                        self.log(Event::Refused { unit: f.id.clone(), order, why: why.into() });
+                        self.log(Event::Refused {
+                            unit: f.id.clone(),
+                            order,
+                            why: why.into(),
+                        });
                     }
                 }
-                let why = if w.is_artillery() && !free { TargetWhy::ArtilleryPriority } else { TargetWhy::Nearest };
+                let why = if w.is_artillery() && !free {
+                    TargetWhy::ArtilleryPriority
+                } else {
+                    TargetWhy::Nearest
+                };
                 (nearest.clone(), why, nd)
             }
         };
-        self.log(Event::Target { unit: f.id.clone(), target: target.clone(), why, distance: d });
-        Ok(Some(Shot { unit: f.clone(), weapon: w, nearest: target == nearest, target }))
+        self.log(Event::Target {
+            unit: f.id.clone(),
+            target: target.clone(),
+            why,
+            distance: d,
+        });
+        Ok(Some(Shot {
+            unit: f.clone(),
+            weapon: w,
+            nearest: target == nearest,
+            target,
+        }))
     }
 
     /// One firing (a unit, or Archers concentrating) and its effect.
     fn resolve_fire(&mut self, shots: Vec<Shot>) -> Go {
         let first = &shots[0];
-        let Some(target) = self.unit(&first.target).cloned() else { return Ok(()) };
+        let Some(target) = self.unit(&first.target).cloned() else {
+            return Ok(());
+        };
         if !target.is_present() {
             return Ok(());
         }
@@ -193,20 +258,32 @@ impl Engine<'_> {
         let lead = first.unit.clone();
         let mut modifiers = Vec::new();
         if w.bowfire() != 0 {
-            modifiers.push(Modifier::new(w.bowfire(), format!("{w}: on the Bowfire table (§3)")));
+            modifiers.push(Modifier::new(
+                w.bowfire(),
+                format!("{w}: on the Bowfire table (§3)"),
+            ));
         }
         if shots.len() > 1 {
             modifiers.push(Modifier::new(1, "concentrated bowfire (rule 4)"));
         }
         let bow = matches!(w, Weapon::MassedBows | Weapon::BowsSlings);
         if bow && target.formation == Formation::ShieldWall {
-            modifiers.push(Modifier::new(sheet().abilities.shield_wall.enemy_bowfire, "target in shield wall: -1 to enemy bowfire (§5 Shield Wall)"));
+            modifiers.push(Modifier::new(
+                sheet().abilities.shield_wall.enemy_bowfire,
+                "target in shield wall: -1 to enemy bowfire (§5 Shield Wall)",
+            ));
         }
         if w.damage() != 0 {
-            modifiers.push(Modifier::new(w.damage(), format!("{w}: on the damage roll (§3)")));
+            modifiers.push(Modifier::new(
+                w.damage(),
+                format!("{w}: on the damage roll (§3)"),
+            ));
         }
         if indirect(&self.battle, &lead, &target) {
-            modifiers.push(Modifier::new(sheet().abilities.artillery.indirect_damage, "indirect fire at a fortification (rule 5)"));
+            modifiers.push(Modifier::new(
+                sheet().abilities.artillery.indirect_damage,
+                "indirect fire at a fortification (rule 5)",
+            ));
         }
         let mut cover = Vec::new();
         if target.has(Ability::HeavyArmour) {
@@ -215,13 +292,25 @@ impl Engine<'_> {
         for k in self.battle.terrain_kinds(&target.footprint()) {
             cover.push(format!("in {k}"));
         }
-        let elite = shots.iter().any(|s| s.unit.grade.is_some_and(|g| g.adds_to_missile_roll()));
+        let elite = shots
+            .iter()
+            .any(|s| s.unit.grade.is_some_and(|g| g.adds_to_missile_roll()));
         let word = if w.is_artillery() { "damage" } else { "fire" };
-        let shots_of = |u: &Unit| if u.double_skirmish { sheet().abilities.double_skirmish.shots } else { u.profile.shots.unwrap_or(1).max(1) };
+        let shots_of = |u: &Unit| {
+            if u.double_skirmish {
+                sheet().abilities.double_skirmish.shots
+            } else {
+                u.profile.shots.unwrap_or(1).max(1)
+            }
+        };
         let n = if shots.len() > 1 { 1 } else { shots_of(&lead) };
         let mut rolls = Vec::new();
         for k in 1..=n {
-            let key = if k == 1 { format!("{word}:{}:{}", lead.id, self.phase()) } else { format!("{word}:{}:{}:{k}", lead.id, self.phase()) };
+            let key = if k == 1 {
+                format!("{word}:{}:{}", lead.id, self.phase())
+            } else {
+                format!("{word}:{}:{}:{k}", lead.id, self.phase())
+            };
             rolls.push(self.roll(&key)?);
         }
         let ask = Ask::Fire {
@@ -242,9 +331,20 @@ impl Engine<'_> {
         }
         self.record.shot_at.insert(target.id.clone());
         let key = rolls[0].key.clone();
-        let Some(Answer::Fire(result)) = self.ask(key, ask) else { return Ok(()) };
-        self.log(Event::Fire { firers, target: target.id.clone(), weapon: w, rolls, result });
-        let cause = Cause { by: Some(lead.id.clone()), how: How::Fire };
+        let Some(Answer::Fire(result)) = self.ask(key, ask) else {
+            return Ok(());
+        };
+        self.log(Event::Fire {
+            firers,
+            target: target.id.clone(),
+            weapon: w,
+            rolls,
+            result,
+        });
+        let cause = Cause {
+            by: Some(lead.id.clone()),
+            how: How::Fire,
+        };
         if result.destroyed {
             self.destroy(&target.id, cause)
         } else {
@@ -266,7 +366,12 @@ impl Engine<'_> {
             .shot_at
             .iter()
             .filter_map(|id| self.unit(id))
-            .filter(|u| u.is_present() && u.has(Ability::Impetuous) && !u.is_demoralized() && !self.battle.in_melee(u))
+            .filter(|u| {
+                u.is_present()
+                    && u.has(Ability::Impetuous)
+                    && !u.is_demoralized()
+                    && !self.battle.in_melee(u)
+            })
             .cloned()
             .collect();
         for u in shot {

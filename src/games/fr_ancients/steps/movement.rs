@@ -9,11 +9,17 @@
 use crate::games::fr_ancients::abilities::Ability;
 use crate::games::fr_ancients::engine::{directly_behind, Cause, Engine, FuryStart, Go, How};
 use crate::games::fr_ancients::events::Event;
-use crate::games::fr_ancients::new_rules::{counter_charge, may_withdraw, CounterCharge, CounterFacts, Withdrawal};
+use crate::games::fr_ancients::new_rules::{
+    counter_charge, may_withdraw, CounterCharge, CounterFacts, Withdrawal,
+};
 use crate::games::fr_ancients::orders::UnitOrder;
-use crate::games::fr_ancients::questions::{Answer, Ask, Judgement, Modifier, MoveKind, MoveResult, Test};
+use crate::games::fr_ancients::questions::{
+    Answer, Ask, Judgement, Modifier, MoveKind, MoveResult, Test,
+};
 use crate::games::fr_ancients::sheet::sheet;
-use crate::games::fr_ancients::table::{shifted, ArtilleryKind, Formation, Fury, Place, Unit, UnitId, CONTACT};
+use crate::games::fr_ancients::table::{
+    shifted, ArtilleryKind, Formation, Fury, Place, Unit, UnitId, CONTACT,
+};
 use crate::games::fr_ancients::troops::TroopType;
 use crate::games::hyborian::table::geometry::{bearing_of, turn_between, Edge, Face};
 
@@ -30,7 +36,11 @@ impl Engine<'_> {
     }
 
     fn fear_due(&mut self, unit: &str, why: &str, source: &str) {
-        self.record.fear_due.entry(unit.to_string()).or_default().push((why.to_string(), source.to_string()));
+        self.record
+            .fear_due
+            .entry(unit.to_string())
+            .or_default()
+            .push((why.to_string(), source.to_string()));
     }
 
     /// The nearest enemy of a unit (ties by id).
@@ -49,18 +59,36 @@ impl Engine<'_> {
         let units: Vec<Unit> = self
             .battle
             .present()
-            .filter(|u| u.side == side && u.has(Ability::Impetuous) && u.fury == Fury::Calm && !u.is_demoralized())
+            .filter(|u| {
+                u.side == side
+                    && u.has(Ability::Impetuous)
+                    && u.fury == Fury::Calm
+                    && !u.is_demoralized()
+            })
             .filter(|u| !self.battle.in_melee(u) && !self.record.impetuous_tested.contains(&u.id))
             .cloned()
             .collect();
         for u in units {
-            let Some((enemy, d)) = self.nearest_enemy(&u) else { continue };
+            let Some((enemy, d)) = self.nearest_enemy(&u) else {
+                continue;
+            };
             let within = match self.allowance(&u, self.battle.in_terrain(&u.footprint())) {
                 Some(a) => d <= a + CONTACT,
                 None => {
                     let key = format!("judge:{}:{}:within-move", u.id, self.phase());
-                    let facts = vec![format!("nearest enemy: {} at {}", enemy.name, self.battle.scale.show(d))];
-                    match self.ask(key, Ask::Judge { unit: u.id.clone(), judgement: Judgement::EnemyWithinMove, facts }) {
+                    let facts = vec![format!(
+                        "nearest enemy: {} at {}",
+                        enemy.name,
+                        self.battle.scale.show(d)
+                    )];
+                    match self.ask(
+                        key,
+                        Ask::Judge {
+                            unit: u.id.clone(),
+                            judgement: Judgement::EnemyWithinMove,
+                            facts,
+                        },
+                    ) {
                         Some(a) => a == Answer::Yes,
                         None => continue,
                     }
@@ -89,10 +117,16 @@ impl Engine<'_> {
     /// A Tribal unit goes for the nearest enemy's flank or rear, or a
     /// support position behind the friend it fights frontally (§5 Tribal).
     pub(crate) fn impetuous_charge(&mut self, unit: &str) -> Go {
-        let Some(u) = self.unit(unit).cloned() else { return Ok(()) };
-        let Some((enemy, _)) = self.nearest_enemy(&u) else { return Ok(()) };
+        let Some(u) = self.unit(unit).cloned() else {
+            return Ok(());
+        };
+        let Some((enemy, _)) = self.nearest_enemy(&u) else {
+            return Ok(());
+        };
         self.record.moved.insert(unit.to_string());
-        let kind = MoveKind::Impetuous { target: enemy.id.clone() };
+        let kind = MoveKind::Impetuous {
+            target: enemy.id.clone(),
+        };
         if !u.has(Ability::Tribal) {
             return self.charge(&u, &enemy, kind, None);
         }
@@ -101,9 +135,23 @@ impl Engine<'_> {
         });
         if let Some((friend, _)) = engaged_by {
             let f = self.battle.units[&friend].clone();
-            let spot = Place { front: f.front - crate::games::hyborian::table::geometry::heading(f.facing) * f.depth(), facing: f.facing };
-            if !self.overlaps_any(&u, u.footprint_at(spot)) && self.battle.on_table(&u.footprint_at(spot)) {
-                let ask = self.move_ask(&u, MoveKind::Impetuous { target: friend.clone() }, spot, self.allowance(&u, false), false);
+            let spot = Place {
+                front: f.front
+                    - crate::games::hyborian::table::geometry::heading(f.facing) * f.depth(),
+                facing: f.facing,
+            };
+            if !self.overlaps_any(&u, u.footprint_at(spot))
+                && self.battle.on_table(&u.footprint_at(spot))
+            {
+                let ask = self.move_ask(
+                    &u,
+                    MoveKind::Impetuous {
+                        target: friend.clone(),
+                    },
+                    spot,
+                    self.allowance(&u, false),
+                    false,
+                );
                 let key = self.move_key(unit, "impetuous");
                 if let Some(Answer::Move(r)) = self.ask(key, ask) {
                     self.apply_move(unit, MoveKind::Impetuous { target: friend }, spot, r, None)?;
@@ -117,7 +165,9 @@ impl Engine<'_> {
             .min_by(|a, b| {
                 let (a0, a1) = tf.edge(*a);
                 let (b0, b1) = tf.edge(*b);
-                u.front.distance((a0 + a1) / 2.0).total_cmp(&u.front.distance((b0 + b1) / 2.0))
+                u.front
+                    .distance((a0 + a1) / 2.0)
+                    .total_cmp(&u.front.distance((b0 + b1) / 2.0))
             })
             .unwrap_or(Edge::Front);
         self.charge(&u, &enemy, kind, Some(edge))
@@ -134,7 +184,11 @@ impl Engine<'_> {
         let wild: Vec<UnitId> = self
             .battle
             .present()
-            .filter(|u| u.fury != Fury::Calm && !self.record.moved.contains(&u.id) && !self.battle.in_melee(u))
+            .filter(|u| {
+                u.fury != Fury::Calm
+                    && !self.record.moved.contains(&u.id)
+                    && !self.battle.in_melee(u)
+            })
             .map(|u| u.id.clone())
             .collect();
         for u in wild {
@@ -146,23 +200,31 @@ impl Engine<'_> {
     /// Step 4d: the phasing side's orders, charges first, each in the order written.
     pub(crate) fn normal_movement(&mut self) -> Go {
         let side = self.phasing();
-        let Some(orders) = self.orders.sides.get(&side) else { return Ok(()) };
+        let Some(orders) = self.orders.sides.get(&side) else {
+            return Ok(());
+        };
         let mut moves: Vec<UnitOrder> = orders.moves.clone();
         moves.sort_by_key(|o| !matches!(o, UnitOrder::Charge { .. }));
         let joins = orders.joins.clone();
         for order in moves {
             let id = order.unit().clone();
-            let Some(u) = self.unit(&id).cloned() else { continue };
+            let Some(u) = self.unit(&id).cloned() else {
+                continue;
+            };
             if !u.is_present() || self.record.moved.contains(&id) || u.fury != Fury::Calm {
                 continue;
             }
             let text = order.text(|i| self.battle.name(i));
             match order {
                 UnitOrder::Charge { target, .. } => match self.unit(&target).cloned() {
-                    Some(t) if t.is_present() => self.charge(&u, &t, MoveKind::Charge { target }, None)?,
+                    Some(t) if t.is_present() => {
+                        self.charge(&u, &t, MoveKind::Charge { target }, None)?
+                    }
                     _ => self.refuse(&id, &text, "its target is no longer on the table"),
                 },
-                UnitOrder::Move { to, full_speed, .. } => self.normal_move(&u, to, full_speed, &text)?,
+                UnitOrder::Move { to, full_speed, .. } => {
+                    self.normal_move(&u, to, full_speed, &text)?
+                }
                 UnitOrder::Form { formation, .. } => self.form(&u, formation, &text),
                 UnitOrder::PassThrough { front, .. } => self.pass_through(&u, &front, &text),
                 UnitOrder::Withdraw { .. } => self.withdraw(&u, &text)?,
@@ -170,8 +232,12 @@ impl Engine<'_> {
             self.record.moved.insert(id);
         }
         for (c, unit) in joins {
-            let ok = self.unit(&unit).is_some_and(|u| u.is_present() && u.side == side)
-                && self.battle.characters.get(&c).is_some_and(|c| c.status == crate::games::fr_ancients::table::CharacterStatus::Active);
+            let ok = self
+                .unit(&unit)
+                .is_some_and(|u| u.is_present() && u.side == side)
+                && self.battle.characters.get(&c).is_some_and(|c| {
+                    c.status == crate::games::fr_ancients::table::CharacterStatus::Active
+                });
             if ok {
                 if let Some(ch) = self.battle.characters.get_mut(&c) {
                     ch.with = Some(unit.clone());
@@ -183,7 +249,11 @@ impl Engine<'_> {
     }
 
     fn refuse(&mut self, unit: &str, order: &str, why: &str) {
-        self.log(Event::Refused { unit: unit.into(), order: order.into(), why: why.into() });
+        self.log(Event::Refused {
+            unit: unit.into(),
+            order: order.into(),
+            why: why.into(),
+        });
     }
 
     /// A charge, by order or impetuously: the sheet's tests, the contact
@@ -191,32 +261,65 @@ impl Engine<'_> {
     pub(crate) fn charge(&mut self, u: &Unit, t: &Unit, kind: MoveKind, edge: Option<Edge>) -> Go {
         let text = format!("charge {}", t.name);
         if !u.troop.may_charge() || u.is_demoralized() {
-            self.refuse(&u.id, &text, "artillery, baggage and demoralized units may not charge (step 4)");
+            self.refuse(
+                &u.id,
+                &text,
+                "artillery, baggage and demoralized units may not charge (step 4)",
+            );
             return Ok(());
         }
         let edge = edge.unwrap_or_else(|| t.footprint().arc_of_degrees(u.front, 45.0));
         let Some(place) = self.contact_place(u, t, edge) else {
-            self.refuse(&u.id, &text, "there is no room for full base to base contact with no overlaps (step 4)");
+            self.refuse(
+                &u.id,
+                &text,
+                "there is no room for full base to base contact with no overlaps (step 4)",
+            );
             return Ok(());
         };
         if u.troop.is_cavalry() && t.troop == TroopType::Elephants {
             let m = sheet().abilities.cause_fear.cavalry_charging_elephant;
-            match self.rally_test(u, Test::ChargeElephant, Some(Modifier::new(m, "cavalry charging an elephant (§5 Cause Fear)")))? {
+            match self.rally_test(
+                u,
+                Test::ChargeElephant,
+                Some(Modifier::new(
+                    m,
+                    "cavalry charging an elephant (§5 Cause Fear)",
+                )),
+            )? {
                 None => return Ok(()),
                 Some(false) => return self.balk(u, t, place),
-                Some(true) => self.fear_due(&u.id, "charged an elephant: a rally check upon impact (§5 Cause Fear)", &t.id),
+                Some(true) => self.fear_due(
+                    &u.id,
+                    "charged an elephant: a rally check upon impact (§5 Cause Fear)",
+                    &t.id,
+                ),
             }
         }
         let counter = self.counter_charge(t, u)?;
-        let in_terrain = self.battle.in_terrain(&u.footprint()) || self.battle.in_terrain(&u.footprint_at(place));
-        let ask = self.move_ask(u, kind.clone(), place, self.allowance(u, in_terrain), self.free_change(u, place));
+        let in_terrain = self.battle.in_terrain(&u.footprint())
+            || self.battle.in_terrain(&u.footprint_at(place));
+        let ask = self.move_ask(
+            u,
+            kind.clone(),
+            place,
+            self.allowance(u, in_terrain),
+            self.free_change(u, place),
+        );
         let key = self.move_key(&u.id, "charge");
-        let Some(Answer::Move(r)) = self.ask(key, ask) else { return Ok(()) };
+        let Some(Answer::Move(r)) = self.ask(key, ask) else {
+            return Ok(());
+        };
         match r {
             MoveResult::Goes => {
                 self.place_unit(&u.id, kind, place);
                 self.record.charged.insert(u.id.clone(), t.id.clone());
-                self.log(Event::Charged { unit: u.id.clone(), target: t.id.clone(), face: edge.face(crate::games::hyborian::rules::Formation::Line), reached: true });
+                self.log(Event::Charged {
+                    unit: u.id.clone(),
+                    target: t.id.clone(),
+                    face: edge.face(crate::games::hyborian::rules::Formation::Line),
+                    reached: true,
+                });
                 if counter {
                     self.record.counter_charged.insert(t.id.clone());
                 }
@@ -224,7 +327,12 @@ impl Engine<'_> {
             }
             other => {
                 self.apply_move(&u.id, kind, place, other, None)?;
-                self.log(Event::Charged { unit: u.id.clone(), target: t.id.clone(), face: Face::Front, reached: false });
+                self.log(Event::Charged {
+                    unit: u.id.clone(),
+                    target: t.id.clone(),
+                    face: Face::Front,
+                    reached: false,
+                });
             }
         }
         Ok(())
@@ -232,13 +340,20 @@ impl Engine<'_> {
 
     /// "failure results in it balking one base away".
     fn balk(&mut self, u: &Unit, t: &Unit, contact: Place) -> Go {
-        let back = shifted(contact, contact.facing + 180.0, u.base[1] * sheet().abilities.cause_fear.balk_bases);
+        let back = shifted(
+            contact,
+            contact.facing + 180.0,
+            u.base[1] * sheet().abilities.cause_fear.balk_bases,
+        );
         let kind = MoveKind::Balk { from: t.id.clone() };
         let ask = self.move_ask(u, kind.clone(), back, self.allowance(u, false), false);
         let key = self.move_key(&u.id, "balk");
         if let Some(Answer::Move(r)) = self.ask(key, ask) {
             self.apply_move(&u.id, kind, back, r, None)?;
-            self.log(Event::Balked { unit: u.id.clone(), from: t.id.clone() });
+            self.log(Event::Balked {
+                unit: u.id.clone(),
+                from: t.id.clone(),
+            });
         }
         Ok(())
     }
@@ -246,7 +361,11 @@ impl Engine<'_> {
     /// Rule 8: does the charged unit counter-charge (its standing order, its
     /// eligibility, and any test)?
     fn counter_charge(&mut self, c: &Unit, charger: &Unit) -> Go<bool> {
-        let ordered = self.orders.sides.get(&c.side).is_some_and(|o| o.counter_charge.contains(&c.id));
+        let ordered = self
+            .orders
+            .sides
+            .get(&c.side)
+            .is_some_and(|o| o.counter_charge.contains(&c.id));
         if !ordered {
             return Ok(false);
         }
@@ -254,7 +373,14 @@ impl Engine<'_> {
             Some(b) => Some(b > 0),
             None => {
                 let key = format!("judge:{}:{}:charge-bonus", c.id, self.phase());
-                match self.ask(key, Ask::Judge { unit: c.id.clone(), judgement: Judgement::NaturalChargeBonus, facts: vec![format!("{} is {}", c.name, c.troop)] }) {
+                match self.ask(
+                    key,
+                    Ask::Judge {
+                        unit: c.id.clone(),
+                        judgement: Judgement::NaturalChargeBonus,
+                        facts: vec![format!("{} is {}", c.name, c.troop)],
+                    },
+                ) {
                     Some(a) => Some(a == Answer::Yes),
                     None => return Ok(false),
                 }
@@ -272,23 +398,39 @@ impl Engine<'_> {
         };
         match counter_charge(&facts) {
             CounterCharge::Not(why) => {
-                self.log(Event::NoCounterCharge { unit: c.id.clone(), against: charger.id.clone(), why });
+                self.log(Event::NoCounterCharge {
+                    unit: c.id.clone(),
+                    against: charger.id.clone(),
+                    why,
+                });
                 Ok(false)
             }
             CounterCharge::AskBonus => Ok(false),
             CounterCharge::May => {
-                self.log(Event::CounterCharged { unit: c.id.clone(), against: charger.id.clone() });
+                self.log(Event::CounterCharged {
+                    unit: c.id.clone(),
+                    against: charger.id.clone(),
+                });
                 Ok(true)
             }
-            CounterCharge::Test { test, modifier, panics } => {
-                let m = (modifier != 0).then(|| Modifier::new(modifier, "cavalry counter-charging an elephant (rule 8)"));
+            CounterCharge::Test {
+                test,
+                modifier,
+                panics,
+            } => {
+                let m = (modifier != 0).then(|| {
+                    Modifier::new(modifier, "cavalry counter-charging an elephant (rule 8)")
+                });
                 match self.rally_test(c, test, m)? {
                     None => Ok(false),
                     Some(true) => {
                         if !panics {
                             self.fear_due(&c.id, "counter-charged a fear-causing unit: fear check upon impact (rule 8)", &charger.id);
                         }
-                        self.log(Event::CounterCharged { unit: c.id.clone(), against: charger.id.clone() });
+                        self.log(Event::CounterCharged {
+                            unit: c.id.clone(),
+                            against: charger.id.clone(),
+                        });
                         Ok(true)
                     }
                     Some(false) if panics => {
@@ -296,8 +438,16 @@ impl Engine<'_> {
                         Ok(false)
                     }
                     Some(false) => {
-                        self.fear_due(&c.id, "failed to counter-charge: fear check prior to melee (rule 8)", &charger.id);
-                        self.log(Event::NoCounterCharge { unit: c.id.clone(), against: charger.id.clone(), why: "it failed its test and stays in place (rule 8)".into() });
+                        self.fear_due(
+                            &c.id,
+                            "failed to counter-charge: fear check prior to melee (rule 8)",
+                            &charger.id,
+                        );
+                        self.log(Event::NoCounterCharge {
+                            unit: c.id.clone(),
+                            against: charger.id.clone(),
+                            why: "it failed its test and stays in place (rule 8)".into(),
+                        });
                         Ok(false)
                     }
                 }
@@ -311,7 +461,10 @@ impl Engine<'_> {
             u.fury = Fury::Panicked;
         }
         self.record.demoralized.insert(unit.to_string());
-        self.log(Event::Fury { unit: unit.into(), now: Fury::Panicked });
+        self.log(Event::Fury {
+            unit: unit.into(),
+            now: Fury::Panicked,
+        });
         self.record.fury_moves.push((unit.to_string(), start));
     }
 
@@ -319,15 +472,33 @@ impl Engine<'_> {
     /// unmanoeuvreable flank test (§5), fear checks (§5 Cause Fear).
     fn on_contact(&mut self, u: &Unit, t: &Unit, edge: Edge) -> Go {
         if self.causes_fear(t, u) {
-            self.fear_due(&u.id, "in contact with a unit that causes it fear (§5 Cause Fear)", &t.id);
+            self.fear_due(
+                &u.id,
+                "in contact with a unit that causes it fear (§5 Cause Fear)",
+                &t.id,
+            );
         }
         if self.causes_fear(u, t) {
-            self.fear_due(&t.id, "charged by a unit that causes it fear (§5 Cause Fear)", &u.id);
+            self.fear_due(
+                &t.id,
+                "charged by a unit that causes it fear (§5 Cause Fear)",
+                &u.id,
+            );
         }
         let face = edge.face(crate::games::hyborian::rules::Formation::Line);
-        if t.has(Ability::Unmanoeuvreable) && face != Face::Front && self.record.flank_tested.insert(t.id.clone()) {
+        if t.has(Ability::Unmanoeuvreable)
+            && face != Face::Front
+            && self.record.flank_tested.insert(t.id.clone())
+        {
             if self.rally_test(t, Test::AttackedInFlank, None)? == Some(false) {
-                self.dmz(&t.id, 1, Cause { by: Some(u.id.clone()), how: How::Test })?;
+                self.dmz(
+                    &t.id,
+                    1,
+                    Cause {
+                        by: Some(u.id.clone()),
+                        how: How::Test,
+                    },
+                )?;
             }
         }
         if u.troop == TroopType::ScythedChariots {
@@ -342,40 +513,77 @@ impl Engine<'_> {
         match self.rally_test(u, Test::ScythedStrike, None)? {
             None => return Ok(()),
             Some(false) => {
-                self.panic_now(&u.id, FuryStart::ChariotPanic { target: t.id.clone() });
+                self.panic_now(
+                    &u.id,
+                    FuryStart::ChariotPanic {
+                        target: t.id.clone(),
+                    },
+                );
                 return Ok(());
             }
             Some(true) => {}
         }
-        self.fear_check(&t.id, vec![("charged by a scythed chariot (rule 9)".into(), u.id.clone())])?;
-        let opens = self.orders.sides.get(&t.side).is_some_and(|o| o.open_ranks.contains(&t.id));
-        let Some(target) = self.unit(&t.id).cloned() else { return Ok(()) };
+        self.fear_check(
+            &t.id,
+            vec![("charged by a scythed chariot (rule 9)".into(), u.id.clone())],
+        )?;
+        let opens = self
+            .orders
+            .sides
+            .get(&t.side)
+            .is_some_and(|o| o.open_ranks.contains(&t.id));
+        let Some(target) = self.unit(&t.id).cloned() else {
+            return Ok(());
+        };
         if !opens || !target.is_present() {
             return Ok(());
         }
         match self.rally_test(&target, Test::OpenRanks, None)? {
-            Some(true) => self.destroy(&u.id, Cause { by: Some(t.id.clone()), how: How::PassedThrough }),
-            Some(false) => self.dmz(&t.id, 1, Cause { by: Some(u.id.clone()), how: How::Test }),
+            Some(true) => self.destroy(
+                &u.id,
+                Cause {
+                    by: Some(t.id.clone()),
+                    how: How::PassedThrough,
+                },
+            ),
+            Some(false) => self.dmz(
+                &t.id,
+                1,
+                Cause {
+                    by: Some(u.id.clone()),
+                    how: How::Test,
+                },
+            ),
             None => Ok(()),
         }
     }
 
     /// Roman Battle Drill's free facing change: entirely in open terrain (§5 Maneuverability).
     fn free_change(&self, u: &Unit, to: Place) -> bool {
-        u.has(Ability::Maneuverability) && !self.battle.in_terrain(&u.footprint()) && !self.battle.in_terrain(&u.footprint_at(to))
+        u.has(Ability::Maneuverability)
+            && !self.battle.in_terrain(&u.footprint())
+            && !self.battle.in_terrain(&u.footprint_at(to))
     }
 
     /// A move the player wrote, checked against the sheet's limits.
     fn normal_move(&mut self, u: &Unit, to: Place, full_speed: bool, text: &str) -> Go {
         if self.battle.in_melee(u) {
-            self.refuse(&u.id, text, "it is in melee: only skirmishers and light infantry may withdraw (rule 2)");
+            self.refuse(
+                &u.id,
+                text,
+                "it is in melee: only skirmishers and light infantry may withdraw (rule 2)",
+            );
             return Ok(());
         }
         let turn = turn_between(u.facing, to.facing).abs();
         let distance = u.front.distance(to.front);
         if let Some(kind) = u.artillery {
             if turn > 0.5 && kind == ArtilleryKind::Catapult {
-                self.refuse(&u.id, text, "catapults and siege artillery may not even pivot once deployed (rule 5)");
+                self.refuse(
+                    &u.id,
+                    text,
+                    "catapults and siege artillery may not even pivot once deployed (rule 5)",
+                );
                 return Ok(());
             }
             if turn > 0.5 && self.record.fired.contains(&u.id) {
@@ -383,10 +591,15 @@ impl Engine<'_> {
                 return Ok(());
             }
         }
-        let in_terrain = self.battle.in_terrain(&u.footprint()) || self.battle.in_terrain(&u.footprint_at(to));
+        let in_terrain =
+            self.battle.in_terrain(&u.footprint()) || self.battle.in_terrain(&u.footprint_at(to));
         if let Some(cap) = self.move_cap(u, in_terrain) {
             if distance > cap + CONTACT {
-                let what = if u.formation == Formation::Tortoise { "in tortoise, movement is limited to 2\"/1\" (§5 Tortoise)" } else { "hoplites in shieldwall move 2\"/0\" (§5 Hoplite)" };
+                let what = if u.formation == Formation::Tortoise {
+                    "in tortoise, movement is limited to 2\"/1\" (§5 Tortoise)"
+                } else {
+                    "hoplites in shieldwall move 2\"/0\" (§5 Hoplite)"
+                };
                 self.refuse(&u.id, text, what);
                 return Ok(());
             }
@@ -401,19 +614,34 @@ impl Engine<'_> {
         let mut allowance = self.allowance(u, in_terrain);
         if u.has(Ability::Unmanoeuvreable) && turn > 0.5 {
             if turn >= 89.5 && distance > CONTACT {
-                self.refuse(&u.id, text, "turning 90 or 180 degrees takes a full turn (§5 Unmanoeuvreable; ruling FA-9)");
+                self.refuse(
+                    &u.id,
+                    text,
+                    "turning 90 or 180 degrees takes a full turn (§5 Unmanoeuvreable; ruling FA-9)",
+                );
                 return Ok(());
             }
             if turn >= 89.5 || full_speed {
                 if self.rally_test(u, Test::Wheel, None)? == Some(false) {
-                    self.dmz(&u.id, 1, Cause { by: None, how: How::Test })?;
+                    self.dmz(
+                        &u.id,
+                        1,
+                        Cause {
+                            by: None,
+                            how: How::Test,
+                        },
+                    )?;
                 }
             } else {
                 allowance = allowance.map(|a| a * sheet().abilities.unmanoeuvreable.wheel_speed);
             }
         }
         let f = u.footprint_at(to);
-        let overlapped = self.battle.present().find(|o| o.id != u.id && o.footprint().overlaps(&f)).map(|o| o.name.clone());
+        let overlapped = self
+            .battle
+            .present()
+            .find(|o| o.id != u.id && o.footprint().overlaps(&f))
+            .map(|o| o.name.clone());
         if let Some(o) = overlapped {
             let why = format!("it would end overlapping {o}");
             self.refuse(&u.id, text, &why);
@@ -444,12 +672,17 @@ impl Engine<'_> {
         if let Some(m) = self.battle.units.get_mut(&u.id) {
             m.formation = formation;
         }
-        self.log(Event::Formed { unit: u.id.clone(), formation: formation.code() });
+        self.log(Event::Formed {
+            unit: u.id.clone(),
+            formation: formation.code(),
+        });
     }
 
     /// Roman Battle Drill, Pass Through: the ordering (rear) unit replaces the front one.
     fn pass_through(&mut self, rear: &Unit, front: &str, text: &str) {
-        let Some(f) = self.unit(front).cloned() else { return };
+        let Some(f) = self.unit(front).cloned() else {
+            return;
+        };
         let gap = self.battle.inches(self.options.adjacent_within);
         let ok = rear.has(Ability::PassThrough)
             && f.has(Ability::PassThrough)
@@ -475,7 +708,12 @@ impl Engine<'_> {
         let enemies: Vec<(TroopType, Option<bool>)> = contacts
             .iter()
             .filter_map(|(e, _)| self.unit(e))
-            .map(|e| (e.troop, mine.zip(self.allowance(e, false)).map(|(m, a)| a < m)))
+            .map(|e| {
+                (
+                    e.troop,
+                    mine.zip(self.allowance(e, false)).map(|(m, a)| a < m),
+                )
+            })
             .collect();
         let rear = contacts.iter().any(|(_, f)| *f == Face::Rear);
         match may_withdraw(u.troop, rear, &enemies) {
@@ -485,8 +723,18 @@ impl Engine<'_> {
             }
             Withdrawal::IfSlower => {
                 let key = format!("judge:{}:{}:slower", u.id, self.phase());
-                let facts = contacts.iter().map(|(e, _)| format!("fights {}", self.battle.name(e))).collect();
-                match self.ask(key, Ask::Judge { unit: u.id.clone(), judgement: Judgement::SlowerInfantry, facts }) {
+                let facts = contacts
+                    .iter()
+                    .map(|(e, _)| format!("fights {}", self.battle.name(e)))
+                    .collect();
+                match self.ask(
+                    key,
+                    Ask::Judge {
+                        unit: u.id.clone(),
+                        judgement: Judgement::SlowerInfantry,
+                        facts,
+                    },
+                ) {
                     Some(Answer::Yes) => {}
                     Some(_) => {
                         self.refuse(&u.id, text, "the infantry it fights is not slower (rule 2)");
@@ -517,11 +765,19 @@ impl Engine<'_> {
     /// adjacent to an elephant, friend or foe (ruling FA-8).
     pub(crate) fn fear_checks(&mut self) -> Go {
         let mut due = std::mem::take(&mut self.record.fear_due);
-        let elephants: Vec<Unit> = self.battle.present().filter(|e| e.troop.causes_fear_by_nature()).cloned().collect();
+        let elephants: Vec<Unit> = self
+            .battle
+            .present()
+            .filter(|e| e.troop.causes_fear_by_nature())
+            .cloned()
+            .collect();
         for e in &elephants {
             for o in self.battle.present() {
                 if o.id != e.id && self.battle.adjacent(o, e, self.options) {
-                    due.entry(o.id.clone()).or_default().push(("adjacent to an elephant (§5 Cause Fear)".into(), e.id.clone()));
+                    due.entry(o.id.clone()).or_default().push((
+                        "adjacent to an elephant (§5 Cause Fear)".into(),
+                        e.id.clone(),
+                    ));
                 }
             }
         }
@@ -530,7 +786,10 @@ impl Engine<'_> {
             for (e, _) in self.battle.contacts(u) {
                 if let Some(e) = self.unit(&e) {
                     if self.causes_fear(e, u) {
-                        due.entry(u.id.clone()).or_default().push(("in contact with a unit that causes it fear (§5 Cause Fear)".into(), e.id.clone()));
+                        due.entry(u.id.clone()).or_default().push((
+                            "in contact with a unit that causes it fear (§5 Cause Fear)".into(),
+                            e.id.clone(),
+                        ));
                     }
                 }
             }
@@ -545,24 +804,53 @@ impl Engine<'_> {
 
     /// One fear check (once a phase); a failure costs the DMZs the base rules say (M9).
     pub(crate) fn fear_check(&mut self, unit: &str, reasons: Vec<(String, UnitId)>) -> Go {
-        let Some(u) = self.unit(unit).cloned() else { return Ok(()) };
+        let Some(u) = self.unit(unit).cloned() else {
+            return Ok(());
+        };
         if !u.is_present() || !self.record.fear_checked.insert(unit.to_string()) {
             return Ok(());
         }
         let key = format!("fear:{unit}:{}", self.phase());
         let roll = self.roll(&key)?;
         let source = reasons.first().map(|(_, s)| s.clone());
-        let modifiers = reasons.iter().map(|(why, _)| Modifier::new(0, why.clone())).collect();
-        let ask = Ask::Test { unit: unit.into(), test: Test::Fear, rally: u.values().map(|v| v.rally), modifiers, roll: roll.clone() };
-        let Some(answer) = self.ask(key, ask) else { return Ok(()) };
+        let modifiers = reasons
+            .iter()
+            .map(|(why, _)| Modifier::new(0, why.clone()))
+            .collect();
+        let ask = Ask::Test {
+            unit: unit.into(),
+            test: Test::Fear,
+            rally: u.values().map(|v| v.rally),
+            modifiers,
+            roll: roll.clone(),
+        };
+        let Some(answer) = self.ask(key, ask) else {
+            return Ok(());
+        };
         let (passed, dmz) = match answer {
             Answer::Pass => (true, 0),
-            Answer::Fail { dmz } => (false, dmz.or(self.pack.map(|p| p.tests.fear_fail_dmz)).unwrap_or(1)),
+            Answer::Fail { dmz } => (
+                false,
+                dmz.or(self.pack.map(|p| p.tests.fear_fail_dmz))
+                    .unwrap_or(1),
+            ),
             _ => return Ok(()),
         };
-        self.log(Event::Tested { unit: unit.into(), test: Test::Fear, roll, passed });
+        self.log(Event::Tested {
+            unit: unit.into(),
+            test: Test::Fear,
+            roll,
+            passed,
+        });
         if dmz > 0 {
-            self.dmz(unit, dmz, Cause { by: source, how: How::Fear })?;
+            self.dmz(
+                unit,
+                dmz,
+                Cause {
+                    by: source,
+                    how: How::Fear,
+                },
+            )?;
         }
         Ok(())
     }

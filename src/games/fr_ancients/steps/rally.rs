@@ -15,17 +15,33 @@ use crate::games::fr_ancients::table::{CharacterStatus, Fury, StandardState, Uni
 impl Engine<'_> {
     pub(crate) fn rally(&mut self) -> Go {
         let side = self.phasing();
-        let units: Vec<Unit> = self.battle.present().filter(|u| u.side == side && u.levels() > 0).cloned().collect();
+        let units: Vec<Unit> = self
+            .battle
+            .present()
+            .filter(|u| u.side == side && u.levels() > 0)
+            .cloned()
+            .collect();
         for u in units {
             let mut modifiers = vec![Modifier::new(
                 -i32::from(u.levels()),
-                format!("{} level(s) of demoralization (step 1; a Rage or Panic marker counts one)", u.levels()),
+                format!(
+                    "{} level(s) of demoralization (step 1; a Rage or Panic marker counts one)",
+                    u.levels()
+                ),
             )];
             modifiers.extend(self.rally_bonuses(&u));
             let key = format!("rally:{}:{}", u.id, self.phase());
             let roll = self.roll(&key)?;
-            let ask = Ask::Test { unit: u.id.clone(), test: Test::Rally, rally: u.values().map(|v| v.rally), modifiers, roll: roll.clone() };
-            let Some(answer) = self.ask(key, ask) else { continue };
+            let ask = Ask::Test {
+                unit: u.id.clone(),
+                test: Test::Rally,
+                rally: u.values().map(|v| v.rally),
+                modifiers,
+                roll: roll.clone(),
+            };
+            let Some(answer) = self.ask(key, ask) else {
+                continue;
+            };
             let passed = answer == Answer::Pass;
             if passed {
                 let unit = self.battle.units.get_mut(&u.id).expect("present");
@@ -36,9 +52,17 @@ impl Engine<'_> {
                 }
             }
             let levels = self.battle.units[&u.id].levels();
-            self.log(Event::Rally { unit: u.id.clone(), roll, passed, levels });
+            self.log(Event::Rally {
+                unit: u.id.clone(),
+                roll,
+                passed,
+                levels,
+            });
             if passed && u.fury != Fury::Calm {
-                self.log(Event::Fury { unit: u.id.clone(), now: Fury::Calm });
+                self.log(Event::Fury {
+                    unit: u.id.clone(),
+                    now: Fury::Calm,
+                });
             }
         }
         Ok(())
@@ -50,14 +74,26 @@ impl Engine<'_> {
     pub(crate) fn rally_bonuses(&self, u: &Unit) -> Vec<Modifier> {
         let mut out = Vec::new();
         for c in self.battle.characters_with(&u.id) {
-            out.push(Modifier::new(c.rank.bonus().rally, format!("{} {} (§7)", c.rank, c.name)));
+            out.push(Modifier::new(
+                c.rank.bonus().rally,
+                format!("{} {} (§7)", c.rank, c.name),
+            ));
         }
         let standard = self.battle.side(&u.side).and_then(|s| s.standard.clone());
         if let Some(StandardState::With(bearer)) = standard {
             if bearer == u.id {
-                out.push(Modifier::new(bearer_rally(), "carries the battle standard (rule 15)"));
-            } else if self.unit(&bearer).is_some_and(|b| b.is_present() && self.battle.adjacent(u, b, self.options)) {
-                out.push(Modifier::new(adjacent_rally(), "adjacent to the battle standard (rule 15)"));
+                out.push(Modifier::new(
+                    bearer_rally(),
+                    "carries the battle standard (rule 15)",
+                ));
+            } else if self
+                .unit(&bearer)
+                .is_some_and(|b| b.is_present() && self.battle.adjacent(u, b, self.options))
+            {
+                out.push(Modifier::new(
+                    adjacent_rally(),
+                    "adjacent to the battle standard (rule 15)",
+                ));
             }
         }
         out
@@ -66,15 +102,33 @@ impl Engine<'_> {
     /// A rally test for a reason the sheet gives: `modifier` is the
     /// sheet's own (cavalry −2 against an elephant); `None` while the game
     /// master's answer waits.
-    pub(crate) fn rally_test(&mut self, u: &Unit, test: Test, modifier: Option<Modifier>) -> Go<Option<bool>> {
+    pub(crate) fn rally_test(
+        &mut self,
+        u: &Unit,
+        test: Test,
+        modifier: Option<Modifier>,
+    ) -> Go<Option<bool>> {
         let key = format!("{}:{}:{}", test.describe().0, u.id, self.phase());
         let roll = self.roll(&key)?;
         let mut modifiers: Vec<Modifier> = modifier.into_iter().collect();
         modifiers.extend(self.rally_bonuses(u));
-        let ask = Ask::Test { unit: u.id.clone(), test, rally: u.values().map(|v| v.rally), modifiers, roll: roll.clone() };
-        let Some(answer) = self.ask(key, ask) else { return Ok(None) };
+        let ask = Ask::Test {
+            unit: u.id.clone(),
+            test,
+            rally: u.values().map(|v| v.rally),
+            modifiers,
+            roll: roll.clone(),
+        };
+        let Some(answer) = self.ask(key, ask) else {
+            return Ok(None);
+        };
         let passed = answer == Answer::Pass;
-        self.log(Event::Tested { unit: u.id.clone(), test, roll, passed });
+        self.log(Event::Tested {
+            unit: u.id.clone(),
+            test,
+            roll,
+            passed,
+        });
         Ok(Some(passed))
     }
 
@@ -94,9 +148,21 @@ impl Engine<'_> {
         for c in captured {
             let key = format!("escape:{c}:{}", self.phase());
             let roll = self.roll(&key)?;
-            let Some(answer) = self.ask(key, Ask::Escape { character: c.clone(), roll: roll.clone() }) else { continue };
+            let Some(answer) = self.ask(
+                key,
+                Ask::Escape {
+                    character: c.clone(),
+                    roll: roll.clone(),
+                },
+            ) else {
+                continue;
+            };
             let escaped = answer == Answer::Pass;
-            self.log(Event::Escape { character: c.clone(), roll, escaped });
+            self.log(Event::Escape {
+                character: c.clone(),
+                roll,
+                escaped,
+            });
             if escaped {
                 if let Some(unit) = self.rejoin(&c) {
                     self.character_fate(&c, Loss::Joins(unit));
@@ -109,17 +175,34 @@ impl Engine<'_> {
     /// Where an escaped character goes.
     fn rejoin(&self, character: &str) -> Option<String> {
         let side = self.battle.characters.get(character)?.side.clone();
-        let ordered = self.orders.sides.get(&side).and_then(|o| o.joins.iter().find(|(c, _)| c == character).map(|(_, u)| u.clone()));
+        let ordered = self.orders.sides.get(&side).and_then(|o| {
+            o.joins
+                .iter()
+                .find(|(c, _)| c == character)
+                .map(|(_, u)| u.clone())
+        });
         let general = self
             .battle
             .characters
             .values()
-            .find(|g| g.side == side && g.rank == crate::games::fr_ancients::characters::Rank::General && g.status == CharacterStatus::Active)
+            .find(|g| {
+                g.side == side
+                    && g.rank == crate::games::fr_ancients::characters::Rank::General
+                    && g.status == CharacterStatus::Active
+            })
             .and_then(|g| g.with.clone());
         [ordered, general]
             .into_iter()
             .flatten()
-            .find(|u| self.unit(u).is_some_and(|u| u.is_present() && u.side == side))
-            .or_else(|| self.battle.present().find(|u| u.side == side).map(|u| u.id.clone()))
+            .find(|u| {
+                self.unit(u)
+                    .is_some_and(|u| u.is_present() && u.side == side)
+            })
+            .or_else(|| {
+                self.battle
+                    .present()
+                    .find(|u| u.side == side)
+                    .map(|u| u.id.clone())
+            })
     }
 }
