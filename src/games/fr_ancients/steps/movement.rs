@@ -159,18 +159,16 @@ impl Engine<'_> {
                 return Ok(());
             }
         }
-        let tf = enemy.footprint();
-        let edge = [Edge::Left, Edge::Right, Edge::Rear]
+        // The nearest flank or rear it can reach without going through a unit;
+        // failing that, the face it sees, as any charge.
+        let mut edges: Vec<(f64, Edge)> = [Edge::Left, Edge::Right, Edge::Rear]
             .into_iter()
-            .min_by(|a, b| {
-                let (a0, a1) = tf.edge(*a);
-                let (b0, b1) = tf.edge(*b);
-                u.front
-                    .distance((a0 + a1) / 2.0)
-                    .total_cmp(&u.front.distance((b0 + b1) / 2.0))
-            })
-            .unwrap_or(Edge::Front);
-        self.charge(&u, &enemy, kind, Some(edge))
+            .filter_map(|e| self.contact_place(&u, &enemy, e).map(|p| (e, p)))
+            .filter(|(_, p)| !self.battle.present().any(|o| o.id != u.id && o.footprint().crosses_segment(u.front, p.front)))
+            .map(|(e, p)| (u.front.distance(p.front), e))
+            .collect();
+        edges.sort_by(|a, b| a.0.total_cmp(&b.0));
+        self.charge(&u, &enemy, kind, edges.first().map(|(_, e)| *e))
     }
 
     fn move_key(&mut self, unit: &str, what: &str) -> String {
