@@ -122,6 +122,9 @@ pub struct Record {
     pub fury_moves: Vec<(UnitId, FuryStart)>,
     /// Step 7's scores, for step 8.
     pub scores: Vec<(String, u32)>,
+    /// (unit, fear-causer) pairs adjacent or in contact when the phase began
+    /// (they call for no new fear check, ruling FA-28).
+    pub fearsome_at_start: BTreeSet<(UnitId, UnitId)>,
     /// Units whose enemies may not follow up (replaced by Pass Through).
     pub no_follow_up: BTreeSet<UnitId>,
     /// Counters that keep question and dice keys unique within the phase.
@@ -151,18 +154,9 @@ impl<'a> Engine<'a> {
         base: &'a mut dyn Base,
         dice: &'a mut dyn Dice,
     ) -> Engine<'a> {
-        Engine {
-            battle,
-            orders,
-            options,
-            pack,
-            base,
-            dice,
-            events: Vec::new(),
-            pending: Vec::new(),
-            part: Part::Rally,
-            record: Record::default(),
-        }
+        let mut record = Record::default();
+        record.fearsome_at_start = fearsome_pairs(&battle, options);
+        Engine { battle, orders, options, pack, base, dice, events: Vec::new(), pending: Vec::new(), part: Part::Rally, record }
     }
 
     /// Play one part; its questions that wait for the game master stop the run.
@@ -1063,6 +1057,35 @@ pub fn contact_place(battle: &Battle, u: &Unit, target: &Unit, edge: Edge) -> Op
                     .present()
                     .any(|o| o.id != u.id && o.id != target.id && o.footprint().overlaps(&f))
         })
+}
+
+/// Every (unit, elephant) pair adjacent, and every (unit, enemy that causes
+/// it fear) pair in contact: the neighbours that call for fear checks.
+pub fn fearsome_pairs(battle: &Battle, options: &Options) -> BTreeSet<(UnitId, UnitId)> {
+    let mut out = BTreeSet::new();
+    for e in battle.present() {
+        for o in battle.present().filter(|o| o.id != e.id) {
+            let adjacent_elephant = e.troop.causes_fear_by_nature() && battle.adjacent(o, e, options);
+            let feared_contact = battle.touching(o, e) && causes_fear(e, o);
+            if adjacent_elephant || feared_contact {
+                out.insert((o.id.clone(), e.id.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `a` causes fear to `b`: elephants to all cavalry, every enemy to
+/// an unsteady unit, and the units decided before the game (§5 Cause Fear,
+/// Unsteady).
+pub fn causes_fear(a: &Unit, b: &Unit) -> bool {
+    if a.side == b.side {
+        return false;
+    }
+    b.grade.is_some_and(|g| g.fears_every_enemy())
+        || (a.troop.causes_fear_by_nature() && b.troop.is_cavalry())
+        || a.causes_fear_to_all
+        || a.causes_fear_to.contains(&b.troop)
 }
 
 /// What a sweep found.

@@ -30,6 +30,10 @@ pub struct Options {
     pub adjacent_within: f64,
     /// Whether units in melee shoot and are shot at (M6; ruling FA-27).
     pub fire_into_melee: bool,
+    /// Whether units standing next to an elephant (or in contact with a unit
+    /// that causes them fear) test again every phase, not only when they
+    /// come there (ruling FA-28).
+    pub fear_every_phase: bool,
 }
 
 impl Default for Options {
@@ -42,6 +46,7 @@ impl Default for Options {
             compass_die: CompassDie::D10,
             adjacent_within: 0.5,
             fire_into_melee: false,
+            fear_every_phase: false,
         }
     }
 }
@@ -76,7 +81,7 @@ pub enum CompassDie {
 }
 
 /// The option names, for "did you mean".
-const NAMES: [&str; 7] = [
+const NAMES: [&str; 8] = [
     "fire_by",
     "morale_clock",
     "scipio",
@@ -84,6 +89,7 @@ const NAMES: [&str; 7] = [
     "compass_die",
     "adjacent_within",
     "fire_into_melee",
+    "fear_every_phase",
 ];
 
 impl Options {

@@ -172,25 +172,31 @@ impl PackRules<'_> {
             }
             _ => {}
         }
-        let Some(allowance) = allowance else {
-            return MoveResult::Goes;
+        let way = bearing_of(to.front - from.front);
+        let goes = match allowance {
+            None => true,
+            Some(a) => {
+                let changes = if turn > 0.5 && !free_change { 1.0 } else { 0.0 };
+                distance + changes * self.pack.movement.facing_change <= a + 1e-9
+            }
         };
-        let changes = if turn > 0.5 && !free_change { 1.0 } else { 0.0 };
-        let cost = distance + changes * self.pack.movement.facing_change;
-        if cost <= allowance + 1e-9 {
+        if goes && !blocked {
             return MoveResult::Goes;
         }
-        let reach = (allowance - changes * self.pack.movement.facing_change).max(0.0);
-        let way = bearing_of(to.front - from.front);
-        let facing = if matches!(kind, MoveKind::Normal) {
-            to.facing
-        } else {
-            way
+        let reach = match allowance {
+            Some(a) if !goes => {
+                let changes = if turn > 0.5 && !free_change { 1.0 } else { 0.0 };
+                (a - changes * self.pack.movement.facing_change).clamp(0.0, distance)
+            }
+            _ => distance,
         };
-        MoveResult::StopsAt(Place {
-            facing,
-            ..shifted(from, way, reach.min(distance))
-        })
+        let facing = if matches!(kind, MoveKind::Normal) { to.facing } else { way };
+        // Short of its goal it stops where it fits, never on another unit.
+        let clear = (0..=20).rev().map(|i| Place { facing, ..shifted(from, way, reach * f64::from(i) / 20.0) }).find(|p| {
+            let f = u.footprint_at(*p);
+            battle.on_table(&f) && !battle.present().any(|o| o.id != u.id && o.footprint().overlaps(&f))
+        });
+        MoveResult::StopsAt(clear.unwrap_or(from))
     }
 }
 

@@ -812,3 +812,51 @@ fn melee(
         wraps,
     })
 }
+
+/// An answer written in the game master's language (`N: …`), as
+/// [`read_answers`] reads it back: units and characters by id.
+pub fn write_answer(n: usize, a: &Answer) -> String {
+    let body = match a {
+        Answer::Pass => "pass".to_string(),
+        Answer::Fail { dmz: Some(d) } => format!("fail, {d} dmz"),
+        Answer::Fail { dmz: None } => "fail".to_string(),
+        Answer::Yes => "yes".to_string(),
+        Answer::No => "no".to_string(),
+        Answer::Fire(o) if o.destroyed => "destroyed".to_string(),
+        Answer::Fire(o) if o.dmz == 0 => "no effect".to_string(),
+        Answer::Fire(o) => format!("{} dmz", o.dmz),
+        Answer::Melee { winner, results, wraps } => {
+            let mut parts = vec![winner.as_ref().map_or("draw".to_string(), |w| format!("{w} wins"))];
+            for (u, o) in results {
+                if o.destroyed {
+                    parts.push(format!("{u} destroyed"));
+                } else if o.dmz > 0 {
+                    parts.push(format!("{u} {} dmz", o.dmz));
+                }
+            }
+            for w in wraps {
+                parts.push(format!("{} wraps to the {} of {}", w.unit, w.to, w.around));
+            }
+            parts.join("; ")
+        }
+        Answer::Move(MoveResult::Goes) => "ok".to_string(),
+        Answer::Move(MoveResult::StopsAt(p)) => format!("stops at {:.3}, {:.3} facing {:.3}", p.front.x, p.front.y, p.facing),
+        Answer::Move(MoveResult::Destroyed) => "destroyed".to_string(),
+        Answer::Move(MoveResult::OffTable) => "off table".to_string(),
+        Answer::Distance(d) => format!("moves {d:.3}"),
+        Answer::Challenge { winner: None, .. } => "draw".to_string(),
+        Answer::Challenge { winner: Some(w), loser } => {
+            let fate = match loser {
+                Loss::Killed => "killed",
+                Loss::Captured => "captured",
+                _ => "unhurt",
+            };
+            format!("{w} wins; {fate}")
+        }
+        Answer::Fate(Loss::Killed) => "killed".to_string(),
+        Answer::Fate(Loss::Captured) => "captured".to_string(),
+        Answer::Fate(Loss::Joins(u)) => format!("joins {u}"),
+        Answer::Fate(Loss::Unhurt) => "unhurt".to_string(),
+    };
+    format!("{n}: {body}")
+}

@@ -53,7 +53,7 @@
 mod answer;
 mod situation;
 
-pub use answer::{read_answers, GmKind, GmReading};
+pub use answer::{read_answers, write_answer, GmKind, GmReading};
 pub use situation::Situation;
 
 use super::questions::{Answer, Base, Question};

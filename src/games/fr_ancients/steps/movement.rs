@@ -7,7 +7,7 @@
 //! overlaps. Artillery, baggage and demoralized units may not charge."
 
 use crate::games::fr_ancients::abilities::Ability;
-use crate::games::fr_ancients::engine::{directly_behind, Cause, Engine, FuryStart, Go, How};
+use crate::games::fr_ancients::engine::{causes_fear, directly_behind, fearsome_pairs, Cause, Engine, FuryStart, Go, How};
 use crate::games::fr_ancients::events::Event;
 use crate::games::fr_ancients::new_rules::{
     counter_charge, may_withdraw, CounterCharge, CounterFacts, Withdrawal,
@@ -24,15 +24,9 @@ use crate::games::fr_ancients::troops::TroopType;
 use crate::games::hyborian::table::geometry::{bearing_of, turn_between, Edge, Face};
 
 impl Engine<'_> {
-    /// Whether `a` causes fear to `b` (§5 Cause Fear, Unsteady).
+    /// Whether `a` causes fear to `b` ([`causes_fear`]).
     pub(crate) fn causes_fear(&self, a: &Unit, b: &Unit) -> bool {
-        if a.side == b.side {
-            return false;
-        }
-        b.grade.is_some_and(|g| g.fears_every_enemy())
-            || (a.troop.causes_fear_by_nature() && b.troop.is_cavalry())
-            || a.causes_fear_to_all
-            || a.causes_fear_to.contains(&b.troop)
+        causes_fear(a, b)
     }
 
     fn fear_due(&mut self, unit: &str, why: &str, source: &str) {
@@ -760,37 +754,23 @@ impl Engine<'_> {
 
     /// Step 4e: "Make fear checks": the checks due this phase (contact with
     /// a unit that causes fear, rule 8's and §5's checks), and every unit
-    /// adjacent to an elephant, friend or foe (ruling FA-8).
+    /// that came adjacent to an elephant, friend or foe (ruling FA-8), or
+    /// into contact with a unit that causes it fear, since the phase began;
+    /// with option `fear_every_phase`, standing neighbours test each phase too
+    /// (ruling FA-28).
     pub(crate) fn fear_checks(&mut self) -> Go {
         let mut due = std::mem::take(&mut self.record.fear_due);
-        let elephants: Vec<Unit> = self
-            .battle
-            .present()
-            .filter(|e| e.troop.causes_fear_by_nature())
-            .cloned()
-            .collect();
-        for e in &elephants {
-            for o in self.battle.present() {
-                if o.id != e.id && self.battle.adjacent(o, e, self.options) {
-                    due.entry(o.id.clone()).or_default().push((
-                        "adjacent to an elephant (§5 Cause Fear)".into(),
-                        e.id.clone(),
-                    ));
-                }
+        for (u, e) in fearsome_pairs(&self.battle, self.options) {
+            if !self.options.fear_every_phase && self.record.fearsome_at_start.contains(&(u.clone(), e.clone())) {
+                continue;
             }
-        }
-        let units: Vec<Unit> = self.battle.present().cloned().collect();
-        for u in &units {
-            for (e, _) in self.battle.contacts(u) {
-                if let Some(e) = self.unit(&e) {
-                    if self.causes_fear(e, u) {
-                        due.entry(u.id.clone()).or_default().push((
-                            "in contact with a unit that causes it fear (§5 Cause Fear)".into(),
-                            e.id.clone(),
-                        ));
-                    }
-                }
-            }
+            let elephant = self.unit(&e).is_some_and(|x| x.troop.causes_fear_by_nature());
+            let why = if elephant && self.unit(&u).zip(self.unit(&e)).is_some_and(|(a, b)| !self.battle.touching(a, b) || a.side == b.side) {
+                "adjacent to an elephant (§5 Cause Fear)"
+            } else {
+                "in contact with a unit that causes it fear (§5 Cause Fear)"
+            };
+            due.entry(u).or_default().push((why.into(), e));
         }
         for (unit, mut reasons) in due {
             reasons.sort();
