@@ -524,17 +524,18 @@ fn unit_of(
         for part in parts {
             match part {
                 Ability::PassThrough | Ability::Maneuverability
-                    if entry.abilities.contains(&Ability::BattleDrill) =>
+                    if entry.abilities.contains(&Ability::BattleDrill)
+                        && !drill.allows(part, list.years[0], list.years[1]) =>
                 {
-                    if !drill.allows(part, list.years[0], list.years[1]) {
-                        breaches.push(Breach::DrillOutOfPeriod {
-                            unit: name.clone(),
-                            part,
-                            years: list.years,
-                        });
-                        continue;
-                    }
+                    breaches.push(Breach::DrillOutOfPeriod {
+                        unit: name.clone(),
+                        part,
+                        years: list.years,
+                    });
+                    continue;
                 }
+                Ability::PassThrough | Ability::Maneuverability
+                    if entry.abilities.contains(&Ability::BattleDrill) => {}
                 Ability::Tortoise if !super::abilities::tortoise_allowed(list.years[0]) => {
                     breaches.push(Breach::TortoiseBeforeMarius {
                         unit: name.clone(),

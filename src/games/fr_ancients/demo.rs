@@ -30,13 +30,25 @@ fn orders_for(game: &Game, side: &str) -> String {
     let b = &game.battle;
     let mut out = String::new();
     let ahead = if b.sides[0].id == side { 1.0 } else { -1.0 };
-    for u in b.units.values().filter(|u| u.side == side && u.is_present()) {
-        let step = match (u.troop.is_cavalry(), u.troop == super::troops::TroopType::Skirmishers) {
+    for u in b
+        .units
+        .values()
+        .filter(|u| u.side == side && u.is_present())
+    {
+        let step = match (
+            u.troop.is_cavalry(),
+            u.troop == super::troops::TroopType::Skirmishers,
+        ) {
             (true, _) => 6.0,
             (_, true) => 4.0,
             _ => continue,
         };
-        out.push_str(&format!("{}: move to {:.1}, {:.1}\n", u.name, u.front.x, u.front.y + ahead * step));
+        out.push_str(&format!(
+            "{}: move to {:.1}, {:.1}\n",
+            u.name,
+            u.front.x,
+            u.front.y + ahead * step
+        ));
     }
     out
 }
@@ -82,12 +94,17 @@ pub fn one_turn_with_gm() -> Vec<String> {
                         .questions
                         .iter()
                         .enumerate()
-                        .filter_map(|(i, q)| rules.answer(&at, q).map(|a| write_answer(i + 1, &a) + "\n"))
+                        .filter_map(|(i, q)| {
+                            rules.answer(&at, q).map(|a| write_answer(i + 1, &a) + "\n")
+                        })
                         .collect();
                     out.push(format!("From the game master:\n{answer}"));
                     let reading = game.read_gm_answer(&situation, &at, &answer);
                     if !reading.diagnostics.is_empty() {
-                        out.push(format!("The umpire to the game master:\n{}", reading.render()));
+                        out.push(format!(
+                            "The umpire to the game master:\n{}",
+                            reading.render()
+                        ));
                     }
                     desk.answers.extend(reading.answers);
                 }

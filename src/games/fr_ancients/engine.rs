@@ -154,9 +154,22 @@ impl<'a> Engine<'a> {
         base: &'a mut dyn Base,
         dice: &'a mut dyn Dice,
     ) -> Engine<'a> {
-        let mut record = Record::default();
-        record.fearsome_at_start = fearsome_pairs(&battle, options);
-        Engine { battle, orders, options, pack, base, dice, events: Vec::new(), pending: Vec::new(), part: Part::Rally, record }
+        let record = Record {
+            fearsome_at_start: fearsome_pairs(&battle, options),
+            ..Record::default()
+        };
+        Engine {
+            battle,
+            orders,
+            options,
+            pack,
+            base,
+            dice,
+            events: Vec::new(),
+            pending: Vec::new(),
+            part: Part::Rally,
+            record,
+        }
     }
 
     /// Play one part; its questions that wait for the game master stop the run.
@@ -1065,7 +1078,8 @@ pub fn fearsome_pairs(battle: &Battle, options: &Options) -> BTreeSet<(UnitId, U
     let mut out = BTreeSet::new();
     for e in battle.present() {
         for o in battle.present().filter(|o| o.id != e.id) {
-            let adjacent_elephant = e.troop.causes_fear_by_nature() && battle.adjacent(o, e, options);
+            let adjacent_elephant =
+                e.troop.causes_fear_by_nature() && battle.adjacent(o, e, options);
             let feared_contact = battle.touching(o, e) && causes_fear(e, o);
             if adjacent_elephant || feared_contact {
                 out.insert((o.id.clone(), e.id.clone()));

@@ -89,7 +89,11 @@ impl GameFile {
     pub fn from_toml(text: &str) -> Result<GameFile, String> {
         let g: GameFile = toml::from_str(text).map_err(|e| e.message().to_string())?;
         if g.ruleset != super::RULESET {
-            return Err(format!("ruleset is '{}', not '{}'", g.ruleset, super::RULESET));
+            return Err(format!(
+                "ruleset is '{}', not '{}'",
+                g.ruleset,
+                super::RULESET
+            ));
         }
         if g.sides.len() != 2 {
             return Err("an FR! Ancients game has two sides".into());
@@ -123,10 +127,18 @@ pub struct Game {
 #[derive(Debug, Clone)]
 pub enum Resolution {
     /// The phase is played: the battle after it and its report.
-    Done { after: Battle, events: Vec<Logged>, report: Report },
+    Done {
+        after: Battle,
+        events: Vec<Logged>,
+        report: Report,
+    },
     /// The game master must answer before the phase goes on; `at` is the
     /// battle where it stopped (the situation's places refer to it).
-    NeedsGm { situation: Situation, at: Battle, events: Vec<Logged> },
+    NeedsGm {
+        situation: Situation,
+        at: Battle,
+        events: Vec<Logged>,
+    },
 }
 
 /// Start a game: the scenario's table, each side's army (checked: an army
@@ -134,17 +146,35 @@ pub enum Resolution {
 ///
 /// # Errors
 /// Every problem found in the files.
-pub fn start(game: &GameFile, scenario: &str, armies: &BTreeMap<String, String>, pack: Option<&str>) -> Result<Game, Vec<String>> {
-    let pack = pack.map(Pack::from_toml).transpose().map_err(|e| e.into_iter().map(|m| format!("pack: {m}")).collect::<Vec<_>>())?;
+pub fn start(
+    game: &GameFile,
+    scenario: &str,
+    armies: &BTreeMap<String, String>,
+    pack: Option<&str>,
+) -> Result<Game, Vec<String>> {
+    let pack = pack.map(Pack::from_toml).transpose().map_err(|e| {
+        e.into_iter()
+            .map(|m| format!("pack: {m}"))
+            .collect::<Vec<_>>()
+    })?;
     let options = Options::from_table(&game.options).map_err(|e| vec![format!("[options] {e}")])?;
-    let mut table: toml::Table = toml::from_str(scenario).map_err(|e| vec![format!("scenario: {}", e.message())])?;
+    let mut table: toml::Table =
+        toml::from_str(scenario).map_err(|e| vec![format!("scenario: {}", e.message())])?;
     let deployments: Vec<Deployment> = match table.remove("deployment") {
-        Some(v) => v.try_into().map_err(|e: toml::de::Error| vec![format!("scenario [[deployment]]: {}", e.message())])?,
+        Some(v) => v.try_into().map_err(|e: toml::de::Error| {
+            vec![format!("scenario [[deployment]]: {}", e.message())]
+        })?,
         None => Vec::new(),
     };
-    let layout: Layout = toml::Value::Table(table).try_into().map_err(|e: toml::de::Error| vec![format!("scenario: {}", e.message())])?;
+    let layout: Layout = toml::Value::Table(table)
+        .try_into()
+        .map_err(|e: toml::de::Error| vec![format!("scenario: {}", e.message())])?;
     let base = layout.table.base;
-    let mut battle = layout.battle(pack.as_ref()).map_err(|e| e.into_iter().map(|m| format!("scenario: {m}")).collect::<Vec<_>>())?;
+    let mut battle = layout.battle(pack.as_ref()).map_err(|e| {
+        e.into_iter()
+            .map(|m| format!("scenario: {m}"))
+            .collect::<Vec<_>>()
+    })?;
     let mut errors = Vec::new();
     for side in &game.sides {
         let Some(text) = armies.get(&side.id) else {
@@ -160,11 +190,19 @@ pub fn start(game: &GameFile, scenario: &str, armies: &BTreeMap<String, String>,
         };
         let report = check_army(&army, pack.as_ref());
         if !report.breaches.is_empty() {
-            errors.extend(report.breaches.iter().map(|b| format!("side {}: {b}", side.id)));
+            errors.extend(
+                report
+                    .breaches
+                    .iter()
+                    .map(|b| format!("side {}: {b}", side.id)),
+            );
             continue;
         }
         let Some(d) = deployments.iter().find(|d| d.side == side.id) else {
-            errors.push(format!("the scenario has no [[deployment]] for side {}", side.id));
+            errors.push(format!(
+                "the scenario has no [[deployment]] for side {}",
+                side.id
+            ));
             continue;
         };
         match deploy(&mut battle, &army, &report.units, d, pack.as_ref(), base) {
@@ -175,7 +213,13 @@ pub fn start(game: &GameFile, scenario: &str, armies: &BTreeMap<String, String>,
     if !errors.is_empty() {
         return Err(errors);
     }
-    Ok(Game { id: game.id.clone(), title: game.title.clone(), battle, options, pack })
+    Ok(Game {
+        id: game.id.clone(),
+        title: game.title.clone(),
+        battle,
+        options,
+        pack,
+    })
 }
 
 /// The bases across a unit of a type fields at the start (one rank);
@@ -201,10 +245,20 @@ fn line_of(t: TroopType) -> u8 {
 
 /// Place an army's units (and its baggage) in lines, its characters with
 /// their units and its standard with its bearer.
-fn deploy(battle: &mut Battle, army: &ArmyFile, units: &[ArmyUnit], d: &Deployment, pack: Option<&Pack>, table_base: Option<[f64; 2]>) -> Result<(), Vec<String>> {
+fn deploy(
+    battle: &mut Battle,
+    army: &ArmyFile,
+    units: &[ArmyUnit],
+    d: &Deployment,
+    pack: Option<&Pack>,
+    table_base: Option<[f64; 2]>,
+) -> Result<(), Vec<String>> {
     let side = d.side.clone();
     let id_of = |name: &str| format!("{}-{}", side, crate::names::key(name));
-    let mut all: Vec<(ArmyUnit, u32)> = units.iter().map(|u| (u.clone(), files_of(u.troop))).collect();
+    let mut all: Vec<(ArmyUnit, u32)> = units
+        .iter()
+        .map(|u| (u.clone(), files_of(u.troop)))
+        .collect();
     all.push((
         ArmyUnit {
             name: format!("{side} baggage"),
@@ -219,7 +273,11 @@ fn deploy(battle: &mut Battle, army: &ArmyFile, units: &[ArmyUnit], d: &Deployme
     ));
     all.sort_by_key(|(u, _)| line_of(u.troop));
     let base_of = |t: TroopType| pack.and_then(|p| p.troop(t)).map(|r| r.base).or(table_base);
-    let back = if d.facing.rem_euclid(360.0) < 90.0 || d.facing.rem_euclid(360.0) > 270.0 { -1.0 } else { 1.0 };
+    let back = if d.facing.rem_euclid(360.0) < 90.0 || d.facing.rem_euclid(360.0) > 270.0 {
+        -1.0
+    } else {
+        1.0
+    };
     let margin = 2.0;
     let gap = 0.5;
     let mut front_y = d.front;
@@ -248,9 +306,22 @@ fn deploy(battle: &mut Battle, army: &ArmyFile, units: &[ArmyUnit], d: &Deployme
         for (u, files, b) in row {
             let w = files as f64 * b[0];
             // Facing south, the unit's left is east: lay the row out the same way either way.
-            let cx = if back > 0.0 { battle.width - (x + w / 2.0) } else { x + w / 2.0 };
+            let cx = if back > 0.0 {
+                battle.width - (x + w / 2.0)
+            } else {
+                x + w / 2.0
+            };
             let id = id_of(&u.name);
-            let mut unit = Unit::new(&id, &side, &u.name, u.troop, b, files, 1, Place::new(cx, front_y, d.facing));
+            let mut unit = Unit::new(
+                &id,
+                &side,
+                &u.name,
+                u.troop,
+                b,
+                files,
+                1,
+                Place::new(cx, front_y, d.facing),
+            );
             unit.set_place(Place::new(cx, front_y, d.facing));
             unit.weapons = u.weapons.clone();
             unit.abilities = u.abilities.iter().copied().collect();
@@ -258,7 +329,10 @@ fn deploy(battle: &mut Battle, army: &ArmyFile, units: &[ArmyUnit], d: &Deployme
             unit.bonus = u.bonus;
             unit.profile = Profile::default().or_pack(pack, u.troop);
             if !battle.on_table(&unit.footprint()) {
-                errors.push(format!("{}: the deployment runs off the table; move [[deployment]] front", u.name));
+                errors.push(format!(
+                    "{}: the deployment runs off the table; move [[deployment]] front",
+                    u.name
+                ));
             }
             battle.units.insert(id, unit);
             depth = depth.max(b[1]);
@@ -268,17 +342,35 @@ fn deploy(battle: &mut Battle, army: &ArmyFile, units: &[ArmyUnit], d: &Deployme
     }
     let unit_named = |name: &str| {
         let k = crate::names::key(name);
-        battle.units.values().find(|u| u.side == side && crate::names::key(&u.name) == k).map(|u| u.id.clone())
+        battle
+            .units
+            .values()
+            .find(|u| u.side == side && crate::names::key(&u.name) == k)
+            .map(|u| u.id.clone())
     };
     let mut people = Vec::new();
     if let Some(g) = &army.general {
         people.push((super::characters::Rank::General, g.clone()));
     }
-    people.extend(army.sub_generals.iter().map(|s| (super::characters::Rank::SubGeneral, s.clone())));
+    people.extend(
+        army.sub_generals
+            .iter()
+            .map(|s| (super::characters::Rank::SubGeneral, s.clone())),
+    );
     for (rank, c) in people {
         let id = format!("{side}-{}", crate::names::key(&c.name));
         let with = unit_named(&c.with);
-        battle.characters.insert(id.clone(), Character { id, side: side.clone(), name: c.name.clone(), rank, with, status: CharacterStatus::Active });
+        battle.characters.insert(
+            id.clone(),
+            Character {
+                id,
+                side: side.clone(),
+                name: c.name.clone(),
+                rank,
+                with,
+                status: CharacterStatus::Active,
+            },
+        );
     }
     if let Some(s) = &army.standard {
         let bearer = unit_named(&s.with);
@@ -306,7 +398,12 @@ impl Game {
     ///
     /// # Errors
     /// A scripted die without a value.
-    pub fn resolve(&self, orders: &TurnOrders, answers: &Desk, dice: &mut dyn Dice) -> Result<Resolution, DiceError> {
+    pub fn resolve(
+        &self,
+        orders: &TurnOrders,
+        answers: &Desk,
+        dice: &mut dyn Dice,
+    ) -> Result<Resolution, DiceError> {
         let mut desk = answers.clone();
         let mut rules = self.pack.as_ref().map(|p| PackRules { pack: p });
         let base: &mut dyn super::questions::Base = match rules.as_mut() {
@@ -314,15 +411,32 @@ impl Game {
             None => &mut desk,
         };
         let banner = base.banner();
-        let run = run_phase(&self.battle, orders, &self.options, self.pack.as_ref(), base, dice, Part::EndOfPhase)?;
+        let run = run_phase(
+            &self.battle,
+            orders,
+            &self.options,
+            self.pack.as_ref(),
+            base,
+            dice,
+            Part::EndOfPhase,
+        )?;
         Ok(match run.stopped {
             Stopped::Done => {
-                let report = Report::new(&self.title, &self.battle, &run.battle, &run.events, &banner);
-                Resolution::Done { after: run.battle, events: run.events, report }
+                let report =
+                    Report::new(&self.title, &self.battle, &run.battle, &run.events, &banner);
+                Resolution::Done {
+                    after: run.battle,
+                    events: run.events,
+                    report,
+                }
             }
             Stopped::Gm { part, questions } => {
                 let situation = Situation::new(&run.battle, part, questions, Some(&self.id));
-                Resolution::NeedsGm { situation, at: run.battle, events: run.events }
+                Resolution::NeedsGm {
+                    situation,
+                    at: run.battle,
+                    events: run.events,
+                }
             }
         })
     }
@@ -346,10 +460,15 @@ impl Game {
 pub fn trebia(pack: Option<&str>) -> Result<Game, Vec<String>> {
     const GAME: &str = include_str!("../../../campaigns/fr-ancients/games/trebia.toml");
     const SCENARIO: &str = include_str!("../../../campaigns/fr-ancients/scenarios/trebia.toml");
-    const ROME: &str = include_str!("../../../campaigns/fr-ancients/armies/consular-legion-218bc.toml");
-    const CARTHAGE: &str = include_str!("../../../campaigns/fr-ancients/armies/hannibal-218bc.toml");
+    const ROME: &str =
+        include_str!("../../../campaigns/fr-ancients/armies/consular-legion-218bc.toml");
+    const CARTHAGE: &str =
+        include_str!("../../../campaigns/fr-ancients/armies/hannibal-218bc.toml");
     let file = GameFile::from_toml(GAME).map_err(|e| vec![e])?;
-    let armies = BTreeMap::from([("rome".to_string(), ROME.to_string()), ("carthage".to_string(), CARTHAGE.to_string())]);
+    let armies = BTreeMap::from([
+        ("rome".to_string(), ROME.to_string()),
+        ("carthage".to_string(), CARTHAGE.to_string()),
+    ]);
     start(&file, SCENARIO, &armies, pack)
 }
 
@@ -361,25 +480,49 @@ mod tests {
     fn the_trebia_starts_with_both_armies_deployed_apart() {
         let g = trebia(None).unwrap();
         let b = &g.battle;
-        assert_eq!(b.units.values().filter(|u| u.side == "rome").count(), 37, "36 units and the baggage");
-        assert_eq!(b.units.values().filter(|u| u.side == "carthage").count(), 36);
+        assert_eq!(
+            b.units.values().filter(|u| u.side == "rome").count(),
+            37,
+            "36 units and the baggage"
+        );
+        assert_eq!(
+            b.units.values().filter(|u| u.side == "carthage").count(),
+            36
+        );
         let units: Vec<&Unit> = b.units.values().collect();
         for (i, a) in units.iter().enumerate() {
             assert!(b.on_table(&a.footprint()), "{} off the table", a.name);
             for o in &units[i + 1..] {
-                assert!(!a.footprint().overlaps(&o.footprint()), "{} overlaps {}", a.name, o.name);
+                assert!(
+                    !a.footprint().overlaps(&o.footprint()),
+                    "{} overlaps {}",
+                    a.name,
+                    o.name
+                );
             }
         }
-        assert!(units.iter().all(|u| b.contacts(u).is_empty()), "nobody starts in melee");
-        assert_eq!(b.side("rome").unwrap().standard, Some(StandardState::With("rome-romantriarii".into())));
-        assert_eq!(b.characters["carthage-hannibalbarca"].with.as_deref(), Some("carthage-carthaginiannoblecavalry"));
+        assert!(
+            units.iter().all(|u| b.contacts(u).is_empty()),
+            "nobody starts in melee"
+        );
+        assert_eq!(
+            b.side("rome").unwrap().standard,
+            Some(StandardState::With("rome-romantriarii".into()))
+        );
+        assert_eq!(
+            b.characters["carthage-hannibalbarca"].with.as_deref(),
+            Some("carthage-carthaginiannoblecavalry")
+        );
     }
 
     #[test]
     fn with_the_stand_in_a_phase_is_played_through() {
         let g = trebia(Some(super::super::pack::STAND_IN)).unwrap();
         let mut dice = crate::dice::SeededDice::new([3; 32]);
-        match g.resolve(&TurnOrders::default(), &Desk::default(), &mut dice).unwrap() {
+        match g
+            .resolve(&TurnOrders::default(), &Desk::default(), &mut dice)
+            .unwrap()
+        {
             Resolution::Done { report, after, .. } => {
                 assert!(report.text().contains("stand-in rules, not FR!"));
                 assert_eq!(after.phase, 2);
@@ -390,12 +533,26 @@ mod tests {
 
     #[test]
     fn a_game_with_an_illegal_army_does_not_start() {
-        let file = GameFile::from_toml(include_str!("../../../campaigns/fr-ancients/games/trebia.toml")).unwrap();
+        let file = GameFile::from_toml(include_str!(
+            "../../../campaigns/fr-ancients/games/trebia.toml"
+        ))
+        .unwrap();
         let armies = BTreeMap::from([
             ("rome".to_string(), "ruleset = \"fr-ancients\"\nlist = \"Republican Roman Consular Legion\"\npoints = 1000\n".to_string()),
             ("carthage".to_string(), include_str!("../../../campaigns/fr-ancients/armies/hannibal-218bc.toml").to_string()),
         ]);
-        let errors = start(&file, include_str!("../../../campaigns/fr-ancients/scenarios/trebia.toml"), &armies, None).unwrap_err();
-        assert!(errors.iter().any(|e| e.contains("side rome: the army has no general")), "{errors:?}");
+        let errors = start(
+            &file,
+            include_str!("../../../campaigns/fr-ancients/scenarios/trebia.toml"),
+            &armies,
+            None,
+        )
+        .unwrap_err();
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.contains("side rome: the army has no general")),
+            "{errors:?}"
+        );
     }
 }

@@ -44,21 +44,39 @@ pub struct Report {
 
 impl Report {
     /// The report of the phase that took `before` to `after`.
-    pub fn new(title: &str, before: &Battle, after: &Battle, events: &[Logged], banner: &str) -> Report {
+    pub fn new(
+        title: &str,
+        before: &Battle,
+        after: &Battle,
+        events: &[Logged],
+        banner: &str,
+    ) -> Report {
         let mut sections: Vec<Section> = Vec::new();
         for l in events {
             let heading = l.part.heading();
             let line = l.event.line(after);
             match sections.last_mut() {
                 Some(s) if s.heading == heading => s.lines.push(line),
-                _ => sections.push(Section { heading, lines: vec![line] }),
+                _ => sections.push(Section {
+                    heading,
+                    lines: vec![line],
+                }),
             }
         }
-        let caption = format!("{title}: turn {}, phase {} ({})", before.turn, before.phase, before.phasing());
+        let caption = format!(
+            "{title}: turn {}, phase {} ({})",
+            before.turn,
+            before.phase,
+            before.phasing()
+        );
         let charged: Vec<String> = events
             .iter()
             .filter_map(|l| match &l.event {
-                Event::Charged { unit, reached: true, .. } => Some(unit.clone()),
+                Event::Charged {
+                    unit,
+                    reached: true,
+                    ..
+                } => Some(unit.clone()),
                 _ => None,
             })
             .collect();
@@ -76,7 +94,10 @@ impl Report {
 
     /// The report as plain text.
     pub fn text(&self) -> String {
-        let mut out = format!("{}: turn {}, phase {} ({}'s phase)\n{}\n", self.title, self.turn, self.phase, self.phasing, self.banner);
+        let mut out = format!(
+            "{}: turn {}, phase {} ({}'s phase)\n{}\n",
+            self.title, self.turn, self.phase, self.phasing, self.banner
+        );
         for s in &self.sections {
             let _ = writeln!(out, "\n{}", s.heading);
             for l in &s.lines {
@@ -97,12 +118,17 @@ fn summary(b: &Battle) -> Vec<String> {
     for s in &b.sides {
         let clock = match s.clock() {
             Some(c) => format!("{c}"),
-            None => format!("its start is the base book's (M10); lost so far {}", s.clock_lost),
+            None => format!(
+                "its start is the base book's (M10); lost so far {}",
+                s.clock_lost
+            ),
         };
         let standard = match &s.standard {
             None => "no standard".to_string(),
             Some(StandardState::With(u)) => format!("standard with {}", b.name(u)),
-            Some(StandardState::CapturedBy(u)) => format!("standard captured, held by {}", b.name(u)),
+            Some(StandardState::CapturedBy(u)) => {
+                format!("standard captured, held by {}", b.name(u))
+            }
             Some(StandardState::LeftBehind(_)) => "standard left behind on the field".to_string(),
             Some(StandardState::Lost) => "standard lost".to_string(),
         };
@@ -131,7 +157,11 @@ const LEGEND: f64 = 40.0;
 const SIDE_COLOURS: [(&str, &str); 2] = [("#c0392b", "#5b1a13"), ("#2e5fa8", "#13284a")];
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
 }
 
 struct Frame {
@@ -186,19 +216,34 @@ fn svg_with(before: Option<&Battle>, after: &Battle, caption: &str, charged: &[S
     );
     for t in &after.terrain {
         let (fill, line) = terrain_style(&t.kind);
-        let _ = writeln!(s, r##"<polygon points="{}" fill="{fill}" stroke="{line}" stroke-width="1.5"/>"##, f.points(&t.points));
+        let _ = writeln!(
+            s,
+            r##"<polygon points="{}" fill="{fill}" stroke="{line}" stroke-width="1.5"/>"##,
+            f.points(&t.points)
+        );
         let c = t.points.iter().copied().sum::<DVec2>() / t.points.len().max(1) as f64;
         let (x, y) = f.p(c);
-        let _ = writeln!(s, r##"<text x="{x:.1}" y="{y:.1}" font-size="10" fill="{line}" text-anchor="middle">{}</text>"##, esc(&t.kind));
+        let _ = writeln!(
+            s,
+            r##"<text x="{x:.1}" y="{y:.1}" font-size="10" fill="{line}" text-anchor="middle">{}</text>"##,
+            esc(&t.kind)
+        );
     }
     for u in after.units.values().filter(|u| u.is_present()) {
         let i = usize::from(after.sides.first().is_none_or(|s| s.id != u.side));
         let (fill, line) = SIDE_COLOURS[i];
         let fp = u.footprint();
-        let _ = writeln!(s, r##"<polygon points="{}" fill="{fill}" fill-opacity="0.8" stroke="{line}" stroke-width="1"/>"##, f.points(&fp.corners()));
+        let _ = writeln!(
+            s,
+            r##"<polygon points="{}" fill="{fill}" fill-opacity="0.8" stroke="{line}" stroke-width="1"/>"##,
+            f.points(&fp.corners())
+        );
         let (a, b) = fp.edge(Edge::Front);
         let ((x1, y1), (x2, y2)) = (f.p(a), f.p(b));
-        let _ = writeln!(s, r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{line}" stroke-width="3"/>"##);
+        let _ = writeln!(
+            s,
+            r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{line}" stroke-width="3"/>"##
+        );
         let (cx, cy) = f.p(fp.centre);
         let mut label: String = u.name.chars().take(18).collect();
         if u.dmz > 0 {
@@ -209,38 +254,85 @@ fn svg_with(before: Option<&Battle>, after: &Battle, caption: &str, charged: &[S
             Fury::Panicked => label.push_str(" PANIC"),
             Fury::Calm => {}
         }
-        let _ = writeln!(s, r##"<text x="{cx:.1}" y="{:.1}" font-size="7" text-anchor="middle" fill="#111">{}</text>"##, cy + 2.5, esc(&label));
+        let _ = writeln!(
+            s,
+            r##"<text x="{cx:.1}" y="{:.1}" font-size="7" text-anchor="middle" fill="#111">{}</text>"##,
+            cy + 2.5,
+            esc(&label)
+        );
         if after.bears_standard(&u.id) || !after.holds_standard_of(&u.id).is_empty() {
             let (fx, fy) = f.p(u.front);
-            let _ = writeln!(s, r##"<path d="M{fx:.1},{fy:.1} l0,-14 l9,4 l-9,4" fill="#f1c40f" stroke="#111" stroke-width="1"/>"##);
+            let _ = writeln!(
+                s,
+                r##"<path d="M{fx:.1},{fy:.1} l0,-14 l9,4 l-9,4" fill="#f1c40f" stroke="#111" stroke-width="1"/>"##
+            );
         }
         if let Some(b) = before.and_then(|b| b.units.get(&u.id)) {
             if b.front.distance(u.front) > 0.05 {
                 let ((x0, y0), (x3, y3)) = (f.p(b.front), f.p(u.front));
-                let colour = if charged.contains(&u.id) { "#b03a2e" } else { "#333" };
-                let dash = if charged.contains(&u.id) { "" } else { r#" stroke-dasharray="4 3""# };
-                let _ = writeln!(s, r##"<line x1="{x0:.1}" y1="{y0:.1}" x2="{x3:.1}" y2="{y3:.1}" stroke="{colour}" stroke-width="1.5"{dash} marker-end="url(#arrow)"/>"##);
+                let colour = if charged.contains(&u.id) {
+                    "#b03a2e"
+                } else {
+                    "#333"
+                };
+                let dash = if charged.contains(&u.id) {
+                    ""
+                } else {
+                    r#" stroke-dasharray="4 3""#
+                };
+                let _ = writeln!(
+                    s,
+                    r##"<line x1="{x0:.1}" y1="{y0:.1}" x2="{x3:.1}" y2="{y3:.1}" stroke="{colour}" stroke-width="1.5"{dash} marker-end="url(#arrow)"/>"##
+                );
             }
         }
     }
     for side in &after.sides {
         if let Some(StandardState::LeftBehind(p)) = side.standard {
             let (x, y) = f.p(p);
-            let _ = writeln!(s, r##"<text x="{x:.1}" y="{y:.1}" font-size="14" text-anchor="middle" fill="#b03a2e">✕</text>"##);
+            let _ = writeln!(
+                s,
+                r##"<text x="{x:.1}" y="{y:.1}" font-size="14" text-anchor="middle" fill="#b03a2e">✕</text>"##
+            );
         }
     }
     for c in after.characters.values() {
-        if let Some(u) = c.with.as_deref().and_then(|u| after.units.get(u)).filter(|u| u.is_present()) {
+        if let Some(u) = c
+            .with
+            .as_deref()
+            .and_then(|u| after.units.get(u))
+            .filter(|u| u.is_present())
+        {
             let (x, y) = f.p(u.footprint().centre);
-            let _ = writeln!(s, r##"<text x="{x:.1}" y="{:.1}" font-size="6" text-anchor="middle" fill="#111">{}</text>"##, y - 5.0, esc(&c.name));
+            let _ = writeln!(
+                s,
+                r##"<text x="{x:.1}" y="{:.1}" font-size="6" text-anchor="middle" fill="#111">{}</text>"##,
+                y - 5.0,
+                esc(&c.name)
+            );
         }
     }
     let ly = MARGIN + after.depth * SCALE + 25.0;
-    let _ = writeln!(s, r##"<text x="{MARGIN}" y="{ly:.1}" font-size="12" fill="#111">{}</text>"##, esc(caption));
+    let _ = writeln!(
+        s,
+        r##"<text x="{MARGIN}" y="{ly:.1}" font-size="12" fill="#111">{}</text>"##,
+        esc(caption)
+    );
     let bar = after.scale.of_inches(6.0) * SCALE;
     let bx = w - MARGIN - bar;
-    let _ = writeln!(s, r##"<line x1="{bx:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#111" stroke-width="2"/>"##, ly - 4.0, bx + bar, ly - 4.0);
-    let _ = writeln!(s, r##"<text x="{bx:.1}" y="{:.1}" font-size="9" fill="#111">{}</text>"##, ly + 8.0, esc(&after.scale.show(after.scale.of_inches(6.0))));
+    let _ = writeln!(
+        s,
+        r##"<line x1="{bx:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#111" stroke-width="2"/>"##,
+        ly - 4.0,
+        bx + bar,
+        ly - 4.0
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{bx:.1}" y="{:.1}" font-size="9" fill="#111">{}</text>"##,
+        ly + 8.0,
+        esc(&after.scale.show(after.scale.of_inches(6.0)))
+    );
     s.push_str("</svg>\n");
     s
 }

@@ -100,7 +100,7 @@ impl PackRules<'_> {
             e.1 |= f.wild_charge;
         }
         let mut sides: Vec<(&str, (i32, bool))> = best.into_iter().collect();
-        sides.sort_by(|a, b| b.1 .0.cmp(&a.1 .0));
+        sides.sort_by_key(|s| std::cmp::Reverse(s.1 .0));
         let draw = sides.len() < 2 || sides[0].1 .0 == sides[1].1 .0;
         if draw {
             return Answer::Melee {
@@ -190,12 +190,25 @@ impl PackRules<'_> {
             }
             _ => distance,
         };
-        let facing = if matches!(kind, MoveKind::Normal) { to.facing } else { way };
+        let facing = if matches!(kind, MoveKind::Normal) {
+            to.facing
+        } else {
+            way
+        };
         // Short of its goal it stops where it fits, never on another unit.
-        let clear = (0..=20).rev().map(|i| Place { facing, ..shifted(from, way, reach * f64::from(i) / 20.0) }).find(|p| {
-            let f = u.footprint_at(*p);
-            battle.on_table(&f) && !battle.present().any(|o| o.id != u.id && o.footprint().overlaps(&f))
-        });
+        let clear = (0..=20)
+            .rev()
+            .map(|i| Place {
+                facing,
+                ..shifted(from, way, reach * f64::from(i) / 20.0)
+            })
+            .find(|p| {
+                let f = u.footprint_at(*p);
+                battle.on_table(&f)
+                    && !battle
+                        .present()
+                        .any(|o| o.id != u.id && o.footprint().overlaps(&f))
+            });
         MoveResult::StopsAt(clear.unwrap_or(from))
     }
 }

@@ -668,8 +668,20 @@ mod tests {
             ]
         );
         assert!(bt.has_frontal_opponent(a));
-        assert!(bt.has_frontal_opponent(&bt.units["c"]), "c's front is against a's flank");
-        let lone = Unit::new("d", "rome", "D", TroopType::Spears, [1.0, 1.0], 1, 1, Place::new(40.0, 40.0, 0.0));
+        assert!(
+            bt.has_frontal_opponent(&bt.units["c"]),
+            "c's front is against a's flank"
+        );
+        let lone = Unit::new(
+            "d",
+            "rome",
+            "D",
+            TroopType::Spears,
+            [1.0, 1.0],
+            1,
+            1,
+            Place::new(40.0, 40.0, 0.0),
+        );
         assert!(!bt.has_frontal_opponent(&lone));
     }
 

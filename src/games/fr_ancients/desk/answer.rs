@@ -825,8 +825,14 @@ pub fn write_answer(n: usize, a: &Answer) -> String {
         Answer::Fire(o) if o.destroyed => "destroyed".to_string(),
         Answer::Fire(o) if o.dmz == 0 => "no effect".to_string(),
         Answer::Fire(o) => format!("{} dmz", o.dmz),
-        Answer::Melee { winner, results, wraps } => {
-            let mut parts = vec![winner.as_ref().map_or("draw".to_string(), |w| format!("{w} wins"))];
+        Answer::Melee {
+            winner,
+            results,
+            wraps,
+        } => {
+            let mut parts = vec![winner
+                .as_ref()
+                .map_or("draw".to_string(), |w| format!("{w} wins"))];
             for (u, o) in results {
                 if o.destroyed {
                     parts.push(format!("{u} destroyed"));
@@ -840,12 +846,18 @@ pub fn write_answer(n: usize, a: &Answer) -> String {
             parts.join("; ")
         }
         Answer::Move(MoveResult::Goes) => "ok".to_string(),
-        Answer::Move(MoveResult::StopsAt(p)) => format!("stops at {:.3}, {:.3} facing {:.3}", p.front.x, p.front.y, p.facing),
+        Answer::Move(MoveResult::StopsAt(p)) => format!(
+            "stops at {:.3}, {:.3} facing {:.3}",
+            p.front.x, p.front.y, p.facing
+        ),
         Answer::Move(MoveResult::Destroyed) => "destroyed".to_string(),
         Answer::Move(MoveResult::OffTable) => "off table".to_string(),
         Answer::Distance(d) => format!("moves {d:.3}"),
         Answer::Challenge { winner: None, .. } => "draw".to_string(),
-        Answer::Challenge { winner: Some(w), loser } => {
+        Answer::Challenge {
+            winner: Some(w),
+            loser,
+        } => {
             let fate = match loser {
                 Loss::Killed => "killed",
                 Loss::Captured => "captured",

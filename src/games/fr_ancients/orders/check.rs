@@ -84,7 +84,7 @@ impl Checked {
 
 /// Whom a line names.
 enum Who {
-    Unit(Unit),
+    Unit(Box<Unit>),
     Character(String),
 }
 
@@ -203,7 +203,7 @@ impl Checker<'_> {
                 );
                 return None;
             }
-            return Some(Who::Unit(u.clone()));
+            return Some(Who::Unit(Box::new(u.clone())));
         }
         let own = self
             .battle

@@ -7,7 +7,9 @@
 //! overlaps. Artillery, baggage and demoralized units may not charge."
 
 use crate::games::fr_ancients::abilities::Ability;
-use crate::games::fr_ancients::engine::{causes_fear, directly_behind, fearsome_pairs, Cause, Engine, FuryStart, Go, How};
+use crate::games::fr_ancients::engine::{
+    causes_fear, directly_behind, fearsome_pairs, Cause, Engine, FuryStart, Go, How,
+};
 use crate::games::fr_ancients::events::Event;
 use crate::games::fr_ancients::new_rules::{
     counter_charge, may_withdraw, CounterCharge, CounterFacts, Withdrawal,
@@ -158,7 +160,12 @@ impl Engine<'_> {
         let mut edges: Vec<(f64, Edge)> = [Edge::Left, Edge::Right, Edge::Rear]
             .into_iter()
             .filter_map(|e| self.contact_place(&u, &enemy, e).map(|p| (e, p)))
-            .filter(|(_, p)| !self.battle.present().any(|o| o.id != u.id && o.footprint().crosses_segment(u.front, p.front)))
+            .filter(|(_, p)| {
+                !self
+                    .battle
+                    .present()
+                    .any(|o| o.id != u.id && o.footprint().crosses_segment(u.front, p.front))
+            })
             .map(|(e, p)| (u.front.distance(p.front), e))
             .collect();
         edges.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -481,17 +488,16 @@ impl Engine<'_> {
         if t.has(Ability::Unmanoeuvreable)
             && face != Face::Front
             && self.record.flank_tested.insert(t.id.clone())
+            && self.rally_test(t, Test::AttackedInFlank, None)? == Some(false)
         {
-            if self.rally_test(t, Test::AttackedInFlank, None)? == Some(false) {
-                self.dmz(
-                    &t.id,
-                    1,
-                    Cause {
-                        by: Some(u.id.clone()),
-                        how: How::Test,
-                    },
-                )?;
-            }
+            self.dmz(
+                &t.id,
+                1,
+                Cause {
+                    by: Some(u.id.clone()),
+                    how: How::Test,
+                },
+            )?;
         }
         if u.troop == TroopType::ScythedChariots {
             self.scythed_strike(u, t)?;
@@ -761,11 +767,23 @@ impl Engine<'_> {
     pub(crate) fn fear_checks(&mut self) -> Go {
         let mut due = std::mem::take(&mut self.record.fear_due);
         for (u, e) in fearsome_pairs(&self.battle, self.options) {
-            if !self.options.fear_every_phase && self.record.fearsome_at_start.contains(&(u.clone(), e.clone())) {
+            if !self.options.fear_every_phase
+                && self
+                    .record
+                    .fearsome_at_start
+                    .contains(&(u.clone(), e.clone()))
+            {
                 continue;
             }
-            let elephant = self.unit(&e).is_some_and(|x| x.troop.causes_fear_by_nature());
-            let why = if elephant && self.unit(&u).zip(self.unit(&e)).is_some_and(|(a, b)| !self.battle.touching(a, b) || a.side == b.side) {
+            let elephant = self
+                .unit(&e)
+                .is_some_and(|x| x.troop.causes_fear_by_nature());
+            let why = if elephant
+                && self
+                    .unit(&u)
+                    .zip(self.unit(&e))
+                    .is_some_and(|(a, b)| !self.battle.touching(a, b) || a.side == b.side)
+            {
                 "adjacent to an elephant (§5 Cause Fear)"
             } else {
                 "in contact with a unit that causes it fear (§5 Cause Fear)"
