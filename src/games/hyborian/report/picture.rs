@@ -13,9 +13,9 @@ const FONT: &[u8] = include_bytes!("../../../../templates/fonts/DejaVuSansConden
 const FONT_FAMILY: &str = "DejaVu Sans";
 
 /// Pixels per inch of table.
-const SCALE: f64 = 10.0;
+pub(crate) const SCALE: f64 = 10.0;
 /// Margin around the table, pixels.
-const MARGIN: f64 = 20.0;
+pub(crate) const MARGIN: f64 = 20.0;
 /// Height of the legend strip under the table, pixels.
 const LEGEND: f64 = 50.0;
 
@@ -40,7 +40,8 @@ fn side_colours(side: &str, index: usize) -> (&'static str, &'static str) {
     }
 }
 
-fn esc(s: &str) -> String {
+/// Text escaped for SVG (every rule set's picture uses it).
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -49,15 +50,15 @@ fn esc(s: &str) -> String {
 }
 
 /// Table coordinates (inches, y north) to picture pixels (y down).
-struct Frame {
-    depth: f64,
+pub(crate) struct Frame {
+    pub(crate) depth: f64,
 }
 
 impl Frame {
-    fn p(&self, v: DVec2) -> (f64, f64) {
+    pub(crate) fn p(&self, v: DVec2) -> (f64, f64) {
         (MARGIN + v.x * SCALE, MARGIN + (self.depth - v.y) * SCALE)
     }
-    fn points(&self, pts: &[DVec2]) -> String {
+    pub(crate) fn points(&self, pts: &[DVec2]) -> String {
         pts.iter()
             .map(|v| {
                 let (x, y) = self.p(*v);
