@@ -7,7 +7,7 @@
 //! assert!(matches!(e, Event::Fury { .. }));
 //! ```
 
-use super::questions::{Loss, MoveKind, Outcome, Roll, Test};
+use super::questions::{rolls_text as rolls, Loss, MoveKind, Outcome, Roll, Test};
 use super::sequence::Part;
 use super::standards::TableResult;
 use super::table::{Battle, CharacterId, Fury, Place, SideId, StandardState, UnitId};
@@ -182,13 +182,6 @@ pub enum Event {
     BattleOver { why: String },
     /// "End of turn 1, phase 1: carthage plays phase 2"
     PhaseEnds { turn: u32, phase: u8, next: SideId },
-}
-
-fn rolls(rs: &[Roll]) -> String {
-    rs.iter()
-        .map(|r| r.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn face_word(f: Face) -> &'static str {

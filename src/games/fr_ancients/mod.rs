@@ -47,5 +47,16 @@ pub mod table;
 pub mod troops;
 pub mod weapons;
 
+/// Every diagnostic about a text, rendered rustc-style, in order.
+pub(crate) fn render_all<K: crate::diagnostic::Severity>(
+    ds: &[crate::diagnostic::Diagnostic<K>],
+    source: &str,
+) -> String {
+    ds.iter()
+        .map(|d| d.render(source))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The rule set's name in game, army and case files.
 pub const RULESET: &str = "fr-ancients";

@@ -72,6 +72,15 @@ impl fmt::Display for Roll {
     }
 }
 
+/// Rolls as reports and situations list them: `fire:a:1 = 5, fire:a:1:2 = 3`.
+pub fn rolls_text(rolls: &[Roll]) -> String {
+    rolls
+        .iter()
+        .map(|r| r.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The tests the sheet calls for (how one is made and passed is M1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Test {

@@ -16,6 +16,7 @@
 use super::events::{Event, Logged};
 use super::standards::end_points;
 use super::table::{Battle, Fury, StandardState};
+use crate::games::hyborian::report::picture::{esc, Frame, MARGIN, SCALE};
 use crate::games::hyborian::table::geometry::Edge;
 use glam::DVec2;
 use std::fmt::Write as _;
@@ -150,39 +151,9 @@ fn summary(b: &Battle) -> Vec<String> {
     out
 }
 
-/// Pixels per inch (or per centimetre) of table.
-const SCALE: f64 = 10.0;
-const MARGIN: f64 = 20.0;
+/// The legend strip under the table, pixels.
 const LEGEND: f64 = 40.0;
 const SIDE_COLOURS: [(&str, &str); 2] = [("#c0392b", "#5b1a13"), ("#2e5fa8", "#13284a")];
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
-}
-
-struct Frame {
-    depth: f64,
-}
-
-impl Frame {
-    fn p(&self, v: DVec2) -> (f64, f64) {
-        (MARGIN + v.x * SCALE, MARGIN + (self.depth - v.y) * SCALE)
-    }
-
-    fn points(&self, pts: &[DVec2]) -> String {
-        pts.iter()
-            .map(|v| {
-                let (x, y) = self.p(*v);
-                format!("{x:.1},{y:.1}")
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-}
 
 fn terrain_style(kind: &str) -> (&'static str, &'static str) {
     match crate::names::key(kind).as_str() {

@@ -59,11 +59,7 @@ pub struct GmReading {
 
 impl GmReading {
     pub fn render(&self) -> String {
-        self.diagnostics
-            .iter()
-            .map(|d| d.render(&self.source))
-            .collect::<Vec<_>>()
-            .join("\n")
+        crate::games::fr_ancients::render_all(&self.diagnostics, &self.source)
     }
 }
 

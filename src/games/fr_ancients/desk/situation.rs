@@ -1,7 +1,9 @@
 //! The situation the game master reads: the questions of one part of a
 //! phase, numbered, each with what the sheet fixes and the dice rolled.
 
-use crate::games::fr_ancients::questions::{Ask, Fighter, Modifier, MoveKind, Question, Test};
+use crate::games::fr_ancients::questions::{
+    rolls_text, Ask, Fighter, Modifier, MoveKind, Question, Test,
+};
 use crate::games::fr_ancients::sequence::Part;
 use crate::games::fr_ancients::table::{Battle, Place};
 use std::fmt::Write as _;
@@ -207,15 +209,7 @@ impl Situation {
                 if *elite {
                     let _ = writeln!(out, "   Elite: +1 to the roll, to a maximum of 10 (§3)");
                 }
-                let _ = writeln!(
-                    out,
-                    "   Dice: {}",
-                    rolls
-                        .iter()
-                        .map(|r| r.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
+                let _ = writeln!(out, "   Dice: {}", rolls_text(rolls));
                 let _ = writeln!(
                     out,
                     "   Answer: `{n}: no effect`, `{n}: D dmz` or `{n}: destroyed`"
@@ -302,15 +296,7 @@ impl Situation {
                     c(challenged),
                     q.key
                 );
-                let _ = writeln!(
-                    out,
-                    "   Dice: {}",
-                    rolls
-                        .iter()
-                        .map(|r| r.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
+                let _ = writeln!(out, "   Dice: {}", rolls_text(rolls));
                 let _ = writeln!(
                     out,
                     "   Answer: `{n}: NAME wins; NAME killed` (or captured, unhurt) or `{n}: draw`"

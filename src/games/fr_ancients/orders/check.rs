@@ -33,11 +33,7 @@ pub struct Checked {
 impl Checked {
     /// Every diagnostic rendered rustc-style, in order.
     pub fn render(&self) -> String {
-        self.diagnostics
-            .iter()
-            .map(|d| d.render(&self.source))
-            .collect::<Vec<_>>()
-            .join("\n")
+        crate::games::fr_ancients::render_all(&self.diagnostics, &self.source)
     }
 
     /// The orders as understood, one line each, for the confirmation.

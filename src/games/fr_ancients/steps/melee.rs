@@ -250,11 +250,7 @@ impl Engine<'_> {
                 .max()
                 .unwrap_or(0);
             if best > 0 {
-                let x = if u.double_skirmish {
-                    sheet().abilities.double_skirmish.bonus_factor
-                } else {
-                    1
-                };
+                let x = bonus_factor(&u);
                 modifiers.push(Modifier::new(
                     best * x,
                     "missile weapon bonus when charging (§3)",
@@ -277,11 +273,7 @@ impl Engine<'_> {
                 .max()
                 .unwrap_or(0);
             if best > 0 {
-                let x = if u.double_skirmish {
-                    sheet().abilities.double_skirmish.bonus_factor
-                } else {
-                    1
-                };
+                let x = bonus_factor(&u);
                 let why = if c.has(Ability::HeavyArmour) {
                     "missile weapon bonus when charged, 1 less against heavy armour (§3, §5)"
                 } else {
@@ -553,5 +545,14 @@ impl Engine<'_> {
             self.apply_move(&w.id, kind, place, r, None)?;
         }
         Ok(())
+    }
+}
+
+/// Rule 13: a double skirmish unit's charging and when-charged bonuses are doubled.
+fn bonus_factor(u: &Unit) -> i32 {
+    if u.double_skirmish {
+        sheet().abilities.double_skirmish.bonus_factor
+    } else {
+        1
     }
 }
