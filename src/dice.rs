@@ -35,6 +35,10 @@ pub enum DieKind {
     D6,
     /// Two ordinary dice added: 2-12.
     TwoD6,
+    /// An eight-sided die: 1-8.
+    D8,
+    /// A ten-sided die, written 1-10 (10 is the face marked 0).
+    D10,
 }
 
 /// Faces of the average die (§4).
@@ -48,6 +52,8 @@ impl DieKind {
             DieKind::Percentile => (1..=100).contains(&v),
             DieKind::D6 => (1..=6).contains(&v),
             DieKind::TwoD6 => (2..=12).contains(&v),
+            DieKind::D8 => (1..=8).contains(&v),
+            DieKind::D10 => (1..=10).contains(&v),
         }
     }
 
@@ -58,6 +64,8 @@ impl DieKind {
             DieKind::Percentile => "percentile dice are written 1-100",
             DieKind::D6 => "a d6 shows 1-6",
             DieKind::TwoD6 => "two d6 add up to 2-12",
+            DieKind::D8 => "a d8 shows 1-8",
+            DieKind::D10 => "a d10 is written 1-10 (10 for the face marked 0)",
         }
     }
 }
@@ -118,6 +126,8 @@ impl Dice for SeededDice {
             DieKind::Percentile => rng.random_range(1..=100),
             DieKind::D6 => rng.random_range(1..=6),
             DieKind::TwoD6 => rng.random_range(1..=6) + rng.random_range(1..=6),
+            DieKind::D8 => rng.random_range(1..=8),
+            DieKind::D10 => rng.random_range(1..=10),
         })
     }
 }
@@ -269,6 +279,8 @@ mod tests {
         assert_eq!(faces(&mut d, DieKind::D6), (1..=6).collect());
         assert_eq!(faces(&mut d, DieKind::Average), [2, 3, 4, 5].into());
         assert_eq!(faces(&mut d, DieKind::TwoD6), (2..=12).collect());
+        assert_eq!(faces(&mut d, DieKind::D8), (1..=8).collect());
+        assert_eq!(faces(&mut d, DieKind::D10), (1..=10).collect());
         assert!(faces(&mut d, DieKind::Percentile).len() > 90);
     }
 

@@ -21,6 +21,9 @@ pub fn check_cli(path: &str) -> (String, i32) {
         Ok(t) => t,
         Err(e) => return (format!("error: {path}: {e}\n"), UNREADABLE),
     };
+    if crate::games::ruleset_named_in(&text).is_ok_and(|r| r == crate::games::fr_ancients::RULESET) {
+        return crate::games::fr_ancients::army::check_cli(path, &text);
+    }
     let report = ArmyFile::from_toml(path, &text).and_then(|army| check(&army));
     match report {
         Ok(r) => {

@@ -11,9 +11,9 @@ use std::fmt::Write as _;
 use crate::report::picture::FONT_FAMILY;
 
 /// Pixels per inch of table.
-const SCALE: f64 = 10.0;
+pub(crate) const SCALE: f64 = 10.0;
 /// Margin around the table, pixels.
-const MARGIN: f64 = 20.0;
+pub(crate) const MARGIN: f64 = 20.0;
 /// Height of the legend strip under the table, pixels.
 const LEGEND: f64 = 50.0;
 
@@ -48,15 +48,15 @@ pub(crate) fn esc(s: &str) -> String {
 }
 
 /// Table coordinates (inches, y north) to picture pixels (y down).
-struct Frame {
-    depth: f64,
+pub(crate) struct Frame {
+    pub(crate) depth: f64,
 }
 
 impl Frame {
-    fn p(&self, v: DVec2) -> (f64, f64) {
+    pub(crate) fn p(&self, v: DVec2) -> (f64, f64) {
         (MARGIN + v.x * SCALE, MARGIN + (self.depth - v.y) * SCALE)
     }
-    fn points(&self, pts: &[DVec2]) -> String {
+    pub(crate) fn points(&self, pts: &[DVec2]) -> String {
         pts.iter()
             .map(|v| {
                 let (x, y) = self.p(*v);

@@ -297,6 +297,43 @@ impl Footprint {
         d.dot(self.right()).abs() < self.half_width && d.dot(self.ahead).abs() < self.half_depth
     }
 
+    /// The point of the rectangle (edge or inside) nearest to `p`.
+    pub fn nearest_point(&self, p: DVec2) -> DVec2 {
+        let d = p - self.centre;
+        let x = d.dot(self.right()).clamp(-self.half_width, self.half_width);
+        let y = d.dot(self.ahead).clamp(-self.half_depth, self.half_depth);
+        self.centre + self.right() * x + self.ahead * y
+    }
+
+    /// Whether the segment `a`–`b` passes through the rectangle's inside
+    /// (grazing an edge or a corner does not count).
+    pub fn crosses_segment(&self, a: DVec2, b: DVec2) -> bool {
+        // Clip the segment against the rectangle's slabs in its own frame.
+        let (pa, pb) = (a - self.centre, b - self.centre);
+        let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
+        for (axis, half) in [(self.right(), self.half_width), (self.ahead, self.half_depth)] {
+            let (s, e) = (pa.dot(axis), pb.dot(axis));
+            let half = half - TOUCH;
+            let dir = e - s;
+            if dir.abs() < 1e-12 {
+                if s.abs() >= half {
+                    return false;
+                }
+                continue;
+            }
+            let (mut lo, mut hi) = ((-half - s) / dir, (half - s) / dir);
+            if lo > hi {
+                std::mem::swap(&mut lo, &mut hi);
+            }
+            t0 = t0.max(lo);
+            t1 = t1.min(hi);
+            if t0 >= t1 {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Shortest distance between the two rectangles (0 if they meet).
     pub fn distance(&self, other: &Footprint) -> f64 {
         if self.penetration(other) >= 0.0 {
@@ -323,7 +360,14 @@ impl Footprint {
     /// [`Footprint::arc_of`] with the game's arc geometry: the lines from
     /// the corners leave at `arcs.degrees()` from straight ahead (or back).
     pub fn arc_of_with(&self, p: DVec2, arcs: ArcGeometry) -> Edge {
-        let slope = libm::tan(arcs.degrees().to_radians());
+        self.arc_of_degrees(p, arcs.degrees())
+    }
+
+    /// [`Footprint::arc_of`] with the lines from the corners at `degrees`
+    /// from straight ahead (or back), for rule sets whose arcs are not the
+    /// Hyborean Age's 30° or 45° (90° makes the front arc a half-plane).
+    pub fn arc_of_degrees(&self, p: DVec2, degrees: f64) -> Edge {
+        let slope = libm::tan(degrees.clamp(0.0, 90.0).to_radians());
         let d = p - self.centre;
         let x = d.dot(self.right());
         let ahead = d.dot(self.ahead) - self.half_depth; // > 0: ahead of the front edge
@@ -438,6 +482,21 @@ mod tests {
         );
         assert_eq!(Edge::Right.face(Formation::Line), Face::Flank);
         assert_eq!(Edge::Rear.face(Formation::Ring), Face::Front);
+    }
+
+    #[test]
+    fn arcs_at_any_angle_and_segments_through_rectangles() {
+        let a = rect(0.0, 0.0, 0.0, 4.0, 2.0); // x in [-2,2], y in [-2,0]
+        let p = DVec2::new(4.2, 3.0);
+        assert_eq!(a.arc_of_degrees(p, 45.0), a.arc_of_with(p, ArcGeometry::Corner45));
+        assert_eq!(a.arc_of_degrees(DVec2::new(10.0, 0.5), 90.0), Edge::Front, "90°: everything ahead of the front line");
+        assert_eq!(a.arc_of_degrees(DVec2::new(10.0, 0.5), 45.0), Edge::Right);
+        assert!(a.crosses_segment(DVec2::new(-5.0, -1.0), DVec2::new(5.0, -1.0)));
+        assert!(!a.crosses_segment(DVec2::new(-5.0, 0.0), DVec2::new(5.0, 0.0)), "along the front edge grazes");
+        assert!(!a.crosses_segment(DVec2::new(3.0, 3.0), DVec2::new(5.0, -5.0)));
+        assert!(a.crosses_segment(DVec2::new(0.0, -1.0), DVec2::new(0.5, -1.5)), "wholly inside");
+        assert_eq!(a.nearest_point(DVec2::new(5.0, 5.0)), DVec2::new(2.0, 0.0));
+        assert_eq!(a.nearest_point(DVec2::new(0.5, -1.0)), DVec2::new(0.5, -1.0));
     }
 
     #[test]

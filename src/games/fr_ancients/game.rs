@@ -1,0 +1,558 @@
+//! An FR! Ancients game as the post office plays it, in pure functions:
+//! [`GameFile`] (what a moderator writes), [`start`] (the battle from the
+//! scenario, each side's army file and the pack, if any), [`Game::check_orders`]
+//! (one player's orders text), [`Game::resolve`] (the current phase, with the
+//! pack or up to the game master's next situation) and
+//! [`Game::read_gm_answer`]. The caller reads the files and mails; nothing
+//! here does I/O.
+//!
+//! ```
+//! use umpire::games::fr_ancients::game::{trebia, Resolution};
+//! use umpire::games::fr_ancients::desk::Desk;
+//! use umpire::games::fr_ancients::sequence::Part;
+//! use umpire::dice::SeededDice;
+//! let game = trebia(None).unwrap();
+//! assert_eq!(game.battle.units.len(), 36 + 35 + 2, "both lists and two baggage trains");
+//! let orders = umpire::games::fr_ancients::orders::TurnOrders::default();
+//! let mut dice = SeededDice::new([1; 32]);
+//! // Without a pack the Romans' impetuous Celts need the game master: is an
+//! // enemy within their movement distance (M4)?
+//! let r = game.resolve(&orders, &Desk::default(), &mut dice).unwrap();
+//! assert!(matches!(r, Resolution::NeedsGm { situation, .. } if situation.part == Part::ImpetuousChecks));
+//! ```
+
+use super::army::{check as check_army, ArmyFile, ArmyUnit};
+use super::desk::{read_answers, Desk, GmReading, Situation};
+use super::events::Logged;
+use super::options::Options;
+use super::orders::{check as check_orders, Checked, TurnOrders};
+use super::pack::Pack;
+use super::report::Report;
+use super::resolve::PackRules;
+use super::sequence::{run_phase, Part, Stopped};
+use super::setup::Layout;
+use super::table::{Battle, Character, CharacterStatus, Place, Profile, StandardState, Unit};
+use super::troops::{Arm, TroopType};
+use crate::dice::{Dice, DiceError};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// The game file a moderator writes (unchecked); paths are relative to it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameFile {
+    pub ruleset: String,
+    pub id: String,
+    pub title: String,
+    pub scenario: String,
+    #[serde(default)]
+    pub pack: Option<String>,
+    #[serde(default)]
+    pub timezone: Option<String>,
+    pub first_deadline: String,
+    #[serde(default)]
+    pub turn_hours: Option<u32>,
+    #[serde(default)]
+    pub reminder_hours: Option<u32>,
+    pub moderator: Moderator,
+    #[serde(rename = "side")]
+    pub sides: Vec<SideEntry>,
+    #[serde(default)]
+    pub options: toml::Table,
+}
+
+/// The moderator, who is the game master when there is no pack.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Moderator {
+    pub address: String,
+    #[serde(default)]
+    pub password: Option<String>,
+}
+
+/// One side, its player and its army file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideEntry {
+    pub id: String,
+    pub address: String,
+    #[serde(default)]
+    pub password: Option<String>,
+    pub army: String,
+}
+
+impl GameFile {
+    /// Read a game file.
+    ///
+    /// # Errors
+    /// Not TOML, another rule set, or not two sides.
+    pub fn from_toml(text: &str) -> Result<GameFile, String> {
+        let g: GameFile = toml::from_str(text).map_err(|e| e.message().to_string())?;
+        if g.ruleset != super::RULESET {
+            return Err(format!(
+                "ruleset is '{}', not '{}'",
+                g.ruleset,
+                super::RULESET
+            ));
+        }
+        if g.sides.len() != 2 {
+            return Err("an FR! Ancients game has two sides".into());
+        }
+        Ok(g)
+    }
+}
+
+/// Where a side's army stands at the start (a scenario's `[[deployment]]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Deployment {
+    pub side: String,
+    /// The y of the first line's front edge.
+    pub front: f64,
+    /// 0 (north) or 180 (south).
+    pub facing: f64,
+}
+
+/// A game in progress: the battle at the start of the phase to play.
+#[derive(Debug, Clone)]
+pub struct Game {
+    pub id: String,
+    pub title: String,
+    pub battle: Battle,
+    pub options: Options,
+    pub pack: Option<Pack>,
+}
+
+/// What resolving a phase came to.
+#[derive(Debug, Clone)]
+pub enum Resolution {
+    /// The phase is played: the battle after it and its report.
+    Done {
+        after: Battle,
+        events: Vec<Logged>,
+        report: Report,
+    },
+    /// The game master must answer before the phase goes on; `at` is the
+    /// battle where it stopped (the situation's places refer to it).
+    NeedsGm {
+        situation: Situation,
+        at: Battle,
+        events: Vec<Logged>,
+    },
+}
+
+/// Start a game: the scenario's table, each side's army (checked: an army
+/// with breaches does not start), deployed by the scenario, and the pack.
+///
+/// # Errors
+/// Every problem found in the files.
+pub fn start(
+    game: &GameFile,
+    scenario: &str,
+    armies: &BTreeMap<String, String>,
+    pack: Option<&str>,
+) -> Result<Game, Vec<String>> {
+    let pack = pack.map(Pack::from_toml).transpose().map_err(|e| {
+        e.into_iter()
+            .map(|m| format!("pack: {m}"))
+            .collect::<Vec<_>>()
+    })?;
+    let options = Options::from_table(&game.options).map_err(|e| vec![format!("[options] {e}")])?;
+    let mut table: toml::Table =
+        toml::from_str(scenario).map_err(|e| vec![format!("scenario: {}", e.message())])?;
+    let deployments: Vec<Deployment> = match table.remove("deployment") {
+        Some(v) => v.try_into().map_err(|e: toml::de::Error| {
+            vec![format!("scenario [[deployment]]: {}", e.message())]
+        })?,
+        None => Vec::new(),
+    };
+    let layout: Layout = toml::Value::Table(table)
+        .try_into()
+        .map_err(|e: toml::de::Error| vec![format!("scenario: {}", e.message())])?;
+    let base = layout.table.base;
+    let mut battle = layout.battle(pack.as_ref()).map_err(|e| {
+        e.into_iter()
+            .map(|m| format!("scenario: {m}"))
+            .collect::<Vec<_>>()
+    })?;
+    let mut errors = Vec::new();
+    for side in &game.sides {
+        let Some(text) = armies.get(&side.id) else {
+            errors.push(format!("side {}: no army file", side.id));
+            continue;
+        };
+        let army = match ArmyFile::from_toml(&side.army, text) {
+            Ok(a) => a,
+            Err(e) => {
+                errors.push(e.to_string());
+                continue;
+            }
+        };
+        let report = check_army(&army, pack.as_ref());
+        if !report.breaches.is_empty() {
+            errors.extend(
+                report
+                    .breaches
+                    .iter()
+                    .map(|b| format!("side {}: {b}", side.id)),
+            );
+            continue;
+        }
+        let Some(d) = deployments.iter().find(|d| d.side == side.id) else {
+            errors.push(format!(
+                "the scenario has no [[deployment]] for side {}",
+                side.id
+            ));
+            continue;
+        };
+        match deploy(&mut battle, &army, &report.units, d, pack.as_ref(), base) {
+            Ok(()) => {}
+            Err(e) => errors.extend(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(Game {
+        id: game.id.clone(),
+        title: game.title.clone(),
+        battle,
+        options,
+        pack,
+    })
+}
+
+/// The bases across a unit of a type fields at the start (one rank);
+/// rule 6's baggage train is "a 1x2 unit".
+fn files_of(t: TroopType) -> u32 {
+    match t.arm() {
+        Arm::Elephants | Arm::Chariots | Arm::Baggage => 2,
+        Arm::Artillery => 1,
+        _ => 4,
+    }
+}
+
+/// The line a unit deploys in: skirmishers, elephants and artillery in
+/// front, the foot, the horse, the baggage behind.
+fn line_of(t: TroopType) -> u8 {
+    match (t, t.arm()) {
+        (TroopType::Skirmishers, _) | (_, Arm::Elephants | Arm::Artillery) => 0,
+        (_, Arm::Infantry) => 1,
+        (_, Arm::Baggage) => 3,
+        _ => 2,
+    }
+}
+
+/// Place an army's units (and its baggage) in lines, its characters with
+/// their units and its standard with its bearer.
+fn deploy(
+    battle: &mut Battle,
+    army: &ArmyFile,
+    units: &[ArmyUnit],
+    d: &Deployment,
+    pack: Option<&Pack>,
+    table_base: Option<[f64; 2]>,
+) -> Result<(), Vec<String>> {
+    let side = d.side.clone();
+    let id_of = |name: &str| format!("{}-{}", side, crate::names::key(name));
+    let mut all: Vec<(ArmyUnit, u32)> = units
+        .iter()
+        .map(|u| (u.clone(), files_of(u.troop)))
+        .collect();
+    all.push((
+        ArmyUnit {
+            name: format!("{side} baggage"),
+            entry: "Baggage".into(),
+            troop: TroopType::Baggage,
+            weapons: Vec::new(),
+            abilities: Vec::new(),
+            grade: None,
+            bonus: Default::default(),
+        },
+        files_of(TroopType::Baggage),
+    ));
+    all.sort_by_key(|(u, _)| line_of(u.troop));
+    let base_of = |t: TroopType| pack.and_then(|p| p.troop(t)).map(|r| r.base).or(table_base);
+    let back = if d.facing.rem_euclid(360.0) < 90.0 || d.facing.rem_euclid(360.0) > 270.0 {
+        -1.0
+    } else {
+        1.0
+    };
+    let margin = 2.0;
+    let gap = 0.5;
+    let mut front_y = d.front;
+    let mut errors = Vec::new();
+    let mut i = 0;
+    while i < all.len() {
+        let line = line_of(all[i].0.troop);
+        // One row: as many of this line's units as fit across the table.
+        let mut row = Vec::new();
+        let mut width = 0.0;
+        while i < all.len() && line_of(all[i].0.troop) == line {
+            let Some(b) = base_of(all[i].0.troop) else {
+                errors.push(format!("{}: base sizes are a base rule (M3): the scenario's [table] needs `base`, or use a pack", all[i].0.name));
+                return Err(errors);
+            };
+            let w = all[i].1 as f64 * b[0];
+            if !row.is_empty() && width + gap + w > battle.width - 2.0 * margin {
+                break;
+            }
+            width += if row.is_empty() { w } else { gap + w };
+            row.push((all[i].0.clone(), all[i].1, b));
+            i += 1;
+        }
+        let mut x = (battle.width - width) / 2.0;
+        let mut depth: f64 = 0.0;
+        for (u, files, b) in row {
+            let w = files as f64 * b[0];
+            // Facing south, the unit's left is east: lay the row out the same way either way.
+            let cx = if back > 0.0 {
+                battle.width - (x + w / 2.0)
+            } else {
+                x + w / 2.0
+            };
+            let id = id_of(&u.name);
+            let mut unit = Unit::new(
+                &id,
+                &side,
+                &u.name,
+                u.troop,
+                b,
+                files,
+                1,
+                Place::new(cx, front_y, d.facing),
+            );
+            unit.set_place(Place::new(cx, front_y, d.facing));
+            unit.weapons = u.weapons.clone();
+            unit.abilities = u.abilities.iter().copied().collect();
+            unit.grade = u.grade;
+            unit.bonus = u.bonus;
+            unit.profile = Profile::default().or_pack(pack, u.troop);
+            if !battle.on_table(&unit.footprint()) {
+                errors.push(format!(
+                    "{}: the deployment runs off the table; move [[deployment]] front",
+                    u.name
+                ));
+            }
+            battle.units.insert(id, unit);
+            depth = depth.max(b[1]);
+            x += w + gap;
+        }
+        front_y += back * (depth + 1.0);
+    }
+    let unit_named = |name: &str| {
+        let k = crate::names::key(name);
+        battle
+            .units
+            .values()
+            .find(|u| u.side == side && crate::names::key(&u.name) == k)
+            .map(|u| u.id.clone())
+    };
+    let mut people = Vec::new();
+    if let Some(g) = &army.general {
+        people.push((super::characters::Rank::General, g.clone()));
+    }
+    people.extend(
+        army.sub_generals
+            .iter()
+            .map(|s| (super::characters::Rank::SubGeneral, s.clone())),
+    );
+    for (rank, c) in people {
+        let id = format!("{side}-{}", crate::names::key(&c.name));
+        let with = unit_named(&c.with);
+        battle.characters.insert(
+            id.clone(),
+            Character {
+                id,
+                side: side.clone(),
+                name: c.name.clone(),
+                rank,
+                with,
+                status: CharacterStatus::Active,
+            },
+        );
+    }
+    if let Some(s) = &army.standard {
+        let bearer = unit_named(&s.with);
+        if let (Some(b), Some(sd)) = (bearer, battle.side_mut(&side)) {
+            sd.standard = Some(StandardState::With(b));
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+impl Game {
+    /// Check one player's orders against the battle as it stands.
+    pub fn check_orders(&self, side: &str, text: &str) -> Checked {
+        check_orders(&self.battle, side, text, self.pack.as_ref(), &self.options)
+    }
+
+    /// Resolve the current phase with both sides' orders: with the pack at
+    /// once; without one, up to the next part the game master must answer
+    /// (`answers` holds the answers so far, by question key). Replaying with
+    /// the same dice and answers gives the same result.
+    ///
+    /// # Errors
+    /// A scripted die without a value.
+    pub fn resolve(
+        &self,
+        orders: &TurnOrders,
+        answers: &Desk,
+        dice: &mut dyn Dice,
+    ) -> Result<Resolution, DiceError> {
+        let mut desk = answers.clone();
+        let mut rules = self.pack.as_ref().map(|p| PackRules { pack: p });
+        let base: &mut dyn super::questions::Base = match rules.as_mut() {
+            Some(r) => r,
+            None => &mut desk,
+        };
+        let banner = base.banner();
+        let run = run_phase(
+            &self.battle,
+            orders,
+            &self.options,
+            self.pack.as_ref(),
+            base,
+            dice,
+            Part::EndOfPhase,
+        )?;
+        Ok(match run.stopped {
+            Stopped::Done => {
+                let report =
+                    Report::new(&self.title, &self.battle, &run.battle, &run.events, &banner);
+                Resolution::Done {
+                    after: run.battle,
+                    events: run.events,
+                    report,
+                }
+            }
+            Stopped::Gm { part, questions } => {
+                let situation = Situation::new(&run.battle, part, questions, Some(&self.id));
+                Resolution::NeedsGm {
+                    situation,
+                    at: run.battle,
+                    events: run.events,
+                }
+            }
+        })
+    }
+
+    /// Read the game master's answer to a situation (checked against it).
+    pub fn read_gm_answer(&self, situation: &Situation, at: &Battle, text: &str) -> GmReading {
+        read_answers(situation, at, text)
+    }
+
+    /// The next phase starts from the battle a finished phase left.
+    pub fn advance(&mut self, after: Battle) {
+        self.battle = after;
+    }
+}
+
+/// The shipped Trebia game (`campaigns/fr-ancients/games/trebia.toml`) with
+/// the sheet's two Hannibal armies, and a pack if given (its text).
+///
+/// # Errors
+/// When a shipped file or the pack is wrong.
+pub fn trebia(pack: Option<&str>) -> Result<Game, Vec<String>> {
+    const GAME: &str = include_str!("../../../campaigns/fr-ancients/games/trebia.toml");
+    const SCENARIO: &str = include_str!("../../../campaigns/fr-ancients/scenarios/trebia.toml");
+    const ROME: &str =
+        include_str!("../../../campaigns/fr-ancients/armies/consular-legion-218bc.toml");
+    const CARTHAGE: &str =
+        include_str!("../../../campaigns/fr-ancients/armies/hannibal-218bc.toml");
+    let file = GameFile::from_toml(GAME).map_err(|e| vec![e])?;
+    let armies = BTreeMap::from([
+        ("rome".to_string(), ROME.to_string()),
+        ("carthage".to_string(), CARTHAGE.to_string()),
+    ]);
+    start(&file, SCENARIO, &armies, pack)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_trebia_starts_with_both_armies_deployed_apart() {
+        let g = trebia(None).unwrap();
+        let b = &g.battle;
+        assert_eq!(
+            b.units.values().filter(|u| u.side == "rome").count(),
+            37,
+            "36 units and the baggage"
+        );
+        assert_eq!(
+            b.units.values().filter(|u| u.side == "carthage").count(),
+            36
+        );
+        let units: Vec<&Unit> = b.units.values().collect();
+        for (i, a) in units.iter().enumerate() {
+            assert!(b.on_table(&a.footprint()), "{} off the table", a.name);
+            for o in &units[i + 1..] {
+                assert!(
+                    !a.footprint().overlaps(&o.footprint()),
+                    "{} overlaps {}",
+                    a.name,
+                    o.name
+                );
+            }
+        }
+        assert!(
+            units.iter().all(|u| b.contacts(u).is_empty()),
+            "nobody starts in melee"
+        );
+        assert_eq!(
+            b.side("rome").unwrap().standard,
+            Some(StandardState::With("rome-romantriarii".into()))
+        );
+        assert_eq!(
+            b.characters["carthage-hannibalbarca"].with.as_deref(),
+            Some("carthage-carthaginiannoblecavalry")
+        );
+    }
+
+    #[test]
+    fn with_the_stand_in_a_phase_is_played_through() {
+        let g = trebia(Some(super::super::pack::STAND_IN)).unwrap();
+        let mut dice = crate::dice::SeededDice::new([3; 32]);
+        match g
+            .resolve(&TurnOrders::default(), &Desk::default(), &mut dice)
+            .unwrap()
+        {
+            Resolution::Done { report, after, .. } => {
+                assert!(report.text().contains("stand-in rules, not FR!"));
+                assert_eq!(after.phase, 2);
+            }
+            Resolution::NeedsGm { .. } => panic!("a pack answers everything"),
+        }
+    }
+
+    #[test]
+    fn a_game_with_an_illegal_army_does_not_start() {
+        let file = GameFile::from_toml(include_str!(
+            "../../../campaigns/fr-ancients/games/trebia.toml"
+        ))
+        .unwrap();
+        let armies = BTreeMap::from([
+            ("rome".to_string(), "ruleset = \"fr-ancients\"\nlist = \"Republican Roman Consular Legion\"\npoints = 1000\n".to_string()),
+            ("carthage".to_string(), include_str!("../../../campaigns/fr-ancients/armies/hannibal-218bc.toml").to_string()),
+        ]);
+        let errors = start(
+            &file,
+            include_str!("../../../campaigns/fr-ancients/scenarios/trebia.toml"),
+            &armies,
+            None,
+        )
+        .unwrap_err();
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.contains("side rome: the army has no general")),
+            "{errors:?}"
+        );
+    }
+}

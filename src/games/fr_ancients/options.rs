@@ -1,0 +1,123 @@
+//! Game options (`[options]` in a game or case file): the readings where
+//! clubs could differ, each named in `docs/rulings/fr-ancients.md`.
+//!
+//! ```
+//! use umpire::games::fr_ancients::options::{ClockMode, Options};
+//! let o = Options::from_table(&toml::from_str("morale_clock = \"per-turn\"").unwrap()).unwrap();
+//! assert_eq!(o.morale_clock, ClockMode::PerTurn);
+//! assert!(Options::from_table(&toml::from_str("moral_clock = 1").unwrap()).unwrap_err().contains("did you mean 'morale_clock'"));
+//! ```
+
+use super::abilities::Drill;
+use serde::{Deserialize, Serialize};
+
+/// The options of one game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Options {
+    /// Who shoots in step 2 (M6): the phasing side (ruling FA-1) or both.
+    pub fire_by: FireBy,
+    /// Lower the morale clock after every phase, or every turn (rule 10).
+    pub morale_clock: ClockMode,
+    /// Which Scipio opens Maneuverability (ruling FA-11).
+    pub scipio: Drill,
+    /// Points for each sub-general above two (ruling FA-17; 0: never more).
+    pub sub_general_step: u32,
+    /// The die for the move-direction compasses (ruling FA-4).
+    pub compass_die: CompassDie,
+    /// Units this close (inches; converted in a centimetre game) are
+    /// adjacent (ruling FA-26).
+    pub adjacent_within: f64,
+    /// Whether units in melee shoot and are shot at (M6; ruling FA-27).
+    pub fire_into_melee: bool,
+    /// Whether units standing next to an elephant (or in contact with a unit
+    /// that causes them fear) test again every phase, not only when they
+    /// come there (ruling FA-28).
+    pub fear_every_phase: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            fire_by: FireBy::PhasingSide,
+            morale_clock: ClockMode::PerPhase,
+            scipio: Drill::Africanus,
+            sub_general_step: super::characters::default_sub_general_step(),
+            compass_die: CompassDie::D10,
+            adjacent_within: 0.5,
+            fire_into_melee: false,
+            fear_every_phase: false,
+        }
+    }
+}
+
+/// Who shoots in the missile fire step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FireBy {
+    PhasingSide,
+    BothSides,
+}
+
+/// When the phase loser's clock comes down (rule 10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClockMode {
+    /// Step 8 of every phase, as the sequence of play says.
+    PerPhase,
+    /// At the end of every turn, for larger games: the side with the
+    /// lower total over the turn's two phases.
+    PerTurn,
+}
+
+/// The die rolled for the 8-point compasses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CompassDie {
+    /// A d10, re-rolling 9 and 0.
+    D10,
+    /// An eight-sided die.
+    D8,
+}
+
+/// The option names, for "did you mean".
+const NAMES: [&str; 8] = [
+    "fire_by",
+    "morale_clock",
+    "scipio",
+    "sub_general_step",
+    "compass_die",
+    "adjacent_within",
+    "fire_into_melee",
+    "fear_every_phase",
+];
+
+impl Options {
+    /// Read `[options]`.
+    ///
+    /// # Errors
+    /// An unknown option (with the closest name) or a bad value.
+    pub fn from_table(t: &toml::Table) -> Result<Options, String> {
+        for k in t.keys() {
+            if !NAMES.contains(&k.as_str()) {
+                let hint = crate::names::closest(k, NAMES.iter().map(|n| (*n, *n)))
+                    .map(|n| format!(" (did you mean '{n}'?)"))
+                    .unwrap_or_default();
+                return Err(format!(
+                    "no option called '{k}'{hint}; options: {}",
+                    NAMES.join(", ")
+                ));
+            }
+        }
+        let o: Options = toml::Value::Table(t.clone())
+            .try_into()
+            .map_err(|e: toml::de::Error| e.message().to_string())?;
+        if !(0.0..=6.0).contains(&o.adjacent_within) {
+            return Err(format!(
+                "adjacent_within = {}: 0 to 6 inches",
+                o.adjacent_within
+            ));
+        }
+        Ok(o)
+    }
+}

@@ -1,0 +1,323 @@
+//! What a player reads after a phase: the base rules' banner (the pack and
+//! its hash, "stand-in rules, not FR!", or the game master), one section per
+//! step of the sequence with every event as a plain-English line, the
+//! clocks and standards, and the table drawn as SVG ([`svg`]; rasterise with
+//! `crate::report::picture::png`). Reports only format
+//! events; they never compute rules.
+//!
+//! ```
+//! use umpire::games::fr_ancients::report::svg;
+//! use umpire::games::fr_ancients::game::trebia;
+//! let g = trebia(None).unwrap();
+//! let picture = svg(None, &g.battle, "The Trebia: deployment");
+//! assert!(picture.starts_with("<svg") && picture.contains("Hannibal"));
+//! ```
+
+use super::events::{Event, Logged};
+use super::standards::end_points;
+use super::table::{Battle, Fury, StandardState};
+use crate::games::hyborian::report::picture::{esc, Frame, MARGIN, SCALE};
+use crate::games::hyborian::table::geometry::Edge;
+use glam::DVec2;
+use std::fmt::Write as _;
+
+/// One step's lines.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Section {
+    pub heading: &'static str,
+    pub lines: Vec<String>,
+}
+
+/// A phase's report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    pub title: String,
+    /// Who answered for the base rules, named on every report.
+    pub banner: String,
+    pub turn: u32,
+    pub phase: u8,
+    pub phasing: String,
+    pub sections: Vec<Section>,
+    /// Clocks, standards and, at the end, the standards' points.
+    pub summary: Vec<String>,
+    pub svg: String,
+}
+
+impl Report {
+    /// The report of the phase that took `before` to `after`.
+    pub fn new(
+        title: &str,
+        before: &Battle,
+        after: &Battle,
+        events: &[Logged],
+        banner: &str,
+    ) -> Report {
+        let mut sections: Vec<Section> = Vec::new();
+        for l in events {
+            let heading = l.part.heading();
+            let line = l.event.line(after);
+            match sections.last_mut() {
+                Some(s) if s.heading == heading => s.lines.push(line),
+                _ => sections.push(Section {
+                    heading,
+                    lines: vec![line],
+                }),
+            }
+        }
+        let caption = format!(
+            "{title}: turn {}, phase {} ({})",
+            before.turn,
+            before.phase,
+            before.phasing()
+        );
+        let charged: Vec<String> = events
+            .iter()
+            .filter_map(|l| match &l.event {
+                Event::Charged {
+                    unit,
+                    reached: true,
+                    ..
+                } => Some(unit.clone()),
+                _ => None,
+            })
+            .collect();
+        Report {
+            title: title.to_string(),
+            banner: banner.to_string(),
+            turn: before.turn,
+            phase: before.phase,
+            phasing: before.phasing().clone(),
+            sections,
+            summary: summary(after),
+            svg: svg_with(Some(before), after, &caption, &charged),
+        }
+    }
+
+    /// The report as plain text.
+    pub fn text(&self) -> String {
+        let mut out = format!(
+            "{}: turn {}, phase {} ({}'s phase)\n{}\n",
+            self.title, self.turn, self.phase, self.phasing, self.banner
+        );
+        for s in &self.sections {
+            let _ = writeln!(out, "\n{}", s.heading);
+            for l in &s.lines {
+                let _ = writeln!(out, "  - {l}");
+            }
+        }
+        out.push('\n');
+        for l in &self.summary {
+            let _ = writeln!(out, "{l}");
+        }
+        out
+    }
+}
+
+/// Clocks and standards, and the standards' points once the battle is over.
+fn summary(b: &Battle) -> Vec<String> {
+    let mut out = Vec::new();
+    for s in &b.sides {
+        let clock = match s.clock() {
+            Some(c) => format!("{c}"),
+            None => format!(
+                "its start is the base book's (M10); lost so far {}",
+                s.clock_lost
+            ),
+        };
+        let standard = match &s.standard {
+            None => "no standard".to_string(),
+            Some(StandardState::With(u)) => format!("standard with {}", b.name(u)),
+            Some(StandardState::CapturedBy(u)) => {
+                format!("standard captured, held by {}", b.name(u))
+            }
+            Some(StandardState::LeftBehind(_)) => "standard left behind on the field".to_string(),
+            Some(StandardState::Lost) => "standard lost".to_string(),
+        };
+        out.push(format!("{}: morale clock {clock}; {standard}", s.id));
+    }
+    if let Some(why) = &b.over {
+        out.push(format!("The battle is over: {why}"));
+        for s in &b.sides {
+            let points = match &s.standard {
+                Some(StandardState::CapturedBy(_)) => Some(end_points(true)),
+                Some(StandardState::Lost | StandardState::LeftBehind(_)) => Some(end_points(false)),
+                _ => None,
+            };
+            if let Some(p) = points {
+                out.push(format!("{}'s standard is worth {p} points to its enemy at the end of the battle (rule 15; what the points count towards is M14)", s.id));
+            }
+        }
+    }
+    out
+}
+
+/// The legend strip under the table, pixels.
+const LEGEND: f64 = 40.0;
+const SIDE_COLOURS: [(&str, &str); 2] = [("#c0392b", "#5b1a13"), ("#2e5fa8", "#13284a")];
+
+fn terrain_style(kind: &str) -> (&'static str, &'static str) {
+    match crate::names::key(kind).as_str() {
+        "woods" | "wood" | "forest" => ("#8fbf7a", "#3e6b2e"),
+        "hill" | "hills" => ("#d9c89e", "#8d6e3f"),
+        "river" | "stream" | "water" | "marsh" | "swamp" => ("#a9c8e0", "#3c6e91"),
+        k if k.starts_with("fortification") => ("#9e9e9e", "#424242"),
+        _ => ("#cfc6b4", "#7a6f5a"),
+    }
+}
+
+/// The table after a phase, with arrows from where units stood before it.
+pub fn svg(before: Option<&Battle>, after: &Battle, caption: &str) -> String {
+    svg_with(before, after, caption, &[])
+}
+
+fn svg_with(before: Option<&Battle>, after: &Battle, caption: &str, charged: &[String]) -> String {
+    let f = Frame { depth: after.depth };
+    let w = after.width * SCALE + 2.0 * MARGIN;
+    let h = after.depth * SCALE + 2.0 * MARGIN + LEGEND;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="DejaVu Sans">
+<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>
+<rect x="0" y="0" width="{w:.0}" height="{h:.0}" fill="#ffffff"/>
+<rect x="{MARGIN}" y="{MARGIN}" width="{tw:.0}" height="{th:.0}" fill="#e9efd8" stroke="#555" stroke-width="1.5"/>
+"##,
+        tw = after.width * SCALE,
+        th = after.depth * SCALE
+    );
+    for t in &after.terrain {
+        let (fill, line) = terrain_style(&t.kind);
+        let _ = writeln!(
+            s,
+            r##"<polygon points="{}" fill="{fill}" stroke="{line}" stroke-width="1.5"/>"##,
+            f.points(&t.points)
+        );
+        let c = t.points.iter().copied().sum::<DVec2>() / t.points.len().max(1) as f64;
+        let (x, y) = f.p(c);
+        let _ = writeln!(
+            s,
+            r##"<text x="{x:.1}" y="{y:.1}" font-size="10" fill="{line}" text-anchor="middle">{}</text>"##,
+            esc(&t.kind)
+        );
+    }
+    for u in after.units.values().filter(|u| u.is_present()) {
+        let i = usize::from(after.sides.first().is_none_or(|s| s.id != u.side));
+        let (fill, line) = SIDE_COLOURS[i];
+        let fp = u.footprint();
+        let _ = writeln!(
+            s,
+            r##"<polygon points="{}" fill="{fill}" fill-opacity="0.8" stroke="{line}" stroke-width="1"/>"##,
+            f.points(&fp.corners())
+        );
+        let (a, b) = fp.edge(Edge::Front);
+        let ((x1, y1), (x2, y2)) = (f.p(a), f.p(b));
+        let _ = writeln!(
+            s,
+            r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{line}" stroke-width="3"/>"##
+        );
+        let (cx, cy) = f.p(fp.centre);
+        let mut label: String = u.name.chars().take(18).collect();
+        if u.dmz > 0 {
+            label.push_str(&format!(" {}DMZ", u.dmz));
+        }
+        match u.fury {
+            Fury::Enraged => label.push_str(" RAGE"),
+            Fury::Panicked => label.push_str(" PANIC"),
+            Fury::Calm => {}
+        }
+        let _ = writeln!(
+            s,
+            r##"<text x="{cx:.1}" y="{:.1}" font-size="7" text-anchor="middle" fill="#111">{}</text>"##,
+            cy + 2.5,
+            esc(&label)
+        );
+        if after.bears_standard(&u.id) || !after.holds_standard_of(&u.id).is_empty() {
+            let (fx, fy) = f.p(u.front);
+            let _ = writeln!(
+                s,
+                r##"<path d="M{fx:.1},{fy:.1} l0,-14 l9,4 l-9,4" fill="#f1c40f" stroke="#111" stroke-width="1"/>"##
+            );
+        }
+        if let Some(b) = before.and_then(|b| b.units.get(&u.id)) {
+            if b.front.distance(u.front) > 0.05 {
+                let ((x0, y0), (x3, y3)) = (f.p(b.front), f.p(u.front));
+                let colour = if charged.contains(&u.id) {
+                    "#b03a2e"
+                } else {
+                    "#333"
+                };
+                let dash = if charged.contains(&u.id) {
+                    ""
+                } else {
+                    r#" stroke-dasharray="4 3""#
+                };
+                let _ = writeln!(
+                    s,
+                    r##"<line x1="{x0:.1}" y1="{y0:.1}" x2="{x3:.1}" y2="{y3:.1}" stroke="{colour}" stroke-width="1.5"{dash} marker-end="url(#arrow)"/>"##
+                );
+            }
+        }
+    }
+    for side in &after.sides {
+        if let Some(StandardState::LeftBehind(p)) = side.standard {
+            let (x, y) = f.p(p);
+            let _ = writeln!(
+                s,
+                r##"<text x="{x:.1}" y="{y:.1}" font-size="14" text-anchor="middle" fill="#b03a2e">✕</text>"##
+            );
+        }
+    }
+    for c in after.characters.values() {
+        if let Some(u) = c
+            .with
+            .as_deref()
+            .and_then(|u| after.units.get(u))
+            .filter(|u| u.is_present())
+        {
+            let (x, y) = f.p(u.footprint().centre);
+            let _ = writeln!(
+                s,
+                r##"<text x="{x:.1}" y="{:.1}" font-size="6" text-anchor="middle" fill="#111">{}</text>"##,
+                y - 5.0,
+                esc(&c.name)
+            );
+        }
+    }
+    let ly = MARGIN + after.depth * SCALE + 25.0;
+    let _ = writeln!(
+        s,
+        r##"<text x="{MARGIN}" y="{ly:.1}" font-size="12" fill="#111">{}</text>"##,
+        esc(caption)
+    );
+    let bar = after.scale.of_inches(6.0) * SCALE;
+    let bx = w - MARGIN - bar;
+    let _ = writeln!(
+        s,
+        r##"<line x1="{bx:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#111" stroke-width="2"/>"##,
+        ly - 4.0,
+        bx + bar,
+        ly - 4.0
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{bx:.1}" y="{:.1}" font-size="9" fill="#111">{}</text>"##,
+        ly + 8.0,
+        esc(&after.scale.show(after.scale.of_inches(6.0)))
+    );
+    s.push_str("</svg>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_picture_rasterises() {
+        let g = super::super::game::trebia(None).unwrap();
+        let svg = svg(None, &g.battle, "deployment");
+        let png = crate::report::picture::png(&svg).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+        assert!(svg.contains("Roman Triarii"), "units are labelled");
+    }
+}
