@@ -364,3 +364,21 @@ fn moderator_changes_are_announced_and_an_ended_game_stays_ended() {
     assert_eq!(count(&po, "rounds", "adjudicated_at IS NOT NULL"), 0);
     assert_eq!(count(&po, "games", "status = 'ended'"), 1);
 }
+
+/// A turn played under other rules says so when verified, rather than
+/// leaving a mismatch unexplained.
+#[test]
+fn verify_names_the_rules_a_turn_was_played_under() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    po.accept(&mail(CONAN, "v1@a", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
+    po.accept(&mail(TARASCUS, "v2@n", "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
+    let (text, ok) = umpire::post::verify_turn(&mut po, "ford", 1).unwrap();
+    assert!(ok && !text.contains("played under"), "{text}");
+    let rules: String = po.store().conn().query_row("SELECT rules FROM rounds WHERE round = 1", [], |r| r.get(0)).unwrap();
+    assert!(rules.starts_with("hyborian-age ") && rules.contains(" r"), "the rules identity is stored: {rules}");
+    po.store().conn().execute("UPDATE rounds SET rules = 'hyborian-age 0.0.9 r1 rules 000000000000 options 000000000000' WHERE round = 1", []).unwrap();
+    let (text, ok) = umpire::post::verify_turn(&mut po, "ford", 1).unwrap();
+    assert!(ok, "{text}");
+    assert!(text.contains("played under: hyborian-age 0.0.9 r1"), "{text}");
+}

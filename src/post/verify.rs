@@ -69,6 +69,16 @@ pub fn verify_turn(po: &mut PostOffice, game: &str, round: u32) -> Result<(Strin
             if events_ok { "every roll and result matches" } else { "THEY DIFFER from the report" }
         );
         let _ = writeln!(out, "  table after the turn: {}", if after_ok { "matches" } else { "DIFFERS" });
+        // A turn played under other rules (a rules fix since) may replay
+        // differently without anyone having touched it: say so.
+        let now_rules = g.ruleset.version(&options);
+        if !p.rules.is_empty() && p.rules != now_rules {
+            let _ = writeln!(out, "  played under: {}
+  this build:   {now_rules}", p.rules);
+            if !(events_ok && after_ok) {
+                let _ = writeln!(out, "  The rules have changed since the turn was played, so a difference is expected and is not a sign of tampering; the stored report stands.");
+            }
+        }
         Ok((out, hash_ok && events_ok && after_ok))
     })
 }

@@ -116,7 +116,10 @@ impl Ruleset for HyborianAge {
     }
 
     fn version(&self, options: &Json) -> String {
-        format!("{} {} options {}", super::RULESET, env!("CARGO_PKG_VERSION"), options)
+        match serde_json::from_value::<GameOptions>(options.clone()) {
+            Ok(o) => super::identity::identity(&o).summary(),
+            Err(_) => format!("{} {} options {}", super::RULESET, env!("CARGO_PKG_VERSION"), options),
+        }
     }
 
     fn guide(&self) -> &'static str {
