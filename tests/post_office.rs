@@ -156,12 +156,25 @@ fn deadline_plays_the_turn_and_silent_sides_stand_fast() {
     assert_eq!(reminders.len(), 1);
     assert_eq!(reminders[0].1, TARASCUS);
     assert_eq!(po.tick(t0() + Duration::hours(58)).unwrap(), 0);
-    assert_eq!(po.tick(t0() + Duration::hours(59)).unwrap(), 1);
+    // The quarter of an hour's grace (P14) runs out at 20:15.
+    assert_eq!(po.tick(t0() + Duration::hours(59) + Duration::minutes(14)).unwrap(), 0);
+    assert_eq!(po.tick(t0() + Duration::hours(59) + Duration::minutes(15)).unwrap(), 1);
     let report = outbox(&po).into_iter().find(|(k, _, _)| k == "report").unwrap();
     assert!(body_text(&report.2).contains("nemedia sent no orders"));
     // Late orders for the turn just played are refused.
     let late = po.accept(&mail(TARASCUS, "n9@x", "GAME ford SIDE nemedia PASSWORD serpent3 TURN 1\nNemedian Knights: phase 1 move 6\nEND\n"), "test", t0() + Duration::hours(60)).unwrap().unwrap();
     assert_eq!(late.state(), "refused");
+}
+
+#[test]
+fn a_game_whose_first_deadline_has_passed_is_not_started() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = umpire::post::PostOffice::open(config(dir.path())).unwrap();
+    let file = umpire::post::gamefile::GameFile::load(&game_file(dir.path())).unwrap();
+    let e = po.create_game(&file, t0() + Duration::days(3)).unwrap_err().to_string();
+    assert!(e.contains("the first deadline 2026-12-03 20:00 (UTC) has passed"), "{e}");
+    assert_eq!(count(&po, "games", "1"), 0);
+    assert!(outbox(&po).is_empty(), "nobody is welcomed to a game that did not start");
 }
 
 #[test]

@@ -59,7 +59,10 @@ fn orders_by_smtp_fetched_by_imap_confirmed_by_smtp() {
         assert!(out.status.success(), "umpire {args:?}: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    umpire(&["game", "new", game_file(d).to_str().unwrap()]);
+    // The real clock runs here: a first deadline far ahead.
+    let gf = game_file(d);
+    std::fs::write(&gf, std::fs::read_to_string(&gf).unwrap().replace("2026-12-03 20:00", "2099-01-01 00:00")).unwrap();
+    umpire(&["game", "new", gf.to_str().unwrap()]);
     umpire(&["send"]);
     assert!(wait_for(&maildir, "Your password: dragon7").is_some(), "welcome delivered over SMTP");
 

@@ -44,7 +44,7 @@ pub struct GameFile {
     #[serde(default = "default_turn_hours")]
     pub turn_hours: u32,
     /// Orders arriving this many minutes after the deadline still count.
-    #[serde(default)]
+    #[serde(default = "default_grace_minutes")]
     pub grace_minutes: u32,
     /// Remind sides without orders this many hours before the deadline (0: never).
     #[serde(default)]
@@ -91,6 +91,12 @@ fn utc() -> String {
 fn default_turn_hours() -> u32 {
     48
 }
+/// Mail sent a little before the deadline may reach the umpire a little
+/// after it (ruling P14): a quarter of an hour unless the game file says.
+fn default_grace_minutes() -> u32 {
+    15
+}
+
 fn default_max_turns() -> u32 {
     12
 }

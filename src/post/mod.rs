@@ -63,6 +63,9 @@ pub enum PostError {
     Ruleset(#[from] crate::games::RulesetError),
     #[error("{0}")]
     Retry(String),
+    /// A game file umpire will not start a game from (a first deadline past).
+    #[error("{0}")]
+    NotStarted(String),
 }
 
 /// The umpire's mail service over one store.

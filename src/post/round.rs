@@ -60,6 +60,13 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
     if Game::load(tx, &file.id)?.is_some() {
         return Err(PostError::GameExists(file.id.clone()));
     }
+    let first_deadline = file.first_deadline_utc()?;
+    if first_deadline <= now {
+        return Err(PostError::NotStarted(format!(
+            "the first deadline {} ({}) has passed: give a later first_deadline in the game file",
+            file.first_deadline, file.timezone
+        )));
+    }
     let ruleset = games::named(&file.ruleset)?;
     let scenario_text = std::fs::read_to_string(&file.scenario).map_err(|e| PostError::Scenario {
         path: file.scenario.display().to_string(),
@@ -99,7 +106,7 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
         hold: file.hold,
         moderator_address: file.moderator.address.to_ascii_lowercase(),
         moderator_pw: password::hash(&mod_pw, &mut rng),
-        deadline: file.first_deadline_utc()?,
+        deadline: first_deadline,
         turn_hours: file.turn_hours,
         timezone: file.timezone.clone(),
         grace_minutes: file.grace_minutes,
