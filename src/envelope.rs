@@ -97,6 +97,8 @@ pub enum Command {
     HoldTurns(bool),
     /// Moderator: `APPROVE [turn]`.
     Approve(Option<u32>),
+    /// Moderator: `REJECT [turn]`: play the held turn again from a fresh seed.
+    Reject(Option<u32>),
     /// Moderator: `REPLACE <side> <address>`.
     Replace { side: String, address: String },
     /// Moderator: `PAUSE`.
@@ -320,6 +322,7 @@ fn command(p: Pair<Rule>, off: usize, diagnostics: &mut Vec<Diagnostic>) -> Opti
         Rule::force_cmd => Command::Force,
         Rule::hold_turns_cmd => Command::HoldTurns(p.clone().into_inner().any(|x| x.as_rule() == Rule::on)),
         Rule::approve_cmd => Command::Approve(int_in(&p)),
+        Rule::reject_cmd => Command::Reject(int_in(&p)),
         Rule::replace_cmd => {
             let mut t = p.clone().into_inner().filter(|x| x.as_rule() == Rule::token);
             let side = t.next()?.as_str().to_string();

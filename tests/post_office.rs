@@ -395,3 +395,45 @@ fn verify_names_the_rules_a_turn_was_played_under() {
     assert!(ok, "{text}");
     assert!(text.contains("played under: hyborian-age 0.0.9 r1"), "{text}");
 }
+
+/// While turn 1's report is a draft nothing of turn 2 is taken or played;
+/// REJECT plays turn 1 again from a fresh seed; APPROVE releases it with
+/// both seeds revealed and a whole turn's time for the next orders.
+#[test]
+fn a_held_turn_holds_and_can_be_rejected_and_approved() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    po.accept(&mail(MODERATOR, "h1@m", "MODERATOR ford PASSWORD modpw\nHOLD ON\n"), "test", t0()).unwrap();
+    po.accept(&mail(CONAN, "h2@a", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
+    po.accept(&mail(TARASCUS, "h3@n", "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
+    let drafts = || "kind = 'draft'";
+    assert_eq!(count(&po, "outbox", drafts()), 1);
+    let draft = outbox(&po).into_iter().find(|(k, _, _)| k == "draft").unwrap();
+    let shown = body_text(&draft.2).replace("\r\n", "\n");
+    assert!(shown.contains("MODERATOR ford PASSWORD (your password)\n  APPROVE 1"), "{shown}");
+    // Orders for turn 2 are refused while the draft waits, with the reason.
+    let d = po.accept(&mail(CONAN, "h4@a", "GAME ford SIDE aquilonia PASSWORD dragon7 TURN 2\nBlack Dragons: phase 1 move 6\nEND\n"), "test", t0()).unwrap().unwrap();
+    assert_eq!(d.state(), "refused");
+    assert!(body_text(&outbox(&po).last().unwrap().2).contains("with the moderator for approval"));
+    // Even past turn 2's deadline nothing is played.
+    assert_eq!(po.tick(t0() + Duration::days(10)).unwrap(), 0);
+    let first_seed: String = po.store().conn().query_row("SELECT seed FROM rounds WHERE round = 1", [], |r| r.get(0)).unwrap();
+    po.accept(&mail(MODERATOR, "h5@m", "MODERATOR ford PASSWORD modpw\nREJECT 1\n"), "test", t0()).unwrap();
+    assert!(body_text(&outbox(&po).iter().rev().find(|(k, _, _)| k == "reply").unwrap().2).contains("turn 1 played again from a fresh seed"));
+    assert_eq!(count(&po, "outbox", drafts()), 2, "a second draft");
+    let second_seed: String = po.store().conn().query_row("SELECT seed FROM rounds WHERE round = 1", [], |r| r.get(0)).unwrap();
+    assert_ne!(first_seed, second_seed);
+    assert_eq!(count(&po, "outbox", "kind = 'report'"), 0);
+    po.accept(&mail(MODERATOR, "h6@m", "MODERATOR ford PASSWORD modpw\nAPPROVE\n"), "test", t0() + Duration::days(10)).unwrap();
+    let reports: Vec<_> = outbox(&po).into_iter().filter(|(k, to, _)| k == "report" && to == CONAN).collect();
+    assert_eq!(reports.len(), 1);
+    let text = body_text(&reports[0].2).replace("\r\n", "\n");
+    assert!(text.contains(&second_seed), "{text}");
+    assert!(text.contains(&format!("it was first played with the seed\nand published hash {first_seed}")), "{text}");
+    assert!(text.contains("due by 2026-12-13 09:00 UTC"), "a whole turn from the release: {text}");
+    let (verified, ok) = umpire::post::verify_turn(&mut po, "ford", 1).unwrap();
+    assert!(ok, "{verified}");
+    // Turn 2 now takes orders.
+    let d = po.accept(&mail(CONAN, "h7@a", "GAME ford SIDE aquilonia PASSWORD dragon7 TURN 2\nBlack Dragons: phase 1 move 6\nEND\n"), "test", t0() + Duration::days(10)).unwrap().unwrap();
+    assert_eq!(d.state(), "done");
+}

@@ -329,6 +329,14 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
     if game.row.status != "active" {
         return ctx.refuse(Some(game.id()), vec![ctx.from.clone()], &format!("Game {} is {}; it takes no orders now.", game.id(), game.row.status), "");
     }
+    if let Some(held) = rounds::draft(tx, game.id())? {
+        return ctx.refuse(
+            Some(game.id()),
+            vec![ctx.from.clone()],
+            &format!("The report of turn {held} of {} is with the moderator for approval; no orders are taken until it is released.", game.id()),
+            "You will get the report, with the next deadline, as soon as the moderator releases it; send your orders then.",
+        );
+    }
     let round = game.round()?;
     if let Some(t) = header.turn {
         if t != round.number {
@@ -571,16 +579,34 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                 format!("hold for approval {}", if *on { "on" } else { "off" })
             }
             Command::Approve(round) => {
-                let t = round.unwrap_or(game.row.round.saturating_sub(1));
+                let held = rounds::draft(tx, game.id())?;
+                let t = round.or(held).unwrap_or(game.row.round.saturating_sub(1));
                 match rounds::played(tx, game.id(), t)?.map(|r| r.played.released) {
+                    Some(false) if held != Some(t) => format!("turn {t} cannot be released before turn {} (held too)", held.unwrap_or(t)),
                     Some(false) => {
+                        // Players get a whole turn's time from the release.
+                        let fresh = ctx.now + Duration::hours(i64::from(game.row.turn_hours));
+                        if game.row.status == "active" && game.row.deadline < fresh {
+                            game.row.deadline = fresh;
+                        }
                         release_report(tx, ctx.config, &game, t, ctx.now)?;
-                        format!("report of turn {t} released")
+                        format!("report of turn {t} released; orders for the next turn are due by {}", game.deadline_text())
                     }
                     Some(true) => format!("report of turn {t} was already released"),
                     None => format!("turn {t} has no report to approve"),
                 }
             }
+            Command::Reject(round) => match rounds::draft(tx, game.id())? {
+                Some(t) if round.is_none_or(|r| r == t) => {
+                    game.save(tx)?;
+                    let loaded = Game::load(tx, game.id())?.ok_or_else(|| PostError::NoGame(game.id().to_string()))?;
+                    let hash = super::round::replay_rejected(tx, ctx.config, loaded, t, ctx.now)?;
+                    game = Game::load(tx, game.id())?.ok_or_else(|| PostError::NoGame(game.id().to_string()))?;
+                    format!("turn {t} played again from a fresh seed (its SHA-256 is {hash}); the new draft is on its way")
+                }
+                Some(t) => format!("only the held turn ({t}) can be rejected"),
+                None => "no turn is held for approval; nothing to reject".to_string(),
+            },
             Command::Replace { address, .. } if !crate::mail::address::is_valid(address) => {
                 format!("REPLACE: '{address}' is not a mail address such as new.player@example.org; nothing changed")
             }

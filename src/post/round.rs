@@ -179,6 +179,10 @@ pub fn tick_game(tx: &Transaction<'_>, config: &Config, id: &str, now: DateTime<
     if game.row.status != "active" || game.row.failure.is_some() {
         return Ok(0);
     }
+    // A held report holds the game: nothing of the next round is played.
+    if rounds::draft(tx, game.id())?.is_some() {
+        return Ok(0);
+    }
     let round = game.round()?;
     let sides_in = game.sides_in(tx)?;
     let ready = game.sides_ready(tx)?;
@@ -284,6 +288,7 @@ fn play_round(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTi
         deadline: game.deadline_text(),
         next_seed_hash: next_hash.clone(),
         draft: game.row.hold,
+        rejected_seeds: rounds::rejected(tx, game.id(), played)?,
         victory: resolved.victory,
         extra: resolved.extra,
     };
@@ -310,11 +315,32 @@ fn play_round(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTi
     audit(tx, now, Some(game.id()), &format!("{} adjudicated", round.label))?;
     if game.row.hold {
         let mail = report_mail(config, &game, vec![game.row.moderator_address.clone()], &rep, &state, &resolved.state)?;
-        outbox::queue(tx, config, Some(game.id()), Kind::Draft, &mail, &played.to_string(), now)?;
+        outbox::queue(tx, config, Some(game.id()), Kind::Draft, &mail, &format!("{played}:{}", &seed_hash[..12.min(seed_hash.len())]), now)?;
     } else {
         release_report(tx, config, &game, played, now)?;
     }
     Ok(())
+}
+
+/// The moderator rejected held round `round`: play it again from the same
+/// state and orders with a fresh seed, committed now; the report reveals
+/// the rejected seed beside the new one. Returns the new seed's hash.
+///
+/// # Errors
+/// When `round` is not the game's held round, or the round cannot be played.
+pub fn replay_rejected(tx: &Transaction<'_>, config: &Config, mut game: Game, round: u32, now: DateTime<Utc>) -> Result<String, PostError> {
+    let Some(stored) = rounds::played(tx, game.id(), round)? else {
+        return Err(PostError::NoRound { game: game.id().to_string(), round });
+    };
+    game.row.state = stored.played.state_before.clone();
+    game.row.round = round;
+    game.row.status = "active".into();
+    game.row.deadline -= Duration::hours(i64::from(game.row.turn_hours));
+    let (seed, hash) = new_seed();
+    rounds::unplay(tx, game.id(), round, &seed, &hash)?;
+    game.save(tx)?;
+    play_round(tx, config, game, now)?;
+    Ok(hash)
 }
 
 /// Resolve a round of `game` from stored values: the state before, each
@@ -382,6 +408,10 @@ pub fn release_report(tx: &Transaction<'_>, config: &Config, game: &Game, round:
         return Err(PostError::Corrupt(format!("round {round} of {} has no report", game.id())));
     };
     rep.draft = false;
+    if rep.turn + 1 == game.row.round || rep.next_turn == game.row.round {
+        // The next round's deadline as it stands now (a hold may have moved it).
+        rep.deadline = game.deadline_text();
+    }
     let mut to: Vec<String> = game.sides(tx)?.into_iter().map(|s| s.address).collect();
     to.push(game.row.moderator_address.clone());
     for addr in to {

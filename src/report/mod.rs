@@ -56,6 +56,10 @@ pub struct RoundReport {
     pub next_seed_hash: String,
     /// Held for the moderator's approval.
     pub draft: bool,
+    /// Seeds the round was played with before the moderator rejected the
+    /// result (`SEED HASH`), revealed so players see it was played again.
+    #[serde(default)]
+    pub rejected_seeds: Vec<String>,
     /// How the battle stands against the scenario's victory conditions.
     #[serde(default)]
     pub victory: Vec<String>,
@@ -164,6 +168,7 @@ mod tests {
             deadline: "soon".into(),
             next_seed_hash: "22".into(),
             draft: true,
+            rejected_seeds: Vec::new(),
             victory: vec!["nemedia has won the battle.".into()],
             extra: Default::default(),
         }

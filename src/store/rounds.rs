@@ -111,6 +111,47 @@ pub fn played(c: &Connection, game: &str, round: u32) -> Result<Option<Stored>> 
     })
 }
 
+/// The first played round whose report is held for the moderator.
+///
+/// # Errors
+/// On database errors.
+pub fn draft(c: &Connection, game: &str) -> Result<Option<u32>> {
+    Ok(c.prepare_cached("SELECT round FROM rounds WHERE game_id = ?1 AND adjudicated_at IS NOT NULL AND released = 0 ORDER BY round LIMIT 1")?
+        .query_row(params![game], |r| r.get(0))
+        .optional()?)
+}
+
+/// Undo a held round so it can be played again with a fresh seed: its
+/// results are dropped, its old seed and hash are kept (revealed in the
+/// report of the replay), and the round opened after it is removed.
+///
+/// # Errors
+/// On database errors.
+pub fn unplay(c: &Connection, game: &str, round: u32, seed: &str, seed_hash: &str) -> Result<()> {
+    c.prepare_cached(
+        "UPDATE rounds SET rejected = json_insert(coalesce(rejected, '[]'), '$[#]', seed || ' ' || seed_hash), seed = ?3, seed_hash = ?4, \
+         state_before = NULL, state_after = NULL, orders = NULL, events = NULL, report = NULL, released = 0, adjudicated_at = NULL \
+         WHERE game_id = ?1 AND round = ?2",
+    )?
+    .execute(params![game, round, seed, seed_hash])?;
+    c.prepare_cached("DELETE FROM rounds WHERE game_id = ?1 AND round > ?2")?.execute(params![game, round])?;
+    Ok(())
+}
+
+/// The seeds a round was played with before the moderator rejected it:
+/// `SEED HASH` each, oldest first.
+///
+/// # Errors
+/// On database errors.
+pub fn rejected(c: &Connection, game: &str, round: u32) -> Result<Vec<String>> {
+    let text: Option<String> = c
+        .prepare_cached("SELECT rejected FROM rounds WHERE game_id = ?1 AND round = ?2")?
+        .query_row(params![game, round], |r| r.get(0))
+        .optional()?
+        .flatten();
+    Ok(text.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default())
+}
+
 /// Mark a played round's report released to the players.
 ///
 /// # Errors

@@ -225,9 +225,11 @@ CREATE TABLE lockouts (
 );
 "#,
     // 7: whether a side's orders may be played before the deadline: a mail
-    // with refused lines waits for the deadline unless its writer says READY
-    // (issue 15).
+    // with refused lines waits for the deadline unless its writer says READY;
+    // the seeds a held round was played with before the moderator rejected
+    // it (issue 15).
     r#"
 ALTER TABLE submissions ADD COLUMN ready INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE rounds ADD COLUMN rejected TEXT;
 "#,
 ];

@@ -233,6 +233,7 @@ mod tests {
             deadline: "soon".into(),
             next_seed_hash: "22".into(),
             draft: false,
+            rejected_seeds: Vec::new(),
             victory: vec!["nemedia has won the battle.".into()],
         }
     }

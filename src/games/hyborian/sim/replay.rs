@@ -96,6 +96,7 @@ fn turn_of(m: &Matchup, seed: BattleSeed, title: &str, p: &Played) -> Turn {
         deadline: "the generals' next orders (written at once)".into(),
         next_seed_hash: seed_hash(&hex::encode(seed.turn(p.turn + 1))),
         draft: false,
+        rejected_seeds: Vec::new(),
         victory,
         extra,
     };
