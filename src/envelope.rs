@@ -109,6 +109,10 @@ pub enum Command {
     EndGame,
     /// Moderator: `UNLOCK <side>`: lift a lockout after wrong passwords.
     Unlock { side: String },
+    /// Moderator: `RESET PASSWORD side`.
+    ResetPassword { side: String },
+    /// Player: `NEW PASSWORD secret`.
+    NewPassword(String),
     /// Moderator: `DICE [TURN 3] melee:dragons=4 fire:boss:1=3`: the
     /// moderator's own dice for a turn (keys as in rules cases).
     Dice { turn: Option<u32>, rolls: Vec<GivenDie> },
@@ -117,7 +121,7 @@ pub enum Command {
 impl Command {
     /// Commands only a moderator may give.
     pub fn is_moderator_only(&self) -> bool {
-        !matches!(self, Command::Status | Command::Help | Command::Resend | Command::History(_) | Command::Ready | Command::Wait)
+        !matches!(self, Command::Status | Command::Help | Command::Resend | Command::History(_) | Command::Ready | Command::Wait | Command::NewPassword(_))
     }
 }
 
@@ -333,6 +337,8 @@ fn command(p: Pair<Rule>, off: usize, diagnostics: &mut Vec<Diagnostic>) -> Opti
         Rule::resume_cmd => Command::Resume,
         Rule::end_game_cmd => Command::EndGame,
         Rule::unlock_cmd => Command::Unlock { side: p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string() },
+        Rule::reset_password_cmd => Command::ResetPassword { side: p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string() },
+        Rule::new_password_cmd => Command::NewPassword(p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string()),
         Rule::dice_cmd => {
             let rolls = p
                 .clone()

@@ -437,3 +437,42 @@ fn a_held_turn_holds_and_can_be_rejected_and_approved() {
     let d = po.accept(&mail(CONAN, "h7@a", "GAME ford SIDE aquilonia PASSWORD dragon7 TURN 2\nBlack Dragons: phase 1 move 6\nEND\n"), "test", t0() + Duration::days(10)).unwrap().unwrap();
     assert_eq!(d.state(), "done");
 }
+
+/// REPLACE hands a side over: the new player gets a fresh password, the
+/// old one is told and locked out; RESET PASSWORD and NEW PASSWORD change
+/// a side's password, and no password is kept in the stored mail.
+#[test]
+fn sides_are_handed_over_and_passwords_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    const KOTH: &str = "strabonus@koth.example";
+    po.accept(&mail(MODERATOR, "r1@m", "MODERATOR ford PASSWORD modpw\nREPLACE nemedia not-an-address\n"), "test", t0()).unwrap();
+    assert!(body_text(&outbox(&po).last().unwrap().2).contains("is not a mail address"));
+    po.accept(&mail(MODERATOR, "r2@m", &format!("MODERATOR ford PASSWORD modpw\nREPLACE nemedia {KOTH}\n")), "test", t0()).unwrap();
+    let out = outbox(&po);
+    let told = out.iter().find(|(k, to, _)| k == "notice" && to == TARASCUS).expect("the old player is told");
+    assert!(body_text(&told.2).contains("no longer works"));
+    let welcome = out.iter().find(|(k, to, _)| k == "welcome" && to == KOTH).expect("the new player is welcomed");
+    let text = body_text(&welcome.2);
+    let pw = text.lines().find_map(|l| l.strip_prefix("Your password: ")).expect("a password").trim().to_string();
+    assert!(text.contains(&format!("GAME ford SIDE nemedia PASSWORD {pw}")), "{text}");
+    let old = po.accept(&mail(TARASCUS, "r3@n", "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 move 6\nEND\n"), "test", t0()).unwrap().unwrap();
+    assert_eq!(old.state(), "refused");
+    let new = po.accept(&mail(KOTH, "r4@k", &format!("GAME ford SIDE nemedia PASSWORD {pw}\nNemedian Knights: phase 1 move 6\nEND\n")), "test", t0()).unwrap().unwrap();
+    assert_eq!(new.state(), "done");
+    // The player picks a password of their own; the old one stops working.
+    po.accept(&mail(KOTH, "r5@k", &format!("GAME ford SIDE nemedia PASSWORD {pw}\nNEW PASSWORD black-lotus\n")), "test", t0()).unwrap();
+    assert!(body_text(&outbox(&po).last().unwrap().2).contains("is changed"));
+    let raw: Vec<u8> = po.store().conn().query_row("SELECT raw FROM messages WHERE message_id = 'r5@k'", [], |r| r.get(0)).unwrap();
+    assert!(!String::from_utf8_lossy(&raw).contains("black-lotus"), "the new password is not kept");
+    let d = po.accept(&mail(KOTH, "r6@k", &format!("GAME ford SIDE nemedia PASSWORD {pw}\nSTATUS\n")), "test", t0()).unwrap().unwrap();
+    assert_eq!(d.state(), "refused");
+    let d = po.accept(&mail(KOTH, "r7@k", "GAME ford SIDE nemedia PASSWORD black-lotus\nSTATUS\n"), "test", t0()).unwrap().unwrap();
+    assert_eq!(d.state(), "done");
+    // The moderator resets it: a fresh one goes to the registered address.
+    po.accept(&mail(MODERATOR, "r8@m", "MODERATOR ford PASSWORD modpw\nRESET PASSWORD nemedia\n"), "test", t0()).unwrap();
+    let reset = outbox(&po).into_iter().filter(|(k, to, _)| k == "welcome" && to == KOTH).last().unwrap();
+    assert!(body_text(&reset.2).contains("new password"), "{}", body_text(&reset.2));
+    let d = po.accept(&mail(KOTH, "r9@k", "GAME ford SIDE nemedia PASSWORD black-lotus\nSTATUS\n"), "test", t0()).unwrap().unwrap();
+    assert_eq!(d.state(), "refused");
+}

@@ -121,6 +121,29 @@ impl Ctx<'_, '_> {
         Ok(())
     }
 
+    /// Mail a side's player a fresh password (a hand-over or a reset), and
+    /// store only its hash.
+    fn credentials(&self, game: &Game, side: &str, address: &str, why: &str) -> Result<(), PostError> {
+        let pw = password::generate(&mut rand::rng());
+        game_rows::set_password(self.tx, game.id(), side, &password::hash(&pw, &mut rand::rng()))?;
+        let round = game.round()?;
+        let text = format!(
+            "{why}\n\nGame: {} ({})\nYou command: {side}\nYour password: {pw}\nOrders go to: {}\nOrders for {} are due by {}.\n\n\
+             Start every message with the header line, then one line per unit, then END:\n\n  GAME {} SIDE {side} PASSWORD {pw}\n\n\
+             Mail HELP for the order guide, STATUS for the deadline, HISTORY n for the report of turn n.\n\
+             Keep this password secret: orders are accepted only from {address} with it.\n",
+            game.row.title,
+            game.id(),
+            self.config.address,
+            round.label,
+            game.deadline_text(),
+            game.id(),
+        );
+        let mail = plain(self.config, vec![address.to_string()], format!("[{}] Your password for {side}", game.id()), text, None);
+        outbox::queue(self.tx, self.config, Some(game.id()), Kind::Welcome, &mail, &self.next_tag(), self.now)?;
+        Ok(())
+    }
+
     /// Refuse the message: logged always; mailed to `to` (registered
     /// addresses only), each at most [`REFUSALS_PER_HOUR`] times an hour.
     fn refuse(&self, game: Option<&str>, to: Vec<String>, reason: &str, hint: &str) -> Result<Disposition, PostError> {
@@ -207,7 +230,12 @@ pub fn handle(tx: &Transaction<'_>, config: &Config, row: i64, raw: &[u8], now: 
         Role::Player { side } => player(&ctx, &env, header, side),
     }?;
     // What is kept of the message from now on holds no password.
-    message_rows::replace_raw(tx, row, &mask_message(raw, &msg.orders_text, &[&header.password]))?;
+    let mut secrets: Vec<&str> = vec![&header.password];
+    secrets.extend(env.commands.iter().filter_map(|c| match &c.node {
+        Command::NewPassword(p) => Some(p.as_str()),
+        _ => None,
+    }));
+    message_rows::replace_raw(tx, row, &mask_message(raw, &msg.orders_text, &secrets))?;
     Ok(d)
 }
 
@@ -308,6 +336,20 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
             Command::Help => {
                 ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, guide(Some(&game)))?;
                 answered.push("help");
+            }
+            Command::NewPassword(new) => {
+                let len = new.chars().count();
+                let text = if !(MIN_PASSWORD..=MAX_PASSWORD).contains(&len) {
+                    format!("NEW PASSWORD: a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters; yours is unchanged.\n")
+                } else if new == &header.password {
+                    "NEW PASSWORD: that is your password already; nothing changed.\n".to_string()
+                } else {
+                    game_rows::set_password(tx, game.id(), &side.side, &password::hash(new, &mut rand::rng()))?;
+                    audit(tx, ctx.now, Some(game.id()), &format!("side {} changed its password", side.side))?;
+                    format!("The password of side {} is changed. Use it from your next message on.\n", side.side)
+                };
+                ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+                answered.push("password");
             }
             Command::Resend | Command::History(_) => {
                 let round = match c.node {
@@ -610,13 +652,31 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
             Command::Replace { address, .. } if !crate::mail::address::is_valid(address) => {
                 format!("REPLACE: '{address}' is not a mail address such as new.player@example.org; nothing changed")
             }
-            Command::Replace { side, address } => {
-                if game_rows::set_address(tx, game.id(), side, &address.to_ascii_lowercase())? {
-                    format!("side {side} is now played from {address} (same password)")
-                } else {
-                    format!("no side '{side}' in game {}", game.id())
+            Command::Replace { side, address } => match game.sides(tx)?.into_iter().find(|s| s.side.eq_ignore_ascii_case(side)) {
+                Some(old) => {
+                    let address = address.to_ascii_lowercase();
+                    game_rows::set_address(tx, game.id(), &old.side, &address)?;
+                    let text = format!(
+                        "The moderator of {} ({}) has handed side {} to another player ({address}).\nYour password for the side no longer works. Thank you for playing.\n",
+                        game.row.title,
+                        game.id(),
+                        old.side
+                    );
+                    let mail = plain(ctx.config, vec![old.address.clone()], format!("[{}] You no longer command {}", game.id(), old.side), text, None);
+                    outbox::queue(tx, ctx.config, Some(game.id()), Kind::Notice, &mail, &ctx.next_tag(), ctx.now)?;
+                    ctx.credentials(&game, &old.side, &address, &format!("You take over side {} of {}: welcome. The moderator handed it to you.", old.side, game.row.title))?;
+                    format!("side {} is now played from {address}; the new player has a fresh password and the old one was told", old.side)
                 }
-            }
+                None => format!("REPLACE: no side '{side}' in game {} (sides: {})", game.id(), game.sides(tx)?.iter().map(|s| s.side.as_str()).collect::<Vec<_>>().join(", ")),
+            },
+            Command::ResetPassword { side } => match game.sides(tx)?.into_iter().find(|s| s.side.eq_ignore_ascii_case(side)) {
+                Some(s) => {
+                    ctx.credentials(&game, &s.side, &s.address, "The moderator has given your side a new password; the old one no longer works.")?;
+                    format!("a new password for {} was mailed to {}", s.side, s.address)
+                }
+                None => format!("RESET PASSWORD: no side '{side}' in game {}", game.id()),
+            },
+            Command::NewPassword(_) => "NEW PASSWORD is for players; the moderator's password is set in the game file".into(),
             Command::Pause if game.row.status == "paused" => "the game is already paused".into(),
             Command::Pause => {
                 game.row.status = "paused".into();
@@ -688,6 +748,10 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
     ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
     Ok(Disposition::Done(format!("moderator: {}", done.len())))
 }
+
+/// The lengths a player's own password may have (NEW PASSWORD).
+const MIN_PASSWORD: usize = 6;
+const MAX_PASSWORD: usize = 64;
 
 #[cfg(test)]
 mod tests {
