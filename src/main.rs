@@ -98,6 +98,16 @@ enum Command {
     },
     /// List what could not be handled: failed messages and games whose round could not be played.
     Doctor,
+    /// Every game at a glance: rule set, state, round, deadline, who is ready, what waits for the moderator.
+    Games,
+    /// A game's log (the audit trail), the latest lines.
+    Log {
+        /// The game id.
+        game: String,
+        /// How many lines.
+        #[arg(long, default_value_t = 50)]
+        lines: u32,
+    },
     /// Handle a failed message again (its number from `umpire doctor`), or play a failed game's round.
     Retry {
         /// A message number, or a game id.
@@ -246,6 +256,11 @@ enum GameCommand {
         /// The game file (see campaigns/games/).
         file: PathBuf,
     },
+    /// One game in full: the round, the deadline, who is in, drafts, failed messages, the latest log.
+    Show {
+        /// The game id.
+        game: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -374,6 +389,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let n = umpire::post::export_html(&mut open(&cli.config)?, &game, &html)?;
             println!("{n} turns written to {}", html.join("index.html").display());
         }
+        Command::Games => print!("{}", umpire::post::desk::games(&mut open(&cli.config)?)?),
+        Command::Log { game, lines } => print!("{}", umpire::post::desk::log(&mut open(&cli.config)?, &game, lines.clamp(1, 100_000))?),
+        Command::Game { command: GameCommand::Show { game } } => print!("{}", umpire::post::desk::show(&mut open(&cli.config)?, &game)?),
         Command::Doctor => {
             print!("{}", open(&cli.config)?.doctor()?);
         }

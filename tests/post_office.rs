@@ -476,3 +476,24 @@ fn sides_are_handed_over_and_passwords_changed() {
     let d = po.accept(&mail(KOTH, "r9@k", "GAME ford SIDE nemedia PASSWORD black-lotus\nSTATUS\n"), "test", t0()).unwrap().unwrap();
     assert_eq!(d.state(), "refused");
 }
+
+/// The moderator's command line shows every game, one game in full and its
+/// log; STATUS of an ended game says so and no deadline.
+#[test]
+fn the_desk_shows_games_a_game_and_its_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    po.accept(&mail(CONAN, "d1@a", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
+    let all = umpire::post::desk::games(&mut po).unwrap();
+    assert!(all.contains("ford") && all.contains("turn 1, due 2026-12-03 20:00 UTC (Thursday), 1 of 2 sides ready"), "{all}");
+    let show = umpire::post::desk::show(&mut po, "ford").unwrap();
+    assert!(show.contains("aquilonia: orders received") && show.contains("nemedia: no orders yet"), "{show}");
+    assert!(show.contains(&format!("nemedia: {TARASCUS}")), "{show}");
+    let log = umpire::post::desk::log(&mut po, "ford", 10).unwrap();
+    assert!(log.contains("game created"), "{log}");
+    assert!(umpire::post::desk::show(&mut po, "nope").is_err());
+    po.accept(&mail(MODERATOR, "d2@m", "MODERATOR ford PASSWORD modpw\nEND GAME\n"), "test", t0()).unwrap();
+    po.accept(&mail(CONAN, "d3@a", "GAME ford SIDE aquilonia PASSWORD dragon7\nSTATUS\n"), "test", t0()).unwrap();
+    let status = body_text(&outbox(&po).last().unwrap().2);
+    assert!(status.contains("the game has ended") && !status.contains("Deadline") && !status.contains("no orders yet"), "{status}");
+}

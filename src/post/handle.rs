@@ -538,17 +538,18 @@ fn diff(old: &[(String, String)], new: &[(String, String)]) -> Vec<String> {
     out
 }
 
-fn status_text(tx: &Transaction<'_>, game: &Game) -> Result<String, PostError> {
+pub(crate) fn status_text(tx: &Transaction<'_>, game: &Game) -> Result<String, PostError> {
     let sides_in = game.sides_in(tx)?;
+    let ready = game.sides_ready(tx)?;
     let sides: Vec<_> = game
         .sides(tx)?
         .into_iter()
-        .map(|s| minijinja::context! { side => s.side.clone(), ordered => sides_in.contains(&s.side) })
+        .map(|s| minijinja::context! { side => s.side.clone(), ordered => sides_in.contains(&s.side), ready => ready.contains(&s.side) })
         .collect();
     Ok(templates::render(
         "status.txt",
         minijinja::context! { title => &game.row.title, game => game.id(), round => game.round()?.label, status => &game.row.status,
-            deadline => game.deadline_text(), sides => sides, hold => game.row.hold },
+            deadline => game.deadline_text(), sides => sides, hold => game.row.hold, draft => rounds::draft(tx, game.id())? },
     ))
 }
 

@@ -12,6 +12,7 @@
 //! is never answered twice.
 
 mod archive;
+pub mod desk;
 pub mod campaign;
 mod game;
 mod guard;

@@ -126,6 +126,16 @@ pub fn active(c: &Connection) -> Result<Vec<String>> {
     Ok(ids)
 }
 
+/// Every game's id, in order.
+///
+/// # Errors
+/// On database errors.
+pub fn ids(c: &Connection) -> Result<Vec<String>> {
+    let mut st = c.prepare_cached("SELECT id FROM games ORDER BY id")?;
+    let ids = st.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+    Ok(ids)
+}
+
 /// Every game an address plays in (or moderates), in id order.
 ///
 /// # Errors

@@ -220,6 +220,18 @@ pub fn log(tx: &Transaction<'_>, now: DateTime<Utc>, game: Option<&str>, level: 
     Ok(())
 }
 
+/// A game's log lines (the audit trail), the latest `limit`, oldest first.
+///
+/// # Errors
+/// On database errors.
+pub fn log_of(c: &Connection, game: &str, limit: u32) -> Result<Vec<(String, String)>> {
+    let mut st = c.prepare_cached(
+        "SELECT at, text FROM (SELECT id, at, text FROM log WHERE lower(game_id) = lower(?1) ORDER BY id DESC LIMIT ?2) ORDER BY id",
+    )?;
+    let rows = st.query_map(params![game, limit], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
