@@ -497,3 +497,20 @@ fn the_desk_shows_games_a_game_and_its_log() {
     let status = body_text(&outbox(&po).last().unwrap().2);
     assert!(status.contains("the game has ended") && !status.contains("Deadline") && !status.contains("no orders yet"), "{status}");
 }
+
+/// A mail with a refused line (another side's unit) does not throw away
+/// the earlier orders for the units it does not mention (ruling P16).
+#[test]
+fn a_mistake_does_not_discard_earlier_orders_for_other_units() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    po.accept(&mail(CONAN, "k1@a", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nBossonian Archers: phase 1 move 4\nEND\n"), "test", t0()).unwrap();
+    po.accept(&mail(CONAN, "k2@a", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 8\nNemedian Knights: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
+    let conf = body_text(&outbox(&po).last().unwrap().2).replace("\r\n", "\n");
+    assert!(conf.contains("still stand:\n  Bossonian Archers: phase 1 move 4"), "{conf}");
+    po.accept(&mail(TARASCUS, "k3@n", "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
+    po.tick(t0() + Duration::days(3)).unwrap();
+    let report = umpire::post::report_text(&mut po, "ford", Some(1), false).unwrap();
+    assert!(report.contains("Black Dragons moved 8 inches"), "{report}");
+    assert!(report.contains("Bossonian Archers moved 4 inches"), "the archers' earlier order stood: {report}");
+}

@@ -10,6 +10,7 @@ use super::outbox::{self, Kind};
 use super::round::{plain, release_report, report_mail, stored_report};
 use super::{audit, password, templates, PostError};
 use crate::config::Config;
+use crate::games::Json;
 use crate::envelope::{self, Command, Envelope, Header, Role};
 use crate::mail::compose::AutoSubmitted;
 use crate::mail::mask::mask_message;
@@ -417,11 +418,24 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
         return Ok(Disposition::Orders { note: format!("{} for {} {}", if wait { "wait" } else { "ready" }, side.side, round.label), game: game.id().to_string() });
     }
     let rendered: Vec<_> = env.diagnostics.iter().map(|d| d.rendered(&env.source)).collect();
-    let checked = game.ruleset.check_orders(&game.state()?, &side.side, &env.sheet, &rendered)?;
-    let changes = previous
-        .map(|(_, p)| serde_json::from_str::<Vec<(String, String)>>(&p).unwrap_or_default())
-        .map(|p| diff(&p, &checked.understood))
-        .unwrap_or_default();
+    let mut checked = game.ruleset.check_orders(&game.state()?, &side.side, &env.sheet, &rendered)?;
+    let earlier_understood: Option<Vec<(String, String)>> = previous.as_ref().map(|(_, p)| serde_json::from_str(p).unwrap_or_default());
+    let changes = earlier_understood.as_ref().map(|p| diff(p, &checked.understood)).unwrap_or_default();
+    // A mail with a refused line is not a complete sheet: the earlier
+    // orders for what it does not mention stand (ruling P16).
+    let mut kept = Vec::new();
+    if checked.errors > 0 {
+        if let (Some((earlier, _)), Some(understood)) = (&previous, &earlier_understood) {
+            let earlier: Json = serde_json::from_str(earlier).map_err(|e| PostError::Corrupt(e.to_string()))?;
+            checked.orders = game.ruleset.merge_orders(&earlier, &checked.orders)?;
+            for (key, line) in understood {
+                if !checked.understood.iter().any(|(k, _)| k == key) {
+                    kept.push(line.clone());
+                    checked.understood.push((key.clone(), line.clone()));
+                }
+            }
+        }
+    }
     submissions::insert(
         tx,
         game.id(),
@@ -441,7 +455,7 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
         minijinja::context! {
             title => &game.row.title, game => game.id(), round => &round.label, side => &side.side,
             deadline => game.deadline_text(), changes => changes, confirmation => &checked.confirmation,
-            refused => checked.errors, ready => ready, wait => wait,
+            refused => checked.errors, ready => ready, wait => wait, kept => kept,
         },
     );
     ctx.reply(Some(game.id()), Kind::Confirmation, vec![ctx.from.clone()], &ctx.msg.subject, text)?;

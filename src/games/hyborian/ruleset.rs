@@ -178,6 +178,12 @@ impl Ruleset for HyborianAge {
         })
     }
 
+    fn merge_orders(&self, earlier: &Json, later: &Json) -> Result<Json, RulesetError> {
+        let mut orders: TurnOrders = read("orders", earlier)?;
+        orders.merge(read("orders", later)?);
+        json(&orders)
+    }
+
     fn die_for(&self, key: &str) -> Result<DieKind, String> {
         key.parse::<DiceKey>().map(|k| k.kind()).map_err(|e| e.to_string())
     }
