@@ -514,3 +514,17 @@ fn a_mistake_does_not_discard_earlier_orders_for_other_units() {
     assert!(report.contains("Black Dragons moved 8 inches"), "{report}");
     assert!(report.contains("Bossonian Archers moved 4 inches"), "the archers' earlier order stood: {report}");
 }
+
+/// A moderator's die for a unit the table does not have is refused with a
+/// suggestion, as is a value the die cannot show.
+#[test]
+fn moderator_dice_for_unknown_units_or_impossible_values_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    po.accept(&mail(MODERATOR, "x1@m", "MODERATOR ford PASSWORD modpw\nDICE TURN 1 melee:dragon=4 melee:knights=6\n"), "test", t0()).unwrap();
+    let reply = body_text(&outbox(&po).last().unwrap().2);
+    assert!(reply.contains("no unit 'dragon' on the table (did you mean 'dragons'?)"), "{reply}");
+    assert!(reply.contains("melee:knights = 6"), "{reply}");
+    assert!(reply.contains("no dice taken for turn 1"), "{reply}");
+    assert_eq!(count(&po, "moderator_dice", "1"), 0);
+}

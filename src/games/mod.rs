@@ -189,7 +189,7 @@ pub trait Ruleset: Sync {
     ///
     /// # Errors
     /// When the key is not one of this rule set's, in words.
-    fn die_for(&self, key: &str) -> Result<DieKind, String>;
+    fn die_for(&self, state: &Json, key: &str) -> Result<DieKind, String>;
     /// One side's orders of a mail with refused lines laid over its earlier
     /// orders for the round: what the later mail orders replaces, what it
     /// does not mention stands. By default the later orders replace all.

@@ -726,7 +726,7 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                     let mut refused = Vec::new();
                     let mut taken = Vec::new();
                     for die in rolls {
-                        match game.ruleset.die_for(&die.key) {
+                        match game.ruleset.die_for(&game.state()?, &die.key) {
                             Ok(kind) if u8::try_from(die.value).is_ok_and(|v| kind.can_show(v)) => taken.push(die),
                             Ok(kind) => refused.push(format!("{} = {}: {}", die.key, die.value, kind.describe())),
                             Err(why) => refused.push(why),

@@ -253,7 +253,7 @@ impl Ruleset for FurorBarbarus {
         })
     }
 
-    fn die_for(&self, key: &str) -> Result<DieKind, String> {
+    fn die_for(&self, _state: &Json, key: &str) -> Result<DieKind, String> {
         let parts: Vec<&str> = key.split(':').collect();
         let number = |s: &str| s.parse::<u32>().is_ok_and(|n| n >= 1);
         match parts.as_slice() {
@@ -379,8 +379,9 @@ mod tests {
 
     #[test]
     fn dice_keys_name_their_die() {
-        assert_eq!(FurorBarbarus.die_for("combat:3"), Ok(DieKind::D6));
-        assert_eq!(FurorBarbarus.die_for("defection:1"), Ok(DieKind::TwoD6));
-        assert!(FurorBarbarus.die_for("melee:dragons").is_err());
+        let none = Json::Null;
+        assert_eq!(FurorBarbarus.die_for(&none, "combat:3"), Ok(DieKind::D6));
+        assert_eq!(FurorBarbarus.die_for(&none, "defection:1"), Ok(DieKind::TwoD6));
+        assert!(FurorBarbarus.die_for(&none, "melee:dragons").is_err());
     }
 }

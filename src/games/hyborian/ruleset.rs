@@ -184,8 +184,22 @@ impl Ruleset for HyborianAge {
         json(&orders)
     }
 
-    fn die_for(&self, key: &str) -> Result<DieKind, String> {
-        key.parse::<DiceKey>().map(|k| k.kind()).map_err(|e| e.to_string())
+    fn die_for(&self, state: &Json, key: &str) -> Result<DieKind, String> {
+        let key = key.parse::<DiceKey>().map_err(|e| e.to_string())?;
+        // A die for a unit the table does not have would never be rolled.
+        let table: Table = read("the table", state).map_err(|e| e.to_string())?;
+        let unit = match &key {
+            DiceKey::Fire { unit, .. } | DiceKey::PassFire { unit, .. } | DiceKey::Melee { unit } | DiceKey::Morale { unit, .. } | DiceKey::Severity { unit, .. } => Some(unit),
+            DiceKey::Spell { wizard, .. } => Some(wizard),
+            DiceKey::D6 { unit, .. } if unit != "battle" => Some(unit),
+            DiceKey::D6 { .. } | DiceKey::Card { .. } => None,
+        };
+        if let Some(u) = unit.filter(|u| !table.units.contains_key(u.as_str())) {
+            let ids: Vec<&str> = table.units.keys().map(String::as_str).collect();
+            let hint = crate::names::closest(u, ids.iter().map(|i| (*i, *i))).map(|i| format!(" (did you mean '{i}'?)")).unwrap_or_default();
+            return Err(format!("{key}: no unit '{u}' on the table{hint}; unit ids are {}", ids.join(", ")));
+        }
+        Ok(key.kind())
     }
 
     fn resolve(&self, input: RoundInput<'_>) -> Result<Resolved, RulesetError> {
