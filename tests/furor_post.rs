@@ -10,22 +10,9 @@ use common::*;
 use umpire::post::gamefile::GameFile;
 use umpire::post::PostOffice;
 
-const CLOVIS: &str = "clovis@franks.example";
-const SYAGRIUS: &str = "syagrius@soissons.example";
-
-
 fn soissons(dir: &std::path::Path) -> PostOffice {
-    let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/furor-barbarus/scenarios/soissons.toml");
-    let text = format!(
-        "ruleset = \"furor-barbarus\"\nid = \"soissons\"\ntitle = \"Soissons, 486\"\nscenario = \"{scenario}\"\n\
-         first_deadline = \"2026-12-03 20:00\"\nturn_hours = 48\n\n[moderator]\naddress = \"{MODERATOR}\"\npassword = \"modpw\"\n\n\
-         [[side]]\nid = \"franks\"\naddress = \"{CLOVIS}\"\npassword = \"clovis1\"\n\n\
-         [[side]]\nid = \"gallo-romans\"\naddress = \"{SYAGRIUS}\"\npassword = \"syag2\"\n"
-    );
-    let path = dir.join("soissons.toml");
-    std::fs::write(&path, text).unwrap();
     let mut po = PostOffice::open(config(dir)).unwrap();
-    po.create_game(&GameFile::load(&path).unwrap(), t0()).unwrap();
+    po.create_game(&GameFile::load(&soissons_file(dir)).unwrap(), t0()).unwrap();
     po
 }
 
