@@ -21,6 +21,29 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 const SCENARIO: &str = include_str!("../campaigns/scenarios/river-crossing.toml");
+
+const GAME: &str = r#"id = "ford"
+title = "The Ford of the Tybor"
+scenario = "river-crossing.toml"
+timezone = "UTC"
+first_deadline = "2026-12-03 20:00"
+turn_hours = 48
+max_turns = 4
+
+[moderator]
+address = "moderator@club.example"
+password = "demo-moderator"
+
+[[side]]
+id = "aquilonia"
+address = "conan@aquilonia.example"
+password = "dragon7"
+
+[[side]]
+id = "nemedia"
+address = "tarascus@nemedia.example"
+password = "serpent3"
+"#;
 /// One round's scripted player mails: (from, body).
 type Script = fn(u32) -> Vec<(&'static str, String)>;
 

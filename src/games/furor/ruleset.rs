@@ -644,7 +644,7 @@ mod tests {
         let r = FurorBarbarus.round(&g.state).unwrap();
         assert_eq!((r.number, r.label.as_str(), r.writers.clone()), (1, "set-up, gallo-romans", vec!["gallo-romans".to_string()]));
         assert!(g.welcome["franks"].length.contains("the gallo-romans, then the franks"), "{}", g.welcome["franks"].length);
-        assert_eq!(g.welcome["franks"].example, "place salian-4a in 0806\n");
+        assert_eq!(g.welcome["franks"].example, "place archers in 0907\n");
         // The Franks may not set up in the Gallo-Romans' round.
         let early = FurorBarbarus.check_orders(&g.state, "franks", "place salian-4a in 0814\n", &[]).unwrap();
         assert_eq!(early.errors, 1);
@@ -664,7 +664,7 @@ mod tests {
         assert!(FurorBarbarus.picture(&g.state, &one.state, &report()).unwrap().contains("<svg"));
         // The Franks send nothing: they stand as listed, and the battle begins.
         let two = play(&one.state, &options, &[], &mut dice);
-        assert!(two.sections[1].lines[0].contains("placed nothing"), "{:?}", two.sections);
+        assert!(two.sections[0].lines[0].contains("placed nothing"), "{:?}", two.sections);
         let r = FurorBarbarus.round(&two.state).unwrap();
         assert_eq!((r.number, r.label.as_str()), (3, "turn 1, franks"));
         let state: State = serde_json::from_value(two.state.clone()).unwrap();
