@@ -81,7 +81,7 @@ fn a_game_of_soissons_by_mail() {
     assert_eq!(outbox(&po).iter().filter(|(k, to, _)| k == "report" && to == SYAGRIUS).count(), 3, "both players get it");
 
     // The Gallo-Romans miss their turn: at the deadline it is played without them.
-    let played = po.tick(t0() + Duration::days(5)).unwrap();
+    let played = po.tick(t0() + Duration::days(9)).unwrap();
     assert_eq!(played, 1);
     let report = body_text(reports(&po).last().unwrap());
     assert!(report.contains("gallo-romans sent no orders"), "{report}");
