@@ -2,11 +2,15 @@
 //! newcomer sees every kind of mail umpire sends without a mail server.
 //!
 //! The demo writes a configuration, the ready scenario and a game file into
-//! a fresh folder, creates the game, then for each turn drops both players'
+//! a fresh folder, creates the game, then for each round drops the players'
 //! order mails into the spool Maildir and runs the same round as
-//! `umpire run --once` on a simulated clock. Among the mails are a typo
-//! (answered with a suggestion), a STATUS request, and a spoofed message
-//! with a wrong password (refused to the registered address).
+//! `umpire run --once` on a simulated clock; a round its writers miss is
+//! played at its deadline. Two games are scripted: the Hyborean ford
+//! (`--game ford`, the default) and Soissons of Furor Barbarus (`--game
+//! soissons`: the set-up rounds, moves and an attack, standing reactions, a
+//! missed player-turn). Among the mails are a typo (answered with a
+//! suggestion) and a spoofed message with a wrong password (refused to the
+//! registered address); the ford's also has a STATUS request.
 
 use crate::config::Config;
 use crate::mail::compose::Outgoing;
@@ -40,9 +44,11 @@ id = "nemedia"
 address = "tarascus@nemedia.example"
 password = "serpent3"
 "#;
+/// One round's scripted player mails: (from, body).
+type Script = fn(u32) -> Vec<(&'static str, String)>;
 
-/// One scripted player mail: (from, body).
-fn script(turn: u32) -> Vec<(&'static str, String)> {
+/// The Hyborean ford's mails, turn by turn.
+fn ford(turn: u32) -> Vec<(&'static str, String)> {
     let a = "conan@aquilonia.example";
     let n = "tarascus@nemedia.example";
     let ha = format!("GAME ford SIDE aquilonia PASSWORD dragon7 TURN {turn}\n");
@@ -65,6 +71,115 @@ fn script(turn: u32) -> Vec<(&'static str, String)> {
     }
 }
 
+const SOISSONS: &str = include_str!("../campaigns/furor-barbarus/scenarios/soissons.toml");
+
+const SOISSONS_GAME: &str = r#"ruleset = "furor-barbarus"
+id = "soissons"
+title = "Soissons, 486"
+scenario = "soissons.toml"
+timezone = "UTC"
+first_deadline = "2026-12-03 20:00"
+turn_hours = 48
+
+[moderator]
+address = "moderator@club.example"
+password = "demo-moderator"
+
+[[side]]
+id = "franks"
+address = "clovis@franks.example"
+password = "clovis1"
+
+[[side]]
+id = "gallo-romans"
+address = "syagrius@soissons.example"
+password = "syag2"
+"#;
+
+/// Soissons' mails, round by round: the Gallo-Roman then the Frankish
+/// set-up, the Franks' turn 1 (a typo first) with the Gallo-Romans'
+/// standing reactions and a spy, a Gallo-Roman player-turn missed, turn 2.
+/// Every line but the typo is taken on whatever board the dice make.
+fn soissons(round: u32) -> Vec<(&'static str, String)> {
+    let f = "clovis@franks.example";
+    let g = "syagrius@soissons.example";
+    let hf = format!("GAME soissons SIDE franks PASSWORD clovis1 TURN {round}\n");
+    let hg = format!("GAME soissons SIDE gallo-romans PASSWORD syag2 TURN {round}\n");
+    match round {
+        1 => vec![(g, format!("{hg}gr-archers-a: set up in 0410\nplace gr-archers-b in 0412\nEND\n"))],
+        2 => vec![(f, format!("{hf}place light-1 in 0814\nEND\n"))],
+        3 => vec![
+            (g, format!("{hg}retreat legionaries-4 0406 0506\nadvance palatina into 0608\nEND\n")),
+            ("spy@alamanni.example", "GAME soissons SIDE franks PASSWORD guess\nsalian-4a: move 0706\nEND\n".into()),
+            (f, format!("{hf}Salain 4a: move 0706 0606\nEND\n")),
+            (f, format!("{hf}salian-4a: move 0706 0606\nClovis: move 0706 0606\narchers: move 0807 0708\nattack legionaries-4 with salian-4a\nEND\n")),
+        ],
+        5 => vec![(f, format!("{hf}salian-3d: move 0711\nEND\n"))],
+        6 => vec![(g, format!("{hg}militia-1b: move 0404\nEND\n"))],
+        // Round 4, the Gallo-Romans' turn 1: they miss it.
+        _ => Vec::new(),
+    }
+}
+
+/// A game the demo plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Game {
+    /// The Ford of the Tybor (Royal Armies of the Hyborean Age).
+    Ford,
+    /// Soissons, 486 (Furor Barbarus).
+    Soissons,
+}
+
+impl std::str::FromStr for Game {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Game, String> {
+        match s {
+            "ford" => Ok(Game::Ford),
+            "soissons" | "furor" => Ok(Game::Soissons),
+            other => Err(format!("no demo game '{other}' (there are: ford, soissons)")),
+        }
+    }
+}
+
+/// What the driver needs of a game: its files, its rounds and their mails.
+struct Demo {
+    id: &'static str,
+    /// The scenario's file name and text, and the game file's text.
+    scenario: (&'static str, &'static str),
+    game_file: &'static str,
+    rounds: u32,
+    script: Script,
+    /// The subject of a player's mail, before the round's number.
+    subject: &'static str,
+    /// The kinds of mail umpire sends in this game, for the summary.
+    mails: &'static str,
+}
+
+impl Game {
+    fn demo(self) -> Demo {
+        match self {
+            Game::Ford => Demo {
+                id: "ford",
+                scenario: ("river-crossing.toml", SCENARIO),
+                game_file: GAME,
+                rounds: 4,
+                script: ford,
+                subject: "Orders for turn",
+                mails: "welcomes, confirmations, a refusal, reports",
+            },
+            Game::Soissons => Demo {
+                id: "soissons",
+                scenario: ("soissons.toml", SOISSONS),
+                game_file: SOISSONS_GAME,
+                rounds: 6,
+                script: soissons,
+                subject: "Orders for round",
+                mails: "welcomes, confirmations, a refusal, reports with the map",
+            },
+        }
+    }
+}
+
 fn player_mail(from: &str, to: &str, subject: &str, body: String, n: usize, now: DateTime<Utc>) -> Result<Vec<u8>, PostError> {
     let mail = Outgoing {
         from: from.to_string(),
@@ -84,11 +199,18 @@ fn player_mail(from: &str, to: &str, subject: &str, body: String, n: usize, now:
         .map_err(|e| PostError::Transport(e.to_string()))
 }
 
-/// Play the demo in `dir` and say where everything is.
+/// The round the game waits for, and its deadline.
+fn current(po: &PostOffice, id: &str) -> Result<(u32, DateTime<Utc>), PostError> {
+    let row = crate::store::games::load(po.store().conn(), id)?.ok_or_else(|| PostError::NoGame(id.to_string()))?;
+    Ok((row.round, row.deadline + Duration::minutes(i64::from(row.grace_minutes))))
+}
+
+/// Play the demo game in `dir` and say where everything is.
 ///
 /// # Errors
 /// When `dir` is not empty, or on any store or file error.
-pub fn run(dir: &Path) -> Result<String, PostError> {
+pub fn run(dir: &Path, game: Game) -> Result<String, PostError> {
+    let demo = game.demo();
     let io = |e: std::io::Error| PostError::Transport(format!("{}: {e}", dir.display()));
     if dir.exists() && std::fs::read_dir(dir).map_err(io)?.next().is_some() {
         return Err(PostError::Transport(format!(
@@ -97,8 +219,8 @@ pub fn run(dir: &Path) -> Result<String, PostError> {
         )));
     }
     std::fs::create_dir_all(dir.join("inbox/new")).map_err(io)?;
-    std::fs::write(dir.join("river-crossing.toml"), SCENARIO).map_err(io)?;
-    std::fs::write(dir.join("game.toml"), GAME).map_err(io)?;
+    std::fs::write(dir.join(demo.scenario.0), demo.scenario.1).map_err(io)?;
+    std::fs::write(dir.join("game.toml"), demo.game_file).map_err(io)?;
     std::fs::write(
         dir.join("umpire.toml"),
         "database = \"umpire.sqlite\"\naddress = \"umpire@club.example\"\npoll_seconds = 1\n\n[spool]\noutbox = \"outbox\"\ninbox = \"inbox\"\n",
@@ -112,13 +234,19 @@ pub fn run(dir: &Path) -> Result<String, PostError> {
     let stop = AtomicBool::new(false);
     serve(&mut po, &stop, true, || now)?;
     let mut n = 0;
-    for turn in 1..=4 {
+    for round in 1..=demo.rounds {
         now += Duration::hours(2);
-        for (from, body) in script(turn) {
+        for (from, body) in (demo.script)(round) {
             n += 1;
-            let raw = player_mail(from, &umpire_address, &format!("Orders for turn {turn}"), body, n, now)?;
+            let raw = player_mail(from, &umpire_address, &format!("{} {round}", demo.subject), body, n, now)?;
             std::fs::write(dir.join(format!("inbox/new/{n:04}.demo")), raw).map_err(io)?;
             now += Duration::minutes(5);
+            serve(&mut po, &stop, true, || now)?;
+        }
+        // A round its writers missed is played at its deadline.
+        let (waiting, deadline) = current(&po, demo.id)?;
+        if waiting == round {
+            now = now.max(deadline + Duration::minutes(1));
             serve(&mut po, &stop, true, || now)?;
         }
         now += Duration::hours(46);
@@ -127,10 +255,10 @@ pub fn run(dir: &Path) -> Result<String, PostError> {
     let outbox = dir.join("outbox");
     let mut files: Vec<_> = std::fs::read_dir(&outbox).map_err(io)?.filter_map(|e| e.ok()).map(|e| e.path()).collect();
     files.sort();
-    let _ = writeln!(out, "The demo game 'ford' was played in {}.", dir.display());
+    let _ = writeln!(out, "The demo game '{}' was played in {}.", demo.id, dir.display());
     let _ = writeln!(out, "  store:          {}", dir.join("umpire.sqlite").display());
     let _ = writeln!(out, "  player mails:   {} (read from the spool Maildir)", dir.join("inbox/cur").display());
-    let _ = writeln!(out, "  umpire's mails: {} ({} .eml files: welcomes, confirmations, a refusal, reports)", outbox.display(), files.len());
+    let _ = writeln!(out, "  umpire's mails: {} ({} .eml files: {})", outbox.display(), files.len(), demo.mails);
     for kind in ["report", "confirmation", "refusal", "welcome"] {
         // Spool files are named after their Message-ID: umpire.KIND.….eml
         if let Some(f) = files.iter().find(|f| f.file_name().is_some_and(|n| n.to_string_lossy().contains(&format!(".{kind}.")))) {

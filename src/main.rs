@@ -120,6 +120,9 @@ enum Command {
         /// The folder to play in (created; must be empty or absent).
         #[arg(long, default_value = "demo-out")]
         dir: PathBuf,
+        /// The game to play: `ford` (the Hyborean Age) or `soissons` (Furor Barbarus).
+        #[arg(long, default_value = "ford")]
+        game: umpire::demo::Game,
     },
 }
 
@@ -410,8 +413,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             print!("{text}");
             return Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)));
         }
-        Command::Demo { dir } => {
-            let summary = umpire::demo::run(&dir)?;
+        Command::Demo { dir, game } => {
+            let summary = umpire::demo::run(&dir, game)?;
             print!("{summary}");
         }
     }

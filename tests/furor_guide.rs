@@ -4,10 +4,13 @@
 //! blocks with at least one. A block's info string is
 //! `orders SCENARIO SIDE [UNIT=HEX …]`: the side writing (it plays first, so
 //! its moves and attacks are read), and counters moved before the example.
+//! ```orders-setup SCENARIO SIDE blocks (and -error) are the side's
+//! placements in its set-up round.
 
 use std::collections::BTreeMap;
 use umpire::games::furor::orders::check::check;
 use umpire::games::furor::orders::confirm::confirmation;
+use umpire::games::furor::orders::setup::{self, check_setup};
 use umpire::games::furor::options::Options;
 use umpire::games::furor::scenario::shipped;
 
@@ -38,6 +41,17 @@ fn every_example_in_the_guide_is_understood() {
         let (kind, scenario, side) = (words[0], words[1], words[2]);
         let moved: BTreeMap<&str, &str> = words[3..].iter().filter_map(|w| w.split_once('=')).collect();
         let s = shipped(scenario).unwrap();
+        if let Some(kind) = kind.strip_prefix("orders-setup") {
+            let listed = s.start(&Options::default(), &Default::default(), &side.into()).unwrap();
+            let c = check_setup(&text, &side.into(), &s, &Options::default(), &listed);
+            let shown = setup::confirmation(&text, &c, &listed);
+            match kind {
+                "" => assert!(!c.has_errors() && !c.understood.is_empty(), "guide example '{info}' is refused:\n{text}\n{shown}"),
+                "-error" => assert!(c.has_errors(), "guide example '{info}' should show an error:\n{text}\n{shown}"),
+                other => panic!("unknown block orders-setup{other}"),
+            }
+            continue;
+        }
         let mut board = s.start(&Options::default(), &Default::default(), &side.into()).unwrap();
         for (u, h) in &moved {
             board.get_mut(&(*u).into()).hex = Some(h.parse().unwrap());

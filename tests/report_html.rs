@@ -104,7 +104,7 @@ fn json_report_and_verify_from_the_command_line() {
 fn the_demo_plays_a_game_and_says_where_every_kind_of_mail_is() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("demo");
-    let summary = umpire::demo::run(&out).unwrap();
+    let summary = umpire::demo::run(&out, umpire::demo::Game::Ford).unwrap();
     for kind in ["report", "confirmation", "refusal", "welcome"] {
         assert!(summary.contains(&format!("e.g. a {kind}: ")), "{summary}");
     }
@@ -115,5 +115,5 @@ fn the_demo_plays_a_game_and_says_where_every_kind_of_mail_is() {
         .count();
     assert!(reports >= 9, "at least three turns reported to three addresses: {reports}");
     // The folder must be fresh: a second run refuses instead of mixing games.
-    assert!(umpire::demo::run(&out).is_err());
+    assert!(umpire::demo::run(&out, umpire::demo::Game::Ford).is_err());
 }

@@ -48,6 +48,23 @@ password = "serpent3"
     path
 }
 
+pub const CLOVIS: &str = "clovis@franks.example";
+pub const SYAGRIUS: &str = "syagrius@soissons.example";
+
+/// Write a game file of Soissons (Furor Barbarus) into `dir` and return its path.
+pub fn soissons_file(dir: &Path) -> PathBuf {
+    let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/furor-barbarus/scenarios/soissons.toml");
+    let text = format!(
+        "ruleset = \"furor-barbarus\"\nid = \"soissons\"\ntitle = \"Soissons, 486\"\nscenario = \"{scenario}\"\n\
+         first_deadline = \"2026-12-03 20:00\"\nturn_hours = 48\n\n[moderator]\naddress = \"{MODERATOR}\"\npassword = \"modpw\"\n\n\
+         [[side]]\nid = \"franks\"\naddress = \"{CLOVIS}\"\npassword = \"clovis1\"\n\n\
+         [[side]]\nid = \"gallo-romans\"\naddress = \"{SYAGRIUS}\"\npassword = \"syag2\"\n"
+    );
+    let path = dir.join("soissons.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
 /// The configuration for a store in `dir` (spool outbox, no servers).
 pub fn config(dir: &Path) -> Config {
     let mut c = Config::default();

@@ -8,18 +8,29 @@
 //! events are the engine's. A game turn is two rounds, one per player-turn
 //! (§4, §15): the phasing player writes; the other may send standing
 //! reactions at any time, which hold, unit by unit, until replaced.
+//!
+//! Before the battle come the scenario's set-up rounds (§12, §15): the
+//! state is then a [`Deployment`] (the scenario and map files, the
+//! placements so far); each writing side mails its placements, and the
+//! last set-up round builds the board (and rolls for the first player at
+//! Campus Mauriacus). Commanders sealed by the scenario are shown to no
+//! one until every side has set up.
 
 use super::board::{Board, SideId, Status, UnitId};
+use super::options::FirstPlayerRoll;
+use super::orders::setup::{self as placing, check_setup};
+use super::rules::Kind;
+use super::scenario::{FirstPlayer, Placement};
 use super::events::Event;
 use super::options::Options;
 use super::orders::check::check;
-use super::orders::confirm::confirmation;
-use super::orders::{DefenderAdvance, PlayerTurnOrders, Reactions};
+use super::orders::confirm::{confirmation, problems};
+use super::orders::{DefenderAdvance, PlayerTurnOrders, Problem, Reactions};
 use super::scenario::{self, Scenario};
 use super::sequence::{begin_turn, resolve, StopAfter};
 use super::{picture, report, victory};
 use crate::case::CaseOutcome;
-use crate::diagnostic::Rendered;
+use crate::diagnostic::{Diagnostic, Rendered};
 use crate::dice::{DieKind, Recorded, SeededDice};
 use crate::games::{Checked, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup, Welcome};
 use crate::report::{RoundReport, Section};
@@ -41,6 +52,96 @@ pub struct State {
     pub options: Options,
     #[serde(default)]
     pub standing: BTreeMap<SideId, Reactions>,
+    /// How many set-up rounds came before the battle (round numbers go on
+    /// from them; games stored before set-up rounds had none).
+    #[serde(default)]
+    pub setup_rounds: u32,
+}
+
+/// The set-up rounds under way: what the board is built from when the
+/// last of them is played.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Deployment {
+    /// The scenario and map files as the game was created from them.
+    pub scenario: String,
+    pub map: String,
+    pub options: Options,
+    pub last_turn: u8,
+    /// The set-up rounds played by mail, in order: the scenario's, without
+    /// the sides that have nothing to choose.
+    pub rounds: Vec<Vec<SideId>>,
+    /// How many of them are played.
+    pub done: usize,
+    /// Each side's whole set-up, once its round is played.
+    pub placements: BTreeMap<SideId, Placement>,
+    /// The first player, when known before the set-up (a scenario that
+    /// names him, or O31's option to roll first).
+    pub first: Option<SideId>,
+}
+
+/// A game as stored: its set-up, then the battle.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+enum Stored {
+    Setup { setup: Deployment },
+    Play(State),
+}
+
+/// The stored game (a bare board and reactions, as games were stored before
+/// set-up rounds, is a battle).
+fn stored(state: &Json) -> Result<Stored, RulesetError> {
+    match state.get("setup") {
+        Some(d) => Ok(Stored::Setup { setup: read("the set-up", d)? }),
+        None => Ok(Stored::Play(read("the board", state)?)),
+    }
+}
+
+/// A side's checked mail in a set-up round: the counters it placed.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct SetupOrders {
+    placement: Placement,
+}
+
+impl Deployment {
+    fn scenario(&self) -> Result<Scenario, RulesetError> {
+        Scenario::parse(&self.scenario, &self.map).map_err(|e| RulesetError::Corrupt(format!("the scenario: {e}")))
+    }
+
+    fn writers(&self) -> &[SideId] {
+        self.rounds.get(self.done).map_or(&[], Vec::as_slice)
+    }
+
+    fn round(&self) -> Round {
+        let writers: Vec<String> = self.writers().iter().map(|s| s.0.clone()).collect();
+        Round { number: self.done as u32 + 1, label: format!("set-up, {}", writers.join(" and ")), writers }
+    }
+
+    /// The board as the scenario lists it, for reading names.
+    fn listed(&self, scenario: &Scenario) -> Result<Board, RulesetError> {
+        let any = scenario.armies.keys().next().cloned().unwrap_or_else(|| SideId::from(""));
+        scenario.start(&self.options, &BTreeMap::new(), &any).map_err(|e| RulesetError::Corrupt(e.to_string()))
+    }
+
+    /// The board as placed so far, as every player may see it: the sides
+    /// still to set up are not shown, nor sealed commanders before the end.
+    fn shown(&self, scenario: &Scenario) -> Result<Board, RulesetError> {
+        let any = scenario.armies.keys().next().cloned().unwrap_or_else(|| SideId::from(""));
+        let mut board = scenario.start(&self.options, &self.placements, &any).map_err(|e| RulesetError::Corrupt(e.to_string()))?;
+        for u in board.units.values_mut() {
+            let to_come = self.rounds.iter().flatten().any(|s| s == &u.side) && !self.placements.contains_key(&u.side);
+            if to_come || (scenario.sealed_commanders && u.kind == Kind::Commander) {
+                u.hex = None;
+            }
+        }
+        Ok(board)
+    }
+
+    /// The opening board, once every set-up round is played.
+    fn build(&self, scenario: &Scenario, first: &SideId) -> Result<State, RulesetError> {
+        let mut board = scenario.start(&self.options, &self.placements, first).map_err(|e| RulesetError::Corrupt(e.to_string()))?;
+        board.last_turn = Some(self.last_turn);
+        Ok(State { board, options: self.options.clone(), standing: BTreeMap::new(), setup_rounds: self.rounds.len() as u32 })
+    }
 }
 
 /// One side's checked mail: its player-turn's orders (empty when it is not
@@ -72,9 +173,10 @@ pub fn overlay(standing: &mut Reactions, new: &Reactions) {
     }
 }
 
-/// The scenario a game file names, with its map: `maps/NAME.toml` beside
-/// the scenario's folder when the club ships its own, else the built-in one.
-fn load_scenario(setup: &Setup<'_>) -> Result<Scenario, RulesetError> {
+/// The scenario a game file names, with its map's text: `maps/NAME.toml`
+/// beside the scenario's folder when the club ships its own, else the
+/// built-in one.
+fn load_scenario(setup: &Setup<'_>) -> Result<(Scenario, String), RulesetError> {
     let head: toml::Table = toml::from_str(setup.scenario_text).map_err(|e| RulesetError::Setup(format!("the scenario is not TOML: {}", e.message())))?;
     let map_name = head
         .get("scenario")
@@ -93,13 +195,16 @@ fn load_scenario(setup: &Setup<'_>) -> Result<Scenario, RulesetError> {
         Some(t) => t,
         None => scenario::shipped_map(map_name).map(str::to_string).ok_or_else(|| RulesetError::Setup(format!("no map '{map_name}'")))?,
     };
-    Scenario::parse(setup.scenario_text, &map_text).map_err(|e| RulesetError::Setup(e.to_string()))
+    let scenario = Scenario::parse(setup.scenario_text, &map_text).map_err(|e| RulesetError::Setup(e.to_string()))?;
+    Ok((scenario, map_text))
 }
 
-/// The round a board waits for: two per game turn, numbered from 1.
-fn round_of(board: &Board) -> Round {
+/// The round a battle waits for: two per game turn, numbered on from the
+/// set-up rounds.
+fn round_of(state: &State) -> Round {
+    let board = &state.board;
     let players = board.players.len().max(1);
-    let number = (u32::from(board.turn.max(1)) - 1) * players as u32 + board.next as u32 + 1;
+    let number = state.setup_rounds + (u32::from(board.turn.max(1)) - 1) * players as u32 + board.next as u32 + 1;
     let side = board.phasing().clone();
     Round { number, label: format!("turn {}, {}", board.turn, side), writers: vec![side.0] }
 }
@@ -107,13 +212,17 @@ fn round_of(board: &Board) -> Round {
 /// A side's counters as its welcome lists them, and an order line to copy
 /// that the checker accepts on the opening board: a move for the side that
 /// plays first, a standing retreat preference for the other.
-fn forces(board: &Board, options: &Options, side: &SideId) -> (String, String) {
-    let mut s = String::from("Your counters:\n");
+fn forces(board: &Board, options: &Options, side: &SideId, sets_up: bool) -> (String, String) {
+    let mut s = String::from(if sets_up { "Your counters, where the scenario lists them:\n" } else { "Your counters:\n" });
     for u in board.units.values().filter(|u| &u.side == side) {
         let at = u.hex.map_or_else(|| "off the map".to_string(), |h| h.to_string());
         let _ = writeln!(s, "  {}: {} {}, strength {}, {} MP, in {at}", u.id, u.name, u.kind.name(), u.current_strength(), u.mp);
     }
     let first = board.phasing() == side;
+    let placed = board.units.values().find(|u| &u.side == side && u.is_combat()).and_then(|u| u.hex.map(|h| (u, h)));
+    if let Some((u, h)) = placed.filter(|_| sets_up) {
+        return (s, format!("place {} in {h}\n", u.id));
+    }
     let example = board
         .units
         .values()
@@ -145,7 +254,11 @@ fn summary(board: &Board) -> Json {
                         "hex": u.hex.map(|h| h.to_string()),
                         "strength": u.current_strength(),
                         "reduced": u.reduced.is_some() && !u.is_full(),
-                        "status": if u.status == Status::OnMap { String::new() } else { u.status.name().to_string() },
+                        "status": match (u.status, u.hex) {
+                            (Status::OnMap, Some(_)) => String::new(),
+                            (Status::OnMap, None) => "not shown yet".to_string(),
+                            (status, _) => status.name().to_string(),
+                        },
                     })
                 })
                 .collect();
@@ -158,6 +271,100 @@ fn summary(board: &Board) -> Json {
         })
         .collect();
     serde_json::json!({ "armies": sides, "track": report::track(board) })
+}
+
+/// What the welcome says of the set-up: who sets up when, what a silent
+/// side's counters do, who has no round, and the sealed commanders.
+fn setup_story(scenario: &Scenario, rounds: &[Vec<SideId>]) -> String {
+    if rounds.is_empty() {
+        return format!("The counters stand as the scenario sets them up ({}).", scenario.name);
+    }
+    let order: Vec<String> = rounds
+        .iter()
+        .map(|r| {
+            let names: Vec<String> = r.iter().map(|s| format!("the {s}")).collect();
+            if names.len() > 1 { format!("{} together", names.join(" and ")) } else { names.join("") }
+        })
+        .collect();
+    let mut s = format!(
+        "The battle begins with the set-up ({}): {} mail where their counters stand ('place salian-4a in 0806'); \
+         a counter you do not place stands where the scenario lists it.",
+        scenario.name,
+        order.join(", then ")
+    );
+    for side in scenario.armies.keys().filter(|a| !rounds.iter().flatten().any(|s| s == *a)) {
+        let _ = write!(s, " The {side} have nothing to choose: their counters stand as listed, without a set-up round.");
+    }
+    if scenario.sealed_commanders {
+        s.push_str(" The commanders' hexes are sealed: no one sees them until both sides have set up; the last set-up's report shows them together.");
+    }
+    s
+}
+
+/// One set-up round played: the writers' placements (the scenario's for
+/// what they did not place); after the last, the board is built and the
+/// first player known.
+fn resolve_setup(mut setup: Deployment, orders: &BTreeMap<String, Json>, dice: &mut dyn crate::dice::Dice) -> Result<Resolved, RulesetError> {
+    let scenario = setup.scenario()?;
+    let listed = setup.listed(&scenario)?;
+    let writers = setup.writers().to_vec();
+    let mut sections = Vec::new();
+    for side in &writers {
+        let written = match orders.get(&side.0) {
+            Some(o) => read::<SetupOrders>("orders", o)?.placement,
+            None => Placement::new(),
+        };
+        let placement = scenario.complete_placement(side, &written);
+        let mut lines = Vec::new();
+        if written.is_empty() {
+            lines.push(format!("The {side} placed nothing: their counters stand as the scenario lists them."));
+        }
+        for (id, h) in &placement {
+            let u = listed.get(id);
+            if scenario.sealed_commanders && u.kind == Kind::Commander {
+                continue;
+            }
+            lines.push(format!("{}: {h}", u.label()));
+        }
+        if scenario.sealed_commanders {
+            lines.push("Their commanders' hexes are sealed until every side has set up.".into());
+        }
+        sections.push(Section { title: format!("Set-up of the {side}"), lines });
+        setup.placements.insert(side.clone(), placement);
+    }
+    setup.done += 1;
+    let mut dice = Recorded::new(dice);
+    let mut extra = serde_json::Map::new();
+    extra.insert("charged".into(), json(&Vec::<UnitId>::new())?);
+    let events = json(&BTreeMap::from([("set_up", &setup.placements)]))?;
+    if setup.done < setup.rounds.len() {
+        let shown = setup.shown(&scenario)?;
+        let summary_title = format!("The counters set up before {}", setup.round().label);
+        return Ok(Resolved { state: json(&Stored::Setup { setup })?, events, sections, dice: dice.lines(), summary: summary(&shown), summary_title, victory: Vec::new(), ended: false, extra });
+    }
+    if scenario.sealed_commanders {
+        let lines = setup
+            .placements
+            .values()
+            .flatten()
+            .filter(|(id, _)| listed.get(id).kind == Kind::Commander)
+            .map(|(id, h)| format!("{}: {h}", listed.get(id).label()))
+            .collect();
+        sections.push(Section { title: "The commanders, revealed together (§12)".into(), lines });
+    }
+    let first = match &setup.first {
+        Some(f) => f.clone(),
+        None => {
+            let (first, rolls) = scenario.first_player(&mut dice).map_err(|e| RulesetError::Engine(e.to_string()))?;
+            let mut lines: Vec<String> = rolls.iter().map(|(s, r)| format!("The {s} roll {r}.")).collect();
+            lines.push(format!("The {first} play first (§12)."));
+            sections.push(Section { title: "Who plays first".into(), lines });
+            first
+        }
+    };
+    let state = setup.build(&scenario, &first)?;
+    let summary_title = format!("The board before {}", round_of(&state).label);
+    Ok(Resolved { events, sections, dice: dice.lines(), summary: summary(&state.board), summary_title, victory: Vec::new(), ended: false, extra, state: json(&state)? })
 }
 
 /// Units that charged in these events (the picture's Charge markers).
@@ -196,60 +403,126 @@ impl Ruleset for FurorBarbarus {
     }
 
     fn new_game(&self, setup: &Setup<'_>) -> Result<NewGame, RulesetError> {
-        let scenario = load_scenario(setup)?;
+        let (scenario, map) = load_scenario(setup)?;
         let options: Options = toml::Value::Table(setup.options.clone())
             .try_into()
             .map_err(|e: toml::de::Error| RulesetError::Setup(format!("[options]: {}", e.message())))?;
-        let (first, rolls) = scenario.first_player(&mut SeededDice::new(setup.seed)).map_err(|e| RulesetError::Engine(e.to_string()))?;
-        let mut board = scenario.start(&options, &BTreeMap::new(), &first).map_err(|e| RulesetError::Setup(e.to_string()))?;
+        let rounds: Vec<Vec<SideId>> = scenario
+            .setup_rounds
+            .iter()
+            .map(|r| r.iter().filter(|s| scenario.has_choice(&options, s)).cloned().collect::<Vec<_>>())
+            .filter(|r| !r.is_empty())
+            .collect();
+        let roll_later = matches!(scenario.first_player, FirstPlayer::Roll { .. })
+            && options.first_player_roll == FirstPlayerRoll::AfterSetup
+            && !rounds.is_empty();
+        let (first, rolls) = if roll_later {
+            (None, Vec::new())
+        } else {
+            let (f, r) = scenario.first_player(&mut SeededDice::new(setup.seed)).map_err(|e| RulesetError::Engine(e.to_string()))?;
+            (Some(f), r)
+        };
         let turns = u8::try_from(setup.max_turns).unwrap_or(u8::MAX).min(scenario.turns);
-        board.last_turn = Some(turns);
+        let deployment = Deployment {
+            scenario: setup.scenario_text.to_string(),
+            map,
+            options: options.clone(),
+            last_turn: turns,
+            rounds,
+            done: 0,
+            placements: BTreeMap::new(),
+            first: first.clone(),
+        };
         let sides: Vec<String> = scenario.armies.keys().map(|s| s.0.clone()).collect();
-        let mut length = format!(
-            "The battle lasts {turns} game turns, each a player-turn of each side in turn; the {first} play first."
-        );
+        let mut length = format!("The battle lasts {turns} game turns, each a player-turn of each side in turn; ");
+        match &first {
+            Some(f) => {
+                let _ = write!(length, "the {f} play first.");
+            }
+            None => length.push_str("who plays first is rolled for once both sides have set up (O31)."),
+        }
         for (side, roll) in &rolls {
             let _ = write!(length, "\nFirst-player roll of the {side}: {roll} (first-player:{side} on turn 1's dice).");
         }
-        let _ = write!(length, "\nThe counters stand as the scenario sets them up ({}).", scenario.name);
+        length.push('\n');
+        length.push_str(&setup_story(&scenario, &deployment.rounds));
+        let listed = deployment.listed(&scenario)?;
         let welcome = scenario
             .armies
             .keys()
             .map(|side| {
-                let (briefing, example) = forces(&board, &options, side);
+                let sets_up = deployment.rounds.iter().flatten().any(|s| s == side);
+                let (briefing, example) = forces(&listed, &options, side, sets_up);
                 (side.0.clone(), Welcome { rules: self.title().to_string(), length: length.clone(), briefing, example })
             })
             .collect();
-        let state = State { board, options: options.clone(), standing: BTreeMap::new() };
-        Ok(NewGame { state: json(&state)?, options: json(&options)?, sides, last_turn: u32::from(turns), welcome })
+        let state = match &first {
+            Some(f) if deployment.rounds.is_empty() => json(&deployment.build(&scenario, f)?)?,
+            _ => json(&Stored::Setup { setup: deployment })?,
+        };
+        Ok(NewGame { state, options: json(&options)?, sides, last_turn: u32::from(turns), welcome })
     }
 
     fn sides(&self, state: &Json) -> Result<Vec<String>, RulesetError> {
-        Ok(read::<State>("the board", state)?.board.sides.keys().map(|s| s.0.clone()).collect())
+        Ok(match stored(state)? {
+            Stored::Setup { setup } => setup.scenario()?.armies.keys().map(|s| s.0.clone()).collect(),
+            Stored::Play(state) => state.board.sides.keys().map(|s| s.0.clone()).collect(),
+        })
     }
 
     fn round(&self, state: &Json) -> Result<Round, RulesetError> {
-        Ok(round_of(&read::<State>("the board", state)?.board))
+        Ok(match stored(state)? {
+            Stored::Setup { setup } => setup.round(),
+            Stored::Play(state) => round_of(&state),
+        })
     }
 
     fn check_orders(&self, state: &Json, side: &str, sheet: &str, envelope: &[Rendered]) -> Result<Checked, RulesetError> {
-        let state: State = read("the board", state)?;
         let id = SideId::from(side);
-        let c = check(sheet, &id, &state.board, &state.options);
-        let errors = c.diagnostics.iter().filter(|d| d.is_error()).count() + envelope.iter().filter(|d| d.error).count();
         let mut text = String::new();
         for d in envelope {
             text.push_str(&d.text);
             text.push('\n');
         }
-        text.push_str(&confirmation(sheet, &c, &state.board));
-        let phasing = *state.board.phasing() == id;
-        let orders = SideOrders { turn: if phasing { c.orders.clone() } else { PlayerTurnOrders::default() }, reactions: c.reactions.clone() };
+        let envelope_errors = envelope.iter().filter(|d| d.error).count();
+        let (orders, understood, errors) = match stored(state)? {
+            Stored::Setup { setup } => {
+                let scenario = setup.scenario()?;
+                let listed = setup.listed(&scenario)?;
+                if setup.writers().contains(&id) {
+                    let c = check_setup(sheet, &id, &scenario, &setup.options, &listed);
+                    text.push_str(&placing::confirmation(sheet, &c, &listed));
+                    let errors = c.diagnostics.iter().filter(|d| d.is_error()).count();
+                    (json(&SetupOrders { placement: c.written })?, c.understood, errors)
+                } else {
+                    let names = |r: &[SideId]| r.iter().map(|s| s.0.as_str()).collect::<Vec<_>>().join(" and ");
+                    let order: Vec<String> = setup.rounds.iter().map(|r| names(r)).collect();
+                    let written = super::orders::read::read(sheet);
+                    let mut refused = written.problems;
+                    refused.extend(written.lines.iter().map(|l| {
+                        Diagnostic::new(Problem::NotYourTurn, l.span, format!("it is the set-up round of the {}: nothing of yours is taken now", names(setup.writers())))
+                            .with_note(format!("the set-up goes {} (§15); moves and standing reactions are read once the board is set up", order.join(", then ")))
+                    }));
+                    refused.sort_by_key(|d| d.span.start);
+                    text.push_str("Understood:\n  (nothing)\n");
+                    text.push_str(&problems(sheet, &refused));
+                    (json(&SetupOrders::default())?, Vec::new(), refused.iter().filter(|d| d.is_error()).count())
+                }
+            }
+            Stored::Play(state) => {
+                let c = check(sheet, &id, &state.board, &state.options);
+                text.push_str(&confirmation(sheet, &c, &state.board));
+                let phasing = *state.board.phasing() == id;
+                let orders = SideOrders { turn: if phasing { c.orders.clone() } else { PlayerTurnOrders::default() }, reactions: c.reactions.clone() };
+                let errors = c.diagnostics.iter().filter(|d| d.is_error()).count();
+                (json(&orders)?, c.understood, errors)
+            }
+        };
         Ok(Checked {
-            orders: json(&orders)?,
-            understood: c.understood.iter().enumerate().map(|(i, (_, l))| (format!("line {}", i + 1), l.clone())).collect(),
+            orders,
+            understood: understood.into_iter().enumerate().map(|(i, (_, l))| (format!("line {}", i + 1), l)).collect(),
             confirmation: text,
-            errors,
+            errors: errors + envelope_errors,
         })
     }
 
@@ -268,7 +541,10 @@ impl Ruleset for FurorBarbarus {
     }
 
     fn resolve(&self, input: RoundInput<'_>) -> Result<Resolved, RulesetError> {
-        let mut state: State = read("the board", input.state)?;
+        let mut state = match stored(input.state)? {
+            Stored::Setup { setup } => return resolve_setup(setup, input.orders, input.dice),
+            Stored::Play(state) => state,
+        };
         let options: Options = read("the options", input.options)?;
         let mut written: BTreeMap<SideId, SideOrders> = BTreeMap::new();
         for (side, o) in input.orders {
@@ -294,25 +570,28 @@ impl Ruleset for FurorBarbarus {
         let mut extra = serde_json::Map::new();
         extra.insert("charged".into(), json(&chargers(&r.events))?);
         let ended = r.board.is_over();
-        let summary_title = if ended { "The board at the end".to_string() } else { format!("The board before {}", round_of(&r.board).label) };
-        let summary = summary(&r.board);
+                let summary = summary(&r.board);
         let events = json(&r.events)?;
         state.board = r.board;
+        let summary_title = if ended { "The board at the end".to_string() } else { format!("The board before {}", round_of(&state).label) };
         Ok(Resolved { state: json(&state)?, events, sections, dice: dice.lines(), summary, summary_title, victory, ended, extra })
     }
 
     fn picture(&self, _before: &Json, after: &Json, report: &RoundReport) -> Result<String, RulesetError> {
-        let state: State = read("the board", after)?;
+        let board = match stored(after)? {
+            Stored::Setup { setup } => setup.shown(&setup.scenario()?)?,
+            Stored::Play(state) => state.board,
+        };
         let charged: Vec<UnitId> = match report.extra.get("charged") {
             Some(c) => read("the chargers", c)?,
             None => Vec::new(),
         };
         let marks = picture::Marks { charged: charged.into_iter().collect(), caption: format!("{} — after {}", report.title, report.label) };
-        Ok(picture::svg(&state.board, &marks))
+        Ok(picture::svg(&board, &marks))
     }
 
     fn canonical(&self, state: &Json) -> Result<Json, RulesetError> {
-        json(&read::<State>("the board", state)?)
+        json(&stored(state)?)
     }
 
     fn run_case(&self, text: &str) -> CaseOutcome {
@@ -321,7 +600,7 @@ impl Ruleset for FurorBarbarus {
 
     fn case_state(&self, text: &str) -> Result<Json, RulesetError> {
         let case = super::case::Case::parse(text).map_err(|e| RulesetError::Setup(e.to_string()))?;
-        json(&State { board: case.board, options: case.options, standing: BTreeMap::new() })
+        json(&State { board: case.board, options: case.options, standing: BTreeMap::new(), setup_rounds: 0 })
     }
 }
 
@@ -330,35 +609,118 @@ mod tests {
     use super::*;
     use crate::dice::SeededDice;
 
-    fn soissons() -> (NewGame, String) {
-        let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/furor-barbarus/scenarios/soissons.toml"));
-        let text = std::fs::read_to_string(path).unwrap();
-        let options = toml::Table::new();
+    fn game(name: &str, options: &str) -> (NewGame, String) {
+        let path = std::path::PathBuf::from(format!("{}/campaigns/furor-barbarus/scenarios/{name}.toml", env!("CARGO_MANIFEST_DIR")));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let options: toml::Table = toml::from_str(options).unwrap();
         let g = FurorBarbarus
-            .new_game(&Setup { scenario_path: path, scenario_text: &text, options: &options, max_turns: 12, seed: [5; 32] })
+            .new_game(&Setup { scenario_path: &path, scenario_text: &text, options: &options, max_turns: 12, seed: [5; 32] })
             .unwrap();
         (g, text)
     }
 
+    fn report() -> RoundReport {
+        serde_json::from_value(serde_json::json!({
+            "title": "Test", "game": "g", "turn": 1, "label": "set-up", "seed": "", "seed_hash": "", "nmr": [], "sections": [],
+            "dice": [], "sides": null, "ended": false, "next_turn": 2, "deadline": "", "next_seed_hash": "", "draft": false
+        }))
+        .unwrap()
+    }
+
+    /// Play the current round with these sheets, checked as the post office would.
+    fn play(state: &Json, options: &Json, sheets: &[(&str, &str)], dice: &mut dyn crate::dice::Dice) -> Resolved {
+        let mut orders = BTreeMap::new();
+        for (side, sheet) in sheets {
+            let c = FurorBarbarus.check_orders(state, side, sheet, &[]).unwrap();
+            assert_eq!(c.errors, 0, "{}", c.confirmation);
+            orders.insert(side.to_string(), c.orders);
+        }
+        FurorBarbarus.resolve(RoundInput { state, options, setup: "", last_turn: 6, orders: &orders, dice }).unwrap()
+    }
+
+    #[test]
+    fn soissons_sets_up_gallo_romans_then_franks_and_unplaced_counters_stand_as_listed() {
+        let (g, _) = game("soissons", "");
+        let r = FurorBarbarus.round(&g.state).unwrap();
+        assert_eq!((r.number, r.label.as_str(), r.writers.clone()), (1, "set-up, gallo-romans", vec!["gallo-romans".to_string()]));
+        assert!(g.welcome["franks"].length.contains("the gallo-romans, then the franks"), "{}", g.welcome["franks"].length);
+        assert_eq!(g.welcome["franks"].example, "place archers in 0907\n");
+        // The Franks may not set up in the Gallo-Romans' round.
+        let early = FurorBarbarus.check_orders(&g.state, "franks", "place salian-4a in 0814\n", &[]).unwrap();
+        assert_eq!(early.errors, 1);
+        assert!(early.confirmation.contains("it is the set-up round of the gallo-romans"), "{}", early.confirmation);
+        // Out-of-place lines are refused, quoted, and the rest stands.
+        let bad = FurorBarbarus.check_orders(&g.state, "gallo-romans", "legionaries-4: set up in 0508\nlegionaries-3: set up in 0507\nplace palatina in 0505\nplace salian-4a in 0406\n", &[]).unwrap();
+        assert_eq!(bad.errors, 2, "{}", bad.confirmation);
+        assert!(bad.confirmation.contains("palatina may not set up in 0505"), "{}", bad.confirmation);
+        assert!(bad.confirmation.contains("is not one of your counters"), "{}", bad.confirmation);
+        assert!(bad.confirmation.contains("Syagrius (syagrius): 0508 (as listed)"), "{}", bad.confirmation);
+        let options = g.options.clone();
+        let mut dice = SeededDice::new([1; 32]);
+        let one = play(&g.state, &options, &[("gallo-romans", "legionaries-4: set up in 0508\nLEGIONARIES-3: SET UP IN 0507\n")], &mut dice);
+        assert!(one.sections[0].lines.iter().any(|l| l == "Legionaries (legionaries-4): 0508"), "{:?}", one.sections);
+        let r = FurorBarbarus.round(&one.state).unwrap();
+        assert_eq!((r.number, r.label.as_str()), (2, "set-up, franks"));
+        assert!(FurorBarbarus.picture(&g.state, &one.state, &report()).unwrap().contains("<svg"));
+        // The Franks send nothing: they stand as listed, and the battle begins.
+        let two = play(&one.state, &options, &[], &mut dice);
+        assert!(two.sections[0].lines[0].contains("placed nothing"), "{:?}", two.sections);
+        let r = FurorBarbarus.round(&two.state).unwrap();
+        assert_eq!((r.number, r.label.as_str()), (3, "turn 1, franks"));
+        let state: State = serde_json::from_value(two.state.clone()).unwrap();
+        assert_eq!(state.board.unit(&"legionaries-4".into()).unwrap().hex.unwrap().to_string(), "0508");
+        assert_eq!(state.board.unit(&"salian-4a".into()).unwrap().hex.unwrap().to_string(), "0806");
+        assert_eq!(FurorBarbarus.canonical(&two.state).unwrap(), two.state);
+        // A state stored before set-up rounds (no setup_rounds) still loads, at round 1.
+        let mut old = two.state.clone();
+        old.as_object_mut().unwrap().remove("setup_rounds");
+        assert_eq!(FurorBarbarus.round(&old).unwrap().number, 1);
+    }
+
+    #[test]
+    fn campus_mauriacus_seals_the_commanders_and_rolls_for_the_first_player_after_the_set_up() {
+        let (g, _) = game("campus-mauriacus", "");
+        assert!(g.welcome["huns"].length.contains("sealed"), "{}", g.welcome["huns"].length);
+        assert!(g.welcome["huns"].length.contains("rolled for once both sides have set up"));
+        let options = g.options.clone();
+        let mut dice = crate::dice::ScriptedDice::new([("first-player:huns".to_string(), 6), ("first-player:romans".to_string(), 2)].into());
+        let huns = play(&g.state, &options, &[("huns", "place attila in 1411\n")], &mut dice);
+        let told: String = huns.sections.iter().flat_map(|s| s.lines.clone()).collect::<Vec<_>>().join("\n");
+        assert!(!told.contains("Attila"), "sealed: {told}");
+        assert!(told.contains("sealed"), "{told}");
+        assert!(!huns.summary.to_string().contains("1411\",\"id\":\"attila"), "the summary hides him");
+        let svg = FurorBarbarus.picture(&g.state, &huns.state, &report()).unwrap();
+        assert!(svg.contains("<svg"));
+        let romans = play(&huns.state, &options, &[("romans", "place theodoric in 0905\n")], &mut dice);
+        let revealed = romans.sections.iter().find(|s| s.title.starts_with("The commanders, revealed together")).expect("revealed");
+        assert!(revealed.lines.iter().any(|l| l.contains("attila") && l.contains("1411")), "{:?}", revealed.lines);
+        assert!(revealed.lines.iter().any(|l| l.contains("theodoric") && l.contains("0905")), "{:?}", revealed.lines);
+        assert!(romans.dice.iter().any(|d| d == "first-player:huns = 6"), "{:?}", romans.dice);
+        let r = FurorBarbarus.round(&romans.state).unwrap();
+        assert_eq!((r.number, r.label.as_str()), (3, "turn 1, huns"));
+    }
+
     #[test]
     fn a_game_turn_is_two_rounds_and_the_phasing_side_writes() {
-        let (g, setup) = soissons();
+        let (g, setup) = game("soissons", "");
         assert_eq!(g.sides, vec!["franks", "gallo-romans"]);
         assert_eq!(g.last_turn, 6);
+        let mut dice = SeededDice::new([9; 32]);
+        let options = g.options.clone();
+        let placed = play(&g.state, &options, &[], &mut dice);
+        let g = NewGame { state: play(&placed.state, &options, &[], &mut dice).state, ..g };
         let r = FurorBarbarus.round(&g.state).unwrap();
-        assert_eq!((r.number, r.label.as_str(), r.writers.clone()), (1, "turn 1, franks", vec!["franks".to_string()]));
+        assert_eq!((r.number, r.label.as_str(), r.writers.clone()), (3, "turn 1, franks", vec!["franks".to_string()]));
         let franks = FurorBarbarus.check_orders(&g.state, "franks", "salian-4a: move 0706 0606\n", &[]).unwrap();
         assert_eq!(franks.errors, 0, "{}", franks.confirmation);
         let romans = FurorBarbarus.check_orders(&g.state, "gallo-romans", "retreat legionaries-4 0406 0506\n", &[]).unwrap();
         assert_eq!(romans.errors, 0, "{}", romans.confirmation);
         let orders: BTreeMap<String, Json> = [("franks".to_string(), franks.orders), ("gallo-romans".to_string(), romans.orders)].into();
-        let mut dice = SeededDice::new([9; 32]);
-        let options = g.options.clone();
         let done = FurorBarbarus
             .resolve(RoundInput { state: &g.state, options: &options, setup: &setup, last_turn: 6, orders: &orders, dice: &mut dice })
             .unwrap();
         let next = FurorBarbarus.round(&done.state).unwrap();
-        assert_eq!((next.number, next.writers.clone()), (2, vec!["gallo-romans".to_string()]));
+        assert_eq!((next.number, next.writers.clone()), (4, vec!["gallo-romans".to_string()]));
         let state: State = serde_json::from_value(done.state).unwrap();
         assert_eq!(state.board.unit(&"salian-4a".into()).unwrap().hex.unwrap().to_string(), "0606");
         assert_eq!(state.standing[&SideId::from("gallo-romans")].retreat.len(), 1, "the reaction stands");

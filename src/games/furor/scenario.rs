@@ -511,10 +511,18 @@ impl Scenario {
     /// The set-up as the file lists it: the nth counter in the nth hex,
     /// each commander with the first counter he may stand with.
     pub fn default_placement(&self, side: &SideId) -> Placement {
+        self.complete_placement(side, &Placement::new())
+    }
+
+    /// A side's whole set-up from what its player wrote (FB-17): counters
+    /// not written stand as the file lists them, and a commander not
+    /// written stands with the first counter he may stand with, wherever
+    /// that counter was put.
+    pub fn complete_placement(&self, side: &SideId, written: &Placement) -> Placement {
         let mut p = Placement::new();
         for g in self.groups.iter().filter(|g| &g.side == side) {
             for (c, h) in g.counters.iter().zip(&g.hexes) {
-                p.insert(c.clone(), *h);
+                p.insert(c.clone(), written.get(c).copied().unwrap_or(*h));
             }
         }
         for (c, spot) in &self.commander_places {
@@ -522,16 +530,41 @@ impl Scenario {
                 .counters
                 .iter()
                 .any(|u| u.id == c.0 && u.side == side.0);
-            let h = spot
-                .with
-                .iter()
-                .filter_map(|w| p.get(w).copied())
-                .find(|h| spot.within.is_empty() || spot.within.contains(h));
+            let h = written.get(c).copied().or_else(|| {
+                spot.with
+                    .iter()
+                    .filter_map(|w| p.get(w).copied())
+                    .find(|h| spot.within.is_empty() || spot.within.contains(h))
+            });
             if let Some(h) = h.filter(|_| mine) {
                 p.insert(c.clone(), h);
             }
         }
         p
+    }
+
+    /// Whether the side has anything to choose in its set-up: a group whose
+    /// counters may change hexes, a commander with more than one counter to
+    /// stand with, or the free set-up (O36). A side without a choice has no
+    /// set-up round.
+    pub fn has_choice(&self, options: &Options, side: &SideId) -> bool {
+        let name_of = |id: &UnitId| self.counters.iter().find(|c| c.id == id.0).map(|c| c.name.as_str());
+        let groups = self.groups.iter().filter(|g| &g.side == side).any(|g| match g.assign {
+            Assign::Fixed => false,
+            Assign::Any => g.hexes.len() > 1,
+            Assign::ByName => g
+                .counters
+                .iter()
+                .enumerate()
+                .any(|(i, c)| g.counters[i + 1..].iter().any(|o| name_of(o) == name_of(c))),
+        });
+        let commanders = self
+            .commander_places
+            .iter()
+            .filter(|(c, _)| self.counters.iter().any(|u| u.id == c.0 && u.side == side.0))
+            .any(|(_, spot)| spot.with.len() > 1 && spot.within.len() != 1);
+        let free = options.soissons_free_setup && self.free_setup.contains_key(side);
+        groups || commanders || free
     }
 
     /// Check one side's placement against the groups (O29), the free

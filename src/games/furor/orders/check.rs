@@ -188,6 +188,12 @@ pub fn check(text: &str, side: &SideId, board: &Board, options: &Options) -> Che
                 format!("it is not the {side}' player-turn: moves and attacks are not taken now"),
             )
             .with_note("standing reactions (retreat, advance, evade, impetuous) are read at any time (§15)")),
+            Written::Place { .. } => Err(Diagnostic::new(
+                Problem::Illegal,
+                line.span,
+                "the set-up is over: counters now go where they move",
+            )
+            .with_help("write a move instead: 'salian-4a: move 0706'")),
             other => c.reaction(line.span, other),
         };
         if let Err(d) = r {

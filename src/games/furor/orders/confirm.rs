@@ -14,6 +14,8 @@
 //! ```
 
 use super::check::Checked;
+use super::Problem;
+use crate::diagnostic::Diagnostic;
 use crate::games::furor::board::{Board, UnitId};
 use crate::games::furor::events::DieModifier;
 use std::fmt::Write as _;
@@ -117,15 +119,22 @@ pub fn confirmation(source: &str, c: &Checked, board: &Board) -> String {
             }
         }
     }
-    let problems: Vec<String> = c.diagnostics.iter().map(|d| d.render(source)).collect();
-    if !problems.is_empty() {
-        let errors = c.diagnostics.iter().filter(|d| d.is_error()).count();
+    out.push_str(&problems(source, &c.diagnostics));
+    out
+}
+
+/// The lines not taken and the remarks, rustc-style, after a confirmation
+/// (empty when there are none).
+pub fn problems(source: &str, diagnostics: &[Diagnostic<Problem>]) -> String {
+    let mut out = String::new();
+    if !diagnostics.is_empty() {
+        let errors = diagnostics.iter().filter(|d| d.is_error()).count();
         let _ = writeln!(
             out,
             "\n{errors} line(s) not taken; remarks on the others:\n"
         );
-        for p in problems {
-            let _ = writeln!(out, "{p}");
+        for d in diagnostics {
+            let _ = writeln!(out, "{}", d.render(source));
         }
     }
     out

@@ -18,6 +18,7 @@
 pub mod check;
 pub mod confirm;
 pub mod read;
+pub mod setup;
 
 use crate::diagnostic::Severity;
 use crate::games::furor::board::UnitId;

@@ -92,6 +92,8 @@ pub enum Written {
     Evade { unit: UnitText, when: Evasion },
     /// `impetuous Ostrogoths 2 by 0507 0508`
     ImpetuousRoute { unit: UnitText, path: Vec<Hex> },
+    /// `place salian-4a in 0806` or `salian-4a: set up in 0806` (a set-up round)
+    Place { unit: UnitText, hex: Hex },
 }
 
 /// A line read, with its span (the whole line).
@@ -230,6 +232,10 @@ fn expectation(r: Rule) -> Option<&'static str> {
         Rule::k_no | Rule::no_advance => "'no advance'",
         Rule::k_into => "'into'",
         Rule::k_then => "'then'",
+        Rule::k_place => "'place'",
+        Rule::k_in => "'in'",
+        Rule::k_set | Rule::k_setup => "'set up'",
+        Rule::k_up => "'up'",
         Rule::EOI => "the end of the line",
         Rule::move_path | Rule::move_to | Rule::charge | Rule::feigned | Rule::stay => {
             "an order: move, charge, feigned flight or stay"
@@ -307,6 +313,10 @@ fn written(p: Pair<Rule>, start: usize) -> Written {
             commander: first(&p, Rule::with_commander).is_some(),
         },
         Rule::defend_no_advance => Written::NoDefenderAdvance,
+        Rule::place_line | Rule::setup_line => Written::Place {
+            unit: unit_text(first(&p, Rule::unit_ref).expect("a unit"), start),
+            hex: hexes(p)[0],
+        },
         Rule::evade => {
             let when = if first(&p, Rule::never).is_some() {
                 Evasion::Never
