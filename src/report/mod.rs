@@ -187,7 +187,7 @@ mod tests {
         assert!(text.contains("— report of turn 1"), "{text}");
         assert!(text.contains("The table after turn 1\n----------------------\n"), "{text}");
         assert!(text.contains("Orders for turn 2 are due by soon.\nTurn 2 dice: the seed's SHA-256 is 22."), "{text}");
-        assert!(text.contains("DRAFT for the moderator: reply APPROVE 1"));
+        assert!(text.contains("DRAFT for the moderator.") && text.contains("  APPROVE 1\n"), "{text}");
     }
 
     #[test]
