@@ -11,11 +11,6 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-fn umpire(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_umpire"));
-    c.arg("--config").arg(dir.join("umpire.toml")).stdout(Stdio::null()).stderr(Stdio::null());
-    c
-}
 
 fn setup(dir: &Path) {
     std::fs::write(
@@ -31,7 +26,7 @@ fn setup(dir: &Path) {
         .replace("2026-12-03 20:00", "2099-01-01 00:00")
         .replace("turn_hours = 48", "turn_hours = 48\nmax_turns = 100");
     std::fs::write(&gf, text).unwrap();
-    assert!(umpire(dir).args(["game", "new"]).arg(&gf).status().unwrap().success());
+    assert!(umpire_in(dir).args(["game", "new"]).arg(&gf).status().unwrap().success());
 }
 
 /// Player mails: alternating sides, with a wrong password now and then.
@@ -45,29 +40,7 @@ fn mails(n: usize) -> Vec<Vec<u8>> {
         .collect()
 }
 
-fn q(dir: &Path, sql: &str) -> i64 {
-    let c = rusqlite::Connection::open(dir.join("umpire.sqlite")).unwrap();
-    c.query_row(sql, [], |r| r.get(0)).unwrap()
-}
 
-fn killed_repeatedly(dir: &Path, args: &[&str], rng: &mut impl Rng) -> usize {
-    let mut kills = 0;
-    loop {
-        let mut child = umpire(dir).args(args).spawn().unwrap();
-        std::thread::sleep(Duration::from_millis(rng.random_range(5..80)));
-        match child.try_wait().unwrap() {
-            Some(status) => {
-                assert!(status.success(), "{args:?} failed: {status}");
-                return kills;
-            }
-            None => {
-                child.kill().unwrap(); // SIGKILL
-                child.wait().unwrap();
-                kills += 1;
-            }
-        }
-    }
-}
 
 #[test]
 fn kill_9_during_ingest_adjudication_and_sending_loses_and_duplicates_nothing() {
@@ -80,30 +53,30 @@ fn kill_9_during_ingest_adjudication_and_sending_loses_and_duplicates_nothing() 
         std::fs::write(d.join(format!("inbox/new/{i:05}.m")), m).unwrap();
     }
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-    let kills = killed_repeatedly(d, &["ingest", "--maildir", d.join("inbox").to_str().unwrap()], &mut rng);
-    let sends = killed_repeatedly(d, &["send"], &mut rng);
+    let kills = killed_repeatedly(d, &["ingest", "--maildir", d.join("inbox").to_str().unwrap()], &mut rng, 0);
+    let sends = killed_repeatedly(d, &["send"], &mut rng, 0);
     eprintln!("ingest killed {kills} times, send killed {sends} times");
 
-    assert_eq!(q(d, "SELECT COUNT(*) FROM messages"), 120, "every message stored once");
-    assert_eq!(q(d, "SELECT COUNT(*) FROM messages WHERE state = 'new'"), 0, "every message handled");
-    assert_eq!(q(d, "SELECT COUNT(*) FROM messages WHERE state = 'refused'"), 24);
-    assert_eq!(q(d, "SELECT COUNT(*) FROM submissions"), 96);
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM messages"), 120, "every message stored once");
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM messages WHERE state = 'new'"), 0, "every message handled");
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM messages WHERE state = 'refused'"), 24);
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM submissions"), 96);
     // Each accepted message answered exactly once; the spy's 24 wrong
     // passwords bring the player at most 3 refusals an hour, and after 10 the
     // spy's address is locked out for the side, told once.
-    assert_eq!(q(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'confirmation'"), 96);
-    assert_eq!(q(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'refusal'"), 3);
-    assert_eq!(q(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'notice'"), 1);
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'confirmation'"), 96);
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'refusal'"), 3);
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'notice'"), 1);
     // Each played turn adjudicated once and reported once to each of 3 addresses.
-    let played = q(d, "SELECT COUNT(*) FROM rounds WHERE adjudicated_at IS NOT NULL");
+    let played = count_in(d, "SELECT COUNT(*) FROM rounds WHERE adjudicated_at IS NOT NULL");
     assert!(played >= 1);
-    assert_eq!(q(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'report'"), played * 3);
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'report'"), played * 3);
     // Everything sent, one spool file per outbox message.
-    assert_eq!(q(d, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL"), 0);
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL"), 0);
     let files = std::fs::read_dir(d.join("outbox")).unwrap().filter(|e| {
         e.as_ref().unwrap().path().extension().is_some_and(|x| x == "eml")
     }).count() as i64;
-    assert_eq!(files, q(d, "SELECT COUNT(*) FROM outbox"));
+    assert_eq!(files, count_in(d, "SELECT COUNT(*) FROM outbox"));
 }
 
 #[test]
@@ -124,7 +97,7 @@ fn concurrent_ingest_processes_store_and_answer_each_message_once() {
         let dir = d.to_path_buf();
         children.push(std::thread::spawn(move || {
             for m in msgs {
-                let mut child = umpire(&dir).arg("ingest").stdin(Stdio::piped()).spawn().unwrap();
+                let mut child = umpire_in(&dir).arg("ingest").stdin(Stdio::piped()).spawn().unwrap();
                 child.stdin.take().unwrap().write_all(&m).unwrap();
                 assert!(child.wait().unwrap().success());
             }
@@ -133,10 +106,10 @@ fn concurrent_ingest_processes_store_and_answer_each_message_once() {
     for c in children {
         c.join().unwrap();
     }
-    assert_eq!(q(d, "SELECT COUNT(*) FROM messages"), 30);
-    assert_eq!(q(d, "SELECT COUNT(*) FROM submissions"), 24);
-    assert_eq!(q(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'confirmation'"), 24, "every order mail answered once");
-    assert_eq!(q(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'refusal'"), 3, "the spy's six wrong passwords: three refusals in the hour");
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM messages"), 30);
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM submissions"), 24);
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'confirmation'"), 24, "every order mail answered once");
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'refusal'"), 3, "the spy's six wrong passwords: three refusals in the hour");
 }
 
 #[test]
@@ -151,7 +124,7 @@ fn run_serves_the_spool_and_stops_cleanly_on_sigterm() {
         "database = \"umpire.sqlite\"\naddress = \"umpire@club.example\"\npoll_seconds = 1\n[spool]\noutbox = \"outbox\"\ninbox = \"inbox\"\n",
     )
     .unwrap();
-    let mut child = umpire(d).arg("run").spawn().unwrap();
+    let mut child = umpire_in(d).arg("run").spawn().unwrap();
     // Wait until the round has answered the orders (the confirmation is in the spool).
     let answered = (0..100).any(|_| {
         std::thread::sleep(Duration::from_millis(100));

@@ -8,43 +8,12 @@
 
 mod common;
 use common::*;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::Duration;
 use umpire::post::{gamefile::GameFile, PostOffice};
 
-fn umpire(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_umpire"));
-    c.arg("--config").arg(dir.join("umpire.toml")).stdout(Stdio::null()).stderr(Stdio::null());
-    c
-}
 
-fn q(dir: &Path, sql: &str) -> i64 {
-    let c = rusqlite::Connection::open(dir.join("umpire.sqlite")).unwrap();
-    c.query_row(sql, [], |r| r.get(0)).unwrap()
-}
 
-fn killed_repeatedly(dir: &Path, args: &[&str], rng: &mut impl Rng) -> usize {
-    let mut kills = 0;
-    loop {
-        let mut child = umpire(dir).args(args).spawn().unwrap();
-        // A window that widens with each kill, so a round whose report
-        // (with its map) takes longer than the first windows is played in the end.
-        std::thread::sleep(Duration::from_millis(rng.random_range(5..80) + 20 * kills as u64));
-        match child.try_wait().unwrap() {
-            Some(status) => {
-                assert!(status.success(), "{args:?} failed: {status}");
-                return kills;
-            }
-            None => {
-                child.kill().unwrap(); // SIGKILL
-                child.wait().unwrap();
-                kills += 1;
-            }
-        }
-    }
-}
 
 /// The set-up mails, one round each, then mails that stand in any
 /// player-turn (standing reactions), with a wrong password among them. A
@@ -82,7 +51,7 @@ fn kill_9_during_ingest_adjudication_and_sending_of_soissons_loses_and_duplicate
     let gf = soissons_file(d);
     let text = std::fs::read_to_string(&gf).unwrap().replace("2026-12-03 20:00", "2099-01-01 00:00");
     std::fs::write(&gf, text).unwrap();
-    assert!(umpire(d).args(["game", "new"]).arg(&gf).status().unwrap().success());
+    assert!(umpire_in(d).args(["game", "new"]).arg(&gf).status().unwrap().success());
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
     std::fs::create_dir_all(d.join("inbox/new")).unwrap();
     let (mut kills, mut sends, mut n) = (0, 0, 0);
@@ -91,30 +60,30 @@ fn kill_9_during_ingest_adjudication_and_sending_of_soissons_loses_and_duplicate
             std::fs::write(d.join(format!("inbox/new/{n:05}.m")), m).unwrap();
             n += 1;
         }
-        kills += killed_repeatedly(d, &["ingest", "--maildir", d.join("inbox").to_str().unwrap()], &mut rng);
-        sends += killed_repeatedly(d, &["send"], &mut rng);
+        kills += killed_repeatedly(d, &["ingest", "--maildir", d.join("inbox").to_str().unwrap()], &mut rng, 20);
+        sends += killed_repeatedly(d, &["send"], &mut rng, 20);
     }
     eprintln!("ingest killed {kills} times, send killed {sends} times");
 
-    assert_eq!(q(d, "SELECT COUNT(*) FROM messages"), 13, "every message stored once");
-    assert_eq!(q(d, "SELECT COUNT(*) FROM messages WHERE state = 'new'"), 0, "every message handled");
-    assert_eq!(q(d, "SELECT COUNT(*) FROM messages WHERE state = 'refused'"), 3);
-    assert_eq!(q(d, "SELECT COUNT(*) FROM submissions"), 10);
-    assert_eq!(q(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'confirmation'"), 10, "each accepted mail answered once");
-    assert_eq!(q(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'refusal'"), 3);
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM messages"), 13, "every message stored once");
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM messages WHERE state = 'new'"), 0, "every message handled");
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM messages WHERE state = 'refused'"), 3);
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM submissions"), 10);
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'confirmation'"), 10, "each accepted mail answered once");
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'refusal'"), 3);
     // Both set-ups and at least one player-turn, each played once and
     // reported once to each of the three addresses, in an unbroken run.
-    let played = q(d, "SELECT COUNT(*) FROM rounds WHERE adjudicated_at IS NOT NULL");
+    let played = count_in(d, "SELECT COUNT(*) FROM rounds WHERE adjudicated_at IS NOT NULL");
     assert!(played >= 3, "{played} rounds played");
-    assert_eq!(q(d, "SELECT COUNT(DISTINCT round) FROM rounds WHERE adjudicated_at IS NOT NULL"), played);
-    assert_eq!(q(d, "SELECT round FROM games WHERE id = 'soissons'"), played + 1);
-    assert_eq!(q(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'report'"), played * 3);
-    assert_eq!(q(d, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL"), 0);
+    assert_eq!(count_in(d, "SELECT COUNT(DISTINCT round) FROM rounds WHERE adjudicated_at IS NOT NULL"), played);
+    assert_eq!(count_in(d, "SELECT round FROM games WHERE id = 'soissons'"), played + 1);
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM outbox WHERE kind = 'report'"), played * 3);
+    assert_eq!(count_in(d, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL"), 0);
     let files = std::fs::read_dir(d.join("outbox"))
         .unwrap()
         .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "eml"))
         .count() as i64;
-    assert_eq!(files, q(d, "SELECT COUNT(*) FROM outbox"), "one spool file per outbox message");
+    assert_eq!(files, count_in(d, "SELECT COUNT(*) FROM outbox"), "one spool file per outbox message");
 }
 
 fn office(dir: &Path) -> PostOffice {

@@ -146,3 +146,38 @@ impl umpire::dice::Dice for SteadyDice {
         }
     }
 }
+
+/// The real binary, run on the configuration in `dir`, quiet.
+pub fn umpire_in(dir: &Path) -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_umpire"));
+    c.arg("--config").arg(dir.join("umpire.toml")).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+    c
+}
+
+/// One number from the store in `dir` (a `SELECT COUNT(*)`).
+pub fn count_in(dir: &Path, sql: &str) -> i64 {
+    let c = rusqlite::Connection::open(dir.join("umpire.sqlite")).unwrap();
+    c.query_row(sql, [], |r| r.get(0)).unwrap()
+}
+
+/// Run `umpire ARGS` in `dir`, `kill -9` it at a random moment (5–80 ms,
+/// widened by `widen_ms` with each kill) and start it again, until a run
+/// finishes by itself; it must succeed. Returns how many runs were killed.
+pub fn killed_repeatedly(dir: &Path, args: &[&str], rng: &mut impl rand::Rng, widen_ms: u64) -> usize {
+    let mut kills = 0;
+    loop {
+        let mut child = umpire_in(dir).args(args).spawn().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(rng.random_range(5..80) + widen_ms * kills as u64));
+        match child.try_wait().unwrap() {
+            Some(status) => {
+                assert!(status.success(), "{args:?} failed: {status}");
+                return kills;
+            }
+            None => {
+                child.kill().unwrap(); // SIGKILL
+                child.wait().unwrap();
+                kills += 1;
+            }
+        }
+    }
+}
