@@ -11,6 +11,7 @@ pub mod envelope;
 pub mod games;
 pub mod mail;
 pub mod names;
+pub mod pleasantry;
 pub mod post;
 pub mod report;
 pub mod store;

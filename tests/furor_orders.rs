@@ -171,3 +171,16 @@ proptest! {
         let _ = confirmation(&text, &c, &b);
     }
 }
+
+/// Ruling O-27: a letter's greeting and signature around the orders are
+/// set aside with a note; a stray line between two orders is still refused.
+#[test]
+fn greetings_and_signatures_are_set_aside() {
+    let (c, _) = franks("Hi umpire,\n\nsalian-4a: move 0706 0606\n\nCheers,\nChlodwig\n");
+    assert!(errors(&c).is_empty(), "{:?}", errors(&c));
+    assert_eq!(c.understood.len(), 1);
+    let notes = c.diagnostics.iter().filter(|d| d.kind == Problem::Remark && d.message.contains("greeting")).count();
+    assert_eq!(notes, 3);
+    let (c, _) = franks("salian-4a: move 0706 0606\nHello there\nSalian 3c: move to 0709\n");
+    assert_eq!(errors(&c).len(), 1, "{:?}", errors(&c));
+}

@@ -580,3 +580,35 @@ fn distance_may_come_before_the_oblique_or_the_step_back() {
     assert!(c.rejected.is_empty(), "{:?}", c.diagnostics);
     assert_eq!(c.orders, d.orders);
 }
+
+/// Ruling O-27: a letter's greeting and signature are set aside with a
+/// note; the orders between them stand, and nothing is refused.
+#[test]
+fn greetings_and_signatures_are_set_aside_with_a_note() {
+    let text = "Hi umpire,\n\nBlack Dragons: phase 1 move 6\nBossonian Archers: phase 1 hold\n\nThanks!\nBest regards, Conan\n";
+    let c = check(text);
+    assert!(errors(&c).is_empty(), "{:#?}", c.diagnostics);
+    assert_eq!(c.orders.units.len(), 2);
+    let notes: Vec<&str> = c
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == Kind::Note(Remark::Greeting))
+        .map(|d| &text[d.span.start..d.span.end])
+        .collect();
+    assert_eq!(notes, vec!["Hi umpire,", "Thanks!", "Best regards, Conan"]);
+}
+
+/// Only the edges are letters: a line between two orders that names no
+/// unit is refused as before, and so is a misspelt unit alone at the end.
+#[test]
+fn a_stray_line_between_orders_or_a_misspelt_unit_is_still_refused() {
+    let c = check("Black Dragons: phase 1 move 6\nHello there\nBossonian Archers: phase 1 hold\n");
+    assert_eq!(errors(&c), vec![Kind::Illegal(Illegal::UnknownUnit)]);
+    let c = check("Black Dragons: phase 1 move 6\nBossonian Archrs\n");
+    assert_eq!(errors(&c), vec![Kind::Illegal(Illegal::UnknownUnit)]);
+    assert!(c.diagnostics.iter().any(|d| d.help.iter().any(|h| h.contains("Bossonian Archers"))), "{:#?}", c.diagnostics);
+    // A unit's name on a line of its own still heads its block.
+    let c = check("Black Dragons\n  phase 1 move 6\nThanks\n");
+    assert!(errors(&c).is_empty(), "{:#?}", c.diagnostics);
+    assert_eq!(c.orders.units.len(), 1);
+}

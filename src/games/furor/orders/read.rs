@@ -123,6 +123,9 @@ fn strip_comment(line: &str) -> &str {
 pub fn read(text: &str) -> Sheet {
     let mut sheet = Sheet::default();
     let mut offset = 0;
+    // For each non-blank line: whether it reads as an order, and the
+    // syntax problem it gave when it did not read at all.
+    let mut read_lines: Vec<(bool, Option<(usize, Span)>)> = Vec::new();
     for (n, raw) in text.split('\n').enumerate() {
         let start = offset;
         offset += raw.len() + 1;
@@ -151,6 +154,7 @@ pub fn read(text: &str) -> Sheet {
                 )
                 .with_help("write one order a line"),
             );
+            read_lines.push((true, None));
             continue;
         }
         match Grammar::parse(Rule::line, line) {
@@ -162,10 +166,24 @@ pub fn read(text: &str) -> Sheet {
                         written: written(p, start),
                         span,
                     }),
-                    None => {}
+                    None => continue,
                 }
             }
-            Err(e) => sheet.problems.push(syntax(&e, line, start)),
+            Err(e) => {
+                read_lines.push((!crate::pleasantry::is_shaped(line), Some((sheet.problems.len(), span))));
+                sheet.problems.push(syntax(&e, line, start));
+                continue;
+            }
+        }
+        read_lines.push((true, None));
+    }
+    // A greeting or signature around the orders is set aside with a note
+    // (ruling O-27): no unit's line is written without a colon.
+    let reads: Vec<bool> = read_lines.iter().map(|(r, _)| *r).collect();
+    for i in crate::pleasantry::edges(&reads) {
+        if let Some((problem, span)) = read_lines[i].1 {
+            sheet.problems[problem] = Diagnostic::new(Problem::Remark, span, crate::pleasantry::NOTE)
+                .with_help("if it was meant as an order, write the unit's name, a colon and its orders");
         }
     }
     sheet

@@ -58,6 +58,19 @@ pub struct OrderSheet {
     pub source: String,
     /// Lines that were not understood (`Invalid` diagnostics).
     pub syntax_errors: Vec<Diagnostic>,
+    /// Lines before the first and after the last order shaped like a
+    /// greeting or a signature (`crate::pleasantry`): validation sets them
+    /// aside with a note unless they name a unit.
+    pub asides: Vec<Aside>,
+}
+
+/// A line at the edge of the orders shaped like a greeting or signature.
+#[derive(Debug, Clone)]
+pub struct Aside {
+    /// The line, without its trailing blanks.
+    pub span: Span,
+    /// The line read as a unit's name alone, when it reads so ("Conan").
+    pub unit: Option<Spanned<UnitRef>>,
 }
 
 impl PartialEq for OrderSheet {

@@ -87,6 +87,8 @@ pub enum Remark {
     MediumBreakthrough,
     /// The umpire's reading of something the player may not have meant.
     Reading,
+    /// A greeting or signature around the orders, set aside (ruling O-27).
+    Greeting,
 }
 
 /// Which kind of diagnostic.

@@ -47,8 +47,87 @@ pub(crate) fn scan(text: &str) -> OrderSheet {
     };
     let mut errors: Vec<Diagnostic> = Vec::new();
     let mut suppressed = 0usize;
+    let lines = read_lines(text, &mut errors);
+    // Lines at the edges that read as no order and are shaped like a
+    // greeting or signature are set aside (ruling O-27).
+    let reads_as_order: Vec<bool> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let unit_alone = matches!(&l.item, Some(Item::Unit(_, c)) if c.is_empty());
+            let heads_a_block = matches!(lines.get(i + 1).map(|n| &n.item), Some(Some(Item::Clauses(_))));
+            let blank = matches!(l.item, Some(Item::Blank));
+            let letter_like = (l.item.is_none() || (unit_alone && !heads_a_block)) && crate::pleasantry::is_shaped(l.text);
+            !(blank || letter_like)
+        })
+        .collect();
+    let edges: Vec<usize> = crate::pleasantry::edges(&reads_as_order).collect();
+    for (i, l) in lines.into_iter().enumerate() {
+        let Line { text: line, start: line_start, item, errors: line_errors } = l;
+        let end = line_start + line.trim_end().len();
+        if edges.contains(&i) {
+            let unit = match item {
+                Some(Item::Blank) => continue,
+                Some(Item::Unit(unit, _)) => Some(unit),
+                _ => None,
+            };
+            sheet.asides.push(Aside { span: Span::new(line_start + indent(line), end), unit });
+            continue;
+        }
+        let broken = !line_errors.is_empty();
+        match item {
+            Some(Item::Unit(unit, clauses)) => {
+                let span = Span::new(unit.span.start, end);
+                sheet.blocks.push(Spanned::new(UnitBlock { unit, clauses, broken }, span));
+            }
+            Some(Item::Clauses(clauses)) => match sheet.blocks.last_mut() {
+                Some(block) => {
+                    block.span.end = end;
+                    block.node.clauses.extend(clauses);
+                    block.node.broken |= broken;
+                }
+                None => errors.push(
+                    Diagnostic::invalid(Invalid::NoUnit, Span::new(line_start + indent(line), end), "this order does not say which unit it is for")
+                        .with_help("start with the unit's name: 'Black Dragons: phase 1 move 6'"),
+                ),
+            },
+            Some(Item::Blank) => {}
+            None => attach_broken_line(&mut sheet, line, line_start),
+        }
+        for e in line_errors {
+            if errors.len() < MAX_ERRORS {
+                errors.push(e);
+            } else {
+                suppressed += 1;
+            }
+        }
+    }
+    if suppressed > 0 {
+        let end = text.len();
+        errors.push(Diagnostic::invalid(
+            Invalid::NotUnderstood,
+            Span::new(end, end),
+            format!("{suppressed} more lines were not understood and are not listed"),
+        ));
+    }
+    sheet.syntax_errors = errors;
+    sheet
+}
+
+/// One non-blank line of the sheet, read on its own.
+struct Line<'a> {
+    /// The line without its comment and line end.
+    text: &'a str,
+    start: usize,
+    item: Option<Item>,
+    errors: Vec<Diagnostic>,
+}
+
+/// Read every non-blank line up to the signature separator or
+/// [`MAX_LINES`] (the line past the limit is reported in `errors`).
+fn read_lines<'a>(text: &'a str, errors: &mut Vec<Diagnostic>) -> Vec<Line<'a>> {
+    let mut lines = Vec::new();
     let mut offset = 0usize;
-    let mut read = 0usize;
     for raw in text.split('\n') {
         let line_start = offset;
         offset += raw.len() + 1;
@@ -60,8 +139,7 @@ pub(crate) fn scan(text: &str) -> OrderSheet {
         if line.trim().is_empty() {
             continue;
         }
-        read += 1;
-        if read > MAX_LINES {
+        if lines.len() == MAX_LINES {
             errors.push(
                 Diagnostic::invalid(
                     Invalid::NotUnderstood,
@@ -86,58 +164,9 @@ pub(crate) fn scan(text: &str) -> OrderSheet {
         } else {
             read_line(line, line_start, &mut line_errors)
         };
-        let broken = !line_errors.is_empty();
-        match item {
-            Some(Item::Unit(unit, clauses)) => {
-                let span = Span::new(unit.span.start, line_start + line.trim_end().len());
-                sheet.blocks.push(Spanned::new(
-                    UnitBlock {
-                        unit,
-                        clauses,
-                        broken,
-                    },
-                    span,
-                ));
-            }
-            Some(Item::Clauses(clauses)) => match sheet.blocks.last_mut() {
-                Some(block) => {
-                    block.span.end = line_start + line.trim_end().len();
-                    block.node.clauses.extend(clauses);
-                    block.node.broken |= broken;
-                }
-                None => line_errors.push(
-                    Diagnostic::invalid(
-                        Invalid::NoUnit,
-                        Span::new(
-                            line_start + indent(line),
-                            line_start + line.trim_end().len(),
-                        ),
-                        "this order does not say which unit it is for",
-                    )
-                    .with_help("start with the unit's name: 'Black Dragons: phase 1 move 6'"),
-                ),
-            },
-            Some(Item::Blank) => {}
-            None => attach_broken_line(&mut sheet, line, line_start),
-        }
-        for e in line_errors {
-            if errors.len() < MAX_ERRORS {
-                errors.push(e);
-            } else {
-                suppressed += 1;
-            }
-        }
+        lines.push(Line { text: line, start: line_start, item, errors: line_errors });
     }
-    if suppressed > 0 {
-        let end = text.len();
-        errors.push(Diagnostic::invalid(
-            Invalid::NotUnderstood,
-            Span::new(end, end),
-            format!("{suppressed} more lines were not understood and are not listed"),
-        ));
-    }
-    sheet.syntax_errors = errors;
-    sheet
+    lines
 }
 
 /// A line that was not understood still tells which unit it was for when

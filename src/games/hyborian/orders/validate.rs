@@ -50,9 +50,12 @@ pub fn validate(sheet: &OrderSheet, side: &str, table: &Table) -> Checked {
         ..Checked::default()
     };
     let index = Index::new(table);
+    let named = set_aside(sheet, side, &index, &mut checked.diagnostics);
+    let mut blocks: Vec<&Spanned<UnitBlock>> = sheet.blocks.iter().chain(&named).collect();
+    blocks.sort_by_key(|b| b.span.start);
     // Blocks naming the same unit are read together, in the order written.
     let mut groups: Vec<(&Unit, Vec<&Spanned<UnitBlock>>)> = Vec::new();
-    for block in &sheet.blocks {
+    for block in blocks {
         let r = &block.node.unit;
         let unit = match index.resolve(&r.node, &|u| u.side == side) {
             Found::Unit(u) => u,
@@ -111,6 +114,26 @@ pub fn validate(sheet: &OrderSheet, side: &str, table: &Table) -> Checked {
     }
     checked.diagnostics.sort_by_key(|d| d.span.start);
     checked
+}
+
+/// Greetings and signatures at the edges of the orders (ruling O-27): each
+/// gets a note and is set aside, unless it names a unit ("Conan" when
+/// Conan is on the table) or nearly does ("Blak Dragons"): that is a unit's
+/// block, returned to be read (and refused with a "did you mean").
+fn set_aside(sheet: &OrderSheet, side: &str, index: &Index<'_>, notes: &mut Vec<Diagnostic>) -> Vec<Spanned<UnitBlock>> {
+    let mut named = Vec::new();
+    for aside in &sheet.asides {
+        match &aside.unit {
+            Some(unit) if !matches!(index.resolve(&unit.node, &|u| u.side == side), Found::None(None)) => {
+                named.push(Spanned::new(UnitBlock { unit: unit.clone(), clauses: Vec::new(), broken: false }, aside.span));
+            }
+            _ => notes.push(
+                Diagnostic::note(Remark::Greeting, aside.span, crate::pleasantry::NOTE)
+                    .with_help("if it was meant as an order, write the unit's name, a colon and its orders"),
+            ),
+        }
+    }
+    named
 }
 
 /// The diagnostic for a reference that found no single unit.
