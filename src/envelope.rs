@@ -116,6 +116,9 @@ pub enum Command {
     /// Moderator: `DICE [TURN 3] melee:dragons=4 fire:boss:1=3`: the
     /// moderator's own dice for a turn (keys as in rules cases).
     Dice { turn: Option<u32>, rolls: Vec<GivenDie> },
+    /// Moderator: `ORDERS FOR side`: the lines after it, to the next
+    /// `ORDERS FOR` or `END`, are that side's orders ([`Envelope::orders_for`]).
+    OrdersFor { side: String },
 }
 
 impl Command {
@@ -137,6 +140,8 @@ pub enum Trouble {
     NotModerator,
     /// `EXTEND soon`: a command's keyword, but the rest does not read.
     BadCommand,
+    /// A line of a moderator's mail that is no command (`EXTNED 24`).
+    NotACommand,
 }
 
 impl Severity for Trouble {
@@ -200,6 +205,16 @@ pub fn read(text: &str) -> Envelope {
     }
     let header = assemble_header(&fields, &mut diagnostics);
     let moderator = matches!(&header, Some(Spanned { node: Header { role: Role::Moderator, .. }, .. }));
+    if !moderator {
+        // "Orders for turn 3:" in a player's mail is the player's own text.
+        commands.retain(|c| {
+            let keep = !matches!(c.node, Command::OrdersFor { .. });
+            if !keep {
+                restore_line(&mut sheet, text, c.span);
+            }
+            keep
+        });
+    }
     for c in &commands {
         if c.node.is_moderator_only() && !moderator {
             diagnostics.push(
@@ -210,6 +225,81 @@ pub fn read(text: &str) -> Envelope {
     }
     diagnostics.sort_by_key(|d| d.span.start);
     Envelope { header, commands, sheet, diagnostics, source: text.to_string() }
+}
+
+/// Put the line holding `span` back into the sheet, as written.
+fn restore_line(sheet: &mut String, text: &str, span: Span) {
+    let start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[span.start..].find('\n').map_or(text.len(), |i| span.start + i);
+    sheet.replace_range(start..end, &text[start..end]);
+}
+
+/// The sheet of one side's orders entered by the moderator (`ORDERS FOR side`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrdersFor {
+    /// The side as the moderator wrote it.
+    pub side: String,
+    /// The `ORDERS FOR` line.
+    pub span: Span,
+    /// The text with everything but this side's lines blanked, offsets kept.
+    pub sheet: String,
+}
+
+/// The moderator's commands as they are written, for suggestions.
+const MODERATOR_WORDS: [&str; 20] = [
+    "STATUS", "HELP", "DEADLINE", "EXTEND", "FORCE", "HOLD", "APPROVE", "REJECT", "REPLACE", "PAUSE", "RESUME", "END GAME", "DICE",
+    "UNLOCK", "RESET PASSWORD", "ORDERS FOR", "HISTORY", "RESEND", "END", "MODERATOR",
+];
+
+impl Envelope {
+    /// A moderator's mail: the sheets of `ORDERS FOR` blocks, and a
+    /// diagnostic for every other line of the sheet, which no command read
+    /// (with the command it most looks like).
+    pub fn orders_for(&self) -> (Vec<OrdersFor>, Vec<Diagnostic>) {
+        let starts: Vec<(&str, Span)> = self
+            .commands
+            .iter()
+            .filter_map(|c| match &c.node {
+                Command::OrdersFor { side } => Some((side.as_str(), c.span)),
+                _ => None,
+            })
+            .collect();
+        let mut blocks = Vec::new();
+        for (i, (side, span)) in starts.iter().enumerate() {
+            let end = starts.get(i + 1).map_or(self.sheet.len(), |(_, next)| next.start);
+            let mut sheet = String::with_capacity(self.sheet.len());
+            for (at, c) in self.sheet.char_indices() {
+                if (span.end..end).contains(&at) || c == '\n' {
+                    sheet.push(c);
+                } else {
+                    // Blanked byte for byte, so offsets are unchanged.
+                    sheet.extend(std::iter::repeat_n(' ', c.len_utf8()));
+                }
+            }
+            blocks.push(OrdersFor { side: side.to_string(), span: *span, sheet });
+        }
+        let first = starts.first().map_or(self.sheet.len(), |(_, s)| s.start);
+        let mut stray = Vec::new();
+        let mut offset = 0;
+        for line in self.sheet[..first].split('\n') {
+            let lead = line.len() - line.trim_start().len();
+            let written = line.trim();
+            if !written.is_empty() {
+                let span = Span::new(offset + lead, offset + lead + written.len());
+                let word = written.split_whitespace().next().unwrap_or("");
+                let d = Diagnostic::new(Trouble::NotACommand, span, "not a moderator command; nothing was done for this line");
+                stray.push(match crate::names::closest(word, MODERATOR_WORDS.iter().map(|w| (*w, *w))) {
+                    Some(w) => d.with_help(format!("did you mean {w}? {}", usage(w))),
+                    None => d.with_help(format!(
+                        "the moderator's commands are {}; a side's orders go after ORDERS FOR <side>",
+                        MODERATOR_WORDS[..16].join(", ")
+                    )),
+                });
+            }
+            offset += line.len() + 1;
+        }
+        (blocks, stray)
+    }
 }
 
 /// Read one line; true when it belongs to the envelope (header, command,
@@ -263,6 +353,9 @@ fn usage(word: &str) -> String {
         "replace" => "REPLACE nemedia new.player@example.org",
         "dice" => "DICE TURN 3 melee:dragons=4 fire:boss:1=3",
         "unlock" => "UNLOCK nemedia (the side whose password is locked)",
+        "orders" | "orders for" => "ORDERS FOR nemedia, then that side's order lines, then END",
+        "reset" | "reset password" => "RESET PASSWORD nemedia",
+        "hold" => "HOLD ON (or HOLD OFF)",
         _ => return format!("write {} alone on its line", word.to_uppercase()),
     };
     format!("write it as: {form}")
@@ -338,6 +431,7 @@ fn command(p: Pair<Rule>, off: usize, diagnostics: &mut Vec<Diagnostic>) -> Opti
         Rule::end_game_cmd => Command::EndGame,
         Rule::unlock_cmd => Command::Unlock { side: p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string() },
         Rule::reset_password_cmd => Command::ResetPassword { side: p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string() },
+        Rule::orders_for_cmd => Command::OrdersFor { side: p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string() },
         Rule::new_password_cmd => Command::NewPassword(p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string()),
         Rule::dice_cmd => {
             let rolls = p
@@ -505,5 +599,26 @@ mod tests {
         let s = read("GAME g SIDE s PASSWORD p\nKnights: phase 1 move 6\n  turn left 45\nhold\n");
         assert!(s.sheet.contains("turn left 45") && s.sheet.contains("hold"));
         assert!(s.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn orders_for_blocks_split_the_moderators_sheet() {
+        let text = "MODERATOR g PASSWORD p\nEXTNED 24\nORDERS FOR nemedia\nKnights: hold\nORDERS FOR Aquilonia\nDragons: hold\nEND\nlost";
+        let env = read(text);
+        let (blocks, stray) = env.orders_for();
+        assert_eq!(blocks.iter().map(|b| b.side.as_str()).collect::<Vec<_>>(), ["nemedia", "Aquilonia"]);
+        assert_eq!(blocks[0].sheet.trim(), "Knights: hold");
+        assert_eq!(blocks[1].sheet.trim(), "Dragons: hold");
+        assert!(blocks.iter().all(|b| b.sheet.len() == text.len()), "offsets kept");
+        assert_eq!(stray.len(), 1);
+        assert_eq!(&text[stray[0].span.start..stray[0].span.end], "EXTNED 24");
+        assert!(stray[0].help.as_deref().unwrap_or("").contains("did you mean EXTEND?"));
+    }
+
+    #[test]
+    fn orders_for_in_a_players_mail_is_the_players_text() {
+        let env = read("GAME g SIDE s PASSWORD p\nOrders for turn 3:\nOrders for aquilonia\nKnights: hold\n");
+        assert!(env.commands.is_empty() && env.diagnostics.is_empty(), "{:?}", env.diagnostics);
+        assert!(env.sheet.contains("Orders for turn 3:") && env.sheet.contains("Orders for aquilonia"));
     }
 }

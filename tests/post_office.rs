@@ -372,8 +372,8 @@ fn moderator_changes_are_announced_and_an_ended_game_stays_ended() {
     assert!(body_text(&last_notice.2).contains("ended the game"));
     po.accept(&mail(MODERATOR, "e4@m", "MODERATOR ford PASSWORD modpw\nRESUME\nFORCE\n"), "test", t0()).unwrap();
     let reply = body_text(&outbox(&po).last().unwrap().2);
-    assert!(reply.contains("RESUME: game ford has ended; nothing changed"), "{reply}");
-    assert!(reply.contains("FORCE: game ford has ended"), "{reply}");
+    assert!(reply.contains("> RESUME\n  game ford has ended; nothing changed"), "{reply}");
+    assert!(reply.contains("> FORCE\n  game ford has ended"), "{reply}");
     assert_eq!(count(&po, "rounds", "adjudicated_at IS NOT NULL"), 0);
     assert_eq!(count(&po, "games", "status = 'ended'"), 1);
 }
@@ -527,4 +527,50 @@ fn moderator_dice_for_unknown_units_or_impossible_values_are_refused() {
     assert!(reply.contains("melee:knights = 6"), "{reply}");
     assert!(reply.contains("no dice taken for turn 1"), "{reply}");
     assert_eq!(count(&po, "moderator_dice", "1"), 0);
+}
+
+/// Issue 15: the moderator enters orders for an absent side (ORDERS FOR),
+/// checked like the player's own; the player is told; a turn is played on
+/// them; a misspelt side gets a suggestion and enters nothing.
+#[test]
+fn the_moderator_enters_orders_for_an_absent_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    po.accept(&mail(CONAN, "p1@x", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
+    po.accept(&mail(MODERATOR, "m1@m", "MODERATOR ford PASSWORD modpw\nORDERS FOR nemedai\nNemedian Knights: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
+    let reply = body_text(&outbox(&po).last().unwrap().2);
+    assert!(reply.contains("> ORDERS FOR nemedai\n  no side 'nemedai' in game ford (did you mean 'nemedia'?)"), "{reply}");
+    assert_eq!(count(&po, "submissions", "side = 'nemedia'"), 0);
+    assert_eq!(count(&po, "rounds", "adjudicated_at IS NOT NULL"), 0);
+
+    po.accept(&mail(MODERATOR, "m2@m", "MODERATOR ford PASSWORD modpw\nORDERS FOR nemedia\nNemedian Knights: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
+    let out = outbox(&po);
+    let reply = out.iter().rev().find(|(k, to, _)| k == "reply" && to == MODERATOR).map(|m| body_text(&m.2)).unwrap();
+    assert!(reply.contains("orders for nemedia entered for turn 1 (the side is ready); the player was told."), "{reply}");
+    assert!(reply.contains("Nemedian Knights: phase 1 move 6"), "{reply}");
+    let told = out.iter().find(|(k, to, raw)| k == "notice" && to == TARASCUS && raw.contains("Orders entered for nemedia")).expect("the player is told");
+    assert!(body_text(&told.2).contains("  Nemedian Knights: phase 1 move 6"), "{}", body_text(&told.2));
+    // Both sides are in: the turn is played, the knights moved.
+    assert_eq!(count(&po, "rounds", "round = 1 AND adjudicated_at IS NOT NULL"), 1);
+    let text: String = po.store().optional_string("SELECT text FROM submissions WHERE side = 'nemedia'", []).unwrap().unwrap();
+    assert!(text.starts_with("(entered by the moderator)") && !text.contains("modpw"), "{text}");
+}
+
+/// Issue 15: every line of a moderator's mail gets an answer in the order
+/// written: commands quoted with what was done, lines that are no command
+/// pointed at with the command they look like.
+#[test]
+fn every_moderator_line_is_answered_with_a_suggestion() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    let body = "MODERATOR ford PASSWORD modpw\nEXTNED 24\nEXTEND 24\nDEADLINE friday 20:00\nmake it snow\n";
+    po.accept(&mail(MODERATOR, "m3@m", body), "test", t0()).unwrap();
+    let reply = body_text(&outbox(&po).last().unwrap().2);
+    let at = |s: &str| reply.find(s).unwrap_or_else(|| panic!("{s:?} not in {reply}"));
+    assert!(at("EXTNED 24") < at("> EXTEND 24") && at("> EXTEND 24") < at("DEADLINE friday") && at("DEADLINE friday") < at("make it snow"), "{reply}");
+    assert!(reply.contains("did you mean EXTEND? write it as: EXTEND 24 (hours)"), "{reply}");
+    assert!(reply.contains("  deadline extended to 2026-12-04 20:00 UTC (Friday)"), "{reply}");
+    assert!(reply.contains("write it as: DEADLINE 2026-12-01 18:00"), "{reply}");
+    assert!(reply.contains("the moderator's commands are STATUS, HELP, DEADLINE"), "{reply}");
+    assert_eq!(reply.matches("not a moderator command").count(), 2, "{reply}");
 }

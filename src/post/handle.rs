@@ -404,8 +404,7 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
             "",
         );
     }
-    let previous = submissions::latest(tx, game.id(), round.number, &side.side)?;
-    if readiness_only && previous.is_some() {
+    if readiness_only && submissions::latest(tx, game.id(), round.number, &side.side)?.is_some() {
         // READY or WAIT alone: the orders already sent stand; only whether
         // the round may be played on them before the deadline changes.
         submissions::set_ready(tx, game.id(), round.number, &side.side, !wait)?;
@@ -418,11 +417,50 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
         return Ok(Disposition::Orders { note: format!("{} for {} {}", if wait { "wait" } else { "ready" }, side.side, round.label), game: game.id().to_string() });
     }
     let rendered: Vec<_> = env.diagnostics.iter().map(|d| d.rendered(&env.source)).collect();
-    let mut checked = game.ruleset.check_orders(&game.state()?, &side.side, &env.sheet, &rendered)?;
+    let text = crate::mail::mask::mask_text(&ctx.msg.orders_text, &[&header.password]);
+    let Taken { checked, changes, kept } = take_orders(ctx, &game, &side.side, round.number, &env.sheet, &rendered, text, |c| !wait && (ready || c.errors == 0))?;
+    let text = templates::render(
+        "confirmation.txt",
+        minijinja::context! {
+            title => &game.row.title, game => game.id(), round => &round.label, side => &side.side,
+            deadline => game.deadline_text(), changes => changes, confirmation => &checked.confirmation,
+            refused => checked.errors, ready => ready, wait => wait, kept => kept,
+        },
+    );
+    ctx.reply(Some(game.id()), Kind::Confirmation, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+    Ok(Disposition::Orders { note: format!("orders for {} {}", side.side, round.label), game: game.id().to_string() })
+}
+
+/// A side's orders as checked and stored, and how they changed.
+struct Taken {
+    checked: crate::games::Checked,
+    /// Against the side's earlier orders of the round (`diff`).
+    changes: Vec<String>,
+    /// Earlier orders that stand beside a sheet with a refused line.
+    kept: Vec<String>,
+}
+
+/// Check `sheet` as `side`'s orders for the round and store them (a
+/// player's mail, or the moderator's ORDERS FOR). A sheet with a refused
+/// line is not a complete sheet: the earlier orders for what it does not
+/// mention stand (ruling P16). `ready` says, from the check, whether the
+/// round may be played on them before the deadline.
+#[allow(clippy::too_many_arguments)]
+fn take_orders(
+    ctx: &Ctx<'_, '_>,
+    game: &Game,
+    side: &str,
+    round: u32,
+    sheet: &str,
+    envelope: &[crate::diagnostic::Rendered],
+    text: String,
+    ready: impl FnOnce(&crate::games::Checked) -> bool,
+) -> Result<Taken, PostError> {
+    let tx = ctx.tx;
+    let previous = submissions::latest(tx, game.id(), round, side)?;
+    let mut checked = game.ruleset.check_orders(&game.state()?, side, sheet, envelope)?;
     let earlier_understood: Option<Vec<(String, String)>> = previous.as_ref().map(|(_, p)| serde_json::from_str(p).unwrap_or_default());
     let changes = earlier_understood.as_ref().map(|p| diff(p, &checked.understood)).unwrap_or_default();
-    // A mail with a refused line is not a complete sheet: the earlier
-    // orders for what it does not mention stand (ruling P16).
     let mut kept = Vec::new();
     if checked.errors > 0 {
         if let (Some((earlier, _)), Some(understood)) = (&previous, &earlier_understood) {
@@ -440,26 +478,17 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
         tx,
         game.id(),
         &submissions::Submission {
-            round: round.number,
-            side: side.side.clone(),
+            round,
+            side: side.to_string(),
             message: ctx.row,
-            text: crate::mail::mask::mask_text(&ctx.msg.orders_text, &[&header.password]),
+            text,
             checked: serde_json::to_string(&checked.orders).map_err(|e| PostError::Corrupt(e.to_string()))?,
             understood: serde_json::to_string(&checked.understood).map_err(|e| PostError::Corrupt(e.to_string()))?,
-            ready: !wait && (ready || checked.errors == 0),
+            ready: ready(&checked),
         },
         ctx.now,
     )?;
-    let text = templates::render(
-        "confirmation.txt",
-        minijinja::context! {
-            title => &game.row.title, game => game.id(), round => &round.label, side => &side.side,
-            deadline => game.deadline_text(), changes => changes, confirmation => &checked.confirmation,
-            refused => checked.errors, ready => ready, wait => wait, kept => kept,
-        },
-    );
-    ctx.reply(Some(game.id()), Kind::Confirmation, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
-    Ok(Disposition::Orders { note: format!("orders for {} {}", side.side, round.label), game: game.id().to_string() })
+    Ok(Taken { checked, changes, kept })
 }
 
 /// Check a side's password. `None` when it is right (an old-style hash is
@@ -587,18 +616,19 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
         )?;
         return Ok(Disposition::Refused(format!("the moderator's password from {}", ctx.from)));
     }
-    let mut done = Vec::new();
+    // A reply line for every line the moderator wrote, in the order written.
+    let mut done: Vec<(usize, String)> = Vec::new();
     let mut announced = Vec::new();
     let mut force = false;
     for c in &env.commands {
+        let written = env.source.get(c.span.start..c.span.end).unwrap_or("").trim();
         // A game that has ended keeps its record: nothing changes its schedule.
         let changes_play = matches!(
             c.node,
             Command::Deadline(_) | Command::Extend(_) | Command::Force | Command::Pause | Command::Resume | Command::EndGame | Command::HoldTurns(_) | Command::Dice { .. } | Command::Replace { .. }
         );
         if changes_play && game.row.status == "ended" {
-            let written = env.source.get(c.span.start..c.span.end).unwrap_or("").trim();
-            done.push(format!("{written}: game {} has ended; nothing changed", game.id()));
+            done.push((c.span.start, format!("> {written}\n  game {} has ended; nothing changed", game.id())));
             continue;
         }
         let line = match &c.node {
@@ -747,21 +777,82 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
             Command::Help => guide(Some(&game)),
             Command::Resend | Command::History(_) => continue,
             Command::Ready | Command::Wait => "READY and WAIT are for players, about their own orders; nothing changed".to_string(),
+            Command::OrdersFor { .. } => continue,
         };
-        done.push(line);
+        done.push((c.span.start, format!("> {written}\n  {}", line.replace('\n', "\n  ").trim_end())));
     }
-    for d in &env.diagnostics {
-        done.push(d.render(&env.source));
+    let (blocks, stray) = env.orders_for();
+    let mut entered = false;
+    for block in &blocks {
+        let written = env.source.get(block.span.start..block.span.end).unwrap_or("").trim();
+        let line = match orders_for(ctx, &game, block)? {
+            Ok(done) => {
+                entered = true;
+                done
+            }
+            Err(why) => why,
+        };
+        done.push((block.span.start, format!("> {written}\n  {}", line.replace('\n', "\n  ").trim_end())));
     }
+    for d in env.diagnostics.iter().chain(&stray) {
+        done.push((d.span.start, d.render(&env.source)));
+    }
+    done.sort_by_key(|(at, _)| *at);
+    let done: Vec<String> = done.into_iter().map(|(_, line)| line).collect();
     game.save(tx)?;
     ctx.announce(&game, &announced)?;
     if force {
         super::round::tick_game(tx, ctx.config, game.id(), ctx.now, true)?;
     }
-    audit(tx, ctx.now, Some(game.id()), &format!("moderator: {}", done.join("; ")))?;
-    let text = if done.is_empty() { "No moderator command found.".to_string() } else { done.join("\n") };
+    audit(tx, ctx.now, Some(game.id()), &format!("moderator: {}", done.iter().map(|d| d.replace("\n  ", ": ")).collect::<Vec<_>>().join("; ")))?;
+    let text = if done.is_empty() { "No moderator command found.".to_string() } else { done.join("\n\n") + "\n" };
     ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
-    Ok(Disposition::Done(format!("moderator: {}", done.len())))
+    let note = format!("moderator: {}", done.len());
+    // Orders entered may complete the round: the caller then plays it.
+    Ok(if entered { Disposition::Orders { game: game.id().to_string(), note } } else { Disposition::Done(note) })
+}
+
+/// `ORDERS FOR side`: the moderator enters a side's orders for the round
+/// (an absent player's). They are checked and stored as if the side had
+/// sent them, and the side's player is told; a later mail of the player's
+/// own counts as any later mail does. The answer for the moderator: `Ok`
+/// when orders were entered, `Err` saying why nothing was.
+fn orders_for(ctx: &Ctx<'_, '_>, game: &Game, block: &envelope::OrdersFor) -> Result<Result<String, String>, PostError> {
+    let tx = ctx.tx;
+    let sides = game.sides(tx)?;
+    let Some(side) = sides.iter().find(|s| s.side.eq_ignore_ascii_case(&block.side)) else {
+        let names: Vec<&str> = sides.iter().map(|s| s.side.as_str()).collect();
+        let hint = crate::names::closest(&block.side, names.iter().map(|n| (*n, *n))).map(|n| format!(" (did you mean '{n}'?)")).unwrap_or_default();
+        return Ok(Err(format!("no side '{}' in game {}{hint}; the sides are {}; nothing entered", block.side, game.id(), names.join(", "))));
+    };
+    if game.row.status != "active" {
+        return Ok(Err(format!("game {} is {}; it takes no orders now; nothing entered", game.id(), game.row.status)));
+    }
+    if let Some(held) = rounds::draft(tx, game.id())? {
+        return Ok(Err(format!("the report of turn {held} waits for your APPROVE or REJECT; no orders are taken before; nothing entered")));
+    }
+    let round = game.round()?;
+    if !round.writers.contains(&side.side) {
+        return Ok(Err(format!("{} writes no orders in {} (it is {}'s to write); nothing entered", side.side, round.label, round.writers.join(" and "))));
+    }
+    let text = format!("(entered by the moderator)\n{}", block.sheet.trim());
+    let Taken { checked, kept, .. } = take_orders(ctx, game, &side.side, round.number, &block.sheet, &[], text, |c| c.errors == 0)?;
+    audit(tx, ctx.now, Some(game.id()), &format!("the moderator entered orders for {} for {}", side.side, round.label))?;
+    let understood: Vec<String> = checked.understood.iter().map(|(_, l)| format!("  {l}")).collect();
+    let notice = format!(
+        "The moderator of {} ({}) has entered orders for your side, {}, for {}:\n\n{}\n\nYou may still send orders of your own until the deadline ({}); the latest mail counts.\n",
+        game.row.title,
+        game.id(),
+        side.side,
+        round.label,
+        if understood.is_empty() { "  (no orders accepted)".to_string() } else { understood.join("\n") },
+        game.deadline_text()
+    );
+    let mail = plain(ctx.config, vec![side.address.clone()], format!("[{}] Orders entered for {} by the moderator", game.id(), side.side), notice, None);
+    outbox::queue(tx, ctx.config, Some(game.id()), Kind::Notice, &mail, &ctx.next_tag(), ctx.now)?;
+    let standing = if kept.is_empty() { String::new() } else { format!("\nEarlier orders that stand beside them:\n{}", kept.iter().map(|k| format!("  {k}")).collect::<Vec<_>>().join("\n")) };
+    let readiness = if checked.errors == 0 { "the side is ready" } else { "with refused lines: the side is not ready until the deadline or a clean sheet" };
+    Ok(Ok(format!("orders for {} entered for {} ({readiness}); the player was told.\n{}{standing}", side.side, round.label, checked.confirmation.trim_end())))
 }
 
 /// The lengths a player's own password may have (NEW PASSWORD).

@@ -124,7 +124,8 @@ pub fn outbox(po: &PostOffice) -> Vec<(String, String, String)> {
 /// The decoded text of a raw message (for checking what a player reads).
 pub fn body_text(raw: &str) -> String {
     let m = mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap();
-    m.body_text(0).map(|t| t.into_owned()).unwrap_or_default()
+    // Line ends as a reader sees them (mail goes out with CRLF).
+    m.body_text(0).map(|t| t.replace("\r\n", "\n")).unwrap_or_default()
 }
 
 /// Scripted dice for tests about something other than morale: any morale
