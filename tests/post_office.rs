@@ -574,3 +574,35 @@ fn every_moderator_line_is_answered_with_a_suggestion() {
     assert!(reply.contains("the moderator's commands are STATUS, HELP, DEADLINE"), "{reply}");
     assert_eq!(reply.matches("not a moderator command").count(), 2, "{reply}");
 }
+
+/// Issue 15: lateness is judged by when the club's server took the mail
+/// (its topmost `Received:` stamp) when the mailbox gives no time, not by
+/// when umpire read it; a stamp lower down, or one days before umpire
+/// stored the mail, proves nothing.
+#[test]
+fn lateness_is_judged_by_the_club_servers_received_stamp() {
+    let with_received = |id: &str, stamps: &[&str]| {
+        let mut head = String::new();
+        for s in stamps {
+            head.push_str(&format!("Received: from mx.aquilonia.example by mail.club.example; {s}\r\n"));
+        }
+        let mut m = head.into_bytes();
+        m.extend(mail(CONAN, id, "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n"));
+        m
+    };
+    // The deadline is 2026-12-03 20:00 UTC with 15 minutes' grace; read at 20:40.
+    let read_at = t0() + Duration::hours(59) + Duration::minutes(40);
+    for (stamps, state) in [
+        (vec!["Thu, 3 Dec 2026 19:55:00 +0000"], "done"),
+        // The club server's stamp is on top; the sender wrote the one below.
+        (vec!["Thu, 3 Dec 2026 20:35:00 +0000", "Thu, 3 Dec 2026 19:00:00 +0000"], "refused"),
+        // Three days before umpire stored it: a wrong clock, not a queue.
+        (vec!["Mon, 30 Nov 2026 19:55:00 +0000"], "refused"),
+        (vec![], "refused"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut po = office_with_game(dir.path());
+        let d = po.accept(&with_received("late@x", &stamps), "test", read_at).unwrap().unwrap();
+        assert_eq!(d.state(), state, "{stamps:?}: {d:?}");
+    }
+}

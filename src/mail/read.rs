@@ -63,6 +63,10 @@ pub struct Incoming {
     /// Subject, decoded and trimmed; empty if absent.
     pub subject: String,
     pub date: Option<DateTime<Utc>>,
+    /// The time stamp of the topmost `Received:` field: when the last
+    /// server (the club's own, which added it) took the message. Lower
+    /// fields, and `Date:`, are the sender's to write and are not read.
+    pub received: Option<DateTime<Utc>>,
     /// In-Reply-To without the angle brackets.
     pub in_reply_to: Option<String>,
     /// References, oldest first, without the angle brackets.
@@ -303,6 +307,7 @@ impl Incoming {
             (1, _, _) => Some("the From: header holds no address".to_string()),
             (n, _, _) => Some(format!("the message has {n} From: headers")),
         };
+        let received = msg.received_all().next().and_then(|r| r.date()).filter(|d| d.is_valid()).and_then(|d| DateTime::from_timestamp(d.to_timestamp(), 0));
         Ok(Incoming {
             message_id: msg
                 .message_id()
@@ -321,6 +326,7 @@ impl Incoming {
                 .date()
                 .filter(|d| d.is_valid())
                 .and_then(|d| DateTime::from_timestamp(d.to_timestamp(), 0)),
+            received,
             in_reply_to: ids(msg.in_reply_to()).into_iter().next(),
             references: ids(msg.references()),
             auto_submitted: raw_header("Auto-Submitted"),

@@ -391,9 +391,7 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
             );
         }
     }
-    // Late is judged by when the mail reached the club's server (a Maildir
-    // file's delivery time, IMAP's INTERNALDATE), not when umpire read it.
-    let arrived = message_rows::arrived(tx, ctx.row)?.map_or(ctx.now, |a| a.min(ctx.now));
+    let arrived = arrival(ctx)?;
     if arrived > game.deadline() + Duration::minutes(i64::from(game.row.grace_minutes)) {
         // The deadline passed but the round has not been played yet: played
         // now, without these orders, as the book's written orders require.
@@ -429,6 +427,24 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
     );
     ctx.reply(Some(game.id()), Kind::Confirmation, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
     Ok(Disposition::Orders { note: format!("orders for {} {}", side.side, round.label), game: game.id().to_string() })
+}
+
+/// How long before umpire stored a message the club server's `Received:`
+/// stamp is believed (mail held up in a queue); an older stamp is taken for
+/// a wrong clock, and the time umpire stored it counts.
+pub const RECEIVED_STAMP_HOURS: i64 = 48;
+
+/// When a message reached the club, for lateness: the mailbox's own time
+/// (a Maildir file's delivery, IMAP's INTERNALDATE); else the topmost
+/// `Received:` stamp, which the club's server wrote (within
+/// [`RECEIVED_STAMP_HOURS`] before umpire stored the message); else when
+/// umpire stored it. Never later than now.
+fn arrival(ctx: &Ctx<'_, '_>) -> Result<DateTime<Utc>, PostError> {
+    let Some((mailbox, stored)) = message_rows::arrived(ctx.tx, ctx.row)? else {
+        return Ok(ctx.now);
+    };
+    let stamp = ctx.msg.received.filter(|r| *r <= stored && *r >= stored - Duration::hours(RECEIVED_STAMP_HOURS));
+    Ok(mailbox.or(stamp).unwrap_or(stored).min(ctx.now))
 }
 
 /// A side's orders as checked and stored, and how they changed.

@@ -46,17 +46,18 @@ pub fn insert(c: &Connection, a: &Arrival<'_>, now: DateTime<Utc>) -> Result<Sto
     Ok(StoredRaw { id, fresh: inserted == 1 })
 }
 
-/// When a message reached the club's mail server (or umpire, when that is
-/// not known).
+/// When a message reached the club's mailbox, when its source says so
+/// (a Maildir file's delivery time, IMAP's INTERNALDATE), and when umpire
+/// stored it.
 ///
 /// # Errors
 /// On database errors or a damaged row.
-pub fn arrived(c: &Connection, id: i64) -> Result<Option<DateTime<Utc>>> {
+pub fn arrived(c: &Connection, id: i64) -> Result<Option<(Option<DateTime<Utc>>, DateTime<Utc>)>> {
     let row: Option<(Option<String>, String)> = c
         .prepare_cached("SELECT arrived_at, received_at FROM messages WHERE id = ?1")?
         .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
-    row.map(|(arrived, received)| super::parse_ts(arrived.as_deref().unwrap_or(&received))).transpose()
+    row.map(|(arrived, stored)| Ok((arrived.as_deref().map(super::parse_ts).transpose()?, super::parse_ts(&stored)?))).transpose()
 }
 
 /// Replace a handled message's stored bytes (a password masked out).
