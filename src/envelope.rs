@@ -113,6 +113,8 @@ pub enum Command {
     ResetPassword { side: String },
     /// Player: `NEW PASSWORD secret`.
     NewPassword(String),
+    /// Player: `TIMEZONE Europe/Paris`: the deadlines I am shown in my zone.
+    TimeZone(String),
     /// Moderator: `DICE [TURN 3] melee:dragons=4 fire:boss:1=3`: the
     /// moderator's own dice for a turn (keys as in rules cases).
     Dice { turn: Option<u32>, rolls: Vec<GivenDie> },
@@ -124,7 +126,7 @@ pub enum Command {
 impl Command {
     /// Commands only a moderator may give.
     pub fn is_moderator_only(&self) -> bool {
-        !matches!(self, Command::Status | Command::Help | Command::Resend | Command::History(_) | Command::Ready | Command::Wait | Command::NewPassword(_))
+        !matches!(self, Command::Status | Command::Help | Command::Resend | Command::History(_) | Command::Ready | Command::Wait | Command::NewPassword(_) | Command::TimeZone(_))
     }
 }
 
@@ -356,6 +358,7 @@ fn usage(word: &str) -> String {
         "orders" | "orders for" => "ORDERS FOR nemedia, then that side's order lines, then END",
         "reset" | "reset password" => "RESET PASSWORD nemedia",
         "hold" => "HOLD ON (or HOLD OFF)",
+        "timezone" => "TIMEZONE Europe/Paris (a zone of the tz database)",
         _ => return format!("write {} alone on its line", word.to_uppercase()),
     };
     format!("write it as: {form}")
@@ -431,6 +434,7 @@ fn command(p: Pair<Rule>, off: usize, diagnostics: &mut Vec<Diagnostic>) -> Opti
         Rule::end_game_cmd => Command::EndGame,
         Rule::unlock_cmd => Command::Unlock { side: p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string() },
         Rule::reset_password_cmd => Command::ResetPassword { side: p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string() },
+        Rule::timezone_cmd => Command::TimeZone(p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string()),
         Rule::orders_for_cmd => Command::OrdersFor { side: p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string() },
         Rule::new_password_cmd => Command::NewPassword(p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string()),
         Rule::dice_cmd => {

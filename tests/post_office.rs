@@ -362,8 +362,8 @@ fn moderator_changes_are_announced_and_an_ended_game_stays_ended() {
     let mut po = office_with_game(dir.path());
     po.accept(&mail(MODERATOR, "e1@m", "MODERATOR ford PASSWORD modpw\nEXTEND 24\n"), "test", t0()).unwrap();
     let notices: Vec<_> = outbox(&po).into_iter().filter(|(k, _, _)| k == "notice").collect();
-    assert_eq!(notices.len(), 1, "{notices:?}");
-    assert_eq!(notices[0].1, format!("{CONAN},{TARASCUS}"));
+    // One notice to each player, in their own time zone.
+    assert_eq!(notices.iter().map(|n| n.1.as_str()).collect::<Vec<_>>(), [CONAN, TARASCUS], "{notices:?}");
     assert!(body_text(&notices[0].2).contains("The deadline for turn 1 is extended to 2026-12-04 20:00 UTC (Friday)."), "{}", body_text(&notices[0].2));
     po.accept(&mail(MODERATOR, "e2@m", "MODERATOR ford PASSWORD modpw\nRESUME\n"), "test", t0()).unwrap();
     assert!(body_text(&outbox(&po).last().unwrap().2).contains("the game is not paused"));
@@ -605,4 +605,36 @@ fn lateness_is_judged_by_the_club_servers_received_stamp() {
         let d = po.accept(&with_received("late@x", &stamps), "test", read_at).unwrap().unwrap();
         assert_eq!(d.state(), state, "{stamps:?}: {d:?}");
     }
+}
+
+/// Issue 15: deadlines in each player's time zone: one set in the game
+/// file, one chosen by mail (TIMEZONE, with suggestions for a misspelt
+/// zone); the moderator's changes are announced to each in their own.
+#[test]
+fn each_player_reads_deadlines_in_their_own_time_zone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = game_file(dir.path());
+    let text = std::fs::read_to_string(&path).unwrap().replace("password = \"dragon7\"\n", "password = \"dragon7\"\ntimezone = \"Europe/Paris\"\n");
+    std::fs::write(&path, text).unwrap();
+    let mut po = umpire::post::PostOffice::open(config(dir.path())).unwrap();
+    po.create_game(&umpire::post::gamefile::GameFile::load(&path).unwrap(), t0()).unwrap();
+    let welcome = |to: &str| body_text(&outbox(&po).into_iter().find(|(k, t, _)| k == "welcome" && t == to).unwrap().2);
+    assert!(welcome(CONAN).contains("2026-12-03 21:00 CET (Thursday); game time 2026-12-03 20:00 UTC (Thursday)"), "{}", welcome(CONAN));
+    assert!(welcome(TARASCUS).contains("2026-12-03 20:00 UTC (Thursday)") && !welcome(TARASCUS).contains("game time"));
+
+    po.accept(&mail(TARASCUS, "tz1@x", "GAME ford SIDE nemedia PASSWORD serpent3\nTIMEZONE America/New_Yrok\n"), "test", t0()).unwrap();
+    let reply = body_text(&outbox(&po).last().unwrap().2);
+    assert!(reply.contains("did you mean America/New_York?") && reply.contains("Nothing changed"), "{reply}");
+    po.accept(&mail(TARASCUS, "tz2@x", "GAME ford SIDE nemedia PASSWORD serpent3\nTIMEZONE america/new_york\n"), "test", t0()).unwrap();
+    let reply = body_text(&outbox(&po).last().unwrap().2);
+    assert!(reply.contains("now in America/New_York") && reply.contains("2026-12-03 15:00 EST (Thursday); game time"), "{reply}");
+
+    po.accept(&mail(MODERATOR, "tz3@m", "MODERATOR ford PASSWORD modpw\nEXTEND 24\n"), "test", t0()).unwrap();
+    let notices: Vec<(String, String)> = outbox(&po).into_iter().filter(|(k, _, _)| k == "notice").map(|(_, to, raw)| (to, body_text(&raw))).collect();
+    let told = |to: &str| notices.iter().find(|(t, _)| t == to).map(|(_, b)| b.clone()).unwrap();
+    assert!(told(CONAN).contains("extended to 2026-12-04 21:00 CET (Friday); game time 2026-12-04 20:00 UTC (Friday)."), "{}", told(CONAN));
+    assert!(told(TARASCUS).contains("extended to 2026-12-04 15:00 EST (Friday)"), "{}", told(TARASCUS));
+    // A player's STATUS is in their zone; the moderator's in the game's.
+    po.accept(&mail(TARASCUS, "tz4@x", "GAME ford SIDE nemedia PASSWORD serpent3\nSTATUS\n"), "test", t0()).unwrap();
+    assert!(body_text(&outbox(&po).last().unwrap().2).contains("15:00 EST"));
 }

@@ -50,7 +50,7 @@ pub fn show(po: &mut PostOffice, id: &str) -> Result<String, PostError> {
     let failed = store::messages::failed(po.store.conn())?;
     po.store.write(|tx| {
         let g = Game::load(tx, id)?.ok_or_else(|| PostError::NoGame(id.to_string()))?;
-        let mut out = status_text(tx, &g)?;
+        let mut out = status_text(tx, &g, None)?;
         let _ = writeln!(out, "\nRule set: {}; moderator: {}; {} hours a turn, {} minutes' grace, reminders {} hours before",
             g.row.ruleset, g.row.moderator_address, g.row.turn_hours, g.row.grace_minutes, g.row.reminder_hours);
         let _ = writeln!(out, "Sides:");

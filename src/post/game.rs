@@ -90,6 +90,18 @@ impl Game {
         super::gamefile::show_deadline(self.row.deadline, self.tz)
     }
 
+    /// The deadline as one side's player reads it: in their own time zone,
+    /// the game's beside it.
+    pub fn deadline_for(&self, side: &SideRow) -> String {
+        self.time_for(self.row.deadline, side)
+    }
+
+    /// Any time as one side's player reads it.
+    pub fn time_for(&self, t: DateTime<Utc>, side: &SideRow) -> String {
+        let own = side.timezone.as_deref().and_then(|z| super::gamefile::zone(z).ok());
+        super::gamefile::show_deadline_for(t, self.tz, own)
+    }
+
     pub fn deadline(&self) -> DateTime<Utc> {
         self.row.deadline
     }

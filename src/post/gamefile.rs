@@ -80,6 +80,9 @@ pub struct SideEntry {
     pub id: String,
     pub address: String,
     pub password: Option<String>,
+    /// The player's own time zone for the deadlines they are shown
+    /// (`Europe/Paris`); the game's when not given.
+    pub timezone: Option<String>,
 }
 
 fn default_ruleset() -> String {
@@ -193,6 +196,11 @@ impl GameFile {
             });
         }
         self.tz()?;
+        for s in &self.sides {
+            if let Some(z) = &s.timezone {
+                zone(z).map_err(|_| GameFileError::TimeZone(z.clone()))?;
+            }
+        }
         self.first_deadline_utc()?;
         let mut seen = std::collections::BTreeSet::new();
         for a in std::iter::once(&self.moderator.address).chain(self.sides.iter().map(|s| &s.address)) {
@@ -240,6 +248,31 @@ impl GameFile {
 pub fn show_deadline(t: DateTime<Utc>, tz: Tz) -> String {
     let local = t.with_timezone(&tz);
     format!("{} ({})", local.format("%Y-%m-%d %H:%M %Z"), local.format("%A"))
+}
+
+/// Show a deadline to a player in their own time zone, with the game's
+/// beside it when the two differ.
+pub fn show_deadline_for(t: DateTime<Utc>, game: Tz, player: Option<Tz>) -> String {
+    match player.filter(|p| p.name() != game.name()) {
+        Some(p) => format!("{}; game time {}", show_deadline(t, p), show_deadline(t, game)),
+        None => show_deadline(t, game),
+    }
+}
+
+/// A time zone of the tz database by its name, in any case (`europe/paris`).
+///
+/// # Errors
+/// With the closest names when there is no such zone.
+pub fn zone(name: &str) -> Result<Tz, Vec<&'static str>> {
+    let name = name.trim();
+    chrono_tz::TZ_VARIANTS.iter().copied().find(|z| z.name().eq_ignore_ascii_case(name)).ok_or_else(|| {
+        let mut near: Vec<(f64, &'static str)> =
+            chrono_tz::TZ_VARIANTS.iter().map(|z| (crate::names::likeness(name, z.name()), z.name())).filter(|(l, _)| *l >= crate::names::TYPO_LIKENESS).collect();
+        near.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+        // The best, and only those as good as it.
+        let best = near.first().map_or(0.0, |n| n.0);
+        near.into_iter().take_while(|(l, _)| *l >= best - 0.01).take(3).map(|(_, n)| n).collect()
+    })
 }
 
 #[cfg(test)]

@@ -110,21 +110,25 @@ impl Ctx<'_, '_> {
     }
 
     /// Tell every player of `game` what the moderator changed (a notice of
-    /// its own, not threaded to the moderator's mail).
-    fn announce(&self, game: &Game, lines: &[String]) -> Result<(), PostError> {
-        let to: Vec<String> = game.sides(self.tx)?.into_iter().map(|s| s.address).collect();
-        if lines.is_empty() || to.is_empty() {
+    /// its own, not threaded to the moderator's mail), each with the times
+    /// in their own time zone.
+    fn announce(&self, game: &Game, changes: &[Change]) -> Result<(), PostError> {
+        if changes.is_empty() {
             return Ok(());
         }
-        let text = format!("The moderator of {} ({}) has made changes:\n\n{}\n", game.row.title, game.id(), lines.iter().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n"));
-        let mail = plain(self.config, to, format!("[{}] From the moderator", game.id()), text, None);
-        outbox::queue(self.tx, self.config, Some(game.id()), Kind::Notice, &mail, &self.next_tag(), self.now)?;
+        for side in game.sides(self.tx)? {
+            let lines: Vec<String> = changes.iter().map(|c| format!("  {}", c.told(|t| game.time_for(t, &side)))).collect();
+            let text = format!("The moderator of {} ({}) has made changes:\n\n{}\n", game.row.title, game.id(), lines.join("\n"));
+            let mail = plain(self.config, vec![side.address.clone()], format!("[{}] From the moderator", game.id()), text, None);
+            outbox::queue(self.tx, self.config, Some(game.id()), Kind::Notice, &mail, &self.next_tag(), self.now)?;
+        }
         Ok(())
     }
 
     /// Mail a side's player a fresh password (a hand-over or a reset), and
     /// store only its hash.
-    fn credentials(&self, game: &Game, side: &str, address: &str, why: &str) -> Result<(), PostError> {
+    fn credentials(&self, game: &Game, player: &SideRow, why: &str) -> Result<(), PostError> {
+        let (side, address) = (player.side.as_str(), player.address.as_str());
         let pw = password::generate(&mut rand::rng());
         game_rows::set_password(self.tx, game.id(), side, &password::hash(&pw, &mut rand::rng()))?;
         let round = game.round()?;
@@ -137,7 +141,7 @@ impl Ctx<'_, '_> {
             game.id(),
             self.config.address,
             round.label,
-            game.deadline_text(),
+            game.deadline_for(player),
             game.id(),
         );
         let mail = plain(self.config, vec![address.to_string()], format!("[{}] Your password for {side}", game.id()), text, None);
@@ -169,6 +173,27 @@ impl Ctx<'_, '_> {
             self.reply(game, Kind::Refusal, vec![addr], &self.msg.subject, text)?;
         }
         Ok(Disposition::Refused(reason.to_string()))
+    }
+}
+
+/// A change the moderator made that every player is told of.
+enum Change {
+    Deadline { label: String, at: DateTime<Utc>, extended: bool },
+    Paused,
+    Resumed { label: String, at: DateTime<Utc> },
+    Ended,
+}
+
+impl Change {
+    /// The change in words, with times as `time` shows them to the reader.
+    fn told(&self, time: impl Fn(DateTime<Utc>) -> String) -> String {
+        match self {
+            Change::Deadline { label, at, extended: false } => format!("The deadline for {label} is now {}.", time(*at)),
+            Change::Deadline { label, at, extended: true } => format!("The deadline for {label} is extended to {}.", time(*at)),
+            Change::Paused => "The game is paused: no orders are taken and no turn is played until it resumes.".into(),
+            Change::Resumed { label, at } => format!("The game resumes: orders for {label} are due by {}.", time(*at)),
+            Change::Ended => "The moderator has ended the game. No more turns will be played.".into(),
+        }
     }
 }
 
@@ -331,7 +356,7 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
     for c in &env.commands {
         match &c.node {
             Command::Status => {
-                ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, status_text(tx, &game)?)?;
+                ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, status_text(tx, &game, Some(side))?)?;
                 answered.push("status");
             }
             Command::Help => {
@@ -351,6 +376,21 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
                 };
                 ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
                 answered.push("password");
+            }
+            Command::TimeZone(name) => {
+                let text = match super::gamefile::zone(name) {
+                    Ok(z) => {
+                        game_rows::set_timezone(tx, game.id(), &side.side, Some(z.name()))?;
+                        let mine = SideRow { timezone: Some(z.name().to_string()), ..side.clone() };
+                        format!("TIMEZONE: every deadline you are shown is now in {} (the game's time beside it): the deadline for {} is {}.\n", z.name(), game.round()?.label, game.deadline_for(&mine))
+                    }
+                    Err(near) if near.is_empty() => format!(
+                        "TIMEZONE: '{name}' is not a time zone of the tz database; write it like Europe/London, America/New_York or UTC. Nothing changed.\n"
+                    ),
+                    Err(near) => format!("TIMEZONE: '{name}' is not a time zone; did you mean {}? Nothing changed.\n", near.join(" or ")),
+                };
+                ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+                answered.push("timezone");
             }
             Command::Resend | Command::History(_) => {
                 let round = match c.node {
@@ -398,7 +438,7 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
         return ctx.refuse(
             Some(game.id()),
             vec![ctx.from.clone()],
-            &format!("The deadline for {} ({}) has passed.", round.label, game.deadline_text()),
+            &format!("The deadline for {} ({}) has passed.", round.label, game.deadline_for(side)),
             "",
         );
     }
@@ -407,7 +447,7 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
         // the round may be played on them before the deadline changes.
         submissions::set_ready(tx, game.id(), round.number, &side.side, !wait)?;
         let text = if wait {
-            format!("{}: your orders for {} stand, and the round waits for the deadline ({}) or your READY.\n", game.row.title, round.label, game.deadline_text())
+            format!("{}: your orders for {} stand, and the round waits for the deadline ({}) or your READY.\n", game.row.title, round.label, game.deadline_for(side))
         } else {
             format!("{}: your orders for {} stand as they are; the round is played as soon as every side that writes is ready.\n", game.row.title, round.label)
         };
@@ -421,7 +461,7 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
         "confirmation.txt",
         minijinja::context! {
             title => &game.row.title, game => game.id(), round => &round.label, side => &side.side,
-            deadline => game.deadline_text(), changes => changes, confirmation => &checked.confirmation,
+            deadline => game.deadline_for(side), changes => changes, confirmation => &checked.confirmation,
             refused => checked.errors, ready => ready, wait => wait, kept => kept,
         },
     );
@@ -597,7 +637,9 @@ fn diff(old: &[(String, String)], new: &[(String, String)]) -> Vec<String> {
     out
 }
 
-pub(crate) fn status_text(tx: &Transaction<'_>, game: &Game) -> Result<String, PostError> {
+/// The state of a game, with the deadline as `reader` (a side's player;
+/// `None`: the moderator) reads it.
+pub(crate) fn status_text(tx: &Transaction<'_>, game: &Game, reader: Option<&SideRow>) -> Result<String, PostError> {
     let sides_in = game.sides_in(tx)?;
     let ready = game.sides_ready(tx)?;
     let sides: Vec<_> = game
@@ -608,7 +650,7 @@ pub(crate) fn status_text(tx: &Transaction<'_>, game: &Game) -> Result<String, P
     Ok(templates::render(
         "status.txt",
         minijinja::context! { title => &game.row.title, game => game.id(), round => game.round()?.label, status => &game.row.status,
-            deadline => game.deadline_text(), sides => sides, hold => game.row.hold, draft => rounds::draft(tx, game.id())? },
+            deadline => reader.map_or_else(|| game.deadline_text(), |r| game.deadline_for(r)), sides => sides, hold => game.row.hold, draft => rounds::draft(tx, game.id())? },
     ))
 }
 
@@ -618,7 +660,7 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
     let Some(mut game) = Game::load(tx, &m.game)? else {
         return ctx.refuse(None, vec![], &format!("moderator message for unknown game '{}'", m.game), "");
     };
-    let moderator = SideRow { side: MODERATOR.into(), address: game.row.moderator_address.clone(), password: game.row.moderator_pw.clone() };
+    let moderator = SideRow { side: MODERATOR.into(), address: game.row.moderator_address.clone(), password: game.row.moderator_pw.clone(), timezone: None };
     if let Some(d) = check_password(ctx, &game, &moderator, &m.password)? {
         return Ok(d);
     }
@@ -655,7 +697,7 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                 }
                 Some(t) => {
                     game.row.deadline = t;
-                    announced.push(format!("The deadline for {} is now {}.", game.round()?.label, game.deadline_text()));
+                    announced.push(Change::Deadline { label: game.round()?.label, at: t, extended: false });
                     format!("deadline set to {}", game.deadline_text())
                 }
                 None => format!("{local} does not exist in {} (a clock change); deadline unchanged", game.tz),
@@ -669,7 +711,7 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                     format!("the deadline would be more than {MAX_DEADLINE_DAYS} days away; deadline unchanged")
                 } else {
                     game.row.deadline = game.row.deadline + Duration::hours(i64::from(*hours));
-                    announced.push(format!("The deadline for {} is extended to {}.", game.round()?.label, game.deadline_text()));
+                    announced.push(Change::Deadline { label: game.round()?.label, at: game.row.deadline, extended: true });
                     format!("deadline extended to {}", game.deadline_text())
                 }
             }
@@ -717,6 +759,8 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                 Some(old) => {
                     let address = address.to_ascii_lowercase();
                     game_rows::set_address(tx, game.id(), &old.side, &address)?;
+                    // The new player reads the game's time until they say otherwise.
+                    game_rows::set_timezone(tx, game.id(), &old.side, None)?;
                     let text = format!(
                         "The moderator of {} ({}) has handed side {} to another player ({address}).\nYour password for the side no longer works. Thank you for playing.\n",
                         game.row.title,
@@ -725,34 +769,36 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                     );
                     let mail = plain(ctx.config, vec![old.address.clone()], format!("[{}] You no longer command {}", game.id(), old.side), text, None);
                     outbox::queue(tx, ctx.config, Some(game.id()), Kind::Notice, &mail, &ctx.next_tag(), ctx.now)?;
-                    ctx.credentials(&game, &old.side, &address, &format!("You take over side {} of {}: welcome. The moderator handed it to you.", old.side, game.row.title))?;
+                    let new = SideRow { address: address.clone(), timezone: None, ..old.clone() };
+                    ctx.credentials(&game, &new, &format!("You take over side {} of {}: welcome. The moderator handed it to you.", old.side, game.row.title))?;
                     format!("side {} is now played from {address}; the new player has a fresh password and the old one was told", old.side)
                 }
                 None => format!("REPLACE: no side '{side}' in game {} (sides: {})", game.id(), game.sides(tx)?.iter().map(|s| s.side.as_str()).collect::<Vec<_>>().join(", ")),
             },
             Command::ResetPassword { side } => match game.sides(tx)?.into_iter().find(|s| s.side.eq_ignore_ascii_case(side)) {
                 Some(s) => {
-                    ctx.credentials(&game, &s.side, &s.address, "The moderator has given your side a new password; the old one no longer works.")?;
+                    ctx.credentials(&game, &s, "The moderator has given your side a new password; the old one no longer works.")?;
                     format!("a new password for {} was mailed to {}", s.side, s.address)
                 }
                 None => format!("RESET PASSWORD: no side '{side}' in game {}", game.id()),
             },
             Command::NewPassword(_) => "NEW PASSWORD is for players; the moderator's password is set in the game file".into(),
+            Command::TimeZone(_) => format!("TIMEZONE is for players; the moderator reads the game's time ({})", game.tz.name()),
             Command::Pause if game.row.status == "paused" => "the game is already paused".into(),
             Command::Pause => {
                 game.row.status = "paused".into();
-                announced.push("The game is paused: no orders are taken and no turn is played until it resumes.".into());
+                announced.push(Change::Paused);
                 "game paused".into()
             }
             Command::Resume if game.row.status != "paused" => "the game is not paused; nothing changed".into(),
             Command::Resume => {
                 game.row.status = "active".into();
-                announced.push(format!("The game resumes: orders for {} are due by {}.", game.round()?.label, game.deadline_text()));
+                announced.push(Change::Resumed { label: game.round()?.label, at: game.row.deadline });
                 "game resumed".into()
             }
             Command::EndGame => {
                 game.row.status = "ended".into();
-                announced.push("The moderator has ended the game. No more turns will be played.".into());
+                announced.push(Change::Ended);
                 "game ended".into()
             }
             Command::Unlock { side } => {
@@ -789,7 +835,7 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                     }
                 }
             }
-            Command::Status => status_text(tx, &game)?,
+            Command::Status => status_text(tx, &game, None)?,
             Command::Help => guide(Some(&game)),
             Command::Resend | Command::History(_) => continue,
             Command::Ready | Command::Wait => "READY and WAIT are for players, about their own orders; nothing changed".to_string(),
@@ -862,7 +908,7 @@ fn orders_for(ctx: &Ctx<'_, '_>, game: &Game, block: &envelope::OrdersFor) -> Re
         side.side,
         round.label,
         if understood.is_empty() { "  (no orders accepted)".to_string() } else { understood.join("\n") },
-        game.deadline_text()
+        game.deadline_for(side)
     );
     let mail = plain(ctx.config, vec![side.address.clone()], format!("[{}] Orders entered for {} by the moderator", game.id(), side.side), notice, None);
     outbox::queue(tx, ctx.config, Some(game.id()), Kind::Notice, &mail, &ctx.next_tag(), ctx.now)?;

@@ -119,14 +119,19 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
     open_round(tx, &game, seed, seed_hash.clone())?;
     for s in &file.sides {
         let pw = s.password.clone().unwrap_or_else(|| password::generate(&mut rng));
-        let side = SideRow { side: s.id.clone(), address: s.address.to_ascii_lowercase(), password: password::hash(&pw, &mut rng) };
+        let side = SideRow {
+            side: s.id.clone(),
+            address: s.address.to_ascii_lowercase(),
+            password: password::hash(&pw, &mut rng),
+            timezone: s.timezone.clone(),
+        };
         crate::store::games::insert_side(tx, &file.id, &side)?;
         let welcome = new.welcome.get(&s.id).cloned().unwrap_or_default();
         let text = templates::render(
             "welcome.txt",
             minijinja::context! {
                 title => &file.title, game => &file.id, side => &s.id, password => &pw,
-                umpire => &config.address, deadline => game.deadline_text(),
+                umpire => &config.address, deadline => game.deadline_for(&side),
                 round => capitalize_first(&first.label), seed_hash => &seed_hash, address => &s.address,
                 rules => welcome.rules, length => welcome.length, briefing => welcome.briefing, example => welcome.example,
             },
@@ -198,7 +203,7 @@ pub fn tick_game(tx: &Transaction<'_>, config: &Config, id: &str, now: DateTime<
                 let text = templates::render(
                     "reminder.txt",
                     minijinja::context! { title => &game.row.title, game => game.id(), side => &s.side,
-                        round => &round.label, deadline => game.deadline_text() },
+                        round => &round.label, deadline => game.deadline_for(s) },
                 );
                 let subject = format!("[{}] {}: orders due", game.id(), capitalize_first(&round.label));
                 let mail = plain(config, vec![s.address.clone()], subject, text, None);
@@ -408,13 +413,15 @@ pub fn release_report(tx: &Transaction<'_>, config: &Config, game: &Game, round:
         return Err(PostError::Corrupt(format!("round {round} of {} has no report", game.id())));
     };
     rep.draft = false;
-    if rep.turn + 1 == game.row.round || rep.next_turn == game.row.round {
-        // The next round's deadline as it stands now (a hold may have moved it).
-        rep.deadline = game.deadline_text();
-    }
-    let mut to: Vec<String> = game.sides(tx)?.into_iter().map(|s| s.address).collect();
-    to.push(game.row.moderator_address.clone());
-    for addr in to {
+    // The next round's deadline as it stands now (a hold may have moved it).
+    let current = rep.turn + 1 == game.row.round || rep.next_turn == game.row.round;
+    let mut to: Vec<(String, String)> = game.sides(tx)?.into_iter().map(|s| (s.address.clone(), game.deadline_for(&s))).collect();
+    to.push((game.row.moderator_address.clone(), game.deadline_text()));
+    for (addr, due) in to {
+        if current {
+            // Each player reads the next deadline in their own time zone.
+            rep.deadline = due;
+        }
         let mail = report_mail(config, game, vec![addr.clone()], &rep, &before, &after)?;
         outbox::queue(tx, config, Some(game.id()), Kind::Report, &mail, &format!("{round}:{addr}"), now)?;
     }

@@ -41,6 +41,8 @@ pub struct SideRow {
     pub address: String,
     /// The password's hash.
     pub password: String,
+    /// The player's own time zone (`Europe/Paris`); `None`: the game's.
+    pub timezone: Option<String>,
 }
 
 const COLUMNS: &str = "id, ruleset, title, setup, options, state, round, status, hold, moderator_address, \
@@ -154,8 +156,8 @@ pub fn of_address(c: &Connection, address: &str) -> Result<Vec<String>> {
 /// # Errors
 /// On database errors (the side exists).
 pub fn insert_side(c: &Connection, game: &str, s: &SideRow) -> Result<()> {
-    c.prepare_cached("INSERT INTO sides (game_id, side, address, password) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![game, s.side, s.address, s.password])?;
+    c.prepare_cached("INSERT INTO sides (game_id, side, address, password, timezone) VALUES (?1, ?2, ?3, ?4, ?5)")?
+        .execute(params![game, s.side, s.address, s.password, s.timezone])?;
     Ok(())
 }
 
@@ -164,11 +166,20 @@ pub fn insert_side(c: &Connection, game: &str, s: &SideRow) -> Result<()> {
 /// # Errors
 /// On database errors.
 pub fn sides(c: &Connection, game: &str) -> Result<Vec<SideRow>> {
-    let mut st = c.prepare_cached("SELECT side, address, password FROM sides WHERE game_id = ?1 ORDER BY side")?;
+    let mut st = c.prepare_cached("SELECT side, address, password, timezone FROM sides WHERE game_id = ?1 ORDER BY side")?;
     let rows = st
-        .query_map([game], |r| Ok(SideRow { side: r.get(0)?, address: r.get(1)?, password: r.get(2)? }))?
+        .query_map([game], |r| Ok(SideRow { side: r.get(0)?, address: r.get(1)?, password: r.get(2)?, timezone: r.get(3)? }))?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
+}
+
+/// Set a side's own time zone (`None`: the game's).
+///
+/// # Errors
+/// On database errors.
+pub fn set_timezone(c: &Connection, game: &str, side: &str, zone: Option<&str>) -> Result<()> {
+    c.prepare_cached("UPDATE sides SET timezone = ?3 WHERE game_id = ?1 AND side = ?2")?.execute(params![game, side, zone])?;
+    Ok(())
 }
 
 /// Give a side a new player's address. Returns false when the game has no such side.

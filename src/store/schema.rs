@@ -232,4 +232,9 @@ CREATE TABLE lockouts (
 ALTER TABLE submissions ADD COLUMN ready INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE rounds ADD COLUMN rejected TEXT;
 "#,
+    // 8: a player's own time zone (NULL: the game's), for every deadline
+    // the player is shown (issue 15).
+    r#"
+ALTER TABLE sides ADD COLUMN timezone TEXT;
+"#,
 ];
