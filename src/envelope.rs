@@ -320,7 +320,7 @@ fn read_line(
     let Ok(mut pairs) = EnvelopeParser::parse(Rule::line, line) else {
         if EnvelopeParser::parse(Rule::command_word, line.trim_start()).is_ok() {
             let lead = line.len() - line.trim_start().len();
-            let word = line.trim_start().split_whitespace().next().unwrap_or("");
+            let word = line.split_whitespace().next().unwrap_or("");
             diagnostics.push(
                 Diagnostic::new(Trouble::BadCommand, Span::new(off + lead, off + line.trim_end().len()), format!("could not read this {} command", word.to_uppercase()))
                     .with_help(usage(word)),

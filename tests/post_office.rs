@@ -368,7 +368,7 @@ fn moderator_changes_are_announced_and_an_ended_game_stays_ended() {
     po.accept(&mail(MODERATOR, "e2@m", "MODERATOR ford PASSWORD modpw\nRESUME\n"), "test", t0()).unwrap();
     assert!(body_text(&outbox(&po).last().unwrap().2).contains("the game is not paused"));
     po.accept(&mail(MODERATOR, "e3@m", "MODERATOR ford PASSWORD modpw\nEND GAME\n"), "test", t0()).unwrap();
-    let last_notice = outbox(&po).into_iter().filter(|(k, _, _)| k == "notice").last().unwrap();
+    let last_notice = outbox(&po).into_iter().rfind(|(k, _, _)| k == "notice").unwrap();
     assert!(body_text(&last_notice.2).contains("ended the game"));
     po.accept(&mail(MODERATOR, "e4@m", "MODERATOR ford PASSWORD modpw\nRESUME\nFORCE\n"), "test", t0()).unwrap();
     let reply = body_text(&outbox(&po).last().unwrap().2);
@@ -471,7 +471,7 @@ fn sides_are_handed_over_and_passwords_changed() {
     assert_eq!(d.state(), "done");
     // The moderator resets it: a fresh one goes to the registered address.
     po.accept(&mail(MODERATOR, "r8@m", "MODERATOR ford PASSWORD modpw\nRESET PASSWORD nemedia\n"), "test", t0()).unwrap();
-    let reset = outbox(&po).into_iter().filter(|(k, to, _)| k == "welcome" && to == KOTH).last().unwrap();
+    let reset = outbox(&po).into_iter().rfind(|(k, to, _)| k == "welcome" && to == KOTH).unwrap();
     assert!(body_text(&reset.2).contains("new password"), "{}", body_text(&reset.2));
     let d = po.accept(&mail(KOTH, "r9@k", "GAME ford SIDE nemedia PASSWORD black-lotus\nSTATUS\n"), "test", t0()).unwrap().unwrap();
     assert_eq!(d.state(), "refused");

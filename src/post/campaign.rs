@@ -69,7 +69,7 @@ pub fn resolve_if_due(tx: &Transaction<'_>, config: &Config, id: &str, now: Date
         .query_row("SELECT deadline FROM campaigns WHERE id = ?1 AND status = 'active'", [id], |r| r.get(0))
         .optional()?
         .flatten();
-    if !deadline.is_some_and(|d| d <= store::ts(now)) {
+    if deadline.is_none_or(|d| d > store::ts(now)) {
         return Ok(false);
     }
     resolve_now(tx, config, id, now)?;

@@ -710,7 +710,7 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                 if later > ctx.now + Duration::days(MAX_DEADLINE_DAYS) {
                     format!("the deadline would be more than {MAX_DEADLINE_DAYS} days away; deadline unchanged")
                 } else {
-                    game.row.deadline = game.row.deadline + Duration::hours(i64::from(*hours));
+                    game.row.deadline += Duration::hours(i64::from(*hours));
                     announced.push(Change::Deadline { label: game.round()?.label, at: game.row.deadline, extended: true });
                     format!("deadline extended to {}", game.deadline_text())
                 }

@@ -46,13 +46,16 @@ pub fn insert(c: &Connection, a: &Arrival<'_>, now: DateTime<Utc>) -> Result<Sto
     Ok(StoredRaw { id, fresh: inserted == 1 })
 }
 
+/// When the mailbox took a message (if it says), and when umpire stored it.
+pub type Arrived = (Option<DateTime<Utc>>, DateTime<Utc>);
+
 /// When a message reached the club's mailbox, when its source says so
 /// (a Maildir file's delivery time, IMAP's INTERNALDATE), and when umpire
 /// stored it.
 ///
 /// # Errors
 /// On database errors or a damaged row.
-pub fn arrived(c: &Connection, id: i64) -> Result<Option<(Option<DateTime<Utc>>, DateTime<Utc>)>> {
+pub fn arrived(c: &Connection, id: i64) -> Result<Option<Arrived>> {
     let row: Option<(Option<String>, String)> = c
         .prepare_cached("SELECT arrived_at, received_at FROM messages WHERE id = ?1")?
         .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))

@@ -67,9 +67,7 @@ pub fn soissons_file(dir: &Path) -> PathBuf {
 
 /// The configuration for a store in `dir` (spool outbox, no servers).
 pub fn config(dir: &Path) -> Config {
-    let mut c = Config::default();
-    c.database = dir.join("umpire.sqlite");
-    c.address = UMPIRE.into();
+    let mut c = Config { database: dir.join("umpire.sqlite"), address: UMPIRE.into(), ..Config::default() };
     c.spool.outbox = dir.join("outbox");
     c.spool.inbox = dir.join("inbox");
     c

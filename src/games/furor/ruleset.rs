@@ -80,6 +80,8 @@ pub struct Deployment {
 }
 
 /// A game as stored: its set-up, then the battle.
+// Read once per call and dropped: boxing the board would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(untagged)]
 enum Stored {

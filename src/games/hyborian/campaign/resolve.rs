@@ -1404,8 +1404,8 @@ points = 400
         let a = &r.campaign.armies["nemedia-1"];
         let arrived = a.province == "nemedian-marches";
         let mounted = a.mounted();
-        assert_eq!(
-            arrived, true,
+        assert!(
+            arrived,
             "hills cost 3 march days: one week (mounted {mounted})"
         );
         assert_eq!(r.campaign.week, 2);
