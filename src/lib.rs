@@ -15,3 +15,69 @@ pub mod pleasantry;
 pub mod post;
 pub mod report;
 pub mod store;
+
+/// The layers of the crate, lowest first (ARCHITECTURE.md, "Invariants"):
+/// a module may use the modules of its own layer and those below, never
+/// one above. The rule sets never see SQLite, mail or the post office; the
+/// store and the mail reader never see a rule set.
+#[cfg(test)]
+mod layers {
+    /// Each layer's top-level modules.
+    const LAYERS: [&[&str]; 5] = [
+        &["diagnostic", "names", "pleasantry", "dice", "envelope"],
+        &["games", "report", "case"],
+        &["store", "mail", "config"],
+        &["post"],
+        &["demo"],
+    ];
+
+    /// Modules of one layer that must not use each other either.
+    const APART: [(&str, &str); 3] = [("store", "mail"), ("mail", "store"), ("store", "config")];
+
+    fn layer(module: &str) -> usize {
+        LAYERS.iter().position(|l| l.contains(&module)).unwrap_or_else(|| panic!("module '{module}' is in no layer: add it to LAYERS"))
+    }
+
+    /// Every `crate::x` a file names.
+    fn used(text: &str) -> Vec<String> {
+        text.match_indices("crate::").map(|(i, _)| text[i + 7..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect()).collect()
+    }
+
+    fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    #[test]
+    fn no_module_uses_a_higher_layer() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut broken = Vec::new();
+        let mut all = Vec::new();
+        files(&src, &mut all);
+        for path in all {
+            let rel = path.strip_prefix(&src).unwrap();
+            let top = rel.iter().next().unwrap().to_string_lossy().trim_end_matches(".rs").to_string();
+            if top == "lib" || top == "main" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for m in used(&text) {
+                if m.is_empty() || m == top {
+                    continue;
+                }
+                if layer(&m) > layer(&top) || APART.contains(&(top.as_str(), m.as_str())) {
+                    broken.push(format!("{} uses crate::{m}", rel.display()));
+                }
+            }
+        }
+        broken.sort();
+        broken.dedup();
+        assert!(broken.is_empty(), "lower layers use higher ones:\n{}", broken.join("\n"));
+    }
+}
