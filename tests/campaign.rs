@@ -426,3 +426,39 @@ fn po_deadline(config: &umpire::config::Config) -> Option<String> {
     let conn = rusqlite::Connection::open(&config.database).unwrap();
     conn.query_row("SELECT deadline FROM campaigns WHERE id = 'hyboria'", [], |r| r.get(0)).unwrap()
 }
+
+/// Issue 14's identity rules hold for campaign mail too: the right password
+/// from a stranger is told only to the registered player (no oracle for the
+/// stranger); what is kept of a handled message holds no password; two
+/// mails alike, without a Message-ID, each get their own confirmation.
+#[test]
+fn campaign_mail_keeps_the_identity_rules_of_battle_mail() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = PostOffice::open(config(dir.path())).unwrap();
+    po.create_campaign(&CampaignFile::load(&setup()).unwrap(), t0()).unwrap();
+    let before = outbox(&po).len();
+    let spoof = mail("spy@zamora.example", "spy1@zamora.example", "CAMPAIGN hyboria POWER koth PASSWORD triangle\narmy koth-1 move to Corinthia\nEND\n");
+    assert_eq!(po.accept(&spoof, "test", t0()).unwrap().unwrap().state(), "refused");
+    let out = outbox(&po);
+    assert_eq!(out.len(), before + 1);
+    assert_eq!(out.last().unwrap().1, POWERS[1].1, "only the registered player hears of it");
+    assert!(body_text(&out.last().unwrap().2).contains("spy@zamora.example"));
+    let secretary = mail("spy@zamora.example", "spy2@zamora.example", "CAMPAIGN hyboria SECRETARY PASSWORD scroll\nstatus\nEND\n");
+    po.accept(&secretary, "test", t0()).unwrap();
+    assert!(outbox(&po).iter().all(|(_, to, _)| to != "spy@zamora.example"), "the stranger never gets an answer");
+
+    // Two order mails with no Message-ID and the same subject: two confirmations.
+    let no_id = |text: &str| -> Vec<u8> {
+        String::from_utf8(mail(POWERS[1].1, "x", text)).unwrap().replace("Message-ID: <x>\r\n", "").into_bytes()
+    };
+    let before = outbox(&po).len();
+    po.accept(&no_id("CAMPAIGN hyboria POWER koth PASSWORD triangle\narmy koth-1 move to Kothian Plains\nEND\n"), "test", t0()).unwrap();
+    po.accept(&no_id("CAMPAIGN hyboria POWER koth PASSWORD triangle\nEND\n"), "test", t0()).unwrap();
+    let confirmations = outbox(&po)[before..].iter().filter(|(k, to, _)| k == "confirmation" && to == POWERS[1].1).count();
+    assert_eq!(confirmations, 2);
+
+    // No stored copy keeps a password.
+    let raws: i64 = po.store().count("messages", "CAST(raw AS TEXT) LIKE '%triangle%' OR CAST(raw AS TEXT) LIKE '%scroll%'").unwrap();
+    let texts: i64 = po.store().count("campaign_orders", "text LIKE '%triangle%'").unwrap();
+    assert_eq!((raws, texts), (0, 0));
+}

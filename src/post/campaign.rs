@@ -262,8 +262,12 @@ struct Desk<'a, 'b> {
     tx: &'a Transaction<'b>,
     config: &'a Config,
     msg: &'a Incoming,
+    /// The message's row: every reply's identity comes from it.
+    row: i64,
     from: &'a str,
     now: DateTime<Utc>,
+    /// Replies queued so far: each gets its own Message-ID.
+    replies: std::cell::Cell<u32>,
 }
 
 impl Desk<'_, '_> {
@@ -287,12 +291,11 @@ impl Desk<'_, '_> {
             self.msg.message_id.clone(),
         );
         mail.references.extend(self.msg.references.iter().cloned());
-        let salt = format!(
-            "{}:{}",
-            self.msg.message_id.clone().unwrap_or_default(),
-            to.join(",")
-        );
-        outbox::queue(self.tx, self.config, campaign, kind, &mail, &salt, self.now)?;
+        // From the stored row, not the mail's own headers: two replies to one
+        // message, or to two messages alike, never share a Message-ID.
+        let n = self.replies.get() + 1;
+        self.replies.set(n);
+        outbox::queue(self.tx, self.config, campaign, kind, &mail, &format!("msg{}.{n}", self.row), self.now)?;
         Ok(())
     }
 
@@ -308,11 +311,20 @@ impl Desk<'_, '_> {
             campaign,
             &format!("refused campaign mail from {}: {why}", self.from),
         )?;
-        if !to.is_empty() {
+        // As for battle mail: at most a few refusals an hour to one address,
+        // so forged mail never becomes a flood of replies.
+        let since = self.now - chrono::Duration::hours(1);
+        let mut mailed = Vec::new();
+        for addr in to {
+            if crate::store::outbox::count_to(self.tx, Kind::Refusal.code(), addr, since)? < super::handle::REFUSALS_PER_HOUR {
+                mailed.push(addr.clone());
+            }
+        }
+        if !mailed.is_empty() {
             self.reply(
                 campaign,
                 Kind::Refusal,
-                to,
+                &mailed,
                 format!(
                     "umpire received a campaign message from {}.\n\n{why}\n",
                     self.from
@@ -321,6 +333,18 @@ impl Desk<'_, '_> {
         }
         Ok(Disposition::Refused(why.to_string()))
     }
+}
+
+/// The mail's text with the header's password masked (what is kept of a
+/// message holds no password).
+fn masked(msg: &Incoming, letter: &Letter) -> String {
+    let secrets: Vec<&str> = letter.header.iter().map(|h| h.password.as_str()).collect();
+    crate::mail::mask::mask_text(&msg.orders_text, &secrets)
+}
+
+/// The passwords a campaign mail's header carries, to mask in its stored copy.
+pub fn secrets(text: &str) -> Vec<String> {
+    orders::read(text).header.map(|h| h.password).into_iter().collect()
 }
 
 fn known(tx: &Transaction<'_>, address: &str) -> Result<bool, PostError> {
@@ -344,13 +368,7 @@ pub fn handle(
     from: &str,
     now: DateTime<Utc>,
 ) -> Result<Disposition, PostError> {
-    let desk = Desk {
-        tx,
-        config,
-        msg,
-        from,
-        now,
-    };
+    let desk = Desk { tx, config, msg, row, from, now, replies: std::cell::Cell::new(0) };
     let letter = orders::read(&msg.orders_text);
     let me = if known(tx, from)? {
         vec![from.to_string()]
@@ -382,13 +400,12 @@ pub fn handle(
                 );
             }
             if stored.secretary_address != from {
+                // The right password from a stranger: only the secretary
+                // hears of it; the sender learns what a wrong one teaches.
                 return desk.refuse(
                     Some(&id),
-                    &[stored.secretary_address.clone(), from.to_string()],
-                    &format!(
-                        "Secretary's messages must come from {}.",
-                        stored.secretary_address
-                    ),
+                    std::slice::from_ref(&stored.secretary_address),
+                    &format!("A secretary's message for campaign {id} came with your password, but from {from}. If you did not send it, someone knows your password."),
                 );
             }
             secretary(&desk, stored, &letter)
@@ -414,8 +431,8 @@ pub fn handle(
             if address != from {
                 return desk.refuse(
                     Some(&id),
-                    &[address.clone(), from.to_string()],
-                    &format!("Orders for {power} must come from its registered address {address}."),
+                    &[address.clone()],
+                    &format!("Orders for {power} came with your password, but from {from}, not from your registered address. If you did not send them, someone knows your password: tell the secretary."),
                 );
             }
             if stored.status != "active" {
@@ -442,7 +459,7 @@ fn power_orders(
     let turn = c.turn + 1;
     desk.tx.execute(
         "INSERT INTO campaign_orders (campaign_id, turn, power, message, text, orders, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![c.id, turn, power, row, desk.msg.orders_text, serde_json::to_string(&letter.orders).map_err(corrupt)?, store::ts(desk.now)],
+        params![c.id, turn, power, row, masked(desk.msg, letter), serde_json::to_string(&letter.orders).map_err(corrupt)?, store::ts(desk.now)],
     )?;
     let mut text = format!(
         "Orders of {power} for {} ({}), as understood:\n\n",

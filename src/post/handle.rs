@@ -246,7 +246,11 @@ pub fn handle(tx: &Transaction<'_>, config: &Config, row: i64, raw: &[u8], now: 
     let env = envelope::read(&msg.orders_text);
     let battle_header = env.header.is_some() || env.diagnostics.iter().any(|d| d.kind == envelope::Trouble::IncompleteHeader);
     if !battle_header && crate::games::hyborian::campaign::orders::is_campaign_mail(&msg.orders_text) {
-        return super::campaign::handle(tx, config, &msg, row, &ctx.from, now);
+        let d = super::campaign::handle(tx, config, &msg, row, &ctx.from, now)?;
+        let secrets = super::campaign::secrets(&msg.orders_text);
+        let secrets: Vec<&str> = secrets.iter().map(String::as_str).collect();
+        message_rows::replace_raw(tx, row, &mask_message(raw, &msg.orders_text, &secrets))?;
+        return Ok(d);
     }
     let Some(header) = env.header.as_ref().map(|h| &h.node) else {
         return no_header(&ctx, &env);
