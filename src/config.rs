@@ -24,6 +24,13 @@ pub struct Config {
     pub max_message_bytes: usize,
     /// How hard the store works to keep a commit through a power failure.
     pub durability: crate::store::Durability,
+    /// DKIM of incoming mail: `off` (the default), `record` (verify and log
+    /// the result) or `require` (refuse mail its From domain did not sign).
+    pub dkim: crate::mail::dkim::Policy,
+    /// How many messages are stored, and then handled, in one transaction
+    /// (each handled in its own savepoint): one wait for the disk for all
+    /// of them. 1 gives every message transactions of its own.
+    pub batch: usize,
     pub spool: SpoolConfig,
     pub smtp: Option<ServerConfig>,
     pub imap: Option<ImapConfig>,
@@ -92,6 +99,8 @@ impl Default for Config {
             poll_seconds: 60,
             max_message_bytes: 2 * 1024 * 1024,
             durability: crate::store::Durability::Full,
+            dkim: crate::mail::dkim::Policy::Off,
+            batch: 64,
             spool: SpoolConfig::default(),
             smtp: None,
             imap: None,
@@ -131,6 +140,8 @@ pub enum ConfigError {
 
 /// The bounds of the numbers in `umpire.toml`.
 pub const POLL_SECONDS: std::ops::RangeInclusive<u64> = 1..=3_600;
+/// Messages to a transaction.
+pub const BATCH: std::ops::RangeInclusive<usize> = 1..=1_000;
 /// A message of at least 64 KiB is always read; over 64 MiB never.
 pub const MESSAGE_BYTES: std::ops::RangeInclusive<usize> = 64 * 1024..=64 * 1024 * 1024;
 
@@ -175,6 +186,9 @@ impl Config {
         }
         if !POLL_SECONDS.contains(&self.poll_seconds) {
             return Err(bad("poll_seconds", self.poll_seconds.to_string(), format!("must be from {} to {}", POLL_SECONDS.start(), POLL_SECONDS.end())));
+        }
+        if !BATCH.contains(&self.batch) {
+            return Err(bad("batch", self.batch.to_string(), format!("must be from {} to {}", BATCH.start(), BATCH.end())));
         }
         if !MESSAGE_BYTES.contains(&self.max_message_bytes) {
             return Err(bad(
@@ -228,6 +242,8 @@ mod tests {
             ("address = \"umpire at club\"\n", "address"),
             ("poll_seconds = 0\n", "poll_seconds"),
             ("max_message_bytes = 10\n", "max_message_bytes"),
+            ("batch = 0\n", "batch"),
+            ("dkim = \"always\"\n", "dkim"),
         ] {
             std::fs::write(&p, text).unwrap();
             let e = Config::load(&p).unwrap_err().to_string();

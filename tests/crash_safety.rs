@@ -7,27 +7,8 @@ mod common;
 use common::*;
 use rand::{Rng, SeedableRng};
 use std::io::Write;
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
-
-
-fn setup(dir: &Path) {
-    std::fs::write(
-        dir.join("umpire.toml"),
-        "database = \"umpire.sqlite\"\naddress = \"umpire@club.example\"\n[spool]\noutbox = \"outbox\"\ninbox = \"inbox\"\n",
-    )
-    .unwrap();
-    let gf = game_file(dir);
-    // Deadlines far ahead so only complete turns are played, and enough
-    // turns that the battle does not end under the test.
-    let text = std::fs::read_to_string(&gf)
-        .unwrap()
-        .replace("2026-12-03 20:00", "2099-01-01 00:00")
-        .replace("turn_hours = 48", "turn_hours = 48\nmax_turns = 100");
-    std::fs::write(&gf, text).unwrap();
-    assert!(umpire_in(dir).args(["game", "new"]).arg(&gf).status().unwrap().success());
-}
 
 /// Player mails: alternating sides, with a wrong password now and then.
 fn mails(n: usize) -> Vec<Vec<u8>> {
@@ -46,7 +27,7 @@ fn mails(n: usize) -> Vec<Vec<u8>> {
 fn kill_9_during_ingest_adjudication_and_sending_loses_and_duplicates_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    setup(d);
+    spool_game(d);
     let all = mails(120);
     std::fs::create_dir_all(d.join("inbox/new")).unwrap();
     for (i, m) in all.iter().enumerate() {
@@ -83,7 +64,7 @@ fn kill_9_during_ingest_adjudication_and_sending_loses_and_duplicates_nothing() 
 fn concurrent_ingest_processes_store_and_answer_each_message_once() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    setup(d);
+    spool_game(d);
     let all = mails(30);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
     let mut children = Vec::new();
@@ -116,7 +97,7 @@ fn concurrent_ingest_processes_store_and_answer_each_message_once() {
 fn run_serves_the_spool_and_stops_cleanly_on_sigterm() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    setup(d);
+    spool_game(d);
     std::fs::create_dir_all(d.join("inbox/new")).unwrap();
     std::fs::write(d.join("inbox/new/1.m"), mail(CONAN, "run1@a", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 hold\nEND\n")).unwrap();
     std::fs::write(

@@ -9,13 +9,16 @@
 //! - [`compose`]: [`compose::Outgoing`] to RFC 5322 bytes (text, HTML,
 //!   inline pictures, attachments, threading headers).
 //!
-//! - [`transport`]: moving raw bytes: SMTP, IMAP, Maildir, the spool.
+//! - [`dkim`]: whether the From domain signed a message (DKIM), given keys.
+//! - [`transport`]: moving raw bytes: SMTP, IMAP, Maildir, the spool; DKIM
+//!   keys from DNS.
 //!
 //! Architecture Invariant: only [`transport`] touches the network or files;
 //! the rest never touches the network, the store or the clock.
 
 pub mod address;
 pub mod compose;
+pub mod dkim;
 pub mod html;
 pub mod mask;
 pub mod quote;

@@ -227,6 +227,34 @@ pub fn imap_poll<E: std::fmt::Display>(
     Ok(count)
 }
 
+/// DKIM keys from the system's DNS resolver (`/etc/resolv.conf`), each
+/// look-up run to its end on a small runtime of this thread.
+pub struct DnsKeys(mail_auth::MessageAuthenticator);
+
+impl DnsKeys {
+    /// A resolver as the system is configured.
+    ///
+    /// # Errors
+    /// When the system's resolver configuration cannot be read.
+    pub fn system() -> Result<DnsKeys, TransportError> {
+        mail_auth::MessageAuthenticator::new_system_conf()
+            .map(DnsKeys)
+            .map_err(|e| TransportError::Io { path: "/etc/resolv.conf".into(), source: std::io::Error::other(e.to_string()) })
+    }
+}
+
+impl crate::mail::dkim::KeyLookup for DnsKeys {
+    fn domain_key(&self, name: &str) -> crate::mail::dkim::Lookup {
+        use crate::mail::dkim::Lookup;
+        match crate::mail::dkim::block_on(self.0.txt_raw_lookup(name)) {
+            Ok(bytes) if bytes.is_empty() => Lookup::Missing,
+            Ok(bytes) => Lookup::Found(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(mail_auth::Error::Dns(mail_auth::DnsError::RecordNotFound(_))) => Lookup::Missing,
+            Err(e) => Lookup::Trouble(e.to_string()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

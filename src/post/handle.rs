@@ -232,6 +232,14 @@ pub fn handle(tx: &Transaction<'_>, config: &Config, row: i64, raw: &[u8], now: 
         return Ok(Disposition::Ignored("no sender".into()));
     };
     let ctx = Ctx { tx, config, msg: &msg, row, from, now, replies: std::cell::Cell::new(0) };
+    // A club that requires DKIM reads nothing more of mail its From domain
+    // did not sign; the sender is answered as a wrong password is (post::dkim).
+    if let Some(reason) = super::dkim::unproven(tx, config, row, &ctx.from, now)? {
+        let known = !games_of(tx, &ctx.from)?.is_empty();
+        let d = ctx.refuse(None, if known { vec![ctx.from.clone()] } else { vec![] }, &reason, super::dkim::HINT)?;
+        message_rows::replace_raw(tx, row, &mask_message(raw, &msg.orders_text, &secrets(&envelope::read(&msg.orders_text))))?;
+        return Ok(d);
+    }
     if size > config.max_message_bytes {
         let known = !games_of(tx, &ctx.from)?.is_empty();
         let reason = format!(
@@ -260,13 +268,19 @@ pub fn handle(tx: &Transaction<'_>, config: &Config, row: i64, raw: &[u8], now: 
         Role::Player { side } => player(&ctx, &env, header, side),
     }?;
     // What is kept of the message from now on holds no password.
-    let mut secrets: Vec<&str> = vec![&header.password];
+    message_rows::replace_raw(tx, row, &mask_message(raw, &msg.orders_text, &secrets(&env)))?;
+    Ok(d)
+}
+
+/// The passwords a message's envelope holds (its header's, NEW PASSWORD's),
+/// to be masked in the stored copy.
+fn secrets(env: &Envelope) -> Vec<&str> {
+    let mut secrets: Vec<&str> = env.header.iter().map(|h| h.node.password.as_str()).collect();
     secrets.extend(env.commands.iter().filter_map(|c| match &c.node {
         Command::NewPassword(p) => Some(p.as_str()),
         _ => None,
     }));
-    message_rows::replace_raw(tx, row, &mask_message(raw, &msg.orders_text, &secrets))?;
-    Ok(d)
+    secrets
 }
 
 /// A message could not be handled: marked `failed` with the reason, logged,

@@ -7,19 +7,22 @@
 //! [`PostOffice::send`] flushes the outbox.
 //!
 //! Architecture invariant: each message is handled in exactly one write
-//! transaction that also records its submissions, its replies (in the
+//! transaction (a savepoint of one, when several are handled together:
+//! `pending`) that also records its submissions, its replies (in the
 //! outbox) and its new state, so handling is all-or-nothing and a message
 //! is never answered twice.
 
 mod archive;
 pub mod desk;
 pub mod campaign;
+mod dkim;
 mod game;
 mod guard;
 pub mod gamefile;
 mod handle;
 pub mod outbox;
 pub mod password;
+mod pending;
 mod round;
 mod service;
 mod templates;
@@ -73,6 +76,9 @@ pub enum PostError {
 pub struct PostOffice {
     store: Store,
     pub config: Config,
+    /// Where DKIM keys come from (`config.dkim` on): the system's DNS,
+    /// made when first needed, unless one was given ([`PostOffice::set_dkim_keys`]).
+    dkim_keys: Option<Box<dyn crate::mail::dkim::KeyLookup>>,
 }
 
 /// The key a message is stored under: its Message-ID, or a hash of its
@@ -101,7 +107,13 @@ impl PostOffice {
             }
         }
         let store = Store::open_with(&config.database, config.durability)?;
-        Ok(PostOffice { store, config })
+        Ok(PostOffice { store, config, dkim_keys: None })
+    }
+
+    /// Take DKIM keys from `keys` instead of DNS (tests; a club that pins
+    /// its players' keys).
+    pub fn set_dkim_keys(&mut self, keys: impl crate::mail::dkim::KeyLookup + 'static) {
+        self.dkim_keys = Some(Box::new(keys));
     }
 
     /// Store one incoming message, committed before anything reads it: the
@@ -145,10 +157,37 @@ impl PostOffice {
     }
 
     fn store_parts(&mut self, raw: &[u8], digest: &str, size: usize, source: &str, arrived_at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<store::StoredRaw, PostError> {
-        let kept = if size > self.config.max_message_bytes { &raw[..HEAD_BYTES.min(raw.len())] } else { raw };
-        let key = message_key(kept);
+        let (kept, key) = self.kept(raw, size);
         let arrival = store::messages::Arrival { key: &key, raw: kept, digest, size, source, arrived_at };
         Ok(self.store.store_raw(&arrival, now)?)
+    }
+
+    /// What is stored of a message of `size` bytes, and its key.
+    fn kept<'a>(&self, raw: &'a [u8], size: usize) -> (&'a [u8], String) {
+        let kept = if size > self.config.max_message_bytes { &raw[..HEAD_BYTES.min(raw.len())] } else { raw };
+        (kept, message_key(kept))
+    }
+
+    /// Store several messages (each with when the club's server received
+    /// it, if known) in one transaction, committed before this returns:
+    /// one wait for the disk for all of them. As [`PostOffice::store_message`]
+    /// for each.
+    ///
+    /// # Errors
+    /// When the store cannot take them (none is stored then).
+    pub fn store_messages(&mut self, messages: &[(&[u8], Option<DateTime<Utc>>)], source: &str, now: DateTime<Utc>) -> Result<Vec<store::StoredRaw>, PostError> {
+        let prepared: Vec<(&[u8], String, String, usize, Option<DateTime<Utc>>)> = messages
+            .iter()
+            .map(|(raw, at)| {
+                let (kept, key) = self.kept(raw, raw.len());
+                (kept, key, hex::encode(Sha256::digest(raw)), raw.len(), *at)
+            })
+            .collect();
+        let arrivals: Vec<store::messages::Arrival<'_>> = prepared
+            .iter()
+            .map(|(raw, key, digest, size, arrived_at)| store::messages::Arrival { key, raw, digest, size: *size, source, arrived_at: *arrived_at })
+            .collect();
+        Ok(self.store.store_many(&arrivals, now)?)
     }
 
     /// What needs the moderator's or administrator's eye: messages that
@@ -189,14 +228,8 @@ impl PostOffice {
             tracing::info!(row = stored.id, "already stored; not handled again");
             return Ok(None);
         }
-        let mut mine = None;
-        for id in self.store.pending_messages()? {
-            let d = self.handle_stored(id, now)?;
-            if id == stored.id {
-                mine = d;
-            }
-        }
-        Ok(mine)
+        let pending = self.store.pending_messages()?;
+        Ok(self.handle_many(&pending, now)?.into_iter().find(|(id, _)| *id == stored.id).map(|(_, d)| d))
     }
 
     /// Handle every stored message not yet handled, oldest first, each on
@@ -208,49 +241,10 @@ impl PostOffice {
     /// When the store cannot be read; a message the machine could not take
     /// now (the database busy) is left for the next run.
     pub fn process_pending(&mut self, now: DateTime<Utc>) -> Result<usize, PostError> {
-        let mut n = 0;
-        for id in self.store.pending_messages()? {
-            if self.handle_stored(id, now)?.is_some() {
-                n += 1;
-            }
-        }
+        let pending = self.store.pending_messages()?;
+        let n = self.handle_many(&pending, now)?.len();
         self.tick(now)?;
         Ok(n)
-    }
-
-    /// Handle one stored message in its own transaction, behind the guard;
-    /// then play its game's round if the orders completed it.
-    fn handle_stored(&mut self, id: i64, now: DateTime<Utc>) -> Result<Option<Disposition>, PostError> {
-        let config = self.config.clone();
-        let store = &mut self.store;
-        let outcome = guard::guard(|| {
-            store.write(|tx| {
-                // Another process may have handled it since we looked.
-                let Some((state, raw)) = store::messages::load(tx, id)? else { return Ok(None) };
-                if state != "new" {
-                    return Ok(None);
-                }
-                let d = handle::handle(tx, &config, id, &raw, now)?;
-                store::messages::set_state(tx, id, d.state(), d.note())?;
-                Ok::<_, PostError>(Some(d))
-            })
-        });
-        match outcome {
-            guard::Guarded::Done(d) => {
-                if let Some(Disposition::Orders { game, .. }) = &d {
-                    self.tick_game(game, now, false)?;
-                }
-                Ok(d)
-            }
-            guard::Guarded::Later(e) => {
-                tracing::warn!(row = id, error = %e, "message left for the next run");
-                Ok(None)
-            }
-            guard::Guarded::Failed(reason) => {
-                self.store.write(|tx| handle::failed(tx, &config, id, &reason, now))?;
-                Ok(Some(Disposition::Failed(reason)))
-            }
-        }
     }
 
     /// Handle a failed message again (after a fix): `umpire retry MESSAGE`.
@@ -265,7 +259,7 @@ impl PostOffice {
             None => return Err(PostError::Retry(format!("there is no stored message {id}"))),
         }
         self.store.write(|tx| store::messages::set_state(tx, id, "new", "retried"))?;
-        self.handle_stored(id, now)
+        Ok(self.handle_many(&[id], now)?.pop().map(|(_, d)| d))
     }
 
     /// Play a game's round if it is due (or now, with `force`), behind the

@@ -16,7 +16,9 @@ impl From<transport::TransportError> for PostError {
 /// Store every message in a Maildir's `new/`, moving each to `cur/` once it
 /// is committed, then handle everything stored and not yet handled. New mail
 /// is stored before old is worked on, so nothing waits behind a message
-/// that cannot be handled. A file another process took first is passed by.
+/// that cannot be handled. Messages are stored `config.batch` to a
+/// transaction (at most [`BATCH_BYTES`] of them), and none is moved before
+/// its transaction is on disk. A file another process took first is passed by.
 ///
 /// # Errors
 /// When the folder is missing or cannot be read, or the store cannot take a
@@ -26,25 +28,40 @@ pub fn ingest_maildir(po: &mut PostOffice, dir: &Path, now: DateTime<Utc>) -> Re
         return Err(PostError::Transport(format!("{} is not a folder (a Maildir has new/, cur/ and tmp/ inside)", dir.display())));
     }
     let mut n = 0;
-    for file in transport::maildir_new(dir)? {
-        let raw = match std::fs::read(&file) {
-            Ok(raw) => raw,
-            // Another `umpire ingest` took it between listing and reading.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(PostError::Transport(format!("{}: {e}", file.display()))),
-        };
-        // The file's delivery time is when the club's server received it.
-        let arrived = std::fs::metadata(&file).and_then(|m| m.modified()).ok().map(DateTime::<Utc>::from);
-        po.store_message(&raw, "maildir", arrived, now)?;
-        match transport::maildir_mark_seen(dir, &file) {
-            Ok(()) => n += 1,
-            Err(e) if !file.exists() => tracing::info!(file = %file.display(), error = %e, "taken by another process"),
-            Err(e) => return Err(e.into()),
+    let files = transport::maildir_new(dir)?;
+    let mut files = files.iter().peekable();
+    while files.peek().is_some() {
+        let mut batch = Vec::new();
+        let mut bytes = 0;
+        while batch.len() < po.config.batch.max(1) && bytes < BATCH_BYTES {
+            let Some(file) = files.next() else { break };
+            let raw = match std::fs::read(file) {
+                Ok(raw) => raw,
+                // Another `umpire ingest` took it between listing and reading.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(PostError::Transport(format!("{}: {e}", file.display()))),
+            };
+            // The file's delivery time is when the club's server received it.
+            let arrived = std::fs::metadata(file).and_then(|m| m.modified()).ok().map(DateTime::<Utc>::from);
+            bytes += raw.len();
+            batch.push((file, raw, arrived));
+        }
+        let messages: Vec<(&[u8], Option<DateTime<Utc>>)> = batch.iter().map(|(_, raw, arrived)| (raw.as_slice(), *arrived)).collect();
+        po.store_messages(&messages, "maildir", now)?;
+        for (file, _, _) in &batch {
+            match transport::maildir_mark_seen(dir, file) {
+                Ok(()) => n += 1,
+                Err(e) if !file.exists() => tracing::info!(file = %file.display(), error = %e, "taken by another process"),
+                Err(e) => return Err(e.into()),
+            }
         }
     }
     po.process_pending(now)?;
     Ok(n)
 }
+
+/// The most bytes of mail read into memory for one transaction.
+pub const BATCH_BYTES: usize = 16 * 1024 * 1024;
 
 /// Fetch unseen IMAP mail (when configured): each message is committed to
 /// the store before it is flagged seen, then everything pending is handled.

@@ -129,3 +129,22 @@ pub fn set_state(c: &Connection, id: i64, state: &str, note: &str) -> Result<()>
     c.prepare_cached("UPDATE messages SET state = ?2, note = ?3 WHERE id = ?1")?.execute(params![id, state, note])?;
     Ok(())
 }
+
+/// What DKIM said of a message when it was first read (see `mail::dkim`),
+/// as stored: `None` when it has not been checked.
+///
+/// # Errors
+/// On database errors.
+pub fn dkim(c: &Connection, id: i64) -> Result<Option<String>> {
+    let v: Option<Option<String>> = c.prepare_cached("SELECT dkim FROM messages WHERE id = ?1")?.query_row([id], |r| r.get(0)).optional()?;
+    Ok(v.flatten())
+}
+
+/// Record what DKIM said of a message.
+///
+/// # Errors
+/// On database errors.
+pub fn set_dkim(c: &Connection, id: i64, verdict: &str) -> Result<()> {
+    c.prepare_cached("UPDATE messages SET dkim = ?2 WHERE id = ?1")?.execute(params![id, verdict])?;
+    Ok(())
+}

@@ -183,6 +183,12 @@ impl Store {
         self.write(|tx| messages::insert(tx, arrival, now))
     }
 
+    /// Store several messages as received in one transaction (one wait
+    /// for the disk), as [`Store::store_raw`] each.
+    pub fn store_many(&mut self, arrivals: &[messages::Arrival<'_>], now: DateTime<Utc>) -> Result<Vec<StoredRaw>> {
+        self.write(|tx| arrivals.iter().map(|a| messages::insert(tx, a, now)).collect())
+    }
+
     /// Messages stored but not yet processed, oldest first.
     pub fn pending_messages(&self) -> Result<Vec<i64>> {
         messages::pending(&self.conn)

@@ -232,7 +232,13 @@ CREATE TABLE lockouts (
 ALTER TABLE submissions ADD COLUMN ready INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE rounds ADD COLUMN rejected TEXT;
 "#,
-    // 8: a player's own time zone (NULL: the game's), for every deadline
+    // 8: what DKIM said of a message when it was first read (JSON of
+    // `mail::dkim::Verdict`; NULL when not checked). Kept because the stored
+    // copy is masked once handled and would no longer verify (issue 14).
+    r#"
+ALTER TABLE messages ADD COLUMN dkim TEXT;
+"#,
+    // 9: a player's own time zone (NULL: the game's), for every deadline
     // the player is shown (issue 15).
     r#"
 ALTER TABLE sides ADD COLUMN timezone TEXT;

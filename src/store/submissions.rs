@@ -65,9 +65,11 @@ pub fn set_ready(c: &Connection, game: &str, round: u32, side: &str, ready: bool
 /// # Errors
 /// On database errors.
 pub fn sides_ready(c: &Connection, game: &str, round: u32) -> Result<Vec<String>> {
+    // One indexed look-up of the latest submission per side of the game:
+    // a side that mails often must not make every later message slower.
     let mut st = c.prepare_cached(
-        "SELECT s.side FROM submissions s WHERE s.game_id = ?1 AND s.round = ?2 AND s.ready \
-         AND s.id = (SELECT MAX(id) FROM submissions t WHERE t.game_id = s.game_id AND t.round = s.round AND t.side = s.side) ORDER BY s.side",
+        "SELECT d.side FROM sides d WHERE d.game_id = ?1 AND coalesce((SELECT t.ready FROM submissions t \
+         WHERE t.game_id = ?1 AND t.round = ?2 AND t.side = d.side ORDER BY t.id DESC LIMIT 1), 0) ORDER BY d.side",
     )?;
     let rows = st.query_map(params![game, round], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
     Ok(rows)
@@ -78,7 +80,11 @@ pub fn sides_ready(c: &Connection, game: &str, round: u32) -> Result<Vec<String>
 /// # Errors
 /// On database errors.
 pub fn sides_in(c: &Connection, game: &str, round: u32) -> Result<Vec<String>> {
-    let mut st = c.prepare_cached("SELECT DISTINCT side FROM submissions WHERE game_id = ?1 AND round = ?2 ORDER BY side")?;
+    // Per side of the game, whether it has one (not a scan of every submission).
+    let mut st = c.prepare_cached(
+        "SELECT d.side FROM sides d WHERE d.game_id = ?1 AND EXISTS (SELECT 1 FROM submissions t \
+         WHERE t.game_id = ?1 AND t.round = ?2 AND t.side = d.side) ORDER BY d.side",
+    )?;
     let rows = st.query_map(params![game, round], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
     Ok(rows)
 }

@@ -180,3 +180,22 @@ pub fn killed_repeatedly(dir: &Path, args: &[&str], rng: &mut impl rand::Rng, wi
         }
     }
 }
+
+/// An `umpire.toml` in `dir` (spool folders, no mail servers) and game
+/// 'ford' created by the real binary, with its deadlines far ahead (the
+/// real clock runs) and enough turns that the battle does not end under a
+/// test, so only complete turns are played.
+pub fn spool_game(dir: &Path) {
+    std::fs::write(
+        dir.join("umpire.toml"),
+        "database = \"umpire.sqlite\"\naddress = \"umpire@club.example\"\n[spool]\noutbox = \"outbox\"\ninbox = \"inbox\"\n",
+    )
+    .unwrap();
+    let gf = game_file(dir);
+    let text = std::fs::read_to_string(&gf)
+        .unwrap()
+        .replace("2026-12-03 20:00", "2099-01-01 00:00")
+        .replace("turn_hours = 48", "turn_hours = 48\nmax_turns = 100");
+    std::fs::write(&gf, text).unwrap();
+    assert!(umpire_in(dir).args(["game", "new"]).arg(&gf).status().unwrap().success());
+}

@@ -1,0 +1,176 @@
+//! Handling stored messages several to a transaction, each in its own
+//! savepoint behind the guard.
+//!
+//! With `synchronous = FULL` every commit waits for the disk, and that
+//! wait, not the reading of orders, is what an ingest spends its time on.
+//! So up to `config.batch` messages (or as many as [`BATCH_TIME`] allows)
+//! are handled in one write transaction:
+//! each in a savepoint of its own, rolled back alone when it fails (and
+//! then marked failed in the same transaction). Orders that complete a
+//! round end the batch: it is committed, the round is played in a
+//! transaction of its own, and only then is the next message read — just
+//! as if each message had had its own transaction.
+//!
+//! Architecture invariant (durability): handling acknowledges nothing to the
+//! outside world. Replies wait in the outbox until the batch's commit is on
+//! disk, and only then can `send` see them; a crash before the commit loses
+//! the whole batch's handling and nothing else: its messages are still
+//! `new`, stored raw, and the next run handles them again with the same
+//! reply Message-IDs.
+
+use super::guard::{self, Guarded};
+use super::{dkim, handle, round, Disposition, PostError, PostOffice};
+use crate::config::Config;
+use crate::store::{self, Transaction};
+use chrono::{DateTime, Utc};
+use std::time::{Duration, Instant};
+
+/// A batch's transaction takes no more messages once it has been open this
+/// long (it always takes one): the write lock is never held long, so other
+/// processes wait little, and a process killed again and again (tests/
+/// crash_safety.rs) still commits work between kills.
+pub const BATCH_TIME: Duration = Duration::from_millis(25);
+
+impl PostOffice {
+    /// Handle these stored messages, in order, `config.batch` to a write
+    /// transaction. Returns what became of each one handled here (another
+    /// process may have handled some first; those are passed by).
+    ///
+    /// # Errors
+    /// On database errors outside any one message (a failed commit is not
+    /// one: those messages stay `new` for the next run).
+    pub(super) fn handle_many(&mut self, ids: &[i64], now: DateTime<Utc>) -> Result<Vec<(i64, Disposition)>, PostError> {
+        let config = self.config.clone();
+        let mut out = Vec::new();
+        for chunk in ids.chunks(config.batch.max(1)) {
+            // DKIM look-ups go to the network: never with the lock held.
+            let mut ready = Vec::with_capacity(chunk.len());
+            for &id in chunk {
+                match dkim::verify_stored(&mut self.store, &config, &mut self.dkim_keys, id, now)? {
+                    dkim::Readiness::Ready => ready.push(id),
+                    dkim::Readiness::Later(why) => tracing::warn!(row = id, why = %why, "DKIM keys could not be looked up; message left for the next run"),
+                }
+            }
+            let mut rest = &ready[..];
+            while !rest.is_empty() {
+                let done = self.store.write(|tx| {
+                    let started = Instant::now();
+                    let mut done = Vec::with_capacity(rest.len());
+                    for (k, &id) in rest.iter().enumerate() {
+                        if k > 0 && started.elapsed() >= BATCH_TIME {
+                            return Ok::<_, PostError>((done, k, None));
+                        }
+                        match one(tx, &config, id, now)? {
+                            // A round to play ends the batch: the orders are
+                            // committed before the (long) round is played.
+                            Some(Step::Play(d, game)) => {
+                                done.push((id, d));
+                                return Ok((done, k + 1, Some(game)));
+                            }
+                            Some(Step::Handled(d)) => done.push((id, d)),
+                            None => {}
+                        }
+                    }
+                    Ok((done, rest.len(), None))
+                });
+                match done {
+                    Ok((done, used, play)) => {
+                        out.extend(done);
+                        rest = &rest[used..];
+                        if let Some(game) = play {
+                            self.tick_game(&game, now, false)?;
+                        }
+                    }
+                    Err(e) if guard::is_transient(&e) => {
+                        tracing::warn!(error = %e, messages = rest.len(), "messages left for the next run");
+                        break;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// What became of one message of a batch.
+enum Step {
+    Handled(Disposition),
+    /// Orders that may have completed their game's round: it is played in
+    /// a transaction of its own, after the batch's commit.
+    Play(Disposition, String),
+}
+
+/// One message, in its own savepoint of the batch's transaction; then, if
+/// it brought orders, its game's reminders (and its round, should
+/// [`may_play`] have missed that it is due).
+fn one(tx: &Transaction<'_>, config: &Config, id: i64, now: DateTime<Utc>) -> Result<Option<Step>, PostError> {
+    let outcome = in_savepoint(tx, || {
+        // Another process may have handled it since we looked.
+        let Some((state, raw)) = store::messages::load(tx, id)? else { return Ok(None) };
+        if state != "new" {
+            return Ok(None);
+        }
+        let d = handle::handle(tx, config, id, &raw, now)?;
+        store::messages::set_state(tx, id, d.state(), d.note())?;
+        Ok(Some(d))
+    });
+    match outcome {
+        Guarded::Done(Some(d)) => {
+            let Disposition::Orders { game, .. } = &d else { return Ok(Some(Step::Handled(d))) };
+            if may_play(tx, game, now) {
+                let game = game.clone();
+                return Ok(Some(Step::Play(d, game)));
+            }
+            tick(tx, config, game, now)?;
+            Ok(Some(Step::Handled(d)))
+        }
+        Guarded::Done(None) => Ok(None),
+        Guarded::Later(e) => Err(e),
+        Guarded::Failed(reason) => {
+            handle::failed(tx, config, id, &reason, now)?;
+            Ok(Some(Step::Handled(Disposition::Failed(reason))))
+        }
+    }
+}
+
+/// Might `game`'s round be played now? A hint that errs towards yes (every
+/// side that writes is ready, or the deadline has passed, grace or none,
+/// held or not): `round::tick_game` decides. A wrong yes only commits the
+/// batch early; a wrong no plays the round inside the batch, as correctly.
+fn may_play(tx: &Transaction<'_>, game: &str, now: DateTime<Utc>) -> bool {
+    let Ok(Some(game)) = super::game::Game::load(tx, game) else { return true };
+    let (Ok(round), Ok(ready)) = (game.round(), game.sides_ready(tx)) else { return true };
+    now >= game.deadline() || round.writers.iter().all(|s| ready.contains(s))
+}
+
+/// Play `game`'s round if it is due, in its own savepoint: a round that
+/// cannot be played waits for the moderator, who is told why.
+fn tick(tx: &Transaction<'_>, config: &Config, game: &str, now: DateTime<Utc>) -> Result<usize, PostError> {
+    match in_savepoint(tx, || round::tick_game(tx, config, game, now, false)) {
+        Guarded::Done(n) => Ok(n),
+        Guarded::Later(e) => Err(e),
+        Guarded::Failed(reason) => {
+            round::failed(tx, config, game, &reason, now)?;
+            Ok(0)
+        }
+    }
+}
+
+/// Run `work` behind the guard in a savepoint of `tx`: what it wrote stays
+/// only if it is done; an error or a panic takes back all of it and
+/// nothing written before.
+fn in_savepoint<T>(tx: &Transaction<'_>, work: impl FnOnce() -> Result<T, PostError>) -> Guarded<T> {
+    if let Err(e) = tx.execute_batch("SAVEPOINT one_message") {
+        return Guarded::Later(e.into());
+    }
+    let outcome = guard::guard(work);
+    let end = match outcome {
+        Guarded::Done(_) => "RELEASE one_message",
+        _ => "ROLLBACK TO one_message; RELEASE one_message",
+    };
+    match tx.execute_batch(end) {
+        Ok(()) => outcome,
+        Err(e) => Guarded::Later(e.into()),
+    }
+}
