@@ -22,7 +22,8 @@ fn battle() -> Table {
             figures: 16 + kind as u32,
         })
         .collect();
-    let setup: Setup = toml::from_str(&setup_toml(&specs, 10, &|id: &str| id.to_string())).expect("bench set-up parses");
+    let setup: Setup = toml::from_str(&setup_toml(&specs, 10, &|id: &str| id.to_string()))
+        .expect("bench set-up parses");
     Table::from_setup(&setup).expect("bench set-up is legal")
 }
 

@@ -21,7 +21,10 @@ fn seed(turn: usize) -> [u8; 32] {
 }
 
 fn opening() -> Board {
-    shipped("campus-mauriacus").unwrap().start(&Options::default(), &Default::default(), &"huns".into()).unwrap()
+    shipped("campus-mauriacus")
+        .unwrap()
+        .start(&Options::default(), &Default::default(), &"huns".into())
+        .unwrap()
 }
 
 /// Play the game; with `written`, replay those orders instead of asking the players.
@@ -37,7 +40,15 @@ fn play(start: &Board, written: Option<&[PlayerTurnOrders]>) -> (Board, Vec<Play
             Some(w) => w[k].clone(),
             None => sparring::orders(&board, &options),
         };
-        let r = resolve(&board, &orders, &Reactions::default(), &options, &mut SeededDice::new(seed(k)), StopAfter::PlayerTurn).unwrap();
+        let r = resolve(
+            &board,
+            &orders,
+            &Reactions::default(),
+            &options,
+            &mut SeededDice::new(seed(k)),
+            StopAfter::PlayerTurn,
+        )
+        .unwrap();
         board = r.board;
         all.push(orders);
     }
@@ -48,8 +59,13 @@ fn campus_mauriacus(c: &mut Criterion) {
     let start = opening();
     let (end, orders) = play(&start, None);
     assert!(end.is_over(), "the game runs to its end: {:?}", end.outcome);
-    c.bench_function("furor: 12-turn Campus Mauriacus, engine only", |b| b.iter(|| black_box(play(&start, Some(&orders)))));
-    c.bench_function("furor: 12-turn Campus Mauriacus, players writing orders", |b| b.iter(|| black_box(play(&start, None))));
+    c.bench_function("furor: 12-turn Campus Mauriacus, engine only", |b| {
+        b.iter(|| black_box(play(&start, Some(&orders))))
+    });
+    c.bench_function(
+        "furor: 12-turn Campus Mauriacus, players writing orders",
+        |b| b.iter(|| black_box(play(&start, None))),
+    );
 }
 
 criterion_group!(benches, campus_mauriacus);

@@ -18,7 +18,8 @@ use umpire::store::Durability;
 const N: usize = 2_000;
 
 fn game(dir: &Path, durability: Durability, batch: usize) -> PostOffice {
-    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/scenarios/river-crossing.toml");
+    let scenario =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/scenarios/river-crossing.toml");
     std::fs::write(
         dir.join("game.toml"),
         format!(
@@ -30,14 +31,19 @@ fn game(dir: &Path, durability: Durability, batch: usize) -> PostOffice {
         ),
     )
     .unwrap();
-    let mut config = Config::default();
-    config.database = dir.join("umpire.sqlite");
-    config.address = "umpire@club.example".into();
-    config.durability = durability;
-    config.batch = batch;
+    let config = Config {
+        database: dir.join("umpire.sqlite"),
+        address: "umpire@club.example".into(),
+        durability,
+        batch,
+        ..Config::default()
+    };
     let mut po = PostOffice::open(config).unwrap();
-    po.create_game(&GameFile::load(&dir.join("game.toml")).unwrap(), Utc.with_ymd_and_hms(2026, 12, 1, 9, 0, 0).unwrap())
-        .unwrap();
+    po.create_game(
+        &GameFile::load(&dir.join("game.toml")).unwrap(),
+        Utc.with_ymd_and_hms(2026, 12, 1, 9, 0, 0).unwrap(),
+    )
+    .unwrap();
     po
 }
 
@@ -73,7 +79,10 @@ fn bench(c: &mut Criterion) {
                         let now = Utc.with_ymd_and_hms(2026, 12, 1, 10, 0, 0).unwrap();
                         let n = ingest_maildir(&mut po, &dir.path().join("inbox"), now).unwrap();
                         assert_eq!(n, N);
-                        assert_eq!(po.store().count("outbox", "kind = 'confirmation'").unwrap(), N as i64);
+                        assert_eq!(
+                            po.store().count("outbox", "kind = 'confirmation'").unwrap(),
+                            N as i64
+                        );
                         dir
                     },
                     criterion::BatchSize::PerIteration,

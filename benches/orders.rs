@@ -60,7 +60,9 @@ fn bench(c: &mut Criterion) {
     });
     let (parsed, _) = umpire::games::hyborian::orders::parse_sheet(&sheet);
     c.bench_function("validate 40 units", |b| {
-        b.iter(|| umpire::games::hyborian::orders::validate(black_box(&parsed), "aquilonia", &table))
+        b.iter(|| {
+            umpire::games::hyborian::orders::validate(black_box(&parsed), "aquilonia", &table)
+        })
     });
     c.bench_function("parse + validate 40 units", |b| {
         b.iter(|| check_side(black_box(&sheet), "aquilonia", black_box(&table)))

@@ -135,7 +135,12 @@ pub enum ConfigError {
     #[error("{path} does not exist, and neither does its folder {folder}: give the path of an existing umpire.toml, or of one to create in an existing folder")]
     NoFolder { path: String, folder: String },
     #[error("{path}: {key} = {value}: {why}")]
-    Value { path: String, key: &'static str, value: String, why: String },
+    Value {
+        path: String,
+        key: &'static str,
+        value: String,
+        why: String,
+    },
 }
 
 /// The bounds of the numbers in `umpire.toml`.
@@ -162,7 +167,10 @@ impl Config {
                 source,
             })?
         } else if !base.as_os_str().is_empty() && !base.is_dir() {
-            return Err(ConfigError::NoFolder { path: path.display().to_string(), folder: base.display().to_string() });
+            return Err(ConfigError::NoFolder {
+                path: path.display().to_string(),
+                folder: base.display().to_string(),
+            });
         } else {
             Config::default()
         };
@@ -180,21 +188,46 @@ impl Config {
     }
 
     fn check(&self, path: &Path) -> Result<(), ConfigError> {
-        let bad = |key: &'static str, value: String, why: String| ConfigError::Value { path: path.display().to_string(), key, value, why };
+        let bad = |key: &'static str, value: String, why: String| ConfigError::Value {
+            path: path.display().to_string(),
+            key,
+            value,
+            why,
+        };
         if !crate::mail::address::is_valid(&self.address) {
-            return Err(bad("address", self.address.clone(), "not a mail address such as umpire@club.example".into()));
+            return Err(bad(
+                "address",
+                self.address.clone(),
+                "not a mail address such as umpire@club.example".into(),
+            ));
         }
         if !POLL_SECONDS.contains(&self.poll_seconds) {
-            return Err(bad("poll_seconds", self.poll_seconds.to_string(), format!("must be from {} to {}", POLL_SECONDS.start(), POLL_SECONDS.end())));
+            return Err(bad(
+                "poll_seconds",
+                self.poll_seconds.to_string(),
+                format!(
+                    "must be from {} to {}",
+                    POLL_SECONDS.start(),
+                    POLL_SECONDS.end()
+                ),
+            ));
         }
         if !BATCH.contains(&self.batch) {
-            return Err(bad("batch", self.batch.to_string(), format!("must be from {} to {}", BATCH.start(), BATCH.end())));
+            return Err(bad(
+                "batch",
+                self.batch.to_string(),
+                format!("must be from {} to {}", BATCH.start(), BATCH.end()),
+            ));
         }
         if !MESSAGE_BYTES.contains(&self.max_message_bytes) {
             return Err(bad(
                 "max_message_bytes",
                 self.max_message_bytes.to_string(),
-                format!("must be from {} to {}", MESSAGE_BYTES.start(), MESSAGE_BYTES.end()),
+                format!(
+                    "must be from {} to {}",
+                    MESSAGE_BYTES.start(),
+                    MESSAGE_BYTES.end()
+                ),
             ));
         }
         Ok(())

@@ -136,7 +136,9 @@ impl std::str::FromStr for Game {
         match s {
             "ford" => Ok(Game::Ford),
             "soissons" | "furor" => Ok(Game::Soissons),
-            other => Err(format!("no demo game '{other}' (there are: ford, soissons)")),
+            other => Err(format!(
+                "no demo game '{other}' (there are: ford, soissons)"
+            )),
         }
     }
 }
@@ -180,7 +182,14 @@ impl Game {
     }
 }
 
-fn player_mail(from: &str, to: &str, subject: &str, body: String, n: usize, now: DateTime<Utc>) -> Result<Vec<u8>, PostError> {
+fn player_mail(
+    from: &str,
+    to: &str,
+    subject: &str,
+    body: String,
+    n: usize,
+    now: DateTime<Utc>,
+) -> Result<Vec<u8>, PostError> {
     let mail = Outgoing {
         from: from.to_string(),
         to: vec![to.to_string()],
@@ -195,14 +204,21 @@ fn player_mail(from: &str, to: &str, subject: &str, body: String, n: usize, now:
         auto_submitted: crate::mail::compose::AutoSubmitted::No,
     };
     let domain = from.rsplit('@').next().unwrap_or("example");
-    mail.to_rfc5322(&crate::mail::compose::new_message_id(domain, &format!("demo.{n}")), now)
-        .map_err(|e| PostError::Transport(e.to_string()))
+    mail.to_rfc5322(
+        &crate::mail::compose::new_message_id(domain, &format!("demo.{n}")),
+        now,
+    )
+    .map_err(|e| PostError::Transport(e.to_string()))
 }
 
 /// The round the game waits for, and its deadline.
 fn current(po: &PostOffice, id: &str) -> Result<(u32, DateTime<Utc>), PostError> {
-    let row = crate::store::games::load(po.store().conn(), id)?.ok_or_else(|| PostError::NoGame(id.to_string()))?;
-    Ok((row.round, row.deadline + Duration::minutes(i64::from(row.grace_minutes))))
+    let row = crate::store::games::load(po.store().conn(), id)?
+        .ok_or_else(|| PostError::NoGame(id.to_string()))?;
+    Ok((
+        row.round,
+        row.deadline + Duration::minutes(i64::from(row.grace_minutes)),
+    ))
 }
 
 /// Play the demo game in `dir` and say where everything is.
@@ -226,10 +242,14 @@ pub fn run(dir: &Path, game: Game) -> Result<String, PostError> {
         "database = \"umpire.sqlite\"\naddress = \"umpire@club.example\"\npoll_seconds = 1\n\n[spool]\noutbox = \"outbox\"\ninbox = \"inbox\"\n",
     )
     .map_err(io)?;
-    let config = Config::load(&dir.join("umpire.toml")).map_err(|e| PostError::Transport(e.to_string()))?;
+    let config =
+        Config::load(&dir.join("umpire.toml")).map_err(|e| PostError::Transport(e.to_string()))?;
     let umpire_address = config.address.clone();
     let mut po = PostOffice::open(config)?;
-    let mut now = Utc.with_ymd_and_hms(2026, 12, 1, 9, 0, 0).single().unwrap_or_else(Utc::now);
+    let mut now = Utc
+        .with_ymd_and_hms(2026, 12, 1, 9, 0, 0)
+        .single()
+        .unwrap_or_else(Utc::now);
     po.create_game(&GameFile::load(&dir.join("game.toml"))?, now)?;
     let stop = AtomicBool::new(false);
     serve(&mut po, &stop, true, || now)?;
@@ -238,7 +258,14 @@ pub fn run(dir: &Path, game: Game) -> Result<String, PostError> {
         now += Duration::hours(2);
         for (from, body) in (demo.script)(round) {
             n += 1;
-            let raw = player_mail(from, &umpire_address, &format!("{} {round}", demo.subject), body, n, now)?;
+            let raw = player_mail(
+                from,
+                &umpire_address,
+                &format!("{} {round}", demo.subject),
+                body,
+                n,
+                now,
+            )?;
             std::fs::write(dir.join(format!("inbox/new/{n:04}.demo")), raw).map_err(io)?;
             now += Duration::minutes(5);
             serve(&mut po, &stop, true, || now)?;
@@ -253,15 +280,41 @@ pub fn run(dir: &Path, game: Game) -> Result<String, PostError> {
     }
     let mut out = String::new();
     let outbox = dir.join("outbox");
-    let mut files: Vec<_> = std::fs::read_dir(&outbox).map_err(io)?.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&outbox)
+        .map_err(io)?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .collect();
     files.sort();
-    let _ = writeln!(out, "The demo game '{}' was played in {}.", demo.id, dir.display());
-    let _ = writeln!(out, "  store:          {}", dir.join("umpire.sqlite").display());
-    let _ = writeln!(out, "  player mails:   {} (read from the spool Maildir)", dir.join("inbox/cur").display());
-    let _ = writeln!(out, "  umpire's mails: {} ({} .eml files: {})", outbox.display(), files.len(), demo.mails);
+    let _ = writeln!(
+        out,
+        "The demo game '{}' was played in {}.",
+        demo.id,
+        dir.display()
+    );
+    let _ = writeln!(
+        out,
+        "  store:          {}",
+        dir.join("umpire.sqlite").display()
+    );
+    let _ = writeln!(
+        out,
+        "  player mails:   {} (read from the spool Maildir)",
+        dir.join("inbox/cur").display()
+    );
+    let _ = writeln!(
+        out,
+        "  umpire's mails: {} ({} .eml files: {})",
+        outbox.display(),
+        files.len(),
+        demo.mails
+    );
     for kind in ["report", "confirmation", "refusal", "welcome"] {
         // Spool files are named after their Message-ID: umpire.KIND.….eml
-        if let Some(f) = files.iter().find(|f| f.file_name().is_some_and(|n| n.to_string_lossy().contains(&format!(".{kind}.")))) {
+        if let Some(f) = files.iter().find(|f| {
+            f.file_name()
+                .is_some_and(|n| n.to_string_lossy().contains(&format!(".{kind}.")))
+        }) {
             let _ = writeln!(out, "  e.g. a {kind}: {}", f.display());
         }
     }

@@ -62,7 +62,13 @@ pub struct Diagnostic<K> {
 impl<K: Severity> Diagnostic<K> {
     /// A diagnostic of `kind` about `span`.
     pub fn new(kind: K, span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { kind, span, message: message.into(), notes: Vec::new(), help: None }
+        Diagnostic {
+            kind,
+            span,
+            message: message.into(),
+            notes: Vec::new(),
+            help: None,
+        }
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
@@ -82,7 +88,11 @@ impl<K: Severity> Diagnostic<K> {
 
     /// The diagnostic rendered against `source`.
     pub fn rendered(&self, source: &str) -> Rendered {
-        Rendered { span: self.span, error: self.is_error(), text: self.render(source) }
+        Rendered {
+            span: self.span,
+            error: self.is_error(),
+            text: self.render(source),
+        }
     }
 
     /// 1-based line and column (in characters) of the span's start.
@@ -172,8 +182,12 @@ mod tests {
     #[test]
     fn renders_rustc_style() {
         let src = "GAME g\nBlak Dragons: phase 1 move 6\n";
-        let d = Diagnostic::new(Error, Span::new(7, 19), "there is no unit called 'Blak Dragons'")
-            .with_help("did you mean 'Black Dragons'?");
+        let d = Diagnostic::new(
+            Error,
+            Span::new(7, 19),
+            "there is no unit called 'Blak Dragons'",
+        )
+        .with_help("did you mean 'Black Dragons'?");
         assert_eq!(
             d.render(src),
             "error: there is no unit called 'Blak Dragons'\n \

@@ -159,10 +159,9 @@ impl ScriptedDice {
 
 impl Dice for ScriptedDice {
     fn roll_die(&mut self, key: &str, die: DieKind) -> Result<u8, DiceError> {
-        let value = *self
-            .values
-            .get(key)
-            .ok_or_else(|| DiceError::Missing { key: key.to_string() })?;
+        let value = *self.values.get(key).ok_or_else(|| DiceError::Missing {
+            key: key.to_string(),
+        })?;
         if !die.can_show(value) {
             return Err(DiceError::OutOfRange {
                 key: key.to_string(),
@@ -184,7 +183,10 @@ pub struct ModeratorDice {
 
 impl ModeratorDice {
     pub fn new(given: BTreeMap<String, u8>, seeded: SeededDice) -> Self {
-        ModeratorDice { given: ScriptedDice::new(given), seeded }
+        ModeratorDice {
+            given: ScriptedDice::new(given),
+            seeded,
+        }
     }
 }
 
@@ -206,12 +208,18 @@ pub struct Recorded<'a> {
 
 impl<'a> Recorded<'a> {
     pub fn new(inner: &'a mut dyn Dice) -> Self {
-        Recorded { inner, rolls: Vec::new() }
+        Recorded {
+            inner,
+            rolls: Vec::new(),
+        }
     }
 
     /// Every roll as `key = value`, in the order rolled.
     pub fn lines(&self) -> Vec<String> {
-        self.rolls.iter().map(|(k, v)| format!("{k} = {v}")).collect()
+        self.rolls
+            .iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect()
     }
 }
 
@@ -233,27 +241,54 @@ mod tests {
         let mut r = Recorded::new(&mut seeded);
         let a = r.roll_die("combat:2", DieKind::D6).unwrap();
         let b = r.roll_die("combat:1", DieKind::D6).unwrap();
-        assert_eq!(r.lines(), vec![format!("combat:2 = {a}"), format!("combat:1 = {b}")]);
+        assert_eq!(
+            r.lines(),
+            vec![format!("combat:2 = {a}"), format!("combat:1 = {b}")]
+        );
     }
 
     #[test]
     fn moderator_dice_come_first_and_the_seed_fills_in() {
         let mut seeded = SeededDice::new([7; 32]);
         let expected = seeded.roll_die("melee:horse", DieKind::Average).unwrap();
-        let mut d = ModeratorDice::new([("melee:foot".to_string(), 5)].into(), SeededDice::new([7; 32]));
+        let mut d = ModeratorDice::new(
+            [("melee:foot".to_string(), 5)].into(),
+            SeededDice::new([7; 32]),
+        );
         assert_eq!(d.roll_die("melee:foot", DieKind::Average).unwrap(), 5);
-        assert_eq!(d.roll_die("melee:horse", DieKind::Average).unwrap(), expected);
-        let mut bad = ModeratorDice::new([("melee:foot".to_string(), 6)].into(), SeededDice::new([7; 32]));
-        assert!(bad.roll_die("melee:foot", DieKind::Average).is_err(), "an average die never shows 6");
+        assert_eq!(
+            d.roll_die("melee:horse", DieKind::Average).unwrap(),
+            expected
+        );
+        let mut bad = ModeratorDice::new(
+            [("melee:foot".to_string(), 6)].into(),
+            SeededDice::new([7; 32]),
+        );
+        assert!(
+            bad.roll_die("melee:foot", DieKind::Average).is_err(),
+            "an average die never shows 6"
+        );
     }
 
     #[test]
     fn seeded_depends_only_on_seed_and_key() {
-        let keys = [("fire:a:1", DieKind::Average), ("morale:b:1", DieKind::Percentile), ("d6:c:x", DieKind::D6), ("defection:1", DieKind::TwoD6)];
+        let keys = [
+            ("fire:a:1", DieKind::Average),
+            ("morale:b:1", DieKind::Percentile),
+            ("d6:c:x", DieKind::D6),
+            ("defection:1", DieKind::TwoD6),
+        ];
         let mut one = SeededDice::new([1; 32]);
-        let forward: Vec<u8> = keys.iter().map(|(k, d)| one.roll_die(k, *d).unwrap()).collect();
+        let forward: Vec<u8> = keys
+            .iter()
+            .map(|(k, d)| one.roll_die(k, *d).unwrap())
+            .collect();
         let mut two = SeededDice::new([1; 32]);
-        let mut backward: Vec<u8> = keys.iter().rev().map(|(k, d)| two.roll_die(k, *d).unwrap()).collect();
+        let mut backward: Vec<u8> = keys
+            .iter()
+            .rev()
+            .map(|(k, d)| two.roll_die(k, *d).unwrap())
+            .collect();
         backward.reverse();
         assert_eq!(forward, backward);
         for ((_, d), v) in keys.iter().zip(&forward) {
@@ -264,7 +299,8 @@ mod tests {
         let mut b = SeededDice::new([2; 32]);
         let differ = (1..=50).any(|k| {
             let key = format!("morale:u:{k}");
-            a.roll_die(&key, DieKind::Percentile).unwrap() != b.roll_die(&key, DieKind::Percentile).unwrap()
+            a.roll_die(&key, DieKind::Percentile).unwrap()
+                != b.roll_die(&key, DieKind::Percentile).unwrap()
         });
         assert!(differ);
         assert_eq!(a.commitment().len(), 64);
@@ -274,7 +310,9 @@ mod tests {
     fn every_die_covers_its_faces() {
         let mut d = SeededDice::new([9; 32]);
         let faces = |d: &mut SeededDice, die: DieKind| -> BTreeSet<u8> {
-            (0..400).map(|i| d.roll_die(&format!("t:{i}"), die).unwrap()).collect()
+            (0..400)
+                .map(|i| d.roll_die(&format!("t:{i}"), die).unwrap())
+                .collect()
         };
         assert_eq!(faces(&mut d, DieKind::D6), (1..=6).collect());
         assert_eq!(faces(&mut d, DieKind::Average), [2, 3, 4, 5].into());
@@ -287,14 +325,27 @@ mod tests {
     #[test]
     fn scripted_reports_missing_bad_and_unused() {
         let mut d = ScriptedDice::new(
-            [("fire:a:1".to_string(), 4), ("melee:a".to_string(), 9), ("d6:a:x".to_string(), 2)].into(),
+            [
+                ("fire:a:1".to_string(), 4),
+                ("melee:a".to_string(), 9),
+                ("d6:a:x".to_string(), 2),
+            ]
+            .into(),
         );
         assert_eq!(d.roll_die("fire:a:1", DieKind::Average), Ok(4));
         assert_eq!(
-            d.roll_die("morale:a:1", DieKind::Percentile).unwrap_err().to_string(),
+            d.roll_die("morale:a:1", DieKind::Percentile)
+                .unwrap_err()
+                .to_string(),
             "dice key morale:a:1 needed but not given"
         );
-        assert!(matches!(d.roll_die("melee:a", DieKind::Average), Err(DiceError::OutOfRange { .. })));
-        assert_eq!(d.unused_keys(), vec!["d6:a:x".to_string(), "melee:a".to_string()]);
+        assert!(matches!(
+            d.roll_die("melee:a", DieKind::Average),
+            Err(DiceError::OutOfRange { .. })
+        ));
+        assert_eq!(
+            d.unused_keys(),
+            vec!["d6:a:x".to_string(), "melee:a".to_string()]
+        );
     }
 }

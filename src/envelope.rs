@@ -117,7 +117,10 @@ pub enum Command {
     TimeZone(String),
     /// Moderator: `DICE [TURN 3] melee:dragons=4 fire:boss:1=3`: the
     /// moderator's own dice for a turn (keys as in rules cases).
-    Dice { turn: Option<u32>, rolls: Vec<GivenDie> },
+    Dice {
+        turn: Option<u32>,
+        rolls: Vec<GivenDie>,
+    },
     /// Moderator: `ORDERS FOR side`: the lines after it, to the next
     /// `ORDERS FOR` or `END`, are that side's orders ([`Envelope::orders_for`]).
     OrdersFor { side: String },
@@ -126,7 +129,17 @@ pub enum Command {
 impl Command {
     /// Commands only a moderator may give.
     pub fn is_moderator_only(&self) -> bool {
-        !matches!(self, Command::Status | Command::Help | Command::Resend | Command::History(_) | Command::Ready | Command::Wait | Command::NewPassword(_) | Command::TimeZone(_))
+        !matches!(
+            self,
+            Command::Status
+                | Command::Help
+                | Command::Resend
+                | Command::History(_)
+                | Command::Ready
+                | Command::Wait
+                | Command::NewPassword(_)
+                | Command::TimeZone(_)
+        )
     }
 }
 
@@ -197,7 +210,15 @@ pub fn read(text: &str) -> Envelope {
         let line = raw.trim_end_matches('\r');
         // The signature separator "-- " ends the orders like END does.
         ended |= line.trim_end() == "--";
-        let consumed = ended || read_line(line, start, &mut fields, &mut commands, &mut diagnostics, &mut ended);
+        let consumed = ended
+            || read_line(
+                line,
+                start,
+                &mut fields,
+                &mut commands,
+                &mut diagnostics,
+                &mut ended,
+            );
         if consumed {
             // Blanked byte for byte, so offsets after it are unchanged.
             sheet.push_str(&" ".repeat(raw.len()));
@@ -206,7 +227,16 @@ pub fn read(text: &str) -> Envelope {
         }
     }
     let header = assemble_header(&fields, &mut diagnostics);
-    let moderator = matches!(&header, Some(Spanned { node: Header { role: Role::Moderator, .. }, .. }));
+    let moderator = matches!(
+        &header,
+        Some(Spanned {
+            node: Header {
+                role: Role::Moderator,
+                ..
+            },
+            ..
+        })
+    );
     if !moderator {
         // "Orders for turn 3:" in a player's mail is the player's own text.
         commands.retain(|c| {
@@ -220,19 +250,31 @@ pub fn read(text: &str) -> Envelope {
     for c in &commands {
         if c.node.is_moderator_only() && !moderator {
             diagnostics.push(
-                Diagnostic::new(Trouble::NotModerator, c.span, "only the moderator may give this command")
-                    .with_help("start the mail with 'MODERATOR <game> PASSWORD <password>'"),
+                Diagnostic::new(
+                    Trouble::NotModerator,
+                    c.span,
+                    "only the moderator may give this command",
+                )
+                .with_help("start the mail with 'MODERATOR <game> PASSWORD <password>'"),
             );
         }
     }
     diagnostics.sort_by_key(|d| d.span.start);
-    Envelope { header, commands, sheet, diagnostics, source: text.to_string() }
+    Envelope {
+        header,
+        commands,
+        sheet,
+        diagnostics,
+        source: text.to_string(),
+    }
 }
 
 /// Put the line holding `span` back into the sheet, as written.
 fn restore_line(sheet: &mut String, text: &str, span: Span) {
     let start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[span.start..].find('\n').map_or(text.len(), |i| span.start + i);
+    let end = text[span.start..]
+        .find('\n')
+        .map_or(text.len(), |i| span.start + i);
     sheet.replace_range(start..end, &text[start..end]);
 }
 
@@ -249,8 +291,26 @@ pub struct OrdersFor {
 
 /// The moderator's commands as they are written, for suggestions.
 const MODERATOR_WORDS: [&str; 20] = [
-    "STATUS", "HELP", "DEADLINE", "EXTEND", "FORCE", "HOLD", "APPROVE", "REJECT", "REPLACE", "PAUSE", "RESUME", "END GAME", "DICE",
-    "UNLOCK", "RESET PASSWORD", "ORDERS FOR", "HISTORY", "RESEND", "END", "MODERATOR",
+    "STATUS",
+    "HELP",
+    "DEADLINE",
+    "EXTEND",
+    "FORCE",
+    "HOLD",
+    "APPROVE",
+    "REJECT",
+    "REPLACE",
+    "PAUSE",
+    "RESUME",
+    "END GAME",
+    "DICE",
+    "UNLOCK",
+    "RESET PASSWORD",
+    "ORDERS FOR",
+    "HISTORY",
+    "RESEND",
+    "END",
+    "MODERATOR",
 ];
 
 impl Envelope {
@@ -268,7 +328,9 @@ impl Envelope {
             .collect();
         let mut blocks = Vec::new();
         for (i, (side, span)) in starts.iter().enumerate() {
-            let end = starts.get(i + 1).map_or(self.sheet.len(), |(_, next)| next.start);
+            let end = starts
+                .get(i + 1)
+                .map_or(self.sheet.len(), |(_, next)| next.start);
             let mut sheet = String::with_capacity(self.sheet.len());
             for (at, c) in self.sheet.char_indices() {
                 if (span.end..end).contains(&at) || c == '\n' {
@@ -278,7 +340,11 @@ impl Envelope {
                     sheet.extend(std::iter::repeat_n(' ', c.len_utf8()));
                 }
             }
-            blocks.push(OrdersFor { side: side.to_string(), span: *span, sheet });
+            blocks.push(OrdersFor {
+                side: side.to_string(),
+                span: *span,
+                sheet,
+            });
         }
         let first = starts.first().map_or(self.sheet.len(), |(_, s)| s.start);
         let mut stray = Vec::new();
@@ -289,7 +355,11 @@ impl Envelope {
             if !written.is_empty() {
                 let span = Span::new(offset + lead, offset + lead + written.len());
                 let word = written.split_whitespace().next().unwrap_or("");
-                let d = Diagnostic::new(Trouble::NotACommand, span, "not a moderator command; nothing was done for this line");
+                let d = Diagnostic::new(
+                    Trouble::NotACommand,
+                    span,
+                    "not a moderator command; nothing was done for this line",
+                );
                 stray.push(match crate::names::closest(word, MODERATOR_WORDS.iter().map(|w| (*w, *w))) {
                     Some(w) => d.with_help(format!("did you mean {w}? {}", usage(w))),
                     None => d.with_help(format!(
@@ -322,14 +392,21 @@ fn read_line(
             let lead = line.len() - line.trim_start().len();
             let word = line.split_whitespace().next().unwrap_or("");
             diagnostics.push(
-                Diagnostic::new(Trouble::BadCommand, Span::new(off + lead, off + line.trim_end().len()), format!("could not read this {} command", word.to_uppercase()))
-                    .with_help(usage(word)),
+                Diagnostic::new(
+                    Trouble::BadCommand,
+                    Span::new(off + lead, off + line.trim_end().len()),
+                    format!("could not read this {} command", word.to_uppercase()),
+                )
+                .with_help(usage(word)),
             );
             return true;
         }
         return false;
     };
-    let Some(first) = pairs.next().and_then(|p| p.into_inner().find(|p| p.as_rule() != Rule::EOI)) else {
+    let Some(first) = pairs
+        .next()
+        .and_then(|p| p.into_inner().find(|p| p.as_rule() != Rule::EOI))
+    else {
         return false;
     };
     match first.as_rule() {
@@ -373,7 +450,11 @@ fn header(p: Pair<Rule>, off: usize) -> Vec<(Field, Span)> {
     let mut out = Vec::new();
     for f in p.into_inner() {
         let sp = span(&f, off);
-        let value = f.clone().into_inner().find(|x| matches!(x.as_rule(), Rule::token | Rule::int)).map(|x| x.as_str().to_string());
+        let value = f
+            .clone()
+            .into_inner()
+            .find(|x| matches!(x.as_rule(), Rule::token | Rule::int))
+            .map(|x| x.as_str().to_string());
         let field = match (f.as_rule(), value) {
             (Rule::game_field, Some(v)) => Field::Game(v),
             (Rule::side_field, Some(v)) => Field::Side(v),
@@ -391,10 +472,17 @@ fn header(p: Pair<Rule>, off: usize) -> Vec<(Field, Span)> {
 }
 
 fn int_in(p: &Pair<Rule>) -> Option<u32> {
-    p.clone().into_inner().find(|x| x.as_rule() == Rule::int).and_then(|x| x.as_str().parse().ok())
+    p.clone()
+        .into_inner()
+        .find(|x| x.as_rule() == Rule::int)
+        .and_then(|x| x.as_str().parse().ok())
 }
 
-fn command(p: Pair<Rule>, off: usize, diagnostics: &mut Vec<Diagnostic>) -> Option<Spanned<Command>> {
+fn command(
+    p: Pair<Rule>,
+    off: usize,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Spanned<Command>> {
     let sp = span(&p, off);
     let c = match p.as_rule() {
         Rule::status_cmd => Command::Status,
@@ -404,15 +492,23 @@ fn command(p: Pair<Rule>, off: usize, diagnostics: &mut Vec<Diagnostic>) -> Opti
         Rule::wait_cmd => Command::Wait,
         Rule::history_cmd => Command::History(int_in(&p)?),
         Rule::deadline_cmd => {
-            let text: Vec<&str> =
-                p.clone().into_inner().filter(|x| matches!(x.as_rule(), Rule::date | Rule::clock)).map(|x| x.as_str()).collect();
+            let text: Vec<&str> = p
+                .clone()
+                .into_inner()
+                .filter(|x| matches!(x.as_rule(), Rule::date | Rule::clock))
+                .map(|x| x.as_str())
+                .collect();
             let joined = text.join(" ");
             match chrono::NaiveDateTime::parse_from_str(&joined, "%Y-%m-%d %H:%M") {
                 Ok(t) => Command::Deadline(t),
                 Err(_) => {
                     diagnostics.push(
-                        Diagnostic::new(Trouble::BadDate, sp, format!("'{joined}' is not a date and time"))
-                            .with_help("write DEADLINE 2026-12-01 18:00 (the game's time zone)"),
+                        Diagnostic::new(
+                            Trouble::BadDate,
+                            sp,
+                            format!("'{joined}' is not a date and time"),
+                        )
+                        .with_help("write DEADLINE 2026-12-01 18:00 (the game's time zone)"),
                     );
                     return None;
                 }
@@ -420,11 +516,16 @@ fn command(p: Pair<Rule>, off: usize, diagnostics: &mut Vec<Diagnostic>) -> Opti
         }
         Rule::extend_cmd => Command::Extend(int_in(&p)?),
         Rule::force_cmd => Command::Force,
-        Rule::hold_turns_cmd => Command::HoldTurns(p.clone().into_inner().any(|x| x.as_rule() == Rule::on)),
+        Rule::hold_turns_cmd => {
+            Command::HoldTurns(p.clone().into_inner().any(|x| x.as_rule() == Rule::on))
+        }
         Rule::approve_cmd => Command::Approve(int_in(&p)),
         Rule::reject_cmd => Command::Reject(int_in(&p)),
         Rule::replace_cmd => {
-            let mut t = p.clone().into_inner().filter(|x| x.as_rule() == Rule::token);
+            let mut t = p
+                .clone()
+                .into_inner()
+                .filter(|x| x.as_rule() == Rule::token);
             let side = t.next()?.as_str().to_string();
             let address = t.next()?.as_str().to_string();
             Command::Replace { side, address }
@@ -432,11 +533,44 @@ fn command(p: Pair<Rule>, off: usize, diagnostics: &mut Vec<Diagnostic>) -> Opti
         Rule::pause_cmd => Command::Pause,
         Rule::resume_cmd => Command::Resume,
         Rule::end_game_cmd => Command::EndGame,
-        Rule::unlock_cmd => Command::Unlock { side: p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string() },
-        Rule::reset_password_cmd => Command::ResetPassword { side: p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string() },
-        Rule::timezone_cmd => Command::TimeZone(p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string()),
-        Rule::orders_for_cmd => Command::OrdersFor { side: p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string() },
-        Rule::new_password_cmd => Command::NewPassword(p.clone().into_inner().find(|x| x.as_rule() == Rule::token)?.as_str().to_string()),
+        Rule::unlock_cmd => Command::Unlock {
+            side: p
+                .clone()
+                .into_inner()
+                .find(|x| x.as_rule() == Rule::token)?
+                .as_str()
+                .to_string(),
+        },
+        Rule::reset_password_cmd => Command::ResetPassword {
+            side: p
+                .clone()
+                .into_inner()
+                .find(|x| x.as_rule() == Rule::token)?
+                .as_str()
+                .to_string(),
+        },
+        Rule::timezone_cmd => Command::TimeZone(
+            p.clone()
+                .into_inner()
+                .find(|x| x.as_rule() == Rule::token)?
+                .as_str()
+                .to_string(),
+        ),
+        Rule::orders_for_cmd => Command::OrdersFor {
+            side: p
+                .clone()
+                .into_inner()
+                .find(|x| x.as_rule() == Rule::token)?
+                .as_str()
+                .to_string(),
+        },
+        Rule::new_password_cmd => Command::NewPassword(
+            p.clone()
+                .into_inner()
+                .find(|x| x.as_rule() == Rule::token)?
+                .as_str()
+                .to_string(),
+        ),
         Rule::dice_cmd => {
             let rolls = p
                 .clone()
@@ -444,17 +578,27 @@ fn command(p: Pair<Rule>, off: usize, diagnostics: &mut Vec<Diagnostic>) -> Opti
                 .filter(|x| x.as_rule() == Rule::die_given)
                 .map(|g| {
                     let (key, value) = g.as_str().split_once('=').unwrap_or((g.as_str(), ""));
-                    GivenDie { key: key.to_string(), value: value.parse().unwrap_or(u32::MAX), span: span(&g, off) }
+                    GivenDie {
+                        key: key.to_string(),
+                        value: value.parse().unwrap_or(u32::MAX),
+                        span: span(&g, off),
+                    }
                 })
                 .collect();
-            Command::Dice { turn: int_in(&p), rolls }
+            Command::Dice {
+                turn: int_in(&p),
+                rolls,
+            }
         }
         _ => return None,
     };
     Some(Spanned { node: c, span: sp })
 }
 
-fn assemble_header(fields: &[(Field, Span)], diagnostics: &mut Vec<Diagnostic>) -> Option<Spanned<Header>> {
+fn assemble_header(
+    fields: &[(Field, Span)],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Spanned<Header>> {
     if fields.is_empty() {
         return None;
     }
@@ -462,7 +606,8 @@ fn assemble_header(fields: &[(Field, Span)], diagnostics: &mut Vec<Diagnostic>) 
         fields.iter().map(|f| f.1.start).min().unwrap_or(0),
         fields.iter().map(|f| f.1.end).max().unwrap_or(0),
     );
-    let (mut game, mut side, mut password, mut turn, mut moderator) = (None, None, None, None, false);
+    let (mut game, mut side, mut password, mut turn, mut moderator) =
+        (None, None, None, None, false);
     for (f, _) in fields {
         match f {
             Field::Game(g) => game = Some(g.clone()),
@@ -489,8 +634,12 @@ fn assemble_header(fields: &[(Field, Span)], diagnostics: &mut Vec<Diagnostic>) 
     }
     if !missing.is_empty() {
         diagnostics.push(
-            Diagnostic::new(Trouble::IncompleteHeader, span, format!("the header lacks {}", missing.join(" and ")))
-                .with_help("write 'GAME <game> SIDE <side> PASSWORD <password>' on the first line"),
+            Diagnostic::new(
+                Trouble::IncompleteHeader,
+                span,
+                format!("the header lacks {}", missing.join(" and ")),
+            )
+            .with_help("write 'GAME <game> SIDE <side> PASSWORD <password>' on the first line"),
         );
         return None;
     }
@@ -499,7 +648,15 @@ fn assemble_header(fields: &[(Field, Span)], diagnostics: &mut Vec<Diagnostic>) 
         (false, Some(side)) => Role::Player { side },
         (false, None) => return None,
     };
-    Some(Spanned { node: Header { game: game?, role, password: password?, turn }, span })
+    Some(Spanned {
+        node: Header {
+            game: game?,
+            role,
+            password: password?,
+            turn,
+        },
+        span,
+    })
 }
 
 #[cfg(test)]
@@ -511,7 +668,12 @@ mod tests {
         let s = read("game Tarantia\nSide: aquilonia\npassword  lion\nturn 4\n");
         let h = s.header.unwrap().node;
         assert_eq!(h.game, "Tarantia");
-        assert_eq!(h.role, Role::Player { side: "aquilonia".into() });
+        assert_eq!(
+            h.role,
+            Role::Player {
+                side: "aquilonia".into()
+            }
+        );
         assert_eq!(h.password, "lion");
         assert_eq!(h.turn, Some(4));
         assert!(s.diagnostics.is_empty());
@@ -520,7 +682,10 @@ mod tests {
 
     #[test]
     fn moderator_header_both_ways() {
-        for text in ["MODERATOR tarantia PASSWORD owl\nFORCE", "GAME tarantia MODERATOR PASSWORD owl\nforce"] {
+        for text in [
+            "MODERATOR tarantia PASSWORD owl\nFORCE",
+            "GAME tarantia MODERATOR PASSWORD owl\nforce",
+        ] {
             let s = read(text);
             let h = s.header.unwrap().node;
             assert_eq!((h.game.as_str(), &h.role), ("tarantia", &Role::Moderator));
@@ -538,7 +703,12 @@ mod tests {
         );
         assert!(s.diagnostics.is_empty(), "{:#?}", s.diagnostics);
         let got: Vec<Command> = s.commands.into_iter().map(|c| c.node).collect();
-        let at = |d, h| chrono::NaiveDate::from_ymd_opt(2026, 12, d).unwrap().and_hms_opt(h, 0, 0).unwrap();
+        let at = |d, h| {
+            chrono::NaiveDate::from_ymd_opt(2026, 12, d)
+                .unwrap()
+                .and_hms_opt(h, 0, 0)
+                .unwrap()
+        };
         let die = got.last().cloned();
         assert_eq!(
             got[..15],
@@ -554,14 +724,22 @@ mod tests {
                 Command::HoldTurns(false),
                 Command::Approve(None),
                 Command::Approve(Some(5)),
-                Command::Replace { side: "nemedia".into(), address: "new@example.org".into() },
+                Command::Replace {
+                    side: "nemedia".into(),
+                    address: "new@example.org".into()
+                },
                 Command::Pause,
                 Command::Resume,
                 Command::EndGame,
             ]
         );
-        let Some(Command::Dice { turn, rolls }) = die else { panic!("no dice command") };
-        assert_eq!((turn, rolls[0].key.as_str(), rolls[0].value), (Some(2), "melee:a", 4));
+        let Some(Command::Dice { turn, rolls }) = die else {
+            panic!("no dice command")
+        };
+        assert_eq!(
+            (turn, rolls[0].key.as_str(), rolls[0].value),
+            (Some(2), "melee:a", 4)
+        );
     }
 
     #[test]
@@ -581,7 +759,10 @@ mod tests {
     #[test]
     fn a_command_word_whose_line_does_not_read_is_the_envelopes_error() {
         let s = read("MODERATOR g PASSWORD p\nEXTEND soon\nDEADLINE friday 20:00\n");
-        assert_eq!(s.diagnostics.iter().map(|d| d.kind).collect::<Vec<_>>(), [Trouble::BadCommand, Trouble::BadCommand]);
+        assert_eq!(
+            s.diagnostics.iter().map(|d| d.kind).collect::<Vec<_>>(),
+            [Trouble::BadCommand, Trouble::BadCommand]
+        );
         assert!(s.diagnostics[0].render(&s.source).contains("EXTEND 24"));
         assert!(s.sheet.trim().is_empty());
     }
@@ -593,7 +774,9 @@ mod tests {
         assert_eq!(s.sheet.len(), text.len());
         let at = text.find("Foot").unwrap();
         assert_eq!(&s.sheet[at..at + 10], "Foot: hold");
-        assert!(!s.sheet.contains("after") && !s.sheet.contains("STATUS") && !s.sheet.contains("GAME"));
+        assert!(
+            !s.sheet.contains("after") && !s.sheet.contains("STATUS") && !s.sheet.contains("GAME")
+        );
         assert_eq!(s.sheet.matches('\n').count(), text.matches('\n').count());
     }
 
@@ -610,19 +793,37 @@ mod tests {
         let text = "MODERATOR g PASSWORD p\nEXTNED 24\nORDERS FOR nemedia\nKnights: hold\nORDERS FOR Aquilonia\nDragons: hold\nEND\nlost";
         let env = read(text);
         let (blocks, stray) = env.orders_for();
-        assert_eq!(blocks.iter().map(|b| b.side.as_str()).collect::<Vec<_>>(), ["nemedia", "Aquilonia"]);
+        assert_eq!(
+            blocks.iter().map(|b| b.side.as_str()).collect::<Vec<_>>(),
+            ["nemedia", "Aquilonia"]
+        );
         assert_eq!(blocks[0].sheet.trim(), "Knights: hold");
         assert_eq!(blocks[1].sheet.trim(), "Dragons: hold");
-        assert!(blocks.iter().all(|b| b.sheet.len() == text.len()), "offsets kept");
+        assert!(
+            blocks.iter().all(|b| b.sheet.len() == text.len()),
+            "offsets kept"
+        );
         assert_eq!(stray.len(), 1);
         assert_eq!(&text[stray[0].span.start..stray[0].span.end], "EXTNED 24");
-        assert!(stray[0].help.as_deref().unwrap_or("").contains("did you mean EXTEND?"));
+        assert!(stray[0]
+            .help
+            .as_deref()
+            .unwrap_or("")
+            .contains("did you mean EXTEND?"));
     }
 
     #[test]
     fn orders_for_in_a_players_mail_is_the_players_text() {
-        let env = read("GAME g SIDE s PASSWORD p\nOrders for turn 3:\nOrders for aquilonia\nKnights: hold\n");
-        assert!(env.commands.is_empty() && env.diagnostics.is_empty(), "{:?}", env.diagnostics);
-        assert!(env.sheet.contains("Orders for turn 3:") && env.sheet.contains("Orders for aquilonia"));
+        let env = read(
+            "GAME g SIDE s PASSWORD p\nOrders for turn 3:\nOrders for aquilonia\nKnights: hold\n",
+        );
+        assert!(
+            env.commands.is_empty() && env.diagnostics.is_empty(),
+            "{:?}",
+            env.diagnostics
+        );
+        assert!(
+            env.sheet.contains("Orders for turn 3:") && env.sheet.contains("Orders for aquilonia")
+        );
     }
 }

@@ -35,12 +35,22 @@ mod layers {
     const APART: [(&str, &str); 3] = [("store", "mail"), ("mail", "store"), ("store", "config")];
 
     fn layer(module: &str) -> usize {
-        LAYERS.iter().position(|l| l.contains(&module)).unwrap_or_else(|| panic!("module '{module}' is in no layer: add it to LAYERS"))
+        LAYERS
+            .iter()
+            .position(|l| l.contains(&module))
+            .unwrap_or_else(|| panic!("module '{module}' is in no layer: add it to LAYERS"))
     }
 
     /// Every `crate::x` a file names.
     fn used(text: &str) -> Vec<String> {
-        text.match_indices("crate::").map(|(i, _)| text[i + 7..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect()).collect()
+        text.match_indices("crate::")
+            .map(|(i, _)| {
+                text[i + 7..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                    .collect()
+            })
+            .collect()
     }
 
     fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
@@ -62,7 +72,13 @@ mod layers {
         files(&src, &mut all);
         for path in all {
             let rel = path.strip_prefix(&src).unwrap();
-            let top = rel.iter().next().unwrap().to_string_lossy().trim_end_matches(".rs").to_string();
+            let top = rel
+                .iter()
+                .next()
+                .unwrap()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_string();
             if top == "lib" || top == "main" {
                 continue;
             }
@@ -78,6 +94,10 @@ mod layers {
         }
         broken.sort();
         broken.dedup();
-        assert!(broken.is_empty(), "lower layers use higher ones:\n{}", broken.join("\n"));
+        assert!(
+            broken.is_empty(),
+            "lower layers use higher ones:\n{}",
+            broken.join("\n")
+        );
     }
 }

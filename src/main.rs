@@ -269,7 +269,8 @@ enum GameCommand {
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("UMPIRE_LOG").unwrap_or_else(|_| "warn".into()),
+            tracing_subscriber::EnvFilter::try_from_env("UMPIRE_LOG")
+                .unwrap_or_else(|_| "warn".into()),
         )
         .with_writer(std::io::stderr)
         .init();
@@ -308,7 +309,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             // Stored: from here on nothing is lost, whatever happens.
             match po.process_pending(Utc::now()) {
-                Ok(_) => println!("{}", if stored.fresh { "stored and handled" } else { "already stored" }),
+                Ok(_) => println!(
+                    "{}",
+                    if stored.fresh {
+                        "stored and handled"
+                    } else {
+                        "already stored"
+                    }
+                ),
                 Err(e) => eprintln!("umpire: stored; handling waits for the next run: {e}"),
             }
         }
@@ -335,7 +343,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             umpire::post::serve(&mut po, &stop, once, Utc::now)?;
         }
-        Command::Game { command: GameCommand::New { file } } => {
+        Command::Game {
+            command: GameCommand::New { file },
+        } => {
             let gf = GameFile::load(&file)?;
             let mut po = open(&cli.config)?;
             po.create_game(&gf, Utc::now())?;
@@ -346,55 +356,109 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Case { paths, json } => {
             let code = umpire::case::run_cli(&paths, json);
-            return Ok(if code == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+            return Ok(if code == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            });
         }
-        Command::Orders { command: OrdersCommand::Check { file, game, side, scenario, case } } => {
-            let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+        Command::Orders {
+            command:
+                OrdersCommand::Check {
+                    file,
+                    game,
+                    side,
+                    scenario,
+                    case,
+                },
+        } => {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("reading {}", file.display()))?;
             let (ruleset, state) = if let Some(g) = game {
                 let (name, state) = open(&cli.config)?.state_of(&g)?;
                 (umpire::games::named(name)?, state)
             } else if let Some(s) = scenario {
-                let scenario_text = std::fs::read_to_string(&s).with_context(|| format!("reading {}", s.display()))?;
-                let ruleset = umpire::games::named(&umpire::games::ruleset_named_in(&scenario_text).map_err(anyhow::Error::msg)?)?;
-                let setup = umpire::games::Setup { scenario_path: &s, scenario_text: &scenario_text, options: &toml::Table::new(), max_turns: u32::MAX, seed: [0; 32] };
+                let scenario_text = std::fs::read_to_string(&s)
+                    .with_context(|| format!("reading {}", s.display()))?;
+                let ruleset = umpire::games::named(
+                    &umpire::games::ruleset_named_in(&scenario_text).map_err(anyhow::Error::msg)?,
+                )?;
+                let setup = umpire::games::Setup {
+                    scenario_path: &s,
+                    scenario_text: &scenario_text,
+                    options: &toml::Table::new(),
+                    max_turns: u32::MAX,
+                    seed: [0; 32],
+                };
                 (ruleset, ruleset.new_game(&setup)?.state)
             } else if let Some(c) = case {
-                let case_text = std::fs::read_to_string(&c).with_context(|| format!("reading {}", c.display()))?;
-                let ruleset = umpire::games::named(&umpire::games::ruleset_named_in(&case_text).map_err(anyhow::Error::msg)?)?;
+                let case_text = std::fs::read_to_string(&c)
+                    .with_context(|| format!("reading {}", c.display()))?;
+                let ruleset = umpire::games::named(
+                    &umpire::games::ruleset_named_in(&case_text).map_err(anyhow::Error::msg)?,
+                )?;
                 (ruleset, ruleset.case_state(&case_text)?)
             } else {
-                anyhow::bail!("say what to check against: --game G --side S, --scenario FILE or --case FILE");
+                anyhow::bail!(
+                    "say what to check against: --game G --side S, --scenario FILE or --case FILE"
+                );
             };
-            let (report, ok) = umpire::games::check_offline(ruleset, &state, &text, side.as_deref())?;
+            let (report, ok) =
+                umpire::games::check_offline(ruleset, &state, &text, side.as_deref())?;
             print!("{report}");
-            return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+            return Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            });
         }
         Command::Verify { game, turn } => {
             let mut po = open(&cli.config)?;
             let (report, ok) = umpire::post::verify_turn(&mut po, &game, turn)?;
             print!("{report}");
-            return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+            return Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            });
         }
         Command::Campaign { command } => return campaign(&cli.config, command),
         Command::Army { command } => {
             let (text, code) = match command {
-                ArmyCommand::Check { file } => umpire::games::hyborian::army::check_cli(&file.to_string_lossy()),
-                ArmyCommand::New { nation, points } => umpire::games::hyborian::army::new_cli(&nation, points),
-                ArmyCommand::List { nation } => umpire::games::hyborian::army::list_cli(nation.as_deref()),
+                ArmyCommand::Check { file } => {
+                    umpire::games::hyborian::army::check_cli(&file.to_string_lossy())
+                }
+                ArmyCommand::New { nation, points } => {
+                    umpire::games::hyborian::army::new_cli(&nation, points)
+                }
+                ArmyCommand::List { nation } => {
+                    umpire::games::hyborian::army::list_cli(nation.as_deref())
+                }
             };
             print!("{text}");
             return Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)));
         }
         Command::Report { game, turn, json } => {
-            print!("{}", umpire::post::report_text(&mut open(&cli.config)?, &game, turn, json)?);
+            print!(
+                "{}",
+                umpire::post::report_text(&mut open(&cli.config)?, &game, turn, json)?
+            );
         }
         Command::Export { game, html } => {
             let n = umpire::post::export_html(&mut open(&cli.config)?, &game, &html)?;
             println!("{n} turns written to {}", html.join("index.html").display());
         }
         Command::Games => print!("{}", umpire::post::desk::games(&mut open(&cli.config)?)?),
-        Command::Log { game, lines } => print!("{}", umpire::post::desk::log(&mut open(&cli.config)?, &game, lines.clamp(1, 100_000))?),
-        Command::Game { command: GameCommand::Show { game } } => print!("{}", umpire::post::desk::show(&mut open(&cli.config)?, &game)?),
+        Command::Log { game, lines } => print!(
+            "{}",
+            umpire::post::desk::log(&mut open(&cli.config)?, &game, lines.clamp(1, 100_000))?
+        ),
+        Command::Game {
+            command: GameCommand::Show { game },
+        } => print!(
+            "{}",
+            umpire::post::desk::show(&mut open(&cli.config)?, &game)?
+        ),
         Command::Doctor => {
             print!("{}", open(&cli.config)?.doctor()?);
         }
@@ -403,9 +467,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             match what.parse::<i64>() {
                 Ok(id) => {
                     let d = po.retry_message(id, Utc::now())?;
-                    println!("message {id}: {}", d.map_or("handled elsewhere".to_string(), |d| format!("{}: {}", d.state(), d.note())));
+                    println!(
+                        "message {id}: {}",
+                        d.map_or("handled elsewhere".to_string(), |d| format!(
+                            "{}: {}",
+                            d.state(),
+                            d.note()
+                        ))
+                    );
                 }
-                Err(_) => println!("game {what}: {} round(s) played", po.retry_game(&what, Utc::now())?),
+                Err(_) => println!(
+                    "game {what}: {} round(s) played",
+                    po.retry_game(&what, Utc::now())?
+                ),
             }
         }
         Command::Simulate(args) => {
@@ -426,43 +500,75 @@ fn campaign(config: &std::path::Path, command: CampaignCommand) -> Result<ExitCo
     use umpire::games::hyborian::campaign::{game::CampaignFile, map::World, report};
     use umpire::post::campaign as secretary;
     let world = World::hyborea()?;
-    let current = |po: &umpire::post::PostOffice, id: &str| -> Result<umpire::games::hyborian::campaign::game::Campaign> {
-        secretary::campaign(po.store().conn(), id)?.with_context(|| format!("no campaign called '{id}'"))
+    let current = |po: &umpire::post::PostOffice,
+                   id: &str|
+     -> Result<umpire::games::hyborian::campaign::game::Campaign> {
+        secretary::campaign(po.store().conn(), id)?
+            .with_context(|| format!("no campaign called '{id}'"))
     };
     match command {
         CampaignCommand::New { file } => {
-            let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("reading {}", file.display()))?;
             let cf = CampaignFile::load(&text)?;
             let mut po = open(config)?;
             po.create_campaign(&cf, Utc::now())?;
-            println!("campaign {} created; the opening reports are in the outbox (run `umpire send`)", cf.id);
+            println!(
+                "campaign {} created; the opening reports are in the outbox (run `umpire send`)",
+                cf.id
+            );
         }
         CampaignCommand::Map { campaign: None, .. } => {
             let points = world
                 .nations
                 .iter()
-                .map(|n| Ok((n.id.clone(), umpire::games::hyborian::army::nation(&n.name)?.points)))
+                .map(|n| {
+                    Ok((
+                        n.id.clone(),
+                        umpire::games::hyborian::army::nation(&n.name)?.points,
+                    ))
+                })
                 .collect::<Result<_, umpire::games::hyborian::army::ArmyError>>()?;
             let problems = world.problems(&points);
             for p in &problems {
                 println!("{p}");
             }
-            println!("{} provinces, {} nations: {} problems", world.provinces.len(), world.nations.len(), problems.len());
-            return Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+            println!(
+                "{} provinces, {} nations: {} problems",
+                world.provinces.len(),
+                world.nations.len(),
+                problems.len()
+            );
+            return Ok(if problems.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            });
         }
-        CampaignCommand::Map { campaign: Some(id), power, out } => {
+        CampaignCommand::Map {
+            campaign: Some(id),
+            power,
+            out,
+        } => {
             let po = open(config)?;
             let c = current(&po, &id)?;
             let svg = report::svg(&c, &world, power.as_deref());
             let out = out.context("--out FILE.svg or FILE.png")?;
-            let bytes = if out.extension().is_some_and(|e| e == "png") { umpire::report::picture::png(&svg)? } else { svg.into_bytes() };
+            let bytes = if out.extension().is_some_and(|e| e == "png") {
+                umpire::report::picture::png(&svg)?
+            } else {
+                svg.into_bytes()
+            };
             std::fs::write(&out, bytes).with_context(|| format!("writing {}", out.display()))?;
             println!("{} written", out.display());
         }
         CampaignCommand::Status { campaign } => {
             let po = open(config)?;
             let c = current(&po, &campaign)?;
-            print!("{}", report::text(&c, &world, None, &format!("turn {}", c.turn), &[]));
+            print!(
+                "{}",
+                report::text(&c, &world, None, &format!("turn {}", c.turn), &[])
+            );
         }
         CampaignCommand::Resolve { campaign } => {
             let mut po = open(config)?;

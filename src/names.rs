@@ -12,12 +12,18 @@
 
 /// A name reduced to what matters: lowercase letters and digits.
 pub fn key(name: &str) -> String {
-    name.chars().filter(|c| c.is_alphanumeric()).flat_map(|c| c.to_lowercase()).collect()
+    name.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(|c| c.to_lowercase())
+        .collect()
 }
 
 /// The words of a name, lowercase, punctuation dropped.
 pub fn words(name: &str) -> Vec<String> {
-    name.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(|w| w.to_lowercase()).collect()
+    name.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase())
+        .collect()
 }
 
 /// How alike two names are, 0 (nothing alike) to 1 (the same key).
@@ -31,7 +37,10 @@ pub const TYPO_LIKENESS: f64 = 0.8;
 /// The candidate whose name is most like `given`, if any is close enough
 /// to be a typo of it. Ties go to the name first in alphabetical order, so
 /// the suggestion never depends on the order candidates come in.
-pub fn closest<'a, T>(given: &str, candidates: impl IntoIterator<Item = (&'a str, T)>) -> Option<T> {
+pub fn closest<'a, T>(
+    given: &str,
+    candidates: impl IntoIterator<Item = (&'a str, T)>,
+) -> Option<T> {
     let k = key(given);
     if k.is_empty() {
         return None;

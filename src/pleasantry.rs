@@ -14,8 +14,13 @@ pub const MAX_WORDS: usize = 4;
 /// (`, . ! ? ' ’ -`), and nothing an order has (no digit, colon or semicolon).
 pub fn is_shaped(line: &str) -> bool {
     let line = line.trim();
-    let letters_only = line.chars().all(|c| c.is_alphabetic() || c.is_whitespace() || ",.!?'’-".contains(c));
-    let words = line.split(|c: char| c.is_whitespace() || c == ',').filter(|w| w.chars().any(char::is_alphabetic)).count();
+    let letters_only = line
+        .chars()
+        .all(|c| c.is_alphabetic() || c.is_whitespace() || ",.!?'’-".contains(c));
+    let words = line
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| w.chars().any(char::is_alphabetic))
+        .count();
     letters_only && (1..=MAX_WORDS).contains(&words)
 }
 
@@ -40,10 +45,28 @@ mod tests {
 
     #[test]
     fn letters_are_shaped_like_letters_and_orders_are_not() {
-        for yes in ["Hi umpire,", "Cheers", "Conan", "Thanks!", "Best regards, Conan", "Dear Umpire!", "Hello there", "Grüße, Jürgen"] {
+        for yes in [
+            "Hi umpire,",
+            "Cheers",
+            "Conan",
+            "Thanks!",
+            "Best regards, Conan",
+            "Dear Umpire!",
+            "Hello there",
+            "Grüße, Jürgen",
+        ] {
             assert!(is_shaped(yes), "{yes}");
         }
-        for no in ["", "  ", "Black Dragons: phase 1 move 6", "move 6", "phase 2: hold", "Best regards from Conan of Cimmeria", "--", "hold; fire"] {
+        for no in [
+            "",
+            "  ",
+            "Black Dragons: phase 1 move 6",
+            "move 6",
+            "phase 2: hold",
+            "Best regards from Conan of Cimmeria",
+            "--",
+            "hold; fire",
+        ] {
             assert!(!is_shaped(no), "{no}");
         }
     }

@@ -1,7 +1,9 @@
 //! The national lists, the army check and the proposer (issue 7).
 
 use proptest::prelude::*;
-use umpire::games::hyborian::army::{self, ArmyError, ArmyFile, Breach, Hero, Mercenary, UnitLine, Wizards};
+use umpire::games::hyborian::army::{
+    self, ArmyError, ArmyFile, Breach, Hero, Mercenary, UnitLine, Wizards,
+};
 
 fn unit(designation: &str, figures: u32) -> UnitLine {
     UnitLine {
@@ -51,7 +53,10 @@ fn every_nation_loads() {
         assert!(!n.arms.is_empty(), "{}", n.name);
         assert_eq!(army::nation(&n.name.to_uppercase()).unwrap().name, n.name);
     }
-    assert_eq!(army::nation("khauran & khoraja").unwrap().name, "Khauran and Khoraja");
+    assert_eq!(
+        army::nation("khauran & khoraja").unwrap().name,
+        "Khauran and Khoraja"
+    );
     let err = army::nation("Aquilona").unwrap_err().to_string();
     assert!(err.contains("did you mean 'Aquilonia'"), "{err}");
 }
@@ -62,7 +67,12 @@ fn one_proposed_army_per_nation_is_legal() {
         for points in [n.points.min(1500), 3000] {
             let a = army::propose(&n.name, points).unwrap_or_else(|e| panic!("{}: {e}", n.name));
             let r = army::check(&a).unwrap();
-            assert!(r.breaches.is_empty(), "{} at {points}: {:?}", n.name, r.breaches);
+            assert!(
+                r.breaches.is_empty(),
+                "{} at {points}: {:?}",
+                n.name,
+                r.breaches
+            );
             assert!(r.total_points <= points);
             // a proposal uses most of the points (lists with lumpy bands leave some over)
             assert!(
@@ -99,7 +109,9 @@ fn over_the_point_limit() {
         ),
         "{b:?}"
     );
-    assert!(b[0].to_string().contains("1134 points is over the limit of 600"));
+    assert!(b[0]
+        .to_string()
+        .contains("1134 points is over the limit of 600"));
 }
 
 #[test]
@@ -188,7 +200,9 @@ fn only_one_unit_under_strength_and_not_below_half() {
         .any(|x| matches!(x, Breach::TooWeak { floor: 12, .. })));
     let mut a = aquilonians();
     a.units[7].figures = 30;
-    assert!(breaches(&a).iter().any(|x| matches!(x, Breach::OverStrength { .. })));
+    assert!(breaches(&a)
+        .iter()
+        .any(|x| matches!(x, Breach::OverStrength { .. })));
 }
 
 #[test]
@@ -198,8 +212,9 @@ fn one_guard_unit() {
     a.points = 3000;
     let b = breaches(&a);
     assert!(
-        b.iter()
-            .any(|x| x.to_string().starts_with("guard units are limited to one per army")),
+        b.iter().any(|x| x
+            .to_string()
+            .starts_with("guard units are limited to one per army")),
         "{b:?}"
     );
     let mut a = aquilonians();
@@ -253,7 +268,9 @@ fn heroes_one_per_750_points_and_not_two_of_a_type() {
         mounted: true,
         with: Some("Gundermen".into()),
     }];
-    assert!(breaches(&a).iter().any(|x| matches!(x, Breach::HeroWrongUnit { .. })));
+    assert!(breaches(&a)
+        .iter()
+        .any(|x| matches!(x, Breach::HeroWrongUnit { .. })));
 }
 
 #[test]
@@ -277,8 +294,8 @@ fn wizards_one_type_and_whom_they_serve() {
     a.wizards = vec![wiz("Wizards of the Black Circle", 2)];
     let b = breaches(&a);
     assert!(
-        b.iter()
-            .any(|x| x.to_string() == "Wizards of the Black Circle may not serve Aquilonia: they serve only Stygia"),
+        b.iter().any(|x| x.to_string()
+            == "Wizards of the Black Circle may not serve Aquilonia: they serve only Stygia"),
         "{b:?}"
     );
     a.wizards = vec![wiz("Thoth-Amon", 1)];
@@ -322,9 +339,9 @@ fn crossbows_only_for_the_western_kingdoms() {
     archers.crossbows = true;
     let b = breaches(&t);
     assert!(
-        b.iter().any(|x| x
-            .to_string()
-            .ends_with("crossbows are only available to the Western kingdoms, and Turan is not one")),
+        b.iter().any(|x| x.to_string().ends_with(
+            "crossbows are only available to the Western kingdoms, and Turan is not one"
+        )),
         "{b:?}"
     );
 }
@@ -348,7 +365,8 @@ fn mercenary_limits() {
     a.mercenaries.push(merc("Shem", "Shemite Archers", 18));
     let b = breaches(&a);
     assert!(
-        b.iter().any(|x| matches!(x, Breach::MercenaryShare { limit: 20, .. })),
+        b.iter()
+            .any(|x| matches!(x, Breach::MercenaryShare { limit: 20, .. })),
         "{b:?}"
     );
     // Stygia hires none; Zamora only Free Companies; Khauran one unit of each kind
@@ -371,8 +389,14 @@ fn mercenary_limits() {
     ];
     let b = breaches(&k);
     assert!(
-        b.iter()
-            .any(|x| matches!(x, Breach::MercenaryCount { units: 2, max: 1, .. })),
+        b.iter().any(|x| matches!(
+            x,
+            Breach::MercenaryCount {
+                units: 2,
+                max: 1,
+                ..
+            }
+        )),
         "{b:?}"
     );
 }
@@ -382,7 +406,10 @@ fn hyrkanian_foot_stays_home() {
     let mut a = army::propose("Hyrkania", 1000).unwrap();
     a.units.push(unit("Garrison Spearmen", 24));
     let b = breaches(&a);
-    assert!(b.iter().any(|x| matches!(x, Breach::AwayFromHome { .. })), "{b:?}");
+    assert!(
+        b.iter().any(|x| matches!(x, Breach::AwayFromHome { .. })),
+        "{b:?}"
+    );
 }
 
 #[test]
@@ -447,7 +474,11 @@ fn ready_scenarios_load_and_match_their_armies() {
         assert!(!s.victory.is_empty(), "{name}");
         assert_eq!(s.sides.len(), 2, "{name}");
         for u in loaded.table.units.values() {
-            let side = s.sides.iter().find(|x| x.id == u.side).expect("load checks sides");
+            let side = s
+                .sides
+                .iter()
+                .find(|x| x.id == u.side)
+                .expect("load checks sides");
             assert!(
                 side.zone.contains([u.front.x, u.front.y]),
                 "{name}: {} at {}",
@@ -464,7 +495,9 @@ fn ready_scenarios_load_and_match_their_armies() {
             let army_path = format!("{dir}{}", side.army);
             let (out, code) = army::check_cli(&army_path);
             assert_eq!(code, 0, "{name}: {out}");
-            let army = ArmyFile::from_toml(&army_path, &std::fs::read_to_string(&army_path).unwrap()).unwrap();
+            let army =
+                ArmyFile::from_toml(&army_path, &std::fs::read_to_string(&army_path).unwrap())
+                    .unwrap();
             assert_eq!(army.nation, side.nation);
             let mut on_table: Vec<String> = loaded
                 .table
@@ -580,7 +613,8 @@ fn ready_scenarios_play_to_the_end_with_scripted_orders() {
 
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/scenarios/");
     for name in ["border-raid", "the-marches-of-the-east", "valkia"] {
-        let loaded = scenario::load(&std::fs::read_to_string(format!("{dir}{name}.toml")).unwrap()).unwrap();
+        let loaded =
+            scenario::load(&std::fs::read_to_string(format!("{dir}{name}.toml")).unwrap()).unwrap();
         let s = loaded.scenario.unwrap();
         let mut table = loaded.table;
         let mut dice = SeededDice::new([7; 32]);
@@ -605,12 +639,24 @@ fn ready_scenarios_play_to_the_end_with_scripted_orders() {
                 }
                 orders.merge(checked.orders);
             }
-            let result = resolve_turn(&table, &orders, &GameOptions::default(), &mut dice, StopAfter::Turn).unwrap();
+            let result = resolve_turn(
+                &table,
+                &orders,
+                &GameOptions::default(),
+                &mut dice,
+                StopAfter::Turn,
+            )
+            .unwrap();
             table = result.table;
         }
         assert_eq!(table.turn, s.turns + 1, "{name}");
         let verdict = scenario::assess(&s, &table, true);
-        assert!(verdict.winner.is_none() || s.sides.iter().any(|x| Some(&x.id) == verdict.winner.as_ref()));
+        assert!(
+            verdict.winner.is_none()
+                || s.sides
+                    .iter()
+                    .any(|x| Some(&x.id) == verdict.winner.as_ref())
+        );
     }
 }
 
@@ -625,7 +671,8 @@ fn a_superhero_needs_fifteen_hundred_points() {
     }];
     let b = breaches(&a);
     assert!(
-        b.iter().any(|x| x.to_string() == "1 superheroes, but an army must field 1500 points for each: 1070 points allow 0"),
+        b.iter().any(|x| x.to_string()
+            == "1 superheroes, but an army must field 1500 points for each: 1070 points allow 0"),
         "{b:?}"
     );
 }
@@ -692,7 +739,12 @@ fn small_armies_that_the_bands_forbid() {
     let none: Vec<String> = army::nations()
         .unwrap()
         .into_iter()
-        .filter(|n| matches!(army::propose(&n.name, 300), Err(ArmyError::NoLegalArmy { .. })))
+        .filter(|n| {
+            matches!(
+                army::propose(&n.name, 300),
+                Err(ArmyError::NoLegalArmy { .. })
+            )
+        })
         .map(|n| n.name)
         .collect();
     assert_eq!(

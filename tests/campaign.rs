@@ -386,22 +386,40 @@ fn a_week_is_resolved_at_its_deadline_once_and_the_next_one_is_set() {
     let dir = tempfile::tempdir().unwrap();
     let config = config(dir.path());
     let mut po = PostOffice::open(config.clone()).unwrap();
-    let file = CampaignFile::load(&setup().replace("siege_weeks = 4\n", "siege_weeks = 4\nweek_hours = 72\n")).unwrap();
+    let file = CampaignFile::load(
+        &setup().replace("siege_weeks = 4\n", "siege_weeks = 4\nweek_hours = 72\n"),
+    )
+    .unwrap();
     po.create_campaign(&file, t0()).unwrap();
     let deadline = || po_deadline(&config);
-    assert_eq!(deadline(), Some("2026-12-04T09:00:00Z".to_string()), "created at t0 + 72 h");
+    assert_eq!(
+        deadline(),
+        Some("2026-12-04T09:00:00Z".to_string()),
+        "created at t0 + 72 h"
+    );
     let mut club = Club { po, n: 0 };
     // Only Koth writes; before the deadline nothing is resolved.
-    let d = club.send(POWERS[1].1, "CAMPAIGN hyboria POWER koth PASSWORD triangle\narmy koth-1 move to Kothian Plains\nEND\n");
+    let d = club.send(
+        POWERS[1].1,
+        "CAMPAIGN hyboria POWER koth PASSWORD triangle\narmy koth-1 move to Kothian Plains\nEND\n",
+    );
     assert_eq!(d.state(), "done");
     assert_eq!(club.po.tick(t0() + Duration::hours(71)).unwrap(), 0);
     assert_eq!(state(&club.po).turn, 0);
     // At the deadline the week is played with the orders in, once.
     let at = t0() + Duration::hours(72);
     assert_eq!(club.po.tick(at).unwrap(), 1);
-    assert_eq!(club.po.tick(at).unwrap(), 0, "a second tick at the same time plays nothing");
+    assert_eq!(
+        club.po.tick(at).unwrap(),
+        0,
+        "a second tick at the same time plays nothing"
+    );
     assert_eq!(state(&club.po).turn, 1);
-    assert_eq!(deadline(), Some("2026-12-07T09:00:00Z".to_string()), "the next week's deadline");
+    assert_eq!(
+        deadline(),
+        Some("2026-12-07T09:00:00Z".to_string()),
+        "the next week's deadline"
+    );
     // Every report of the week says when the next orders are due.
     let reports: Vec<String> = {
         let mut st = club
@@ -410,7 +428,11 @@ fn a_week_is_resolved_at_its_deadline_once_and_the_next_one_is_set() {
             .conn()
             .prepare("SELECT raw FROM outbox WHERE kind = 'report' ORDER BY id")
             .unwrap();
-        let raws: Vec<Vec<u8>> = st.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap();
+        let raws: Vec<Vec<u8>> = st
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
         raws.iter()
             .map(|raw| {
                 let m = mail_parser::MessageParser::default().parse(raw).unwrap();
@@ -419,12 +441,25 @@ fn a_week_is_resolved_at_its_deadline_once_and_the_next_one_is_set() {
             .collect()
     };
     assert!(!reports.is_empty());
-    assert!(reports.iter().rev().take(5).all(|r| r.contains("are due by 2026-12-07 09:00 UTC (Monday)")), "{:?}", reports.last());
+    assert!(
+        reports
+            .iter()
+            .rev()
+            .take(5)
+            .all(|r| r.contains("are due by 2026-12-07 09:00 UTC (Monday)")),
+        "{:?}",
+        reports.last()
+    );
 }
 
 fn po_deadline(config: &umpire::config::Config) -> Option<String> {
     let conn = rusqlite::Connection::open(&config.database).unwrap();
-    conn.query_row("SELECT deadline FROM campaigns WHERE id = 'hyboria'", [], |r| r.get(0)).unwrap()
+    conn.query_row(
+        "SELECT deadline FROM campaigns WHERE id = 'hyboria'",
+        [],
+        |r| r.get(0),
+    )
+    .unwrap()
 }
 
 /// Issue 14's identity rules hold for campaign mail too: the right password
@@ -435,30 +470,71 @@ fn po_deadline(config: &umpire::config::Config) -> Option<String> {
 fn campaign_mail_keeps_the_identity_rules_of_battle_mail() {
     let dir = tempfile::tempdir().unwrap();
     let mut po = PostOffice::open(config(dir.path())).unwrap();
-    po.create_campaign(&CampaignFile::load(&setup()).unwrap(), t0()).unwrap();
+    po.create_campaign(&CampaignFile::load(&setup()).unwrap(), t0())
+        .unwrap();
     let before = outbox(&po).len();
-    let spoof = mail("spy@zamora.example", "spy1@zamora.example", "CAMPAIGN hyboria POWER koth PASSWORD triangle\narmy koth-1 move to Corinthia\nEND\n");
-    assert_eq!(po.accept(&spoof, "test", t0()).unwrap().unwrap().state(), "refused");
+    let spoof = mail(
+        "spy@zamora.example",
+        "spy1@zamora.example",
+        "CAMPAIGN hyboria POWER koth PASSWORD triangle\narmy koth-1 move to Corinthia\nEND\n",
+    );
+    assert_eq!(
+        po.accept(&spoof, "test", t0()).unwrap().unwrap().state(),
+        "refused"
+    );
     let out = outbox(&po);
     assert_eq!(out.len(), before + 1);
-    assert_eq!(out.last().unwrap().1, POWERS[1].1, "only the registered player hears of it");
+    assert_eq!(
+        out.last().unwrap().1,
+        POWERS[1].1,
+        "only the registered player hears of it"
+    );
     assert!(body_text(&out.last().unwrap().2).contains("spy@zamora.example"));
-    let secretary = mail("spy@zamora.example", "spy2@zamora.example", "CAMPAIGN hyboria SECRETARY PASSWORD scroll\nstatus\nEND\n");
+    let secretary = mail(
+        "spy@zamora.example",
+        "spy2@zamora.example",
+        "CAMPAIGN hyboria SECRETARY PASSWORD scroll\nstatus\nEND\n",
+    );
     po.accept(&secretary, "test", t0()).unwrap();
-    assert!(outbox(&po).iter().all(|(_, to, _)| to != "spy@zamora.example"), "the stranger never gets an answer");
+    assert!(
+        outbox(&po)
+            .iter()
+            .all(|(_, to, _)| to != "spy@zamora.example"),
+        "the stranger never gets an answer"
+    );
 
     // Two order mails with no Message-ID and the same subject: two confirmations.
     let no_id = |text: &str| -> Vec<u8> {
-        String::from_utf8(mail(POWERS[1].1, "x", text)).unwrap().replace("Message-ID: <x>\r\n", "").into_bytes()
+        String::from_utf8(mail(POWERS[1].1, "x", text))
+            .unwrap()
+            .replace("Message-ID: <x>\r\n", "")
+            .into_bytes()
     };
     let before = outbox(&po).len();
     po.accept(&no_id("CAMPAIGN hyboria POWER koth PASSWORD triangle\narmy koth-1 move to Kothian Plains\nEND\n"), "test", t0()).unwrap();
-    po.accept(&no_id("CAMPAIGN hyboria POWER koth PASSWORD triangle\nEND\n"), "test", t0()).unwrap();
-    let confirmations = outbox(&po)[before..].iter().filter(|(k, to, _)| k == "confirmation" && to == POWERS[1].1).count();
+    po.accept(
+        &no_id("CAMPAIGN hyboria POWER koth PASSWORD triangle\nEND\n"),
+        "test",
+        t0(),
+    )
+    .unwrap();
+    let confirmations = outbox(&po)[before..]
+        .iter()
+        .filter(|(k, to, _)| k == "confirmation" && to == POWERS[1].1)
+        .count();
     assert_eq!(confirmations, 2);
 
     // No stored copy keeps a password.
-    let raws: i64 = po.store().count("messages", "CAST(raw AS TEXT) LIKE '%triangle%' OR CAST(raw AS TEXT) LIKE '%scroll%'").unwrap();
-    let texts: i64 = po.store().count("campaign_orders", "text LIKE '%triangle%'").unwrap();
+    let raws: i64 = po
+        .store()
+        .count(
+            "messages",
+            "CAST(raw AS TEXT) LIKE '%triangle%' OR CAST(raw AS TEXT) LIKE '%scroll%'",
+        )
+        .unwrap();
+    let texts: i64 = po
+        .store()
+        .count("campaign_orders", "text LIKE '%triangle%'")
+        .unwrap();
     assert_eq!((raws, texts), (0, 0));
 }

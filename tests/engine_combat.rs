@@ -3,15 +3,15 @@
 //!   rise during a turn;
 //! - renaming units (which reorders them in storage) changes nothing.
 
-mod common;
 #[path = "support/combat_table.rs"]
 mod combat_table;
+mod common;
 
 use combat_table::{setup_toml, Spec, KINDS};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
-use umpire::games::hyborian::adjudicate::{resolve_turn, Event, StopAfter, TurnResult};
 use umpire::dice::{Dice, SeededDice};
+use umpire::games::hyborian::adjudicate::{resolve_turn, Event, StopAfter, TurnResult};
 use umpire::games::hyborian::orders::plan::TurnOrders;
 use umpire::games::hyborian::rules::options::GameOptions;
 use umpire::games::hyborian::table::{setup::Setup, Table};
@@ -21,8 +21,15 @@ use umpire::games::hyborian::table::{setup::Setup, Table};
 struct Renamed(SeededDice);
 
 impl Dice for Renamed {
-    fn roll_die(&mut self, key: &str, die: umpire::dice::DieKind) -> Result<u8, umpire::dice::DiceError> {
-        let original: Vec<&str> = key.split(':').map(|part| part.split_once('-').map_or(part, |(_, old)| old)).collect();
+    fn roll_die(
+        &mut self,
+        key: &str,
+        die: umpire::dice::DieKind,
+    ) -> Result<u8, umpire::dice::DiceError> {
+        let original: Vec<&str> = key
+            .split(':')
+            .map(|part| part.split_once('-').map_or(part, |(_, old)| old))
+            .collect();
         self.0.roll_die(&original.join(":"), die)
     }
 }
@@ -32,7 +39,9 @@ impl Dice for Renamed {
 /// original one.
 fn shuffled(shuffle: u64) -> impl Fn(&str) -> String {
     move |id: &str| {
-        let h = id.bytes().fold(shuffle ^ 0x9e37_79b9_7f4a_7c15, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+        let h = id.bytes().fold(shuffle ^ 0x9e37_79b9_7f4a_7c15, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
         format!("{:016x}-{id}", h)
     }
 }
@@ -44,7 +53,14 @@ fn table(specs: &[Spec], rename: &dyn Fn(&str) -> String) -> Table {
 
 fn run(t: &Table, seed: u8, options: &GameOptions) -> TurnResult {
     let mut dice = Renamed(SeededDice::new([seed; 32]));
-    resolve_turn(t, &TurnOrders::default(), options, &mut dice, StopAfter::Melee).unwrap()
+    resolve_turn(
+        t,
+        &TurnOrders::default(),
+        options,
+        &mut dice,
+        StopAfter::Melee,
+    )
+    .unwrap()
 }
 
 fn same(id: &str) -> String {
@@ -176,25 +192,46 @@ fn breakthrough_calls_morale_at_minus_10_and_says_so() {
     let calls = &r.record.unit("s").unwrap().morale_calls;
     assert_eq!(calls.len(), 1);
     assert_eq!(calls[0].modifier, -10);
-    assert!(matches!(&calls[0].cause, umpire::games::hyborian::adjudicate::record::MoraleCause::BrokenThrough { by } if by == "k"));
-    assert!(s.iter().any(|l| l.starts_with("Nemedian Knights broke through Aquilonian Spearmen and ride on")), "{s:#?}");
+    assert!(
+        matches!(&calls[0].cause, umpire::games::hyborian::adjudicate::record::MoraleCause::BrokenThrough { by } if by == "k")
+    );
+    assert!(
+        s.iter().any(
+            |l| l.starts_with("Nemedian Knights broke through Aquilonian Spearmen and ride on")
+        ),
+        "{s:#?}"
+    );
 }
 
 #[test]
 fn denied_breakthroughs_say_why() {
     for (case, why) in [
-        ("breakthrough-flank", "cavalry never break through infantry attacked in the flank"),
-        ("breakthrough-no-casualties", "0 casualties inflicted, 0 suffered"),
+        (
+            "breakthrough-flank",
+            "cavalry never break through infantry attacked in the flank",
+        ),
+        (
+            "breakthrough-no-casualties",
+            "0 casualties inflicted, 0 suffered",
+        ),
         ("breakthrough-too-few", "3 casualties inflicted, 2 suffered"),
-        ("breakthrough-charge-spent", "only 1 inch of its charge was left"),
+        (
+            "breakthrough-charge-spent",
+            "only 1 inch of its charge was left",
+        ),
     ] {
         let r = play_case(&format!("tests/cases/melee/{case}.toml"));
         let s = said(&r);
         assert!(
-            s.iter().any(|l| l.starts_with("Nemedian Knights did not break through Aquilonian Spearmen: ") && l.contains(why)),
+            s.iter().any(|l| l
+                .starts_with("Nemedian Knights did not break through Aquilonian Spearmen: ")
+                && l.contains(why)),
             "{case}: {s:#?}"
         );
-        assert!(r.record.unit("s").unwrap().morale_calls.is_empty(), "{case}");
+        assert!(
+            r.record.unit("s").unwrap().morale_calls.is_empty(),
+            "{case}"
+        );
     }
 }
 
@@ -202,10 +239,17 @@ fn denied_breakthroughs_say_why() {
 fn split_move_rides_away_what_is_left() {
     let r = play_case("tests/cases/melee/split-move.toml");
     let s = said(&r);
-    let at = s.iter().position(|l| l == "Nemedian Horse broke off from the melee with a free turn-about.");
-    let melee = s.iter().rposition(|l| l.starts_with("Aquilonian Spearmen lost 4 figures"));
+    let at = s
+        .iter()
+        .position(|l| l == "Nemedian Horse broke off from the melee with a free turn-about.");
+    let melee = s
+        .iter()
+        .rposition(|l| l.starts_with("Aquilonian Spearmen lost 4 figures"));
     assert!(at.is_some() && melee < at, "after all melee: {s:#?}");
-    assert!(s.contains(&"Nemedian Horse moved 8 inches.".to_string()), "{s:#?}");
+    assert!(
+        s.contains(&"Nemedian Horse moved 8 inches.".to_string()),
+        "{s:#?}"
+    );
 }
 
 /// The figures `name` fought with, from its melee sentences.
@@ -213,7 +257,11 @@ fn fought_with(r: &TurnResult, name: &str) -> Vec<u32> {
     r.events
         .iter()
         .filter_map(|e| match e {
-            Event::MeleeResolved { name: n, figures_fighting, .. } if n == name => Some(*figures_fighting),
+            Event::MeleeResolved {
+                name: n,
+                figures_fighting,
+                ..
+            } if n == name => Some(*figures_fighting),
             _ => None,
         })
         .collect()
@@ -231,11 +279,17 @@ fn later_rounds_expand_by_class_from_the_last_round() {
     };
     let setup: Setup = toml::from_str(&text("in-melee:d", "in-melee:a")).unwrap();
     let t0 = Table::from_setup(&setup).unwrap();
-    let mut dice = common::SteadyDice::new(
-        [("melee:a".to_string(), 2), ("melee:d".to_string(), 2)].into(),
-    );
+    let mut dice =
+        common::SteadyDice::new([("melee:a".to_string(), 2), ("melee:d".to_string(), 2)].into());
     let go = |t: &Table, dice: &mut common::SteadyDice| {
-        resolve_turn(t, &TurnOrders::default(), &GameOptions::default(), dice, StopAfter::Turn).unwrap()
+        resolve_turn(
+            t,
+            &TurnOrders::default(),
+            &GameOptions::default(),
+            dice,
+            StopAfter::Turn,
+        )
+        .unwrap()
     };
     let r1 = go(&t0, &mut dice);
     // No round recorded before: this round's figures are the geometry's (10 + half of 10).

@@ -89,15 +89,30 @@ fn table() -> Table {
 
 fn orders(table: &Table, side: &str, text: &str) -> TurnOrders {
     let checked = umpire::games::hyborian::orders::check_side(text, side, table);
-    assert!(checked.rejected.is_empty(), "refused: {:?}", checked.diagnostics);
+    assert!(
+        checked.rejected.is_empty(),
+        "refused: {:?}",
+        checked.diagnostics
+    );
     checked.orders
 }
 
 fn play(table: &Table, orders: &TurnOrders, dice: &[(&str, u8)]) -> TurnResult {
     let map: BTreeMap<String, u8> = dice.iter().map(|(k, v)| (k.to_string(), *v)).collect();
     let mut d = common::SteadyDice::new(map);
-    let r = resolve_turn(table, orders, &GameOptions::default(), &mut d, StopAfter::Turn).unwrap();
-    assert!(d.0.unused_keys().is_empty(), "unused dice: {:?}", d.0.unused_keys());
+    let r = resolve_turn(
+        table,
+        orders,
+        &GameOptions::default(),
+        &mut d,
+        StopAfter::Turn,
+    )
+    .unwrap();
+    assert!(
+        d.0.unused_keys().is_empty(),
+        "unused dice: {:?}",
+        d.0.unused_keys()
+    );
     r
 }
 
@@ -119,13 +134,28 @@ fn magic(events: &[Event]) -> Vec<&MagicEvent> {
 #[test]
 fn a_spell_written_this_turn_takes_effect_next_turn() {
     let t1 = table();
-    let o = orders(&t1, "stygia", "Thoth-Amon: cast Sword of Fire at Cimmerian Warband");
+    let o = orders(
+        &t1,
+        "stygia",
+        "Thoth-Amon: cast Sword of Fire at Cimmerian Warband",
+    );
     let after1 = play(&t1, &o, &[]);
-    assert_eq!(after1.table.units["nb"].figures, 24, "nothing happens the turn it is written");
+    assert_eq!(
+        after1.table.units["nb"].figures, 24,
+        "nothing happens the turn it is written"
+    );
     assert_eq!(after1.table.pending_spells.len(), 1);
-    assert_eq!(after1.table.units["thoth"].spell_points, Some(500), "points are spent when cast");
+    assert_eq!(
+        after1.table.units["thoth"].spell_points,
+        Some(500),
+        "points are spent when cast"
+    );
     let t2 = stored(&after1.table);
-    let after2 = play(&t2, &TurnOrders::default(), &[("spell:thoth:1", 50), ("d6:nb:sword", 4)]);
+    let after2 = play(
+        &t2,
+        &TurnOrders::default(),
+        &[("spell:thoth:1", 50), ("d6:nb:sword", 4)],
+    );
     assert_eq!(after2.table.units["nb"].figures, 22);
     assert_eq!(after2.table.units["thoth"].spell_points, Some(475));
     assert!(after2.table.pending_spells.is_empty());
@@ -135,7 +165,11 @@ fn a_spell_written_this_turn_takes_effect_next_turn() {
 fn points_promised_last_turn_count_when_writing_this_turn() {
     let mut t = table();
     t.units.get_mut("thoth").unwrap().spell_points = Some(40);
-    let o = orders(&t, "stygia", "Thoth-Amon: cast Sword of Fire at Cimmerian Warband");
+    let o = orders(
+        &t,
+        "stygia",
+        "Thoth-Amon: cast Sword of Fire at Cimmerian Warband",
+    );
     let after = play(&t, &o, &[]);
     let checked = umpire::games::hyborian::orders::check_side(
         "Thoth-Amon: cast Sword of Fire at Cimmerian Warband",
@@ -143,29 +177,40 @@ fn points_promised_last_turn_count_when_writing_this_turn() {
         &after.table,
     );
     assert_eq!(checked.rejected, vec!["thoth".to_string()]);
-    let msg = checked.diagnostics.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("\n");
+    let msg = checked
+        .diagnostics
+        .iter()
+        .map(|d| d.message.clone())
+        .collect::<Vec<_>>()
+        .join("\n");
     assert!(msg.contains("has 15 left"), "{msg}");
 }
 
 #[test]
 fn a_wizard_slain_before_his_spell_takes_effect_casts_nothing() {
     let mut t = table();
-    t.pending_spells.push(umpire::games::hyborian::table::PendingSpell {
-        caster: "thoth".into(),
-        spell: umpire::games::hyborian::orders::plan::Spell::SwordOfFire,
-        target: umpire::games::hyborian::orders::plan::SpellTarget::Unit("nb".into()),
-        written: 0,
-    });
+    t.pending_spells
+        .push(umpire::games::hyborian::table::PendingSpell {
+            caster: "thoth".into(),
+            spell: umpire::games::hyborian::orders::plan::Spell::SwordOfFire,
+            target: umpire::games::hyborian::orders::plan::SpellTarget::Unit("nb".into()),
+            written: 0,
+        });
     t.units.get_mut("thoth").unwrap().status = Status::Eliminated;
     let after = play(&t, &TurnOrders::default(), &[]);
     assert_eq!(after.table.units["nb"].figures, 24);
-    assert!(matches!(magic(&after.events)[0], MagicEvent::SpellLost { .. }));
+    assert!(matches!(
+        magic(&after.events)[0],
+        MagicEvent::SpellLost { .. }
+    ));
 }
 
 /// The modifier a spell gave `unit`'s morale test this turn, if it tested for magic.
 fn magic_modifier(events: &[Event], unit: &str) -> Option<i32> {
     events.iter().find_map(|e| match e {
-        Event::MoraleTested { unit: u, modifiers, .. } if u == unit => modifiers
+        Event::MoraleTested {
+            unit: u, modifiers, ..
+        } if u == unit => modifiers
             .iter()
             .find(|(name, _)| name == "magic (Sword of Fire)")
             .map(|(_, v)| *v),
@@ -178,15 +223,35 @@ fn morale_calls_for_target_neighbours_and_northern_barbarians() {
     let mut t = table();
     // A unit within 6 inches of the warband.
     t.units.get_mut("far").unwrap().front = glam::DVec2::new(60.0, 22.0);
-    let o = orders(&t, "stygia", "Thoth-Amon: cast Sword of Fire at Cimmerian Warband");
+    let o = orders(
+        &t,
+        "stygia",
+        "Thoth-Amon: cast Sword of Fire at Cimmerian Warband",
+    );
     let t2 = play(&t, &o, &[]).table;
-    let after = play(&t2, &TurnOrders::default(), &[("spell:thoth:1", 50), ("d6:nb:sword", 4)]);
+    let after = play(
+        &t2,
+        &TurnOrders::default(),
+        &[("spell:thoth:1", 50), ("d6:nb:sword", 4)],
+    );
     // The morale step takes the calls the spell left (ruling S-3, M-1):
     // each shows as a modifier "magic (Sword of Fire)" on the unit's test.
-    assert_eq!(magic_modifier(&after.events, "nb"), Some(-20), "Northern Barbarians fear magic aimed at them");
+    assert_eq!(
+        magic_modifier(&after.events, "nb"),
+        Some(-20),
+        "Northern Barbarians fear magic aimed at them"
+    );
     assert_eq!(magic_modifier(&after.events, "far"), Some(-10));
-    assert_eq!(magic_modifier(&after.events, "pict"), None, "the Picts are more than 6 inches away");
-    assert_eq!(magic_modifier(&after.events, "thoth"), None, "single figures do not test");
+    assert_eq!(
+        magic_modifier(&after.events, "pict"),
+        None,
+        "the Picts are more than 6 inches away"
+    );
+    assert_eq!(
+        magic_modifier(&after.events, "thoth"),
+        None,
+        "single figures do not test"
+    );
 }
 
 #[test]
@@ -194,9 +259,17 @@ fn northern_barbarians_near_magic_test_at_minus_twenty() {
     let mut t = table();
     t.units.get_mut("nb").unwrap().front = glam::DVec2::new(36.0, 40.0);
     t.units.get_mut("far").unwrap().front = glam::DVec2::new(36.0, 34.0);
-    let o = orders(&t, "stygia", "Thoth-Amon: cast Sword of Fire at Gunderman Pikes");
+    let o = orders(
+        &t,
+        "stygia",
+        "Thoth-Amon: cast Sword of Fire at Gunderman Pikes",
+    );
     let t2 = play(&t, &o, &[]).table;
-    let after = play(&t2, &TurnOrders::default(), &[("spell:thoth:1", 50), ("d6:far:sword", 4)]);
+    let after = play(
+        &t2,
+        &TurnOrders::default(),
+        &[("spell:thoth:1", 50), ("d6:far:sword", 4)],
+    );
     assert_eq!(
         magic_modifier(&after.events, "nb"),
         Some(-20),
@@ -207,14 +280,30 @@ fn northern_barbarians_near_magic_test_at_minus_twenty() {
 #[test]
 fn rain_calls_no_tests_and_shield_lasts_three_turns() {
     let t = table();
-    let o = orders(&t, "stygia", "Thoth-Amon: cast Rain Demon at (60, 18)\nThoth-Amon: cast Shield of Air");
+    let o = orders(
+        &t,
+        "stygia",
+        "Thoth-Amon: cast Rain Demon at (60, 18)\nThoth-Amon: cast Shield of Air",
+    );
     let mut tbl = play(&t, &o, &[]).table;
     let after = play(&tbl, &TurnOrders::default(), &[("spell:thoth:1", 50)]);
-    assert!(after.record.units.values().all(|r| r.morale_calls.is_empty()));
+    assert!(after
+        .record
+        .units
+        .values()
+        .all(|r| r.morale_calls.is_empty()));
     tbl = after.table;
-    let shielded = |t: &Table| t.effects.iter().any(|e| e.is_active() && matches!(e.kind, EffectKind::ShieldOfAir { .. }));
+    let shielded = |t: &Table| {
+        t.effects
+            .iter()
+            .any(|e| e.is_active() && matches!(e.kind, EffectKind::ShieldOfAir { .. }))
+    };
     assert!(shielded(&tbl));
-    let rain: Vec<_> = tbl.effects.iter().filter(|e| matches!(e.kind, EffectKind::Rain { .. })).collect();
+    let rain: Vec<_> = tbl
+        .effects
+        .iter()
+        .filter(|e| matches!(e.kind, EffectKind::Rain { .. }))
+        .collect();
     assert_eq!(rain.len(), 1, "the rain stays for the turn's picture");
     assert!(!rain[0].is_active(), "rain lasts one turn");
     for turn in 0..2 {
@@ -229,9 +318,20 @@ fn ghosts_fade_after_four_turns() {
     let o = orders(&t, "stygia", "Thoth-Amon: cast Army of Ghosts at (20, 16)");
     let mut tbl = play(&t, &o, &[]).table;
     tbl = play(&tbl, &TurnOrders::default(), &[("spell:thoth:1", 70)]).table;
-    let ghosts = tbl.units.values().find(|u| u.name == "Ghosts of Thoth-Amon").unwrap().clone();
-    assert_eq!((ghosts.figures, ghosts.class), (24, umpire::games::hyborian::rules::Class::A));
-    assert_eq!(ghosts.kind, umpire::games::hyborian::rules::UnitType::LightInfantry);
+    let ghosts = tbl
+        .units
+        .values()
+        .find(|u| u.name == "Ghosts of Thoth-Amon")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (ghosts.figures, ghosts.class),
+        (24, umpire::games::hyborian::rules::Class::A)
+    );
+    assert_eq!(
+        ghosts.kind,
+        umpire::games::hyborian::rules::UnitType::LightInfantry
+    );
     assert_eq!(ghosts.side, "stygia");
     for _ in 0..2 {
         tbl = stored(&play(&tbl, &TurnOrders::default(), &[]).table);
@@ -239,13 +339,20 @@ fn ghosts_fade_after_four_turns() {
     }
     let last = play(&tbl, &TurnOrders::default(), &[]);
     assert_eq!(last.table.units[&ghosts.id].status, Status::Eliminated);
-    assert!(last.events.iter().any(|e| e.to_string() == "Ghosts of Thoth-Amon fade away."));
+    assert!(last
+        .events
+        .iter()
+        .any(|e| e.to_string() == "Ghosts of Thoth-Amon fade away."));
 }
 
 #[test]
 fn fire_spreads_two_inches_a_turn_until_rain_puts_it_out() {
     let t = table();
-    let o = orders(&t, "stygia", "Thoth-Amon: cast Wall of Fire along (30, 20) to (42, 20)");
+    let o = orders(
+        &t,
+        "stygia",
+        "Thoth-Amon: cast Wall of Fire along (30, 20) to (42, 20)",
+    );
     let mut tbl = play(&t, &o, &[]).table;
     // Turn 2: lit; ranks within 2 inches (the first two of eight) burn: 6 of 24 in the fire, 3 die.
     let r = play(&tbl, &TurnOrders::default(), &[("spell:thoth:1", 70)]);
@@ -264,8 +371,15 @@ fn fire_spreads_two_inches_a_turn_until_rain_puts_it_out() {
     tbl = play(&tbl, &o, &[]).table;
     let before = tbl.units["pict"].figures;
     let r = play(&tbl, &TurnOrders::default(), &[("spell:thoth:1", 70)]);
-    assert_eq!(r.table.units["pict"].figures, before, "the rain put the fire out");
-    assert!(!r.table.effects.iter().any(|e| matches!(e.kind, EffectKind::WoodsFire { .. })));
+    assert_eq!(
+        r.table.units["pict"].figures, before,
+        "the rain put the fire out"
+    );
+    assert!(!r
+        .table
+        .effects
+        .iter()
+        .any(|e| matches!(e.kind, EffectKind::WoodsFire { .. })));
 }
 
 #[test]
@@ -277,7 +391,12 @@ fn the_slumber_ends_after_its_die_of_turns() {
     let t = Table::from_setup(&setup).unwrap();
     let o = orders(&t, "stygia", "Thoth-Amon: cast Black Slumber at Sir Gallan");
     let mut tbl = play(&t, &o, &[]).table;
-    tbl = play(&tbl, &TurnOrders::default(), &[("spell:thoth:1", 70), ("d6:gallan:slumber", 2)]).table;
+    tbl = play(
+        &tbl,
+        &TurnOrders::default(),
+        &[("spell:thoth:1", 70), ("d6:gallan:slumber", 2)],
+    )
+    .table;
     assert!(spellbound(&tbl, "gallan"));
     tbl = play(&tbl, &TurnOrders::default(), &[]).table;
     assert!(!spellbound(&tbl, "gallan"));
@@ -285,7 +404,9 @@ fn the_slumber_ends_after_its_die_of_turns() {
 
 #[test]
 fn the_calling_is_made_once_a_battle() {
-    let src = BASE.replace("name = \"Thoth-Amon\"", "name = \"White Druids\"").replace("spell_points = 500", "spell_points = 150");
+    let src = BASE
+        .replace("name = \"Thoth-Amon\"", "name = \"White Druids\"")
+        .replace("spell_points = 500", "spell_points = 150");
     let setup: Setup = toml::from_str(&src).unwrap();
     let mut t = Table::from_setup(&setup).unwrap();
     // No prey: the beasts stay where they enter, and no melee dice fall.
@@ -294,11 +415,16 @@ fn the_calling_is_made_once_a_battle() {
     let tbl = play(&t, &o, &[]).table;
     let o = orders(&tbl, "stygia", "White Druids: cast The Calling at (30, 30)");
     let r = play(&tbl, &o, &[("spell:thoth:1", 80), ("spell:thoth:2", 60)]);
-    assert!(r.table.units.values().any(|u| u.name == "Wolves of White Druids"));
+    assert!(r
+        .table
+        .units
+        .values()
+        .any(|u| u.name == "Wolves of White Druids"));
     let r = play(&r.table, &TurnOrders::default(), &[("spell:thoth:1", 80)]);
     assert!(magic(&r.events)
         .iter()
-        .any(|m| m.to_string() == "White Druids' Calling is lost: the Calling is made once a battle."));
+        .any(|m| m.to_string()
+            == "White Druids' Calling is lost: the Calling is made once a battle."));
 }
 
 #[test]
@@ -314,9 +440,17 @@ fn an_old_stored_table_without_magic_reads() {
 #[test]
 fn magic_reads_as_sentences() {
     let t = table();
-    let o = orders(&t, "stygia", "Thoth-Amon: cast Sword of Fire at Cimmerian Warband");
+    let o = orders(
+        &t,
+        "stygia",
+        "Thoth-Amon: cast Sword of Fire at Cimmerian Warband",
+    );
     let t2 = play(&t, &o, &[]).table;
-    let r = play(&t2, &TurnOrders::default(), &[("spell:thoth:1", 57), ("d6:nb:sword", 4)]);
+    let r = play(
+        &t2,
+        &TurnOrders::default(),
+        &[("spell:thoth:1", 57), ("d6:nb:sword", 4)],
+    );
     let text: Vec<String> = magic(&r.events).iter().map(|m| m.to_string()).collect();
     assert_eq!(
         text,
@@ -348,7 +482,12 @@ fn the_report_tells_the_spells_and_the_picture_draws_them() {
     let r = play(
         &t2,
         &TurnOrders::default(),
-        &[("spell:thoth:1", 60), ("spell:thoth:2", 60), ("spell:thoth:3", 60), ("spell:thoth:4", 60)],
+        &[
+            ("spell:thoth:1", 60),
+            ("spell:thoth:2", 60),
+            ("spell:thoth:3", 60),
+            ("spell:thoth:4", 60),
+        ],
     );
     let (sections, dice) = umpire::games::hyborian::report::story(&r.events);
     let titles: Vec<&str> = sections.iter().map(|s| s.title.as_str()).collect();
@@ -357,12 +496,26 @@ fn the_report_tells_the_spells_and_the_picture_draws_them() {
     assert!(dice.contains(&"spell:thoth:4 = 60".to_string()));
     let first = &sections[0].lines;
     assert!(first.iter().any(|l| l == "Thoth-Amon cast the Shield of Air on himself: it never fails, it works (245 points left)."), "{first:#?}");
-    assert!(first.iter().any(|l| l.starts_with("The earth slid off the hill near (56.0, 29.0)")), "{first:#?}");
+    assert!(
+        first
+            .iter()
+            .any(|l| l.starts_with("The earth slid off the hill near (56.0, 29.0)")),
+        "{first:#?}"
+    );
     let svg = umpire::games::hyborian::report::picture::svg(Some(&t2), &r.table, &[], "turn 2");
-    for mark in ["#e74c3c", "#6e2c00", "#5dade2", "#a0522d", "clip-path=\"url(#fire", "r=\"14\""] {
+    for mark in [
+        "#e74c3c",
+        "#6e2c00",
+        "#5dade2",
+        "#a0522d",
+        "clip-path=\"url(#fire",
+        "r=\"14\"",
+    ] {
         assert!(svg.contains(mark), "picture lacks {mark}");
     }
-    assert!(umpire::report::picture::png(&svg).unwrap().starts_with(b"\x89PNG"));
+    assert!(umpire::report::picture::png(&svg)
+        .unwrap()
+        .starts_with(b"\x89PNG"));
 }
 
 mod invariants {
@@ -375,8 +528,14 @@ mod invariants {
     use umpire::games::hyborian::table::PendingSpell;
 
     fn spell() -> impl Strategy<Value = Spell> {
-        (0..SPELLS.len() + SPECIAL_SPELLS.len())
-            .prop_map(|i| SPELLS.iter().chain(SPECIAL_SPELLS.iter()).nth(i).copied().unwrap())
+        (0..SPELLS.len() + SPECIAL_SPELLS.len()).prop_map(|i| {
+            SPELLS
+                .iter()
+                .chain(SPECIAL_SPELLS.iter())
+                .nth(i)
+                .copied()
+                .unwrap()
+        })
     }
 
     fn target() -> impl Strategy<Value = SpellTarget> {

@@ -58,10 +58,28 @@ fn dice() -> SteadyDice {
 /// Figures `a` fights with in the second round, with `orders` written for it.
 fn second_round(width: u32, orders: &str) -> (u32, u32) {
     let t = locked(width);
-    let first = resolve_turn(&t, &TurnOrders::default(), &GameOptions::default(), &mut dice(), StopAfter::Turn).unwrap();
+    let first = resolve_turn(
+        &t,
+        &TurnOrders::default(),
+        &GameOptions::default(),
+        &mut dice(),
+        StopAfter::Turn,
+    )
+    .unwrap();
     let checked = check_side(orders, "aquilonia", &first.table);
-    assert!(checked.rejected.is_empty(), "{orders}: {:?}", checked.diagnostics);
-    let second = resolve_turn(&first.table, &checked.orders, &GameOptions::default(), &mut dice(), StopAfter::Melee).unwrap();
+    assert!(
+        checked.rejected.is_empty(),
+        "{orders}: {:?}",
+        checked.diagnostics
+    );
+    let second = resolve_turn(
+        &first.table,
+        &checked.orders,
+        &GameOptions::default(),
+        &mut dice(),
+        StopAfter::Melee,
+    )
+    .unwrap();
     (fought(&first), fought(&second))
 }
 
@@ -70,7 +88,11 @@ fn fought(r: &TurnResult) -> u32 {
     r.events
         .iter()
         .find_map(|e| match e {
-            Event::MeleeResolved { unit, figures_fighting, .. } if unit == "a" => Some(*figures_fighting),
+            Event::MeleeResolved {
+                unit,
+                figures_fighting,
+                ..
+            } if unit == "a" => Some(*figures_fighting),
             _ => None,
         })
         .unwrap()
@@ -103,11 +125,33 @@ fn after_a_charge(orders: &str) -> (u32, u32) {
         u.in_melee_with.clear();
     }
     t.units.get_mut("a").unwrap().front.y = 18.0;
-    let charge = check_side("Aquilonian Foot: phase 1 charge Nemedian Foot", "aquilonia", &t);
-    let first = resolve_turn(&t, &charge.orders, &GameOptions::default(), &mut dice(), StopAfter::Turn).unwrap();
+    let charge = check_side(
+        "Aquilonian Foot: phase 1 charge Nemedian Foot",
+        "aquilonia",
+        &t,
+    );
+    let first = resolve_turn(
+        &t,
+        &charge.orders,
+        &GameOptions::default(),
+        &mut dice(),
+        StopAfter::Turn,
+    )
+    .unwrap();
     let checked = check_side(orders, "aquilonia", &first.table);
-    assert!(checked.rejected.is_empty(), "{orders}: {:?}", checked.diagnostics);
-    let second = resolve_turn(&first.table, &checked.orders, &GameOptions::default(), &mut dice(), StopAfter::Melee).unwrap();
+    assert!(
+        checked.rejected.is_empty(),
+        "{orders}: {:?}",
+        checked.diagnostics
+    );
+    let second = resolve_turn(
+        &first.table,
+        &checked.orders,
+        &GameOptions::default(),
+        &mut dice(),
+        StopAfter::Melee,
+    )
+    .unwrap();
     (fought(&first), fought(&second))
 }
 

@@ -15,9 +15,18 @@ use umpire::games::hyborian::table::{Status, Table};
 /// a commander and a hero on each side.
 fn battle() -> Table {
     let mut text = String::from("[table]\nwidth = 72.0\ndepth = 48.0\n");
-    let kinds = [("MI", 24, 2, "Foot"), ("HI", 18, 2, "Guard"), ("MC", 12, 1, "Horse"), ("LI", 12, 1, "Skirmishers")];
+    let kinds = [
+        ("MI", 24, 2, "Foot"),
+        ("HI", 18, 2, "Guard"),
+        ("MC", 12, 1, "Horse"),
+        ("LI", 12, 1, "Skirmishers"),
+    ];
     for (side, y, facing) in [("aquilonia", 14.0, 0), ("nemedia", 34.0, 180)] {
-        let people = if side == "aquilonia" { "Aquilonian" } else { "Nemedian" };
+        let people = if side == "aquilonia" {
+            "Aquilonian"
+        } else {
+            "Nemedian"
+        };
         for (i, (kind, figures, ranks, what)) in kinds.iter().enumerate() {
             let x = 12.0 + 16.0 * i as f64;
             let class = ["A", "B", "C"][i % 3];
@@ -64,7 +73,11 @@ fn orders(table: &Table) -> TurnOrders {
             }
         }
         let checked = umpire::games::hyborian::orders::check_side(&text, &side, table);
-        assert!(checked.diagnostics.iter().all(|d| !d.is_error()), "{text}: {:?}", checked.diagnostics);
+        assert!(
+            checked.diagnostics.iter().all(|d| !d.is_error()),
+            "{text}: {:?}",
+            checked.diagnostics
+        );
         all.merge(checked.orders);
     }
     all
@@ -74,12 +87,23 @@ fn orders(table: &Table) -> TurnOrders {
 fn check(table: &Table) -> Result<(), String> {
     for u in table.units.values() {
         if !u.status.is_present() && !u.in_melee_with.is_empty() {
-            return Err(format!("{} is {} but still in melee", u.id, u.status.code()));
+            return Err(format!(
+                "{} is {} but still in melee",
+                u.id,
+                u.status.code()
+            ));
         }
         for o in &u.in_melee_with {
-            let other = table.units.get(o).ok_or(format!("{} in melee with unknown {o}", u.id))?;
+            let other = table
+                .units
+                .get(o)
+                .ok_or(format!("{} in melee with unknown {o}", u.id))?;
             if !other.status.is_present() {
-                return Err(format!("{} in melee with {o}, which is {}", u.id, other.status.code()));
+                return Err(format!(
+                    "{} in melee with {o}, which is {}",
+                    u.id,
+                    other.status.code()
+                ));
             }
             if !other.in_melee_with.contains(&u.id) {
                 return Err(format!("melee of {} and {o} is one-sided", u.id));
@@ -179,44 +203,108 @@ fn dice(pairs: &[(&str, u8)]) -> ScriptedDice {
 #[test]
 fn the_dead_never_test_morale() {
     // Appendix II: the White Hand's legions never test; no morale die is asked for.
-    let text = MELEE.replacen("status = \"in-melee:d\"", "status = \"in-melee:d\"\ntraits = [\"dead\"]", 1);
+    let text = MELEE.replacen(
+        "status = \"in-melee:d\"",
+        "status = \"in-melee:d\"\ntraits = [\"dead\"]",
+        1,
+    );
     let table = Table::from_setup(&toml::from_str(&text).unwrap()).unwrap();
     let mut d = dice(&[("melee:a", 2), ("melee:d", 3)]);
-    let out = resolve_turn(&table, &TurnOrders::default(), &GameOptions::default(), &mut d, StopAfter::Turn).unwrap();
+    let out = resolve_turn(
+        &table,
+        &TurnOrders::default(),
+        &GameOptions::default(),
+        &mut d,
+        StopAfter::Turn,
+    )
+    .unwrap();
     assert_eq!(out.table.units["a"].status, Status::Ready);
     assert!(d.unused_keys().is_empty());
-    assert!(!out.events.iter().any(|e| matches!(e, Event::MoraleTested { .. })));
+    assert!(!out
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::MoraleTested { .. })));
 }
 
 #[test]
 fn friends_passed_through_cannot_charge_in_phase_1_of_the_next_turn() {
     // §8: a falls back two moves through f; next turn f's phase 1 charge is refused.
     let table = Table::from_setup(&toml::from_str(MELEE).unwrap()).unwrap();
-    let mut d = dice(&[("melee:a", 2), ("melee:d", 3), ("morale:a:1", 90), ("severity:a:1", 50), ("morale:f:1", 1)]);
-    let out = resolve_turn(&table, &TurnOrders::default(), &GameOptions::default(), &mut d, StopAfter::Turn).unwrap();
-    assert!(out.events.iter().any(|e| matches!(e, Event::PassedThrough { through, .. } if through == "f")), "{:#?}", out.events);
+    let mut d = dice(&[
+        ("melee:a", 2),
+        ("melee:d", 3),
+        ("morale:a:1", 90),
+        ("severity:a:1", 50),
+        ("morale:f:1", 1),
+    ]);
+    let out = resolve_turn(
+        &table,
+        &TurnOrders::default(),
+        &GameOptions::default(),
+        &mut d,
+        StopAfter::Turn,
+    )
+    .unwrap();
+    assert!(
+        out.events
+            .iter()
+            .any(|e| matches!(e, Event::PassedThrough { through, .. } if through == "f")),
+        "{:#?}",
+        out.events
+    );
     assert!(out.table.morale.no_charge_in_phase1.contains("f"));
     let next = out.table;
-    let orders = umpire::games::hyborian::orders::check_side("Aquilonian Reserve: phase 1 charge Nemedian Foot", "aquilonia", &next).orders;
-    let out2 = resolve_turn(&next, &orders, &GameOptions::default(), &mut SeededDice::new([3; 32]), StopAfter::Phase1Move).unwrap();
+    let orders = umpire::games::hyborian::orders::check_side(
+        "Aquilonian Reserve: phase 1 charge Nemedian Foot",
+        "aquilonia",
+        &next,
+    )
+    .orders;
+    let out2 = resolve_turn(
+        &next,
+        &orders,
+        &GameOptions::default(),
+        &mut SeededDice::new([3; 32]),
+        StopAfter::Phase1Move,
+    )
+    .unwrap();
     let said: Vec<String> = out2.events.iter().map(|e| e.to_string()).collect();
     assert!(
-        said.iter().any(|s| s.contains("friends falling back or routing passed through it")),
+        said.iter()
+            .any(|s| s.contains("friends falling back or routing passed through it")),
         "{said:#?}"
     );
-    assert!(out2.table.morale.no_charge_in_phase1.is_empty(), "only phase 1 of the next turn");
+    assert!(
+        out2.table.morale.no_charge_in_phase1.is_empty(),
+        "only phase 1 of the next turn"
+    );
 }
 
 #[test]
 fn a_unit_that_failed_to_rally_routs_on_without_testing_again() {
     // §8: fail — rout on at twice charge speed until off the table.
     let text = MELEE
-        .replacen("front = [36.0, 24.0]\nfacing = 0\nstatus = \"in-melee:d\"", "front = [36.0, 44.0]\nfacing = 0\nstatus = \"rout\"", 1)
+        .replacen(
+            "front = [36.0, 24.0]\nfacing = 0\nstatus = \"in-melee:d\"",
+            "front = [36.0, 44.0]\nfacing = 0\nstatus = \"rout\"",
+            1,
+        )
         .replacen("status = \"in-melee:a\"", "", 1)
-        .replacen("front = [36.0, 24.0]\nfacing = 180", "front = [60.0, 10.0]\nfacing = 180", 1);
+        .replacen(
+            "front = [36.0, 24.0]\nfacing = 180",
+            "front = [60.0, 10.0]\nfacing = 180",
+            1,
+        );
     let table = Table::from_setup(&toml::from_str(&text).unwrap()).unwrap();
     let mut d = dice(&[("morale:a:1", 100)]);
-    let out = resolve_turn(&table, &TurnOrders::default(), &GameOptions::default(), &mut d, StopAfter::Turn).unwrap();
+    let out = resolve_turn(
+        &table,
+        &TurnOrders::default(),
+        &GameOptions::default(),
+        &mut d,
+        StopAfter::Turn,
+    )
+    .unwrap();
     // 44 + 20 runs off the north edge at once.
     assert_eq!(out.table.units["a"].status, Status::OffTable);
     assert!(out.table.morale.routing_on.is_empty());
@@ -225,12 +313,26 @@ fn a_unit_that_failed_to_rally_routs_on_without_testing_again() {
     let text = text.replacen("front = [36.0, 44.0]", "front = [36.0, 10.0]", 1);
     let table = Table::from_setup(&toml::from_str(&text).unwrap()).unwrap();
     let mut d = dice(&[("morale:a:1", 100), ("morale:f:1", 1)]);
-    let out = resolve_turn(&table, &TurnOrders::default(), &GameOptions::default(), &mut d, StopAfter::Turn).unwrap();
+    let out = resolve_turn(
+        &table,
+        &TurnOrders::default(),
+        &GameOptions::default(),
+        &mut d,
+        StopAfter::Turn,
+    )
+    .unwrap();
     assert_eq!(out.table.units["a"].status, Status::Rout);
     assert!(out.table.morale.routing_on.contains("a"));
     // Next turn: no rally die is asked for; it runs on 20 inches and off.
     let mut none = dice(&[]);
-    let out2 = resolve_turn(&out.table, &TurnOrders::default(), &GameOptions::default(), &mut none, StopAfter::Turn).unwrap();
+    let out2 = resolve_turn(
+        &out.table,
+        &TurnOrders::default(),
+        &GameOptions::default(),
+        &mut none,
+        StopAfter::Turn,
+    )
+    .unwrap();
     assert_eq!(out2.table.units["a"].status, Status::OffTable);
     assert!(out2.table.units["a"].in_melee_with.is_empty());
 }
@@ -238,8 +340,21 @@ fn a_unit_that_failed_to_rally_routs_on_without_testing_again() {
 #[test]
 fn morale_events_read_as_sentences() {
     let table = Table::from_setup(&toml::from_str(MELEE).unwrap()).unwrap();
-    let mut d = dice(&[("melee:a", 2), ("melee:d", 3), ("morale:a:1", 90), ("severity:a:1", 1), ("morale:f:1", 1)]);
-    let out = resolve_turn(&table, &TurnOrders::default(), &GameOptions::default(), &mut d, StopAfter::Turn).unwrap();
+    let mut d = dice(&[
+        ("melee:a", 2),
+        ("melee:d", 3),
+        ("morale:a:1", 90),
+        ("severity:a:1", 1),
+        ("morale:f:1", 1),
+    ]);
+    let out = resolve_turn(
+        &table,
+        &TurnOrders::default(),
+        &GameOptions::default(),
+        &mut d,
+        StopAfter::Turn,
+    )
+    .unwrap();
     let said: Vec<String> = out.events.iter().map(|e| e.to_string()).collect();
     for want in [
         "Aquilonian Foot tested morale (lost the melee): base 85, 20% lost −10, lost the melee −10 = 65%; rolled 90: failed.",
@@ -257,18 +372,47 @@ fn the_scripted_battle_comes_to_blows_and_tests_morale() {
     let (mut tests, mut melees) = (0, 0);
     let mut sections = std::collections::BTreeSet::new();
     for turn in 0..12u8 {
-        let out = resolve_turn(&table, &orders(&table), &GameOptions::default(), &mut SeededDice::new([turn; 32]), StopAfter::Turn).unwrap();
-        tests += out.events.iter().filter(|e| matches!(e, Event::MoraleTested { .. })).count();
-        melees += out.events.iter().filter(|e| matches!(e, Event::MeleeResolved { .. })).count();
-        sections.extend(umpire::games::hyborian::report::story(&out.events).0.into_iter().map(|s| s.title));
+        let out = resolve_turn(
+            &table,
+            &orders(&table),
+            &GameOptions::default(),
+            &mut SeededDice::new([turn; 32]),
+            StopAfter::Turn,
+        )
+        .unwrap();
+        tests += out
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::MoraleTested { .. }))
+            .count();
+        melees += out
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::MeleeResolved { .. }))
+            .count();
+        sections.extend(
+            umpire::games::hyborian::report::story(&out.events)
+                .0
+                .into_iter()
+                .map(|s| s.title),
+        );
         table = out.table;
         check(&table).unwrap();
     }
-    eprintln!("{tests} tests, {melees} bouts; {:?}", table.units.values().map(|u| (u.id.clone(), u.status.code())).collect::<Vec<_>>());
+    eprintln!(
+        "{tests} tests, {melees} bouts; {:?}",
+        table
+            .units
+            .values()
+            .map(|u| (u.id.clone(), u.status.code()))
+            .collect::<Vec<_>>()
+    );
     assert!(tests > 0 && melees > 0, "{tests} tests, {melees} bouts");
     // The report gives the tests sections of their own, in the turn's order.
     for want in ["Morale before the melee", "Melee", "Morale after the melee"] {
-        assert!(sections.contains(want), "no section {want:?} in {sections:?}");
+        assert!(
+            sections.contains(want),
+            "no section {want:?} in {sections:?}"
+        );
     }
 }
-

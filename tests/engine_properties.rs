@@ -257,10 +257,17 @@ proptest! {
 #[test]
 fn golden_turns_replay_byte_for_byte() {
     let ruleset = umpire::games::named("hyborian-age").unwrap();
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/scenarios/river-crossing.toml");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("campaigns/scenarios/river-crossing.toml");
     let text = std::fs::read_to_string(&path).unwrap();
     let options = toml::Table::new();
-    let setup = umpire::games::Setup { scenario_path: &path, scenario_text: &text, options: &options, max_turns: 12, seed: [7; 32] };
+    let setup = umpire::games::Setup {
+        scenario_path: &path,
+        scenario_text: &text,
+        options: &options,
+        max_turns: 12,
+        seed: [7; 32],
+    };
     let game = ruleset.new_game(&setup).unwrap();
     let sheets = [
         [("aquilonia", "Bossonian Archers: phase 1 move 6\nBlack Dragons: phase 1 move 6; phase 2 face right 45"), ("nemedia", "Nemedian Adventurers: phase 1 move 10; phase 2 face left 45\nNemedian Spearmen: phase 1 move 4")],
@@ -273,24 +280,43 @@ fn golden_turns_replay_byte_for_byte() {
         let mut orders = BTreeMap::new();
         for (side, sheet) in sides {
             let checked = ruleset.check_orders(&state, side, sheet, &[]).unwrap();
-            assert_eq!(checked.errors, 0, "turn {}: {}", turn + 1, checked.confirmation);
+            assert_eq!(
+                checked.errors,
+                0,
+                "turn {}: {}",
+                turn + 1,
+                checked.confirmation
+            );
             orders.insert(side.to_string(), checked.orders);
         }
         let mut dice = umpire::dice::SeededDice::new([turn as u8 + 1; 32]);
         let resolved = ruleset
-            .resolve(umpire::games::RoundInput { state: &state, options: &game.options, setup: &text, last_turn: 12, orders: &orders, dice: &mut dice })
+            .resolve(umpire::games::RoundInput {
+                state: &state,
+                options: &game.options,
+                setup: &text,
+                last_turn: 12,
+                orders: &orders,
+                dice: &mut dice,
+            })
             .unwrap();
         record.push(serde_json::json!({ "turn": turn + 1, "events": resolved.events, "dice": resolved.dice, "state": ruleset.canonical(&resolved.state).unwrap() }));
         state = resolved.state;
     }
     let now = serde_json::to_string_pretty(&record).unwrap() + "\n";
-    let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/golden/river-crossing-3-turns.json");
+    let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/golden/river-crossing-3-turns.json");
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(&golden, &now).unwrap();
     }
-    let kept = std::fs::read_to_string(&golden).expect("the golden file (UPDATE_GOLDEN=1 writes it)");
+    let kept =
+        std::fs::read_to_string(&golden).expect("the golden file (UPDATE_GOLDEN=1 writes it)");
     if kept != now {
-        let line = kept.lines().zip(now.lines()).position(|(a, b)| a != b).map_or(kept.lines().count().min(now.lines().count()), |i| i);
+        let line = kept
+            .lines()
+            .zip(now.lines())
+            .position(|(a, b)| a != b)
+            .map_or(kept.lines().count().min(now.lines().count()), |i| i);
         panic!(
             "the three turns no longer replay as stored: first difference at line {} of {}\n  stored: {}\n  now:    {}",
             line + 1,

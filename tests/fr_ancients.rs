@@ -28,16 +28,28 @@ fn every_fr_ancients_case_passes() {
             other => Some(format!("{}: {other:?}", f.display())),
         })
         .collect();
-    assert!(failures.is_empty(), "{} of {} cases did not pass:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases did not pass:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn every_case_cites_the_digest() {
     for f in case_files(&[catalogue()]) {
         let text = std::fs::read_to_string(&f).unwrap();
-        let rule = text.lines().find(|l| l.starts_with("rule = ")).unwrap_or_default();
+        let rule = text
+            .lines()
+            .find(|l| l.starts_with("rule = "))
+            .unwrap_or_default();
         assert!(
-            rule.contains('§') || rule.contains("M1") || rule.contains("desk") || rule.contains("rule "),
+            rule.contains('§')
+                || rule.contains("M1")
+                || rule.contains("desk")
+                || rule.contains("rule "),
             "{} cites no section: {rule}",
             f.display()
         );
@@ -47,27 +59,48 @@ fn every_case_cites_the_digest() {
 #[test]
 fn the_demonstration_turn_with_a_game_master() {
     let t = umpire::games::fr_ancients::demo::one_turn_with_gm();
-    assert_eq!(t, umpire::games::fr_ancients::demo::one_turn_with_gm(), "the same every run");
-    assert!(t.iter().filter(|s| s.starts_with("To the game master")).count() >= 2);
+    assert_eq!(
+        t,
+        umpire::games::fr_ancients::demo::one_turn_with_gm(),
+        "the same every run"
+    );
+    assert!(
+        t.iter()
+            .filter(|s| s.starts_with("To the game master"))
+            .count()
+            >= 2
+    );
     assert!(t.iter().any(|s| s.starts_with("From the game master")));
     assert!(
-        !t.iter().any(|s| s.starts_with("The umpire to the game master")),
+        !t.iter()
+            .any(|s| s.starts_with("The umpire to the game master")),
         "every answer written by the demonstration's game master reads back cleanly"
     );
-    let reports: Vec<&String> = t.iter().filter(|s| s.starts_with("Report to both sides")).collect();
+    let reports: Vec<&String> = t
+        .iter()
+        .filter(|s| s.starts_with("Report to both sides"))
+        .collect();
     assert_eq!(reports.len(), 2, "two phases, two reports");
-    assert!(reports.iter().all(|r| r.contains("the game master") && r.contains("7. Determine Phase Winner")));
+    assert!(reports
+        .iter()
+        .all(|r| r.contains("the game master") && r.contains("7. Determine Phase Winner")));
 }
 
 #[test]
 fn a_stand_in_game_names_its_pack_and_draws_the_table() {
     let g = trebia(Some(STAND_IN)).unwrap();
     let mut dice = SeededDice::new([5; 32]);
-    let Resolution::Done { report, .. } = g.resolve(&TurnOrders::default(), &Desk::default(), &mut dice).unwrap() else {
+    let Resolution::Done { report, .. } = g
+        .resolve(&TurnOrders::default(), &Desk::default(), &mut dice)
+        .unwrap()
+    else {
         panic!("the pack answers everything")
     };
     let text = report.text();
-    assert!(text.contains("stand-in rules, not FR!") && text.contains("sha256"), "{text}");
+    assert!(
+        text.contains("stand-in rules, not FR!") && text.contains("sha256"),
+        "{text}"
+    );
     let png = umpire::report::picture::png(&report.svg).unwrap();
     assert!(png.len() > 1000);
 }
@@ -78,7 +111,16 @@ fn rally_situation() -> (umpire::games::fr_ancients::table::Battle, Situation) {
     let q = Question {
         key: format!("rally:{unit}:1"),
         part: Part::Rally,
-        ask: Ask::Test { unit, test: Test::Rally, rally: None, modifiers: vec![], roll: Roll { key: "rally:x:1".into(), value: 5 } },
+        ask: Ask::Test {
+            unit,
+            test: Test::Rally,
+            rally: None,
+            modifiers: vec![],
+            roll: Roll {
+                key: "rally:x:1".into(),
+                value: 5,
+            },
+        },
     };
     let s = Situation::new(&g.battle, Part::Rally, vec![q], Some("trebia"));
     (g.battle, s)

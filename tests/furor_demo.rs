@@ -18,22 +18,57 @@ fn the_furor_demo_plays_soissons_through_the_spool() {
     let mails: Vec<(String, String)> = std::fs::read_dir(out.join("outbox"))
         .unwrap()
         .flatten()
-        .map(|e| (e.file_name().to_string_lossy().to_string(), std::fs::read_to_string(e.path()).unwrap()))
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().to_string(),
+                std::fs::read_to_string(e.path()).unwrap(),
+            )
+        })
         .collect();
-    let of = |kind: &str| mails.iter().filter(|(n, _)| n.contains(&format!(".{kind}."))).map(|(_, m)| m.clone()).collect::<Vec<_>>();
+    let of = |kind: &str| {
+        mails
+            .iter()
+            .filter(|(n, _)| n.contains(&format!(".{kind}.")))
+            .map(|(_, m)| m.clone())
+            .collect::<Vec<_>>()
+    };
     let reports = of("report");
-    assert_eq!(reports.len(), 6 * 3, "six rounds reported to two players and the moderator");
-    assert!(reports.iter().any(|r| r.contains("image/png")), "the map is attached");
+    assert_eq!(
+        reports.len(),
+        6 * 3,
+        "six rounds reported to two players and the moderator"
+    );
+    assert!(
+        reports.iter().any(|r| r.contains("image/png")),
+        "the map is attached"
+    );
     let texts: Vec<String> = reports.iter().map(|r| body_text(r)).collect();
-    assert!(texts.iter().any(|r| r.contains("Set-up of the gallo-romans")));
-    assert!(texts.iter().any(|r| r.contains("gallo-romans sent no orders")), "the missed round is played at its deadline");
+    assert!(texts
+        .iter()
+        .any(|r| r.contains("Set-up of the gallo-romans")));
+    assert!(
+        texts
+            .iter()
+            .any(|r| r.contains("gallo-romans sent no orders")),
+        "the missed round is played at its deadline"
+    );
     // Every confirmation takes every line, but the one with the typo.
     let refused: Vec<String> = of("confirmation")
         .iter()
         .map(|raw| body_text(raw))
-        .filter(|c| c.lines().any(|l| l.split(' ').next().is_some_and(|n| n.parse::<u32>().is_ok_and(|n| n > 0)) && l.contains("line(s) not taken")))
+        .filter(|c| {
+            c.lines().any(|l| {
+                l.split(' ')
+                    .next()
+                    .is_some_and(|n| n.parse::<u32>().is_ok_and(|n| n > 0))
+                    && l.contains("line(s) not taken")
+            })
+        })
         .collect();
     assert_eq!(refused.len(), 1, "{refused:#?}");
     assert!(refused[0].contains("did you mean"), "{}", refused[0]);
-    assert!(umpire::demo::run(&out, umpire::demo::Game::Soissons).is_err(), "the folder must be fresh");
+    assert!(
+        umpire::demo::run(&out, umpire::demo::Game::Soissons).is_err(),
+        "the folder must be fresh"
+    );
 }

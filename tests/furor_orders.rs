@@ -4,15 +4,18 @@
 
 use proptest::prelude::*;
 use umpire::games::furor::board::Board;
+use umpire::games::furor::options::Options;
 use umpire::games::furor::orders::check::{check, Checked};
 use umpire::games::furor::orders::confirm::confirmation;
 use umpire::games::furor::orders::{Advance, DefenderAdvance, Evasion, Problem, Route};
-use umpire::games::furor::options::Options;
 use umpire::games::furor::rules::crt::Column;
 use umpire::games::furor::scenario::shipped;
 
 fn soissons(first: &str) -> Board {
-    shipped("soissons").unwrap().start(&Options::default(), &Default::default(), &first.into()).unwrap()
+    shipped("soissons")
+        .unwrap()
+        .start(&Options::default(), &Default::default(), &first.into())
+        .unwrap()
 }
 
 fn franks(text: &str) -> (Checked, Board) {
@@ -21,7 +24,11 @@ fn franks(text: &str) -> (Checked, Board) {
 }
 
 fn errors(c: &Checked) -> Vec<String> {
-    c.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect()
+    c.diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message.clone())
+        .collect()
 }
 
 #[test]
@@ -48,7 +55,11 @@ fn illegal_moves_are_refused_with_the_reason() {
     let e = errors(&c);
     assert_eq!(e.len(), 2, "{e:?}");
     assert!(e[0].contains("enemy zone of control"), "{}", e[0]);
-    assert!(e[1].contains("0803 holds an enemy or neutral unit"), "{}", e[1]);
+    assert!(
+        e[1].contains("0803 holds an enemy or neutral unit"),
+        "{}",
+        e[1]
+    );
     assert!(c.orders.moves.is_empty());
 }
 
@@ -66,8 +77,19 @@ fn unknown_names_get_a_suggestion() {
     let (c, b) = franks("Salain 4a: move 0706\nattack Palatine with salian-4a");
     let d = &c.diagnostics[0];
     assert_eq!(d.kind, Problem::UnknownUnit);
-    assert_eq!(d.help.as_deref(), Some("did you mean 'Salian Franks' (salian-4a)?"));
-    assert!(c.diagnostics[1].help.as_deref().unwrap_or("").contains("palatina"), "{:?}", c.diagnostics[1]);
+    assert_eq!(
+        d.help.as_deref(),
+        Some("did you mean 'Salian Franks' (salian-4a)?")
+    );
+    assert!(
+        c.diagnostics[1]
+            .help
+            .as_deref()
+            .unwrap_or("")
+            .contains("palatina"),
+        "{:?}",
+        c.diagnostics[1]
+    );
     let text = "Salain 4a: move 0706";
     let shown = confirmation(text, &c, &b);
     assert!(shown.contains("--> orders:1:1"), "{shown}");
@@ -78,9 +100,18 @@ fn another_armys_units_and_the_other_players_turn() {
     let (c, _) = franks("syagrius: move 0608");
     assert_eq!(c.diagnostics[0].kind, Problem::NotYours);
     let b = soissons("franks");
-    let c = check("legionaries-4: move 0607\nretreat palatina 0410", &"gallo-romans".into(), &b, &Options::default());
+    let c = check(
+        "legionaries-4: move 0607\nretreat palatina 0410",
+        &"gallo-romans".into(),
+        &b,
+        &Options::default(),
+    );
     assert_eq!(c.diagnostics[0].kind, Problem::NotYourTurn);
-    assert_eq!(c.reactions.retreat.len(), 1, "reactions are read at any time");
+    assert_eq!(
+        c.reactions.retreat.len(),
+        1,
+        "reactions are read at any time"
+    );
 }
 
 #[test]
@@ -106,7 +137,10 @@ fn attacks_with_fire_options_and_else() {
     let odds = planned.odds.as_ref().unwrap();
     // Salian 4, Salian 4 and a bowman's 1 against the Legionaries' 4 (Clovis stayed in 0806,
     // Syagrius stands with the other Legionaries): 9 to 4.
-    assert_eq!((odds.attack, odds.defence, odds.odds), (9, 4, Column::TwoOne));
+    assert_eq!(
+        (odds.attack, odds.defence, odds.odds),
+        (9, 4, Column::TwoOne)
+    );
     let shown = confirmation(text, &c, &b);
     assert!(shown.contains("= 9 against 4: 2/1"), "{shown}");
     assert!(shown.contains("under the minimum 3/1"), "{shown}");
@@ -118,7 +152,11 @@ fn a_charge_that_is_no_charge_is_remarked() {
     let (c, _) = franks("salian-4a: charge legionaries-4 by 0706 0606");
     assert!(errors(&c).is_empty());
     assert_eq!(c.diagnostics[0].kind, Problem::Remark);
-    assert!(c.diagnostics[0].message.contains("only cavalry charges"), "{}", c.diagnostics[0].message);
+    assert!(
+        c.diagnostics[0].message.contains("only cavalry charges"),
+        "{}",
+        c.diagnostics[0].message
+    );
     assert_eq!(c.moves[0].charge, None);
 }
 
@@ -127,11 +165,29 @@ fn standing_reactions() {
     let (c, _) = franks("retreat salian-4a 0905 0906\nadvance salian-4b into 0707\nno advance\nadvance salian-3a with commander");
     assert!(errors(&c).is_empty(), "{:?}", errors(&c));
     assert_eq!(c.reactions.retreat[&"salian-4a".into()].len(), 2);
-    assert_eq!(c.reactions.advance, DefenderAdvance::Unit("salian-3a".into()));
+    assert_eq!(
+        c.reactions.advance,
+        DefenderAdvance::Unit("salian-3a".into())
+    );
     assert!(c.reactions.advance_commander);
-    let v = shipped("vouille").unwrap().start(&Options::default(), &Default::default(), &"visigoths".into()).unwrap();
-    let c = check("evade bretons at 2/1\nevade alans always", &"franks".into(), &v, &Options::default());
-    assert_eq!(c.reactions.evasion[&"bretons".into()], Evasion::AtOdds(Column::TwoOne));
+    let v = shipped("vouille")
+        .unwrap()
+        .start(
+            &Options::default(),
+            &Default::default(),
+            &"visigoths".into(),
+        )
+        .unwrap();
+    let c = check(
+        "evade bretons at 2/1\nevade alans always",
+        &"franks".into(),
+        &v,
+        &Options::default(),
+    );
+    assert_eq!(
+        c.reactions.evasion[&"bretons".into()],
+        Evasion::AtOdds(Column::TwoOne)
+    );
     assert_eq!(errors(&c).len(), 1, "only the Bretons evade");
 }
 
@@ -179,7 +235,11 @@ fn greetings_and_signatures_are_set_aside() {
     let (c, _) = franks("Hi umpire,\n\nsalian-4a: move 0706 0606\n\nCheers,\nChlodwig\n");
     assert!(errors(&c).is_empty(), "{:?}", errors(&c));
     assert_eq!(c.understood.len(), 1);
-    let notes = c.diagnostics.iter().filter(|d| d.kind == Problem::Remark && d.message.contains("greeting")).count();
+    let notes = c
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == Problem::Remark && d.message.contains("greeting"))
+        .count();
     assert_eq!(notes, 3);
     let (c, _) = franks("salian-4a: move 0706 0606\nHello there\nSalian 3c: move to 0709\n");
     assert_eq!(errors(&c).len(), 1, "{:?}", errors(&c));

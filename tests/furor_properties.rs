@@ -36,12 +36,24 @@ impl Dice for Loaded {
 }
 
 fn unit(id: String, side: &str, hex: Hex, strength: i64) -> UnitSpec {
-    UnitSpec { id, side: side.into(), kind: "infantry".into(), strength, reduced: Some(strength - 1), hex: Some(hex.to_string()), ..UnitSpec::default() }
+    UnitSpec {
+        id,
+        side: side.into(),
+        kind: "infantry".into(),
+        strength,
+        reduced: Some(strength - 1),
+        hex: Some(hex.to_string()),
+        ..UnitSpec::default()
+    }
 }
 
 /// No two counters break stacking, and no hex holds two sides.
 fn sound(board: &Board) -> Result<(), TestCaseError> {
-    prop_assert!(board.stacking_problems().is_empty(), "{:?}", board.stacking_problems());
+    prop_assert!(
+        board.stacking_problems().is_empty(),
+        "{:?}",
+        board.stacking_problems()
+    );
     Ok(())
 }
 
@@ -50,12 +62,28 @@ fn sound(board: &Board) -> Result<(), TestCaseError> {
 /// reported lost.
 fn losses_add_up(before: &Board, r: &Resolution) -> Result<(), TestCaseError> {
     // A unit taken off by a special rule keeps its steps but shows none.
-    let shown = |u: &umpire::games::furor::board::Unit| if u.status == Status::Removed { 0 } else { u.steps };
-    let mut steps: BTreeMap<UnitId, u8> = before.units.iter().map(|(id, u)| (id.clone(), shown(u))).collect();
-    let mut lost: BTreeMap<String, u16> = before.sides.keys().map(|s| (s.0.clone(), before.lost(s))).collect();
+    let shown = |u: &umpire::games::furor::board::Unit| {
+        if u.status == Status::Removed {
+            0
+        } else {
+            u.steps
+        }
+    };
+    let mut steps: BTreeMap<UnitId, u8> = before
+        .units
+        .iter()
+        .map(|(id, u)| (id.clone(), shown(u)))
+        .collect();
+    let mut lost: BTreeMap<String, u16> = before
+        .sides
+        .keys()
+        .map(|s| (s.0.clone(), before.lost(s)))
+        .collect();
     for e in &r.events {
         match e {
-            Event::StepLost { unit, steps_left, .. } => {
+            Event::StepLost {
+                unit, steps_left, ..
+            } => {
                 prop_assert_eq!(steps[unit] - 1, *steps_left, "{} lost one step", unit);
                 steps.insert(unit.clone(), *steps_left);
             }
@@ -76,7 +104,12 @@ fn losses_add_up(before: &Board, r: &Resolution) -> Result<(), TestCaseError> {
         prop_assert_eq!(steps[id], shown(u), "steps of {}", id);
     }
     for (side, total) in lost {
-        prop_assert_eq!(r.board.lost(&side.as_str().into()), total, "{}'s total", side);
+        prop_assert_eq!(
+            r.board.lost(&side.as_str().into()),
+            total,
+            "{}'s total",
+            side
+        );
     }
     Ok(())
 }

@@ -76,8 +76,17 @@ fn message_diagnostics_text() {
     // The envelope's errors (header, commands) and the sheet's, in the order of the text.
     let env = umpire::envelope::read(text);
     let sheet = read_sheet(&env.sheet);
-    let mut all: Vec<(usize, String)> = env.diagnostics.iter().map(|d| (d.span.start, d.render(text))).collect();
-    all.extend(sheet.syntax_errors.iter().map(|d| (d.span.start, d.render(text))));
+    let mut all: Vec<(usize, String)> = env
+        .diagnostics
+        .iter()
+        .map(|d| (d.span.start, d.render(text)))
+        .collect();
+    all.extend(
+        sheet
+            .syntax_errors
+            .iter()
+            .map(|d| (d.span.start, d.render(text))),
+    );
     all.sort();
     let rendered: Vec<String> = all.into_iter().map(|(_, r)| r).collect();
     assert_eq!(

@@ -75,8 +75,18 @@ fn every_example_in_the_guide_reads_as_shown() {
         }
         if has("melee") {
             for (a, b) in [("dragons", "knights"), ("pikes", "spears")] {
-                table.units.get_mut(a).unwrap().in_melee_with.insert(b.into());
-                table.units.get_mut(b).unwrap().in_melee_with.insert(a.into());
+                table
+                    .units
+                    .get_mut(a)
+                    .unwrap()
+                    .in_melee_with
+                    .insert(b.into());
+                table
+                    .units
+                    .get_mut(b)
+                    .unwrap()
+                    .in_melee_with
+                    .insert(a.into());
             }
         }
         if has("woods") {
@@ -136,9 +146,19 @@ fn every_example_in_the_guide_reads_as_shown() {
     }
     for ex in mails {
         let env = umpire::envelope::read(&ex.text);
-        assert!(env.diagnostics.is_empty(), "guide line {}: {:#?}", ex.line, env.diagnostics);
+        assert!(
+            env.diagnostics.is_empty(),
+            "guide line {}: {:#?}",
+            ex.line,
+            env.diagnostics
+        );
         let sheet = read_sheet(&env.sheet);
-        assert!(sheet.syntax_errors.is_empty(), "guide line {}: {:#?}", ex.line, sheet.syntax_errors);
+        assert!(
+            sheet.syntax_errors.is_empty(),
+            "guide line {}: {:#?}",
+            ex.line,
+            sheet.syntax_errors
+        );
         assert!(env.header.is_some(), "guide line {}", ex.line);
     }
 }

@@ -7,7 +7,9 @@ use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 use umpire::games::hyborian::orders::ast::*;
 use umpire::games::hyborian::orders::plan::{Hand, Spell};
-use umpire::games::hyborian::orders::{check_side, confirmation, parse_sheet, read_sheet, sample, Span};
+use umpire::games::hyborian::orders::{
+    check_side, confirmation, parse_sheet, read_sheet, sample, Span,
+};
 use umpire::games::hyborian::rules::magic::SPELLS;
 use umpire::games::hyborian::rules::{Formation, Phase};
 
@@ -155,16 +157,20 @@ fn function() -> impl Strategy<Value = Function> {
         face().prop_map(Function::Face),
         form().prop_map(Function::Form),
         (face(), form()).prop_map(|(a, b)| Function::FaceAndForm(a, b)),
-        (aim, any::<bool>(), any::<bool>(), prop::option::of((hand(), positive()))).prop_map(
-            |(aim, breakthrough, break_off, sweep)| {
+        (
+            aim,
+            any::<bool>(),
+            any::<bool>(),
+            prop::option::of((hand(), positive()))
+        )
+            .prop_map(|(aim, breakthrough, break_off, sweep)| {
                 Function::Charge(ChargeOrder {
                     sweep,
                     aim,
                     breakthrough,
                     break_off,
                 })
-            }
-        ),
+            }),
         Just(Function::BreakOff),
         Just(Function::Hold),
     ]
@@ -310,7 +316,8 @@ fn no_input_panics() {
             random_text(&mut rng)
         };
         let env = umpire::envelope::read(&text);
-        let checked = umpire::games::hyborian::orders::validate(&read_sheet(&env.sheet), "aquilonia", &table);
+        let checked =
+            umpire::games::hyborian::orders::validate(&read_sheet(&env.sheet), "aquilonia", &table);
         for d in checked.diagnostics.iter().take(2) {
             let _ = d.render(&text);
         }

@@ -571,12 +571,32 @@ fn valid_orders_are_kept_beside_bad_ones() {
 #[test]
 fn distance_may_come_before_the_oblique_or_the_step_back() {
     let table = umpire::games::hyborian::orders::sample::table();
-    let a = umpire::games::hyborian::orders::check_side("Black Dragons: phase 1 move 6 oblique right 45", "aquilonia", &table);
-    let b = umpire::games::hyborian::orders::check_side("Black Dragons: phase 1 move oblique right 45 6", "aquilonia", &table);
-    assert!(a.rejected.is_empty() && a.diagnostics.iter().all(|d| !d.is_error()), "{:?}", a.diagnostics);
+    let a = umpire::games::hyborian::orders::check_side(
+        "Black Dragons: phase 1 move 6 oblique right 45",
+        "aquilonia",
+        &table,
+    );
+    let b = umpire::games::hyborian::orders::check_side(
+        "Black Dragons: phase 1 move oblique right 45 6",
+        "aquilonia",
+        &table,
+    );
+    assert!(
+        a.rejected.is_empty() && a.diagnostics.iter().all(|d| !d.is_error()),
+        "{:?}",
+        a.diagnostics
+    );
     assert_eq!(a.orders, b.orders);
-    let c = umpire::games::hyborian::orders::check_side("Bossonian Archers: phase 1 move 2 back", "aquilonia", &table);
-    let d = umpire::games::hyborian::orders::check_side("Bossonian Archers: phase 1 move back 2", "aquilonia", &table);
+    let c = umpire::games::hyborian::orders::check_side(
+        "Bossonian Archers: phase 1 move 2 back",
+        "aquilonia",
+        &table,
+    );
+    let d = umpire::games::hyborian::orders::check_side(
+        "Bossonian Archers: phase 1 move back 2",
+        "aquilonia",
+        &table,
+    );
     assert!(c.rejected.is_empty(), "{:?}", c.diagnostics);
     assert_eq!(c.orders, d.orders);
 }
@@ -606,7 +626,13 @@ fn a_stray_line_between_orders_or_a_misspelt_unit_is_still_refused() {
     assert_eq!(errors(&c), vec![Kind::Illegal(Illegal::UnknownUnit)]);
     let c = check("Black Dragons: phase 1 move 6\nBossonian Archrs\n");
     assert_eq!(errors(&c), vec![Kind::Illegal(Illegal::UnknownUnit)]);
-    assert!(c.diagnostics.iter().any(|d| d.help.iter().any(|h| h.contains("Bossonian Archers"))), "{:#?}", c.diagnostics);
+    assert!(
+        c.diagnostics
+            .iter()
+            .any(|d| d.help.iter().any(|h| h.contains("Bossonian Archers"))),
+        "{:#?}",
+        c.diagnostics
+    );
     // A unit's name on a line of its own still heads its block.
     let c = check("Black Dragons\n  phase 1 move 6\nThanks\n");
     assert!(errors(&c).is_empty(), "{:#?}", c.diagnostics);

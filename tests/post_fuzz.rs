@@ -16,13 +16,95 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 const WORDS: &[&str] = &[
-    "GAME", "ford", "SIDE", "aquilonia", "nemedia", "PASSWORD", "dragon7", "serpent3", "modpw", "MODERATOR", "TURN", "STATUS",
-    "HELP", "RESEND", "HISTORY", "DEADLINE", "EXTEND", "FORCE", "HOLD", "ON", "OFF", "APPROVE", "REPLACE", "PAUSE", "RESUME",
-    "END", "DICE", "UNLOCK", "Black", "Dragons", "Bossonian", "Archers", "Nemedian", "Knights", "Spearmen", "phase", "1", "2",
-    "move", "full", "charge", "face", "left", "right", "90", "form", "column", "line", "hold", "evade", "fire", "at", "cast",
-    "Wall", "of", "Fire", "(30,", "24)", "melee:dragons=4", "fire:boss:1=9", "2026-12-05", "20:00", "9999-12-31", "23:59",
-    "999999", "-5", "0", "4294967296", "with", "breakthrough", "then", "wheel", ";", ":", "—", "é", "Приказы", "🗡", "\u{202e}",
-    "CAMPAIGN", "POWER", "army", "--", ">", "#", "//", "\"", "'", "\t",
+    "GAME",
+    "ford",
+    "SIDE",
+    "aquilonia",
+    "nemedia",
+    "PASSWORD",
+    "dragon7",
+    "serpent3",
+    "modpw",
+    "MODERATOR",
+    "TURN",
+    "STATUS",
+    "HELP",
+    "RESEND",
+    "HISTORY",
+    "DEADLINE",
+    "EXTEND",
+    "FORCE",
+    "HOLD",
+    "ON",
+    "OFF",
+    "APPROVE",
+    "REPLACE",
+    "PAUSE",
+    "RESUME",
+    "END",
+    "DICE",
+    "UNLOCK",
+    "Black",
+    "Dragons",
+    "Bossonian",
+    "Archers",
+    "Nemedian",
+    "Knights",
+    "Spearmen",
+    "phase",
+    "1",
+    "2",
+    "move",
+    "full",
+    "charge",
+    "face",
+    "left",
+    "right",
+    "90",
+    "form",
+    "column",
+    "line",
+    "hold",
+    "evade",
+    "fire",
+    "at",
+    "cast",
+    "Wall",
+    "of",
+    "Fire",
+    "(30,",
+    "24)",
+    "melee:dragons=4",
+    "fire:boss:1=9",
+    "2026-12-05",
+    "20:00",
+    "9999-12-31",
+    "23:59",
+    "999999",
+    "-5",
+    "0",
+    "4294967296",
+    "with",
+    "breakthrough",
+    "then",
+    "wheel",
+    ";",
+    ":",
+    "—",
+    "é",
+    "Приказы",
+    "🗡",
+    "\u{202e}",
+    "CAMPAIGN",
+    "POWER",
+    "army",
+    "--",
+    ">",
+    "#",
+    "//",
+    "\"",
+    "'",
+    "\t",
 ];
 
 fn pick<'a>(rng: &mut ChaCha8Rng, items: &'a [&'a str]) -> &'a str {
@@ -44,7 +126,11 @@ fn random_text(rng: &mut ChaCha8Rng, max_words: usize) -> String {
 }
 
 fn header_line(rng: &mut ChaCha8Rng, who: Persona, game: &str) -> String {
-    let game = if rng.random_bool(0.9) { game } else { pick(rng, WORDS) };
+    let game = if rng.random_bool(0.9) {
+        game
+    } else {
+        pick(rng, WORDS)
+    };
     let own = match who {
         Persona::Conan => Some(format!("GAME {game} SIDE aquilonia PASSWORD dragon7")),
         Persona::Tarascus => Some(format!("GAME {game} SIDE nemedia PASSWORD serpent3")),
@@ -54,7 +140,11 @@ fn header_line(rng: &mut ChaCha8Rng, who: Persona, game: &str) -> String {
     match (rng.random_range(0..20), own) {
         (0..=15, Some(own)) => own,
         (0..=12, None) => format!("GAME {game} SIDE aquilonia PASSWORD dragon7"),
-        (16, _) => format!("GAME {game} SIDE {} PASSWORD {}", pick(rng, WORDS), pick(rng, WORDS)),
+        (16, _) => format!(
+            "GAME {game} SIDE {} PASSWORD {}",
+            pick(rng, WORDS),
+            pick(rng, WORDS)
+        ),
         (17, _) => format!("GAME {game} SIDE aquilonia"),
         _ => random_text(rng, 6),
     }
@@ -68,9 +158,37 @@ fn body(rng: &mut ChaCha8Rng, who: Persona, game: &str) -> String {
     }
     for _ in 0..rng.random_range(0..6) {
         match rng.random_range(0..5) {
-            0 => b.push_str(&format!("{} {}", pick(rng, &["STATUS", "HELP", "FORCE", "RESUME", "HOLD OFF", "APPROVE", "RESEND"]), random_text(rng, 1))),
-            1 => b.push_str(&format!("{} {}", pick(rng, &["DEADLINE", "EXTEND", "HISTORY", "DICE", "REPLACE", "UNLOCK"]), random_text(rng, 3))),
-            2 => b.push_str(&format!("{}: phase {} {}", pick(rng, &["Black Dragons", "Bossonian Archers", "Nemedian Knights", "Aquilonian Foot", "Nobody"]), rng.random_range(1..=2), random_text(rng, 5))),
+            0 => b.push_str(&format!(
+                "{} {}",
+                pick(
+                    rng,
+                    &["STATUS", "HELP", "FORCE", "RESUME", "HOLD OFF", "APPROVE", "RESEND"]
+                ),
+                random_text(rng, 1)
+            )),
+            1 => b.push_str(&format!(
+                "{} {}",
+                pick(
+                    rng,
+                    &["DEADLINE", "EXTEND", "HISTORY", "DICE", "REPLACE", "UNLOCK"]
+                ),
+                random_text(rng, 3)
+            )),
+            2 => b.push_str(&format!(
+                "{}: phase {} {}",
+                pick(
+                    rng,
+                    &[
+                        "Black Dragons",
+                        "Bossonian Archers",
+                        "Nemedian Knights",
+                        "Aquilonian Foot",
+                        "Nobody"
+                    ]
+                ),
+                rng.random_range(1..=2),
+                random_text(rng, 5)
+            )),
             _ => b.push_str(&random_text(rng, 12)),
         }
         b.push('\n');
@@ -138,15 +256,28 @@ fn message(rng: &mut ChaCha8Rng, n: usize, game: &str) -> Vec<u8> {
     let mut h = vec![from(rng, who)];
     match rng.random_range(0..6) {
         0 => {}
-        1 => h.push(format!("Message-ID: <{}>", random_text(rng, 2).replace(['\r', '\n'], ""))),
-        2 => h.push(format!("Message-ID: <dup{}@x.example>", rng.random_range(0..50))),
+        1 => h.push(format!(
+            "Message-ID: <{}>",
+            random_text(rng, 2).replace(['\r', '\n'], "")
+        )),
+        2 => h.push(format!(
+            "Message-ID: <dup{}@x.example>",
+            rng.random_range(0..50)
+        )),
         _ => h.push(format!("Message-ID: <fuzz{n}@x.example>")),
     }
     if rng.random_bool(0.7) {
-        h.push(format!("Subject: {}", random_text(rng, 4).replace(['\r', '\n'], " ")));
+        h.push(format!(
+            "Subject: {}",
+            random_text(rng, 4).replace(['\r', '\n'], " ")
+        ));
     }
     if rng.random_bool(0.2) {
-        h.push(format!("References: <{}> <{}>", random_text(rng, 1).trim(), pick(rng, WORDS)));
+        h.push(format!(
+            "References: <{}> <{}>",
+            random_text(rng, 1).trim(),
+            pick(rng, WORDS)
+        ));
     }
     if rng.random_bool(0.05) {
         h.push("Auto-Submitted: auto-replied".into());
@@ -169,13 +300,23 @@ fn message(rng: &mut ChaCha8Rng, n: usize, game: &str) -> Vec<u8> {
 
 #[test]
 fn any_mail_is_handled_and_never_stops_the_umpire() {
-    let cases: usize = std::env::var("UMPIRE_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
-    let seed: u64 = std::env::var("UMPIRE_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(14);
+    let cases: usize = std::env::var("UMPIRE_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000);
+    let seed: u64 = std::env::var("UMPIRE_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(14);
     let dir = tempfile::tempdir().unwrap();
     let mut cfg = config(dir.path());
     cfg.durability = umpire::store::Durability::Off;
     let mut po = umpire::post::PostOffice::open(cfg).unwrap();
-    po.create_game(&umpire::post::gamefile::GameFile::load(&game_file(dir.path())).unwrap(), t0()).unwrap();
+    po.create_game(
+        &umpire::post::gamefile::GameFile::load(&game_file(dir.path())).unwrap(),
+        t0(),
+    )
+    .unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // The mail is for the newest game (a fresh one every 10,000 messages,
     // so a game the random moderator ended or paused does not end the run).
@@ -184,36 +325,85 @@ fn any_mail_is_handled_and_never_stops_the_umpire() {
         let raw = message(&mut rng, n, &game);
         let now = t0() + chrono::Duration::seconds(n as i64);
         if let Err(e) = po.accept(&raw, "fuzz", now) {
-            panic!("seed {seed}, message {n}: accept failed: {e}\n{}", String::from_utf8_lossy(&raw));
+            panic!(
+                "seed {seed}, message {n}: accept failed: {e}\n{}",
+                String::from_utf8_lossy(&raw)
+            );
         }
-        let left: i64 = po.store().count("messages", "state IN ('new', 'failed')").unwrap();
+        let left: i64 = po
+            .store()
+            .count("messages", "state IN ('new', 'failed')")
+            .unwrap();
         if left > 0 {
-            let note: String = po.store().optional_string("SELECT coalesce(note, state) FROM messages WHERE state IN ('new', 'failed')", []).unwrap().unwrap_or_default();
-            panic!("seed {seed}, message {n} was left {note}:\n{}", String::from_utf8_lossy(&raw));
+            let note: String = po
+                .store()
+                .optional_string(
+                    "SELECT coalesce(note, state) FROM messages WHERE state IN ('new', 'failed')",
+                    [],
+                )
+                .unwrap()
+                .unwrap_or_default();
+            panic!(
+                "seed {seed}, message {n} was left {note}:\n{}",
+                String::from_utf8_lossy(&raw)
+            );
         }
         if n % 10_000 == 9_999 {
             // A valid order mail to a fresh game is still answered.
             let id = format!("check{n}");
-            let file = std::fs::read_to_string(game_file(dir.path())).unwrap().replace("id = \"ford\"", &format!("id = \"{id}\""));
+            let file = std::fs::read_to_string(game_file(dir.path()))
+                .unwrap()
+                .replace("id = \"ford\"", &format!("id = \"{id}\""));
             let path = dir.path().join(format!("{id}.toml"));
             std::fs::write(&path, file).unwrap();
-            po.create_game(&umpire::post::gamefile::GameFile::load(&path).unwrap(), now).unwrap();
-            let orders = format!("GAME {id} SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n");
-            let d = po.accept(&mail(CONAN, &format!("check{n}@aquilonia.example"), &orders), "fuzz", now).unwrap();
-            assert!(matches!(d, Some(umpire::post::Disposition::Orders { .. })), "seed {seed}: a valid mail after message {n}: {d:?}");
+            po.create_game(&umpire::post::gamefile::GameFile::load(&path).unwrap(), now)
+                .unwrap();
+            let orders = format!(
+                "GAME {id} SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n"
+            );
+            let d = po
+                .accept(
+                    &mail(CONAN, &format!("check{n}@aquilonia.example"), &orders),
+                    "fuzz",
+                    now,
+                )
+                .unwrap();
+            assert!(
+                matches!(d, Some(umpire::post::Disposition::Orders { .. })),
+                "seed {seed}: a valid mail after message {n}: {d:?}"
+            );
             game = id;
         }
     }
     // The mail reached every depth: orders taken, refusals, ignored garbage.
     let share = |cond: &str| po.store().count("messages", cond).unwrap() as f64 / cases as f64;
-    let (done, refused, ignored) = (share("state = 'done'"), share("state = 'refused'"), share("state = 'ignored'"));
+    let (done, refused, ignored) = (
+        share("state = 'done'"),
+        share("state = 'refused'"),
+        share("state = 'ignored'"),
+    );
     if std::env::var("UMPIRE_FUZZ_STATS").is_ok() {
         let mut st = po.store().conn().prepare("SELECT substr(note, 1, 60), COUNT(*) FROM messages GROUP BY 1 ORDER BY 2 DESC LIMIT 25").unwrap();
-        for (note, n) in st.query_map([], |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, i64>(1)?))).unwrap().map(Result::unwrap) {
+        for (note, n) in st
+            .query_map([], |r| {
+                Ok((r.get::<_, Option<String>>(0)?, r.get::<_, i64>(1)?))
+            })
+            .unwrap()
+            .map(Result::unwrap)
+        {
             eprintln!("{n:6} {}", note.unwrap_or_default());
         }
     }
     let taken = po.store().count("submissions", "1").unwrap() as f64 / cases as f64;
-    eprintln!("{cases} messages: {:.0}% done ({:.0}% with orders taken), {:.0}% refused, {:.0}% ignored", done * 100.0, taken * 100.0, refused * 100.0, ignored * 100.0);
-    assert!(done > 0.1 && taken > 0.05 && refused > 0.1 && ignored > 0.05, "the generator no longer reaches every path");
+    eprintln!(
+        "{cases} messages: {:.0}% done ({:.0}% with orders taken), {:.0}% refused, {:.0}% ignored",
+        done * 100.0,
+        taken * 100.0,
+        refused * 100.0,
+        ignored * 100.0
+    );
+    assert!(
+        done > 0.1 && taken > 0.05 && refused > 0.1 && ignored > 0.05,
+        "the generator no longer reaches every path"
+    );
 }

@@ -19,17 +19,31 @@ fn play_one_turn(dir: &std::path::Path) -> umpire::post::PostOffice {
 fn report_mail_has_text_html_and_the_picture_inline_and_attached() {
     let dir = tempfile::tempdir().unwrap();
     let po = play_one_turn(dir.path());
-    let (_, to, raw) = outbox(&po).into_iter().find(|(k, _, _)| k == "report").unwrap();
+    let (_, to, raw) = outbox(&po)
+        .into_iter()
+        .find(|(k, _, _)| k == "report")
+        .unwrap();
     assert_eq!(to, CONAN);
-    let m = mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap();
+    let m = mail_parser::MessageParser::default()
+        .parse(raw.as_bytes())
+        .unwrap();
     let html = m.body_html(0).unwrap();
-    let cid = html.split("src=\"cid:").nth(1).unwrap().split('"').next().unwrap().to_string();
+    let cid = html
+        .split("src=\"cid:")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_string();
     let png = m
         .attachments()
         .find(|a| a.content_id() == Some(cid.as_str()))
         .expect("the picture is inline under the cid the HTML uses");
     assert!(png.contents().starts_with(b"\x89PNG"));
-    assert!(m.attachments().any(|a| a.attachment_name().is_some_and(|n| n.ends_with(".png"))));
+    assert!(m
+        .attachments()
+        .any(|a| a.attachment_name().is_some_and(|n| n.ends_with(".png"))));
     let svg = m
         .attachments()
         .find(|a| a.attachment_name().is_some_and(|n| n.ends_with(".svg")))
@@ -37,7 +51,11 @@ fn report_mail_has_text_html_and_the_picture_inline_and_attached() {
     let svg = String::from_utf8_lossy(svg.contents());
     // Nemedian Knights charged: their move is drawn as a charge (red, solid);
     // Black Dragons only moved (dashed).
-    assert_eq!(svg.matches("stroke=\"#c00\" stroke-width=\"2.5\"").count(), 1, "{svg}");
+    assert_eq!(
+        svg.matches("stroke=\"#c00\" stroke-width=\"2.5\"").count(),
+        1,
+        "{svg}"
+    );
     assert!(svg.contains("stroke-dasharray=\"5 3\" marker-end"));
     let text = m.body_text(0).unwrap();
     assert!(text.contains("Phase 1 movement"), "{text}");
@@ -49,22 +67,44 @@ fn exported_archive_renders_in_chromium_with_the_picture_visible() {
     let dir = tempfile::tempdir().unwrap();
     let mut po = play_one_turn(dir.path());
     let site = dir.path().join("site");
-    assert_eq!(umpire::post::export_html(&mut po, "ford", &site).unwrap(), 1);
+    assert_eq!(
+        umpire::post::export_html(&mut po, "ford", &site).unwrap(),
+        1
+    );
     let page = std::fs::read_to_string(site.join("turn-1.html")).unwrap();
     assert!(page.contains("src=\"turn-1.png\""));
-    assert!(std::fs::read_to_string(site.join("index.html")).unwrap().contains("turn-1.html"));
+    assert!(std::fs::read_to_string(site.join("index.html"))
+        .unwrap()
+        .contains("turn-1.html"));
 
     let shot = dir.path().join("shot.png");
     let out = Command::new("chromium")
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"])
-        .args(["--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        .arg(format!("--user-data-dir={}", dir.path().join("profile").display()))
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+        ])
+        .args([
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            dir.path().join("profile").display()
+        ))
         .args(["--window-size=800,900", "--hide-scrollbars"])
         .arg(format!("--screenshot={}", shot.display()))
         .arg(format!("file://{}", site.join("turn-1.html").display()))
         .output()
         .expect("chromium is installed by .ci/run (Debian package chromium)");
-    assert!(shot.exists(), "no screenshot: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        shot.exists(),
+        "no screenshot: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let pixmap = resvg::tiny_skia::Pixmap::decode_png(&std::fs::read(&shot).unwrap()).unwrap();
     // The table's cloth colour (#e9efd8) covers a large part of the page
     // only if the picture loaded and was drawn.
@@ -73,14 +113,21 @@ fn exported_archive_renders_in_chromium_with_the_picture_visible() {
         .iter()
         .filter(|p| (p.red(), p.green(), p.blue()) == (0xe9, 0xef, 0xd8))
         .count();
-    assert!(cloth > 50_000, "picture not visible: {cloth} pixels of table cloth");
+    assert!(
+        cloth > 50_000,
+        "picture not visible: {cloth} pixels of table cloth"
+    );
 }
 
 #[test]
 fn json_report_and_verify_from_the_command_line() {
     let dir = tempfile::tempdir().unwrap();
     drop(play_one_turn(dir.path()));
-    std::fs::write(dir.path().join("umpire.toml"), "database = \"umpire.sqlite\"\n").unwrap();
+    std::fs::write(
+        dir.path().join("umpire.toml"),
+        "database = \"umpire.sqlite\"\n",
+    )
+    .unwrap();
     let run = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_umpire"))
             .arg("--config")
@@ -113,7 +160,10 @@ fn the_demo_plays_a_game_and_says_where_every_kind_of_mail_is() {
         .flatten()
         .filter(|e| e.file_name().to_string_lossy().contains(".report."))
         .count();
-    assert!(reports >= 9, "at least three turns reported to three addresses: {reports}");
+    assert!(
+        reports >= 9,
+        "at least three turns reported to three addresses: {reports}"
+    );
     // The folder must be fresh: a second run refuses instead of mixing games.
     assert!(umpire::demo::run(&out, umpire::demo::Game::Ford).is_err());
 }

@@ -184,7 +184,13 @@ pub trait Ruleset: Sync {
     ///
     /// # Errors
     /// When the stored state cannot be read.
-    fn check_orders(&self, state: &Json, side: &str, sheet: &str, envelope: &[Rendered]) -> Result<Checked, RulesetError>;
+    fn check_orders(
+        &self,
+        state: &Json,
+        side: &str,
+        sheet: &str,
+        envelope: &[Rendered],
+    ) -> Result<Checked, RulesetError>;
     /// The die a dice key of this rule set uses, for a moderator's `DICE`.
     ///
     /// # Errors
@@ -208,7 +214,12 @@ pub trait Ruleset: Sync {
     ///
     /// # Errors
     /// When stored data cannot be read.
-    fn picture(&self, before: &Json, after: &Json, report: &RoundReport) -> Result<String, RulesetError>;
+    fn picture(
+        &self,
+        before: &Json,
+        after: &Json,
+        report: &RoundReport,
+    ) -> Result<String, RulesetError>;
     /// A stored state as this build writes it (fields added since filled
     /// with their defaults), so a replay is compared with what was stored
     /// and not with how an older build spelled it.
@@ -229,7 +240,10 @@ pub trait Ruleset: Sync {
 
 /// Every rule set umpire judges.
 pub fn all() -> &'static [&'static dyn Ruleset] {
-    &[&hyborian::ruleset::HyborianAge, &furor::ruleset::FurorBarbarus]
+    &[
+        &hyborian::ruleset::HyborianAge,
+        &furor::ruleset::FurorBarbarus,
+    ]
 }
 
 /// The rule set of that name.
@@ -244,7 +258,10 @@ pub fn ruleset(name: &str) -> Option<&'static dyn Ruleset> {
 pub fn named(name: &str) -> Result<&'static dyn Ruleset, RulesetError> {
     ruleset(name).ok_or_else(|| {
         let names: Vec<&str> = all().iter().map(|r| r.name()).collect();
-        RulesetError::Setup(format!("no rule set called '{name}' (umpire judges: {})", names.join(", ")))
+        RulesetError::Setup(format!(
+            "no rule set called '{name}' (umpire judges: {})",
+            names.join(", ")
+        ))
     })
 }
 
@@ -269,7 +286,12 @@ pub fn ruleset_named_in(text: &str) -> Result<String, String> {
 ///
 /// # Errors
 /// When the state cannot be read.
-pub fn check_offline(ruleset: &dyn Ruleset, state: &Json, text: &str, side: Option<&str>) -> Result<(String, bool), RulesetError> {
+pub fn check_offline(
+    ruleset: &dyn Ruleset,
+    state: &Json,
+    text: &str,
+    side: Option<&str>,
+) -> Result<(String, bool), RulesetError> {
     let env = crate::envelope::read(text);
     let header_side = env.header.as_ref().and_then(|h| match &h.node.role {
         crate::envelope::Role::Player { side } => Some(side.clone()),
@@ -284,7 +306,11 @@ pub fn check_offline(ruleset: &dyn Ruleset, state: &Json, text: &str, side: Opti
             false,
         ));
     };
-    let rendered: Vec<Rendered> = env.diagnostics.iter().map(|d| d.rendered(&env.source)).collect();
+    let rendered: Vec<Rendered> = env
+        .diagnostics
+        .iter()
+        .map(|d| d.rendered(&env.source))
+        .collect();
     let checked = ruleset.check_orders(state, &side, &env.sheet, &rendered)?;
     Ok((checked.confirmation, checked.errors == 0))
 }
@@ -312,15 +338,33 @@ mod tests {
         let table = hyborian::orders::sample::table();
         let state = serde_json::to_value(&table).unwrap();
         let r = named(hyborian::RULESET).unwrap();
-        let (text, ok) = check_offline(r, &state, "GAME g SIDE aquilonia PASSWORD p\nBlack Dragons: phase 1 move 6\nEND\n", None).unwrap();
+        let (text, ok) = check_offline(
+            r,
+            &state,
+            "GAME g SIDE aquilonia PASSWORD p\nBlack Dragons: phase 1 move 6\nEND\n",
+            None,
+        )
+        .unwrap();
         assert!(ok, "{text}");
         assert!(text.contains("Black Dragons: phase 1 move 6"));
-        let (text, ok) = check_offline(r, &state, "Black Dragns: phase 1 move 6\n", Some("aquilonia")).unwrap();
+        let (text, ok) = check_offline(
+            r,
+            &state,
+            "Black Dragns: phase 1 move 6\n",
+            Some("aquilonia"),
+        )
+        .unwrap();
         assert!(!ok);
         assert!(text.contains("Black Dragons"), "suggests the name: {text}");
         let (text, ok) = check_offline(r, &state, "Black Dragons: phase 1 move 6\n", None).unwrap();
         assert!(!ok && text.contains("--side"));
-        let (text, ok) = check_offline(r, &state, "GAME g SIDE aquilonia\nBlack Dragons: phase 1 move 6\n", Some("aquilonia")).unwrap();
+        let (text, ok) = check_offline(
+            r,
+            &state,
+            "GAME g SIDE aquilonia\nBlack Dragons: phase 1 move 6\n",
+            Some("aquilonia"),
+        )
+        .unwrap();
         assert!(!ok && text.contains("the header lacks PASSWORD"), "{text}");
     }
 }

@@ -254,16 +254,25 @@ impl Outgoing {
         }
         // Threading ids come from the mail answered: a malformed one only
         // costs the thread, never the answer.
-        let threading = |id: &&String| valid_id(id.trim().trim_start_matches('<').trim_end_matches('>'));
+        let threading =
+            |id: &&String| valid_id(id.trim().trim_start_matches('<').trim_end_matches('>'));
         if let Some(id) = self.in_reply_to.iter().find(threading) {
             builder = builder.in_reply_to(bracketed(id));
         }
-        let refs: Vec<String> = self.references.iter().filter(threading).map(|id| bracketed(id)).collect();
+        let refs: Vec<String> = self
+            .references
+            .iter()
+            .filter(threading)
+            .map(|id| bracketed(id))
+            .collect();
         if !refs.is_empty() {
             builder = builder.references(refs.join(" "));
         }
         if let Some(value) = self.auto_submitted.value() {
-            builder = builder.raw_header(HeaderValue::new(HeaderName::new_from_ascii_str("Auto-Submitted"), value.into()));
+            builder = builder.raw_header(HeaderValue::new(
+                HeaderName::new_from_ascii_str("Auto-Submitted"),
+                value.into(),
+            ));
         }
         let boundary = Boundaries::new(message_id);
         let body = self.body(&boundary)?;
@@ -386,7 +395,11 @@ fn valid_id(id: &str) -> bool {
 /// A header's text on one line of at most [`MAX_SUBJECT`] characters: a
 /// subject copied from a player's mail cannot add header lines.
 fn one_line(s: &str) -> String {
-    let line: String = s.chars().map(|c| if c.is_control() { ' ' } else { c }).take(MAX_SUBJECT).collect();
+    let line: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(MAX_SUBJECT)
+        .collect();
     line.trim().to_string()
 }
 
@@ -485,7 +498,10 @@ mod tests {
         ] {
             assert!(text.contains(needle), "{needle} missing in\n{text}");
         }
-        assert!(text.contains("Auto-Submitted: auto-generated"), "every message says it is automatic");
+        assert!(
+            text.contains("Auto-Submitted: auto-generated"),
+            "every message says it is automatic"
+        );
         let back = Incoming::parse(&bytes).unwrap();
         assert_eq!(back.orders_text, mail.text.trim());
         assert_eq!(back.subject, mail.subject);
@@ -588,7 +604,12 @@ mod tests {
             ..sample()
         };
         let text = String::from_utf8(bad_ref.to_rfc5322("a@b", date()).unwrap()).unwrap();
-        assert!(text.contains("References: <ok@x.example>") && !text.contains("not an id") && !text.contains("In-Reply-To"), "{text}");
+        assert!(
+            text.contains("References: <ok@x.example>")
+                && !text.contains("not an id")
+                && !text.contains("In-Reply-To"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -24,7 +24,9 @@
 use mail_auth::common::parse::TxtRecordParser;
 use mail_auth::common::resolver::ToFqdn;
 use mail_auth::common::verify::DomainKey;
-use mail_auth::{AuthenticatedMessage, DkimResult, MessageAuthenticator, Parameters, ResolverCache, Txt};
+use mail_auth::{
+    AuthenticatedMessage, DkimResult, MessageAuthenticator, Parameters, ResolverCache, Txt,
+};
 use serde::{Deserialize, Serialize};
 use std::borrow::Borrow;
 use std::collections::{BTreeMap, HashMap};
@@ -70,14 +72,19 @@ pub struct FixedKeys(pub BTreeMap<String, String>);
 impl FixedKeys {
     /// Add the record for `selector` of `domain`.
     pub fn with(mut self, selector: &str, domain: &str, record: &str) -> Self {
-        self.0.insert(format!("{selector}._domainkey.{domain}").to_ascii_lowercase(), record.to_string());
+        self.0.insert(
+            format!("{selector}._domainkey.{domain}").to_ascii_lowercase(),
+            record.to_string(),
+        );
         self
     }
 }
 
 impl KeyLookup for FixedKeys {
     fn domain_key(&self, name: &str) -> Lookup {
-        self.0.get(name).map_or(Lookup::Missing, |r| Lookup::Found(r.clone()))
+        self.0
+            .get(name)
+            .map_or(Lookup::Missing, |r| Lookup::Found(r.clone()))
     }
 }
 
@@ -107,13 +114,16 @@ impl Verdict {
     pub fn proves(&self, from_domain: &str) -> bool {
         let from = from_domain.trim_end_matches('.').to_ascii_lowercase();
         self.signatures.iter().any(|s| {
-            s.result == "pass" && !s.domain.is_empty() && (from == s.domain || from.ends_with(&format!(".{}", s.domain)))
+            s.result == "pass"
+                && !s.domain.is_empty()
+                && (from == s.domain || from.ends_with(&format!(".{}", s.domain)))
         })
     }
 
     /// Could a look-up not be made (so a later try may pass)?
     pub fn is_temporary(&self) -> bool {
-        self.signatures.iter().any(|s| s.result == "temperror") && !self.signatures.iter().any(|s| s.result == "pass")
+        self.signatures.iter().any(|s| s.result == "temperror")
+            && !self.signatures.iter().any(|s| s.result == "pass")
     }
 
     /// One line for the log: `pass (d=aquilonia.example s=mail)` or
@@ -125,7 +135,11 @@ impl Verdict {
         self.signatures
             .iter()
             .map(|s| {
-                let why = if s.why.is_empty() { String::new() } else { format!(": {}", s.why) };
+                let why = if s.why.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", s.why)
+                };
                 format!("{} (d={} s={}{why})", s.result, s.domain, s.selector)
             })
             .collect::<Vec<_>>()
@@ -160,14 +174,18 @@ pub fn verify(raw: &[u8], keys: &dyn KeyLookup) -> Verdict {
     for header in &message.dkim_headers {
         let sig = &header.header;
         // The name as mail-auth will ask its cache for it (lowercase, with the root dot).
-        let fqdn = format!("{}._domainkey.{}.", sig.s, sig.d).to_fqdn().into_owned();
+        let fqdn = format!("{}._domainkey.{}.", sig.s, sig.d)
+            .to_fqdn()
+            .into_owned();
         let name = fqdn.trim_end_matches('.').to_string();
         let txt = match keys.domain_key(&name) {
             Lookup::Found(record) => match DomainKey::parse(record.as_bytes()) {
                 Ok(key) => Txt::from(key),
                 Err(e) => Txt::Error(e),
             },
-            Lookup::Missing => Txt::Error(mail_auth::Error::Dns(mail_auth::DnsError::InvalidRecordType)),
+            Lookup::Missing => Txt::Error(mail_auth::Error::Dns(
+                mail_auth::DnsError::InvalidRecordType,
+            )),
             Lookup::Trouble(why) => {
                 trouble.insert(name.clone(), why.clone());
                 Txt::Error(mail_auth::Error::Dns(mail_auth::DnsError::Resolver(why)))
@@ -179,28 +197,50 @@ pub fn verify(raw: &[u8], keys: &dyn KeyLookup) -> Verdict {
     let mut signatures: Vec<Checked> = outputs
         .iter()
         .map(|out| {
-            let (domain, selector, partial, from_signed) = out.signature().map_or((String::new(), String::new(), false, false), |s| {
-                (s.d.to_ascii_lowercase(), s.s.clone(), s.l > 0, s.h.iter().any(|h| h.eq_ignore_ascii_case("from")))
-            });
-            let name = format!("{selector}._domainkey.{domain}.").to_fqdn().trim_end_matches('.').to_string();
+            let (domain, selector, partial, from_signed) =
+                out.signature()
+                    .map_or((String::new(), String::new(), false, false), |s| {
+                        (
+                            s.d.to_ascii_lowercase(),
+                            s.s.clone(),
+                            s.l > 0,
+                            s.h.iter().any(|h| h.eq_ignore_ascii_case("from")),
+                        )
+                    });
+            let name = format!("{selector}._domainkey.{domain}.")
+                .to_fqdn()
+                .trim_end_matches('.')
+                .to_string();
             let (result, why) = match out.result() {
                 // A pass that leaves part of the body or the From header
                 // unsigned proves nothing about the orders or the sender.
-                DkimResult::Pass if partial => ("fail", "signs only part of the body (l=)".to_string()),
-                DkimResult::Pass if !from_signed => ("fail", "does not sign the From header".to_string()),
+                DkimResult::Pass if partial => {
+                    ("fail", "signs only part of the body (l=)".to_string())
+                }
+                DkimResult::Pass if !from_signed => {
+                    ("fail", "does not sign the From header".to_string())
+                }
                 DkimResult::Pass => ("pass", String::new()),
                 // RFC 6376 §6.1.3: a body hash that does not match is a failure
                 // (mail-auth calls it neutral).
-                DkimResult::Fail(e) | DkimResult::Neutral(e @ mail_auth::Error::Dkim(mail_auth::dkim::DkimError::FailedBodyHashMatch)) => {
-                    ("fail", words(e))
-                }
+                DkimResult::Fail(e)
+                | DkimResult::Neutral(
+                    e @ mail_auth::Error::Dkim(mail_auth::dkim::DkimError::FailedBodyHashMatch),
+                ) => ("fail", words(e)),
                 DkimResult::Neutral(e) => ("neutral", words(e)),
                 DkimResult::PermError(e) => ("permerror", words(e)),
-                DkimResult::TempError(_) if trouble.contains_key(&name) => ("temperror", trouble[&name].clone()),
+                DkimResult::TempError(_) if trouble.contains_key(&name) => {
+                    ("temperror", trouble[&name].clone())
+                }
                 DkimResult::TempError(e) => ("temperror", words(e)),
                 DkimResult::None => ("none", String::new()),
             };
-            Checked { domain, selector, result: result.into(), why }
+            Checked {
+                domain,
+                selector,
+                result: result.into(),
+                why,
+            }
         })
         .collect();
     signatures.extend(unchecked);
@@ -212,8 +252,12 @@ fn words(e: &mail_auth::Error) -> String {
     use mail_auth::dkim::DkimError;
     use mail_auth::{DnsError, Error};
     match e {
-        Error::Dns(DnsError::InvalidRecordType | DnsError::RecordNotFound(_)) => "no key published for it".into(),
-        Error::Dkim(DkimError::FailedBodyHashMatch) => "the body was changed after it was signed".into(),
+        Error::Dns(DnsError::InvalidRecordType | DnsError::RecordNotFound(_)) => {
+            "no key published for it".into()
+        }
+        Error::Dkim(DkimError::FailedBodyHashMatch) => {
+            "the body was changed after it was signed".into()
+        }
         Error::Dkim(DkimError::SignatureExpired) => "the signature has expired".into(),
         Error::Dkim(DkimError::RevokedPublicKey) => "its key has been revoked".into(),
         other => other.to_string(),
@@ -243,7 +287,10 @@ fn unreachable_resolver() -> mail_auth::hickory_resolver::TokioResolver {
 
 /// Run a future to its end on a small runtime of this thread.
 pub(crate) fn block_on<F: std::future::Future>(f: F) -> F::Output {
-    match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt.block_on(f),
         Err(e) => panic!("cannot start the DKIM runtime: {e}"),
     }
@@ -296,14 +343,22 @@ mod tests {
     fn key() -> (Ed25519Key, String) {
         let der = Ed25519Key::generate_pkcs8().unwrap();
         let key = Ed25519Key::from_pkcs8_der(&der).unwrap();
-        let record = format!("v=DKIM1; k=ed25519; p={}", base64::engine::general_purpose::STANDARD.encode(key.public_key()));
+        let record = format!(
+            "v=DKIM1; k=ed25519; p={}",
+            base64::engine::general_purpose::STANDARD.encode(key.public_key())
+        );
         (key, record)
     }
 
     const MAIL: &str = "From: Conan <conan@aquilonia.example>\r\nTo: umpire@club.example\r\nSubject: orders\r\n\r\nGAME ford SIDE aquilonia PASSWORD dragon7\r\nEND\r\n";
 
     fn signed(key: Ed25519Key, domain: &str, headers: &[&str], mail: &str) -> String {
-        let sig = DkimSigner::from_key(key).domain(domain).selector("mail").headers(headers.iter().copied()).sign(mail.as_bytes()).unwrap();
+        let sig = DkimSigner::from_key(key)
+            .domain(domain)
+            .selector("mail")
+            .headers(headers.iter().copied())
+            .sign(mail.as_bytes())
+            .unwrap();
         format!("{}{mail}", sig.to_header())
     }
 
@@ -311,7 +366,10 @@ mod tests {
     fn a_signature_of_the_from_domain_proves_it_and_nothing_else() {
         let (k, record) = key();
         let keys = FixedKeys::default().with("mail", "aquilonia.example", &record);
-        let v = verify(signed(k, "aquilonia.example", &["From", "To", "Subject"], MAIL).as_bytes(), &keys);
+        let v = verify(
+            signed(k, "aquilonia.example", &["From", "To", "Subject"], MAIL).as_bytes(),
+            &keys,
+        );
         assert!(v.proves("aquilonia.example"), "{}", v.summary());
         assert!(v.proves("mail.aquilonia.example"));
         assert!(!v.proves("evil.example") && !v.proves("xaquilonia.example"));
@@ -322,20 +380,35 @@ mod tests {
     fn changed_bodies_unknown_keys_unsigned_from_and_failed_lookups_do_not_pass() {
         let (k, record) = key();
         let keys = FixedKeys::default().with("mail", "aquilonia.example", &record);
-        let tampered = signed(k, "aquilonia.example", &["From", "To", "Subject"], MAIL).replace("dragon7\r\nEND", "dragon7\r\nKnights: charge\r\nEND");
+        let tampered = signed(k, "aquilonia.example", &["From", "To", "Subject"], MAIL)
+            .replace("dragon7\r\nEND", "dragon7\r\nKnights: charge\r\nEND");
         let v = verify(tampered.as_bytes(), &keys);
         assert!(!v.proves("aquilonia.example"));
         assert!(v.summary().starts_with("fail"), "{}", v.summary());
 
         let (k2, _) = key();
-        let v = verify(signed(k2, "aquilonia.example", &["From", "To"], MAIL).as_bytes(), &keys);
-        assert!(!v.proves("aquilonia.example"), "signed with a key not published: {}", v.summary());
+        let v = verify(
+            signed(k2, "aquilonia.example", &["From", "To"], MAIL).as_bytes(),
+            &keys,
+        );
+        assert!(
+            !v.proves("aquilonia.example"),
+            "signed with a key not published: {}",
+            v.summary()
+        );
 
         let (k3, record3) = key();
         let keys3 = FixedKeys::default().with("mail", "aquilonia.example", &record3);
-        let v = verify(signed(k3, "aquilonia.example", &["To", "Subject"], MAIL).as_bytes(), &keys3);
+        let v = verify(
+            signed(k3, "aquilonia.example", &["To", "Subject"], MAIL).as_bytes(),
+            &keys3,
+        );
         assert!(!v.proves("aquilonia.example"));
-        assert!(v.summary().contains("does not sign the From header"), "{}", v.summary());
+        assert!(
+            v.summary().contains("does not sign the From header"),
+            "{}",
+            v.summary()
+        );
 
         struct Down;
         impl KeyLookup for Down {
@@ -344,7 +417,10 @@ mod tests {
             }
         }
         let (k4, _) = key();
-        let v = verify(signed(k4, "aquilonia.example", &["From"], MAIL).as_bytes(), &Down);
+        let v = verify(
+            signed(k4, "aquilonia.example", &["From"], MAIL).as_bytes(),
+            &Down,
+        );
         assert!(v.is_temporary(), "{}", v.summary());
         assert!(v.summary().contains("timed out"), "{}", v.summary());
     }
@@ -361,7 +437,10 @@ mod tests {
             assert!(!v.proves("b.example"), "{}", v.summary());
         }
         let many: String = (0..20).map(|i| format!("DKIM-Signature: v=1; a=rsa-sha256; d=d{i}.example; s=s; h=from; bh=AAAA; b=AAAA\r\n")).collect();
-        let v = verify(format!("{many}From: a@b.example\r\n\r\nx").as_bytes(), &FixedKeys::default());
+        let v = verify(
+            format!("{many}From: a@b.example\r\n\r\nx").as_bytes(),
+            &FixedKeys::default(),
+        );
         assert_eq!(v.signatures.len(), 20);
     }
 }

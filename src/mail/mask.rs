@@ -19,7 +19,11 @@ pub const MASK: &str = "********";
 /// Is `c` part of a password word? Anything but space and the punctuation
 /// mail clients put around words.
 fn in_word(c: char) -> bool {
-    !(c.is_whitespace() || matches!(c, '"' | '\'' | '“' | '”' | '‘' | '’' | '<' | '>' | '(' | ')' | ',' | ';' | ':' | '='))
+    !(c.is_whitespace()
+        || matches!(
+            c,
+            '"' | '\'' | '“' | '”' | '‘' | '’' | '<' | '>' | '(' | ')' | ',' | ';' | ':' | '='
+        ))
 }
 
 /// `text` with every whole-word occurrence of each secret masked. Secrets of
@@ -50,15 +54,27 @@ pub fn mask_text(text: &str, secrets: &[&str]) -> String {
 /// describe the body's encoding) and `text`, the text umpire read from it,
 /// every secret masked in both.
 pub fn mask_message(raw: &[u8], text: &str, secrets: &[&str]) -> Vec<u8> {
-    let end = raw.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 2).or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|i| i + 1));
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|i| i + 2)
+        .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|i| i + 1));
     let head = String::from_utf8_lossy(&raw[..end.unwrap_or(raw.len())]);
     let mut kept = String::new();
     let mut skipping = false;
     for line in head.split_inclusive('\n') {
         let continued = line.starts_with([' ', '\t']);
         if !continued {
-            let name = line.split(':').next().unwrap_or("").trim().to_ascii_lowercase();
-            skipping = matches!(name.as_str(), "content-type" | "content-transfer-encoding" | "mime-version");
+            let name = line
+                .split(':')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
+            skipping = matches!(
+                name.as_str(),
+                "content-type" | "content-transfer-encoding" | "mime-version"
+            );
         }
         if !skipping && !line.trim().is_empty() {
             kept.push_str(line.trim_end_matches(['\r', '\n']));
@@ -67,7 +83,11 @@ pub fn mask_message(raw: &[u8], text: &str, secrets: &[&str]) -> Vec<u8> {
     }
     let mut out = mask_text(&kept, secrets);
     out.push_str("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n");
-    out.push_str(&mask_text(text, secrets).replace("\r\n", "\n").replace('\n', "\r\n"));
+    out.push_str(
+        &mask_text(text, secrets)
+            .replace("\r\n", "\n")
+            .replace('\n', "\r\n"),
+    );
     out.into_bytes()
 }
 
@@ -77,10 +97,20 @@ mod tests {
 
     #[test]
     fn only_whole_words_are_masked() {
-        assert_eq!(mask_text("dragon7 dragon77 xdragon7 \"dragon7\"", &["dragon7"]), "******** dragon77 xdragon7 \"********\"");
+        assert_eq!(
+            mask_text("dragon7 dragon77 xdragon7 \"dragon7\"", &["dragon7"]),
+            "******** dragon77 xdragon7 \"********\""
+        );
         assert_eq!(mask_text("a b", &["a"]), "a b", "too short to mask");
-        assert_eq!(mask_text("PASSWORD:dragon7", &["dragon7"]), "PASSWORD:********");
-        assert_eq!(mask_text("PASSWORD: dragon7.", &["dragon7"]), "PASSWORD: dragon7.", "a full stop is part of what was typed");
+        assert_eq!(
+            mask_text("PASSWORD:dragon7", &["dragon7"]),
+            "PASSWORD:********"
+        );
+        assert_eq!(
+            mask_text("PASSWORD: dragon7.", &["dragon7"]),
+            "PASSWORD: dragon7.",
+            "a full stop is part of what was typed"
+        );
         assert_eq!(mask_text("über über", &["über"]), "******** ********");
     }
 
@@ -90,7 +120,10 @@ mod tests {
         let kept = mask_message(raw, "GAME g PASSWORD sekrit\n", &["sekrit"]);
         let parsed = mail_parser::MessageParser::default().parse(&kept).unwrap();
         assert_eq!(parsed.subject(), Some("orders"));
-        assert_eq!(parsed.body_text(0).unwrap().trim(), "GAME g PASSWORD ********");
+        assert_eq!(
+            parsed.body_text(0).unwrap().trim(),
+            "GAME g PASSWORD ********"
+        );
         assert!(!String::from_utf8_lossy(&kept).contains("boundary"));
     }
 }

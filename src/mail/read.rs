@@ -296,18 +296,30 @@ impl Incoming {
             sender: first_mailbox(msg.sender()).map(|m| m.address),
         };
 
-        let from_headers = msg.headers().iter().filter(|h| h.name == mail_parser::HeaderName::From).count();
+        let from_headers = msg
+            .headers()
+            .iter()
+            .filter(|h| h.name == mail_parser::HeaderName::From)
+            .count();
         let from_mailboxes = msg.from().map_or(0, |a| a.iter().count());
         let from = first_mailbox(msg.from());
         let sender_trouble = match (from_headers, from_mailboxes, &from) {
             (0, _, _) => Some("the message has no From: header".to_string()),
             (1, 1, Some(m)) if super::address::is_valid(&m.address) => None,
-            (1, 1, Some(m)) => Some(format!("the From: address {:?} is not a plain mail address", m.address)),
+            (1, 1, Some(m)) => Some(format!(
+                "the From: address {:?} is not a plain mail address",
+                m.address
+            )),
             (1, n, _) if n != 1 => Some(format!("the From: header names {n} addresses")),
             (1, _, _) => Some("the From: header holds no address".to_string()),
             (n, _, _) => Some(format!("the message has {n} From: headers")),
         };
-        let received = msg.received_all().next().and_then(|r| r.date()).filter(|d| d.is_valid()).and_then(|d| DateTime::from_timestamp(d.to_timestamp(), 0));
+        let received = msg
+            .received_all()
+            .next()
+            .and_then(|r| r.date())
+            .filter(|d| d.is_valid())
+            .and_then(|d| DateTime::from_timestamp(d.to_timestamp(), 0));
         Ok(Incoming {
             message_id: msg
                 .message_id()

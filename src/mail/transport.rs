@@ -56,7 +56,9 @@ impl Outlet {
             Security::Starttls => SmtpTransport::starttls_relay(&cfg.host)?,
             Security::Tls => SmtpTransport::relay(&cfg.host)?,
         };
-        let mut builder = builder.port(cfg.port).timeout(Some(Duration::from_secs(30)));
+        let mut builder = builder
+            .port(cfg.port)
+            .timeout(Some(Duration::from_secs(30)));
         if let (Some(u), Some(p)) = (&cfg.username, &cfg.password) {
             builder = builder.credentials(Credentials::new(u.clone(), p.clone()));
         }
@@ -81,7 +83,10 @@ impl Outlet {
                 let from: Option<Address> = if from.is_empty() {
                     None
                 } else {
-                    Some(from.parse().map_err(|_| TransportError::Address(from.to_string()))?)
+                    Some(
+                        from.parse()
+                            .map_err(|_| TransportError::Address(from.to_string()))?,
+                    )
                 };
                 let to = recipients
                     .iter()
@@ -109,7 +114,13 @@ impl Outlet {
 pub fn spool_file_name(message_id: &str) -> String {
     let safe: String = message_id
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     format!("{safe}.eml")
 }
@@ -142,7 +153,10 @@ pub fn maildir_new(dir: &Path) -> Result<Vec<PathBuf>, TransportError> {
 pub fn maildir_mark_seen(dir: &Path, file: &Path) -> Result<(), TransportError> {
     let cur = dir.join("cur");
     std::fs::create_dir_all(&cur).map_err(io_err(&cur))?;
-    let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let base = name.split(":2,").next().unwrap_or(&name).to_string();
     let target = cur.join(format!("{base}:2,S"));
     std::fs::rename(file, &target).map_err(io_err(file))
@@ -178,12 +192,11 @@ pub fn imap_poll<E: std::fmt::Display>(
     cfg: &ImapConfig,
     mut keep: impl FnMut(&[u8], Option<chrono::DateTime<chrono::Utc>>) -> Result<(), E>,
 ) -> Result<usize, TransportError> {
-    let tcp = TcpStream::connect((cfg.host.as_str(), cfg.port)).map_err(|source| {
-        TransportError::Io {
+    let tcp =
+        TcpStream::connect((cfg.host.as_str(), cfg.port)).map_err(|source| TransportError::Io {
             path: format!("{}:{}", cfg.host, cfg.port),
             source,
-        }
-    })?;
+        })?;
     tcp.set_read_timeout(Some(Duration::from_secs(60))).ok();
     let stream: Box<dyn Stream> = match cfg.security {
         Security::None => Box::new(tcp),
@@ -207,15 +220,22 @@ pub fn imap_poll<E: std::fmt::Display>(
         .login(&cfg.username, &cfg.password)
         .map_err(|(e, _)| imap_err(e))?;
     session.select(&cfg.mailbox).map_err(imap_err)?;
-    let mut unseen: Vec<u32> = session.uid_search("UNSEEN").map_err(imap_err)?.into_iter().collect();
+    let mut unseen: Vec<u32> = session
+        .uid_search("UNSEEN")
+        .map_err(imap_err)?
+        .into_iter()
+        .collect();
     unseen.sort_unstable();
     let mut count = 0;
     for uid in unseen {
-        let fetched = session.uid_fetch(uid.to_string(), "(INTERNALDATE BODY.PEEK[])").map_err(imap_err)?;
+        let fetched = session
+            .uid_fetch(uid.to_string(), "(INTERNALDATE BODY.PEEK[])")
+            .map_err(imap_err)?;
         for f in fetched.iter() {
             if let Some(body) = f.body() {
                 let arrived = f.internal_date().map(|d| d.with_timezone(&chrono::Utc));
-                keep(body, arrived).map_err(|e| TransportError::Imap(format!("storing message {uid}: {e}")))?;
+                keep(body, arrived)
+                    .map_err(|e| TransportError::Imap(format!("storing message {uid}: {e}")))?;
                 count += 1;
             }
         }
@@ -239,7 +259,10 @@ impl DnsKeys {
     pub fn system() -> Result<DnsKeys, TransportError> {
         mail_auth::MessageAuthenticator::new_system_conf()
             .map(DnsKeys)
-            .map_err(|e| TransportError::Io { path: "/etc/resolv.conf".into(), source: std::io::Error::other(e.to_string()) })
+            .map_err(|e| TransportError::Io {
+                path: "/etc/resolv.conf".into(),
+                source: std::io::Error::other(e.to_string()),
+            })
     }
 }
 
@@ -263,8 +286,10 @@ mod tests {
     fn spool_is_idempotent_per_message_id() {
         let dir = tempfile::tempdir().unwrap();
         let out = Outlet::Spool(dir.path().to_path_buf());
-        out.deliver("u@x", &["p@y".into()], "abc/1@x", b"one").unwrap();
-        out.deliver("u@x", &["p@y".into()], "abc/1@x", b"one").unwrap();
+        out.deliver("u@x", &["p@y".into()], "abc/1@x", b"one")
+            .unwrap();
+        out.deliver("u@x", &["p@y".into()], "abc/1@x", b"one")
+            .unwrap();
         let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(files.len(), 1);
         assert_eq!(spool_file_name("abc/1@x"), "abc_1_x.eml");

@@ -25,15 +25,29 @@ impl PostOffice {
 ///
 /// # Errors
 /// When the game or the round's report does not exist.
-pub fn report_text(po: &mut PostOffice, game: &str, turn: Option<u32>, json: bool) -> Result<String, PostError> {
+pub fn report_text(
+    po: &mut PostOffice,
+    game: &str,
+    turn: Option<u32>,
+    json: bool,
+) -> Result<String, PostError> {
     let (g, released) = po.released(game)?;
-    let Some(turn) = turn.or(released.last().copied()).filter(|t| released.contains(t)) else {
-        return Err(PostError::NoReport { game: g.id().to_string(), round: turn });
+    let Some(turn) = turn
+        .or(released.last().copied())
+        .filter(|t| released.contains(t))
+    else {
+        return Err(PostError::NoReport {
+            game: g.id().to_string(),
+            round: turn,
+        });
     };
     let (rep, _, after) = po
         .store
         .write(|tx| stored_report(tx, g.id(), turn))?
-        .ok_or_else(|| PostError::NoReport { game: g.id().to_string(), round: Some(turn) })?;
+        .ok_or_else(|| PostError::NoReport {
+            game: g.id().to_string(),
+            round: Some(turn),
+        })?;
     if json {
         let value = serde_json::json!({ "report": rep, "table": after });
         return serde_json::to_string_pretty(&value).map_err(|e| PostError::Corrupt(e.to_string()));
@@ -53,7 +67,8 @@ pub fn export_html(po: &mut PostOffice, game: &str, dir: &Path) -> Result<usize,
     let mut index = String::new();
     let mut title = g.id().to_string();
     for (i, &turn) in turns.iter().enumerate() {
-        let Some((rep, before, after)) = po.store.write(|tx| stored_report(tx, g.id(), turn))? else {
+        let Some((rep, before, after)) = po.store.write(|tx| stored_report(tx, g.id(), turn))?
+        else {
             continue;
         };
         title = rep.title.clone();
@@ -64,7 +79,12 @@ pub fn export_html(po: &mut PostOffice, game: &str, dir: &Path) -> Result<usize,
         let mut html = rep.html(Some(&format!("turn-{turn}.png")));
         let mut nav = String::from("<p><a href=\"index.html\">All turns</a>");
         if i > 0 {
-            let _ = write!(nav, " · <a href=\"turn-{}.html\">turn {}</a>", turns[i - 1], turns[i - 1]);
+            let _ = write!(
+                nav,
+                " · <a href=\"turn-{}.html\">turn {}</a>",
+                turns[i - 1],
+                turns[i - 1]
+            );
         }
         if let Some(next) = turns.get(i + 1) {
             let _ = write!(nav, " · <a href=\"turn-{next}.html\">turn {next}</a>");
@@ -74,9 +94,16 @@ pub fn export_html(po: &mut PostOffice, game: &str, dir: &Path) -> Result<usize,
             html.insert_str(pos, &nav);
         }
         std::fs::write(dir.join(format!("turn-{turn}.html")), html).map_err(io)?;
-        let _ = writeln!(index, "<li><a href=\"turn-{turn}.html\">Turn {turn}</a></li>");
+        let _ = writeln!(
+            index,
+            "<li><a href=\"turn-{turn}.html\">Turn {turn}</a></li>"
+        );
     }
-    let esc = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    let esc = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
     let page = format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{t}</title></head>\n<body style=\"font-family: Georgia, serif; max-width: 40em; margin: auto\">\n<h1>{t}</h1>\n<ul>\n{index}</ul>\n</body></html>\n",

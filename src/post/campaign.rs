@@ -10,12 +10,12 @@
 //! - [`handle`]: one campaign message (a power's orders, the secretary's commands).
 //! - [`resolve_now`]: play the map turn and mail every power its report.
 
+use crate::config::Config;
 use crate::games::hyborian::campaign::game::{Campaign, CampaignFile};
 use crate::games::hyborian::campaign::map::World;
 use crate::games::hyborian::campaign::orders::{self, Command, Letter, Line, Order, Role};
 use crate::games::hyborian::campaign::report;
 use crate::games::hyborian::campaign::resolve::{self, EnteredResult};
-use crate::config::Config;
 use crate::games::hyborian::dice::SeededDice;
 use crate::mail::compose::Attachment;
 use crate::mail::read::Incoming;
@@ -38,7 +38,12 @@ fn world() -> Result<World, PostError> {
 
 /// Set the deadline of the map turn now open (`week_hours` from `now`, or
 /// none) and say it as the reports' first line.
-fn open_week(tx: &Transaction<'_>, config: &Config, c: &Campaign, now: DateTime<Utc>) -> Result<String, PostError> {
+fn open_week(
+    tx: &Transaction<'_>,
+    config: &Config,
+    c: &Campaign,
+    now: DateTime<Utc>,
+) -> Result<String, PostError> {
     let hours = c.settings.week_hours;
     let deadline = (hours > 0).then(|| now + chrono::Duration::hours(i64::from(hours)));
     tx.execute(
@@ -64,9 +69,18 @@ fn open_week(tx: &Transaction<'_>, config: &Config, c: &Campaign, now: DateTime<
 ///
 /// # Errors
 /// As [`resolve_now`].
-pub fn resolve_if_due(tx: &Transaction<'_>, config: &Config, id: &str, now: DateTime<Utc>) -> Result<bool, PostError> {
+pub fn resolve_if_due(
+    tx: &Transaction<'_>,
+    config: &Config,
+    id: &str,
+    now: DateTime<Utc>,
+) -> Result<bool, PostError> {
     let deadline: Option<String> = tx
-        .query_row("SELECT deadline FROM campaigns WHERE id = ?1 AND status = 'active'", [id], |r| r.get(0))
+        .query_row(
+            "SELECT deadline FROM campaigns WHERE id = ?1 AND status = 'active'",
+            [id],
+            |r| r.get(0),
+        )
         .optional()?
         .flatten();
     if deadline.is_none_or(|d| d > store::ts(now)) {
@@ -98,9 +112,14 @@ pub fn create(
     now: DateTime<Utc>,
 ) -> Result<(), PostError> {
     let world = world()?;
-    for address in std::iter::once(&file.secretary.address).chain(file.powers.iter().map(|p| &p.address)) {
+    for address in
+        std::iter::once(&file.secretary.address).chain(file.powers.iter().map(|p| &p.address))
+    {
         if !crate::mail::address::is_valid(address) {
-            return Err(PostError::Scenario { path: file.id.clone(), message: format!("'{address}' is not a mail address such as player@club.example") });
+            return Err(PostError::Scenario {
+                path: file.id.clone(),
+                message: format!("'{address}' is not a mail address such as player@club.example"),
+            });
         }
     }
     let c = file.start(&world).map_err(|e| PostError::Scenario {
@@ -295,7 +314,15 @@ impl Desk<'_, '_> {
         // message, or to two messages alike, never share a Message-ID.
         let n = self.replies.get() + 1;
         self.replies.set(n);
-        outbox::queue(self.tx, self.config, campaign, kind, &mail, &format!("msg{}.{n}", self.row), self.now)?;
+        outbox::queue(
+            self.tx,
+            self.config,
+            campaign,
+            kind,
+            &mail,
+            &format!("msg{}.{n}", self.row),
+            self.now,
+        )?;
         Ok(())
     }
 
@@ -316,7 +343,9 @@ impl Desk<'_, '_> {
         let since = self.now - chrono::Duration::hours(1);
         let mut mailed = Vec::new();
         for addr in to {
-            if crate::store::outbox::count_to(self.tx, Kind::Refusal.code(), addr, since)? < super::handle::REFUSALS_PER_HOUR {
+            if crate::store::outbox::count_to(self.tx, Kind::Refusal.code(), addr, since)?
+                < super::handle::REFUSALS_PER_HOUR
+            {
                 mailed.push(addr.clone());
             }
         }
@@ -344,7 +373,11 @@ fn masked(msg: &Incoming, letter: &Letter) -> String {
 
 /// The passwords a campaign mail's header carries, to mask in its stored copy.
 pub fn secrets(text: &str) -> Vec<String> {
-    orders::read(text).header.map(|h| h.password).into_iter().collect()
+    orders::read(text)
+        .header
+        .map(|h| h.password)
+        .into_iter()
+        .collect()
 }
 
 fn known(tx: &Transaction<'_>, address: &str) -> Result<bool, PostError> {
@@ -368,7 +401,15 @@ pub fn handle(
     from: &str,
     now: DateTime<Utc>,
 ) -> Result<Disposition, PostError> {
-    let desk = Desk { tx, config, msg, row, from, now, replies: std::cell::Cell::new(0) };
+    let desk = Desk {
+        tx,
+        config,
+        msg,
+        row,
+        from,
+        now,
+        replies: std::cell::Cell::new(0),
+    };
     let letter = orders::read(&msg.orders_text);
     let me = if known(tx, from)? {
         vec![from.to_string()]
@@ -431,7 +472,7 @@ pub fn handle(
             if address != from {
                 return desk.refuse(
                     Some(&id),
-                    &[address.clone()],
+                    std::slice::from_ref(&address),
                     &format!("Orders for {power} came with your password, but from {from}, not from your registered address. If you did not send them, someone knows your password: tell the secretary."),
                 );
             }

@@ -21,12 +21,22 @@ pub fn games(po: &mut PostOffice) -> Result<String, PostError> {
             out.push_str("No games yet: `umpire game new GAMEFILE` creates one.\n");
         }
         for id in ids {
-            let Some(g) = Game::load(tx, &id)? else { continue };
+            let Some(g) = Game::load(tx, &id)? else {
+                continue;
+            };
             let ready = g.sides_ready(tx)?.len();
             let sides = g.sides(tx)?.len();
-            let mut line = format!("{id:<16} {:<15} {:<8} {}", g.row.ruleset, g.row.status, g.row.title);
+            let mut line = format!(
+                "{id:<16} {:<15} {:<8} {}",
+                g.row.ruleset, g.row.status, g.row.title
+            );
             if g.row.status != "ended" {
-                let _ = write!(line, " — {}, due {}, {ready} of {sides} sides ready", g.round()?.label, g.deadline_text());
+                let _ = write!(
+                    line,
+                    " — {}, due {}, {ready} of {sides} sides ready",
+                    g.round()?.label,
+                    g.deadline_text()
+                );
             }
             if let Some(t) = rounds::draft(tx, &id)? {
                 let _ = write!(line, "; turn {t} held for approval");

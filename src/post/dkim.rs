@@ -40,11 +40,19 @@ pub enum Readiness {
 ///
 /// # Errors
 /// On database errors.
-pub fn verify_stored(store: &mut Store, config: &Config, keys: &mut Option<Box<dyn KeyLookup>>, id: i64, now: DateTime<Utc>) -> Result<Readiness, PostError> {
+pub fn verify_stored(
+    store: &mut Store,
+    config: &Config,
+    keys: &mut Option<Box<dyn KeyLookup>>,
+    id: i64,
+    now: DateTime<Utc>,
+) -> Result<Readiness, PostError> {
     if config.dkim == Policy::Off || store::messages::dkim(store.conn(), id)?.is_some() {
         return Ok(Readiness::Ready);
     }
-    let Some((state, raw)) = store::messages::load(store.conn(), id)? else { return Ok(Readiness::Ready) };
+    let Some((state, raw)) = store::messages::load(store.conn(), id)? else {
+        return Ok(Readiness::Ready);
+    };
     if state != "new" {
         return Ok(Readiness::Ready);
     }
@@ -54,18 +62,23 @@ pub fn verify_stored(store: &mut Store, config: &Config, keys: &mut Option<Box<d
             Err(e) => return Ok(Readiness::Later(format!("no DNS resolver for DKIM: {e}"))),
         }
     }
-    let Some(lookup) = keys.as_deref() else { return Ok(Readiness::Later("no DKIM key source".into())) };
+    let Some(lookup) = keys.as_deref() else {
+        return Ok(Readiness::Later("no DKIM key source".into()));
+    };
     // mail-auth is another crate reading hostile bytes: a panic in it is
     // this message's verdict, not the end of the run.
-    let verdict = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| dkim::verify(&raw, lookup))).unwrap_or_else(|_| Verdict {
-        signatures: vec![dkim::Checked {
-            domain: String::new(),
-            selector: String::new(),
-            result: "permerror".into(),
-            why: "the DKIM checker stopped on this message".into(),
-        }],
-    });
-    let arrived = store::messages::arrived(store.conn(), id)?.map_or(now, |(mailbox, stored)| mailbox.unwrap_or(stored));
+    let verdict =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| dkim::verify(&raw, lookup)))
+            .unwrap_or_else(|_| Verdict {
+                signatures: vec![dkim::Checked {
+                    domain: String::new(),
+                    selector: String::new(),
+                    result: "permerror".into(),
+                    why: "the DKIM checker stopped on this message".into(),
+                }],
+            });
+    let arrived = store::messages::arrived(store.conn(), id)?
+        .map_or(now, |(mailbox, stored)| mailbox.unwrap_or(stored));
     if verdict.is_temporary() && now - arrived < Duration::hours(PATIENCE_HOURS) {
         return Ok(Readiness::Later(verdict.summary()));
     }
@@ -80,17 +93,37 @@ pub fn verify_stored(store: &mut Store, config: &Config, keys: &mut Option<Box<d
 ///
 /// # Errors
 /// On database errors or a damaged verdict.
-pub fn unproven(tx: &Transaction<'_>, config: &Config, row: i64, from: &str, now: DateTime<Utc>) -> Result<Option<String>, PostError> {
+pub fn unproven(
+    tx: &Transaction<'_>,
+    config: &Config,
+    row: i64,
+    from: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<String>, PostError> {
     if config.dkim == Policy::Off {
         return Ok(None);
     }
     let verdict: Verdict = match store::messages::dkim(tx, row)? {
-        Some(json) => serde_json::from_str(&json).map_err(|e| PostError::Corrupt(format!("message {row}'s DKIM verdict: {e}")))?,
+        Some(json) => serde_json::from_str(&json)
+            .map_err(|e| PostError::Corrupt(format!("message {row}'s DKIM verdict: {e}")))?,
         None => Verdict::default(),
     };
     let domain = from.rsplit_once('@').map_or("", |(_, d)| d);
     let proven = verdict.proves(domain);
-    audit(tx, now, None, &format!("message {row} from {from}: DKIM {}{}", verdict.summary(), if proven { "" } else { " (not signed by the From domain)" }))?;
+    audit(
+        tx,
+        now,
+        None,
+        &format!(
+            "message {row} from {from}: DKIM {}{}",
+            verdict.summary(),
+            if proven {
+                ""
+            } else {
+                " (not signed by the From domain)"
+            }
+        ),
+    )?;
     if config.dkim == Policy::Require && !proven {
         return Ok(Some(format!(
             "The message is not signed (DKIM) by {domain}, the domain of its From address, and this club reads only signed mail ({}).",

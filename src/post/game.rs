@@ -18,7 +18,10 @@ pub struct Game {
 
 impl std::fmt::Debug for Game {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Game").field("row", &self.row).field("ruleset", &self.ruleset.name()).finish()
+        f.debug_struct("Game")
+            .field("row", &self.row)
+            .field("ruleset", &self.ruleset.name())
+            .finish()
     }
 }
 
@@ -31,8 +34,11 @@ impl Game {
         let Some(row) = rows::load(tx, id)? else {
             return Ok(None);
         };
-        let ruleset = games::named(&row.ruleset).map_err(|e| PostError::Corrupt(format!("game {}: {e}", row.id)))?;
-        let tz = row.timezone.parse().map_err(|_| PostError::Corrupt(format!("game {} time zone {}", row.id, row.timezone)))?;
+        let ruleset = games::named(&row.ruleset)
+            .map_err(|e| PostError::Corrupt(format!("game {}: {e}", row.id)))?;
+        let tz = row.timezone.parse().map_err(|_| {
+            PostError::Corrupt(format!("game {} time zone {}", row.id, row.timezone))
+        })?;
         Ok(Some(Game { row, ruleset, tz }))
     }
 
@@ -45,7 +51,8 @@ impl Game {
     /// # Errors
     /// When the stored state is not JSON.
     pub fn state(&self) -> Result<Json, PostError> {
-        serde_json::from_str(&self.row.state).map_err(|e| PostError::Corrupt(format!("game {} state: {e}", self.row.id)))
+        serde_json::from_str(&self.row.state)
+            .map_err(|e| PostError::Corrupt(format!("game {} state: {e}", self.row.id)))
     }
 
     /// The rule set's options, parsed.
@@ -53,7 +60,8 @@ impl Game {
     /// # Errors
     /// When the stored options are not JSON.
     pub fn options(&self) -> Result<Json, PostError> {
-        serde_json::from_str(&self.row.options).map_err(|e| PostError::Corrupt(format!("game {} options: {e}", self.row.id)))
+        serde_json::from_str(&self.row.options)
+            .map_err(|e| PostError::Corrupt(format!("game {} options: {e}", self.row.id)))
     }
 
     /// The round the game is waiting for.
@@ -98,7 +106,10 @@ impl Game {
 
     /// Any time as one side's player reads it.
     pub fn time_for(&self, t: DateTime<Utc>, side: &SideRow) -> String {
-        let own = side.timezone.as_deref().and_then(|z| super::gamefile::zone(z).ok());
+        let own = side
+            .timezone
+            .as_deref()
+            .and_then(|z| super::gamefile::zone(z).ok());
         super::gamefile::show_deadline_for(t, self.tz, own)
     }
 
@@ -111,8 +122,12 @@ impl Game {
     /// # Errors
     /// On database errors, or when the round was never opened.
     pub fn seed(&self, tx: &Transaction<'_>) -> Result<(String, String), PostError> {
-        rounds::seed(tx, &self.row.id, self.row.round)?
-            .ok_or_else(|| PostError::Corrupt(format!("game {} round {} has no seed", self.row.id, self.row.round)))
+        rounds::seed(tx, &self.row.id, self.row.round)?.ok_or_else(|| {
+            PostError::Corrupt(format!(
+                "game {} round {} has no seed",
+                self.row.id, self.row.round
+            ))
+        })
     }
 
     /// Store what changed (state, round, status, deadline, hold).

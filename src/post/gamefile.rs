@@ -130,7 +130,11 @@ pub enum GameFileError {
     #[error("a game needs at least two sides")]
     TooFewSides,
     #[error("{key} = {value}: {why}")]
-    Value { key: &'static str, value: String, why: String },
+    Value {
+        key: &'static str,
+        value: String,
+        why: String,
+    },
 }
 
 /// The bounds of a game file's numbers, each named in the error that refuses it.
@@ -173,7 +177,10 @@ impl GameFile {
     fn check(&self) -> Result<(), GameFileError> {
         if self.id.is_empty()
             || self.id.len() > bounds::ID_LEN
-            || !self.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            || !self
+                .id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         {
             return Err(GameFileError::Id(self.id.clone()));
         }
@@ -181,14 +188,25 @@ impl GameFile {
             if r.contains(&v) {
                 Ok(())
             } else {
-                Err(GameFileError::Value { key, value: v.to_string(), why: format!("must be from {} to {}", r.start(), r.end()) })
+                Err(GameFileError::Value {
+                    key,
+                    value: v.to_string(),
+                    why: format!("must be from {} to {}", r.start(), r.end()),
+                })
             }
         };
         range("turn_hours", self.turn_hours, bounds::TURN_HOURS)?;
         range("grace_minutes", self.grace_minutes, bounds::GRACE_MINUTES)?;
-        range("reminder_hours", self.reminder_hours, bounds::REMINDER_HOURS)?;
+        range(
+            "reminder_hours",
+            self.reminder_hours,
+            bounds::REMINDER_HOURS,
+        )?;
         range("max_turns", self.max_turns, bounds::MAX_TURNS)?;
-        if self.title.trim().is_empty() || self.title.chars().count() > bounds::TITLE_LEN || self.title.chars().any(char::is_control) {
+        if self.title.trim().is_empty()
+            || self.title.chars().count() > bounds::TITLE_LEN
+            || self.title.chars().any(char::is_control)
+        {
             return Err(GameFileError::Value {
                 key: "title",
                 value: self.title.chars().take(40).collect(),
@@ -203,7 +221,9 @@ impl GameFile {
         }
         self.first_deadline_utc()?;
         let mut seen = std::collections::BTreeSet::new();
-        for a in std::iter::once(&self.moderator.address).chain(self.sides.iter().map(|s| &s.address)) {
+        for a in
+            std::iter::once(&self.moderator.address).chain(self.sides.iter().map(|s| &s.address))
+        {
             if !crate::mail::address::is_valid(a) {
                 return Err(GameFileError::Address(a.clone()));
             }
@@ -247,14 +267,22 @@ impl GameFile {
 /// Show a deadline as players read it: `2026-12-03 20:00 UTC (Thursday)`.
 pub fn show_deadline(t: DateTime<Utc>, tz: Tz) -> String {
     let local = t.with_timezone(&tz);
-    format!("{} ({})", local.format("%Y-%m-%d %H:%M %Z"), local.format("%A"))
+    format!(
+        "{} ({})",
+        local.format("%Y-%m-%d %H:%M %Z"),
+        local.format("%A")
+    )
 }
 
 /// Show a deadline to a player in their own time zone, with the game's
 /// beside it when the two differ.
 pub fn show_deadline_for(t: DateTime<Utc>, game: Tz, player: Option<Tz>) -> String {
     match player.filter(|p| p.name() != game.name()) {
-        Some(p) => format!("{}; game time {}", show_deadline(t, p), show_deadline(t, game)),
+        Some(p) => format!(
+            "{}; game time {}",
+            show_deadline(t, p),
+            show_deadline(t, game)
+        ),
         None => show_deadline(t, game),
     }
 }
@@ -265,14 +293,25 @@ pub fn show_deadline_for(t: DateTime<Utc>, game: Tz, player: Option<Tz>) -> Stri
 /// With the closest names when there is no such zone.
 pub fn zone(name: &str) -> Result<Tz, Vec<&'static str>> {
     let name = name.trim();
-    chrono_tz::TZ_VARIANTS.iter().copied().find(|z| z.name().eq_ignore_ascii_case(name)).ok_or_else(|| {
-        let mut near: Vec<(f64, &'static str)> =
-            chrono_tz::TZ_VARIANTS.iter().map(|z| (crate::names::likeness(name, z.name()), z.name())).filter(|(l, _)| *l >= crate::names::TYPO_LIKENESS).collect();
-        near.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-        // The best, and only those as good as it.
-        let best = near.first().map_or(0.0, |n| n.0);
-        near.into_iter().take_while(|(l, _)| *l >= best - 0.01).take(3).map(|(_, n)| n).collect()
-    })
+    chrono_tz::TZ_VARIANTS
+        .iter()
+        .copied()
+        .find(|z| z.name().eq_ignore_ascii_case(name))
+        .ok_or_else(|| {
+            let mut near: Vec<(f64, &'static str)> = chrono_tz::TZ_VARIANTS
+                .iter()
+                .map(|z| (crate::names::likeness(name, z.name()), z.name()))
+                .filter(|(l, _)| *l >= crate::names::TYPO_LIKENESS)
+                .collect();
+            near.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+            // The best, and only those as good as it.
+            let best = near.first().map_or(0.0, |n| n.0);
+            near.into_iter()
+                .take_while(|(l, _)| *l >= best - 0.01)
+                .take(3)
+                .map(|(_, n)| n)
+                .collect()
+        })
 }
 
 #[cfg(test)]
@@ -282,7 +321,10 @@ mod tests {
     #[test]
     fn deadlines_show_local_time_zone_and_weekday() {
         let t = Utc.with_ymd_and_hms(2026, 12, 3, 20, 0, 0).unwrap();
-        assert_eq!(show_deadline(t, chrono_tz::UTC), "2026-12-03 20:00 UTC (Thursday)");
+        assert_eq!(
+            show_deadline(t, chrono_tz::UTC),
+            "2026-12-03 20:00 UTC (Thursday)"
+        );
         assert_eq!(
             show_deadline(t, chrono_tz::Europe::Paris),
             "2026-12-03 21:00 CET (Thursday)"
@@ -295,7 +337,10 @@ mod tests {
              [moderator]\naddress = \"m@club.example\"\n[[side]]\nid = \"a\"\naddress = \"a@club.example\"\n\
              [[side]]\nid = \"b\"\naddress = \"b@club.example\"\n"
         );
-        let f: GameFile = toml::from_str(&text).map_err(|source| GameFileError::Toml { path: "g.toml".into(), source })?;
+        let f: GameFile = toml::from_str(&text).map_err(|source| GameFileError::Toml {
+            path: "g.toml".into(),
+            source,
+        })?;
         f.check().map(|()| f)
     }
 
@@ -310,9 +355,14 @@ mod tests {
             ("reminder_hours = 100000", "reminder_hours"),
         ] {
             let e = file(extra).unwrap_err().to_string();
-            assert!(e.starts_with(key) && e.contains("must be from"), "{extra}: {e}");
+            assert!(
+                e.starts_with(key) && e.contains("must be from"),
+                "{extra}: {e}"
+            );
         }
-        assert!(matches!(file("turn_hours = -1"), Err(GameFileError::Toml { .. })));
+        assert!(matches!(
+            file("turn_hours = -1"),
+            Err(GameFileError::Toml { .. })
+        ));
     }
-
 }

@@ -63,10 +63,19 @@ mod tests {
     #[test]
     fn panics_and_errors_become_outcomes() {
         assert!(matches!(guard(|| Ok(3)), Guarded::Done(3)));
-        let Guarded::Failed(why) = guard::<()>(|| panic!("byte index 2 is not a char boundary")) else { panic!() };
+        let Guarded::Failed(why) = guard::<()>(|| panic!("byte index 2 is not a char boundary"))
+        else {
+            panic!()
+        };
         assert!(why.contains("char boundary"), "{why}");
-        assert!(matches!(guard::<()>(|| Err(PostError::Corrupt("x".into()))), Guarded::Failed(_)));
+        assert!(matches!(
+            guard::<()>(|| Err(PostError::Corrupt("x".into()))),
+            Guarded::Failed(_)
+        ));
         let busy = rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(5), None);
-        assert!(matches!(guard::<()>(|| Err(PostError::Sql(busy))), Guarded::Later(_)));
+        assert!(matches!(
+            guard::<()>(|| Err(PostError::Sql(busy))),
+            Guarded::Later(_)
+        ));
     }
 }

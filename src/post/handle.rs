@@ -10,13 +10,16 @@ use super::outbox::{self, Kind};
 use super::round::{plain, release_report, report_mail, stored_report};
 use super::{audit, password, templates, PostError};
 use crate::config::Config;
-use crate::games::Json;
 use crate::envelope::{self, Command, Envelope, Header, Role};
+use crate::games::Json;
 use crate::mail::compose::AutoSubmitted;
 use crate::mail::mask::mask_message;
 use crate::mail::read::Incoming;
 use crate::store::games::SideRow;
-use crate::store::{games as game_rows, messages as message_rows, outbox as outbox_rows, rounds, submissions, Transaction};
+use crate::store::{
+    games as game_rows, messages as message_rows, outbox as outbox_rows, rounds, submissions,
+    Transaction,
+};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 
 /// What became of a message.
@@ -94,18 +97,39 @@ impl Ctx<'_, '_> {
         format!("msg{}.{n}", self.row)
     }
 
-    fn reply(&self, game: Option<&str>, kind: Kind, to: Vec<String>, subject: &str, text: String) -> Result<(), PostError> {
+    fn reply(
+        &self,
+        game: Option<&str>,
+        kind: Kind,
+        to: Vec<String>,
+        subject: &str,
+        text: String,
+    ) -> Result<(), PostError> {
         let subject = match strip_re(subject) {
             "" => "your message",
             s => s,
         };
-        let mut mail = plain(self.config, to, format!("Re: {subject}"), text, self.msg.message_id.clone());
+        let mut mail = plain(
+            self.config,
+            to,
+            format!("Re: {subject}"),
+            text,
+            self.msg.message_id.clone(),
+        );
         mail.references = self.msg.references.clone();
         if let Some(id) = &self.msg.message_id {
             mail.references.push(id.clone());
         }
         mail.auto_submitted = AutoSubmitted::Replied;
-        outbox::queue(self.tx, self.config, game, kind, &mail, &self.next_tag(), self.now)?;
+        outbox::queue(
+            self.tx,
+            self.config,
+            game,
+            kind,
+            &mail,
+            &self.next_tag(),
+            self.now,
+        )?;
         Ok(())
     }
 
@@ -117,10 +141,32 @@ impl Ctx<'_, '_> {
             return Ok(());
         }
         for side in game.sides(self.tx)? {
-            let lines: Vec<String> = changes.iter().map(|c| format!("  {}", c.told(|t| game.time_for(t, &side)))).collect();
-            let text = format!("The moderator of {} ({}) has made changes:\n\n{}\n", game.row.title, game.id(), lines.join("\n"));
-            let mail = plain(self.config, vec![side.address.clone()], format!("[{}] From the moderator", game.id()), text, None);
-            outbox::queue(self.tx, self.config, Some(game.id()), Kind::Notice, &mail, &self.next_tag(), self.now)?;
+            let lines: Vec<String> = changes
+                .iter()
+                .map(|c| format!("  {}", c.told(|t| game.time_for(t, &side))))
+                .collect();
+            let text = format!(
+                "The moderator of {} ({}) has made changes:\n\n{}\n",
+                game.row.title,
+                game.id(),
+                lines.join("\n")
+            );
+            let mail = plain(
+                self.config,
+                vec![side.address.clone()],
+                format!("[{}] From the moderator", game.id()),
+                text,
+                None,
+            );
+            outbox::queue(
+                self.tx,
+                self.config,
+                Some(game.id()),
+                Kind::Notice,
+                &mail,
+                &self.next_tag(),
+                self.now,
+            )?;
         }
         Ok(())
     }
@@ -130,7 +176,12 @@ impl Ctx<'_, '_> {
     fn credentials(&self, game: &Game, player: &SideRow, why: &str) -> Result<(), PostError> {
         let (side, address) = (player.side.as_str(), player.address.as_str());
         let pw = password::generate(&mut rand::rng());
-        game_rows::set_password(self.tx, game.id(), side, &password::hash(&pw, &mut rand::rng()))?;
+        game_rows::set_password(
+            self.tx,
+            game.id(),
+            side,
+            &password::hash(&pw, &mut rand::rng()),
+        )?;
         let round = game.round()?;
         let text = format!(
             "{why}\n\nGame: {} ({})\nYou command: {side}\nYour password: {pw}\nOrders go to: {}\nOrders for {} are due by {}.\n\n\
@@ -144,22 +195,54 @@ impl Ctx<'_, '_> {
             game.deadline_for(player),
             game.id(),
         );
-        let mail = plain(self.config, vec![address.to_string()], format!("[{}] Your password for {side}", game.id()), text, None);
-        outbox::queue(self.tx, self.config, Some(game.id()), Kind::Welcome, &mail, &self.next_tag(), self.now)?;
+        let mail = plain(
+            self.config,
+            vec![address.to_string()],
+            format!("[{}] Your password for {side}", game.id()),
+            text,
+            None,
+        );
+        outbox::queue(
+            self.tx,
+            self.config,
+            Some(game.id()),
+            Kind::Welcome,
+            &mail,
+            &self.next_tag(),
+            self.now,
+        )?;
         Ok(())
     }
 
     /// Refuse the message: logged always; mailed to `to` (registered
     /// addresses only), each at most [`REFUSALS_PER_HOUR`] times an hour.
-    fn refuse(&self, game: Option<&str>, to: Vec<String>, reason: &str, hint: &str) -> Result<Disposition, PostError> {
-        audit(self.tx, self.now, game, &format!("refused message from {}: {reason}", self.from))?;
+    fn refuse(
+        &self,
+        game: Option<&str>,
+        to: Vec<String>,
+        reason: &str,
+        hint: &str,
+    ) -> Result<Disposition, PostError> {
+        audit(
+            self.tx,
+            self.now,
+            game,
+            &format!("refused message from {}: {reason}", self.from),
+        )?;
         let since = self.now - Duration::hours(1);
         let mut to_mail = Vec::new();
         for addr in to {
-            if outbox_rows::count_to(self.tx, Kind::Refusal.code(), &addr, since)? < REFUSALS_PER_HOUR {
+            if outbox_rows::count_to(self.tx, Kind::Refusal.code(), &addr, since)?
+                < REFUSALS_PER_HOUR
+            {
                 to_mail.push(addr);
             } else {
-                audit(self.tx, self.now, game, &format!("refusal to {addr} not mailed: {REFUSALS_PER_HOUR} already this hour"))?;
+                audit(
+                    self.tx,
+                    self.now,
+                    game,
+                    &format!("refusal to {addr} not mailed: {REFUSALS_PER_HOUR} already this hour"),
+                )?;
             }
         }
         for addr in to_mail {
@@ -178,9 +261,16 @@ impl Ctx<'_, '_> {
 
 /// A change the moderator made that every player is told of.
 enum Change {
-    Deadline { label: String, at: DateTime<Utc>, extended: bool },
+    Deadline {
+        label: String,
+        at: DateTime<Utc>,
+        extended: bool,
+    },
     Paused,
-    Resumed { label: String, at: DateTime<Utc> },
+    Resumed {
+        label: String,
+        at: DateTime<Utc>,
+    },
     Ended,
 }
 
@@ -188,11 +278,27 @@ impl Change {
     /// The change in words, with times as `time` shows them to the reader.
     fn told(&self, time: impl Fn(DateTime<Utc>) -> String) -> String {
         match self {
-            Change::Deadline { label, at, extended: false } => format!("The deadline for {label} is now {}.", time(*at)),
-            Change::Deadline { label, at, extended: true } => format!("The deadline for {label} is extended to {}.", time(*at)),
-            Change::Paused => "The game is paused: no orders are taken and no turn is played until it resumes.".into(),
-            Change::Resumed { label, at } => format!("The game resumes: orders for {label} are due by {}.", time(*at)),
-            Change::Ended => "The moderator has ended the game. No more turns will be played.".into(),
+            Change::Deadline {
+                label,
+                at,
+                extended: false,
+            } => format!("The deadline for {label} is now {}.", time(*at)),
+            Change::Deadline {
+                label,
+                at,
+                extended: true,
+            } => format!("The deadline for {label} is extended to {}.", time(*at)),
+            Change::Paused => {
+                "The game is paused: no orders are taken and no turn is played until it resumes."
+                    .into()
+            }
+            Change::Resumed { label, at } => format!(
+                "The game resumes: orders for {label} are due by {}.",
+                time(*at)
+            ),
+            Change::Ended => {
+                "The moderator has ended the game. No more turns will be played.".into()
+            }
         }
     }
 }
@@ -210,7 +316,13 @@ fn strip_re(s: &str) -> &str {
 }
 
 /// Handle one raw message inside the caller's transaction.
-pub fn handle(tx: &Transaction<'_>, config: &Config, row: i64, raw: &[u8], now: DateTime<Utc>) -> Result<Disposition, PostError> {
+pub fn handle(
+    tx: &Transaction<'_>,
+    config: &Config,
+    row: i64,
+    raw: &[u8],
+    now: DateTime<Utc>,
+) -> Result<Disposition, PostError> {
     let size = message_rows::size(tx, row)?.unwrap_or(raw.len());
     let msg = match Incoming::parse(raw) {
         Ok(m) => m,
@@ -231,13 +343,38 @@ pub fn handle(tx: &Transaction<'_>, config: &Config, row: i64, raw: &[u8], now: 
         audit(tx, now, None, "message without a sender ignored")?;
         return Ok(Disposition::Ignored("no sender".into()));
     };
-    let ctx = Ctx { tx, config, msg: &msg, row, from, now, replies: std::cell::Cell::new(0) };
+    let ctx = Ctx {
+        tx,
+        config,
+        msg: &msg,
+        row,
+        from,
+        now,
+        replies: std::cell::Cell::new(0),
+    };
     // A club that requires DKIM reads nothing more of mail its From domain
     // did not sign; the sender is answered as a wrong password is (post::dkim).
     if let Some(reason) = super::dkim::unproven(tx, config, row, &ctx.from, now)? {
         let known = !games_of(tx, &ctx.from)?.is_empty();
-        let d = ctx.refuse(None, if known { vec![ctx.from.clone()] } else { vec![] }, &reason, super::dkim::HINT)?;
-        message_rows::replace_raw(tx, row, &mask_message(raw, &msg.orders_text, &secrets(&envelope::read(&msg.orders_text))))?;
+        let d = ctx.refuse(
+            None,
+            if known {
+                vec![ctx.from.clone()]
+            } else {
+                vec![]
+            },
+            &reason,
+            super::dkim::HINT,
+        )?;
+        message_rows::replace_raw(
+            tx,
+            row,
+            &mask_message(
+                raw,
+                &msg.orders_text,
+                &secrets(&envelope::read(&msg.orders_text)),
+            ),
+        )?;
         return Ok(d);
     }
     if size > config.max_message_bytes {
@@ -247,13 +384,28 @@ pub fn handle(tx: &Transaction<'_>, config: &Config, row: i64, raw: &[u8], now: 
             size / 1024,
             config.max_message_bytes / 1024
         );
-        return ctx.refuse(None, if known { vec![ctx.from.clone()] } else { vec![] }, &reason, "");
+        return ctx.refuse(
+            None,
+            if known {
+                vec![ctx.from.clone()]
+            } else {
+                vec![]
+            },
+            &reason,
+            "",
+        );
     }
     // A battle's header (even an incomplete one) makes it battle mail; only
     // mail without one is read as a campaign's.
     let env = envelope::read(&msg.orders_text);
-    let battle_header = env.header.is_some() || env.diagnostics.iter().any(|d| d.kind == envelope::Trouble::IncompleteHeader);
-    if !battle_header && crate::games::hyborian::campaign::orders::is_campaign_mail(&msg.orders_text) {
+    let battle_header = env.header.is_some()
+        || env
+            .diagnostics
+            .iter()
+            .any(|d| d.kind == envelope::Trouble::IncompleteHeader);
+    if !battle_header
+        && crate::games::hyborian::campaign::orders::is_campaign_mail(&msg.orders_text)
+    {
         let d = super::campaign::handle(tx, config, &msg, row, &ctx.from, now)?;
         let secrets = super::campaign::secrets(&msg.orders_text);
         let secrets: Vec<&str> = secrets.iter().map(String::as_str).collect();
@@ -268,14 +420,22 @@ pub fn handle(tx: &Transaction<'_>, config: &Config, row: i64, raw: &[u8], now: 
         Role::Player { side } => player(&ctx, &env, header, side),
     }?;
     // What is kept of the message from now on holds no password.
-    message_rows::replace_raw(tx, row, &mask_message(raw, &msg.orders_text, &secrets(&env)))?;
+    message_rows::replace_raw(
+        tx,
+        row,
+        &mask_message(raw, &msg.orders_text, &secrets(&env)),
+    )?;
     Ok(d)
 }
 
 /// The passwords a message's envelope holds (its header's, NEW PASSWORD's),
 /// to be masked in the stored copy.
 fn secrets(env: &Envelope) -> Vec<&str> {
-    let mut secrets: Vec<&str> = env.header.iter().map(|h| h.node.password.as_str()).collect();
+    let mut secrets: Vec<&str> = env
+        .header
+        .iter()
+        .map(|h| h.node.password.as_str())
+        .collect();
     secrets.extend(env.commands.iter().filter_map(|c| match &c.node {
         Command::NewPassword(p) => Some(p.as_str()),
         _ => None,
@@ -286,11 +446,30 @@ fn secrets(env: &Envelope) -> Vec<&str> {
 /// A message could not be handled: marked `failed` with the reason, logged,
 /// and the moderator of the game it names told (`umpire retry ID` handles
 /// it again after a fix). Its bytes are kept as they came, to be retried.
-pub fn failed(tx: &Transaction<'_>, config: &Config, row: i64, reason: &str, now: DateTime<Utc>) -> Result<(), PostError> {
+pub fn failed(
+    tx: &Transaction<'_>,
+    config: &Config,
+    row: i64,
+    reason: &str,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
     message_rows::set_state(tx, row, "failed", reason)?;
-    audit(tx, now, None, &format!("message {row} could not be handled: {reason}"))?;
+    audit(
+        tx,
+        now,
+        None,
+        &format!("message {row} could not be handled: {reason}"),
+    )?;
     let named = message_rows::load(tx, row)?
-        .and_then(|(_, raw)| std::panic::catch_unwind(|| Incoming::parse(&raw).ok().map(|m| envelope::read(&m.orders_text))).ok().flatten())
+        .and_then(|(_, raw)| {
+            std::panic::catch_unwind(|| {
+                Incoming::parse(&raw)
+                    .ok()
+                    .map(|m| envelope::read(&m.orders_text))
+            })
+            .ok()
+            .flatten()
+        })
         .and_then(|env| env.header.map(|h| h.node.game));
     if let Some(game) = named.map(|g| Game::load(tx, &g)).transpose()?.flatten() {
         let text = format!(
@@ -299,8 +478,22 @@ pub fn failed(tx: &Transaction<'_>, config: &Config, row: i64, reason: &str, now
             game.row.title,
             game.id()
         );
-        let mail = plain(config, vec![game.row.moderator_address.clone()], format!("[{}] A message could not be handled", game.id()), text, None);
-        outbox::queue(tx, config, Some(game.id()), Kind::Notice, &mail, &format!("failed-msg{row}:{}", now.timestamp()), now)?;
+        let mail = plain(
+            config,
+            vec![game.row.moderator_address.clone()],
+            format!("[{}] A message could not be handled", game.id()),
+            text,
+            None,
+        );
+        outbox::queue(
+            tx,
+            config,
+            Some(game.id()),
+            Kind::Notice,
+            &mail,
+            &format!("failed-msg{row}:{}", now.timestamp()),
+            now,
+        )?;
     }
     Ok(())
 }
@@ -310,7 +503,11 @@ pub fn failed(tx: &Transaction<'_>, config: &Config, row: i64, reason: &str, now
 fn guide(game: Option<&Game>) -> String {
     match game {
         Some(g) => g.ruleset.guide().to_string(),
-        None => crate::games::all().iter().map(|r| r.guide()).collect::<Vec<_>>().join("\n\n"),
+        None => crate::games::all()
+            .iter()
+            .map(|r| r.guide())
+            .collect::<Vec<_>>()
+            .join("\n\n"),
     }
 }
 
@@ -322,11 +519,24 @@ fn no_header(ctx: &Ctx<'_, '_>, env: &Envelope) -> Result<Disposition, PostError
         return ctx.refuse(None, vec![], "no header and not a registered player", "");
     }
     if wants_help {
-        let their: Vec<Game> = games.iter().filter_map(|g| Game::load(ctx.tx, g).transpose()).collect::<Result<_, _>>()?;
+        let their: Vec<Game> = games
+            .iter()
+            .filter_map(|g| Game::load(ctx.tx, g).transpose())
+            .collect::<Result<_, _>>()?;
         let mut rulesets: Vec<&str> = their.iter().map(|g| g.ruleset.name()).collect();
         rulesets.dedup();
-        let text = if rulesets.len() == 1 { guide(their.first()) } else { guide(None) };
-        ctx.reply(None, Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+        let text = if rulesets.len() == 1 {
+            guide(their.first())
+        } else {
+            guide(None)
+        };
+        ctx.reply(
+            None,
+            Kind::Reply,
+            vec![ctx.from.clone()],
+            &ctx.msg.subject,
+            text,
+        )?;
         return Ok(Disposition::Done("help".into()));
     }
     let hint = format!(
@@ -337,17 +547,44 @@ fn no_header(ctx: &Ctx<'_, '_>, env: &Envelope) -> Result<Disposition, PostError
 }
 
 /// A message with a player header.
-fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -> Result<Disposition, PostError> {
+fn player(
+    ctx: &Ctx<'_, '_>,
+    env: &Envelope,
+    header: &Header,
+    side_name: &str,
+) -> Result<Disposition, PostError> {
     let tx = ctx.tx;
     let Some(game) = Game::load(tx, &header.game)? else {
-        let to = if games_of(tx, &ctx.from)?.is_empty() { vec![] } else { vec![ctx.from.clone()] };
-        return ctx.refuse(None, to, &format!("There is no game called '{}'.", header.game), "Check the GAME word of your header against your welcome mail.");
+        let to = if games_of(tx, &ctx.from)?.is_empty() {
+            vec![]
+        } else {
+            vec![ctx.from.clone()]
+        };
+        return ctx.refuse(
+            None,
+            to,
+            &format!("There is no game called '{}'.", header.game),
+            "Check the GAME word of your header against your welcome mail.",
+        );
     };
     let sides = game.sides(tx)?;
-    let Some(side) = sides.iter().find(|s| s.side.eq_ignore_ascii_case(side_name)) else {
-        let registered = sides.iter().any(|s| s.address == ctx.from) || game.row.moderator_address == ctx.from;
-        let to = if registered { vec![ctx.from.clone()] } else { vec![] };
-        return ctx.refuse(Some(game.id()), to, &format!("Game {} has no side called '{}'.", game.id(), side_name), "Check the SIDE word of your header against your welcome mail.");
+    let Some(side) = sides
+        .iter()
+        .find(|s| s.side.eq_ignore_ascii_case(side_name))
+    else {
+        let registered =
+            sides.iter().any(|s| s.address == ctx.from) || game.row.moderator_address == ctx.from;
+        let to = if registered {
+            vec![ctx.from.clone()]
+        } else {
+            vec![]
+        };
+        return ctx.refuse(
+            Some(game.id()),
+            to,
+            &format!("Game {} has no side called '{}'.", game.id(), side_name),
+            "Check the SIDE word of your header against your welcome mail.",
+        );
     };
     if let Some(d) = check_password(ctx, &game, side, &header.password)? {
         return Ok(d);
@@ -356,7 +593,15 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
         // The right password from another address: only the registered
         // player hears of it (with the address it came from, who knows the
         // password); the sender gets what a wrong password gets, nothing.
-        audit(ctx.tx, ctx.now, Some(game.id()), &format!("side {}'s password came from {}, not {}", side.side, ctx.from, side.address))?;
+        audit(
+            ctx.tx,
+            ctx.now,
+            Some(game.id()),
+            &format!(
+                "side {}'s password came from {}, not {}",
+                side.side, ctx.from, side.address
+            ),
+        )?;
         ctx.refuse(
             Some(game.id()),
             vec![side.address.clone()],
@@ -368,17 +613,32 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
             ),
             "If you sent it, send again from your registered address. If you did not, someone knows your password: ask the moderator to RESET PASSWORD for your side.",
         )?;
-        return Ok(Disposition::Refused(format!("the right password for {} from {}", side.side, ctx.from)));
+        return Ok(Disposition::Refused(format!(
+            "the right password for {} from {}",
+            side.side, ctx.from
+        )));
     }
     let mut answered = Vec::new();
     for c in &env.commands {
         match &c.node {
             Command::Status => {
-                ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, status_text(tx, &game, Some(side))?)?;
+                ctx.reply(
+                    Some(game.id()),
+                    Kind::Reply,
+                    vec![ctx.from.clone()],
+                    &ctx.msg.subject,
+                    status_text(tx, &game, Some(side))?,
+                )?;
                 answered.push("status");
             }
             Command::Help => {
-                ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, guide(Some(&game)))?;
+                ctx.reply(
+                    Some(game.id()),
+                    Kind::Reply,
+                    vec![ctx.from.clone()],
+                    &ctx.msg.subject,
+                    guide(Some(&game)),
+                )?;
                 answered.push("help");
             }
             Command::NewPassword(new) => {
@@ -388,11 +648,30 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
                 } else if new == &header.password {
                     "NEW PASSWORD: that is your password already; nothing changed.\n".to_string()
                 } else {
-                    game_rows::set_password(tx, game.id(), &side.side, &password::hash(new, &mut rand::rng()))?;
-                    audit(tx, ctx.now, Some(game.id()), &format!("side {} changed its password", side.side))?;
-                    format!("The password of side {} is changed. Use it from your next message on.\n", side.side)
+                    game_rows::set_password(
+                        tx,
+                        game.id(),
+                        &side.side,
+                        &password::hash(new, &mut rand::rng()),
+                    )?;
+                    audit(
+                        tx,
+                        ctx.now,
+                        Some(game.id()),
+                        &format!("side {} changed its password", side.side),
+                    )?;
+                    format!(
+                        "The password of side {} is changed. Use it from your next message on.\n",
+                        side.side
+                    )
                 };
-                ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+                ctx.reply(
+                    Some(game.id()),
+                    Kind::Reply,
+                    vec![ctx.from.clone()],
+                    &ctx.msg.subject,
+                    text,
+                )?;
                 answered.push("password");
             }
             Command::TimeZone(name) => {
@@ -407,7 +686,13 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
                     ),
                     Err(near) => format!("TIMEZONE: '{name}' is not a time zone; did you mean {}? Nothing changed.\n", near.join(" or ")),
                 };
-                ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+                ctx.reply(
+                    Some(game.id()),
+                    Kind::Reply,
+                    vec![ctx.from.clone()],
+                    &ctx.msg.subject,
+                    text,
+                )?;
                 answered.push("timezone");
             }
             Command::Resend | Command::History(_) => {
@@ -425,10 +710,23 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
     let ready = env.commands.iter().any(|c| c.node == Command::Ready);
     let readiness_only = env.sheet.trim().is_empty() && env.diagnostics.is_empty();
     if readiness_only && !(wait || ready) {
-        return Ok(Disposition::Done(if answered.is_empty() { "header only".into() } else { answered.join(",") }));
+        return Ok(Disposition::Done(if answered.is_empty() {
+            "header only".into()
+        } else {
+            answered.join(",")
+        }));
     }
     if game.row.status != "active" {
-        return ctx.refuse(Some(game.id()), vec![ctx.from.clone()], &format!("Game {} is {}; it takes no orders now.", game.id(), game.row.status), "");
+        return ctx.refuse(
+            Some(game.id()),
+            vec![ctx.from.clone()],
+            &format!(
+                "Game {} is {}; it takes no orders now.",
+                game.id(),
+                game.row.status
+            ),
+            "",
+        );
     }
     if let Some(held) = rounds::draft(tx, game.id())? {
         return ctx.refuse(
@@ -444,8 +742,15 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
             return ctx.refuse(
                 Some(game.id()),
                 vec![ctx.from.clone()],
-                &format!("These orders are for turn {t}, but game {} is taking orders for {}.", game.id(), round.label),
-                &format!("Write TURN {} in the header, or leave TURN out.", round.number),
+                &format!(
+                    "These orders are for turn {t}, but game {} is taking orders for {}.",
+                    game.id(),
+                    round.label
+                ),
+                &format!(
+                    "Write TURN {} in the header, or leave TURN out.",
+                    round.number
+                ),
             );
         }
     }
@@ -456,7 +761,11 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
         return ctx.refuse(
             Some(game.id()),
             vec![ctx.from.clone()],
-            &format!("The deadline for {} ({}) has passed.", round.label, game.deadline_for(side)),
+            &format!(
+                "The deadline for {} ({}) has passed.",
+                round.label,
+                game.deadline_for(side)
+            ),
             "",
         );
     }
@@ -469,12 +778,43 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
         } else {
             format!("{}: your orders for {} stand as they are; the round is played as soon as every side that writes is ready.\n", game.row.title, round.label)
         };
-        ctx.reply(Some(game.id()), Kind::Confirmation, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
-        return Ok(Disposition::Orders { note: format!("{} for {} {}", if wait { "wait" } else { "ready" }, side.side, round.label), game: game.id().to_string() });
+        ctx.reply(
+            Some(game.id()),
+            Kind::Confirmation,
+            vec![ctx.from.clone()],
+            &ctx.msg.subject,
+            text,
+        )?;
+        return Ok(Disposition::Orders {
+            note: format!(
+                "{} for {} {}",
+                if wait { "wait" } else { "ready" },
+                side.side,
+                round.label
+            ),
+            game: game.id().to_string(),
+        });
     }
-    let rendered: Vec<_> = env.diagnostics.iter().map(|d| d.rendered(&env.source)).collect();
+    let rendered: Vec<_> = env
+        .diagnostics
+        .iter()
+        .map(|d| d.rendered(&env.source))
+        .collect();
     let text = crate::mail::mask::mask_text(&ctx.msg.orders_text, &[&header.password]);
-    let Taken { checked, changes, kept } = take_orders(ctx, &game, &side.side, round.number, &env.sheet, &rendered, text, |c| !wait && (ready || c.errors == 0))?;
+    let Taken {
+        checked,
+        changes,
+        kept,
+    } = take_orders(
+        ctx,
+        &game,
+        &side.side,
+        round.number,
+        &env.sheet,
+        &rendered,
+        text,
+        |c| !wait && (ready || c.errors == 0),
+    )?;
     let text = templates::render(
         "confirmation.txt",
         minijinja::context! {
@@ -483,8 +823,17 @@ fn player(ctx: &Ctx<'_, '_>, env: &Envelope, header: &Header, side_name: &str) -
             refused => checked.errors, ready => ready, wait => wait, kept => kept,
         },
     );
-    ctx.reply(Some(game.id()), Kind::Confirmation, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
-    Ok(Disposition::Orders { note: format!("orders for {} {}", side.side, round.label), game: game.id().to_string() })
+    ctx.reply(
+        Some(game.id()),
+        Kind::Confirmation,
+        vec![ctx.from.clone()],
+        &ctx.msg.subject,
+        text,
+    )?;
+    Ok(Disposition::Orders {
+        note: format!("orders for {} {}", side.side, round.label),
+        game: game.id().to_string(),
+    })
 }
 
 /// How long before umpire stored a message the club server's `Received:`
@@ -501,7 +850,10 @@ fn arrival(ctx: &Ctx<'_, '_>) -> Result<DateTime<Utc>, PostError> {
     let Some((mailbox, stored)) = message_rows::arrived(ctx.tx, ctx.row)? else {
         return Ok(ctx.now);
     };
-    let stamp = ctx.msg.received.filter(|r| *r <= stored && *r >= stored - Duration::hours(RECEIVED_STAMP_HOURS));
+    let stamp = ctx
+        .msg
+        .received
+        .filter(|r| *r <= stored && *r >= stored - Duration::hours(RECEIVED_STAMP_HOURS));
     Ok(mailbox.or(stamp).unwrap_or(stored).min(ctx.now))
 }
 
@@ -532,13 +884,21 @@ fn take_orders(
 ) -> Result<Taken, PostError> {
     let tx = ctx.tx;
     let previous = submissions::latest(tx, game.id(), round, side)?;
-    let mut checked = game.ruleset.check_orders(&game.state()?, side, sheet, envelope)?;
-    let earlier_understood: Option<Vec<(String, String)>> = previous.as_ref().map(|(_, p)| serde_json::from_str(p).unwrap_or_default());
-    let changes = earlier_understood.as_ref().map(|p| diff(p, &checked.understood)).unwrap_or_default();
+    let mut checked = game
+        .ruleset
+        .check_orders(&game.state()?, side, sheet, envelope)?;
+    let earlier_understood: Option<Vec<(String, String)>> = previous
+        .as_ref()
+        .map(|(_, p)| serde_json::from_str(p).unwrap_or_default());
+    let changes = earlier_understood
+        .as_ref()
+        .map(|p| diff(p, &checked.understood))
+        .unwrap_or_default();
     let mut kept = Vec::new();
     if checked.errors > 0 {
         if let (Some((earlier, _)), Some(understood)) = (&previous, &earlier_understood) {
-            let earlier: Json = serde_json::from_str(earlier).map_err(|e| PostError::Corrupt(e.to_string()))?;
+            let earlier: Json =
+                serde_json::from_str(earlier).map_err(|e| PostError::Corrupt(e.to_string()))?;
             checked.orders = game.ruleset.merge_orders(&earlier, &checked.orders)?;
             for (key, line) in understood {
                 if !checked.understood.iter().any(|(k, _)| k == key) {
@@ -556,13 +916,19 @@ fn take_orders(
             side: side.to_string(),
             message: ctx.row,
             text,
-            checked: serde_json::to_string(&checked.orders).map_err(|e| PostError::Corrupt(e.to_string()))?,
-            understood: serde_json::to_string(&checked.understood).map_err(|e| PostError::Corrupt(e.to_string()))?,
+            checked: serde_json::to_string(&checked.orders)
+                .map_err(|e| PostError::Corrupt(e.to_string()))?,
+            understood: serde_json::to_string(&checked.understood)
+                .map_err(|e| PostError::Corrupt(e.to_string()))?,
             ready: ready(&checked),
         },
         ctx.now,
     )?;
-    Ok(Taken { checked, changes, kept })
+    Ok(Taken {
+        checked,
+        changes,
+        kept,
+    })
 }
 
 /// Check a side's password. `None` when it is right (an old-style hash is
@@ -573,21 +939,58 @@ fn take_orders(
 /// moderator are told once. A guesser writing from its own address locks
 /// out only itself; one forging the player's address locks the side, which
 /// is the price of not letting it guess on.
-fn check_password(ctx: &Ctx<'_, '_>, game: &Game, side: &SideRow, given: &str) -> Result<Option<Disposition>, PostError> {
+fn check_password(
+    ctx: &Ctx<'_, '_>,
+    game: &Game,
+    side: &SideRow,
+    given: &str,
+) -> Result<Option<Disposition>, PostError> {
     let tx = ctx.tx;
     if let Some(until) = game_rows::locked_until(tx, game.id(), &side.side, &ctx.from, ctx.now)? {
-        audit(tx, ctx.now, Some(game.id()), &format!("mail for side {} from {} is not read until {until}", side.side, ctx.from))?;
-        return Ok(Some(Disposition::Refused(format!("side {} locked for {}", side.side, ctx.from))));
+        audit(
+            tx,
+            ctx.now,
+            Some(game.id()),
+            &format!(
+                "mail for side {} from {} is not read until {until}",
+                side.side, ctx.from
+            ),
+        )?;
+        return Ok(Some(Disposition::Refused(format!(
+            "side {} locked for {}",
+            side.side, ctx.from
+        ))));
     }
     if password::verify(given, &side.password) {
         if password::needs_upgrade(&side.password) {
-            game_rows::set_password(tx, game.id(), &side.side, &password::hash(given, &mut rand::rng()))?;
+            game_rows::set_password(
+                tx,
+                game.id(),
+                &side.side,
+                &password::hash(given, &mut rand::rng()),
+            )?;
         }
         return Ok(None);
     }
     let window = Duration::hours(LOCKOUT_WINDOW_HOURS);
-    let wrong = game_rows::wrong_password(tx, game.id(), &side.side, &ctx.from, ctx.now, ctx.now - window)?;
-    if wrong >= LOCKOUT_AFTER && game_rows::lock(tx, game.id(), &side.side, &ctx.from, ctx.now + window, ctx.now)? {
+    let wrong = game_rows::wrong_password(
+        tx,
+        game.id(),
+        &side.side,
+        &ctx.from,
+        ctx.now,
+        ctx.now - window,
+    )?;
+    if wrong >= LOCKOUT_AFTER
+        && game_rows::lock(
+            tx,
+            game.id(),
+            &side.side,
+            &ctx.from,
+            ctx.now + window,
+            ctx.now,
+        )?
+    {
         let until = super::gamefile::show_deadline(ctx.now + window, game.tz);
         let text = format!(
             "{wrong} messages for side {} of {} came from {} with a wrong password within {LOCKOUT_WINDOW_HOURS} hours.\n\
@@ -601,10 +1004,40 @@ fn check_password(ctx: &Ctx<'_, '_>, game: &Game, side: &SideRow, given: &str) -
         );
         let mut to = vec![side.address.clone(), game.row.moderator_address.clone()];
         to.dedup();
-        let mail = plain(ctx.config, to, format!("[{}] Side {}: wrong passwords from {}", game.id(), side.side, ctx.from), text, None);
-        outbox::queue(tx, ctx.config, Some(game.id()), Kind::Notice, &mail, &format!("locked:{}:{}:{}", side.side, ctx.from, ctx.now.timestamp()), ctx.now)?;
-        audit(tx, ctx.now, Some(game.id()), &format!("side {} locked for {} after {wrong} wrong passwords", side.side, ctx.from))?;
-        return Ok(Some(Disposition::Refused(format!("side {} locked for {} after wrong passwords", side.side, ctx.from))));
+        let mail = plain(
+            ctx.config,
+            to,
+            format!(
+                "[{}] Side {}: wrong passwords from {}",
+                game.id(),
+                side.side,
+                ctx.from
+            ),
+            text,
+            None,
+        );
+        outbox::queue(
+            tx,
+            ctx.config,
+            Some(game.id()),
+            Kind::Notice,
+            &mail,
+            &format!("locked:{}:{}:{}", side.side, ctx.from, ctx.now.timestamp()),
+            ctx.now,
+        )?;
+        audit(
+            tx,
+            ctx.now,
+            Some(game.id()),
+            &format!(
+                "side {} locked for {} after {wrong} wrong passwords",
+                side.side, ctx.from
+            ),
+        )?;
+        return Ok(Some(Disposition::Refused(format!(
+            "side {} locked for {} after wrong passwords",
+            side.side, ctx.from
+        ))));
     }
     ctx.refuse(
         Some(game.id()),
@@ -621,15 +1054,40 @@ fn resend_report(ctx: &Ctx<'_, '_>, game: &Game, round: u32) -> Result<(), PostE
     match stored_report(ctx.tx, game.id(), round)? {
         Some((mut rep, before, after)) if released => {
             rep.draft = false;
-            let mut mail = report_mail(ctx.config, game, vec![ctx.from.clone()], &rep, &before, &after)?;
+            let mut mail = report_mail(
+                ctx.config,
+                game,
+                vec![ctx.from.clone()],
+                &rep,
+                &before,
+                &after,
+            )?;
             mail.in_reply_to = ctx.msg.message_id.clone();
             mail.references = ctx.msg.message_id.iter().cloned().collect();
             mail.auto_submitted = AutoSubmitted::Replied;
-            outbox::queue(ctx.tx, ctx.config, Some(game.id()), Kind::Reply, &mail, &ctx.next_tag(), ctx.now)?;
+            outbox::queue(
+                ctx.tx,
+                ctx.config,
+                Some(game.id()),
+                Kind::Reply,
+                &mail,
+                &ctx.next_tag(),
+                ctx.now,
+            )?;
         }
         _ => {
-            let text = if round == 0 { "No turn has been played yet.".to_string() } else { format!("There is no released report of turn {round}.") };
-            ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+            let text = if round == 0 {
+                "No turn has been played yet.".to_string()
+            } else {
+                format!("There is no released report of turn {round}.")
+            };
+            ctx.reply(
+                Some(game.id()),
+                Kind::Reply,
+                vec![ctx.from.clone()],
+                &ctx.msg.subject,
+                text,
+            )?;
         }
     }
     Ok(())
@@ -657,7 +1115,11 @@ fn diff(old: &[(String, String)], new: &[(String, String)]) -> Vec<String> {
 
 /// The state of a game, with the deadline as `reader` (a side's player;
 /// `None`: the moderator) reads it.
-pub(crate) fn status_text(tx: &Transaction<'_>, game: &Game, reader: Option<&SideRow>) -> Result<String, PostError> {
+pub(crate) fn status_text(
+    tx: &Transaction<'_>,
+    game: &Game,
+    reader: Option<&SideRow>,
+) -> Result<String, PostError> {
     let sides_in = game.sides_in(tx)?;
     let ready = game.sides_ready(tx)?;
     let sides: Vec<_> = game
@@ -668,7 +1130,7 @@ pub(crate) fn status_text(tx: &Transaction<'_>, game: &Game, reader: Option<&Sid
     Ok(templates::render(
         "status.txt",
         minijinja::context! { title => &game.row.title, game => game.id(), round => game.round()?.label, status => &game.row.status,
-            deadline => reader.map_or_else(|| game.deadline_text(), |r| game.deadline_for(r)), sides => sides, hold => game.row.hold, draft => rounds::draft(tx, game.id())? },
+        deadline => reader.map_or_else(|| game.deadline_text(), |r| game.deadline_for(r)), sides => sides, hold => game.row.hold, draft => rounds::draft(tx, game.id())? },
     ))
 }
 
@@ -676,52 +1138,110 @@ pub(crate) fn status_text(tx: &Transaction<'_>, game: &Game, reader: Option<&Sid
 fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition, PostError> {
     let tx = ctx.tx;
     let Some(mut game) = Game::load(tx, &m.game)? else {
-        return ctx.refuse(None, vec![], &format!("moderator message for unknown game '{}'", m.game), "");
+        return ctx.refuse(
+            None,
+            vec![],
+            &format!("moderator message for unknown game '{}'", m.game),
+            "",
+        );
     };
-    let moderator = SideRow { side: MODERATOR.into(), address: game.row.moderator_address.clone(), password: game.row.moderator_pw.clone(), timezone: None };
+    let moderator = SideRow {
+        side: MODERATOR.into(),
+        address: game.row.moderator_address.clone(),
+        password: game.row.moderator_pw.clone(),
+        timezone: None,
+    };
     if let Some(d) = check_password(ctx, &game, &moderator, &m.password)? {
         return Ok(d);
     }
     if game.row.moderator_address != ctx.from {
-        audit(tx, ctx.now, Some(game.id()), &format!("the moderator's password came from {}", ctx.from))?;
+        audit(
+            tx,
+            ctx.now,
+            Some(game.id()),
+            &format!("the moderator's password came from {}", ctx.from),
+        )?;
         ctx.refuse(
             Some(game.id()),
             vec![game.row.moderator_address.clone()],
-            &format!("A moderator message for game {} came with your password, but from {}.", game.id(), ctx.from),
+            &format!(
+                "A moderator message for game {} came with your password, but from {}.",
+                game.id(),
+                ctx.from
+            ),
             "If you did not send it, someone knows your moderator password.",
         )?;
-        return Ok(Disposition::Refused(format!("the moderator's password from {}", ctx.from)));
+        return Ok(Disposition::Refused(format!(
+            "the moderator's password from {}",
+            ctx.from
+        )));
     }
     // A reply line for every line the moderator wrote, in the order written.
     let mut done: Vec<(usize, String)> = Vec::new();
     let mut announced = Vec::new();
     let mut force = false;
     for c in &env.commands {
-        let written = env.source.get(c.span.start..c.span.end).unwrap_or("").trim();
+        let written = env
+            .source
+            .get(c.span.start..c.span.end)
+            .unwrap_or("")
+            .trim();
         // A game that has ended keeps its record: nothing changes its schedule.
         let changes_play = matches!(
             c.node,
-            Command::Deadline(_) | Command::Extend(_) | Command::Force | Command::Pause | Command::Resume | Command::EndGame | Command::HoldTurns(_) | Command::Dice { .. } | Command::Replace { .. }
+            Command::Deadline(_)
+                | Command::Extend(_)
+                | Command::Force
+                | Command::Pause
+                | Command::Resume
+                | Command::EndGame
+                | Command::HoldTurns(_)
+                | Command::Dice { .. }
+                | Command::Replace { .. }
         );
         if changes_play && game.row.status == "ended" {
-            done.push((c.span.start, format!("> {written}\n  game {} has ended; nothing changed", game.id())));
+            done.push((
+                c.span.start,
+                format!(
+                    "> {written}\n  game {} has ended; nothing changed",
+                    game.id()
+                ),
+            ));
             continue;
         }
         let line = match &c.node {
-            Command::Deadline(local) => match game.tz.from_local_datetime(local).earliest().map(|t| t.with_timezone(&Utc)) {
-                Some(t) if t <= ctx.now => format!("{local} has passed; deadline unchanged (FORCE plays the turn now)"),
-                Some(t) if t > ctx.now + Duration::days(MAX_DEADLINE_DAYS) => {
-                    format!("{local} is more than {MAX_DEADLINE_DAYS} days away; deadline unchanged")
+            Command::Deadline(local) => {
+                match game
+                    .tz
+                    .from_local_datetime(local)
+                    .earliest()
+                    .map(|t| t.with_timezone(&Utc))
+                {
+                    Some(t) if t <= ctx.now => {
+                        format!("{local} has passed; deadline unchanged (FORCE plays the turn now)")
+                    }
+                    Some(t) if t > ctx.now + Duration::days(MAX_DEADLINE_DAYS) => {
+                        format!("{local} is more than {MAX_DEADLINE_DAYS} days away; deadline unchanged")
+                    }
+                    Some(t) => {
+                        game.row.deadline = t;
+                        announced.push(Change::Deadline {
+                            label: game.round()?.label,
+                            at: t,
+                            extended: false,
+                        });
+                        format!("deadline set to {}", game.deadline_text())
+                    }
+                    None => format!(
+                        "{local} does not exist in {} (a clock change); deadline unchanged",
+                        game.tz
+                    ),
                 }
-                Some(t) => {
-                    game.row.deadline = t;
-                    announced.push(Change::Deadline { label: game.round()?.label, at: t, extended: false });
-                    format!("deadline set to {}", game.deadline_text())
-                }
-                None => format!("{local} does not exist in {} (a clock change); deadline unchanged", game.tz),
-            },
+            }
             Command::Extend(hours) if !(1..=MAX_EXTEND_HOURS).contains(hours) => {
-                format!("EXTEND {hours}: extend by 1 to {MAX_EXTEND_HOURS} hours; deadline unchanged")
+                format!(
+                    "EXTEND {hours}: extend by 1 to {MAX_EXTEND_HOURS} hours; deadline unchanged"
+                )
             }
             Command::Extend(hours) => {
                 let later = game.row.deadline.max(ctx.now) + Duration::hours(i64::from(*hours));
@@ -729,7 +1249,11 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                     format!("the deadline would be more than {MAX_DEADLINE_DAYS} days away; deadline unchanged")
                 } else {
                     game.row.deadline += Duration::hours(i64::from(*hours));
-                    announced.push(Change::Deadline { label: game.round()?.label, at: game.row.deadline, extended: true });
+                    announced.push(Change::Deadline {
+                        label: game.round()?.label,
+                        at: game.row.deadline,
+                        extended: true,
+                    });
                     format!("deadline extended to {}", game.deadline_text())
                 }
             }
@@ -745,7 +1269,10 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                 let held = rounds::draft(tx, game.id())?;
                 let t = round.or(held).unwrap_or(game.row.round.saturating_sub(1));
                 match rounds::played(tx, game.id(), t)?.map(|r| r.played.released) {
-                    Some(false) if held != Some(t) => format!("turn {t} cannot be released before turn {} (held too)", held.unwrap_or(t)),
+                    Some(false) if held != Some(t) => format!(
+                        "turn {t} cannot be released before turn {} (held too)",
+                        held.unwrap_or(t)
+                    ),
                     Some(false) => {
                         // Players get a whole turn's time from the release.
                         let fresh = ctx.now + Duration::hours(i64::from(game.row.turn_hours));
@@ -753,7 +1280,10 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                             game.row.deadline = fresh;
                         }
                         release_report(tx, ctx.config, &game, t, ctx.now)?;
-                        format!("report of turn {t} released; orders for the next turn are due by {}", game.deadline_text())
+                        format!(
+                            "report of turn {t} released; orders for the next turn are due by {}",
+                            game.deadline_text()
+                        )
                     }
                     Some(true) => format!("report of turn {t} was already released"),
                     None => format!("turn {t} has no report to approve"),
@@ -762,9 +1292,11 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
             Command::Reject(round) => match rounds::draft(tx, game.id())? {
                 Some(t) if round.is_none_or(|r| r == t) => {
                     game.save(tx)?;
-                    let loaded = Game::load(tx, game.id())?.ok_or_else(|| PostError::NoGame(game.id().to_string()))?;
+                    let loaded = Game::load(tx, game.id())?
+                        .ok_or_else(|| PostError::NoGame(game.id().to_string()))?;
                     let hash = super::round::replay_rejected(tx, ctx.config, loaded, t, ctx.now)?;
-                    game = Game::load(tx, game.id())?.ok_or_else(|| PostError::NoGame(game.id().to_string()))?;
+                    game = Game::load(tx, game.id())?
+                        .ok_or_else(|| PostError::NoGame(game.id().to_string()))?;
                     format!("turn {t} played again from a fresh seed (its SHA-256 is {hash}); the new draft is on its way")
                 }
                 Some(t) => format!("only the held turn ({t}) can be rejected"),
@@ -773,45 +1305,92 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
             Command::Replace { address, .. } if !crate::mail::address::is_valid(address) => {
                 format!("REPLACE: '{address}' is not a mail address such as new.player@example.org; nothing changed")
             }
-            Command::Replace { side, address } => match game.sides(tx)?.into_iter().find(|s| s.side.eq_ignore_ascii_case(side)) {
-                Some(old) => {
-                    let address = address.to_ascii_lowercase();
-                    game_rows::set_address(tx, game.id(), &old.side, &address)?;
-                    // The new player reads the game's time until they say otherwise.
-                    game_rows::set_timezone(tx, game.id(), &old.side, None)?;
-                    let text = format!(
+            Command::Replace { side, address } => {
+                match game
+                    .sides(tx)?
+                    .into_iter()
+                    .find(|s| s.side.eq_ignore_ascii_case(side))
+                {
+                    Some(old) => {
+                        let address = address.to_ascii_lowercase();
+                        game_rows::set_address(tx, game.id(), &old.side, &address)?;
+                        // The new player reads the game's time until they say otherwise.
+                        game_rows::set_timezone(tx, game.id(), &old.side, None)?;
+                        let text = format!(
                         "The moderator of {} ({}) has handed side {} to another player ({address}).\nYour password for the side no longer works. Thank you for playing.\n",
                         game.row.title,
                         game.id(),
                         old.side
                     );
-                    let mail = plain(ctx.config, vec![old.address.clone()], format!("[{}] You no longer command {}", game.id(), old.side), text, None);
-                    outbox::queue(tx, ctx.config, Some(game.id()), Kind::Notice, &mail, &ctx.next_tag(), ctx.now)?;
-                    let new = SideRow { address: address.clone(), timezone: None, ..old.clone() };
-                    ctx.credentials(&game, &new, &format!("You take over side {} of {}: welcome. The moderator handed it to you.", old.side, game.row.title))?;
-                    format!("side {} is now played from {address}; the new player has a fresh password and the old one was told", old.side)
+                        let mail = plain(
+                            ctx.config,
+                            vec![old.address.clone()],
+                            format!("[{}] You no longer command {}", game.id(), old.side),
+                            text,
+                            None,
+                        );
+                        outbox::queue(
+                            tx,
+                            ctx.config,
+                            Some(game.id()),
+                            Kind::Notice,
+                            &mail,
+                            &ctx.next_tag(),
+                            ctx.now,
+                        )?;
+                        let new = SideRow {
+                            address: address.clone(),
+                            timezone: None,
+                            ..old.clone()
+                        };
+                        ctx.credentials(&game, &new, &format!("You take over side {} of {}: welcome. The moderator handed it to you.", old.side, game.row.title))?;
+                        format!("side {} is now played from {address}; the new player has a fresh password and the old one was told", old.side)
+                    }
+                    None => format!(
+                        "REPLACE: no side '{side}' in game {} (sides: {})",
+                        game.id(),
+                        game.sides(tx)?
+                            .iter()
+                            .map(|s| s.side.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
                 }
-                None => format!("REPLACE: no side '{side}' in game {} (sides: {})", game.id(), game.sides(tx)?.iter().map(|s| s.side.as_str()).collect::<Vec<_>>().join(", ")),
-            },
-            Command::ResetPassword { side } => match game.sides(tx)?.into_iter().find(|s| s.side.eq_ignore_ascii_case(side)) {
+            }
+            Command::ResetPassword { side } => match game
+                .sides(tx)?
+                .into_iter()
+                .find(|s| s.side.eq_ignore_ascii_case(side))
+            {
                 Some(s) => {
                     ctx.credentials(&game, &s, "The moderator has given your side a new password; the old one no longer works.")?;
                     format!("a new password for {} was mailed to {}", s.side, s.address)
                 }
                 None => format!("RESET PASSWORD: no side '{side}' in game {}", game.id()),
             },
-            Command::NewPassword(_) => "NEW PASSWORD is for players; the moderator's password is set in the game file".into(),
-            Command::TimeZone(_) => format!("TIMEZONE is for players; the moderator reads the game's time ({})", game.tz.name()),
+            Command::NewPassword(_) => {
+                "NEW PASSWORD is for players; the moderator's password is set in the game file"
+                    .into()
+            }
+            Command::TimeZone(_) => format!(
+                "TIMEZONE is for players; the moderator reads the game's time ({})",
+                game.tz.name()
+            ),
             Command::Pause if game.row.status == "paused" => "the game is already paused".into(),
             Command::Pause => {
                 game.row.status = "paused".into();
                 announced.push(Change::Paused);
                 "game paused".into()
             }
-            Command::Resume if game.row.status != "paused" => "the game is not paused; nothing changed".into(),
+            Command::Resume if game.row.status != "paused" => {
+                "the game is not paused; nothing changed".into()
+            }
             Command::Resume => {
                 game.row.status = "active".into();
-                announced.push(Change::Resumed { label: game.round()?.label, at: game.row.deadline });
+                announced.push(Change::Resumed {
+                    label: game.round()?.label,
+                    at: game.row.deadline,
+                });
                 "game resumed".into()
             }
             Command::EndGame => {
@@ -820,7 +1399,11 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                 "game ended".into()
             }
             Command::Unlock { side } => {
-                let known = side.eq_ignore_ascii_case(MODERATOR) || game.sides(tx)?.iter().any(|s| s.side.eq_ignore_ascii_case(side));
+                let known = side.eq_ignore_ascii_case(MODERATOR)
+                    || game
+                        .sides(tx)?
+                        .iter()
+                        .any(|s| s.side.eq_ignore_ascii_case(side));
                 if known {
                     game_rows::unlock(tx, game.id(), side)?;
                     format!("side {side} unlocked: its password is read again")
@@ -837,8 +1420,15 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                     let mut taken = Vec::new();
                     for die in rolls {
                         match game.ruleset.die_for(&game.state()?, &die.key) {
-                            Ok(kind) if u8::try_from(die.value).is_ok_and(|v| kind.can_show(v)) => taken.push(die),
-                            Ok(kind) => refused.push(format!("{} = {}: {}", die.key, die.value, kind.describe())),
+                            Ok(kind) if u8::try_from(die.value).is_ok_and(|v| kind.can_show(v)) => {
+                                taken.push(die)
+                            }
+                            Ok(kind) => refused.push(format!(
+                                "{} = {}: {}",
+                                die.key,
+                                die.value,
+                                kind.describe()
+                            )),
                             Err(why) => refused.push(why),
                         }
                     }
@@ -846,8 +1436,14 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                         for die in &taken {
                             rounds::give_die(tx, game.id(), t, &die.key, die.value)?;
                         }
-                        let list: Vec<String> = taken.iter().map(|d| format!("{}={}", d.key, d.value)).collect();
-                        format!("your dice for turn {t}: {} (every other roll comes from the seed)", list.join(" "))
+                        let list: Vec<String> = taken
+                            .iter()
+                            .map(|d| format!("{}={}", d.key, d.value))
+                            .collect();
+                        format!(
+                            "your dice for turn {t}: {} (every other roll comes from the seed)",
+                            list.join(" ")
+                        )
                     } else {
                         format!("no dice taken for turn {t}: {}", refused.join("; "))
                     }
@@ -856,15 +1452,25 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
             Command::Status => status_text(tx, &game, None)?,
             Command::Help => guide(Some(&game)),
             Command::Resend | Command::History(_) => continue,
-            Command::Ready | Command::Wait => "READY and WAIT are for players, about their own orders; nothing changed".to_string(),
+            Command::Ready | Command::Wait => {
+                "READY and WAIT are for players, about their own orders; nothing changed"
+                    .to_string()
+            }
             Command::OrdersFor { .. } => continue,
         };
-        done.push((c.span.start, format!("> {written}\n  {}", line.replace('\n', "\n  ").trim_end())));
+        done.push((
+            c.span.start,
+            format!("> {written}\n  {}", line.replace('\n', "\n  ").trim_end()),
+        ));
     }
     let (blocks, stray) = env.orders_for();
     let mut entered = false;
     for block in &blocks {
-        let written = env.source.get(block.span.start..block.span.end).unwrap_or("").trim();
+        let written = env
+            .source
+            .get(block.span.start..block.span.end)
+            .unwrap_or("")
+            .trim();
         let line = match orders_for(ctx, &game, block)? {
             Ok(done) => {
                 entered = true;
@@ -872,7 +1478,10 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
             }
             Err(why) => why,
         };
-        done.push((block.span.start, format!("> {written}\n  {}", line.replace('\n', "\n  ").trim_end())));
+        done.push((
+            block.span.start,
+            format!("> {written}\n  {}", line.replace('\n', "\n  ").trim_end()),
+        ));
     }
     for d in env.diagnostics.iter().chain(&stray) {
         done.push((d.span.start, d.render(&env.source)));
@@ -884,12 +1493,40 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
     if force {
         super::round::tick_game(tx, ctx.config, game.id(), ctx.now, true)?;
     }
-    audit(tx, ctx.now, Some(game.id()), &format!("moderator: {}", done.iter().map(|d| d.replace("\n  ", ": ")).collect::<Vec<_>>().join("; ")))?;
-    let text = if done.is_empty() { "No moderator command found.".to_string() } else { done.join("\n\n") + "\n" };
-    ctx.reply(Some(game.id()), Kind::Reply, vec![ctx.from.clone()], &ctx.msg.subject, text)?;
+    audit(
+        tx,
+        ctx.now,
+        Some(game.id()),
+        &format!(
+            "moderator: {}",
+            done.iter()
+                .map(|d| d.replace("\n  ", ": "))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    )?;
+    let text = if done.is_empty() {
+        "No moderator command found.".to_string()
+    } else {
+        done.join("\n\n") + "\n"
+    };
+    ctx.reply(
+        Some(game.id()),
+        Kind::Reply,
+        vec![ctx.from.clone()],
+        &ctx.msg.subject,
+        text,
+    )?;
     let note = format!("moderator: {}", done.len());
     // Orders entered may complete the round: the caller then plays it.
-    Ok(if entered { Disposition::Orders { game: game.id().to_string(), note } } else { Disposition::Done(note) })
+    Ok(if entered {
+        Disposition::Orders {
+            game: game.id().to_string(),
+            note,
+        }
+    } else {
+        Disposition::Done(note)
+    })
 }
 
 /// `ORDERS FOR side`: the moderator enters a side's orders for the round
@@ -897,28 +1534,72 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
 /// sent them, and the side's player is told; a later mail of the player's
 /// own counts as any later mail does. The answer for the moderator: `Ok`
 /// when orders were entered, `Err` saying why nothing was.
-fn orders_for(ctx: &Ctx<'_, '_>, game: &Game, block: &envelope::OrdersFor) -> Result<Result<String, String>, PostError> {
+fn orders_for(
+    ctx: &Ctx<'_, '_>,
+    game: &Game,
+    block: &envelope::OrdersFor,
+) -> Result<Result<String, String>, PostError> {
     let tx = ctx.tx;
     let sides = game.sides(tx)?;
-    let Some(side) = sides.iter().find(|s| s.side.eq_ignore_ascii_case(&block.side)) else {
+    let Some(side) = sides
+        .iter()
+        .find(|s| s.side.eq_ignore_ascii_case(&block.side))
+    else {
         let names: Vec<&str> = sides.iter().map(|s| s.side.as_str()).collect();
-        let hint = crate::names::closest(&block.side, names.iter().map(|n| (*n, *n))).map(|n| format!(" (did you mean '{n}'?)")).unwrap_or_default();
-        return Ok(Err(format!("no side '{}' in game {}{hint}; the sides are {}; nothing entered", block.side, game.id(), names.join(", "))));
+        let hint = crate::names::closest(&block.side, names.iter().map(|n| (*n, *n)))
+            .map(|n| format!(" (did you mean '{n}'?)"))
+            .unwrap_or_default();
+        return Ok(Err(format!(
+            "no side '{}' in game {}{hint}; the sides are {}; nothing entered",
+            block.side,
+            game.id(),
+            names.join(", ")
+        )));
     };
     if game.row.status != "active" {
-        return Ok(Err(format!("game {} is {}; it takes no orders now; nothing entered", game.id(), game.row.status)));
+        return Ok(Err(format!(
+            "game {} is {}; it takes no orders now; nothing entered",
+            game.id(),
+            game.row.status
+        )));
     }
     if let Some(held) = rounds::draft(tx, game.id())? {
         return Ok(Err(format!("the report of turn {held} waits for your APPROVE or REJECT; no orders are taken before; nothing entered")));
     }
     let round = game.round()?;
     if !round.writers.contains(&side.side) {
-        return Ok(Err(format!("{} writes no orders in {} (it is {}'s to write); nothing entered", side.side, round.label, round.writers.join(" and "))));
+        return Ok(Err(format!(
+            "{} writes no orders in {} (it is {}'s to write); nothing entered",
+            side.side,
+            round.label,
+            round.writers.join(" and ")
+        )));
     }
     let text = format!("(entered by the moderator)\n{}", block.sheet.trim());
-    let Taken { checked, kept, .. } = take_orders(ctx, game, &side.side, round.number, &block.sheet, &[], text, |c| c.errors == 0)?;
-    audit(tx, ctx.now, Some(game.id()), &format!("the moderator entered orders for {} for {}", side.side, round.label))?;
-    let understood: Vec<String> = checked.understood.iter().map(|(_, l)| format!("  {l}")).collect();
+    let Taken { checked, kept, .. } = take_orders(
+        ctx,
+        game,
+        &side.side,
+        round.number,
+        &block.sheet,
+        &[],
+        text,
+        |c| c.errors == 0,
+    )?;
+    audit(
+        tx,
+        ctx.now,
+        Some(game.id()),
+        &format!(
+            "the moderator entered orders for {} for {}",
+            side.side, round.label
+        ),
+    )?;
+    let understood: Vec<String> = checked
+        .understood
+        .iter()
+        .map(|(_, l)| format!("  {l}"))
+        .collect();
     let notice = format!(
         "The moderator of {} ({}) has entered orders for your side, {}, for {}:\n\n{}\n\nYou may still send orders of your own until the deadline ({}); the latest mail counts.\n",
         game.row.title,
@@ -928,11 +1609,48 @@ fn orders_for(ctx: &Ctx<'_, '_>, game: &Game, block: &envelope::OrdersFor) -> Re
         if understood.is_empty() { "  (no orders accepted)".to_string() } else { understood.join("\n") },
         game.deadline_for(side)
     );
-    let mail = plain(ctx.config, vec![side.address.clone()], format!("[{}] Orders entered for {} by the moderator", game.id(), side.side), notice, None);
-    outbox::queue(tx, ctx.config, Some(game.id()), Kind::Notice, &mail, &ctx.next_tag(), ctx.now)?;
-    let standing = if kept.is_empty() { String::new() } else { format!("\nEarlier orders that stand beside them:\n{}", kept.iter().map(|k| format!("  {k}")).collect::<Vec<_>>().join("\n")) };
-    let readiness = if checked.errors == 0 { "the side is ready" } else { "with refused lines: the side is not ready until the deadline or a clean sheet" };
-    Ok(Ok(format!("orders for {} entered for {} ({readiness}); the player was told.\n{}{standing}", side.side, round.label, checked.confirmation.trim_end())))
+    let mail = plain(
+        ctx.config,
+        vec![side.address.clone()],
+        format!(
+            "[{}] Orders entered for {} by the moderator",
+            game.id(),
+            side.side
+        ),
+        notice,
+        None,
+    );
+    outbox::queue(
+        tx,
+        ctx.config,
+        Some(game.id()),
+        Kind::Notice,
+        &mail,
+        &ctx.next_tag(),
+        ctx.now,
+    )?;
+    let standing = if kept.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "\nEarlier orders that stand beside them:\n{}",
+            kept.iter()
+                .map(|k| format!("  {k}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    };
+    let readiness = if checked.errors == 0 {
+        "the side is ready"
+    } else {
+        "with refused lines: the side is not ready until the deadline or a clean sheet"
+    };
+    Ok(Ok(format!(
+        "orders for {} entered for {} ({readiness}); the player was told.\n{}{standing}",
+        side.side,
+        round.label,
+        checked.confirmation.trim_end()
+    )))
 }
 
 /// The lengths a player's own password may have (NEW PASSWORD).
@@ -945,8 +1663,14 @@ mod tests {
 
     #[test]
     fn diff_lists_new_changed_and_dropped_orders() {
-        let old = vec![("a".to_string(), "A: phase 1 move 4".to_string()), ("b".into(), "B: phase 1 hold".into())];
-        let new = vec![("a".to_string(), "A: phase 1 move 6".to_string()), ("c".into(), "C: phase 1 hold".into())];
+        let old = vec![
+            ("a".to_string(), "A: phase 1 move 4".to_string()),
+            ("b".into(), "B: phase 1 hold".into()),
+        ];
+        let new = vec![
+            ("a".to_string(), "A: phase 1 move 6".to_string()),
+            ("c".into(), "C: phase 1 hold".into()),
+        ];
         let d = diff(&old, &new);
         assert_eq!(d.len(), 3);
         assert!(d[0].starts_with("changed: A: phase 1 move 6"));

@@ -13,12 +13,12 @@
 //! is never answered twice.
 
 mod archive;
-pub mod desk;
 pub mod campaign;
+pub mod desk;
 mod dkim;
 mod game;
-mod guard;
 pub mod gamefile;
+mod guard;
 mod handle;
 pub mod outbox;
 pub mod password;
@@ -36,8 +36,8 @@ use sha2::{Digest, Sha256};
 
 pub use archive::{export_html, report_text};
 pub use handle::Disposition;
-pub use service::{ingest_maildir, poll_imap, serve};
 pub(crate) use round::plain;
+pub use service::{ingest_maildir, poll_imap, serve};
 pub use verify::verify_turn;
 
 /// Errors of the post office.
@@ -103,11 +103,17 @@ impl PostOffice {
     pub fn open(config: Config) -> Result<PostOffice, PostError> {
         if let Some(dir) = config.database.parent() {
             if !dir.as_os_str().is_empty() {
-                std::fs::create_dir_all(dir).map_err(|e| StoreError::Corrupt(format!("cannot create the folder {}: {e}", dir.display())))?;
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    StoreError::Corrupt(format!("cannot create the folder {}: {e}", dir.display()))
+                })?;
             }
         }
         let store = Store::open_with(&config.database, config.durability)?;
-        Ok(PostOffice { store, config, dkim_keys: None })
+        Ok(PostOffice {
+            store,
+            config,
+            dkim_keys: None,
+        })
     }
 
     /// Take DKIM keys from `keys` instead of DNS (tests; a club that pins
@@ -124,7 +130,13 @@ impl PostOffice {
     /// # Errors
     /// When the store cannot take it (the caller must not acknowledge the
     /// message then: an MTA is told to try again).
-    pub fn store_message(&mut self, raw: &[u8], source: &str, arrived_at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<store::StoredRaw, PostError> {
+    pub fn store_message(
+        &mut self,
+        raw: &[u8],
+        source: &str,
+        arrived_at: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
+    ) -> Result<store::StoredRaw, PostError> {
         let digest = hex::encode(Sha256::digest(raw));
         self.store_parts(raw, &digest, raw.len(), source, arrived_at, now)
     }
@@ -135,7 +147,12 @@ impl PostOffice {
     ///
     /// # Errors
     /// When the input cannot be read or the store cannot take the message.
-    pub fn store_reader(&mut self, input: &mut impl std::io::Read, source: &str, now: DateTime<Utc>) -> Result<store::StoredRaw, PostError> {
+    pub fn store_reader(
+        &mut self,
+        input: &mut impl std::io::Read,
+        source: &str,
+        now: DateTime<Utc>,
+    ) -> Result<store::StoredRaw, PostError> {
         let mut kept = Vec::new();
         let mut hasher = Sha256::new();
         let mut size = 0usize;
@@ -156,15 +173,34 @@ impl PostOffice {
         self.store_parts(&kept, &digest, size, source, None, now)
     }
 
-    fn store_parts(&mut self, raw: &[u8], digest: &str, size: usize, source: &str, arrived_at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<store::StoredRaw, PostError> {
+    fn store_parts(
+        &mut self,
+        raw: &[u8],
+        digest: &str,
+        size: usize,
+        source: &str,
+        arrived_at: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
+    ) -> Result<store::StoredRaw, PostError> {
         let (kept, key) = self.kept(raw, size);
-        let arrival = store::messages::Arrival { key: &key, raw: kept, digest, size, source, arrived_at };
+        let arrival = store::messages::Arrival {
+            key: &key,
+            raw: kept,
+            digest,
+            size,
+            source,
+            arrived_at,
+        };
         Ok(self.store.store_raw(&arrival, now)?)
     }
 
     /// What is stored of a message of `size` bytes, and its key.
     fn kept<'a>(&self, raw: &'a [u8], size: usize) -> (&'a [u8], String) {
-        let kept = if size > self.config.max_message_bytes { &raw[..HEAD_BYTES.min(raw.len())] } else { raw };
+        let kept = if size > self.config.max_message_bytes {
+            &raw[..HEAD_BYTES.min(raw.len())]
+        } else {
+            raw
+        };
         (kept, message_key(kept))
     }
 
@@ -175,8 +211,15 @@ impl PostOffice {
     ///
     /// # Errors
     /// When the store cannot take them (none is stored then).
-    pub fn store_messages(&mut self, messages: &[(&[u8], Option<DateTime<Utc>>)], source: &str, now: DateTime<Utc>) -> Result<Vec<store::StoredRaw>, PostError> {
-        let prepared: Vec<(&[u8], String, String, usize, Option<DateTime<Utc>>)> = messages
+    pub fn store_messages(
+        &mut self,
+        messages: &[(&[u8], Option<DateTime<Utc>>)],
+        source: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<store::StoredRaw>, PostError> {
+        // Each message's bytes as kept, key, digest, size and arrival.
+        type Prepared<'m> = (&'m [u8], String, String, usize, Option<DateTime<Utc>>);
+        let prepared: Vec<Prepared<'_>> = messages
             .iter()
             .map(|(raw, at)| {
                 let (kept, key) = self.kept(raw, raw.len());
@@ -185,7 +228,16 @@ impl PostOffice {
             .collect();
         let arrivals: Vec<store::messages::Arrival<'_>> = prepared
             .iter()
-            .map(|(raw, key, digest, size, arrived_at)| store::messages::Arrival { key, raw, digest, size: *size, source, arrived_at: *arrived_at })
+            .map(
+                |(raw, key, digest, size, arrived_at)| store::messages::Arrival {
+                    key,
+                    raw,
+                    digest,
+                    size: *size,
+                    source,
+                    arrived_at: *arrived_at,
+                },
+            )
             .collect();
         Ok(self.store.store_many(&arrivals, now)?)
     }
@@ -201,10 +253,16 @@ impl PostOffice {
         let games = store::games::failed(self.store.conn())?;
         let mut out = String::new();
         if messages.is_empty() && games.is_empty() {
-            out.push_str("Nothing has failed: every message was handled and every due round played.\n");
+            out.push_str(
+                "Nothing has failed: every message was handled and every due round played.\n",
+            );
         }
         for m in &messages {
-            let _ = writeln!(out, "message {} (received {}, {}): {}", m.id, m.received_at, m.message_id, m.reason);
+            let _ = writeln!(
+                out,
+                "message {} (received {}, {}): {}",
+                m.id, m.received_at, m.message_id, m.reason
+            );
         }
         for (g, reason) in &games {
             let _ = writeln!(out, "game {g}: {reason}");
@@ -222,14 +280,23 @@ impl PostOffice {
     /// # Errors
     /// When the message cannot be stored; problems with any message itself
     /// are answered, logged or marked failed, never returned.
-    pub fn accept(&mut self, raw: &[u8], source: &str, now: DateTime<Utc>) -> Result<Option<Disposition>, PostError> {
+    pub fn accept(
+        &mut self,
+        raw: &[u8],
+        source: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Disposition>, PostError> {
         let stored = self.store_message(raw, source, None, now)?;
         if !stored.fresh {
             tracing::info!(row = stored.id, "already stored; not handled again");
             return Ok(None);
         }
         let pending = self.store.pending_messages()?;
-        Ok(self.handle_many(&pending, now)?.into_iter().find(|(id, _)| *id == stored.id).map(|(_, d)| d))
+        Ok(self
+            .handle_many(&pending, now)?
+            .into_iter()
+            .find(|(id, _)| *id == stored.id)
+            .map(|(_, d)| d))
     }
 
     /// Handle every stored message not yet handled, oldest first, each on
@@ -251,14 +318,25 @@ impl PostOffice {
     ///
     /// # Errors
     /// When there is no such message, or it has not failed.
-    pub fn retry_message(&mut self, id: i64, now: DateTime<Utc>) -> Result<Option<Disposition>, PostError> {
-        let state = self.store.write(|tx| Ok::<_, PostError>(store::messages::load(tx, id)?.map(|(s, _)| s)))?;
+    pub fn retry_message(
+        &mut self,
+        id: i64,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Disposition>, PostError> {
+        let state = self
+            .store
+            .write(|tx| Ok::<_, PostError>(store::messages::load(tx, id)?.map(|(s, _)| s)))?;
         match state.as_deref() {
             Some("failed") => {}
-            Some(other) => return Err(PostError::Retry(format!("message {id} is {other}, not failed"))),
+            Some(other) => {
+                return Err(PostError::Retry(format!(
+                    "message {id} is {other}, not failed"
+                )))
+            }
             None => return Err(PostError::Retry(format!("there is no stored message {id}"))),
         }
-        self.store.write(|tx| store::messages::set_state(tx, id, "new", "retried"))?;
+        self.store
+            .write(|tx| store::messages::set_state(tx, id, "new", "retried"))?;
         Ok(self.handle_many(&[id], now)?.pop().map(|(_, d)| d))
     }
 
@@ -275,7 +353,8 @@ impl PostOffice {
                 Ok(0)
             }
             guard::Guarded::Failed(reason) => {
-                self.store.write(|tx| round::failed(tx, &config, id, &reason, now))?;
+                self.store
+                    .write(|tx| round::failed(tx, &config, id, &reason, now))?;
                 Ok(0)
             }
         }
@@ -291,7 +370,8 @@ impl PostOffice {
             return Err(PostError::Retry(format!("game {id} has no failed round")));
         };
         let game = game.clone();
-        self.store.write(|tx| store::games::set_failure(tx, &game, None))?;
+        self.store
+            .write(|tx| store::games::set_failure(tx, &game, None))?;
         self.tick_game(&game, now, false)
     }
 
@@ -311,11 +391,21 @@ impl PostOffice {
         // orders in; resolving sets the next deadline.
         for id in campaign::due(self.store.conn(), now)? {
             let store = &mut self.store;
-            match guard::guard(|| store.write(|tx| campaign::resolve_if_due(tx, &config, &id, now))) {
+            match guard::guard(|| store.write(|tx| campaign::resolve_if_due(tx, &config, &id, now)))
+            {
                 guard::Guarded::Done(resolved) => played += usize::from(resolved),
-                guard::Guarded::Later(e) => tracing::warn!(campaign = %id, error = %e, "week left for the next run"),
+                guard::Guarded::Later(e) => {
+                    tracing::warn!(campaign = %id, error = %e, "week left for the next run")
+                }
                 guard::Guarded::Failed(reason) => {
-                    self.store.write(|tx| audit(tx, now, None, &format!("campaign {id}: the week could not be resolved: {reason}")))?;
+                    self.store.write(|tx| {
+                        audit(
+                            tx,
+                            now,
+                            None,
+                            &format!("campaign {id}: the week could not be resolved: {reason}"),
+                        )
+                    })?;
                 }
             }
         }
@@ -340,18 +430,28 @@ impl PostOffice {
     ///
     /// # Errors
     /// When the file or its scenario is invalid or the game exists.
-    pub fn create_game(&mut self, file: &gamefile::GameFile, now: DateTime<Utc>) -> Result<(), PostError> {
+    pub fn create_game(
+        &mut self,
+        file: &gamefile::GameFile,
+        now: DateTime<Utc>,
+    ) -> Result<(), PostError> {
         let config = self.config.clone();
-        self.store.write(|tx| round::create_game(tx, &config, file, now))
+        self.store
+            .write(|tx| round::create_game(tx, &config, file, now))
     }
 
     /// Create a campaign from its set-up file and queue the opening reports.
     ///
     /// # Errors
     /// When the campaign exists or on database errors.
-    pub fn create_campaign(&mut self, file: &crate::games::hyborian::campaign::game::CampaignFile, now: DateTime<Utc>) -> Result<(), PostError> {
+    pub fn create_campaign(
+        &mut self,
+        file: &crate::games::hyborian::campaign::game::CampaignFile,
+        now: DateTime<Utc>,
+    ) -> Result<(), PostError> {
         let config = self.config.clone();
-        self.store.write(|tx| campaign::create(tx, &config, file, now))
+        self.store
+            .write(|tx| campaign::create(tx, &config, file, now))
     }
 
     /// Resolve a campaign's map turn now.
@@ -360,7 +460,8 @@ impl PostOffice {
     /// When there is no such campaign, or on database errors.
     pub fn resolve_campaign(&mut self, id: &str, now: DateTime<Utc>) -> Result<(), PostError> {
         let config = self.config.clone();
-        self.store.write(|tx| campaign::resolve_now(tx, &config, id, now))
+        self.store
+            .write(|tx| campaign::resolve_now(tx, &config, id, now))
     }
 
     /// The store, for reading (tests, `umpire doctor`).
@@ -378,7 +479,12 @@ impl PostOffice {
 }
 
 /// A log line in the audit log, for refusals and other notable events.
-pub(crate) fn audit(tx: &store::Transaction<'_>, now: DateTime<Utc>, game: Option<&str>, text: &str) -> Result<(), PostError> {
+pub(crate) fn audit(
+    tx: &store::Transaction<'_>,
+    now: DateTime<Utc>,
+    game: Option<&str>,
+    text: &str,
+) -> Result<(), PostError> {
     tracing::info!(game = game.unwrap_or("-"), "{text}");
     Ok(store::log(tx, now, game, "info", text)?)
 }

@@ -71,12 +71,18 @@ pub fn queue(
     now: DateTime<Utc>,
 ) -> Result<String, StoreError> {
     let mut h = Sha256::new();
-    for part in [&store::installation(tx)?, kind.code(), game.unwrap_or(""), tag] {
+    for part in [
+        &store::installation(tx)?,
+        kind.code(),
+        game.unwrap_or(""),
+        tag,
+    ] {
         h.update(part.as_bytes());
         h.update([0]);
     }
     let digest = hex::encode(&h.finalize()[..12]);
-    let message_id = crate::mail::compose::new_message_id(config.domain(), &format!("{}.{digest}", kind.code()));
+    let message_id =
+        crate::mail::compose::new_message_id(config.domain(), &format!("{}.{digest}", kind.code()));
     let raw = mail
         .to_rfc5322(&message_id, now)
         .map_err(|e| StoreError::Corrupt(format!("cannot compose {}: {e}", kind.code())))?;
@@ -116,7 +122,12 @@ const LEASE_MINUTES: i64 = 10;
 ///
 /// # Errors
 /// On database errors; delivery failures are recorded and retried later.
-pub fn flush(store: &mut Store, outlet: &Outlet, from: &str, now: DateTime<Utc>) -> Result<Flushed, StoreError> {
+pub fn flush(
+    store: &mut Store,
+    outlet: &Outlet,
+    from: &str,
+    now: DateTime<Utc>,
+) -> Result<Flushed, StoreError> {
     let owner = lease::Holder::me();
     store.write(|tx| {
         for (id, holder) in store::outbox::leased(tx, now)? {
@@ -129,8 +140,14 @@ pub fn flush(store: &mut Store, outlet: &Outlet, from: &str, now: DateTime<Utc>)
     })?;
     let owner = owner.to_string();
     let mut done = Flushed::default();
-    while let Some(item) = store.write(|tx| store::outbox::claim(tx, &owner, now, now + Duration::minutes(LEASE_MINUTES)))? {
-        let envelope_from = if Kind::is_response(&item.kind) { "" } else { from };
+    while let Some(item) = store
+        .write(|tx| store::outbox::claim(tx, &owner, now, now + Duration::minutes(LEASE_MINUTES)))?
+    {
+        let envelope_from = if Kind::is_response(&item.kind) {
+            ""
+        } else {
+            from
+        };
         match outlet.deliver(envelope_from, &item.recipients, &item.message_id, &item.raw) {
             Ok(()) => {
                 store.write(|tx| store::outbox::mark_sent(tx, item.id, now))?;
@@ -138,7 +155,14 @@ pub fn flush(store: &mut Store, outlet: &Outlet, from: &str, now: DateTime<Utc>)
             }
             Err(e) => {
                 tracing::warn!(message_id = %item.message_id, error = %e, "delivery failed");
-                store.write(|tx| store::outbox::mark_failed(tx, item.id, &e.to_string(), now + backoff(item.attempts)))?;
+                store.write(|tx| {
+                    store::outbox::mark_failed(
+                        tx,
+                        item.id,
+                        &e.to_string(),
+                        now + backoff(item.attempts),
+                    )
+                })?;
                 done.failed += 1;
             }
         }
@@ -162,18 +186,28 @@ mod lease {
 
     /// This boot of the machine, where the system tells it (Linux).
     fn boot_id() -> String {
-        std::fs::read_to_string("/proc/sys/kernel/random/boot_id").map(|s| s.trim().to_string()).unwrap_or_default()
+        std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
+            .map(|s| s.trim().to_string())
+            .unwrap_or_default()
     }
 
     impl Holder {
         pub fn me() -> Self {
-            Self { boot: boot_id(), pid: std::process::id(), tag: hex::encode(rand::random::<[u8; 6]>()) }
+            Self {
+                boot: boot_id(),
+                pid: std::process::id(),
+                tag: hex::encode(rand::random::<[u8; 6]>()),
+            }
         }
 
         pub fn parse(text: &str) -> Option<Self> {
             let mut it = text.splitn(3, '/');
             let (boot, pid, tag) = (it.next()?, it.next()?.parse().ok()?, it.next()?);
-            Some(Self { boot: boot.into(), pid, tag: tag.into() })
+            Some(Self {
+                boot: boot.into(),
+                pid,
+                tag: tag.into(),
+            })
         }
 
         /// Surely dead: another boot, or no such process in this one.
@@ -214,7 +248,9 @@ mod tests {
         let boot = text.split('/').next().unwrap();
         if !boot.is_empty() {
             // Past the kernel's pid limit: no such process.
-            assert!(lease::Holder::parse(&format!("{boot}/4294967295/x")).unwrap().is_gone());
+            assert!(lease::Holder::parse(&format!("{boot}/4294967295/x"))
+                .unwrap()
+                .is_gone());
             assert!(lease::Holder::parse("another-boot/1/x").unwrap().is_gone());
         }
         assert!(lease::Holder::parse("garbage").is_none());

@@ -15,16 +15,23 @@ const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
 
 /// A fresh password of 10 unambiguous characters.
 pub fn generate(rng: &mut impl Rng) -> String {
-    (0..10).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
+    (0..10)
+        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+        .collect()
 }
 
 /// Hash `password` with a random salt, as the PHC string stored in the
 /// database (Argon2id with the crate's default, OWASP-recommended, costs).
 pub fn hash(password: &str, rng: &mut impl Rng) -> String {
     let salt_bytes: [u8; 16] = rng.random();
-    let hashed = SaltString::encode_b64(&salt_bytes).map_err(|e| e.to_string()).and_then(|salt| {
-        Argon2::default().hash_password(normalise(password).as_bytes(), &salt).map(|h| h.to_string()).map_err(|e| e.to_string())
-    });
+    let hashed = SaltString::encode_b64(&salt_bytes)
+        .map_err(|e| e.to_string())
+        .and_then(|salt| {
+            Argon2::default()
+                .hash_password(normalise(password).as_bytes(), &salt)
+                .map(|h| h.to_string())
+                .map_err(|e| e.to_string())
+        });
     match hashed {
         Ok(h) => h,
         // Sixteen bytes always encode and Argon2's defaults always hash: a
@@ -39,7 +46,9 @@ pub fn hash(password: &str, rng: &mut impl Rng) -> String {
 /// Passwords are compared as typed, less surrounding space and quotes that
 /// mail clients add ("dragon7" typed with smart quotes).
 fn normalise(password: &str) -> &str {
-    password.trim().trim_matches(['"', '\'', '\u{201c}', '\u{201d}', '\u{2018}', '\u{2019}'])
+    password
+        .trim()
+        .trim_matches(['"', '\'', '\u{201c}', '\u{201d}', '\u{2018}', '\u{2019}'])
 }
 
 /// Is `stored` a hash of an earlier version, to be replaced by [`hash`]
@@ -59,8 +68,12 @@ pub fn verify(password: &str, stored: &str) -> bool {
     use std::collections::HashSet;
     use std::sync::{Mutex, OnceLock};
     static PROVEN: OnceLock<Mutex<HashSet<[u8; 32]>>> = OnceLock::new();
-    let key: [u8; 32] =
-        Sha256::new().chain_update(stored.as_bytes()).chain_update([0]).chain_update(normalise(password).as_bytes()).finalize().into();
+    let key: [u8; 32] = Sha256::new()
+        .chain_update(stored.as_bytes())
+        .chain_update([0])
+        .chain_update(normalise(password).as_bytes())
+        .finalize()
+        .into();
     let proven = PROVEN.get_or_init(|| Mutex::new(HashSet::new()));
     if proven.lock().is_ok_and(|set| set.contains(&key)) {
         return true;
@@ -76,8 +89,11 @@ pub fn verify(password: &str, stored: &str) -> bool {
 
 fn verify_uncached(password: &str, stored: &str) -> bool {
     if stored.starts_with("$argon2") {
-        return PasswordHash::new(stored)
-            .is_ok_and(|h| Argon2::default().verify_password(normalise(password).as_bytes(), &h).is_ok());
+        return PasswordHash::new(stored).is_ok_and(|h| {
+            Argon2::default()
+                .verify_password(normalise(password).as_bytes(), &h)
+                .is_ok()
+        });
     }
     verify_pbkdf2(password, stored)
 }
@@ -85,12 +101,20 @@ fn verify_uncached(password: &str, stored: &str) -> bool {
 /// The hashes of umpire before Argon2: `pbkdf2-sha256$ROUNDS$SALT$HASH`.
 fn verify_pbkdf2(password: &str, stored: &str) -> bool {
     let mut parts = stored.split('$');
-    let (Some("pbkdf2-sha256"), Some(rounds), Some(salt), Some(expected), None) =
-        (parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
-    else {
+    let (Some("pbkdf2-sha256"), Some(rounds), Some(salt), Some(expected), None) = (
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+    ) else {
         return false;
     };
-    let (Ok(rounds), Ok(salt), Ok(expected)) = (rounds.parse::<u32>(), hex::decode(salt), hex::decode(expected)) else {
+    let (Ok(rounds), Ok(salt), Ok(expected)) = (
+        rounds.parse::<u32>(),
+        hex::decode(salt),
+        hex::decode(expected),
+    ) else {
         return false;
     };
     if !(1..=10_000_000).contains(&rounds) {
@@ -128,11 +152,18 @@ mod tests {
         let salt = [7u8; 16];
         let mut out = [0u8; 32];
         pbkdf2_hmac::<Sha256>(b"dragon7", &salt, 2_000, &mut out);
-        let old = format!("pbkdf2-sha256$2000${}${}", hex::encode(salt), hex::encode(out));
+        let old = format!(
+            "pbkdf2-sha256$2000${}${}",
+            hex::encode(salt),
+            hex::encode(out)
+        );
         assert!(verify("dragon7", &old));
         assert!(!verify("dragon8", &old));
         assert!(needs_upgrade(&old));
         assert!(!verify("dragon7", "pbkdf2-sha256$x$00$00"));
-        assert!(!verify("dragon7", "pbkdf2-sha256$0$00$00"), "rounds are bounded");
+        assert!(
+            !verify("dragon7", "pbkdf2-sha256$0$00$00"),
+            "rounds are bounded"
+        );
     }
 }

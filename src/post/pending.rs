@@ -39,7 +39,11 @@ impl PostOffice {
     /// # Errors
     /// On database errors outside any one message (a failed commit is not
     /// one: those messages stay `new` for the next run).
-    pub(super) fn handle_many(&mut self, ids: &[i64], now: DateTime<Utc>) -> Result<Vec<(i64, Disposition)>, PostError> {
+    pub(super) fn handle_many(
+        &mut self,
+        ids: &[i64],
+        now: DateTime<Utc>,
+    ) -> Result<Vec<(i64, Disposition)>, PostError> {
         let config = self.config.clone();
         let mut out = Vec::new();
         for chunk in ids.chunks(config.batch.max(1)) {
@@ -48,7 +52,9 @@ impl PostOffice {
             for &id in chunk {
                 match dkim::verify_stored(&mut self.store, &config, &mut self.dkim_keys, id, now)? {
                     dkim::Readiness::Ready => ready.push(id),
-                    dkim::Readiness::Later(why) => tracing::warn!(row = id, why = %why, "DKIM keys could not be looked up; message left for the next run"),
+                    dkim::Readiness::Later(why) => {
+                        tracing::warn!(row = id, why = %why, "DKIM keys could not be looked up; message left for the next run")
+                    }
                 }
             }
             let mut rest = &ready[..];
@@ -104,10 +110,17 @@ enum Step {
 /// One message, in its own savepoint of the batch's transaction; then, if
 /// it brought orders, its game's reminders (and its round, should
 /// [`may_play`] have missed that it is due).
-fn one(tx: &Transaction<'_>, config: &Config, id: i64, now: DateTime<Utc>) -> Result<Option<Step>, PostError> {
+fn one(
+    tx: &Transaction<'_>,
+    config: &Config,
+    id: i64,
+    now: DateTime<Utc>,
+) -> Result<Option<Step>, PostError> {
     let outcome = in_savepoint(tx, || {
         // Another process may have handled it since we looked.
-        let Some((state, raw)) = store::messages::load(tx, id)? else { return Ok(None) };
+        let Some((state, raw)) = store::messages::load(tx, id)? else {
+            return Ok(None);
+        };
         if state != "new" {
             return Ok(None);
         }
@@ -117,7 +130,9 @@ fn one(tx: &Transaction<'_>, config: &Config, id: i64, now: DateTime<Utc>) -> Re
     });
     match outcome {
         Guarded::Done(Some(d)) => {
-            let Disposition::Orders { game, .. } = &d else { return Ok(Some(Step::Handled(d))) };
+            let Disposition::Orders { game, .. } = &d else {
+                return Ok(Some(Step::Handled(d)));
+            };
             if may_play(tx, game, now) {
                 let game = game.clone();
                 return Ok(Some(Step::Play(d, game)));
@@ -139,14 +154,23 @@ fn one(tx: &Transaction<'_>, config: &Config, id: i64, now: DateTime<Utc>) -> Re
 /// held or not): `round::tick_game` decides. A wrong yes only commits the
 /// batch early; a wrong no plays the round inside the batch, as correctly.
 fn may_play(tx: &Transaction<'_>, game: &str, now: DateTime<Utc>) -> bool {
-    let Ok(Some(game)) = super::game::Game::load(tx, game) else { return true };
-    let (Ok(round), Ok(ready)) = (game.round(), game.sides_ready(tx)) else { return true };
+    let Ok(Some(game)) = super::game::Game::load(tx, game) else {
+        return true;
+    };
+    let (Ok(round), Ok(ready)) = (game.round(), game.sides_ready(tx)) else {
+        return true;
+    };
     now >= game.deadline() || round.writers.iter().all(|s| ready.contains(s))
 }
 
 /// Play `game`'s round if it is due, in its own savepoint: a round that
 /// cannot be played waits for the moderator, who is told why.
-fn tick(tx: &Transaction<'_>, config: &Config, game: &str, now: DateTime<Utc>) -> Result<usize, PostError> {
+fn tick(
+    tx: &Transaction<'_>,
+    config: &Config,
+    game: &str,
+    now: DateTime<Utc>,
+) -> Result<usize, PostError> {
     match in_savepoint(tx, || round::tick_game(tx, config, game, now, false)) {
         Guarded::Done(n) => Ok(n),
         Guarded::Later(e) => Err(e),
@@ -160,7 +184,10 @@ fn tick(tx: &Transaction<'_>, config: &Config, game: &str, now: DateTime<Utc>) -
 /// Run `work` behind the guard in a savepoint of `tx`: what it wrote stays
 /// only if it is done; an error or a panic takes back all of it and
 /// nothing written before.
-fn in_savepoint<T>(tx: &Transaction<'_>, work: impl FnOnce() -> Result<T, PostError>) -> Guarded<T> {
+fn in_savepoint<T>(
+    tx: &Transaction<'_>,
+    work: impl FnOnce() -> Result<T, PostError>,
+) -> Guarded<T> {
     if let Err(e) = tx.execute_batch("SAVEPOINT one_message") {
         return Guarded::Later(e.into());
     }

@@ -45,18 +45,34 @@ fn from_json<T: serde::de::DeserializeOwned>(what: &str, s: &str) -> Result<T, P
 }
 
 /// Open the round the game's state waits for: commit its seed.
-fn open_round(tx: &Transaction<'_>, game: &Game, seed: String, seed_hash: String) -> Result<(), PostError> {
+fn open_round(
+    tx: &Transaction<'_>,
+    game: &Game,
+    seed: String,
+    seed_hash: String,
+) -> Result<(), PostError> {
     let round = game.round()?;
     rounds::open(
         tx,
         game.id(),
-        &rounds::Opened { round: round.number, label: round.label, writers: to_json(&round.writers)?, seed, seed_hash },
+        &rounds::Opened {
+            round: round.number,
+            label: round.label,
+            writers: to_json(&round.writers)?,
+            seed,
+            seed_hash,
+        },
     )?;
     Ok(())
 }
 
 /// Create the game's rows, the first round's seed, and the welcome mails.
-pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: DateTime<Utc>) -> Result<(), PostError> {
+pub fn create_game(
+    tx: &Transaction<'_>,
+    config: &Config,
+    file: &GameFile,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
     if Game::load(tx, &file.id)?.is_some() {
         return Err(PostError::GameExists(file.id.clone()));
     }
@@ -68,10 +84,11 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
         )));
     }
     let ruleset = games::named(&file.ruleset)?;
-    let scenario_text = std::fs::read_to_string(&file.scenario).map_err(|e| PostError::Scenario {
-        path: file.scenario.display().to_string(),
-        message: e.to_string(),
-    })?;
+    let scenario_text =
+        std::fs::read_to_string(&file.scenario).map_err(|e| PostError::Scenario {
+            path: file.scenario.display().to_string(),
+            message: e.to_string(),
+        })?;
     let (seed, seed_hash) = new_seed();
     let new = ruleset
         .new_game(&Setup {
@@ -81,17 +98,28 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
             max_turns: file.max_turns,
             seed: seed_bytes(&seed)?,
         })
-        .map_err(|e| PostError::Scenario { path: file.scenario.display().to_string(), message: e.to_string() })?;
+        .map_err(|e| PostError::Scenario {
+            path: file.scenario.display().to_string(),
+            message: e.to_string(),
+        })?;
     for s in &file.sides {
         if !new.sides.contains(&s.id) {
             return Err(PostError::Scenario {
                 path: file.scenario.display().to_string(),
-                message: format!("the game file names side '{}' but the scenario's sides are: {}", s.id, new.sides.join(", ")),
+                message: format!(
+                    "the game file names side '{}' but the scenario's sides are: {}",
+                    s.id,
+                    new.sides.join(", ")
+                ),
             });
         }
     }
     let mut rng = rand::rng();
-    let mod_pw = file.moderator.password.clone().unwrap_or_else(|| password::generate(&mut rng));
+    let mod_pw = file
+        .moderator
+        .password
+        .clone()
+        .unwrap_or_else(|| password::generate(&mut rng));
     let state = to_json(&new.state)?;
     let first = ruleset.round(&new.state)?;
     let row = GameRow {
@@ -118,7 +146,10 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
     let game = Game::load(tx, &file.id)?.ok_or_else(|| PostError::NoGame(file.id.clone()))?;
     open_round(tx, &game, seed, seed_hash.clone())?;
     for s in &file.sides {
-        let pw = s.password.clone().unwrap_or_else(|| password::generate(&mut rng));
+        let pw = s
+            .password
+            .clone()
+            .unwrap_or_else(|| password::generate(&mut rng));
         let side = SideRow {
             side: s.id.clone(),
             address: s.address.to_ascii_lowercase(),
@@ -136,7 +167,13 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
                 rules => welcome.rules, length => welcome.length, briefing => welcome.briefing, example => welcome.example,
             },
         );
-        let mail = plain(config, vec![s.address.clone()], format!("[{}] Welcome: you command {}", file.id, s.id), text, None);
+        let mail = plain(
+            config,
+            vec![s.address.clone()],
+            format!("[{}] Welcome: you command {}", file.id, s.id),
+            text,
+            None,
+        );
         outbox::queue(tx, config, Some(&file.id), Kind::Welcome, &mail, &s.id, now)?;
     }
     let text = format!(
@@ -148,8 +185,22 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
         file.id,
         game.deadline_text()
     );
-    let mail = plain(config, vec![file.moderator.address.clone()], format!("[{}] You moderate this game", file.id), text, None);
-    outbox::queue(tx, config, Some(&file.id), Kind::Welcome, &mail, "moderator", now)?;
+    let mail = plain(
+        config,
+        vec![file.moderator.address.clone()],
+        format!("[{}] You moderate this game", file.id),
+        text,
+        None,
+    );
+    outbox::queue(
+        tx,
+        config,
+        Some(&file.id),
+        Kind::Welcome,
+        &mail,
+        "moderator",
+        now,
+    )?;
     audit(tx, now, Some(&file.id), "game created")?;
     Ok(())
 }
@@ -159,7 +210,13 @@ pub fn create_game(tx: &Transaction<'_>, config: &Config, file: &GameFile, now: 
 /// The text opens with the umpire's mark line: a player who replies on top
 /// of it, even in a client that quotes without `>`, never has the quoted
 /// text (old orders among it) read again.
-pub fn plain(config: &Config, to: Vec<String>, subject: String, text: String, in_reply_to: Option<String>) -> Outgoing {
+pub fn plain(
+    config: &Config,
+    to: Vec<String>,
+    subject: String,
+    text: String,
+    in_reply_to: Option<String>,
+) -> Outgoing {
     let text = format!("{}\n\n{text}", umpire_mark_line(&subject));
     Outgoing {
         from: format!("{} <{}>", config.name, config.address),
@@ -171,13 +228,23 @@ pub fn plain(config: &Config, to: Vec<String>, subject: String, text: String, in
         attachments: Vec::new(),
         references: in_reply_to.iter().cloned().collect(),
         // An answer to someone's mail, or mail umpire makes on its own.
-        auto_submitted: if in_reply_to.is_some() { AutoSubmitted::Replied } else { AutoSubmitted::Generated },
+        auto_submitted: if in_reply_to.is_some() {
+            AutoSubmitted::Replied
+        } else {
+            AutoSubmitted::Generated
+        },
         in_reply_to,
     }
 }
 
 /// Reminders and deadlines for one game. Returns how many rounds were played.
-pub fn tick_game(tx: &Transaction<'_>, config: &Config, id: &str, now: DateTime<Utc>, force: bool) -> Result<usize, PostError> {
+pub fn tick_game(
+    tx: &Transaction<'_>,
+    config: &Config,
+    id: &str,
+    now: DateTime<Utc>,
+    force: bool,
+) -> Result<usize, PostError> {
     let Some(game) = Game::load(tx, id)? else {
         return Err(PostError::NoGame(id.to_string()));
     };
@@ -197,17 +264,35 @@ pub fn tick_game(tx: &Transaction<'_>, config: &Config, id: &str, now: DateTime<
         play_round(tx, config, game, now)?;
         return Ok(1);
     }
-    if game.row.reminder_hours > 0 && now >= game.deadline() - Duration::hours(i64::from(game.row.reminder_hours)) {
-        for s in game.sides(tx)?.iter().filter(|s| round.writers.contains(&s.side) && !sides_in.contains(&s.side)) {
+    if game.row.reminder_hours > 0
+        && now >= game.deadline() - Duration::hours(i64::from(game.row.reminder_hours))
+    {
+        for s in game
+            .sides(tx)?
+            .iter()
+            .filter(|s| round.writers.contains(&s.side) && !sides_in.contains(&s.side))
+        {
             if rounds::remind_once(tx, game.id(), round.number, &s.side)? {
                 let text = templates::render(
                     "reminder.txt",
                     minijinja::context! { title => &game.row.title, game => game.id(), side => &s.side,
-                        round => &round.label, deadline => game.deadline_for(s) },
+                    round => &round.label, deadline => game.deadline_for(s) },
                 );
-                let subject = format!("[{}] {}: orders due", game.id(), capitalize_first(&round.label));
+                let subject = format!(
+                    "[{}] {}: orders due",
+                    game.id(),
+                    capitalize_first(&round.label)
+                );
                 let mail = plain(config, vec![s.address.clone()], subject, text, None);
-                outbox::queue(tx, config, Some(game.id()), Kind::Reminder, &mail, &format!("{}:{}", round.number, s.side), now)?;
+                outbox::queue(
+                    tx,
+                    config,
+                    Some(game.id()),
+                    Kind::Reminder,
+                    &mail,
+                    &format!("{}:{}", round.number, s.side),
+                    now,
+                )?;
             }
         }
     }
@@ -216,9 +301,20 @@ pub fn tick_game(tx: &Transaction<'_>, config: &Config, id: &str, now: DateTime<
 
 /// A game's round could not be played: it waits for the moderator, who is
 /// told why (`umpire retry GAME` plays it again after a fix).
-pub fn failed(tx: &Transaction<'_>, config: &Config, id: &str, reason: &str, now: DateTime<Utc>) -> Result<(), PostError> {
+pub fn failed(
+    tx: &Transaction<'_>,
+    config: &Config,
+    id: &str,
+    reason: &str,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
     crate::store::games::set_failure(tx, id, Some(reason))?;
-    audit(tx, now, Some(id), &format!("the round could not be played: {reason}"))?;
+    audit(
+        tx,
+        now,
+        Some(id),
+        &format!("the round could not be played: {reason}"),
+    )?;
     if let Some(game) = Game::load(tx, id)? {
         let text = format!(
             "umpire could not play the current round of {} ({}):\n\n  {reason}\n\n\
@@ -227,15 +323,33 @@ pub fn failed(tx: &Transaction<'_>, config: &Config, id: &str, reason: &str, now
             game.id(),
             game.id()
         );
-        let mail = plain(config, vec![game.row.moderator_address.clone()], format!("[{}] The round could not be played", game.id()), text, None);
-        outbox::queue(tx, config, Some(game.id()), Kind::Notice, &mail, &format!("failed:{}:{}", game.row.round, now.timestamp()), now)?;
+        let mail = plain(
+            config,
+            vec![game.row.moderator_address.clone()],
+            format!("[{}] The round could not be played", game.id()),
+            text,
+            None,
+        );
+        outbox::queue(
+            tx,
+            config,
+            Some(game.id()),
+            Kind::Notice,
+            &mail,
+            &format!("failed:{}:{}", game.row.round, now.timestamp()),
+            now,
+        )?;
     }
     Ok(())
 }
 
 /// The latest orders of every side for the current round; the sides that
 /// were to write and sent nothing.
-fn gather_orders(tx: &Transaction<'_>, game: &Game, writers: &[String]) -> Result<(BTreeMap<String, Json>, Vec<String>), PostError> {
+fn gather_orders(
+    tx: &Transaction<'_>,
+    game: &Game,
+    writers: &[String],
+) -> Result<(BTreeMap<String, Json>, Vec<String>), PostError> {
     let mut orders = BTreeMap::new();
     let mut missing = Vec::new();
     for s in game.sides(tx)? {
@@ -251,7 +365,12 @@ fn gather_orders(tx: &Transaction<'_>, game: &Game, writers: &[String]) -> Resul
 }
 
 /// Resolve the current round, store everything, queue the report.
-fn play_round(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTime<Utc>) -> Result<(), PostError> {
+fn play_round(
+    tx: &Transaction<'_>,
+    config: &Config,
+    mut game: Game,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
     let (seed, seed_hash) = game.seed(tx)?;
     let round = game.round()?;
     let (orders, nmr) = gather_orders(tx, &game, &round.writers)?;
@@ -270,7 +389,11 @@ fn play_round(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTi
     let (next_seed, next_hash) = new_seed();
     let mut dice = resolved.dice;
     for line in dice.iter_mut() {
-        if line.split(" = ").next().is_some_and(|k| given.contains_key(k)) {
+        if line
+            .split(" = ")
+            .next()
+            .is_some_and(|k| given.contains_key(k))
+        {
             line.push_str(" (the moderator's die)");
         }
     }
@@ -317,10 +440,30 @@ fn play_round(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTi
         open_round(tx, &game, next_seed, next_hash)?;
     }
     game.save(tx)?;
-    audit(tx, now, Some(game.id()), &format!("{} adjudicated", round.label))?;
+    audit(
+        tx,
+        now,
+        Some(game.id()),
+        &format!("{} adjudicated", round.label),
+    )?;
     if game.row.hold {
-        let mail = report_mail(config, &game, vec![game.row.moderator_address.clone()], &rep, &state, &resolved.state)?;
-        outbox::queue(tx, config, Some(game.id()), Kind::Draft, &mail, &format!("{played}:{}", &seed_hash[..12.min(seed_hash.len())]), now)?;
+        let mail = report_mail(
+            config,
+            &game,
+            vec![game.row.moderator_address.clone()],
+            &rep,
+            &state,
+            &resolved.state,
+        )?;
+        outbox::queue(
+            tx,
+            config,
+            Some(game.id()),
+            Kind::Draft,
+            &mail,
+            &format!("{played}:{}", &seed_hash[..12.min(seed_hash.len())]),
+            now,
+        )?;
     } else {
         release_report(tx, config, &game, played, now)?;
     }
@@ -333,9 +476,18 @@ fn play_round(tx: &Transaction<'_>, config: &Config, mut game: Game, now: DateTi
 ///
 /// # Errors
 /// When `round` is not the game's held round, or the round cannot be played.
-pub fn replay_rejected(tx: &Transaction<'_>, config: &Config, mut game: Game, round: u32, now: DateTime<Utc>) -> Result<String, PostError> {
+pub fn replay_rejected(
+    tx: &Transaction<'_>,
+    config: &Config,
+    mut game: Game,
+    round: u32,
+    now: DateTime<Utc>,
+) -> Result<String, PostError> {
     let Some(stored) = rounds::played(tx, game.id(), round)? else {
-        return Err(PostError::NoRound { game: game.id().to_string(), round });
+        return Err(PostError::NoRound {
+            game: game.id().to_string(),
+            round,
+        });
     };
     game.row.state = stored.played.state_before.clone();
     game.row.round = round;
@@ -374,7 +526,11 @@ pub fn resolve_stored(
 }
 
 /// A stored round's report with the states before and after it.
-pub fn stored_report(tx: &Transaction<'_>, game: &str, round: u32) -> Result<Option<(RoundReport, Json, Json)>, PostError> {
+pub fn stored_report(
+    tx: &Transaction<'_>,
+    game: &str,
+    round: u32,
+) -> Result<Option<(RoundReport, Json, Json)>, PostError> {
     let Some(stored) = rounds::played(tx, game, round)? else {
         return Ok(None);
     };
@@ -388,34 +544,74 @@ pub fn stored_report(tx: &Transaction<'_>, game: &str, round: u32) -> Result<Opt
 
 /// The report as a mail: text and HTML alternatives, the picture inline
 /// in the HTML and attached as a PNG, and the SVG attached for printing.
-pub fn report_mail(config: &Config, game: &Game, to: Vec<String>, rep: &RoundReport, before: &Json, after: &Json) -> Result<Outgoing, PostError> {
+pub fn report_mail(
+    config: &Config,
+    game: &Game,
+    to: Vec<String>,
+    rep: &RoundReport,
+    before: &Json,
+    after: &Json,
+) -> Result<Outgoing, PostError> {
     let svg = game.ruleset.picture(before, after, rep)?;
     let png = picture::png(&svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
     let cid = format!("table-{}-{}@{}", rep.game, rep.turn, config.domain());
-    let label = if rep.label.is_empty() { format!("turn {}", rep.turn) } else { rep.label.clone() };
+    let label = if rep.label.is_empty() {
+        format!("turn {}", rep.turn)
+    } else {
+        rep.label.clone()
+    };
     let subject = if rep.draft {
         format!("[{}] DRAFT report of {label}", rep.game)
     } else {
         format!("[{}] Report of {label}", rep.game)
     };
-    let file = format!("{}-{}", rep.game, label.replace([' ', ','], "-").replace("--", "-"));
+    let file = format!(
+        "{}-{}",
+        rep.game,
+        label.replace([' ', ','], "-").replace("--", "-")
+    );
     let mut mail = plain(config, to, subject, rep.text(), None);
     mail.html = Some(rep.html(Some(&format!("cid:{cid}"))));
-    mail.inline_images.push(Inline { content_id: cid, mime: "image/png".into(), bytes: png.clone() });
-    mail.attachments.push(Attachment { name: format!("{file}.png"), mime: "image/png".into(), bytes: png });
-    mail.attachments.push(Attachment { name: format!("{file}.svg"), mime: "image/svg+xml".into(), bytes: svg.into_bytes() });
+    mail.inline_images.push(Inline {
+        content_id: cid,
+        mime: "image/png".into(),
+        bytes: png.clone(),
+    });
+    mail.attachments.push(Attachment {
+        name: format!("{file}.png"),
+        mime: "image/png".into(),
+        bytes: png,
+    });
+    mail.attachments.push(Attachment {
+        name: format!("{file}.svg"),
+        mime: "image/svg+xml".into(),
+        bytes: svg.into_bytes(),
+    });
     Ok(mail)
 }
 
 /// Mail a round's report to every player and the moderator.
-pub fn release_report(tx: &Transaction<'_>, config: &Config, game: &Game, round: u32, now: DateTime<Utc>) -> Result<(), PostError> {
+pub fn release_report(
+    tx: &Transaction<'_>,
+    config: &Config,
+    game: &Game,
+    round: u32,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
     let Some((mut rep, before, after)) = stored_report(tx, game.id(), round)? else {
-        return Err(PostError::Corrupt(format!("round {round} of {} has no report", game.id())));
+        return Err(PostError::Corrupt(format!(
+            "round {round} of {} has no report",
+            game.id()
+        )));
     };
     rep.draft = false;
     // The next round's deadline as it stands now (a hold may have moved it).
     let current = rep.turn + 1 == game.row.round || rep.next_turn == game.row.round;
-    let mut to: Vec<(String, String)> = game.sides(tx)?.into_iter().map(|s| (s.address.clone(), game.deadline_for(&s))).collect();
+    let mut to: Vec<(String, String)> = game
+        .sides(tx)?
+        .into_iter()
+        .map(|s| (s.address.clone(), game.deadline_for(&s)))
+        .collect();
     to.push((game.row.moderator_address.clone(), game.deadline_text()));
     for (addr, due) in to {
         if current {
@@ -423,7 +619,15 @@ pub fn release_report(tx: &Transaction<'_>, config: &Config, game: &Game, round:
             rep.deadline = due;
         }
         let mail = report_mail(config, game, vec![addr.clone()], &rep, &before, &after)?;
-        outbox::queue(tx, config, Some(game.id()), Kind::Report, &mail, &format!("{round}:{addr}"), now)?;
+        outbox::queue(
+            tx,
+            config,
+            Some(game.id()),
+            Kind::Report,
+            &mail,
+            &format!("{round}:{addr}"),
+            now,
+        )?;
     }
     rounds::release(tx, game.id(), round)?;
     Ok(())

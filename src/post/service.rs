@@ -23,9 +23,16 @@ impl From<transport::TransportError> for PostError {
 /// # Errors
 /// When the folder is missing or cannot be read, or the store cannot take a
 /// message (the files not yet stored stay in `new/`).
-pub fn ingest_maildir(po: &mut PostOffice, dir: &Path, now: DateTime<Utc>) -> Result<usize, PostError> {
+pub fn ingest_maildir(
+    po: &mut PostOffice,
+    dir: &Path,
+    now: DateTime<Utc>,
+) -> Result<usize, PostError> {
     if !dir.is_dir() {
-        return Err(PostError::Transport(format!("{} is not a folder (a Maildir has new/, cur/ and tmp/ inside)", dir.display())));
+        return Err(PostError::Transport(format!(
+            "{} is not a folder (a Maildir has new/, cur/ and tmp/ inside)",
+            dir.display()
+        )));
     }
     let mut n = 0;
     let files = transport::maildir_new(dir)?;
@@ -42,16 +49,24 @@ pub fn ingest_maildir(po: &mut PostOffice, dir: &Path, now: DateTime<Utc>) -> Re
                 Err(e) => return Err(PostError::Transport(format!("{}: {e}", file.display()))),
             };
             // The file's delivery time is when the club's server received it.
-            let arrived = std::fs::metadata(file).and_then(|m| m.modified()).ok().map(DateTime::<Utc>::from);
+            let arrived = std::fs::metadata(file)
+                .and_then(|m| m.modified())
+                .ok()
+                .map(DateTime::<Utc>::from);
             bytes += raw.len();
             batch.push((file, raw, arrived));
         }
-        let messages: Vec<(&[u8], Option<DateTime<Utc>>)> = batch.iter().map(|(_, raw, arrived)| (raw.as_slice(), *arrived)).collect();
+        let messages: Vec<(&[u8], Option<DateTime<Utc>>)> = batch
+            .iter()
+            .map(|(_, raw, arrived)| (raw.as_slice(), *arrived))
+            .collect();
         po.store_messages(&messages, "maildir", now)?;
         for (file, _, _) in &batch {
             match transport::maildir_mark_seen(dir, file) {
                 Ok(()) => n += 1,
-                Err(e) if !file.exists() => tracing::info!(file = %file.display(), error = %e, "taken by another process"),
+                Err(e) if !file.exists() => {
+                    tracing::info!(file = %file.display(), error = %e, "taken by another process")
+                }
                 Err(e) => return Err(e.into()),
             }
         }
@@ -70,9 +85,13 @@ pub const BATCH_BYTES: usize = 16 * 1024 * 1024;
 /// On database errors or when the server cannot be reached.
 pub fn poll_imap(po: &mut PostOffice, now: DateTime<Utc>) -> Result<usize, PostError> {
     let Some(imap) = po.config.imap.clone() else {
-        return Err(PostError::Transport("no [imap] section in the configuration".into()));
+        return Err(PostError::Transport(
+            "no [imap] section in the configuration".into(),
+        ));
     };
-    let n = transport::imap_poll(&imap, |raw, arrived| po.store_message(raw, "imap", arrived, now).map(|_| ()))?;
+    let n = transport::imap_poll(&imap, |raw, arrived| {
+        po.store_message(raw, "imap", arrived, now).map(|_| ())
+    })?;
     po.process_pending(now)?;
     Ok(n)
 }
@@ -83,7 +102,12 @@ pub fn poll_imap(po: &mut PostOffice, now: DateTime<Utc>) -> Result<usize, PostE
 ///
 /// # Errors
 /// On database errors. Mail server errors are logged and retried next round.
-pub fn serve(po: &mut PostOffice, stop: &AtomicBool, once: bool, clock: impl Fn() -> DateTime<Utc>) -> Result<(), PostError> {
+pub fn serve(
+    po: &mut PostOffice,
+    stop: &AtomicBool,
+    once: bool,
+    clock: impl Fn() -> DateTime<Utc>,
+) -> Result<(), PostError> {
     loop {
         let inbox = po.config.spool.inbox.clone();
         ingest_maildir(po, &inbox, clock())?;

@@ -11,11 +11,26 @@ fn env() -> &'static Environment<'static> {
         let mut env = Environment::new();
         env.set_trim_blocks(false);
         for (name, text) in [
-            ("welcome.txt", include_str!("../../templates/mail/welcome.txt")),
-            ("refusal.txt", include_str!("../../templates/mail/refusal.txt")),
-            ("status.txt", include_str!("../../templates/mail/status.txt")),
-            ("confirmation.txt", include_str!("../../templates/mail/confirmation.txt")),
-            ("reminder.txt", include_str!("../../templates/mail/reminder.txt")),
+            (
+                "welcome.txt",
+                include_str!("../../templates/mail/welcome.txt"),
+            ),
+            (
+                "refusal.txt",
+                include_str!("../../templates/mail/refusal.txt"),
+            ),
+            (
+                "status.txt",
+                include_str!("../../templates/mail/status.txt"),
+            ),
+            (
+                "confirmation.txt",
+                include_str!("../../templates/mail/confirmation.txt"),
+            ),
+            (
+                "reminder.txt",
+                include_str!("../../templates/mail/reminder.txt"),
+            ),
         ] {
             env.add_template(name, text)
                 .unwrap_or_else(|e| panic!("built-in template {name} is broken: {e}"));

@@ -32,7 +32,11 @@ fn json<T: serde::de::DeserializeOwned>(what: &str, s: &str) -> Result<T, PostEr
 ///
 /// # Errors
 /// When the game or round does not exist or was not played yet.
-pub fn verify_turn(po: &mut PostOffice, game: &str, round: u32) -> Result<(String, bool), PostError> {
+pub fn verify_turn(
+    po: &mut PostOffice,
+    game: &str,
+    round: u32,
+) -> Result<(String, bool), PostError> {
     po.store.write(|tx| {
         let g = Game::load(tx, game)?.ok_or_else(|| PostError::NoGame(game.to_string()))?;
         let Some(stored) = rounds::played(tx, g.id(), round)? else {

@@ -85,15 +85,24 @@ fn env() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
     ENV.get_or_init(|| {
         let mut env = Environment::new();
-        env.set_auto_escape_callback(|name| if name.ends_with(".html") { AutoEscape::Html } else { AutoEscape::None });
+        env.set_auto_escape_callback(|name| {
+            if name.ends_with(".html") {
+                AutoEscape::Html
+            } else {
+                AutoEscape::None
+            }
+        });
         env.add_filter("capitalize_first", |s: String| capitalize_first(&s));
         let shared = [
             ("report.txt", include_str!("../../templates/report.txt")),
             ("report.html", include_str!("../../templates/report.html")),
         ];
-        let partials = crate::games::all().iter().flat_map(|r| r.templates().iter().copied());
+        let partials = crate::games::all()
+            .iter()
+            .flat_map(|r| r.templates().iter().copied());
         for (name, text) in shared.into_iter().chain(partials) {
-            env.add_template(name, text).unwrap_or_else(|e| panic!("built-in template {name} is broken: {e}"));
+            env.add_template(name, text)
+                .unwrap_or_else(|e| panic!("built-in template {name} is broken: {e}"));
         }
         env
     })
@@ -127,7 +136,10 @@ impl RoundReport {
 
     /// The plain-text report.
     pub fn text(&self) -> String {
-        render("report.txt", minijinja::context! { r => minijinja::Value::from_serialize(self.labelled()) })
+        render(
+            "report.txt",
+            minijinja::context! { r => minijinja::Value::from_serialize(self.labelled()) },
+        )
     }
 
     /// The HTML report; `picture` is the `cid:` (or URL) of the board's picture.
@@ -158,7 +170,10 @@ mod tests {
             seed: "00".into(),
             seed_hash: "11".into(),
             nmr: vec!["<b>nemedia</b>".into()],
-            sections: vec![Section { title: "Phase 1 movement".into(), lines: vec!["<img src=x onerror=alert(1)> moved".into()] }],
+            sections: vec![Section {
+                title: "Phase 1 movement".into(),
+                lines: vec!["<img src=x onerror=alert(1)> moved".into()],
+            }],
             dice: vec!["fire:x:1 = 4".into()],
             sides: serde_json::json!([]),
             summary_title: String::new(),
@@ -177,7 +192,12 @@ mod tests {
     #[test]
     fn html_escapes_everything_a_rule_set_or_player_wrote() {
         let html = report().html(Some("cid:p"));
-        assert!(!html.contains("<img src=x") && !html.contains("<i>War</i>") && !html.contains("<b>nemedia"), "{html}");
+        assert!(
+            !html.contains("<img src=x")
+                && !html.contains("<i>War</i>")
+                && !html.contains("<b>nemedia"),
+            "{html}"
+        );
         assert!(html.contains("&lt;img src=x"));
     }
 
@@ -185,9 +205,20 @@ mod tests {
     fn stored_reports_without_labels_read_as_turns() {
         let text = report().text();
         assert!(text.contains("— report of turn 1"), "{text}");
-        assert!(text.contains("The table after turn 1\n----------------------\n"), "{text}");
-        assert!(text.contains("Orders for turn 2 are due by soon.\nTurn 2 dice: the seed's SHA-256 is 22."), "{text}");
-        assert!(text.contains("DRAFT for the moderator.") && text.contains("  APPROVE 1\n"), "{text}");
+        assert!(
+            text.contains("The table after turn 1\n----------------------\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "Orders for turn 2 are due by soon.\nTurn 2 dice: the seed's SHA-256 is 22."
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("DRAFT for the moderator.") && text.contains("  APPROVE 1\n"),
+            "{text}"
+        );
     }
 
     #[test]

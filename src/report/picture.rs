@@ -23,12 +23,15 @@ pub struct PictureError(String);
 /// When the SVG is not valid (a bug) or the image cannot be encoded.
 pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
     use resvg::{tiny_skia, usvg};
-    let mut opt = usvg::Options { font_family: FONT_FAMILY.to_string(), ..usvg::Options::default() };
+    let mut opt = usvg::Options {
+        font_family: FONT_FAMILY.to_string(),
+        ..usvg::Options::default()
+    };
     opt.fontdb_mut().load_font_data(FONT.to_vec());
     let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| PictureError(e.to_string()))?;
     let size = tree.size().to_int_size();
-    let mut pixmap =
-        tiny_skia::Pixmap::new(size.width(), size.height()).ok_or_else(|| PictureError("empty picture".into()))?;
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| PictureError("empty picture".into()))?;
     resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
     pixmap.encode_png().map_err(|e| PictureError(e.to_string()))
 }

@@ -45,7 +45,8 @@ pub struct SideRow {
     pub timezone: Option<String>,
 }
 
-const COLUMNS: &str = "id, ruleset, title, setup, options, state, round, status, hold, moderator_address, \
+const COLUMNS: &str =
+    "id, ruleset, title, setup, options, state, round, status, hold, moderator_address, \
      moderator_pw, deadline, turn_hours, timezone, grace_minutes, reminder_hours, max_turns";
 
 /// Create a game's row.
@@ -68,7 +69,9 @@ pub fn insert(c: &Connection, g: &GameRow, now: DateTime<Utc>) -> Result<()> {
 /// On database errors or a damaged row.
 pub fn load(c: &Connection, id: &str) -> Result<Option<GameRow>> {
     let row = c
-        .prepare_cached(&format!("SELECT {COLUMNS}, failure FROM games WHERE lower(id) = lower(?1)"))?
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS}, failure FROM games WHERE lower(id) = lower(?1)"
+        ))?
         .query_row([id], |r| {
             Ok((
                 GameRow {
@@ -123,8 +126,12 @@ pub fn save(c: &Connection, g: &GameRow) -> Result<()> {
 /// # Errors
 /// On database errors.
 pub fn active(c: &Connection) -> Result<Vec<String>> {
-    let mut st = c.prepare_cached("SELECT id FROM games WHERE status = 'active' AND failure IS NULL ORDER BY id")?;
-    let ids = st.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+    let mut st = c.prepare_cached(
+        "SELECT id FROM games WHERE status = 'active' AND failure IS NULL ORDER BY id",
+    )?;
+    let ids = st
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<String>>>()?;
     Ok(ids)
 }
 
@@ -134,7 +141,9 @@ pub fn active(c: &Connection) -> Result<Vec<String>> {
 /// On database errors.
 pub fn ids(c: &Connection) -> Result<Vec<String>> {
     let mut st = c.prepare_cached("SELECT id FROM games ORDER BY id")?;
-    let ids = st.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+    let ids = st
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<String>>>()?;
     Ok(ids)
 }
 
@@ -147,7 +156,9 @@ pub fn of_address(c: &Connection, address: &str) -> Result<Vec<String>> {
         "SELECT game_id FROM sides WHERE lower(address) = lower(?1) \
          UNION SELECT id FROM games WHERE lower(moderator_address) = lower(?1) ORDER BY 1",
     )?;
-    let ids = st.query_map([address], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+    let ids = st
+        .query_map([address], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<String>>>()?;
     Ok(ids)
 }
 
@@ -166,9 +177,18 @@ pub fn insert_side(c: &Connection, game: &str, s: &SideRow) -> Result<()> {
 /// # Errors
 /// On database errors.
 pub fn sides(c: &Connection, game: &str) -> Result<Vec<SideRow>> {
-    let mut st = c.prepare_cached("SELECT side, address, password, timezone FROM sides WHERE game_id = ?1 ORDER BY side")?;
+    let mut st = c.prepare_cached(
+        "SELECT side, address, password, timezone FROM sides WHERE game_id = ?1 ORDER BY side",
+    )?;
     let rows = st
-        .query_map([game], |r| Ok(SideRow { side: r.get(0)?, address: r.get(1)?, password: r.get(2)?, timezone: r.get(3)? }))?
+        .query_map([game], |r| {
+            Ok(SideRow {
+                side: r.get(0)?,
+                address: r.get(1)?,
+                password: r.get(2)?,
+                timezone: r.get(3)?,
+            })
+        })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
 }
@@ -178,7 +198,8 @@ pub fn sides(c: &Connection, game: &str) -> Result<Vec<SideRow>> {
 /// # Errors
 /// On database errors.
 pub fn set_timezone(c: &Connection, game: &str, side: &str, zone: Option<&str>) -> Result<()> {
-    c.prepare_cached("UPDATE sides SET timezone = ?3 WHERE game_id = ?1 AND side = ?2")?.execute(params![game, side, zone])?;
+    c.prepare_cached("UPDATE sides SET timezone = ?3 WHERE game_id = ?1 AND side = ?2")?
+        .execute(params![game, side, zone])?;
     Ok(())
 }
 
@@ -188,7 +209,9 @@ pub fn set_timezone(c: &Connection, game: &str, side: &str, zone: Option<&str>) 
 /// On database errors.
 pub fn set_address(c: &Connection, game: &str, side: &str, address: &str) -> Result<bool> {
     let n = c
-        .prepare_cached("UPDATE sides SET address = ?3 WHERE game_id = ?1 AND lower(side) = lower(?2)")?
+        .prepare_cached(
+            "UPDATE sides SET address = ?3 WHERE game_id = ?1 AND lower(side) = lower(?2)",
+        )?
         .execute(params![game, side, address])?;
     Ok(n == 1)
 }
@@ -199,7 +222,8 @@ pub fn set_address(c: &Connection, game: &str, side: &str, address: &str) -> Res
 /// # Errors
 /// On database errors.
 pub fn set_failure(c: &Connection, id: &str, reason: Option<&str>) -> Result<()> {
-    c.prepare_cached("UPDATE games SET failure = ?2 WHERE id = ?1")?.execute(params![id, reason])?;
+    c.prepare_cached("UPDATE games SET failure = ?2 WHERE id = ?1")?
+        .execute(params![id, reason])?;
     Ok(())
 }
 
@@ -208,8 +232,11 @@ pub fn set_failure(c: &Connection, id: &str, reason: Option<&str>) -> Result<()>
 /// # Errors
 /// On database errors.
 pub fn failed(c: &Connection) -> Result<Vec<(String, String)>> {
-    let mut st = c.prepare_cached("SELECT id, failure FROM games WHERE failure IS NOT NULL ORDER BY id")?;
-    let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut st =
+        c.prepare_cached("SELECT id, failure FROM games WHERE failure IS NOT NULL ORDER BY id")?;
+    let rows = st
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
 }
 
@@ -218,9 +245,18 @@ pub fn failed(c: &Connection) -> Result<Vec<(String, String)>> {
 ///
 /// # Errors
 /// On database errors.
-pub fn wrong_password(c: &Connection, game: &str, side: &str, address: &str, now: DateTime<Utc>, since: DateTime<Utc>) -> Result<i64> {
-    c.prepare_cached("INSERT INTO password_failures (game_id, side, address, at) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![game, side, address, ts(now)])?;
+pub fn wrong_password(
+    c: &Connection,
+    game: &str,
+    side: &str,
+    address: &str,
+    now: DateTime<Utc>,
+    since: DateTime<Utc>,
+) -> Result<i64> {
+    c.prepare_cached(
+        "INSERT INTO password_failures (game_id, side, address, at) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![game, side, address, ts(now)])?;
     Ok(c.prepare_cached("SELECT COUNT(*) FROM password_failures WHERE game_id = ?1 AND side = ?2 AND address = ?3 AND at >= ?4")?
         .query_row(params![game, side, address, ts(since)], |r| r.get(0))?)
 }
@@ -230,12 +266,21 @@ pub fn wrong_password(c: &Connection, game: &str, side: &str, address: &str, now
 ///
 /// # Errors
 /// On database errors.
-pub fn lock(c: &Connection, game: &str, side: &str, address: &str, until: DateTime<Utc>, now: DateTime<Utc>) -> Result<bool> {
+pub fn lock(
+    c: &Connection,
+    game: &str,
+    side: &str,
+    address: &str,
+    until: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<bool> {
     if locked_until(c, game, side, address, now)?.is_some() {
         return Ok(false);
     }
-    c.prepare_cached("INSERT OR REPLACE INTO lockouts (game_id, side, address, until) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![game, side, address, ts(until)])?;
+    c.prepare_cached(
+        "INSERT OR REPLACE INTO lockouts (game_id, side, address, until) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![game, side, address, ts(until)])?;
     Ok(true)
 }
 
@@ -243,12 +288,21 @@ pub fn lock(c: &Connection, game: &str, side: &str, address: &str, until: DateTi
 ///
 /// # Errors
 /// On database errors or a damaged row.
-pub fn locked_until(c: &Connection, game: &str, side: &str, address: &str, now: DateTime<Utc>) -> Result<Option<DateTime<Utc>>> {
+pub fn locked_until(
+    c: &Connection,
+    game: &str,
+    side: &str,
+    address: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<DateTime<Utc>>> {
     let until: Option<String> = c
         .prepare_cached("SELECT until FROM lockouts WHERE game_id = ?1 AND lower(side) = lower(?2) AND address = ?3")?
         .query_row(params![game, side, address], |r| r.get(0))
         .optional()?;
-    Ok(until.map(|u| parse_ts(&u)).transpose()?.filter(|u| *u > now))
+    Ok(until
+        .map(|u| parse_ts(&u))
+        .transpose()?
+        .filter(|u| *u > now))
 }
 
 /// Lift every lockout of a side and forget its wrong passwords.
@@ -256,8 +310,12 @@ pub fn locked_until(c: &Connection, game: &str, side: &str, address: &str, now: 
 /// # Errors
 /// On database errors.
 pub fn unlock(c: &Connection, game: &str, side: &str) -> Result<()> {
-    c.prepare_cached("DELETE FROM lockouts WHERE game_id = ?1 AND lower(side) = lower(?2)")?.execute(params![game, side])?;
-    c.prepare_cached("DELETE FROM password_failures WHERE game_id = ?1 AND lower(side) = lower(?2)")?.execute(params![game, side])?;
+    c.prepare_cached("DELETE FROM lockouts WHERE game_id = ?1 AND lower(side) = lower(?2)")?
+        .execute(params![game, side])?;
+    c.prepare_cached(
+        "DELETE FROM password_failures WHERE game_id = ?1 AND lower(side) = lower(?2)",
+    )?
+    .execute(params![game, side])?;
     Ok(())
 }
 
@@ -267,9 +325,11 @@ pub fn unlock(c: &Connection, game: &str, side: &str) -> Result<()> {
 /// On database errors.
 pub fn set_password(c: &Connection, game: &str, side: &str, hash: &str) -> Result<()> {
     if side == "(moderator)" {
-        c.prepare_cached("UPDATE games SET moderator_pw = ?2 WHERE id = ?1")?.execute(params![game, hash])?;
+        c.prepare_cached("UPDATE games SET moderator_pw = ?2 WHERE id = ?1")?
+            .execute(params![game, hash])?;
     } else {
-        c.prepare_cached("UPDATE sides SET password = ?3 WHERE game_id = ?1 AND side = ?2")?.execute(params![game, side, hash])?;
+        c.prepare_cached("UPDATE sides SET password = ?3 WHERE game_id = ?1 AND side = ?2")?
+            .execute(params![game, side, hash])?;
     }
     Ok(())
 }

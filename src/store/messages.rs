@@ -42,8 +42,13 @@ pub fn insert(c: &Connection, a: &Arrival<'_>, now: DateTime<Utc>) -> Result<Sto
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         )?
         .execute(params![a.key, a.raw, a.source, ts(now), a.digest, a.size as i64, a.arrived_at.map(ts)])?;
-    let id: i64 = c.prepare_cached("SELECT id FROM messages WHERE message_id = ?1")?.query_row([a.key], |r| r.get(0))?;
-    Ok(StoredRaw { id, fresh: inserted == 1 })
+    let id: i64 = c
+        .prepare_cached("SELECT id FROM messages WHERE message_id = ?1")?
+        .query_row([a.key], |r| r.get(0))?;
+    Ok(StoredRaw {
+        id,
+        fresh: inserted == 1,
+    })
 }
 
 /// When the mailbox took a message (if it says), and when umpire stored it.
@@ -60,7 +65,13 @@ pub fn arrived(c: &Connection, id: i64) -> Result<Option<Arrived>> {
         .prepare_cached("SELECT arrived_at, received_at FROM messages WHERE id = ?1")?
         .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
-    row.map(|(arrived, stored)| Ok((arrived.as_deref().map(super::parse_ts).transpose()?, super::parse_ts(&stored)?))).transpose()
+    row.map(|(arrived, stored)| {
+        Ok((
+            arrived.as_deref().map(super::parse_ts).transpose()?,
+            super::parse_ts(&stored)?,
+        ))
+    })
+    .transpose()
 }
 
 /// Replace a handled message's stored bytes (a password masked out).
@@ -68,7 +79,8 @@ pub fn arrived(c: &Connection, id: i64) -> Result<Option<Arrived>> {
 /// # Errors
 /// On database errors.
 pub fn replace_raw(c: &Connection, id: i64, raw: &[u8]) -> Result<()> {
-    c.prepare_cached("UPDATE messages SET raw = ?2 WHERE id = ?1")?.execute(params![id, raw])?;
+    c.prepare_cached("UPDATE messages SET raw = ?2 WHERE id = ?1")?
+        .execute(params![id, raw])?;
     Ok(())
 }
 
@@ -88,7 +100,14 @@ pub struct Failed {
 pub fn failed(c: &Connection) -> Result<Vec<Failed>> {
     let mut st = c.prepare_cached("SELECT id, message_id, received_at, coalesce(note, '') FROM messages WHERE state = 'failed' ORDER BY id")?;
     let rows = st
-        .query_map([], |r| Ok(Failed { id: r.get(0)?, message_id: r.get(1)?, received_at: r.get(2)?, reason: r.get(3)? }))?
+        .query_map([], |r| {
+            Ok(Failed {
+                id: r.get(0)?,
+                message_id: r.get(1)?,
+                received_at: r.get(2)?,
+                reason: r.get(3)?,
+            })
+        })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
 }
@@ -99,7 +118,9 @@ pub fn failed(c: &Connection) -> Result<Vec<Failed>> {
 /// On database errors.
 pub fn pending(c: &Connection) -> Result<Vec<i64>> {
     let mut st = c.prepare_cached("SELECT id FROM messages WHERE state = 'new' ORDER BY id")?;
-    let ids = st.query_map([], |r| r.get(0))?.collect::<rusqlite::Result<Vec<i64>>>()?;
+    let ids = st
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<i64>>>()?;
     Ok(ids)
 }
 
@@ -108,7 +129,11 @@ pub fn pending(c: &Connection) -> Result<Vec<i64>> {
 /// # Errors
 /// On database errors.
 pub fn load(c: &Connection, id: i64) -> Result<Option<(String, Vec<u8>)>> {
-    Ok(c.prepare_cached("SELECT state, raw FROM messages WHERE id = ?1")?.query_row([id], |r| Ok((r.get(0)?, r.get(1)?))).optional()?)
+    Ok(
+        c.prepare_cached("SELECT state, raw FROM messages WHERE id = ?1")?
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?,
+    )
 }
 
 /// How many bytes a message had when it arrived (its stored bytes may be
@@ -117,7 +142,10 @@ pub fn load(c: &Connection, id: i64) -> Result<Option<(String, Vec<u8>)>> {
 /// # Errors
 /// On database errors.
 pub fn size(c: &Connection, id: i64) -> Result<Option<usize>> {
-    let size: Option<Option<i64>> = c.prepare_cached("SELECT size FROM messages WHERE id = ?1")?.query_row([id], |r| r.get(0)).optional()?;
+    let size: Option<Option<i64>> = c
+        .prepare_cached("SELECT size FROM messages WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?;
     Ok(size.flatten().and_then(|s| usize::try_from(s).ok()))
 }
 
@@ -126,7 +154,8 @@ pub fn size(c: &Connection, id: i64) -> Result<Option<usize>> {
 /// # Errors
 /// On database errors.
 pub fn set_state(c: &Connection, id: i64, state: &str, note: &str) -> Result<()> {
-    c.prepare_cached("UPDATE messages SET state = ?2, note = ?3 WHERE id = ?1")?.execute(params![id, state, note])?;
+    c.prepare_cached("UPDATE messages SET state = ?2, note = ?3 WHERE id = ?1")?
+        .execute(params![id, state, note])?;
     Ok(())
 }
 
@@ -136,7 +165,10 @@ pub fn set_state(c: &Connection, id: i64, state: &str, note: &str) -> Result<()>
 /// # Errors
 /// On database errors.
 pub fn dkim(c: &Connection, id: i64) -> Result<Option<String>> {
-    let v: Option<Option<String>> = c.prepare_cached("SELECT dkim FROM messages WHERE id = ?1")?.query_row([id], |r| r.get(0)).optional()?;
+    let v: Option<Option<String>> = c
+        .prepare_cached("SELECT dkim FROM messages WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?;
     Ok(v.flatten())
 }
 
@@ -145,6 +177,7 @@ pub fn dkim(c: &Connection, id: i64) -> Result<Option<String>> {
 /// # Errors
 /// On database errors.
 pub fn set_dkim(c: &Connection, id: i64, verdict: &str) -> Result<()> {
-    c.prepare_cached("UPDATE messages SET dkim = ?2 WHERE id = ?1")?.execute(params![id, verdict])?;
+    c.prepare_cached("UPDATE messages SET dkim = ?2 WHERE id = ?1")?
+        .execute(params![id, verdict])?;
     Ok(())
 }

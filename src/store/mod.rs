@@ -29,7 +29,11 @@ pub enum StoreError {
     #[error("database: {0}")]
     Sql(#[from] rusqlite::Error),
     #[error("the database {path} was written by a newer umpire (schema {found}, this one knows {known})")]
-    TooNew { path: String, found: i64, known: i64 },
+    TooNew {
+        path: String,
+        found: i64,
+        known: i64,
+    },
     #[error("stored data is damaged: {0}")]
     Corrupt(String),
 }
@@ -151,7 +155,9 @@ impl Store {
 
     /// The schema version now in force.
     pub fn schema_version(&self) -> Result<i64> {
-        Ok(self.conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
+        Ok(self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))?)
     }
 
     /// Run `f` in one write transaction (taken immediately, so concurrent
@@ -179,14 +185,27 @@ impl Store {
 
     /// Store one message exactly as received, committed at once. A message
     /// whose Message-ID is already stored is not stored again.
-    pub fn store_raw(&mut self, arrival: &messages::Arrival<'_>, now: DateTime<Utc>) -> Result<StoredRaw> {
+    pub fn store_raw(
+        &mut self,
+        arrival: &messages::Arrival<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<StoredRaw> {
         self.write(|tx| messages::insert(tx, arrival, now))
     }
 
     /// Store several messages as received in one transaction (one wait
     /// for the disk), as [`Store::store_raw`] each.
-    pub fn store_many(&mut self, arrivals: &[messages::Arrival<'_>], now: DateTime<Utc>) -> Result<Vec<StoredRaw>> {
-        self.write(|tx| arrivals.iter().map(|a| messages::insert(tx, a, now)).collect())
+    pub fn store_many(
+        &mut self,
+        arrivals: &[messages::Arrival<'_>],
+        now: DateTime<Utc>,
+    ) -> Result<Vec<StoredRaw>> {
+        self.write(|tx| {
+            arrivals
+                .iter()
+                .map(|a| messages::insert(tx, a, now))
+                .collect()
+        })
     }
 
     /// Messages stored but not yet processed, oldest first.
@@ -218,7 +237,13 @@ pub fn installation(c: &Connection) -> Result<String> {
 }
 
 /// Append a line to the audit log inside a transaction.
-pub fn log(tx: &Transaction<'_>, now: DateTime<Utc>, game: Option<&str>, level: &str, text: &str) -> Result<()> {
+pub fn log(
+    tx: &Transaction<'_>,
+    now: DateTime<Utc>,
+    game: Option<&str>,
+    level: &str,
+    text: &str,
+) -> Result<()> {
     tx.execute(
         "INSERT INTO log (at, game_id, level, text) VALUES (?1, ?2, ?3, ?4)",
         params![ts(now), game, level, text],
@@ -234,7 +259,9 @@ pub fn log_of(c: &Connection, game: &str, limit: u32) -> Result<Vec<(String, Str
     let mut st = c.prepare_cached(
         "SELECT at, text FROM (SELECT id, at, text FROM log WHERE lower(game_id) = lower(?1) ORDER BY id DESC LIMIT ?2) ORDER BY id",
     )?;
-    let rows = st.query_map(params![game, limit], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let rows = st
+        .query_map(params![game, limit], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
 }
 
@@ -246,7 +273,14 @@ mod tests {
     fn raw_messages_are_stored_once_per_message_id() {
         let mut s = Store::open_in_memory().unwrap();
         let now = Utc::now();
-        let arrival = |raw: &'static [u8]| messages::Arrival { key: "a@x", raw, digest: "d", size: raw.len(), source: "stdin", arrived_at: None };
+        let arrival = |raw: &'static [u8]| messages::Arrival {
+            key: "a@x",
+            raw,
+            digest: "d",
+            size: raw.len(),
+            source: "stdin",
+            arrived_at: None,
+        };
         let a = s.store_raw(&arrival(b"raw bytes \xff"), now).unwrap();
         let b = s.store_raw(&arrival(b"other"), now).unwrap();
         assert!(a.fresh);
@@ -254,7 +288,9 @@ mod tests {
         assert_eq!(a.id, b.id);
         let raw: Vec<u8> = s
             .conn()
-            .query_row("SELECT raw FROM messages WHERE id = ?1", [a.id], |r| r.get(0))
+            .query_row("SELECT raw FROM messages WHERE id = ?1", [a.id], |r| {
+                r.get(0)
+            })
             .unwrap();
         assert_eq!(raw, b"raw bytes \xff");
         assert_eq!(s.pending_messages().unwrap(), vec![a.id]);
@@ -268,9 +304,19 @@ mod tests {
         assert_eq!(v, schema::MIGRATIONS.len() as i64);
         let key = Store::open(&path).unwrap().installation().unwrap();
         assert_eq!(Store::open(&path).unwrap().schema_version().unwrap(), v);
-        assert_eq!(Store::open(&path).unwrap().installation().unwrap(), key, "made once");
+        assert_eq!(
+            Store::open(&path).unwrap().installation().unwrap(),
+            key,
+            "made once"
+        );
         assert_eq!(key.len(), 32);
         let other = tempfile::tempdir().unwrap();
-        assert_ne!(Store::open(&other.path().join("u.sqlite")).unwrap().installation().unwrap(), key);
+        assert_ne!(
+            Store::open(&other.path().join("u.sqlite"))
+                .unwrap()
+                .installation()
+                .unwrap(),
+            key
+        );
     }
 }

@@ -50,7 +50,12 @@ pub fn queue(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<bool>
 ///
 /// # Errors
 /// On database errors.
-pub fn claim(c: &Connection, owner: &str, now: DateTime<Utc>, until: DateTime<Utc>) -> Result<Option<OutboxItem>> {
+pub fn claim(
+    c: &Connection,
+    owner: &str,
+    now: DateTime<Utc>,
+    until: DateTime<Utc>,
+) -> Result<Option<OutboxItem>> {
     Ok(c.prepare_cached(
         "UPDATE outbox SET lease_owner = ?1, lease_until = ?3 WHERE id = (\
            SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt <= ?2 \
@@ -76,8 +81,15 @@ pub fn claim(c: &Connection, owner: &str, now: DateTime<Utc>, until: DateTime<Ut
 /// # Errors
 /// On database errors.
 pub fn leased(c: &Connection, now: DateTime<Utc>) -> Result<Vec<(i64, String)>> {
-    let mut st = c.prepare_cached("SELECT id, lease_owner FROM outbox WHERE sent_at IS NULL AND lease_until > ?1 ORDER BY id")?;
-    let rows = st.query_map(params![ts(now)], |r| Ok((r.get(0)?, r.get::<_, Option<String>>(1)?.unwrap_or_default())))?;
+    let mut st = c.prepare_cached(
+        "SELECT id, lease_owner FROM outbox WHERE sent_at IS NULL AND lease_until > ?1 ORDER BY id",
+    )?;
+    let rows = st.query_map(params![ts(now)], |r| {
+        Ok((
+            r.get(0)?,
+            r.get::<_, Option<String>>(1)?.unwrap_or_default(),
+        ))
+    })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -86,7 +98,8 @@ pub fn leased(c: &Connection, now: DateTime<Utc>) -> Result<Vec<(i64, String)>> 
 /// # Errors
 /// On database errors.
 pub fn release(c: &Connection, id: i64) -> Result<()> {
-    c.prepare_cached("UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE id = ?1")?.execute(params![id])?;
+    c.prepare_cached("UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE id = ?1")?
+        .execute(params![id])?;
     Ok(())
 }
 
@@ -95,8 +108,10 @@ pub fn release(c: &Connection, id: i64) -> Result<()> {
 /// # Errors
 /// On database errors.
 pub fn count_to(c: &Connection, kind: &str, recipient: &str, since: DateTime<Utc>) -> Result<i64> {
-    Ok(c.prepare_cached("SELECT COUNT(*) FROM outbox WHERE kind = ?1 AND recipients = ?2 AND created_at >= ?3")?
-        .query_row(params![kind, recipient, ts(since)], |r| r.get(0))?)
+    Ok(c.prepare_cached(
+        "SELECT COUNT(*) FROM outbox WHERE kind = ?1 AND recipients = ?2 AND created_at >= ?3",
+    )?
+    .query_row(params![kind, recipient, ts(since)], |r| r.get(0))?)
 }
 
 /// Record a delivered row, releasing its lease. A row that held a password
@@ -118,7 +133,12 @@ pub fn mark_sent(c: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
 ///
 /// # Errors
 /// On database errors.
-pub fn mark_failed(c: &Connection, id: i64, error: &str, next_attempt: DateTime<Utc>) -> Result<()> {
+pub fn mark_failed(
+    c: &Connection,
+    id: i64,
+    error: &str,
+    next_attempt: DateTime<Utc>,
+) -> Result<()> {
     c.prepare_cached("UPDATE outbox SET attempts = attempts + 1, last_error = ?2, next_attempt = ?3, lease_owner = NULL, lease_until = NULL WHERE id = ?1")?
         .execute(params![id, error, ts(next_attempt)])?;
     Ok(())

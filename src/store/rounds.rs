@@ -57,16 +57,24 @@ pub fn open(c: &Connection, game: &str, r: &Opened) -> Result<()> {
 /// # Errors
 /// On database errors.
 pub fn seed(c: &Connection, game: &str, round: u32) -> Result<Option<(String, String)>> {
-    Ok(c.prepare_cached("SELECT seed, seed_hash FROM rounds WHERE game_id = ?1 AND round = ?2")?
-        .query_row(params![game, round], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?)
+    Ok(
+        c.prepare_cached("SELECT seed, seed_hash FROM rounds WHERE game_id = ?1 AND round = ?2")?
+            .query_row(params![game, round], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?,
+    )
 }
 
 /// Record a round as played.
 ///
 /// # Errors
 /// On database errors.
-pub fn record(c: &Connection, game: &str, round: u32, p: &Played, now: DateTime<Utc>) -> Result<()> {
+pub fn record(
+    c: &Connection,
+    game: &str,
+    round: u32,
+    p: &Played,
+    now: DateTime<Utc>,
+) -> Result<()> {
     c.prepare_cached(
         "UPDATE rounds SET state_before = ?3, state_after = ?4, orders = ?5, events = ?6, report = ?7, rules = ?8, \
          moderator_dice = ?9, released = ?10, adjudicated_at = ?11 WHERE game_id = ?1 AND round = ?2",
@@ -80,7 +88,18 @@ pub fn record(c: &Connection, game: &str, round: u32, p: &Played, now: DateTime<
 /// # Errors
 /// On database errors.
 pub fn played(c: &Connection, game: &str, round: u32) -> Result<Option<Stored>> {
-    type Row = (String, String, Option<String>, Option<String>, Option<String>, Option<String>, Option<String>, Option<String>, Option<String>, bool);
+    type Row = (
+        String,
+        String,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        bool,
+    );
     let row: Option<Row> = c
         .prepare_cached(
             "SELECT seed, seed_hash, state_before, state_after, orders, events, report, rules, moderator_dice, released \
@@ -91,22 +110,31 @@ pub fn played(c: &Connection, game: &str, round: u32) -> Result<Option<Stored>> 
         })
         .optional()?;
     Ok(match row {
-        Some((seed, seed_hash, Some(state_before), Some(state_after), Some(orders), Some(events), Some(report), rules, dice, released)) => {
-            Some(Stored {
-                seed,
-                seed_hash,
-                played: Played {
-                    state_before,
-                    state_after,
-                    orders,
-                    events,
-                    report,
-                    rules: rules.unwrap_or_default(),
-                    moderator_dice: dice.unwrap_or_else(|| "{}".into()),
-                    released,
-                },
-            })
-        }
+        Some((
+            seed,
+            seed_hash,
+            Some(state_before),
+            Some(state_after),
+            Some(orders),
+            Some(events),
+            Some(report),
+            rules,
+            dice,
+            released,
+        )) => Some(Stored {
+            seed,
+            seed_hash,
+            played: Played {
+                state_before,
+                state_after,
+                orders,
+                events,
+                report,
+                rules: rules.unwrap_or_default(),
+                moderator_dice: dice.unwrap_or_else(|| "{}".into()),
+                released,
+            },
+        }),
         _ => None,
     })
 }
@@ -134,7 +162,8 @@ pub fn unplay(c: &Connection, game: &str, round: u32, seed: &str, seed_hash: &st
          WHERE game_id = ?1 AND round = ?2",
     )?
     .execute(params![game, round, seed, seed_hash])?;
-    c.prepare_cached("DELETE FROM rounds WHERE game_id = ?1 AND round > ?2")?.execute(params![game, round])?;
+    c.prepare_cached("DELETE FROM rounds WHERE game_id = ?1 AND round > ?2")?
+        .execute(params![game, round])?;
     Ok(())
 }
 
@@ -149,7 +178,9 @@ pub fn rejected(c: &Connection, game: &str, round: u32) -> Result<Vec<String>> {
         .query_row(params![game, round], |r| r.get(0))
         .optional()?
         .flatten();
-    Ok(text.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default())
+    Ok(text
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default())
 }
 
 /// Mark a played round's report released to the players.
@@ -157,7 +188,8 @@ pub fn rejected(c: &Connection, game: &str, round: u32) -> Result<Vec<String>> {
 /// # Errors
 /// On database errors.
 pub fn release(c: &Connection, game: &str, round: u32) -> Result<()> {
-    c.prepare_cached("UPDATE rounds SET released = 1 WHERE game_id = ?1 AND round = ?2")?.execute(params![game, round])?;
+    c.prepare_cached("UPDATE rounds SET released = 1 WHERE game_id = ?1 AND round = ?2")?
+        .execute(params![game, round])?;
     Ok(())
 }
 
@@ -169,7 +201,9 @@ pub fn released(c: &Connection, game: &str) -> Result<Vec<u32>> {
     let mut st = c.prepare_cached(
         "SELECT round FROM rounds WHERE lower(game_id) = lower(?1) AND released = 1 AND report IS NOT NULL ORDER BY round",
     )?;
-    let rounds = st.query_map([game], |r| r.get(0))?.collect::<rusqlite::Result<Vec<u32>>>()?;
+    let rounds = st
+        .query_map([game], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<u32>>>()?;
     Ok(rounds)
 }
 
@@ -188,8 +222,12 @@ pub fn give_die(c: &Connection, game: &str, round: u32, key: &str, value: u32) -
 /// # Errors
 /// On database errors.
 pub fn given_dice(c: &Connection, game: &str, round: u32) -> Result<BTreeMap<String, u8>> {
-    let mut st = c.prepare_cached("SELECT key, value FROM moderator_dice WHERE game_id = ?1 AND round = ?2")?;
-    let rows = st.query_map(params![game, round], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<BTreeMap<String, u8>>>()?;
+    let mut st = c.prepare_cached(
+        "SELECT key, value FROM moderator_dice WHERE game_id = ?1 AND round = ?2",
+    )?;
+    let rows = st
+        .query_map(params![game, round], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<BTreeMap<String, u8>>>()?;
     Ok(rows)
 }
 
@@ -199,7 +237,9 @@ pub fn given_dice(c: &Connection, game: &str, round: u32) -> Result<BTreeMap<Str
 /// On database errors.
 pub fn remind_once(c: &Connection, game: &str, round: u32, side: &str) -> Result<bool> {
     let n = c
-        .prepare_cached("INSERT OR IGNORE INTO reminders (game_id, round, side) VALUES (?1, ?2, ?3)")?
+        .prepare_cached(
+            "INSERT OR IGNORE INTO reminders (game_id, round, side) VALUES (?1, ?2, ?3)",
+        )?
         .execute(params![game, round, side])?;
     Ok(n == 1)
 }

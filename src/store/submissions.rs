@@ -39,7 +39,12 @@ pub fn insert(c: &Connection, game: &str, s: &Submission, now: DateTime<Utc>) ->
 ///
 /// # Errors
 /// On database errors.
-pub fn latest(c: &Connection, game: &str, round: u32, side: &str) -> Result<Option<(String, String)>> {
+pub fn latest(
+    c: &Connection,
+    game: &str,
+    round: u32,
+    side: &str,
+) -> Result<Option<(String, String)>> {
     Ok(c.prepare_cached(
         "SELECT checked, understood FROM submissions WHERE game_id = ?1 AND round = ?2 AND side = ?3 ORDER BY id DESC LIMIT 1",
     )?
@@ -71,7 +76,9 @@ pub fn sides_ready(c: &Connection, game: &str, round: u32) -> Result<Vec<String>
         "SELECT d.side FROM sides d WHERE d.game_id = ?1 AND coalesce((SELECT t.ready FROM submissions t \
          WHERE t.game_id = ?1 AND t.round = ?2 AND t.side = d.side ORDER BY t.id DESC LIMIT 1), 0) ORDER BY d.side",
     )?;
-    let rows = st.query_map(params![game, round], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+    let rows = st
+        .query_map(params![game, round], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<String>>>()?;
     Ok(rows)
 }
 
@@ -85,6 +92,8 @@ pub fn sides_in(c: &Connection, game: &str, round: u32) -> Result<Vec<String>> {
         "SELECT d.side FROM sides d WHERE d.game_id = ?1 AND EXISTS (SELECT 1 FROM submissions t \
          WHERE t.game_id = ?1 AND t.round = ?2 AND t.side = d.side) ORDER BY d.side",
     )?;
-    let rows = st.query_map(params![game, round], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+    let rows = st
+        .query_map(params![game, round], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<String>>>()?;
     Ok(rows)
 }

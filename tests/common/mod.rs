@@ -18,7 +18,8 @@ pub fn t0() -> DateTime<Utc> {
 
 /// Write a game file for the ready scenario into `dir` and return its path.
 pub fn game_file(dir: &Path) -> PathBuf {
-    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/scenarios/river-crossing.toml");
+    let scenario =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/scenarios/river-crossing.toml");
     let text = format!(
         r#"id = "ford"
 title = "The Ford"
@@ -53,7 +54,10 @@ pub const SYAGRIUS: &str = "syagrius@soissons.example";
 
 /// Write a game file of Soissons (Furor Barbarus) into `dir` and return its path.
 pub fn soissons_file(dir: &Path) -> PathBuf {
-    let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/furor-barbarus/scenarios/soissons.toml");
+    let scenario = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/campaigns/furor-barbarus/scenarios/soissons.toml"
+    );
     let text = format!(
         "ruleset = \"furor-barbarus\"\nid = \"soissons\"\ntitle = \"Soissons, 486\"\nscenario = \"{scenario}\"\n\
          first_deadline = \"2026-12-03 20:00\"\nturn_hours = 48\n\n[moderator]\naddress = \"{MODERATOR}\"\npassword = \"modpw\"\n\n\
@@ -67,7 +71,11 @@ pub fn soissons_file(dir: &Path) -> PathBuf {
 
 /// The configuration for a store in `dir` (spool outbox, no servers).
 pub fn config(dir: &Path) -> Config {
-    let mut c = Config { database: dir.join("umpire.sqlite"), address: UMPIRE.into(), ..Config::default() };
+    let mut c = Config {
+        database: dir.join("umpire.sqlite"),
+        address: UMPIRE.into(),
+        ..Config::default()
+    };
     c.spool.outbox = dir.join("outbox");
     c.spool.inbox = dir.join("inbox");
     c
@@ -85,12 +93,19 @@ pub fn office_with_options(dir: &Path, options: &str) -> PostOffice {
     let path = game_file(dir);
     if !options.is_empty() {
         let text = std::fs::read_to_string(&path).unwrap();
-        std::fs::write(&path, format!("{text}
+        std::fs::write(
+            &path,
+            format!(
+                "{text}
 [options]
 {options}
-")).unwrap();
+"
+            ),
+        )
+        .unwrap();
     }
-    po.create_game(&GameFile::load(&path).unwrap(), t0()).unwrap();
+    po.create_game(&GameFile::load(&path).unwrap(), t0())
+        .unwrap();
     po
 }
 
@@ -112,7 +127,11 @@ pub fn outbox(po: &PostOffice) -> Vec<(String, String, String)> {
         .unwrap();
     st.query_map([], |r| {
         let raw: Vec<u8> = r.get(2)?;
-        Ok((r.get(0)?, r.get(1)?, String::from_utf8_lossy(&raw).into_owned()))
+        Ok((
+            r.get(0)?,
+            r.get(1)?,
+            String::from_utf8_lossy(&raw).into_owned(),
+        ))
     })
     .unwrap()
     .collect::<Result<Vec<_>, _>>()
@@ -121,9 +140,13 @@ pub fn outbox(po: &PostOffice) -> Vec<(String, String, String)> {
 
 /// The decoded text of a raw message (for checking what a player reads).
 pub fn body_text(raw: &str) -> String {
-    let m = mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap();
+    let m = mail_parser::MessageParser::default()
+        .parse(raw.as_bytes())
+        .unwrap();
     // Line ends as a reader sees them (mail goes out with CRLF).
-    m.body_text(0).map(|t| t.replace("\r\n", "\n")).unwrap_or_default()
+    m.body_text(0)
+        .map(|t| t.replace("\r\n", "\n"))
+        .unwrap_or_default()
 }
 
 /// Scripted dice for tests about something other than morale: any morale
@@ -138,7 +161,11 @@ impl SteadyDice {
 }
 
 impl umpire::dice::Dice for SteadyDice {
-    fn roll_die(&mut self, key: &str, die: umpire::dice::DieKind) -> Result<u8, umpire::dice::DiceError> {
+    fn roll_die(
+        &mut self,
+        key: &str,
+        die: umpire::dice::DieKind,
+    ) -> Result<u8, umpire::dice::DiceError> {
         match self.0.roll_die(key, die) {
             Err(umpire::dice::DiceError::Missing { .. }) if key.starts_with("morale:") => Ok(1),
             other => other,
@@ -149,7 +176,10 @@ impl umpire::dice::Dice for SteadyDice {
 /// The real binary, run on the configuration in `dir`, quiet.
 pub fn umpire_in(dir: &Path) -> std::process::Command {
     let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_umpire"));
-    c.arg("--config").arg(dir.join("umpire.toml")).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+    c.arg("--config")
+        .arg(dir.join("umpire.toml"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
     c
 }
 
@@ -162,11 +192,18 @@ pub fn count_in(dir: &Path, sql: &str) -> i64 {
 /// Run `umpire ARGS` in `dir`, `kill -9` it at a random moment (5–80 ms,
 /// widened by `widen_ms` with each kill) and start it again, until a run
 /// finishes by itself; it must succeed. Returns how many runs were killed.
-pub fn killed_repeatedly(dir: &Path, args: &[&str], rng: &mut impl rand::Rng, widen_ms: u64) -> usize {
+pub fn killed_repeatedly(
+    dir: &Path,
+    args: &[&str],
+    rng: &mut impl rand::Rng,
+    widen_ms: u64,
+) -> usize {
     let mut kills = 0;
     loop {
         let mut child = umpire_in(dir).args(args).spawn().unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(rng.random_range(5..80) + widen_ms * kills as u64));
+        std::thread::sleep(std::time::Duration::from_millis(
+            rng.random_range(5..80) + widen_ms * kills as u64,
+        ));
         match child.try_wait().unwrap() {
             Some(status) => {
                 assert!(status.success(), "{args:?} failed: {status}");
@@ -197,5 +234,10 @@ pub fn spool_game(dir: &Path) {
         .replace("2026-12-03 20:00", "2099-01-01 00:00")
         .replace("turn_hours = 48", "turn_hours = 48\nmax_turns = 100");
     std::fs::write(&gf, text).unwrap();
-    assert!(umpire_in(dir).args(["game", "new"]).arg(&gf).status().unwrap().success());
+    assert!(umpire_in(dir)
+        .args(["game", "new"])
+        .arg(&gf)
+        .status()
+        .unwrap()
+        .success());
 }

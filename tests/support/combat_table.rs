@@ -28,7 +28,8 @@ pub fn setup_toml(specs: &[Spec], blocks: usize, rename: &dyn Fn(&str) -> String
                 let sp = specs[(b * 4 + si * 2 + k) % specs.len()];
                 let kind = KINDS[sp.kind];
                 let x = x0 + k as f64 * 9.0;
-                let melee: Vec<String> = theirs.iter().map(|t| rename(&format!("{b}{t}"))).collect();
+                let melee: Vec<String> =
+                    theirs.iter().map(|t| rename(&format!("{b}{t}"))).collect();
                 let pike = if kind == "HIP" {
                     "weapons = [\"pike\"]\n"
                 } else {

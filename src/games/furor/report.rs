@@ -18,7 +18,9 @@
 //! ```
 
 use crate::games::furor::board::{Board, Outcome, UnitId};
-use crate::games::furor::events::{Event, ImpetuousCause, JoinReason, LossCause, MoraleCause, Phase};
+use crate::games::furor::events::{
+    Event, ImpetuousCause, JoinReason, LossCause, MoraleCause, Phase,
+};
 use crate::games::furor::hex::Hex;
 use crate::games::furor::orders::confirm::modifiers;
 use crate::games::furor::rules::special::ChararicChoice;
@@ -211,15 +213,30 @@ pub fn line(b: &Board, e: &Event) -> Option<String> {
 pub fn sections(r: &Resolution) -> Vec<Section> {
     let b = &r.board;
     let mut out: Vec<Section> = Vec::new();
-    let open = |heading: String, out: &mut Vec<Section>| out.push(Section { heading, lines: Vec::new() });
+    let open = |heading: String, out: &mut Vec<Section>| {
+        out.push(Section {
+            heading,
+            lines: Vec::new(),
+        })
+    };
     for e in &r.events {
         match e {
             Event::TurnBegins { turn } => open(format!("Turn {turn}: start of the turn"), &mut out),
             Event::PhaseBegins { turn, phase, side } => open(
-                format!("Turn {turn}: {} of the {side}", if *phase == Phase::Movement { "movement" } else { "combat" }),
+                format!(
+                    "Turn {turn}: {} of the {side}",
+                    if *phase == Phase::Movement {
+                        "movement"
+                    } else {
+                        "combat"
+                    }
+                ),
                 &mut out,
             ),
-            Event::VictoryCheck { turn, .. } => open(format!("Turn {turn}: victory check and turn marker"), &mut out),
+            Event::VictoryCheck { turn, .. } => open(
+                format!("Turn {turn}: victory check and turn marker"),
+                &mut out,
+            ),
             _ => {}
         }
         if out.is_empty() {
@@ -232,8 +249,14 @@ pub fn sections(r: &Resolution) -> Vec<Section> {
     for s in out.iter_mut().filter(|s| s.lines.is_empty()) {
         s.lines.push("Nothing happens.".into());
     }
-    out.push(Section { heading: "Army morale (§10)".into(), lines: totals(b) });
-    out.push(Section { heading: "Turn track".into(), lines: track(b) });
+    out.push(Section {
+        heading: "Army morale (§10)".into(),
+        lines: totals(b),
+    });
+    out.push(Section {
+        heading: "Turn track".into(),
+        lines: track(b),
+    });
     out
 }
 
@@ -242,8 +265,16 @@ pub fn totals(b: &Board) -> Vec<String> {
     victory::totals(b)
         .into_iter()
         .map(|t| match t.threshold {
-            Some(th) if t.lost >= th => format!("{}: {} lost, at or past its threshold of {th}.", t.side, t.lost),
-            Some(th) => format!("{}: {} lost of its threshold {th} ({} to go).", t.side, t.lost, th - t.lost),
+            Some(th) if t.lost >= th => format!(
+                "{}: {} lost, at or past its threshold of {th}.",
+                t.side, t.lost
+            ),
+            Some(th) => format!(
+                "{}: {} lost of its threshold {th} ({} to go).",
+                t.side,
+                t.lost,
+                th - t.lost
+            ),
             None => format!("{}: {} lost.", t.side, t.lost),
         })
         .collect()
@@ -254,7 +285,11 @@ pub fn track(b: &Board) -> Vec<String> {
     let of = b.last_turn.map(|l| format!(" of {l}")).unwrap_or_default();
     let mut lines = vec![match (&b.outcome, b.next_to_write()) {
         (Some(o), _) => format!("The battle ended in turn {}{of}: {}.", b.turn, outcome(o)),
-        (None, Some(side)) => format!("Turn {}{of}; next: the player-turn of the {side}.", b.turn, side = side),
+        (None, Some(side)) => format!(
+            "Turn {}{of}; next: the player-turn of the {side}.",
+            b.turn,
+            side = side
+        ),
         (None, None) => format!("Turn {}{of}.", b.turn),
     }];
     if let Some(t) = b.memory.divine_help_turn.filter(|t| *t > 0) {
@@ -266,7 +301,12 @@ pub fn track(b: &Board) -> Vec<String> {
         lines.push("Chararic's corps is neutral.".into());
     }
     for e in b.memory.effects.iter().filter(|e| e.turn >= b.turn) {
-        lines.push(format!("{}'s troops: {:+} strength and morale in turn {}.", name(b, &e.commander), e.delta, e.turn));
+        lines.push(format!(
+            "{}'s troops: {:+} strength and morale in turn {}.",
+            name(b, &e.commander),
+            e.delta,
+            e.turn
+        ));
     }
     lines
 }

@@ -17,22 +17,24 @@
 //! one until every side has set up.
 
 use super::board::{Board, SideId, Status, UnitId};
-use super::options::FirstPlayerRoll;
-use super::orders::setup::{self as placing, check_setup};
-use super::rules::Kind;
-use super::scenario::{FirstPlayer, Placement};
 use super::events::Event;
+use super::options::FirstPlayerRoll;
 use super::options::Options;
 use super::orders::check::check;
 use super::orders::confirm::{confirmation, problems};
+use super::orders::setup::{self as placing, check_setup};
 use super::orders::{DefenderAdvance, PlayerTurnOrders, Problem, Reactions};
+use super::rules::Kind;
 use super::scenario::{self, Scenario};
+use super::scenario::{FirstPlayer, Placement};
 use super::sequence::{begin_turn, resolve, StopAfter};
 use super::{picture, report, victory};
 use crate::case::CaseOutcome;
 use crate::diagnostic::{Diagnostic, Rendered};
 use crate::dice::{DieKind, Recorded, SeededDice};
-use crate::games::{Checked, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup, Welcome};
+use crate::games::{
+    Checked, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup, Welcome,
+};
 use crate::report::{RoundReport, Section};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -93,7 +95,9 @@ enum Stored {
 /// set-up rounds, is a battle).
 fn stored(state: &Json) -> Result<Stored, RulesetError> {
     match state.get("setup") {
-        Some(d) => Ok(Stored::Setup { setup: read("the set-up", d)? }),
+        Some(d) => Ok(Stored::Setup {
+            setup: read("the set-up", d)?,
+        }),
         None => Ok(Stored::Play(read("the board", state)?)),
     }
 }
@@ -106,7 +110,8 @@ struct SetupOrders {
 
 impl Deployment {
     fn scenario(&self) -> Result<Scenario, RulesetError> {
-        Scenario::parse(&self.scenario, &self.map).map_err(|e| RulesetError::Corrupt(format!("the scenario: {e}")))
+        Scenario::parse(&self.scenario, &self.map)
+            .map_err(|e| RulesetError::Corrupt(format!("the scenario: {e}")))
     }
 
     fn writers(&self) -> &[SideId] {
@@ -115,22 +120,41 @@ impl Deployment {
 
     fn round(&self) -> Round {
         let writers: Vec<String> = self.writers().iter().map(|s| s.0.clone()).collect();
-        Round { number: self.done as u32 + 1, label: format!("set-up, {}", writers.join(" and ")), writers }
+        Round {
+            number: self.done as u32 + 1,
+            label: format!("set-up, {}", writers.join(" and ")),
+            writers,
+        }
     }
 
     /// The board as the scenario lists it, for reading names.
     fn listed(&self, scenario: &Scenario) -> Result<Board, RulesetError> {
-        let any = scenario.armies.keys().next().cloned().unwrap_or_else(|| SideId::from(""));
-        scenario.start(&self.options, &BTreeMap::new(), &any).map_err(|e| RulesetError::Corrupt(e.to_string()))
+        let any = scenario
+            .armies
+            .keys()
+            .next()
+            .cloned()
+            .unwrap_or_else(|| SideId::from(""));
+        scenario
+            .start(&self.options, &BTreeMap::new(), &any)
+            .map_err(|e| RulesetError::Corrupt(e.to_string()))
     }
 
     /// The board as placed so far, as every player may see it: the sides
     /// still to set up are not shown, nor sealed commanders before the end.
     fn shown(&self, scenario: &Scenario) -> Result<Board, RulesetError> {
-        let any = scenario.armies.keys().next().cloned().unwrap_or_else(|| SideId::from(""));
-        let mut board = scenario.start(&self.options, &self.placements, &any).map_err(|e| RulesetError::Corrupt(e.to_string()))?;
+        let any = scenario
+            .armies
+            .keys()
+            .next()
+            .cloned()
+            .unwrap_or_else(|| SideId::from(""));
+        let mut board = scenario
+            .start(&self.options, &self.placements, &any)
+            .map_err(|e| RulesetError::Corrupt(e.to_string()))?;
         for u in board.units.values_mut() {
-            let to_come = self.rounds.iter().flatten().any(|s| s == &u.side) && !self.placements.contains_key(&u.side);
+            let to_come = self.rounds.iter().flatten().any(|s| s == &u.side)
+                && !self.placements.contains_key(&u.side);
             if to_come || (scenario.sealed_commanders && u.kind == Kind::Commander) {
                 u.hex = None;
             }
@@ -140,9 +164,16 @@ impl Deployment {
 
     /// The opening board, once every set-up round is played.
     fn build(&self, scenario: &Scenario, first: &SideId) -> Result<State, RulesetError> {
-        let mut board = scenario.start(&self.options, &self.placements, first).map_err(|e| RulesetError::Corrupt(e.to_string()))?;
+        let mut board = scenario
+            .start(&self.options, &self.placements, first)
+            .map_err(|e| RulesetError::Corrupt(e.to_string()))?;
         board.last_turn = Some(self.last_turn);
-        Ok(State { board, options: self.options.clone(), standing: BTreeMap::new(), setup_rounds: self.rounds.len() as u32 })
+        Ok(State {
+            board,
+            options: self.options.clone(),
+            standing: BTreeMap::new(),
+            setup_rounds: self.rounds.len() as u32,
+        })
     }
 }
 
@@ -168,7 +199,9 @@ pub fn overlay(standing: &mut Reactions, new: &Reactions) {
     standing.retreat.extend(new.retreat.clone());
     standing.losses.extend(new.losses.clone());
     standing.evasion.extend(new.evasion.clone());
-    standing.impetuous_routes.extend(new.impetuous_routes.clone());
+    standing
+        .impetuous_routes
+        .extend(new.impetuous_routes.clone());
     if new.advance != DefenderAdvance::None || new.advance_commander {
         standing.advance = new.advance.clone();
         standing.advance_commander = new.advance_commander;
@@ -179,14 +212,19 @@ pub fn overlay(standing: &mut Reactions, new: &Reactions) {
 /// beside the scenario's folder when the club ships its own, else the
 /// built-in one.
 fn load_scenario(setup: &Setup<'_>) -> Result<(Scenario, String), RulesetError> {
-    let head: toml::Table = toml::from_str(setup.scenario_text).map_err(|e| RulesetError::Setup(format!("the scenario is not TOML: {}", e.message())))?;
+    let head: toml::Table = toml::from_str(setup.scenario_text)
+        .map_err(|e| RulesetError::Setup(format!("the scenario is not TOML: {}", e.message())))?;
     let map_name = head
         .get("scenario")
         .and_then(|s| s.get("map"))
         .and_then(toml::Value::as_str)
-        .ok_or_else(|| RulesetError::Setup("the scenario names no map ([scenario] map = \"…\")".into()))?;
+        .ok_or_else(|| {
+            RulesetError::Setup("the scenario names no map ([scenario] map = \"…\")".into())
+        })?;
     if map_name.contains(['/', '\\', '.']) {
-        return Err(RulesetError::Setup(format!("map '{map_name}' must be a name under maps/, not a path")));
+        return Err(RulesetError::Setup(format!(
+            "map '{map_name}' must be a name under maps/, not a path"
+        )));
     }
     let beside = setup
         .scenario_path
@@ -195,9 +233,12 @@ fn load_scenario(setup: &Setup<'_>) -> Result<(Scenario, String), RulesetError> 
         .map(|p| p.join("maps").join(format!("{map_name}.toml")));
     let map_text = match beside.and_then(|p| std::fs::read_to_string(p).ok()) {
         Some(t) => t,
-        None => scenario::shipped_map(map_name).map(str::to_string).ok_or_else(|| RulesetError::Setup(format!("no map '{map_name}'")))?,
+        None => scenario::shipped_map(map_name)
+            .map(str::to_string)
+            .ok_or_else(|| RulesetError::Setup(format!("no map '{map_name}'")))?,
     };
-    let scenario = Scenario::parse(setup.scenario_text, &map_text).map_err(|e| RulesetError::Setup(e.to_string()))?;
+    let scenario = Scenario::parse(setup.scenario_text, &map_text)
+        .map_err(|e| RulesetError::Setup(e.to_string()))?;
     Ok((scenario, map_text))
 }
 
@@ -206,22 +247,47 @@ fn load_scenario(setup: &Setup<'_>) -> Result<(Scenario, String), RulesetError> 
 fn round_of(state: &State) -> Round {
     let board = &state.board;
     let players = board.players.len().max(1);
-    let number = state.setup_rounds + (u32::from(board.turn.max(1)) - 1) * players as u32 + board.next as u32 + 1;
+    let number = state.setup_rounds
+        + (u32::from(board.turn.max(1)) - 1) * players as u32
+        + board.next as u32
+        + 1;
     let side = board.phasing().clone();
-    Round { number, label: format!("turn {}, {}", board.turn, side), writers: vec![side.0] }
+    Round {
+        number,
+        label: format!("turn {}, {}", board.turn, side),
+        writers: vec![side.0],
+    }
 }
 
 /// A side's counters as its welcome lists them, and an order line to copy
 /// that the checker accepts on the opening board: a move for the side that
 /// plays first, a standing retreat preference for the other.
 fn forces(board: &Board, options: &Options, side: &SideId, sets_up: bool) -> (String, String) {
-    let mut s = String::from(if sets_up { "Your counters, where the scenario lists them:\n" } else { "Your counters:\n" });
+    let mut s = String::from(if sets_up {
+        "Your counters, where the scenario lists them:\n"
+    } else {
+        "Your counters:\n"
+    });
     for u in board.units.values().filter(|u| &u.side == side) {
-        let at = u.hex.map_or_else(|| "off the map".to_string(), |h| h.to_string());
-        let _ = writeln!(s, "  {}: {} {}, strength {}, {} MP, in {at}", u.id, u.name, u.kind.name(), u.current_strength(), u.mp);
+        let at = u
+            .hex
+            .map_or_else(|| "off the map".to_string(), |h| h.to_string());
+        let _ = writeln!(
+            s,
+            "  {}: {} {}, strength {}, {} MP, in {at}",
+            u.id,
+            u.name,
+            u.kind.name(),
+            u.current_strength(),
+            u.mp
+        );
     }
     let first = board.phasing() == side;
-    let placed = board.units.values().find(|u| &u.side == side && u.is_combat()).and_then(|u| u.hex.map(|h| (u, h)));
+    let placed = board
+        .units
+        .values()
+        .find(|u| &u.side == side && u.is_combat())
+        .and_then(|u| u.hex.map(|h| (u, h)));
     if let Some((u, h)) = placed.filter(|_| sets_up) {
         return (s, format!("place {} in {h}\n", u.id));
     }
@@ -230,8 +296,19 @@ fn forces(board: &Board, options: &Options, side: &SideId, sets_up: bool) -> (St
         .values()
         .filter(|u| &u.side == side && u.is_combat())
         .filter_map(|u| u.hex.map(|h| (u, h)))
-        .flat_map(|(u, h)| h.neighbours().into_iter().filter(|n| board.map.contains(*n)).map(move |n| (u, n)))
-        .map(|(u, n)| if first { format!("{}: move {n}\n", u.id) } else { format!("retreat {} {n}\n", u.id) })
+        .flat_map(|(u, h)| {
+            h.neighbours()
+                .into_iter()
+                .filter(|n| board.map.contains(*n))
+                .map(move |n| (u, n))
+        })
+        .map(|(u, n)| {
+            if first {
+                format!("{}: move {n}\n", u.id)
+            } else {
+                format!("retreat {} {n}\n", u.id)
+            }
+        })
         .find(|line| !check(line, side, board, options).has_errors())
         .unwrap_or_default();
     (s, example)
@@ -279,13 +356,20 @@ fn summary(board: &Board) -> Json {
 /// side's counters do, who has no round, and the sealed commanders.
 fn setup_story(scenario: &Scenario, rounds: &[Vec<SideId>]) -> String {
     if rounds.is_empty() {
-        return format!("The counters stand as the scenario sets them up ({}).", scenario.name);
+        return format!(
+            "The counters stand as the scenario sets them up ({}).",
+            scenario.name
+        );
     }
     let order: Vec<String> = rounds
         .iter()
         .map(|r| {
             let names: Vec<String> = r.iter().map(|s| format!("the {s}")).collect();
-            if names.len() > 1 { format!("{} together", names.join(" and ")) } else { names.join("") }
+            if names.len() > 1 {
+                format!("{} together", names.join(" and "))
+            } else {
+                names.join("")
+            }
         })
         .collect();
     let mut s = format!(
@@ -294,7 +378,11 @@ fn setup_story(scenario: &Scenario, rounds: &[Vec<SideId>]) -> String {
         scenario.name,
         order.join(", then ")
     );
-    for side in scenario.armies.keys().filter(|a| !rounds.iter().flatten().any(|s| s == *a)) {
+    for side in scenario
+        .armies
+        .keys()
+        .filter(|a| !rounds.iter().flatten().any(|s| s == *a))
+    {
         let _ = write!(s, " The {side} have nothing to choose: their counters stand as listed, without a set-up round.");
     }
     if scenario.sealed_commanders {
@@ -306,7 +394,11 @@ fn setup_story(scenario: &Scenario, rounds: &[Vec<SideId>]) -> String {
 /// One set-up round played: the writers' placements (the scenario's for
 /// what they did not place); after the last, the board is built and the
 /// first player known.
-fn resolve_setup(mut setup: Deployment, orders: &BTreeMap<String, Json>, dice: &mut dyn crate::dice::Dice) -> Result<Resolved, RulesetError> {
+fn resolve_setup(
+    mut setup: Deployment,
+    orders: &BTreeMap<String, Json>,
+    dice: &mut dyn crate::dice::Dice,
+) -> Result<Resolved, RulesetError> {
     let scenario = setup.scenario()?;
     let listed = setup.listed(&scenario)?;
     let writers = setup.writers().to_vec();
@@ -319,7 +411,9 @@ fn resolve_setup(mut setup: Deployment, orders: &BTreeMap<String, Json>, dice: &
         let placement = scenario.complete_placement(side, &written);
         let mut lines = Vec::new();
         if written.is_empty() {
-            lines.push(format!("The {side} placed nothing: their counters stand as the scenario lists them."));
+            lines.push(format!(
+                "The {side} placed nothing: their counters stand as the scenario lists them."
+            ));
         }
         for (id, h) in &placement {
             let u = listed.get(id);
@@ -331,7 +425,10 @@ fn resolve_setup(mut setup: Deployment, orders: &BTreeMap<String, Json>, dice: &
         if scenario.sealed_commanders {
             lines.push("Their commanders' hexes are sealed until every side has set up.".into());
         }
-        sections.push(Section { title: format!("Set-up of the {side}"), lines });
+        sections.push(Section {
+            title: format!("Set-up of the {side}"),
+            lines,
+        });
         setup.placements.insert(side.clone(), placement);
     }
     setup.done += 1;
@@ -342,7 +439,17 @@ fn resolve_setup(mut setup: Deployment, orders: &BTreeMap<String, Json>, dice: &
     if setup.done < setup.rounds.len() {
         let shown = setup.shown(&scenario)?;
         let summary_title = format!("The counters set up before {}", setup.round().label);
-        return Ok(Resolved { state: json(&Stored::Setup { setup })?, events, sections, dice: dice.lines(), summary: summary(&shown), summary_title, victory: Vec::new(), ended: false, extra });
+        return Ok(Resolved {
+            state: json(&Stored::Setup { setup })?,
+            events,
+            sections,
+            dice: dice.lines(),
+            summary: summary(&shown),
+            summary_title,
+            victory: Vec::new(),
+            ended: false,
+            extra,
+        });
     }
     if scenario.sealed_commanders {
         let lines = setup
@@ -352,21 +459,42 @@ fn resolve_setup(mut setup: Deployment, orders: &BTreeMap<String, Json>, dice: &
             .filter(|(id, _)| listed.get(id).kind == Kind::Commander)
             .map(|(id, h)| format!("{}: {h}", listed.get(id).label()))
             .collect();
-        sections.push(Section { title: "The commanders, revealed together (§12)".into(), lines });
+        sections.push(Section {
+            title: "The commanders, revealed together (§12)".into(),
+            lines,
+        });
     }
     let first = match &setup.first {
         Some(f) => f.clone(),
         None => {
-            let (first, rolls) = scenario.first_player(&mut dice).map_err(|e| RulesetError::Engine(e.to_string()))?;
-            let mut lines: Vec<String> = rolls.iter().map(|(s, r)| format!("The {s} roll {r}.")).collect();
+            let (first, rolls) = scenario
+                .first_player(&mut dice)
+                .map_err(|e| RulesetError::Engine(e.to_string()))?;
+            let mut lines: Vec<String> = rolls
+                .iter()
+                .map(|(s, r)| format!("The {s} roll {r}."))
+                .collect();
             lines.push(format!("The {first} play first (§12)."));
-            sections.push(Section { title: "Who plays first".into(), lines });
+            sections.push(Section {
+                title: "Who plays first".into(),
+                lines,
+            });
             first
         }
     };
     let state = setup.build(&scenario, &first)?;
     let summary_title = format!("The board before {}", round_of(&state).label);
-    Ok(Resolved { events, sections, dice: dice.lines(), summary: summary(&state.board), summary_title, victory: Vec::new(), ended: false, extra, state: json(&state)? })
+    Ok(Resolved {
+        events,
+        sections,
+        dice: dice.lines(),
+        summary: summary(&state.board),
+        summary_title,
+        victory: Vec::new(),
+        ended: false,
+        extra,
+        state: json(&state)?,
+    })
 }
 
 /// Units that charged in these events (the picture's Charge markers).
@@ -374,7 +502,11 @@ fn chargers(events: &[Event]) -> Vec<UnitId> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::Moved { unit, charge: Some(_), .. } => Some(unit.clone()),
+            Event::Moved {
+                unit,
+                charge: Some(_),
+                ..
+            } => Some(unit.clone()),
             _ => None,
         })
         .collect()
@@ -390,7 +522,12 @@ impl Ruleset for FurorBarbarus {
     }
 
     fn version(&self, options: &Json) -> String {
-        format!("{} {} options {}", super::RULESET, env!("CARGO_PKG_VERSION"), options)
+        format!(
+            "{} {} options {}",
+            super::RULESET,
+            env!("CARGO_PKG_VERSION"),
+            options
+        )
     }
 
     fn guide(&self) -> &'static str {
@@ -399,8 +536,14 @@ impl Ruleset for FurorBarbarus {
 
     fn templates(&self) -> &'static [(&'static str, &'static str)] {
         &[
-            ("furor-barbarus/summary.txt", include_str!("../../../templates/furor-barbarus/summary.txt")),
-            ("furor-barbarus/summary.html", include_str!("../../../templates/furor-barbarus/summary.html")),
+            (
+                "furor-barbarus/summary.txt",
+                include_str!("../../../templates/furor-barbarus/summary.txt"),
+            ),
+            (
+                "furor-barbarus/summary.html",
+                include_str!("../../../templates/furor-barbarus/summary.html"),
+            ),
         ]
     }
 
@@ -408,11 +551,18 @@ impl Ruleset for FurorBarbarus {
         let (scenario, map) = load_scenario(setup)?;
         let options: Options = toml::Value::Table(setup.options.clone())
             .try_into()
-            .map_err(|e: toml::de::Error| RulesetError::Setup(format!("[options]: {}", e.message())))?;
+            .map_err(|e: toml::de::Error| {
+                RulesetError::Setup(format!("[options]: {}", e.message()))
+            })?;
         let rounds: Vec<Vec<SideId>> = scenario
             .setup_rounds
             .iter()
-            .map(|r| r.iter().filter(|s| scenario.has_choice(&options, s)).cloned().collect::<Vec<_>>())
+            .map(|r| {
+                r.iter()
+                    .filter(|s| scenario.has_choice(&options, s))
+                    .cloned()
+                    .collect::<Vec<_>>()
+            })
             .filter(|r| !r.is_empty())
             .collect();
         let roll_later = matches!(scenario.first_player, FirstPlayer::Roll { .. })
@@ -421,10 +571,14 @@ impl Ruleset for FurorBarbarus {
         let (first, rolls) = if roll_later {
             (None, Vec::new())
         } else {
-            let (f, r) = scenario.first_player(&mut SeededDice::new(setup.seed)).map_err(|e| RulesetError::Engine(e.to_string()))?;
+            let (f, r) = scenario
+                .first_player(&mut SeededDice::new(setup.seed))
+                .map_err(|e| RulesetError::Engine(e.to_string()))?;
             (Some(f), r)
         };
-        let turns = u8::try_from(setup.max_turns).unwrap_or(u8::MAX).min(scenario.turns);
+        let turns = u8::try_from(setup.max_turns)
+            .unwrap_or(u8::MAX)
+            .min(scenario.turns);
         let deployment = Deployment {
             scenario: setup.scenario_text.to_string(),
             map,
@@ -436,15 +590,22 @@ impl Ruleset for FurorBarbarus {
             first: first.clone(),
         };
         let sides: Vec<String> = scenario.armies.keys().map(|s| s.0.clone()).collect();
-        let mut length = format!("The battle lasts {turns} game turns, each a player-turn of each side in turn; ");
+        let mut length = format!(
+            "The battle lasts {turns} game turns, each a player-turn of each side in turn; "
+        );
         match &first {
             Some(f) => {
                 let _ = write!(length, "the {f} play first.");
             }
-            None => length.push_str("who plays first is rolled for once both sides have set up (O31)."),
+            None => {
+                length.push_str("who plays first is rolled for once both sides have set up (O31).")
+            }
         }
         for (side, roll) in &rolls {
-            let _ = write!(length, "\nFirst-player roll of the {side}: {roll} (first-player:{side} on turn 1's dice).");
+            let _ = write!(
+                length,
+                "\nFirst-player roll of the {side}: {roll} (first-player:{side} on turn 1's dice)."
+            );
         }
         length.push('\n');
         length.push_str(&setup_story(&scenario, &deployment.rounds));
@@ -455,19 +616,38 @@ impl Ruleset for FurorBarbarus {
             .map(|side| {
                 let sets_up = deployment.rounds.iter().flatten().any(|s| s == side);
                 let (briefing, example) = forces(&listed, &options, side, sets_up);
-                (side.0.clone(), Welcome { rules: self.title().to_string(), length: length.clone(), briefing, example })
+                (
+                    side.0.clone(),
+                    Welcome {
+                        rules: self.title().to_string(),
+                        length: length.clone(),
+                        briefing,
+                        example,
+                    },
+                )
             })
             .collect();
         let state = match &first {
             Some(f) if deployment.rounds.is_empty() => json(&deployment.build(&scenario, f)?)?,
             _ => json(&Stored::Setup { setup: deployment })?,
         };
-        Ok(NewGame { state, options: json(&options)?, sides, last_turn: u32::from(turns), welcome })
+        Ok(NewGame {
+            state,
+            options: json(&options)?,
+            sides,
+            last_turn: u32::from(turns),
+            welcome,
+        })
     }
 
     fn sides(&self, state: &Json) -> Result<Vec<String>, RulesetError> {
         Ok(match stored(state)? {
-            Stored::Setup { setup } => setup.scenario()?.armies.keys().map(|s| s.0.clone()).collect(),
+            Stored::Setup { setup } => setup
+                .scenario()?
+                .armies
+                .keys()
+                .map(|s| s.0.clone())
+                .collect(),
             Stored::Play(state) => state.board.sides.keys().map(|s| s.0.clone()).collect(),
         })
     }
@@ -479,7 +659,13 @@ impl Ruleset for FurorBarbarus {
         })
     }
 
-    fn check_orders(&self, state: &Json, side: &str, sheet: &str, envelope: &[Rendered]) -> Result<Checked, RulesetError> {
+    fn check_orders(
+        &self,
+        state: &Json,
+        side: &str,
+        sheet: &str,
+        envelope: &[Rendered],
+    ) -> Result<Checked, RulesetError> {
         let id = SideId::from(side);
         let mut text = String::new();
         for d in envelope {
@@ -495,9 +681,20 @@ impl Ruleset for FurorBarbarus {
                     let c = check_setup(sheet, &id, &scenario, &setup.options, &listed);
                     text.push_str(&placing::confirmation(sheet, &c, &listed));
                     let errors = c.diagnostics.iter().filter(|d| d.is_error()).count();
-                    (json(&SetupOrders { placement: c.written })?, c.understood, errors)
+                    (
+                        json(&SetupOrders {
+                            placement: c.written,
+                        })?,
+                        c.understood,
+                        errors,
+                    )
                 } else {
-                    let names = |r: &[SideId]| r.iter().map(|s| s.0.as_str()).collect::<Vec<_>>().join(" and ");
+                    let names = |r: &[SideId]| {
+                        r.iter()
+                            .map(|s| s.0.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" and ")
+                    };
                     let order: Vec<String> = setup.rounds.iter().map(|r| names(r)).collect();
                     let written = super::orders::read::read(sheet);
                     let mut refused = written.problems;
@@ -508,21 +705,36 @@ impl Ruleset for FurorBarbarus {
                     refused.sort_by_key(|d| d.span.start);
                     text.push_str("Understood:\n  (nothing)\n");
                     text.push_str(&problems(sheet, &refused));
-                    (json(&SetupOrders::default())?, Vec::new(), refused.iter().filter(|d| d.is_error()).count())
+                    (
+                        json(&SetupOrders::default())?,
+                        Vec::new(),
+                        refused.iter().filter(|d| d.is_error()).count(),
+                    )
                 }
             }
             Stored::Play(state) => {
                 let c = check(sheet, &id, &state.board, &state.options);
                 text.push_str(&confirmation(sheet, &c, &state.board));
                 let phasing = *state.board.phasing() == id;
-                let orders = SideOrders { turn: if phasing { c.orders.clone() } else { PlayerTurnOrders::default() }, reactions: c.reactions.clone() };
+                let orders = SideOrders {
+                    turn: if phasing {
+                        c.orders.clone()
+                    } else {
+                        PlayerTurnOrders::default()
+                    },
+                    reactions: c.reactions.clone(),
+                };
                 let errors = c.diagnostics.iter().filter(|d| d.is_error()).count();
                 (json(&orders)?, c.understood, errors)
             }
         };
         Ok(Checked {
             orders,
-            understood: understood.into_iter().enumerate().map(|(i, (_, l))| (format!("line {}", i + 1), l)).collect(),
+            understood: understood
+                .into_iter()
+                .enumerate()
+                .map(|(i, (_, l))| (format!("line {}", i + 1), l))
+                .collect(),
             confirmation: text,
             errors: errors + envelope_errors,
         })
@@ -554,32 +766,87 @@ impl Ruleset for FurorBarbarus {
         }
         // Reactions written this round count for this round.
         for (side, o) in &written {
-            overlay(state.standing.entry(side.clone()).or_default(), &o.reactions);
+            overlay(
+                state.standing.entry(side.clone()).or_default(),
+                &o.reactions,
+            );
         }
         let phasing = state.board.phasing().clone();
-        let orders = written.get(&phasing).map(|o| o.turn.clone()).unwrap_or_default();
-        let reactions = state.board.opponent(&phasing).and_then(|o| state.standing.get(o)).cloned().unwrap_or_default();
+        let orders = written
+            .get(&phasing)
+            .map(|o| o.turn.clone())
+            .unwrap_or_default();
+        let reactions = state
+            .board
+            .opponent(&phasing)
+            .and_then(|o| state.standing.get(o))
+            .cloned()
+            .unwrap_or_default();
         let mut dice = Recorded::new(input.dice);
-        let mut r = resolve(&state.board, &orders, &reactions, &options, &mut dice, StopAfter::PlayerTurn).map_err(|e| RulesetError::Engine(e.to_string()))?;
+        let mut r = resolve(
+            &state.board,
+            &orders,
+            &reactions,
+            &options,
+            &mut dice,
+            StopAfter::PlayerTurn,
+        )
+        .map_err(|e| RulesetError::Engine(e.to_string()))?;
         // A new game turn begins at once, so both players see its rolls.
         if !r.board.is_over() && !r.board.turn_started && r.board.next == 0 {
-            let start = begin_turn(&r.board, &options, &mut dice).map_err(|e| RulesetError::Engine(e.to_string()))?;
+            let start = begin_turn(&r.board, &options, &mut dice)
+                .map_err(|e| RulesetError::Engine(e.to_string()))?;
             r.board = start.board;
             r.events.extend(start.events);
         }
-        let sections = report::sections(&r).into_iter().map(|s| Section { title: s.heading, lines: s.lines }).collect();
-        let victory = r.board.outcome.as_ref().map(|o| vec![format!("{}.", crate::report::capitalize_first(&report::outcome(o)))]).unwrap_or_default();
+        let sections = report::sections(&r)
+            .into_iter()
+            .map(|s| Section {
+                title: s.heading,
+                lines: s.lines,
+            })
+            .collect();
+        let victory = r
+            .board
+            .outcome
+            .as_ref()
+            .map(|o| {
+                vec![format!(
+                    "{}.",
+                    crate::report::capitalize_first(&report::outcome(o))
+                )]
+            })
+            .unwrap_or_default();
         let mut extra = serde_json::Map::new();
         extra.insert("charged".into(), json(&chargers(&r.events))?);
         let ended = r.board.is_over();
-                let summary = summary(&r.board);
+        let summary = summary(&r.board);
         let events = json(&r.events)?;
         state.board = r.board;
-        let summary_title = if ended { "The board at the end".to_string() } else { format!("The board before {}", round_of(&state).label) };
-        Ok(Resolved { state: json(&state)?, events, sections, dice: dice.lines(), summary, summary_title, victory, ended, extra })
+        let summary_title = if ended {
+            "The board at the end".to_string()
+        } else {
+            format!("The board before {}", round_of(&state).label)
+        };
+        Ok(Resolved {
+            state: json(&state)?,
+            events,
+            sections,
+            dice: dice.lines(),
+            summary,
+            summary_title,
+            victory,
+            ended,
+            extra,
+        })
     }
 
-    fn picture(&self, _before: &Json, after: &Json, report: &RoundReport) -> Result<String, RulesetError> {
+    fn picture(
+        &self,
+        _before: &Json,
+        after: &Json,
+        report: &RoundReport,
+    ) -> Result<String, RulesetError> {
         let board = match stored(after)? {
             Stored::Setup { setup } => setup.shown(&setup.scenario()?)?,
             Stored::Play(state) => state.board,
@@ -588,7 +855,10 @@ impl Ruleset for FurorBarbarus {
             Some(c) => read("the chargers", c)?,
             None => Vec::new(),
         };
-        let marks = picture::Marks { charged: charged.into_iter().collect(), caption: format!("{} — after {}", report.title, report.label) };
+        let marks = picture::Marks {
+            charged: charged.into_iter().collect(),
+            caption: format!("{} — after {}", report.title, report.label),
+        };
         Ok(picture::svg(&board, &marks))
     }
 
@@ -601,8 +871,14 @@ impl Ruleset for FurorBarbarus {
     }
 
     fn case_state(&self, text: &str) -> Result<Json, RulesetError> {
-        let case = super::case::Case::parse(text).map_err(|e| RulesetError::Setup(e.to_string()))?;
-        json(&State { board: case.board, options: case.options, standing: BTreeMap::new(), setup_rounds: 0 })
+        let case =
+            super::case::Case::parse(text).map_err(|e| RulesetError::Setup(e.to_string()))?;
+        json(&State {
+            board: case.board,
+            options: case.options,
+            standing: BTreeMap::new(),
+            setup_rounds: 0,
+        })
     }
 }
 
@@ -612,11 +888,20 @@ mod tests {
     use crate::dice::SeededDice;
 
     fn game(name: &str, options: &str) -> (NewGame, String) {
-        let path = std::path::PathBuf::from(format!("{}/campaigns/furor-barbarus/scenarios/{name}.toml", env!("CARGO_MANIFEST_DIR")));
+        let path = std::path::PathBuf::from(format!(
+            "{}/campaigns/furor-barbarus/scenarios/{name}.toml",
+            env!("CARGO_MANIFEST_DIR")
+        ));
         let text = std::fs::read_to_string(&path).unwrap();
         let options: toml::Table = toml::from_str(options).unwrap();
         let g = FurorBarbarus
-            .new_game(&Setup { scenario_path: &path, scenario_text: &text, options: &options, max_turns: 12, seed: [5; 32] })
+            .new_game(&Setup {
+                scenario_path: &path,
+                scenario_text: &text,
+                options: &options,
+                max_turns: 12,
+                seed: [5; 32],
+            })
             .unwrap();
         (g, text)
     }
@@ -630,48 +915,132 @@ mod tests {
     }
 
     /// Play the current round with these sheets, checked as the post office would.
-    fn play(state: &Json, options: &Json, sheets: &[(&str, &str)], dice: &mut dyn crate::dice::Dice) -> Resolved {
+    fn play(
+        state: &Json,
+        options: &Json,
+        sheets: &[(&str, &str)],
+        dice: &mut dyn crate::dice::Dice,
+    ) -> Resolved {
         let mut orders = BTreeMap::new();
         for (side, sheet) in sheets {
             let c = FurorBarbarus.check_orders(state, side, sheet, &[]).unwrap();
             assert_eq!(c.errors, 0, "{}", c.confirmation);
             orders.insert(side.to_string(), c.orders);
         }
-        FurorBarbarus.resolve(RoundInput { state, options, setup: "", last_turn: 6, orders: &orders, dice }).unwrap()
+        FurorBarbarus
+            .resolve(RoundInput {
+                state,
+                options,
+                setup: "",
+                last_turn: 6,
+                orders: &orders,
+                dice,
+            })
+            .unwrap()
     }
 
     #[test]
     fn soissons_sets_up_gallo_romans_then_franks_and_unplaced_counters_stand_as_listed() {
         let (g, _) = game("soissons", "");
         let r = FurorBarbarus.round(&g.state).unwrap();
-        assert_eq!((r.number, r.label.as_str(), r.writers.clone()), (1, "set-up, gallo-romans", vec!["gallo-romans".to_string()]));
-        assert!(g.welcome["franks"].length.contains("the gallo-romans, then the franks"), "{}", g.welcome["franks"].length);
+        assert_eq!(
+            (r.number, r.label.as_str(), r.writers.clone()),
+            (1, "set-up, gallo-romans", vec!["gallo-romans".to_string()])
+        );
+        assert!(
+            g.welcome["franks"]
+                .length
+                .contains("the gallo-romans, then the franks"),
+            "{}",
+            g.welcome["franks"].length
+        );
         assert_eq!(g.welcome["franks"].example, "place archers in 0907\n");
         // The Franks may not set up in the Gallo-Romans' round.
-        let early = FurorBarbarus.check_orders(&g.state, "franks", "place salian-4a in 0814\n", &[]).unwrap();
+        let early = FurorBarbarus
+            .check_orders(&g.state, "franks", "place salian-4a in 0814\n", &[])
+            .unwrap();
         assert_eq!(early.errors, 1);
-        assert!(early.confirmation.contains("it is the set-up round of the gallo-romans"), "{}", early.confirmation);
+        assert!(
+            early
+                .confirmation
+                .contains("it is the set-up round of the gallo-romans"),
+            "{}",
+            early.confirmation
+        );
         // Out-of-place lines are refused, quoted, and the rest stands.
         let bad = FurorBarbarus.check_orders(&g.state, "gallo-romans", "legionaries-4: set up in 0508\nlegionaries-3: set up in 0507\nplace palatina in 0505\nplace salian-4a in 0406\n", &[]).unwrap();
         assert_eq!(bad.errors, 2, "{}", bad.confirmation);
-        assert!(bad.confirmation.contains("palatina may not set up in 0505"), "{}", bad.confirmation);
-        assert!(bad.confirmation.contains("is not one of your counters"), "{}", bad.confirmation);
-        assert!(bad.confirmation.contains("Syagrius (syagrius): 0508 (as listed)"), "{}", bad.confirmation);
+        assert!(
+            bad.confirmation.contains("palatina may not set up in 0505"),
+            "{}",
+            bad.confirmation
+        );
+        assert!(
+            bad.confirmation.contains("is not one of your counters"),
+            "{}",
+            bad.confirmation
+        );
+        assert!(
+            bad.confirmation
+                .contains("Syagrius (syagrius): 0508 (as listed)"),
+            "{}",
+            bad.confirmation
+        );
         let options = g.options.clone();
         let mut dice = SeededDice::new([1; 32]);
-        let one = play(&g.state, &options, &[("gallo-romans", "legionaries-4: set up in 0508\nLEGIONARIES-3: SET UP IN 0507\n")], &mut dice);
-        assert!(one.sections[0].lines.iter().any(|l| l == "Legionaries (legionaries-4): 0508"), "{:?}", one.sections);
+        let one = play(
+            &g.state,
+            &options,
+            &[(
+                "gallo-romans",
+                "legionaries-4: set up in 0508\nLEGIONARIES-3: SET UP IN 0507\n",
+            )],
+            &mut dice,
+        );
+        assert!(
+            one.sections[0]
+                .lines
+                .iter()
+                .any(|l| l == "Legionaries (legionaries-4): 0508"),
+            "{:?}",
+            one.sections
+        );
         let r = FurorBarbarus.round(&one.state).unwrap();
         assert_eq!((r.number, r.label.as_str()), (2, "set-up, franks"));
-        assert!(FurorBarbarus.picture(&g.state, &one.state, &report()).unwrap().contains("<svg"));
+        assert!(FurorBarbarus
+            .picture(&g.state, &one.state, &report())
+            .unwrap()
+            .contains("<svg"));
         // The Franks send nothing: they stand as listed, and the battle begins.
         let two = play(&one.state, &options, &[], &mut dice);
-        assert!(two.sections[0].lines[0].contains("placed nothing"), "{:?}", two.sections);
+        assert!(
+            two.sections[0].lines[0].contains("placed nothing"),
+            "{:?}",
+            two.sections
+        );
         let r = FurorBarbarus.round(&two.state).unwrap();
         assert_eq!((r.number, r.label.as_str()), (3, "turn 1, franks"));
         let state: State = serde_json::from_value(two.state.clone()).unwrap();
-        assert_eq!(state.board.unit(&"legionaries-4".into()).unwrap().hex.unwrap().to_string(), "0508");
-        assert_eq!(state.board.unit(&"salian-4a".into()).unwrap().hex.unwrap().to_string(), "0806");
+        assert_eq!(
+            state
+                .board
+                .unit(&"legionaries-4".into())
+                .unwrap()
+                .hex
+                .unwrap()
+                .to_string(),
+            "0508"
+        );
+        assert_eq!(
+            state
+                .board
+                .unit(&"salian-4a".into())
+                .unwrap()
+                .hex
+                .unwrap()
+                .to_string(),
+            "0806"
+        );
         assert_eq!(FurorBarbarus.canonical(&two.state).unwrap(), two.state);
         // A state stored before set-up rounds (no setup_rounds) still loads, at round 1.
         let mut old = two.state.clone();
@@ -682,22 +1051,76 @@ mod tests {
     #[test]
     fn campus_mauriacus_seals_the_commanders_and_rolls_for_the_first_player_after_the_set_up() {
         let (g, _) = game("campus-mauriacus", "");
-        assert!(g.welcome["huns"].length.contains("sealed"), "{}", g.welcome["huns"].length);
-        assert!(g.welcome["huns"].length.contains("rolled for once both sides have set up"));
+        assert!(
+            g.welcome["huns"].length.contains("sealed"),
+            "{}",
+            g.welcome["huns"].length
+        );
+        assert!(g.welcome["huns"]
+            .length
+            .contains("rolled for once both sides have set up"));
         let options = g.options.clone();
-        let mut dice = crate::dice::ScriptedDice::new([("first-player:huns".to_string(), 6), ("first-player:romans".to_string(), 2)].into());
-        let huns = play(&g.state, &options, &[("huns", "place attila in 1411\n")], &mut dice);
-        let told: String = huns.sections.iter().flat_map(|s| s.lines.clone()).collect::<Vec<_>>().join("\n");
+        let mut dice = crate::dice::ScriptedDice::new(
+            [
+                ("first-player:huns".to_string(), 6),
+                ("first-player:romans".to_string(), 2),
+            ]
+            .into(),
+        );
+        let huns = play(
+            &g.state,
+            &options,
+            &[("huns", "place attila in 1411\n")],
+            &mut dice,
+        );
+        let told: String = huns
+            .sections
+            .iter()
+            .flat_map(|s| s.lines.clone())
+            .collect::<Vec<_>>()
+            .join("\n");
         assert!(!told.contains("Attila"), "sealed: {told}");
         assert!(told.contains("sealed"), "{told}");
-        assert!(!huns.summary.to_string().contains("1411\",\"id\":\"attila"), "the summary hides him");
-        let svg = FurorBarbarus.picture(&g.state, &huns.state, &report()).unwrap();
+        assert!(
+            !huns.summary.to_string().contains("1411\",\"id\":\"attila"),
+            "the summary hides him"
+        );
+        let svg = FurorBarbarus
+            .picture(&g.state, &huns.state, &report())
+            .unwrap();
         assert!(svg.contains("<svg"));
-        let romans = play(&huns.state, &options, &[("romans", "place theodoric in 0905\n")], &mut dice);
-        let revealed = romans.sections.iter().find(|s| s.title.starts_with("The commanders, revealed together")).expect("revealed");
-        assert!(revealed.lines.iter().any(|l| l.contains("attila") && l.contains("1411")), "{:?}", revealed.lines);
-        assert!(revealed.lines.iter().any(|l| l.contains("theodoric") && l.contains("0905")), "{:?}", revealed.lines);
-        assert!(romans.dice.iter().any(|d| d == "first-player:huns = 6"), "{:?}", romans.dice);
+        let romans = play(
+            &huns.state,
+            &options,
+            &[("romans", "place theodoric in 0905\n")],
+            &mut dice,
+        );
+        let revealed = romans
+            .sections
+            .iter()
+            .find(|s| s.title.starts_with("The commanders, revealed together"))
+            .expect("revealed");
+        assert!(
+            revealed
+                .lines
+                .iter()
+                .any(|l| l.contains("attila") && l.contains("1411")),
+            "{:?}",
+            revealed.lines
+        );
+        assert!(
+            revealed
+                .lines
+                .iter()
+                .any(|l| l.contains("theodoric") && l.contains("0905")),
+            "{:?}",
+            revealed.lines
+        );
+        assert!(
+            romans.dice.iter().any(|d| d == "first-player:huns = 6"),
+            "{:?}",
+            romans.dice
+        );
         let r = FurorBarbarus.round(&romans.state).unwrap();
         assert_eq!((r.number, r.label.as_str()), (3, "turn 1, huns"));
     }
@@ -710,34 +1133,91 @@ mod tests {
         let mut dice = SeededDice::new([9; 32]);
         let options = g.options.clone();
         let placed = play(&g.state, &options, &[], &mut dice);
-        let g = NewGame { state: play(&placed.state, &options, &[], &mut dice).state, ..g };
+        let g = NewGame {
+            state: play(&placed.state, &options, &[], &mut dice).state,
+            ..g
+        };
         let r = FurorBarbarus.round(&g.state).unwrap();
-        assert_eq!((r.number, r.label.as_str(), r.writers.clone()), (3, "turn 1, franks", vec!["franks".to_string()]));
-        let franks = FurorBarbarus.check_orders(&g.state, "franks", "salian-4a: move 0706 0606\n", &[]).unwrap();
+        assert_eq!(
+            (r.number, r.label.as_str(), r.writers.clone()),
+            (3, "turn 1, franks", vec!["franks".to_string()])
+        );
+        let franks = FurorBarbarus
+            .check_orders(&g.state, "franks", "salian-4a: move 0706 0606\n", &[])
+            .unwrap();
         assert_eq!(franks.errors, 0, "{}", franks.confirmation);
-        let romans = FurorBarbarus.check_orders(&g.state, "gallo-romans", "retreat legionaries-4 0406 0506\n", &[]).unwrap();
+        let romans = FurorBarbarus
+            .check_orders(
+                &g.state,
+                "gallo-romans",
+                "retreat legionaries-4 0406 0506\n",
+                &[],
+            )
+            .unwrap();
         assert_eq!(romans.errors, 0, "{}", romans.confirmation);
-        let orders: BTreeMap<String, Json> = [("franks".to_string(), franks.orders), ("gallo-romans".to_string(), romans.orders)].into();
+        let orders: BTreeMap<String, Json> = [
+            ("franks".to_string(), franks.orders),
+            ("gallo-romans".to_string(), romans.orders),
+        ]
+        .into();
         let done = FurorBarbarus
-            .resolve(RoundInput { state: &g.state, options: &options, setup: &setup, last_turn: 6, orders: &orders, dice: &mut dice })
+            .resolve(RoundInput {
+                state: &g.state,
+                options: &options,
+                setup: &setup,
+                last_turn: 6,
+                orders: &orders,
+                dice: &mut dice,
+            })
             .unwrap();
         let next = FurorBarbarus.round(&done.state).unwrap();
-        assert_eq!((next.number, next.writers.clone()), (4, vec!["gallo-romans".to_string()]));
+        assert_eq!(
+            (next.number, next.writers.clone()),
+            (4, vec!["gallo-romans".to_string()])
+        );
         let state: State = serde_json::from_value(done.state).unwrap();
-        assert_eq!(state.board.unit(&"salian-4a".into()).unwrap().hex.unwrap().to_string(), "0606");
-        assert_eq!(state.standing[&SideId::from("gallo-romans")].retreat.len(), 1, "the reaction stands");
-        assert!(done.sections.iter().any(|s| s.title.starts_with("Turn 1: movement of the franks")));
+        assert_eq!(
+            state
+                .board
+                .unit(&"salian-4a".into())
+                .unwrap()
+                .hex
+                .unwrap()
+                .to_string(),
+            "0606"
+        );
+        assert_eq!(
+            state.standing[&SideId::from("gallo-romans")].retreat.len(),
+            1,
+            "the reaction stands"
+        );
+        assert!(done
+            .sections
+            .iter()
+            .any(|s| s.title.starts_with("Turn 1: movement of the franks")));
     }
 
     #[test]
     fn a_standing_reaction_holds_until_that_unit_is_given_another() {
         let mut standing = Reactions::default();
-        let a = Reactions { retreat: [("a".into(), vec!["0101".parse().unwrap()])].into(), ..Reactions::default() };
-        let b = Reactions { retreat: [("b".into(), vec!["0202".parse().unwrap()])].into(), ..Reactions::default() };
+        let a = Reactions {
+            retreat: [("a".into(), vec!["0101".parse().unwrap()])].into(),
+            ..Reactions::default()
+        };
+        let b = Reactions {
+            retreat: [("b".into(), vec!["0202".parse().unwrap()])].into(),
+            ..Reactions::default()
+        };
         overlay(&mut standing, &a);
         overlay(&mut standing, &b);
         assert_eq!(standing.retreat.len(), 2);
-        overlay(&mut standing, &Reactions { retreat: [("a".into(), vec!["0303".parse().unwrap()])].into(), ..Reactions::default() });
+        overlay(
+            &mut standing,
+            &Reactions {
+                retreat: [("a".into(), vec!["0303".parse().unwrap()])].into(),
+                ..Reactions::default()
+            },
+        );
         assert_eq!(standing.retreat[&UnitId::from("a")][0].to_string(), "0303");
     }
 
@@ -745,7 +1225,10 @@ mod tests {
     fn dice_keys_name_their_die() {
         let none = Json::Null;
         assert_eq!(FurorBarbarus.die_for(&none, "combat:3"), Ok(DieKind::D6));
-        assert_eq!(FurorBarbarus.die_for(&none, "defection:1"), Ok(DieKind::TwoD6));
+        assert_eq!(
+            FurorBarbarus.die_for(&none, "defection:1"),
+            Ok(DieKind::TwoD6)
+        );
         assert!(FurorBarbarus.die_for(&none, "melee:dragons").is_err());
     }
 }

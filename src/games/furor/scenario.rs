@@ -548,20 +548,33 @@ impl Scenario {
     /// stand with, or the free set-up (O36). A side without a choice has no
     /// set-up round.
     pub fn has_choice(&self, options: &Options, side: &SideId) -> bool {
-        let name_of = |id: &UnitId| self.counters.iter().find(|c| c.id == id.0).map(|c| c.name.as_str());
-        let groups = self.groups.iter().filter(|g| &g.side == side).any(|g| match g.assign {
-            Assign::Fixed => false,
-            Assign::Any => g.hexes.len() > 1,
-            Assign::ByName => g
-                .counters
+        let name_of = |id: &UnitId| {
+            self.counters
                 .iter()
-                .enumerate()
-                .any(|(i, c)| g.counters[i + 1..].iter().any(|o| name_of(o) == name_of(c))),
-        });
+                .find(|c| c.id == id.0)
+                .map(|c| c.name.as_str())
+        };
+        let groups = self
+            .groups
+            .iter()
+            .filter(|g| &g.side == side)
+            .any(|g| match g.assign {
+                Assign::Fixed => false,
+                Assign::Any => g.hexes.len() > 1,
+                Assign::ByName => g
+                    .counters
+                    .iter()
+                    .enumerate()
+                    .any(|(i, c)| g.counters[i + 1..].iter().any(|o| name_of(o) == name_of(c))),
+            });
         let commanders = self
             .commander_places
             .iter()
-            .filter(|(c, _)| self.counters.iter().any(|u| u.id == c.0 && u.side == side.0))
+            .filter(|(c, _)| {
+                self.counters
+                    .iter()
+                    .any(|u| u.id == c.0 && u.side == side.0)
+            })
             .any(|(_, spot)| spot.with.len() > 1 && spot.within.len() != 1);
         let free = options.soissons_free_setup && self.free_setup.contains_key(side);
         groups || commanders || free

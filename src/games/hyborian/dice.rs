@@ -10,7 +10,9 @@
 //! assert!((2..=5).contains(&v));
 //! ```
 
-pub use crate::dice::{Dice, DiceError, DieKind, ModeratorDice, ScriptedDice, SeededDice, AVERAGE_DIE_FACES};
+pub use crate::dice::{
+    Dice, DiceError, DieKind, ModeratorDice, ScriptedDice, SeededDice, AVERAGE_DIE_FACES,
+};
 use std::fmt;
 use std::str::FromStr;
 
@@ -43,9 +45,10 @@ impl DiceKey {
             DiceKey::Fire { .. } | DiceKey::PassFire { .. } | DiceKey::Melee { .. } => {
                 DieKind::Average
             }
-            DiceKey::Morale { .. } | DiceKey::Severity { .. } | DiceKey::Spell { .. } | DiceKey::Card { .. } => {
-                DieKind::Percentile
-            }
+            DiceKey::Morale { .. }
+            | DiceKey::Severity { .. }
+            | DiceKey::Spell { .. }
+            | DiceKey::Card { .. } => DieKind::Percentile,
             DiceKey::D6 { .. } => DieKind::D6,
         }
     }
@@ -162,10 +165,26 @@ mod tests {
 
     #[test]
     fn keys_round_trip() {
-        for k in ["fire:boss:1", "passfire:a-b:2", "melee:foot", "morale:foot:2", "severity:x:1", "spell:thoth:3", "d6:conan:slumber"] {
+        for k in [
+            "fire:boss:1",
+            "passfire:a-b:2",
+            "melee:foot",
+            "morale:foot:2",
+            "severity:x:1",
+            "spell:thoth:3",
+            "d6:conan:slumber",
+        ] {
             assert_eq!(k.parse::<DiceKey>().unwrap().to_string(), k);
         }
-        for bad in ["fire:boss:3", "melee:foot:1", "morale:foot:0", "smite:x:1", "fire", "d6:x", "fire::1"] {
+        for bad in [
+            "fire:boss:3",
+            "melee:foot:1",
+            "morale:foot:0",
+            "smite:x:1",
+            "fire",
+            "d6:x",
+            "fire::1",
+        ] {
             assert!(bad.parse::<DiceKey>().is_err(), "{bad}");
         }
     }
@@ -174,9 +193,18 @@ mod tests {
     fn typed_keys_roll_their_die() {
         let mut d = SeededDice::new([3; 32]);
         for i in 0..50 {
-            let v = d.roll(&DiceKey::Melee { unit: format!("u{i}") }).unwrap();
+            let v = d
+                .roll(&DiceKey::Melee {
+                    unit: format!("u{i}"),
+                })
+                .unwrap();
             assert!(DieKind::Average.can_show(v));
-            let v = d.roll(&DiceKey::Morale { unit: "u".into(), k: i + 1 }).unwrap();
+            let v = d
+                .roll(&DiceKey::Morale {
+                    unit: "u".into(),
+                    k: i + 1,
+                })
+                .unwrap();
             assert!(DieKind::Percentile.can_show(v));
         }
     }

@@ -126,7 +126,10 @@ pub fn rules_hash() -> String {
 /// in the struct's order, defaults included).
 pub fn options_hash(options: &GameOptions) -> String {
     let json = serde_json::to_string(options).unwrap_or_default();
-    hash_texts("umpire hyborian-age options", std::iter::once(("options", json.as_str())))
+    hash_texts(
+        "umpire hyborian-age options",
+        std::iter::once(("options", json.as_str())),
+    )
 }
 
 /// The rules' identity for a game played with `options` by this build.
@@ -169,7 +172,9 @@ mod tests {
             assert_ne!(options_hash(&o), base, "{text}");
         }
         let same = identity(&GameOptions::default());
-        assert!(same.differences(&identity(&GameOptions::default())).is_empty());
+        assert!(same
+            .differences(&identity(&GameOptions::default()))
+            .is_empty());
         let mut other = same.clone();
         other.engine_revision += 1;
         assert_eq!(

@@ -4,8 +4,8 @@
 pub mod adjudicate;
 pub mod army;
 pub mod campaign;
-pub mod dice;
 pub mod case;
+pub mod dice;
 pub mod identity;
 pub mod orders;
 pub mod report;

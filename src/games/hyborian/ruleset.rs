@@ -17,7 +17,9 @@ use super::table::Table;
 use crate::case::CaseOutcome;
 use crate::diagnostic::Rendered;
 use crate::dice::DieKind;
-use crate::games::{Checked, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup, Welcome};
+use crate::games::{
+    Checked, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup, Welcome,
+};
 use crate::report::RoundReport;
 use serde::de::DeserializeOwned;
 use std::fmt::Write as _;
@@ -37,16 +39,28 @@ fn json<T: serde::Serialize>(value: &T) -> Result<Json, RulesetError> {
 /// spent deploying where the scenario asks for the roll (rolled on the first
 /// turn's seed as `d6:battle:deploying`, so it is checked with that turn),
 /// and never more than the game file allows.
-fn battle_length(max_turns: u32, scenario: Option<&Scenario>, seed: [u8; 32]) -> Result<(u32, Option<u8>), RulesetError> {
+fn battle_length(
+    max_turns: u32,
+    scenario: Option<&Scenario>,
+    seed: [u8; 32],
+) -> Result<(u32, Option<u8>), RulesetError> {
     let Some(scenario) = scenario else {
         return Ok((max_turns, None));
     };
     if !scenario.deploying_roll {
         return Ok((max_turns.min(scenario.turns), None));
     }
-    let key = DiceKey::D6 { unit: "battle".into(), what: "deploying".into() };
-    let roll = SeededDice::new(seed).roll(&key).map_err(|e| RulesetError::Engine(e.to_string()))?;
-    Ok((max_turns.min(scenario.turns.saturating_sub(u32::from(roll)).max(1)), Some(roll)))
+    let key = DiceKey::D6 {
+        unit: "battle".into(),
+        what: "deploying".into(),
+    };
+    let roll = SeededDice::new(seed)
+        .roll(&key)
+        .map_err(|e| RulesetError::Engine(e.to_string()))?;
+    Ok((
+        max_turns.min(scenario.turns.saturating_sub(u32::from(roll)).max(1)),
+        Some(roll),
+    ))
 }
 
 /// The welcome's account of the battle's length and its first turn.
@@ -74,19 +88,35 @@ fn units_text(table: &Table, side: &str) -> (String, String) {
     let units = story::unit_lines(table, None, side);
     let mut s = String::from("Your units:\n");
     for u in &units {
-        let _ = writeln!(s, "  {}. {} ({}, class {}, {} figures, {})", u.number, u.name, u.kind, u.class, u.figures, u.formation);
+        let _ = writeln!(
+            s,
+            "  {}. {} ({}, class {}, {} figures, {})",
+            u.number, u.name, u.kind, u.class, u.figures, u.formation
+        );
     }
-    let example = units.first().map(|u| format!("{}: phase 1 move full\n", u.name)).unwrap_or_default();
+    let example = units
+        .first()
+        .map(|u| format!("{}: phase 1 move full\n", u.name))
+        .unwrap_or_default();
     (s, example)
 }
 
 /// The victory standing and whether the battle is over after `played`.
-fn outcome(table: &Table, scenario: Option<&Scenario>, played: u32, last_turn: u32) -> (Vec<String>, bool) {
+fn outcome(
+    table: &Table,
+    scenario: Option<&Scenario>,
+    played: u32,
+    last_turn: u32,
+) -> (Vec<String>, bool) {
     // The battle ends after its last turn, or when a side has nothing left on the table.
     let standing = table
         .sides()
         .into_iter()
-        .filter(|s| table.units_of(s).any(|u| u.status.is_present() && !u.kind.is_single_figure()))
+        .filter(|s| {
+            table
+                .units_of(s)
+                .any(|u| u.status.is_present() && !u.kind.is_single_figure())
+        })
         .count();
     let last = played >= last_turn;
     let verdict = scenario.map(|s| scenario::assess(s, table, last));
@@ -118,7 +148,12 @@ impl Ruleset for HyborianAge {
     fn version(&self, options: &Json) -> String {
         match serde_json::from_value::<GameOptions>(options.clone()) {
             Ok(o) => super::identity::identity(&o).summary(),
-            Err(_) => format!("{} {} options {}", super::RULESET, env!("CARGO_PKG_VERSION"), options),
+            Err(_) => format!(
+                "{} {} options {}",
+                super::RULESET,
+                env!("CARGO_PKG_VERSION"),
+                options
+            ),
         }
     }
 
@@ -128,17 +163,27 @@ impl Ruleset for HyborianAge {
 
     fn templates(&self) -> &'static [(&'static str, &'static str)] {
         &[
-            ("hyborian-age/summary.txt", include_str!("../../../templates/hyborian-age/summary.txt")),
-            ("hyborian-age/summary.html", include_str!("../../../templates/hyborian-age/summary.html")),
+            (
+                "hyborian-age/summary.txt",
+                include_str!("../../../templates/hyborian-age/summary.txt"),
+            ),
+            (
+                "hyborian-age/summary.html",
+                include_str!("../../../templates/hyborian-age/summary.html"),
+            ),
         ]
     }
 
     fn new_game(&self, setup: &Setup<'_>) -> Result<NewGame, RulesetError> {
-        let loaded = scenario::load(setup.scenario_text).map_err(|e| RulesetError::Setup(e.to_string()))?;
+        let loaded =
+            scenario::load(setup.scenario_text).map_err(|e| RulesetError::Setup(e.to_string()))?;
         let options: GameOptions = toml::Value::Table(setup.options.clone())
             .try_into()
-            .map_err(|e: toml::de::Error| RulesetError::Setup(format!("[options]: {}", e.message())))?;
-        let (last_turn, deploying) = battle_length(setup.max_turns, loaded.scenario.as_ref(), setup.seed)?;
+            .map_err(|e: toml::de::Error| {
+                RulesetError::Setup(format!("[options]: {}", e.message()))
+            })?;
+        let (last_turn, deploying) =
+            battle_length(setup.max_turns, loaded.scenario.as_ref(), setup.seed)?;
         let table = loaded.table;
         let sides: Vec<String> = table.sides().into_iter().collect();
         let welcome = sides
@@ -154,22 +199,42 @@ impl Ruleset for HyborianAge {
                 (side.clone(), w)
             })
             .collect();
-        Ok(NewGame { state: json(&table)?, options: json(&options)?, sides, last_turn, welcome })
+        Ok(NewGame {
+            state: json(&table)?,
+            options: json(&options)?,
+            sides,
+            last_turn,
+            welcome,
+        })
     }
 
     fn sides(&self, state: &Json) -> Result<Vec<String>, RulesetError> {
-        Ok(read::<Table>("the table", state)?.sides().into_iter().collect())
+        Ok(read::<Table>("the table", state)?
+            .sides()
+            .into_iter()
+            .collect())
     }
 
     fn round(&self, state: &Json) -> Result<Round, RulesetError> {
         let table: Table = read("the table", state)?;
-        Ok(Round { number: table.turn, label: format!("turn {}", table.turn), writers: table.sides().into_iter().collect() })
+        Ok(Round {
+            number: table.turn,
+            label: format!("turn {}", table.turn),
+            writers: table.sides().into_iter().collect(),
+        })
     }
 
-    fn check_orders(&self, state: &Json, side: &str, sheet: &str, envelope: &[Rendered]) -> Result<Checked, RulesetError> {
+    fn check_orders(
+        &self,
+        state: &Json,
+        side: &str,
+        sheet: &str,
+        envelope: &[Rendered],
+    ) -> Result<Checked, RulesetError> {
         let table: Table = read("the table", state)?;
         let checked = orders::validate(&orders::read_sheet(sheet), side, &table);
-        let errors = checked.diagnostics.iter().filter(|d| d.is_error()).count() + envelope.iter().filter(|d| d.error).count();
+        let errors = checked.diagnostics.iter().filter(|d| d.is_error()).count()
+            + envelope.iter().filter(|d| d.error).count();
         Ok(Checked {
             orders: json(&checked.orders)?,
             understood: checked.understood.clone(),
@@ -189,15 +254,24 @@ impl Ruleset for HyborianAge {
         // A die for a unit the table does not have would never be rolled.
         let table: Table = read("the table", state).map_err(|e| e.to_string())?;
         let unit = match &key {
-            DiceKey::Fire { unit, .. } | DiceKey::PassFire { unit, .. } | DiceKey::Melee { unit } | DiceKey::Morale { unit, .. } | DiceKey::Severity { unit, .. } => Some(unit),
+            DiceKey::Fire { unit, .. }
+            | DiceKey::PassFire { unit, .. }
+            | DiceKey::Melee { unit }
+            | DiceKey::Morale { unit, .. }
+            | DiceKey::Severity { unit, .. } => Some(unit),
             DiceKey::Spell { wizard, .. } => Some(wizard),
             DiceKey::D6 { unit, .. } if unit != "battle" => Some(unit),
             DiceKey::D6 { .. } | DiceKey::Card { .. } => None,
         };
         if let Some(u) = unit.filter(|u| !table.units.contains_key(u.as_str())) {
             let ids: Vec<&str> = table.units.keys().map(String::as_str).collect();
-            let hint = crate::names::closest(u, ids.iter().map(|i| (*i, *i))).map(|i| format!(" (did you mean '{i}'?)")).unwrap_or_default();
-            return Err(format!("{key}: no unit '{u}' on the table{hint}; unit ids are {}", ids.join(", ")));
+            let hint = crate::names::closest(u, ids.iter().map(|i| (*i, *i)))
+                .map(|i| format!(" (did you mean '{i}'?)"))
+                .unwrap_or_default();
+            return Err(format!(
+                "{key}: no unit '{u}' on the table{hint}; unit ids are {}",
+                ids.join(", ")
+            ));
         }
         Ok(key.kind())
     }
@@ -213,7 +287,12 @@ impl Ruleset for HyborianAge {
         let result = resolve_turn(&table, &orders, &options, input.dice, StopAfter::Turn)
             .map_err(|e| RulesetError::Engine(e.to_string()))?;
         let scenario = scenario::load(input.setup).ok().and_then(|l| l.scenario);
-        let (victory, ended) = outcome(&result.table, scenario.as_ref(), table.turn, input.last_turn);
+        let (victory, ended) = outcome(
+            &result.table,
+            scenario.as_ref(),
+            table.turn,
+            input.last_turn,
+        );
         let (sections, dice) = story::story(&result.events);
         let mut extra = serde_json::Map::new();
         extra.insert("charged".into(), json(&story::chargers(&result.events))?);
@@ -230,7 +309,12 @@ impl Ruleset for HyborianAge {
         })
     }
 
-    fn picture(&self, before: &Json, after: &Json, report: &RoundReport) -> Result<String, RulesetError> {
+    fn picture(
+        &self,
+        before: &Json,
+        after: &Json,
+        report: &RoundReport,
+    ) -> Result<String, RulesetError> {
         let before: Table = read("the table before", before)?;
         let after: Table = read("the table after", after)?;
         let charged: Vec<String> = match report.extra.get("charged") {
@@ -250,7 +334,8 @@ impl Ruleset for HyborianAge {
     }
 
     fn case_state(&self, text: &str) -> Result<Json, RulesetError> {
-        let case = super::case::Case::parse(text).map_err(|e| RulesetError::Setup(e.to_string()))?;
+        let case =
+            super::case::Case::parse(text).map_err(|e| RulesetError::Setup(e.to_string()))?;
         json(&Table::from_setup(&case.setup).map_err(|e| RulesetError::Setup(e.to_string()))?)
     }
 }
@@ -273,18 +358,40 @@ mod tests {
             })
             .unwrap();
         assert_eq!(new.sides, ["aquilonia", "nemedia"]);
-        assert!(new.welcome["aquilonia"].briefing.starts_with("Your units:\n  1. "));
+        assert!(new.welcome["aquilonia"]
+            .briefing
+            .starts_with("Your units:\n  1. "));
         let round = HyborianAge.round(&new.state).unwrap();
         assert_eq!(round.writers, new.sides);
-        let checked = HyborianAge.check_orders(&new.state, "aquilonia", "Black Dragons: phase 1 move full\n", &[]).unwrap();
+        let checked = HyborianAge
+            .check_orders(
+                &new.state,
+                "aquilonia",
+                "Black Dragons: phase 1 move full\n",
+                &[],
+            )
+            .unwrap();
         assert_eq!(checked.errors, 0, "{}", checked.confirmation);
         let orders = BTreeMap::from([("aquilonia".to_string(), checked.orders)]);
         let mut dice = SeededDice::new([2; 32]);
         let done = HyborianAge
-            .resolve(RoundInput { state: &new.state, options: &new.options, setup: text, last_turn: 4, orders: &orders, dice: &mut dice })
+            .resolve(RoundInput {
+                state: &new.state,
+                options: &new.options,
+                setup: text,
+                last_turn: 4,
+                orders: &orders,
+                dice: &mut dice,
+            })
             .unwrap();
-        assert_eq!(HyborianAge.round(&done.state).unwrap().number, round.number + 1);
-        assert!(done.sections.iter().any(|s| s.lines.iter().any(|l| l.contains("Black Dragons"))));
+        assert_eq!(
+            HyborianAge.round(&done.state).unwrap().number,
+            round.number + 1
+        );
+        assert!(done
+            .sections
+            .iter()
+            .any(|s| s.lines.iter().any(|l| l.contains("Black Dragons"))));
         assert!(!done.ended);
     }
 }

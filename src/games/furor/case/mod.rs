@@ -554,7 +554,11 @@ fn orders_from_tables(
 /// language — the phasing side's moves, attacks and retreat choices, the
 /// other side's standing reactions. A line the language refuses makes the
 /// case an ERROR: a case must be read as a player's mail would be.
-fn orders_from_text(board: &Board, options: &Options, file: &CaseFile) -> Result<(PlayerTurnOrders, Reactions), CaseError> {
+fn orders_from_text(
+    board: &Board,
+    options: &Options,
+    file: &CaseFile,
+) -> Result<(PlayerTurnOrders, Reactions), CaseError> {
     if !file.moves.is_empty() || !file.attack.is_empty() {
         return err("write the orders as [orders] text or as [[move]]/[[attack]] tables, not both");
     }
@@ -581,7 +585,10 @@ fn orders_from_text(board: &Board, options: &Options, file: &CaseFile) -> Result
         if *board.phasing() == id {
             // Moves the checker refuses go to the engine all the same,
             // which refuses them as the case's `rejected` expects.
-            orders = PlayerTurnOrders { moves: c.written_moves, ..c.orders };
+            orders = PlayerTurnOrders {
+                moves: c.written_moves,
+                ..c.orders
+            };
         } else {
             reactions = c.reactions;
         }

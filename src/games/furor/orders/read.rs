@@ -170,7 +170,10 @@ pub fn read(text: &str) -> Sheet {
                 }
             }
             Err(e) => {
-                read_lines.push((!crate::pleasantry::is_shaped(line), Some((sheet.problems.len(), span))));
+                read_lines.push((
+                    !crate::pleasantry::is_shaped(line),
+                    Some((sheet.problems.len(), span)),
+                ));
                 sheet.problems.push(syntax(&e, line, start));
                 continue;
             }
@@ -182,8 +185,10 @@ pub fn read(text: &str) -> Sheet {
     let reads: Vec<bool> = read_lines.iter().map(|(r, _)| *r).collect();
     for i in crate::pleasantry::edges(&reads) {
         if let Some((problem, span)) = read_lines[i].1 {
-            sheet.problems[problem] = Diagnostic::new(Problem::Remark, span, crate::pleasantry::NOTE)
-                .with_help("if it was meant as an order, write the unit's name, a colon and its orders");
+            sheet.problems[problem] =
+                Diagnostic::new(Problem::Remark, span, crate::pleasantry::NOTE).with_help(
+                    "if it was meant as an order, write the unit's name, a colon and its orders",
+                );
         }
     }
     sheet

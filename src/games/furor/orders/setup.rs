@@ -48,12 +48,20 @@ impl SetupChecked {
 
 /// Whether a scenario's problem names this counter or hex as a word.
 fn mentions(problem: &str, word: &str) -> bool {
-    problem.split(|c: char| !(c.is_alphanumeric() || c == '-')).any(|w| w == word)
+    problem
+        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .any(|w| w == word)
 }
 
 /// Check `side`'s set-up sheet; `listed` is the board as the scenario lists
 /// it, on which names (and hexes standing for the counter there) are read.
-pub fn check_setup(text: &str, side: &SideId, scenario: &Scenario, options: &Options, listed: &Board) -> SetupChecked {
+pub fn check_setup(
+    text: &str,
+    side: &SideId,
+    scenario: &Scenario,
+    options: &Options,
+    listed: &Board,
+) -> SetupChecked {
     let sheet = read(text);
     let mut diagnostics = sheet.problems;
     let mut taken: Vec<(Span, UnitId, Hex)> = Vec::new();
@@ -75,11 +83,19 @@ pub fn check_setup(text: &str, side: &SideId, scenario: &Scenario, options: &Opt
         let u = listed.get(&id);
         if &u.side != side {
             diagnostics.push(
-                Diagnostic::new(Problem::NotYours, unit.span, format!("{} is not one of your counters", u.label()))
-                    .with_note("you set up only your own army (§12)"),
+                Diagnostic::new(
+                    Problem::NotYours,
+                    unit.span,
+                    format!("{} is not one of your counters", u.label()),
+                )
+                .with_note("you set up only your own army (§12)"),
             );
         } else if taken.iter().any(|(_, t, _)| *t == id) {
-            diagnostics.push(Diagnostic::new(Problem::Illegal, line.span, format!("{} already has its hex on an earlier line", u.label())));
+            diagnostics.push(Diagnostic::new(
+                Problem::Illegal,
+                line.span,
+                format!("{} already has its hex on an earlier line", u.label()),
+            ));
         } else {
             taken.push((line.span, id, *hex));
         }
@@ -89,14 +105,23 @@ pub fn check_setup(text: &str, side: &SideId, scenario: &Scenario, options: &Opt
     let placement = loop {
         let written: Placement = taken.iter().map(|(_, u, h)| (u.clone(), *h)).collect();
         let placement = scenario.complete_placement(side, &written);
-        let problems = match scenario.start(options, &BTreeMap::from([(side.clone(), placement.clone())]), side) {
+        let problems = match scenario.start(
+            options,
+            &BTreeMap::from([(side.clone(), placement.clone())]),
+            side,
+        ) {
             Ok(_) => break placement,
             Err(e) => e.0,
         };
-        let culprit = problems
-            .iter()
-            .find_map(|p| taken.iter().rposition(|(_, u, h)| mentions(p, &u.0) || mentions(p, &h.to_string())).map(|i| (i, p)));
-        let Some((i, problem)) = culprit.or_else(|| taken.len().checked_sub(1).zip(problems.first())) else {
+        let culprit = problems.iter().find_map(|p| {
+            taken
+                .iter()
+                .rposition(|(_, u, h)| mentions(p, &u.0) || mentions(p, &h.to_string()))
+                .map(|i| (i, p))
+        });
+        let Some((i, problem)) =
+            culprit.or_else(|| taken.len().checked_sub(1).zip(problems.first()))
+        else {
             break placement;
         };
         let (span, ..) = taken.remove(i);
@@ -108,7 +133,10 @@ pub fn check_setup(text: &str, side: &SideId, scenario: &Scenario, options: &Opt
     diagnostics.sort_by_key(|d| d.span.start);
     SetupChecked {
         written: taken.iter().map(|(_, u, h)| (u.clone(), *h)).collect(),
-        understood: taken.iter().map(|(s, u, h)| (*s, format!("place {u} in {h}"))).collect(),
+        understood: taken
+            .iter()
+            .map(|(s, u, h)| (*s, format!("place {u} in {h}")))
+            .collect(),
         placement,
         diagnostics,
     }
@@ -126,7 +154,11 @@ pub fn confirmation(source: &str, c: &SetupChecked, listed: &Board) -> String {
     }
     let _ = writeln!(out, "\nYour set-up as it will stand:");
     for (id, h) in &c.placement {
-        let how = if c.written.contains_key(id) { "" } else { " (as listed)" };
+        let how = if c.written.contains_key(id) {
+            ""
+        } else {
+            " (as listed)"
+        };
         let _ = writeln!(out, "  {}: {h}{how}", listed.get(id).label());
     }
     out.push_str(&super::confirm::problems(source, &c.diagnostics));

@@ -17,7 +17,11 @@ use std::collections::BTreeMap;
 
 /// Where a deployment order would put the unit, or why it cannot.
 fn placed(table: &Table, unit: &Unit, d: &Deployment) -> Result<Pose, String> {
-    let mut pose = Pose { front: d.at, facing: normalize_bearing(d.facing.unwrap_or(unit.facing)), ..unit.pose() };
+    let mut pose = Pose {
+        front: d.at,
+        facing: normalize_bearing(d.facing.unwrap_or(unit.facing)),
+        ..unit.pose()
+    };
     if let Some(change) = &d.formation {
         pose = reformed(pose, unit, change).map_err(|r| r.reason().to_string())?;
     }
@@ -27,7 +31,9 @@ fn placed(table: &Table, unit: &Unit, d: &Deployment) -> Result<Pose, String> {
         return Err("it would stand partly off the table".into());
     }
     if let Some([sw, ne]) = table.deployment_zones.get(&unit.side) {
-        let inside = |p: &DVec2| p.x >= sw.x - 1e-9 && p.y >= sw.y - 1e-9 && p.x <= ne.x + 1e-9 && p.y <= ne.y + 1e-9;
+        let inside = |p: &DVec2| {
+            p.x >= sw.x - 1e-9 && p.y >= sw.y - 1e-9 && p.x <= ne.x + 1e-9 && p.y <= ne.y + 1e-9
+        };
         if !corners.iter().all(inside) {
             return Err(format!(
                 "it would stand outside {}'s deployment zone ({:.0}–{:.0} east, {:.0}–{:.0} north)",
@@ -40,15 +46,25 @@ fn placed(table: &Table, unit: &Unit, d: &Deployment) -> Result<Pose, String> {
 
 /// Play the deployment turn: place the units, end the set-up turn.
 pub fn step(table: &mut Table, orders: &TurnOrders, events: &mut Vec<Event>) {
-    let mut poses: BTreeMap<UnitId, Pose> = table.units.iter().map(|(id, u)| (id.clone(), u.pose())).collect();
+    let mut poses: BTreeMap<UnitId, Pose> = table
+        .units
+        .iter()
+        .map(|(id, u)| (id.clone(), u.pose()))
+        .collect();
     let mut moved: BTreeMap<UnitId, Pose> = BTreeMap::new();
     for (id, o) in &orders.units {
-        let (Some(d), Some(unit)) = (&o.deploy, table.units.get(id)) else { continue };
+        let (Some(d), Some(unit)) = (&o.deploy, table.units.get(id)) else {
+            continue;
+        };
         match placed(table, unit, d) {
             Ok(p) => {
                 moved.insert(id.clone(), p);
             }
-            Err(why) => events.push(Event::DeploymentRefused { unit: id.clone(), name: unit.name.clone(), why }),
+            Err(why) => events.push(Event::DeploymentRefused {
+                unit: id.clone(),
+                name: unit.name.clone(),
+                why,
+            }),
         }
     }
     poses.extend(moved.iter().map(|(k, v)| (k.clone(), *v)));
@@ -66,7 +82,11 @@ pub fn step(table: &mut Table, orders: &TurnOrders, events: &mut Vec<Event>) {
     for (id, other) in crowded {
         moved.remove(&id);
         let name = table.units[&id].name.clone();
-        events.push(Event::DeploymentRefused { unit: id, name, why: format!("it would stand on {other}") });
+        events.push(Event::DeploymentRefused {
+            unit: id,
+            name,
+            why: format!("it would stand on {other}"),
+        });
     }
     for (id, pose) in moved {
         if let Some(u) = table.units.get_mut(&id) {

@@ -169,19 +169,54 @@ pub enum Event {
         casualties: u32,
     },
     /// "Black Dragons won the melee: 5 casualties inflicted, 2 suffered."
-    MeleeOutcome { unit: UnitId, name: String, result: crate::games::hyborian::adjudicate::record::MeleeResult, inflicted: u32, suffered: u32 },
+    MeleeOutcome {
+        unit: UnitId,
+        name: String,
+        result: crate::games::hyborian::adjudicate::record::MeleeResult,
+        inflicted: u32,
+        suffered: u32,
+    },
     /// "Black Dragons broke through Nemedian Spearmen and ride on 9.5 inches of their charge."
-    BrokeThrough { unit: UnitId, name: String, through: UnitId, through_name: String, distance: f64 },
+    BrokeThrough {
+        unit: UnitId,
+        name: String,
+        through: UnitId,
+        through_name: String,
+        distance: f64,
+    },
     /// "Black Dragons did not break through Nemedian Spearmen: 3 casualties inflicted, 2 suffered (twice as many needed)."
-    NoBreakthrough { unit: UnitId, name: String, through: UnitId, through_name: String, reason: NoBreakthrough },
+    NoBreakthrough {
+        unit: UnitId,
+        name: String,
+        through: UnitId,
+        through_name: String,
+        reason: NoBreakthrough,
+    },
     /// "Spearmen lost 3 figures (21 left)."
-    Casualties { unit: UnitId, name: String, lost: u32, left: u32 },
+    Casualties {
+        unit: UnitId,
+        name: String,
+        lost: u32,
+        left: u32,
+    },
     /// "Spearmen were wiped out."
     Eliminated { unit: UnitId, name: String },
     /// "Black Dragons deployed at (30.0, 6.0) facing 0, in line 6 wide and 2 deep."
-    Deployed { unit: UnitId, name: String, at: [f64; 2], facing: f64, formation: Formation, files: u32, ranks: u32 },
+    Deployed {
+        unit: UnitId,
+        name: String,
+        at: [f64; 2],
+        facing: f64,
+        formation: Formation,
+        files: u32,
+        ranks: u32,
+    },
     /// "Black Dragons could not deploy there: it would stand outside aquilonia's deployment zone…; it stays where the scenario put it."
-    DeploymentRefused { unit: UnitId, name: String, why: String },
+    DeploymentRefused {
+        unit: UnitId,
+        name: String,
+        why: String,
+    },
     /// "Aquilonian Foot test morale (lost the melee): B 85, lost the melee −10 = 75; rolled 80: failed."
     MoraleTested {
         unit: UnitId,
@@ -197,13 +232,33 @@ pub enum Event {
         passed: bool,
     },
     /// "Aquilonian Foot rolled 40 for severity: fall back two moves."
-    SeverityRolled { unit: UnitId, name: String, roll: u8, severity: String },
+    SeverityRolled {
+        unit: UnitId,
+        name: String,
+        roll: u8,
+        severity: String,
+    },
     /// "Aquilonian Foot fell back 12 inches, ending facing the enemy (fall-back status for 2 turns)."
-    FellBack { unit: UnitId, name: String, distance: f64, turns: u8 },
+    FellBack {
+        unit: UnitId,
+        name: String,
+        distance: f64,
+        turns: u8,
+    },
     /// "Aquilonian Foot routed 20 inches."
-    Routed { unit: UnitId, name: String, distance: f64, again: bool },
+    Routed {
+        unit: UnitId,
+        name: String,
+        distance: f64,
+        again: bool,
+    },
     /// "Aquilonian Foot passed through Bossonian Archers."
-    PassedThrough { unit: UnitId, name: String, through: UnitId, through_name: String },
+    PassedThrough {
+        unit: UnitId,
+        name: String,
+        through: UnitId,
+        through_name: String,
+    },
     /// "Aquilonian Foot formed column, 4 wide and 6 deep, to fall back through a gap."
     ReformedToFallBack {
         unit: UnitId,
@@ -213,11 +268,27 @@ pub enum Event {
         ranks: u32,
     },
     /// "Aquilonian Foot fell back into Nemedian Knights: a melee begins, with no pre-melee tests."
-    RetreatedInto { unit: UnitId, name: String, other: UnitId, other_name: String },
+    RetreatedInto {
+        unit: UnitId,
+        name: String,
+        other: UnitId,
+        other_name: String,
+    },
     /// "Aquilonian Foot halted after 3 inches: …"  (stopped falling back or routing)
-    RetreatStopped { unit: UnitId, name: String, after: f64, reason: Halt },
+    RetreatStopped {
+        unit: UnitId,
+        name: String,
+        after: f64,
+        reason: Halt,
+    },
     /// "Koth Chariots trampled Spearmen: 3 figures."
-    Trampled { unit: UnitId, name: String, by: UnitId, by_name: String, lost: u32 },
+    Trampled {
+        unit: UnitId,
+        name: String,
+        by: UnitId,
+        by_name: String,
+        lost: u32,
+    },
     /// "The mahouts killed their routing beasts: Vendhyan Mammoths endangered their friends."
     MahoutsKilled { unit: UnitId, name: String },
     /// "Aquilonian Foot left the table."
@@ -231,11 +302,23 @@ pub enum Event {
     /// "Aquilonian Foot surrendered."
     Surrendered { unit: UnitId, name: String },
     /// "The Free Company changed sides: they now fight for nemedia."
-    ChangedSides { unit: UnitId, name: String, to: String },
+    ChangedSides {
+        unit: UnitId,
+        name: String,
+        to: String,
+    },
     /// "Count Trocero was captured by Nemedian Knights."
-    Captured { unit: UnitId, name: String, by: Option<String> },
+    Captured {
+        unit: UnitId,
+        name: String,
+        by: Option<String>,
+    },
     /// "Count Trocero joined Black Dragons." / "left Black Dragons." / "moved 12 inches."
-    LeaderActed { unit: UnitId, name: String, act: LeaderAct },
+    LeaderActed {
+        unit: UnitId,
+        name: String,
+        act: LeaderAct,
+    },
     /// "Die for fire:boss:1 rolled 4."
     DieRolled { key: String, value: u8 },
     /// "Turn 3 ends."
@@ -260,11 +343,26 @@ pub enum MagicEvent {
         points_left: u32,
     },
     /// "Thoth-Amon's Sword of Fire is lost: Spearmen stand in the way."
-    SpellLost { wizard: UnitId, name: String, spell: String, why: String },
+    SpellLost {
+        wizard: UnitId,
+        name: String,
+        spell: String,
+        why: String,
+    },
     /// "White Druids 1 rolled 23: too drunk to work magic this turn."
-    DruidDrunk { wizard: UnitId, name: String, roll: u8 },
+    DruidDrunk {
+        wizard: UnitId,
+        name: String,
+        roll: u8,
+    },
     /// "Thoth-Amon's Sword of Fire backfired onto Stygian Spearmen."
-    Backfired { wizard: UnitId, name: String, spell: String, onto: UnitId, onto_name: String },
+    Backfired {
+        wizard: UnitId,
+        name: String,
+        spell: String,
+        onto: UnitId,
+        onto_name: String,
+    },
     /// "The Sword of Fire struck Knights' front as a charge by 3 heavy cavalry: die 4, charge +2 = 6; 2 casualties."
     MagicCharge {
         spell: String,
@@ -277,27 +375,57 @@ pub enum MagicEvent {
         casualties: u32,
     },
     /// "Thoth-Amon flew to (30.0, 20.0)."
-    Flew { wizard: UnitId, name: String, to: [f64; 2] },
+    Flew {
+        wizard: UnitId,
+        name: String,
+        to: [f64; 2],
+    },
     /// "The woods caught fire near (30.0, 20.0)."
     WoodsAlight { at: [f64; 2] },
     /// "The fire in the woods spread: it burns 4 inches from the wall."
     FireSpread { reach: f64 },
     /// "Pictish Skirmishers burned: 3 figures."
-    Burned { unit: UnitId, name: String, lost: u32 },
+    Burned {
+        unit: UnitId,
+        name: String,
+        lost: u32,
+    },
     /// "The rain put out the fire in the woods."
     PutOut { what: String },
     /// "Ghosts of Thoth-Amon rose at (30.0, 20.0): 24 figures."
-    Risen { unit: UnitId, name: String, figures: u32, at: [f64; 2] },
+    Risen {
+        unit: UnitId,
+        name: String,
+        figures: u32,
+        at: [f64; 2],
+    },
     /// "The earth slid off the hill at (30.0, 19.0), catching Spearmen."
     Landslide { at: [f64; 2], caught: Vec<String> },
     /// "Conan fell under the Black Slumber for 3 turns."
-    Spellbound { unit: UnitId, name: String, spell: String, turns: u32 },
+    Spellbound {
+        unit: UnitId,
+        name: String,
+        spell: String,
+        turns: u32,
+    },
     /// "Wolves of White Druids ran at Spearmen and struck them."
-    BeastsHunt { unit: UnitId, name: String, prey: UnitId, prey_name: String, struck: bool },
+    BeastsHunt {
+        unit: UnitId,
+        name: String,
+        prey: UnitId,
+        prey_name: String,
+        struck: bool,
+    },
     /// "The Wind Demon turned Bossonian Archers' arrows back on them."
     ArrowsTurned { unit: UnitId, name: String },
     /// "Spearmen must test morale at −10% (the Sword of Fire, aimed at them)."
-    MoraleCalled { unit: UnitId, name: String, spell: String, modifier: i32, target: bool },
+    MoraleCalled {
+        unit: UnitId,
+        name: String,
+        spell: String,
+        modifier: i32,
+        target: bool,
+    },
     /// "The Earth-Demon had no effect: there is no hill of 2 contours within 3 inches of that place."
     NoEffect { spell: String, why: String },
     /// "Ghosts of Thoth-Amon fade away."
@@ -307,7 +435,10 @@ pub enum MagicEvent {
 impl MagicEvent {
     /// Told at the end of the turn: fire spreading and burning, magic ending.
     pub fn at_end_of_turn(&self) -> bool {
-        matches!(self, MagicEvent::FireSpread { .. } | MagicEvent::Burned { .. } | MagicEvent::Ended { .. })
+        matches!(
+            self,
+            MagicEvent::FireSpread { .. } | MagicEvent::Burned { .. } | MagicEvent::Ended { .. }
+        )
     }
 }
 
@@ -334,7 +465,15 @@ impl fmt::Display for MagicEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use crate::games::hyborian::rules::magic::Casting;
         match self {
-            MagicEvent::Cast { name, spell, at, roll, casting, points_left, .. } => {
+            MagicEvent::Cast {
+                name,
+                spell,
+                at,
+                roll,
+                casting,
+                points_left,
+                ..
+            } => {
                 write!(f, "{name} cast {} {at}: ", the(spell))?;
                 match roll {
                     Some(r) => write!(f, "roll {r}, ")?,
@@ -347,42 +486,105 @@ impl fmt::Display for MagicEvent {
                 };
                 write!(f, "{what} ({points_left} points left).")
             }
-            MagicEvent::SpellLost { name, spell, why, .. } => {
+            MagicEvent::SpellLost {
+                name, spell, why, ..
+            } => {
                 write!(f, "{} {} is lost: {why}.", possessive(name), bare(spell))
             }
             MagicEvent::DruidDrunk { name, roll, .. } => {
-                write!(f, "{name} rolled {roll}: too drunk to work magic this turn.")
+                write!(
+                    f,
+                    "{name} rolled {roll}: too drunk to work magic this turn."
+                )
             }
-            MagicEvent::Backfired { name, spell, onto_name, .. } => {
-                write!(f, "{} {} backfired onto {onto_name}.", possessive(name), bare(spell))
+            MagicEvent::Backfired {
+                name,
+                spell,
+                onto_name,
+                ..
+            } => {
+                write!(
+                    f,
+                    "{} {} backfired onto {onto_name}.",
+                    possessive(name),
+                    bare(spell)
+                )
             }
-            MagicEvent::MagicCharge { spell, name, figures, face, die, modifiers, casualties, .. } => {
-                write!(f, "The {} struck {} {face} as a charge by {figures} heavy cavalry: die {die}", bare(spell), possessive(name))?;
+            MagicEvent::MagicCharge {
+                spell,
+                name,
+                figures,
+                face,
+                die,
+                modifiers,
+                casualties,
+                ..
+            } => {
+                write!(
+                    f,
+                    "The {} struck {} {face} as a charge by {figures} heavy cavalry: die {die}",
+                    bare(spell),
+                    possessive(name)
+                )?;
                 write_modifiers(f, *die, modifiers)?;
                 write!(f, "; {casualties} casualties.")
             }
-            MagicEvent::Flew { name, to, .. } => write!(f, "{name} flew to ({:.1}, {:.1}).", to[0], to[1]),
-            MagicEvent::WoodsAlight { at } => write!(f, "The woods caught fire near ({:.1}, {:.1}).", at[0], at[1]),
-            MagicEvent::FireSpread { reach } => {
-                write!(f, "The fire in the woods spread: it burns {} from the wall.", inches(*reach))
+            MagicEvent::Flew { name, to, .. } => {
+                write!(f, "{name} flew to ({:.1}, {:.1}).", to[0], to[1])
             }
-            MagicEvent::Burned { name, lost, .. } => write!(f, "{name} burned: half the figures in the fire, {lost}."),
+            MagicEvent::WoodsAlight { at } => write!(
+                f,
+                "The woods caught fire near ({:.1}, {:.1}).",
+                at[0], at[1]
+            ),
+            MagicEvent::FireSpread { reach } => {
+                write!(
+                    f,
+                    "The fire in the woods spread: it burns {} from the wall.",
+                    inches(*reach)
+                )
+            }
+            MagicEvent::Burned { name, lost, .. } => {
+                write!(f, "{name} burned: half the figures in the fire, {lost}.")
+            }
             MagicEvent::PutOut { what } => write!(f, "The rain put out {what}."),
-            MagicEvent::Risen { name, figures, at, .. } => {
-                write!(f, "{name} appeared at ({:.1}, {:.1}): {figures} figures.", at[0], at[1])
+            MagicEvent::Risen {
+                name, figures, at, ..
+            } => {
+                write!(
+                    f,
+                    "{name} appeared at ({:.1}, {:.1}): {figures} figures.",
+                    at[0], at[1]
+                )
             }
             MagicEvent::Landslide { at, caught } => {
-                write!(f, "The earth slid off the hill near ({:.1}, {:.1})", at[0], at[1])?;
+                write!(
+                    f,
+                    "The earth slid off the hill near ({:.1}, {:.1})",
+                    at[0], at[1]
+                )?;
                 if caught.is_empty() {
                     f.write_str(", catching no one.")
                 } else {
                     write!(f, ", catching {}.", caught.join(", "))
                 }
             }
-            MagicEvent::Spellbound { name, spell, turns, .. } => {
-                write!(f, "{name} fell under {} for {turns} turn{}.", the(spell), if *turns == 1 { "" } else { "s" })
+            MagicEvent::Spellbound {
+                name, spell, turns, ..
+            } => {
+                write!(
+                    f,
+                    "{name} fell under {} for {turns} turn{}.",
+                    the(spell),
+                    if *turns == 1 { "" } else { "s" }
+                )
             }
-            MagicEvent::BeastsHunt { name, prey_name, struck, .. } => {
+            MagicEvent::BeastsHunt {
+                name,
+                prey_name,
+                struck,
+                ..
+            } => {
                 if *struck {
                     write!(f, "{name} ran at {prey_name} and struck them.")
                 } else {
@@ -390,13 +592,33 @@ impl fmt::Display for MagicEvent {
                 }
             }
             MagicEvent::ArrowsTurned { name, .. } => {
-                write!(f, "The Wind Demon turned {} arrows back on them.", possessive(name))
+                write!(
+                    f,
+                    "The Wind Demon turned {} arrows back on them.",
+                    possessive(name)
+                )
             }
-            MagicEvent::MoraleCalled { name, spell, modifier, target, .. } => {
-                let why = if *target { "aimed at them" } else { "within 6 inches" };
-                write!(f, "{name} must test morale at {modifier}% ({}, {why}).", the(spell))
+            MagicEvent::MoraleCalled {
+                name,
+                spell,
+                modifier,
+                target,
+                ..
+            } => {
+                let why = if *target {
+                    "aimed at them"
+                } else {
+                    "within 6 inches"
+                };
+                write!(
+                    f,
+                    "{name} must test morale at {modifier}% ({}, {why}).",
+                    the(spell)
+                )
             }
-            MagicEvent::NoEffect { spell, why } => write!(f, "The {} had no effect: {why}.", bare(spell)),
+            MagicEvent::NoEffect { spell, why } => {
+                write!(f, "The {} had no effect: {why}.", bare(spell))
+            }
             MagicEvent::Ended { what } => {
                 let mut c = what.chars();
                 match c.next() {
@@ -412,12 +634,21 @@ impl fmt::Display for MagicEvent {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum LeaderAct {
-    Joined { unit: UnitId, unit_name: String },
-    Left { unit_name: String },
+    Joined {
+        unit: UnitId,
+        unit_name: String,
+    },
+    Left {
+        unit_name: String,
+    },
     /// Moved toward a unit it is to join or a place, this far.
-    Moved { distance: f64 },
+    Moved {
+        distance: f64,
+    },
     /// Stayed with a routing unit.
-    StayedWithRout { unit_name: String },
+    StayedWithRout {
+        unit_name: String,
+    },
 }
 
 /// Why a unit stopped short of the end of its move.
@@ -752,7 +983,11 @@ impl fmt::Display for Event {
 }
 
 /// ", moved −1, uphill −1 = 2" after a die (nothing when unmodified).
-fn write_modifiers(f: &mut fmt::Formatter<'_>, die: u8, modifiers: &[(String, i32)]) -> fmt::Result {
+fn write_modifiers(
+    f: &mut fmt::Formatter<'_>,
+    die: u8,
+    modifiers: &[(String, i32)],
+) -> fmt::Result {
     if modifiers.is_empty() {
         return Ok(());
     }

@@ -13,7 +13,9 @@ use crate::games::hyborian::rules::fire::{
 };
 use crate::games::hyborian::rules::options::{Archery, GameOptions};
 use crate::games::hyborian::rules::{Formation, Phase, Trait, UnitType};
-use crate::games::hyborian::table::geometry::{bearing_of, closest_on_segment, turn_between, Edge, Footprint};
+use crate::games::hyborian::table::geometry::{
+    bearing_of, closest_on_segment, turn_between, Edge, Footprint,
+};
 use crate::games::hyborian::table::terrain::{distance_to_polyline, point_in_polygon};
 use crate::games::hyborian::table::{Status, Table, TerrainKind, Unit, UnitId};
 use glam::DVec2;
@@ -136,7 +138,12 @@ pub(crate) fn volley(
             && in_arc(firer, &tfp, arc)
             && edge_allows(table, &tfp)
             && clear_line(table, firer, &tfp, options)
-            && !super::spells::missiles_blocked(table, fp.front(), nearest_point(&tfp, fp.front()), &t.id);
+            && !super::spells::missiles_blocked(
+                table,
+                fp.front(),
+                nearest_point(&tfp, fp.front()),
+                &t.id,
+            );
         ok.then_some(d)
     };
     let preferred = match order.map(|o| &o.fire) {
@@ -189,7 +196,8 @@ fn may_shoot(
         [&o.phase1, &o.phase2]
             .iter()
             .any(|f| matches!(f, Some(Function::Charge(_))))
-    }) || rec.is_some_and(|r| r.charge_contact || r.phase1.charging || r.phase2.charging);
+    }) || rec
+        .is_some_and(|r| r.charge_contact || r.phase1.charging || r.phase2.charging);
     let evaded = rec.is_some_and(|r| r.phase1.evaded || r.phase2.evaded);
     let fired = rec.is_some_and(|r| match options.archery {
         Archery::OncePerTurn => r.fired.is_some(),

@@ -16,7 +16,10 @@ use glam::DVec2;
 const CONTACT: f64 = 0.05;
 
 fn is_leader(u: &Unit) -> bool {
-    matches!(u.kind, UnitType::Commander | UnitType::Hero | UnitType::Superhero)
+    matches!(
+        u.kind,
+        UnitType::Commander | UnitType::Hero | UnitType::Superhero
+    )
 }
 
 /// Where a leader stands to join a unit: the centre of its rear edge (§9).
@@ -26,9 +29,17 @@ fn rear_of(u: &Unit) -> DVec2 {
 }
 
 fn detach(turn: &mut TurnState, id: &str) {
-    let Some(l) = turn.table.units.get_mut(id) else { return };
-    let Some(host) = l.attached_to.take() else { return };
-    let unit_name = turn.table.units.get(&host).map_or(host.clone(), |h| h.name.clone());
+    let Some(l) = turn.table.units.get_mut(id) else {
+        return;
+    };
+    let Some(host) = l.attached_to.take() else {
+        return;
+    };
+    let unit_name = turn
+        .table
+        .units
+        .get(&host)
+        .map_or(host.clone(), |h| h.name.clone());
     let l = &turn.table.units[id];
     turn.events.push(Event::LeaderActed {
         unit: l.id.clone(),
@@ -77,12 +88,9 @@ pub(crate) fn orders(turn: &mut TurnState, orders: &TurnOrders) {
         match order {
             LeaderOrder::Leave => detach(turn, id),
             LeaderOrder::Join(t) => {
-                let Some(host) = turn
-                    .table
-                    .units
-                    .get(t)
-                    .filter(|h| h.status.is_present() && h.side == side && !h.kind.is_single_figure())
-                else {
+                let Some(host) = turn.table.units.get(t).filter(|h| {
+                    h.status.is_present() && h.side == side && !h.kind.is_single_figure()
+                }) else {
                     continue;
                 };
                 if turn.table.units[id].attached_to.as_deref() == Some(t.as_str()) {
@@ -96,7 +104,10 @@ pub(crate) fn orders(turn: &mut TurnState, orders: &TurnOrders) {
                     turn.events.push(Event::LeaderActed {
                         unit: id.clone(),
                         name: l.name.clone(),
-                        act: LeaderAct::Joined { unit: t.clone(), unit_name },
+                        act: LeaderAct::Joined {
+                            unit: t.clone(),
+                            unit_name,
+                        },
                     });
                 }
             }
@@ -146,7 +157,11 @@ fn capture(turn: &mut TurnState, id: &str, by: Option<String>) {
 /// if it surrendered, carried off if it left the table, and otherwise left
 /// standing where they are (ruling M-15).
 pub(crate) fn host_gone(turn: &mut TurnState, host: &str, surrendered: bool) {
-    let gone_off = turn.table.units.get(host).is_some_and(|h| h.status == Status::OffTable);
+    let gone_off = turn
+        .table
+        .units
+        .get(host)
+        .is_some_and(|h| h.status == Status::OffTable);
     let leaders: Vec<UnitId> = turn
         .table
         .units
@@ -175,18 +190,30 @@ pub(crate) fn unit_routs(turn: &mut TurnState, host: &str) {
         .filter(|l| l.attached_to.as_deref() == Some(host) && l.status.is_present())
         .map(|l| {
             let default = l.kind != UnitType::Commander;
-            let stay = turn.table.morale.stay_with_rout.get(&l.id).copied().unwrap_or(default);
+            let stay = turn
+                .table
+                .morale
+                .stay_with_rout
+                .get(&l.id)
+                .copied()
+                .unwrap_or(default);
             (l.id.clone(), stay)
         })
         .collect();
-    let unit_name = turn.table.units.get(host).map_or(host.to_string(), |h| h.name.clone());
+    let unit_name = turn
+        .table
+        .units
+        .get(host)
+        .map_or(host.to_string(), |h| h.name.clone());
     for (l, stay) in leaders {
         if stay {
             let name = turn.table.units[&l].name.clone();
             turn.events.push(Event::LeaderActed {
                 unit: l,
                 name,
-                act: LeaderAct::StayedWithRout { unit_name: unit_name.clone() },
+                act: LeaderAct::StayedWithRout {
+                    unit_name: unit_name.clone(),
+                },
             });
         } else {
             detach(turn, &l);
@@ -208,7 +235,12 @@ pub(crate) fn captures(turn: &mut TurnState) {
                 .units
                 .get(&h)
                 .filter(|x| !x.status.is_present())
-                .map(|x| (h.clone(), matches!(x.status, Status::Surrendered | Status::Captured)))
+                .map(|x| {
+                    (
+                        h.clone(),
+                        matches!(x.status, Status::Surrendered | Status::Captured),
+                    )
+                })
         })
         .collect();
     for (h, surrendered) in hosts {
@@ -218,7 +250,9 @@ pub(crate) fn captures(turn: &mut TurnState) {
         .table
         .units
         .values()
-        .filter(|c| c.kind == UnitType::Commander && c.status.is_present() && c.attached_to.is_none())
+        .filter(|c| {
+            c.kind == UnitType::Commander && c.status.is_present() && c.attached_to.is_none()
+        })
         .map(|c| c.id.clone())
         .collect();
     for c in alone {

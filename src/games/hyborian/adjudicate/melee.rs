@@ -68,7 +68,11 @@ fn pairing(record: &TurnRecord, u: &str, o: &str) -> Pairing {
     let out_of = mine
         .iter()
         .find(|c| c.charging)
-        .and_then(|c| record.unit(u).map(|r| r.phase(c.phase).charged_out_of.clone()))
+        .and_then(|c| {
+            record
+                .unit(u)
+                .map(|r| r.phase(c.phase).charged_out_of.clone())
+        })
         .unwrap_or_default();
     Pairing {
         first_round: !mine.is_empty() || theirs,
@@ -195,7 +199,10 @@ pub(crate) fn round(
     }
     // Who earned a charge bonus this round (§4; the case format's `charged`).
     for b in &bouts {
-        if b.modifiers.iter().any(|m| matches!(m, MeleeModifier::Charge(_))) {
+        if b.modifiers
+            .iter()
+            .any(|m| matches!(m, MeleeModifier::Charge(_)))
+        {
             turn.record.unit_mut(&b.unit).charge_bonus = true;
         }
     }
@@ -236,10 +243,20 @@ pub(crate) fn round(
 /// Whether unit `id` earns a charge bonus in the melee round about to be
 /// fought, as the table and the turn's record stand (§4, §7): what the
 /// case format's `charged` asks at a stop before the melee step.
-pub fn charge_bonus_due(table: &Table, record: &TurnRecord, options: &GameOptions, id: &str) -> bool {
-    bouts(table, record, options, &BTreeMap::new()).iter().any(|b| {
-        b.unit == id && b.modifiers.iter().any(|m| matches!(m, MeleeModifier::Charge(_)))
-    })
+pub fn charge_bonus_due(
+    table: &Table,
+    record: &TurnRecord,
+    options: &GameOptions,
+    id: &str,
+) -> bool {
+    bouts(table, record, options, &BTreeMap::new())
+        .iter()
+        .any(|b| {
+            b.unit == id
+                && b.modifiers
+                    .iter()
+                    .any(|m| matches!(m, MeleeModifier::Charge(_)))
+        })
 }
 
 /// Casualties on a unit; its attached heroes die last (§4), one casualty each.
@@ -279,7 +296,11 @@ pub(crate) fn bouts(
     let mut out = Vec::new();
     for u in table.units.values().filter(|u| u.status.is_present()) {
         let rate = expansion_rate(u.class);
-        let default = MeleeOrders { expand: rate, contract: 0, lap: true };
+        let default = MeleeOrders {
+            expand: rate,
+            contract: 0,
+            lap: true,
+        };
         let orders = written.get(&u.id).unwrap_or(&default);
         // Expansion and contraction (§4): at most the class's figures a
         // turn, shared among opponents in id order.
@@ -440,10 +461,9 @@ fn figures_fighting(
 
 /// Does the footprint stand in rough ground that costs −1 in melee (§4, §7)?
 fn in_rough(table: &Table, f: &Footprint) -> bool {
-    table
-        .terrain
-        .iter()
-        .any(|t| !matches!(t.kind, TerrainKind::Road { .. }) && !t.kind.is_water() && t.area_meets(f))
+    table.terrain.iter().any(|t| {
+        !matches!(t.kind, TerrainKind::Road { .. }) && !t.kind.is_water() && t.area_meets(f)
+    })
 }
 
 /// Light foot, Picts, Kushites (and Black Amazons) fight in rough ground unhindered.
@@ -483,7 +503,8 @@ fn modifiers(
     let deep_foot = u.kind.is_cavalry() && o.kind.is_infantry() && o.ranks >= DEEP_INFANTRY_RANKS;
     let at_mammoths = u.kind.is_cavalry() && o.kind == UnitType::WoollyMammoth;
     let ground = !at_home_in_rough(u)
-        && (denies_charge(table, &u.footprint(), &p.out_of) || denies_charge(table, &o.footprint(), &[]));
+        && (denies_charge(table, &u.footprint(), &p.out_of)
+            || denies_charge(table, &o.footprint(), &[]));
     if p.first_round && p.charged {
         if !(deep_foot || at_mammoths || ground) {
             m.push(MeleeModifier::Charge(charge_bonus(u.kind)));
@@ -498,10 +519,14 @@ fn modifiers(
         m.push(MeleeModifier::OneRankAgainstCharge);
     }
     match p.struck {
-        Some(Face::Flank) if p.first_round && o.formation != crate::games::hyborian::rules::Formation::Ring => {
+        Some(Face::Flank)
+            if p.first_round && o.formation != crate::games::hyborian::rules::Formation::Ring =>
+        {
             m.push(MeleeModifier::Flank)
         }
-        Some(Face::Rear) if p.first_round && o.formation != crate::games::hyborian::rules::Formation::Ring => {
+        Some(Face::Rear)
+            if p.first_round && o.formation != crate::games::hyborian::rules::Formation::Ring =>
+        {
             m.push(MeleeModifier::Rear)
         }
         _ => {}

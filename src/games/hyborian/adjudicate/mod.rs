@@ -23,18 +23,18 @@
 //! assert_eq!(out.table.turn, 2);
 //! ```
 
-pub mod events;
 mod breakthrough;
 mod deploy;
+pub mod events;
 mod fire;
 mod leaders;
 pub mod melee;
 pub mod morale;
 mod movement;
-mod retreat;
 pub mod plan;
-pub mod spells;
 pub mod record;
+mod retreat;
+pub mod spells;
 
 pub use events::Event;
 pub use record::TurnRecord;
@@ -44,8 +44,8 @@ use crate::games::hyborian::orders::plan::{MeleeOrders, TurnOrders};
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::Phase;
 use crate::games::hyborian::table::{Table, UnitId};
-use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -211,7 +211,11 @@ pub fn resolve_turn(
         deploy::step(&mut turn.table, orders, &mut turn.events);
         turn.events.push(Event::TurnEnded { turn: 0 });
         turn.table.turn = 1;
-        return Ok(TurnResult { table: turn.table, events: turn.events, record: turn.record });
+        return Ok(TurnResult {
+            table: turn.table,
+            events: turn.events,
+            record: turn.record,
+        });
     }
     for step in Step::ALL {
         match step {

@@ -72,7 +72,12 @@ enum Trigger {
 
 impl Trigger {
     fn cause(&self, table: &Table) -> String {
-        let name = |id: &str| table.units.get(id).map_or(id.to_string(), |u| u.name.clone());
+        let name = |id: &str| {
+            table
+                .units
+                .get(id)
+                .map_or(id.to_string(), |u| u.name.clone())
+        };
         match self {
             Trigger::EnteringMelee => "entering melee".into(),
             Trigger::AttackedWhileRouting => "attacked while routing".into(),
@@ -141,7 +146,11 @@ fn take_commander_losses(turn: &mut TurnState, t: &mut Triggers) {
 ///
 /// # Errors
 /// A scripted dice source without the roll needed.
-pub(crate) fn rally(turn: &mut TurnState, options: &GameOptions, dice: &mut dyn Dice) -> Result<(), DiceError> {
+pub(crate) fn rally(
+    turn: &mut TurnState,
+    options: &GameOptions,
+    dice: &mut dyn Dice,
+) -> Result<(), DiceError> {
     let routing: Vec<UnitId> = turn
         .table
         .units
@@ -172,11 +181,21 @@ fn rout_on(
 ) -> Result<Vec<crate::games::hyborian::table::geometry::Footprint>, DiceError> {
     let u = turn.table.units[id].clone();
     turn.table.morale.routing_on.insert(id.to_string());
-    let charge = allowance(u.kind, u.formation, Pace::Charge, options.horse_archer_column_bonus);
+    let charge = allowance(
+        u.kind,
+        u.formation,
+        Pace::Charge,
+        options.horse_archer_column_bonus,
+    );
     let distance = ROUT_ON_CHARGE_MULTIPLE * charge;
     let dir = heading(u.facing);
-    if u.kind == UnitType::WoollyMammoth && path_meets_friend(&turn.table, &u, dir, distance, u.facing) {
-        turn.events.push(Event::MahoutsKilled { unit: u.id.clone(), name: u.name.clone() });
+    if u.kind == UnitType::WoollyMammoth
+        && path_meets_friend(&turn.table, &u, dir, distance, u.facing)
+    {
+        turn.events.push(Event::MahoutsKilled {
+            unit: u.id.clone(),
+            name: u.name.clone(),
+        });
         if let Some(x) = turn.table.units.get_mut(id) {
             x.status = Status::Eliminated;
         }
@@ -184,7 +203,16 @@ fn rout_on(
         return Ok(Vec::new());
     }
     leave_melee(&mut turn.table, id);
-    let done = retreat(turn, options, dice, id, dir, distance, Retreating::Rout, u.figures)?;
+    let done = retreat(
+        turn,
+        options,
+        dice,
+        id,
+        dir,
+        distance,
+        Retreating::Rout,
+        u.figures,
+    )?;
     turn.events.push(Event::Routed {
         unit: u.id.clone(),
         name: u.name.clone(),
@@ -200,10 +228,15 @@ fn rout_on(
 
 /// A routing unit carried off the edge: it is gone, with the leaders who stayed with it.
 fn off_table(turn: &mut TurnState, id: &str) {
-    let Some(x) = turn.table.units.get_mut(id) else { return };
+    let Some(x) = turn.table.units.get_mut(id) else {
+        return;
+    };
     x.status = Status::OffTable;
     x.in_melee_with.clear();
-    turn.events.push(Event::LeftTable { unit: x.id.clone(), name: x.name.clone() });
+    turn.events.push(Event::LeftTable {
+        unit: x.id.clone(),
+        name: x.name.clone(),
+    });
     turn.table.morale.routing_on.remove(id);
     leaders::host_gone(turn, id, false);
 }
@@ -212,12 +245,18 @@ fn off_table(turn: &mut TurnState, id: &str) {
 ///
 /// # Errors
 /// A scripted dice source without the roll needed.
-pub(crate) fn pre_melee(turn: &mut TurnState, options: &GameOptions, dice: &mut dyn Dice) -> Result<(), DiceError> {
+pub(crate) fn pre_melee(
+    turn: &mut TurnState,
+    options: &GameOptions,
+    dice: &mut dyn Dice,
+) -> Result<(), DiceError> {
     leaders::captures(turn);
     let mut t = Triggers::new();
     for u in turn.table.units.values().filter(|u| u.status.is_present()) {
         let contacted = turn.record.unit(&u.id).is_some_and(|r| {
-            r.contacts.iter().any(|c| u.in_melee_with.contains(&c.other))
+            r.contacts
+                .iter()
+                .any(|c| u.in_melee_with.contains(&c.other))
         });
         if contacted {
             let why = if u.status == Status::Rout {
@@ -249,7 +288,11 @@ pub(crate) fn entering_melee(
     let mut t = Triggers::new();
     for id in units {
         if let Some(u) = turn.table.units.get(id).filter(|u| u.status.is_present()) {
-            let why = if u.status == Status::Rout { Trigger::AttackedWhileRouting } else { Trigger::EnteringMelee };
+            let why = if u.status == Status::Rout {
+                Trigger::AttackedWhileRouting
+            } else {
+                Trigger::EnteringMelee
+            };
             add(&mut t, id, why);
         }
     }
@@ -261,15 +304,25 @@ pub(crate) fn entering_melee(
 ///
 /// # Errors
 /// A scripted dice source without the roll needed.
-pub(crate) fn post_melee(turn: &mut TurnState, options: &GameOptions, dice: &mut dyn Dice) -> Result<(), DiceError> {
+pub(crate) fn post_melee(
+    turn: &mut TurnState,
+    options: &GameOptions,
+    dice: &mut dyn Dice,
+) -> Result<(), DiceError> {
     let mut t = Triggers::new();
     for u in turn.table.units.values().filter(|u| u.status.is_present()) {
         if turn.record.unit(&u.id).and_then(|r| r.melee) == Some(MeleeResult::Lost) {
             add(&mut t, &u.id, Trigger::LostMelee);
         }
-        let before = turn.start.units.get(&u.id).map_or(u.original, |s| s.figures);
+        let before = turn
+            .start
+            .units
+            .get(&u.id)
+            .map_or(u.original, |s| s.figures);
         let lost = |now: u32| u.original.saturating_sub(now);
-        if thresholds_reached(lost(u.figures), u.original) > thresholds_reached(lost(before), u.original) {
+        if thresholds_reached(lost(u.figures), u.original)
+            > thresholds_reached(lost(before), u.original)
+        {
             add(&mut t, &u.id, Trigger::Threshold);
         }
     }
@@ -283,7 +336,12 @@ pub(crate) fn post_melee(turn: &mut TurnState, options: &GameOptions, dice: &mut
         .morale
         .routing_on
         .iter()
-        .filter(|id| table.units.get(*id).is_some_and(|u| u.status == Status::Rout))
+        .filter(|id| {
+            table
+                .units
+                .get(*id)
+                .is_some_and(|u| u.status == Status::Rout)
+        })
         .cloned()
         .collect();
     table.morale.routing_on = still;
@@ -339,10 +397,16 @@ fn test_point(
             let routing = u.status == Status::Rout;
             // Routing units take only their rally test and the test of a
             // routing unit attacked again (ruling M-9).
-            if routing && !why.iter().any(|w| matches!(w, Trigger::Rally | Trigger::AttackedWhileRouting)) {
+            if routing
+                && !why
+                    .iter()
+                    .any(|w| matches!(w, Trigger::Rally | Trigger::AttackedWhileRouting))
+            {
                 continue;
             }
-            if point != Point::Rally && turn.morale.counted.get(&id).copied().unwrap_or(0) >= TESTS_PER_TURN {
+            if point != Point::Rally
+                && turn.morale.counted.get(&id).copied().unwrap_or(0) >= TESTS_PER_TURN
+            {
                 continue;
             }
             tested.insert(id.clone());
@@ -396,7 +460,14 @@ fn test(
     let chance = base + mods.iter().map(|m| m.1).sum::<i32>();
     let causes = why.iter().map(|w| w.cause(&turn.table)).collect();
     let (unit, name) = (u.id.clone(), u.name.clone());
-    let r = roll(dice, DiceKey::Morale { unit: unit.clone(), k }, &mut turn.events)?;
+    let r = roll(
+        dice,
+        DiceKey::Morale {
+            unit: unit.clone(),
+            k,
+        },
+        &mut turn.events,
+    )?;
     let passed = !fails(r, chance);
     turn.events.push(Event::MoraleTested {
         unit,
@@ -461,14 +532,18 @@ fn modifiers(turn: &TurnState, u: &Unit, why: &[Trigger], point: Point) -> Vec<(
     if point == Point::PreMelee {
         let mine = turn.record.unit(&u.id);
         let charged = mine.is_some_and(|r| {
-            r.contacts.iter().any(|c| c.charging && u.in_melee_with.contains(&c.other))
+            r.contacts
+                .iter()
+                .any(|c| c.charging && u.in_melee_with.contains(&c.other))
         });
         if charged {
             m.push(M::Charging);
             let start = turn.start.units.get(&u.id).unwrap_or(u).footprint();
-            let above = u.in_melee_with.iter().filter_map(|o| table.units.get(o)).all(|o| {
-                contours(table, &o.footprint()) < contours(table, &start)
-            });
+            let above = u
+                .in_melee_with
+                .iter()
+                .filter_map(|o| table.units.get(o))
+                .all(|o| contours(table, &o.footprint()) < contours(table, &start));
             if above {
                 m.push(M::ChargingDownhill);
             }
@@ -501,7 +576,10 @@ fn modifiers(turn: &TurnState, u: &Unit, why: &[Trigger], point: Point) -> Vec<(
     let here = u.footprint();
     let mine = contours(table, &here);
     let theirs: Vec<u8> = if u.in_melee_with.is_empty() {
-        nearest_enemy(table, u).map(|o| contours(table, &o.footprint())).into_iter().collect()
+        nearest_enemy(table, u)
+            .map(|o| contours(table, &o.footprint()))
+            .into_iter()
+            .collect()
     } else {
         u.in_melee_with
             .iter()
@@ -621,7 +699,12 @@ fn away(table: &Table, u: &Unit) -> DVec2 {
             .units
             .values()
             .filter(|o| o.side != u.side && o.status.is_present() && !o.kind.is_single_figure())
-            .map(|o| (o.footprint().centre, o.footprint().centre.distance(fp.centre)))
+            .map(|o| {
+                (
+                    o.footprint().centre,
+                    o.footprint().centre.distance(fp.centre),
+                )
+            })
             .min_by(|a, b| a.1.total_cmp(&b.1));
         return match nearest {
             Some((at, _)) if fp.arc_of(at) == Edge::Rear => (fp.centre - at).normalize_or(back),
@@ -676,11 +759,18 @@ fn fail(
     k: u32,
 ) -> Result<Option<Vec<(UnitId, Trigger)>>, DiceError> {
     // Trampled away or taken earlier in this wave: nothing left to carry out.
-    let Some(u) = turn.table.units.get(id).filter(|u| u.status.is_present()).cloned() else {
+    let Some(u) = turn
+        .table
+        .units
+        .get(id)
+        .filter(|u| u.status.is_present())
+        .cloned()
+    else {
         return Ok(None);
     };
     let edges = attacked_edges(&turn.table, &u);
-    let surrounded = (edges.contains(&1) && edges.contains(&3)) || (edges.contains(&0) && edges.contains(&2));
+    let surrounded =
+        (edges.contains(&1) && edges.contains(&3)) || (edges.contains(&0) && edges.contains(&2));
     if surrounded {
         let partners = leave_melee(&mut turn.table, id);
         let to = partners
@@ -693,11 +783,18 @@ fn fail(
         if u.has_trait(Trait::FreeCompany) {
             unit.side = to.clone();
             unit.status = Status::Ready;
-            turn.events.push(Event::ChangedSides { unit: u.id.clone(), name: u.name.clone(), to });
+            turn.events.push(Event::ChangedSides {
+                unit: u.id.clone(),
+                name: u.name.clone(),
+                to,
+            });
             leaders::host_gone(turn, id, false);
         } else {
             unit.status = Status::Surrendered;
-            turn.events.push(Event::Surrendered { unit: u.id.clone(), name: u.name.clone() });
+            turn.events.push(Event::Surrendered {
+                unit: u.id.clone(),
+                name: u.name.clone(),
+            });
             leaders::host_gone(turn, id, true);
         }
         turn.morale.status_set.insert(id.to_string());
@@ -707,7 +804,14 @@ fn fail(
     let sev = if routing {
         Severity::Rout
     } else {
-        let r = roll(dice, DiceKey::Severity { unit: id.to_string(), k }, &mut turn.events)?;
+        let r = roll(
+            dice,
+            DiceKey::Severity {
+                unit: id.to_string(),
+                k,
+            },
+            &mut turn.events,
+        )?;
         let s = severity(r);
         turn.events.push(Event::SeverityRolled {
             unit: u.id.clone(),
@@ -724,7 +828,10 @@ fn fail(
     turn.morale.status_set.insert(id.to_string());
     let done = if sev == Severity::Rout && why.contains(&Trigger::Rally) {
         let swept = rout_on(turn, options, dice, id)?;
-        super::retreat::Retreat { swept, ..Default::default() }
+        super::retreat::Retreat {
+            swept,
+            ..Default::default()
+        }
     } else if sev == Severity::Rout {
         let crew = u.figures;
         take_losses(turn, id, rout_loss(u.figures));
@@ -736,9 +843,23 @@ fn fail(
             x.status = Status::Rout;
         }
         leaders::unit_routs(turn, id);
-        let charge = allowance(u.kind, u.formation, Pace::Charge, options.horse_archer_column_bonus);
+        let charge = allowance(
+            u.kind,
+            u.formation,
+            Pace::Charge,
+            options.horse_archer_column_bonus,
+        );
         let distance = Severity::Rout.moves() * charge;
-        let done = retreat(turn, options, dice, id, dir, distance, Retreating::Rout, crew)?;
+        let done = retreat(
+            turn,
+            options,
+            dice,
+            id,
+            dir,
+            distance,
+            Retreating::Rout,
+            crew,
+        )?;
         turn.events.push(Event::Routed {
             unit: u.id.clone(),
             name: u.name.clone(),
@@ -750,7 +871,12 @@ fn fail(
         }
         done
     } else {
-        let normal = allowance(u.kind, u.formation, Pace::Normal, options.horse_archer_column_bonus);
+        let normal = allowance(
+            u.kind,
+            u.formation,
+            Pace::Normal,
+            options.horse_archer_column_bonus,
+        );
         let done = retreat(
             turn,
             options,
@@ -791,7 +917,10 @@ fn fail(
                 && (f.side == u.side || options.nearby_enemies_test)
                 && tests_morale(f)
                 && (f.footprint().centre - start_front).dot(ahead) <= 0.0
-                && done.swept.iter().any(|s| s.distance(&f.footprint()) <= NEARBY)
+                && done
+                    .swept
+                    .iter()
+                    .any(|s| s.distance(&f.footprint()) <= NEARBY)
         })
         .map(|f| (f.id.clone(), trig(id)))
         .collect();

@@ -122,10 +122,13 @@ fn terrain_factor(table: &Table, options: &GameOptions, body: &Body, fp: &Footpr
             TerrainKind::Hill { .. } | TerrainKind::Woods | TerrainKind::Swamp => true,
             TerrainKind::Road { .. } => false,
             // Water is judged as a whole below (fords and bridges cross it).
-            TerrainKind::River | TerrainKind::Stream | TerrainKind::Ford | TerrainKind::Bridge => false,
+            TerrainKind::River | TerrainKind::Stream | TerrainKind::Ford | TerrainKind::Bridge => {
+                false
+            }
         };
         slows && t.area_meets(fp)
-    }) || water_under(&table.terrain, fp, options.rivers, options.streams) == Water::Slowed;
+    }) || water_under(&table.terrain, fp, options.rivers, options.streams)
+        == Water::Slowed;
     if slowed {
         ROUGH_SPEED
     } else {
@@ -171,7 +174,9 @@ fn breach(
     }
     if m.charging() {
         if let Some(what) = super::spells::charge_barrier(table, &fp) {
-            return Some(Halt::Magic { what: what.to_string() });
+            return Some(Halt::Magic {
+                what: what.to_string(),
+            });
         }
     }
     if matches!(
@@ -324,7 +329,11 @@ fn plan_phase(
     let function_of = |id: &str| orders.units.get(id).and_then(|o| o.function(phase));
     // Who is charged this phase (forced marches are cut back; evaders run).
     let mut charged: BTreeMap<UnitId, UnitId> = BTreeMap::new();
-    for u in table.units.values().filter(|u| able(u) && !barred.contains(&u.id)) {
+    for u in table
+        .units
+        .values()
+        .filter(|u| able(u) && !barred.contains(&u.id))
+    {
         if let Some(Function::Charge(c)) = function_of(&u.id) {
             if let ChargeTarget::Unit(t) = &c.target {
                 // A charge the ground forbids is a move (§7): no one evades it.
@@ -390,10 +399,12 @@ fn plan_phase(
             (Some(Function::Charge(_)), _)
                 if phase == Phase::One && table.morale.no_charge_in_phase1.contains(&u.id) =>
             {
-                turn.events.push(refused(u, p, Refusal::PassedThroughLastTurn))
+                turn.events
+                    .push(refused(u, p, Refusal::PassedThroughLastTurn))
             }
             (Some(Function::Charge(_)), _) if barred.contains(&u.id) => {
-                turn.events.push(refused(u, p, Refusal::PassedThroughByEvader))
+                turn.events
+                    .push(refused(u, p, Refusal::PassedThroughByEvader))
             }
             (Some(f), _) => match plan_function(&ctx, u, f, &mut turn.events) {
                 Ok(pl) => plan = pl,
@@ -401,7 +412,13 @@ fn plan_phase(
             },
         }
         if let Some(pl) = &plan {
-            if let PlanKind::Charge { target, wheel, denied, out_of } = &pl.kind {
+            if let PlanKind::Charge {
+                target,
+                wheel,
+                denied,
+                out_of,
+            } = &pl.kind
+            {
                 let target_name = target.as_ref().map(|t| table.units[t].name.clone());
                 turn.events.push(match denied {
                     None => Event::ChargeBegun {
@@ -639,7 +656,15 @@ fn tentative(turn: &TurnState, options: &GameOptions, bodies: &mut [Body], dt: f
                         break;
                     }
                     let mid = (lo + hi) / 2.0;
-                    if breach(table, options, bodies, i, plan.pose_at(s0 + mid * (next_s - s0))).is_some() {
+                    if breach(
+                        table,
+                        options,
+                        bodies,
+                        i,
+                        plan.pose_at(s0 + mid * (next_s - s0)),
+                    )
+                    .is_some()
+                    {
                         hi = mid;
                     } else {
                         lo = mid;
@@ -830,7 +855,9 @@ fn settle_step(turn: &mut TurnState, bodies: &mut [Body], phase: Phase, clock: f
             let friends: Vec<UnitId> = bodies
                 .iter()
                 .enumerate()
-                .filter(|(j, o)| *j != i && o.side == bodies[i].side && o.fp.overlaps(&bodies[i].fp))
+                .filter(|(j, o)| {
+                    *j != i && o.side == bodies[i].side && o.fp.overlaps(&bodies[i].fp)
+                })
                 .map(|(_, o)| o.id.clone())
                 .collect();
             let m = bodies[i].motion.as_mut().expect("moving");
@@ -924,7 +951,9 @@ fn touch(
     };
     let was_charging = [charging(&bodies[s]), charging(&bodies[d])];
     let was_moving = [moving(&bodies[s]), moving(&bodies[d])];
-    let struck = bodies[d].fp.arc_of_with(striking_point(&bodies[s].fp, &bodies[d].fp), options.arcs);
+    let struck = bodies[d]
+        .fp
+        .arc_of_with(striking_point(&bodies[s].fp, &bodies[d].fp), options.arcs);
     let face_of_d = struck.face(bodies[d].pose.formation);
     let face_of_s = bodies[s]
         .fp
@@ -1194,7 +1223,9 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
                             wheel: wheel_made,
                         });
                     }
-                    PlanKind::Charge { denied: Some(_), .. } if m.s > EPS => {
+                    PlanKind::Charge {
+                        denied: Some(_), ..
+                    } if m.s > EPS => {
                         turn.events.push(Event::Moved {
                             unit: id,
                             name,

@@ -8,8 +8,8 @@
 
 use super::events::{Event, NoCharge, Refusal};
 use crate::games::hyborian::orders::plan::{
-    Charge, ChargeTarget, Direction, Distance, FaceChange, FormationChange, Function, Hand, Move, Target,
-    WheelAngle,
+    Charge, ChargeTarget, Direction, Distance, FaceChange, FormationChange, Function, Hand, Move,
+    Target, WheelAngle,
 };
 use crate::games::hyborian::rules::movement::{
     allowance, Pace, CHANGE_COST, FOOT_STEP_BACK, OBLIQUE_MAX_DEGREES, TERRAIN_EDGE_BAND,
@@ -23,7 +23,9 @@ use crate::games::hyborian::table::geometry::{
 use crate::games::hyborian::table::setup::{
     formation_fits, COLUMN_MIN_RANKS, LINE_MAX_RANKS, RING_MAX_RANKS, ROAD_COLUMN_MAX_FILES,
 };
-use crate::games::hyborian::table::terrain::{point_at_station, polyline_length, station_on_polyline};
+use crate::games::hyborian::table::terrain::{
+    point_at_station, polyline_length, station_on_polyline,
+};
 use crate::games::hyborian::table::{Table, TerrainKind, Unit, UnitId};
 use glam::DVec2;
 
@@ -368,8 +370,8 @@ fn plan_move(
         return Err(Refusal::ForcedMarchNeedsRoadColumn);
     }
     let on_road = road.is_some() && m.along_road;
-    let horse_archer =
-        unit.has_trait(crate::games::hyborian::rules::Trait::HorseArcher) && ctx.options.horse_archer_column_bonus;
+    let horse_archer = unit.has_trait(crate::games::hyborian::rules::Trait::HorseArcher)
+        && ctx.options.horse_archer_column_bonus;
     let budget = if m.forced_march && !ctx.charged.contains(&unit.id) {
         allowance(
             unit.kind,
@@ -689,7 +691,8 @@ pub(crate) fn charge_ground(
             }
         }
     }
-    let on_edge = |t: &crate::games::hyborian::table::Terrain| t.edge_holds(unit.front, TERRAIN_EDGE_BAND);
+    let on_edge =
+        |t: &crate::games::hyborian::table::Terrain| t.edge_holds(unit.front, TERRAIN_EDGE_BAND);
     let out_of: Vec<usize> = started_in
         .iter()
         .copied()
@@ -713,13 +716,20 @@ pub(crate) fn charge_ground(
         }
     };
     if let Some(f) = target_fp {
-        if let Some(t) = table.terrain.iter().find(|t| rough(&t.kind) && t.area_meets(&f)) {
+        if let Some(t) = table
+            .terrain
+            .iter()
+            .find(|t| rough(&t.kind) && t.area_meets(&f))
+        {
             return (Some(into(t)), Vec::new());
         }
     }
     // The way there: the path until it first touches the target (or all of it).
     let plan = Plan {
-        kind: PlanKind::Move { forced_march: false, wheel: 0.0 },
+        kind: PlanKind::Move {
+            forced_march: false,
+            wheel: 0.0,
+        },
         start: unit.pose(),
         legs: legs.0.clone(),
         budget: legs.2,
@@ -728,13 +738,17 @@ pub(crate) fn charge_ground(
     let len = plan.length();
     let steps = (len / ROUTE_STEP).ceil() as usize;
     for k in 0..=steps {
-        let fp = plan.pose_at(len * k as f64 / steps.max(1) as f64).footprint(unit.kind);
+        let fp = plan
+            .pose_at(len * k as f64 / steps.max(1) as f64)
+            .footprint(unit.kind);
         if target_fp.is_some_and(|f| f.distance(&fp) <= 1e-6) {
             break;
         }
-        let crossed = table.terrain.iter().enumerate().find(|(i, t)| {
-            rough(&t.kind) && !out_of.contains(i) && t.area_meets(&fp)
-        });
+        let crossed = table
+            .terrain
+            .iter()
+            .enumerate()
+            .find(|(i, t)| rough(&t.kind) && !out_of.contains(i) && t.area_meets(&fp));
         if let Some((_, t)) = crossed {
             return (Some(into(t)), Vec::new());
         }

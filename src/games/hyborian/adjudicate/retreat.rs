@@ -13,10 +13,10 @@ use super::movement::within_table;
 use super::record::{MoraleCall, MoraleCause};
 use super::{roll, TurnState};
 use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
+use crate::games::hyborian::rules::bases::models;
 use crate::games::hyborian::rules::melee::{average_from_normal_die, casualties, charge_bonus};
 use crate::games::hyborian::rules::morale::FALL_BACK_ANGLE;
 use crate::games::hyborian::rules::options::GameOptions;
-use crate::games::hyborian::rules::bases::models;
 use crate::games::hyborian::rules::{Formation, UnitType};
 use crate::games::hyborian::table::geometry::{bearing_of, heading, rotate_cw, Footprint, Pose};
 use crate::games::hyborian::table::setup::{
@@ -32,7 +32,15 @@ const STEP: f64 = 0.2;
 /// Bisection rounds when finding the moment of touch.
 const BISECT: usize = 30;
 /// Angles off straight back tried, in order, to find a gap (§8: up to 45°).
-const GAP_TRIES: [f64; 7] = [0.0, 15.0, -15.0, 30.0, -30.0, FALL_BACK_ANGLE, -FALL_BACK_ANGLE];
+const GAP_TRIES: [f64; 7] = [
+    0.0,
+    15.0,
+    -15.0,
+    30.0,
+    -30.0,
+    FALL_BACK_ANGLE,
+    -FALL_BACK_ANGLE,
+];
 /// Farthest a unit carries on past its move to get clear of a friend it
 /// would otherwise end on (inches).
 const CLEAR_LIMIT: f64 = 48.0;
@@ -58,9 +66,10 @@ pub(crate) struct Retreat {
 /// Units that block or are passed: everything present but single figures
 /// and the unit itself.
 fn others<'a>(table: &'a Table, u: &'a Unit) -> impl Iterator<Item = &'a Unit> + 'a {
-    table.units.values().filter(move |o| {
-        o.id != u.id && o.status.is_present() && !o.kind.is_single_figure()
-    })
+    table
+        .units
+        .values()
+        .filter(move |o| o.id != u.id && o.status.is_present() && !o.kind.is_single_figure())
 }
 
 /// The footprint of `u` moved `s` inches along `dir` from `start`, turned to `facing`.
@@ -73,7 +82,13 @@ fn footprint_at(start: &Footprint, dir: DVec2, s: f64, facing: f64) -> Footprint
 }
 
 /// Whether the straight path of `distance` along `dir` meets a friend of `u`.
-pub(crate) fn path_meets_friend(table: &Table, u: &Unit, dir: DVec2, distance: f64, facing: f64) -> bool {
+pub(crate) fn path_meets_friend(
+    table: &Table,
+    u: &Unit,
+    dir: DVec2,
+    distance: f64,
+    facing: f64,
+) -> bool {
     path_meets_friend_from(table, u, &u.footprint(), dir, distance, facing)
 }
 
@@ -233,7 +248,14 @@ pub(crate) fn retreat(
             .map(|o| o.id.clone())
             .next();
         if let Some(e) = enemy {
-            let at = touch(&turn.table.units[&e].footprint(), &start, dir, facing, s, next);
+            let at = touch(
+                &turn.table.units[&e].footprint(),
+                &start,
+                dir,
+                facing,
+                s,
+                next,
+            );
             let name = turn.table.units[&e].name.clone();
             turn.events.push(Event::RetreatedInto {
                 unit: u.id.clone(),
@@ -378,7 +400,12 @@ fn trample(
             },
             &mut turn.events,
         )?;
-        let n = casualties(average_from_normal_die(d6), charge_bonus(u.kind), u.figures, options.figure_rounding);
+        let n = casualties(
+            average_from_normal_die(d6),
+            charge_bonus(u.kind),
+            u.figures,
+            options.figure_rounding,
+        );
         turn.record.unit_mut(f).morale_calls.push(MoraleCall {
             cause: MoraleCause::Trampled { by: u.id.clone() },
             modifier: crate::games::hyborian::rules::morale::MoraleModifier::Trampled.value(),

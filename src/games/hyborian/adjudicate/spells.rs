@@ -34,17 +34,21 @@ use super::{roll, TurnState};
 use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
 use crate::games::hyborian::orders::plan::{Spell, SpellTarget, TurnOrders};
 use crate::games::hyborian::rules::magic::{
-    casting, causes_tests, spell_name, spell_points, Casting, MagicUser, CALLING_EDGE, CALLING_FIGURES,
-    DRUID_SOBER_FROM, EARTH_DEMON_CONTOURS, EARTH_DEMON_FIGURES, FIRE_SPREAD, GHOST_FIGURES,
-    GHOST_TURNS, LANDSLIDE_EXTENT, LEGION_FIGURES, MAGIC_FEAR_RANGE, MAGIC_MORALE,
+    casting, causes_tests, spell_name, spell_points, Casting, MagicUser, CALLING_EDGE,
+    CALLING_FIGURES, DRUID_SOBER_FROM, EARTH_DEMON_CONTOURS, EARTH_DEMON_FIGURES, FIRE_SPREAD,
+    GHOST_FIGURES, GHOST_TURNS, LANDSLIDE_EXTENT, LEGION_FIGURES, MAGIC_FEAR_RANGE, MAGIC_MORALE,
     NORTHERN_BARBARIAN_MAGIC_MORALE, RAIN_SQUARE, SHIELD_OF_AIR_TURNS, SIGHT_GAP,
     SWORD_OF_FIRE_FIGURES,
 };
-use crate::games::hyborian::rules::melee::{average_from_normal_die, casualties, charge_bonus, half, MeleeModifier};
+use crate::games::hyborian::rules::melee::{
+    average_from_normal_die, casualties, charge_bonus, half, MeleeModifier,
+};
 use crate::games::hyborian::rules::movement::{allowance, Pace};
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::{Class, Formation, Phase, Trait, UnitType};
-use crate::games::hyborian::table::geometry::{bearing_of, files_and_ranks, point_segment_distance, Face, Footprint, TOUCH};
+use crate::games::hyborian::table::geometry::{
+    bearing_of, files_and_ranks, point_segment_distance, Face, Footprint, TOUCH,
+};
 use crate::games::hyborian::table::terrain::point_in_polygon;
 use crate::games::hyborian::table::{
     Effect, EffectKind, PendingSpell, Status, Table, Terrain, TerrainKind, Unit, UnitId,
@@ -141,14 +145,25 @@ fn cast_all(
     };
     if !w.status.is_present() {
         for s in spells {
-            lost(turn, s.spell, format!("{} is no longer on the table", w.name));
+            lost(
+                turn,
+                s.spell,
+                format!("{} is no longer on the table", w.name),
+            );
         }
         return Ok(());
     }
     let mut k = 0;
     if MagicUser::of_name(&w.name) == Some(MagicUser::WhiteDruids) {
         k += 1;
-        let r = roll(dice, DiceKey::Spell { wizard: w.id.clone(), k }, &mut turn.events)?;
+        let r = roll(
+            dice,
+            DiceKey::Spell {
+                wizard: w.id.clone(),
+                k,
+            },
+            &mut turn.events,
+        )?;
         if r < DRUID_SOBER_FROM {
             turn.events.push(Event::Magic(MagicEvent::DruidDrunk {
                 wizard: w.id.clone(),
@@ -162,7 +177,11 @@ fn cast_all(
         let cost = spell_points(s.spell);
         let left = turn.table.units[wizard].spell_points.unwrap_or(0);
         if cost > left {
-            lost(turn, s.spell, format!("it costs {cost} points and {} has {left} left", w.name));
+            lost(
+                turn,
+                s.spell,
+                format!("it costs {cost} points and {} has {left} left", w.name),
+            );
             continue;
         }
         if s.spell == Spell::TheCalling && turn.table.once_cast.contains(&(w.id.clone(), s.spell)) {
@@ -180,7 +199,14 @@ fn cast_all(
             (None, Casting::Works)
         } else {
             k += 1;
-            let r = roll(dice, DiceKey::Spell { wizard: w.id.clone(), k }, &mut turn.events)?;
+            let r = roll(
+                dice,
+                DiceKey::Spell {
+                    wizard: w.id.clone(),
+                    k,
+                },
+                &mut turn.events,
+            )?;
             (Some(r), casting(s.spell, r))
         };
         let points_left = left - cost;
@@ -344,7 +370,11 @@ fn backfire(
     let (l, r) = fp.edge(side);
     match spell {
         Spell::SwordOfFire | Spell::EarthDemon => {
-            let n = if spell == Spell::SwordOfFire { SWORD_OF_FIRE_FIGURES } else { EARTH_DEMON_FIGURES };
+            let n = if spell == Spell::SwordOfFire {
+                SWORD_OF_FIRE_FIGURES
+            } else {
+                EARTH_DEMON_FIGURES
+            };
             let key = effect_key(spell, &friend.id);
             let face = side.face(friend.formation);
             magic_charge(turn, options, dice, spell, &friend.id, n, face, key)?;
@@ -365,7 +395,13 @@ fn backfire(
         _ => {}
     }
     if causes_tests(spell) {
-        fear(turn, w, spell, std::slice::from_ref(&friend.id), &Place::Units(vec![fp]));
+        fear(
+            turn,
+            w,
+            spell,
+            std::slice::from_ref(&friend.id),
+            &Place::Units(vec![fp]),
+        );
     }
     Ok(())
 }
@@ -379,7 +415,10 @@ fn effect_key(spell: Spell, target: &str) -> DiceKey {
         Spell::EarthDemon => "landslide",
         _ => "sword",
     };
-    DiceKey::D6 { unit: target.to_string(), what: what.into() }
+    DiceKey::D6 {
+        unit: target.to_string(),
+        what: what.into(),
+    }
 }
 
 /// Where magic fell, for the 6-inch test (§10).
@@ -392,7 +431,10 @@ enum Place {
 impl Place {
     fn distance(&self, f: &Footprint) -> f64 {
         match self {
-            Place::Units(fs) => fs.iter().map(|g| g.distance(f)).fold(f64::INFINITY, f64::min),
+            Place::Units(fs) => fs
+                .iter()
+                .map(|g| g.distance(f))
+                .fold(f64::INFINITY, f64::min),
             Place::Point(p) => {
                 if f.contains(*p) {
                     0.0
@@ -446,7 +488,10 @@ fn fear(turn: &mut TurnState, w: &Unit, spell: Spell, struck: &[UnitId], place: 
     }
     for (id, name, modifier, target) in calls {
         turn.record.unit_mut(&id).morale_calls.push(MoraleCall {
-            cause: MoraleCause::Magic { caster: w.id.clone(), spell: spell_name(spell).into() },
+            cause: MoraleCause::Magic {
+                caster: w.id.clone(),
+                spell: spell_name(spell).into(),
+            },
             modifier,
         });
         turn.events.push(Event::Magic(MagicEvent::MoraleCalled {
@@ -468,11 +513,20 @@ fn effect(
     spell: Spell,
     aim: &Aim,
 ) -> Result<(), DiceError> {
-    let lasting = |kind, turns| Effect { kind, turns_left: turns, caster: w.id.clone() };
+    let lasting = |kind, turns| Effect {
+        kind,
+        turns_left: turns,
+        caster: w.id.clone(),
+    };
     let mut struck: Vec<UnitId> = Vec::new();
     let place = match (spell, aim) {
         (Spell::ShieldOfAir, _) => {
-            let e = lasting(EffectKind::ShieldOfAir { wizard: w.id.clone() }, Some(SHIELD_OF_AIR_TURNS));
+            let e = lasting(
+                EffectKind::ShieldOfAir {
+                    wizard: w.id.clone(),
+                },
+                Some(SHIELD_OF_AIR_TURNS),
+            );
             turn.table.effects.push(e);
             None
         }
@@ -488,7 +542,9 @@ fn effect(
             None
         }
         (Spell::WindDemon, Aim::Unit(id)) => {
-            turn.table.effects.push(lasting(EffectKind::WindDemon { unit: id.clone() }, Some(1)));
+            turn.table
+                .effects
+                .push(lasting(EffectKind::WindDemon { unit: id.clone() }, Some(1)));
             struck.push(id.clone());
             Some(Place::Units(vec![turn.table.units[id].footprint()]))
         }
@@ -498,36 +554,61 @@ fn effect(
                 Aim::Unit(id) => turn.table.units[id].footprint().centre,
                 Aim::Line(a, b) => (*a + *b) / 2.0,
             };
-            turn.table.effects.push(lasting(EffectKind::Rain { centre }, Some(1)));
+            turn.table
+                .effects
+                .push(lasting(EffectKind::Rain { centre }, Some(1)));
             None
         }
         (Spell::SwordOfFire, Aim::Unit(id)) => {
             let t = turn.table.units[id].clone();
             let face = t.footprint().arc_of(w.front).face(t.formation);
-            magic_charge(turn, options, dice, spell, id, SWORD_OF_FIRE_FIGURES, face, effect_key(spell, id))?;
+            magic_charge(
+                turn,
+                options,
+                dice,
+                spell,
+                id,
+                SWORD_OF_FIRE_FIGURES,
+                face,
+                effect_key(spell, id),
+            )?;
             struck.push(id.clone());
             Some(Place::Units(vec![t.footprint()]))
         }
         (Spell::EarthShaker, Aim::Line(a, b)) => {
-            turn.table.effects.push(lasting(EffectKind::Tremors { from: *a, to: *b }, Some(1)));
+            turn.table
+                .effects
+                .push(lasting(EffectKind::Tremors { from: *a, to: *b }, Some(1)));
             Some(Place::Line(*a, *b))
         }
         (Spell::WallOfFire, Aim::Line(a, b)) => {
-            turn.table.effects.push(lasting(EffectKind::WallOfFire { from: *a, to: *b }, Some(1)));
+            turn.table.effects.push(lasting(
+                EffectKind::WallOfFire { from: *a, to: *b },
+                Some(1),
+            ));
             let woods: Vec<usize> = turn
                 .table
                 .terrain
                 .iter()
                 .enumerate()
-                .filter(|(_, t)| t.kind == TerrainKind::Woods && segment_meets_polygon(*a, *b, &t.points))
+                .filter(|(_, t)| {
+                    t.kind == TerrainKind::Woods && segment_meets_polygon(*a, *b, &t.points)
+                })
                 .map(|(i, _)| i)
                 .collect();
             for i in woods {
                 turn.table.effects.push(lasting(
-                    EffectKind::WoodsFire { woods: i, from: *a, to: *b, reach: 0.0 },
+                    EffectKind::WoodsFire {
+                        woods: i,
+                        from: *a,
+                        to: *b,
+                        reach: 0.0,
+                    },
                     None,
                 ));
-                turn.events.push(Event::Magic(MagicEvent::WoodsAlight { at: [(a.x + b.x) / 2.0, (a.y + b.y) / 2.0] }));
+                turn.events.push(Event::Magic(MagicEvent::WoodsAlight {
+                    at: [(a.x + b.x) / 2.0, (a.y + b.y) / 2.0],
+                }));
             }
             Some(Place::Line(*a, *b))
         }
@@ -536,10 +617,16 @@ fn effect(
                 Ok(id) => {
                     let (turns, prey) = match spell {
                         Spell::ArmyOfGhosts => (Some(GHOST_TURNS), None),
-                        Spell::TheCalling => (None, nearest_enemy(&turn.table, &turn.table.units[&id]).map(|u| u.id.clone())),
+                        Spell::TheCalling => (
+                            None,
+                            nearest_enemy(&turn.table, &turn.table.units[&id])
+                                .map(|u| u.id.clone()),
+                        ),
                         _ => (None, None),
                     };
-                    turn.table.effects.push(lasting(EffectKind::Summoned { unit: id, prey }, turns));
+                    turn.table
+                        .effects
+                        .push(lasting(EffectKind::Summoned { unit: id, prey }, turns));
                     Some(Place::Point(*p))
                 }
                 Err(why) => {
@@ -565,15 +652,32 @@ fn effect(
                     .cloned()
                     .collect();
                 let hill_side = (points[0] + points[1]) / 2.0;
-                turn.table.terrain.push(Terrain { kind: TerrainKind::Hill { contours: 1 }, points: points.clone() });
+                turn.table.terrain.push(Terrain {
+                    kind: TerrainKind::Hill { contours: 1 },
+                    points: points.clone(),
+                });
                 turn.events.push(Event::Magic(MagicEvent::Landslide {
                     at: [p.x, p.y],
                     caught: caught.iter().map(|u| u.name.clone()).collect(),
                 }));
-                turn.table.effects.push(lasting(EffectKind::Landslide { points: points.clone() }, Some(1)));
+                turn.table.effects.push(lasting(
+                    EffectKind::Landslide {
+                        points: points.clone(),
+                    },
+                    Some(1),
+                ));
                 for u in &caught {
                     let face = u.footprint().arc_of(hill_side).face(u.formation);
-                    magic_charge(turn, options, dice, spell, &u.id, EARTH_DEMON_FIGURES, face, effect_key(spell, &u.id))?;
+                    magic_charge(
+                        turn,
+                        options,
+                        dice,
+                        spell,
+                        &u.id,
+                        EARTH_DEMON_FIGURES,
+                        face,
+                        effect_key(spell, &u.id),
+                    )?;
                     struck.push(u.id.clone());
                 }
                 Some(Place::Units(caught.iter().map(Unit::footprint).collect()))
@@ -592,7 +696,9 @@ fn effect(
             let kind = if spell == Spell::BlackSlumber {
                 EffectKind::Slumber { hero: id.clone() }
             } else {
-                EffectKind::Blinded { commander: id.clone() }
+                EffectKind::Blinded {
+                    commander: id.clone(),
+                }
             };
             turn.table.effects.push(lasting(kind, Some(turns)));
             turn.events.push(Event::Magic(MagicEvent::Spellbound {
@@ -601,7 +707,10 @@ fn effect(
                 spell: spell_name(spell).into(),
                 turns,
             }));
-            let with = t.attached_to.clone().and_then(|a| turn.table.units.get(&a).cloned());
+            let with = t
+                .attached_to
+                .clone()
+                .and_then(|a| turn.table.units.get(&a).cloned());
             match with {
                 Some(u) => {
                     struck.push(u.id.clone());
@@ -656,7 +765,10 @@ fn magic_charge(
         figures,
         face,
         die,
-        modifiers: modifiers.iter().map(|m| (m.name().to_string(), m.value())).collect(),
+        modifiers: modifiers
+            .iter()
+            .map(|m| (m.name().to_string(), m.value()))
+            .collect(),
         casualties: n,
     }));
     take_losses(turn, target, n);
@@ -668,17 +780,35 @@ fn magic_charge(
 /// the nearest enemy; the ground must be clear.
 fn raise(turn: &mut TurnState, w: &Unit, spell: Spell, p: DVec2) -> Result<UnitId, String> {
     let table = &turn.table;
-    let in_woods = table.terrain.iter().any(|t| t.kind == TerrainKind::Woods && point_in_polygon(p, &t.points));
+    let in_woods = table
+        .terrain
+        .iter()
+        .any(|t| t.kind == TerrainKind::Woods && point_in_polygon(p, &t.points));
     let (name, figures, class, traits) = match spell {
-        Spell::ArmyOfGhosts => (format!("Ghosts of {}", w.name), GHOST_FIGURES, Class::A, vec![]),
-        Spell::LegionsOfTheDead => ("Legion of the Dead".to_string(), LEGION_FIGURES, Class::B, vec![Trait::Dead]),
+        Spell::ArmyOfGhosts => (
+            format!("Ghosts of {}", w.name),
+            GHOST_FIGURES,
+            Class::A,
+            vec![],
+        ),
+        Spell::LegionsOfTheDead => (
+            "Legion of the Dead".to_string(),
+            LEGION_FIGURES,
+            Class::B,
+            vec![Trait::Dead],
+        ),
         _ => {
             let edge = p.x.min(p.y).min(table.width - p.x).min(table.depth - p.y);
             if !in_woods && edge > CALLING_EDGE {
                 return Err("the beasts enter at a side edge, or wolves from woods".into());
             }
             let beasts = if in_woods { "Wolves" } else { "Serpents" };
-            (format!("{beasts} of {}", w.name), CALLING_FIGURES, Class::A, vec![Trait::Beast])
+            (
+                format!("{beasts} of {}", w.name),
+                CALLING_FIGURES,
+                Class::A,
+                vec![Trait::Beast],
+            )
         }
     };
     let id = {
@@ -720,7 +850,9 @@ fn raise(turn: &mut TurnState, w: &Unit, spell: Spell, p: DVec2) -> Result<UnitI
         }
     }
     let fp = u.footprint();
-    if let Some(o) = table.units.values().find(|o| o.status.is_present() && !o.kind.is_single_figure() && o.footprint().overlaps(&fp)) {
+    if let Some(o) = table.units.values().find(|o| {
+        o.status.is_present() && !o.kind.is_single_figure() && o.footprint().overlaps(&fp)
+    }) {
         return Err(format!("{} stand where they would rise", o.name));
     }
     turn.events.push(Event::Magic(MagicEvent::Risen {
@@ -740,7 +872,10 @@ fn nearest_enemy<'a>(table: &'a Table, u: &Unit) -> Option<&'a Unit> {
         .filter(|e| e.side != u.side && e.status.is_present() && !e.kind.is_single_figure())
         .min_by(|a, b| {
             let fp = u.footprint();
-            a.footprint().distance(&fp).total_cmp(&b.footprint().distance(&fp)).then(a.id.cmp(&b.id))
+            a.footprint()
+                .distance(&fp)
+                .total_cmp(&b.footprint().distance(&fp))
+                .then(a.id.cmp(&b.id))
         })
 }
 
@@ -753,23 +888,43 @@ fn hunt(turn: &mut TurnState) {
         .effects
         .iter()
         .filter_map(|e| match &e.kind {
-            EffectKind::Summoned { unit, prey: Some(_) } => Some(unit.clone()),
+            EffectKind::Summoned {
+                unit,
+                prey: Some(_),
+            } => Some(unit.clone()),
             _ => None,
         })
         .collect();
     for id in hunters {
-        let Some(b) = turn.table.units.get(&id).cloned() else { continue };
+        let Some(b) = turn.table.units.get(&id).cloned() else {
+            continue;
+        };
         if !b.status.is_present() || !b.in_melee_with.is_empty() {
             continue;
         }
-        let Some(prey) = nearest_enemy(&turn.table, &b).cloned() else { continue };
+        let Some(prey) = nearest_enemy(&turn.table, &b).cloned() else {
+            continue;
+        };
         let pfp = prey.footprint();
         let to = nearest_point(&pfp, b.front);
-        let reach = allowance(UnitType::LightInfantry, Formation::Line, Pace::Normal, false);
+        let reach = allowance(
+            UnitType::LightInfantry,
+            Formation::Line,
+            Pace::Normal,
+            false,
+        );
         let d = b.front.distance(to);
-        let facing = if d > 1e-9 { bearing_of(to - b.front) } else { b.facing };
+        let facing = if d > 1e-9 {
+            bearing_of(to - b.front)
+        } else {
+            b.facing
+        };
         let caught = d <= reach + 1e-9;
-        let front = if caught { to } else { b.front + (to - b.front) * (reach / d) };
+        let front = if caught {
+            to
+        } else {
+            b.front + (to - b.front) * (reach / d)
+        };
         if let Some(u) = turn.table.units.get_mut(&id) {
             u.front = front;
             u.facing = facing;
@@ -818,7 +973,9 @@ fn hunt(turn: &mut TurnState) {
 fn landslide(table: &Table, p: DVec2) -> Option<Vec<DVec2>> {
     let mut best: Option<(f64, DVec2, DVec2, DVec2)> = None;
     for t in &table.terrain {
-        let TerrainKind::Hill { contours } = t.kind else { continue };
+        let TerrainKind::Hill { contours } = t.kind else {
+            continue;
+        };
         if contours < EARTH_DEMON_CONTOURS || t.points.len() < 3 {
             continue;
         }
@@ -856,7 +1013,10 @@ fn segment_meets_polygon(a: DVec2, b: DVec2, poly: &[DVec2]) -> bool {
 /// "at (30.0, 20.0)", "along (30.0, 20.0) to (42.0, 20.0)".
 fn describe(table: &Table, aim: &Aim) -> String {
     match aim {
-        Aim::Unit(id) => format!("at {}", table.units.get(id).map_or(id.as_str(), |u| u.name.as_str())),
+        Aim::Unit(id) => format!(
+            "at {}",
+            table.units.get(id).map_or(id.as_str(), |u| u.name.as_str())
+        ),
         Aim::Point(p) => format!("at ({:.1}, {:.1})", p.x, p.y),
         Aim::Line(a, b) => format!("along ({:.1}, {:.1}) to ({:.1}, {:.1})", a.x, a.y, b.x, b.y),
     }
@@ -884,8 +1044,15 @@ fn douse(turn: &mut TurnState) {
     }
     let terrain = turn.table.terrain.clone();
     let wet = |e: &Effect| match &e.kind {
-        EffectKind::WallOfFire { from, to } => squares.iter().any(|s| Place::Line(*from, *to).distance(s) <= 1e-9),
-        EffectKind::WoodsFire { woods, from, to, reach } => {
+        EffectKind::WallOfFire { from, to } => squares
+            .iter()
+            .any(|s| Place::Line(*from, *to).distance(s) <= 1e-9),
+        EffectKind::WoodsFire {
+            woods,
+            from,
+            to,
+            reach,
+        } => {
             let w = &terrain[*woods];
             squares.iter().any(|s| {
                 let burning = Place::Line(*from, *to).distance(s) <= reach + 1e-9;
@@ -901,7 +1068,8 @@ fn douse(turn: &mut TurnState) {
             EffectKind::WallOfFire { .. } => "the Wall of Fire",
             _ => "the fire in the woods",
         };
-        turn.events.push(Event::Magic(MagicEvent::PutOut { what: what.into() }));
+        turn.events
+            .push(Event::Magic(MagicEvent::PutOut { what: what.into() }));
     }
 }
 
@@ -927,7 +1095,12 @@ pub(crate) fn end_of_turn(turn: &mut TurnState, orders: &TurnOrders, options: &G
     // Summoned troops that are gone need no effect.
     kept.retain(|e| match &e.kind {
         EffectKind::Summoned { unit, .. } => {
-            !e.is_active() || turn.table.units.get(unit).is_some_and(|u| u.status.is_present())
+            !e.is_active()
+                || turn
+                    .table
+                    .units
+                    .get(unit)
+                    .is_some_and(|u| u.status.is_present())
         }
         _ => true,
     });
@@ -936,7 +1109,12 @@ pub(crate) fn end_of_turn(turn: &mut TurnState, orders: &TurnOrders, options: &G
 }
 
 fn expire(turn: &mut TurnState, e: &Effect) {
-    let name = |id: &str| turn.table.units.get(id).map_or(id.to_string(), |u| u.name.clone());
+    let name = |id: &str| {
+        turn.table
+            .units
+            .get(id)
+            .map_or(id.to_string(), |u| u.name.clone())
+    };
     let ended = match &e.kind {
         EffectKind::Summoned { unit, .. } => {
             let n = name(unit);
@@ -953,7 +1131,9 @@ fn expire(turn: &mut TurnState, e: &Effect) {
             }
             format!("{n} fade away")
         }
-        EffectKind::ShieldOfAir { wizard } => format!("the Shield of Air over {} is gone", name(wizard)),
+        EffectKind::ShieldOfAir { wizard } => {
+            format!("the Shield of Air over {} is gone", name(wizard))
+        }
         EffectKind::Slumber { hero } => format!("{} wakes", name(hero)),
         EffectKind::Blinded { commander } => format!("{} sees again", name(commander)),
         EffectKind::WallOfFire { .. } => "the Wall of Fire dies down".into(),
@@ -962,7 +1142,8 @@ fn expire(turn: &mut TurnState, e: &Effect) {
         EffectKind::WindDemon { unit } => format!("the Wind Demon leaves {}", name(unit)),
         EffectKind::Landslide { .. } | EffectKind::WoodsFire { .. } => return,
     };
-    turn.events.push(Event::Magic(MagicEvent::Ended { what: ended }));
+    turn.events
+        .push(Event::Magic(MagicEvent::Ended { what: ended }));
 }
 
 /// Fire in woods (§10; ruling S-11): each turn it reaches 2 inches farther
@@ -972,35 +1153,61 @@ fn burn(turn: &mut TurnState, options: &GameOptions) {
     let mut losses: Vec<(UnitId, u32)> = Vec::new();
     let mut out = Vec::new();
     for (i, e) in turn.table.effects.iter_mut().enumerate() {
-        let EffectKind::WoodsFire { woods, from, to, reach } = &mut e.kind else { continue };
+        let EffectKind::WoodsFire {
+            woods,
+            from,
+            to,
+            reach,
+        } = &mut e.kind
+        else {
+            continue;
+        };
         *reach += FIRE_SPREAD;
         let w = &turn.table.terrain[*woods];
-        let burning = |q: DVec2| point_in_polygon(q, &w.points) && point_segment_distance(q, *from, *to) <= *reach + 1e-9;
-        turn.events.push(Event::Magic(MagicEvent::FireSpread { reach: *reach }));
+        let burning = |q: DVec2| {
+            point_in_polygon(q, &w.points) && point_segment_distance(q, *from, *to) <= *reach + 1e-9
+        };
+        turn.events
+            .push(Event::Magic(MagicEvent::FireSpread { reach: *reach }));
         for u in turn.table.units.values().filter(|u| u.status.is_present()) {
             let cells = figure_places(u);
             let hot = cells.iter().filter(|c| burning(**c)).count() as u32;
             if hot == 0 {
                 continue;
             }
-            let in_fire = (u.figures * hot).div_ceil(cells.len() as u32).min(u.figures);
-            let dead = if u.kind.is_single_figure() { 0 } else { half(in_fire, options.figure_rounding) };
+            let in_fire = (u.figures * hot)
+                .div_ceil(cells.len() as u32)
+                .min(u.figures);
+            let dead = if u.kind.is_single_figure() {
+                0
+            } else {
+                half(in_fire, options.figure_rounding)
+            };
             if dead > 0 {
                 losses.push((u.id.clone(), dead));
             }
         }
-        if w.points.iter().all(|q| point_segment_distance(*q, *from, *to) <= *reach) {
+        if w.points
+            .iter()
+            .all(|q| point_segment_distance(*q, *from, *to) <= *reach)
+        {
             out.push(i);
         }
     }
     for (id, n) in losses {
         let name = turn.table.units[&id].name.clone();
-        turn.events.push(Event::Magic(MagicEvent::Burned { unit: id.clone(), name, lost: n }));
+        turn.events.push(Event::Magic(MagicEvent::Burned {
+            unit: id.clone(),
+            name,
+            lost: n,
+        }));
         take_losses(turn, &id, n);
     }
     for i in out.into_iter().rev() {
         turn.table.effects.remove(i);
-        turn.events.push(Event::Magic(MagicEvent::Ended { what: "the woods have burnt out".into() }));
+        turn.events.push(Event::Magic(MagicEvent::Ended {
+            what: "the woods have burnt out".into(),
+        }));
     }
 }
 
@@ -1030,25 +1237,35 @@ pub fn charge_barrier(table: &Table, fp: &Footprint) -> Option<&'static str> {
         half_depth: (fp.half_depth - 10.0 * TOUCH).max(0.0),
         ..*fp
     };
-    table.effects.iter().filter(|e| e.is_active()).find_map(|e| match e.kind {
-        EffectKind::WallOfFire { from, to } if Place::Line(from, to).distance(&inner) <= 0.0 => {
-            Some("the Wall of Fire")
-        }
-        EffectKind::Tremors { from, to } if Place::Line(from, to).distance(&inner) <= 0.0 => {
-            Some("the Earth-Shaker's tremors")
-        }
-        _ => None,
-    })
+    table
+        .effects
+        .iter()
+        .filter(|e| e.is_active())
+        .find_map(|e| match e.kind {
+            EffectKind::WallOfFire { from, to }
+                if Place::Line(from, to).distance(&inner) <= 0.0 =>
+            {
+                Some("the Wall of Fire")
+            }
+            EffectKind::Tremors { from, to } if Place::Line(from, to).distance(&inner) <= 0.0 => {
+                Some("the Earth-Shaker's tremors")
+            }
+            _ => None,
+        })
 }
 
 /// Whether missiles from `from` to `to` are stopped (§10): a Wall of Fire
 /// across their path, or a Shield of Air over the target.
 pub fn missiles_blocked(table: &Table, from: DVec2, to: DVec2, target: &str) -> bool {
-    table.effects.iter().filter(|e| e.is_active()).any(|e| match &e.kind {
-        EffectKind::ShieldOfAir { wizard } => wizard == target,
-        EffectKind::WallOfFire { from: a, to: b } => segments_cross(from, to, *a, *b),
-        _ => false,
-    })
+    table
+        .effects
+        .iter()
+        .filter(|e| e.is_active())
+        .any(|e| match &e.kind {
+            EffectKind::ShieldOfAir { wizard } => wizard == target,
+            EffectKind::WallOfFire { from: a, to: b } => segments_cross(from, to, *a, *b),
+            _ => false,
+        })
 }
 
 fn segments_cross(p: DVec2, q: DVec2, a: DVec2, b: DVec2) -> bool {
@@ -1061,27 +1278,36 @@ fn segments_cross(p: DVec2, q: DVec2, a: DVec2, b: DVec2) -> bool {
 /// Whose figures a unit's volley kills (§10): under the Wind Demon its
 /// arrows turn back on itself.
 pub(crate) fn arrows_land_on(turn: &mut TurnState, firer: &str, target: &str) -> UnitId {
-    let turned = turn
-        .table
-        .effects
-        .iter()
-        .any(|e| e.is_active() && matches!(&e.kind, EffectKind::WindDemon { unit } if unit == firer));
+    let turned = turn.table.effects.iter().any(|e| {
+        e.is_active() && matches!(&e.kind, EffectKind::WindDemon { unit } if unit == firer)
+    });
     if !turned {
         return target.to_string();
     }
-    let name = turn.table.units.get(firer).map_or(firer.to_string(), |u| u.name.clone());
-    turn.events.push(Event::Magic(MagicEvent::ArrowsTurned { unit: firer.to_string(), name }));
+    let name = turn
+        .table
+        .units
+        .get(firer)
+        .map_or(firer.to_string(), |u| u.name.clone());
+    turn.events.push(Event::Magic(MagicEvent::ArrowsTurned {
+        unit: firer.to_string(),
+        name,
+    }));
     firer.to_string()
 }
 
 /// Whether a hero sleeps or a commander is blind (Black Slumber, Helm of
 /// Darkness): he adds nothing and does not move while it lasts.
 pub fn spellbound(table: &Table, id: &str) -> bool {
-    table.effects.iter().filter(|e| e.is_active()).any(|e| match &e.kind {
-        EffectKind::Slumber { hero } => hero == id,
-        EffectKind::Blinded { commander } => commander == id,
-        _ => false,
-    })
+    table
+        .effects
+        .iter()
+        .filter(|e| e.is_active())
+        .any(|e| match &e.kind {
+            EffectKind::Slumber { hero } => hero == id,
+            EffectKind::Blinded { commander } => commander == id,
+            _ => false,
+        })
 }
 
 #[cfg(test)]
@@ -1091,8 +1317,18 @@ mod tests {
     #[test]
     fn crossing_segments() {
         let p = |x, y| DVec2::new(x, y);
-        assert!(segments_cross(p(0.0, 0.0), p(10.0, 0.0), p(5.0, -1.0), p(5.0, 1.0)));
-        assert!(!segments_cross(p(0.0, 0.0), p(4.0, 0.0), p(5.0, -1.0), p(5.0, 1.0)));
+        assert!(segments_cross(
+            p(0.0, 0.0),
+            p(10.0, 0.0),
+            p(5.0, -1.0),
+            p(5.0, 1.0)
+        ));
+        assert!(!segments_cross(
+            p(0.0, 0.0),
+            p(4.0, 0.0),
+            p(5.0, -1.0),
+            p(5.0, 1.0)
+        ));
     }
 
     #[test]

@@ -86,19 +86,39 @@ pub enum Breach {
     /// "Hyrkanian foot never leaves Hyrkania" (an arm fielded away from home).
     AwayFromHome { nation: String, arm: ArmKind },
     /// "Aquilonians 2 has 30 figures; units of Aquilonians are 24."
-    OverStrength { unit: String, figures: u32, full: String },
+    OverStrength {
+        unit: String,
+        figures: u32,
+        full: String,
+    },
     /// "Only one unit may be under strength: Aquilonians 2, Bossonian Archers."
     UnderStrength { units: Vec<String> },
     /// "Aquilonians 2 has 5 figures, under half a unit (12)."
-    TooWeak { unit: String, figures: u32, floor: u32 },
+    TooWeak {
+        unit: String,
+        figures: u32,
+        floor: u32,
+    },
     /// "3 heroes need 2,250 points; the army fields 1,500."
-    Heroes { heroes: u32, allowed: u32, total: u32 },
+    Heroes {
+        heroes: u32,
+        allowed: u32,
+        total: u32,
+    },
     /// "2 superheroes, but an army must field 1,500 points for each: 2,000 allow 1."
-    Superheroes { superheroes: u32, allowed: u32, total: u32 },
+    Superheroes {
+        superheroes: u32,
+        allowed: u32,
+        total: u32,
+    },
     /// "Two heroes on foot: no two heroes may serve in the same type of unit."
     HeroesSameType { mounted: bool, names: Vec<String> },
     /// "Hero Trocero is mounted but serves with Aquilonians (foot)."
-    HeroWrongUnit { hero: String, mounted: bool, unit: String },
+    HeroWrongUnit {
+        hero: String,
+        mounted: bool,
+        unit: String,
+    },
     /// "Commander Conan is with 'Black Dragon', which is not in this army."
     NoSuchUnit { who: String, unit: String },
     /// "No gamer should buy wizards of more than one type to serve with the same army."
@@ -328,7 +348,9 @@ impl BandTest<'_> {
     pub(crate) fn passes(&self, total: u32) -> bool {
         match *self {
             BandTest::Arm { figures, band, .. } => within(figures, total, band),
-            BandTest::Designation { figures, of, band, .. } => within(figures, of, band),
+            BandTest::Designation {
+                figures, of, band, ..
+            } => within(figures, of, band),
             BandTest::OneUnit { units, .. } => units <= 1,
             BandTest::Home { figures, .. } => figures == 0,
         }
@@ -413,7 +435,10 @@ pub fn check(army: &ArmyFile) -> Result<Report, ArmyError> {
                 what: "unit designation",
                 given: line.designation.clone(),
                 list: nation.name.clone(),
-                suggestion: suggest(&line.designation, designations.iter().map(|d| d.designation.as_str())),
+                suggestion: suggest(
+                    &line.designation,
+                    designations.iter().map(|d| d.designation.as_str()),
+                ),
             });
             continue;
         };
@@ -483,7 +508,14 @@ pub fn check(army: &ArmyFile) -> Result<Report, ArmyError> {
 
     // Mercenaries.
     let merc_names = &names[army.units.len()..];
-    let merc_figures = mercenaries(army, &nation, merc_names, &mut lines, &mut under, &mut breaches);
+    let merc_figures = mercenaries(
+        army,
+        &nation,
+        merc_names,
+        &mut lines,
+        &mut under,
+        &mut breaches,
+    );
     if merc_figures > 0 {
         let limit = match nation.mercenaries {
             Mercenaries::Any { percent } | Mercenaries::FreeCompanies { percent } => Some(percent),
@@ -561,7 +593,13 @@ fn single_line(h: &Hero, what: &str, points: u32) -> CostLine {
 
 /// Unit size: over a full unit is a breach; under it, the unit is the (one)
 /// under-strength unit, and must keep half a unit.
-fn size_breaches(name: &str, figures: u32, d: &Designation, under: &mut Vec<String>, breaches: &mut Vec<Breach>) {
+fn size_breaches(
+    name: &str,
+    figures: u32,
+    d: &Designation,
+    under: &mut Vec<String>,
+    breaches: &mut Vec<Breach>,
+) {
     if figures > d.figures.max() {
         breaches.push(Breach::OverStrength {
             unit: name.to_string(),
@@ -619,7 +657,10 @@ fn mercenaries(
                 what: "unit designation",
                 given: m.designation.clone(),
                 list: from.name.clone(),
-                suggestion: suggest(&m.designation, from.designations().map(|(_, d)| d.designation.as_str())),
+                suggestion: suggest(
+                    &m.designation,
+                    from.designations().map(|(_, d)| d.designation.as_str()),
+                ),
             });
             continue;
         };
@@ -647,7 +688,13 @@ fn mercenaries(
                     }
                     None => Err(units
                         .iter()
-                        .map(|l| format!("{} ({})", l.designation.as_deref().unwrap_or("any unit"), l.nation))
+                        .map(|l| {
+                            format!(
+                                "{} ({})",
+                                l.designation.as_deref().unwrap_or("any unit"),
+                                l.nation
+                            )
+                        })
                         .collect::<Vec<_>>()
                         .join(", ")),
                 }
@@ -692,12 +739,19 @@ fn mercenaries(
 }
 
 /// Check and price the wizards.
-fn wizards(army: &ArmyFile, nation: &Nation, lines: &mut Vec<CostLine>, breaches: &mut Vec<Breach>) {
+fn wizards(
+    army: &ArmyFile,
+    nation: &Nation,
+    lines: &mut Vec<CostLine>,
+    breaches: &mut Vec<Breach>,
+) {
     let mut orders: Vec<MagicOrder> = Vec::new();
     for w in &army.wizards {
         let order = match magic_order(&w.order) {
             Ok(o) => o,
-            Err(ArmyError::UnknownName { given, suggestion, .. }) => {
+            Err(ArmyError::UnknownName {
+                given, suggestion, ..
+            }) => {
                 breaches.push(Breach::UnknownName {
                     what: "magic user",
                     given,
@@ -737,7 +791,9 @@ fn wizards(army: &ArmyFile, nation: &Nation, lines: &mut Vec<CostLine>, breaches
         });
         orders.push(order);
     }
-    let clash = orders.iter().any(|a| orders.iter().any(|b| !a.works_with(b)));
+    let clash = orders
+        .iter()
+        .any(|a| orders.iter().any(|b| !a.works_with(b)));
     if clash {
         breaches.push(Breach::WizardTypes {
             orders: orders.iter().map(|o| o.name.clone()).collect(),
@@ -745,7 +801,13 @@ fn wizards(army: &ArmyFile, nation: &Nation, lines: &mut Vec<CostLine>, breaches
     }
 }
 
-fn hero_breaches(army: &ArmyFile, names: &[String], nation: &Nation, total: u32, breaches: &mut Vec<Breach>) {
+fn hero_breaches(
+    army: &ArmyFile,
+    names: &[String],
+    nation: &Nation,
+    total: u32,
+    breaches: &mut Vec<Breach>,
+) {
     let slots = army.heroes.len() as u32 + HEROES_PER_SUPERHERO * army.superheroes.len() as u32;
     let allowed = total / POINTS_PER_HERO;
     if slots > allowed {
@@ -771,7 +833,10 @@ fn hero_breaches(army: &ArmyFile, names: &[String], nation: &Nation, total: u32,
             .map(|h| h.name.clone())
             .collect();
         if same.len() > 1 {
-            breaches.push(Breach::HeroesSameType { mounted, names: same });
+            breaches.push(Breach::HeroesSameType {
+                mounted,
+                names: same,
+            });
         }
     }
     // The unit a hero serves with must exist and match him.

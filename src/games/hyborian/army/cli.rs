@@ -21,13 +21,18 @@ pub fn check_cli(path: &str) -> (String, i32) {
         Ok(t) => t,
         Err(e) => return (format!("error: {path}: {e}\n"), UNREADABLE),
     };
-    if crate::games::ruleset_named_in(&text).is_ok_and(|r| r == crate::games::fr_ancients::RULESET) {
+    if crate::games::ruleset_named_in(&text).is_ok_and(|r| r == crate::games::fr_ancients::RULESET)
+    {
         return crate::games::fr_ancients::army::check_cli(path, &text);
     }
     let report = ArmyFile::from_toml(path, &text).and_then(|army| check(&army));
     match report {
         Ok(r) => {
-            let code = if r.breaches.is_empty() { LEGAL } else { BREACHES };
+            let code = if r.breaches.is_empty() {
+                LEGAL
+            } else {
+                BREACHES
+            };
             (render(path, &r), code)
         }
         Err(e) => (format!("error: {e}\n"), UNREADABLE),
@@ -66,7 +71,8 @@ pub fn new_cli(nation: &str, points: u32) -> (String, i32) {
         Ok(a) => a,
         Err(e) => return (format!("error: {e}\n"), UNREADABLE),
     };
-    let mut out = String::from("# Proposed by `umpire army new`: a legal starting point to edit.\n");
+    let mut out =
+        String::from("# Proposed by `umpire army new`: a legal starting point to edit.\n");
     if let Ok(r) = check(&army) {
         out.push_str(&format!(
             "# {} points of {}, {} figures.\n",
@@ -80,11 +86,18 @@ pub fn new_cli(nation: &str, points: u32) -> (String, i32) {
 /// A national list as the book prints it: points, banner, mercenaries, and
 /// each arm's table with type, class, figures, points per figure and band.
 pub fn describe(n: &Nation) -> String {
-    let mut out = format!("{}: {} points\nBanner: {}\n", n.name.to_uppercase(), n.points, n.banner);
+    let mut out = format!(
+        "{}: {} points\nBanner: {}\n",
+        n.name.to_uppercase(),
+        n.points,
+        n.banner
+    );
     let mercs = match &n.mercenaries {
         Mercenaries::None => "none".to_string(),
         Mercenaries::Any { percent } => format!("up to {percent}% of the army"),
-        Mercenaries::FreeCompanies { percent } => format!("Free Companies, up to {percent}% of the army"),
+        Mercenaries::FreeCompanies { percent } => {
+            format!("Free Companies, up to {percent}% of the army")
+        }
         Mercenaries::Listed { units } => units
             .iter()
             .map(|l| {

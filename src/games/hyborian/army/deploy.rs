@@ -89,16 +89,25 @@ impl ArmyFile {
             );
         for ((list, designation, figures, crossbows), name) in lines.zip(&names) {
             let from = nation(list)?;
-            let (_, d) = from.designation(designation).ok_or_else(|| ArmyError::UnknownName {
-                what: "unit designation",
-                given: designation.clone(),
-                suggestion: super::suggest(designation, from.designations().map(|(_, d)| d.designation.as_str())),
-            })?;
+            let (_, d) = from
+                .designation(designation)
+                .ok_or_else(|| ArmyError::UnknownName {
+                    what: "unit designation",
+                    given: designation.clone(),
+                    suggestion: super::suggest(
+                        designation,
+                        from.designations().map(|(_, d)| d.designation.as_str()),
+                    ),
+                })?;
             let weapons = d
                 .weapons
                 .iter()
                 .map(|w| match (crossbows, w) {
-                    (true, crate::games::hyborian::rules::Weapon::Bow | crate::games::hyborian::rules::Weapon::ShemiteBow) => "crossbow",
+                    (
+                        true,
+                        crate::games::hyborian::rules::Weapon::Bow
+                        | crate::games::hyborian::rules::Weapon::ShemiteBow,
+                    ) => "crossbow",
                     _ => w.code(),
                 })
                 .map(String::from)
@@ -114,7 +123,8 @@ impl ArmyFile {
             });
         }
         // Foot in the centre, mounted troops split between the wings.
-        let (mounted, foot): (Vec<Placed>, Vec<Placed>) = placed.into_iter().partition(|p| p.kind.is_mounted());
+        let (mounted, foot): (Vec<Placed>, Vec<Placed>) =
+            placed.into_iter().partition(|p| p.kind.is_mounted());
         let half = mounted.len().div_ceil(2);
         let mut mounted = mounted.into_iter();
         let left: Vec<Placed> = mounted.by_ref().take(half).collect();
@@ -184,7 +194,10 @@ impl ArmyFile {
         // when his unit does)
         let mut singles = Vec::new();
         if let Some(c) = &self.commander {
-            let with = c.with.clone().or_else(|| order.first().map(|p| p.name.clone()));
+            let with = c
+                .with
+                .clone()
+                .or_else(|| order.first().map(|p| p.name.clone()));
             singles.push((c.name.clone(), UnitType::Commander, with, None));
         }
         for h in &self.heroes {

@@ -170,7 +170,10 @@ impl ArmyFile {
             .map(|(designation, name)| match name {
                 Some(n) => n.clone(),
                 None => {
-                    let repeats = all.iter().filter(|(d, n)| d == designation && n.is_none()).count();
+                    let repeats = all
+                        .iter()
+                        .filter(|(d, n)| d == designation && n.is_none())
+                        .count();
                     let k = seen.entry(designation.as_str()).or_default();
                     *k += 1;
                     if repeats > 1 {
@@ -190,7 +193,10 @@ mod tests {
 
     #[test]
     fn ordinals() {
-        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101].into_iter().map(ordinal).collect();
+        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101]
+            .into_iter()
+            .map(ordinal)
+            .collect();
         assert_eq!(
             got,
             ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]
@@ -216,7 +222,12 @@ mod tests {
         };
         assert_eq!(
             army.unit_names(),
-            ["1st Aquilonians", "Black Dragons", "2nd Aquilonians", "Tarantia Foot"]
+            [
+                "1st Aquilonians",
+                "Black Dragons",
+                "2nd Aquilonians",
+                "Tarantia Foot"
+            ]
         );
     }
 }

@@ -64,7 +64,10 @@ impl MagicOrder {
             Serves::Only(list) => format!("only {}", list.join(" or ")),
         };
         if !self.against.is_empty() {
-            text.push_str(&format!(", or an army fighting {}", self.against.join(" or ")));
+            text.push_str(&format!(
+                ", or an army fighting {}",
+                self.against.join(" or ")
+            ));
         }
         if !self.not_with.is_empty() {
             text.push_str(&format!(", never {}", self.not_with.join(" or ")));
@@ -74,7 +77,11 @@ impl MagicOrder {
 
     /// May wizards of this order serve in the same army as `other`?
     pub fn works_with(&self, other: &MagicOrder) -> bool {
-        let named = |a: &MagicOrder, b: &MagicOrder| a.works_with.iter().any(|n| name_key(n) == name_key(&b.name));
+        let named = |a: &MagicOrder, b: &MagicOrder| {
+            a.works_with
+                .iter()
+                .any(|n| name_key(n) == name_key(&b.name))
+        };
         self.name == other.name || named(self, other) || named(other, self)
     }
 }

@@ -34,7 +34,9 @@ mod nation;
 mod propose;
 pub mod scenario;
 
-pub use check::{check, Breach, CostLine, Report, POINTS_PER_HERO, POINTS_PER_SUPERHERO, UNDER_STRENGTH_FLOOR};
+pub use check::{
+    check, Breach, CostLine, Report, POINTS_PER_HERO, POINTS_PER_SUPERHERO, UNDER_STRENGTH_FLOOR,
+};
 pub use cli::{check_cli, describe, list_cli, new_cli, render};
 pub use deploy::{units_toml, Deployment};
 pub use file::{ArmyFile, Commander, Hero, Mercenary, UnitLine, Wizards};
@@ -63,7 +65,11 @@ pub enum ArmyError {
     },
     /// No legal army of that nation fits the points, e.g. Vendhya at 50.
     #[error("no legal army of {nation} fits in {points} points: {why}")]
-    NoLegalArmy { nation: String, points: u32, why: String },
+    NoLegalArmy {
+        nation: String,
+        points: u32,
+        why: String,
+    },
     /// Deployment failed, e.g. the line is too short for the army.
     #[error("deployment: {0}")]
     Deploy(String),
@@ -79,19 +85,34 @@ pub const MAX_PROPOSED_POINTS: u32 = 15_000;
 
 /// The embedded national lists, one file per nation, in alphabetical order.
 const NATION_FILES: [(&str, &str); 24] = [
-    ("aesir.toml", include_str!("../../../../campaigns/nations/aesir.toml")),
-    ("aquilonia.toml", include_str!("../../../../campaigns/nations/aquilonia.toml")),
-    ("argos.toml", include_str!("../../../../campaigns/nations/argos.toml")),
+    (
+        "aesir.toml",
+        include_str!("../../../../campaigns/nations/aesir.toml"),
+    ),
+    (
+        "aquilonia.toml",
+        include_str!("../../../../campaigns/nations/aquilonia.toml"),
+    ),
+    (
+        "argos.toml",
+        include_str!("../../../../campaigns/nations/argos.toml"),
+    ),
     (
         "black-amazons.toml",
         include_str!("../../../../campaigns/nations/black-amazons.toml"),
     ),
-    ("brythunia.toml", include_str!("../../../../campaigns/nations/brythunia.toml")),
+    (
+        "brythunia.toml",
+        include_str!("../../../../campaigns/nations/brythunia.toml"),
+    ),
     (
         "cimmerians.toml",
         include_str!("../../../../campaigns/nations/cimmerians.toml"),
     ),
-    ("corinthia.toml", include_str!("../../../../campaigns/nations/corinthia.toml")),
+    (
+        "corinthia.toml",
+        include_str!("../../../../campaigns/nations/corinthia.toml"),
+    ),
     (
         "desert-nomads.toml",
         include_str!("../../../../campaigns/nations/desert-nomads.toml"),
@@ -104,23 +125,62 @@ const NATION_FILES: [(&str, &str); 24] = [
         "hill-tribes.toml",
         include_str!("../../../../campaigns/nations/hill-tribes.toml"),
     ),
-    ("hyrkania.toml", include_str!("../../../../campaigns/nations/hyrkania.toml")),
+    (
+        "hyrkania.toml",
+        include_str!("../../../../campaigns/nations/hyrkania.toml"),
+    ),
     (
         "khauran-and-khoraja.toml",
         include_str!("../../../../campaigns/nations/khauran-and-khoraja.toml"),
     ),
-    ("koth.toml", include_str!("../../../../campaigns/nations/koth.toml")),
-    ("kozaki.toml", include_str!("../../../../campaigns/nations/kozaki.toml")),
-    ("nemedia.toml", include_str!("../../../../campaigns/nations/nemedia.toml")),
-    ("ophir.toml", include_str!("../../../../campaigns/nations/ophir.toml")),
-    ("pictland.toml", include_str!("../../../../campaigns/nations/pictland.toml")),
-    ("shem.toml", include_str!("../../../../campaigns/nations/shem.toml")),
-    ("stygia.toml", include_str!("../../../../campaigns/nations/stygia.toml")),
-    ("turan.toml", include_str!("../../../../campaigns/nations/turan.toml")),
-    ("vanir.toml", include_str!("../../../../campaigns/nations/vanir.toml")),
-    ("vendhya.toml", include_str!("../../../../campaigns/nations/vendhya.toml")),
-    ("zamora.toml", include_str!("../../../../campaigns/nations/zamora.toml")),
-    ("zingara.toml", include_str!("../../../../campaigns/nations/zingara.toml")),
+    (
+        "koth.toml",
+        include_str!("../../../../campaigns/nations/koth.toml"),
+    ),
+    (
+        "kozaki.toml",
+        include_str!("../../../../campaigns/nations/kozaki.toml"),
+    ),
+    (
+        "nemedia.toml",
+        include_str!("../../../../campaigns/nations/nemedia.toml"),
+    ),
+    (
+        "ophir.toml",
+        include_str!("../../../../campaigns/nations/ophir.toml"),
+    ),
+    (
+        "pictland.toml",
+        include_str!("../../../../campaigns/nations/pictland.toml"),
+    ),
+    (
+        "shem.toml",
+        include_str!("../../../../campaigns/nations/shem.toml"),
+    ),
+    (
+        "stygia.toml",
+        include_str!("../../../../campaigns/nations/stygia.toml"),
+    ),
+    (
+        "turan.toml",
+        include_str!("../../../../campaigns/nations/turan.toml"),
+    ),
+    (
+        "vanir.toml",
+        include_str!("../../../../campaigns/nations/vanir.toml"),
+    ),
+    (
+        "vendhya.toml",
+        include_str!("../../../../campaigns/nations/vendhya.toml"),
+    ),
+    (
+        "zamora.toml",
+        include_str!("../../../../campaigns/nations/zamora.toml"),
+    ),
+    (
+        "zingara.toml",
+        include_str!("../../../../campaigns/nations/zingara.toml"),
+    ),
 ];
 
 /// The embedded army data as written (file name, text): every national

@@ -215,7 +215,9 @@ impl Designation {
 impl Nation {
     /// Every designation with the arm it belongs to, in the book's order.
     pub fn designations(&self) -> impl Iterator<Item = (&Arm, &Designation)> {
-        self.arms.iter().flat_map(|a| a.units.iter().map(move |d| (a, d)))
+        self.arms
+            .iter()
+            .flat_map(|a| a.units.iter().map(move |d| (a, d)))
     }
 
     /// Find a designation by name, ignoring case and punctuation.
@@ -270,7 +272,10 @@ impl Nation {
             if d.one_unit == d.percent.is_some() {
                 return Err(ArmyError::Nation {
                     file: file.to_string(),
-                    message: format!("{}: give either `percent` or `one_unit = true`", d.designation),
+                    message: format!(
+                        "{}: give either `percent` or `one_unit = true`",
+                        d.designation
+                    ),
                 });
             }
         }
@@ -297,18 +302,23 @@ mod tests {
 
     #[test]
     fn lists_the_book_cannot_buy_are_refused() {
-        let err = Nation::from_toml("x.toml", &MINIMAL.replace("class = \"B\"", "class = \"C\"")).unwrap_err();
+        let err = Nation::from_toml("x.toml", &MINIMAL.replace("class = \"B\"", "class = \"C\""))
+            .unwrap_err();
         assert_eq!(
             err.to_string(),
             "x.toml: Foot: heavy infantry class C cannot be bought (the point table prints X)"
         );
-        let err = Nation::from_toml("x.toml", &MINIMAL.replace("type = \"HI\"", "type = \"XX\"")).unwrap_err();
+        let err = Nation::from_toml("x.toml", &MINIMAL.replace("type = \"HI\"", "type = \"XX\""))
+            .unwrap_err();
         assert!(err.to_string().contains("unknown unit type 'XX'"), "{err}");
-        let err = Nation::from_toml("x.toml", &MINIMAL.replace("[0, 100]", "[60, 40]")).unwrap_err();
+        let err =
+            Nation::from_toml("x.toml", &MINIMAL.replace("[0, 100]", "[60, 40]")).unwrap_err();
         assert!(err.to_string().contains("bands are low-high"), "{err}");
-        let err = Nation::from_toml("x.toml", &MINIMAL.replace("percent = [0, 100]", "")).unwrap_err();
+        let err =
+            Nation::from_toml("x.toml", &MINIMAL.replace("percent = [0, 100]", "")).unwrap_err();
         assert!(
-            err.to_string().contains("give either `percent` or `one_unit = true`"),
+            err.to_string()
+                .contains("give either `percent` or `one_unit = true`"),
             "{err}"
         );
     }

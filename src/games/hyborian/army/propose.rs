@@ -62,7 +62,11 @@ fn targets(nation: &Nation, usable: &[bool], points: u32) -> Vec<u32> {
             (true, None) => (1.0 - stated).max(0.0),
         };
         arm_weights.push(weight);
-        let mids: Vec<f64> = arm.units.iter().map(|d| d.percent.map_or(0.0, mid)).collect();
+        let mids: Vec<f64> = arm
+            .units
+            .iter()
+            .map(|d| d.percent.map_or(0.0, mid))
+            .collect();
         let sum: f64 = mids.iter().sum();
         for m in mids {
             fractions.push(if sum > 0.0 { weight * m / sum } else { 0.0 });
@@ -91,7 +95,8 @@ fn targets(nation: &Nation, usable: &[bool], points: u32) -> Vec<u32> {
                 guard_wanted = false;
                 u32::from(want)
             } else {
-                (f / total_weight.max(f64::EPSILON) * figures / f64::from(d.figures.max())).round() as u32
+                (f / total_weight.max(f64::EPSILON) * figures / f64::from(d.figures.max())).round()
+                    as u32
             }
         })
         .collect()
@@ -164,7 +169,11 @@ impl Search<'_> {
 
     /// The units of a combination: (designation, figures), the last unit of
     /// the trimmed designation cut to its figures.
-    fn units<'b>(&'b self, counts: &'b [u32], trim: Option<(usize, u32)>) -> impl Iterator<Item = (usize, u32)> + 'b {
+    fn units<'b>(
+        &'b self,
+        counts: &'b [u32],
+        trim: Option<(usize, u32)>,
+    ) -> impl Iterator<Item = (usize, u32)> + 'b {
         counts.iter().enumerate().flat_map(move |(i, &n)| {
             let full = self.designations[i].figures.max();
             (0..n).map(move |k| match trim {
@@ -199,7 +208,10 @@ impl Search<'_> {
 /// few points for the smallest legal army).
 pub fn propose(nation_name: &str, points: u32) -> Result<ArmyFile, ArmyError> {
     if points > super::MAX_PROPOSED_POINTS {
-        return Err(ArmyError::TooManyPoints { points, max: super::MAX_PROPOSED_POINTS });
+        return Err(ArmyError::TooManyPoints {
+            points,
+            max: super::MAX_PROPOSED_POINTS,
+        });
     }
     let nation = nation(nation_name)?;
     let designations: Vec<&Designation> = nation.designations().map(|(_, d)| d).collect();

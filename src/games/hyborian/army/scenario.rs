@@ -144,7 +144,11 @@ pub enum ScenarioError {
     /// A unit, or a `hold-ground` condition, names a side that is not one
     /// of the scenario's `[[side]]`s.
     #[error("{what} names side '{side}', but the scenario's sides are: {sides}")]
-    UnknownSide { what: String, side: String, sides: String },
+    UnknownSide {
+        what: String,
+        side: String,
+        sides: String,
+    },
 }
 
 /// Read a scenario file: split its own keys from the case-file sections,
@@ -155,11 +159,13 @@ pub enum ScenarioError {
 /// [`ScenarioError`] saying what is wrong, with TOML's line and column for
 /// syntax errors.
 pub fn load(text: &str) -> Result<Loaded, ScenarioError> {
-    let mut doc: toml::Table = toml::from_str(text).map_err(|e| ScenarioError::Syntax(e.to_string()))?;
+    let mut doc: toml::Table =
+        toml::from_str(text).map_err(|e| ScenarioError::Syntax(e.to_string()))?;
     // The rule set's name is the game's business, not the scenario's.
     doc.remove("ruleset");
-    let (setup_part, own): (toml::Table, toml::Table) =
-        doc.into_iter().partition(|(k, _)| SETUP_KEYS.contains(&k.as_str()));
+    let (setup_part, own): (toml::Table, toml::Table) = doc
+        .into_iter()
+        .partition(|(k, _)| SETUP_KEYS.contains(&k.as_str()));
     let setup: Setup = setup_part
         .try_into()
         .map_err(|e: toml::de::Error| ScenarioError::Syntax(e.to_string()))?;
@@ -178,7 +184,15 @@ pub fn load(text: &str) -> Result<Loaded, ScenarioError> {
         table.deployment_zones = s
             .sides
             .iter()
-            .map(|side| (side.id.clone(), [DVec2::new(side.zone.x[0], side.zone.y[0]), DVec2::new(side.zone.x[1], side.zone.y[1])]))
+            .map(|side| {
+                (
+                    side.id.clone(),
+                    [
+                        DVec2::new(side.zone.x[0], side.zone.y[0]),
+                        DVec2::new(side.zone.x[1], side.zone.y[1]),
+                    ],
+                )
+            })
             .collect();
     }
     if let Some(s) = &scenario {
@@ -196,12 +210,21 @@ pub fn load(text: &str) -> Result<Loaded, ScenarioError> {
                 return Err(ScenarioError::UnknownSide {
                     what,
                     side: side.clone(),
-                    sides: s.sides.iter().map(|x| x.id.as_str()).collect::<Vec<_>>().join(", "),
+                    sides: s
+                        .sides
+                        .iter()
+                        .map(|x| x.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
                 });
             }
         }
     }
-    Ok(Loaded { scenario, setup, table })
+    Ok(Loaded {
+        scenario,
+        setup,
+        table,
+    })
 }
 
 /// Who won and why.
@@ -223,7 +246,9 @@ fn points(u: &Unit) -> (u32, u32) {
         UnitType::Superhero => (superhero_cost(u.mounted), 1),
         UnitType::Commander => (0, 1),
         UnitType::Wizard => (u.spell_points.unwrap_or(0), 1),
-        UnitType::HeavyChariot | UnitType::LightChariot => (figure_cost(u.kind, u.class, bow).unwrap_or(0), 2),
+        UnitType::HeavyChariot | UnitType::LightChariot => {
+            (figure_cost(u.kind, u.class, bow).unwrap_or(0), 2)
+        }
         UnitType::WoollyMammoth => (figure_cost(u.kind, u.class, bow).unwrap_or(0), 4),
         k => (figure_cost(k, u.class, bow).unwrap_or(0), 1),
     };
@@ -240,7 +265,11 @@ fn points(u: &Unit) -> (u32, u32) {
 fn broken(u: &Unit) -> bool {
     matches!(
         u.status,
-        Status::Rout | Status::Surrendered | Status::Captured | Status::Eliminated | Status::OffTable
+        Status::Rout
+            | Status::Surrendered
+            | Status::Captured
+            | Status::Eliminated
+            | Status::OffTable
     )
 }
 
@@ -272,23 +301,34 @@ pub fn assess(scenario: &Scenario, table: &Table, last_turn: bool) -> Verdict {
                             .iter()
                             .filter(|u| !u.kind.is_single_figure() && broken(u))
                             .count() as u32;
-                        (n >= *units).then(|| format!("{} has {n} units routed, surrendered or destroyed", enemy.id))
+                        (n >= *units).then(|| {
+                            format!(
+                                "{} has {n} units routed, surrendered or destroyed",
+                                enemy.id
+                            )
+                        })
                     }
                     Victory::CommanderTaken => theirs
                         .iter()
                         .find(|u| {
-                            u.kind == UnitType::Commander && matches!(u.status, Status::Captured | Status::OffTable)
+                            u.kind == UnitType::Commander
+                                && matches!(u.status, Status::Captured | Status::OffTable)
                         })
-                        .map(|u| format!("{}'s commander {} is captured or gone", enemy.id, u.name)),
-                    Victory::HoldGround { side: holder, area } => (last_turn && holder == &side.id && {
-                        let inside = |id: &str| {
-                            table
-                                .units_of(id)
-                                .any(|u| u.status == Status::Ready && area.contains([u.front.x, u.front.y]))
-                        };
-                        inside(&side.id) && !inside(&enemy.id)
-                    })
-                    .then(|| format!("{} holds the ground at the end of the battle", side.id)),
+                        .map(|u| {
+                            format!("{}'s commander {} is captured or gone", enemy.id, u.name)
+                        }),
+                    Victory::HoldGround { side: holder, area } => {
+                        (last_turn && holder == &side.id && {
+                            let inside = |id: &str| {
+                                table.units_of(id).any(|u| {
+                                    u.status == Status::Ready
+                                        && area.contains([u.front.x, u.front.y])
+                                })
+                            };
+                            inside(&side.id) && !inside(&enemy.id)
+                        })
+                        .then(|| format!("{} holds the ground at the end of the battle", side.id))
+                    }
                 };
                 if let Some(r) = met {
                     reasons.push(r);
@@ -299,7 +339,11 @@ pub fn assess(scenario: &Scenario, table: &Table, last_turn: bool) -> Verdict {
             }
         }
     }
-    let winner = if winners.len() == 1 { winners.pop() } else { None };
+    let winner = if winners.len() == 1 {
+        winners.pop()
+    } else {
+        None
+    };
     if winner.is_none() && !reasons.is_empty() {
         reasons.push("both sides met a condition in the same turn: a draw".into());
     }
@@ -312,7 +356,15 @@ mod tests {
     use crate::games::hyborian::rules::{Class, Formation};
     use glam::DVec2;
 
-    fn unit(id: &str, side: &str, kind: UnitType, figures: u32, original: u32, status: Status, at: [f64; 2]) -> Unit {
+    fn unit(
+        id: &str,
+        side: &str,
+        kind: UnitType,
+        figures: u32,
+        original: u32,
+        status: Status,
+        at: [f64; 2],
+    ) -> Unit {
         Unit {
             id: id.into(),
             side: side.into(),
@@ -407,7 +459,11 @@ mod tests {
             ),
             archers,
         ]);
-        let v = assess(&scenario(vec![Victory::ArmyBroken { percent: 50 }]), &t, false);
+        let v = assess(
+            &scenario(vec![Victory::ArmyBroken { percent: 50 }]),
+            &t,
+            false,
+        );
         assert_eq!(v.winner.as_deref(), Some("aquilonia"));
         assert_eq!(
             v.reasons,
@@ -446,7 +502,11 @@ mod tests {
                 [20.0, 30.0],
             ),
         ]);
-        let v = assess(&scenario(vec![Victory::UnitsBroken { units: 2 }]), &t, false);
+        let v = assess(
+            &scenario(vec![Victory::UnitsBroken { units: 2 }]),
+            &t,
+            false,
+        );
         assert_eq!(
             v,
             Verdict {
@@ -530,7 +590,11 @@ mod tests {
                 [24.0, 20.0],
             ),
         ]);
-        let v = assess(&scenario(vec![Victory::ArmyBroken { percent: 50 }]), &t, false);
+        let v = assess(
+            &scenario(vec![Victory::ArmyBroken { percent: 50 }]),
+            &t,
+            false,
+        );
         assert_eq!(v.winner, None);
         assert_eq!(
             v.reasons.last().map(String::as_str),

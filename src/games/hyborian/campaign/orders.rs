@@ -129,7 +129,9 @@ pub fn is_campaign_mail(text: &str) -> bool {
         || lines.any(|l| {
             let w: Vec<&str> = l.split_whitespace().take(3).collect();
             starts_with_campaign(l)
-                && w.get(2).is_some_and(|r| r.eq_ignore_ascii_case("power") || r.eq_ignore_ascii_case("secretary"))
+                && w.get(2).is_some_and(|r| {
+                    r.eq_ignore_ascii_case("power") || r.eq_ignore_ascii_case("secretary")
+                })
         })
 }
 
@@ -411,10 +413,19 @@ mod tests {
         );
         assert!(is_campaign_mail("\n  Campaign x power y password z"));
         assert!(!is_campaign_mail("GAME ford SIDE a PASSWORD b"));
-        assert!(is_campaign_mail("Hi Pelias,\n\nCAMPAIGN dragon POWER koth PASSWORD x\narmy koth-1 halt"));
-        assert!(!is_campaign_mail("GAME ford SIDE a PASSWORD b\nCampaign going well, thanks"));
-        let greeted = read("Hi Pelias,\n\nCAMPAIGN dragon POWER koth PASSWORD x\narmy koth-1 halt\nEND");
-        assert!(greeted.header.is_some() && greeted.errors.is_empty(), "{:?}", greeted.errors);
+        assert!(is_campaign_mail(
+            "Hi Pelias,\n\nCAMPAIGN dragon POWER koth PASSWORD x\narmy koth-1 halt"
+        ));
+        assert!(!is_campaign_mail(
+            "GAME ford SIDE a PASSWORD b\nCampaign going well, thanks"
+        ));
+        let greeted =
+            read("Hi Pelias,\n\nCAMPAIGN dragon POWER koth PASSWORD x\narmy koth-1 halt\nEND");
+        assert!(
+            greeted.header.is_some() && greeted.errors.is_empty(),
+            "{:?}",
+            greeted.errors
+        );
         assert_eq!(greeted.orders.len(), 1);
     }
 }

@@ -178,7 +178,12 @@ pub fn parse(
 
 impl Expectation {
     /// Check against the state at the stop; the error is the FAIL reason.
-    pub fn check(&self, r: &TurnResult, tol: &Tolerance, options: &GameOptions) -> Result<(), String> {
+    pub fn check(
+        &self,
+        r: &TurnResult,
+        tol: &Tolerance,
+        options: &GameOptions,
+    ) -> Result<(), String> {
         let unit_id = match self {
             Expectation::Figures { unit, .. }
             | Expectation::Front { unit, .. }

@@ -16,13 +16,13 @@ mod expect;
 
 pub use expect::{Expectation, Tolerance};
 
+pub use crate::case::CaseOutcome;
 use crate::games::hyborian::adjudicate::{resolve_turn, StopAfter};
 use crate::games::hyborian::dice::{DiceKey, ScriptedDice};
 use crate::games::hyborian::orders::plan::TurnOrders;
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::table::setup::{Setup, TableSize, TerrainSetup, UnitSetup};
 use crate::games::hyborian::table::{Table, UnitId};
-pub use crate::case::CaseOutcome;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -129,9 +129,11 @@ impl Case {
                 })?;
         let mut dice = BTreeMap::new();
         for (k, v) in file.dice {
-            let key: DiceKey = k
-                .parse()
-                .map_err(|e: crate::games::hyborian::dice::ParseDiceKeyError| CaseError::Invalid(e.to_string()))?;
+            let key: DiceKey =
+                k.parse()
+                    .map_err(|e: crate::games::hyborian::dice::ParseDiceKeyError| {
+                        CaseError::Invalid(e.to_string())
+                    })?;
             let value = u8::try_from(v).ok().filter(|v| key.kind().can_show(*v));
             let value = value.ok_or_else(|| {
                 CaseError::Invalid(format!("dice {k} = {v}: {}", key.kind().describe()))
@@ -286,4 +288,3 @@ pub fn run_text(text: &str) -> CaseOutcome {
         Err(e) => CaseOutcome::Error(e.to_string()),
     }
 }
-

@@ -123,7 +123,9 @@ pub enum UnitRef {
 impl fmt::Display for UnitRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            UnitRef::Name(n) if crate::games::hyborian::orders::parse::is_plain_name(n) => f.write_str(n),
+            UnitRef::Name(n) if crate::games::hyborian::orders::parse::is_plain_name(n) => {
+                f.write_str(n)
+            }
             UnitRef::Name(n) => write!(f, "\"{n}\""),
             UnitRef::Number(n) => write!(f, "#{n}"),
         }
@@ -493,7 +495,11 @@ impl fmt::Display for UnitOrder {
             UnitOrder::Contract(n) => write!(f, "contract {n}"),
             UnitOrder::LapAround => f.write_str("lap around"),
             UnitOrder::Cast { spell, aim } => {
-                write!(f, "cast {}", crate::games::hyborian::rules::magic::spell_name(*spell))?;
+                write!(
+                    f,
+                    "cast {}",
+                    crate::games::hyborian::rules::magic::spell_name(*spell)
+                )?;
                 match aim {
                     SpellAim::Caster => Ok(()),
                     SpellAim::At(t) => write!(f, " at {t}"),

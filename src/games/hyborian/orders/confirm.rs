@@ -47,7 +47,11 @@ pub fn confirmation(checked: &Checked, table: &Table, side: &str, envelope: &[Re
         }
         sections.push(s);
     }
-    let mut every: Vec<Rendered> = checked.diagnostics.iter().map(|d| d.rendered(&checked.source)).collect();
+    let mut every: Vec<Rendered> = checked
+        .diagnostics
+        .iter()
+        .map(|d| d.rendered(&checked.source))
+        .collect();
     every.extend(envelope.iter().cloned());
     every.sort_by_key(|d| d.span.start);
     for (title, errors) in [("Errors", true), ("Notes", false)] {

@@ -62,7 +62,12 @@ pub fn parse_sheet(text: &str) -> (OrderSheet, Vec<Diagnostic>) {
     let envelope = crate::envelope::read(text);
     let mut sheet = parse::scan(&envelope.sheet);
     sheet.source = text.to_string();
-    let mut misplaced: Vec<Span> = envelope.header.iter().map(|h| h.span).chain(envelope.commands.iter().map(|c| c.span)).collect();
+    let mut misplaced: Vec<Span> = envelope
+        .header
+        .iter()
+        .map(|h| h.span)
+        .chain(envelope.commands.iter().map(|c| c.span))
+        .collect();
     for d in &envelope.diagnostics {
         if !misplaced.contains(&d.span) {
             misplaced.push(d.span);

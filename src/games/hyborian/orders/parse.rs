@@ -28,7 +28,6 @@ const MAX_LINES: usize = 1_000;
 /// After this many syntax errors the rest are summed up in one line.
 const MAX_ERRORS: usize = 50;
 
-
 /// One line, classified.
 enum Item {
     /// A unit named, with the clauses on the same line (possibly none).
@@ -55,15 +54,24 @@ pub(crate) fn scan(text: &str) -> OrderSheet {
         .enumerate()
         .map(|(i, l)| {
             let unit_alone = matches!(&l.item, Some(Item::Unit(_, c)) if c.is_empty());
-            let heads_a_block = matches!(lines.get(i + 1).map(|n| &n.item), Some(Some(Item::Clauses(_))));
+            let heads_a_block = matches!(
+                lines.get(i + 1).map(|n| &n.item),
+                Some(Some(Item::Clauses(_)))
+            );
             let blank = matches!(l.item, Some(Item::Blank));
-            let letter_like = (l.item.is_none() || (unit_alone && !heads_a_block)) && crate::pleasantry::is_shaped(l.text);
+            let letter_like = (l.item.is_none() || (unit_alone && !heads_a_block))
+                && crate::pleasantry::is_shaped(l.text);
             !(blank || letter_like)
         })
         .collect();
     let edges: Vec<usize> = crate::pleasantry::edges(&reads_as_order).collect();
     for (i, l) in lines.into_iter().enumerate() {
-        let Line { text: line, start: line_start, item, errors: line_errors } = l;
+        let Line {
+            text: line,
+            start: line_start,
+            item,
+            errors: line_errors,
+        } = l;
         let end = line_start + line.trim_end().len();
         if edges.contains(&i) {
             let unit = match item {
@@ -71,14 +79,24 @@ pub(crate) fn scan(text: &str) -> OrderSheet {
                 Some(Item::Unit(unit, _)) => Some(unit),
                 _ => None,
             };
-            sheet.asides.push(Aside { span: Span::new(line_start + indent(line), end), unit });
+            sheet.asides.push(Aside {
+                span: Span::new(line_start + indent(line), end),
+                unit,
+            });
             continue;
         }
         let broken = !line_errors.is_empty();
         match item {
             Some(Item::Unit(unit, clauses)) => {
                 let span = Span::new(unit.span.start, end);
-                sheet.blocks.push(Spanned::new(UnitBlock { unit, clauses, broken }, span));
+                sheet.blocks.push(Spanned::new(
+                    UnitBlock {
+                        unit,
+                        clauses,
+                        broken,
+                    },
+                    span,
+                ));
             }
             Some(Item::Clauses(clauses)) => match sheet.blocks.last_mut() {
                 Some(block) => {
@@ -87,8 +105,12 @@ pub(crate) fn scan(text: &str) -> OrderSheet {
                     block.node.broken |= broken;
                 }
                 None => errors.push(
-                    Diagnostic::invalid(Invalid::NoUnit, Span::new(line_start + indent(line), end), "this order does not say which unit it is for")
-                        .with_help("start with the unit's name: 'Black Dragons: phase 1 move 6'"),
+                    Diagnostic::invalid(
+                        Invalid::NoUnit,
+                        Span::new(line_start + indent(line), end),
+                        "this order does not say which unit it is for",
+                    )
+                    .with_help("start with the unit's name: 'Black Dragons: phase 1 move 6'"),
                 ),
             },
             Some(Item::Blank) => {}
@@ -164,7 +186,12 @@ fn read_lines<'a>(text: &'a str, errors: &mut Vec<Diagnostic>) -> Vec<Line<'a>> 
         } else {
             read_line(line, line_start, &mut line_errors)
         };
-        lines.push(Line { text: line, start: line_start, item, errors: line_errors });
+        lines.push(Line {
+            text: line,
+            start: line_start,
+            item,
+            errors: line_errors,
+        });
     }
     lines
 }
@@ -314,51 +341,11 @@ fn read_line(line: &str, off: usize, errors: &mut Vec<Diagnostic>) -> Option<Ite
 /// grammar; "turn" and "hold" begin orders too).
 /// A line starting with a digit is also left to the full grammar.
 const LINE_START_WORDS: [&str; 45] = [
-    "turn",
-    "hold",
-    "holds",
-    "phase",
-    "ph",
-    "p1",
-    "p2",
-    "first",
-    "second",
-    "1st",
-    "2nd",
-    "evade",
-    "evades",
-    "do",
-    "don't",
-    "don’t",
-    "no",
-    "cease",
-    "target",
-    "shoot",
-    "fire",
-    "join",
-    "joins",
-    "ride",
-    "rides",
-    "leave",
-    "leaves",
-    "move",
-    "advance",
-    "march",
-    "go",
-    "cast",
-    "casts",
-    "deploy",
-    "deploys",
-    "face",
-    "faces",
-    "change",
-    "about",
-    "right",
-    "left",
-    "form",
-    "forms",
-    "reform",
-    "re-form",
+    "turn", "hold", "holds", "phase", "ph", "p1", "p2", "first", "second", "1st", "2nd", "evade",
+    "evades", "do", "don't", "don’t", "no", "cease", "target", "shoot", "fire", "join", "joins",
+    "ride", "rides", "leave", "leaves", "move", "advance", "march", "go", "cast", "casts",
+    "deploy", "deploys", "face", "faces", "change", "about", "right", "left", "form", "forms",
+    "reform", "re-form",
 ];
 const LINE_START_WORDS_2: [&str; 22] = [
     "charge",
@@ -385,8 +372,17 @@ const LINE_START_WORDS_2: [&str; 22] = [
     "stand",
 ];
 const LINE_START_WORDS_3: [&str; 11] = [
-    "stands", "halt", "stay", "sweep", "sweeps", "expand", "expands", "contract", "contracts",
-    "lap", "laps",
+    "stands",
+    "halt",
+    "stay",
+    "sweep",
+    "sweeps",
+    "expand",
+    "expands",
+    "contract",
+    "contracts",
+    "lap",
+    "laps",
 ];
 
 fn starts_with_keyword(line: &str) -> bool {
@@ -615,12 +611,17 @@ fn clauses(p: Pair<Rule>, off: usize, errors: &mut Vec<Diagnostic>) -> Vec<Spann
                                 // whole turn; the phase adds nothing.
                                 match unit_order(x, off) {
                                     // `phase 2 fire`, `phase 2 target X`: the volley is saved for that phase.
-                                    Some(Ok(u @ (UnitOrder::Fire | UnitOrder::Target(_)))) if phase.is_some() => {
+                                    Some(Ok(u @ (UnitOrder::Fire | UnitOrder::Target(_))))
+                                        if phase.is_some() =>
+                                    {
                                         let p = phase.expect("checked");
                                         if u != UnitOrder::Fire {
                                             out.push(Spanned::new(Clause::Unit(u), sp));
                                         }
-                                        out.push(Spanned::new(Clause::Unit(UnitOrder::FireIn(p)), sp));
+                                        out.push(Spanned::new(
+                                            Clause::Unit(UnitOrder::FireIn(p)),
+                                            sp,
+                                        ));
                                     }
                                     Some(Ok(u)) => out.push(Spanned::new(Clause::Unit(u), sp)),
                                     Some(Err(d)) => errors.push(d),
@@ -974,7 +975,10 @@ fn unit_order(p: Pair<Rule>, off: usize) -> Option<Result<UnitOrder, Diagnostic>
         Rule::hold_fire => UnitOrder::HoldFire,
         Rule::fire => UnitOrder::Fire,
         Rule::fire_in_phase => UnitOrder::FireIn(
-            if p.clone().into_inner().any(|x| x.as_rule() == Rule::phase_two) {
+            if p.clone()
+                .into_inner()
+                .any(|x| x.as_rule() == Rule::phase_two)
+            {
                 Phase::Two
             } else {
                 Phase::One
@@ -1207,7 +1211,10 @@ mod tests {
                 "Thoth: cast Earth-Shaker along (10, 20) to (34, 20)",
             ),
             ("Thoth: cast shield of air", "Thoth: cast Shield of Air"),
-            ("Archers: save the volley for phase 2", "Archers: fire in phase 2"),
+            (
+                "Archers: save the volley for phase 2",
+                "Archers: fire in phase 2",
+            ),
             ("Archers: shoot in second phase", "Archers: fire in phase 2"),
             ("Archers: phase 2 fire", "Archers: fire in phase 2"),
             (
@@ -1305,7 +1312,8 @@ mod tests {
     #[test]
     fn end_marker_stops_reading() {
         // END is the envelope's: the sheet it leaves stops there.
-        let (sheet, _) = crate::games::hyborian::orders::parse_sheet("A: phase 1 hold\nEND\nB: phase 1 hold\n");
+        let (sheet, _) =
+            crate::games::hyborian::orders::parse_sheet("A: phase 1 hold\nEND\nB: phase 1 hold\n");
         assert_eq!(sheet.blocks.len(), 1);
         let (sheet, errors) = one("A: phase 1 hold\n-- \nMy Name, Tarantia\n");
         assert_eq!((sheet.blocks.len(), errors.len()), (1, 0));

@@ -142,7 +142,10 @@ pub enum Direction {
     /// Straight back without changing face (foot: 2 inches).
     Back,
     /// Obliquely, up to 45 degrees either side of straight ahead.
-    Oblique { hand: Hand, degrees: f64 },
+    Oblique {
+        hand: Hand,
+        degrees: f64,
+    },
     /// Toward a point or unit (the engine wheels/obliques as allowed).
     Toward(Target),
 }
@@ -177,7 +180,10 @@ pub enum Target {
 /// A change of facing about the centre of the front rank.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum FaceChange {
-    Turn { hand: Hand, degrees: f64 },
+    Turn {
+        hand: Hand,
+        degrees: f64,
+    },
     About,
     /// To a compass bearing in degrees.
     Bearing(f64),

@@ -120,16 +120,34 @@ pub fn validate(sheet: &OrderSheet, side: &str, table: &Table) -> Checked {
 /// gets a note and is set aside, unless it names a unit ("Conan" when
 /// Conan is on the table) or nearly does ("Blak Dragons"): that is a unit's
 /// block, returned to be read (and refused with a "did you mean").
-fn set_aside(sheet: &OrderSheet, side: &str, index: &Index<'_>, notes: &mut Vec<Diagnostic>) -> Vec<Spanned<UnitBlock>> {
+fn set_aside(
+    sheet: &OrderSheet,
+    side: &str,
+    index: &Index<'_>,
+    notes: &mut Vec<Diagnostic>,
+) -> Vec<Spanned<UnitBlock>> {
     let mut named = Vec::new();
     for aside in &sheet.asides {
         match &aside.unit {
-            Some(unit) if !matches!(index.resolve(&unit.node, &|u| u.side == side), Found::None(None)) => {
-                named.push(Spanned::new(UnitBlock { unit: unit.clone(), clauses: Vec::new(), broken: false }, aside.span));
+            Some(unit)
+                if !matches!(
+                    index.resolve(&unit.node, &|u| u.side == side),
+                    Found::None(None)
+                ) =>
+            {
+                named.push(Spanned::new(
+                    UnitBlock {
+                        unit: unit.clone(),
+                        clauses: Vec::new(),
+                        broken: false,
+                    },
+                    aside.span,
+                ));
             }
             _ => notes.push(
-                Diagnostic::note(Remark::Greeting, aside.span, crate::pleasantry::NOTE)
-                    .with_help("if it was meant as an order, write the unit's name, a colon and its orders"),
+                Diagnostic::note(Remark::Greeting, aside.span, crate::pleasantry::NOTE).with_help(
+                    "if it was meant as an order, write the unit's name, a colon and its orders",
+                ),
             ),
         }
     }
@@ -355,7 +373,10 @@ impl<'a> Ctx<'a> {
             self.refuse(
                 Illegal::PhaseTaken,
                 span,
-                format!("{} are told to hold all turn and also given phase orders", u.name),
+                format!(
+                    "{} are told to hold all turn and also given phase orders",
+                    u.name
+                ),
                 "'hold' without a phase means the unit stands all turn",
                 Some("write 'phase 1 hold' or 'phase 2 hold' for one phase only".into()),
             );
@@ -472,7 +493,9 @@ impl<'a> Ctx<'a> {
             return movement::single_figure_move(k, self.unit.mounted);
         }
         let pace = if m.forced_march {
-            Pace::ForcedMarch { on_road: m.along_road }
+            Pace::ForcedMarch {
+                on_road: m.along_road,
+            }
         } else if m.along_road {
             Pace::OnRoad
         } else {
@@ -481,7 +504,9 @@ impl<'a> Ctx<'a> {
         // Horse archers may get the road figure in road column off a road
         // (a game option); the validator allows the larger figure and the
         // engine cuts the move back where the option is off.
-        let horse_archer = self.unit.has_trait(crate::games::hyborian::rules::Trait::HorseArcher);
+        let horse_archer = self
+            .unit
+            .has_trait(crate::games::hyborian::rules::Trait::HorseArcher);
         movement::allowance(k, formation, pace, horse_archer)
     }
 
@@ -1197,9 +1222,18 @@ impl<'a> Ctx<'a> {
                     let why = if m.contract > 0 {
                         "write either 'expand' or 'contract' for a turn".to_string()
                     } else {
-                        format!("§4: a {}-class unit expands at most {rate} figures a turn", u.class)
+                        format!(
+                            "§4: a {}-class unit expands at most {rate} figures a turn",
+                            u.class
+                        )
                     };
-                    self.refuse(Illegal::MeleeAdjustment, span, format!("{} may not expand {n}", u.name), &why, None);
+                    self.refuse(
+                        Illegal::MeleeAdjustment,
+                        span,
+                        format!("{} may not expand {n}", u.name),
+                        &why,
+                        None,
+                    );
                     return;
                 }
                 m.expand = n;
@@ -1210,9 +1244,18 @@ impl<'a> Ctx<'a> {
                     let why = if m.expand > 0 {
                         "write either 'expand' or 'contract' for a turn".to_string()
                     } else {
-                        format!("§4: a {}-class unit contracts at most {rate} figures a turn", u.class)
+                        format!(
+                            "§4: a {}-class unit contracts at most {rate} figures a turn",
+                            u.class
+                        )
                     };
-                    self.refuse(Illegal::MeleeAdjustment, span, format!("{} may not contract {n}", u.name), &why, None);
+                    self.refuse(
+                        Illegal::MeleeAdjustment,
+                        span,
+                        format!("{} may not contract {n}", u.name),
+                        &why,
+                        None,
+                    );
                     return;
                 }
                 m.contract = n;
@@ -1379,7 +1422,8 @@ impl<'a> Ctx<'a> {
                     return;
                 }
                 if spell == S::BlackSlumber {
-                    let thoth = crate::games::hyborian::orders::names::key(&u.name).contains("thothamon");
+                    let thoth =
+                        crate::games::hyborian::orders::names::key(&u.name).contains("thothamon");
                     if !matches!(t.kind, UnitType::Hero | UnitType::Superhero)
                         || (t.kind == UnitType::Superhero && !thoth)
                     {

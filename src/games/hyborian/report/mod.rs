@@ -52,20 +52,31 @@ pub struct SideSummary {
 }
 
 fn status_text(u: &Unit, table: &Table) -> String {
-    let name = |id: &str| table.units.get(id).map_or(id.to_string(), |o| o.name.clone());
+    let name = |id: &str| {
+        table
+            .units
+            .get(id)
+            .map_or(id.to_string(), |o| o.name.clone())
+    };
     if !u.in_melee_with.is_empty() {
         let others: Vec<String> = u.in_melee_with.iter().map(|id| name(id)).collect();
         return format!("in melee with {}", others.join(", "));
     }
     match &u.status {
-        Status::FallBack(n) => format!("fall-back ({n} turn{} left)", if *n == 1 { "" } else { "s" }),
+        Status::FallBack(n) => format!(
+            "fall-back ({n} turn{} left)",
+            if *n == 1 { "" } else { "s" }
+        ),
         other => other.code().to_string(),
     }
 }
 
 /// The summary lines of one side, in army-list order.
 pub fn unit_lines(table: &Table, before: Option<&Table>, side: &str) -> Vec<UnitLine> {
-    let mut units: Vec<&Unit> = table.units_of(side).filter(|u| u.attached_to.is_none()).collect();
+    let mut units: Vec<&Unit> = table
+        .units_of(side)
+        .filter(|u| u.attached_to.is_none())
+        .collect();
     units.sort_by_key(|u| (u.number, u.id.clone()));
     units
         .into_iter()
@@ -76,7 +87,9 @@ pub fn unit_lines(table: &Table, before: Option<&Table>, side: &str) -> Vec<Unit
             kind: u.kind.book_name().to_string(),
             class: u.class.to_string(),
             figures: u.figures,
-            figures_before: before.and_then(|b| b.units.get(&u.id)).map_or(u.figures, |b| b.figures),
+            figures_before: before
+                .and_then(|b| b.units.get(&u.id))
+                .map_or(u.figures, |b| b.figures),
             original: u.original,
             formation: u.formation.code().to_string(),
             files: u.files,
@@ -106,7 +119,10 @@ pub fn summary(table: &Table, before: Option<&Table>) -> Vec<SideSummary> {
             let original: u32 = units.iter().map(|u| u.original).sum();
             let units_gone = table
                 .units_of(&side)
-                .filter(|u| !u.kind.is_single_figure() && !matches!(u.status, Status::Ready | Status::FallBack(_)))
+                .filter(|u| {
+                    !u.kind.is_single_figure()
+                        && !matches!(u.status, Status::Ready | Status::FallBack(_))
+                })
                 .count();
             SideSummary {
                 lost_percent: (original - figures.min(original)) * 100 / original.max(1),
@@ -140,7 +156,10 @@ pub fn story(events: &[Event]) -> (Vec<Section>, Vec<String>) {
     let mut phase = 0;
     let open = |sections: &mut Vec<Section>, title: String| {
         if sections.last().is_none_or(|s| s.title != title) {
-            sections.push(Section { title, lines: Vec::new() });
+            sections.push(Section {
+                title,
+                lines: Vec::new(),
+            });
         }
     };
     for e in events {
@@ -155,12 +174,25 @@ pub fn story(events: &[Event]) -> (Vec<Section>, Vec<String>) {
                 open(&mut sections, format!("Phase {p} movement"));
                 continue;
             }
-            Event::FireResolved { .. } => open(&mut sections, format!("Missile fire at the end of phase {phase}")),
+            Event::FireResolved { .. } => open(
+                &mut sections,
+                format!("Missile fire at the end of phase {phase}"),
+            ),
             Event::MeleeResolved { .. } => open(&mut sections, "Melee".into()),
-            Event::MoraleTested { point: TestPoint::PreMelee, .. } => open(&mut sections, "Morale before the melee".into()),
-            Event::MoraleTested { point: TestPoint::PostMelee, .. } => open(&mut sections, "Morale after the melee".into()),
-            Event::Deployed { .. } | Event::DeploymentRefused { .. } => open(&mut sections, "Deployment".into()),
-            Event::Magic(m) if m.at_end_of_turn() => open(&mut sections, "Magic at the end of the turn".into()),
+            Event::MoraleTested {
+                point: TestPoint::PreMelee,
+                ..
+            } => open(&mut sections, "Morale before the melee".into()),
+            Event::MoraleTested {
+                point: TestPoint::PostMelee,
+                ..
+            } => open(&mut sections, "Morale after the melee".into()),
+            Event::Deployed { .. } | Event::DeploymentRefused { .. } => {
+                open(&mut sections, "Deployment".into())
+            }
+            Event::Magic(m) if m.at_end_of_turn() => {
+                open(&mut sections, "Magic at the end of the turn".into())
+            }
             Event::Magic(_) if phase == 0 => open(&mut sections, "Spells take effect".into()),
             _ if sections.is_empty() => open(&mut sections, "Start of the turn".into()),
             _ => {}
@@ -225,7 +257,10 @@ mod tests {
             seed: "00".into(),
             seed_hash: "11".into(),
             nmr: vec![],
-            sections: vec![Section { title: "Phase 1 movement".into(), lines: vec!["<img src=x onerror=alert(1)> moved".into()] }],
+            sections: vec![Section {
+                title: "Phase 1 movement".into(),
+                lines: vec!["<img src=x onerror=alert(1)> moved".into()],
+            }],
             dice: vec!["fire:x:1 = 4".into()],
             sides: serde_json::to_value(summary(table, None)).unwrap(),
             ended: false,
@@ -248,7 +283,9 @@ mod tests {
         assert!(html.contains("&lt;script&gt;"));
         let svg = picture::svg(None, &t, &[], "<caption>");
         assert!(!svg.contains("<script>") && !svg.contains("<caption>"));
-        assert!(crate::report::picture::png(&svg).unwrap().starts_with(b"\x89PNG"));
+        assert!(crate::report::picture::png(&svg)
+            .unwrap()
+            .starts_with(b"\x89PNG"));
     }
 
     #[test]

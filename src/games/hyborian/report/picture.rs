@@ -20,21 +20,25 @@ const LEGEND: f64 = 50.0;
 /// A side's colours: fill and outline, from its banner where the book gives one.
 fn side_colours(side: &str, index: usize) -> (&'static str, &'static str) {
     match side.to_ascii_lowercase().as_str() {
-        "aquilonia" => ("#d4a017", "#111111"),        // gold lion on black
-        "nemedia" => ("#c0392b", "#f1c40f"),          // scarlet, gold dragon
-        "koth" => ("#f4d03f", "#111111"),             // yellow, black triangle
-        "stygia" => ("#2e7d32", "#111111"),           // black serpent on green
-        "turan" => ("#3f8f4f", "#d0d3d4"),            // green, silver writing
-        "zamora" => ("#b03a2e", "#ffffff"),           // red, white crescent
-        "ophir" => ("#1f4e9c", "#c0392b"),            // royal blue, scarlet disc
-        "brythunia" => ("#c0392b", "#111111"),        // black bar on red
-        "zingara" => ("#e67e22", "#111111"),          // orange and white, black crown
-        "argos" => ("#7d3c98", "#f1c40f"),            // purple, gold balls
+        "aquilonia" => ("#d4a017", "#111111"), // gold lion on black
+        "nemedia" => ("#c0392b", "#f1c40f"),   // scarlet, gold dragon
+        "koth" => ("#f4d03f", "#111111"),      // yellow, black triangle
+        "stygia" => ("#2e7d32", "#111111"),    // black serpent on green
+        "turan" => ("#3f8f4f", "#d0d3d4"),     // green, silver writing
+        "zamora" => ("#b03a2e", "#ffffff"),    // red, white crescent
+        "ophir" => ("#1f4e9c", "#c0392b"),     // royal blue, scarlet disc
+        "brythunia" => ("#c0392b", "#111111"), // black bar on red
+        "zingara" => ("#e67e22", "#111111"),   // orange and white, black crown
+        "argos" => ("#7d3c98", "#f1c40f"),     // purple, gold balls
         "khauran" => ("#27ae60", "#ffffff"),
         "khoraja" => ("#f5b7b1", "#bdc3c7"),
-        "shem" => ("#85c1e9", "#f1c40f"),             // sky blue, gold sun
-        _ => [("#5dade2", "#1b4f72"), ("#ec7063", "#78281f"), ("#58d68d", "#186a3b"), ("#af7ac5", "#4a235a")]
-            [index % 4],
+        "shem" => ("#85c1e9", "#f1c40f"), // sky blue, gold sun
+        _ => [
+            ("#5dade2", "#1b4f72"),
+            ("#ec7063", "#78281f"),
+            ("#58d68d", "#186a3b"),
+            ("#af7ac5", "#4a235a"),
+        ][index % 4],
     }
 }
 
@@ -104,30 +108,62 @@ pub fn svg(before: Option<&Table>, after: &Table, charged: &[String], caption: &
     for t in terrain {
         match &t.kind {
             TerrainKind::River => {
-                let _ = writeln!(s, r##"<polygon points="{}" fill="#8db9e3" stroke="#2f6ea8" stroke-width="1.5"/>"##, f.points(&t.points));
+                let _ = writeln!(
+                    s,
+                    r##"<polygon points="{}" fill="#8db9e3" stroke="#2f6ea8" stroke-width="1.5"/>"##,
+                    f.points(&t.points)
+                );
             }
             TerrainKind::Stream => {
-                let _ = writeln!(s, r##"<polygon points="{}" fill="#b4d3ee" stroke="#2f6ea8" stroke-width="1"/>"##, f.points(&t.points));
+                let _ = writeln!(
+                    s,
+                    r##"<polygon points="{}" fill="#b4d3ee" stroke="#2f6ea8" stroke-width="1"/>"##,
+                    f.points(&t.points)
+                );
             }
             TerrainKind::Ford => {
-                let _ = writeln!(s, r##"<polygon points="{}" fill="#d2e6f4" stroke="#2f6ea8" stroke-width="1" stroke-dasharray="3 2"/>"##, f.points(&t.points));
+                let _ = writeln!(
+                    s,
+                    r##"<polygon points="{}" fill="#d2e6f4" stroke="#2f6ea8" stroke-width="1" stroke-dasharray="3 2"/>"##,
+                    f.points(&t.points)
+                );
             }
             TerrainKind::Bridge => {
-                let _ = writeln!(s, r##"<polygon points="{}" fill="#b08a5a" stroke="#5e4327" stroke-width="1.5"/>"##, f.points(&t.points));
+                let _ = writeln!(
+                    s,
+                    r##"<polygon points="{}" fill="#b08a5a" stroke="#5e4327" stroke-width="1.5"/>"##,
+                    f.points(&t.points)
+                );
             }
             TerrainKind::Hill { contours } => {
-                let _ = writeln!(s, r##"<polygon points="{}" fill="#d9c89e" stroke="#8d6e3f" stroke-width="1.5"/>"##, f.points(&t.points));
+                let _ = writeln!(
+                    s,
+                    r##"<polygon points="{}" fill="#d9c89e" stroke="#8d6e3f" stroke-width="1.5"/>"##,
+                    f.points(&t.points)
+                );
                 if *contours >= 2 {
                     let c = t.points.iter().copied().sum::<DVec2>() / t.points.len().max(1) as f64;
                     let inner: Vec<DVec2> = t.points.iter().map(|p| c + (*p - c) * 0.6).collect();
-                    let _ = writeln!(s, r##"<polygon points="{}" fill="#c9b07a" stroke="#8d6e3f" stroke-width="1.5"/>"##, f.points(&inner));
+                    let _ = writeln!(
+                        s,
+                        r##"<polygon points="{}" fill="#c9b07a" stroke="#8d6e3f" stroke-width="1.5"/>"##,
+                        f.points(&inner)
+                    );
                 }
             }
             TerrainKind::Woods => {
-                let _ = writeln!(s, r##"<polygon points="{}" fill="#8fbf7a" stroke="#3e6b2e" stroke-width="1.5" stroke-dasharray="4 2"/>"##, f.points(&t.points));
+                let _ = writeln!(
+                    s,
+                    r##"<polygon points="{}" fill="#8fbf7a" stroke="#3e6b2e" stroke-width="1.5" stroke-dasharray="4 2"/>"##,
+                    f.points(&t.points)
+                );
             }
             TerrainKind::Swamp => {
-                let _ = writeln!(s, r##"<polygon points="{}" fill="#a9c4bb" stroke="#4d7a6e" stroke-width="1.5" stroke-dasharray="1 3"/>"##, f.points(&t.points));
+                let _ = writeln!(
+                    s,
+                    r##"<polygon points="{}" fill="#a9c4bb" stroke="#4d7a6e" stroke-width="1.5" stroke-dasharray="1 3"/>"##,
+                    f.points(&t.points)
+                );
             }
             TerrainKind::Road { width } => {
                 let _ = writeln!(
@@ -144,7 +180,11 @@ pub fn svg(before: Option<&Table>, after: &Table, charged: &[String], caption: &
     let index = |side: &str| sides.iter().position(|x| x == side).unwrap_or(0);
     for u in after.units.values() {
         let (fill, line) = side_colours(&u.side, index(&u.side));
-        let opacity = if u.status.is_present() && u.figures > 0 { 1.0 } else { 0.25 };
+        let opacity = if u.status.is_present() && u.figures > 0 {
+            1.0
+        } else {
+            0.25
+        };
         let fp = u.footprint();
         let corners = fp.corners();
         let _ = writeln!(
@@ -156,7 +196,10 @@ pub fn svg(before: Option<&Table>, after: &Table, charged: &[String], caption: &
         let (a, b) = fp.edge(crate::games::hyborian::table::geometry::Edge::Front);
         let (x1, y1) = f.p(a);
         let (x2, y2) = f.p(b);
-        let _ = writeln!(s, r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{line}" stroke-width="3"/>"##);
+        let _ = writeln!(
+            s,
+            r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{line}" stroke-width="3"/>"##
+        );
         let centre = corners.iter().copied().sum::<DVec2>() / 4.0;
         let (cx, cy) = f.p(centre);
         let _ = writeln!(
@@ -192,7 +235,11 @@ pub fn svg(before: Option<&Table>, after: &Table, charged: &[String], caption: &
             if u.id < *other {
                 if let Some(o) = after.units.get(other) {
                     let (mx, my) = f.p((u.front + o.front) / 2.0);
-                    let _ = writeln!(s, r##"<circle cx="{mx:.1}" cy="{my:.1}" r="9" fill="none" stroke="#d00" stroke-width="3"/><text x="{mx:.1}" y="{:.1}" font-size="12" text-anchor="middle" fill="#d00" font-weight="bold">X</text>"##, my + 4.0);
+                    let _ = writeln!(
+                        s,
+                        r##"<circle cx="{mx:.1}" cy="{my:.1}" r="9" fill="none" stroke="#d00" stroke-width="3"/><text x="{mx:.1}" y="{:.1}" font-size="12" text-anchor="middle" fill="#d00" font-weight="bold">X</text>"##,
+                        my + 4.0
+                    );
                 }
             }
         }
@@ -239,7 +286,12 @@ pub fn svg(before: Option<&Table>, after: &Table, charged: &[String], caption: &
         );
         lx += 30.0 + 7.0 * side.len() as f64;
     }
-    let _ = writeln!(s, r##"<text x="{bx}" y="{:.1}" font-size="12">{}</text>"##, by + 22.0, esc(caption));
+    let _ = writeln!(
+        s,
+        r##"<text x="{bx}" y="{:.1}" font-size="12">{}</text>"##,
+        by + 22.0,
+        esc(caption)
+    );
     s.push_str("</svg>\n");
     s
 }
@@ -252,10 +304,21 @@ fn magic(s: &mut String, f: &Frame, table: &Table) {
     for (i, e) in table.effects.iter().enumerate() {
         match &e.kind {
             EffectKind::Landslide { points } => {
-                let _ = writeln!(s, r##"<polygon points="{}" fill="#a0522d" fill-opacity="0.55" stroke="#5d2f12" stroke-width="1.5" stroke-dasharray="2 2"/>"##, f.points(points));
+                let _ = writeln!(
+                    s,
+                    r##"<polygon points="{}" fill="#a0522d" fill-opacity="0.55" stroke="#5d2f12" stroke-width="1.5" stroke-dasharray="2 2"/>"##,
+                    f.points(points)
+                );
             }
-            EffectKind::WoodsFire { woods, from, to, reach } => {
-                let Some(w) = table.terrain.get(*woods) else { continue };
+            EffectKind::WoodsFire {
+                woods,
+                from,
+                to,
+                reach,
+            } => {
+                let Some(w) = table.terrain.get(*woods) else {
+                    continue;
+                };
                 let (x1, y1) = f.p(*from);
                 let (x2, y2) = f.p(*to);
                 let _ = writeln!(
@@ -269,20 +332,35 @@ fn magic(s: &mut String, f: &Frame, table: &Table) {
                 let half = crate::games::hyborian::rules::magic::RAIN_SQUARE / 2.0;
                 let (x, y) = f.p(*centre + DVec2::new(-half, half));
                 let side = 2.0 * half * SCALE;
-                let _ = writeln!(s, r##"<rect x="{x:.1}" y="{y:.1}" width="{side:.1}" height="{side:.1}" fill="#5dade2" fill-opacity="0.3" stroke="#1f618d" stroke-dasharray="3 3"/><text x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle" fill="#1f618d">rain</text>"##, x + side / 2.0, y + 12.0);
+                let _ = writeln!(
+                    s,
+                    r##"<rect x="{x:.1}" y="{y:.1}" width="{side:.1}" height="{side:.1}" fill="#5dade2" fill-opacity="0.3" stroke="#1f618d" stroke-dasharray="3 3"/><text x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle" fill="#1f618d">rain</text>"##,
+                    x + side / 2.0,
+                    y + 12.0
+                );
             }
             EffectKind::Tremors { from, to } => {
-                let _ = writeln!(s, r##"<polyline points="{}" fill="none" stroke="#6e2c00" stroke-width="2"/>"##, f.points(&zigzag(*from, *to)));
+                let _ = writeln!(
+                    s,
+                    r##"<polyline points="{}" fill="none" stroke="#6e2c00" stroke-width="2"/>"##,
+                    f.points(&zigzag(*from, *to))
+                );
             }
             EffectKind::WallOfFire { from, to } => {
                 let (x1, y1) = f.p(*from);
                 let (x2, y2) = f.p(*to);
-                let _ = writeln!(s, r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#e74c3c" stroke-width="6" stroke-linecap="round"/><line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#f9e79f" stroke-width="2" stroke-dasharray="4 3"/>"##);
+                let _ = writeln!(
+                    s,
+                    r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#e74c3c" stroke-width="6" stroke-linecap="round"/><line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#f9e79f" stroke-width="2" stroke-dasharray="4 3"/>"##
+                );
             }
             EffectKind::ShieldOfAir { wizard } => {
                 if let Some(u) = table.units.get(wizard) {
                     let (x, y) = f.p(u.front);
-                    let _ = writeln!(s, r##"<circle cx="{x:.1}" cy="{y:.1}" r="14" fill="#d6eaf8" fill-opacity="0.5" stroke="#5dade2" stroke-width="2"/>"##);
+                    let _ = writeln!(
+                        s,
+                        r##"<circle cx="{x:.1}" cy="{y:.1}" r="14" fill="#d6eaf8" fill-opacity="0.5" stroke="#5dade2" stroke-width="2"/>"##
+                    );
                 }
             }
             EffectKind::WindDemon { .. }
@@ -301,7 +379,11 @@ fn zigzag(a: DVec2, b: DVec2) -> Vec<DVec2> {
     (0..=teeth)
         .map(|k| {
             let p = a + (b - a) * (k as f64 / teeth as f64);
-            if k % 2 == 0 { p - side } else { p + side }
+            if k % 2 == 0 {
+                p - side
+            } else {
+                p + side
+            }
         })
         .collect()
 }
@@ -326,6 +408,8 @@ mod tests {
         let river = svg.find(r##"fill="#8db9e3""##).expect("the river is drawn");
         let ford = svg.find(r##"fill="#d2e6f4""##).expect("the ford is drawn");
         assert!(river < ford, "the ford is drawn over the river");
-        assert!(crate::report::picture::png(&svg).unwrap().starts_with(b"\x89PNG"));
+        assert!(crate::report::picture::png(&svg)
+            .unwrap()
+            .starts_with(b"\x89PNG"));
     }
 }

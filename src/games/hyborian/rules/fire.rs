@@ -129,9 +129,10 @@ pub fn crew_archers(kind: UnitType, figures: u32) -> Option<u32> {
             whole * MAMMOTH_ARCHERS_PER_BEAST
                 + part.saturating_sub(1).min(MAMMOTH_ARCHERS_PER_BEAST),
         ),
-        UnitType::HeavyChariot | UnitType::LightChariot => {
-            Some(crate::games::hyborian::rules::bases::models(kind, figures) * CHARIOT_ARCHERS_PER_CHARIOT)
-        }
+        UnitType::HeavyChariot | UnitType::LightChariot => Some(
+            crate::games::hyborian::rules::bases::models(kind, figures)
+                * CHARIOT_ARCHERS_PER_CHARIOT,
+        ),
         _ => None,
     }
 }

@@ -201,9 +201,13 @@ impl MagicUser {
 
     /// The order that casts a special spell.
     pub fn casting(spell: Spell) -> Option<MagicUser> {
-        [MagicUser::ThothAmon, MagicUser::WhiteDruids, MagicUser::WhiteHand]
-            .into_iter()
-            .find(|m| m.special_spell() == Some(spell))
+        [
+            MagicUser::ThothAmon,
+            MagicUser::WhiteDruids,
+            MagicUser::WhiteHand,
+        ]
+        .into_iter()
+        .find(|m| m.special_spell() == Some(spell))
     }
 
     /// The Appendix II name.
@@ -290,7 +294,10 @@ mod tests {
         for s in SPECIAL_SPELLS {
             assert_eq!(find_spell(spell_name(s)), Ok(s));
         }
-        assert_eq!(find_spell("the Helm of Darkness"), Ok(Spell::HelmOfDarkness));
+        assert_eq!(
+            find_spell("the Helm of Darkness"),
+            Ok(Spell::HelmOfDarkness)
+        );
     }
 
     #[test]
@@ -306,10 +313,22 @@ mod tests {
     #[test]
     fn orders_read_from_names() {
         assert_eq!(MagicUser::of_name("Thoth-Amon"), Some(MagicUser::ThothAmon));
-        assert_eq!(MagicUser::of_name("White Druids 2"), Some(MagicUser::WhiteDruids));
-        assert_eq!(MagicUser::of_name("Order of the White Hand"), Some(MagicUser::WhiteHand));
-        assert_eq!(MagicUser::of_name("Worshippers of Set 1"), Some(MagicUser::WorshippersOfSet));
+        assert_eq!(
+            MagicUser::of_name("White Druids 2"),
+            Some(MagicUser::WhiteDruids)
+        );
+        assert_eq!(
+            MagicUser::of_name("Order of the White Hand"),
+            Some(MagicUser::WhiteHand)
+        );
+        assert_eq!(
+            MagicUser::of_name("Worshippers of Set 1"),
+            Some(MagicUser::WorshippersOfSet)
+        );
         assert_eq!(MagicUser::of_name("Hedge Wizard"), None);
-        assert_eq!(MagicUser::casting(Spell::TheCalling), Some(MagicUser::WhiteDruids));
+        assert_eq!(
+            MagicUser::casting(Spell::TheCalling),
+            Some(MagicUser::WhiteDruids)
+        );
     }
 }

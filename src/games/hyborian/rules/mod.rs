@@ -9,8 +9,8 @@ pub mod bases;
 pub mod fire;
 pub mod melee;
 pub mod missile;
-pub mod movement;
 pub mod morale;
+pub mod movement;
 pub mod options;
 pub mod points;
 
@@ -148,7 +148,10 @@ impl UnitType {
     /// Commanders, heroes and superheroes: the figures that join units and
     /// may ride (§9).
     pub fn is_leader(self) -> bool {
-        matches!(self, UnitType::Commander | UnitType::Hero | UnitType::Superhero)
+        matches!(
+            self,
+            UnitType::Commander | UnitType::Hero | UnitType::Superhero
+        )
     }
 
     /// Mammoths and chariots never change face as a function: they wheel (§5).
@@ -174,7 +177,12 @@ pub struct UnknownName {
 
 /// Find the item of `all` whose code is `given`, read the way case files and
 /// orders write codes: any case, spaces or underscores for hyphens.
-fn parse_code<T: Copy>(given: &str, all: &[T], code: fn(T) -> &'static str, what: &'static str) -> Result<T, UnknownName> {
+fn parse_code<T: Copy>(
+    given: &str,
+    all: &[T],
+    code: fn(T) -> &'static str,
+    what: &'static str,
+) -> Result<T, UnknownName> {
     let norm = given.trim().to_ascii_lowercase().replace([' ', '_'], "-");
     all.iter()
         .copied()

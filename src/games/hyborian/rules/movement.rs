@@ -21,7 +21,12 @@ pub struct Allowances {
 }
 
 const fn row(line: f64, column: f64, road_column: f64, charge: f64) -> Allowances {
-    Allowances { line, column, road_column, charge }
+    Allowances {
+        line,
+        column,
+        road_column,
+        charge,
+    }
 }
 
 /// The §3 table. Pikes move as the infantry of their weight. Single
@@ -37,9 +42,12 @@ pub fn allowances(kind: UnitType) -> Allowances {
         UnitType::WoollyMammoth => row(8.0, 8.0, 12.0, 12.0),
         UnitType::HeavyChariot => row(10.0, 10.0, 15.0, 15.0),
         UnitType::LightChariot => row(12.0, 12.0, 18.0, 18.0),
-        UnitType::Commander | UnitType::Hero | UnitType::Superhero | UnitType::Wizard => {
-            row(SINGLE_FIGURE_MOVE, SINGLE_FIGURE_MOVE, SINGLE_FIGURE_MOVE, SINGLE_FIGURE_MOVE)
-        }
+        UnitType::Commander | UnitType::Hero | UnitType::Superhero | UnitType::Wizard => row(
+            SINGLE_FIGURE_MOVE,
+            SINGLE_FIGURE_MOVE,
+            SINGLE_FIGURE_MOVE,
+            SINGLE_FIGURE_MOVE,
+        ),
     }
 }
 
@@ -54,7 +62,9 @@ pub const MOUNTED_LEADER_MOVE: f64 = 24.0;
 /// mounted (24); wizards at light-foot forced-march speed (12).
 pub fn single_figure_move(kind: UnitType, mounted: bool) -> f64 {
     match kind {
-        UnitType::Commander | UnitType::Hero | UnitType::Superhero if mounted => MOUNTED_LEADER_MOVE,
+        UnitType::Commander | UnitType::Hero | UnitType::Superhero if mounted => {
+            MOUNTED_LEADER_MOVE
+        }
         _ => SINGLE_FIGURE_MOVE,
     }
 }
@@ -94,14 +104,21 @@ pub enum Pace {
     OnRoad,
     Charge,
     /// Forced march (§3), on or off a road.
-    ForcedMarch { on_road: bool },
+    ForcedMarch {
+        on_road: bool,
+    },
 }
 
 /// Maximum distance in inches for a move of this type, formation and pace.
 ///
 /// `horse_archer_column_bonus`: horse archers in road column get the road
 /// figure off a road (OPEN in §3, ruled in docs/rulings/engine.md).
-pub fn allowance(kind: UnitType, formation: Formation, pace: Pace, horse_archer_column_bonus: bool) -> f64 {
+pub fn allowance(
+    kind: UnitType,
+    formation: Formation,
+    pace: Pace,
+    horse_archer_column_bonus: bool,
+) -> f64 {
     let a = allowances(kind);
     match pace {
         Pace::Charge => a.charge,
@@ -127,14 +144,39 @@ mod tests {
         use Formation::*;
         use UnitType::*;
         assert_eq!(allowance(LightInfantry, Column, Pace::Normal, false), 10.0);
-        assert_eq!(allowance(HeavyInfantry, RoadColumn, Pace::OnRoad, false), 8.0);
+        assert_eq!(
+            allowance(HeavyInfantry, RoadColumn, Pace::OnRoad, false),
+            8.0
+        );
         assert_eq!(allowance(HeavyInfantry, Line, Pace::OnRoad, false), 5.0);
         assert_eq!(allowance(HeavyChariot, Line, Pace::Charge, false), 15.0);
         assert_eq!(allowance(LightChariot, Line, Pace::Normal, false), 12.0);
         assert_eq!(allowance(MediumInfantry, Ring, Pace::Normal, false), 3.0);
-        assert_eq!(allowance(MediumCavalry, RoadColumn, Pace::ForcedMarch { on_road: false }, false), 24.0);
-        assert_eq!(allowance(MediumInfantry, RoadColumn, Pace::ForcedMarch { on_road: true }, false), 15.0);
-        assert_eq!(allowance(MediumCavalry, RoadColumn, Pace::Normal, true), 24.0);
-        assert_eq!(allowance(MediumCavalry, RoadColumn, Pace::Normal, false), 18.0);
+        assert_eq!(
+            allowance(
+                MediumCavalry,
+                RoadColumn,
+                Pace::ForcedMarch { on_road: false },
+                false
+            ),
+            24.0
+        );
+        assert_eq!(
+            allowance(
+                MediumInfantry,
+                RoadColumn,
+                Pace::ForcedMarch { on_road: true },
+                false
+            ),
+            15.0
+        );
+        assert_eq!(
+            allowance(MediumCavalry, RoadColumn, Pace::Normal, true),
+            24.0
+        );
+        assert_eq!(
+            allowance(MediumCavalry, RoadColumn, Pace::Normal, false),
+            18.0
+        );
     }
 }

@@ -42,7 +42,9 @@ pub const SUPERHERO_MULTIPLE: u32 = 2;
 fn weight_cost(kind: UnitType) -> Option<u32> {
     match kind {
         UnitType::LightInfantry => Some(LIGHT_FOOT),
-        UnitType::MediumInfantry | UnitType::MediumPike | UnitType::MediumCavalry => Some(MEDIUM_FOOT),
+        UnitType::MediumInfantry | UnitType::MediumPike | UnitType::MediumCavalry => {
+            Some(MEDIUM_FOOT)
+        }
         UnitType::HeavyInfantry | UnitType::HeavyPike | UnitType::HeavyCavalry => Some(HEAVY_FOOT),
         _ => None,
     }
@@ -100,17 +102,67 @@ mod tests {
     /// The table as printed in "Buying an army: the point system" (A, B, C;
     /// `None` where the book prints X), with the type and bow it describes.
     const BOOK_TABLE: [(&str, UnitType, bool, [Option<u32>; 3]); 11] = [
-        ("Light Archer", LightInfantry, true, [Some(4), Some(3), Some(2)]),
-        ("Medium Foot", MediumInfantry, false, [Some(4), Some(3), Some(2)]),
-        ("Medium Archer", MediumInfantry, true, [Some(5), Some(4), Some(3)]),
+        (
+            "Light Archer",
+            LightInfantry,
+            true,
+            [Some(4), Some(3), Some(2)],
+        ),
+        (
+            "Medium Foot",
+            MediumInfantry,
+            false,
+            [Some(4), Some(3), Some(2)],
+        ),
+        (
+            "Medium Archer",
+            MediumInfantry,
+            true,
+            [Some(5), Some(4), Some(3)],
+        ),
         ("Heavy Foot", HeavyInfantry, false, [Some(5), Some(4), None]),
-        ("Heavy Archer", HeavyInfantry, true, [Some(6), Some(5), None]),
-        ("Medium Cavalry", MediumCavalry, false, [Some(6), Some(5), Some(4)]),
-        ("Horse Archer", MediumCavalry, true, [Some(7), Some(6), Some(5)]),
-        ("Heavy Cavalry", HeavyCavalry, false, [Some(7), Some(6), Some(5)]),
-        ("Light Chariot w/crew", LightChariot, false, [None, Some(15), None]),
-        ("Heavy Chariot w/crew", HeavyChariot, false, [None, Some(20), None]),
-        ("Wooly Mammoth w/crew", WoollyMammoth, false, [None, None, Some(40)]),
+        (
+            "Heavy Archer",
+            HeavyInfantry,
+            true,
+            [Some(6), Some(5), None],
+        ),
+        (
+            "Medium Cavalry",
+            MediumCavalry,
+            false,
+            [Some(6), Some(5), Some(4)],
+        ),
+        (
+            "Horse Archer",
+            MediumCavalry,
+            true,
+            [Some(7), Some(6), Some(5)],
+        ),
+        (
+            "Heavy Cavalry",
+            HeavyCavalry,
+            false,
+            [Some(7), Some(6), Some(5)],
+        ),
+        (
+            "Light Chariot w/crew",
+            LightChariot,
+            false,
+            [None, Some(15), None],
+        ),
+        (
+            "Heavy Chariot w/crew",
+            HeavyChariot,
+            false,
+            [None, Some(20), None],
+        ),
+        (
+            "Wooly Mammoth w/crew",
+            WoollyMammoth,
+            false,
+            [None, None, Some(40)],
+        ),
     ];
 
     #[test]

@@ -257,7 +257,10 @@ fn replay_to(req: &Request, m: &Matchup, seed: BattleSeed) -> Result<(String, i3
             t.report.html(Some(&format!("{stem}.png"))).as_bytes(),
         )?;
         write(&dir.join(format!("{stem}.svg")), t.svg.as_bytes())?;
-        write(&dir.join(format!("{stem}.png")), &crate::report::picture::png(&t.svg)?)?;
+        write(
+            &dir.join(format!("{stem}.png")),
+            &crate::report::picture::png(&t.svg)?,
+        )?;
         write(
             &dir.join(format!("orders-{:02}.txt", t.turn)),
             t.orders.join("\n").as_bytes(),
@@ -337,7 +340,10 @@ fn fairness(req: &Request) -> Result<(String, i32), SimError> {
     write(&dir.join(format!("{stem}.txt")), f.text().as_bytes())?;
     write(&dir.join(format!("{stem}.csv")), f.csv().as_bytes())?;
     write(&dir.join(format!("{stem}.svg")), svg.as_bytes())?;
-    write(&dir.join(format!("{stem}.png")), &crate::report::picture::png(&svg)?)?;
+    write(
+        &dir.join(format!("{stem}.png")),
+        &crate::report::picture::png(&svg)?,
+    )?;
     let json = serde_json::to_string_pretty(&f).unwrap_or_default();
     write(&dir.join(format!("{stem}.json")), json.as_bytes())?;
     let code = if f.refused_orders == 0 {

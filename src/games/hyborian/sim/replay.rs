@@ -88,7 +88,8 @@ fn turn_of(m: &Matchup, seed: BattleSeed, title: &str, p: &Played) -> Turn {
         nmr: Vec::new(),
         sections,
         dice,
-        sides: serde_json::to_value(report::summary(&p.result.table, Some(p.before))).unwrap_or_default(),
+        sides: serde_json::to_value(report::summary(&p.result.table, Some(p.before)))
+            .unwrap_or_default(),
         summary_title: format!("The table after turn {}", p.turn),
         ended: p.ended,
         next_turn: p.turn + 1,

@@ -311,7 +311,10 @@ impl Footprint {
         // Clip the segment against the rectangle's slabs in its own frame.
         let (pa, pb) = (a - self.centre, b - self.centre);
         let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
-        for (axis, half) in [(self.right(), self.half_width), (self.ahead, self.half_depth)] {
+        for (axis, half) in [
+            (self.right(), self.half_width),
+            (self.ahead, self.half_depth),
+        ] {
             let (s, e) = (pa.dot(axis), pb.dot(axis));
             let half = half - TOUCH;
             let dir = e - s;
@@ -488,15 +491,31 @@ mod tests {
     fn arcs_at_any_angle_and_segments_through_rectangles() {
         let a = rect(0.0, 0.0, 0.0, 4.0, 2.0); // x in [-2,2], y in [-2,0]
         let p = DVec2::new(4.2, 3.0);
-        assert_eq!(a.arc_of_degrees(p, 45.0), a.arc_of_with(p, ArcGeometry::Corner45));
-        assert_eq!(a.arc_of_degrees(DVec2::new(10.0, 0.5), 90.0), Edge::Front, "90°: everything ahead of the front line");
+        assert_eq!(
+            a.arc_of_degrees(p, 45.0),
+            a.arc_of_with(p, ArcGeometry::Corner45)
+        );
+        assert_eq!(
+            a.arc_of_degrees(DVec2::new(10.0, 0.5), 90.0),
+            Edge::Front,
+            "90°: everything ahead of the front line"
+        );
         assert_eq!(a.arc_of_degrees(DVec2::new(10.0, 0.5), 45.0), Edge::Right);
         assert!(a.crosses_segment(DVec2::new(-5.0, -1.0), DVec2::new(5.0, -1.0)));
-        assert!(!a.crosses_segment(DVec2::new(-5.0, 0.0), DVec2::new(5.0, 0.0)), "along the front edge grazes");
+        assert!(
+            !a.crosses_segment(DVec2::new(-5.0, 0.0), DVec2::new(5.0, 0.0)),
+            "along the front edge grazes"
+        );
         assert!(!a.crosses_segment(DVec2::new(3.0, 3.0), DVec2::new(5.0, -5.0)));
-        assert!(a.crosses_segment(DVec2::new(0.0, -1.0), DVec2::new(0.5, -1.5)), "wholly inside");
+        assert!(
+            a.crosses_segment(DVec2::new(0.0, -1.0), DVec2::new(0.5, -1.5)),
+            "wholly inside"
+        );
         assert_eq!(a.nearest_point(DVec2::new(5.0, 5.0)), DVec2::new(2.0, 0.0));
-        assert_eq!(a.nearest_point(DVec2::new(0.5, -1.0)), DVec2::new(0.5, -1.0));
+        assert_eq!(
+            a.nearest_point(DVec2::new(0.5, -1.0)),
+            DVec2::new(0.5, -1.0)
+        );
     }
 
     #[test]

@@ -104,11 +104,15 @@ impl Unit {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum TerrainKind {
     /// A hill of 1 or 2 contours.
-    Hill { contours: u8 },
+    Hill {
+        contours: u8,
+    },
     Woods,
     Swamp,
     /// A road: `points` is a polyline of this width in inches.
-    Road { width: f64 },
+    Road {
+        width: f64,
+    },
     /// A river: deep water, crossed as the game's `rivers` option says
     /// (§12: "their affect must be ruled upon by the group"; ruling T-1).
     River,
@@ -230,7 +234,12 @@ pub enum EffectKind {
     /// Wall of Fire: blocks missiles, stops charges.
     WallOfFire { from: DVec2, to: DVec2 },
     /// Woods alight along `from`–`to`, burning within `reach` inches of it.
-    WoodsFire { woods: usize, from: DVec2, to: DVec2, reach: f64 },
+    WoodsFire {
+        woods: usize,
+        from: DVec2,
+        to: DVec2,
+        reach: f64,
+    },
     /// A landslide off a hill: the new ground (drawn for a turn).
     Landslide { points: Vec<DVec2> },
     /// A phantom or summoned unit (ghosts; the Calling's beasts hunt `prey`).

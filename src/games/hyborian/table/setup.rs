@@ -236,7 +236,11 @@ fn parse_terrain(i: usize, t: &TerrainSetup) -> Result<Terrain, SetupError> {
                 kind,
                 points: super::terrain::band_polygon(&points, w),
             }),
-            Some(_) => Err(err(&place, "width", "a width in inches greater than 0, with at least 2 points")),
+            Some(_) => Err(err(
+                &place,
+                "width",
+                "a width in inches greater than 0, with at least 2 points",
+            )),
             None if points.len() >= 3 => Ok(Terrain { kind, points }),
             None => Err(err(
                 &place,
@@ -269,7 +273,9 @@ fn parse_list<T: std::str::FromStr<Err = crate::games::hyborian::rules::UnknownN
         .iter()
         .map(|s| {
             s.parse()
-                .map_err(|e: crate::games::hyborian::rules::UnknownName| err(place, field, e.to_string()))
+                .map_err(|e: crate::games::hyborian::rules::UnknownName| {
+                    err(place, field, e.to_string())
+                })
         })
         .collect()
 }
@@ -298,14 +304,18 @@ fn parse_unit(
     if u.side.trim().is_empty() {
         return Err(err(&place, "side", "a unit needs a side"));
     }
-    let kind: UnitType = u
-        .kind
-        .parse()
-        .map_err(|e: crate::games::hyborian::rules::UnknownName| err(&place, "type", e.to_string()))?;
+    let kind: UnitType =
+        u.kind
+            .parse()
+            .map_err(|e: crate::games::hyborian::rules::UnknownName| {
+                err(&place, "type", e.to_string())
+            })?;
     let class: Class = match &u.class {
         Some(c) => c
             .parse()
-            .map_err(|e: crate::games::hyborian::rules::UnknownName| err(&place, "class", e.to_string()))?,
+            .map_err(|e: crate::games::hyborian::rules::UnknownName| {
+                err(&place, "class", e.to_string())
+            })?,
         None => Class::B,
     };
     if u.figures == 0 {
@@ -371,9 +381,11 @@ fn parse_unit(
                 "missing (line, positional-line, column, road-column, ring)",
             )
         })?;
-        let formation: Formation = text
-            .parse()
-            .map_err(|e: crate::games::hyborian::rules::UnknownName| err(&place, "formation", e.to_string()))?;
+        let formation: Formation =
+            text.parse()
+                .map_err(|e: crate::games::hyborian::rules::UnknownName| {
+                    err(&place, "formation", e.to_string())
+                })?;
         let (files, ranks) = match (formation, u.files, u.ranks) {
             (_, Some(_), Some(_)) => {
                 return Err(err(
@@ -459,7 +471,10 @@ impl Table {
     /// units off the table or overlapping, melee partners that do not exist.
     pub fn from_setup(setup: &Setup) -> Result<Table, SetupError> {
         let size = &setup.table;
-        if ![size.width, size.depth].iter().all(|v| TABLE_INCHES.contains(v)) {
+        if ![size.width, size.depth]
+            .iter()
+            .all(|v| TABLE_INCHES.contains(v))
+        {
             return Err(err(
                 "table",
                 "width",
@@ -542,7 +557,10 @@ impl Table {
         }
         // A leader not written mounted or on foot rides with mounted troops.
         for s in setup.units.iter().filter(|s| s.mounted.is_none()) {
-            let rides = table.units.get(&s.id).and_then(|u| u.attached_to.as_ref())
+            let rides = table
+                .units
+                .get(&s.id)
+                .and_then(|u| u.attached_to.as_ref())
                 .and_then(|to| table.units.get(to))
                 .is_some_and(|host| host.kind.is_mounted());
             if let Some(u) = table.units.get_mut(&s.id).filter(|u| u.kind.is_leader()) {

@@ -200,9 +200,18 @@ pub fn water_under(
         for j in 0..=deep {
             let x = (i as f64 / across as f64) * 2.0 - 1.0;
             let y = (j as f64 / deep as f64) * 2.0 - 1.0;
-            let p = f.centre + f.right() * (x * (f.half_width - TOUCH)) + f.ahead * (y * (f.half_depth - TOUCH));
-            let on = |k: TerrainKind| strips.iter().any(|t| t.kind == k && point_in_polygon(p, &t.points));
-            let wet: Vec<&&Terrain> = courses.iter().filter(|t| point_in_polygon(p, &t.points)).collect();
+            let p = f.centre
+                + f.right() * (x * (f.half_width - TOUCH))
+                + f.ahead * (y * (f.half_depth - TOUCH));
+            let on = |k: TerrainKind| {
+                strips
+                    .iter()
+                    .any(|t| t.kind == k && point_in_polygon(p, &t.points))
+            };
+            let wet: Vec<&&Terrain> = courses
+                .iter()
+                .filter(|t| point_in_polygon(p, &t.points))
+                .collect();
             // Fords and bridges matter only where they lie over the water.
             let here = if wet.is_empty() || on(TerrainKind::Bridge) {
                 Water::Dry
@@ -306,29 +315,73 @@ mod tests {
         assert!(point_in_polygon(DVec2::new(36.0, 25.9), &band));
         assert!(!point_in_polygon(DVec2::new(36.0, 26.1), &band));
         // A bend keeps the width (mitred corner).
-        let bent = band_polygon(&[DVec2::new(0.0, 0.0), DVec2::new(10.0, 0.0), DVec2::new(10.0, 10.0)], 2.0);
+        let bent = band_polygon(
+            &[
+                DVec2::new(0.0, 0.0),
+                DVec2::new(10.0, 0.0),
+                DVec2::new(10.0, 10.0),
+            ],
+            2.0,
+        );
         assert_eq!(bent.len(), 6);
-        assert!((bent[1] - DVec2::new(9.0, 1.0)).length() < 1e-9, "{:?}", bent[1]);
+        assert!(
+            (bent[1] - DVec2::new(9.0, 1.0)).length() < 1e-9,
+            "{:?}",
+            bent[1]
+        );
     }
 
     #[test]
     fn water_under_a_unit() {
         use crate::games::hyborian::rules::options::WaterCrossing::{Fordable, Impassable, Open};
-        let river = Terrain { kind: TerrainKind::River, points: sq(0.0, 22.0, 72.0, 26.0) };
-        let ford = Terrain { kind: TerrainKind::Ford, points: sq(33.0, 18.0, 39.0, 30.0) };
-        let bridge = Terrain { kind: TerrainKind::Bridge, points: sq(50.0, 18.0, 56.0, 30.0) };
+        let river = Terrain {
+            kind: TerrainKind::River,
+            points: sq(0.0, 22.0, 72.0, 26.0),
+        };
+        let ford = Terrain {
+            kind: TerrainKind::Ford,
+            points: sq(33.0, 18.0, 39.0, 30.0),
+        };
+        let bridge = Terrain {
+            kind: TerrainKind::Bridge,
+            points: sq(50.0, 18.0, 56.0, 30.0),
+        };
         let all = [river, ford, bridge];
         let at = |x: f64, y: f64, w: f64| Footprint::behind(DVec2::new(x, y), 0.0, w, 2.0);
-        assert_eq!(water_under(&all, &at(10.0, 20.0, 4.0), Impassable, Fordable), Water::Dry);
-        assert_eq!(water_under(&all, &at(10.0, 23.0, 4.0), Impassable, Fordable), Water::Barred("river"));
-        assert_eq!(water_under(&all, &at(10.0, 23.0, 4.0), Fordable, Impassable), Water::Slowed);
-        assert_eq!(water_under(&all, &at(10.0, 23.0, 4.0), Open, Impassable), Water::Dry);
+        assert_eq!(
+            water_under(&all, &at(10.0, 20.0, 4.0), Impassable, Fordable),
+            Water::Dry
+        );
+        assert_eq!(
+            water_under(&all, &at(10.0, 23.0, 4.0), Impassable, Fordable),
+            Water::Barred("river")
+        );
+        assert_eq!(
+            water_under(&all, &at(10.0, 23.0, 4.0), Fordable, Impassable),
+            Water::Slowed
+        );
+        assert_eq!(
+            water_under(&all, &at(10.0, 23.0, 4.0), Open, Impassable),
+            Water::Dry
+        );
         // In the ford; a wider line has its ends in the river.
-        assert_eq!(water_under(&all, &at(36.0, 23.0, 4.0), Impassable, Fordable), Water::Slowed);
-        assert_eq!(water_under(&all, &at(36.0, 23.0, 8.0), Impassable, Fordable), Water::Barred("river"));
+        assert_eq!(
+            water_under(&all, &at(36.0, 23.0, 4.0), Impassable, Fordable),
+            Water::Slowed
+        );
+        assert_eq!(
+            water_under(&all, &at(36.0, 23.0, 8.0), Impassable, Fordable),
+            Water::Barred("river")
+        );
         // On the ford but off the water: dry ground.
-        assert_eq!(water_under(&all, &at(36.0, 20.5, 4.0), Impassable, Fordable), Water::Dry);
-        assert_eq!(water_under(&all, &at(53.0, 24.0, 4.0), Impassable, Fordable), Water::Dry);
+        assert_eq!(
+            water_under(&all, &at(36.0, 20.5, 4.0), Impassable, Fordable),
+            Water::Dry
+        );
+        assert_eq!(
+            water_under(&all, &at(53.0, 24.0, 4.0), Impassable, Fordable),
+            Water::Dry
+        );
     }
 
     #[test]
