@@ -1447,13 +1447,25 @@ fn each_player_reads_deadlines_in_their_own_time_zone() {
         &mail(
             TARASCUS,
             "tz2@x",
-            "GAME ford SIDE nemedia PASSWORD serpent3\nTIMEZONE america/new_york\n",
+            "GAME ford SIDE nemedia PASSWORD serpent3\nTIMEZONE america/new_york\nNemedian Knights: phase 1 hold\n",
         ),
         "test",
         t0(),
     )
     .unwrap();
-    let reply = body_text(&outbox(&po).last().unwrap().2);
+    let out = outbox(&po);
+    let reply = out
+        .iter()
+        .rev()
+        .find(|(k, _, _)| k == "reply")
+        .map(|m| body_text(&m.2))
+        .unwrap();
+    // The orders of the same mail are already answered in the new zone.
+    let confirmation = body_text(&out.last().unwrap().2);
+    assert!(
+        confirmation.contains("2026-12-03 15:00 EST"),
+        "{confirmation}"
+    );
     assert!(
         reply.contains("now in America/New_York")
             && reply.contains("2026-12-03 15:00 EST (Thursday); game time"),

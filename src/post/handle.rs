@@ -706,6 +706,11 @@ fn player(
             _ => {}
         }
     }
+    // A TIMEZONE in this mail counts already for the answer to its orders.
+    let refreshed = game_rows::sides(tx, game.id())?
+        .into_iter()
+        .find(|s| s.side == side.side);
+    let side = refreshed.as_ref().unwrap_or(side);
     let wait = env.commands.iter().any(|c| c.node == Command::Wait);
     let ready = env.commands.iter().any(|c| c.node == Command::Ready);
     let readiness_only = env.sheet.trim().is_empty() && env.diagnostics.is_empty();
