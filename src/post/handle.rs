@@ -151,23 +151,30 @@ impl Ctx<'_, '_> {
                 game.id(),
                 lines.join("\n")
             );
-            let mail = plain(
-                self.config,
-                vec![side.address.clone()],
-                format!("[{}] From the moderator", game.id()),
-                text,
-                None,
-            );
-            outbox::queue(
-                self.tx,
-                self.config,
-                Some(game.id()),
-                Kind::Notice,
-                &mail,
-                &self.next_tag(),
-                self.now,
-            )?;
+            self.notice(game, &side.address, "From the moderator", text)?;
         }
+        Ok(())
+    }
+
+    /// A notice of its own (not threaded to the mail being answered) to one
+    /// player of `game`.
+    fn notice(&self, game: &Game, to: &str, subject: &str, text: String) -> Result<(), PostError> {
+        let mail = plain(
+            self.config,
+            vec![to.to_string()],
+            format!("[{}] {subject}", game.id()),
+            text,
+            None,
+        );
+        outbox::queue(
+            self.tx,
+            self.config,
+            Some(game.id()),
+            Kind::Notice,
+            &mail,
+            &self.next_tag(),
+            self.now,
+        )?;
         Ok(())
     }
 
@@ -1327,21 +1334,11 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                         game.id(),
                         old.side
                     );
-                        let mail = plain(
-                            ctx.config,
-                            vec![old.address.clone()],
-                            format!("[{}] You no longer command {}", game.id(), old.side),
+                        ctx.notice(
+                            &game,
+                            &old.address,
+                            &format!("You no longer command {}", old.side),
                             text,
-                            None,
-                        );
-                        outbox::queue(
-                            tx,
-                            ctx.config,
-                            Some(game.id()),
-                            Kind::Notice,
-                            &mail,
-                            &ctx.next_tag(),
-                            ctx.now,
                         )?;
                         let new = SideRow {
                             address: address.clone(),
@@ -1614,25 +1611,11 @@ fn orders_for(
         if understood.is_empty() { "  (no orders accepted)".to_string() } else { understood.join("\n") },
         game.deadline_for(side)
     );
-    let mail = plain(
-        ctx.config,
-        vec![side.address.clone()],
-        format!(
-            "[{}] Orders entered for {} by the moderator",
-            game.id(),
-            side.side
-        ),
+    ctx.notice(
+        game,
+        &side.address,
+        &format!("Orders entered for {} by the moderator", side.side),
         notice,
-        None,
-    );
-    outbox::queue(
-        tx,
-        ctx.config,
-        Some(game.id()),
-        Kind::Notice,
-        &mail,
-        &ctx.next_tag(),
-        ctx.now,
     )?;
     let standing = if kept.is_empty() {
         String::new()
