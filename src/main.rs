@@ -503,7 +503,7 @@ fn campaign(config: &std::path::Path, command: CampaignCommand) -> Result<ExitCo
     let current = |po: &umpire::post::PostOffice,
                    id: &str|
      -> Result<umpire::games::hyborian::campaign::game::Campaign> {
-        secretary::campaign(po.store().conn(), id)?
+        secretary::campaign(po.store(), id)?
             .with_context(|| format!("no campaign called '{id}'"))
     };
     match command {

@@ -21,10 +21,10 @@ use crate::mail::compose::Attachment;
 use crate::mail::read::Incoming;
 use crate::post::outbox::{self, Kind};
 use crate::post::{password, plain, Disposition, PostError};
-use crate::store::{self, Transaction};
+use crate::store::campaigns::{self, CampaignRow, OrdersRow, PowerRow, TurnRow};
+use crate::store::{Connection, Store, Transaction};
 use chrono::{DateTime, Utc};
 use rand::Rng;
-use rusqlite::{params, OptionalExtension};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
@@ -46,10 +46,7 @@ fn open_week(
 ) -> Result<String, PostError> {
     let hours = c.settings.week_hours;
     let deadline = (hours > 0).then(|| now + chrono::Duration::hours(i64::from(hours)));
-    tx.execute(
-        "UPDATE campaigns SET deadline = ?2 WHERE id = ?1",
-        params![c.id, deadline.map(store::ts)],
-    )?;
+    campaigns::set_deadline(tx, &c.id, deadline)?;
     Ok(match deadline {
         Some(d) => {
             let tz = config.timezone.parse().unwrap_or(chrono_tz::UTC);
@@ -75,15 +72,7 @@ pub fn resolve_if_due(
     id: &str,
     now: DateTime<Utc>,
 ) -> Result<bool, PostError> {
-    let deadline: Option<String> = tx
-        .query_row(
-            "SELECT deadline FROM campaigns WHERE id = ?1 AND status = 'active'",
-            [id],
-            |r| r.get(0),
-        )
-        .optional()?
-        .flatten();
-    if deadline.is_none_or(|d| d > store::ts(now)) {
+    if campaigns::deadline(tx, id)?.is_none_or(|d| d > now) {
         return Ok(false);
     }
     resolve_now(tx, config, id, now)?;
@@ -91,14 +80,8 @@ pub fn resolve_if_due(
 }
 
 /// Campaigns whose map turn's deadline has passed, by id.
-pub fn due(conn: &rusqlite::Connection, now: DateTime<Utc>) -> Result<Vec<String>, PostError> {
-    let mut st = conn.prepare(
-        "SELECT id FROM campaigns WHERE status = 'active' AND deadline IS NOT NULL AND deadline <= ?1 ORDER BY id",
-    )?;
-    let ids = st
-        .query_map([store::ts(now)], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<String>>>()?;
-    Ok(ids)
+pub fn due(store: &Store, now: DateTime<Utc>) -> Result<Vec<String>, PostError> {
+    Ok(campaigns::due(store.conn(), now)?)
 }
 
 /// Create a campaign and mail each power its opening report and password.
@@ -126,34 +109,29 @@ pub fn create(
         path: file.id.clone(),
         message: e.to_string(),
     })?;
-    let exists: Option<String> = tx
-        .query_row("SELECT id FROM campaigns WHERE id = ?1", [&c.id], |r| {
-            r.get(0)
-        })
-        .optional()?;
-    if exists.is_some() {
+    if campaigns::exists(tx, &c.id)? {
         return Err(PostError::GameExists(c.id));
     }
     let mut rng = rand::rng();
     let seed: [u8; 32] = rng.random();
-    tx.execute(
-        "INSERT INTO campaigns (id, title, state, seed, secretary_address, secretary_pw, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![
-            c.id,
-            c.title,
-            serde_json::to_string(&c).map_err(corrupt)?,
-            hex::encode(seed),
-            file.secretary.address.to_ascii_lowercase(),
-            password::hash(&file.secretary.password, &mut rng),
-            store::ts(now)
-        ],
-    )?;
+    let row = CampaignRow {
+        id: c.id.clone(),
+        title: c.title.clone(),
+        state: serde_json::to_string(&c).map_err(corrupt)?,
+        seed: hex::encode(seed),
+        secretary_address: file.secretary.address.to_ascii_lowercase(),
+        secretary_pw: password::hash(&file.secretary.password, &mut rng),
+        status: "active".into(),
+    };
+    campaigns::insert(tx, &row, now)?;
     let due = open_week(tx, config, &c, now)?;
     for p in &file.powers {
-        tx.execute(
-            "INSERT INTO campaign_powers (campaign_id, power, address, password) VALUES (?1, ?2, ?3, ?4)",
-            params![c.id, p.id, p.address.to_ascii_lowercase(), password::hash(&p.password, &mut rng)],
-        )?;
+        let player = PowerRow {
+            power: p.id.clone(),
+            address: p.address.to_ascii_lowercase(),
+            password: password::hash(&p.password, &mut rng),
+        };
+        campaigns::insert_power(tx, &c.id, &player)?;
         let intro = format!(
             "Welcome to the campaign {} as {}. Your password: {}\nWrite your orders as:\n\n  CAMPAIGN {} POWER {} PASSWORD <password>\n  army <army> move to <province>\n  END\n\n{due}",
             c.title, p.id, p.password, c.id, p.id
@@ -248,32 +226,25 @@ struct Row {
     status: String,
 }
 
-fn load(tx: &rusqlite::Connection, id: &str) -> Result<Option<Row>, PostError> {
-    let row = tx
-        .query_row(
-            "SELECT state, seed, secretary_address, secretary_pw, status FROM campaigns WHERE lower(id) = lower(?1)",
-            [id],
-            |r| Ok((r.get::<_, String>(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-        )
-        .optional()?;
-    match row {
-        None => Ok(None),
-        Some((state, seed, secretary_address, secretary_pw, status)) => Ok(Some(Row {
-            campaign: serde_json::from_str(&state).map_err(corrupt)?,
-            seed,
-            secretary_address,
-            secretary_pw,
-            status,
-        })),
-    }
+fn load(conn: &Connection, id: &str) -> Result<Option<Row>, PostError> {
+    let Some(row) = campaigns::load(conn, id)? else {
+        return Ok(None);
+    };
+    Ok(Some(Row {
+        campaign: serde_json::from_str(&row.state).map_err(corrupt)?,
+        seed: row.seed,
+        secretary_address: row.secretary_address,
+        secretary_pw: row.secretary_pw,
+        status: row.status,
+    }))
 }
 
 /// The campaign as stored now.
 ///
 /// # Errors
 /// Damaged stored data or database errors.
-pub fn campaign(conn: &rusqlite::Connection, id: &str) -> Result<Option<Campaign>, PostError> {
-    Ok(load(conn, id)?.map(|r| r.campaign))
+pub fn campaign(store: &Store, id: &str) -> Result<Option<Campaign>, PostError> {
+    Ok(load(store.conn(), id)?.map(|r| r.campaign))
 }
 
 /// Answering the sender of one message.
@@ -381,12 +352,7 @@ pub fn secrets(text: &str) -> Vec<String> {
 }
 
 fn known(tx: &Transaction<'_>, address: &str) -> Result<bool, PostError> {
-    let n: i64 = tx.query_row(
-        "SELECT (SELECT count(*) FROM campaign_powers WHERE address = ?1) + (SELECT count(*) FROM campaigns WHERE secretary_address = ?1)",
-        [address],
-        |r| r.get(0),
-    )?;
-    Ok(n > 0)
+    Ok(campaigns::knows_address(tx, address)?)
 }
 
 /// Handle one campaign message inside the post office's transaction.
@@ -452,14 +418,12 @@ pub fn handle(
             secretary(&desk, stored, &letter)
         }
         Role::Power(power) => {
-            let player: Option<(String, String, String)> = tx
-                .query_row(
-                    "SELECT power, address, password FROM campaign_powers WHERE campaign_id = ?1 AND lower(power) = lower(?2)",
-                    params![id, power],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-                )
-                .optional()?;
-            let Some((power, address, hash)) = player else {
+            let Some(PowerRow {
+                power,
+                address,
+                password: hash,
+            }) = campaigns::power(tx, &id, &power)?
+            else {
                 return desk.refuse(
                     Some(&id),
                     &me,
@@ -498,10 +462,14 @@ fn power_orders(
     let world = world()?;
     let c = &stored.campaign;
     let turn = c.turn + 1;
-    desk.tx.execute(
-        "INSERT INTO campaign_orders (campaign_id, turn, power, message, text, orders, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![c.id, turn, power, row, masked(desk.msg, letter), serde_json::to_string(&letter.orders).map_err(corrupt)?, store::ts(desk.now)],
-    )?;
+    let kept = OrdersRow {
+        turn,
+        power,
+        message: row,
+        text: &masked(desk.msg, letter),
+        orders: &serde_json::to_string(&letter.orders).map_err(corrupt)?,
+    };
+    campaigns::insert_orders(desk.tx, &c.id, &kept, desk.now)?;
     let mut text = format!(
         "Orders of {power} for {} ({}), as understood:\n\n",
         c.date(),
@@ -529,17 +497,10 @@ fn power_orders(
         &[desk.from.to_string()],
         text,
     )?;
-    let powers: i64 = desk.tx.query_row(
-        "SELECT count(*) FROM campaign_powers WHERE campaign_id = ?1",
-        [&c.id],
-        |r| r.get(0),
-    )?;
-    let ordered: i64 = desk.tx.query_row(
-        "SELECT count(DISTINCT power) FROM campaign_orders WHERE campaign_id = ?1 AND turn = ?2",
-        params![c.id, turn],
-        |r| r.get(0),
-    )?;
-    if ordered == powers {
+    if campaigns::orders_in(desk.tx, &c.id, turn)?
+        .iter()
+        .all(|(_, ordered)| *ordered)
+    {
         resolve_now(desk.tx, desk.config, &c.id, desk.now)?;
     }
     Ok(Disposition::Done(format!(
@@ -587,10 +548,8 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
                     winner,
                     losses: losses.clone(),
                 };
-                desk.tx.execute(
-                    "INSERT OR REPLACE INTO campaign_results (campaign_id, battle, result, applied) VALUES (?1, ?2, ?3, 0)",
-                    params![c.id, battle, serde_json::to_string(&r).map_err(corrupt)?],
-                )?;
+                let entered = serde_json::to_string(&r).map_err(corrupt)?;
+                campaigns::record_result(desk.tx, &c.id, *battle, &entered)?;
                 lines.push(format!(
                     "battle {battle}: result recorded; it takes effect when the week is resolved"
                 ));
@@ -627,21 +586,14 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
 }
 
 fn status(tx: &Transaction<'_>, c: &Campaign) -> Result<String, PostError> {
-    let mut st = tx.prepare(
-        "SELECT p.power, EXISTS(SELECT 1 FROM campaign_orders o WHERE o.campaign_id = p.campaign_id AND o.turn = ?2 AND o.power = p.power) \
-         FROM campaign_powers p WHERE p.campaign_id = ?1 ORDER BY p.power",
-    )?;
-    let rows = st.query_map(params![c.id, c.turn + 1], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?))
-    })?;
+    let rows = campaigns::orders_in(tx, &c.id, c.turn + 1)?;
     let mut out = format!(
         "{}: {}; battles awaiting results: {}\n",
         c.title,
         c.date(),
         c.pending.len()
     );
-    for r in rows {
-        let (p, done) = r?;
+    for (p, done) in rows {
         out.push_str(&format!(
             "  {p}: {}\n",
             if done { "orders in" } else { "no orders yet" }
@@ -669,31 +621,13 @@ pub fn resolve_now(
     let c = stored.campaign;
     let turn = c.turn + 1;
     let mut orders: BTreeMap<String, Vec<Line<Order>>> = BTreeMap::new();
-    {
-        let mut st = tx.prepare(
-            "SELECT power, orders FROM campaign_orders WHERE id IN \
-             (SELECT max(id) FROM campaign_orders WHERE campaign_id = ?1 AND turn = ?2 GROUP BY power) ORDER BY power",
-        )?;
-        for r in st.query_map(params![c.id, turn], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
-        })? {
-            let (p, json) = r?;
-            orders.insert(p, serde_json::from_str(&json).map_err(corrupt)?);
-        }
+    for (p, json) in campaigns::latest_orders(tx, &c.id, turn)? {
+        orders.insert(p, serde_json::from_str(&json).map_err(corrupt)?);
     }
-    let results: Vec<EnteredResult> = {
-        let mut st = tx.prepare("SELECT result FROM campaign_results WHERE campaign_id = ?1 AND applied = 0 ORDER BY battle")?;
-        let rows = st
-            .query_map([&c.id], |r| r.get::<_, String>(0))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        rows.iter()
-            .map(|j| serde_json::from_str(j).map_err(corrupt))
-            .collect::<Result<_, _>>()?
-    };
-    tx.execute(
-        "UPDATE campaign_results SET applied = 1 WHERE campaign_id = ?1",
-        [&c.id],
-    )?;
+    let results: Vec<EnteredResult> = campaigns::take_results(tx, &c.id)?
+        .iter()
+        .map(|j| serde_json::from_str(j).map_err(corrupt))
+        .collect::<Result<_, _>>()?;
     let seed: [u8; 32] = Sha256::new()
         .chain_update(stored.seed.as_bytes())
         .chain_update(format!(":{turn}").as_bytes())
@@ -701,34 +635,19 @@ pub fn resolve_now(
         .into();
     let r = resolve::resolve(&c, &world, &orders, &results, &mut SeededDice::new(seed))
         .map_err(|e| PostError::Ruleset(crate::games::RulesetError::Engine(e.to_string())))?;
-    tx.execute(
-        "INSERT INTO campaign_turns (campaign_id, turn, state_before, state_after, orders, events, resolved_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![
-            c.id,
-            turn,
-            serde_json::to_string(&c).map_err(corrupt)?,
-            serde_json::to_string(&r.campaign).map_err(corrupt)?,
-            serde_json::to_string(&orders).map_err(corrupt)?,
-            serde_json::to_string(&r.events).map_err(corrupt)?,
-            store::ts(now)
-        ],
-    )?;
-    tx.execute(
-        "UPDATE campaigns SET state = ?2 WHERE id = ?1",
-        params![c.id, serde_json::to_string(&r.campaign).map_err(corrupt)?],
-    )?;
+    let after = serde_json::to_string(&r.campaign).map_err(corrupt)?;
+    let played_turn = TurnRow {
+        turn,
+        state_before: &serde_json::to_string(&c).map_err(corrupt)?,
+        state_after: &after,
+        orders: &serde_json::to_string(&orders).map_err(corrupt)?,
+        events: &serde_json::to_string(&r.events).map_err(corrupt)?,
+    };
+    campaigns::insert_turn(tx, &c.id, &played_turn, now)?;
+    campaigns::set_state(tx, &c.id, &after)?;
     let played = c.date();
     let due = open_week(tx, config, &r.campaign, now)?;
-    let players: Vec<(String, String)> = {
-        let mut st = tx.prepare(
-            "SELECT power, address FROM campaign_powers WHERE campaign_id = ?1 ORDER BY power",
-        )?;
-        let rows = st
-            .query_map([&c.id], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        rows
-    };
-    for (power, address) in &players {
+    for (power, address) in &campaigns::players(tx, &c.id)? {
         queue_report(
             tx,
             config,

@@ -389,7 +389,7 @@ impl PostOffice {
         }
         // Campaign weeks whose deadline has passed are resolved with the
         // orders in; resolving sets the next deadline.
-        for id in campaign::due(self.store.conn(), now)? {
+        for id in campaign::due(&self.store, now)? {
             let store = &mut self.store;
             match guard::guard(|| store.write(|tx| campaign::resolve_if_due(tx, &config, &id, now)))
             {

@@ -9,6 +9,7 @@
 //! at any point leaves the message either untouched (`new`, processed again
 //! on the next run) or fully handled.
 
+pub mod campaigns;
 pub mod games;
 pub mod messages;
 pub mod outbox;
@@ -17,11 +18,11 @@ mod schema;
 pub mod submissions;
 
 use chrono::{DateTime, SecondsFormat, Utc};
-use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use rusqlite::{params, OptionalExtension, TransactionBehavior};
 use std::path::Path;
 use std::time::Duration;
 
-pub use rusqlite::Transaction;
+pub use rusqlite::{Connection, Transaction};
 
 /// Errors from the store.
 #[derive(Debug, thiserror::Error)]
