@@ -108,11 +108,18 @@ impl SeededDice {
         SeededDice { seed }
     }
 
-    /// SHA-256 of the seed, as hex: published in one report before the seed
-    /// itself is revealed in the next.
+    /// The seed's commitment ([`seed_hash`] of its hex), as reports
+    /// publish it.
     pub fn commitment(&self) -> String {
-        hex::encode(Sha256::digest(self.seed))
+        seed_hash(&hex::encode(self.seed))
     }
+}
+
+/// The commitment to a seed: SHA-256 of its hex text, as hex. A round's
+/// report publishes it before the seed itself is revealed in the next, so
+/// anyone can check that the dice were fixed before the orders came in.
+pub fn seed_hash(hex_seed: &str) -> String {
+    hex::encode(Sha256::digest(hex_seed.as_bytes()))
 }
 
 impl Dice for SeededDice {

@@ -9,6 +9,7 @@ pub mod diagnostic;
 pub mod dice;
 pub mod envelope;
 pub mod games;
+pub mod geometry;
 pub mod mail;
 pub mod names;
 pub mod pleasantry;
@@ -24,7 +25,14 @@ pub mod store;
 mod layers {
     /// Each layer's top-level modules.
     const LAYERS: [&[&str]; 5] = [
-        &["diagnostic", "names", "pleasantry", "dice", "envelope"],
+        &[
+            "diagnostic",
+            "names",
+            "pleasantry",
+            "dice",
+            "envelope",
+            "geometry",
+        ],
         &["games", "report", "case"],
         &["store", "mail", "config"],
         &["post"],
@@ -99,5 +107,33 @@ mod layers {
             "lower layers use higher ones:\n{}",
             broken.join("\n")
         );
+    }
+
+    /// What two rule sets share (table geometry, pictures, dice, names)
+    /// lives below them; no rule set reaches into another's folder.
+    #[test]
+    fn no_rule_set_uses_another() {
+        let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games");
+        let sets: Vec<String> = std::fs::read_dir(&games)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
+            .collect();
+        assert!(sets.len() >= 3, "{sets:?}");
+        let mut broken = Vec::new();
+        for set in &sets {
+            let mut all = Vec::new();
+            files(&games.join(set), &mut all);
+            for path in all {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for other in sets.iter().filter(|o| *o != set) {
+                    if text.contains(&format!("games::{other}::")) {
+                        broken.push(format!("{} uses games::{other}", path.display()));
+                    }
+                }
+            }
+        }
+        assert!(broken.is_empty(), "{}", broken.join("\n"));
     }
 }

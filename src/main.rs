@@ -426,7 +426,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Army { command } => {
             let (text, code) = match command {
                 ArmyCommand::Check { file } => {
-                    umpire::games::hyborian::army::check_cli(&file.to_string_lossy())
+                    umpire::games::check_army_file(&file.to_string_lossy())
                 }
                 ArmyCommand::New { nation, points } => {
                     umpire::games::hyborian::army::new_cli(&nation, points)
@@ -503,8 +503,7 @@ fn campaign(config: &std::path::Path, command: CampaignCommand) -> Result<ExitCo
     let current = |po: &umpire::post::PostOffice,
                    id: &str|
      -> Result<umpire::games::hyborian::campaign::game::Campaign> {
-        secretary::campaign(po.store(), id)?
-            .with_context(|| format!("no campaign called '{id}'"))
+        secretary::campaign(po.store(), id)?.with_context(|| format!("no campaign called '{id}'"))
     };
     match command {
         CampaignCommand::New { file } => {

@@ -5,14 +5,18 @@
 //! ```
 //! use umpire::names::{closest, key};
 //! assert_eq!(key("Black  Dragons!"), "blackdragons");
+//! assert_eq!(key("Khauran & Khoraja"), key("khauran-and-khoraja"));
 //! let units = ["Black Dragons", "Bossonian Archers", "Gunderland Pikes"];
 //! assert_eq!(closest("Blak Dragons", units.iter().map(|n| (*n, *n))), Some("Black Dragons"));
 //! assert_eq!(closest("Zzz", units.iter().map(|n| (*n, *n))), None);
 //! ```
 
-/// A name reduced to what matters: lowercase letters and digits.
+/// A name reduced to what matters: lowercase letters and digits, with `&`
+/// read as "and" (so "Khauran & Khoraja", "khauran-and-khoraja" and
+/// "KHAURAN AND KHORAJA" are one name).
 pub fn key(name: &str) -> String {
-    name.chars()
+    name.replace('&', "and")
+        .chars()
         .filter(|c| c.is_alphanumeric())
         .flat_map(|c| c.to_lowercase())
         .collect()
@@ -41,6 +45,16 @@ pub fn closest<'a, T>(
     given: &str,
     candidates: impl IntoIterator<Item = (&'a str, T)>,
 ) -> Option<T> {
+    closest_at(given, candidates, TYPO_LIKENESS)
+}
+
+/// [`closest`] with another least likeness: a keyword of an order language,
+/// short and among few, wants a closer match than a unit's name.
+pub fn closest_at<'a, T>(
+    given: &str,
+    candidates: impl IntoIterator<Item = (&'a str, T)>,
+    least: f64,
+) -> Option<T> {
     let k = key(given);
     if k.is_empty() {
         return None;
@@ -48,7 +62,7 @@ pub fn closest<'a, T>(
     candidates
         .into_iter()
         .map(|(name, t)| (strsim::jaro_winkler(&k, &key(name)), name, t))
-        .filter(|(score, _, _)| *score >= TYPO_LIKENESS)
+        .filter(|(score, _, _)| *score >= least)
         .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.cmp(a.1)))
         .map(|(_, _, t)| t)
 }

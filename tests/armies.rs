@@ -439,10 +439,13 @@ fn army_files_round_trip_and_the_cli_reports() {
         "nation = \"Vendhya\"\npoints = 100\n[[unit]]\ndesignation = \"Royal Guard\"\nfigures = 30\n",
     )
     .unwrap();
-    let (out, code) = army::check_cli(path.to_str().unwrap());
+    let (out, code) = umpire::games::check_army_file(path.to_str().unwrap());
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("150 points is over the limit of 100"), "{out}");
-    assert_eq!(army::check_cli("/nonexistent/army.toml").1, 2);
+    assert_eq!(
+        umpire::games::check_army_file("/nonexistent/army.toml").1,
+        2
+    );
 }
 
 #[test]
@@ -451,7 +454,7 @@ fn example_army_files_are_legal() {
     let mut seen = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
-        let (out, code) = army::check_cli(path.to_str().unwrap());
+        let (out, code) = umpire::games::check_army_file(path.to_str().unwrap());
         assert_eq!(code, 0, "{out}");
         seen += 1;
     }
@@ -493,7 +496,7 @@ fn ready_scenarios_load_and_match_their_armies() {
         }
         for side in &s.sides {
             let army_path = format!("{dir}{}", side.army);
-            let (out, code) = army::check_cli(&army_path);
+            let (out, code) = umpire::games::check_army_file(&army_path);
             assert_eq!(code, 0, "{name}: {out}");
             let army =
                 ArmyFile::from_toml(&army_path, &std::fs::read_to_string(&army_path).unwrap())
@@ -689,7 +692,7 @@ fn the_printed_check_report() {
          [[unit]]\ndesignation = \"Regular Spearmen\"\nfigures = 24\n\n[[unit]]\ndesignation = \"Heavy Chariots\"\nfigures = 5\n",
     )
     .unwrap();
-    let (out, code) = army::check_cli(path.to_str().unwrap());
+    let (out, code) = umpire::games::check_army_file(path.to_str().unwrap());
     assert_eq!(code, 1);
     let body: Vec<&str> = out.lines().skip(1).collect();
     assert_eq!(

@@ -315,6 +315,21 @@ pub fn check_offline(
     Ok((checked.confirmation, checked.errors == 0))
 }
 
+/// `umpire army check FILE`: the army file checked by the rule set it names
+/// (the Hyborean Age when it names none): the printed report and the exit
+/// code (0 legal, 1 breaches, 2 unreadable).
+pub fn check_army_file(path: &str) -> (String, i32) {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => return (format!("error: {path}: {e}\n"), hyborian::army::UNREADABLE),
+    };
+    if ruleset_named_in(&text).is_ok_and(|r| r == fr_ancients::RULESET) {
+        fr_ancients::army::check_cli(path, &text)
+    } else {
+        hyborian::army::check_cli(path, &text)
+    }
+}
+
 /// Run the text of a rules case file with the rule set it names.
 pub fn run_case(text: &str) -> CaseOutcome {
     match ruleset_named_in(text) {

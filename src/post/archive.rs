@@ -99,11 +99,7 @@ pub fn export_html(po: &mut PostOffice, game: &str, dir: &Path) -> Result<usize,
             "<li><a href=\"turn-{turn}.html\">Turn {turn}</a></li>"
         );
     }
-    let esc = |s: &str| {
-        s.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-    };
+    use crate::report::esc;
     let page = format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{t}</title></head>\n<body style=\"font-family: Georgia, serif; max-width: 40em; margin: auto\">\n<h1>{t}</h1>\n<ul>\n{index}</ul>\n</body></html>\n",

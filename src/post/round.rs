@@ -17,14 +17,13 @@ use crate::store::games::{GameRow, SideRow};
 use crate::store::{rounds, submissions, Transaction};
 use chrono::{DateTime, Duration, Utc};
 use rand::Rng;
-use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
 /// A fresh secret seed for a round's dice, and its published hash.
 fn new_seed() -> (String, String) {
     let seed: [u8; 32] = rand::rng().random();
     let hex_seed = hex::encode(seed);
-    let hash = hex::encode(Sha256::digest(hex_seed.as_bytes()));
+    let hash = crate::dice::seed_hash(&hex_seed);
     (hex_seed, hash)
 }
 

@@ -7,7 +7,6 @@ use super::game::Game;
 use super::{PostError, PostOffice};
 use crate::games::Json;
 use crate::store::rounds;
-use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -44,7 +43,7 @@ pub fn verify_turn(
         };
         let mut out = String::new();
         let seed = &stored.seed;
-        let hash_ok = hex::encode(Sha256::digest(seed.as_bytes())) == stored.seed_hash;
+        let hash_ok = crate::dice::seed_hash(seed) == stored.seed_hash;
         let _ = writeln!(out, "Turn {round} of {}: seed {seed}", g.id());
         let _ = writeln!(
             out,

@@ -72,6 +72,15 @@ fn default_ruleset() -> String {
     crate::games::hyborian::RULESET.to_string()
 }
 
+/// Text made safe for SVG and HTML attributes and content.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
 /// "turn 3" → "Turn 3".
 pub fn capitalize_first(s: &str) -> String {
     let mut c = s.chars();

@@ -12,6 +12,35 @@ const FONT: &[u8] = include_bytes!("../../templates/fonts/DejaVuSansCondensed.tt
 /// The font family pictures name in their SVG.
 pub const FONT_FAMILY: &str = "DejaVu Sans";
 
+/// Pixels per inch of a continuous table (the Hyborean Age, FR! Ancients).
+pub const SCALE: f64 = 10.0;
+/// Margin around the table, pixels.
+pub const MARGIN: f64 = 20.0;
+
+/// A continuous table's coordinates (inches, y north) to picture pixels
+/// (y down), for a table `depth` inches deep.
+pub struct Frame {
+    pub depth: f64,
+}
+
+impl Frame {
+    /// The pixel of a point of the table.
+    pub fn p(&self, v: glam::DVec2) -> (f64, f64) {
+        (MARGIN + v.x * SCALE, MARGIN + (self.depth - v.y) * SCALE)
+    }
+
+    /// An SVG `points` list of table points.
+    pub fn points(&self, pts: &[glam::DVec2]) -> String {
+        pts.iter()
+            .map(|v| {
+                let (x, y) = self.p(*v);
+                format!("{x:.1},{y:.1}")
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
 /// Errors rasterising a picture.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot draw the picture: {0}")]

@@ -93,23 +93,22 @@ pub fn exists(c: &Connection, id: &str) -> Result<bool> {
 /// # Errors
 /// On database errors.
 pub fn load(c: &Connection, id: &str) -> Result<Option<CampaignRow>> {
-    Ok(c
-        .prepare_cached(
-            "SELECT id, title, state, seed, secretary_address, secretary_pw, status \
+    Ok(c.prepare_cached(
+        "SELECT id, title, state, seed, secretary_address, secretary_pw, status \
              FROM campaigns WHERE lower(id) = lower(?1)",
-        )?
-        .query_row([id], |r| {
-            Ok(CampaignRow {
-                id: r.get(0)?,
-                title: r.get(1)?,
-                state: r.get(2)?,
-                seed: r.get(3)?,
-                secretary_address: r.get(4)?,
-                secretary_pw: r.get(5)?,
-                status: r.get(6)?,
-            })
+    )?
+    .query_row([id], |r| {
+        Ok(CampaignRow {
+            id: r.get(0)?,
+            title: r.get(1)?,
+            state: r.get(2)?,
+            seed: r.get(3)?,
+            secretary_address: r.get(4)?,
+            secretary_pw: r.get(5)?,
+            status: r.get(6)?,
         })
-        .optional()?)
+    })
+    .optional()?)
 }
 
 /// Store the campaign's state after a map turn.
@@ -177,19 +176,18 @@ pub fn insert_power(c: &Connection, id: &str, p: &PowerRow) -> Result<()> {
 /// # Errors
 /// On database errors.
 pub fn power(c: &Connection, id: &str, power: &str) -> Result<Option<PowerRow>> {
-    Ok(c
-        .prepare_cached(
-            "SELECT power, address, password FROM campaign_powers \
+    Ok(c.prepare_cached(
+        "SELECT power, address, password FROM campaign_powers \
              WHERE campaign_id = ?1 AND lower(power) = lower(?2)",
-        )?
-        .query_row(params![id, power], |r| {
-            Ok(PowerRow {
-                power: r.get(0)?,
-                address: r.get(1)?,
-                password: r.get(2)?,
-            })
+    )?
+    .query_row(params![id, power], |r| {
+        Ok(PowerRow {
+            power: r.get(0)?,
+            address: r.get(1)?,
+            password: r.get(2)?,
         })
-        .optional()?)
+    })
+    .optional()?)
 }
 
 /// Each power and its player's address, by power.
@@ -224,7 +222,12 @@ pub fn knows_address(c: &Connection, address: &str) -> Result<bool> {
 ///
 /// # Errors
 /// On database errors.
-pub fn insert_orders(c: &Connection, id: &str, o: &OrdersRow<'_>, now: DateTime<Utc>) -> Result<()> {
+pub fn insert_orders(
+    c: &Connection,
+    id: &str,
+    o: &OrdersRow<'_>,
+    now: DateTime<Utc>,
+) -> Result<()> {
     c.prepare_cached(
         "INSERT INTO campaign_orders (campaign_id, turn, power, message, text, orders, created_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -348,9 +351,21 @@ mod tests {
 
     #[test]
     fn the_latest_orders_count_and_results_apply_once() {
-        let store = Store::open_in_memory().unwrap();
-        let c = store.conn();
+        let mut store = Store::open_in_memory().unwrap();
         let t0 = Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap();
+        let mut message = |key: &str| {
+            let arrival = crate::store::messages::Arrival {
+                key,
+                raw: b"orders",
+                digest: key,
+                size: 6,
+                source: "stdin",
+                arrived_at: None,
+            };
+            store.store_raw(&arrival, t0).unwrap().id
+        };
+        let messages = [message("m1"), message("m2")];
+        let c = store.conn();
         insert(c, &row("h"), t0).unwrap();
         for (power, address) in [("nemedia", "n@x.example"), ("aquilonia", "a@x.example")] {
             let p = PowerRow {
@@ -360,12 +375,24 @@ mod tests {
             };
             insert_power(c, "h", &p).unwrap();
         }
-        assert_eq!(power(c, "h", "NEMEDIA").unwrap().unwrap().address, "n@x.example");
-        for (n, orders) in [(1, "[1]"), (2, "[2]")] {
-            let o = OrdersRow { turn: 1, power: "nemedia", message: n, text: "t", orders };
+        assert_eq!(
+            power(c, "h", "NEMEDIA").unwrap().unwrap().address,
+            "n@x.example"
+        );
+        for (n, orders) in [(messages[0], "[1]"), (messages[1], "[2]")] {
+            let o = OrdersRow {
+                turn: 1,
+                power: "nemedia",
+                message: n,
+                text: "t",
+                orders,
+            };
             insert_orders(c, "h", &o, t0).unwrap();
         }
-        assert_eq!(latest_orders(c, "h", 1).unwrap(), vec![("nemedia".into(), "[2]".into())]);
+        assert_eq!(
+            latest_orders(c, "h", 1).unwrap(),
+            vec![("nemedia".into(), "[2]".into())]
+        );
         assert_eq!(
             orders_in(c, "h", 1).unwrap(),
             vec![("aquilonia".into(), false), ("nemedia".into(), true)]

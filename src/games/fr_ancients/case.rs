@@ -27,6 +27,7 @@ use super::setup::Layout;
 use super::table::{Battle, StandardState};
 pub use crate::case::CaseOutcome;
 use crate::dice::ScriptedDice;
+use crate::geometry::EPSILON;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -236,7 +237,7 @@ fn army_case(army: &toml::Table, pack: Option<&Pack>, expect: &toml::Table) -> C
 fn compare(fails: &mut Vec<String>, key: &str, want: &toml::Value, got: &toml::Value) {
     let same = match (want, got) {
         (toml::Value::Integer(a), toml::Value::Float(b))
-        | (toml::Value::Float(b), toml::Value::Integer(a)) => (*a as f64 - b).abs() < 1e-9,
+        | (toml::Value::Float(b), toml::Value::Integer(a)) => (*a as f64 - b).abs() < EPSILON,
         _ => want == got,
     };
     if !same {
@@ -533,7 +534,7 @@ fn field_value(
             }
             "facing" => {
                 let w = want.as_float().or(want.as_integer().map(|i| i as f64)).unwrap_or(f64::NAN);
-                if crate::games::hyborian::table::geometry::turn_between(w, u.facing).abs() <= tol.facing {
+                if crate::geometry::turn_between(w, u.facing).abs() <= tol.facing {
                     return Ok(None);
                 }
                 toml::Value::Float((u.facing * 10.0).round() / 10.0)

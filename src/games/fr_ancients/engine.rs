@@ -22,7 +22,7 @@ use super::table::{
 };
 use super::troops::TroopType;
 use crate::dice::{Dice, DiceError, DieKind};
-use crate::games::hyborian::table::geometry::{bearing_of, heading, Edge, TOUCH};
+use crate::geometry::{bearing_of, heading, Edge, TOUCH};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Why a run of the engine stopped early.
@@ -647,8 +647,7 @@ impl<'a> Engine<'a> {
             from,
             to,
             distance: from.front.distance(to.front),
-            turn: crate::games::hyborian::table::geometry::turn_between(from.facing, to.facing)
-                .abs(),
+            turn: crate::geometry::turn_between(from.facing, to.facing).abs(),
             in_terrain,
             allowance,
             free_change,
@@ -720,9 +719,8 @@ impl<'a> Engine<'a> {
             })
             .collect();
         for (owner, p) in left {
-            let on_path = crate::games::hyborian::table::geometry::point_segment_distance(
-                p, from.front, to.front,
-            ) <= reach + CONTACT;
+            let on_path =
+                crate::geometry::point_segment_distance(p, from.front, to.front) <= reach + CONTACT;
             if !(on_path || u.footprint().contains(p)) {
                 continue;
             }
@@ -887,7 +885,7 @@ impl<'a> Engine<'a> {
             // "if it contacts a unit that has a frontal opponent then that unit
             // gains 1 demoralization marker"; otherwise it fights it.
             let frontal = self.battle.contacts(&h).iter().any(|(e, f)| {
-                *f == crate::games::hyborian::table::geometry::Face::Front
+                *f == crate::geometry::Face::Front
                     && e != unit
                     && self.unit(e).is_some_and(|e| e.side != h.side)
             });
@@ -931,11 +929,7 @@ impl<'a> Engine<'a> {
     }
 
     /// Whether a rectangle overlaps any other present unit.
-    pub fn overlaps_any(
-        &self,
-        u: &Unit,
-        f: crate::games::hyborian::table::geometry::Footprint,
-    ) -> bool {
+    pub fn overlaps_any(&self, u: &Unit, f: crate::geometry::Footprint) -> bool {
         self.battle
             .present()
             .any(|o| o.id != u.id && o.footprint().overlaps(&f))
@@ -1118,11 +1112,10 @@ enum Blocker {
 /// Whether `r` stands directly behind `u`: facing the same way, its front
 /// at `u`'s rear edge (within `gap`), and its centre behind `u`'s frontage.
 pub fn directly_behind(u: &Unit, r: &Unit, gap: f64) -> bool {
-    let same_way =
-        crate::games::hyborian::table::geometry::turn_between(u.facing, r.facing).abs() <= 10.0;
+    let same_way = crate::geometry::turn_between(u.facing, r.facing).abs() <= 10.0;
     let rear_centre = u.front - heading(u.facing) * u.depth();
     let offset = r.front - rear_centre;
-    let right = crate::games::hyborian::table::geometry::rotate_cw(heading(u.facing), 90.0);
+    let right = crate::geometry::rotate_cw(heading(u.facing), 90.0);
     same_way
         && offset.dot(heading(u.facing)).abs() <= gap + CONTACT
         && offset.dot(right).abs() <= u.width() / 2.0

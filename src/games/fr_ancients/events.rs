@@ -12,7 +12,7 @@ use super::sequence::Part;
 use super::standards::TableResult;
 use super::table::{Battle, CharacterId, Fury, Place, SideId, StandardState, UnitId};
 use super::weapons::Weapon;
-use crate::games::hyborian::table::geometry::Face;
+use crate::geometry::Face;
 use std::collections::BTreeMap;
 
 /// An event and the part of the phase it happened in.

@@ -8,7 +8,7 @@
 //! ```
 //! use umpire::games::fr_ancients::new_rules::{may_wrap, support_in_terrain};
 //! use umpire::games::fr_ancients::troops::TroopType::*;
-//! use umpire::games::hyborian::table::geometry::Face;
+//! use umpire::geometry::Face;
 //! assert!(support_in_terrain(Spears, LightInfantry).is_ok());
 //! assert!(support_in_terrain(Spears, HandWeapons).is_err());
 //! assert!(may_wrap(LightCavalry, Face::Rear).is_ok());
@@ -17,7 +17,7 @@
 
 use super::questions::Test;
 use super::troops::TroopType;
-use crate::games::hyborian::table::geometry::Face;
+use crate::geometry::Face;
 
 /// Rule 1: "Support rules in terrain operate differently, Line infantry
 /// (HW SP PK AR WB EL RB) can only give and receive support from Light

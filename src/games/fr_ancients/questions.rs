@@ -33,7 +33,7 @@
 use super::sequence::Part;
 use super::table::{Battle, CharacterId, Place, SideId, UnitId};
 use super::weapons::Weapon;
-use crate::games::hyborian::table::geometry::Face;
+use crate::geometry::Face;
 use std::collections::BTreeMap;
 use std::fmt;
 

@@ -16,8 +16,9 @@
 use super::events::{Event, Logged};
 use super::standards::end_points;
 use super::table::{Battle, Fury, StandardState};
-use crate::games::hyborian::report::picture::{esc, Frame, MARGIN, SCALE};
-use crate::games::hyborian::table::geometry::Edge;
+use crate::geometry::Edge;
+use crate::report::esc;
+use crate::report::picture::{Frame, MARGIN, SCALE};
 use glam::DVec2;
 use std::fmt::Write as _;
 

@@ -34,7 +34,7 @@ use super::questions::{
 use super::sheet::sheet;
 use super::table::{shifted, Battle, Place};
 use super::weapons::elite_fire_roll;
-use crate::games::hyborian::table::geometry::{bearing_of, Face};
+use crate::geometry::{bearing_of, Face, EPSILON};
 use std::collections::BTreeMap;
 
 /// Answers from a pack.
@@ -177,7 +177,7 @@ impl PackRules<'_> {
             None => true,
             Some(a) => {
                 let changes = if turn > 0.5 && !free_change { 1.0 } else { 0.0 };
-                distance + changes * self.pack.movement.facing_change <= a + 1e-9
+                distance + changes * self.pack.movement.facing_change <= a + EPSILON
             }
         };
         if goes && !blocked {

@@ -2,7 +2,7 @@
 //! standards, units as rectangles of bases (files × ranks) with a facing,
 //! anchored at the centre of the front edge, characters with their units,
 //! terrain areas. Geometry is the continuous table's
-//! (`crate::games::hyborian::table::geometry`): this module only asks it
+//! (`crate::geometry`): this module only asks it
 //! where a unit is, what it touches and what lies in its arcs.
 //!
 //! Coordinates are in the game's column (inches or centimetres, R5), x
@@ -25,8 +25,8 @@ use super::options::Options;
 use super::pack::Pack;
 use super::troops::TroopType;
 use super::weapons::{Scale, Weapon};
-use crate::games::hyborian::table::geometry::{bearing_of, heading, Edge, Face, Footprint};
-use crate::games::hyborian::table::terrain::footprint_meets_polygon;
+use crate::geometry::footprint_meets_polygon;
+use crate::geometry::{bearing_of, heading, Edge, Face, Footprint};
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -254,7 +254,7 @@ impl Unit {
 
     pub fn set_place(&mut self, p: Place) {
         self.front = p.front;
-        self.facing = crate::games::hyborian::table::geometry::normalize_bearing(p.facing);
+        self.facing = crate::geometry::normalize_bearing(p.facing);
     }
 
     pub fn footprint(&self) -> Footprint {
@@ -500,8 +500,7 @@ impl Battle {
     pub fn face_touched(&self, a: &Unit, b: &Unit) -> Face {
         let fb = b.footprint();
         let p = a.footprint().nearest_point(fb.centre);
-        fb.arc_of_degrees(p, 45.0)
-            .face(crate::games::hyborian::rules::Formation::Line)
+        fb.arc_of_degrees(p, 45.0).face()
     }
 
     /// Enemy units in contact with `u`, with the face of `u` each touches.

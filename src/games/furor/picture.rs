@@ -98,12 +98,7 @@ fn colour(board: &Board, u: &Unit) -> &'static str {
     }
 }
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+use crate::report::esc;
 
 /// A counter's short name: the id's first part, at most 9 letters.
 fn short(u: &Unit) -> String {

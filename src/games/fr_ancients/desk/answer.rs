@@ -13,7 +13,7 @@ use crate::games::fr_ancients::questions::{
     Answer, Ask, Loss, MoveKind, MoveResult, Outcome, Question, Test, Wrap,
 };
 use crate::games::fr_ancients::table::{Battle, Place};
-use crate::games::hyborian::table::geometry::Face;
+use crate::geometry::Face;
 use pest::iterators::Pair;
 use pest::Parser as _;
 use std::collections::BTreeMap;

@@ -17,7 +17,7 @@ use crate::games::fr_ancients::table::{
 };
 use crate::games::fr_ancients::troops::TroopType;
 use crate::games::fr_ancients::weapons::Weapon;
-use crate::games::hyborian::table::geometry::{bearing_of, turn_between};
+use crate::geometry::{bearing_of, turn_between};
 use std::collections::BTreeSet;
 
 /// A side's checked orders and what was said about them.
@@ -683,7 +683,7 @@ impl Checker<'_> {
             .collect();
         let rear = contacts
             .iter()
-            .any(|(_, f)| *f == crate::games::hyborian::table::geometry::Face::Rear);
+            .any(|(_, f)| *f == crate::geometry::Face::Rear);
         match may_withdraw(u.troop, rear, &enemies) {
             Withdrawal::Not(why) => self.illegal(span, format!("{} may not withdraw", u.name), why),
             Withdrawal::IfSlower => {

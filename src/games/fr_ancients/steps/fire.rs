@@ -82,10 +82,7 @@ fn indirect(battle: &Battle, f: &Unit, t: &Unit) -> bool {
     f.artillery == Some(ArtilleryKind::Catapult)
         && battle.terrain.iter().any(|a| {
             a.is_fortification()
-                && crate::games::hyborian::table::terrain::footprint_meets_polygon(
-                    &t.footprint(),
-                    &a.points,
-                )
+                && crate::geometry::footprint_meets_polygon(&t.footprint(), &a.points)
         })
 }
 

@@ -24,7 +24,7 @@ use crate::games::fr_ancients::standards::against_captors_cf;
 use crate::games::fr_ancients::table::{CharacterStatus, StandardState, Unit, UnitId};
 use crate::games::fr_ancients::troops::TroopType;
 use crate::games::fr_ancients::weapons::Weapon;
-use crate::games::hyborian::table::geometry::{turn_between, Edge, Face};
+use crate::geometry::{turn_between, Edge, Face};
 use std::collections::{BTreeMap, BTreeSet};
 
 impl Engine<'_> {

@@ -23,7 +23,7 @@ use crate::games::fr_ancients::table::{
     shifted, ArtilleryKind, Formation, Fury, Place, Unit, UnitId, CONTACT,
 };
 use crate::games::fr_ancients::troops::TroopType;
-use crate::games::hyborian::table::geometry::{bearing_of, turn_between, Edge, Face};
+use crate::geometry::{bearing_of, turn_between, Edge, Face};
 
 impl Engine<'_> {
     /// Whether `a` causes fear to `b` ([`causes_fear`]).
@@ -132,8 +132,7 @@ impl Engine<'_> {
         if let Some((friend, _)) = engaged_by {
             let f = self.battle.units[&friend].clone();
             let spot = Place {
-                front: f.front
-                    - crate::games::hyborian::table::geometry::heading(f.facing) * f.depth(),
+                front: f.front - crate::geometry::heading(f.facing) * f.depth(),
                 facing: f.facing,
             };
             if !self.overlaps_any(&u, u.footprint_at(spot))
@@ -316,7 +315,7 @@ impl Engine<'_> {
                 self.log(Event::Charged {
                     unit: u.id.clone(),
                     target: t.id.clone(),
-                    face: edge.face(crate::games::hyborian::rules::Formation::Line),
+                    face: edge.face(),
                     reached: true,
                 });
                 if counter {
@@ -484,7 +483,7 @@ impl Engine<'_> {
                 &u.id,
             );
         }
-        let face = edge.face(crate::games::hyborian::rules::Formation::Line);
+        let face = edge.face();
         if t.has(Ability::Unmanoeuvreable)
             && face != Face::Front
             && self.record.flank_tested.insert(t.id.clone())

@@ -19,8 +19,8 @@ use crate::games::hyborian::rules::melee::{BREAKTHROUGH_RATIO, BROKEN_THROUGH_MO
 use crate::games::hyborian::rules::movement::{allowance, Pace};
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::{Phase, UnitType};
-use crate::games::hyborian::table::geometry::Face;
 use crate::games::hyborian::table::{Status, Unit, UnitId};
+use crate::geometry::Face;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A breakthrough the round allowed: who rides through whom, how far.

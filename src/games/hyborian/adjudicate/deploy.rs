@@ -10,8 +10,9 @@
 use super::events::Event;
 use super::plan::reformed;
 use crate::games::hyborian::orders::plan::{Deployment, TurnOrders};
-use crate::games::hyborian::table::geometry::{normalize_bearing, Pose};
+use crate::games::hyborian::table::geometry::Pose;
 use crate::games::hyborian::table::{Table, Unit, UnitId};
+use crate::geometry::{normalize_bearing, EPSILON};
 use glam::DVec2;
 use std::collections::BTreeMap;
 
@@ -32,7 +33,10 @@ fn placed(table: &Table, unit: &Unit, d: &Deployment) -> Result<Pose, String> {
     }
     if let Some([sw, ne]) = table.deployment_zones.get(&unit.side) {
         let inside = |p: &DVec2| {
-            p.x >= sw.x - 1e-9 && p.y >= sw.y - 1e-9 && p.x <= ne.x + 1e-9 && p.y <= ne.y + 1e-9
+            p.x >= sw.x - EPSILON
+                && p.y >= sw.y - EPSILON
+                && p.x <= ne.x + EPSILON
+                && p.y <= ne.y + EPSILON
         };
         if !corners.iter().all(inside) {
             return Err(format!(

@@ -3,8 +3,8 @@
 //! player understands in the book's terms.
 
 use crate::games::hyborian::rules::Formation;
-use crate::games::hyborian::table::geometry::Face;
 use crate::games::hyborian::table::UnitId;
+use crate::geometry::{Face, EPSILON};
 use serde::Serialize;
 use std::fmt;
 
@@ -774,9 +774,9 @@ impl Refusal {
 /// "6 inches", "9.5 inches", "1 inch".
 pub fn inches(x: f64) -> String {
     let r = (x * 10.0).round() / 10.0;
-    if (r - 1.0).abs() < 1e-9 {
+    if (r - 1.0).abs() < EPSILON {
         "1 inch".to_string()
-    } else if (r - r.round()).abs() < 1e-9 {
+    } else if (r - r.round()).abs() < EPSILON {
         format!("{} inches", r.round() as i64)
     } else {
         format!("{r:.1} inches")
@@ -844,7 +844,7 @@ impl fmt::Display for Event {
                 }
             }
             Event::ChangedFace { name, from, to, .. } => {
-                let turn = crate::games::hyborian::table::geometry::turn_between(*from, *to);
+                let turn = crate::geometry::turn_between(*from, *to);
                 if (turn.abs() - 180.0).abs() < 0.5 {
                     write!(f, "{name} faced about (now facing {}).", to.round() as i64)
                 } else {

@@ -13,11 +13,9 @@ use crate::games::hyborian::rules::fire::{
 };
 use crate::games::hyborian::rules::options::{Archery, GameOptions};
 use crate::games::hyborian::rules::{Formation, Phase, Trait, UnitType};
-use crate::games::hyborian::table::geometry::{
-    bearing_of, closest_on_segment, turn_between, Edge, Footprint,
-};
-use crate::games::hyborian::table::terrain::{distance_to_polyline, point_in_polygon};
 use crate::games::hyborian::table::{Status, Table, TerrainKind, Unit, UnitId};
+use crate::geometry::{bearing_of, closest_on_segment, turn_between, Edge, Footprint, EPSILON};
+use crate::geometry::{distance_to_polyline, point_in_polygon};
 use glam::DVec2;
 use std::collections::BTreeMap;
 
@@ -134,7 +132,7 @@ pub(crate) fn volley(
             && t.status.is_present()
             && t.attached_to.is_none()
             && t.in_melee_with.is_empty()
-            && d <= range.max + 1e-9
+            && d <= range.max + EPSILON
             && in_arc(firer, &tfp, arc)
             && edge_allows(table, &tfp)
             && clear_line(table, firer, &tfp, options)
@@ -257,7 +255,7 @@ pub(crate) fn pass_through(
                 .get(&firer.id)?;
             let tfp = t.footprint();
             let charged_us = t.in_melee_with.contains(&firer.id);
-            let out_of_range = fp.distance(&tfp) > range.max + 1e-9;
+            let out_of_range = fp.distance(&tfp) > range.max + EPSILON;
             // "Not … if they are moving away from the archer unit and finish
             // their move beyond the range" (§6).
             let went_away = out_of_range && seen.moving_away();
@@ -390,7 +388,7 @@ fn modifiers(
     let uphill = level(table, &tfp) > level(table, &firer.footprint()) || swamp;
     [
         (
-            d > long_over + 1e-9 || weapon == MissileWeapon::Thrown,
+            d > long_over + EPSILON || weapon == MissileWeapon::Thrown,
             FireModifier::LongRange,
         ),
         (
@@ -457,11 +455,11 @@ fn in_arc(firer: &Unit, target: &Footprint, arc: Arc) -> bool {
     [a, b, c, d, target.centre, nearest_point(target, origin)]
         .into_iter()
         .any(|q| {
-            if q.distance(origin) < 1e-9 {
+            if q.distance(origin) < EPSILON {
                 return true;
             }
             let t = turn_between(firer.facing, bearing_of(q - origin));
-            t <= arc.right + 1e-9 && -t <= arc.left + 1e-9
+            t <= arc.right + EPSILON && -t <= arc.left + EPSILON
         })
 }
 
@@ -511,7 +509,7 @@ fn edge_allows(table: &Table, f: &Footprint) -> bool {
             let [a, b, c, d] = f.corners();
             [a, b, c, d, f.front()].into_iter().any(|q| {
                 !point_in_polygon(q, &t.points)
-                    || distance_to_polyline(q, &ring) <= EDGE_DEPTH + 1e-9
+                    || distance_to_polyline(q, &ring) <= EDGE_DEPTH + EPSILON
             })
         })
 }
@@ -525,7 +523,7 @@ fn clear_line(table: &Table, firer: &Unit, target: &Footprint, options: &GameOpt
     let from = fp.front();
     let to = nearest_point(target, from);
     let len = from.distance(to);
-    if len < 1e-9 {
+    if len < EPSILON {
         return true;
     }
     let line = Footprint::behind(to, bearing_of(to - from), 0.0, len);
@@ -544,15 +542,15 @@ fn clear_line(table: &Table, firer: &Unit, target: &Footprint, options: &GameOpt
         .filter(|(_, f)| (f.centre - from).dot(fp.ahead) > 0.0)
         .filter(|(_, f)| !(my_level > level(table, f) && fp.distance(f) < f.distance(target)))
         .collect();
-    if blockers.iter().any(|(_, f)| f.distance(&line) <= 1e-9) {
+    if blockers.iter().any(|(_, f)| f.distance(&line) <= EPSILON) {
         return false;
     }
     let side = |f: &Footprint| (f.centre - from).perp_dot(dir) > 0.0;
     let narrow = |g: f64| {
         if options.fire_gap_of_three_passes {
-            g < FIRE_GAP - 1e-9
+            g < FIRE_GAP - EPSILON
         } else {
-            g <= FIRE_GAP + 1e-9
+            g <= FIRE_GAP + EPSILON
         }
     };
     blockers.iter().enumerate().all(|(i, (_, a))| {
@@ -568,7 +566,7 @@ fn clear_line(table: &Table, firer: &Unit, target: &Footprint, options: &GameOpt
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::hyborian::table::geometry::Footprint;
+    use crate::geometry::Footprint;
 
     #[test]
     fn volleys_read_as_sentences() {

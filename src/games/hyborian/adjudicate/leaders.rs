@@ -9,11 +9,10 @@ use super::TurnState;
 use crate::games::hyborian::orders::plan::{LeaderOrder, TurnOrders};
 use crate::games::hyborian::rules::movement::single_figure_move;
 use crate::games::hyborian::rules::UnitType;
+use crate::games::hyborian::table::geometry::CONTACT;
 use crate::games::hyborian::table::{Status, Table, Unit, UnitId};
+use crate::geometry::EPSILON;
 use glam::DVec2;
-
-/// A leader counts as contacted by an enemy within this distance (inches).
-const CONTACT: f64 = 0.05;
 
 fn is_leader(u: &Unit) -> bool {
     matches!(
@@ -54,7 +53,7 @@ fn walk(turn: &mut TurnState, id: &str, to: DVec2) -> bool {
     let speed = single_figure_move(l.kind, l.mounted);
     let d = to - l.front;
     let step = d.length().min(speed);
-    if step > 1e-9 {
+    if step > EPSILON {
         l.front += d.normalize() * step;
         turn.events.push(Event::LeaderActed {
             unit: l.id.clone(),
@@ -62,7 +61,7 @@ fn walk(turn: &mut TurnState, id: &str, to: DVec2) -> bool {
             act: LeaderAct::Moved { distance: step },
         });
     }
-    step >= d.length() - 1e-9
+    step >= d.length() - EPSILON
 }
 
 fn on_table(table: &Table, p: DVec2) -> bool {

@@ -18,13 +18,11 @@ use crate::games::hyborian::rules::melee::{
 };
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::{Trait, UnitType, Weapon};
-use crate::games::hyborian::table::geometry::{Edge, Face, Footprint};
+use crate::games::hyborian::table::geometry::CONTACT;
 use crate::games::hyborian::table::Table;
 use crate::games::hyborian::table::{Status, TerrainKind, Unit, UnitId};
+use crate::geometry::{Edge, Face, Footprint};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Within this distance a figure counts as in base contact (inches).
-const CONTACT: f64 = 0.05;
 
 /// One side of one pairing in a melee round, before casualties are applied.
 #[derive(Debug, Clone, PartialEq)]

@@ -36,8 +36,8 @@ use crate::games::hyborian::rules::morale::{
 use crate::games::hyborian::rules::movement::{allowance, Pace};
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::{Formation, Trait, UnitType};
-use crate::games::hyborian::table::geometry::{heading, normalize_bearing, rotate_cw, Edge, Face};
 use crate::games::hyborian::table::{SideId, Status, Table, TerrainKind, Unit, UnitId};
+use crate::geometry::{heading, normalize_bearing, rotate_cw, Edge, Face, EPSILON};
 use glam::DVec2;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -178,7 +178,7 @@ fn rout_on(
     options: &GameOptions,
     dice: &mut dyn Dice,
     id: &str,
-) -> Result<Vec<crate::games::hyborian::table::geometry::Footprint>, DiceError> {
+) -> Result<Vec<crate::geometry::Footprint>, DiceError> {
     let u = turn.table.units[id].clone();
     turn.table.morale.routing_on.insert(id.to_string());
     let charge = allowance(
@@ -484,7 +484,7 @@ fn test(
 }
 
 /// Contours of hill under a footprint (0 off hills).
-fn contours(table: &Table, fp: &crate::games::hyborian::table::geometry::Footprint) -> u8 {
+fn contours(table: &Table, fp: &crate::geometry::Footprint) -> u8 {
     table
         .terrain
         .iter()
@@ -726,7 +726,7 @@ fn away(table: &Table, u: &Unit) -> DVec2 {
         .filter_map(|o| table.units.get(o))
         .map(|o| (c - o.footprint().centre).normalize_or_zero())
         .sum();
-    if sum.length() < 1e-9 {
+    if sum.length() < EPSILON {
         back
     } else {
         sum.normalize()

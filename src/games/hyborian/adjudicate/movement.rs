@@ -18,11 +18,10 @@ use crate::games::hyborian::rules::missile::longest_range;
 use crate::games::hyborian::rules::movement::{FORCED_MARCH_CLEARANCE, ROUGH_SPEED};
 use crate::games::hyborian::rules::options::{Clock, GameOptions};
 use crate::games::hyborian::rules::{Phase, Trait, UnitType};
-use crate::games::hyborian::table::geometry::{
-    bearing_of, turn_between, Edge, Footprint, Pose, TOUCH,
-};
+use crate::games::hyborian::table::geometry::{Pose, CONTACT};
 use crate::games::hyborian::table::terrain::{water_under, Water};
 use crate::games::hyborian::table::{Status, Table, TerrainKind, Unit, UnitId};
+use crate::geometry::{bearing_of, turn_between, Edge, Footprint, EPSILON, TOUCH};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Largest movement (inches) any unit makes in one clock step.
@@ -33,8 +32,6 @@ const BISECT: usize = 30;
 const SAME_MOMENT: f64 = 1e-6;
 /// Spacing of recorded path points (inches).
 const PATH_SPACING: f64 = 0.5;
-/// Slack for "used up" comparisons.
-const EPS: f64 = 1e-9;
 /// A striker within this many degrees of flush struck square: it needs no
 /// final sweep and is not moved sideways (§4).
 const SQUARE_DEGREES: f64 = 1.0;
@@ -476,9 +473,9 @@ fn body(table: &Table, options: &GameOptions, u: &Unit, plan: Option<Plan>) -> B
     let motion = plan.map(|plan| {
         let rate = match options.clock {
             Clock::SharedInch => 1.0,
-            Clock::Proportional => plan.allowance.max(EPS),
+            Clock::Proportional => plan.allowance.max(EPSILON),
         };
-        let done = plan.length() <= EPS;
+        let done = plan.length() <= EPSILON;
         Motion {
             rate,
             s: 0.0,
@@ -592,7 +589,7 @@ fn run_clock(turn: &mut TurnState, options: &GameOptions, bodies: &mut [Body], p
             .filter(|m| m.active() && m.plan.is_change())
         {
             let due = clock + (m.plan.budget - m.spent) / m.rate;
-            if due > clock + EPS && due < next_clock {
+            if due > clock + EPSILON && due < next_clock {
                 next_clock = due;
             }
         }
@@ -788,7 +785,7 @@ fn settle_step(turn: &mut TurnState, bodies: &mut [Body], phase: Phase, clock: f
             });
             continue;
         }
-        let used_up = m.spent >= m.plan.budget - EPS || m.s >= m.plan.length() - EPS;
+        let used_up = m.spent >= m.plan.budget - EPSILON || m.s >= m.plan.length() - EPSILON;
         if !used_up {
             continue;
         }
@@ -928,8 +925,10 @@ fn touch(
             .is_some_and(|m| m.active() && !m.plan.is_change())
     };
     let (a, b) = (&bodies[i], &bodies[j]);
-    let edge_on_b = b.fp.arc_of_with(striking_point(&a.fp, &b.fp), options.arcs);
-    let edge_on_a = a.fp.arc_of_with(striking_point(&b.fp, &a.fp), options.arcs);
+    let edge_on_b =
+        b.fp.arc_of_degrees(striking_point(&a.fp, &b.fp), options.arcs.degrees());
+    let edge_on_a =
+        a.fp.arc_of_degrees(striking_point(&b.fp, &a.fp), options.arcs.degrees());
     // Who closed on whom; `None` when neither can be told from the other
     // (both moving, both striking fronts or both flanks): then neither closes up.
     let hits_side = |e: Edge| e != Edge::Front;
@@ -951,14 +950,16 @@ fn touch(
     };
     let was_charging = [charging(&bodies[s]), charging(&bodies[d])];
     let was_moving = [moving(&bodies[s]), moving(&bodies[d])];
-    let struck = bodies[d]
-        .fp
-        .arc_of_with(striking_point(&bodies[s].fp, &bodies[d].fp), options.arcs);
-    let face_of_d = struck.face(bodies[d].pose.formation);
-    let face_of_s = bodies[s]
-        .fp
-        .arc_of_with(bodies[d].fp.centre, options.arcs)
-        .face(bodies[s].pose.formation);
+    let struck = bodies[d].fp.arc_of_degrees(
+        striking_point(&bodies[s].fp, &bodies[d].fp),
+        options.arcs.degrees(),
+    );
+    let face_of_d = bodies[d].pose.formation.face_at(struck);
+    let face_of_s = bodies[s].pose.formation.face_at(
+        bodies[s]
+            .fp
+            .arc_of_degrees(bodies[d].fp.centre, options.arcs.degrees()),
+    );
     // Both stop; a change not yet made is lost (§3 prorating).
     for k in [s, d] {
         if let Some(m) = bodies[k].motion.as_mut().filter(|m| m.active()) {
@@ -1039,8 +1040,6 @@ fn touch(
 
 /// Points along the front edge sampled to find the part that touches.
 const FRONT_SAMPLES: usize = 16;
-/// Within this distance a point of the front touches the other unit (inches).
-const FRONT_TOUCH: f64 = 0.05;
 
 /// The point that decides which face of the other the striker struck
 /// (ruling E-7): the middle of the part of its front edge that touches the
@@ -1051,7 +1050,7 @@ fn striking_point(striker: &Footprint, other: &Footprint) -> glam::DVec2 {
     let (l, r) = striker.edge(Edge::Front);
     let touching: Vec<glam::DVec2> = (0..=FRONT_SAMPLES)
         .map(|k| l + (r - l) * (k as f64 / FRONT_SAMPLES as f64))
-        .filter(|p| super::fire::nearest_point(other, *p).distance(*p) <= FRONT_TOUCH)
+        .filter(|p| super::fire::nearest_point(other, *p).distance(*p) <= CONTACT)
         .collect();
     if touching.is_empty() {
         striker.front()
@@ -1199,7 +1198,7 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
             }
             kind => {
                 rec.distance += m.s;
-                rec.moved |= m.s > EPS;
+                rec.moved |= m.s > EPSILON;
                 rec.charging |= matches!(kind, PlanKind::Charge { denied: None, .. });
                 rec.evaded |= matches!(kind, PlanKind::Evade { .. });
                 let contact = turn
@@ -1208,7 +1207,7 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
                     .get(&b.id)
                     .is_some_and(|r| r.contacts.iter().any(|c| c.phase == phase));
                 match kind {
-                    PlanKind::Move { wheel, .. } if m.s > EPS => {
+                    PlanKind::Move { wheel, .. } if m.s > EPSILON => {
                         let wheel_made = match m.plan.legs.first() {
                             Some(leg @ super::plan::Leg::Wheel { .. }) => {
                                 wheel * (m.s / leg.length()).min(1.0)
@@ -1225,7 +1224,7 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
                     }
                     PlanKind::Charge {
                         denied: Some(_), ..
-                    } if m.s > EPS => {
+                    } if m.s > EPSILON => {
                         turn.events.push(Event::Moved {
                             unit: id,
                             name,

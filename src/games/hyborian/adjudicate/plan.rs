@@ -11,22 +11,19 @@ use crate::games::hyborian::orders::plan::{
     Charge, ChargeTarget, Direction, Distance, FaceChange, FormationChange, Function, Hand, Move,
     Target, WheelAngle,
 };
+use crate::games::hyborian::rules::formations::{
+    formation_fits, COLUMN_MIN_RANKS, LINE_MAX_RANKS, RING_MAX_RANKS, ROAD_COLUMN_MAX_FILES,
+};
 use crate::games::hyborian::rules::movement::{
-    allowance, Pace, CHANGE_COST, FOOT_STEP_BACK, OBLIQUE_MAX_DEGREES, TERRAIN_EDGE_BAND,
-    WHEEL_SHARE,
+    self as movement, allowance, Pace, CHANGE_COST, FOOT_STEP_BACK, OBLIQUE_MAX_DEGREES,
+    TERRAIN_EDGE_BAND, WHEEL_SHARE,
 };
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::{Formation, UnitType};
-use crate::games::hyborian::table::geometry::{
-    bearing_of, files_and_ranks, heading, normalize_bearing, rotate_cw, turn_between, Pose,
-};
-use crate::games::hyborian::table::setup::{
-    formation_fits, COLUMN_MIN_RANKS, LINE_MAX_RANKS, RING_MAX_RANKS, ROAD_COLUMN_MAX_FILES,
-};
-use crate::games::hyborian::table::terrain::{
-    point_at_station, polyline_length, station_on_polyline,
-};
+use crate::games::hyborian::table::geometry::{files_and_ranks, Pose};
 use crate::games::hyborian::table::{Table, TerrainKind, Unit, UnitId};
+use crate::geometry::{bearing_of, heading, normalize_bearing, rotate_cw, turn_between, EPSILON};
+use crate::geometry::{point_at_station, polyline_length, station_on_polyline};
 use glam::DVec2;
 
 /// Wheels smaller than this are not made (degrees).
@@ -218,7 +215,7 @@ pub fn wheel_toward(from: Pose, kind: UnitType, aim: DVec2) -> f64 {
     let mut turn = turn_between(from.facing, bearing_of(aim - from.front));
     for _ in 0..4 {
         let p = wheel_leg(from, kind, turn).end();
-        if p.front.distance(aim) < 1e-9 {
+        if p.front.distance(aim) < EPSILON {
             break;
         }
         turn += turn_between(p.facing, bearing_of(aim - p.front));
@@ -457,7 +454,7 @@ fn plan_move(
     }
     let (bearing, length) = match &m.direction {
         Direction::Forward => (pose.facing, wanted(left)),
-        Direction::Back if unit.kind.is_infantry() => {
+        Direction::Back if movement::may_step_back(unit.kind) => {
             (pose.facing + 180.0, wanted(left.min(FOOT_STEP_BACK)))
         }
         Direction::Back => return Err(Refusal::StepBackFootOnly),
@@ -529,7 +526,7 @@ fn plan_charge(
                 .get(id)
                 .filter(|u| u.status.is_present())
                 .ok_or(Refusal::NoSuchTarget)?;
-            if unit.kind.is_infantry() && t.kind.is_cavalry() {
+            if !movement::may_charge(unit.kind, t.kind) {
                 return Err(Refusal::InfantryCannotChargeCavalry);
             }
             Some(t)
@@ -617,7 +614,7 @@ fn charge_path(
 /// would strike `target` where it stands.
 fn reaches_straight(start: Pose, kind: UnitType, distance: f64, target: &Unit) -> bool {
     let fp = start.footprint(kind);
-    let swept = crate::games::hyborian::table::geometry::Footprint::behind(
+    let swept = crate::geometry::Footprint::behind(
         start.front + heading(start.facing) * distance,
         start.facing,
         2.0 * fp.half_width,
@@ -625,7 +622,7 @@ fn reaches_straight(start: Pose, kind: UnitType, distance: f64, target: &Unit) -
     );
     let tfp = target.footprint();
     // Ahead of the front, not beside it: the swept ground beyond the front edge.
-    let ahead = crate::games::hyborian::table::geometry::Footprint::behind(
+    let ahead = crate::geometry::Footprint::behind(
         start.front + heading(start.facing) * distance,
         start.facing,
         2.0 * fp.half_width,

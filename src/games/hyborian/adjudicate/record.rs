@@ -4,8 +4,8 @@
 //! touched whom, on which face, and whether it was a charge.
 
 use crate::games::hyborian::rules::Phase;
-use crate::games::hyborian::table::geometry::Face;
 use crate::games::hyborian::table::UnitId;
+use crate::geometry::Face;
 use glam::DVec2;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};

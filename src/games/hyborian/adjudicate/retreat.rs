@@ -14,16 +14,17 @@ use super::record::{MoraleCall, MoraleCause};
 use super::{roll, TurnState};
 use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
 use crate::games::hyborian::rules::bases::models;
+use crate::games::hyborian::rules::formations::{
+    formation_fits, COLUMN_MIN_RANKS, LINE_MAX_RANKS, ROAD_COLUMN_MAX_FILES,
+};
 use crate::games::hyborian::rules::melee::{average_from_normal_die, casualties, charge_bonus};
 use crate::games::hyborian::rules::morale::FALL_BACK_ANGLE;
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::{Formation, UnitType};
-use crate::games::hyborian::table::geometry::{bearing_of, heading, rotate_cw, Footprint, Pose};
-use crate::games::hyborian::table::setup::{
-    formation_fits, COLUMN_MIN_RANKS, LINE_MAX_RANKS, ROAD_COLUMN_MAX_FILES,
-};
+use crate::games::hyborian::table::geometry::Pose;
 use crate::games::hyborian::table::terrain::{water_under, Water};
 use crate::games::hyborian::table::{Table, TerrainKind, Unit, UnitId};
+use crate::geometry::{bearing_of, heading, rotate_cw, Footprint, EPSILON};
 use glam::DVec2;
 use std::collections::BTreeSet;
 
@@ -301,9 +302,9 @@ pub(crate) fn retreat(
             break;
         }
         s = next;
-        if s >= distance - 1e-9 && last_clear >= s - 1e-9 {
+        if s >= distance - EPSILON && last_clear >= s - EPSILON {
             stop = Some((s, None));
-        } else if s >= limit - 1e-9 {
+        } else if s >= limit - EPSILON {
             stop = Some((last_clear, None));
         }
         out.swept.push(fp);

@@ -46,13 +46,12 @@ use crate::games::hyborian::rules::melee::{
 use crate::games::hyborian::rules::movement::{allowance, Pace};
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::{Class, Formation, Phase, Trait, UnitType};
-use crate::games::hyborian::table::geometry::{
-    bearing_of, files_and_ranks, point_segment_distance, Face, Footprint, TOUCH,
-};
-use crate::games::hyborian::table::terrain::point_in_polygon;
+use crate::games::hyborian::table::geometry::files_and_ranks;
 use crate::games::hyborian::table::{
     Effect, EffectKind, PendingSpell, Status, Table, Terrain, TerrainKind, Unit, UnitId,
 };
+use crate::geometry::{bearing_of, point_segment_distance, Face, Footprint, EPSILON, TOUCH};
+use crate::geometry::{point_in_polygon, segments_meet};
 use glam::DVec2;
 use std::collections::BTreeMap;
 
@@ -290,13 +289,13 @@ fn aim_of(table: &Table, w: &Unit, target: &SpellTarget) -> Result<Aim, String> 
 pub fn sight(table: &Table, w: &Unit, to: DVec2, ignore: &[&str]) -> Result<(), String> {
     let from = w.front;
     let len = from.distance(to);
-    if len > table.depth + 1e-9 {
+    if len > table.depth + EPSILON {
         return Err(format!(
             "it is {len:.1} inches away, beyond the depth of the table ({:.0})",
             table.depth
         ));
     }
-    if len < 1e-9 {
+    if len < EPSILON {
         return Ok(());
     }
     let line = Footprint::behind(to, bearing_of(to - from), 0.0, len);
@@ -314,14 +313,14 @@ pub fn sight(table: &Table, w: &Unit, to: DVec2, ignore: &[&str]) -> Result<(), 
         .map(|u| (u, u.footprint()))
         .filter(|(u, f)| !(u.side == w.side && mine > level(table, f)))
         .collect();
-    if let Some((u, _)) = blockers.iter().find(|(_, f)| f.distance(&line) <= 1e-9) {
+    if let Some((u, _)) = blockers.iter().find(|(_, f)| f.distance(&line) <= EPSILON) {
         return Err(format!("{} stand in the way", u.name));
     }
     let side = |f: &Footprint| (f.centre - from).perp_dot(dir) > 0.0;
     for (i, (a, fa)) in blockers.iter().enumerate() {
         for (b, fb) in &blockers[i + 1..] {
             if side(fa) != side(fb)
-                && fa.distance(fb) < SIGHT_GAP - 1e-9
+                && fa.distance(fb) < SIGHT_GAP - EPSILON
                 && fa.distance(&line) < SIGHT_GAP
                 && fb.distance(&line) < SIGHT_GAP
             {
@@ -366,7 +365,7 @@ fn backfire(
     friend: &Unit,
 ) -> Result<(), DiceError> {
     let fp = friend.footprint();
-    let side = fp.arc_of_with(w.footprint().centre, options.arcs);
+    let side = fp.arc_of_degrees(w.footprint().centre, options.arcs.degrees());
     let (l, r) = fp.edge(side);
     match spell {
         Spell::SwordOfFire | Spell::EarthDemon => {
@@ -376,7 +375,7 @@ fn backfire(
                 EARTH_DEMON_FIGURES
             };
             let key = effect_key(spell, &friend.id);
-            let face = side.face(friend.formation);
+            let face = friend.formation.face_at(side);
             magic_charge(turn, options, dice, spell, &friend.id, n, face, key)?;
         }
         Spell::WallOfFire | Spell::EarthShaker => {
@@ -444,7 +443,7 @@ impl Place {
             }
             Place::Line(a, b) => {
                 let len = a.distance(*b);
-                if len < 1e-9 {
+                if len < EPSILON {
                     return Place::Point(*a).distance(f);
                 }
                 f.distance(&Footprint::behind(*b, bearing_of(*b - *a), 0.0, len))
@@ -475,7 +474,7 @@ fn fear(turn: &mut TurnState, w: &Unit, spell: Spell, struck: &[UnitId], place: 
             continue;
         }
         let target = struck.contains(&u.id);
-        let near = place.distance(&u.footprint()) <= MAGIC_FEAR_RANGE + 1e-9;
+        let near = place.distance(&u.footprint()) <= MAGIC_FEAR_RANGE + EPSILON;
         if !target && !near {
             continue;
         }
@@ -561,7 +560,7 @@ fn effect(
         }
         (Spell::SwordOfFire, Aim::Unit(id)) => {
             let t = turn.table.units[id].clone();
-            let face = t.footprint().arc_of(w.front).face(t.formation);
+            let face = t.formation.face_at(t.footprint().arc_of(w.front));
             magic_charge(
                 turn,
                 options,
@@ -667,7 +666,7 @@ fn effect(
                     Some(1),
                 ));
                 for u in &caught {
-                    let face = u.footprint().arc_of(hill_side).face(u.formation);
+                    let face = u.formation.face_at(u.footprint().arc_of(hill_side));
                     magic_charge(
                         turn,
                         options,
@@ -914,12 +913,12 @@ fn hunt(turn: &mut TurnState) {
             false,
         );
         let d = b.front.distance(to);
-        let facing = if d > 1e-9 {
+        let facing = if d > EPSILON {
             bearing_of(to - b.front)
         } else {
             b.facing
         };
-        let caught = d <= reach + 1e-9;
+        let caught = d <= reach + EPSILON;
         let front = if caught {
             to
         } else {
@@ -940,7 +939,7 @@ fn hunt(turn: &mut TurnState) {
             struck: caught,
         }));
         if caught {
-            let face = pfp.arc_of(b.front).face(prey.formation);
+            let face = prey.formation.face_at(pfp.arc_of(b.front));
             turn.record.unit_mut(&id).contacts.push(Contact {
                 phase: Phase::One,
                 other: prey.id.clone(),
@@ -983,7 +982,7 @@ fn landslide(table: &Table, p: DVec2) -> Option<Vec<DVec2>> {
         for i in 0..t.points.len() {
             let (a, b) = (t.points[i], t.points[(i + 1) % t.points.len()]);
             let d = point_segment_distance(p, a, b);
-            if d <= LANDSLIDE_EXTENT + 1e-9 && best.is_none_or(|x| d < x.0) {
+            if d <= LANDSLIDE_EXTENT + EPSILON && best.is_none_or(|x| d < x.0) {
                 best = Some((d, a, b, centroid));
             }
         }
@@ -999,7 +998,7 @@ fn landslide(table: &Table, p: DVec2) -> Option<Vec<DVec2>> {
 }
 
 fn footprint_meets(f: &Footprint, poly: &[DVec2]) -> bool {
-    crate::games::hyborian::table::terrain::footprint_meets_polygon(f, poly)
+    crate::geometry::footprint_meets_polygon(f, poly)
 }
 
 /// Whether the segment `a`–`b` touches the polygon.
@@ -1046,7 +1045,7 @@ fn douse(turn: &mut TurnState) {
     let wet = |e: &Effect| match &e.kind {
         EffectKind::WallOfFire { from, to } => squares
             .iter()
-            .any(|s| Place::Line(*from, *to).distance(s) <= 1e-9),
+            .any(|s| Place::Line(*from, *to).distance(s) <= EPSILON),
         EffectKind::WoodsFire {
             woods,
             from,
@@ -1055,7 +1054,7 @@ fn douse(turn: &mut TurnState) {
         } => {
             let w = &terrain[*woods];
             squares.iter().any(|s| {
-                let burning = Place::Line(*from, *to).distance(s) <= reach + 1e-9;
+                let burning = Place::Line(*from, *to).distance(s) <= reach + EPSILON;
                 burning && footprint_meets(s, &w.points)
             })
         }
@@ -1165,7 +1164,8 @@ fn burn(turn: &mut TurnState, options: &GameOptions) {
         *reach += FIRE_SPREAD;
         let w = &turn.table.terrain[*woods];
         let burning = |q: DVec2| {
-            point_in_polygon(q, &w.points) && point_segment_distance(q, *from, *to) <= *reach + 1e-9
+            point_in_polygon(q, &w.points)
+                && point_segment_distance(q, *from, *to) <= *reach + EPSILON
         };
         turn.events
             .push(Event::Magic(MagicEvent::FireSpread { reach: *reach }));
@@ -1263,16 +1263,9 @@ pub fn missiles_blocked(table: &Table, from: DVec2, to: DVec2, target: &str) -> 
         .filter(|e| e.is_active())
         .any(|e| match &e.kind {
             EffectKind::ShieldOfAir { wizard } => wizard == target,
-            EffectKind::WallOfFire { from: a, to: b } => segments_cross(from, to, *a, *b),
+            EffectKind::WallOfFire { from: a, to: b } => segments_meet(from, to, *a, *b),
             _ => false,
         })
-}
-
-fn segments_cross(p: DVec2, q: DVec2, a: DVec2, b: DVec2) -> bool {
-    let side = |x: DVec2, y: DVec2, z: DVec2| (y - x).perp_dot(z - x);
-    let (d1, d2) = (side(a, b, p), side(a, b, q));
-    let (d3, d4) = (side(p, q, a), side(p, q, b));
-    d1 * d2 <= 0.0 && d3 * d4 <= 0.0 && (d1 != 0.0 || d2 != 0.0)
 }
 
 /// Whose figures a unit's volley kills (§10): under the Wind Demon its
@@ -1317,13 +1310,13 @@ mod tests {
     #[test]
     fn crossing_segments() {
         let p = |x, y| DVec2::new(x, y);
-        assert!(segments_cross(
+        assert!(segments_meet(
             p(0.0, 0.0),
             p(10.0, 0.0),
             p(5.0, -1.0),
             p(5.0, 1.0)
         ));
-        assert!(!segments_cross(
+        assert!(!segments_meet(
             p(0.0, 0.0),
             p(4.0, 0.0),
             p(5.0, -1.0),

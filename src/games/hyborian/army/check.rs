@@ -13,7 +13,7 @@ use crate::games::hyborian::rules::points::{hero_cost, superhero_cost};
 use super::file::{ArmyFile, Hero};
 use super::magic::{magic_order, MagicOrder};
 use super::nation::{ArmKind, Designation, Mercenaries, Nation};
-use super::{name_key, nation, suggest, ArmyError};
+use super::{nation, suggest, ArmyError};
 
 /// "One hero for every 750 points they have fielded on the table."
 pub const POINTS_PER_HERO: u32 = 750;
@@ -426,11 +426,11 @@ pub fn check(army: &ArmyFile) -> Result<Report, ArmyError> {
     let index_of: BTreeMap<String, usize> = nation
         .designations()
         .enumerate()
-        .map(|(i, (_, d))| (name_key(&d.designation), i))
+        .map(|(i, (_, d))| (crate::names::key(&d.designation), i))
         .collect();
     let designations: Vec<&Designation> = nation.designations().map(|(_, d)| d).collect();
     for (line, name) in army.units.iter().zip(&names) {
-        let Some(&i) = index_of.get(&name_key(&line.designation)) else {
+        let Some(&i) = index_of.get(&crate::names::key(&line.designation)) else {
             breaches.push(Breach::UnknownName {
                 what: "unit designation",
                 given: line.designation.clone(),
@@ -668,7 +668,7 @@ fn mercenaries(
             Mercenaries::None => Ok(()),
             Mercenaries::Any { .. } => Ok(()),
             Mercenaries::FreeCompanies { .. } => {
-                if name_key(&from.name) == name_key("Free Companies") {
+                if crate::names::key(&from.name) == crate::names::key("Free Companies") {
                     Ok(())
                 } else {
                     Err("Free Companies only".to_string())
@@ -676,10 +676,10 @@ fn mercenaries(
             }
             Mercenaries::Listed { units } => {
                 let slot = units.iter().position(|l| {
-                    name_key(&l.nation) == name_key(&from.name)
-                        && l.designation
-                            .as_ref()
-                            .is_none_or(|x| name_key(x) == name_key(&d.designation))
+                    crate::names::key(&l.nation) == crate::names::key(&from.name)
+                        && l.designation.as_ref().is_none_or(|x| {
+                            crate::names::key(x) == crate::names::key(&d.designation)
+                        })
                 });
                 match slot {
                     Some(i) => {

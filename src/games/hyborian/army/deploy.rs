@@ -9,7 +9,7 @@ use crate::games::hyborian::rules::{Formation, UnitType};
 use crate::games::hyborian::table::setup::UnitSetup;
 
 use super::file::ArmyFile;
-use super::{magic_order, name_key, nation, ArmyError};
+use super::{magic_order, nation, ArmyError};
 
 /// Ranks a unit deploys in: foot 3 (the deepest line), horse 2, chariots
 /// and mammoths 1.
@@ -247,8 +247,11 @@ impl ArmyFile {
                 ));
             }
         }
-        let taken: Vec<String> = out.iter().map(|u| name_key(&u.id)).collect();
-        if let Some(clash) = entries.iter().find(|e| taken.contains(&name_key(&e.id))) {
+        let taken: Vec<String> = out.iter().map(|u| crate::names::key(&u.id)).collect();
+        if let Some(clash) = entries
+            .iter()
+            .find(|e| taken.contains(&crate::names::key(&e.id)))
+        {
             return Err(ArmyError::Deploy(format!(
                 "two pieces would share the id '{}': rename one",
                 clash.id

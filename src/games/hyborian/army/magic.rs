@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::{name_key, ArmyError};
+use super::ArmyError;
 
 /// An order (or a lone arch-wizard) of Appendix II.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -43,13 +43,17 @@ pub enum Serves {
 impl MagicOrder {
     /// May this order serve `nation` (fighting `opponent`, if known)?
     pub fn may_serve(&self, nation: &str, opponent: Option<&str>) -> bool {
-        let key = name_key(nation);
-        let listed = |list: &[String]| list.iter().any(|n| name_key(n) == key);
+        let key = crate::names::key(nation);
+        let listed = |list: &[String]| list.iter().any(|n| crate::names::key(n) == key);
         if listed(&self.not_with) {
             return false;
         }
         let against = opponent
-            .map(|o| self.against.iter().any(|n| name_key(n) == name_key(o)))
+            .map(|o| {
+                self.against
+                    .iter()
+                    .any(|n| crate::names::key(n) == crate::names::key(o))
+            })
             .unwrap_or(false);
         match &self.serves {
             Serves::Any(_) => true,
@@ -80,7 +84,7 @@ impl MagicOrder {
         let named = |a: &MagicOrder, b: &MagicOrder| {
             a.works_with
                 .iter()
-                .any(|n| name_key(n) == name_key(&b.name))
+                .any(|n| crate::names::key(n) == crate::names::key(&b.name))
         };
         self.name == other.name || named(self, other) || named(other, self)
     }
@@ -119,10 +123,10 @@ pub fn magic_orders() -> Result<Vec<MagicOrder>, ArmyError> {
 /// Find an order by name, ignoring case and punctuation.
 pub fn magic_order(name: &str) -> Result<MagicOrder, ArmyError> {
     let orders = magic_orders()?;
-    let key = name_key(name);
+    let key = crate::names::key(name);
     orders
         .iter()
-        .find(|o| name_key(&o.name) == key)
+        .find(|o| crate::names::key(&o.name) == key)
         .cloned()
         .ok_or_else(|| ArmyError::UnknownName {
             what: "magic user",

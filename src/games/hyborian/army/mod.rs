@@ -37,7 +37,7 @@ pub mod scenario;
 pub use check::{
     check, Breach, CostLine, Report, POINTS_PER_HERO, POINTS_PER_SUPERHERO, UNDER_STRENGTH_FLOOR,
 };
-pub use cli::{check_cli, describe, list_cli, new_cli, render};
+pub use cli::{check_cli, describe, list_cli, new_cli, render, UNREADABLE};
 pub use deploy::{units_toml, Deployment};
 pub use file::{ArmyFile, Commander, Hero, Mercenary, UnitLine, Wizards};
 pub use magic::{magic_order, magic_orders, MagicOrder, Serves};
@@ -211,10 +211,10 @@ pub fn nations() -> Result<Vec<Nation>, ArmyError> {
 /// [`ArmyError::UnknownName`] with the closest name when none matches.
 pub fn nation(name: &str) -> Result<Nation, ArmyError> {
     let all = nations()?;
-    let key = name_key(name);
+    let key = crate::names::key(name);
     let suggestion = suggest(name, all.iter().map(|n| n.name.as_str()));
     all.into_iter()
-        .find(|n| name_key(&n.name) == key)
+        .find(|n| crate::names::key(&n.name) == key)
         .ok_or_else(|| ArmyError::UnknownName {
             what: "nation",
             given: name.to_string(),
@@ -222,22 +222,7 @@ pub fn nation(name: &str) -> Result<Nation, ArmyError> {
         })
 }
 
-/// A name reduced to lower-case letters and digits, so "Khauran & Khoraja",
-/// "khauran-and-khoraja" and "KHAURAN AND KHORAJA" match.
-pub(crate) fn name_key(name: &str) -> String {
-    name.to_lowercase()
-        .replace('&', "and")
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .collect()
-}
-
 /// The closest of `names` to `given`, if it is close enough to be a typo.
 pub(crate) fn suggest<'a>(given: &str, names: impl Iterator<Item = &'a str>) -> Option<String> {
-    let key = name_key(given);
-    names
-        .map(|n| (strsim::normalized_levenshtein(&key, &name_key(n)), n))
-        .filter(|(score, _)| *score >= 0.5)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, n)| n.to_string())
+    crate::names::closest(given, names.map(|n| (n, n))).map(str::to_string)
 }

@@ -222,9 +222,9 @@ impl Nation {
 
     /// Find a designation by name, ignoring case and punctuation.
     pub fn designation(&self, name: &str) -> Option<(&Arm, &Designation)> {
-        let key = super::name_key(name);
+        let key = crate::names::key(name);
         self.designations()
-            .find(|(_, d)| super::name_key(&d.designation) == key)
+            .find(|(_, d)| crate::names::key(&d.designation) == key)
     }
 
     /// Parse and check one nation file.

@@ -7,8 +7,9 @@
 //! The calendar: weeks 1 to [`Settings::weeks_per_year`] are map turns;
 //! the turn after them is winter quarters, then a new year begins.
 
-use super::map::{key, World};
+use super::map::World;
 use crate::games::hyborian::army::{ArmyFile, Nation};
+use crate::names::key;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;

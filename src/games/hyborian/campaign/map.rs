@@ -16,6 +16,7 @@
 //! assert!(world.border("tarantia", "shamar").is_some());
 //! ```
 
+use crate::names::key;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -232,13 +233,11 @@ impl World {
 
     /// The closest province name to a misspelt one.
     pub fn suggest(&self, written: &str) -> Option<String> {
-        let k = key(written);
-        self.provinces
-            .values()
-            .map(|p| (strsim::normalized_levenshtein(&k, &key(&p.name)), &p.name))
-            .filter(|(s, _)| *s >= 0.5)
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-            .map(|(_, n)| n.clone())
+        crate::names::closest(
+            written,
+            self.provinces.values().map(|p| (p.name.as_str(), &p.name)),
+        )
+        .cloned()
     }
 
     /// Everything wrong with the map, in words; empty when it is sound.
@@ -314,14 +313,6 @@ impl World {
         }
         out
     }
-}
-
-/// A name reduced to lower-case letters and digits.
-pub(crate) fn key(s: &str) -> String {
-    s.to_lowercase()
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .collect()
 }
 
 #[cfg(test)]

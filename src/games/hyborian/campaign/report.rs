@@ -198,11 +198,7 @@ pub fn text(
 /// Pixels per map unit.
 const SCALE: f64 = 9.0;
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
+use crate::report::esc;
 
 /// The map as SVG for `reader` (`None`: all of it): provinces in their
 /// holders' colours, rivers blue, passes dashed, capitals ringed, army

@@ -409,7 +409,7 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
 /// The index of the unit a player named: its name on the table or its
 /// designation, not one already taken.
 fn pick(f: &ArmyFile, names: &[String], written: &str, taken: &BTreeSet<usize>) -> Option<usize> {
-    let k = super::map::key(written);
+    let k = crate::names::key(written);
     let designation = |i: usize| {
         f.units
             .get(i)
@@ -418,11 +418,11 @@ fn pick(f: &ArmyFile, names: &[String], written: &str, taken: &BTreeSet<usize>) 
     };
     (0..names.len())
         .filter(|i| !taken.contains(i))
-        .find(|&i| super::map::key(&names[i]) == k)
+        .find(|&i| crate::names::key(&names[i]) == k)
         .or_else(|| {
             (0..names.len())
                 .filter(|i| !taken.contains(i))
-                .find(|&i| designation(i).is_some_and(|d| super::map::key(d) == k))
+                .find(|&i| designation(i).is_some_and(|d| crate::names::key(d) == k))
         })
 }
 

@@ -4,8 +4,8 @@
 use crate::games::hyborian::adjudicate::TurnResult;
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::Formation;
-use crate::games::hyborian::table::geometry::{turn_between, Face};
 use crate::games::hyborian::table::UnitId;
+use crate::geometry::{turn_between, Face};
 use glam::DVec2;
 use serde::Deserialize;
 use std::collections::BTreeSet;

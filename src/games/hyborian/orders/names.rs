@@ -116,12 +116,11 @@ impl<'a> Index<'a> {
                 }
                 // Suggest from the preferred units first, then from all.
                 let near = |only_preferred: bool| {
-                    all.iter()
+                    let candidates = all
+                        .iter()
                         .filter(|e| !only_preferred || prefer(e.unit))
-                        .map(|e| (strsim::jaro_winkler(&e.name, &k), e.unit))
-                        .filter(|(s, _)| *s >= 0.8)
-                        .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.id.cmp(&a.1.id)))
-                        .map(|(_, u)| u)
+                        .map(|e| (e.name.as_str(), e.unit));
+                    crate::names::closest(&k, candidates)
                 };
                 Found::None(near(true).or_else(|| near(false)))
             }

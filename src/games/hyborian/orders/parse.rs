@@ -452,17 +452,15 @@ const VOCABULARY: [&str; 45] = [
 /// Small words that look like keywords to a string metric but are English.
 const NOT_TYPOS: [&str; 10] = ["of", "the", "a", "an", "to", "in", "on", "at", "and", "or"];
 
+/// How like a keyword a word must be to be taken for its typo.
+const KEYWORD_LIKENESS: f64 = 0.85;
+
 /// The keyword a word is a near miss of, if any.
 fn near_keyword(word: &str) -> Option<&'static str> {
     if VOCABULARY.contains(&word) || NOT_TYPOS.contains(&word) {
         return None;
     }
-    VOCABULARY
-        .iter()
-        .map(|w| (strsim::jaro_winkler(w, word), *w))
-        .filter(|(s, _)| *s > 0.85)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, w)| w)
+    crate::names::closest_at(word, VOCABULARY.iter().map(|w| (*w, *w)), KEYWORD_LIKENESS)
 }
 
 fn not_understood(line: &str, off: usize, e: &pest::error::Error<Rule>) -> Diagnostic {

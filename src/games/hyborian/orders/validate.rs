@@ -21,9 +21,11 @@ use crate::games::hyborian::orders::ast::{self, *};
 use crate::games::hyborian::orders::diagnostic::{Diagnostic, Illegal, Remark, Span};
 use crate::games::hyborian::orders::names::{Found, Index};
 use crate::games::hyborian::orders::plan::{self, TurnOrders, UnitOrders};
+use crate::games::hyborian::rules::formations;
 use crate::games::hyborian::rules::movement::{self, Pace};
 use crate::games::hyborian::rules::{magic, Formation, Phase, Trait, UnitType, Weapon};
 use crate::games::hyborian::table::{Status, Table, TerrainKind, Unit, UnitId};
+use crate::geometry::EPSILON;
 use glam::DVec2;
 use std::collections::BTreeMap;
 
@@ -463,7 +465,7 @@ impl<'a> Ctx<'a> {
         let allowance = self.allowance(m1, formation);
         let msg = match (m1.distance, m2.distance) {
             (ast::Distance::Full, _) => Some("phase 1 already uses the full allowance".to_string()),
-            (ast::Distance::Inches(x), ast::Distance::Inches(y)) if x + y > allowance + 1e-9 => {
+            (ast::Distance::Inches(x), ast::Distance::Inches(y)) if x + y > allowance + EPSILON => {
                 Some(format!(
                     "{} + {} inches is more than the {} inches of the whole move",
                     fmt_in(x),
@@ -663,7 +665,7 @@ impl<'a> Ctx<'a> {
         let direction = match &m.direction {
             MoveDirection::Forward => plan::Direction::Forward,
             MoveDirection::Back => {
-                if !k.is_infantry() {
+                if !movement::may_step_back(k) {
                     self.refuse(
                         Illegal::NotForThisType,
                         span,
@@ -719,7 +721,7 @@ impl<'a> Ctx<'a> {
         let distance = match m.distance {
             ast::Distance::Full => plan::Distance::Full,
             ast::Distance::Inches(d) => {
-                if d > allowance + 1e-9 {
+                if d > allowance + EPSILON {
                     self.refuse(
                         Illegal::BeyondAllowance,
                         span,
@@ -804,9 +806,13 @@ impl<'a> Ctx<'a> {
             return None;
         }
         let limit = match x.formation {
-            Formation::Line | Formation::PositionalLine => Some(("ranks", x.ranks, 3)),
-            Formation::Ring => Some(("ranks", x.ranks, 2)),
-            Formation::RoadColumn => Some(("figures wide", x.files, 3)),
+            Formation::Line | Formation::PositionalLine => {
+                Some(("ranks", x.ranks, formations::LINE_MAX_RANKS))
+            }
+            Formation::Ring => Some(("ranks", x.ranks, formations::RING_MAX_RANKS)),
+            Formation::RoadColumn => {
+                Some(("figures wide", x.files, formations::ROAD_COLUMN_MAX_FILES))
+            }
             Formation::Column => None,
         };
         if let Some((what, Some(n), max)) = limit {
@@ -815,19 +821,27 @@ impl<'a> Ctx<'a> {
                     Illegal::BeyondAllowance,
                     span,
                     format!("a {} {n} {what}", x.formation.code()),
-                    "§1: line at most 3 ranks deep, ring at most 2 ranks, road column at most 3 figures wide",
+                    &format!(
+                        "§1: line at most {} ranks deep, ring at most {} ranks, road column at most {} figures wide",
+                        formations::LINE_MAX_RANKS,
+                        formations::RING_MAX_RANKS,
+                        formations::ROAD_COLUMN_MAX_FILES
+                    ),
                     Some(format!("at most {max} {what}")),
                 );
                 return None;
             }
         }
         if let Some(r) = x.ranks.filter(|_| x.formation == Formation::Column) {
-            if r < 4 {
+            if r < formations::COLUMN_MIN_RANKS {
                 self.refuse(
                     Illegal::BeyondAllowance,
                     span,
                     format!("a column {r} ranks deep"),
-                    "§1: a column is 4 or more ranks deep",
+                    &format!(
+                        "§1: a column is {} or more ranks deep",
+                        formations::COLUMN_MIN_RANKS
+                    ),
                     Some("form line instead".into()),
                 );
                 return None;
@@ -891,7 +905,7 @@ impl<'a> Ctx<'a> {
                     );
                     return None;
                 }
-                if u.kind.is_infantry() && t.kind.is_cavalry() {
+                if !movement::may_charge(u.kind, t.kind) {
                     self.refuse(
                         Illegal::ChargeForbidden,
                         span,
@@ -1354,7 +1368,7 @@ impl<'a> Ctx<'a> {
                 } else {
                     magic::WALL_OF_FIRE_LENGTH
                 };
-                if p.distance(q) > max + 1e-9 {
+                if p.distance(q) > max + EPSILON {
                     self.refuse(
                         Illegal::Spell,
                         span,
@@ -1384,7 +1398,7 @@ impl<'a> Ctx<'a> {
                 let Some(p) = self.point(*x, *y, span) else {
                     return;
                 };
-                if p.distance(u.front) > magic::FLYING_DISTANCE + 1e-9 {
+                if p.distance(u.front) > magic::FLYING_DISTANCE + EPSILON {
                     self.refuse(
                         Illegal::Spell,
                         span,

@@ -8,12 +8,9 @@ use crate::games::hyborian::table::{EffectKind, Table, TerrainKind, Unit};
 use glam::DVec2;
 use std::fmt::Write as _;
 
-use crate::report::picture::FONT_FAMILY;
+use crate::report::esc;
+use crate::report::picture::{Frame, FONT_FAMILY, MARGIN, SCALE};
 
-/// Pixels per inch of table.
-pub(crate) const SCALE: f64 = 10.0;
-/// Margin around the table, pixels.
-pub(crate) const MARGIN: f64 = 20.0;
 /// Height of the legend strip under the table, pixels.
 const LEGEND: f64 = 50.0;
 
@@ -39,35 +36,6 @@ fn side_colours(side: &str, index: usize) -> (&'static str, &'static str) {
             ("#58d68d", "#186a3b"),
             ("#af7ac5", "#4a235a"),
         ][index % 4],
-    }
-}
-
-/// Text made safe for SVG and HTML attributes and content.
-pub(crate) fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
-}
-
-/// Table coordinates (inches, y north) to picture pixels (y down).
-pub(crate) struct Frame {
-    pub(crate) depth: f64,
-}
-
-impl Frame {
-    pub(crate) fn p(&self, v: DVec2) -> (f64, f64) {
-        (MARGIN + v.x * SCALE, MARGIN + (self.depth - v.y) * SCALE)
-    }
-    pub(crate) fn points(&self, pts: &[DVec2]) -> String {
-        pts.iter()
-            .map(|v| {
-                let (x, y) = self.p(*v);
-                format!("{x:.1},{y:.1}")
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
     }
 }
 
@@ -193,7 +161,7 @@ pub fn svg(before: Option<&Table>, after: &Table, charged: &[String], caption: &
             f.points(&corners)
         );
         // The front edge, thick, shows the facing.
-        let (a, b) = fp.edge(crate::games::hyborian::table::geometry::Edge::Front);
+        let (a, b) = fp.edge(crate::geometry::Edge::Front);
         let (x1, y1) = f.p(a);
         let (x2, y2) = f.p(b);
         let _ = writeln!(

@@ -266,10 +266,11 @@ pub fn find_spell(text: &str) -> Result<Spell, Option<Spell>> {
     if let Some(s) = all.clone().find(|s| key(spell_name(**s)) == k) {
         return Ok(*s);
     }
-    let best = all
-        .map(|s| (strsim::normalized_levenshtein(&key(spell_name(*s)), &k), *s))
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    Err(best.filter(|(score, _)| *score >= 0.5).map(|(_, s)| s))
+    let keys: Vec<(String, Spell)> = all.map(|s| (key(spell_name(*s)), *s)).collect();
+    Err(crate::names::closest(
+        &k,
+        keys.iter().map(|(n, s)| (n.as_str(), *s)),
+    ))
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 
 pub mod bases;
 pub mod fire;
+pub mod formations;
 pub mod melee;
 pub mod missile;
 pub mod morale;

@@ -70,6 +70,18 @@ pub fn single_figure_move(kind: UnitType, mounted: bool) -> f64 {
 }
 /// All foot may move 2 inches straight back without changing face (§3).
 pub const FOOT_STEP_BACK: f64 = 2.0;
+
+/// Whether a unit of `kind` may step straight back without changing face:
+/// only foot (§3, ruling O-3).
+pub fn may_step_back(kind: UnitType) -> bool {
+    kind.is_infantry()
+}
+
+/// Whether a unit of `charger` may charge one of `target`: infantry cannot
+/// charge cavalry (§4).
+pub fn may_charge(charger: UnitType, target: UnitType) -> bool {
+    !(charger.is_infantry() && target.is_cavalry())
+}
 /// A change of face or formation counts as 3 inches of movement (prorating, §3).
 pub const CHANGE_COST: f64 = 3.0;
 /// A wheel may use up to half of the move (§3).

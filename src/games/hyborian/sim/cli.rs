@@ -13,7 +13,6 @@ use super::replay::replay;
 use super::seed::{BadSeed, BattleSeed};
 use super::simulate::simulate;
 use crate::games::hyborian::army::{self, scenario, ArmyFile};
-use crate::games::hyborian::report::picture;
 use crate::games::hyborian::rules::options::GameOptions;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -245,9 +244,9 @@ fn replay_to(req: &Request, m: &Matchup, seed: BattleSeed) -> Result<(String, i3
     let r = replay(m, seed)?;
     let mut index = format!(
         "<!doctype html>\n<meta charset=\"utf-8\">\n<title>{0}</title>\n<h1>{0}</h1>\n<p>Battle seed <code>{1}</code>. {2}</p>\n<ul>\n",
-        picture::esc(&r.turns.first().map_or(String::new(), |t| t.report.title.clone())),
+        crate::report::esc(&r.turns.first().map_or(String::new(), |t| t.report.title.clone())),
         seed,
-        picture::esc(&verdict(m, &r.outcome))
+        crate::report::esc(&verdict(m, &r.outcome))
     );
     for t in &r.turns {
         let stem = format!("turn-{:02}", t.turn);

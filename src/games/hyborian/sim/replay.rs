@@ -21,7 +21,6 @@ use super::field::Matchup;
 use super::seed::BattleSeed;
 use crate::games::hyborian::report::{self, picture};
 use crate::report::RoundReport;
-use sha2::{Digest, Sha256};
 
 /// The game name replay reports carry.
 pub const GAME: &str = "simulation";
@@ -44,10 +43,7 @@ pub struct Replay {
     pub turns: Vec<Turn>,
 }
 
-/// SHA-256 of a seed's hex text, as reports publish it.
-fn seed_hash(hex_seed: &str) -> String {
-    hex::encode(Sha256::digest(hex_seed.as_bytes()))
-}
+use crate::dice::seed_hash;
 
 /// Play the battle of `seed` again, keeping every turn's report.
 ///

@@ -1,73 +1,30 @@
-//! Geometry of units on the table: compass bearings, a unit's [`Pose`]
-//! (front centre, facing, formation, files × ranks), its rectangular
-//! [`Footprint`], overlap and distance between footprints, and the arcs
-//! that decide which [`Face`] of a unit was struck.
-//!
-//! Bearings are compass degrees (0 = north = +y, 90 = east = +x).
-//!
-//! Architecture invariant: every transcendental function here comes from
-//! `libm` (pure Rust), never from the platform's maths library, so the same
-//! table and orders give the same bits on every machine and a stored turn
-//! replays byte for byte. Square roots are exact IEEE operations already.
+//! A Hyborean unit's [`Pose`] on the table (front centre, facing,
+//! formation, files × ranks) and the rectangle it covers, built on the
+//! shared [`crate::geometry`]. What only the Hyborean Age's formations
+//! decide lives here: a ring faces outward all round.
 //!
 //! ```
-//! use umpire::games::hyborian::table::geometry::{heading, Footprint};
+//! use umpire::games::hyborian::rules::{Formation, UnitType};
+//! use umpire::games::hyborian::table::geometry::Pose;
+//! use umpire::geometry::{Edge, Face};
 //! use glam::DVec2;
-//! let a = Footprint::behind(DVec2::new(0.0, 0.0), 0.0, 6.0, 2.0);
-//! let b = Footprint::behind(DVec2::new(0.0, 3.0), 0.0, 6.0, 2.0);
-//! assert!(!a.overlaps(&b));
-//! assert!((a.distance(&b) - 1.0).abs() < 1e-9);
-//! assert!((heading(90.0) - DVec2::X).length() < 1e-12);
+//! let ring = Pose { front: DVec2::ZERO, facing: 0.0, formation: Formation::Ring, files: 16, ranks: 2 };
+//! let f = ring.footprint(UnitType::MediumInfantry);
+//! assert!((f.half_width - f.half_depth).abs() < 1e-12, "a ring is a square");
+//! assert_eq!(Formation::Ring.face_at(Edge::Rear), Face::Front);
 //! ```
 
 use crate::games::hyborian::rules::bases::{base, models};
-use crate::games::hyborian::rules::options::ArcGeometry;
 use crate::games::hyborian::rules::{Formation, UnitType};
 use crate::games::hyborian::table::Unit;
+use crate::geometry::{normalize_bearing, Edge, Face, Footprint};
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
-/// Overlaps shallower than this are touching, not overlapping (inches).
-pub const TOUCH: f64 = 1e-6;
-
-/// Unit vector of a compass bearing.
-pub fn heading(bearing: f64) -> DVec2 {
-    let (s, c) = libm::sincos(bearing.to_radians());
-    DVec2::new(s, c)
-}
-
-/// Compass bearing of a vector, in [0, 360).
-pub fn bearing_of(v: DVec2) -> f64 {
-    normalize_bearing(libm::atan2(v.x, v.y).to_degrees())
-}
-
-/// A bearing brought into [0, 360).
-pub fn normalize_bearing(b: f64) -> f64 {
-    let r = b.rem_euclid(360.0);
-    if r >= 360.0 - 1e-12 {
-        0.0
-    } else {
-        r
-    }
-}
-
-/// Signed turn from bearing `from` to bearing `to`, in (-180, 180]
-/// (positive = clockwise = to the right).
-pub fn turn_between(from: f64, to: f64) -> f64 {
-    let d = (to - from).rem_euclid(360.0);
-    if d > 180.0 {
-        d - 360.0
-    } else {
-        d
-    }
-}
-
-/// `v` turned clockwise (to the right) by `degrees`.
-pub fn rotate_cw(v: DVec2, degrees: f64) -> DVec2 {
-    let (s, c) = libm::sincos(degrees.to_radians());
-    DVec2::new(v.x * c + v.y * s, -v.x * s + v.y * c)
-}
+/// Within this distance (inches) two units, a figure and a unit, or a
+/// leader and an enemy are in base contact: one contact distance for
+/// melee, leaders and the face a charger struck.
+pub const CONTACT: f64 = 0.05;
 
 /// Where a unit stands and how it is drawn up.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -151,371 +108,26 @@ impl Unit {
     }
 }
 
-/// Which face of a unit something touches (§4 flank and rear; the arcs are
-/// ruled in docs/rulings/engine.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Face {
-    Front,
-    Flank,
-    Rear,
-}
-
-impl Face {
-    pub fn code(self) -> &'static str {
+impl Formation {
+    /// The face an edge of a unit in this formation belongs to: a ring
+    /// has fronts all round (§4).
+    pub fn face_at(self, edge: Edge) -> Face {
         match self {
-            Face::Front => "front",
-            Face::Flank => "flank",
-            Face::Rear => "rear",
+            Formation::Ring => Face::Front,
+            _ => edge.face(),
         }
     }
-}
-
-impl fmt::Display for Face {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-/// One of the four edges of a footprint.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Edge {
-    Front,
-    Right,
-    Rear,
-    Left,
-}
-
-impl Edge {
-    /// The face an edge belongs to (a ring has fronts all round).
-    pub fn face(self, formation: Formation) -> Face {
-        match (formation, self) {
-            (Formation::Ring, _) | (_, Edge::Front) => Face::Front,
-            (_, Edge::Rear) => Face::Rear,
-            _ => Face::Flank,
-        }
-    }
-}
-
-/// A unit's rectangle on the table.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Footprint {
-    pub centre: DVec2,
-    /// Unit vector the unit faces.
-    pub ahead: DVec2,
-    pub half_width: f64,
-    pub half_depth: f64,
-}
-
-impl Footprint {
-    /// The rectangle of `width` × `depth` whose front edge is centred on
-    /// `front`, facing `bearing`.
-    pub fn behind(front: DVec2, bearing: f64, width: f64, depth: f64) -> Footprint {
-        let ahead = heading(bearing);
-        Footprint {
-            centre: front - ahead * (depth / 2.0),
-            ahead,
-            half_width: width / 2.0,
-            half_depth: depth / 2.0,
-        }
-    }
-
-    /// Unit vector to the unit's right.
-    pub fn right(&self) -> DVec2 {
-        DVec2::new(self.ahead.y, -self.ahead.x)
-    }
-
-    /// Centre of the front edge.
-    pub fn front(&self) -> DVec2 {
-        self.centre + self.ahead * self.half_depth
-    }
-
-    /// Corners: front-left, front-right, rear-right, rear-left.
-    pub fn corners(&self) -> [DVec2; 4] {
-        let a = self.ahead * self.half_depth;
-        let r = self.right() * self.half_width;
-        [
-            self.centre + a - r,
-            self.centre + a + r,
-            self.centre - a + r,
-            self.centre - a - r,
-        ]
-    }
-
-    /// Radius of the circle about the centre that holds the rectangle.
-    pub fn radius(&self) -> f64 {
-        libm::hypot(self.half_width, self.half_depth)
-    }
-
-    /// The two ends of an edge, going round the unit clockwise (front-left
-    /// to front-right, and so on): right to left as seen from outside.
-    pub fn edge(&self, e: Edge) -> (DVec2, DVec2) {
-        let [fl, fr, rr, rl] = self.corners();
-        match e {
-            Edge::Front => (fl, fr),
-            Edge::Right => (fr, rr),
-            Edge::Rear => (rr, rl),
-            Edge::Left => (rl, fl),
-        }
-    }
-
-    /// Outward unit normal of an edge.
-    pub fn normal(&self, e: Edge) -> DVec2 {
-        match e {
-            Edge::Front => self.ahead,
-            Edge::Right => self.right(),
-            Edge::Rear => -self.ahead,
-            Edge::Left => -self.right(),
-        }
-    }
-
-    fn extent(&self, axis: DVec2) -> f64 {
-        self.half_width * self.right().dot(axis).abs()
-            + self.half_depth * self.ahead.dot(axis).abs()
-    }
-
-    /// How deep the two rectangles overlap along their best separating
-    /// axis (negative: the gap between them along that axis).
-    pub fn penetration(&self, other: &Footprint) -> f64 {
-        let d = other.centre - self.centre;
-        [self.ahead, self.right(), other.ahead, other.right()]
-            .into_iter()
-            .map(|axis| self.extent(axis) + other.extent(axis) - d.dot(axis).abs())
-            .fold(f64::INFINITY, f64::min)
-    }
-
-    /// True when the rectangles share area (touching is not overlapping).
-    pub fn overlaps(&self, other: &Footprint) -> bool {
-        let reach = self.radius() + other.radius();
-        self.centre.distance_squared(other.centre) < reach * reach
-            && self.penetration(other) > TOUCH
-    }
-
-    /// Whether a point lies strictly inside the rectangle.
-    pub fn contains(&self, p: DVec2) -> bool {
-        let d = p - self.centre;
-        d.dot(self.right()).abs() < self.half_width && d.dot(self.ahead).abs() < self.half_depth
-    }
-
-    /// The point of the rectangle (edge or inside) nearest to `p`.
-    pub fn nearest_point(&self, p: DVec2) -> DVec2 {
-        let d = p - self.centre;
-        let x = d.dot(self.right()).clamp(-self.half_width, self.half_width);
-        let y = d.dot(self.ahead).clamp(-self.half_depth, self.half_depth);
-        self.centre + self.right() * x + self.ahead * y
-    }
-
-    /// Whether the segment `a`–`b` passes through the rectangle's inside
-    /// (grazing an edge or a corner does not count).
-    pub fn crosses_segment(&self, a: DVec2, b: DVec2) -> bool {
-        // Clip the segment against the rectangle's slabs in its own frame.
-        let (pa, pb) = (a - self.centre, b - self.centre);
-        let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
-        for (axis, half) in [
-            (self.right(), self.half_width),
-            (self.ahead, self.half_depth),
-        ] {
-            let (s, e) = (pa.dot(axis), pb.dot(axis));
-            let half = half - TOUCH;
-            let dir = e - s;
-            if dir.abs() < 1e-12 {
-                if s.abs() >= half {
-                    return false;
-                }
-                continue;
-            }
-            let (mut lo, mut hi) = ((-half - s) / dir, (half - s) / dir);
-            if lo > hi {
-                std::mem::swap(&mut lo, &mut hi);
-            }
-            t0 = t0.max(lo);
-            t1 = t1.min(hi);
-            if t0 >= t1 {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// Shortest distance between the two rectangles (0 if they meet).
-    pub fn distance(&self, other: &Footprint) -> f64 {
-        if self.penetration(other) >= 0.0 {
-            return 0.0;
-        }
-        let mut best = f64::INFINITY;
-        for (a, b) in [(self, other), (other, self)] {
-            for p in a.corners() {
-                for e in [Edge::Front, Edge::Right, Edge::Rear, Edge::Left] {
-                    let (s, t) = b.edge(e);
-                    best = best.min(point_segment_distance(p, s, t));
-                }
-            }
-        }
-        best
-    }
-
-    /// Which edge's arc a point lies in. Outside the rectangle the arcs are
-    /// bounded by lines at 45° from the corners; inside, the nearest edge.
-    pub fn arc_of(&self, p: DVec2) -> Edge {
-        self.arc_of_with(p, ArcGeometry::Corner45)
-    }
-
-    /// [`Footprint::arc_of`] with the game's arc geometry: the lines from
-    /// the corners leave at `arcs.degrees()` from straight ahead (or back).
-    pub fn arc_of_with(&self, p: DVec2, arcs: ArcGeometry) -> Edge {
-        self.arc_of_degrees(p, arcs.degrees())
-    }
-
-    /// [`Footprint::arc_of`] with the lines from the corners at `degrees`
-    /// from straight ahead (or back), for rule sets whose arcs are not the
-    /// Hyborean Age's 30° or 45° (90° makes the front arc a half-plane).
-    pub fn arc_of_degrees(&self, p: DVec2, degrees: f64) -> Edge {
-        let slope = libm::tan(degrees.clamp(0.0, 90.0).to_radians());
-        let d = p - self.centre;
-        let x = d.dot(self.right());
-        let ahead = d.dot(self.ahead) - self.half_depth; // > 0: ahead of the front edge
-        let behind = -d.dot(self.ahead) - self.half_depth; // > 0: behind the rear edge
-        let beside = x.abs() - self.half_width; // > 0: beyond a flank
-        let flank = if x >= 0.0 { Edge::Right } else { Edge::Left };
-        if ahead <= 0.0 && behind <= 0.0 && beside <= 0.0 {
-            // inside: nearest edge
-            let mut best = (-ahead, Edge::Front);
-            for cand in [(-behind, Edge::Rear), (-beside, flank)] {
-                if cand.0 < best.0 {
-                    best = cand;
-                }
-            }
-            return best.1;
-        }
-        if ahead >= 0.0 && beside <= ahead * slope {
-            Edge::Front
-        } else if behind >= 0.0 && beside <= behind * slope {
-            Edge::Rear
-        } else {
-            flank
-        }
-    }
-}
-
-/// Distance from `p` to the segment `a`–`b`.
-pub fn point_segment_distance(p: DVec2, a: DVec2, b: DVec2) -> f64 {
-    p.distance(closest_on_segment(p, a, b))
-}
-
-/// The point of segment `a`–`b` nearest to `p`.
-pub fn closest_on_segment(p: DVec2, a: DVec2, b: DVec2) -> DVec2 {
-    let ab = b - a;
-    let len2 = ab.length_squared();
-    if len2 == 0.0 {
-        return a;
-    }
-    a + ab * ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn rect(x: f64, y: f64, facing: f64, w: f64, d: f64) -> Footprint {
-        Footprint::behind(DVec2::new(x, y), facing, w, d)
-    }
-
     #[test]
-    fn bearings() {
-        assert!((bearing_of(DVec2::new(1.0, 0.0)) - 90.0).abs() < 1e-9);
-        assert!((bearing_of(DVec2::new(0.0, -1.0)) - 180.0).abs() < 1e-9);
-        assert!((bearing_of(DVec2::new(-1.0, 0.0)) - 270.0).abs() < 1e-9);
-        assert_eq!(turn_between(350.0, 10.0), 20.0);
-        assert_eq!(turn_between(10.0, 350.0), -20.0);
-        assert!((rotate_cw(DVec2::Y, 90.0) - DVec2::X).length() < 1e-12);
-        assert_eq!(normalize_bearing(-90.0), 270.0);
-    }
-
-    #[test]
-    fn overlap_touch_and_rotation() {
-        let a = rect(0.0, 0.0, 0.0, 4.0, 2.0);
-        assert!(
-            !a.overlaps(&rect(0.0, 2.0, 0.0, 4.0, 2.0)),
-            "touching front to rear"
-        );
-        assert!(a.overlaps(&rect(0.0, 1.9, 0.0, 4.0, 2.0)));
-        assert!(!a.overlaps(&rect(4.0, 0.0, 0.0, 4.0, 2.0)), "side by side");
-        // A diamond whose corner just misses the corner of `a`.
-        let diamond = rect(3.5, 1.5, 45.0, 1.0, 1.0);
-        assert_eq!(a.overlaps(&diamond), a.penetration(&diamond) > TOUCH);
-        assert!(a.contains(DVec2::new(1.9, -1.9)));
-        assert!(!a.contains(DVec2::new(2.1, -1.0)));
-    }
-
-    #[test]
-    fn distance_between_rectangles() {
-        let a = rect(0.0, 0.0, 0.0, 4.0, 2.0);
-        let b = rect(10.0, 0.0, 90.0, 2.0, 2.0); // front centre (10,0), body to the west: x in [8,10]
-        assert!((a.distance(&b) - 6.0).abs() < 1e-9);
-        assert_eq!(a.distance(&rect(1.0, 1.0, 0.0, 4.0, 2.0)), 0.0);
-    }
-
-    #[test]
-    fn the_30_degree_option_narrows_front_and_rear() {
-        let a = rect(0.0, 0.0, 0.0, 4.0, 2.0); // x in [-2,2], y in [-2,0]
-                                               // 3 ahead of the front, 2.2 beyond the right flank: 36° from straight ahead.
-        let p = DVec2::new(4.2, 3.0);
-        assert_eq!(a.arc_of_with(p, ArcGeometry::Corner45), Edge::Front);
-        assert_eq!(a.arc_of_with(p, ArcGeometry::Corner30), Edge::Right);
-        let q = DVec2::new(3.5, 3.0); // 27°: front either way
-        assert_eq!(a.arc_of_with(q, ArcGeometry::Corner30), Edge::Front);
-        let r = DVec2::new(-4.2, -5.0); // 3 behind the rear, 2.2 beyond the left flank
-        assert_eq!(a.arc_of_with(r, ArcGeometry::Corner45), Edge::Rear);
-        assert_eq!(a.arc_of_with(r, ArcGeometry::Corner30), Edge::Left);
-    }
-
-    #[test]
-    fn arcs_cut_at_45_degrees_from_the_corners() {
-        let a = rect(0.0, 0.0, 0.0, 4.0, 2.0); // x in [-2,2], y in [-2,0]
-        assert_eq!(a.arc_of(DVec2::new(0.0, 5.0)), Edge::Front);
-        assert_eq!(a.arc_of(DVec2::new(4.9, 3.0)), Edge::Front);
-        assert_eq!(a.arc_of(DVec2::new(5.1, 3.0)), Edge::Right);
-        assert_eq!(a.arc_of(DVec2::new(-3.0, -1.0)), Edge::Left);
-        assert_eq!(a.arc_of(DVec2::new(0.0, -3.0)), Edge::Rear);
-        assert_eq!(a.arc_of(DVec2::new(3.1, -3.0)), Edge::Right);
-        assert_eq!(
-            a.arc_of(DVec2::new(0.0, -0.1)),
-            Edge::Front,
-            "inside near the front"
-        );
-        assert_eq!(Edge::Right.face(Formation::Line), Face::Flank);
-        assert_eq!(Edge::Rear.face(Formation::Ring), Face::Front);
-    }
-
-    #[test]
-    fn arcs_at_any_angle_and_segments_through_rectangles() {
-        let a = rect(0.0, 0.0, 0.0, 4.0, 2.0); // x in [-2,2], y in [-2,0]
-        let p = DVec2::new(4.2, 3.0);
-        assert_eq!(
-            a.arc_of_degrees(p, 45.0),
-            a.arc_of_with(p, ArcGeometry::Corner45)
-        );
-        assert_eq!(
-            a.arc_of_degrees(DVec2::new(10.0, 0.5), 90.0),
-            Edge::Front,
-            "90°: everything ahead of the front line"
-        );
-        assert_eq!(a.arc_of_degrees(DVec2::new(10.0, 0.5), 45.0), Edge::Right);
-        assert!(a.crosses_segment(DVec2::new(-5.0, -1.0), DVec2::new(5.0, -1.0)));
-        assert!(
-            !a.crosses_segment(DVec2::new(-5.0, 0.0), DVec2::new(5.0, 0.0)),
-            "along the front edge grazes"
-        );
-        assert!(!a.crosses_segment(DVec2::new(3.0, 3.0), DVec2::new(5.0, -5.0)));
-        assert!(
-            a.crosses_segment(DVec2::new(0.0, -1.0), DVec2::new(0.5, -1.5)),
-            "wholly inside"
-        );
-        assert_eq!(a.nearest_point(DVec2::new(5.0, 5.0)), DVec2::new(2.0, 0.0));
-        assert_eq!(
-            a.nearest_point(DVec2::new(0.5, -1.0)),
-            DVec2::new(0.5, -1.0)
-        );
+    fn a_ring_fronts_all_round_and_a_line_has_flanks() {
+        assert_eq!(Formation::Ring.face_at(Edge::Rear), Face::Front);
+        assert_eq!(Formation::Line.face_at(Edge::Right), Face::Flank);
+        assert_eq!(Formation::Column.face_at(Edge::Rear), Face::Rear);
     }
 
     #[test]

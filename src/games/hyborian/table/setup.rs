@@ -23,9 +23,11 @@
 //! assert_eq!(table.units["spears"].files, 8);
 //! ```
 
-use super::geometry::{files_and_ranks, normalize_bearing};
+use super::geometry::files_and_ranks;
 use super::{Status, Table, Terrain, TerrainKind, Unit};
+use crate::games::hyborian::rules::formations::{formation_fits, RING_MAX_RANKS};
 use crate::games::hyborian::rules::{Class, Formation, Trait, UnitType, Weapon};
+use crate::geometry::normalize_bearing;
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -118,35 +120,6 @@ fn err(place: &str, field: &str, why: impl Into<String>) -> SetupError {
     }
 }
 
-/// Line at most 3 ranks (§1).
-pub const LINE_MAX_RANKS: u32 = 3;
-/// Column 4 or more ranks (§1).
-pub const COLUMN_MIN_RANKS: u32 = 4;
-/// Road column at most 3 figures wide (§1).
-pub const ROAD_COLUMN_MAX_FILES: u32 = 3;
-/// Ring at most 2 ranks (§1).
-pub const RING_MAX_RANKS: u32 = 2;
-
-/// Does a formation of `files` × `ranks` meet the §1 definitions?
-/// Returns why not.
-pub fn formation_fits(formation: Formation, files: u32, ranks: u32) -> Result<(), String> {
-    match formation {
-        Formation::Line | Formation::PositionalLine if ranks > LINE_MAX_RANKS => Err(format!(
-            "a line is at most {LINE_MAX_RANKS} ranks deep, this one is {ranks} (use column)"
-        )),
-        Formation::Column if ranks < COLUMN_MIN_RANKS && files > 1 => Err(format!(
-            "a column is {COLUMN_MIN_RANKS} or more ranks deep, this one is {ranks} (use line)"
-        )),
-        Formation::RoadColumn if files > ROAD_COLUMN_MAX_FILES => Err(format!(
-            "a road column is at most {ROAD_COLUMN_MAX_FILES} figures wide, this one is {files}"
-        )),
-        Formation::Ring if ranks > RING_MAX_RANKS => Err(format!(
-            "a ring is at most {RING_MAX_RANKS} ranks, this one is {ranks}"
-        )),
-        _ => Ok(()),
-    }
-}
-
 fn parse_status(text: &str, place: &str) -> Result<(Status, BTreeSet<String>), SetupError> {
     let t = text.trim();
     if let Some(list) = t.strip_prefix("in-melee:") {
@@ -234,7 +207,7 @@ fn parse_terrain(i: usize, t: &TerrainSetup) -> Result<Terrain, SetupError> {
         return match t.width {
             Some(w) if w > 0.0 && w.is_finite() && points.len() >= 2 => Ok(Terrain {
                 kind,
-                points: super::terrain::band_polygon(&points, w),
+                points: crate::geometry::band_polygon(&points, w),
             }),
             Some(_) => Err(err(
                 &place,

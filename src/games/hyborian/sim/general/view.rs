@@ -5,10 +5,8 @@
 use crate::games::hyborian::adjudicate::plan::faced;
 use crate::games::hyborian::rules::movement::{allowance, Pace};
 use crate::games::hyborian::rules::{Trait, UnitType, Weapon};
-use crate::games::hyborian::table::geometry::{
-    bearing_of, heading, point_segment_distance, turn_between, Edge, Footprint,
-};
 use crate::games::hyborian::table::{Status, Table, TerrainKind, Unit};
+use crate::geometry::{bearing_of, heading, point_segment_distance, turn_between, Edge, Footprint};
 use glam::DVec2;
 use std::cell::RefCell;
 
