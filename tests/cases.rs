@@ -1,7 +1,9 @@
 //! The rules case catalogue: every case under tests/cases/ (folders
-//! walked recursively, every rule set) must pass, run through the same
-//! runner as `umpire case`.
+//! walked recursively, every rule set) is one named test, run through the
+//! same runner as `umpire case`, so a failure names its file and
+//! `cargo test --test cases -- hyborian/melee` runs a part of it.
 
+use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::PathBuf;
 use umpire::case::{case_files, run_cli, run_file, CaseOutcome};
 
@@ -9,28 +11,38 @@ fn catalogue() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cases")
 }
 
-#[test]
-fn every_catalogue_case_passes() {
-    let files = case_files(&[catalogue()]);
-    let failures: Vec<String> = files
-        .iter()
-        .filter_map(|f| {
-            let outcome = run_file(f);
-            (outcome != CaseOutcome::Pass).then(|| format!("{}: {outcome:?}", f.display()))
+fn main() {
+    let root = catalogue();
+    let files = case_files(std::slice::from_ref(&root));
+    let mut trials: Vec<Trial> = files
+        .into_iter()
+        .map(|f| {
+            let name = f
+                .strip_prefix(&root)
+                .unwrap_or(&f)
+                .with_extension("")
+                .to_string_lossy()
+                .replace('\\', "/");
+            Trial::test(name, move || match run_file(&f) {
+                CaseOutcome::Pass => Ok(()),
+                other => Err(Failed::from(format!("{}: {other:?}", f.display()))),
+            })
         })
         .collect();
-    assert!(files.len() >= 40, "only {} cases", files.len());
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases did not pass:\n{}",
-        failures.len(),
-        files.len(),
-        failures.join("\n")
-    );
-}
-
-#[test]
-fn the_runner_exits_zero_on_the_catalogue() {
-    assert_eq!(run_cli(&[catalogue()], false), 0);
-    assert_eq!(run_cli(&[catalogue()], true), 0);
+    let count = trials.len();
+    trials.push(Trial::test("the_catalogue_is_not_empty", move || {
+        if count >= 40 {
+            Ok(())
+        } else {
+            Err(format!("only {count} cases").into())
+        }
+    }));
+    trials.push(Trial::test(
+        "the_runner_exits_zero_on_the_catalogue",
+        || match run_cli(&[catalogue()], false) {
+            0 => Ok(()),
+            code => Err(format!("umpire case exited {code}").into()),
+        },
+    ));
+    libtest_mimic::run(&Arguments::from_args(), trials).exit();
 }

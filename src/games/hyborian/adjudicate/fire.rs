@@ -3,6 +3,8 @@
 //! rolled first and their casualties applied together afterwards.
 
 use super::events::Event;
+use super::ground::{level, nearest_point};
+use super::losses::take_losses;
 use super::{roll, TurnState};
 use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
 use crate::games::hyborian::orders::plan::{FireOrder, Function, TurnOrders};
@@ -14,9 +16,8 @@ use crate::games::hyborian::rules::fire::{
 use crate::games::hyborian::rules::options::{Archery, GameOptions};
 use crate::games::hyborian::rules::{Formation, Phase, Trait, UnitType};
 use crate::games::hyborian::table::{Status, Table, TerrainKind, Unit, UnitId};
-use crate::geometry::{bearing_of, closest_on_segment, turn_between, Edge, Footprint, EPSILON};
+use crate::geometry::{bearing_of, turn_between, Edge, Footprint, EPSILON};
 use crate::geometry::{distance_to_polyline, point_in_polygon};
-use glam::DVec2;
 use std::collections::BTreeMap;
 
 /// One unit's volley, worked out before any casualty is applied.
@@ -55,38 +56,6 @@ pub(crate) fn phase(
     }
     apply_losses(turn, losses);
     Ok(())
-}
-
-/// Remove `n` figures from a unit (never below 0); a unit reduced to 0 is
-/// eliminated and leaves its melees.
-pub(crate) fn take_losses(turn: &mut TurnState, id: &str, n: u32) {
-    let Some(u) = turn.table.units.get_mut(id) else {
-        return;
-    };
-    let lost = n.min(u.figures);
-    if lost == 0 {
-        return;
-    }
-    u.figures -= lost;
-    turn.events.push(Event::Casualties {
-        unit: u.id.clone(),
-        name: u.name.clone(),
-        lost,
-        left: u.figures,
-    });
-    if u.figures == 0 {
-        u.status = Status::Eliminated;
-        let partners = std::mem::take(&mut u.in_melee_with);
-        turn.events.push(Event::Eliminated {
-            unit: u.id.clone(),
-            name: u.name.clone(),
-        });
-        for o in partners {
-            if let Some(o) = turn.table.units.get_mut(&o) {
-                o.in_melee_with.remove(id);
-            }
-        }
-    }
 }
 
 /// The missile weapon a unit shoots with: its longest-ranged (ruling C-6);
@@ -463,36 +432,6 @@ fn in_arc(firer: &Unit, target: &Footprint, arc: Arc) -> bool {
         })
 }
 
-/// The point of a footprint nearest to `p`.
-pub(crate) fn nearest_point(f: &Footprint, p: DVec2) -> DVec2 {
-    if f.contains(p) {
-        return p;
-    }
-    [Edge::Front, Edge::Right, Edge::Rear, Edge::Left]
-        .into_iter()
-        .map(|e| {
-            let (a, b) = f.edge(e);
-            closest_on_segment(p, a, b)
-        })
-        .min_by(|x, y| x.distance(p).total_cmp(&y.distance(p)))
-        .unwrap_or(f.centre)
-}
-
-/// Contour level a footprint stands on: the highest hill holding its centre.
-pub(crate) fn level(table: &Table, f: &Footprint) -> u8 {
-    table
-        .terrain
-        .iter()
-        .filter_map(|t| match t.kind {
-            TerrainKind::Hill { contours } if point_in_polygon(f.centre, &t.points) => {
-                Some(contours)
-            }
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0)
-}
-
 /// Woods and swamps (§7): a unit inside shoots and is shot at only from
 /// within 3 inches of the edge (measured from its front centre or its
 /// nearest corner to the edge, ruling C-8).
@@ -567,6 +506,7 @@ fn clear_line(table: &Table, firer: &Unit, target: &Footprint, options: &GameOpt
 mod tests {
     use super::*;
     use crate::geometry::Footprint;
+    use glam::DVec2;
 
     #[test]
     fn volleys_read_as_sentences() {

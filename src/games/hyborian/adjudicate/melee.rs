@@ -5,7 +5,8 @@
 //! (`adjudicate/breakthrough.rs`). Morale tests belong to the morale step.
 
 use super::events::Event;
-use super::fire::{nearest_point, take_losses};
+use super::ground::nearest_point;
+use super::losses::take_losses;
 use super::record::{MeleeResult, TurnRecord};
 use super::{roll, TurnState};
 use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};

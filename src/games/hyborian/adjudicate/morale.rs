@@ -23,8 +23,8 @@
 //! [`Trait::Dead`] never test.
 
 use super::events::Event;
-use super::fire::take_losses;
 use super::leaders;
+use super::losses::take_losses;
 use super::record::{MeleeResult, MoraleCall, MoraleCause};
 use super::retreat::{path_meets_friend, retreat, Retreating};
 use super::{roll, TurnState};

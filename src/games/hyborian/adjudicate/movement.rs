@@ -1050,7 +1050,7 @@ fn striking_point(striker: &Footprint, other: &Footprint) -> glam::DVec2 {
     let (l, r) = striker.edge(Edge::Front);
     let touching: Vec<glam::DVec2> = (0..=FRONT_SAMPLES)
         .map(|k| l + (r - l) * (k as f64 / FRONT_SAMPLES as f64))
-        .filter(|p| super::fire::nearest_point(other, *p).distance(*p) <= CONTACT)
+        .filter(|p| super::ground::nearest_point(other, *p).distance(*p) <= CONTACT)
         .collect();
     if touching.is_empty() {
         striker.front()

@@ -8,7 +8,7 @@
 //! clear of it, or goes back to the last place it was clear.
 
 use super::events::{Event, Halt};
-use super::fire::take_losses;
+use super::losses::take_losses;
 use super::movement::within_table;
 use super::record::{MoraleCall, MoraleCause};
 use super::{roll, TurnState};

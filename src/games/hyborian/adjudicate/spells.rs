@@ -28,11 +28,13 @@
 //! ```
 
 use super::events::{Event, MagicEvent};
-use super::fire::{level, nearest_point, take_losses};
+use super::ground::{level, nearest_point};
+use super::losses::take_losses;
 use super::record::{Contact, MoraleCall, MoraleCause};
 use super::{roll, TurnState};
 use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
-use crate::games::hyborian::orders::plan::{Spell, SpellTarget, TurnOrders};
+use crate::games::hyborian::orders::plan::TurnOrders;
+use crate::games::hyborian::rules::magic::Spell;
 use crate::games::hyborian::rules::magic::{
     casting, causes_tests, spell_name, spell_points, Casting, MagicUser, CALLING_EDGE,
     CALLING_FIGURES, DRUID_SOBER_FROM, EARTH_DEMON_CONTOURS, EARTH_DEMON_FIGURES, FIRE_SPREAD,
@@ -47,6 +49,7 @@ use crate::games::hyborian::rules::movement::{allowance, Pace};
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::{Class, Formation, Phase, Trait, UnitType};
 use crate::games::hyborian::table::geometry::files_and_ranks;
+use crate::games::hyborian::table::SpellTarget;
 use crate::games::hyborian::table::{
     Effect, EffectKind, PendingSpell, Status, Table, Terrain, TerrainKind, Unit, UnitId,
 };

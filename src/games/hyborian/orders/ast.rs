@@ -15,7 +15,8 @@
 //! ```
 
 use crate::games::hyborian::orders::diagnostic::{Diagnostic, Span};
-use crate::games::hyborian::orders::plan::{Hand, Spell};
+use crate::games::hyborian::orders::plan::Hand;
+use crate::games::hyborian::rules::magic::Spell;
 use crate::games::hyborian::rules::{Formation, Phase};
 use std::fmt;
 

@@ -5,7 +5,9 @@
 //! The written forms in the docs are the canonical ones the confirmation
 //! echoes back.
 
+use crate::games::hyborian::rules::magic::Spell;
 use crate::games::hyborian::rules::{Formation, Phase};
+use crate::games::hyborian::table::SpellTarget;
 use crate::games::hyborian::table::UnitId;
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
@@ -241,37 +243,9 @@ pub enum LeaderOrder {
     MoveTo(DVec2),
 }
 
-/// The ten spells of §10.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Spell {
-    ShieldOfAir,
-    Flying,
-    WindDemon,
-    RainDemon,
-    SwordOfFire,
-    EarthShaker,
-    WallOfFire,
-    ArmyOfGhosts,
-    EarthDemon,
-    BlackSlumber,
-    /// Thoth-Amon's own (Appendix II): a commander blinded 1d6 turns.
-    HelmOfDarkness,
-    /// The White Druids' "Calling" (Appendix II): beasts enter at an edge.
-    TheCalling,
-    /// The White Hand's legions of the dead (Appendix II): 24 figures.
-    LegionsOfTheDead,
-}
-
 /// A spell written this turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SpellOrder {
     pub spell: Spell,
     pub target: SpellTarget,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum SpellTarget {
-    Unit(UnitId),
-    Point(DVec2),
-    Line(DVec2, DVec2),
 }

@@ -1291,8 +1291,14 @@ impl<'a> Ctx<'a> {
         out.melee = Some(m);
     }
 
-    fn cast(&mut self, spell: plan::Spell, aim: &SpellAim, span: Span, out: &mut UnitOrders) {
-        use plan::Spell as S;
+    fn cast(
+        &mut self,
+        spell: crate::games::hyborian::rules::magic::Spell,
+        aim: &SpellAim,
+        span: Span,
+        out: &mut UnitOrders,
+    ) {
+        use crate::games::hyborian::rules::magic::Spell as S;
         let u = self.unit;
         let name = magic::spell_name(spell);
         if u.kind != UnitType::Wizard {
@@ -1347,7 +1353,9 @@ impl<'a> Ctx<'a> {
             return;
         }
         let target = match (spell, aim) {
-            (S::ShieldOfAir, SpellAim::Caster) => plan::SpellTarget::Unit(u.id.clone()),
+            (S::ShieldOfAir, SpellAim::Caster) => {
+                crate::games::hyborian::table::SpellTarget::Unit(u.id.clone())
+            }
             (S::ShieldOfAir, _) => {
                 self.refuse(
                     Illegal::Spell,
@@ -1382,7 +1390,7 @@ impl<'a> Ctx<'a> {
                     );
                     return;
                 }
-                plan::SpellTarget::Line(p, q)
+                crate::games::hyborian::table::SpellTarget::Line(p, q)
             }
             (S::EarthShaker | S::WallOfFire, _) => {
                 self.refuse(
@@ -1408,7 +1416,7 @@ impl<'a> Ctx<'a> {
                     );
                     return;
                 }
-                plan::SpellTarget::Point(p)
+                crate::games::hyborian::table::SpellTarget::Point(p)
             }
             (S::Flying, _) => {
                 self.refuse(
@@ -1451,13 +1459,13 @@ impl<'a> Ctx<'a> {
                         return;
                     }
                 }
-                plan::SpellTarget::Unit(t.id.clone())
+                crate::games::hyborian::table::SpellTarget::Unit(t.id.clone())
             }
             (
                 S::ArmyOfGhosts | S::LegionsOfTheDead | S::TheCalling | S::EarthDemon,
                 SpellAim::At(ast::Target::Point(x, y)),
             ) => match self.point(*x, *y, span) {
-                Some(p) => plan::SpellTarget::Point(p),
+                Some(p) => crate::games::hyborian::table::SpellTarget::Point(p),
                 None => return,
             },
             (S::ArmyOfGhosts | S::LegionsOfTheDead | S::TheCalling | S::EarthDemon, _) => {
@@ -1481,8 +1489,12 @@ impl<'a> Ctx<'a> {
                 return;
             }
             (_, SpellAim::At(t)) => match self.target(t, span, true) {
-                Some(plan::Target::Unit(id)) => plan::SpellTarget::Unit(id),
-                Some(plan::Target::Point(p)) => plan::SpellTarget::Point(p),
+                Some(plan::Target::Unit(id)) => {
+                    crate::games::hyborian::table::SpellTarget::Unit(id)
+                }
+                Some(plan::Target::Point(p)) => {
+                    crate::games::hyborian::table::SpellTarget::Point(p)
+                }
                 None => return,
             },
             (_, _) => {

@@ -2,13 +2,34 @@
 //! sizes the book gives them.
 //!
 //! ```
-//! use umpire::games::hyborian::orders::plan::Spell;
+//! use umpire::games::hyborian::rules::magic::Spell;
 //! use umpire::games::hyborian::rules::magic::{find_spell, spell_points};
 //! assert_eq!(find_spell("the sword of fire"), Ok(Spell::SwordOfFire));
 //! assert_eq!(spell_points(Spell::EarthDemon), 125);
 //! ```
 
-use crate::games::hyborian::orders::plan::Spell;
+use serde::{Deserialize, Serialize};
+
+/// The ten spells of §10.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Spell {
+    ShieldOfAir,
+    Flying,
+    WindDemon,
+    RainDemon,
+    SwordOfFire,
+    EarthShaker,
+    WallOfFire,
+    ArmyOfGhosts,
+    EarthDemon,
+    BlackSlumber,
+    /// Thoth-Amon's own (Appendix II): a commander blinded 1d6 turns.
+    HelmOfDarkness,
+    /// The White Druids' "Calling" (Appendix II): beasts enter at an edge.
+    TheCalling,
+    /// The White Hand's legions of the dead (Appendix II): 24 figures.
+    LegionsOfTheDead,
+}
 
 /// Every regular spell, in the book's order.
 pub const SPELLS: [Spell; 10] = [

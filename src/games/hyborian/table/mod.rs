@@ -9,11 +9,19 @@ pub mod geometry;
 pub mod setup;
 pub mod terrain;
 
-use crate::games::hyborian::orders::plan::{Spell, SpellTarget};
+use crate::games::hyborian::rules::magic::Spell;
 use crate::games::hyborian::rules::{Class, Formation, Trait, UnitType, Weapon};
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// What a spell is cast at: a unit, a point, or a line (a wall of fire).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum SpellTarget {
+    Unit(UnitId),
+    Point(DVec2),
+    Line(DVec2, DVec2),
+}
 
 /// A unit's short, stable id (case files' `id`, the store's key).
 pub type UnitId = String;

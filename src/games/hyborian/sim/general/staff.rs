@@ -6,7 +6,7 @@ use super::doctrine::Doctrine;
 use super::view::View;
 use super::write::{place, quoted, Sheet};
 use crate::games::hyborian::adjudicate::spells::sight;
-use crate::games::hyborian::orders::plan::Spell;
+use crate::games::hyborian::rules::magic::Spell;
 use crate::games::hyborian::rules::magic::{spell_name, spell_points, MagicUser, GHOST_FIGURES};
 use crate::games::hyborian::rules::movement::single_figure_move;
 use crate::games::hyborian::rules::UnitType;

@@ -4,7 +4,7 @@
 //! orders, lateness, HOLD/REJECT/APPROVE, announcements, moderator typos,
 //! REPLACE, ORDERS FOR, PAUSE/RESUME, END GAME and the desk.
 
-mod common;
+use crate::common;
 use chrono::{DateTime, Duration, Utc};
 use common::*;
 use umpire::post::{desk, Disposition, PostOffice};

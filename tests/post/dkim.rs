@@ -3,7 +3,7 @@
 //! test, keys published to an injected lookup (never DNS), the message
 //! stored, verified, handled, and the answer (or none) in the outbox.
 
-mod common;
+use crate::common;
 use common::*;
 use mail_auth::common::crypto::{Ed25519Key, RsaKey, Sha256};
 use mail_auth::common::headers::HeaderWriter;

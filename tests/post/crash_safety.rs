@@ -3,7 +3,7 @@
 //! turns) and during sending, then restart; several `umpire ingest`
 //! processes at once. Nothing may be lost or duplicated.
 
-mod common;
+use crate::common;
 use common::*;
 use rand::{Rng, SeedableRng};
 use std::io::Write;

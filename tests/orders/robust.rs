@@ -6,10 +6,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 use umpire::games::hyborian::orders::ast::*;
-use umpire::games::hyborian::orders::plan::{Hand, Spell};
+use umpire::games::hyborian::orders::plan::Hand;
 use umpire::games::hyborian::orders::{
     check_side, confirmation, parse_sheet, read_sheet, sample, Span,
 };
+use umpire::games::hyborian::rules::magic::Spell;
 use umpire::games::hyborian::rules::magic::SPELLS;
 use umpire::games::hyborian::rules::{Formation, Phase};
 

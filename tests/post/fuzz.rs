@@ -10,7 +10,7 @@
 //! --release --test post_fuzz` is the long run. The seed is printed on
 //! failure, with the message that failed.
 
-mod common;
+use crate::common;
 use common::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

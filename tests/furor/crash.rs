@@ -6,7 +6,7 @@
 //! orders naming the other army's counters). Nothing may be lost or sent
 //! twice, and no order may be taken for the wrong side.
 
-mod common;
+use crate::common;
 use common::*;
 use rand::SeedableRng;
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! for everyone, let a stranger order a side's troops, tell a stranger
 //! anything a wrong password would not, or lose or double a reply.
 
-mod common;
+use crate::common;
 use common::*;
 use std::process::Command;
 use umpire::post::{Disposition, PostOffice};

@@ -4,7 +4,7 @@
 //! in, standing reactions, a missed turn, the moderator's dice for
 //! Chararic's roll, HELP, a spoof, verification and the report's picture.
 
-mod common;
+use crate::common;
 use chrono::Duration;
 use common::*;
 use umpire::post::gamefile::GameFile;

@@ -5,7 +5,7 @@
 //! winter rebuilding — and no power's report ever shows what another
 //! power's armies hold.
 
-mod common;
+use crate::common;
 use chrono::Duration;
 use common::*;
 use std::collections::BTreeMap;

@@ -5,7 +5,7 @@
 //! The size is 8 × 500 messages. `UMPIRE_INGEST_MESSAGES` sets the
 //! messages per process (the default, 500, is the issue's).
 
-mod common;
+use crate::common;
 use common::*;
 use std::collections::BTreeMap;
 use std::path::Path;

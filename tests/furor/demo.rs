@@ -3,7 +3,7 @@
 //! confirmations and the map land in the outbox, and no scripted order line
 //! is refused but the deliberate typo.
 
-mod common;
+use crate::common;
 use common::body_text;
 
 #[test]

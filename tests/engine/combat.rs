@@ -3,9 +3,8 @@
 //!   rise during a turn;
 //! - renaming units (which reorders them in storage) changes nothing.
 
-#[path = "support/combat_table.rs"]
-mod combat_table;
-mod common;
+use crate::combat_table;
+use crate::common;
 
 use combat_table::{setup_toml, Spec, KINDS};
 use proptest::prelude::*;

@@ -3,7 +3,7 @@
 //! effects count down (ghosts fade, shields drop, sleepers wake, fire
 //! spreads); the morale tests magic calls are left for the morale step.
 
-mod common;
+use crate::common;
 use std::collections::BTreeMap;
 use umpire::games::hyborian::adjudicate::events::MagicEvent;
 use umpire::games::hyborian::adjudicate::spells::spellbound;
@@ -192,8 +192,8 @@ fn a_wizard_slain_before_his_spell_takes_effect_casts_nothing() {
     t.pending_spells
         .push(umpire::games::hyborian::table::PendingSpell {
             caster: "thoth".into(),
-            spell: umpire::games::hyborian::orders::plan::Spell::SwordOfFire,
-            target: umpire::games::hyborian::orders::plan::SpellTarget::Unit("nb".into()),
+            spell: umpire::games::hyborian::rules::magic::Spell::SwordOfFire,
+            target: umpire::games::hyborian::table::SpellTarget::Unit("nb".into()),
             written: 0,
         });
     t.units.get_mut("thoth").unwrap().status = Status::Eliminated;
@@ -523,9 +523,10 @@ mod invariants {
     use glam::DVec2;
     use proptest::prelude::*;
     use umpire::games::hyborian::dice::SeededDice;
-    use umpire::games::hyborian::orders::plan::{Spell, SpellTarget};
+    use umpire::games::hyborian::rules::magic::Spell;
     use umpire::games::hyborian::rules::magic::{SPECIAL_SPELLS, SPELLS};
     use umpire::games::hyborian::table::PendingSpell;
+    use umpire::games::hyborian::table::SpellTarget;
 
     fn spell() -> impl Strategy<Value = Spell> {
         (0..SPELLS.len() + SPECIAL_SPELLS.len()).prop_map(|i| {

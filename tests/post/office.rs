@@ -1,7 +1,7 @@
 //! The post office end to end on a real SQLite file: identity checks,
 //! duplicates, commands, deadlines, and turns played from mailed orders.
 
-mod common;
+use crate::common;
 use chrono::Duration;
 use common::*;
 

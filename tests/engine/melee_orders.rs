@@ -3,7 +3,7 @@
 //! round, which a one-turn case cannot set up: these tests play the first
 //! round, then the second with the orders written for it.
 
-mod common;
+use crate::common;
 
 use common::SteadyDice;
 use umpire::games::hyborian::adjudicate::{resolve_turn, Event, StopAfter, TurnResult};

@@ -1,0 +1,12 @@
+//! Furor Barbarus: its orders, its guide, its properties, the demo and play by mail (crash safety included).
+//! One test binary for the lot (build time): each file is a module.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod crash;
+mod demo;
+mod guide;
+mod orders;
+mod post;
+mod properties;

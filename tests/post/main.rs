@@ -1,0 +1,16 @@
+//! The post office on real SQLite files: handling, hostile and fuzzed mail, DKIM, a whole game's life, concurrent ingest, crash safety, the mail corpus, the web export and real mail servers.
+//! One test binary for the lot (build time): each file is a module.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod crash_safety;
+mod dkim;
+mod fuzz;
+mod hostile;
+mod ingest_concurrent;
+mod lifecycle;
+mod mail_corpus;
+mod office;
+mod real_mail;
+mod report_html;

@@ -1,0 +1,12 @@
+//! The Hyborean world and the other tables: the campaign and its map, the national army lists, the balance lab and FR! Ancients.
+//! One test binary for the lot (build time): each file is a module.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod armies;
+mod campaign;
+mod campaign_map;
+mod fr_ancients;
+mod sim;
+mod sim_generals;
