@@ -235,3 +235,161 @@ fn the_moderator_rolls_for_chararic_and_he_joins_clovis() {
         "{report}"
     );
 }
+
+/// Mail for the next round (`TURN n+1`) that comes while round `n` is open
+/// is held, not judged against round `n`: the sender is told at once, it
+/// survives a restart in the database, and it is read (once) when round
+/// `n+1` opens — only for the side that writes in it.
+#[test]
+fn mail_for_the_next_round_is_held_until_it_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = soissons(dir.path());
+    let held_state = |dir: &std::path::Path, key: &str| -> String {
+        rusqlite::Connection::open(dir.join("umpire.sqlite"))
+            .unwrap()
+            .query_row(
+                "SELECT state FROM messages WHERE message_id LIKE '%' || ?1 || '%'",
+                [key],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    // Round 1 is the Gallo-Roman set-up; the Franks write their own (round
+    // 2) before it is played.
+    let d = po
+        .accept(
+            &mail(
+                CLOVIS,
+                "early@f",
+                "GAME soissons SIDE franks PASSWORD clovis1 TURN 2\nplace light-1 in 0814\nEND\n",
+            ),
+            "test",
+            t0(),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(d.state(), "deferred", "{d:?}");
+    let (kind, raw) = last_to(&po, CLOVIS);
+    let told = body_text(&raw);
+    assert_eq!(kind, "reply");
+    assert!(
+        told.contains("your mail for turn 2 (franks) is held")
+            && told.contains("taking orders for set-up, gallo-romans now")
+            && told.contains("umpire reads it as soon as turn 2 opens"),
+        "{told}"
+    );
+    assert!(!told.contains("clovis1"), "no password in the answer");
+    // Turn 3 is not the next round: judged (and refused) as before.
+    let d = po
+        .accept(
+            &mail(
+                CLOVIS,
+                "later@f",
+                "GAME soissons SIDE franks PASSWORD clovis1 TURN 3\nsalian-4a: move 0706\nEND\n",
+            ),
+            "test",
+            t0(),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(d.state(), "refused");
+
+    // A restart keeps it held, and handling stored mail again does not
+    // read it before its round.
+    drop(po);
+    let mut po = PostOffice::open(config(dir.path())).unwrap();
+    po.process_pending(t0()).unwrap();
+    assert_eq!(held_state(dir.path(), "early@f"), "deferred");
+    assert_eq!(reports(&po).len(), 0);
+
+    // The Gallo-Romans set up: round 1 is played, round 2 opens, the
+    // Franks' held mail is read at once and completes round 2.
+    po.accept(
+        &mail(
+            SYAGRIUS,
+            "s1@s",
+            "GAME soissons SIDE gallo-romans PASSWORD syag2\ngr-archers-a: set up in 0410\nEND\n",
+        ),
+        "test",
+        t0(),
+    )
+    .unwrap();
+    assert_eq!(held_state(dir.path(), "early@f"), "done");
+    let confirmations: Vec<String> = outbox(&po)
+        .into_iter()
+        .filter(|(k, to, _)| k == "confirmation" && to == CLOVIS)
+        .map(|(_, _, raw)| body_text(&raw))
+        .collect();
+    assert_eq!(confirmations.len(), 1, "{confirmations:?}");
+    assert!(
+        confirmations[0].contains("orders for franks received"),
+        "{}",
+        confirmations[0]
+    );
+    let reps = reports(&po);
+    assert_eq!(reps.len(), 2, "both set-ups are played");
+    assert!(
+        body_text(&reps[1]).contains("light-1"),
+        "{}",
+        body_text(&reps[1])
+    );
+
+    // Idempotent: reading stored mail again (after another restart) reads
+    // nothing twice and sends nothing twice.
+    let before = outbox(&po).len();
+    drop(po);
+    let mut po = PostOffice::open(config(dir.path())).unwrap();
+    po.process_pending(t0()).unwrap();
+    assert_eq!(outbox(&po).len(), before);
+
+    // Round 3 is the Franks' turn 1; round 4 the Gallo-Romans'. Their mail
+    // for round 4 (a move, not a standing reaction) is held, not refused
+    // as "not your turn"; the Franks' own mail for round 4 is not held,
+    // for they do not write in it.
+    let d = po
+        .accept(
+            &mail(
+                SYAGRIUS,
+                "r4@s",
+                "GAME soissons SIDE gallo-romans PASSWORD syag2 TURN 4\nlegionaries-4: move 0406 0506\nEND\n",
+            ),
+            "test",
+            t0(),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(d.state(), "deferred", "{d:?}");
+    let d = po
+        .accept(
+            &mail(
+                CLOVIS,
+                "f4@f",
+                "GAME soissons SIDE franks PASSWORD clovis1 TURN 4\nretreat salian-4a 0706\nEND\n",
+            ),
+            "test",
+            t0(),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(d.state(), "refused");
+    assert!(
+        body_text(&last_to(&po, CLOVIS).1).contains("These orders are for turn 4"),
+        "{}",
+        body_text(&last_to(&po, CLOVIS).1)
+    );
+    // The Franks miss round 3: at its deadline it is played without them,
+    // and the held mail is read against round 4.
+    let round_3_due = t0() + Duration::days(6) + Duration::hours(12);
+    assert_eq!(po.tick(round_3_due).unwrap(), 1);
+    assert_eq!(held_state(dir.path(), "r4@s"), "done");
+    let conf = outbox(&po)
+        .into_iter()
+        .rev()
+        .find(|(k, to, _)| k == "confirmation" && to == SYAGRIUS)
+        .map(|(_, _, raw)| body_text(&raw))
+        .expect("a confirmation");
+    assert!(
+        conf.contains("orders for gallo-romans received") && !conf.contains("not your turn"),
+        "{conf}"
+    );
+}

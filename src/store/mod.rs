@@ -9,6 +9,7 @@
 //! at any point leaves the message either untouched (`new`, processed again
 //! on the next run) or fully handled.
 
+pub mod deferred;
 pub mod games;
 pub mod messages;
 pub mod outbox;
