@@ -644,6 +644,11 @@ impl Ruleset for FurorBarbarus {
                 "\nFirst-player roll of the {side}: {roll} (first-player:{side} on turn 1's dice)."
             );
         }
+        if deployment.options.split_turn {
+            length.push_str(
+                "\nThe game plays the split turn (§15): your player-turn is two rounds, your moves, then, after their report, your attacks.",
+            );
+        }
         length.push('\n');
         length.push_str(&setup_story(&scenario, &deployment.rounds));
         let listed = deployment.listed(&scenario)?;
@@ -1050,6 +1055,11 @@ mod tests {
     #[test]
     fn split_turn_plays_the_moves_then_the_attacks_each_a_round_of_the_same_player() {
         let (g, _) = game("soissons", "split_turn = true");
+        assert!(
+            g.welcome["franks"].length.contains("plays the split turn"),
+            "{}",
+            g.welcome["franks"].length
+        );
         let mut dice = SeededDice::new([9; 32]);
         let options = g.options.clone();
         let placed = play(&g.state, &options, &[], &mut dice);
