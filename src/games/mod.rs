@@ -178,6 +178,16 @@ pub trait Ruleset: Sync {
     /// # Errors
     /// When the stored state cannot be read.
     fn round(&self, state: &Json) -> Result<Round, RulesetError>;
+    /// The sides that write in the round after the one the state waits
+    /// for, when the rule set knows them before that round is played
+    /// (`None`: it cannot say). The post office holds mail written for that
+    /// round by these sides until it opens.
+    ///
+    /// # Errors
+    /// When the stored state cannot be read.
+    fn next_writers(&self, _state: &Json) -> Result<Option<Vec<String>>, RulesetError> {
+        Ok(None)
+    }
     /// Check `side`'s sheet of orders (the mail with its envelope blanked);
     /// `envelope` are the envelope's own diagnostics, rendered, to show with
     /// the orders'.

@@ -17,8 +17,8 @@ use crate::mail::mask::mask_message;
 use crate::mail::read::Incoming;
 use crate::store::games::SideRow;
 use crate::store::{
-    games as game_rows, messages as message_rows, outbox as outbox_rows, rounds, submissions,
-    Transaction,
+    deferred, games as game_rows, messages as message_rows, outbox as outbox_rows, rounds,
+    submissions, Transaction,
 };
 use chrono::{DateTime, Duration, TimeZone, Utc};
 
@@ -31,6 +31,9 @@ pub enum Disposition {
     Done(String),
     /// Refused (and the refusal mailed or logged).
     Refused(String),
+    /// Written for the round after the open one: held until that round
+    /// opens, then read again (the sender told at once).
+    Deferred(String),
     /// Not answered at all: bounces, auto-replies, list mail, garbage.
     Ignored(String),
     /// It could not be handled (a bug, or damaged data): marked `failed`
@@ -43,6 +46,7 @@ impl Disposition {
         match self {
             Disposition::Orders { .. } | Disposition::Done(_) => "done",
             Disposition::Refused(_) => "refused",
+            Disposition::Deferred(_) => "deferred",
             Disposition::Ignored(_) => "ignored",
             Disposition::Failed(_) => "failed",
         }
@@ -52,6 +56,7 @@ impl Disposition {
             Disposition::Orders { note: s, .. }
             | Disposition::Done(s)
             | Disposition::Refused(s)
+            | Disposition::Deferred(s)
             | Disposition::Ignored(s)
             | Disposition::Failed(s) => s,
         }
@@ -87,6 +92,9 @@ struct Ctx<'a, 'b> {
     now: DateTime<Utc>,
     /// Replies queued so far: each gets its own Message-ID.
     replies: std::cell::Cell<u32>,
+    /// The message was held for its round and is now read again: whose
+    /// identity it proved when it came.
+    again: Option<deferred::Held>,
 }
 
 impl Ctx<'_, '_> {
@@ -94,7 +102,11 @@ impl Ctx<'_, '_> {
     fn next_tag(&self) -> String {
         let n = self.replies.get() + 1;
         self.replies.set(n);
-        format!("msg{}.{n}", self.row)
+        match &self.again {
+            // The second reading's replies are not the first's.
+            Some(h) => format!("msg{}.t{}.{n}", self.row, h.round),
+            None => format!("msg{}.{n}", self.row),
+        }
     }
 
     fn reply(
@@ -358,6 +370,7 @@ pub fn handle(
         from,
         now,
         replies: std::cell::Cell::new(0),
+        again: deferred::of(tx, row)?.filter(|h| h.released),
     };
     // A club that requires DKIM reads nothing more of mail its From domain
     // did not sign; the sender is answered as a wrong password is (post::dkim).
@@ -593,7 +606,26 @@ fn player(
             "Check the SIDE word of your header against your welcome mail.",
         );
     };
-    if let Some(d) = check_password(ctx, &game, side, &header.password)? {
+    if let Some(h) = &ctx.again {
+        // Read again once its round opened: the password was checked when
+        // it came (and is masked in the stored copy since), so the proof
+        // then stands, if the side still has the player who gave it.
+        if h.game != game.id() || h.side != side.side || h.address != side.address {
+            audit(
+                tx,
+                ctx.now,
+                Some(game.id()),
+                &format!(
+                    "mail held for turn {} of side {} is not read: the side's player changed",
+                    h.round, h.side
+                ),
+            )?;
+            return Ok(Disposition::Refused(format!(
+                "held for turn {}; side {} has another player now",
+                h.round, h.side
+            )));
+        }
+    } else if let Some(d) = check_password(ctx, &game, side, &header.password)? {
         return Ok(d);
     }
     if side.address != ctx.from {
@@ -626,7 +658,13 @@ fn player(
         )));
     }
     let mut answered = Vec::new();
-    for c in &env.commands {
+    // A mail read again has had its commands answered the first time.
+    let commands = if ctx.again.is_some() {
+        &[][..]
+    } else {
+        &env.commands[..]
+    };
+    for c in commands {
         match &c.node {
             Command::Status => {
                 ctx.reply(
@@ -740,6 +778,11 @@ fn player(
             "",
         );
     }
+    if ctx.again.is_none() {
+        if let Some(t) = deferral(ctx, &game, header, &side.side)? {
+            return hold(ctx, &game, side, t);
+        }
+    }
     if let Some(held) = rounds::draft(tx, game.id())? {
         return ctx.refuse(
             Some(game.id()),
@@ -846,6 +889,68 @@ fn player(
         note: format!("orders for {} {}", side.side, round.label),
         game: game.id().to_string(),
     })
+}
+
+/// The round a mail is to be held for: its header's `TURN n + 1` while
+/// round `n` is open, when the rule set says the side writes in it or
+/// cannot say who does. Any other turn is judged as before.
+fn deferral(
+    ctx: &Ctx<'_, '_>,
+    game: &Game,
+    header: &Header,
+    side: &str,
+) -> Result<Option<u32>, PostError> {
+    let Some(t) = header.turn else {
+        return Ok(None);
+    };
+    let round = game.round()?;
+    // While a report waits for the moderator, no orders are taken (nor held).
+    if t != round.number + 1 || rounds::draft(ctx.tx, game.id())?.is_some() {
+        return Ok(None);
+    }
+    Ok(match game.ruleset.next_writers(&game.state()?)? {
+        Some(writers) if !writers.iter().any(|w| w == side) => None,
+        _ => Some(t),
+    })
+}
+
+/// Hold the mail for round `t` and tell its sender so at once.
+fn hold(ctx: &Ctx<'_, '_>, game: &Game, side: &SideRow, t: u32) -> Result<Disposition, PostError> {
+    let note = format!("held for turn {t}");
+    deferred::hold(
+        ctx.tx,
+        &deferred::Held {
+            message: ctx.row,
+            game: game.id().to_string(),
+            round: t,
+            side: side.side.clone(),
+            address: side.address.clone(),
+            released: false,
+        },
+        &note,
+        ctx.now,
+    )?;
+    let text = templates::render(
+        "held.txt",
+        minijinja::context! {
+            title => &game.row.title, game => game.id(), side => &side.side, turn => t,
+            round => game.round()?.label, deadline => game.deadline_for(side),
+        },
+    );
+    ctx.reply(
+        Some(game.id()),
+        Kind::Reply,
+        vec![ctx.from.clone()],
+        &ctx.msg.subject,
+        text,
+    )?;
+    audit(
+        ctx.tx,
+        ctx.now,
+        Some(game.id()),
+        &format!("mail of side {} held for turn {t}", side.side),
+    )?;
+    Ok(Disposition::Deferred(note))
 }
 
 /// How long before umpire stored a message the club server's `Received:`
@@ -1292,6 +1397,8 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                             game.row.deadline = fresh;
                         }
                         release_report(tx, ctx.config, &game, t, ctx.now)?;
+                        // Mail held for the round that now takes orders.
+                        deferred::release(tx, game.id(), game.row.round, ctx.now)?;
                         format!(
                             "report of turn {t} released; orders for the next turn are due by {}",
                             game.deadline_text()
@@ -1397,6 +1504,8 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
             }
             Command::EndGame => {
                 game.row.status = "ended".into();
+                // Mail held for a later round is read, and refused, now.
+                deferred::release(tx, game.id(), u32::MAX, ctx.now)?;
                 announced.push(Change::Ended);
                 "game ended".into()
             }

@@ -387,6 +387,11 @@ impl PostOffice {
         for game in games {
             played += self.tick_game(&game, now, false)?;
         }
+        // Mail held for the rounds just opened is read now.
+        let released = store::deferred::released_unread(self.store.conn())?;
+        if !released.is_empty() {
+            self.handle_many(&released, now)?;
+        }
         // Campaign weeks whose deadline has passed are resolved with the
         // orders in; resolving sets the next deadline.
         for id in campaign::due(&self.store, now)? {

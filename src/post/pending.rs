@@ -95,6 +95,16 @@ impl PostOffice {
                 }
             }
         }
+        // Rounds played on these messages let go mail held for the rounds
+        // they opened: it is read now, after them (each at most once: a
+        // message is let go only once, and is not held again).
+        let released: Vec<i64> = store::deferred::released_unread(self.store.conn())?
+            .into_iter()
+            .filter(|id| !ids.contains(id))
+            .collect();
+        if !released.is_empty() {
+            out.extend(self.handle_many(&released, now)?);
+        }
         Ok(out)
     }
 }

@@ -439,6 +439,14 @@ fn play_round(
         open_round(tx, &game, next_seed, next_hash)?;
     }
     game.save(tx)?;
+    // Mail held for the round now open is read again (the caller does, once
+    // this is committed); a held report keeps it until it is released, and
+    // the game's end lets all of it go, to be told so.
+    if resolved.ended {
+        crate::store::deferred::release(tx, game.id(), u32::MAX, now)?;
+    } else if !game.row.hold {
+        crate::store::deferred::release(tx, game.id(), next.number, now)?;
+    }
     audit(
         tx,
         now,

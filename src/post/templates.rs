@@ -31,6 +31,7 @@ fn env() -> &'static Environment<'static> {
                 "reminder.txt",
                 include_str!("../../templates/mail/reminder.txt"),
             ),
+            ("held.txt", include_str!("../../templates/mail/held.txt")),
         ] {
             env.add_template(name, text)
                 .unwrap_or_else(|e| panic!("built-in template {name} is broken: {e}"));

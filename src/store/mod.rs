@@ -10,6 +10,7 @@
 //! on the next run) or fully handled.
 
 pub mod campaigns;
+pub mod deferred;
 pub mod games;
 pub mod messages;
 pub mod outbox;

@@ -243,4 +243,20 @@ ALTER TABLE messages ADD COLUMN dkim TEXT;
     r#"
 ALTER TABLE sides ADD COLUMN timezone TEXT;
 "#,
+    // 10: mail for the round after the open one, held until that round
+    // opens (issue 21): the message (state 'deferred'), the game, the round
+    // it is for and the side whose identity was proven when it came; when
+    // it was let go to be read again.
+    r#"
+CREATE TABLE deferred (
+    message     INTEGER PRIMARY KEY REFERENCES messages(id),
+    game_id     TEXT NOT NULL,
+    round       INTEGER NOT NULL,
+    side        TEXT NOT NULL,
+    address     TEXT NOT NULL,
+    held_at     TEXT NOT NULL,
+    released_at TEXT
+);
+CREATE INDEX deferred_round ON deferred(game_id, round);
+"#,
 ];

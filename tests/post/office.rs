@@ -1519,3 +1519,98 @@ fn each_player_reads_deadlines_in_their_own_time_zone() {
     .unwrap();
     assert!(body_text(&outbox(&po).last().unwrap().2).contains("15:00 EST"));
 }
+
+/// Orders for the next turn (`TURN n+1`) are held until it opens, then read
+/// in the order they came (the later replacing the earlier, as within a
+/// turn). The first reading checked the password: a NEW PASSWORD in the
+/// held mail counts at once, and the second reading does not ask again.
+#[test]
+fn orders_for_the_next_turn_are_held_until_it_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    let d = po.accept(&mail(CONAN, "t2a@a", "GAME ford SIDE aquilonia PASSWORD dragon7 TURN 2\nNEW PASSWORD lionheart9\nBlack Dragons: phase 1 move 6\nEND\n"), "test", t0()).unwrap().unwrap();
+    assert_eq!(d.state(), "deferred", "{d:?}");
+    let replies: Vec<String> = outbox(&po)
+        .into_iter()
+        .filter(|(k, to, _)| k == "reply" && to == CONAN)
+        .map(|(_, _, raw)| body_text(&raw))
+        .collect();
+    assert_eq!(replies.len(), 2, "{replies:?}");
+    assert!(
+        replies[0].contains("The password of side aquilonia is changed"),
+        "{}",
+        replies[0]
+    );
+    assert!(
+        replies[1].contains("your mail for turn 2 (aquilonia) is held")
+            && replies[1].contains("taking orders for turn 1 now"),
+        "{}",
+        replies[1]
+    );
+    // A second mail for turn 2, with the new password, is held after it.
+    let d = po.accept(&mail(CONAN, "t2b@a", "GAME ford SIDE aquilonia PASSWORD lionheart9 TURN 2\nBlack Dragons: phase 1 move 4\nEND\n"), "test", t0()).unwrap().unwrap();
+    assert_eq!(d.state(), "deferred");
+    assert_eq!(count(&po, "messages", "state = 'deferred'"), 2);
+    assert_eq!(count(&po, "outbox", "kind = 'confirmation'"), 0);
+    assert_eq!(count(&po, "messages", "raw LIKE '%dragon7%'"), 0, "masked");
+
+    // Turn 1 is played on both sides' orders; turn 2 opens and the held
+    // mails are read, oldest first.
+    po.accept(
+        &mail(
+            CONAN,
+            "t1a@a",
+            "GAME ford SIDE aquilonia PASSWORD lionheart9\nBlack Dragons: phase 1 move 6\nEND\n",
+        ),
+        "test",
+        t0(),
+    )
+    .unwrap();
+    po.accept(
+        &mail(
+            TARASCUS,
+            "t1n@n",
+            "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 move 6\nEND\n",
+        ),
+        "test",
+        t0(),
+    )
+    .unwrap();
+    assert_eq!(count(&po, "rounds", "report IS NOT NULL"), 1);
+    assert_eq!(count(&po, "messages", "state = 'deferred'"), 0);
+    let confirmations: Vec<String> = outbox(&po)
+        .into_iter()
+        .filter(|(k, to, _)| k == "confirmation" && to == CONAN)
+        .map(|(_, _, raw)| body_text(&raw))
+        .collect();
+    assert_eq!(confirmations.len(), 3, "{confirmations:?}");
+    assert!(
+        confirmations[1].contains("turn 2: orders for aquilonia received"),
+        "{}",
+        confirmations[1]
+    );
+    assert!(
+        confirmations[2].contains("Changes since your previous orders")
+            && confirmations[2].contains("phase 1 move 4"),
+        "{}",
+        confirmations[2]
+    );
+    // The password was changed once, by the first reading only.
+    let d = po
+        .accept(
+            &mail(
+                CONAN,
+                "t2c@a",
+                "GAME ford SIDE aquilonia PASSWORD lionheart9\nSTATUS\n",
+            ),
+            "test",
+            t0(),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(d.state(), "done");
+    // Nothing is read twice: the rounds' mail stays as it is.
+    let before = outbox(&po).len();
+    po.process_pending(t0()).unwrap();
+    assert_eq!(outbox(&po).len(), before);
+}

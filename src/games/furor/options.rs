@@ -60,6 +60,16 @@ pub struct Options {
     pub soissons_free_setup: bool,
     /// Vouillé's variation: the two Elite markers on the Visigothic cavalry.
     pub vouille_variation: bool,
+    /// §15's `split-turn`: the phasing player writes his moves, sees them
+    /// played, then writes his attacks (two rounds per player-turn).
+    /// Unset, it is left out of the stored options, so games stored before
+    /// it keep their rules identity.
+    #[serde(alias = "split-turn", skip_serializing_if = "is_false")]
+    pub split_turn: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Default for Options {
@@ -84,6 +94,7 @@ impl Default for Options {
             reduced_side: ReducedSide::FullMinusOne,
             soissons_free_setup: false,
             vouille_variation: false,
+            split_turn: false,
         }
     }
 }

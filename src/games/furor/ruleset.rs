@@ -18,16 +18,17 @@
 
 use super::board::{Board, SideId, Status, UnitId};
 use super::events::Event;
+use super::hex::Hex;
 use super::options::FirstPlayerRoll;
 use super::options::Options;
-use super::orders::check::check;
+use super::orders::check::{check, check_exchange, Exchange};
 use super::orders::confirm::{confirmation, problems};
 use super::orders::setup::{self as placing, check_setup};
 use super::orders::{DefenderAdvance, PlayerTurnOrders, Problem, Reactions};
 use super::rules::Kind;
 use super::scenario::{self, Scenario};
 use super::scenario::{FirstPlayer, Placement};
-use super::sequence::{begin_turn, resolve, StopAfter};
+use super::sequence::{begin_turn, resolve, resolve_combat, resolve_movement, Charges, StopAfter};
 use super::{picture, report, victory};
 use crate::case::CaseOutcome;
 use crate::diagnostic::{Diagnostic, Rendered};
@@ -58,6 +59,24 @@ pub struct State {
     /// from them; games stored before set-up rounds had none).
     #[serde(default)]
     pub setup_rounds: u32,
+    /// Under `split_turn`, between the phasing player's two exchanges: his
+    /// moves are played and his attacks awaited (absent otherwise, so the
+    /// states of games without the option are stored as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moved: Option<Moved>,
+}
+
+/// What the moves' exchange of a split player-turn leaves for the attacks'
+/// (§15 `split-turn`): the Charge markers, and the phasing player's own
+/// retreat and impetuous-route choices from his moves' mail, which stand
+/// unless the attacks' mail replaces them.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Moved {
+    pub charges: Charges,
+    #[serde(default)]
+    pub retreat: BTreeMap<UnitId, Vec<Hex>>,
+    #[serde(default)]
+    pub impetuous_routes: BTreeMap<UnitId, Vec<Hex>>,
 }
 
 /// The set-up rounds under way: what the board is built from when the
@@ -173,6 +192,7 @@ impl Deployment {
             options: self.options.clone(),
             standing: BTreeMap::new(),
             setup_rounds: self.rounds.len() as u32,
+            moved: None,
         })
     }
 }
@@ -242,20 +262,37 @@ fn load_scenario(setup: &Setup<'_>) -> Result<(Scenario, String), RulesetError> 
     Ok((scenario, map_text))
 }
 
-/// The round a battle waits for: two per game turn, numbered on from the
-/// set-up rounds.
+/// The round a battle waits for: one per player-turn (two with
+/// `split_turn`: the moves, then the attacks), numbered on from the set-up
+/// rounds.
 fn round_of(state: &State) -> Round {
     let board = &state.board;
-    let players = board.players.len().max(1);
-    let number = state.setup_rounds
-        + (u32::from(board.turn.max(1)) - 1) * players as u32
-        + board.next as u32
-        + 1;
+    let players = board.players.len().max(1) as u32;
+    let player_turn = (u32::from(board.turn.max(1)) - 1) * players + board.next as u32;
+    let (exchanges, second) = match (state.options.split_turn, &state.moved) {
+        (false, _) => (1, 0),
+        (true, moved) => (2, u32::from(moved.is_some())),
+    };
+    let number = state.setup_rounds + player_turn * exchanges + second + 1;
     let side = board.phasing().clone();
+    let label = match (state.options.split_turn, &state.moved) {
+        (false, _) => format!("turn {}, {}", board.turn, side),
+        (true, None) => format!("turn {}, {}, moves", board.turn, side),
+        (true, Some(_)) => format!("turn {}, {}, attacks", board.turn, side),
+    };
     Round {
         number,
-        label: format!("turn {}, {}", board.turn, side),
+        label,
         writers: vec![side.0],
+    }
+}
+
+/// Which exchange of the player-turn a battle state waits for.
+fn exchange_of(state: &State) -> Exchange {
+    match (state.options.split_turn, &state.moved) {
+        (false, _) => Exchange::Whole,
+        (true, None) => Exchange::Moves,
+        (true, Some(_)) => Exchange::Attacks,
     }
 }
 
@@ -607,6 +644,11 @@ impl Ruleset for FurorBarbarus {
                 "\nFirst-player roll of the {side}: {roll} (first-player:{side} on turn 1's dice)."
             );
         }
+        if deployment.options.split_turn {
+            length.push_str(
+                "\nThe game plays the split turn (§15): your player-turn is two rounds, your moves, then, after their report, your attacks.",
+            );
+        }
         length.push('\n');
         length.push_str(&setup_story(&scenario, &deployment.rounds));
         let listed = deployment.listed(&scenario)?;
@@ -656,6 +698,31 @@ impl Ruleset for FurorBarbarus {
         Ok(match stored(state)? {
             Stored::Setup { setup } => setup.round(),
             Stored::Play(state) => round_of(&state),
+        })
+    }
+
+    /// The next set-up round's sides; after the last, the first player if
+    /// he is known before the set-up (else he is rolled for: no one knows);
+    /// in the battle, the other player (the order of play is fixed, §4).
+    fn next_writers(&self, state: &Json) -> Result<Option<Vec<String>>, RulesetError> {
+        let names = |r: &[SideId]| r.iter().map(|s| s.0.clone()).collect();
+        Ok(match stored(state)? {
+            Stored::Setup { setup } => match setup.rounds.get(setup.done + 1) {
+                Some(next) => Some(names(next)),
+                None => setup.first.map(|f| vec![f.0]),
+            },
+            // The moves' exchange is followed by the same player's attacks.
+            Stored::Play(state) if exchange_of(&state) == Exchange::Moves => {
+                Some(vec![state.board.phasing().0.clone()])
+            }
+            Stored::Play(state) => {
+                let board = &state.board;
+                let players = board.players.len().max(1);
+                board
+                    .players
+                    .get((board.next + 1) % players)
+                    .map(|s| vec![s.0.clone()])
+            }
         })
     }
 
@@ -713,7 +780,19 @@ impl Ruleset for FurorBarbarus {
                 }
             }
             Stored::Play(state) => {
-                let c = check(sheet, &id, &state.board, &state.options);
+                let charges = state
+                    .moved
+                    .as_ref()
+                    .map(|m| m.charges.clone())
+                    .unwrap_or_default();
+                let c = check_exchange(
+                    sheet,
+                    &id,
+                    &state.board,
+                    &state.options,
+                    exchange_of(&state),
+                    &charges,
+                );
                 text.push_str(&confirmation(sheet, &c, &state.board));
                 let phasing = *state.board.phasing() == id;
                 let orders = SideOrders {
@@ -783,15 +862,48 @@ impl Ruleset for FurorBarbarus {
             .cloned()
             .unwrap_or_default();
         let mut dice = Recorded::new(input.dice);
-        let mut r = resolve(
-            &state.board,
-            &orders,
-            &reactions,
-            &options,
-            &mut dice,
-            StopAfter::PlayerTurn,
-        )
-        .map_err(|e| RulesetError::Engine(e.to_string()))?;
+        let engine = |e: super::sequence::EngineError| RulesetError::Engine(e.to_string());
+        let mut r = match exchange_of(&state) {
+            Exchange::Whole => resolve(
+                &state.board,
+                &orders,
+                &reactions,
+                &options,
+                &mut dice,
+                StopAfter::PlayerTurn,
+            )
+            .map_err(engine)?,
+            Exchange::Moves => {
+                let (r, charges) =
+                    resolve_movement(&state.board, &orders, &reactions, &options, &mut dice)
+                        .map_err(engine)?;
+                state.moved = Some(Moved {
+                    charges,
+                    retreat: orders.retreat.clone(),
+                    impetuous_routes: orders.impetuous_routes.clone(),
+                });
+                r
+            }
+            Exchange::Attacks => {
+                let moved = state.moved.take().unwrap_or_default();
+                let mut orders = orders.clone();
+                for (unit, hexes) in moved.retreat {
+                    orders.retreat.entry(unit).or_insert(hexes);
+                }
+                for (unit, hexes) in moved.impetuous_routes {
+                    orders.impetuous_routes.entry(unit).or_insert(hexes);
+                }
+                resolve_combat(
+                    &state.board,
+                    &orders,
+                    &reactions,
+                    &options,
+                    &mut dice,
+                    &moved.charges,
+                )
+                .map_err(engine)?
+            }
+        };
         // A new game turn begins at once, so both players see its rolls.
         if !r.board.is_over() && !r.board.turn_started && r.board.next == 0 {
             let start = begin_turn(&r.board, &options, &mut dice)
@@ -878,6 +990,7 @@ impl Ruleset for FurorBarbarus {
             options: case.options,
             standing: BTreeMap::new(),
             setup_rounds: 0,
+            moved: None,
         })
     }
 }
@@ -940,12 +1053,144 @@ mod tests {
     }
 
     #[test]
+    fn split_turn_plays_the_moves_then_the_attacks_each_a_round_of_the_same_player() {
+        let (g, _) = game("soissons", "split_turn = true");
+        assert!(
+            g.welcome["franks"].length.contains("plays the split turn"),
+            "{}",
+            g.welcome["franks"].length
+        );
+        let mut dice = SeededDice::new([9; 32]);
+        let options = g.options.clone();
+        let placed = play(&g.state, &options, &[], &mut dice);
+        let state = play(&placed.state, &options, &[], &mut dice).state;
+        let franks = vec!["franks".to_string()];
+        let r = FurorBarbarus.round(&state).unwrap();
+        assert_eq!(
+            (r.number, r.label.as_str(), r.writers.clone()),
+            (3, "turn 1, franks, moves", franks.clone())
+        );
+        assert_eq!(
+            FurorBarbarus.next_writers(&state).unwrap(),
+            Some(franks.clone())
+        );
+        // The moves' mail refuses attacks and takes the moves.
+        let mixed = FurorBarbarus
+            .check_orders(
+                &state,
+                "franks",
+                "salian-4a: move 0706 0606\nattack legionaries-4 with salian-4a\n",
+                &[],
+            )
+            .unwrap();
+        assert_eq!(mixed.errors, 1, "{}", mixed.confirmation);
+        assert!(
+            mixed
+                .confirmation
+                .contains("attacks are written in the next exchange"),
+            "{}",
+            mixed.confirmation
+        );
+        let moves = "salian-4a: move 0706 0606\nClovis: move 0706 0606\nsalian-4b: move 0707 0607\narchers: move 0807 0708\nretreat salian-4b 0708\n";
+        let moved = play(&state, &options, &[("franks", moves)], &mut dice);
+        let titles: Vec<&str> = moved.sections.iter().map(|s| s.title.as_str()).collect();
+        assert!(
+            titles.contains(&"Turn 1: movement of the franks")
+                && !titles.iter().any(|t| t.contains("combat")),
+            "{titles:?}"
+        );
+        assert!(!moved.ended);
+        assert_eq!(
+            moved.summary_title,
+            "The board before turn 1, franks, attacks"
+        );
+        let r = FurorBarbarus.round(&moved.state).unwrap();
+        assert_eq!(
+            (r.number, r.label.as_str(), r.writers.clone()),
+            (4, "turn 1, franks, attacks", franks.clone())
+        );
+        assert_eq!(
+            FurorBarbarus.next_writers(&moved.state).unwrap(),
+            Some(vec!["gallo-romans".to_string()])
+        );
+        let between: State = serde_json::from_value(moved.state.clone()).unwrap();
+        let kept = between.moved.as_ref().expect("between the exchanges");
+        assert_eq!(
+            kept.retreat.len(),
+            1,
+            "the moves' mail's own retreat stands"
+        );
+        assert_eq!(
+            between.board.get(&"salian-4a".into()).hex,
+            Some("0606".parse().unwrap())
+        );
+        // The attacks' mail refuses moves, and is checked on the board the
+        // moves left.
+        let late = FurorBarbarus
+            .check_orders(&moved.state, "franks", "archers: move 0708 0608\n", &[])
+            .unwrap();
+        assert_eq!(late.errors, 1, "{}", late.confirmation);
+        assert!(
+            late.confirmation.contains("have been played"),
+            "{}",
+            late.confirmation
+        );
+        let attacks = "attack legionaries-4 with salian-4a, salian-4b, fire archers; min 3/2; advance salian-4a with commander\nelse attack palatina with salian-4b\n";
+        let fought = play(&moved.state, &options, &[("franks", attacks)], &mut dice);
+        let titles: Vec<&str> = fought.sections.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(
+            titles.first(),
+            Some(&"Turn 1: combat of the franks"),
+            "{titles:?}"
+        );
+        let r = FurorBarbarus.round(&fought.state).unwrap();
+        assert_eq!(
+            (r.number, r.label.as_str(), r.writers.clone()),
+            (
+                5,
+                "turn 1, gallo-romans, moves",
+                vec!["gallo-romans".to_string()]
+            )
+        );
+        assert!(
+            fought.state.get("moved").is_none(),
+            "nothing kept between player-turns"
+        );
+    }
+
+    #[test]
+    fn without_split_turn_a_player_turn_is_one_round_and_the_state_has_no_exchange() {
+        let (g, _) = game("soissons", "");
+        assert!(g.options.get("split_turn").is_none(), "{}", g.options);
+        let mut dice = SeededDice::new([9; 32]);
+        let placed = play(&g.state, &g.options, &[], &mut dice);
+        let state = play(&placed.state, &g.options, &[], &mut dice).state;
+        assert!(state.get("moved").is_none());
+        let r = FurorBarbarus.round(&state).unwrap();
+        assert_eq!((r.number, r.label.as_str()), (3, "turn 1, franks"));
+        // The guide's example: moves and attacks in one mail.
+        let whole = FurorBarbarus
+            .check_orders(
+                &state,
+                "franks",
+                "salian-4a: move 0706 0606\nClovis: move 0706 0606\nsalian-4b: move 0707 0607\narchers: move 0807 0708\nattack legionaries-4 with salian-4a, salian-4b, fire archers; min 3/2; advance salian-4a with commander\n",
+                &[],
+            )
+            .unwrap();
+        assert_eq!(whole.errors, 0, "{}", whole.confirmation);
+    }
+
+    #[test]
     fn soissons_sets_up_gallo_romans_then_franks_and_unplaced_counters_stand_as_listed() {
         let (g, _) = game("soissons", "");
         let r = FurorBarbarus.round(&g.state).unwrap();
         assert_eq!(
             (r.number, r.label.as_str(), r.writers.clone()),
             (1, "set-up, gallo-romans", vec!["gallo-romans".to_string()])
+        );
+        assert_eq!(
+            FurorBarbarus.next_writers(&g.state).unwrap(),
+            Some(vec!["franks".to_string()])
         );
         assert!(
             g.welcome["franks"]
@@ -1133,6 +1378,11 @@ mod tests {
         let mut dice = SeededDice::new([9; 32]);
         let options = g.options.clone();
         let placed = play(&g.state, &options, &[], &mut dice);
+        // The first player is the scenario's: he writes after the set-up.
+        assert_eq!(
+            FurorBarbarus.next_writers(&placed.state).unwrap(),
+            Some(vec!["franks".to_string()])
+        );
         let g = NewGame {
             state: play(&placed.state, &options, &[], &mut dice).state,
             ..g
@@ -1141,6 +1391,10 @@ mod tests {
         assert_eq!(
             (r.number, r.label.as_str(), r.writers.clone()),
             (3, "turn 1, franks", vec!["franks".to_string()])
+        );
+        assert_eq!(
+            FurorBarbarus.next_writers(&g.state).unwrap(),
+            Some(vec!["gallo-romans".to_string()])
         );
         let franks = FurorBarbarus
             .check_orders(&g.state, "franks", "salian-4a: move 0706 0606\n", &[])

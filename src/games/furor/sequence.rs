@@ -31,6 +31,7 @@ use crate::games::furor::play::Play;
 use crate::games::furor::special::{chararic, divine_help};
 use crate::games::furor::{combat, movement, victory};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::str::FromStr;
 
 /// Where to stop: after the phasing player's movement, after his combat,
@@ -184,15 +185,7 @@ fn player_turn(
     stop_after: StopAfter,
 ) -> Result<Resolution, EngineError> {
     let mut play = Play::new(board, orders, reactions, options, dice);
-    let turn = play.board.turn;
-    play.emit(Event::PhaseBegins {
-        turn,
-        phase: Phase::Movement,
-        side: play.side.clone(),
-    });
-    for mv in &orders.moves {
-        movement::carry_out(&mut play, mv)?;
-    }
+    movement_phase(&mut play)?;
     if stop_after == StopAfter::Movement {
         return Ok(Resolution {
             board: play.board,
@@ -203,8 +196,28 @@ fn player_turn(
     let charges = std::mem::take(&mut play.tally.charges);
     play.new_phase();
     play.tally.charges = charges;
+    combat_and_end(play, stop_after)
+}
+
+/// The phasing player's movement phase: his moves in the written order.
+fn movement_phase(play: &mut Play<'_>) -> Result<(), EngineError> {
     play.emit(Event::PhaseBegins {
-        turn,
+        turn: play.board.turn,
+        phase: Phase::Movement,
+        side: play.side.clone(),
+    });
+    let orders = play.orders;
+    for mv in &orders.moves {
+        movement::carry_out(play, mv)?;
+    }
+    Ok(())
+}
+
+/// The combat phase, then the end of the player-turn (the next player, or
+/// phases 5 and 6 after the last).
+fn combat_and_end(mut play: Play<'_>, stop_after: StopAfter) -> Result<Resolution, EngineError> {
+    play.emit(Event::PhaseBegins {
+        turn: play.board.turn,
         phase: Phase::Combat,
         side: play.side.clone(),
     });
@@ -224,6 +237,83 @@ fn player_turn(
         board: play.board,
         events: play.events,
     })
+}
+
+/// The Charge markers on the board after a movement phase: each charging
+/// unit and its target (§9.2), kept for the combat phase.
+pub type Charges = BTreeMap<UnitId, UnitId>;
+
+/// The phasing player's movement phase alone, the first of the two
+/// exchanges of the `split_turn` option (§15): the turn's start first if
+/// nobody has played it, then the moves. Returns the board, the events and
+/// the Charge markers for [`resolve_combat`].
+///
+/// # Errors
+/// As [`resolve`].
+pub fn resolve_movement(
+    board: &Board,
+    orders: &PlayerTurnOrders,
+    reactions: &Reactions,
+    options: &Options,
+    dice: &mut dyn Dice,
+) -> Result<(Resolution, Charges), EngineError> {
+    if board.is_over() {
+        return Err(EngineError::GameOver);
+    }
+    if let Some(unknown) = orders
+        .named_units()
+        .into_iter()
+        .find(|u| board.unit(u).is_none())
+    {
+        return Err(EngineError::UnknownUnit(unknown.clone()));
+    }
+    let mut events = Vec::new();
+    let mut board = board.clone();
+    if !board.turn_started && board.next == 0 {
+        let r = begin_turn(&board, options, dice)?;
+        board = r.board;
+        events.extend(r.events);
+    }
+    let mut play = Play::new(board, orders, reactions, options, dice);
+    movement_phase(&mut play)?;
+    events.append(&mut play.events);
+    let charges = std::mem::take(&mut play.tally.charges);
+    Ok((
+        Resolution {
+            board: play.board,
+            events,
+        },
+        charges,
+    ))
+}
+
+/// The phasing player's combat phase and the end of his player-turn, the
+/// second exchange of `split_turn`: on the board [`resolve_movement`] left,
+/// with its Charge markers.
+///
+/// # Errors
+/// As [`resolve`].
+pub fn resolve_combat(
+    board: &Board,
+    orders: &PlayerTurnOrders,
+    reactions: &Reactions,
+    options: &Options,
+    dice: &mut dyn Dice,
+    charges: &Charges,
+) -> Result<Resolution, EngineError> {
+    if board.is_over() {
+        return Err(EngineError::GameOver);
+    }
+    if let Some(unknown) = orders
+        .named_units()
+        .into_iter()
+        .find(|u| board.unit(u).is_none())
+    {
+        return Err(EngineError::UnknownUnit(unknown.clone()));
+    }
+    let mut play = Play::new(board.clone(), orders, reactions, options, dice);
+    play.tally.charges = charges.clone();
+    combat_and_end(play, StopAfter::PlayerTurn)
 }
 
 /// Phases 5 and 6: the victory check and the turn marker.

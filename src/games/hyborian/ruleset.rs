@@ -224,6 +224,11 @@ impl Ruleset for HyborianAge {
         })
     }
 
+    /// Every side writes every turn.
+    fn next_writers(&self, state: &Json) -> Result<Option<Vec<String>>, RulesetError> {
+        Ok(Some(self.round(state)?.writers))
+    }
+
     fn check_orders(
         &self,
         state: &Json,
@@ -363,6 +368,10 @@ mod tests {
             .starts_with("Your units:\n  1. "));
         let round = HyborianAge.round(&new.state).unwrap();
         assert_eq!(round.writers, new.sides);
+        assert_eq!(
+            HyborianAge.next_writers(&new.state).unwrap(),
+            Some(new.sides.clone())
+        );
         let checked = HyborianAge
             .check_orders(
                 &new.state,

@@ -154,8 +154,41 @@ struct Checker<'a> {
     feigned_targets: BTreeSet<UnitId>,
 }
 
+/// Which of a player-turn's orders a mail gives (§15).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exchange {
+    /// The whole player-turn in one mail (the default).
+    Whole,
+    /// `split_turn`'s first exchange: the moves (and reactions).
+    Moves,
+    /// `split_turn`'s second exchange: the attacks, on the board the moves
+    /// left, with its Charge markers.
+    Attacks,
+}
+
 /// Check one player's sheet for the board (his side `side`).
 pub fn check(text: &str, side: &SideId, board: &Board, options: &Options) -> Checked {
+    check_exchange(
+        text,
+        side,
+        board,
+        options,
+        Exchange::Whole,
+        &BTreeMap::new(),
+    )
+}
+
+/// Check one player's sheet for one exchange of his player-turn: under
+/// `split_turn` the moves' mail refuses attacks and the attacks' mail
+/// refuses moves; `charges` are the Charge markers the moves left.
+pub fn check_exchange(
+    text: &str,
+    side: &SideId,
+    board: &Board,
+    options: &Options,
+    exchange: Exchange,
+    charges: &BTreeMap<UnitId, UnitId>,
+) -> Checked {
     let sheet = read(text);
     let mut c = Checker {
         side: side.clone(),
@@ -172,13 +205,25 @@ pub fn check(text: &str, side: &SideId, board: &Board, options: &Options) -> Che
             diagnostics: sheet.problems,
             planned: board.clone(),
         },
-        charges: BTreeMap::new(),
+        charges: charges.clone(),
         moved: BTreeSet::new(),
         feigned_targets: BTreeSet::new(),
     };
     let mine = board.phasing() == side && !board.is_over();
     for line in &sheet.lines {
         let r = match &line.written {
+            Written::Unit { .. } if mine && exchange == Exchange::Attacks => Err(Diagnostic::new(
+                Problem::Illegal,
+                line.span,
+                "your moves of this player-turn have been played: this mail takes the attacks",
+            )
+            .with_note("the game plays split-turn (§15): the moves, reported, then the attacks")),
+            Written::Attack(_) | Written::Else(_) if mine && exchange == Exchange::Moves => Err(Diagnostic::new(
+                Problem::Illegal,
+                line.span,
+                "attacks are written in the next exchange, after the report of your moves",
+            )
+            .with_note("the game plays split-turn (§15): this mail takes the moves and standing reactions")),
             Written::Unit { unit, orders } if mine => c.unit_line(line.span, unit, orders),
             Written::Attack(a) if mine => c.attack(line.span, a, false),
             Written::Else(a) if mine => c.attack(line.span, a, true),
