@@ -389,6 +389,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     options: &toml::Table::new(),
                     max_turns: u32::MAX,
                     seed: [0; 32],
+                    armies: &Default::default(),
+                    pack: None,
                 };
                 (ruleset, ruleset.new_game(&setup)?.state)
             } else if let Some(c) = case {

@@ -124,6 +124,7 @@ impl Deployment {
             number: self.done as u32 + 1,
             label: format!("set-up, {}", writers.join(" and ")),
             writers,
+            game_master: None,
         }
     }
 
@@ -256,6 +257,7 @@ fn round_of(state: &State) -> Round {
         number,
         label: format!("turn {}, {}", board.turn, side),
         writers: vec![side.0],
+        game_master: None,
     }
 }
 
@@ -548,6 +550,7 @@ impl Ruleset for FurorBarbarus {
     }
 
     fn new_game(&self, setup: &Setup<'_>) -> Result<NewGame, RulesetError> {
+        setup.no_armies_nor_pack(self.title())?;
         let (scenario, map) = load_scenario(setup)?;
         let options: Options = toml::Value::Table(setup.options.clone())
             .try_into()
@@ -901,6 +904,8 @@ mod tests {
                 options: &options,
                 max_turns: 12,
                 seed: [5; 32],
+                armies: &Default::default(),
+                pack: None,
             })
             .unwrap();
         (g, text)
