@@ -120,7 +120,7 @@ enum Command {
         /// The folder to play in (created; must be empty or absent).
         #[arg(long, default_value = "demo-out")]
         dir: PathBuf,
-        /// The game to play: `ford` (the Hyborean Age) or `soissons` (Furor Barbarus).
+        /// The game to play: `ford` (the Hyborean Age), `soissons` (Furor Barbarus) or `trebia` (FR! Ancients, with a game master).
         #[arg(long, default_value = "ford")]
         game: umpire::demo::Game,
     },

@@ -308,7 +308,7 @@ pub fn tick_game(
 
 /// A round the game master answers: played once his answer is in without a
 /// refused line (or on the moderator's FORCE, on what he has sent). It is
-/// never played at its deadline without him (ruling P19): the game waits;
+/// never played at its deadline without him (ruling P18): the game waits;
 /// at the reminder time he gets the situation again, and at each missed
 /// deadline he is told it is overdue, the players are told the game waits
 /// for him, and the deadline moves on by the game's `turn_hours`.

@@ -13,7 +13,7 @@
 //! (counter-charges, opening ranks) before the round is played. With a
 //! pack the phase is played at once. Without one, where the sheet cannot
 //! resolve alone the phase stops at a situation, and the next round is one
-//! the **game master** answers ([`Round::game_master`], ruling FA-40): the
+//! the **game master** answers ([`Round::game_master`], ruling FA-44): the
 //! post office mails him the situation and its dice, takes his answer under
 //! `TURN n`, and this rule set replays the phase from its start with the
 //! dice already rolled and every answer so far — to the next situation (a
@@ -145,7 +145,7 @@ fn round_of(state: &State) -> Round {
     match &state.pending {
         Some(p) => Round {
             number,
-            label: format!("{phase}: the game master, part {}", p.part.code()),
+            label: format!("{phase}: the game master's answer to part {}", p.part.code()),
             writers: Vec::new(),
             game_master: Some(p.situation.clone()),
         },
