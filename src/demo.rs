@@ -17,8 +17,8 @@
 //! registered address); the ford's also has a STATUS request.
 
 use crate::config::Config;
-use crate::mail::compose::Outgoing;
 use crate::games::Json;
+use crate::mail::compose::Outgoing;
 use crate::post::{gamefile::GameFile, serve, PostError, PostOffice};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use std::fmt::Write as _;

@@ -309,7 +309,9 @@ fn the_trebia_by_mail_with_a_game_master() {
         "MODERATOR trebia PASSWORD gmpw TURN 2\n1: pass\nEND\n",
     );
     assert!(mails_to(&po, "spy@rome.example", mark).is_empty());
-    assert!(mails_to(&po, GM, mark)[0].1.contains("came with your password, but from spy@rome.example"));
+    assert!(mails_to(&po, GM, mark)[0]
+        .1
+        .contains("came with your password, but from spy@rome.example"));
     assert_eq!(waiting(&mut po).0, 2);
 
     // A bad answer is refused with the line quoted; then a good one.
@@ -348,7 +350,12 @@ fn the_trebia_by_mail_with_a_game_master() {
             &format!("g{number}@g"),
             &format!("MODERATOR trebia PASSWORD gmpw TURN {number}\n{answer}END\n"),
         );
-        let reply = &mails_to(&po, GM, mark).into_iter().rev().find(|(k, _)| k == "reply").unwrap().1;
+        let reply = &mails_to(&po, GM, mark)
+            .into_iter()
+            .rev()
+            .find(|(k, _)| k == "reply")
+            .unwrap()
+            .1;
         assert!(reply.contains("Every line is taken"), "{reply}");
     }
     let reports = mails_to(&po, HANNIBAL, mark);

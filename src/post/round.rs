@@ -348,11 +348,23 @@ fn game_master_round(
         let mail = plain(
             config,
             vec![gm],
-            format!("[{}] {}: your answer is overdue", game.id(), capitalize_first(label)),
+            format!(
+                "[{}] {}: your answer is overdue",
+                game.id(),
+                capitalize_first(label)
+            ),
             text,
             None,
         );
-        outbox::queue(tx, config, Some(game.id()), Kind::Reminder, &mail, &key, now)?;
+        outbox::queue(
+            tx,
+            config,
+            Some(game.id()),
+            Kind::Reminder,
+            &mail,
+            &key,
+            now,
+        )?;
         for s in game.sides(tx)? {
             let text = format!(
                 "{} ({}): {label} waits for the game master's answer, which was due by
@@ -402,7 +414,11 @@ fn game_master_round(
         let mail = plain(
             config,
             vec![gm],
-            format!("[{}] {}: your answer is due", game.id(), capitalize_first(label)),
+            format!(
+                "[{}] {}: your answer is due",
+                game.id(),
+                capitalize_first(label)
+            ),
             text,
             None,
         );
@@ -652,11 +668,7 @@ fn play_round(
 
 /// The seeds (`round N: SEED HASH`) of the rounds before `round` that were
 /// reported to the game master alone, back to the last one the players got.
-fn earlier_seeds(
-    tx: &Transaction<'_>,
-    game: &str,
-    round: u32,
-) -> Result<Vec<String>, PostError> {
+fn earlier_seeds(tx: &Transaction<'_>, game: &str, round: u32) -> Result<Vec<String>, PostError> {
     let mut out = Vec::new();
     for r in (1..round).rev() {
         let Some((rep, _, _)) = stored_report(tx, game, r)? else {

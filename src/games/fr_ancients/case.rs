@@ -255,7 +255,11 @@ pub fn case_battle(text: &str) -> Result<(Battle, Options, Option<String>), Stri
     let pack_text = match file.pack.as_deref() {
         None => None,
         Some("stand-in") => Some(super::pack::STAND_IN.to_string()),
-        Some(other) => return Err(format!("pack '{other}': case files use \"stand-in\" or none")),
+        Some(other) => {
+            return Err(format!(
+                "pack '{other}': case files use \"stand-in\" or none"
+            ))
+        }
     };
     let pack = pack_text
         .as_deref()

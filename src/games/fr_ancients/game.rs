@@ -218,12 +218,7 @@ pub fn start_battle(
         };
         let report = check_army(&army, pack.as_ref());
         if !report.breaches.is_empty() {
-            errors.extend(
-                report
-                    .breaches
-                    .iter()
-                    .map(|b| format!("side {id}: {b}")),
-            );
+            errors.extend(report.breaches.iter().map(|b| format!("side {id}: {b}")));
             continue;
         }
         let Some(d) = deployments.iter().find(|d| &d.side == id) else {

@@ -145,7 +145,10 @@ fn round_of(state: &State) -> Round {
     match &state.pending {
         Some(p) => Round {
             number,
-            label: format!("{phase}: the game master's answer to part {}", p.part.code()),
+            label: format!(
+                "{phase}: the game master's answer to part {}",
+                p.part.code()
+            ),
             writers: Vec::new(),
             game_master: Some(p.situation.clone()),
         },
