@@ -487,3 +487,62 @@ fn every_example_in_the_players_guide_is_checked() {
         }
     }
 }
+
+#[test]
+fn a_game_master_who_misses_the_deadline_holds_the_game() {
+    use umpire::games::fr_ancients::ruleset::demo_orders;
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = trebia_office(dir.path());
+    let (_, _, state) = waiting(&mut po);
+    let (_, orders) = demo_orders(&state).unwrap();
+    send(
+        &mut po,
+        SEMPRONIUS,
+        "r1@r",
+        &format!("GAME trebia SIDE rome PASSWORD rome1\n{orders}END\n"),
+    );
+    let (number, gm, _) = waiting(&mut po);
+    assert!(gm.is_some());
+    // Reminded before the deadline, once.
+    let mark = common::outbox(&po).len();
+    let soon = common::t0() + chrono::Duration::hours(4 * 24 + 1);
+    assert_eq!(po.tick(soon).unwrap(), 0);
+    assert_eq!(po.tick(soon).unwrap(), 0);
+    let reminders: Vec<String> = mails_to(&po, GM, mark)
+        .into_iter()
+        .filter(|(k, _)| k == "reminder")
+        .map(|(_, m)| m)
+        .collect();
+    assert_eq!(reminders.len(), 1, "{reminders:?}");
+    assert!(reminders[0].contains("is due by") && reminders[0].contains("You are the game master"));
+    // Past the deadline: nothing is played; he is told, the players too,
+    // and the deadline moves on.
+    let mark = common::outbox(&po).len();
+    let late = common::t0() + chrono::Duration::days(5);
+    assert_eq!(po.tick(late).unwrap(), 0, "never played without him");
+    assert_eq!(waiting(&mut po).0, number);
+    assert!(mails_to(&po, GM, mark)
+        .iter()
+        .any(|(_, m)| m.contains("The game waits for it")));
+    assert!(mails_to(&po, HANNIBAL, mark)
+        .iter()
+        .any(|(_, m)| m.contains("waits for the game master's answer")));
+    let mark = common::outbox(&po).len();
+    assert_eq!(po.tick(late).unwrap(), 0);
+    assert!(
+        mails_to(&po, GM, mark).is_empty(),
+        "told once per missed deadline"
+    );
+}
+
+#[test]
+fn the_shipped_trebia_game_file_names_both_armies() {
+    let file = umpire::post::gamefile::GameFile::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/campaigns/fr-ancients/games/trebia.toml"
+    )))
+    .unwrap();
+    let (armies, pack) = file.read_armies_and_pack().unwrap();
+    assert_eq!(armies.keys().collect::<Vec<_>>(), ["carthage", "rome"]);
+    assert!(pack.is_none(), "the moderator is the game master");
+}
