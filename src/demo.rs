@@ -5,14 +5,19 @@
 //! a fresh folder, creates the game, then for each round drops the players'
 //! order mails into the spool Maildir and runs the same round as
 //! `umpire run --once` on a simulated clock; a round its writers miss is
-//! played at its deadline. Two games are scripted: the Hyborean ford
-//! (`--game ford`, the default) and Soissons of Furor Barbarus (`--game
+//! played at its deadline. Three games are scripted: the Hyborean ford
+//! (`--game ford`, the default), Soissons of Furor Barbarus (`--game
 //! soissons`: the set-up rounds, moves and an attack, standing reactions, a
-//! missed player-turn). Among the mails are a typo (answered with a
+//! missed player-turn) and the Trebia of FR! Ancients (`--game trebia`: the
+//! first turn without a pack, the moderator as game master answering every
+//! situation by mail, his first answer with a mistyped line refused; his
+//! answers follow the stand-in pack's procedures, "stand-in rules, not
+//! FR!"). Among the mails are a typo (answered with a
 //! suggestion) and a spoofed message with a wrong password (refused to the
 //! registered address); the ford's also has a STATUS request.
 
 use crate::config::Config;
+use crate::games::Json;
 use crate::mail::compose::Outgoing;
 use crate::post::{gamefile::GameFile, serve, PostError, PostOffice};
 use chrono::{DateTime, Duration, TimeZone, Utc};
@@ -44,11 +49,12 @@ id = "nemedia"
 address = "tarascus@nemedia.example"
 password = "serpent3"
 "#;
-/// One round's scripted player mails: (from, body).
-type Script = fn(u32) -> Vec<(&'static str, String)>;
+/// One round's scripted mails, from the round's number and the game's
+/// state: (from, body).
+type Script = fn(u32, &Json) -> Vec<(&'static str, String)>;
 
 /// The Hyborean ford's mails, turn by turn.
-fn ford(turn: u32) -> Vec<(&'static str, String)> {
+fn ford(turn: u32, _: &Json) -> Vec<(&'static str, String)> {
     let a = "conan@aquilonia.example";
     let n = "tarascus@nemedia.example";
     let ha = format!("GAME ford SIDE aquilonia PASSWORD dragon7 TURN {turn}\n");
@@ -100,7 +106,7 @@ password = "syag2"
 /// set-up, the Franks' turn 1 (a typo first) with the Gallo-Romans'
 /// standing reactions and a spy, a Gallo-Roman player-turn missed, turn 2.
 /// Every line but the typo is taken on whatever board the dice make.
-fn soissons(round: u32) -> Vec<(&'static str, String)> {
+fn soissons(round: u32, _: &Json) -> Vec<(&'static str, String)> {
     let f = "clovis@franks.example";
     let g = "syagrius@soissons.example";
     let hf = format!("GAME soissons SIDE franks PASSWORD clovis1 TURN {round}\n");
@@ -121,6 +127,90 @@ fn soissons(round: u32) -> Vec<(&'static str, String)> {
     }
 }
 
+const TREBIA: &str = include_str!("../campaigns/fr-ancients/scenarios/trebia.toml");
+const ROME: &str = include_str!("../campaigns/fr-ancients/armies/consular-legion-218bc.toml");
+const CARTHAGE: &str = include_str!("../campaigns/fr-ancients/armies/hannibal-218bc.toml");
+
+const TREBIA_GAME: &str = r#"ruleset = "fr-ancients"
+id = "trebia"
+title = "The Trebia, December 218 BC"
+scenario = "trebia.toml"
+timezone = "UTC"
+first_deadline = "2026-12-03 20:00"
+turn_hours = 48
+
+# No pack: the moderator is the game master.
+[moderator]
+address = "gamemaster@club.example"
+password = "demo-gm"
+
+[[side]]
+id = "rome"
+address = "sempronius@rome.example"
+password = "rome1"
+army = "consular-legion-218bc.toml"
+
+[[side]]
+id = "carthage"
+address = "hannibal@carthage.example"
+password = "carth2"
+army = "hannibal-218bc.toml"
+"#;
+
+/// The Trebia's mails: the phasing side's orders (its horse and
+/// skirmishers forward; a spy with a guessed password in the first round),
+/// and in each round the game master answers, his answer by the stand-in
+/// pack's procedures (the first one after a line he mistyped, refused).
+fn trebia(round: u32, state: &Json) -> Vec<(&'static str, String)> {
+    use crate::games::fr_ancients::ruleset::{demo_orders, stand_in_answer};
+    let gm = "gamemaster@club.example";
+    let header = format!("MODERATOR trebia PASSWORD demo-gm TURN {round}\n");
+    if state.get("pending").is_some_and(|p| !p.is_null()) {
+        let Ok(answer) = stand_in_answer(state) else {
+            return Vec::new();
+        };
+        let mut mails = Vec::new();
+        let first = state.get("played").and_then(Json::as_u64) == Some(1)
+            && state["pending"]["answers"]
+                .as_array()
+                .is_some_and(Vec::is_empty);
+        if first {
+            mails.push((gm, format!("{header}1: pas\nEND\n")));
+        }
+        mails.push((gm, format!("{header}{answer}END\n")));
+        return mails;
+    }
+    let Ok((side, orders)) = demo_orders(state) else {
+        return Vec::new();
+    };
+    let (from, password) = if side == "rome" {
+        ("sempronius@rome.example", "rome1")
+    } else {
+        ("hannibal@carthage.example", "carth2")
+    };
+    let mut mails = Vec::new();
+    if round == 1 {
+        mails.push((
+            "spy@carthage.example",
+            "GAME trebia SIDE rome PASSWORD guess\nRoman Cavalry: move to 1, 1\nEND\n".to_string(),
+        ));
+    }
+    mails.push((
+        from,
+        format!("GAME trebia SIDE {side} PASSWORD {password} TURN {round}\n{orders}END\n"),
+    ));
+    mails
+}
+
+/// Whether the Trebia's demonstration is over: its first turn is played.
+fn trebia_done(state: &Json) -> bool {
+    state["battle"]["turn"].as_u64().is_some_and(|t| t >= 2)
+}
+
+fn never_done(_: &Json) -> bool {
+    false
+}
+
 /// A game the demo plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Game {
@@ -128,6 +218,8 @@ pub enum Game {
     Ford,
     /// Soissons, 486 (Furor Barbarus).
     Soissons,
+    /// The Trebia, 218 BC (FR! Ancients, with a game master).
+    Trebia,
 }
 
 impl std::str::FromStr for Game {
@@ -136,8 +228,9 @@ impl std::str::FromStr for Game {
         match s {
             "ford" => Ok(Game::Ford),
             "soissons" | "furor" => Ok(Game::Soissons),
+            "trebia" | "fr-ancients" => Ok(Game::Trebia),
             other => Err(format!(
-                "no demo game '{other}' (there are: ford, soissons)"
+                "no demo game '{other}' (there are: ford, soissons, trebia)"
             )),
         }
     }
@@ -149,8 +242,13 @@ struct Demo {
     /// The scenario's file name and text, and the game file's text.
     scenario: (&'static str, &'static str),
     game_file: &'static str,
+    /// Other files the game file names (army files), by name.
+    files: &'static [(&'static str, &'static str)],
+    /// At most this many rounds are played.
     rounds: u32,
     script: Script,
+    /// Whether the demonstration has shown what it plays for.
+    done: fn(&Json) -> bool,
     /// The subject of a player's mail, before the round's number.
     subject: &'static str,
     /// The kinds of mail umpire sends in this game, for the summary.
@@ -164,8 +262,10 @@ impl Game {
                 id: "ford",
                 scenario: ("river-crossing.toml", SCENARIO),
                 game_file: GAME,
+                files: &[],
                 rounds: 4,
                 script: ford,
+                done: never_done,
                 subject: "Orders for turn",
                 mails: "welcomes, confirmations, a refusal, reports",
             },
@@ -173,10 +273,26 @@ impl Game {
                 id: "soissons",
                 scenario: ("soissons.toml", SOISSONS),
                 game_file: SOISSONS_GAME,
+                files: &[],
                 rounds: 6,
                 script: soissons,
+                done: never_done,
                 subject: "Orders for round",
                 mails: "welcomes, confirmations, a refusal, reports with the map",
+            },
+            Game::Trebia => Demo {
+                id: "trebia",
+                scenario: ("trebia.toml", TREBIA),
+                game_file: TREBIA_GAME,
+                files: &[
+                    ("consular-legion-218bc.toml", ROME),
+                    ("hannibal-218bc.toml", CARTHAGE),
+                ],
+                rounds: 40,
+                script: trebia,
+                done: trebia_done,
+                subject: "Orders for round",
+                mails: "welcomes, confirmations, a refusal, the game master's situations and the answers to him, reports",
             },
         }
     }
@@ -237,6 +353,9 @@ pub fn run(dir: &Path, game: Game) -> Result<String, PostError> {
     std::fs::create_dir_all(dir.join("inbox/new")).map_err(io)?;
     std::fs::write(dir.join(demo.scenario.0), demo.scenario.1).map_err(io)?;
     std::fs::write(dir.join("game.toml"), demo.game_file).map_err(io)?;
+    for (name, text) in demo.files {
+        std::fs::write(dir.join(name), text).map_err(io)?;
+    }
     std::fs::write(
         dir.join("umpire.toml"),
         "database = \"umpire.sqlite\"\naddress = \"umpire@club.example\"\npoll_seconds = 1\n\n[spool]\noutbox = \"outbox\"\ninbox = \"inbox\"\n",
@@ -254,9 +373,14 @@ pub fn run(dir: &Path, game: Game) -> Result<String, PostError> {
     let stop = AtomicBool::new(false);
     serve(&mut po, &stop, true, || now)?;
     let mut n = 0;
-    for round in 1..=demo.rounds {
+    for _ in 0..demo.rounds {
+        let (round, _) = current(&po, demo.id)?;
+        let (_, state) = po.state_of(demo.id)?;
+        if (demo.done)(&state) {
+            break;
+        }
         now += Duration::hours(2);
-        for (from, body) in (demo.script)(round) {
+        for (from, body) in (demo.script)(round, &state) {
             n += 1;
             let raw = player_mail(
                 from,

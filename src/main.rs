@@ -120,7 +120,7 @@ enum Command {
         /// The folder to play in (created; must be empty or absent).
         #[arg(long, default_value = "demo-out")]
         dir: PathBuf,
-        /// The game to play: `ford` (the Hyborean Age) or `soissons` (Furor Barbarus).
+        /// The game to play: `ford` (the Hyborean Age), `soissons` (Furor Barbarus) or `trebia` (FR! Ancients, with a game master).
         #[arg(long, default_value = "ford")]
         game: umpire::demo::Game,
     },
@@ -389,6 +389,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     options: &toml::Table::new(),
                     max_turns: u32::MAX,
                     seed: [0; 32],
+                    armies: &Default::default(),
+                    pack: None,
                 };
                 (ruleset, ruleset.new_game(&setup)?.state)
             } else if let Some(c) = case {

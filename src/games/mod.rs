@@ -13,9 +13,12 @@
 //! write, and is resolved when they are all in or its deadline passes. A
 //! Hyborean turn is one round in which every side writes; a Furor Barbarus
 //! player-turn is a round in which one side writes; a sealed set-up is a
-//! round whose orders are revealed together. The post office keeps the
-//! deadlines, reminders, drafts and dice of rounds and never a rule set's
-//! turn structure.
+//! round whose orders are revealed together. A round may also be one the
+//! **game master** answers instead of the sides ([`Round::game_master`]):
+//! FR! Ancients without a pack stops where the sheet cannot resolve alone
+//! and asks the game master (the game's moderator) by mail. The post office
+//! keeps the deadlines, reminders, drafts and dice of rounds and never a
+//! rule set's turn structure.
 //!
 //! ```
 //! let r = umpire::games::ruleset("hyborian-age").unwrap();
@@ -64,6 +67,28 @@ pub struct Setup<'a> {
     /// The game file's limit on the game's length, in the rule set's turns.
     pub max_turns: u32,
     pub seed: [u8; 32],
+    /// Each side's army file as text (the game file's `[[side]] army`),
+    /// for a rule set whose forces come from the players' lists rather
+    /// than the scenario; empty when the game file names none.
+    pub armies: &'a BTreeMap<String, String>,
+    /// The game file's `pack`: a club's data file of base rules, as text.
+    pub pack: Option<&'a str>,
+}
+
+impl Setup<'_> {
+    /// A rule set that takes no army files and no pack refuses a game file
+    /// that gives them, rather than ignoring them.
+    ///
+    /// # Errors
+    /// When the game file names army files or a pack.
+    pub fn no_armies_nor_pack(&self, title: &str) -> Result<(), RulesetError> {
+        if !self.armies.is_empty() || self.pack.is_some() {
+            return Err(RulesetError::Setup(format!(
+                "{title} takes its forces from the scenario: remove `army` from the [[side]] tables and `pack` from the game file"
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// A new game as the rule set sets it up.
@@ -99,9 +124,19 @@ pub struct Round {
     pub number: u32,
     /// The round as players call it: "turn 3".
     pub label: String,
-    /// The sides that write orders this round (the others wait).
+    /// The sides that write orders this round (the others wait); empty in
+    /// a round the game master answers.
     pub writers: Vec<String>,
+    /// A round the game master answers, not the sides: the situation to
+    /// mail him (the post office adds how to answer). The game master is
+    /// the game's moderator; his answer comes under the moderator's header
+    /// with `TURN n`, and is checked by [`Ruleset::check_orders`] with the
+    /// side [`GAME_MASTER`].
+    pub game_master: Option<String>,
 }
+
+/// The side a game master's answer is checked and stored under.
+pub const GAME_MASTER: &str = "(game master)";
 
 /// One side's orders as the rule set checked them.
 #[derive(Debug, Clone, PartialEq)]
@@ -253,6 +288,7 @@ pub fn all() -> &'static [&'static dyn Ruleset] {
     &[
         &hyborian::ruleset::HyborianAge,
         &furor::ruleset::FurorBarbarus,
+        &fr_ancients::ruleset::FrAncients,
     ]
 }
 
@@ -343,9 +379,6 @@ pub fn check_army_file(path: &str) -> (String, i32) {
 /// Run the text of a rules case file with the rule set it names.
 pub fn run_case(text: &str) -> CaseOutcome {
     match ruleset_named_in(text) {
-        // FR! Ancients is judged by its game master's desk and does not
-        // reach the post office yet (issue 22): its cases run on its own.
-        Ok(n) if n == fr_ancients::RULESET => fr_ancients::case::run_text(text),
         Ok(n) => match named(&n) {
             Ok(r) => r.run_case(text),
             Err(e) => CaseOutcome::Error(e.to_string()),

@@ -18,6 +18,12 @@
 //! id = "aquilonia"
 //! address = "conan@example.org"
 //! ```
+//!
+//! A rule set whose forces come from the players' lists (FR! Ancients)
+//! takes each side's `army = "FILE"` and, optionally, a base-rule
+//! `pack = "FILE"`, both relative to the game file; without a pack the
+//! moderator is the **game master** and answers the rounds the rule set
+//! gives him (`games::Round::game_master`).
 
 use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
 use chrono_tz::Tz;
@@ -61,6 +67,9 @@ pub struct GameFile {
     /// House rules by name (see docs/rulings.md).
     #[serde(default)]
     pub options: toml::Table,
+    /// A club's base-rule pack, for a rule set that takes one (FR! Ancients).
+    #[serde(default)]
+    pub pack: Option<PathBuf>,
 }
 
 /// The moderator.
@@ -83,6 +92,10 @@ pub struct SideEntry {
     /// The player's own time zone for the deadlines they are shown
     /// (`Europe/Paris`); the game's when not given.
     pub timezone: Option<String>,
+    /// The side's army file, for a rule set whose forces come from the
+    /// players' lists (FR! Ancients).
+    #[serde(default)]
+    pub army: Option<PathBuf>,
 }
 
 fn default_ruleset() -> String {
@@ -170,6 +183,10 @@ impl GameFile {
         })?;
         let base = path.parent().unwrap_or(Path::new(""));
         file.scenario = base.join(&file.scenario);
+        file.pack = file.pack.map(|p| base.join(p));
+        for s in &mut file.sides {
+            s.army = s.army.take().map(|a| base.join(a));
+        }
         file.check()?;
         Ok(file)
     }
@@ -247,6 +264,29 @@ impl GameFile {
         self.timezone
             .parse()
             .map_err(|_| GameFileError::TimeZone(self.timezone.clone()))
+    }
+
+    /// The texts of the sides' army files (by side) and of the pack.
+    ///
+    /// # Errors
+    /// When a file the game file names cannot be read.
+    pub fn read_armies_and_pack(
+        &self,
+    ) -> Result<(std::collections::BTreeMap<String, String>, Option<String>), GameFileError> {
+        let read = |p: &Path| {
+            std::fs::read_to_string(p).map_err(|source| GameFileError::Read {
+                path: p.display().to_string(),
+                source,
+            })
+        };
+        let mut armies = std::collections::BTreeMap::new();
+        for s in &self.sides {
+            if let Some(a) = &s.army {
+                armies.insert(s.id.clone(), read(a)?);
+            }
+        }
+        let pack = self.pack.as_deref().map(read).transpose()?;
+        Ok((armies, pack))
     }
 
     /// The first deadline as a UTC instant.

@@ -11,7 +11,7 @@ use super::round::{plain, release_report, report_mail, stored_report};
 use super::{audit, password, templates, PostError};
 use crate::config::Config;
 use crate::envelope::{self, Command, Envelope, Header, Role};
-use crate::games::Json;
+use crate::games::{Json, GAME_MASTER};
 use crate::mail::compose::AutoSubmitted;
 use crate::mail::mask::mask_message;
 use crate::mail::read::Incoming;
@@ -792,6 +792,18 @@ fn player(
         );
     }
     let round = game.round()?;
+    if round.game_master.is_some() {
+        return ctx.refuse(
+            Some(game.id()),
+            vec![ctx.from.clone()],
+            &format!(
+                "Game {} is waiting for the game master's answer ({}); no orders are taken until the phase's report is out.",
+                game.id(),
+                round.label
+            ),
+            "You will get the report, with the next deadline, as soon as the game master has answered; send your orders then.",
+        );
+    }
     if let Some(t) = header.turn {
         if t != round.number {
             return ctx.refuse(
@@ -1574,8 +1586,19 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
             format!("> {written}\n  {}", line.replace('\n', "\n  ").trim_end()),
         ));
     }
-    let (blocks, stray) = env.orders_for();
+    let (blocks, mut stray) = env.orders_for();
     let mut entered = false;
+    // In a round the game master answers, the moderator's lines that are
+    // no command are his answer.
+    let round = game.round()?;
+    if round.game_master.is_some() && game.row.status == "active" {
+        if let Some(at) = stray.first().map(|d| d.span.start) {
+            let (line, taken) = game_master_answer(ctx, &game, env, m, &round)?;
+            stray.clear();
+            entered |= taken;
+            done.push((at, line));
+        }
+    }
     for block in &blocks {
         let written = env
             .source
@@ -1638,6 +1661,71 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
     } else {
         Disposition::Done(note)
     })
+}
+
+/// The game master's answer to the round waiting for him: the moderator's
+/// mail up to its first `ORDERS FOR`, checked by the rule set as
+/// [`GAME_MASTER`]'s and stored like a side's orders. The text for the
+/// reply, and whether an answer was taken.
+fn game_master_answer(
+    ctx: &Ctx<'_, '_>,
+    game: &Game,
+    env: &Envelope,
+    m: &Header,
+    round: &crate::games::Round,
+) -> Result<(String, bool), PostError> {
+    if let Some(t) = m.turn.filter(|t| *t != round.number) {
+        return Ok((
+            format!(
+                "These lines answer round {t}, but game {} waits for the game master's answer to round {} ({}); nothing was taken.
+  Write TURN {} in the header.",
+                game.id(),
+                round.number,
+                round.label,
+                round.number
+            ),
+            false,
+        ));
+    }
+    let first = env
+        .commands
+        .iter()
+        .find(|c| matches!(c.node, Command::OrdersFor { .. }))
+        .map_or(env.sheet.len(), |c| c.span.start);
+    let sheet: String = env
+        .sheet
+        .char_indices()
+        .map(|(i, c)| {
+            if i < first || c == '\n' {
+                c.to_string()
+            } else {
+                " ".repeat(c.len_utf8())
+            }
+        })
+        .collect();
+    let text = crate::mail::mask::mask_text(&ctx.msg.orders_text, &[&m.password]);
+    let Taken { checked, .. } = take_orders(
+        ctx,
+        game,
+        GAME_MASTER,
+        round.number,
+        &sheet,
+        &[],
+        text,
+        |c| c.errors == 0,
+    )?;
+    let mut out = format!(
+        "Your answer to round {} ({}):\n{}",
+        round.number,
+        round.label,
+        checked.confirmation.trim_end()
+    );
+    if checked.errors > 0 {
+        out.push_str("\n\nThe round waits for a whole answer: send it again, corrected, under the same header (a later answer replaces this one).");
+    } else {
+        out.push_str("\n\nEvery line is taken: the phase is played on.");
+    }
+    Ok((out, true))
 }
 
 /// `ORDERS FOR side`: the moderator enters a side's orders for the round

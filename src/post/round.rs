@@ -9,7 +9,7 @@ use super::outbox::{self, Kind};
 use super::{audit, password, templates, PostError};
 use crate::config::Config;
 use crate::dice::{ModeratorDice, SeededDice};
-use crate::games::{self, Json, RoundInput, Setup};
+use crate::games::{self, Json, RoundInput, Setup, GAME_MASTER};
 use crate::mail::compose::{Attachment, AutoSubmitted, Inline, Outgoing};
 use crate::mail::quote::umpire_mark_line;
 use crate::report::{capitalize_first, picture, RoundReport};
@@ -18,6 +18,7 @@ use crate::store::{rounds, submissions, Transaction};
 use chrono::{DateTime, Duration, Utc};
 use rand::Rng;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 /// A fresh secret seed for a round's dice, and its published hash.
 fn new_seed() -> (String, String) {
@@ -88,6 +89,7 @@ pub fn create_game(
             path: file.scenario.display().to_string(),
             message: e.to_string(),
         })?;
+    let (armies, pack) = file.read_armies_and_pack()?;
     let (seed, seed_hash) = new_seed();
     let new = ruleset
         .new_game(&Setup {
@@ -96,6 +98,8 @@ pub fn create_game(
             options: &file.options,
             max_turns: file.max_turns,
             seed: seed_bytes(&seed)?,
+            armies: &armies,
+            pack: pack.as_deref(),
         })
         .map_err(|e| PostError::Scenario {
             path: file.scenario.display().to_string(),
@@ -255,10 +259,13 @@ pub fn tick_game(
         return Ok(0);
     }
     let round = game.round()?;
+    let due = now >= game.deadline() + Duration::minutes(i64::from(game.row.grace_minutes));
+    if let Some(situation) = &round.game_master {
+        return game_master_round(tx, config, game, &round.label, situation, now, force, due);
+    }
     let sides_in = game.sides_in(tx)?;
     let ready = game.sides_ready(tx)?;
     let all_in = round.writers.iter().all(|s| ready.contains(s));
-    let due = now >= game.deadline() + Duration::minutes(i64::from(game.row.grace_minutes));
     if force || all_in || due {
         play_round(tx, config, game, now)?;
         return Ok(1);
@@ -296,6 +303,146 @@ pub fn tick_game(
         }
     }
     Ok(0)
+}
+
+/// A round the game master answers: played once his answer is in without a
+/// refused line (or on the moderator's FORCE, on what he has sent). It is
+/// never played at its deadline without him (ruling P19): the game waits;
+/// at the reminder time he gets the situation again, and at each missed
+/// deadline he is told it is overdue, the players are told the game waits
+/// for him, and the deadline moves on by the game's `turn_hours`.
+#[allow(clippy::too_many_arguments)]
+fn game_master_round(
+    tx: &Transaction<'_>,
+    config: &Config,
+    mut game: Game,
+    label: &str,
+    situation: &str,
+    now: DateTime<Utc>,
+    force: bool,
+    due: bool,
+) -> Result<usize, PostError> {
+    let number = game.row.round;
+    let ready = submissions::ready_of(tx, game.id(), number, GAME_MASTER)?;
+    if force || ready == Some(true) {
+        play_round(tx, config, game, now)?;
+        return Ok(1);
+    }
+    let gm = game.row.moderator_address.clone();
+    if due {
+        let missed = game.deadline_text();
+        game.row.deadline += Duration::hours(i64::from(game.row.turn_hours));
+        game.save(tx)?;
+        let key = format!("overdue:{number}:{}", game.row.deadline.timestamp());
+        let text = format!(
+            "Your answer for {label} of {} ({}) was due by {missed}. The game waits for it: the
+             round is never played without the game master. The new deadline is {}.
+
+{}",
+            game.row.title,
+            game.id(),
+            game.deadline_text(),
+            game_master_text(&game, label, situation)
+        );
+        let mail = plain(
+            config,
+            vec![gm],
+            format!(
+                "[{}] {}: your answer is overdue",
+                game.id(),
+                capitalize_first(label)
+            ),
+            text,
+            None,
+        );
+        outbox::queue(
+            tx,
+            config,
+            Some(game.id()),
+            Kind::Reminder,
+            &mail,
+            &key,
+            now,
+        )?;
+        for s in game.sides(tx)? {
+            let text = format!(
+                "{} ({}): {label} waits for the game master's answer, which was due by
+{missed}.                  Nothing is played without it; the report comes when the phase is complete.
+",
+                game.row.title,
+                game.id()
+            );
+            let mail = plain(
+                config,
+                vec![s.address.clone()],
+                format!("[{}] The game waits for the game master", game.id()),
+                text,
+                None,
+            );
+            outbox::queue(
+                tx,
+                config,
+                Some(game.id()),
+                Kind::Notice,
+                &mail,
+                &format!("{key}:{}", s.side),
+                now,
+            )?;
+        }
+        audit(
+            tx,
+            now,
+            Some(game.id()),
+            &format!("{label}: the game master's answer is overdue; the deadline moves on"),
+        )?;
+        return Ok(0);
+    }
+    if game.row.reminder_hours > 0
+        && now >= game.deadline() - Duration::hours(i64::from(game.row.reminder_hours))
+        && rounds::remind_once(tx, game.id(), number, GAME_MASTER)?
+    {
+        let text = format!(
+            "Your answer for {label} of {} ({}) is due by {}.
+
+{}",
+            game.row.title,
+            game.id(),
+            game.deadline_text(),
+            game_master_text(&game, label, situation)
+        );
+        let mail = plain(
+            config,
+            vec![gm],
+            format!(
+                "[{}] {}: your answer is due",
+                game.id(),
+                capitalize_first(label)
+            ),
+            text,
+            None,
+        );
+        outbox::queue(
+            tx,
+            config,
+            Some(game.id()),
+            Kind::Reminder,
+            &mail,
+            &format!("{number}:{GAME_MASTER}"),
+            now,
+        )?;
+    }
+    Ok(0)
+}
+
+/// The situation as the game master reads it, with how to answer.
+fn game_master_text(game: &Game, label: &str, situation: &str) -> String {
+    templates::render(
+        "game_master.txt",
+        minijinja::context! {
+            title => &game.row.title, game => game.id(), round => game.row.round,
+            label => label, deadline => game.deadline_text(), situation => situation,
+        },
+    )
 }
 
 /// A game's round could not be played: it waits for the moderator, who is
@@ -351,6 +498,10 @@ fn gather_orders(
 ) -> Result<(BTreeMap<String, Json>, Vec<String>), PostError> {
     let mut orders = BTreeMap::new();
     let mut missing = Vec::new();
+    // A round the game master answers: his answer, under GAME_MASTER.
+    if let Some((checked, _)) = submissions::latest(tx, game.id(), game.row.round, GAME_MASTER)? {
+        orders.insert(GAME_MASTER.to_string(), from_json("orders", &checked)?);
+    }
     for s in game.sides(tx)? {
         match submissions::latest(tx, game.id(), game.row.round, &s.side)? {
             Some((checked, _)) => {
@@ -385,6 +536,19 @@ fn play_round(
     }
     let next = game.round()?;
     game.row.round = next.number;
+    // A round that ends at a question for the game master is reported to
+    // him alone; the report the players get when the phase is complete
+    // names the seeds of the rounds that led to it.
+    let to_game_master = next.game_master.is_some();
+    let mut extra = resolved.extra;
+    if to_game_master {
+        extra.insert("to_game_master".into(), Json::Bool(true));
+    } else {
+        let earlier = earlier_seeds(tx, game.id(), played)?;
+        if !earlier.is_empty() {
+            extra.insert("earlier_seeds".into(), serde_json::json!(earlier));
+        }
+    }
     let (next_seed, next_hash) = new_seed();
     let mut dice = resolved.dice;
     for line in dice.iter_mut() {
@@ -414,10 +578,10 @@ fn play_round(
         next_label: next.label.clone(),
         deadline: game.deadline_text(),
         next_seed_hash: next_hash.clone(),
-        draft: game.row.hold,
+        draft: game.row.hold && !to_game_master,
         rejected_seeds: rounds::rejected(tx, game.id(), played)?,
         victory: resolved.victory,
-        extra: resolved.extra,
+        extra,
     };
     rounds::record(
         tx,
@@ -431,7 +595,7 @@ fn play_round(
             report: to_json(&rep)?,
             rules: game.ruleset.version(&options),
             moderator_dice: to_json(&given)?,
-            released: !game.row.hold,
+            released: !rep.draft,
         },
         now,
     )?;
@@ -453,7 +617,39 @@ fn play_round(
         Some(game.id()),
         &format!("{} adjudicated", round.label),
     )?;
-    if game.row.hold {
+    if let Some(situation) = &next.game_master {
+        let mut text = game_master_text(&game, &next.label, situation);
+        let _ = write!(
+            text,
+            "\nThe dice of {} (round {played}) came from the seed {seed}; its SHA-256,\n\
+             published before the round, was {seed_hash}.\n",
+            round.label
+        );
+        for d in &rep.dice {
+            let _ = writeln!(text, "  {d}");
+        }
+        let mail = plain(
+            config,
+            vec![game.row.moderator_address.clone()],
+            format!(
+                "[{}] Round {}: {}",
+                game.id(),
+                next.number,
+                capitalize_first(&next.label)
+            ),
+            text,
+            None,
+        );
+        outbox::queue(
+            tx,
+            config,
+            Some(game.id()),
+            Kind::Report,
+            &mail,
+            &format!("{played}:game-master"),
+            now,
+        )?;
+    } else if game.row.hold {
         let mail = report_mail(
             config,
             &game,
@@ -475,6 +671,23 @@ fn play_round(
         release_report(tx, config, &game, played, now)?;
     }
     Ok(())
+}
+
+/// The seeds (`round N: SEED HASH`) of the rounds before `round` that were
+/// reported to the game master alone, back to the last one the players got.
+fn earlier_seeds(tx: &Transaction<'_>, game: &str, round: u32) -> Result<Vec<String>, PostError> {
+    let mut out = Vec::new();
+    for r in (1..round).rev() {
+        let Some((rep, _, _)) = stored_report(tx, game, r)? else {
+            break;
+        };
+        if rep.extra.get("to_game_master") != Some(&Json::Bool(true)) {
+            break;
+        }
+        out.push(format!("round {r}: {} {}", rep.seed, rep.seed_hash));
+    }
+    out.reverse();
+    Ok(out)
 }
 
 /// The moderator rejected held round `round`: play it again from the same

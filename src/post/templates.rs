@@ -32,6 +32,10 @@ fn env() -> &'static Environment<'static> {
                 include_str!("../../templates/mail/reminder.txt"),
             ),
             ("held.txt", include_str!("../../templates/mail/held.txt")),
+            (
+                "game_master.txt",
+                include_str!("../../templates/mail/game_master.txt"),
+            ),
         ] {
             env.add_template(name, text)
                 .unwrap_or_else(|e| panic!("built-in template {name} is broken: {e}"));

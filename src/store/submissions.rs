@@ -52,6 +52,19 @@ pub fn latest(
     .optional()?)
 }
 
+/// Whether the latest orders `side` sent for a round let it be played now;
+/// `None` when it sent none (the game master's answer, who is no side).
+///
+/// # Errors
+/// On database errors.
+pub fn ready_of(c: &Connection, game: &str, round: u32, side: &str) -> Result<Option<bool>> {
+    Ok(c.prepare_cached(
+        "SELECT ready FROM submissions WHERE game_id = ?1 AND round = ?2 AND side = ?3 ORDER BY id DESC LIMIT 1",
+    )?
+    .query_row(params![game, round, side], |r| r.get(0))
+    .optional()?)
+}
+
 /// Mark a side's latest orders for a round ready (READY) or not (WAIT).
 /// Returns false when the side has sent none.
 ///

@@ -267,6 +267,8 @@ fn golden_turns_replay_byte_for_byte() {
         options: &options,
         max_turns: 12,
         seed: [7; 32],
+        armies: &Default::default(),
+        pack: None,
     };
     let game = ruleset.new_game(&setup).unwrap();
     let sheets = [

@@ -1,5 +1,6 @@
 //! `umpire demo --game soissons`: Soissons of Furor Barbarus played through
-//! the spool by the same driver as the Hyborean ford. Reports,
+//! the spool by the same driver as the Hyborean ford (and `--game trebia`,
+//! FR! Ancients with a game master, at the end). Reports,
 //! confirmations and the map land in the outbox, and no scripted order line
 //! is refused but the deliberate typo.
 
@@ -70,5 +71,49 @@ fn the_furor_demo_plays_soissons_through_the_spool() {
     assert!(
         umpire::demo::run(&out, umpire::demo::Game::Soissons).is_err(),
         "the folder must be fresh"
+    );
+}
+
+/// `umpire demo --game trebia`: the first turn of the Trebia (FR! Ancients)
+/// without a pack, the moderator answering as game master by mail.
+#[test]
+fn the_trebia_demo_plays_a_turn_with_a_game_master() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("demo");
+    let summary = umpire::demo::run(&out, "trebia".parse().unwrap()).unwrap();
+    assert!(summary.contains("The demo game 'trebia'"), "{summary}");
+    let mails: Vec<String> = std::fs::read_dir(out.join("outbox"))
+        .unwrap()
+        .flatten()
+        .map(|e| body_text(&std::fs::read_to_string(e.path()).unwrap()))
+        .collect();
+    let to_gm = mails
+        .iter()
+        .filter(|m| m.contains("You are the game master"))
+        .count();
+    assert!(to_gm >= 2, "{to_gm} situations");
+    assert_eq!(
+        mails
+            .iter()
+            .filter(|m| m.contains("not an answer I can read"))
+            .count(),
+        1,
+        "the mistyped answer is refused once"
+    );
+    let reports: Vec<&String> = mails
+        .iter()
+        .filter(|m| m.contains("No pack: the game master resolves the base rules."))
+        .collect();
+    assert_eq!(
+        reports.len(),
+        2 * 3,
+        "two phases, to two players and the moderator"
+    );
+    assert!(reports.iter().any(|r| r.contains("End of turn 1, phase 2")));
+    assert!(
+        mails
+            .iter()
+            .all(|m| !m.contains("Nothing was taken") && !m.contains("could not be played")),
+        "no scripted mail is lost"
     );
 }

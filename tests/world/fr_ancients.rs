@@ -178,3 +178,371 @@ proptest! {
         }
     }
 }
+
+use crate::common;
+
+const SEMPRONIUS: &str = "sempronius@rome.example";
+const HANNIBAL: &str = "hannibal@carthage.example";
+const GM: &str = "gamemaster@club.example";
+
+/// A post office in `dir` with the Trebia (no pack: the moderator is the
+/// game master) created from the shipped scenario and army files.
+fn trebia_office(dir: &std::path::Path) -> umpire::post::PostOffice {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/fr-ancients");
+    let text = format!(
+        "ruleset = \"fr-ancients\"\nid = \"trebia\"\ntitle = \"The Trebia\"\nscenario = \"{root}/scenarios/trebia.toml\"\n\
+         first_deadline = \"2026-12-03 20:00\"\nturn_hours = 48\nreminder_hours = 24\n\n\
+         [moderator]\naddress = \"{GM}\"\npassword = \"gmpw\"\n\n\
+         [[side]]\nid = \"rome\"\naddress = \"{SEMPRONIUS}\"\npassword = \"rome1\"\narmy = \"{root}/armies/consular-legion-218bc.toml\"\n\n\
+         [[side]]\nid = \"carthage\"\naddress = \"{HANNIBAL}\"\npassword = \"carth2\"\narmy = \"{root}/armies/hannibal-218bc.toml\"\n"
+    );
+    let path = dir.join("trebia.toml");
+    std::fs::write(&path, text).unwrap();
+    let mut po = umpire::post::PostOffice::open(common::config(dir)).unwrap();
+    po.create_game(
+        &umpire::post::gamefile::GameFile::load(&path).unwrap(),
+        common::t0(),
+    )
+    .unwrap();
+    po
+}
+
+/// The decoded bodies of the mails to `to` from outbox row `from` on.
+fn mails_to(po: &umpire::post::PostOffice, to: &str, from: usize) -> Vec<(String, String)> {
+    common::outbox(po)
+        .into_iter()
+        .skip(from)
+        .filter(|(_, r, _)| r.split(',').any(|a| a == to))
+        .map(|(k, _, raw)| (k, common::body_text(&raw)))
+        .collect()
+}
+
+fn send(po: &mut umpire::post::PostOffice, from: &str, id: &str, body: &str) {
+    po.accept(&common::mail(from, id, body), "test", common::t0())
+        .unwrap();
+}
+
+/// The round the game waits for: (number, whether the game master writes it).
+fn waiting(po: &mut umpire::post::PostOffice) -> (u32, Option<String>, serde_json::Value) {
+    let (name, state) = po.state_of("trebia").unwrap();
+    let r = umpire::games::named(name).unwrap().round(&state).unwrap();
+    (r.number, r.game_master, state)
+}
+
+#[test]
+fn the_trebia_by_mail_with_a_game_master() {
+    use umpire::games::fr_ancients::ruleset::{demo_orders, stand_in_answer};
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = trebia_office(dir.path());
+    let welcome = &mails_to(&po, SEMPRONIUS, 0)[0].1;
+    assert!(
+        welcome.contains("Roman Triarii") && welcome.contains("No pack: the game master"),
+        "{welcome}"
+    );
+
+    // Round 1, Rome's phase: Carthage sends its standing orders, then Rome
+    // its moves; the phase stops where the sheet needs the base rules.
+    let mark = common::outbox(&po).len();
+    send(
+        &mut po,
+        HANNIBAL,
+        "c1@c",
+        "GAME trebia SIDE carthage PASSWORD carth2 TURN 1\nCarthaginian Noble Cavalry: counter-charge\nEND\n",
+    );
+    let confirm = &mails_to(&po, HANNIBAL, mark)[0].1;
+    assert!(
+        confirm.contains("Understood:") && confirm.contains("Carthaginian Noble Cavalry"),
+        "{confirm}"
+    );
+    let (number, gm, state) = waiting(&mut po);
+    assert_eq!((number, gm.is_none()), (1, true), "Rome writes round 1");
+    let (side, orders) = demo_orders(&state).unwrap();
+    assert_eq!(side, "rome");
+    let mark = common::outbox(&po).len();
+    send(
+        &mut po,
+        SEMPRONIUS,
+        "r1@r",
+        &format!("GAME trebia SIDE rome PASSWORD rome1 TURN 1\n{orders}END\n"),
+    );
+    let (number, gm, _) = waiting(&mut po);
+    let situation = gm.expect("without a pack the game master is asked");
+    assert_eq!(number, 2);
+    assert!(
+        mails_to(&po, HANNIBAL, mark)
+            .iter()
+            .all(|(k, _)| k != "report"),
+        "players get no report before the phase is complete"
+    );
+    let to_gm = mails_to(&po, GM, mark);
+    let asked = &to_gm.last().unwrap().1;
+    assert!(
+        asked.contains("You are the game master")
+            && asked.contains("TURN 2")
+            && asked.contains(situation.lines().next().unwrap())
+            && asked.contains("came from the seed"),
+        "{asked}"
+    );
+
+    // A player cannot answer the game master's round.
+    let mark = common::outbox(&po).len();
+    send(
+        &mut po,
+        SEMPRONIUS,
+        "r2@r",
+        "GAME trebia SIDE rome PASSWORD rome1 TURN 2\n1: pass\nEND\n",
+    );
+    let refused = &mails_to(&po, SEMPRONIUS, mark)[0];
+    assert!(
+        refused.0 == "refusal" && refused.1.contains("waiting for the game master's answer"),
+        "{refused:?}"
+    );
+    assert_eq!(waiting(&mut po).0, 2);
+
+    // A spoofed From with the game master's password is refused: the
+    // sender hears nothing, the game master is told, nothing is taken.
+    let mark = common::outbox(&po).len();
+    send(
+        &mut po,
+        "spy@rome.example",
+        "s1@s",
+        "MODERATOR trebia PASSWORD gmpw TURN 2\n1: pass\nEND\n",
+    );
+    assert!(mails_to(&po, "spy@rome.example", mark).is_empty());
+    assert!(mails_to(&po, GM, mark)[0]
+        .1
+        .contains("came with your password, but from spy@rome.example"));
+    assert_eq!(waiting(&mut po).0, 2);
+
+    // A bad answer is refused with the line quoted; then a good one.
+    let mark = common::outbox(&po).len();
+    send(
+        &mut po,
+        GM,
+        "g1@g",
+        "MODERATOR trebia PASSWORD gmpw TURN 2\n1: pas\nEND\n",
+    );
+    let reply = &mails_to(&po, GM, mark)[0].1;
+    assert!(
+        reply.contains("1: pas")
+            && reply.contains("^")
+            && reply.contains("not an answer I can read")
+            && reply.contains("The round waits"),
+        "{reply}"
+    );
+    assert_eq!(waiting(&mut po).0, 2, "a refused answer plays nothing");
+
+    // The game master answers every situation of the phase (by the
+    // stand-in's procedures) until the players get the report.
+    let mark = common::outbox(&po).len();
+    let mut rounds = 0;
+    loop {
+        let (number, gm, state) = waiting(&mut po);
+        if gm.is_none() {
+            break;
+        }
+        rounds += 1;
+        assert!(rounds < 30, "the phase never completes");
+        let answer = stand_in_answer(&state).unwrap();
+        send(
+            &mut po,
+            GM,
+            &format!("g{number}@g"),
+            &format!("MODERATOR trebia PASSWORD gmpw TURN {number}\n{answer}END\n"),
+        );
+        let reply = &mails_to(&po, GM, mark)
+            .into_iter()
+            .rev()
+            .find(|(k, _)| k == "reply")
+            .unwrap()
+            .1;
+        assert!(reply.contains("Every line is taken"), "{reply}");
+    }
+    let reports = mails_to(&po, HANNIBAL, mark);
+    let report = &reports
+        .iter()
+        .find(|(k, _)| k == "report")
+        .expect("the phase report")
+        .1;
+    assert!(
+        report.contains("No pack: the game master resolves the base rules.")
+            && report.contains("Dice rolled before the game master's answers, in round 1:")
+            && report.contains("7. Determine Phase Winner"),
+        "{report}"
+    );
+    let (number, _, state) = waiting(&mut po);
+    assert_eq!(
+        umpire::games::named("fr-ancients")
+            .unwrap()
+            .round(&state)
+            .unwrap()
+            .writers,
+        ["carthage"],
+        "round {number} is Carthage's phase"
+    );
+
+    // Every round played replays from its seed to the same result.
+    for round in 1..number {
+        let (text, ok) = umpire::post::verify_turn(&mut po, "trebia", round).unwrap();
+        assert!(ok, "round {round}: {text}");
+    }
+}
+
+#[test]
+fn a_phase_resolves_the_same_with_the_same_seed() {
+    use umpire::games::{named, RoundInput, Setup};
+    let r = named("fr-ancients").unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/fr-ancients");
+    let scenario = std::fs::read_to_string(root.join("scenarios/trebia.toml")).unwrap();
+    let armies = std::collections::BTreeMap::from([
+        (
+            "rome".to_string(),
+            std::fs::read_to_string(root.join("armies/consular-legion-218bc.toml")).unwrap(),
+        ),
+        (
+            "carthage".to_string(),
+            std::fs::read_to_string(root.join("armies/hannibal-218bc.toml")).unwrap(),
+        ),
+    ]);
+    for pack in [None, Some(STAND_IN)] {
+        let new = r
+            .new_game(&Setup {
+                scenario_path: &root.join("scenarios/trebia.toml"),
+                scenario_text: &scenario,
+                options: &toml::Table::new(),
+                max_turns: 12,
+                seed: [2; 32],
+                armies: &armies,
+                pack,
+            })
+            .unwrap();
+        assert!(r.version(&new.options).contains(match pack {
+            Some(_) => "pack stand-in rules, not FR! sha256 ",
+            None => "no pack",
+        }));
+        let play = |seed: u8| {
+            let mut dice = SeededDice::new([seed; 32]);
+            let out = r
+                .resolve(RoundInput {
+                    state: &new.state,
+                    options: &new.options,
+                    setup: &scenario,
+                    last_turn: 12,
+                    orders: &Default::default(),
+                    dice: &mut dice,
+                })
+                .unwrap();
+            (out.state, out.dice, out.sections.len())
+        };
+        assert_eq!(play(9), play(9), "equal seeds, equal rounds");
+        let (after, _, _) = play(9);
+        let next = r.round(&after).unwrap();
+        match pack {
+            Some(_) => assert_eq!(next.writers, ["carthage"], "a pack plays the phase through"),
+            None => assert!(next.game_master.is_some(), "the game master is asked"),
+        }
+    }
+}
+
+/// Every example of the players' guide (docs/fr-ancients/guide.md) is
+/// checked on the Trebia as it starts: ```orders trebia SIDE blocks without
+/// a refused line, ```orders-error blocks with at least one.
+#[test]
+fn every_example_in_the_players_guide_is_checked() {
+    let guide = include_str!("../../docs/fr-ancients/guide.md");
+    let game = trebia(None).unwrap();
+    let mut blocks = Vec::new();
+    let mut current: Option<(String, String)> = None;
+    for line in guide.lines() {
+        match (&mut current, line.strip_prefix("```")) {
+            (None, Some(info)) if info.starts_with("orders") => {
+                current = Some((info.to_string(), String::new()))
+            }
+            (Some(_), Some(_)) => blocks.push(current.take().unwrap()),
+            (Some((_, body)), None) => {
+                body.push_str(line);
+                body.push('\n');
+            }
+            _ => {}
+        }
+    }
+    assert!(blocks.len() >= 3, "only {} examples", blocks.len());
+    for (info, text) in blocks {
+        let words: Vec<&str> = info.split_whitespace().collect();
+        assert_eq!(words[1], "trebia", "{info}");
+        let c = game.check_orders(words[2], &text);
+        let errors = c
+            .diagnostics
+            .iter()
+            .filter(|d| umpire::diagnostic::Severity::is_error(&d.kind))
+            .count();
+        match words[0] {
+            "orders" => assert!(
+                errors == 0 && !c.confirmation(&game.battle).is_empty(),
+                "guide example '{info}' is refused:\n{text}\n{}",
+                c.render()
+            ),
+            "orders-error" => assert!(errors > 0, "'{info}' should be refused:\n{text}"),
+            other => panic!("unknown block {other}"),
+        }
+    }
+}
+
+#[test]
+fn a_game_master_who_misses_the_deadline_holds_the_game() {
+    use umpire::games::fr_ancients::ruleset::demo_orders;
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = trebia_office(dir.path());
+    let (_, _, state) = waiting(&mut po);
+    let (_, orders) = demo_orders(&state).unwrap();
+    send(
+        &mut po,
+        SEMPRONIUS,
+        "r1@r",
+        &format!("GAME trebia SIDE rome PASSWORD rome1\n{orders}END\n"),
+    );
+    let (number, gm, _) = waiting(&mut po);
+    assert!(gm.is_some());
+    // Reminded before the deadline, once.
+    let mark = common::outbox(&po).len();
+    let soon = common::t0() + chrono::Duration::hours(4 * 24 + 1);
+    assert_eq!(po.tick(soon).unwrap(), 0);
+    assert_eq!(po.tick(soon).unwrap(), 0);
+    let reminders: Vec<String> = mails_to(&po, GM, mark)
+        .into_iter()
+        .filter(|(k, _)| k == "reminder")
+        .map(|(_, m)| m)
+        .collect();
+    assert_eq!(reminders.len(), 1, "{reminders:?}");
+    assert!(reminders[0].contains("is due by") && reminders[0].contains("You are the game master"));
+    // Past the deadline: nothing is played; he is told, the players too,
+    // and the deadline moves on.
+    let mark = common::outbox(&po).len();
+    let late = common::t0() + chrono::Duration::days(5);
+    assert_eq!(po.tick(late).unwrap(), 0, "never played without him");
+    assert_eq!(waiting(&mut po).0, number);
+    assert!(mails_to(&po, GM, mark)
+        .iter()
+        .any(|(_, m)| m.contains("The game waits for it")));
+    assert!(mails_to(&po, HANNIBAL, mark)
+        .iter()
+        .any(|(_, m)| m.contains("waits for the game master's answer")));
+    let mark = common::outbox(&po).len();
+    assert_eq!(po.tick(late).unwrap(), 0);
+    assert!(
+        mails_to(&po, GM, mark).is_empty(),
+        "told once per missed deadline"
+    );
+}
+
+#[test]
+fn the_shipped_trebia_game_file_names_both_armies() {
+    let file = umpire::post::gamefile::GameFile::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/campaigns/fr-ancients/games/trebia.toml"
+    )))
+    .unwrap();
+    let (armies, pack) = file.read_armies_and_pack().unwrap();
+    assert_eq!(armies.keys().collect::<Vec<_>>(), ["carthage", "rome"]);
+    assert!(pack.is_none(), "the moderator is the game master");
+}

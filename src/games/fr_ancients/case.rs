@@ -245,7 +245,34 @@ fn compare(fails: &mut Vec<String>, key: &str, want: &toml::Value, got: &toml::V
     }
 }
 
-fn battle_case(file: &CaseFile, pack: Option<&Pack>) -> Result<Vec<String>, String> {
+/// The battle a case file sets up (with its pack, when it names the
+/// stand-in), its house rules and the pack's text, for checking orders
+/// against it offline (`umpire orders check --case`).
+///
+/// # Errors
+/// When the case file cannot be read.
+pub fn case_battle(text: &str) -> Result<(Battle, Options, Option<String>), String> {
+    let file: CaseFile = toml::from_str(text).map_err(|e| e.message().to_string())?;
+    let pack_text = match file.pack.as_deref() {
+        None => None,
+        Some("stand-in") => Some(super::pack::STAND_IN.to_string()),
+        Some(other) => {
+            return Err(format!(
+                "pack '{other}': case files use \"stand-in\" or none"
+            ))
+        }
+    };
+    let pack = pack_text
+        .as_deref()
+        .map(Pack::from_toml)
+        .transpose()
+        .map_err(|e| e.join("; "))?;
+    let layout = layout_of(&file)?;
+    let battle = layout.battle(pack.as_ref()).map_err(|e| e.join("; "))?;
+    Ok((battle, Options::from_table(&file.options)?, pack_text))
+}
+
+fn layout_of(file: &CaseFile) -> Result<Layout, String> {
     let mut layout = toml::Table::new();
     for (k, v) in [
         ("table", &file.table),
@@ -258,9 +285,13 @@ fn battle_case(file: &CaseFile, pack: Option<&Pack>) -> Result<Vec<String>, Stri
             layout.insert(k.into(), v.clone());
         }
     }
-    let layout: Layout = toml::Value::Table(layout)
+    toml::Value::Table(layout)
         .try_into()
-        .map_err(|e: toml::de::Error| format!("layout: {}", e.message()))?;
+        .map_err(|e: toml::de::Error| format!("layout: {}", e.message()))
+}
+
+fn battle_case(file: &CaseFile, pack: Option<&Pack>) -> Result<Vec<String>, String> {
+    let layout = layout_of(file)?;
     let battle = layout.battle(pack).map_err(|e| e.join("; "))?;
     let options = Options::from_table(&file.options)?;
     let stop = match file.stop_after.as_deref() {

@@ -13,11 +13,12 @@
 //! ```
 
 use super::desk::{write_answer, Desk};
-use super::game::{trebia, Game, Resolution};
+use super::game::{trebia, Resolution};
 use super::orders::TurnOrders;
 use super::pack::Pack;
 use super::questions::Base;
 use super::resolve::PackRules;
+use super::table::Battle;
 use crate::dice::SeededDice;
 
 /// The seed of the demonstration's dice.
@@ -25,9 +26,8 @@ const SEED: [u8; 32] = [18; 32];
 /// A phase never needs more rounds with the game master than this.
 const MAX_ROUNDS: usize = 40;
 
-/// Orders for a side: its front line steps forward, its horse advances.
-fn orders_for(game: &Game, side: &str) -> String {
-    let b = &game.battle;
+/// Orders for a side: its skirmishers step forward, its horse advances.
+pub fn orders_for(b: &Battle, side: &str) -> String {
     let mut out = String::new();
     let ahead = if b.sides[0].id == side { 1.0 } else { -1.0 };
     for u in b
@@ -68,7 +68,7 @@ pub fn one_turn_with_gm() -> Vec<String> {
         // The phasing side moves; the other writes no standing orders here.
         {
             let side = game.battle.phasing().clone();
-            let text = orders_for(&game, &side);
+            let text = orders_for(&game.battle, &side);
             let checked = game.check_orders(&side, &text);
             out.push(format!(
                 "From {side}:\n{text}\nThe umpire's confirmation:\n{}\n{}",

@@ -152,12 +152,40 @@ pub fn start(
     armies: &BTreeMap<String, String>,
     pack: Option<&str>,
 ) -> Result<Game, Vec<String>> {
+    let sides: Vec<(String, String)> = game
+        .sides
+        .iter()
+        .map(|s| (s.id.clone(), s.army.clone()))
+        .collect();
+    let (battle, options, pack) = start_battle(&game.options, &sides, scenario, armies, pack)?;
+    Ok(Game {
+        id: game.id.clone(),
+        title: game.title.clone(),
+        battle,
+        options,
+        pack,
+    })
+}
+
+/// The battle a game starts from: the scenario's table with each side's
+/// army (`sides` are (side, army file name) pairs; `armies` the files'
+/// texts by side) checked and deployed, the house rules, and the pack.
+///
+/// # Errors
+/// Every problem found in the files.
+pub fn start_battle(
+    house_rules: &toml::Table,
+    sides: &[(String, String)],
+    scenario: &str,
+    armies: &BTreeMap<String, String>,
+    pack: Option<&str>,
+) -> Result<(Battle, Options, Option<Pack>), Vec<String>> {
     let pack = pack.map(Pack::from_toml).transpose().map_err(|e| {
         e.into_iter()
             .map(|m| format!("pack: {m}"))
             .collect::<Vec<_>>()
     })?;
-    let options = Options::from_table(&game.options).map_err(|e| vec![format!("[options] {e}")])?;
+    let options = Options::from_table(house_rules).map_err(|e| vec![format!("[options] {e}")])?;
     let mut table: toml::Table =
         toml::from_str(scenario).map_err(|e| vec![format!("scenario: {}", e.message())])?;
     let deployments: Vec<Deployment> = match table.remove("deployment") {
@@ -176,12 +204,12 @@ pub fn start(
             .collect::<Vec<_>>()
     })?;
     let mut errors = Vec::new();
-    for side in &game.sides {
-        let Some(text) = armies.get(&side.id) else {
-            errors.push(format!("side {}: no army file", side.id));
+    for (id, file) in sides {
+        let Some(text) = armies.get(id) else {
+            errors.push(format!("side {id}: no army file"));
             continue;
         };
-        let army = match ArmyFile::from_toml(&side.army, text) {
+        let army = match ArmyFile::from_toml(file, text) {
             Ok(a) => a,
             Err(e) => {
                 errors.push(e.to_string());
@@ -190,19 +218,11 @@ pub fn start(
         };
         let report = check_army(&army, pack.as_ref());
         if !report.breaches.is_empty() {
-            errors.extend(
-                report
-                    .breaches
-                    .iter()
-                    .map(|b| format!("side {}: {b}", side.id)),
-            );
+            errors.extend(report.breaches.iter().map(|b| format!("side {id}: {b}")));
             continue;
         }
-        let Some(d) = deployments.iter().find(|d| d.side == side.id) else {
-            errors.push(format!(
-                "the scenario has no [[deployment]] for side {}",
-                side.id
-            ));
+        let Some(d) = deployments.iter().find(|d| &d.side == id) else {
+            errors.push(format!("the scenario has no [[deployment]] for side {id}"));
             continue;
         };
         match deploy(&mut battle, &army, &report.units, d, pack.as_ref(), base) {
@@ -213,13 +233,7 @@ pub fn start(
     if !errors.is_empty() {
         return Err(errors);
     }
-    Ok(Game {
-        id: game.id.clone(),
-        title: game.title.clone(),
-        battle,
-        options,
-        pack,
-    })
+    Ok((battle, options, pack))
 }
 
 /// The bases across a unit of a type fields at the start (one rank);

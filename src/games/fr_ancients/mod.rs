@@ -38,6 +38,7 @@ pub mod questions;
 pub mod rage;
 pub mod report;
 pub mod resolve;
+pub mod ruleset;
 pub mod sequence;
 pub mod setup;
 pub mod sheet;

@@ -143,6 +143,7 @@ impl Deployment {
             number: self.done as u32 + 1,
             label: format!("set-up, {}", writers.join(" and ")),
             writers,
+            game_master: None,
         }
     }
 
@@ -284,6 +285,7 @@ fn round_of(state: &State) -> Round {
         number,
         label,
         writers: vec![side.0],
+        game_master: None,
     }
 }
 
@@ -585,6 +587,7 @@ impl Ruleset for FurorBarbarus {
     }
 
     fn new_game(&self, setup: &Setup<'_>) -> Result<NewGame, RulesetError> {
+        setup.no_armies_nor_pack(self.title())?;
         let (scenario, map) = load_scenario(setup)?;
         let options: Options = toml::Value::Table(setup.options.clone())
             .try_into()
@@ -1014,6 +1017,8 @@ mod tests {
                 options: &options,
                 max_turns: 12,
                 seed: [5; 32],
+                armies: &Default::default(),
+                pack: None,
             })
             .unwrap();
         (g, text)

@@ -175,6 +175,7 @@ impl Ruleset for HyborianAge {
     }
 
     fn new_game(&self, setup: &Setup<'_>) -> Result<NewGame, RulesetError> {
+        setup.no_armies_nor_pack(self.title())?;
         let loaded =
             scenario::load(setup.scenario_text).map_err(|e| RulesetError::Setup(e.to_string()))?;
         let options: GameOptions = toml::Value::Table(setup.options.clone())
@@ -221,6 +222,7 @@ impl Ruleset for HyborianAge {
             number: table.turn,
             label: format!("turn {}", table.turn),
             writers: table.sides().into_iter().collect(),
+            game_master: None,
         })
     }
 
@@ -360,6 +362,8 @@ mod tests {
                 options: &toml::Table::new(),
                 max_turns: 4,
                 seed: [1; 32],
+                armies: &Default::default(),
+                pack: None,
             })
             .unwrap();
         assert_eq!(new.sides, ["aquilonia", "nemedia"]);

@@ -4,10 +4,11 @@
 //! enemy's phase (counter-charges, opening ranks to scythed chariots).
 
 use crate::games::fr_ancients::table::{CharacterId, Formation, Place, SideId, UnitId};
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One unit's order for its side's movement (step 4d).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum UnitOrder {
     /// "Roman Hastati 1: move to 30, 20 facing 0" (`at full speed` lets
     /// unmanoeuvreable troops wheel at full speed, with a rally test).
@@ -73,7 +74,7 @@ impl UnitOrder {
 }
 
 /// A unit's choice in the missile fire step.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Shoot {
     /// "Balearic Slingers 1: shoot Roman Velites 2"
     At(UnitId),
@@ -82,7 +83,7 @@ pub enum Shoot {
 }
 
 /// One side's checked orders for a turn.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SideOrders {
     /// In the order written.
     pub moves: Vec<UnitOrder>,
@@ -100,7 +101,7 @@ pub struct SideOrders {
 }
 
 /// Both sides' orders for the turn.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct TurnOrders {
     pub sides: BTreeMap<SideId, SideOrders>,
 }

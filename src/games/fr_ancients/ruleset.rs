@@ -1,0 +1,827 @@
+//! FR! Ancients behind the rule-set boundary: what the post office, the
+//! report frame and the case runner ask of a rule set, answered with this
+//! folder's army checker, order language, engine, game master's desk,
+//! report and picture.
+//!
+//! What crosses the boundary: the state is the [`Battle`] at the start of
+//! the phase to play, with the house rules, the pack's text (if any) and,
+//! while the game master is asked, the phase [`Pending`]; a side's orders
+//! are its checked [`SideOrders`]; the game master's are his answer's text.
+//!
+//! A turn is two phases (ruling FA-1) and a phase is a **round**: the
+//! phasing side writes; the other may send its standing orders
+//! (counter-charges, opening ranks) before the round is played. With a
+//! pack the phase is played at once. Without one, where the sheet cannot
+//! resolve alone the phase stops at a situation, and the next round is one
+//! the **game master** answers ([`Round::game_master`], ruling FA-44): the
+//! post office mails him the situation and its dice, takes his answer under
+//! `TURN n`, and this rule set replays the phase from its start with the
+//! dice already rolled and every answer so far — to the next situation (a
+//! further round of his) or the end of the phase, whose report the players
+//! get.
+//!
+//! ```
+//! use umpire::games::{ruleset, Ruleset};
+//! let r = ruleset("fr-ancients").unwrap();
+//! assert_eq!(r.title(), "FR! Ancients");
+//! assert!(r.guide().contains("Trebia"));
+//! ```
+
+use super::desk::{read_answers, write_answer, Desk, Situation};
+use super::events::Logged;
+use super::game::start_battle;
+use super::options::Options;
+use super::orders::{check, SideOrders, TurnOrders};
+use super::pack::Pack;
+use super::questions::Base;
+use super::report::{svg, Report};
+use super::resolve::PackRules;
+use super::sequence::{run_phase, Part, Stopped};
+use super::table::Battle;
+use crate::case::CaseOutcome;
+use crate::diagnostic::Rendered;
+use crate::dice::{Dice, DiceError, DieKind, ScriptedDice};
+use crate::games::{
+    Checked, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup, Welcome,
+    GAME_MASTER,
+};
+use crate::report::{RoundReport, Section};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// *FR! Ancients* as a [`Ruleset`].
+pub struct FrAncients;
+
+/// A game between rounds.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct State {
+    /// The battle at the start of the phase to play.
+    pub battle: Battle,
+    pub options: Options,
+    /// The pack's text, when the game is played with one.
+    pub pack: Option<String>,
+    /// The rounds played so far (the players' and the game master's).
+    pub played: u32,
+    /// The last turn of the battle (the game file's `max_turns`).
+    pub last_turn: u32,
+    /// The phase under way while the game master is asked.
+    pub pending: Option<Pending>,
+}
+
+/// A phase stopped for the game master.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Pending {
+    /// The phase's orders, as they stood when it was first played.
+    pub orders: TurnOrders,
+    /// The game master's answers so far, in order, as he wrote them: the
+    /// phase is replayed reading each against the situation it answered.
+    pub answers: Vec<String>,
+    /// Every die rolled in the phase so far, with the round whose seed
+    /// rolled it: a replay rolls them again from here.
+    pub rolled: BTreeMap<String, Rolled>,
+    /// The part the phase stopped at, and the situation mailed.
+    pub part: Part,
+    pub situation: String,
+}
+
+/// One die of a phase under way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rolled {
+    pub value: u8,
+    pub round: u32,
+}
+
+/// The game master's checked answer, as stored: its text.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct GmOrders {
+    answer: String,
+}
+
+/// What the options say about a game, for its rules' identity.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Identity {
+    options: Options,
+    /// The pack's name and SHA-256, when there is one.
+    pack: Option<(String, String)>,
+}
+
+fn read<T: DeserializeOwned>(what: &str, json: &Json) -> Result<T, RulesetError> {
+    serde_json::from_value(json.clone()).map_err(|e| RulesetError::Corrupt(format!("{what}: {e}")))
+}
+
+fn json<T: Serialize>(value: &T) -> Result<Json, RulesetError> {
+    serde_json::to_value(value).map_err(|e| RulesetError::Corrupt(e.to_string()))
+}
+
+impl State {
+    fn pack(&self) -> Result<Option<Pack>, RulesetError> {
+        self.pack
+            .as_deref()
+            .map(Pack::from_toml)
+            .transpose()
+            .map_err(|e| RulesetError::Corrupt(format!("the pack: {}", e.join("; "))))
+    }
+
+    /// The report line naming the base rules.
+    fn base_rules(&self) -> Result<String, RulesetError> {
+        Ok(match self.pack()? {
+            Some(p) if p.stand_in => format!(
+                "Pack: {} (sha256 {}) — stand-in rules, not FR!",
+                p.name, p.hash
+            ),
+            Some(p) => format!("Pack: {} (sha256 {})", p.name, p.hash),
+            None => "No pack: the game master resolves the base rules.".to_string(),
+        })
+    }
+}
+
+/// The round a state waits for.
+fn round_of(state: &State) -> Round {
+    let b = &state.battle;
+    let number = state.played + 1;
+    let phase = format!("turn {}, phase {} ({})", b.turn, b.phase, b.phasing());
+    match &state.pending {
+        Some(p) => Round {
+            number,
+            label: format!(
+                "{phase}: the game master's answer to part {}",
+                p.part.code()
+            ),
+            writers: Vec::new(),
+            game_master: Some(p.situation.clone()),
+        },
+        None => Round {
+            number,
+            label: phase,
+            writers: vec![b.phasing().clone()],
+            game_master: None,
+        },
+    }
+}
+
+/// Dice for a replay: the phase's dice already rolled, then the round's
+/// own; every roll written down with whether it is new.
+struct Replay<'a> {
+    rolled: &'a BTreeMap<String, Rolled>,
+    fresh: &'a mut dyn Dice,
+    rolls: Vec<(String, u8, Option<u32>)>,
+}
+
+impl Dice for Replay<'_> {
+    fn roll_die(&mut self, key: &str, die: DieKind) -> Result<u8, DiceError> {
+        let (v, earlier) = match self.rolled.get(key) {
+            Some(r) => (r.value, Some(r.round)),
+            None => (self.fresh.roll_die(key, die)?, None),
+        };
+        self.rolls.push((key.to_string(), v, earlier));
+        Ok(v)
+    }
+}
+
+/// What replaying a phase came to.
+struct Replayed {
+    run: super::sequence::PhaseRun,
+    rolls: Vec<(String, u8, Option<u32>)>,
+    /// The situation the run stopped at, when it did.
+    situation: Option<Situation>,
+}
+
+/// Play the state's phase from its start with `answers` (read in order,
+/// each against the situation it answers) and the dice.
+fn replay(
+    state: &State,
+    orders: &TurnOrders,
+    answers: &[String],
+    rolled: &BTreeMap<String, Rolled>,
+    fresh: &mut dyn Dice,
+) -> Result<Replayed, RulesetError> {
+    let pack = state.pack()?;
+    let mut desk = Desk::default();
+    let engine = |e: DiceError| RulesetError::Engine(e.to_string());
+    let mut n = 0;
+    loop {
+        let mut dice = Replay {
+            rolled,
+            fresh: &mut *fresh,
+            rolls: Vec::new(),
+        };
+        let mut rules = pack.as_ref().map(|p| PackRules { pack: p });
+        let mut answers_so_far = desk.clone();
+        let base: &mut dyn Base = match rules.as_mut() {
+            Some(r) => r,
+            None => &mut answers_so_far,
+        };
+        let run = run_phase(
+            &state.battle,
+            orders,
+            &state.options,
+            pack.as_ref(),
+            base,
+            &mut dice,
+            Part::EndOfPhase,
+        )
+        .map_err(engine)?;
+        let rolls = dice.rolls;
+        let situation = match &run.stopped {
+            Stopped::Done => None,
+            Stopped::Gm { part, questions } => {
+                Some(Situation::new(&run.battle, *part, questions.clone(), None))
+            }
+        };
+        match (&situation, answers.get(n)) {
+            (Some(s), Some(text)) => {
+                let reading = read_answers(s, &run.battle, text);
+                desk.answers.extend(reading.answers);
+                n += 1;
+            }
+            _ => {
+                return Ok(Replayed {
+                    run,
+                    rolls,
+                    situation,
+                })
+            }
+        }
+    }
+}
+
+/// A side's units for its welcome, and an order to copy.
+fn forces(b: &Battle, side: &str) -> (String, String) {
+    let mut s = String::from("Your units:\n");
+    let mut example = String::new();
+    for u in b.units.values().filter(|u| u.side == side) {
+        let _ = writeln!(
+            s,
+            "  {} ({}, {} bases wide) at {:.1}, {:.1} facing {:.0}",
+            u.name, u.troop, u.files, u.front.x, u.front.y, u.facing
+        );
+        if example.is_empty() && u.troop.is_cavalry() {
+            let ahead = if b.sides[0].id == side { 6.0 } else { -6.0 };
+            example = format!(
+                "{}: move to {:.1}, {:.1}\n",
+                u.name,
+                u.front.x,
+                u.front.y + ahead
+            );
+        }
+    }
+    let people: Vec<String> = b
+        .characters
+        .values()
+        .filter(|c| c.side == side)
+        .map(|c| {
+            format!(
+                "  {} {}, with {}",
+                c.rank,
+                c.name,
+                c.with.as_deref().map_or("no unit".into(), |u| b.name(u))
+            )
+        })
+        .collect();
+    if !people.is_empty() {
+        s.push_str("Your characters:\n");
+        for p in people {
+            let _ = writeln!(s, "{p}");
+        }
+    }
+    (s, example)
+}
+
+/// The table summary for the report partials.
+fn summary(b: &Battle) -> Json {
+    let sides: Vec<Json> = b
+        .sides
+        .iter()
+        .map(|s| {
+            let units: Vec<Json> = b
+                .units
+                .values()
+                .filter(|u| u.side == s.id && u.is_present())
+                .map(|u| {
+                    serde_json::json!({
+                        "name": u.name,
+                        "at": format!("{:.1}, {:.1} facing {:.0}", u.front.x, u.front.y, u.facing),
+                        "dmz": u.dmz,
+                        "status": u.status.code(),
+                    })
+                })
+                .collect();
+            serde_json::json!({
+                "side": s.id,
+                "clock": s.clock().map_or("the base book's start (M10)".to_string(), |c| c.to_string()),
+                "units": units,
+            })
+        })
+        .collect();
+    Json::Array(sides)
+}
+
+fn event_lines(events: &[Logged], b: &Battle) -> Json {
+    Json::Array(
+        events
+            .iter()
+            .map(|l| serde_json::json!({"part": l.part.code(), "line": l.event.line(b)}))
+            .collect(),
+    )
+}
+
+impl Ruleset for FrAncients {
+    fn name(&self) -> &'static str {
+        super::RULESET
+    }
+
+    fn title(&self) -> &'static str {
+        "FR! Ancients"
+    }
+
+    fn version(&self, options: &Json) -> String {
+        let pack = options
+            .get("pack")
+            .and_then(|p| p.as_array())
+            .map(|p| {
+                format!(
+                    "pack {} sha256 {}",
+                    p.first().and_then(Json::as_str).unwrap_or(""),
+                    p.get(1).and_then(Json::as_str).unwrap_or("")
+                )
+            })
+            .unwrap_or_else(|| "no pack (the game master)".into());
+        format!(
+            "{} {} {pack} options {}",
+            super::RULESET,
+            env!("CARGO_PKG_VERSION"),
+            options.get("options").unwrap_or(&Json::Null)
+        )
+    }
+
+    fn guide(&self) -> &'static str {
+        include_str!("../../../docs/fr-ancients/guide.md")
+    }
+
+    fn templates(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            (
+                "fr-ancients/summary.txt",
+                include_str!("../../../templates/fr-ancients/summary.txt"),
+            ),
+            (
+                "fr-ancients/summary.html",
+                include_str!("../../../templates/fr-ancients/summary.html"),
+            ),
+        ]
+    }
+
+    fn new_game(&self, setup: &Setup<'_>) -> Result<NewGame, RulesetError> {
+        let mut sides: Vec<(String, String)> = setup
+            .armies
+            .keys()
+            .map(|s| (s.clone(), format!("the army file of side {s}")))
+            .collect();
+        if sides.is_empty() {
+            sides.push((
+                "?".into(),
+                "(none: give each [[side]] an `army` file)".into(),
+            ));
+        }
+        let (battle, options, pack) = start_battle(
+            setup.options,
+            &sides,
+            setup.scenario_text,
+            setup.armies,
+            setup.pack,
+        )
+        .map_err(|e| RulesetError::Setup(e.join("; ")))?;
+        let mut ids: Vec<String> = battle.sides.iter().map(|s| s.id.clone()).collect();
+        ids.sort();
+        for id in &ids {
+            if !setup.armies.contains_key(id) {
+                return Err(RulesetError::Setup(format!(
+                    "side {id} has no army file: give its [[side]] `army = \"FILE\"`"
+                )));
+            }
+        }
+        let base = match &pack {
+            Some(p) => format!(
+                "Base rules: the pack {} (sha256 {}){}.",
+                p.name,
+                p.hash,
+                if p.stand_in {
+                    " — stand-in rules, not FR!"
+                } else {
+                    ""
+                }
+            ),
+            None => "No pack: the game master resolves the base rules; a phase may wait for his answers before its report comes.".to_string(),
+        };
+        let length = format!(
+            "The battle lasts at most {} turns, each of two phases: {}'s, then {}'s. Each phase is a round: the phasing side writes its moves, charges, shots and challenges; the other may send its standing orders (counter-charge, open ranks) before it is played.\n{base}",
+            setup.max_turns,
+            battle.sides[0].id,
+            battle.sides[1].id,
+        );
+        let welcome = ids
+            .iter()
+            .map(|id| {
+                let (briefing, example) = forces(&battle, id);
+                (
+                    id.clone(),
+                    Welcome {
+                        rules: self.title().to_string(),
+                        length: length.clone(),
+                        briefing,
+                        example,
+                    },
+                )
+            })
+            .collect();
+        let identity = Identity {
+            options: options.clone(),
+            pack: pack.as_ref().map(|p| (p.name.clone(), p.hash.clone())),
+        };
+        let state = State {
+            battle,
+            options,
+            pack: setup.pack.map(str::to_string),
+            played: 0,
+            last_turn: setup.max_turns,
+            pending: None,
+        };
+        Ok(NewGame {
+            state: json(&state)?,
+            options: json(&identity)?,
+            sides: ids,
+            last_turn: setup.max_turns,
+            welcome,
+        })
+    }
+
+    fn sides(&self, state: &Json) -> Result<Vec<String>, RulesetError> {
+        let s: State = read("the game", state)?;
+        let mut ids: Vec<String> = s.battle.sides.iter().map(|s| s.id.clone()).collect();
+        ids.sort();
+        Ok(ids)
+    }
+
+    fn round(&self, state: &Json) -> Result<Round, RulesetError> {
+        Ok(round_of(&read("the game", state)?))
+    }
+
+    fn check_orders(
+        &self,
+        state: &Json,
+        side: &str,
+        sheet: &str,
+        envelope: &[Rendered],
+    ) -> Result<Checked, RulesetError> {
+        let state: State = read("the game", state)?;
+        let mut text = String::new();
+        for d in envelope {
+            text.push_str(&d.text);
+            text.push('\n');
+        }
+        let envelope_errors = envelope.iter().filter(|d| d.error).count();
+        if side == GAME_MASTER {
+            let Some(p) = &state.pending else {
+                text.push_str("No question waits for the game master; nothing was taken.\n");
+                return Ok(Checked {
+                    orders: json(&GmOrders::default())?,
+                    understood: Vec::new(),
+                    confirmation: text,
+                    errors: envelope_errors + 1,
+                });
+            };
+            // The situation again: the phase replayed with the dice rolled.
+            let mut none = ScriptedDice::default();
+            let r = replay(&state, &p.orders, &p.answers, &p.rolled, &mut none)?;
+            let Some(situation) = r.situation else {
+                return Err(RulesetError::Corrupt(
+                    "the phase waiting for the game master replays to its end".into(),
+                ));
+            };
+            let reading = read_answers(&situation, &r.run.battle, sheet);
+            let understood: Vec<(String, String)> = situation
+                .questions
+                .iter()
+                .enumerate()
+                .filter_map(|(i, q)| {
+                    reading
+                        .answers
+                        .get(&q.key)
+                        .map(|a| (q.key.clone(), write_answer(i + 1, a)))
+                })
+                .collect();
+            text.push_str("Understood:\n");
+            if understood.is_empty() {
+                text.push_str("  (nothing)\n");
+            }
+            for (_, l) in &understood {
+                let _ = writeln!(text, "  {l}");
+            }
+            let rendered = reading.render();
+            if !rendered.is_empty() {
+                text.push('\n');
+                text.push_str(&rendered);
+                text.push('\n');
+            }
+            let errors = reading
+                .diagnostics
+                .iter()
+                .filter(|d| crate::diagnostic::Severity::is_error(&d.kind))
+                .count();
+            return Ok(Checked {
+                orders: json(&GmOrders {
+                    answer: sheet.to_string(),
+                })?,
+                understood,
+                confirmation: text,
+                errors: errors + envelope_errors,
+            });
+        }
+        let pack = state.pack()?;
+        let c = check(&state.battle, side, sheet, pack.as_ref(), &state.options);
+        let lines = c.confirmation(&state.battle);
+        text.push_str("Understood:\n");
+        if lines.is_empty() {
+            text.push_str("  (nothing)\n");
+        }
+        for l in &lines {
+            let _ = writeln!(text, "  {l}");
+        }
+        let rendered = c.render();
+        if !rendered.is_empty() {
+            text.push('\n');
+            text.push_str(&rendered);
+            text.push('\n');
+        }
+        let errors = c
+            .diagnostics
+            .iter()
+            .filter(|d| crate::diagnostic::Severity::is_error(&d.kind))
+            .count();
+        Ok(Checked {
+            orders: json(&c.orders)?,
+            understood: lines
+                .into_iter()
+                .enumerate()
+                .map(|(i, l)| (format!("line {}", i + 1), l))
+                .collect(),
+            confirmation: text,
+            errors: errors + envelope_errors,
+        })
+    }
+
+    fn die_for(&self, _state: &Json, key: &str) -> Result<DieKind, String> {
+        let word = key.split(':').next().unwrap_or("");
+        let known = [
+            "challenge",
+            "compass",
+            "distance",
+            "escape",
+            "fate",
+            "fear",
+            "judge",
+            "melee",
+            "move",
+            "rally",
+            "standard",
+            "fire",
+            "damage",
+            "impetuous",
+        ];
+        if key.contains(':') && known.contains(&word) {
+            Ok(DieKind::D10)
+        } else {
+            Err(format!(
+                "'{key}' is not an FR! Ancients dice key (a situation shows every key in [brackets], e.g. rally:UNIT:1)"
+            ))
+        }
+    }
+
+    fn resolve(&self, input: RoundInput<'_>) -> Result<Resolved, RulesetError> {
+        let state: State = read("the game", input.state)?;
+        let this_round = state.played + 1;
+        let (orders, mut answers, rolled) = match &state.pending {
+            Some(p) => (p.orders.clone(), p.answers.clone(), p.rolled.clone()),
+            None => {
+                let mut orders = TurnOrders::default();
+                for (side, o) in input.orders {
+                    if side != GAME_MASTER {
+                        orders
+                            .sides
+                            .insert(side.clone(), read::<SideOrders>("orders", o)?);
+                    }
+                }
+                (orders, Vec::new(), BTreeMap::new())
+            }
+        };
+        if state.pending.is_some() {
+            if let Some(gm) = input.orders.get(GAME_MASTER) {
+                answers.push(read::<GmOrders>("the game master's answer", gm)?.answer);
+            }
+        }
+        let r = replay(&state, &orders, &answers, &rolled, input.dice)?;
+        let dice: Vec<String> = r
+            .rolls
+            .iter()
+            .map(|(k, v, earlier)| match earlier {
+                Some(n) => format!("{k} = {v} (rolled in round {n})"),
+                None => format!("{k} = {v}"),
+            })
+            .collect();
+        let base_rules = state.base_rules()?;
+        let mut next = state.clone();
+        next.played = this_round;
+        let b = &state.battle;
+        let phase = format!("turn {}, phase {} ({})", b.turn, b.phase, b.phasing());
+        match r.situation {
+            Some(situation) => {
+                let mut all = rolled;
+                for (k, v, earlier) in &r.rolls {
+                    if earlier.is_none() {
+                        all.insert(
+                            k.clone(),
+                            Rolled {
+                                value: *v,
+                                round: this_round,
+                            },
+                        );
+                    }
+                }
+                let lines: Vec<String> = r
+                    .run
+                    .events
+                    .iter()
+                    .map(|l| format!("{}: {}", l.part.heading(), l.event.line(&r.run.battle)))
+                    .collect();
+                let sections = vec![
+                    Section {
+                        title: "Base rules".into(),
+                        lines: vec![base_rules],
+                    },
+                    Section {
+                        title: format!("{phase} so far"),
+                        lines,
+                    },
+                    Section {
+                        title: "The game master is asked".into(),
+                        lines: situation.text.lines().map(str::to_string).collect(),
+                    },
+                ];
+                let events = event_lines(&r.run.events, &r.run.battle);
+                let summary = summary(&r.run.battle);
+                next.pending = Some(Pending {
+                    orders,
+                    answers,
+                    rolled: all,
+                    part: situation.part,
+                    situation: situation.text,
+                });
+                Ok(Resolved {
+                    state: json(&next)?,
+                    events,
+                    sections,
+                    dice,
+                    summary,
+                    summary_title: format!("The table where {phase} waits"),
+                    victory: Vec::new(),
+                    ended: false,
+                    extra: serde_json::Map::new(),
+                })
+            }
+            None => {
+                let after = r.run.battle;
+                let report = Report::new("", &state.battle, &after, &r.run.events, "");
+                let mut sections = vec![Section {
+                    title: "Base rules".into(),
+                    lines: vec![base_rules],
+                }];
+                if !answers.is_empty() {
+                    sections[0].lines.push(format!(
+                        "The game master answered {} situation(s) of this phase.",
+                        answers.len()
+                    ));
+                }
+                sections.extend(report.sections.iter().map(|s| Section {
+                    title: s.heading.to_string(),
+                    lines: s.lines.clone(),
+                }));
+                let over = after.over.clone();
+                let ended = over.is_some() || after.turn > state.last_turn;
+                let mut victory: Vec<String> = report
+                    .summary
+                    .iter()
+                    .filter(|l| over.is_some() && !l.contains("morale clock"))
+                    .cloned()
+                    .collect();
+                if over.is_none() && ended {
+                    victory.push(format!(
+                        "The battle ends after turn {}, its last.",
+                        state.last_turn
+                    ));
+                }
+                let events = event_lines(&r.run.events, &after);
+                let summary = summary(&after);
+                next.battle = after;
+                next.pending = None;
+                let summary_title = if ended {
+                    "The table at the end".to_string()
+                } else {
+                    format!("The table before {}", round_of(&next).label)
+                };
+                let mut extra = serde_json::Map::new();
+                extra.insert("clocks".into(), json(&report.summary)?);
+                Ok(Resolved {
+                    state: json(&next)?,
+                    events,
+                    sections,
+                    dice,
+                    summary,
+                    summary_title,
+                    victory,
+                    ended,
+                    extra,
+                })
+            }
+        }
+    }
+
+    fn picture(
+        &self,
+        before: &Json,
+        after: &Json,
+        report: &RoundReport,
+    ) -> Result<String, RulesetError> {
+        let after: State = read("the game", after)?;
+        let before: Option<State> = read("the game", before).ok();
+        Ok(svg(
+            before.as_ref().map(|s| &s.battle),
+            &after.battle,
+            &format!("{} — after {}", report.title, report.label),
+        ))
+    }
+
+    fn canonical(&self, state: &Json) -> Result<Json, RulesetError> {
+        json(&read::<State>("the game", state)?)
+    }
+
+    fn run_case(&self, text: &str) -> CaseOutcome {
+        super::case::run_text(text)
+    }
+
+    fn case_state(&self, text: &str) -> Result<Json, RulesetError> {
+        let (battle, options, pack) =
+            super::case::case_battle(text).map_err(RulesetError::Setup)?;
+        json(&State {
+            battle,
+            options,
+            pack,
+            played: 0,
+            last_turn: u32::MAX,
+            pending: None,
+        })
+    }
+}
+
+/// The game master's answer to the situation a state waits on, by the
+/// stand-in pack's procedures (the demonstration's game master, as
+/// [`super::demo`] plays him): one `NUMBER: ANSWER` line a question.
+///
+/// # Errors
+/// When the state waits for no situation or cannot be read.
+pub fn stand_in_answer(state: &Json) -> Result<String, RulesetError> {
+    let state: State = read("the game", state)?;
+    let Some(p) = &state.pending else {
+        return Err(RulesetError::Setup(
+            "no situation waits for the game master".into(),
+        ));
+    };
+    let mut none = ScriptedDice::default();
+    let r = replay(&state, &p.orders, &p.answers, &p.rolled, &mut none)?;
+    let Some(s) = r.situation else {
+        return Err(RulesetError::Corrupt("the phase replays to its end".into()));
+    };
+    let pack = Pack::stand_in();
+    let mut rules = PackRules { pack: &pack };
+    Ok(s.questions
+        .iter()
+        .enumerate()
+        .filter_map(|(i, q)| {
+            rules
+                .answer(&r.run.battle, q)
+                .map(|a| write_answer(i + 1, &a) + "\n")
+        })
+        .collect())
+}
+
+/// The demonstration's orders for the phasing side of a state: its horse
+/// and skirmishers step forward.
+///
+/// # Errors
+/// When the state cannot be read.
+pub fn demo_orders(state: &Json) -> Result<(String, String), RulesetError> {
+    let state: State = read("the game", state)?;
+    let side = state.battle.phasing().clone();
+    Ok((side.clone(), super::demo::orders_for(&state.battle, &side)))
+}
