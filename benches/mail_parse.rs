@@ -11,6 +11,9 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use umpire::mail::compose::{new_message_id, Outgoing};
 use umpire::mail::read::Incoming;
 
+#[path = "../tests/support/huge_message.rs"]
+mod huge_message;
+
 fn corpus_message(name: &str) -> Vec<u8> {
     fs::read(
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -50,6 +53,12 @@ fn parse(c: &mut Criterion) {
                 let _ = black_box(Incoming::parse(black_box(raw)));
             }
         })
+    });
+    let huge = huge_message::huge_message(12 * 1024 * 1024);
+    group.throughput(Throughput::Bytes(huge.len() as u64));
+    group.sample_size(10);
+    group.bench_function("a 12 MB message", |b| {
+        b.iter(|| Incoming::parse(black_box(&huge)).unwrap())
     });
     group.finish();
 }

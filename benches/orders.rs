@@ -1,4 +1,5 @@
-//! Parse + validate a 40-unit order sheet (issue 3 target: under 1 ms).
+//! Parse + validate a 40-unit order sheet (issue 3 target: under 1 ms),
+//! and a megabyte of garbage answered (target: under a second).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use umpire::games::hyborian::orders::{check_side, confirmation, sample};
@@ -75,5 +76,35 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+/// A megabyte of hostile text: words of the order language, punctuation,
+/// control and bidi characters, in an order drawn from a fixed seed.
+fn garbage() -> String {
+    use rand::{Rng, SeedableRng};
+    const PIECES: &[&str] = &[
+        " ", "\n", ":", ";", "phase", "1", "12.5", "charge", "wheel", "Black", "Dragons", "°", "é",
+        "𝔘", "\u{202e}", "\u{0}", "“", "END",
+    ];
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let mut text = String::new();
+    while text.len() < 1 << 20 {
+        text.push_str(PIECES[rng.random_range(0..PIECES.len())]);
+    }
+    text
+}
+
+fn megabyte(c: &mut Criterion) {
+    let table = sample::table();
+    let text = garbage();
+    let mut group = c.benchmark_group("hostile");
+    group.sample_size(10);
+    group.bench_function("a megabyte of garbage: check + confirmation", |b| {
+        b.iter(|| {
+            let checked = check_side(black_box(&text), "aquilonia", &table);
+            confirmation(&checked, &table, "aquilonia", &[])
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, megabyte);
 criterion_main!(benches);

@@ -422,7 +422,7 @@ pub fn handle(
                 power,
                 address,
                 password: hash,
-            }) = campaigns::power(tx, &id, &power)?
+            }) = campaigns::power(tx, &id, power)?
             else {
                 return desk.refuse(
                     Some(&id),

@@ -4,7 +4,6 @@
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::time::{Duration, Instant};
 use umpire::games::hyborian::orders::ast::*;
 use umpire::games::hyborian::orders::plan::Hand;
 use umpire::games::hyborian::orders::{
@@ -309,7 +308,6 @@ fn random_text(rng: &mut ChaCha8Rng) -> String {
 fn no_input_panics() {
     let table = sample::table();
     let mut rng = ChaCha8Rng::seed_from_u64(3);
-    let started = Instant::now();
     for i in 0..100_000 {
         let text = if i % 2 == 0 {
             mutate(&mut rng, SEEDS[i % SEEDS.len()])
@@ -326,16 +324,12 @@ fn no_input_panics() {
             let _ = confirmation(&checked, &table, "aquilonia", &[]);
         }
     }
-    assert!(
-        started.elapsed() < Duration::from_secs(60),
-        "took {:?}",
-        started.elapsed()
-    );
 }
 
-/// A megabyte of garbage is answered within a second.
+/// A megabyte of garbage is answered with a short reply (how fast: the
+/// `orders` bench, "a megabyte of garbage", target under a second).
 #[test]
-fn a_megabyte_of_garbage_in_under_a_second() {
+fn a_megabyte_of_garbage_gets_a_short_reply() {
     let table = sample::table();
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let mut text = String::new();
@@ -345,11 +339,8 @@ fn a_megabyte_of_garbage_in_under_a_second() {
     }
     let one_line: String = text.replace('\n', " ");
     for t in [&text, &one_line] {
-        let started = Instant::now();
         let checked = check_side(t, "aquilonia", &table);
         let reply = confirmation(&checked, &table, "aquilonia", &[]);
-        let took = started.elapsed();
-        assert!(took < Duration::from_secs(1), "took {took:?}");
         assert!(reply.len() < 64 * 1024, "a reply of {} bytes", reply.len());
         assert!(reply.contains("Errors ("));
     }

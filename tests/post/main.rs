@@ -3,6 +3,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../support/huge_message.rs"]
+mod huge_message;
 
 mod crash_safety;
 mod dkim;
