@@ -109,6 +109,28 @@ mod layers {
         );
     }
 
+    /// Inside the Hyborean Age, lowest first: the book's numbers, the table,
+    /// the orders read against them, the engine that plays them.
+    #[test]
+    fn the_hyborean_layers_hold() {
+        const HYBOREAN: [&str; 4] = ["rules", "table", "orders", "adjudicate"];
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games/hyborian");
+        let mut broken = Vec::new();
+        for (i, low) in HYBOREAN.iter().enumerate() {
+            let mut all = Vec::new();
+            files(&root.join(low), &mut all);
+            for path in all {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for high in &HYBOREAN[i + 1..] {
+                    if text.contains(&format!("hyborian::{high}::")) {
+                        broken.push(format!("{} uses hyborian::{high}", path.display()));
+                    }
+                }
+            }
+        }
+        assert!(broken.is_empty(), "{}", broken.join("\n"));
+    }
+
     /// What two rule sets share (table geometry, pictures, dice, names)
     /// lives below them; no rule set reaches into another's folder.
     #[test]

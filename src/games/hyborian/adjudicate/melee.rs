@@ -1,16 +1,16 @@
 //! One round of every melee after phase 2 movement (§4, §5): the figures
 //! that fight (lapping and expansion by class in later rounds), the average
 //! die and its modifiers, casualties inflicted by both sides at once, and
-//! who won; then heavy cavalry that broke through rides on
-//! (`adjudicate/breakthrough.rs`). Morale tests belong to the morale step.
+//! who won. The step that fights it and lets heavy cavalry that broke
+//! through ride on is `adjudicate/melee_step.rs`; morale tests belong to
+//! the morale step.
 
 use super::events::Event;
 use super::ground::nearest_point;
 use super::losses::take_losses;
 use super::record::{MeleeResult, TurnRecord};
-use super::{roll, TurnState};
-use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
-use crate::games::hyborian::orders::plan::{MeleeOrders, TurnOrders};
+use super::TurnState;
+use crate::games::hyborian::orders::plan::MeleeOrders;
 use crate::games::hyborian::rules::bases::base;
 use crate::games::hyborian::rules::melee::{
     casualties, category, charge_bonus, expansion_rate, fighting_strength, half, overlap_figures,
@@ -84,68 +84,6 @@ fn pairing(record: &TurnRecord, u: &str, o: &str) -> Pairing {
 /// Casualties each unit inflicted on each opponent this turn, by
 /// `(unit, opponent)`.
 pub(crate) type Tally = BTreeMap<(UnitId, UnitId), u32>;
-
-/// Fight one round of every melee on the table, then the moves it allows:
-/// heavy cavalry breaking through (and fighting whom it meets behind).
-///
-/// # Errors
-/// A scripted dice source without the roll needed.
-pub(crate) fn step(
-    turn: &mut TurnState,
-    orders: &TurnOrders,
-    options: &GameOptions,
-    dice: &mut dyn Dice,
-) -> Result<(), DiceError> {
-    let fighters: Vec<UnitId> = turn
-        .table
-        .units
-        .values()
-        .filter(|u| u.status.is_present() && !u.in_melee_with.is_empty())
-        .map(|u| u.id.clone())
-        .collect();
-    let mut dice_of: BTreeMap<UnitId, u8> = BTreeMap::new();
-    for id in &fighters {
-        dice_of.insert(
-            id.clone(),
-            roll(dice, DiceKey::Melee { unit: id.clone() }, &mut turn.events)?,
-        );
-    }
-    let opponents: BTreeMap<UnitId, BTreeSet<UnitId>> = fighters
-        .iter()
-        .map(|id| (id.clone(), turn.table.units[id].in_melee_with.clone()))
-        .collect();
-    let tally = round(turn, options, &dice_of, None, &Tally::new());
-    super::breakthrough::after_round(
-        turn,
-        orders,
-        options,
-        dice,
-        &mut dice_of,
-        &tally,
-        &opponents,
-    )?;
-    let table = &mut turn.table;
-    let still: BTreeSet<UnitId> = table
-        .charge_bonus_earned
-        .iter()
-        .filter(|id| {
-            table
-                .units
-                .get(*id)
-                .is_some_and(|u| !u.in_melee_with.is_empty())
-        })
-        .cloned()
-        .collect();
-    table.charge_bonus_earned = still;
-    // Expansion counts from the last round of melees still going on.
-    let units = &table.units;
-    table.melee_figures.retain(|u, against| {
-        let now = units.get(u).map(|u| &u.in_melee_with);
-        against.retain(|o, _| now.is_some_and(|m| m.contains(o)));
-        !against.is_empty()
-    });
-    Ok(())
-}
 
 /// One round of the melees between the pairs in `only` (every melee when
 /// `None`), each unit using its die of the turn: bouts, casualties inflicted
@@ -575,6 +513,7 @@ mod tests {
     use super::*;
     use crate::games::hyborian::adjudicate::{resolve_turn, StopAfter};
     use crate::games::hyborian::dice::ScriptedDice;
+    use crate::games::hyborian::orders::plan::TurnOrders;
     use crate::games::hyborian::table::setup::Setup;
 
     const TWO_FOOT: &str = r#"

@@ -31,6 +31,7 @@ mod ground;
 mod leaders;
 mod losses;
 pub mod melee;
+mod melee_step;
 pub mod morale;
 mod movement;
 pub mod plan;
@@ -240,7 +241,7 @@ pub fn resolve_turn(
             Step::Phase2Fire => fire::phase(&mut turn, orders, options, dice, Phase::Two)?,
             Step::Melee => {
                 morale::pre_melee(&mut turn, options, dice)?;
-                melee::step(&mut turn, orders, options, dice)?;
+                melee_step::run(&mut turn, orders, options, dice)?;
             }
             Step::Morale => morale::post_melee(&mut turn, options, dice)?,
             Step::BreakOff => breakthrough::split_moves(&mut turn, orders, options),
