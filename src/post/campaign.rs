@@ -183,7 +183,7 @@ fn queue_report(
     reader: Option<&str>,
     to: &str,
     played: &str,
-    events: &[resolve::Event],
+    events: &[resolve::MapEvent],
     intro: &str,
     now: DateTime<Utc>,
 ) -> Result<(), PostError> {

@@ -551,7 +551,7 @@ fn scenario_files_without_own_keys_and_with_unknown_sides() {
 /// chariots and mammoths counted in crew, single figures with their units.
 #[test]
 fn deployment_puts_an_army_on_the_table() {
-    use umpire::games::hyborian::army::Deployment;
+    use umpire::games::hyborian::army::DeploymentLine;
     use umpire::games::hyborian::table::{setup::Setup, Table};
     let mut a = army::propose("Vendhya", 1500).unwrap();
     a.heroes = vec![Hero {
@@ -559,7 +559,7 @@ fn deployment_puts_an_army_on_the_table() {
         mounted: false,
         with: None,
     }];
-    let d = Deployment {
+    let d = DeploymentLine {
         side: "vendhya".into(),
         y: 8.0,
         x_from: 0.0,
@@ -579,7 +579,7 @@ fn deployment_puts_an_army_on_the_table() {
     .unwrap();
     let table = Table::from_setup(&setup).unwrap();
     assert_eq!(table.units.len(), units.len());
-    let narrow = Deployment { x_to: 30.0, ..d };
+    let narrow = DeploymentLine { x_to: 30.0, ..d };
     assert!(matches!(a.to_units(&narrow), Err(ArmyError::Deploy(_))));
 }
 

@@ -10,7 +10,7 @@ use chrono::Duration;
 use common::*;
 use std::collections::BTreeMap;
 use umpire::games::hyborian::campaign::game::{Campaign, CampaignFile};
-use umpire::games::hyborian::campaign::resolve::Event;
+use umpire::games::hyborian::campaign::resolve::MapEvent;
 use umpire::post::PostOffice;
 
 const SECRETARY: &str = "secretary@club.example";
@@ -89,7 +89,7 @@ fn state(po: &PostOffice) -> Campaign {
     serde_json::from_str(&json).unwrap()
 }
 
-fn events(po: &PostOffice) -> Vec<Event> {
+fn events(po: &PostOffice) -> Vec<MapEvent> {
     let mut st = po
         .store()
         .conn()
@@ -101,7 +101,7 @@ fn events(po: &PostOffice) -> Vec<Event> {
         .collect::<Result<_, _>>()
         .unwrap();
     rows.iter()
-        .flat_map(|j| serde_json::from_str::<Vec<Event>>(j).unwrap())
+        .flat_map(|j| serde_json::from_str::<Vec<MapEvent>>(j).unwrap())
         .collect()
 }
 
@@ -174,7 +174,7 @@ fn two_years_of_campaign_by_mail() {
     ]);
     let all = events(&club.po);
     let battle = all.iter().find_map(|e| match e {
-        Event::Battle {
+        MapEvent::Battle {
             by,
             province,
             sides,
@@ -190,7 +190,7 @@ fn two_years_of_campaign_by_mail() {
     assert!(sides.iter().all(|s| s.lost + s.recovered <= s.points));
     assert!(
         all.iter()
-            .any(|e| matches!(e, Event::FellBack { .. } | Event::Destroyed { .. })),
+            .any(|e| matches!(e, MapEvent::FellBack { .. } | MapEvent::Destroyed { .. })),
         "the loser falls back: {all:?}"
     );
 
@@ -225,17 +225,17 @@ fn two_years_of_campaign_by_mail() {
     let all = events(&club.po);
     assert!(
         all.iter()
-            .any(|e| matches!(e, Event::Besieging { weeks: 1, .. })),
+            .any(|e| matches!(e, MapEvent::Besieging { weeks: 1, .. })),
         "{all:?}"
     );
     assert!(
         all.iter()
-            .any(|e| matches!(e, Event::StarvedOut { province, .. } if province == "ianthe")),
+            .any(|e| matches!(e, MapEvent::StarvedOut { province, .. } if province == "ianthe")),
         "{all:?}"
     );
     assert!(
         all.iter()
-            .any(|e| matches!(e, Event::Battle { province, .. } if province == "ianthe")),
+            .any(|e| matches!(e, MapEvent::Battle { province, .. } if province == "ianthe")),
         "the starved garrison must fight: {all:?}"
     );
 
@@ -273,12 +273,12 @@ fn two_years_of_campaign_by_mail() {
     );
     assert_eq!(c.allowance(&world, "aquilonia"), before + gained);
     let all = events(&club.po);
-    assert!(all.iter().any(|e| matches!(e, Event::Rebuilt { power, allowance, .. } if power == "aquilonia" && *allowance == before + gained)));
+    assert!(all.iter().any(|e| matches!(e, MapEvent::Rebuilt { power, allowance, .. } if power == "aquilonia" && *allowance == before + gained)));
     assert!(all
         .iter()
-        .any(|e| matches!(e, Event::Raised { power, .. } if power == "aquilonia")));
+        .any(|e| matches!(e, MapEvent::Raised { power, .. } if power == "aquilonia")));
     assert!(
-        all.iter().any(|e| matches!(e, Event::Refused { power, why, .. } if power == "koth" && why.contains("winter"))),
+        all.iter().any(|e| matches!(e, MapEvent::Refused { power, why, .. } if power == "koth" && why.contains("winter"))),
         "no marching in winter"
     );
     assert_eq!(

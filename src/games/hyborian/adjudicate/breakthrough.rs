@@ -10,8 +10,8 @@
 use super::events::{Event, NoBreakthrough};
 use super::melee::{round, Tally};
 use super::movement::{self, end_melees, AfterMelee};
-use super::plan::{faced, Leg, Plan, PlanKind};
 use super::record::{MoraleCall, MoraleCause};
+use super::route::{faced, Leg, Plan, PlanKind};
 use super::{roll, TurnState};
 use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
 use crate::games::hyborian::orders::plan::{Function, TurnOrders};

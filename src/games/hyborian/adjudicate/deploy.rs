@@ -8,7 +8,7 @@
 //! each other both stay where the scenario put them.
 
 use super::events::Event;
-use super::plan::reformed;
+use super::route::reformed;
 use crate::games::hyborian::orders::plan::{Deployment, TurnOrders};
 use crate::games::hyborian::table::geometry::Pose;
 use crate::games::hyborian::table::{Table, Unit, UnitId};

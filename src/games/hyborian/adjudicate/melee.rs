@@ -405,7 +405,7 @@ fn in_rough(table: &Table, f: &Footprint) -> bool {
 
 /// Light foot, Picts, Kushites (and Black Amazons) fight in rough ground unhindered.
 fn at_home_in_rough(u: &Unit) -> bool {
-    super::plan::rough_ground_troops(u)
+    super::route::rough_ground_troops(u)
 }
 
 /// Ground that denies a charge bonus (§7): woods, swamps, two-contour hills

@@ -34,9 +34,9 @@ pub mod melee;
 mod melee_step;
 pub mod morale;
 mod movement;
-pub mod plan;
 pub mod record;
 mod retreat;
+pub mod route;
 pub mod spells;
 
 pub use events::Event;

@@ -8,10 +8,10 @@
 //! orders and writes only poses, melee locks, the turn record and events.
 
 use super::events::{Event, Halt, Refusal};
-use super::plan::{
+use super::record::{Contact, InRange, PathPoint};
+use super::route::{
     ground_allows_charge, plan_break_off, plan_evade, plan_function, Context, Plan, PlanKind,
 };
-use super::record::{Contact, InRange, PathPoint};
 use super::TurnState;
 use crate::games::hyborian::orders::plan::{ChargeTarget, Function, TurnOrders};
 use crate::games::hyborian::rules::missile::longest_range;
@@ -1209,7 +1209,7 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
                 match kind {
                     PlanKind::Move { wheel, .. } if m.s > EPSILON => {
                         let wheel_made = match m.plan.legs.first() {
-                            Some(leg @ super::plan::Leg::Wheel { .. }) => {
+                            Some(leg @ super::route::Leg::Wheel { .. }) => {
                                 wheel * (m.s / leg.length()).min(1.0)
                             }
                             _ => 0.0,

@@ -26,7 +26,7 @@ fn deploy_ranks(kind: UnitType) -> u32 {
 /// Where an army deploys: a line along x at depth `y`, facing north (0) or
 /// south (180), between `x_from` and `x_to`, with `gap` inches between units.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Deployment {
+pub struct DeploymentLine {
     pub side: String,
     pub y: f64,
     pub x_from: f64,
@@ -74,7 +74,7 @@ impl ArmyFile {
     /// # Errors
     /// [`ArmyError::UnknownName`] for a designation or order not in the book;
     /// [`ArmyError::Deploy`] when the line is too short for the army.
-    pub fn to_units(&self, at: &Deployment) -> Result<Vec<UnitSetup>, ArmyError> {
+    pub fn to_units(&self, at: &DeploymentLine) -> Result<Vec<UnitSetup>, ArmyError> {
         let own = nation(&self.nation)?;
         let names = self.unit_names();
         let mut placed = Vec::new();
@@ -179,7 +179,7 @@ impl ArmyFile {
     fn single_figures(
         &self,
         order: &[Placed],
-        at: &Deployment,
+        at: &DeploymentLine,
         id: &dyn Fn(&str) -> String,
         out: &mut Vec<UnitSetup>,
     ) -> Result<(), ArmyError> {
@@ -269,7 +269,7 @@ fn tenth(x: f64) -> f64 {
 
 fn single(
     id: String,
-    at: &Deployment,
+    at: &DeploymentLine,
     name: String,
     kind: UnitType,
     front: [f64; 2],

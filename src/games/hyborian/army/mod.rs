@@ -7,7 +7,7 @@
 //!
 //! Main types: [`Nation`] (a national list), [`ArmyFile`] (what a player
 //! bought), [`Report`] with its [`Breach`]es (what [`check`] found),
-//! [`Deployment`] (where [`ArmyFile::to_units`] puts the army),
+//! [`DeploymentLine`] (where [`ArmyFile::to_units`] puts the army),
 //! [`scenario::Scenario`] and [`scenario::Victory`]. The command-line texts
 //! (`umpire army check FILE`, `army new NATION POINTS`, `army list [NATION]`)
 //! are [`check_cli`], [`new_cli`] and [`list_cli`].
@@ -38,7 +38,7 @@ pub use check::{
     check, Breach, CostLine, Report, POINTS_PER_HERO, POINTS_PER_SUPERHERO, UNDER_STRENGTH_FLOOR,
 };
 pub use cli::{check_cli, describe, list_cli, new_cli, render, UNREADABLE};
-pub use deploy::{units_toml, Deployment};
+pub use deploy::{units_toml, DeploymentLine};
 pub use file::{ArmyFile, Commander, Hero, Mercenary, UnitLine, Wizards};
 pub use magic::{magic_order, magic_orders, MagicOrder, Serves};
 pub use nation::{Arm, ArmKind, Designation, ListedMercenary, Mercenaries, Nation, Size};

@@ -18,7 +18,7 @@ use super::game::Army;
 use super::map::Terrain;
 use crate::games::hyborian::adjudicate::{resolve_turn, StopAfter};
 use crate::games::hyborian::army::scenario::{assess, Scenario, Side, Victory, Zone, BATTLE_TURNS};
-use crate::games::hyborian::army::{ArmyFile, Deployment};
+use crate::games::hyborian::army::{ArmyFile, DeploymentLine};
 use crate::games::hyborian::dice::{Dice, DiceError, DiceKey, Roll};
 use crate::games::hyborian::orders::plan::{
     Charge, ChargeTarget, Direction, Distance, Function, Move, Target, TurnOrders, UnitOrders,
@@ -202,7 +202,7 @@ pub fn edge_units(
         Edge::North => (TABLE_DEPTH - 6.0, 180.0),
         Edge::South => (6.0, 0.0),
     };
-    let line = |gap| Deployment {
+    let line = |gap| DeploymentLine {
         side: side.to_string(),
         y,
         x_from: 1.0,

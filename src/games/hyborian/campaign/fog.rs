@@ -77,7 +77,11 @@ pub fn view<'a>(c: &'a Campaign, world: &World, power: Option<&str>) -> View<'a>
 }
 
 /// Whether an event is read by `power` (parties always; others where they see).
-pub fn sees(event: &super::resolve::Event, power: Option<&str>, sight: &BTreeSet<String>) -> bool {
+pub fn sees(
+    event: &super::resolve::MapEvent,
+    power: Option<&str>,
+    sight: &BTreeSet<String>,
+) -> bool {
     match power {
         None => true,
         Some(p) => {

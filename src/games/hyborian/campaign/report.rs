@@ -8,7 +8,7 @@
 use super::fog::{sees, view, View};
 use super::game::{Campaign, Stance};
 use super::map::World;
-use super::resolve::Event;
+use super::resolve::MapEvent;
 use minijinja::{context, Environment};
 use std::fmt::Write as _;
 
@@ -20,19 +20,19 @@ fn name<'a>(world: &'a World, id: &'a str) -> &'a str {
 
 /// One event in words for `reader` (`None`: the secretary). A battle's
 /// losses are told only to those who fought it.
-pub fn describe(e: &Event, reader: Option<&str>, world: &World) -> String {
+pub fn describe(e: &MapEvent, reader: Option<&str>, world: &World) -> String {
     let n = |id: &str| name(world, id).to_string();
     match e {
-        Event::Refused { line, why, .. } => format!("Your order \"{line}\" was not carried out: {why}."),
-        Event::Marched { army, power, from, to } => format!("Army {army} of {power} marched from {} into {}.", n(from), n(to)),
-        Event::OnTheMarch { army, to, days, needed, .. } => format!("Army {army} is on the march to {}: {days} of {needed} march days.", n(to)),
-        Event::Split { army, new_army, units, .. } => format!("Army {army} split off army {new_army}: {}.", units.join(", ")),
-        Event::Merged { army, into, .. } => format!("Army {army} merged into army {into}."),
-        Event::Raised { army, figures, designation, cost, .. } => format!("Raised {figures} {designation} for {cost} points, in army {army}."),
-        Event::StanceTaken { army, stance, .. } => format!("Army {army} will {stance}."),
-        Event::Hired { employer, company, points } => format!("{company} serves {employer} until the year ends, for {points} points."),
-        Event::Paid { employer, company, province } => format!("{employer} gave {} to {company}; its points count from next year.", n(province)),
-        Event::Battle { id, province, card, table_feet, sides, winner, by } => {
+        MapEvent::Refused { line, why, .. } => format!("Your order \"{line}\" was not carried out: {why}."),
+        MapEvent::Marched { army, power, from, to } => format!("Army {army} of {power} marched from {} into {}.", n(from), n(to)),
+        MapEvent::OnTheMarch { army, to, days, needed, .. } => format!("Army {army} is on the march to {}: {days} of {needed} march days.", n(to)),
+        MapEvent::Split { army, new_army, units, .. } => format!("Army {army} split off army {new_army}: {}.", units.join(", ")),
+        MapEvent::Merged { army, into, .. } => format!("Army {army} merged into army {into}."),
+        MapEvent::Raised { army, figures, designation, cost, .. } => format!("Raised {figures} {designation} for {cost} points, in army {army}."),
+        MapEvent::StanceTaken { army, stance, .. } => format!("Army {army} will {stance}."),
+        MapEvent::Hired { employer, company, points } => format!("{company} serves {employer} until the year ends, for {points} points."),
+        MapEvent::Paid { employer, company, province } => format!("{employer} gave {} to {company}; its points count from next year.", n(province)),
+        MapEvent::Battle { id, province, card, table_feet, sides, winner, by } => {
             let fought = reader.is_none_or(|r| sides.iter().any(|s| s.power == r));
             let who = winner.as_deref().map_or("neither side broke; the army that came falls back".to_string(), |w| format!("{w} won"));
             if fought {
@@ -52,31 +52,31 @@ pub fn describe(e: &Event, reader: Option<&str>, world: &World) -> String {
                 format!("A battle was fought at {} between {} and {}: {who}.", n(province), sides[0].power, sides[1].power)
             }
         }
-        Event::FellBack { army, power, from, to } => match to {
+        MapEvent::FellBack { army, power, from, to } => match to {
             Some(to) => format!("Army {army} of {power} fell back from {} to {}.", n(from), n(to)),
             None => format!("Army {army} of {power} had nowhere to fall back from {} and surrendered.", n(from)),
         },
-        Event::Destroyed { army, power, province } => format!("Army {army} of {power} was destroyed at {}.", n(province)),
-        Event::BattleAwaits { id, province, armies, card, table_feet, .. } => format!(
+        MapEvent::Destroyed { army, power, province } => format!("Army {army} of {power} was destroyed at {}.", n(province)),
+        MapEvent::BattleAwaits { id, province, armies, card, table_feet, .. } => format!(
             "Battle {id} at {} between armies {} and {}: card {}, a {table_feet}-foot table; fight it and send the result to the secretary.",
             n(province),
             armies[0],
             armies[1],
             card.number
         ),
-        Event::Besieging { province, army, power, weeks, needed } => format!("Army {army} of {power} besieges {}: week {weeks} of {needed}.", n(province)),
-        Event::StarvedOut { province, army, power } => format!("The garrison of {} (army {army} of {power}) is starved out and must fight.", n(province)),
-        Event::Occupied { province, power, from } => match from {
+        MapEvent::Besieging { province, army, power, weeks, needed } => format!("Army {army} of {power} besieges {}: week {weeks} of {needed}.", n(province)),
+        MapEvent::StarvedOut { province, army, power } => format!("The garrison of {} (army {army} of {power}) is starved out and must fight.", n(province)),
+        MapEvent::Occupied { province, power, from } => match from {
             Some(f) if f != power => format!("{power} occupies {} (land of {f}).", n(province)),
             Some(_) => format!("{power} holds {} again.", n(province)),
             None => format!("{power} occupies {}.", n(province)),
         },
-        Event::Pacified { province, power } => format!("{} is pacified by {power}; its points move at the start of next year.", n(province)),
-        Event::Transferred { province, from, to } => {
+        MapEvent::Pacified { province, power } => format!("{} is pacified by {power}; its points move at the start of next year.", n(province)),
+        MapEvent::Transferred { province, from, to } => {
             format!("{} passes from {} to {to}.", n(province), from.as_deref().unwrap_or("no one"))
         }
-        Event::ContractEnded { company, employer } => format!("{company} leaves the service of {employer} at the year's end."),
-        Event::Rebuilt { power, allowance, treasury } => format!("Winter quarters: {power} has {allowance} campaign points; {treasury} to spend on new units."),
+        MapEvent::ContractEnded { company, employer } => format!("{company} leaves the service of {employer} at the year's end."),
+        MapEvent::Rebuilt { power, allowance, treasury } => format!("Winter quarters: {power} has {allowance} campaign points; {treasury} to spend on new units."),
     }
 }
 
@@ -87,7 +87,7 @@ pub fn text(
     world: &World,
     reader: Option<&str>,
     played: &str,
-    events: &[Event],
+    events: &[MapEvent],
 ) -> String {
     let v = view(c, world, reader);
     let lines: Vec<String> = events

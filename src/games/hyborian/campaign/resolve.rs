@@ -1,7 +1,7 @@
 //! One map turn, resolved for all powers at once (§12). A pure function of
 //! the campaign, the map, every power's orders, the secretary's battle
 //! results and a dice source; it returns the new campaign and the turn's
-//! [`Event`]s in a fixed order. The steps, in order:
+//! [`MapEvent`]s in a fixed order. The steps, in order:
 //!
 //! 1. battle results the secretary entered;
 //! 2. in winter quarters: the year ends (pacified provinces change hands,
@@ -41,11 +41,11 @@ pub struct BattleSide {
 }
 
 /// What happened in a map turn. Each event knows who took part
-/// ([`Event::parties`]) and where it was seen ([`Event::place`]); fog
+/// ([`MapEvent::parties`]) and where it was seen ([`MapEvent::place`]); fog
 /// decides who reads it. No event holds an army's contents except those
 /// only its owner reads (`Raised`, `Split`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Event {
+pub enum MapEvent {
     /// An order not carried out, and why.
     Refused {
         power: String,
@@ -165,10 +165,10 @@ pub enum Event {
     },
 }
 
-impl Event {
+impl MapEvent {
     /// The powers who take part and always read it.
     pub fn parties(&self) -> Vec<&str> {
-        use Event::*;
+        use MapEvent::*;
         match self {
             Refused { power, .. }
             | Marched { power, .. }
@@ -203,7 +203,7 @@ impl Event {
 
     /// Where others may see it happen; `None`: only the parties read it.
     pub fn place(&self) -> Option<&str> {
-        use Event::*;
+        use MapEvent::*;
         match self {
             Marched { to, .. } => Some(to),
             Battle { province, .. }
@@ -224,7 +224,7 @@ impl Event {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Resolved {
     pub campaign: Campaign,
-    pub events: Vec<Event>,
+    pub events: Vec<MapEvent>,
 }
 
 /// Whether `power` may give `order` now; `Err` says why in the book's terms.
@@ -452,7 +452,7 @@ pub fn resolve(
         for line in lines {
             match check(start, world, power, &line.item) {
                 Ok(()) => valid.push((power.clone(), line)),
-                Err(why) => t.events.push(Event::Refused {
+                Err(why) => t.events.push(MapEvent::Refused {
                     power: power.clone(),
                     line: line.text.clone(),
                     why,
@@ -486,7 +486,7 @@ pub fn resolve(
 struct Turn<'w> {
     c: Campaign,
     world: &'w World,
-    events: Vec<Event>,
+    events: Vec<MapEvent>,
 }
 
 impl Turn<'_> {
@@ -529,7 +529,7 @@ impl Turn<'_> {
         for (id, h) in self.c.holdings.iter_mut() {
             if h.pacified {
                 let to = h.occupier.take().unwrap_or_default();
-                self.events.push(Event::Transferred {
+                self.events.push(MapEvent::Transferred {
                     province: id.clone(),
                     from: h.owner.replace(to.clone()),
                     to,
@@ -540,7 +540,7 @@ impl Turn<'_> {
         }
         for a in self.c.armies.values_mut() {
             if let Some(employer) = a.hired_by.take() {
-                self.events.push(Event::ContractEnded {
+                self.events.push(MapEvent::ContractEnded {
                     company: a.owner.clone(),
                     employer,
                 });
@@ -553,7 +553,7 @@ impl Turn<'_> {
             if let Some(pw) = self.c.powers.get_mut(&p) {
                 pw.treasury = treasury;
             }
-            self.events.push(Event::Rebuilt {
+            self.events.push(MapEvent::Rebuilt {
                 power: p,
                 allowance,
                 treasury,
@@ -591,13 +591,13 @@ impl Turn<'_> {
                     for a in self.c.armies.values_mut().filter(|a| a.owner == fc) {
                         a.hired_by = Some(employer.clone());
                     }
-                    self.events.push(Event::Hired {
+                    self.events.push(MapEvent::Hired {
                         employer: employer.clone(),
                         company: fc,
                         points: price,
                     });
                 }
-                _ => self.events.push(Event::Refused {
+                _ => self.events.push(MapEvent::Refused {
                     power: employer.clone(),
                     line: line.text.clone(),
                     why: format!("{fc} did not agree to serve you for {points} points this week"),
@@ -608,7 +608,7 @@ impl Turn<'_> {
 
     fn administer(&mut self, power: &str, line: &Line<Order>) {
         let refuse = |t: &mut Self, why: String| {
-            t.events.push(Event::Refused {
+            t.events.push(MapEvent::Refused {
                 power: power.to_string(),
                 line: line.text.clone(),
                 why,
@@ -706,7 +706,7 @@ impl Turn<'_> {
                     x.contents = keep;
                 }
                 self.c.armies.insert(new_id.clone(), new);
-                self.events.push(Event::Split {
+                self.events.push(MapEvent::Split {
                     power: power.into(),
                     army: id,
                     new_army: new_id,
@@ -733,7 +733,7 @@ impl Turn<'_> {
                     b.contents.mercenaries.extend(a.contents.mercenaries);
                     b.contents.points = super::game::contents_points(&b.contents);
                 }
-                self.events.push(Event::Merged {
+                self.events.push(MapEvent::Merged {
                     power: power.into(),
                     army: id,
                     into,
@@ -758,7 +758,7 @@ impl Turn<'_> {
                 } else {
                     "besiege"
                 };
-                self.events.push(Event::StanceTaken {
+                self.events.push(MapEvent::StanceTaken {
                     power: power.into(),
                     army: id,
                     stance: word.into(),
@@ -781,7 +781,7 @@ impl Turn<'_> {
                 let h = self.c.holdings.get_mut(&p.id);
                 if let Some(h) = h.filter(|h| h.owner.as_deref() == Some(power)) {
                     h.owner = Some(fc.clone());
-                    self.events.push(Event::Paid {
+                    self.events.push(MapEvent::Paid {
                         employer: power.into(),
                         company: fc,
                         province: p.id.clone(),
@@ -810,7 +810,7 @@ impl Turn<'_> {
         let Some(place) = place else { return };
         if cost > me.treasury {
             let why = format!("the treasury holds {} points, not {cost}", me.treasury);
-            self.events.push(Event::Refused {
+            self.events.push(MapEvent::Refused {
                 power: power.into(),
                 line: line.text.clone(),
                 why,
@@ -860,7 +860,7 @@ impl Turn<'_> {
         if let Some(p) = self.c.powers.get_mut(power) {
             p.treasury -= cost;
         }
-        self.events.push(Event::Raised {
+        self.events.push(MapEvent::Raised {
             power: power.into(),
             army: id,
             figures,
@@ -885,7 +885,7 @@ impl Turn<'_> {
             m.days += step;
             if m.days >= needed {
                 let to = m.to.clone();
-                self.events.push(Event::Marched {
+                self.events.push(MapEvent::Marched {
                     army: a.id.clone(),
                     power,
                     from: a.province.clone(),
@@ -895,7 +895,7 @@ impl Turn<'_> {
                 a.march = None;
             } else {
                 let (to, days) = (m.to.clone(), m.days);
-                self.events.push(Event::OnTheMarch {
+                self.events.push(MapEvent::OnTheMarch {
                     army: a.id.clone(),
                     power,
                     to,
@@ -949,7 +949,7 @@ impl Turn<'_> {
             if let Some(a) = self.c.armies.get_mut(&id) {
                 a.stance = Stance::Besieging { weeks };
             }
-            self.events.push(Event::Besieging {
+            self.events.push(MapEvent::Besieging {
                 province: province.clone(),
                 army: id.clone(),
                 power,
@@ -957,7 +957,7 @@ impl Turn<'_> {
                 needed,
             });
             if weeks >= needed {
-                self.events.push(Event::StarvedOut {
+                self.events.push(MapEvent::StarvedOut {
                     province,
                     army: g.clone(),
                     power: gpower,
@@ -1062,7 +1062,7 @@ impl Turn<'_> {
             ),
             None => {
                 let powers = [att.commander().to_string(), def.commander().to_string()];
-                self.events.push(Event::BattleAwaits {
+                self.events.push(MapEvent::BattleAwaits {
                     id,
                     province: province.into(),
                     armies: armies.clone(),
@@ -1142,7 +1142,7 @@ impl Turn<'_> {
                 .as_ref()
                 .and_then(|w| sides.iter().find(|s| &s.army == w))
                 .map(|s| s.power.clone());
-            self.events.push(Event::Battle {
+            self.events.push(MapEvent::Battle {
                 id,
                 province: province.into(),
                 card,
@@ -1159,7 +1159,7 @@ impl Turn<'_> {
             if a.contents.units.is_empty() && a.contents.mercenaries.is_empty() {
                 let power = a.commander().to_string();
                 self.c.armies.remove(army);
-                self.events.push(Event::Destroyed {
+                self.events.push(MapEvent::Destroyed {
                     army: army.clone(),
                     power,
                     province: province.into(),
@@ -1215,7 +1215,7 @@ impl Turn<'_> {
                 self.c.armies.remove(army);
             }
         }
-        self.events.push(Event::FellBack {
+        self.events.push(MapEvent::FellBack {
             army: army.into(),
             power: me,
             from: province.into(),
@@ -1247,7 +1247,7 @@ impl Turn<'_> {
                     }
                     h.held_for = u32::from(h.occupier.is_some());
                     h.pacified = false;
-                    events.push(Event::Occupied {
+                    events.push(MapEvent::Occupied {
                         province: id.clone(),
                         power: x.to_string(),
                         from: h.owner.clone(),
@@ -1258,7 +1258,7 @@ impl Turn<'_> {
                         h.held_for += 1;
                         if h.held_for >= n {
                             h.pacified = true;
-                            events.push(Event::Pacified {
+                            events.push(MapEvent::Pacified {
                                 province: id.clone(),
                                 power: occ,
                             });
@@ -1392,12 +1392,12 @@ points = 400
         assert!(
             r.events.iter().any(|e| matches!(
                 e,
-                Event::OnTheMarch {
+                MapEvent::OnTheMarch {
                     days: 3,
                     needed: 3,
                     ..
                 }
-            ) || matches!(e, Event::Marched { .. })),
+            ) || matches!(e, MapEvent::Marched { .. })),
             "{:?}",
             r.events
         );
@@ -1420,7 +1420,7 @@ points = 400
             &orders("nemedia", "army aquilonia-1 move to Shamar"),
         );
         assert!(
-            matches!(&r.events[0], Event::Refused { why, .. } if why.contains("does not take your orders")),
+            matches!(&r.events[0], MapEvent::Refused { why, .. } if why.contains("does not take your orders")),
             "{:?}",
             r.events
         );
@@ -1437,7 +1437,7 @@ points = 400
         );
         assert!(
             r.events.iter().any(
-                |e| matches!(e, Event::Occupied { province, .. } if province == "nemedian-marches")
+                |e| matches!(e, MapEvent::Occupied { province, .. } if province == "nemedian-marches")
             ),
             "{:?}",
             r.events
@@ -1447,7 +1447,9 @@ points = 400
             r = turn(&c, &w, &BTreeMap::new());
         }
         assert!(
-            r.events.iter().any(|e| matches!(e, Event::Pacified { .. })),
+            r.events
+                .iter()
+                .any(|e| matches!(e, MapEvent::Pacified { .. })),
             "{:?}",
             r.events
         );
@@ -1470,7 +1472,7 @@ points = 400
         assert!(
             r.events
                 .iter()
-                .any(|e| matches!(e, Event::Raised { figures: 12, .. })),
+                .any(|e| matches!(e, MapEvent::Raised { figures: 12, .. })),
             "{:?}",
             r.events
         );
@@ -1490,7 +1492,7 @@ points = 400
         assert!(
             r.events
                 .iter()
-                .any(|e| matches!(e, Event::Refused { why, .. } if why.contains("winter"))),
+                .any(|e| matches!(e, MapEvent::Refused { why, .. } if why.contains("winter"))),
             "{:?}",
             r.events
         );
@@ -1506,7 +1508,7 @@ points = 400
         assert!(
             r.events
                 .iter()
-                .any(|e| matches!(e, Event::BattleAwaits { id: 1, .. })),
+                .any(|e| matches!(e, MapEvent::BattleAwaits { id: 1, .. })),
             "{:?}",
             r.events
         );
@@ -1539,7 +1541,7 @@ points = 400
         )
         .unwrap();
         let battle = r.events.iter().find_map(|e| match e {
-            Event::Battle {
+            MapEvent::Battle {
                 sides, winner, by, ..
             } => Some((sides.clone(), winner.clone(), by.clone())),
             _ => None,
@@ -1561,7 +1563,7 @@ points = 400
         }
         assert!(
             r.events.iter().any(
-                |e| matches!(e, Event::FellBack { army, to: Some(_), .. } if army == "nemedia-1")
+                |e| matches!(e, MapEvent::FellBack { army, to: Some(_), .. } if army == "nemedia-1")
             ),
             "{:?}",
             r.events
@@ -1585,14 +1587,16 @@ points = 400
         assert_eq!(c.armies["aquilonia-1"].province, "belverus");
         let r = turn(&c, &w, &orders("aquilonia", "army aquilonia-1 besiege"));
         assert!(
-            !r.events.iter().any(|e| matches!(e, Event::Battle { .. })),
+            !r.events
+                .iter()
+                .any(|e| matches!(e, MapEvent::Battle { .. })),
             "{:?}",
             r.events
         );
         assert!(
             r.events.iter().any(|e| matches!(
                 e,
-                Event::Besieging {
+                MapEvent::Besieging {
                     weeks: 1,
                     needed: 5,
                     ..
@@ -1642,7 +1646,7 @@ points = 200
         assert!(
             r.events
                 .iter()
-                .any(|e| matches!(e, Event::Hired { points: 100, .. })),
+                .any(|e| matches!(e, MapEvent::Hired { points: 100, .. })),
             "{:?}",
             r.events
         );
@@ -1683,7 +1687,7 @@ points = 200
         assert!(
             r.events
                 .iter()
-                .any(|e| matches!(e, Event::ContractEnded { .. })),
+                .any(|e| matches!(e, MapEvent::ContractEnded { .. })),
             "{:?}",
             r.events
         );

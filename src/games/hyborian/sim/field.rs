@@ -16,7 +16,7 @@
 
 use super::general::Style;
 use crate::games::hyborian::army::scenario::{self, Scenario, Zone, BATTLE_TURNS};
-use crate::games::hyborian::army::{self, ArmyFile, Deployment};
+use crate::games::hyborian::army::{self, ArmyFile, DeploymentLine};
 use crate::games::hyborian::campaign::battle::{
     self as campaign_battle, card_kind, card_terrain, edge_units, table_feet, Card, Edge,
     TABLE_DEPTH,
@@ -348,7 +348,7 @@ fn in_zone(
     } else {
         (zone.y[0] + 1.0, 180.0)
     };
-    let line = |gap| Deployment {
+    let line = |gap| DeploymentLine {
         side: side.to_string(),
         y,
         x_from: zone.x[0] + 1.0,

@@ -2,7 +2,7 @@
 //! the enemy lies, how far apart units are, whether a charge can land, and
 //! where its own line stands.
 
-use crate::games::hyborian::adjudicate::plan::faced;
+use crate::games::hyborian::adjudicate::route::faced;
 use crate::games::hyborian::rules::movement::{allowance, Pace};
 use crate::games::hyborian::rules::{Trait, UnitType, Weapon};
 use crate::games::hyborian::table::{Status, Table, TerrainKind, Unit};

@@ -1,4 +1,4 @@
-//! Movement plans: what each unit will do in a phase, fixed at the start
+//! Movement routes (plans): what each unit will do in a phase, fixed at the start
 //! of the phase (§3: a charge's path is planned before anyone moves), as a
 //! sequence of legs measured in inches of movement.
 //!
