@@ -1,0 +1,400 @@
+//! Moves, faces, formations and charges as written (§1, §3, §4), checked
+//! against the rules and the table: what each allows, where it may not go,
+//! and the canonical order the engine gets.
+
+use super::*;
+
+impl<'a> Ctx<'a> {
+    pub(super) fn may_face(&mut self, span: Span) -> Option<()> {
+        let u = self.unit;
+        if u.kind.wheels_only() {
+            self.refuse(
+                Illegal::NotForThisType,
+                span,
+                format!(
+                    "{} ({}) never change face as a function: they wheel",
+                    u.name,
+                    u.kind.book_name()
+                ),
+                "§5: mammoths and chariots never change face as a function",
+                Some("write 'wheel left 90' (a wheel is part of a move)".into()),
+            );
+            return None;
+        }
+        Some(())
+    }
+
+    pub(super) fn move_fn(
+        &mut self,
+        m: &MoveOrder,
+        span: Span,
+        formation: Formation,
+    ) -> Option<plan::Move> {
+        let u = self.unit;
+        let k = u.kind;
+        if m.forced_march {
+            if formation != Formation::RoadColumn {
+                self.refuse(
+                    Illegal::ForcedMarch,
+                    span,
+                    format!("{} are in {}, not road column", u.name, formation.code()),
+                    "§3: a forced march is made in road column",
+                    Some("phase 1 form road column; phase 2 forced march".into()),
+                );
+                return None;
+            }
+            if let Some((enemy, d)) = self.nearest_enemy() {
+                if d < movement::FORCED_MARCH_CLEARANCE {
+                    self.refuse(
+                        Illegal::ForcedMarch,
+                        span,
+                        format!("{} are {} inches from {}", u.name, fmt_in(d), enemy.name),
+                        "§3: a forced march never comes within 24 inches of the enemy",
+                        Some("move at the normal column rate instead".into()),
+                    );
+                    return None;
+                }
+            }
+        }
+        if m.along_road && formation != Formation::RoadColumn && !k.is_single_figure() {
+            self.notes.push(
+                Diagnostic::note(
+                    Remark::Reading,
+                    span,
+                    format!("{} are not in road column: the road adds nothing", u.name),
+                )
+                .with_note("§3: a unit not in road column gains nothing from a road"),
+            );
+        }
+        let mut allowance = self.allowance(m, formation);
+        let direction = match &m.direction {
+            MoveDirection::Forward => plan::Direction::Forward,
+            MoveDirection::Back => {
+                if !movement::may_step_back(k) {
+                    self.refuse(
+                        Illegal::NotForThisType,
+                        span,
+                        format!("{} ({}) cannot move straight back", u.name, k.book_name()),
+                        "§3: only foot may step back without changing face (ruling O-3)",
+                        Some("face about in one phase and move in the other".into()),
+                    );
+                    return None;
+                }
+                allowance = allowance.min(movement::FOOT_STEP_BACK);
+                plan::Direction::Back
+            }
+            MoveDirection::Oblique { hand, degrees } => {
+                if *degrees > movement::OBLIQUE_MAX_DEGREES || *degrees <= 0.0 {
+                    self.refuse(
+                        Illegal::BeyondAllowance,
+                        span,
+                        format!("an oblique of {} degrees", fmt_in(*degrees)),
+                        "§3: a unit may move obliquely up to 45 degrees without changing face",
+                        Some("wheel for a wider turn: 'wheel left 60 then move 4'".into()),
+                    );
+                    return None;
+                }
+                plan::Direction::Oblique {
+                    hand: *hand,
+                    degrees: *degrees,
+                }
+            }
+            MoveDirection::Toward(t) => plan::Direction::Toward(self.target(t, span, true)?),
+        };
+        let wheel = match &m.wheel {
+            None => None,
+            Some((hand, angle)) => Some(plan::Wheel {
+                hand: *hand,
+                angle: match angle {
+                    WheelAngle::Degrees(d) => {
+                        if *d <= 0.0 || *d > movement::MAX_WHEEL_DEGREES {
+                            self.refuse(
+                                Illegal::BeyondAllowance,
+                                span,
+                                format!("a wheel of {} degrees", fmt_in(*d)),
+                                "a wheel turns the unit by 180 degrees at most",
+                                Some("face about instead".into()),
+                            );
+                            return None;
+                        }
+                        plan::WheelAngle::Degrees(*d)
+                    }
+                    WheelAngle::ToFace(t) => plan::WheelAngle::ToFace(self.target(t, span, true)?),
+                },
+            }),
+        };
+        let distance = match m.distance {
+            ast::Distance::Full => plan::Distance::Full,
+            ast::Distance::Inches(d) => {
+                if d > allowance + EPSILON {
+                    self.refuse(
+                        Illegal::BeyondAllowance,
+                        span,
+                        format!(
+                            "{} may move at most {} inches{}, not {}",
+                            u.name,
+                            fmt_in(allowance),
+                            pace_words(m, formation, k),
+                            fmt_in(d)
+                        ),
+                        "§3: a unit may move up to, never beyond, its allowance",
+                        Some(format!("write 'move {}' or 'move full'", fmt_in(allowance))),
+                    );
+                    return None;
+                }
+                plan::Distance::Inches(d)
+            }
+        };
+        Some(plan::Move {
+            wheel,
+            direction,
+            distance,
+            forced_march: m.forced_march,
+            along_road: m.along_road,
+        })
+    }
+
+    pub(super) fn nearest_enemy(&self) -> Option<(&'a Unit, f64)> {
+        let me = self.unit;
+        self.table
+            .units
+            .values()
+            .filter(|e| e.side != me.side && e.status.is_present())
+            .map(|e| (e, e.front.distance(me.front)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
+    pub(super) fn face(&mut self, x: &FaceOrder, span: Span) -> Option<plan::FaceChange> {
+        Some(match x {
+            FaceOrder::Turn { hand, degrees } => {
+                if *degrees <= 0.0 || *degrees > 360.0 {
+                    self.refuse(
+                        Illegal::BeyondAllowance,
+                        span,
+                        format!("a turn of {} degrees", fmt_in(*degrees)),
+                        "a change of face turns between 1 and 360 degrees",
+                        None,
+                    );
+                    return None;
+                }
+                plan::FaceChange::Turn {
+                    hand: *hand,
+                    degrees: *degrees,
+                }
+            }
+            FaceOrder::About => plan::FaceChange::About,
+            FaceOrder::Bearing(b) => plan::FaceChange::Bearing(b.rem_euclid(360.0)),
+            FaceOrder::Toward(t) => plan::FaceChange::ToFace(self.target(t, span, true)?),
+        })
+    }
+
+    pub(super) fn form(&mut self, x: &FormOrder, span: Span) -> Option<plan::FormationChange> {
+        let u = self.unit;
+        if u.kind.is_single_figure() {
+            self.refuse(
+                Illegal::NotForThisType,
+                span,
+                format!("{} is a single figure and has no formation", u.name),
+                "§1: formations are for units",
+                None,
+            );
+            return None;
+        }
+        if !u.in_melee_with.is_empty() {
+            self.refuse(
+                Illegal::InMelee,
+                span,
+                format!("{} are in melee and may not change formation", u.name),
+                "§4: no formation change once in melee",
+                None,
+            );
+            return None;
+        }
+        let limit = match x.formation {
+            Formation::Line | Formation::PositionalLine => {
+                Some(("ranks", x.ranks, formations::LINE_MAX_RANKS))
+            }
+            Formation::Ring => Some(("ranks", x.ranks, formations::RING_MAX_RANKS)),
+            Formation::RoadColumn => {
+                Some(("figures wide", x.files, formations::ROAD_COLUMN_MAX_FILES))
+            }
+            Formation::Column => None,
+        };
+        if let Some((what, Some(n), max)) = limit {
+            if n == 0 || n > max {
+                self.refuse(
+                    Illegal::BeyondAllowance,
+                    span,
+                    format!("a {} {n} {what}", x.formation.code()),
+                    &format!(
+                        "§1: line at most {} ranks deep, ring at most {} ranks, road column at most {} figures wide",
+                        formations::LINE_MAX_RANKS,
+                        formations::RING_MAX_RANKS,
+                        formations::ROAD_COLUMN_MAX_FILES
+                    ),
+                    Some(format!("at most {max} {what}")),
+                );
+                return None;
+            }
+        }
+        if let Some(r) = x.ranks.filter(|_| x.formation == Formation::Column) {
+            if r < formations::COLUMN_MIN_RANKS {
+                self.refuse(
+                    Illegal::BeyondAllowance,
+                    span,
+                    format!("a column {r} ranks deep"),
+                    &format!(
+                        "§1: a column is {} or more ranks deep",
+                        formations::COLUMN_MIN_RANKS
+                    ),
+                    Some("form line instead".into()),
+                );
+                return None;
+            }
+        }
+        if x.formation == Formation::PositionalLine && !self.in_rough_terrain() {
+            self.refuse(
+                Illegal::NotForThisType,
+                span,
+                format!("{} are in open ground", u.name),
+                "§1: a positional line only keeps a unit inside one terrain area (woods, hillside), never in open ground",
+                Some("form line instead".into()),
+            );
+            return None;
+        }
+        Some(plan::FormationChange {
+            formation: x.formation,
+            ranks: x.ranks,
+            files: x.files,
+        })
+    }
+
+    pub(super) fn in_rough_terrain(&self) -> bool {
+        let p = self.unit.front;
+        self.table
+            .terrain
+            .iter()
+            .filter(|t| !matches!(t.kind, TerrainKind::Road { .. }) && !t.kind.is_water())
+            .any(|t| crate::geometry::point_in_polygon(p, &t.points))
+    }
+
+    pub(super) fn charge(&mut self, c: &ChargeOrder, span: Span) -> Option<plan::Charge> {
+        let u = self.unit;
+        if matches!(u.kind, UnitType::Wizard | UnitType::Commander) {
+            let why = if u.kind == UnitType::Wizard {
+                "§10: a wizard may never charge or attack"
+            } else {
+                "§9: a commander cannot melee"
+            };
+            self.refuse(
+                Illegal::NotForThisType,
+                span,
+                format!("{} may not charge", u.name),
+                why,
+                None,
+            );
+            return None;
+        }
+        let target = match &c.aim {
+            ChargeAim::Forward => plan::ChargeTarget::Forward,
+            ChargeAim::Bearing(b) => plan::ChargeTarget::Bearing(b.rem_euclid(360.0)),
+            ChargeAim::Unit(r) => {
+                let t = self.find(r, true)?;
+                if t.side == u.side {
+                    self.refuse(
+                        Illegal::BadTarget,
+                        r.span,
+                        format!("{} are your own unit", t.name),
+                        "§2: a charge is made at an enemy unit",
+                        None,
+                    );
+                    return None;
+                }
+                if !movement::may_charge(u.kind, t.kind) {
+                    self.refuse(
+                        Illegal::ChargeForbidden,
+                        span,
+                        format!(
+                            "{} ({}) may not charge {} ({})",
+                            u.name,
+                            u.kind.book_name(),
+                            t.name,
+                            t.kind.book_name()
+                        ),
+                        "§4: infantry cannot charge cavalry",
+                        Some("hold and let them come, or move to block them".into()),
+                    );
+                    return None;
+                }
+                if u.kind.is_cavalry() && t.kind == UnitType::WoollyMammoth {
+                    self.refuse(
+                        Illegal::ChargeForbidden,
+                        span,
+                        format!("{} may not charge {} (woolly mammoths)", u.name, t.name),
+                        "§4: cavalry may attack but never charge mammoths",
+                        Some(format!(
+                            "move into contact instead: 'move toward {}'",
+                            t.name
+                        )),
+                    );
+                    return None;
+                }
+                plan::ChargeTarget::Unit(t.id.clone())
+            }
+        };
+        if c.breakthrough {
+            match u.kind {
+                UnitType::HeavyCavalry => {}
+                UnitType::MediumCavalry => self.notes.push(
+                    Diagnostic::note(
+                        Remark::MediumBreakthrough,
+                        span,
+                        format!("{} will charge, but medium cavalry never break through", u.name),
+                    )
+                    .with_note("§2: medium cavalry may write breakthrough but can never break through (ruling O-4)"),
+                ),
+                k => {
+                    self.refuse(
+                        Illegal::NotForThisType,
+                        span,
+                        format!("{} ({}) cannot break through", u.name, k.book_name()),
+                        "§4: only heavy cavalry break through; mammoths and chariots never do",
+                        Some("drop 'with breakthrough'".into()),
+                    );
+                    return None;
+                }
+            }
+        }
+        if c.break_off && u.kind != UnitType::MediumCavalry {
+            self.refuse(
+                Illegal::NotForThisType,
+                span,
+                format!("{} ({}) cannot break off", u.name, u.kind.book_name()),
+                "§3: only medium cavalry may break off after one round of melee",
+                Some("drop 'then break off'".into()),
+            );
+            return None;
+        }
+        let sweep = match c.sweep {
+            None => None,
+            Some((_, d)) if !(d > 0.0 && d <= movement::MAX_WHEEL_DEGREES) => {
+                self.refuse(
+                    Illegal::BeyondAllowance,
+                    span,
+                    format!("a sweep of {d}°"),
+                    "§3: a sweep wheels at most 180° (more is a face about) and uses at most half the charge",
+                    Some("write the sweep in degrees, e.g. 'sweep right 30 then charge …'".into()),
+                );
+                return None;
+            }
+            Some((plan::Hand::Right, d)) => Some(d),
+            Some((plan::Hand::Left, d)) => Some(-d),
+        };
+        Some(plan::Charge {
+            target,
+            sweep,
+            breakthrough: c.breakthrough,
+            break_off: c.break_off,
+        })
+    }
+}
