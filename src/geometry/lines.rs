@@ -147,6 +147,14 @@ pub fn band_polygon(line: &[DVec2], width: f64) -> Vec<DVec2> {
     left.chain(right).collect()
 }
 
+/// Whether the segment `a`–`b` touches the polygon's area (an end inside,
+/// or the segment crossing into it), as a wall of fire meets woods.
+pub fn segment_meets_polygon(a: DVec2, b: DVec2, poly: &[DVec2]) -> bool {
+    let len = a.distance(b);
+    let seg = Footprint::behind(b, super::bearing_of(b - a), 0.0, len.max(TOUCH));
+    point_in_polygon(a, poly) || point_in_polygon(b, poly) || footprint_meets_polygon(&seg, poly)
+}
+
 /// Do the closed segments `p`–`q` and `a`–`b` meet (touching counts), as
 /// a line of sight meets a wall? Collinear segments that overlap meet only
 /// when `a`–`b` is not a single point on the line.

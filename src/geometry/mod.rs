@@ -27,8 +27,8 @@ mod lines;
 pub use footprint::{Edge, Face, Footprint};
 pub use lines::{
     band_polygon, closest_on_segment, distance_to_polyline, footprint_meets_polygon,
-    point_at_station, point_in_polygon, point_segment_distance, polyline_length, segments_cross,
-    segments_meet, station_on_polyline,
+    point_at_station, point_in_polygon, point_segment_distance, polyline_length,
+    segment_meets_polygon, segments_cross, segments_meet, station_on_polyline,
 };
 
 use glam::DVec2;
