@@ -7,6 +7,6 @@ mod common;
 mod crash;
 mod demo;
 mod guide;
+mod invariants;
 mod orders;
 mod post;
-mod properties;

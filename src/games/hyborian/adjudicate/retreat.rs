@@ -351,6 +351,20 @@ pub(crate) fn retreat(
     if let Some(unit) = turn.table.units.get_mut(id) {
         unit.set_pose(pose);
     }
+    // A unit that could not get clear of an enemy (stopped against another
+    // before it left the one it fought) is still in contact: it stays in
+    // melee with every enemy it ends overlapping (ruling M-19).
+    if !out.left_table {
+        let moved = &turn.table.units[id];
+        let fp = moved.footprint();
+        let caught: Vec<UnitId> = others(&turn.table, moved)
+            .filter(|o| o.side != moved.side && o.footprint().overlaps(&fp))
+            .map(|o| o.id.clone())
+            .collect();
+        for e in caught {
+            lock(&mut turn.table, id, &e);
+        }
+    }
     Ok(out)
 }
 
