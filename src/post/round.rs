@@ -335,10 +335,8 @@ fn game_master_round(
         game.save(tx)?;
         let key = format!("overdue:{number}:{}", game.row.deadline.timestamp());
         let text = format!(
-            "Your answer for {label} of {} ({}) was due by {missed}. The game waits for it: the
-             round is never played without the game master. The new deadline is {}.
-
-{}",
+            "Your answer for {label} of {} ({}) was due by {missed}. The game waits for it: \
+             the round is never played without the game master. The new deadline is {}.\n\n{}",
             game.row.title,
             game.id(),
             game.deadline_text(),
@@ -366,9 +364,9 @@ fn game_master_round(
         )?;
         for s in game.sides(tx)? {
             let text = format!(
-                "{} ({}): {label} waits for the game master's answer, which was due by
-{missed}.                  Nothing is played without it; the report comes when the phase is complete.
-",
+                "{} ({}): {label} waits for the game master's answer, which was due by \
+                 {missed}. Nothing is played without it; the report comes when the phase is \
+                 complete.\n",
                 game.row.title,
                 game.id()
             );
