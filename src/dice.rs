@@ -230,6 +230,40 @@ impl<'a> Recorded<'a> {
     }
 }
 
+impl Recorded<'_> {
+    /// Every roll, in the order rolled.
+    pub fn rolls(&self) -> &[(String, u8)] {
+        &self.rolls
+    }
+}
+
+/// Rolls already made and shown, served again for their keys; every other
+/// key from the source. A turn played again from its start (Furor
+/// Barbarus' `ask_owner`, after the other player's answer) reads its first
+/// dice from here, so what was reported happens again.
+pub struct Replayed<'a> {
+    made: BTreeMap<String, u8>,
+    inner: &'a mut dyn Dice,
+}
+
+impl<'a> Replayed<'a> {
+    pub fn new(made: &[(String, u8)], inner: &'a mut dyn Dice) -> Self {
+        Replayed {
+            made: made.iter().cloned().collect(),
+            inner,
+        }
+    }
+}
+
+impl Dice for Replayed<'_> {
+    fn roll_die(&mut self, key: &str, die: DieKind) -> Result<u8, DiceError> {
+        match self.made.get(key) {
+            Some(v) => Ok(*v),
+            None => self.inner.roll_die(key, die),
+        }
+    }
+}
+
 impl Dice for Recorded<'_> {
     fn roll_die(&mut self, key: &str, die: DieKind) -> Result<u8, DiceError> {
         let v = self.inner.roll_die(key, die)?;
@@ -252,6 +286,18 @@ mod tests {
             r.lines(),
             vec![format!("combat:2 = {a}"), format!("combat:1 = {b}")]
         );
+    }
+
+    #[test]
+    fn replayed_dice_serve_the_rolls_shown_and_the_source_the_rest() {
+        let mut first = SeededDice::new([1; 32]);
+        let shown = first.roll_die("combat:1", DieKind::D6).unwrap();
+        let mut second = SeededDice::new([2; 32]);
+        let fresh = second.roll_die("combat:2", DieKind::D6).unwrap();
+        let mut second = SeededDice::new([2; 32]);
+        let mut r = Replayed::new(&[("combat:1".to_string(), shown)], &mut second);
+        assert_eq!(r.roll_die("combat:1", DieKind::D6).unwrap(), shown);
+        assert_eq!(r.roll_die("combat:2", DieKind::D6).unwrap(), fresh);
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! ```
 
 use crate::dice::DieKind;
+use crate::games::furor::ask::{Answer, Question};
 use crate::games::furor::board::{Board, Relation, SideId, Unit, UnitId};
 use crate::games::furor::events::{
     DieModifier, Drop, Event, ImpetuousCause, LossCause, MoraleCause, Share, Skip,
@@ -539,10 +540,23 @@ fn defender_advances(
         .filter(|h| vacated(&play.board, *h) && advance::may_advance(&play.board, d, *h))
         .collect();
     let into = match &play.reactions.advance {
-        DefenderAdvance::None => None,
+        DefenderAdvance::Stay => None,
         DefenderAdvance::Unit(u) if u == did => open.first().copied(),
-        DefenderAdvance::Unit(_) => None,
-        DefenderAdvance::Into(map) => map.get(did).filter(|h| open.contains(h)).copied(),
+        DefenderAdvance::Into(map) if map.contains_key(did) => {
+            map.get(did).filter(|h| open.contains(h)).copied()
+        }
+        // No standing choice for this unit: its owner's answer (FB-19).
+        _ if open.is_empty() => None,
+        _ => match play.open_choice(
+            "advance",
+            Question::Advance {
+                unit: did.clone(),
+                hexes: open.clone(),
+            },
+        ) {
+            Some(Answer::Hex(h)) if open.contains(&h) => Some(h),
+            _ => None,
+        },
     };
     match into {
         Some(h) => {

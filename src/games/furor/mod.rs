@@ -20,6 +20,7 @@
 //! ```
 
 pub mod advance;
+pub mod ask;
 pub mod board;
 pub mod case;
 pub mod charge;

@@ -66,6 +66,12 @@ pub struct Options {
     /// it keep their rules identity.
     #[serde(alias = "split-turn", skip_serializing_if = "is_false")]
     pub split_turn: bool,
+    /// §15's asking the owner: when no standing reaction of the other
+    /// player covers a choice the rules give him, the turn stops and he is
+    /// asked by mail (a short round of his), the default applying at that
+    /// round's deadline (FB-19). Left out of the stored options when unset.
+    #[serde(alias = "ask-owner", skip_serializing_if = "is_false")]
+    pub ask_owner: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -95,6 +101,7 @@ impl Default for Options {
             soissons_free_setup: false,
             vouille_variation: false,
             split_turn: false,
+            ask_owner: false,
         }
     }
 }

@@ -4,6 +4,7 @@
 //! `morale:UNIT:K`). Every step of the engine works on a [`Play`].
 
 use crate::dice::{Dice, DieKind};
+use crate::games::furor::ask::{Answer, Pause, Question};
 use crate::games::furor::board::{Board, SideId, UnitId};
 use crate::games::furor::events::Event;
 use crate::games::furor::hex::Hex;
@@ -42,6 +43,14 @@ pub(crate) struct Play<'a> {
     pub feigned_targets: BTreeSet<UnitId>,
     /// Rolls per key prefix and unit this player-turn.
     counts: BTreeMap<(&'static str, UnitId), u32>,
+    /// Dice rolled so far.
+    rolls: usize,
+    /// The owner's open choices per kind and unit this player-turn (the
+    /// `K` of `retreat:UNIT:K`).
+    occasions: BTreeMap<(&'static str, UnitId), u32>,
+    /// The first choice the other player was not asked about yet, with
+    /// `ask_owner` (FB-19).
+    pub pause: Option<Pause>,
 }
 
 impl<'a> Play<'a> {
@@ -65,6 +74,9 @@ impl<'a> Play<'a> {
             chain_tested: BTreeSet::new(),
             feigned_targets: BTreeSet::new(),
             counts: BTreeMap::new(),
+            rolls: 0,
+            occasions: BTreeMap::new(),
+            pause: None,
         }
     }
 
@@ -74,7 +86,36 @@ impl<'a> Play<'a> {
 
     /// A roll for the key, as case files write it.
     pub fn roll(&mut self, key: &str, die: DieKind) -> Result<u8, EngineError> {
+        self.rolls += 1;
         self.dice.roll_die(key, die).map_err(EngineError::Dice)
+    }
+
+    /// A choice of the other player's that his standing reactions leave
+    /// open: his answer for this occasion if he gave one; otherwise, with
+    /// `ask_owner`, the turn's first such occasion he was not asked about
+    /// becomes the question to stop at (the caller goes on with the
+    /// default, and the post office throws away what follows).
+    pub fn open_choice(&mut self, kind: &'static str, question: Question) -> Option<Answer> {
+        let unit = question.unit().clone();
+        if self.board.get(&unit).side == self.side {
+            return None;
+        }
+        let k = self.occasions.entry((kind, unit.clone())).or_insert(0);
+        *k += 1;
+        let key = format!("{kind}:{unit}:{k}");
+        if let Some(a) = self.reactions.once.get(&key) {
+            return Some(*a);
+        }
+        if self.options.ask_owner && self.pause.is_none() {
+            self.pause = Some(Pause {
+                key,
+                question,
+                events: self.events.len(),
+                rolls: self.rolls,
+                board: self.board.clone(),
+            });
+        }
+        None
     }
 
     /// The next of a unit's numbered rolls this player-turn: `morale:UNIT:K`.

@@ -26,6 +26,7 @@
 //!            Choice::Moves(vec![("militia".into(), "0506".parse().unwrap())]));
 //! ```
 
+use crate::games::furor::ask::{Answer, Question};
 use crate::games::furor::board::{Board, Relation, Unit, UnitId};
 use crate::games::furor::events::{Event, LossCause, MoraleCause};
 use crate::games::furor::hex::Hex;
@@ -107,19 +108,16 @@ fn can_retreat(board: &Board, options: &Options, f: &Unit, excluded: &BTreeSet<U
     false
 }
 
-/// The retreat hex for `u` by the priorities and tie-breaks of O24.
-/// `prefs` gives an owner's preferred hexes per unit; `excluded` the units
-/// already in the chain.
-pub fn choose(
+/// The hexes of the best of O24's priorities `u` may retreat to, each
+/// with the friend it would displace; or, when there is none, why.
+fn best_hexes(
     board: &Board,
     options: &Options,
     u: &Unit,
-    enemies: &[Hex],
-    prefs: &dyn Fn(&UnitId) -> Vec<Hex>,
     excluded: &BTreeSet<UnitId>,
-) -> Choice {
+) -> Result<Vec<(Hex, Option<UnitId>)>, Choice> {
     let Some(here) = u.hex else {
-        return Choice::Blocked;
+        return Err(Choice::Blocked);
     };
     let mut inner = excluded.clone();
     inner.insert(u.id.clone());
@@ -152,32 +150,54 @@ pub fn choose(
         candidates.push((priority, n, friend.map(|f| f.id.clone())));
     }
     let Some(best) = candidates.iter().map(|c| c.0).min() else {
-        return if edge {
+        return Err(if edge {
             Choice::OffMap
         } else {
             Choice::Blocked
-        };
+        });
     };
-    let level: Vec<&(u8, Hex, Option<UnitId>)> =
-        candidates.iter().filter(|c| c.0 == best).collect();
+    Ok(candidates
+        .into_iter()
+        .filter(|c| c.0 == best)
+        .map(|(_, h, f)| (h, f))
+        .collect())
+}
+
+/// The retreat hex for `u` by the priorities and tie-breaks of O24.
+/// `prefs` gives an owner's preferred hexes per unit; `excluded` the units
+/// already in the chain.
+pub fn choose(
+    board: &Board,
+    options: &Options,
+    u: &Unit,
+    enemies: &[Hex],
+    prefs: &dyn Fn(&UnitId) -> Vec<Hex>,
+    excluded: &BTreeSet<UnitId>,
+) -> Choice {
+    let level = match best_hexes(board, options, u, excluded) {
+        Ok(level) => level,
+        Err(none) => return none,
+    };
+    let mut inner = excluded.clone();
+    inner.insert(u.id.clone());
     let wanted = prefs(&u.id);
     let home = board.sides.get(&u.side).and_then(|s| s.home_edge);
     let pick = wanted
         .iter()
-        .find_map(|w| level.iter().find(|c| c.1 == *w))
+        .find_map(|w| level.iter().find(|c| c.0 == *w))
         .or_else(|| {
             level.iter().min_by_key(|c| {
-                let away: u32 = enemies.iter().map(|e| u32::from(e.distance(c.1))).sum();
+                let away: u32 = enemies.iter().map(|e| u32::from(e.distance(c.0))).sum();
                 (
                     std::cmp::Reverse(away),
-                    home.map_or(0, |e| e.distance(&board.map, c.1)),
-                    c.1,
+                    home.map_or(0, |e| e.distance(&board.map, c.0)),
+                    c.0,
                 )
             })
         })
         .expect("a candidate of the best level");
-    let mut moves = vec![(u.id.clone(), pick.1)];
-    if let Some(f) = &pick.2 {
+    let mut moves = vec![(u.id.clone(), pick.0)];
+    if let Some(f) = &pick.1 {
         match choose(board, options, board.get(f), enemies, prefs, &inner) {
             Choice::Moves(rest) => moves.extend(rest),
             // can_retreat found a way out for the friend, so choose does too.
@@ -197,7 +217,11 @@ pub(crate) fn retreat(play: &mut Play, id: &UnitId, enemies: &[Hex]) -> Result<(
         play.emit(Event::RetreatIgnored { unit: id.clone() });
         return Ok(());
     }
-    let prefs = |x: &UnitId| play.retreat_preference(x).to_vec();
+    let answer = owners_choice(play, &u, from);
+    let prefs = |x: &UnitId| match answer {
+        Some(h) if x == id => vec![h],
+        _ => play.retreat_preference(x).to_vec(),
+    };
     let choice = choose(
         &play.board,
         play.options,
@@ -250,6 +274,30 @@ pub(crate) fn retreat(play: &mut Play, id: &UnitId, enemies: &[Hex]) -> Result<(
             });
             losses::take_steps(play, id, 1, LossCause::NoRetreat)
         }
+    }
+}
+
+/// The hex the owner answered for a retreat his standing preference does
+/// not settle among equally good hexes (FB-19), asking if he has not been.
+fn owners_choice(play: &mut Play, u: &Unit, from: Hex) -> Option<Hex> {
+    let mut hexes: Vec<Hex> = best_hexes(&play.board, play.options, u, &BTreeSet::new())
+        .ok()?
+        .into_iter()
+        .map(|(h, _)| h)
+        .collect();
+    hexes.sort();
+    let wanted = play.retreat_preference(&u.id);
+    if hexes.len() < 2 || wanted.iter().any(|w| hexes.contains(w)) {
+        return None;
+    }
+    let question = Question::Retreat {
+        unit: u.id.clone(),
+        from,
+        hexes,
+    };
+    match play.open_choice("retreat", question)? {
+        Answer::Hex(h) => Some(h),
+        _ => None,
     }
 }
 

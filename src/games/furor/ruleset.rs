@@ -28,7 +28,7 @@ use super::orders::{DefenderAdvance, PlayerTurnOrders, Problem, Reactions};
 use super::rules::Kind;
 use super::scenario::{self, Scenario};
 use super::scenario::{FirstPlayer, Placement};
-use super::sequence::{begin_turn, resolve, resolve_combat, resolve_movement, Charges, StopAfter};
+use super::sequence::Charges;
 use super::{picture, report, victory};
 use crate::case::CaseOutcome;
 use crate::diagnostic::{Diagnostic, Rendered};
@@ -41,6 +41,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use turn::Asked;
 
 /// *Furor Barbarus* as a [`Ruleset`].
 pub struct FurorBarbarus;
@@ -64,6 +65,32 @@ pub struct State {
     /// states of games without the option are stored as before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moved: Option<Moved>,
+    /// Under `ask_owner`, a player-turn stopped at a question to the other
+    /// player (FB-19).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked: Option<Asked>,
+    /// How many questions the game has asked so far: each was a round.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub questions: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl State {
+    /// A battle about to begin, with no standing reactions yet.
+    fn new(board: Board, options: Options, setup_rounds: u32) -> State {
+        State {
+            board,
+            options,
+            standing: BTreeMap::new(),
+            setup_rounds,
+            moved: None,
+            asked: None,
+            questions: 0,
+        }
+    }
 }
 
 /// What the moves' exchange of a split player-turn leaves for the attacks'
@@ -188,13 +215,11 @@ impl Deployment {
             .start(&self.options, &self.placements, first)
             .map_err(|e| RulesetError::Corrupt(e.to_string()))?;
         board.last_turn = Some(self.last_turn);
-        Ok(State {
+        Ok(State::new(
             board,
-            options: self.options.clone(),
-            standing: BTreeMap::new(),
-            setup_rounds: self.rounds.len() as u32,
-            moved: None,
-        })
+            self.options.clone(),
+            self.rounds.len() as u32,
+        ))
     }
 }
 
@@ -274,17 +299,22 @@ fn round_of(state: &State) -> Round {
         (false, _) => (1, 0),
         (true, moved) => (2, u32::from(moved.is_some())),
     };
-    let number = state.setup_rounds + player_turn * exchanges + second + 1;
+    let number = state.setup_rounds + player_turn * exchanges + second + state.questions + 1;
     let side = board.phasing().clone();
-    let label = match (state.options.split_turn, &state.moved) {
+    let mut label = match (state.options.split_turn, &state.moved) {
         (false, _) => format!("turn {}, {}", board.turn, side),
         (true, None) => format!("turn {}, {}, moves", board.turn, side),
         (true, Some(_)) => format!("turn {}, {}, attacks", board.turn, side),
     };
+    let mut writers = vec![side.0];
+    if let Some(answers) = state.asked.as_ref().and(turn::answering(state)) {
+        let _ = write!(label, ": the {answers}' answer");
+        writers = vec![answers.0];
+    }
     Round {
         number,
         label,
-        writers: vec![side.0],
+        writers,
         game_master: None,
     }
 }
@@ -551,6 +581,8 @@ fn chargers(events: &[Event]) -> Vec<UnitId> {
         .collect()
 }
 
+mod turn;
+
 impl Ruleset for FurorBarbarus {
     fn name(&self) -> &'static str {
         super::RULESET
@@ -714,6 +746,8 @@ impl Ruleset for FurorBarbarus {
                 Some(next) => Some(names(next)),
                 None => setup.first.map(|f| vec![f.0]),
             },
+            // A question to the other player may come between (FB-19).
+            Stored::Play(state) if state.options.ask_owner => None,
             // The moves' exchange is followed by the same player's attacks.
             Stored::Play(state) if exchange_of(&state) == Exchange::Moves => {
                 Some(vec![state.board.phasing().0.clone()])
@@ -797,6 +831,9 @@ impl Ruleset for FurorBarbarus {
                     &charges,
                 );
                 text.push_str(&confirmation(sheet, &c, &state.board));
+                if turn::answering(&state).as_ref() == Some(&id) {
+                    text.push_str(&turn::confirm_answer(&state, &c.reactions).unwrap_or_default());
+                }
                 let phasing = *state.board.phasing() == id;
                 let orders = SideOrders {
                     turn: if phasing {
@@ -837,89 +874,25 @@ impl Ruleset for FurorBarbarus {
     }
 
     fn resolve(&self, input: RoundInput<'_>) -> Result<Resolved, RulesetError> {
-        let mut state = match stored(input.state)? {
+        let state = match stored(input.state)? {
             Stored::Setup { setup } => return resolve_setup(setup, input.orders, input.dice),
             Stored::Play(state) => state,
         };
-        let options: Options = read("the options", input.options)?;
-        let mut written: BTreeMap<SideId, SideOrders> = BTreeMap::new();
-        for (side, o) in input.orders {
-            written.insert(SideId::from(side.as_str()), read("orders", o)?);
-        }
-        // Reactions written this round count for this round.
-        for (side, o) in &written {
-            overlay(
-                state.standing.entry(side.clone()).or_default(),
-                &o.reactions,
-            );
-        }
-        let phasing = state.board.phasing().clone();
-        let orders = written
-            .get(&phasing)
-            .map(|o| o.turn.clone())
-            .unwrap_or_default();
-        let reactions = state
-            .board
-            .opponent(&phasing)
-            .and_then(|o| state.standing.get(o))
-            .cloned()
-            .unwrap_or_default();
-        let mut dice = Recorded::new(input.dice);
-        let engine = |e: super::sequence::EngineError| RulesetError::Engine(e.to_string());
-        let mut r = match exchange_of(&state) {
-            Exchange::Whole => resolve(
-                &state.board,
-                &orders,
-                &reactions,
-                &options,
-                &mut dice,
-                StopAfter::PlayerTurn,
-            )
-            .map_err(engine)?,
-            Exchange::Moves => {
-                let (r, charges) =
-                    resolve_movement(&state.board, &orders, &reactions, &options, &mut dice)
-                        .map_err(engine)?;
-                state.moved = Some(Moved {
-                    charges,
-                    retreat: orders.retreat.clone(),
-                    impetuous_routes: orders.impetuous_routes.clone(),
-                });
-                r
-            }
-            Exchange::Attacks => {
-                let moved = state.moved.take().unwrap_or_default();
-                let mut orders = orders.clone();
-                for (unit, hexes) in moved.retreat {
-                    orders.retreat.entry(unit).or_insert(hexes);
-                }
-                for (unit, hexes) in moved.impetuous_routes {
-                    orders.impetuous_routes.entry(unit).or_insert(hexes);
-                }
-                resolve_combat(
-                    &state.board,
-                    &orders,
-                    &reactions,
-                    &options,
-                    &mut dice,
-                    &moved.charges,
-                )
-                .map_err(engine)?
-            }
-        };
-        // A new game turn begins at once, so both players see its rolls.
-        if !r.board.is_over() && !r.board.turn_started && r.board.next == 0 {
-            let start = begin_turn(&r.board, &options, &mut dice)
-                .map_err(|e| RulesetError::Engine(e.to_string()))?;
-            r.board = start.board;
-            r.events.extend(start.events);
-        }
+        let played = turn::play(state, input.orders, input.options, input.dice)?;
+        let (state, r) = (played.state, played.resolution);
         let sections = report::sections(&r)
             .into_iter()
             .map(|s| Section {
                 title: s.heading,
                 lines: s.lines,
             })
+            .chain(played.question.map(|lines| Section {
+                title: format!(
+                    "A question for the {}",
+                    round_of(&state).writers.join(" and ")
+                ),
+                lines,
+            }))
             .collect();
         let victory = r
             .board
@@ -937,7 +910,6 @@ impl Ruleset for FurorBarbarus {
         let ended = r.board.is_over();
         let summary = summary(&r.board);
         let events = json(&r.events)?;
-        state.board = r.board;
         let summary_title = if ended {
             "The board at the end".to_string()
         } else {
@@ -947,7 +919,7 @@ impl Ruleset for FurorBarbarus {
             state: json(&state)?,
             events,
             sections,
-            dice: dice.lines(),
+            dice: played.dice,
             summary,
             summary_title,
             victory,
@@ -988,13 +960,7 @@ impl Ruleset for FurorBarbarus {
     fn case_state(&self, text: &str) -> Result<Json, RulesetError> {
         let case =
             super::case::Case::parse(text).map_err(|e| RulesetError::Setup(e.to_string()))?;
-        json(&State {
-            board: case.board,
-            options: case.options,
-            standing: BTreeMap::new(),
-            setup_rounds: 0,
-            moved: None,
-        })
+        json(&State::new(case.board, case.options, 0))
     }
 }
 

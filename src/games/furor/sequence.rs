@@ -23,6 +23,7 @@
 //! ```
 
 use crate::dice::{Dice, DiceError};
+use crate::games::furor::ask::Pause;
 use crate::games::furor::board::{Board, UnitId};
 use crate::games::furor::events::{Event, Phase};
 use crate::games::furor::options::Options;
@@ -82,6 +83,21 @@ pub enum EngineError {
 pub struct Resolution {
     pub board: Board,
     pub events: Vec<Event>,
+    /// With `ask_owner`, the first choice the other player was not asked
+    /// about (counted within the player-turn, after the turn's start): what
+    /// follows it was played with the default (FB-19).
+    #[serde(skip)]
+    pub pause: Option<Pause>,
+}
+
+impl Resolution {
+    fn of(play: Play<'_>) -> Resolution {
+        Resolution {
+            board: play.board,
+            events: play.events,
+            pause: play.pause,
+        }
+    }
 }
 
 /// Play the phasing player's turn (§4).
@@ -116,7 +132,7 @@ pub fn resolve(
     }
     let first = board.next;
     let r = player_turn(board, orders, reactions, options, dice, stop_after)?;
-    let (mut board, more) = (r.board, r.events);
+    let (mut board, more, pause) = (r.board, r.events, r.pause);
     events.extend(more);
     if stop_after == StopAfter::GameTurn {
         let empty = PlayerTurnOrders::default();
@@ -133,7 +149,11 @@ pub fn resolve(
             events.extend(r.events);
         }
     }
-    Ok(Resolution { board, events })
+    Ok(Resolution {
+        board,
+        events,
+        pause,
+    })
 }
 
 /// The start of a game turn, before phase 1 (O1): the turn's effects come
@@ -152,10 +172,7 @@ pub fn begin_turn(
     let reactions = Reactions::default();
     let mut play = Play::new(board.clone(), &orders, &reactions, options, dice);
     if play.board.turn_started {
-        return Ok(Resolution {
-            board: play.board,
-            events: Vec::new(),
-        });
+        return Ok(Resolution::of(play));
     }
     let turn = play.board.turn;
     play.board.turn_started = true;
@@ -170,10 +187,7 @@ pub fn begin_turn(
         }
     }
     chararic::start_of_turn(&mut play)?;
-    Ok(Resolution {
-        board: play.board,
-        events: play.events,
-    })
+    Ok(Resolution::of(play))
 }
 
 fn player_turn(
@@ -187,10 +201,7 @@ fn player_turn(
     let mut play = Play::new(board, orders, reactions, options, dice);
     movement_phase(&mut play)?;
     if stop_after == StopAfter::Movement {
-        return Ok(Resolution {
-            board: play.board,
-            events: play.events,
-        });
+        return Ok(Resolution::of(play));
     }
     // The Charge markers stay from the move to the combat (§9.2).
     let charges = std::mem::take(&mut play.tally.charges);
@@ -223,20 +234,14 @@ fn combat_and_end(mut play: Play<'_>, stop_after: StopAfter) -> Result<Resolutio
     });
     combat::phase(&mut play)?;
     if stop_after == StopAfter::Combat {
-        return Ok(Resolution {
-            board: play.board,
-            events: play.events,
-        });
+        return Ok(Resolution::of(play));
     }
     if play.board.next + 1 < play.board.players.len() {
         play.board.next += 1;
     } else {
         end_of_turn(&mut play);
     }
-    Ok(Resolution {
-        board: play.board,
-        events: play.events,
-    })
+    Ok(Resolution::of(play))
 }
 
 /// The Charge markers on the board after a movement phase: each charging
@@ -276,15 +281,11 @@ pub fn resolve_movement(
     }
     let mut play = Play::new(board, orders, reactions, options, dice);
     movement_phase(&mut play)?;
-    events.append(&mut play.events);
     let charges = std::mem::take(&mut play.tally.charges);
-    Ok((
-        Resolution {
-            board: play.board,
-            events,
-        },
-        charges,
-    ))
+    let mut r = Resolution::of(play);
+    events.append(&mut r.events);
+    r.events = events;
+    Ok((r, charges))
 }
 
 /// The phasing player's combat phase and the end of his player-turn, the

@@ -637,7 +637,7 @@ impl Checker<'_> {
                 )
             }
             Written::NoDefenderAdvance => {
-                self.out.reactions.advance = DefenderAdvance::None;
+                self.out.reactions.advance = DefenderAdvance::Stay;
                 "no advance".into()
             }
             Written::Evade { unit, when } => {

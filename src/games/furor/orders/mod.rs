@@ -21,6 +21,7 @@ pub mod read;
 pub mod setup;
 
 use crate::diagnostic::Severity;
+use crate::games::furor::ask::Answer;
 use crate::games::furor::board::UnitId;
 use crate::games::furor::hex::Hex;
 use crate::games::furor::rules::crt::Column;
@@ -154,6 +155,9 @@ pub enum DefenderAdvance {
     /// The default: defenders stay.
     #[default]
     None,
+    /// `no advance` written: defenders stay, and the owner is never asked
+    /// (FB-19).
+    Stay,
     /// This unit advances, when it defends, into the first hex vacated.
     Unit(UnitId),
     /// These units advance, when they defend, into the hex named (if vacated).
@@ -184,6 +188,11 @@ pub struct Reactions {
     pub evasion: BTreeMap<UnitId, Evasion>,
     /// The path for an enemy impetuous unit's rush, per unit (the opponent's choice).
     pub impetuous_routes: BTreeMap<UnitId, Vec<Hex>>,
+    /// The owner's answers for single occasions of this player-turn, by
+    /// occasion (`retreat:UNIT:K`): never standing, never stored with the
+    /// standing reactions (FB-19).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub once: BTreeMap<String, Answer>,
 }
 
 /// Everything the phasing player wrote for his player-turn.

@@ -5,6 +5,7 @@
 //! never into an occupied hex or across a river without a crossing. The
 //! combat is then cancelled; the attackers have attacked and do not advance.
 
+use crate::games::furor::ask::{Answer, Question};
 use crate::games::furor::board::{Board, Role, Unit, UnitId};
 use crate::games::furor::events::Event;
 use crate::games::furor::hex::Hex;
@@ -85,12 +86,23 @@ pub(crate) fn evades(
         .neighbours()
         .into_iter()
         .any(|n| play.board.map.contains(n) && !play.board.hostile_in(&u.side, n));
-    let wants = match play.reactions.evasion.get(id).copied().unwrap_or_default() {
-        Evasion::Always => true,
-        Evasion::Never => false,
-        Evasion::AtOdds(c) => column >= c,
+    if !free {
+        return Ok(false);
+    }
+    let wants = match play.reactions.evasion.get(id).copied() {
+        Some(Evasion::Always) => true,
+        Some(Evasion::Never) => false,
+        Some(Evasion::AtOdds(c)) => column >= c,
+        // No standing choice: the owner's answer, else always (FB-19).
+        None => {
+            let question = Question::Evade {
+                unit: id.clone(),
+                column,
+            };
+            play.open_choice("evade", question) != Some(Answer::DoNotEvade)
+        }
     };
-    if !free || !wants {
+    if !wants {
         return Ok(false);
     }
     let roll = play.roll_counted("breton", id)?;
