@@ -667,3 +667,103 @@ fn split_turn_by_mail_moves_then_attacks() {
         assert!(ok, "round {round}: {text}");
     }
 }
+
+/// `ask_owner`: a retreat the Gallo-Romans' standing orders do not settle
+/// stops the Franks' turn; the question is a round of the Gallo-Romans',
+/// reported to both; the answer is played with the dice already shown.
+#[test]
+fn ask_owner_by_mail_the_question_is_a_round_of_the_other_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = soissons_file(dir.path());
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, format!("{text}\n[options]\nask_owner = true\n")).unwrap();
+    let mut po = PostOffice::open(config(dir.path())).unwrap();
+    po.create_game(&GameFile::load(&file).unwrap(), t0())
+        .unwrap();
+    const F: &str = "GAME soissons SIDE franks PASSWORD clovis1";
+    const G: &str = "GAME soissons SIDE gallo-romans PASSWORD syag2";
+    for (from, body) in [
+        (
+            SYAGRIUS,
+            format!("{G}\ngr-archers-a: set up in 0410\nEND\n"),
+        ),
+        (CLOVIS, format!("{F}\nplace light-1 in 0814\nEND\n")),
+        (
+            MODERATOR,
+            "MODERATOR soissons PASSWORD modpw\nDICE TURN 3 combat:1=4\n".to_string(),
+        ),
+    ] {
+        po.accept(&mail(from, &format!("{from}.setup"), &body), "test", t0())
+            .unwrap();
+    }
+    assert_eq!(reports(&po).len(), 2);
+    po.accept(&mail(CLOVIS, "t1@f", &format!("{F}\nREADY\nsalian-4a: move 0706 0606\nClovis: move 0706 0606\nsalian-4b: move 0707 0607\narchers: move 0807 0708\nattack legionaries-4 with salian-4a, salian-4b, fire archers; no advance\nEND\n")), "test", t0()).unwrap();
+    let reps = reports(&po);
+    assert_eq!(reps.len(), 3);
+    let asked = body_text(&reps[2]);
+    for part in [
+        "die 4, no die modifier — 4: DR.",
+        "A question for the gallo-romans",
+        "Legionaries (legionaries-4) must retreat from 0507, and 0406, 0407 are equally good",
+        "retreat legionaries-4 0406",
+        "Orders for turn 1, franks: the gallo-romans' answer are due",
+    ] {
+        assert!(asked.contains(part), "{part}: {asked}");
+    }
+    assert!(!asked.contains("retreats"), "{asked}");
+    // The Franks cannot write in the Gallo-Romans' answer round.
+    po.accept(
+        &mail(
+            CLOVIS,
+            "t2@f",
+            &format!(
+                "{F}
+salian-4a: move 0506
+END
+"
+            ),
+        ),
+        "test",
+        t0(),
+    )
+    .unwrap();
+    assert_eq!(reports(&po).len(), 3);
+    // The answer is confirmed as such and plays the rest of the turn.
+    po.accept(
+        &mail(
+            SYAGRIUS,
+            "a1@g",
+            &format!("{G} TURN 4\nREADY\nretreat legionaries-4 0407\nEND\n"),
+        ),
+        "test",
+        t0(),
+    )
+    .unwrap();
+    let conf = outbox(&po)
+        .into_iter()
+        .rev()
+        .find(|(k, to, _)| k == "confirmation" && to == SYAGRIUS)
+        .map(|(_, _, raw)| body_text(&raw))
+        .unwrap();
+    assert!(
+        conf.contains("The question of turn 1, franks: the gallo-romans' answer: Legionaries (legionaries-4) retreats to 0407."),
+        "{conf}"
+    );
+    let reps = reports(&po);
+    assert_eq!(reps.len(), 4, "{conf}");
+    let played = body_text(&reps[3]);
+    assert!(
+        played.contains("Report of turn 1, franks: the gallo-romans' answer"),
+        "{played}"
+    );
+    assert!(played.contains("0507 → 0407"), "{played}");
+    assert!(!played.contains("Combat 1 on"), "told once: {played}");
+    assert!(
+        played.contains("next: the player-turn of the gallo-romans"),
+        "{played}"
+    );
+    for round in 1..=4 {
+        let (text, ok) = umpire::post::verify_turn(&mut po, "soissons", round).unwrap();
+        assert!(ok, "round {round}: {text}");
+    }
+}
