@@ -29,6 +29,16 @@ fn last_to(po: &PostOffice, to: &str) -> (String, String) {
     (kind, raw)
 }
 
+/// The last confirmation mailed to `to`, as text.
+fn last_confirmation(po: &PostOffice, to: &str) -> String {
+    outbox(po)
+        .into_iter()
+        .rev()
+        .find(|(k, r, _)| k == "confirmation" && r == to)
+        .map(|(_, _, raw)| body_text(&raw))
+        .expect("a confirmation")
+}
+
 /// The reports Clovis received (each report goes to each player and the moderator).
 fn reports(po: &PostOffice) -> Vec<String> {
     outbox(po)
@@ -36,6 +46,43 @@ fn reports(po: &PostOffice) -> Vec<String> {
         .filter(|(k, to, _)| k == "report" && to == CLOVIS)
         .map(|(_, _, raw)| raw)
         .collect()
+}
+
+/// Soissons with these `[options]`, its two set-up rounds played (the
+/// moderator's lines, if any, sent first).
+fn soissons_set_up(dir: &std::path::Path, options: &str, moderator: &str) -> PostOffice {
+    let file = soissons_file(dir);
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, format!("{text}\n[options]\n{options}\n")).unwrap();
+    let mut po = PostOffice::open(config(dir)).unwrap();
+    po.create_game(&GameFile::load(&file).unwrap(), t0())
+        .unwrap();
+    let mut mails = vec![
+        (
+            SYAGRIUS,
+            "GAME soissons SIDE gallo-romans PASSWORD syag2\ngr-archers-a: set up in 0410\nEND\n"
+                .to_string(),
+        ),
+        (
+            CLOVIS,
+            "GAME soissons SIDE franks PASSWORD clovis1\nplace light-1 in 0814\nEND\n".to_string(),
+        ),
+    ];
+    if !moderator.is_empty() {
+        mails.insert(
+            0,
+            (
+                MODERATOR,
+                format!("MODERATOR soissons PASSWORD modpw\n{moderator}\n"),
+            ),
+        );
+    }
+    for (from, body) in mails {
+        po.accept(&mail(from, &format!("{from}.setup"), &body), "test", t0())
+            .unwrap();
+    }
+    assert_eq!(reports(&po).len(), 2);
+    po
 }
 
 #[test]
@@ -577,38 +624,14 @@ fn a_whole_game_of_soissons_by_mail_to_its_end() {
 #[test]
 fn split_turn_by_mail_moves_then_attacks() {
     let dir = tempfile::tempdir().unwrap();
-    let file = soissons_file(dir.path());
-    let text = std::fs::read_to_string(&file).unwrap();
-    std::fs::write(&file, format!("{text}\n[options]\nsplit_turn = true\n")).unwrap();
-    let mut po = PostOffice::open(config(dir.path())).unwrap();
-    po.create_game(&GameFile::load(&file).unwrap(), t0())
-        .unwrap();
+    let mut po = soissons_set_up(dir.path(), "split_turn = true", "");
     const F: &str = "GAME soissons SIDE franks PASSWORD clovis1";
-    for (from, body) in [
-        (
-            SYAGRIUS,
-            "GAME soissons SIDE gallo-romans PASSWORD syag2\ngr-archers-a: set up in 0410\nEND\n",
-        ),
-        (
-            CLOVIS,
-            "GAME soissons SIDE franks PASSWORD clovis1\nplace light-1 in 0814\nEND\n",
-        ),
-    ] {
-        po.accept(&mail(from, &format!("{from}.setup"), body), "test", t0())
-            .unwrap();
-    }
-    assert_eq!(reports(&po).len(), 2);
     // The moves' round: an attack line is refused (the rest is taken).
     po.accept(&mail(CLOVIS, "m1@f", &format!("{F}\nREADY\nsalian-4a: move 0706 0606\nClovis: move 0706 0606\nsalian-4b: move 0707 0607\narchers: move 0807 0708\nattack legionaries-4 with salian-4a\nEND\n")), "test", t0()).unwrap();
     let conf = body_text(&last_to(&po, CLOVIS).1);
     let reps = reports(&po);
     assert_eq!(reps.len(), 3, "{conf}");
-    let conf = outbox(&po)
-        .into_iter()
-        .rev()
-        .find(|(k, to, _)| k == "confirmation" && to == CLOVIS)
-        .map(|(_, _, raw)| body_text(&raw))
-        .unwrap();
+    let conf = last_confirmation(&po, CLOVIS);
     assert!(
         conf.contains("turn 1, franks, moves: orders for franks received"),
         "{conf}"
@@ -629,12 +652,7 @@ fn split_turn_by_mail_moves_then_attacks() {
     po.accept(&mail(CLOVIS, "a1@f", &format!("{F}\nREADY\narchers: move 0708 0608\nattack legionaries-4 with salian-4a, salian-4b, fire archers; advance salian-4a with commander\nelse attack palatina with salian-4b\nEND\n")), "test", t0()).unwrap();
     let reps = reports(&po);
     assert_eq!(reps.len(), 4);
-    let conf = outbox(&po)
-        .into_iter()
-        .rev()
-        .find(|(k, to, _)| k == "confirmation" && to == CLOVIS)
-        .map(|(_, _, raw)| body_text(&raw))
-        .unwrap();
+    let conf = last_confirmation(&po, CLOVIS);
     assert!(conf.contains("have been played"), "{conf}");
     assert!(
         conf.contains("attack legionaries-4 with salian-4a, salian-4b, fire archers"),
@@ -674,29 +692,9 @@ fn split_turn_by_mail_moves_then_attacks() {
 #[test]
 fn ask_owner_by_mail_the_question_is_a_round_of_the_other_player() {
     let dir = tempfile::tempdir().unwrap();
-    let file = soissons_file(dir.path());
-    let text = std::fs::read_to_string(&file).unwrap();
-    std::fs::write(&file, format!("{text}\n[options]\nask_owner = true\n")).unwrap();
-    let mut po = PostOffice::open(config(dir.path())).unwrap();
-    po.create_game(&GameFile::load(&file).unwrap(), t0())
-        .unwrap();
+    let mut po = soissons_set_up(dir.path(), "ask_owner = true", "DICE TURN 3 combat:1=4");
     const F: &str = "GAME soissons SIDE franks PASSWORD clovis1";
     const G: &str = "GAME soissons SIDE gallo-romans PASSWORD syag2";
-    for (from, body) in [
-        (
-            SYAGRIUS,
-            format!("{G}\ngr-archers-a: set up in 0410\nEND\n"),
-        ),
-        (CLOVIS, format!("{F}\nplace light-1 in 0814\nEND\n")),
-        (
-            MODERATOR,
-            "MODERATOR soissons PASSWORD modpw\nDICE TURN 3 combat:1=4\n".to_string(),
-        ),
-    ] {
-        po.accept(&mail(from, &format!("{from}.setup"), &body), "test", t0())
-            .unwrap();
-    }
-    assert_eq!(reports(&po).len(), 2);
     po.accept(&mail(CLOVIS, "t1@f", &format!("{F}\nREADY\nsalian-4a: move 0706 0606\nClovis: move 0706 0606\nsalian-4b: move 0707 0607\narchers: move 0807 0708\nattack legionaries-4 with salian-4a, salian-4b, fire archers; no advance\nEND\n")), "test", t0()).unwrap();
     let reps = reports(&po);
     assert_eq!(reps.len(), 3);
@@ -739,12 +737,7 @@ END
         t0(),
     )
     .unwrap();
-    let conf = outbox(&po)
-        .into_iter()
-        .rev()
-        .find(|(k, to, _)| k == "confirmation" && to == SYAGRIUS)
-        .map(|(_, _, raw)| body_text(&raw))
-        .unwrap();
+    let conf = last_confirmation(&po, SYAGRIUS);
     assert!(
         conf.contains("The question of turn 1, franks: the gallo-romans' answer: Legionaries (legionaries-4) retreats to 0407."),
         "{conf}"
