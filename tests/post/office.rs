@@ -22,6 +22,14 @@ fn welcome_mails_carry_password_and_deadline() {
     assert!(text.contains("Your password: dragon7"), "{text}");
     assert!(text.contains("2026-12-03 20:00 UTC (Thursday)"), "{text}");
     assert!(text.contains("Black Dragons"));
+    // The enemy is listed beside one's own, where both stand.
+    assert!(
+        text.contains("The enemy: nemedia:\n  1. Nemedian Knights (heavy cavalry"),
+        "{text}"
+    );
+    assert!(text.contains("front at ("), "{text}");
+    // The table at the start, attached as PNG and SVG.
+    assert!(conan.2.contains("ford-start.png") && conan.2.contains("ford-start.svg"));
     assert!(
         !text.contains("serpent3"),
         "one side's password never reaches the other"

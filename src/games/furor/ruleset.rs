@@ -668,6 +668,7 @@ impl Ruleset for FurorBarbarus {
                         length: length.clone(),
                         briefing,
                         example,
+                        picture: None,
                     },
                 )
             })
