@@ -893,7 +893,13 @@ impl fmt::Display for Event {
                     crate::games::hyborian::adjudicate::record::MeleeResult::Lost => "lost",
                     crate::games::hyborian::adjudicate::record::MeleeResult::Drawn => "drew",
                 };
-                write!(f, "{name} {verb} the melee: {inflicted} casualties inflicted, {suffered} suffered.")
+                let plural = |n: &u32| if *n == 1 { "casualty" } else { "casualties" };
+                write!(
+                    f,
+                    "{name} {verb} the melee: {inflicted} {} inflicted, {suffered} {} suffered.",
+                    plural(inflicted),
+                    plural(suffered)
+                )
             }
             Event::BrokeThrough { name, through_name, distance, .. } => write!(
                 f,
