@@ -893,13 +893,8 @@ impl fmt::Display for Event {
                     crate::games::hyborian::adjudicate::record::MeleeResult::Lost => "lost",
                     crate::games::hyborian::adjudicate::record::MeleeResult::Drawn => "drew",
                 };
-                let plural = |n: &u32| if *n == 1 { "casualty" } else { "casualties" };
-                write!(
-                    f,
-                    "{name} {verb} the melee: {inflicted} {} inflicted, {suffered} {} suffered.",
-                    plural(inflicted),
-                    plural(suffered)
-                )
+                let s = if *inflicted == 1 { "casualty" } else { "casualties" };
+                write!(f, "{name} {verb} the melee: {inflicted} {s} inflicted, {suffered} suffered.")
             }
             Event::BrokeThrough { name, through_name, distance, .. } => write!(
                 f,
