@@ -76,8 +76,8 @@ pub struct GivenDie {
 pub enum Command {
     /// `STATUS`: mail me the state of the game.
     Status,
-    /// `HELP`: mail me the player's guide.
-    Help,
+    /// `HELP`: mail me the player's guide; `HELP moving`: one section of it.
+    Help(Option<String>),
     /// `RESEND`: mail me the last report again.
     Resend,
     /// `READY`: my orders as they stand may be played before the deadline,
@@ -132,7 +132,7 @@ impl Command {
         !matches!(
             self,
             Command::Status
-                | Command::Help
+                | Command::Help(_)
                 | Command::Resend
                 | Command::History(_)
                 | Command::Ready
@@ -486,7 +486,13 @@ fn command(
     let sp = span(&p, off);
     let c = match p.as_rule() {
         Rule::status_cmd => Command::Status,
-        Rule::help_cmd => Command::Help,
+        Rule::help_cmd => Command::Help(
+            p.clone()
+                .into_inner()
+                .find(|x| x.as_rule() == Rule::help_topic)
+                .map(|x| x.as_str().trim_start_matches([':', ' ']).trim().to_string())
+                .filter(|t| !t.is_empty()),
+        ),
         Rule::resend_cmd => Command::Resend,
         Rule::ready_cmd => Command::Ready,
         Rule::wait_cmd => Command::Wait,
@@ -714,7 +720,7 @@ mod tests {
             got[..15],
             [
                 Command::Status,
-                Command::Help,
+                Command::Help(None),
                 Command::Resend,
                 Command::History(3),
                 Command::Deadline(at(1, 18)),
@@ -739,6 +745,21 @@ mod tests {
         assert_eq!(
             (turn, rolls[0].key.as_str(), rolls[0].value),
             (Some(2), "melee:a", 4)
+        );
+    }
+
+    #[test]
+    fn help_takes_a_topic() {
+        let s = read("GAME g SIDE s PASSWORD p\nHELP\nhelp 4\nHELP moving.\nHelp: Mail commands\n");
+        let got: Vec<Command> = s.commands.into_iter().map(|c| c.node).collect();
+        assert_eq!(
+            got,
+            [
+                Command::Help(None),
+                Command::Help(Some("4".into())),
+                Command::Help(Some("moving".into())),
+                Command::Help(Some("Mail commands".into())),
+            ]
         );
     }
 

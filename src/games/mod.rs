@@ -115,6 +115,9 @@ pub struct Welcome {
     pub briefing: String,
     /// An order line to copy under the header (may be empty).
     pub example: String,
+    /// The table at the start as SVG (attached to the welcome as PNG and
+    /// SVG), where the rule set draws one.
+    pub picture: Option<String>,
 }
 
 /// One round of a game.

@@ -518,14 +518,20 @@ pub fn failed(
     Ok(())
 }
 
-/// The player's guide to writing orders (HELP by mail): the guide of the
-/// game's rule set, or of every rule set when no game is named.
-fn guide(game: Option<&Game>) -> String {
+/// The player's guide to writing orders (HELP by mail), as plain text: the
+/// guide of the game's rule set, or of every rule set when no game is named;
+/// with a topic, that section of it (or the list of topics).
+fn guide(game: Option<&Game>, topic: Option<&str>) -> String {
+    use crate::report::guide;
+    let one = |markdown: &str| match topic {
+        Some(t) => guide::topic(markdown, t).unwrap_or_else(|topics| topics),
+        None => guide::plain(markdown),
+    };
     match game {
-        Some(g) => g.ruleset.guide().to_string(),
+        Some(g) => one(g.ruleset.guide()),
         None => crate::games::all()
             .iter()
-            .map(|r| r.guide())
+            .map(|r| one(r.guide()))
             .collect::<Vec<_>>()
             .join("\n\n"),
     }
@@ -534,11 +540,14 @@ fn guide(game: Option<&Game>) -> String {
 /// A message without a header: only a registered player gets an answer.
 fn no_header(ctx: &Ctx<'_, '_>, env: &Envelope) -> Result<Disposition, PostError> {
     let games = games_of(ctx.tx, &ctx.from)?;
-    let wants_help = env.commands.iter().any(|c| matches!(c.node, Command::Help));
+    let wants_help = env.commands.iter().find_map(|c| match &c.node {
+        Command::Help(topic) => Some(topic.as_deref()),
+        _ => None,
+    });
     if games.is_empty() {
         return ctx.refuse(None, vec![], "no header and not a registered player", "");
     }
-    if wants_help {
+    if let Some(topic) = wants_help {
         let their: Vec<Game> = games
             .iter()
             .filter_map(|g| Game::load(ctx.tx, g).transpose())
@@ -546,9 +555,9 @@ fn no_header(ctx: &Ctx<'_, '_>, env: &Envelope) -> Result<Disposition, PostError
         let mut rulesets: Vec<&str> = their.iter().map(|g| g.ruleset.name()).collect();
         rulesets.dedup();
         let text = if rulesets.len() == 1 {
-            guide(their.first())
+            guide(their.first(), topic)
         } else {
-            guide(None)
+            guide(None, topic)
         };
         ctx.reply(
             None,
@@ -676,13 +685,13 @@ fn player(
                 )?;
                 answered.push("status");
             }
-            Command::Help => {
+            Command::Help(topic) => {
                 ctx.reply(
                     Some(game.id()),
                     Kind::Reply,
                     vec![ctx.from.clone()],
                     &ctx.msg.subject,
-                    guide(Some(&game)),
+                    guide(Some(&game), topic.as_deref()),
                 )?;
                 answered.push("help");
             }
@@ -1573,7 +1582,7 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                 }
             }
             Command::Status => status_text(tx, &game, None)?,
-            Command::Help => guide(Some(&game)),
+            Command::Help(topic) => guide(Some(&game), topic.as_deref()),
             Command::Resend | Command::History(_) => continue,
             Command::Ready | Command::Wait => {
                 "READY and WAIT are for players, about their own orders; nothing changed"

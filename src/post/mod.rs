@@ -57,7 +57,10 @@ pub enum PostError {
     NoGame(String),
     #[error("game {game} has no played turn {round}")]
     NoRound { game: String, round: u32 },
-    #[error("game {game} has no released report{}", round.map(|r| format!(" of turn {r}")).unwrap_or_default())]
+    #[error("{}", match round {
+        Some(r) => format!("game {game} has no released report of turn {r}"),
+        None => format!("no report released yet: game {game} has played no turn so far (the first report comes when turn 1 is played)"),
+    })]
     NoReport { game: String, round: Option<u32> },
     #[error("stored data is damaged: {0}")]
     Corrupt(String),

@@ -170,13 +170,27 @@ pub fn create_game(
                 rules => welcome.rules, length => welcome.length, briefing => welcome.briefing, example => welcome.example,
             },
         );
-        let mail = plain(
+        let mut mail = plain(
             config,
             vec![s.address.clone()],
             format!("[{}] Welcome: you command {}", file.id, s.id),
             text,
             None,
         );
+        if let Some(svg) = &welcome.picture {
+            let png = picture::png(svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
+            let name = format!("{}-start", file.id);
+            mail.attachments.push(Attachment {
+                name: format!("{name}.png"),
+                mime: "image/png".into(),
+                bytes: png,
+            });
+            mail.attachments.push(Attachment {
+                name: format!("{name}.svg"),
+                mime: "image/svg+xml".into(),
+                bytes: svg.clone().into_bytes(),
+            });
+        }
         outbox::queue(tx, config, Some(&file.id), Kind::Welcome, &mail, &s.id, now)?;
     }
     let text = format!(

@@ -9,6 +9,7 @@
 //! Architecture invariant: the report only formats; it computes no rules.
 //! Nothing a side wrote for the coming round is ever in a report.
 
+pub mod guide;
 pub mod picture;
 
 use minijinja::{AutoEscape, Environment};

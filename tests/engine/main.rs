@@ -13,3 +13,4 @@ mod melee_orders;
 mod morale;
 mod movement;
 mod properties;
+mod reports;

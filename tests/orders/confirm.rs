@@ -67,7 +67,7 @@ Without orders (these units will stand):
   Priest of Mitra
   Prospero
 
-3 unit(s) ordered, 2 refused, 3 without orders.
+3 units ordered, 2 refused, 3 without orders.
 "#;
 
 #[test]

@@ -581,7 +581,10 @@ fn the_command_line_says_what_is_wrong_and_exits_as_an_mta_needs() {
     let e = umpire::post::report_text(&mut po, "ford", None, false)
         .unwrap_err()
         .to_string();
-    assert_eq!(e, "game ford has no released report");
+    assert_eq!(
+        e,
+        "no report released yet: game ford has played no turn so far (the first report comes when turn 1 is played)"
+    );
     // Points no battle needs.
     let out = umpire()
         .args(["army", "new", "koth", "4000000"])

@@ -22,6 +22,14 @@ fn welcome_mails_carry_password_and_deadline() {
     assert!(text.contains("Your password: dragon7"), "{text}");
     assert!(text.contains("2026-12-03 20:00 UTC (Thursday)"), "{text}");
     assert!(text.contains("Black Dragons"));
+    // The enemy is listed beside one's own, where both stand.
+    assert!(
+        text.contains("The enemy: nemedia:\n  1. Nemedian Knights (heavy cavalry"),
+        "{text}"
+    );
+    assert!(text.contains("front at ("), "{text}");
+    // The table at the start, attached as PNG and SVG.
+    assert!(conan.2.contains("ford-start.png") && conan.2.contains("ford-start.svg"));
     assert!(
         !text.contains("serpent3"),
         "one side's password never reaches the other"
@@ -155,6 +163,43 @@ fn garbage_is_stored_and_logged_never_a_panic() {
     po.accept(&junk, "test", t0()).unwrap();
     po.accept(b"", "test", t0()).unwrap();
     assert_eq!(count(&po, "messages", "state != 'new'"), 2);
+}
+
+#[test]
+fn help_answers_plain_text_and_one_topic() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    let ask = |po: &mut umpire::post::PostOffice, id: &str, command: &str| {
+        po.accept(
+            &mail(
+                CONAN,
+                id,
+                &format!("GAME ford SIDE aquilonia PASSWORD dragon7\n{command}\n"),
+            ),
+            "test",
+            t0(),
+        )
+        .unwrap();
+        body_text(&outbox(po).pop().unwrap().2)
+    };
+    let whole = ask(&mut po, "h1@x", "HELP");
+    assert!(whole.contains("1. The shape of a mail\n------"), "{whole}");
+    assert!(
+        whole.contains("    Black Dragons: phase 1 move 6\n"),
+        "{whole}"
+    );
+    for markup in ["```", "orders nemedia refused", "**", "## "] {
+        assert!(!whole.contains(markup), "'{markup}' reached the player");
+    }
+    let wizards = ask(&mut po, "h2@x", "HELP wizards");
+    assert!(wizards.contains("\n\n11. Wizards (§10)\n"), "{wizards}");
+    assert!(!wizards.contains("12. Deployment"), "{wizards}");
+    let unknown = ask(&mut po, "h3@x", "HELP wizzard");
+    assert!(
+        unknown.contains("no section of that name. Did you mean '11. Wizards (§10)'?"),
+        "{unknown}"
+    );
+    assert!(unknown.contains("  13. Mail commands\n"), "{unknown}");
 }
 
 #[test]

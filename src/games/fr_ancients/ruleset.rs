@@ -432,6 +432,7 @@ impl Ruleset for FrAncients {
                         length: length.clone(),
                         briefing,
                         example,
+                        picture: None,
                     },
                 )
             })

@@ -700,6 +700,7 @@ impl Ruleset for FurorBarbarus {
                         length: length.clone(),
                         briefing,
                         example,
+                        picture: None,
                     },
                 )
             })

@@ -83,19 +83,86 @@ fn length_text(turns: u32, deploying: Option<u8>, first_turn: u32) -> String {
     s
 }
 
-/// A side's forces as its welcome lists them.
-fn units_text(table: &Table, side: &str) -> (String, String) {
-    let units = story::unit_lines(table, None, side);
-    let mut s = String::from("Your units:\n");
-    for u in &units {
-        let _ = writeln!(
-            s,
-            "  {}. {} ({}, class {}, {} figures, {})",
-            u.number, u.name, u.kind, u.class, u.figures, u.formation
+/// A unit as a briefing lists it: "1. Black Dragons (heavy cavalry, class
+/// A, 12 figures, line, front at (20, 8) facing 0)"; a leader with the unit
+/// he rides with.
+fn briefing_line(table: &Table, u: &super::table::Unit, placed: bool) -> String {
+    let mut what = format!("{}, class {}", u.kind.book_name(), u.class);
+    if u.kind.is_single_figure() {
+        if let Some(with) = u.attached_to.as_ref().and_then(|a| table.units.get(a)) {
+            let _ = write!(what, ", with {}", with.name);
+        }
+    } else {
+        let _ = write!(what, ", {} figures, {}", u.figures, u.formation.code());
+    }
+    if placed && u.attached_to.is_none() {
+        let _ = write!(
+            what,
+            ", front at ({:.0}, {:.0}) facing {:.0}",
+            u.front.x, u.front.y, u.facing
         );
     }
-    let example = units
-        .first()
+    format!("  {}. {} ({what})", u.number, u.name)
+}
+
+/// A side's briefing for its welcome: the scenario's story, its special
+/// rules, how to win, the side's units and leaders and the enemy's (with
+/// where they stand unless the battle opens with a deployment turn), and the
+/// deployment zones in inches. Also the example order line.
+fn units_text(table: &Table, scenario: Option<&Scenario>, side: &str) -> (String, String) {
+    let mut s = String::new();
+    if let Some(sc) = scenario {
+        let _ = writeln!(s, "{}", sc.title);
+        let _ = writeln!(s, "{}", "=".repeat(sc.title.chars().count()));
+        let _ = writeln!(s, "{}", sc.briefing.trim());
+        if let Some(source) = &sc.source {
+            let _ = writeln!(s, "Source: {source}.");
+        }
+        s.push('\n');
+        if let Some(first) = &sc.first_turn {
+            let _ = writeln!(s, "Special rules:\n  {}\n", first.trim());
+        }
+        let goals: Vec<String> = sc.victory.iter().filter_map(|v| v.describe(side)).collect();
+        if !goals.is_empty() {
+            s.push_str("How to win (the first side to meet one of these wins; if neither has by\nthe last turn, the battle is a draw):\n");
+            for g in goals {
+                let _ = writeln!(s, "  - {g}");
+            }
+            s.push('\n');
+        }
+    }
+    let placed = table.turn != 0;
+    let sorted = |who: &str| {
+        let mut units: Vec<&super::table::Unit> =
+            table.units.values().filter(|u| u.side == who).collect();
+        units.sort_by_key(|u| (u.number, u.id.clone()));
+        units
+    };
+    let listed = |who: &str, title: &str, s: &mut String| {
+        let units = sorted(who);
+        let _ = writeln!(s, "{title}:");
+        for u in &units {
+            let _ = writeln!(s, "{}", briefing_line(table, u, placed));
+        }
+        if let Some(zone) = scenario.and_then(|sc| sc.zone(who)) {
+            let _ = writeln!(s, "  Deployment zone: {}", zone.text());
+        }
+        s.push('\n');
+    };
+    listed(
+        side,
+        "Your units (write a unit's name, or #n, its number)",
+        &mut s,
+    );
+    let mine = sorted(side);
+    for enemy in table.sides().into_iter().filter(|o| o != side) {
+        listed(&enemy, &format!("The enemy: {enemy}"), &mut s);
+    }
+    s.push_str("Coordinates are in inches from the south-west corner: x east, y north;\nfacing 0 is north. The picture of the table at the start is attached.\n");
+    let example = mine
+        .iter()
+        .find(|u| !u.kind.is_single_figure())
+        .or(mine.first())
         .map(|u| format!("{}: phase 1 move full\n", u.name))
         .unwrap_or_default();
     (s, example)
@@ -190,12 +257,26 @@ impl Ruleset for HyborianAge {
         let welcome = sides
             .iter()
             .map(|side| {
-                let (briefing, example) = units_text(&table, side);
+                let (briefing, example) = units_text(&table, loaded.scenario.as_ref(), side);
+                let zones: Vec<(String, scenario::Zone)> = loaded
+                    .scenario
+                    .iter()
+                    .flat_map(|sc| sc.sides.iter().map(|s| (s.id.clone(), s.zone)))
+                    .collect();
+                let title = loaded
+                    .scenario
+                    .as_ref()
+                    .map_or("The battle", |sc| sc.title.as_str());
                 let w = Welcome {
                     rules: self.title().to_string(),
                     length: length_text(last_turn, deploying, table.turn),
                     briefing,
                     example,
+                    picture: Some(picture::start_svg(
+                        &table,
+                        &zones,
+                        &format!("{title} — the table at the start"),
+                    )),
                 };
                 (side.clone(), w)
             })
@@ -352,6 +433,100 @@ mod tests {
     use super::*;
     use std::collections::BTreeMap;
 
+    fn welcome_of(scenario: &str, side: &str) -> Welcome {
+        let new = HyborianAge
+            .new_game(&Setup {
+                scenario_path: std::path::Path::new("scenario.toml"),
+                scenario_text: scenario,
+                options: &toml::Table::new(),
+                max_turns: 12,
+                seed: [1; 32],
+                armies: &Default::default(),
+                pack: None,
+            })
+            .unwrap();
+        new.welcome[side].clone()
+    }
+
+    #[test]
+    fn the_welcome_is_a_briefing() {
+        let text = include_str!("../../../campaigns/scenarios/border-raid.toml");
+        let w = welcome_of(text, "aquilonia");
+        let b = &w.briefing;
+        assert!(
+            b.starts_with("Border Raid\n===========\nA Kothian raiding force"),
+            "{b}"
+        );
+        assert!(
+            b.contains("Special rules:\n  Both sides write orders for turn 1 as deployed"),
+            "{b}"
+        );
+        assert!(
+            b.contains("  - Break the enemy army: it has lost 50% of its starting points"),
+            "{b}"
+        );
+        assert!(b.contains("  - Take the enemy commander"), "{b}");
+        // Only the ground this side may hold.
+        assert_eq!(
+            b.matches("Hold the ground x 16–32, y 14–22").count(),
+            1,
+            "{b}"
+        );
+        assert!(
+            b.contains("  Deployment zone: x 0–48, y 0–10 inches\n"),
+            "{b}"
+        );
+        assert!(
+            b.contains("  Deployment zone: x 0–48, y 26–36 inches\n"),
+            "{b}"
+        );
+        assert!(b.contains("The enemy: koth:\n"), "{b}");
+        assert!(b.contains("  1. Aquilonian Knights (heavy cavalry, class B, 12 figures, line, front at (15, 6) facing 0)"), "{b}");
+        let svg = w.picture.expect("a picture of the start");
+        assert!(svg.contains("aquilonia deployment zone") && svg.contains("koth deployment zone"));
+    }
+
+    #[test]
+    fn every_unit_and_leader_is_listed_without_gaps() {
+        for text in [
+            include_str!("../../../campaigns/scenarios/border-raid.toml"),
+            include_str!("../../../campaigns/scenarios/the-marches-of-the-east.toml"),
+            include_str!("../../../campaigns/scenarios/valkia.toml"),
+        ] {
+            let loaded = scenario::load(text).unwrap();
+            for side in loaded.table.sides() {
+                let b = welcome_of(text, &side).briefing;
+                let mine = b
+                    .split("The enemy:")
+                    .next()
+                    .unwrap()
+                    .split("Your units")
+                    .nth(1)
+                    .unwrap();
+                for u in loaded.table.units_of(&side) {
+                    assert!(
+                        mine.contains(&format!("  {}. {} (", u.number, u.name)),
+                        "{side}: {} missing from\n{mine}",
+                        u.name
+                    );
+                }
+                let numbers: Vec<u32> = mine
+                    .lines()
+                    .filter_map(|l| l.trim().split('.').next()?.parse().ok())
+                    .collect();
+                let mut expected = numbers.clone();
+                expected.sort();
+                expected.dedup();
+                assert_eq!(numbers, expected, "{side}: listed in order");
+                assert_eq!(
+                    numbers.windows(2).filter(|w| w[1] != w[0] + 1).count(),
+                    0,
+                    "{side}: numbers without gaps: {numbers:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_game_starts_and_a_turn_resolves_through_the_boundary() {
         let text = include_str!("../../../campaigns/scenarios/river-crossing.toml");
@@ -369,7 +544,7 @@ mod tests {
         assert_eq!(new.sides, ["aquilonia", "nemedia"]);
         assert!(new.welcome["aquilonia"]
             .briefing
-            .starts_with("Your units:\n  1. "));
+            .starts_with("Your units (write a unit's name, or #n, its number):\n  1. "));
         let round = HyborianAge.round(&new.state).unwrap();
         assert_eq!(round.writers, new.sides);
         assert_eq!(

@@ -893,7 +893,8 @@ impl fmt::Display for Event {
                     crate::games::hyborian::adjudicate::record::MeleeResult::Lost => "lost",
                     crate::games::hyborian::adjudicate::record::MeleeResult::Drawn => "drew",
                 };
-                write!(f, "{name} {verb} the melee: {inflicted} casualties inflicted, {suffered} suffered.")
+                let s = if *inflicted == 1 { "casualty" } else { "casualties" };
+                write!(f, "{name} {verb} the melee: {inflicted} {s} inflicted, {suffered} suffered.")
             }
             Event::BrokeThrough { name, through_name, distance, .. } => write!(
                 f,

@@ -118,6 +118,50 @@ pub enum Victory {
     HoldGround { side: String, area: Zone },
 }
 
+impl Victory {
+    /// The condition as a player's briefing states it, for `side`:
+    /// "Break the enemy army: it has lost 50% of its starting points."
+    pub fn describe(&self, side: &str) -> Option<String> {
+        Some(match self {
+            Victory::ArmyBroken { percent } => format!(
+                "Break the enemy army: it has lost {percent}% of its starting points (figures killed, units routed off, surrendered, captured or destroyed)."
+            ),
+            Victory::UnitsBroken { units } => format!(
+                "Break {units} enemy {}: routed, surrendered, captured, destroyed or off the table.",
+                if *units == 1 { "unit" } else { "units" }
+            ),
+            Victory::CommanderTaken => {
+                "Take the enemy commander: captured, or gone from the table.".to_string()
+            }
+            Victory::HoldGround { side: holder, area } if holder == side => format!(
+                "Hold the ground x {}, y {} at the end of the last turn: a ready unit of yours inside and no enemy unit there.",
+                span(area.x),
+                span(area.y)
+            ),
+            Victory::HoldGround { .. } => return None,
+        })
+    }
+}
+
+impl Zone {
+    /// "x 0–48, y 0–10 inches".
+    pub fn text(&self) -> String {
+        format!("x {}, y {} inches", span(self.x), span(self.y))
+    }
+}
+
+/// "16–32" for a range of inches (whole inches shown without decimals).
+fn span([a, b]: [f64; 2]) -> String {
+    let n = |v: f64| {
+        if (v - v.round()).abs() < 1e-9 {
+            format!("{v:.0}")
+        } else {
+            format!("{v:.1}")
+        }
+    };
+    format!("{}–{}", n(a), n(b))
+}
+
 /// The keys of the case-file layout; everything else in a scenario file is
 /// the scenario's own.
 const SETUP_KEYS: [&str; 3] = ["table", "terrain", "unit"];

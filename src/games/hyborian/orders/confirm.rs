@@ -80,9 +80,16 @@ pub fn confirmation(checked: &Checked, table: &Table, side: &str, envelope: &[Re
         }
         sections.push(s);
     }
+    let units = |n: usize| {
+        if n == 1 {
+            "1 unit".to_string()
+        } else {
+            format!("{n} units")
+        }
+    };
     sections.push(format!(
-        "{} unit(s) ordered, {} refused, {} without orders.\n",
-        checked.understood.len(),
+        "{} ordered, {} refused, {} without orders.\n",
+        units(checked.understood.len()),
         checked.rejected.len(),
         idle.len()
     ));

@@ -162,14 +162,29 @@ pub fn story(events: &[Event]) -> (Vec<Section>, Vec<String>) {
             });
         }
     };
+    // A halt the engine records before the move it cut short is told after
+    // that move: the move, then why it ended there.
+    let mut halts: Vec<(&str, String)> = Vec::new();
     for e in events {
-        match e {
-            Event::DieRolled { key, value } => {
-                dice.push(format!("{key} = {value}"));
+        if let Event::DieRolled { key, value } = e {
+            dice.push(format!("{key} = {value}"));
+            continue;
+        }
+        if let Event::Halted { unit, .. } = e {
+            if !sections.is_empty() {
+                halts.push((unit.as_str(), e.to_string()));
                 continue;
             }
+        }
+        let count = sections.len();
+        let melee_told = sections.iter().any(|s| s.title == "Melee");
+        match e {
+            Event::DieRolled { .. } => continue,
             Event::TurnBegan { .. } | Event::TurnEnded { .. } => continue,
             Event::PhaseBegan { phase: p } => {
+                if let Some(sec) = sections.last_mut() {
+                    sec.lines.extend(halts.drain(..).map(|(_, line)| line));
+                }
                 phase = *p;
                 open(&mut sections, format!("Phase {p} movement"));
                 continue;
@@ -186,7 +201,15 @@ pub fn story(events: &[Event]) -> (Vec<Section>, Vec<String>) {
             Event::MoraleTested {
                 point: TestPoint::PostMelee,
                 ..
-            } => open(&mut sections, "Morale after the melee".into()),
+            } => open(
+                &mut sections,
+                if melee_told {
+                    "Morale after the melee"
+                } else {
+                    "Morale at the end of the turn"
+                }
+                .into(),
+            ),
             Event::Deployed { .. } | Event::DeploymentRefused { .. } => {
                 open(&mut sections, "Deployment".into())
             }
@@ -197,9 +220,22 @@ pub fn story(events: &[Event]) -> (Vec<Section>, Vec<String>) {
             _ if sections.is_empty() => open(&mut sections, "Start of the turn".into()),
             _ => {}
         }
+        if sections.len() > count && count > 0 {
+            sections[count - 1]
+                .lines
+                .extend(halts.drain(..).map(|(_, line)| line));
+        }
         if let Some(s) = sections.last_mut() {
             s.lines.push(e.to_string());
+            if let Event::Moved { unit, .. } = e {
+                let (now, later): (Vec<_>, Vec<_>) = halts.drain(..).partition(|(u, _)| u == unit);
+                s.lines.extend(now.into_iter().map(|(_, line)| line));
+                halts = later;
+            }
         }
+    }
+    if let Some(sec) = sections.last_mut() {
+        sec.lines.extend(halts.drain(..).map(|(_, line)| line));
     }
     (sections, dice)
 }
@@ -271,6 +307,44 @@ mod tests {
             rejected_seeds: Vec::new(),
             victory: vec!["nemedia has won the battle.".into()],
         }
+    }
+
+    #[test]
+    fn a_move_is_told_before_the_halt_that_ended_it() {
+        use crate::games::hyborian::adjudicate::events::Halt;
+        let events = [
+            Event::PhaseBegan { phase: 1 },
+            Event::Halted {
+                unit: "bd".into(),
+                name: "Black Dragons".into(),
+                phase: 1,
+                after: 5.5,
+                reason: Halt::TableEdge,
+            },
+            Event::Moved {
+                unit: "foot".into(),
+                name: "Aquilonian Foot".into(),
+                phase: 1,
+                distance: 5.0,
+                wheel: 0.0,
+            },
+            Event::Moved {
+                unit: "bd".into(),
+                name: "Black Dragons".into(),
+                phase: 1,
+                distance: 5.5,
+                wheel: 0.0,
+            },
+        ];
+        let (sections, _) = story(&events);
+        let lines = &sections[0].lines;
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert!(lines[0].starts_with("Aquilonian Foot moved"), "{lines:?}");
+        assert!(lines[1].starts_with("Black Dragons moved 5.5"), "{lines:?}");
+        assert!(
+            lines[2].starts_with("Black Dragons halted after 5.5"),
+            "{lines:?}"
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! faded, a scale bar and a north arrow. Drawn as SVG; `crate::report::picture::png`
 //! rasterises it.
 
+use crate::games::hyborian::army::scenario::Zone;
 use crate::games::hyborian::table::{EffectKind, Table, TerrainKind, Unit};
 use glam::DVec2;
 use std::fmt::Write as _;
@@ -49,6 +50,22 @@ fn label(u: &Unit) -> String {
 /// Draw the table after a turn, with arrows from where units stood before
 /// it; the moves of the units in `charged` are drawn as charges (red, solid).
 pub fn svg(before: Option<&Table>, after: &Table, charged: &[String], caption: &str) -> String {
+    draw(before, after, charged, &[], caption)
+}
+
+/// The table at the start of a battle with each side's deployment zone
+/// drawn as a dashed rectangle in its colours and named.
+pub fn start_svg(table: &Table, zones: &[(String, Zone)], caption: &str) -> String {
+    draw(None, table, &[], zones, caption)
+}
+
+fn draw(
+    before: Option<&Table>,
+    after: &Table,
+    charged: &[String],
+    zones: &[(String, Zone)],
+    caption: &str,
+) -> String {
     let f = Frame { depth: after.depth };
     let w = after.width * SCALE + 2.0 * MARGIN;
     let h = after.depth * SCALE + 2.0 * MARGIN + LEGEND;
@@ -146,6 +163,21 @@ pub fn svg(before: Option<&Table>, after: &Table, charged: &[String], caption: &
     magic(&mut s, &f, after);
     let sides: Vec<String> = after.sides().into_iter().collect();
     let index = |side: &str| sides.iter().position(|x| x == side).unwrap_or(0);
+    for (side, zone) in zones {
+        let (fill, line) = side_colours(side, index(side));
+        let (x, y) = f.p(DVec2::new(zone.x[0], zone.y[1]));
+        let (zw, zh) = (
+            (zone.x[1] - zone.x[0]) * SCALE,
+            (zone.y[1] - zone.y[0]) * SCALE,
+        );
+        let _ = writeln!(
+            s,
+            r##"<rect x="{x:.1}" y="{y:.1}" width="{zw:.1}" height="{zh:.1}" fill="{fill}" fill-opacity="0.15" stroke="{line}" stroke-width="1.5" stroke-dasharray="6 4"/><text x="{:.1}" y="{:.1}" font-size="11" fill="#222">{} deployment zone</text>"##,
+            x + 4.0,
+            y + 13.0,
+            esc(side)
+        );
+    }
     for u in after.units.values() {
         let (fill, line) = side_colours(&u.side, index(&u.side));
         let opacity = if u.status.is_present() && u.figures > 0 {
