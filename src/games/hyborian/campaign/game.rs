@@ -165,10 +165,39 @@ impl Army {
 pub struct PendingBattle {
     pub id: u32,
     pub province: String,
-    /// The two armies, the first the one that came to the other.
+    /// The leading army of each side, the first the side that came.
     pub armies: [String; 2],
+    /// The other armies of each side (several armies of one power fight
+    /// together).
+    #[serde(default)]
+    pub with: [Vec<String>; 2],
     pub card: u32,
     pub table_feet: u32,
+    /// Why the engine did not fight it, when the campaign's battles are the
+    /// engine's.
+    #[serde(default)]
+    pub why: Option<String>,
+}
+
+impl PendingBattle {
+    /// Every army of each side, the leading one first.
+    pub fn sides(&self) -> [Vec<String>; 2] {
+        [0, 1].map(|k| {
+            std::iter::once(self.armies[k].clone())
+                .chain(self.with[k].iter().cloned())
+                .collect()
+        })
+    }
+
+    /// Every army in the battle.
+    pub fn all_armies(&self) -> Vec<String> {
+        self.sides().into_iter().flatten().collect()
+    }
+
+    /// Whether `army` fights in it.
+    pub fn involves(&self, army: &str) -> bool {
+        self.all_armies().iter().any(|a| a == army)
+    }
 }
 
 /// The whole campaign.
