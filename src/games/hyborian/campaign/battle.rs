@@ -38,6 +38,17 @@ pub enum CardKind {
     Open,
 }
 
+impl CardKind {
+    /// The kind in the book's words: "marshy or wooded".
+    pub fn words(self) -> &'static str {
+        match self {
+            CardKind::Mountainous => "mountainous",
+            CardKind::MarshyOrWooded => "marshy or wooded",
+            CardKind::Open => "open",
+        }
+    }
+}
+
 /// The deck: cards 1-20 mountainous, 21-40 marshy or wooded, 41-100 open.
 pub const DECK: [(u32, u32, CardKind); 3] = [
     (1, 20, CardKind::Mountainous),
@@ -277,9 +288,15 @@ pub fn host(armies: &[Army]) -> (Army, BTreeMap<String, (String, String)>) {
             });
             own.push((a.id.clone(), names[n + j].clone()));
         }
-        host.contents.heroes.extend(a.contents.heroes.iter().cloned());
-        host.contents.superheroes.extend(a.contents.superheroes.iter().cloned());
-        host.contents.wizards.extend(a.contents.wizards.iter().cloned());
+        host.contents
+            .heroes
+            .extend(a.contents.heroes.iter().cloned());
+        host.contents
+            .superheroes
+            .extend(a.contents.superheroes.iter().cloned());
+        host.contents
+            .wizards
+            .extend(a.contents.wizards.iter().cloned());
     }
     host.contents.points = super::game::contents_points(&host.contents);
     let map = host.contents.unit_names().into_iter().zip(own).collect();
