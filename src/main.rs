@@ -228,9 +228,10 @@ enum CampaignCommand {
         #[arg(long, requires = "out")]
         campaign: Option<String>,
         /// Draw only what this power sees.
-        #[arg(long)]
+        #[arg(long, requires = "campaign")]
         power: Option<String>,
-        #[arg(long)]
+        /// The picture to write: FILE.svg or FILE.png.
+        #[arg(long, requires = "campaign")]
         out: Option<PathBuf>,
     },
     /// Print the secretary's view of a campaign: every army, province and battle awaiting a result.
@@ -553,12 +554,26 @@ fn campaign(config: &std::path::Path, command: CampaignCommand) -> Result<ExitCo
         } => {
             let po = open(config)?;
             let c = current(&po, &id)?;
-            let svg = report::svg(&c, &world, power.as_deref());
+            if let Some(p) = power.as_deref().filter(|p| !c.powers.contains_key(*p)) {
+                let powers: Vec<&str> = c.powers.keys().map(String::as_str).collect();
+                anyhow::bail!(
+                    "campaign {id} has no power '{p}'; its powers are {}",
+                    powers.join(", ")
+                );
+            }
             let out = out.context("--out FILE.svg or FILE.png")?;
-            let bytes = if out.extension().is_some_and(|e| e == "png") {
-                umpire::report::picture::png(&svg)?
-            } else {
-                svg.into_bytes()
+            let ext = out
+                .extension()
+                .and_then(|e| e.to_str())
+                .map(str::to_ascii_lowercase);
+            let svg = report::svg(&c, &world, power.as_deref());
+            let bytes = match ext.as_deref() {
+                Some("png") => umpire::report::picture::png(&svg)?,
+                Some("svg") => svg.into_bytes(),
+                _ => anyhow::bail!(
+                    "{}: the map is written as .svg or .png; name the file map.svg or map.png",
+                    out.display()
+                ),
             };
             std::fs::write(&out, bytes).with_context(|| format!("writing {}", out.display()))?;
             println!("{} written", out.display());

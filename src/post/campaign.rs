@@ -133,8 +133,8 @@ pub fn create(
         };
         campaigns::insert_power(tx, &c.id, &player)?;
         let intro = format!(
-            "Welcome to the campaign {} as {}. Your password: {}\nWrite your orders as:\n\n  CAMPAIGN {} POWER {} PASSWORD <password>\n  army <army> move to <province>\n  END\n\n{due}",
-            c.title, p.id, p.password, c.id, p.id
+            "Welcome to the campaign {} as {}. Your password: {}\nWrite your orders as:\n\n  CAMPAIGN {} POWER {} PASSWORD <password>\n  army <army> move to <province>\n  END\n\n{}\n{due}",
+            c.title, p.id, p.password, c.id, p.id, orders::GUIDE
         );
         queue_report(
             tx,
@@ -382,6 +382,16 @@ pub fn handle(
     } else {
         vec![]
     };
+    if letter.header.is_none()
+        && !me.is_empty()
+        && msg
+            .orders_text
+            .lines()
+            .any(|l| l.trim().eq_ignore_ascii_case("help"))
+    {
+        desk.reply(None, Kind::Reply, &me, orders::GUIDE.to_string())?;
+        return Ok(Disposition::Done("campaign help".into()));
+    }
     let Some(header) = letter.header.clone() else {
         let why = letter.errors.first().map_or(
             "The CAMPAIGN header line was not understood.".to_string(),
@@ -462,6 +472,11 @@ fn power_orders(
     let world = world()?;
     let c = &stored.campaign;
     let turn = c.turn + 1;
+    // A letter of STATUS or HELP alone asks; it does not replace the
+    // week's orders.
+    if letter.orders.is_empty() && !letter.commands.is_empty() {
+        return power_asks(desk, c, power, letter);
+    }
     let kept = OrdersRow {
         turn,
         power,
@@ -475,8 +490,9 @@ fn power_orders(
         c.date(),
         c.title
     );
+    let judged = resolve::as_ordered(c, &world);
     for l in &letter.orders {
-        match resolve::check(c, &world, power, &l.item) {
+        match resolve::check(&judged, &world, power, &l.item) {
             Ok(()) => text.push_str(&format!("  ok       {}\n", l.text)),
             Err(why) => text.push_str(&format!("  REFUSED  {}\n           {why}\n", l.text)),
         }
@@ -508,6 +524,134 @@ fn power_orders(
     )))
 }
 
+/// A power's STATUS or HELP: the guide, and its orders on file this week.
+fn power_asks(
+    desk: &Desk<'_, '_>,
+    c: &Campaign,
+    power: &str,
+    letter: &Letter,
+) -> Result<Disposition, PostError> {
+    let mut text = String::new();
+    for l in &letter.commands {
+        match l.item {
+            Command::Help => text.push_str(orders::GUIDE),
+            Command::Status => {
+                text.push_str(&format!("{} ({}), orders of {power}:\n", c.date(), c.title));
+                let on_file = campaigns::latest_orders(desk.tx, &c.id, c.turn + 1)?;
+                match on_file.iter().find(|(p, _)| p == power) {
+                    Some((_, json)) => {
+                        let lines: Vec<Line<Order>> =
+                            serde_json::from_str(json).map_err(corrupt)?;
+                        if lines.is_empty() {
+                            text.push_str("  (no orders: your armies stand)\n");
+                        }
+                        for l in lines {
+                            text.push_str(&format!("  {}\n", l.text));
+                        }
+                    }
+                    None => text.push_str("  none sent yet\n"),
+                }
+            }
+            _ => text.push_str(&format!(
+                "\"{}\" is the secretary's command; powers send orders (HELP for the guide).\n",
+                l.text
+            )),
+        }
+        text.push('\n');
+    }
+    text.push_str("Your orders for this week are unchanged.\n");
+    desk.reply(
+        Some(&c.id),
+        Kind::Confirmation,
+        &[desk.from.to_string()],
+        text,
+    )?;
+    Ok(Disposition::Done(format!(
+        "campaign status/help for {power}"
+    )))
+}
+
+/// Whether a secretary's result can be recorded: the winner fought, every
+/// army named fought and is named once, no army lost more than it is
+/// worth, and losses entered come to at least a figure. `Ok` says what the
+/// losses come to in figures.
+fn check_result(
+    c: &Campaign,
+    b: &crate::games::hyborian::campaign::game::PendingBattle,
+    winner: &str,
+    losses: &[(String, u32)],
+) -> Result<(String, Vec<(String, u32)>), String> {
+    let armies: Vec<&crate::games::hyborian::campaign::game::Army> = b
+        .all_armies()
+        .iter()
+        .filter_map(|a| c.armies.get(a))
+        .collect();
+    let names: Vec<&str> = armies.iter().map(|a| a.id.as_str()).collect();
+    let mut powers: Vec<&str> = armies.iter().map(|a| a.commander()).collect();
+    powers.dedup();
+    let Some(w) = powers.iter().find(|p| p.eq_ignore_ascii_case(winner)) else {
+        return Err(format!(
+            "battle {} was between {}; write one of them after 'won by'",
+            b.id,
+            powers.join(" and ")
+        ));
+    };
+    let mut seen = Vec::new();
+    let mut told = Vec::new();
+    let mut out = Vec::new();
+    for (army, points) in losses {
+        let Some(a) = armies.iter().find(|a| a.id.eq_ignore_ascii_case(army)) else {
+            return Err(format!(
+                "army '{army}' did not fight battle {}; its armies are {}",
+                b.id,
+                names.join(", ")
+            ));
+        };
+        if seen.contains(&a.id) {
+            return Err(format!(
+                "army {} is named twice; give its losses once",
+                a.id
+            ));
+        }
+        seen.push(a.id.clone());
+        if *points > a.points() {
+            return Err(format!(
+                "army {} is worth {} points, so it cannot lose {points}; at most {}",
+                a.id,
+                a.points(),
+                a.points()
+            ));
+        }
+        let figures = resolve::share_of(&a.contents, *points);
+        let taken: u32 = figures.values().sum();
+        if *points > 0 && taken == 0 {
+            return Err(format!(
+                "{points} points is less than half a figure of army {}; write 0 or more points",
+                a.id
+            ));
+        }
+        let parts: Vec<String> = figures
+            .iter()
+            .filter(|(_, n)| **n > 0)
+            .map(|(u, n)| format!("{n} {u}"))
+            .collect();
+        told.push(format!(
+            "{}: {}",
+            a.id,
+            if parts.is_empty() {
+                "no losses".to_string()
+            } else {
+                parts.join(", ")
+            }
+        ));
+        out.push((a.id.clone(), *points));
+    }
+    Ok((
+        format!("{w} won; figures lost before recovery: {}", told.join("; ")),
+        out,
+    ))
+}
+
 fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Disposition, PostError> {
     let c = &stored.campaign;
     let mut lines = Vec::new();
@@ -525,33 +669,29 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
                     ));
                     continue;
                 };
-                let sides: Vec<&str> = b
-                    .armies
+                let (said, losses) = match check_result(c, b, winner, losses) {
+                    Ok(ok) => ok,
+                    Err(why) => {
+                        lines.push(format!("{text}: NOT RECORDED: {why}"));
+                        continue;
+                    }
+                };
+                let winner = b
+                    .all_armies()
                     .iter()
                     .filter_map(|a| c.armies.get(a))
-                    .map(|a| a.commander())
-                    .collect();
-                if !sides.iter().any(|s| s.eq_ignore_ascii_case(winner)) {
-                    lines.push(format!(
-                        "{text}: battle {battle} was between {}",
-                        sides.join(" and ")
-                    ));
-                    continue;
-                }
-                let winner = sides
-                    .iter()
-                    .find(|s| s.eq_ignore_ascii_case(winner))
-                    .map(|s| s.to_string())
+                    .map(|a| a.commander().to_string())
+                    .find(|p| p.eq_ignore_ascii_case(winner))
                     .unwrap_or_default();
                 let r = EnteredResult {
                     battle: *battle,
                     winner,
-                    losses: losses.clone(),
+                    losses,
                 };
                 let entered = serde_json::to_string(&r).map_err(corrupt)?;
                 campaigns::record_result(desk.tx, &c.id, *battle, &entered)?;
                 lines.push(format!(
-                    "battle {battle}: result recorded; it takes effect when the week is resolved"
+                    "battle {battle}: result recorded ({said}); it takes effect when the week is resolved"
                 ));
             }
             Command::Resolve => {
@@ -559,7 +699,14 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
                 lines.push(format!("{} will be resolved now", c.date()));
             }
             Command::Status => lines.push(status(desk.tx, c)?),
+            Command::Help => lines.push(SECRETARY_GUIDE.to_string()),
         }
+    }
+    for l in &letter.orders {
+        lines.push(format!(
+            "{}: NOT CARRIED OUT: army orders come from the powers' own mail; the secretary's letter takes commands (HELP lists them)",
+            l.text
+        ));
     }
     for e in &letter.errors {
         lines.push(format!("Not understood, line {}:\n{}", e.number, e.item));
@@ -585,6 +732,15 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
     )))
 }
 
+/// The secretary's commands, for HELP.
+const SECRETARY_GUIDE: &str = "\
+The secretary's commands (after CAMPAIGN <campaign> SECRETARY PASSWORD <password>):
+  battle <n> won by <power> losses <army> <points>, <army> <points>
+                  the result of a battle fought face to face (points lost)
+  status          every power's orders, battles awaiting results, treasuries
+  resolve         play the week now with the orders in
+  help            this list";
+
 fn status(tx: &Transaction<'_>, c: &Campaign) -> Result<String, PostError> {
     let rows = campaigns::orders_in(tx, &c.id, c.turn + 1)?;
     let mut out = format!(
@@ -598,6 +754,30 @@ fn status(tx: &Transaction<'_>, c: &Campaign) -> Result<String, PostError> {
             "  {p}: {}\n",
             if done { "orders in" } else { "no orders yet" }
         ));
+    }
+    out.push_str("Orders on file this week:\n");
+    for (p, json) in campaigns::latest_orders(tx, &c.id, c.turn + 1)? {
+        let lines: Vec<Line<Order>> = serde_json::from_str(&json).map_err(corrupt)?;
+        if lines.is_empty() {
+            out.push_str(&format!("  {p}: (stands)\n"));
+        }
+        for l in lines {
+            out.push_str(&format!("  {p}: {}\n", l.text));
+        }
+    }
+    for b in &c.pending {
+        out.push_str(&format!(
+            "Battle {} at {} awaits its result: armies {}{}\n",
+            b.id,
+            b.province,
+            b.all_armies().join(", "),
+            b.why.as_ref().map_or(String::new(), |w| format!(
+                " (the engine could not fight it: {w})"
+            ))
+        ));
+    }
+    for p in c.powers.values() {
+        out.push_str(&format!("Treasury of {}: {} points\n", p.id, p.treasury));
     }
     Ok(out)
 }

@@ -261,7 +261,7 @@ fn two_years_of_campaign_by_mail() {
 
     // Winter quarters: the year ends, points move, every power rebuilds and raises.
     club.week(&[
-        ("aquilonia", "raise 12 Aquilonian Knights"),
+        ("aquilonia", "raise 12 Aquilonians"),
         ("nemedia", "raise 12 Nemedian Knights"),
         ("koth", "army koth-1 move to Southern Ophir"),
     ]);

@@ -18,7 +18,7 @@ use super::game::Army;
 use super::map::Terrain;
 use crate::games::hyborian::adjudicate::{resolve_turn, StopAfter};
 use crate::games::hyborian::army::scenario::{assess, Scenario, Side, Victory, Zone, BATTLE_TURNS};
-use crate::games::hyborian::army::{ArmyFile, DeploymentLine};
+use crate::games::hyborian::army::{ArmyFile, DeploymentLine, Mercenary, UnitLine};
 use crate::games::hyborian::dice::{Dice, DiceError, DiceKey, Roll};
 use crate::games::hyborian::orders::plan::{
     Charge, ChargeTarget, Direction, Distance, Function, Move, Target, TurnOrders, UnitOrders,
@@ -36,6 +36,17 @@ pub enum CardKind {
     Mountainous,
     MarshyOrWooded,
     Open,
+}
+
+impl CardKind {
+    /// The kind in the book's words: "marshy or wooded".
+    pub fn words(self) -> &'static str {
+        match self {
+            CardKind::Mountainous => "mountainous",
+            CardKind::MarshyOrWooded => "marshy or wooded",
+            CardKind::Open => "open",
+        }
+    }
 }
 
 /// The deck: cards 1-20 mountainous, 21-40 marshy or wooded, 41-100 open.
@@ -213,6 +224,83 @@ pub fn edge_units(
     army.to_units(&line(2.0))
         .or_else(|_| army.to_units(&line(0.25)))
         .map_err(|e| BattleError::Setup(e.to_string()))
+}
+
+/// A power's armies in one battle as one army on the table (ruling CA-4):
+/// the strongest leads and lends its id, commander and nation; the others'
+/// units join it (a hired company's as mercenaries), named "Gundermen
+/// (aquilonia-2)" when not the leader's. Returns the host and, for each of
+/// its unit names, the army and the unit's own name there.
+///
+/// # Panics
+/// Never: an empty slice gives an empty host.
+pub fn host(armies: &[Army]) -> (Army, BTreeMap<String, (String, String)>) {
+    let Some(lead) = armies.first() else {
+        return (
+            Army {
+                id: String::new(),
+                owner: String::new(),
+                hired_by: None,
+                province: String::new(),
+                contents: ArmyFile::default(),
+                stance: super::game::Stance::Field,
+                march: None,
+                came_from: None,
+            },
+            BTreeMap::new(),
+        );
+    };
+    let mut host = lead.clone();
+    let mut own: Vec<(String, String)> = lead
+        .contents
+        .unit_names()
+        .into_iter()
+        .map(|n| (lead.id.clone(), n))
+        .collect();
+    for a in &armies[1..] {
+        let names = a.contents.unit_names();
+        let n = a.contents.units.len();
+        let label = |i: usize| Some(format!("{} ({})", names[i], a.id));
+        // Units go before the mercenaries in the names' order: insert
+        // the native ones after the host's native units.
+        for (i, u) in a.contents.units.iter().enumerate() {
+            if a.contents.nation == host.contents.nation {
+                let at = host.contents.units.len();
+                host.contents.units.push(UnitLine {
+                    name: label(i),
+                    ..u.clone()
+                });
+                own.insert(at, (a.id.clone(), names[i].clone()));
+            } else {
+                host.contents.mercenaries.push(Mercenary {
+                    nation: a.contents.nation.clone(),
+                    designation: u.designation.clone(),
+                    figures: u.figures,
+                    name: label(i),
+                });
+                own.push((a.id.clone(), names[i].clone()));
+            }
+        }
+        for (j, m) in a.contents.mercenaries.iter().enumerate() {
+            host.contents.mercenaries.push(Mercenary {
+                name: label(n + j),
+                ..m.clone()
+            });
+            own.push((a.id.clone(), names[n + j].clone()));
+        }
+        host.contents
+            .heroes
+            .extend(a.contents.heroes.iter().cloned());
+        host.contents
+            .superheroes
+            .extend(a.contents.superheroes.iter().cloned());
+        host.contents
+            .wizards
+            .extend(a.contents.wizards.iter().cloned());
+    }
+    host.contents.points = super::game::contents_points(&host.contents);
+    let map = host.contents.unit_names().into_iter().zip(own).collect();
+    (host, map)
 }
 
 /// Share of its starting points an army loses to be broken (ruling CA-8).
@@ -395,6 +483,36 @@ mod tests {
         );
         assert_eq!(table_feet(300, 0, 4), 4);
         assert_eq!(table_feet(1500, 1400, 4), 12);
+    }
+
+    #[test]
+    fn every_card_sets_a_table_for_the_largest_armies() {
+        let mk = |id: &str, nation: &str| Army {
+            id: id.into(),
+            owner: nation.to_lowercase(),
+            hired_by: None,
+            province: "shamar".into(),
+            contents: crate::games::hyborian::army::propose(nation, 1500).unwrap(),
+            stance: super::super::game::Stance::Field,
+            march: None,
+            came_from: None,
+        };
+        let (a, b) = (mk("aquilonia-1", "Aquilonia"), mk("nemedia-1", "Nemedia"));
+        for number in 1..=100 {
+            let card = Card {
+                number,
+                kind: card_kind(number),
+                draws: 1,
+            };
+            {
+                let feet = table_feet(a.points(), b.points(), 4);
+                let setup = table_setup(&card, feet, &a, &b);
+                let table = setup
+                    .map_err(|e| e.to_string())
+                    .and_then(|s| Table::from_setup(&s).map_err(|e| e.to_string()));
+                assert!(table.is_ok(), "card {number}, {feet} feet: {table:?}");
+            }
+        }
     }
 
     #[test]

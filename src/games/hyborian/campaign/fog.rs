@@ -64,7 +64,8 @@ pub fn view<'a>(c: &'a Campaign, world: &World, power: Option<&str>) -> View<'a>
         .filter(|a| !mine(a) && sight.contains(&a.province))
         .map(|a| Counter {
             army: a.id.clone(),
-            power: a.commander().to_string(),
+            // The counter's own flag: whom a company serves is not seen.
+            power: a.owner.clone(),
             province: a.province.clone(),
         })
         .collect();

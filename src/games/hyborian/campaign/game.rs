@@ -165,10 +165,39 @@ impl Army {
 pub struct PendingBattle {
     pub id: u32,
     pub province: String,
-    /// The two armies, the first the one that came to the other.
+    /// The leading army of each side, the first the side that came.
     pub armies: [String; 2],
+    /// The other armies of each side (several armies of one power fight
+    /// together).
+    #[serde(default)]
+    pub with: [Vec<String>; 2],
     pub card: u32,
     pub table_feet: u32,
+    /// Why the engine did not fight it, when the campaign's battles are the
+    /// engine's.
+    #[serde(default)]
+    pub why: Option<String>,
+}
+
+impl PendingBattle {
+    /// Every army of each side, the leading one first.
+    pub fn sides(&self) -> [Vec<String>; 2] {
+        [0, 1].map(|k| {
+            std::iter::once(self.armies[k].clone())
+                .chain(self.with[k].iter().cloned())
+                .collect()
+        })
+    }
+
+    /// Every army in the battle.
+    pub fn all_armies(&self) -> Vec<String> {
+        self.sides().into_iter().flatten().collect()
+    }
+
+    /// Whether `army` fights in it.
+    pub fn involves(&self, army: &str) -> bool {
+        self.all_armies().iter().any(|a| a == army)
+    }
 }
 
 /// The whole campaign.
@@ -379,6 +408,48 @@ impl CampaignFile {
     /// power's points or the largest army allowed.
     pub fn start(&self, world: &World) -> Result<Campaign, SetupError> {
         let bad = |s: String| SetupError::Invalid(s);
+        let st = &self.settings;
+        for (name, value) in [
+            ("weeks_per_year", st.weeks_per_year),
+            ("pacification_turns", st.pacification_turns),
+            ("max_army_points", st.max_army_points),
+            ("feet_per_500_points", st.feet_per_500_points),
+            ("siege_weeks", st.siege_weeks),
+            ("siege_weeks_western", st.siege_weeks_western),
+        ] {
+            if value == 0 {
+                return Err(bad(format!(
+                    "[settings] {name} = 0: it must be at least 1 (the book's default is {})",
+                    match name {
+                        "weeks_per_year" => 35,
+                        "pacification_turns" => 10,
+                        "max_army_points" => 1500,
+                        "feet_per_500_points" => 4,
+                        "siege_weeks" => 8,
+                        _ => 5,
+                    }
+                )));
+            }
+        }
+        for (i, p) in self.powers.iter().enumerate() {
+            if let Some(q) = self.powers[..i].iter().find(|q| q.id == p.id) {
+                return Err(bad(format!(
+                    "two powers are called '{}'; give each its own id",
+                    q.id
+                )));
+            }
+            if key(&p.nation) != "freecompanies" {
+                if let Some(q) = self.powers[..i]
+                    .iter()
+                    .find(|q| key(&q.nation) == key(&p.nation))
+                {
+                    return Err(bad(format!(
+                        "power {}: nation '{}' is power {}'s already; each nation is played by one power",
+                        p.id, p.nation, q.id
+                    )));
+                }
+            }
+        }
         let mut c = Campaign {
             id: self.id.clone(),
             title: self.title.clone(),
@@ -447,7 +518,10 @@ impl CampaignFile {
                     )));
                 }
                 let contents = match (&start.units, start.points) {
-                    (Some(f), _) => f.clone(),
+                    (Some(f), _) => {
+                        check_units(&p.id, &list, f, c.settings.max_army_points)?;
+                        f.clone()
+                    }
                     (None, Some(points)) if points > c.settings.max_army_points => {
                         return Err(bad(format!(
                             "power {}: an army of {points} points; at most {} in one army",
@@ -463,6 +537,39 @@ impl CampaignFile {
                         )))
                     }
                 };
+                let mut contents = contents;
+                let has_guard = |a: &Army| {
+                    a.owner == p.id
+                        && !crate::games::hyborian::campaign::resolve::guard_units(&a.contents)
+                            .is_empty()
+                };
+                if start.units.is_none() && c.armies.values().any(has_guard) {
+                    // A proposed army leaves out the guard unit another army
+                    // has (ruling CA-13): it starts the guard's points short.
+                    let guards = crate::games::hyborian::campaign::resolve::guard_units(&contents);
+                    let names = contents.unit_names();
+                    let keep: Vec<bool> = names.iter().map(|n| !guards.contains(n)).collect();
+                    let mut k = keep.iter();
+                    contents.units.retain(|_| *k.next().unwrap_or(&true));
+                    let first = contents.unit_names().into_iter().next();
+                    if let Some(cmd) = contents.commander.as_mut() {
+                        cmd.with = first;
+                    }
+                }
+                let guard = crate::games::hyborian::campaign::resolve::guard_units(&contents);
+                if let (Some(g), Some(other)) = (
+                    guard.first(),
+                    c.armies.values().find(|a| {
+                        a.owner == p.id
+                            && !crate::games::hyborian::campaign::resolve::guard_units(&a.contents)
+                                .is_empty()
+                    }),
+                ) {
+                    return Err(bad(format!(
+                        "power {}: the army in {} would have {g}, but army {} has a guard unit already; a guard unit can be in only one army (§12): give this army its units (`units`, from `umpire army new`) without it",
+                        p.id, prov.name, other.id
+                    )));
+                }
                 let id = c.new_army_id(&p.id);
                 let army = Army {
                     id: id.clone(),
@@ -498,6 +605,37 @@ impl CampaignFile {
         }
         Ok(c)
     }
+}
+
+/// A starting army's own units file judged against its power's list
+/// (Appendix I): its nation, every designation, bands and sizes; heroes and
+/// wizards are not counters of this campaign (ruling CA-13).
+fn check_units(power: &str, list: &str, f: &ArmyFile, max: u32) -> Result<(), SetupError> {
+    let bad = |s: String| SetupError::Invalid(s);
+    if key(&f.nation) != key(list) {
+        return Err(bad(format!(
+            "power {power}: a starting army of '{}', but the power's list is {list}; write nation = \"{list}\"",
+            f.nation
+        )));
+    }
+    if !f.heroes.is_empty() || !f.superheroes.is_empty() || !f.wizards.is_empty() {
+        return Err(bad(format!(
+            "power {power}: heroes and wizards do not march with campaign armies here (ruling CA-13); take them out of the army's units"
+        )));
+    }
+    let judged = ArmyFile {
+        points: max,
+        home: true,
+        ..f.clone()
+    };
+    let report = crate::games::hyborian::army::check(&judged)
+        .map_err(|e| bad(format!("power {power}: {e}")))?;
+    if let Some(b) = report.breaches.first() {
+        return Err(bad(format!(
+            "power {power}: a starting army breaks its list: {b}"
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -99,7 +99,31 @@ pub enum Command {
     Resolve,
     /// "status".
     Status,
+    /// "help": the order guide.
+    Help,
 }
+
+/// The order guide a power gets for HELP (and with its first report).
+pub const GUIDE: &str = "\
+How to write campaign orders (one order a line, between the header and END):
+
+  CAMPAIGN <campaign> POWER <power> PASSWORD <password>
+  army <army> move to <province>      march into a neighbouring province
+  army <army> halt                    stop a march under way
+  army <army> split <unit>, <unit>    the units named form a new army here
+  army <army> merge into <army>       two of your armies in one province
+  army <army> garrison                hold a capital behind its walls
+  army <army> besiege                 starve out the garrison of a capital
+  army <army> sally                   a besieged garrison comes out to fight
+  raise <figures> <designation>       a new unit in your capital
+  hire <company> for <points> points  a Free Company (it writes: serve <you> for <points> points)
+  pay <company> with <province>       a province's points, from next year
+  END
+
+STATUS answers with your orders on file for this week; HELP with this guide.
+Neither replaces your orders. A later message with orders replaces earlier
+ones for the same week.
+";
 
 /// A line and what it says.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -160,11 +184,13 @@ pub fn read(text: &str) -> Letter {
                 match item.as_rule() {
                     Rule::end => break,
                     Rule::header => letter.header = Some(header(item)),
-                    Rule::result | Rule::resolve | Rule::status => letter.commands.push(Line {
-                        number,
-                        text,
-                        item: command(item),
-                    }),
+                    Rule::result | Rule::resolve | Rule::status | Rule::help => {
+                        letter.commands.push(Line {
+                            number,
+                            text,
+                            item: command(item),
+                        })
+                    }
                     _ => letter.orders.push(Line {
                         number,
                         text,
@@ -216,6 +242,7 @@ fn describe(r: Rule) -> &'static str {
         Rule::result => "battle <n> won by <power> losses <army> <points>, <army> <points>",
         Rule::resolve
         | Rule::status
+        | Rule::help
         | Rule::end
         | Rule::line
         | Rule::army
@@ -320,6 +347,7 @@ fn command(p: pest::iterators::Pair<'_, Rule>) -> Command {
             }
         }
         Rule::resolve => Command::Resolve,
+        Rule::help => Command::Help,
         _ => Command::Status,
     }
 }

@@ -10,6 +10,7 @@ use super::game::{Campaign, Stance};
 use super::map::World;
 use super::resolve::MapEvent;
 use minijinja::{context, Environment};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 const TEMPLATE: &str = include_str!("../../../../templates/campaign/report.txt");
@@ -20,11 +21,30 @@ fn name<'a>(world: &'a World, id: &'a str) -> &'a str {
 
 /// One event in words for `reader` (`None`: the secretary). A battle's
 /// losses are told only to those who fought it.
-pub fn describe(e: &MapEvent, reader: Option<&str>, world: &World) -> String {
+/// `sight` is what the reader sees (`None`: everything). Those who do not
+/// take part read an army by its counter alone, never its commander (a
+/// hired company's employer), nor where it came from when they did not see
+/// it there.
+pub fn describe(
+    e: &MapEvent,
+    reader: Option<&str>,
+    sight: Option<&BTreeSet<String>>,
+    world: &World,
+) -> String {
     let n = |id: &str| name(world, id).to_string();
+    let party = reader.is_none_or(|r| e.parties().contains(&r));
+    let of = |power: &str| {
+        if party {
+            format!(" of {power}")
+        } else {
+            String::new()
+        }
+    };
+    let seen = |p: &str| sight.is_none_or(|s| s.contains(p));
     match e {
         MapEvent::Refused { line, why, .. } => format!("Your order \"{line}\" was not carried out: {why}."),
-        MapEvent::Marched { army, power, from, to } => format!("Army {army} of {power} marched from {} into {}.", n(from), n(to)),
+        MapEvent::Marched { army, power, from, to } if party || seen(from) => format!("Army {army}{} marched from {} into {}.", of(power), n(from), n(to)),
+        MapEvent::Marched { army, to, .. } => format!("Army {army} marched into {}.", n(to)),
         MapEvent::OnTheMarch { army, to, days, needed, .. } => format!("Army {army} is on the march to {}: {days} of {needed} march days.", n(to)),
         MapEvent::Split { army, new_army, units, .. } => format!("Army {army} split off army {new_army}: {}.", units.join(", ")),
         MapEvent::Merged { army, into, .. } => format!("Army {army} merged into army {into}."),
@@ -34,38 +54,44 @@ pub fn describe(e: &MapEvent, reader: Option<&str>, world: &World) -> String {
         MapEvent::Paid { employer, company, province } => format!("{employer} gave {} to {company}; its points count from next year.", n(province)),
         MapEvent::Battle { id, province, card, table_feet, sides, winner, by } => {
             let fought = reader.is_none_or(|r| sides.iter().any(|s| s.power == r));
-            let who = winner.as_deref().map_or("neither side broke; the army that came falls back".to_string(), |w| format!("{w} won"));
+            let who = winner.as_deref().map_or("neither side broke".to_string(), |w| format!("{w} won"));
             if fought {
                 let s: Vec<String> = sides
                     .iter()
                     .map(|s| format!("army {} of {} ({} points) lost {} points, {} recovered", s.army, s.power, s.points, s.lost + s.recovered, s.recovered))
                     .collect();
                 format!(
-                    "Battle {id} at {} (card {} {:?}, a {table_feet}-foot table, {}): {who}. {}.",
+                    "Battle {id} at {} (card {}, {}, a {table_feet}-foot table, {}): {who}. {}.",
                     n(province),
                     card.number,
-                    card.kind,
+                    card.kind.words(),
                     if by == "engine" { "played by the engine" } else { "result entered by the secretary" },
                     s.join("; ")
                 )
             } else {
-                format!("A battle was fought at {} between {} and {}: {who}.", n(province), sides[0].power, sides[1].power)
+                let armies: Vec<&str> = sides.iter().map(|s| s.army.as_str()).collect();
+                format!("A battle was fought at {} between armies {}: {}.", n(province), armies.join(", "), if winner.is_some() { "one side broke" } else { "neither side broke" })
             }
         }
         MapEvent::FellBack { army, power, from, to } => match to {
-            Some(to) => format!("Army {army} of {power} fell back from {} to {}.", n(from), n(to)),
-            None => format!("Army {army} of {power} had nowhere to fall back from {} and surrendered.", n(from)),
+            Some(to) if party || seen(to) => format!("Army {army}{} fell back from {} to {}.", of(power), n(from), n(to)),
+            Some(_) => format!("Army {army} fell back from {}.", n(from)),
+            None => format!("Army {army}{} had nowhere to fall back from {} and surrendered.", of(power), n(from)),
         },
-        MapEvent::Destroyed { army, power, province } => format!("Army {army} of {power} was destroyed at {}.", n(province)),
-        MapEvent::BattleAwaits { id, province, armies, card, table_feet, .. } => format!(
-            "Battle {id} at {} between armies {} and {}: card {}, a {table_feet}-foot table; fight it and send the result to the secretary.",
-            n(province),
-            armies[0],
-            armies[1],
-            card.number
-        ),
-        MapEvent::Besieging { province, army, power, weeks, needed } => format!("Army {army} of {power} besieges {}: week {weeks} of {needed}.", n(province)),
-        MapEvent::StarvedOut { province, army, power } => format!("The garrison of {} (army {army} of {power}) is starved out and must fight.", n(province)),
+        MapEvent::Destroyed { army, power, province } => format!("Army {army}{} was destroyed at {}.", of(power), n(province)),
+        MapEvent::BattleAwaits { id, province, armies, card, table_feet, why, .. } if party => {
+            let why = why.as_ref().map_or(String::new(), |w| format!(" The engine could not fight it ({w}), so it waits for the secretary."));
+            format!(
+                "Battle {id} at {} between armies {}: card {}, {}, a {table_feet}-foot table; battle in progress: fight it and send the result to the secretary.{why}",
+                n(province),
+                armies.join(", "),
+                card.number,
+                card.kind.words()
+            )
+        }
+        MapEvent::BattleAwaits { province, armies, .. } => format!("A battle is to be fought at {} between armies {}.", n(province), armies.join(", ")),
+        MapEvent::Besieging { province, army, power, weeks, needed } => format!("Army {army}{} besieges {}: week {weeks} of {needed}.", of(power), n(province)),
+        MapEvent::StarvedOut { province, army, power } => format!("The garrison of {} (army {army}{}) is starved out and must fight.", n(province), of(power)),
         MapEvent::Occupied { province, power, from } => match from {
             Some(f) if f != power => format!("{power} occupies {} (land of {f}).", n(province)),
             Some(_) => format!("{power} holds {} again.", n(province)),
@@ -93,7 +119,7 @@ pub fn text(
     let lines: Vec<String> = events
         .iter()
         .filter(|e| sees(e, reader, &v.sight))
-        .map(|e| describe(e, reader, world))
+        .map(|e| describe(e, reader, reader.map(|_| &v.sight), world))
         .collect();
     let armies: Vec<_> = v
         .own
@@ -142,8 +168,9 @@ pub fn text(
             if let Some(o) = &h.occupier {
                 let _ = write!(
                     s,
-                    ", occupied by {o} for {} turns{}",
+                    ", occupied by {o} for {} turn{}{}",
                     h.held_for,
+                    if h.held_for == 1 { "" } else { "s" },
                     if h.pacified { ", pacified" } else { "" }
                 );
             }
@@ -166,28 +193,55 @@ pub fn text(
         .iter()
         .filter(|b| {
             reader.is_none_or(|r| {
-                b.armies
+                b.all_armies()
                     .iter()
                     .any(|a| c.armies.get(a).is_some_and(|x| x.commander() == r))
             })
         })
         .map(|b| {
             format!(
-                "battle {} at {}: armies {} and {}",
+                "battle {} at {}: armies {}; battle in progress{}",
                 b.id,
                 name(world, &b.province),
-                b.armies[0],
-                b.armies[1]
+                b.all_armies().join(", "),
+                b.why.as_ref().map_or(String::new(), |w| format!(
+                    " (the engine could not fight it: {w})"
+                ))
             )
         })
         .collect();
+    let treasuries: Vec<String> = if reader.is_none() {
+        c.powers
+            .values()
+            .map(|p| {
+                format!(
+                    "{}: {} points unspent of {} campaign points ({} in the field)",
+                    p.id,
+                    p.treasury,
+                    c.allowance(world, &p.id),
+                    c.in_the_field(&p.id)
+                )
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let unplayed: Vec<&str> = if reader.is_none() {
+        c.holdings
+            .iter()
+            .filter(|(_, h)| h.owner.is_none())
+            .map(|(id, _)| name(world, id))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let power = reader.and_then(|r| c.powers.get(r));
     let mut env = Environment::new();
     env.set_trim_blocks(true);
     let ctx = context! {
         title => &c.title, reader => reader.unwrap_or("the secretary"), played, date => c.date(), power => power.is_some(),
         treasury => power.map_or(0, |p| p.treasury), allowance => reader.map_or(0, |r| c.allowance(world, r)),
-        field => reader.map_or(0, |r| c.in_the_field(r)), events => lines, armies, counters, pending, provinces,
+        field => reader.map_or(0, |r| c.in_the_field(r)), events => lines, armies, counters, pending, provinces, treasuries, unplayed => unplayed.join(", "),
     };
     match env.template_from_str(TEMPLATE).and_then(|t| t.render(ctx)) {
         Ok(s) => s,
@@ -248,7 +302,13 @@ pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
         let hold = &c.holdings[id];
         let (x, y) = at(id);
         let seen = v.sight.contains(id);
-        let fill = colour(hold.holder(), p.nation.as_deref());
+        // What a power cannot see it knows only by its owner, not who
+        // occupies it now (ruling CA-15).
+        let fill = if seen {
+            colour(hold.holder(), p.nation.as_deref())
+        } else {
+            colour(hold.owner.as_deref(), p.nation.as_deref())
+        };
         let opacity = if seen { 1.0 } else { 0.35 };
         let ring = if p.capital {
             r##" stroke="#000000" stroke-width="2.5""##
@@ -283,7 +343,14 @@ pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
         let k = stacked.entry(province).or_default();
         let (cx, cy) = (x - 9.0 + f64::from(*k) * 6.0, y - 6.0 + f64::from(*k) * 6.0);
         *k += 1;
-        let owner = c.armies.get(army).map(|a| a.commander());
+        let mine = v.own.iter().any(|a| a.id == army);
+        let owner = c.armies.get(army).map(|a| {
+            if mine {
+                a.commander()
+            } else {
+                a.owner.as_str()
+            }
+        });
         let _ = writeln!(
             s,
             r##"<rect x="{cx:.1}" y="{cy:.1}" width="18" height="12" fill="{}" stroke="#000000" stroke-width="1"/>"##,

@@ -104,7 +104,8 @@ pub enum MapEvent {
         province: String,
         card: Card,
         table_feet: u32,
-        sides: [BattleSide; 2],
+        /// Every army that fought, each power's side together.
+        sides: Vec<BattleSide>,
         winner: Option<String>,
         by: String,
     },
@@ -123,10 +124,13 @@ pub enum MapEvent {
     BattleAwaits {
         id: u32,
         province: String,
-        armies: [String; 2],
+        armies: Vec<String>,
         powers: [String; 2],
         card: Card,
         table_feet: u32,
+        /// Why the engine did not fight it (with `battles = "engine"`).
+        #[serde(default)]
+        why: Option<String>,
     },
     Besieging {
         province: String,
@@ -233,22 +237,12 @@ pub struct Resolved {
 /// The reason, for the confirmation and the report.
 pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<(), String> {
     if let Some(written) = order.army() {
-        let Some(army) = c.find_army(written) else {
-            let mine: Vec<&str> = c
-                .armies
-                .values()
-                .filter(|a| a.commander() == power)
-                .map(|a| a.id.as_str())
-                .collect();
-            return Err(format!(
-                "there is no army '{written}'; yours are: {}",
-                mine.join(", ")
-            ));
+        // One answer whether the army is another power's or no one's: the
+        // answer must not tell a probe which armies exist (ruling CA-15).
+        let Some(army) = c.find_army(written).filter(|a| a.commander() == power) else {
+            return Err(not_yours(c, power, written));
         };
-        if army.commander() != power {
-            return Err(format!("army {} does not take your orders", army.id));
-        }
-        if let Some(b) = c.pending.iter().find(|b| b.armies.contains(&army.id)) {
+        if let Some(b) = c.pending.iter().find(|b| b.involves(&army.id)) {
             return Err(format!(
                 "army {} awaits the result of battle {}",
                 army.id, b.id
@@ -272,6 +266,19 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
                         .map_or(army.province.as_str(), |p| p.name.as_str());
                     return Err(format!("{} does not border {here}, where army {} is; an army moves one province at a time", p.name, army.id));
                 }
+                let abroad =
+                    c.powers.get(&army.owner).and_then(|o| o.nation.as_ref()) != p.nation.as_ref();
+                let home_only = home_only_units(&army.contents);
+                if abroad && !home_only.is_empty() {
+                    return Err(format!(
+                        "{} may only fight at home (Appendix I), and {} is not {}'s land; split them off first (army {} split {})",
+                        home_only.join(", "),
+                        p.name,
+                        army.contents.nation,
+                        army.id,
+                        home_only.join(", ")
+                    ));
+                }
             }
             Order::Split { units, .. } => {
                 let names = army.contents.unit_names();
@@ -292,13 +299,23 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
                 }
             }
             Order::Merge { into, .. } => {
-                let Some(other) = c.find_army(into) else {
-                    return Err(format!("there is no army '{into}'"));
+                let Some(other) = c.find_army(into).filter(|o| o.commander() == power) else {
+                    return Err(not_yours(c, power, into));
                 };
-                if other.id == army.id || other.commander() != power || other.owner != army.owner {
+                if other.id == army.id || other.owner != army.owner {
                     return Err(format!(
                         "army {} can only merge into another army of its own power",
                         army.id
+                    ));
+                }
+                let guards: Vec<String> = guard_units(&army.contents)
+                    .into_iter()
+                    .chain(guard_units(&other.contents))
+                    .collect();
+                if guards.len() > 1 {
+                    return Err(format!(
+                        "guard units are limited to one per army, and together they would have {}",
+                        guards.join(" and ")
                     ));
                 }
                 if other.province != army.province {
@@ -317,6 +334,16 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
             }
             Order::Besiege { .. } if !world.province(&army.province).is_some_and(|p| p.capital) => {
                 return Err("only a fortified place (a capital) can be besieged".into());
+            }
+            Order::Garrison { .. }
+                if !world.province(&army.province).is_some_and(|p| p.capital) =>
+            {
+                let here = world
+                    .province(&army.province)
+                    .map_or(army.province.as_str(), |p| p.name.as_str());
+                return Err(format!(
+                    "{here} has no walls: only a capital can be garrisoned (ruling CA-5); an army that stands holds the province without an order"
+                ));
             }
             Order::Sally { .. } if army.stance != Stance::Garrison => {
                 return Err(format!("army {} is not a garrison", army.id));
@@ -357,6 +384,7 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
                     d.designation, me.treasury
                 ));
             }
+            raise_breach(c, power, *figures, &d.designation)?;
         }
         Order::Hire { company, points } => {
             let Some(fc) = c.find_power(company).filter(|p| p.nation.is_none()) else {
@@ -378,7 +406,7 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
                     me.treasury
                 ));
             }
-            let _ = fc;
+            mercenary_breach(c, power, &fc.id)?;
         }
         Order::Serve { employer, .. } => {
             if me.nation.is_some() {
@@ -404,6 +432,208 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
         _ => {}
     }
     Ok(())
+}
+
+/// The refusal for an army the writer does not command, the same whether
+/// it is another power's or there is none: "you have no army 'x'".
+fn not_yours(c: &Campaign, power: &str, written: &str) -> String {
+    let mine: Vec<&str> = c
+        .armies
+        .values()
+        .filter(|a| a.commander() == power)
+        .map(|a| a.id.as_str())
+        .collect();
+    let yours = if mine.is_empty() {
+        "you have none".to_string()
+    } else {
+        format!("yours are: {}", mine.join(", "))
+    };
+    format!("you have no army '{written}'; {yours}")
+}
+
+/// Units of an arm that may only fight at home (Hyrkanian foot), by name.
+pub(crate) fn home_only_units(f: &ArmyFile) -> Vec<String> {
+    let names = f.unit_names();
+    let list = find_list(lists(), &f.nation);
+    f.units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| {
+            list.and_then(|n| n.designation(&u.designation))
+                .is_some_and(|(arm, _)| arm.home_only)
+        })
+        .map(|(i, _)| names[i].clone())
+        .collect()
+}
+
+/// Guard units of an army, by name.
+pub(crate) fn guard_units(f: &ArmyFile) -> Vec<String> {
+    let names = f.unit_names();
+    let list = find_list(lists(), &f.nation);
+    f.units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| {
+            list.and_then(|n| n.designation(&u.designation))
+                .is_some_and(|(_, d)| d.is_guard())
+        })
+        .map(|(i, _)| names[i].clone())
+        .collect()
+}
+
+/// All of a power's own armies as one army file: what its list's caps are
+/// judged on (ruling CA-13).
+fn forces_of(c: &Campaign, power: &str, list: &str) -> ArmyFile {
+    let mut all = ArmyFile {
+        nation: list.to_string(),
+        points: u32::MAX,
+        home: true,
+        ..ArmyFile::default()
+    };
+    for a in c.armies.values().filter(|a| a.owner == power) {
+        all.units.extend(a.contents.units.iter().cloned());
+        all.mercenaries
+            .extend(a.contents.mercenaries.iter().cloned());
+    }
+    all
+}
+
+/// The caps of a list a power's forces break, each under a key that stays
+/// the same as figures change: the maximum of a band, one unit of a kind,
+/// guard units, unit sizes, mercenaries.
+fn caps_broken(f: &ArmyFile) -> BTreeMap<String, String> {
+    use crate::games::hyborian::army::Breach;
+    let Ok(report) = crate::games::hyborian::army::check(f) else {
+        return BTreeMap::new();
+    };
+    report
+        .breaches
+        .into_iter()
+        .filter_map(|b| {
+            let key = match &b {
+                Breach::ArmShare {
+                    arm,
+                    figures,
+                    of,
+                    band,
+                    ..
+                } if figures * 100 > band[1] * of => format!("arm {arm:?}"),
+                Breach::DesignationShare {
+                    designation,
+                    figures,
+                    of,
+                    band,
+                    ..
+                } if figures * 100 > band[1] * of => format!("share {designation}"),
+                Breach::OneUnit { designation, .. } => format!("one {designation}"),
+                Breach::OverStrength { unit, .. } => format!("size {unit}"),
+                Breach::MercenaryShare { .. } => "mercenaries".into(),
+                Breach::MercenaryCount { from, .. } => format!("mercenaries {from}"),
+                _ => return None,
+            };
+            Some((key, b.to_string()))
+        })
+        .collect()
+}
+
+/// Whether raising `figures` of `designation` keeps `power` within its
+/// list: no band's maximum passed that was not passed before (judged over
+/// all its own armies), and a guard unit in one army only (§12).
+fn raise_breach(c: &Campaign, power: &str, figures: u32, designation: &str) -> Result<(), String> {
+    let Some(me) = c.powers.get(power) else {
+        return Ok(());
+    };
+    let Some((_, d)) = find_list(lists(), &me.list).and_then(|n| n.designation(designation)) else {
+        return Ok(());
+    };
+    if d.is_guard() {
+        if let Some(a) = c
+            .armies
+            .values()
+            .find(|a| a.owner == power && !guard_units(&a.contents).is_empty())
+        {
+            return Err(format!(
+                "army {} has a guard unit already ({}); a guard unit can be in only one army (§12)",
+                a.id,
+                guard_units(&a.contents).join(", ")
+            ));
+        }
+    }
+    let before = forces_of(c, power, &me.list);
+    let mut after = before.clone();
+    after.units.push(UnitLine {
+        designation: d.designation.clone(),
+        figures,
+        name: Some(format!("the new {}", d.designation)),
+        crossbows: false,
+    });
+    let (was, now) = (caps_broken(&before), caps_broken(&after));
+    match now.iter().find(|(k, _)| !was.contains_key(*k)) {
+        Some((_, why)) => Err(format!(
+            "with them your armies would break {}'s list: {why}",
+            me.list
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Whether `employer` may hire all of `company`'s armies: its list's share
+/// of mercenaries (Appendix I, as figures of its own armies and the
+/// company's together).
+fn mercenary_breach(c: &Campaign, employer: &str, company: &str) -> Result<(), String> {
+    let Some(me) = c.powers.get(employer) else {
+        return Ok(());
+    };
+    let percent = match find_list(lists(), &me.list).map(|n| &n.mercenaries) {
+        Some(Mercenaries::Any { percent } | Mercenaries::FreeCompanies { percent }) => *percent,
+        _ => return Ok(()),
+    };
+    let figures = |f: &ArmyFile| -> u32 {
+        f.units.iter().map(|u| u.figures).sum::<u32>()
+            + f.mercenaries.iter().map(|m| m.figures).sum::<u32>()
+    };
+    let own: u32 = c
+        .armies
+        .values()
+        .filter(|a| a.owner == employer)
+        .map(|a| figures(&a.contents))
+        .sum();
+    let hired_already: u32 = c
+        .armies
+        .values()
+        .filter(|a| a.hired_by.as_deref() == Some(employer) && a.owner != company)
+        .map(|a| figures(&a.contents))
+        .sum();
+    let theirs: u32 = c
+        .armies
+        .values()
+        .filter(|a| a.owner == company)
+        .map(|a| figures(&a.contents))
+        .sum();
+    let hired = theirs + hired_already;
+    if hired * 100 > percent * (own + hired) {
+        return Err(format!(
+            "{} may field at most {percent}% mercenaries (Appendix I); with {company} they would be {hired} of {} figures",
+            me.list,
+            own + hired
+        ));
+    }
+    Ok(())
+}
+
+/// The campaign as a week's orders are judged: in winter quarters, after
+/// the year has ended (treasuries rebuilt, companies gone home), so a raise
+/// is checked against the treasury the same report announces.
+pub fn as_ordered(c: &Campaign, world: &World) -> Campaign {
+    let mut t = Turn {
+        c: c.clone(),
+        world,
+        events: Vec::new(),
+    };
+    if t.c.winter() {
+        t.year_ends();
+    }
+    t.c
 }
 
 /// The index of the unit a player named: its name on the table or its
@@ -446,11 +676,13 @@ pub fn resolve(
     if t.c.winter() {
         t.year_ends();
     }
-    // Checked against the campaign as the turn began, then carried out in order.
+    // Checked against the campaign as the orders were given (after the
+    // year's end in winter, ruling CA-12), then carried out in order.
+    let basis = t.c.clone();
     let mut valid: Vec<(String, &Line<Order>)> = Vec::new();
     for (power, lines) in orders {
         for line in lines {
-            match check(start, world, power, &line.item) {
+            match check(&basis, world, power, &line.item) {
                 Ok(()) => valid.push((power.clone(), line)),
                 Err(why) => t.events.push(MapEvent::Refused {
                     power: power.clone(),
@@ -465,9 +697,9 @@ pub fn resolve(
         t.administer(power, line);
     }
     if !t.c.winter() {
-        t.march();
+        let arrived = t.march();
         let forced = t.sieges(&valid);
-        t.meetings(&forced, dice)?;
+        t.meetings(&forced, &arrived, dice)?;
         t.occupy();
     }
     t.c.turn += 1;
@@ -496,16 +728,15 @@ impl Turn<'_> {
                 continue;
             };
             let b = self.c.pending.remove(pos);
-            let winner = b
-                .armies
-                .iter()
-                .find(|a| {
+            let sides = b.sides();
+            let winner = sides.iter().position(|side| {
+                side.iter().any(|a| {
                     self.c
                         .armies
-                        .get(*a)
+                        .get(a)
                         .is_some_and(|x| x.commander() == r.winner)
                 })
-                .cloned();
+            });
             let mut lost = BTreeMap::new();
             for (army, points) in &r.losses {
                 if let Some(a) = self.c.find_army(army) {
@@ -515,8 +746,9 @@ impl Turn<'_> {
             self.after_battle(
                 b.id,
                 &b.province,
-                b.armies.clone(),
+                sides,
                 winner,
+                [true, false],
                 &lost,
                 b.card,
                 b.table_feet,
@@ -869,7 +1101,9 @@ impl Turn<'_> {
         });
     }
 
-    fn march(&mut self) {
+    /// The marches; returns the armies that arrived this week.
+    fn march(&mut self) -> BTreeSet<String> {
+        let mut arrived = BTreeSet::new();
         for a in self.c.armies.values_mut() {
             let step = if a.mounted() {
                 MARCH_DAYS_MOUNTED
@@ -893,6 +1127,7 @@ impl Turn<'_> {
                 });
                 a.came_from = Some(std::mem::replace(&mut a.province, to));
                 a.march = None;
+                arrived.insert(a.id.clone());
             } else {
                 let (to, days) = (m.to.clone(), m.days);
                 self.events.push(MapEvent::OnTheMarch {
@@ -904,6 +1139,7 @@ impl Turn<'_> {
                 });
             }
         }
+        arrived
     }
 
     /// Weeks of siege counted; returns the garrisons that must fight this
@@ -968,49 +1204,64 @@ impl Turn<'_> {
         forced
     }
 
-    /// Enemies in one province fight: the strongest army of each of the
-    /// first two commanders (by name). A garrison behind walls fights only
-    /// when forced out.
+    /// Enemies in one province fight: every army of the two strongest
+    /// powers there (a third waits for next week, ruling CA-4). A garrison
+    /// behind walls fights only when forced out; an army fights once a week
+    /// (one that fell back into another battle's province sits it out).
     fn meetings(
         &mut self,
         forced: &BTreeSet<String>,
+        arrived: &BTreeSet<String>,
         dice: &mut dyn Dice,
     ) -> Result<(), DiceError> {
         let provinces: Vec<String> = self.c.holdings.keys().cloned().collect();
+        let mut fought: BTreeSet<String> = BTreeSet::new();
         for p in provinces {
             let walled = self.world.province(&p).is_some_and(|x| x.capital);
-            let waiting: BTreeSet<&String> = self
+            let waiting: BTreeSet<String> = self
                 .c
                 .pending
                 .iter()
-                .flat_map(|b| b.armies.iter())
+                .flat_map(PendingBattle::all_armies)
                 .collect();
-            let mut sides: BTreeMap<String, &Army> = BTreeMap::new();
-            for a in self
-                .c
-                .armies
-                .values()
-                .filter(|a| a.province == p && !waiting.contains(&a.id))
+            let mut powers: BTreeMap<String, Vec<Army>> = BTreeMap::new();
+            for a in
+                self.c.armies.values().filter(|a| {
+                    a.province == p && !waiting.contains(&a.id) && !fought.contains(&a.id)
+                })
             {
                 let behind_walls =
                     walled && a.stance == Stance::Garrison && !forced.contains(&a.id);
-                if behind_walls {
-                    continue;
-                }
-                let best = sides.entry(a.commander().to_string()).or_insert(a);
-                if a.points() > best.points() {
-                    *best = a;
+                if !behind_walls {
+                    powers
+                        .entry(a.commander().to_string())
+                        .or_default()
+                        .push(a.clone());
                 }
             }
-            let two: Vec<Army> = sides.into_values().take(2).cloned().collect();
-            let [x, y] = &two[..] else { continue };
-            // The one that came (most lately) is the attacker.
-            let (att, def) = if y.came_from.is_some() && x.came_from.is_none() {
-                (y.clone(), x.clone())
-            } else {
-                (x.clone(), y.clone())
+            if powers.len() < 2 {
+                continue;
+            }
+            let mut hosts: Vec<(String, Vec<Army>)> = powers.into_iter().collect();
+            let worth = |h: &[Army]| h.iter().map(Army::points).sum::<u32>();
+            hosts.sort_by_key(|(power, h)| (std::cmp::Reverse(worth(h)), power.clone()));
+            hosts.truncate(2);
+            for (_, h) in &mut hosts {
+                h.sort_by_key(|a| (std::cmp::Reverse(a.points()), a.id.clone()));
+            }
+            let came = |h: &[Army]| h.iter().any(|a| arrived.contains(&a.id));
+            let (Some((_, y)), Some((_, x))) = (hosts.pop(), hosts.pop()) else {
+                continue;
             };
-            self.battle(&p, att, def, dice)?;
+            // The host that marched in this week is the attacker.
+            let (att, def) = if came(&y) && !came(&x) {
+                (y, x)
+            } else {
+                (x, y)
+            };
+            let came_in = [came(&att), came(&def)];
+            fought.extend(att.iter().chain(&def).map(|a| a.id.clone()));
+            self.battle(&p, att, def, came_in, dice)?;
         }
         Ok(())
     }
@@ -1018,8 +1269,9 @@ impl Turn<'_> {
     fn battle(
         &mut self,
         province: &str,
-        att: Army,
-        def: Army,
+        att: Vec<Army>,
+        def: Vec<Army>,
+        came_in: [bool; 2],
         dice: &mut dyn Dice,
     ) -> Result<(), DiceError> {
         let id = self.c.battles_fought + 1;
@@ -1029,163 +1281,190 @@ impl Turn<'_> {
             .province(province)
             .map_or(super::map::Terrain::Clear, |p| p.terrain);
         let card = battle::draw(&format!("b{id}"), terrain, dice)?;
+        let (att_host, att_names) = battle::host(&att);
+        let (def_host, def_names) = battle::host(&def);
         let feet = battle::table_feet(
-            att.points(),
-            def.points(),
+            att_host.points(),
+            def_host.points(),
             self.c.settings.feet_per_500_points,
         );
-        // The army that came from the north takes the north edge.
+        // The host that came from the north takes the north edge.
         let y = |p: Option<&String>| p.and_then(|p| self.world.province(p)).map(|p| p.at[1]);
         let here = self.world.province(province).map_or(0.0, |p| p.at[1]);
-        let att_north = y(att.came_from.as_ref()).is_none_or(|v| v <= here);
+        let att_north = y(att_host.came_from.as_ref()).is_none_or(|v| v <= here);
         let (north, south) = if att_north {
-            (&att, &def)
+            (&att_host, &def_host)
         } else {
-            (&def, &att)
+            (&def_host, &att_host)
         };
-        let armies = [att.id.clone(), def.id.clone()];
+        let sides = [
+            att.iter().map(|a| a.id.clone()).collect::<Vec<_>>(),
+            def.iter().map(|a| a.id.clone()).collect::<Vec<_>>(),
+        ];
         let engine = self.c.settings.battles == super::game::BattleMode::Engine;
-        let fought = if engine {
+        let (fought, why) = if engine {
             match battle::table_setup(&card, feet, north, south)
                 .and_then(|s| battle::fight(&s, [north, south], dice))
             {
-                Ok(f) => Some(f),
+                Ok(f) => (Some(f), None),
                 Err(BattleError::Dice(e)) => return Err(e),
-                Err(BattleError::Setup(_)) => None,
+                Err(BattleError::Setup(why)) => (None, Some(why)),
             }
         } else {
-            None
+            (None, None)
         };
         match fought {
-            Some(f) => self.after_battle(
-                id, province, armies, f.winner, &f.lost, card, feet, "engine",
-            ),
+            Some(f) => {
+                let mut lost: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
+                for (host, names) in [(&att_host, &att_names), (&def_host, &def_names)] {
+                    for (unit, n) in f.lost.get(&host.id).into_iter().flatten() {
+                        if let Some((army, own)) = names.get(unit) {
+                            lost.entry(army.clone())
+                                .or_default()
+                                .insert(own.clone(), *n);
+                        }
+                    }
+                }
+                let winner = f.winner.as_ref().map(|w| usize::from(*w != att_host.id));
+                self.after_battle(
+                    id, province, sides, winner, came_in, &lost, card, feet, "engine",
+                );
+            }
             None => {
-                let powers = [att.commander().to_string(), def.commander().to_string()];
+                let powers = [
+                    att_host.commander().to_string(),
+                    def_host.commander().to_string(),
+                ];
                 self.events.push(MapEvent::BattleAwaits {
                     id,
                     province: province.into(),
-                    armies: armies.clone(),
+                    armies: sides.iter().flatten().cloned().collect(),
                     powers,
                     card: card.clone(),
                     table_feet: feet,
+                    why: why.clone(),
                 });
                 self.c.pending.push(PendingBattle {
                     id,
                     province: province.into(),
-                    armies,
+                    armies: [sides[0][0].clone(), sides[1][0].clone()],
+                    with: [sides[0][1..].to_vec(), sides[1][1..].to_vec()],
                     card: card.number,
                     table_feet: feet,
+                    why,
                 });
             }
         }
         Ok(())
     }
 
-    /// Losses and recovery (winner 3/4, loser 1/2), then the loser falls
-    /// back. With no winner the first army (the one that came) falls back.
+    /// Losses and recovery, then the side that lost the field falls back.
+    /// `winner` is the index of the side that broke the other; with none,
+    /// the side that marched in this week falls back (both that did: the one
+    /// that lost the larger share of its points; neither: no one), ruling
+    /// CA-9. The side holding the field recovers 3/4 of its losses, the
+    /// other 1/2 (both 1/2 when no one falls back).
     #[allow(clippy::too_many_arguments)]
     fn after_battle(
         &mut self,
         id: u32,
         province: &str,
-        armies: [String; 2],
-        winner: Option<String>,
+        sides: [Vec<String>; 2],
+        winner: Option<usize>,
+        came_in: [bool; 2],
         lost: &BTreeMap<String, BTreeMap<String, u32>>,
         card: impl Into<CardOrNumber>,
         feet: u32,
         by: &str,
     ) {
-        let winner_army = winner.clone().unwrap_or_else(|| armies[1].clone());
-        let mut sides = Vec::new();
-        for army in &armies {
-            let Some(a) = self.c.armies.get_mut(army) else {
-                continue;
-            };
-            let won = *army == winner_army;
-            let before = a.points();
-            let names = a.contents.unit_names();
-            let empty = BTreeMap::new();
-            let losses = lost.get(army).unwrap_or(&empty);
-            let n = a.contents.units.len();
-            let gross: u32 = names
-                .iter()
-                .enumerate()
-                .map(|(i, name)| losses.get(name).copied().unwrap_or(0) * unit_cost(&a.contents, i))
-                .sum();
-            for (i, name) in names.iter().enumerate() {
-                let l = losses.get(name).copied().unwrap_or(0);
-                let back = if won { l * 3 / 4 } else { l / 2 };
-                let f = if i < n {
-                    &mut a.contents.units[i].figures
-                } else {
-                    &mut a.contents.mercenaries[i - n].figures
-                };
-                *f = f.saturating_sub(l - back.min(l));
+        let gross_share = |t: &Self, k: usize| -> f64 {
+            let (mut gross, mut worth) = (0u32, 0u32);
+            for army in &sides[k] {
+                if let Some(a) = t.c.armies.get(army) {
+                    worth += a.points();
+                    gross += gross_points(&a.contents, lost.get(army));
+                }
             }
-            a.contents.units.retain(|u| u.figures > 0);
-            a.contents.mercenaries.retain(|m| m.figures > 0);
-            a.contents.points = super::game::contents_points(&a.contents);
-            let after = a.points();
-            let lost = before - after;
-            sides.push(BattleSide {
-                army: army.clone(),
-                power: a.commander().to_string(),
-                points: before,
-                lost,
-                recovered: gross.saturating_sub(lost),
-            });
+            f64::from(gross) / f64::from(worth.max(1))
+        };
+        let falls: Option<usize> = match (winner, came_in) {
+            (Some(w), _) => Some(1 - w),
+            (None, [true, false]) => Some(0),
+            (None, [false, true]) => Some(1),
+            (None, [true, true]) => Some(usize::from(gross_share(self, 1) > gross_share(self, 0))),
+            (None, [false, false]) => None,
+        };
+        let mut told = Vec::new();
+        for (k, side) in sides.iter().enumerate() {
+            let keeps_field = falls.is_some_and(|f| f != k);
+            for army in side {
+                let Some(a) = self.c.armies.get_mut(army) else {
+                    continue;
+                };
+                let before = a.points();
+                let gross = gross_points(&a.contents, lost.get(army));
+                recover(&mut a.contents, lost.get(army), keeps_field);
+                let after = a.points();
+                let net = before - after;
+                told.push(BattleSide {
+                    army: army.clone(),
+                    power: a.commander().to_string(),
+                    points: before,
+                    lost: net,
+                    recovered: gross.saturating_sub(net),
+                });
+            }
         }
         let card = card.into().card();
-        if let [a, b] = &sides[..] {
-            let winner_power = winner
-                .as_ref()
-                .and_then(|w| sides.iter().find(|s| &s.army == w))
-                .map(|s| s.power.clone());
+        let winner_power = winner.and_then(|w| {
+            sides[w]
+                .first()
+                .and_then(|a| told.iter().find(|s| &s.army == a))
+                .map(|s| s.power.clone())
+        });
+        if told.iter().map(|s| &s.power).collect::<BTreeSet<_>>().len() == 2 {
             self.events.push(MapEvent::Battle {
                 id,
                 province: province.into(),
                 card,
                 table_feet: feet,
-                sides: [a.clone(), b.clone()],
+                sides: told,
                 winner: winner_power,
                 by: by.into(),
             });
         }
-        for army in &armies {
-            let Some(a) = self.c.armies.get(army) else {
-                continue;
-            };
-            if a.contents.units.is_empty() && a.contents.mercenaries.is_empty() {
-                let power = a.commander().to_string();
-                self.c.armies.remove(army);
-                self.events.push(MapEvent::Destroyed {
-                    army: army.clone(),
-                    power,
-                    province: province.into(),
-                });
-            } else if *army != winner_army {
-                self.fall_back(army, &winner_army, province);
+        for (k, side) in sides.iter().enumerate() {
+            for army in side {
+                let Some(a) = self.c.armies.get(army) else {
+                    continue;
+                };
+                if a.contents.units.is_empty() && a.contents.mercenaries.is_empty() {
+                    let power = a.commander().to_string();
+                    self.c.armies.remove(army);
+                    self.events.push(MapEvent::Destroyed {
+                        army: army.clone(),
+                        power,
+                        province: province.into(),
+                    });
+                } else if falls == Some(k) {
+                    self.fall_back(army, province);
+                }
             }
         }
     }
 
-    fn fall_back(&mut self, army: &str, winner: &str, province: &str) {
+    /// The army falls back: never into a province where
+    /// any other power's army stands (no second battle in a week).
+    fn fall_back(&mut self, army: &str, province: &str) {
         let Some(a) = self.c.armies.get(army) else {
             return;
         };
-        let enemy = self
-            .c
-            .armies
-            .get(winner)
-            .map(|w| w.commander().to_string())
-            .unwrap_or_default();
         let me = a.commander().to_string();
         let blocked = |p: &str| {
             self.c
                 .armies
                 .values()
-                .any(|x| x.province == p && x.commander() == enemy)
+                .any(|x| x.province == p && x.commander() != me)
         };
         let Some(here) = self.world.province(province) else {
             return;
@@ -1314,11 +1593,8 @@ fn unit_cost(f: &ArmyFile, i: usize) -> u32 {
     cost.unwrap_or(0)
 }
 
-/// Figures lost per unit for `points` lost, spread over the units in
-/// proportion (ruling CA-10).
-fn share_of(f: &ArmyFile, points: u32) -> BTreeMap<String, u32> {
-    let worth = super::game::contents_points(f).max(1);
-    let frac = f64::from(points.min(worth)) / f64::from(worth);
+/// Figures and cost of every unit (units, then mercenaries), by name.
+fn unit_rows(f: &ArmyFile) -> Vec<(String, u32, u32)> {
     let figures = f
         .units
         .iter()
@@ -1327,9 +1603,101 @@ fn share_of(f: &ArmyFile, points: u32) -> BTreeMap<String, u32> {
     f.unit_names()
         .into_iter()
         .zip(figures)
-        .map(|(n, fig)| (n, (f64::from(fig) * frac).round() as u32))
+        .enumerate()
+        .map(|(i, (n, fig))| (n, fig, unit_cost(f, i)))
         .collect()
 }
+
+/// Figures lost per unit for `points` lost, spread over the units in
+/// proportion to their figures: whole figures rounded down, then one more
+/// figure for the units with the largest remainders while that brings the
+/// total nearer the points entered (ruling CA-10).
+pub fn share_of(f: &ArmyFile, points: u32) -> BTreeMap<String, u32> {
+    let rows = unit_rows(f);
+    let worth = super::game::contents_points(f).max(1);
+    let target = points.min(worth);
+    let frac = f64::from(target) / f64::from(worth);
+    let mut out: Vec<u32> = rows
+        .iter()
+        .map(|(_, fig, _)| (f64::from(*fig) * frac).floor() as u32)
+        .collect();
+    let mut sum: u32 = out.iter().zip(&rows).map(|(l, r)| l * r.2).sum();
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    let rem = |i: usize| f64::from(rows[i].1) * frac - f64::from(out[i]);
+    let rems: Vec<f64> = order.iter().map(|&i| rem(i)).collect();
+    order.sort_by(|&a, &b| rems[b].total_cmp(&rems[a]).then(a.cmp(&b)));
+    for i in order {
+        let cost = rows[i].2;
+        if out[i] < rows[i].1 && cost > 0 && 2 * (target.saturating_sub(sum)) >= cost {
+            out[i] += 1;
+            sum += cost;
+        }
+    }
+    rows.into_iter()
+        .zip(out)
+        .map(|((n, _, _), l)| (n, l))
+        .collect()
+}
+
+/// Points of the figures an army lost before recovery.
+fn gross_points(f: &ArmyFile, lost: Option<&BTreeMap<String, u32>>) -> u32 {
+    let Some(lost) = lost else { return 0 };
+    unit_rows(f)
+        .iter()
+        .map(|(n, fig, cost)| lost.get(n).copied().unwrap_or(0).min(*fig) * cost)
+        .sum()
+}
+
+/// Take an army's losses, less what it recovers: 3/4 of the figures lost
+/// when it holds the field, else 1/2 (§12), rounded to whole figures over
+/// the whole army, the remainders going to the units with the largest
+/// (ruling CA-9).
+fn recover(f: &mut ArmyFile, lost: Option<&BTreeMap<String, u32>>, holds_field: bool) {
+    let Some(lost) = lost else { return };
+    let (num, den) = if holds_field {
+        RECOVERED_HOLDING_THE_FIELD
+    } else {
+        RECOVERED_FALLING_BACK
+    };
+    let rows = unit_rows(f);
+    let l: Vec<u32> = rows
+        .iter()
+        .map(|(n, fig, _)| lost.get(n).copied().unwrap_or(0).min(*fig))
+        .collect();
+    let total: u32 = l.iter().sum();
+    let want = (total * num + den / 2) / den;
+    let mut back: Vec<u32> = l.iter().map(|x| x * num / den).collect();
+    let mut order: Vec<usize> = (0..l.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse((l[i] * num) % den), i));
+    let mut got: u32 = back.iter().sum();
+    for i in order {
+        if got >= want {
+            break;
+        }
+        if back[i] < l[i] {
+            back[i] += 1;
+            got += 1;
+        }
+    }
+    let n = f.units.len();
+    for (i, (gone, kept)) in l.iter().zip(&back).enumerate() {
+        let fig = if i < n {
+            &mut f.units[i].figures
+        } else {
+            &mut f.mercenaries[i - n].figures
+        };
+        *fig = fig.saturating_sub(gone - kept);
+    }
+    f.units.retain(|u| u.figures > 0);
+    f.mercenaries.retain(|m| m.figures > 0);
+    f.points = super::game::contents_points(f);
+}
+
+/// Share of its losses an army that holds the field recovers (§12: "the
+/// winner recovers 3/4 of its losses").
+pub const RECOVERED_HOLDING_THE_FIELD: (u32, u32) = (3, 4);
+/// Share an army that falls back recovers (§12: "the loser 1/2").
+pub const RECOVERED_FALLING_BACK: (u32, u32) = (1, 2);
 
 #[cfg(test)]
 mod tests {
@@ -1420,11 +1788,214 @@ points = 400
             &orders("nemedia", "army aquilonia-1 move to Shamar"),
         );
         assert!(
-            matches!(&r.events[0], MapEvent::Refused { why, .. } if why.contains("does not take your orders")),
+            matches!(&r.events[0], MapEvent::Refused { why, .. } if why.starts_with("you have no army 'aquilonia-1'; yours are: nemedia-1")),
             "{:?}",
             r.events
         );
         assert_eq!(r.campaign.armies["aquilonia-1"].province, "tarantia");
+        // A probe learns nothing: another power's army and no army read alike.
+        let probe = |army: &str| {
+            check(&c, &w, "nemedia", &Order::Halt { army: army.into() })
+                .unwrap_err()
+                .replace(army, "X")
+        };
+        assert_eq!(probe("aquilonia-1"), probe("aquilonia-9"));
+    }
+
+    /// Both powers' armies in Shamar; `came` marched in this week.
+    fn meeting(c: &mut Campaign, came: &str) {
+        for a in c.armies.values_mut() {
+            a.province = "shamar".into();
+            a.march = None;
+            // A stale came_from from an earlier fall back on the other one.
+            a.came_from = if a.id == came {
+                None
+            } else {
+                Some("tarantia".into())
+            };
+        }
+        c.armies.get_mut(came).unwrap().province = "tarantia".into();
+        c.armies.get_mut(came).unwrap().march = Some(super::super::game::March {
+            to: "shamar".into(),
+            days: 9,
+        });
+    }
+
+    #[test]
+    fn in_a_draw_the_army_that_marched_in_falls_back_whatever_came_before() {
+        let (mut c, w) = start(35);
+        meeting(&mut c, "nemedia-1");
+        // No engine result: fake a draw by an entered battle without a
+        // winner through after_battle directly.
+        let mut t = Turn {
+            c: c.clone(),
+            world: &w,
+            events: Vec::new(),
+        };
+        let arrived = t.march();
+        assert!(arrived.contains("nemedia-1"));
+        for a in t.c.armies.values_mut() {
+            a.province = "shamar".into();
+        }
+        let lost: BTreeMap<String, BTreeMap<String, u32>> = [
+            (
+                "aquilonia-1".to_string(),
+                share_of(&c.armies["aquilonia-1"].contents, 100),
+            ),
+            (
+                "nemedia-1".to_string(),
+                share_of(&c.armies["nemedia-1"].contents, 100),
+            ),
+        ]
+        .into();
+        t.after_battle(
+            1,
+            "shamar",
+            [vec!["nemedia-1".into()], vec!["aquilonia-1".into()]],
+            None,
+            [true, false],
+            &lost,
+            50,
+            8,
+            "engine",
+        );
+        assert!(
+            t.events
+                .iter()
+                .any(|e| matches!(e, MapEvent::FellBack { army, .. } if army == "nemedia-1")),
+            "{:?}",
+            t.events
+        );
+        assert_eq!(t.c.armies["aquilonia-1"].province, "shamar");
+        let side = |army: &str| {
+            t.events
+                .iter()
+                .find_map(|e| match e {
+                    MapEvent::Battle { sides, .. } => {
+                        sides.iter().find(|s| s.army == army).cloned()
+                    }
+                    _ => None,
+                })
+                .unwrap()
+        };
+        let (held, fell) = (side("aquilonia-1"), side("nemedia-1"));
+        assert!(
+            held.recovered * 100 >= (held.lost + held.recovered) * 60,
+            "{held:?}"
+        );
+        assert!(
+            fell.recovered * 100 <= (fell.lost + fell.recovered) * 60,
+            "{fell:?}"
+        );
+    }
+
+    #[test]
+    fn entered_losses_are_the_points_entered_and_a_winner_recovers_three_quarters() {
+        let (c, _) = start(35);
+        let f = &c.armies["aquilonia-1"].contents;
+        for points in [10, 150, 333] {
+            let share = share_of(f, points);
+            let gross = gross_points(f, Some(&share));
+            let cheapest = (0..f.units.len()).map(|i| unit_cost(f, i)).max().unwrap();
+            assert!(gross.abs_diff(points) <= cheapest, "{points}: {gross}");
+            assert!(gross > 0, "{points} points take at least a figure");
+        }
+        let share = share_of(f, 150);
+        let mut after = f.clone();
+        let before = super::super::game::contents_points(f);
+        recover(&mut after, Some(&share), true);
+        let net = before - super::super::game::contents_points(&after);
+        let gross = gross_points(f, Some(&share));
+        let back = gross - net;
+        assert!(
+            back * 100 >= gross * 65 && back * 100 <= gross * 85,
+            "{back} of {gross}"
+        );
+    }
+
+    #[test]
+    fn two_armies_of_a_power_in_one_province_fight_together_once() {
+        let (mut c, w) = start(35);
+        let mut second = c.armies["aquilonia-1"].clone();
+        second.id = "aquilonia-7".into();
+        c.armies.insert(second.id.clone(), second);
+        meeting(&mut c, "nemedia-1");
+        for a in c.armies.values_mut().filter(|a| a.owner == "aquilonia") {
+            a.province = "shamar".into();
+        }
+        let r = turn(&c, &w, &BTreeMap::new());
+        let battles: Vec<&MapEvent> = r
+            .events
+            .iter()
+            .filter(|e| matches!(e, MapEvent::Battle { .. }))
+            .collect();
+        assert_eq!(battles.len(), 1, "{:?}", r.events);
+        let MapEvent::Battle { sides, .. } = battles[0] else {
+            unreachable!()
+        };
+        let armies: BTreeSet<&str> = sides.iter().map(|s| s.army.as_str()).collect();
+        assert_eq!(armies, ["aquilonia-1", "aquilonia-7", "nemedia-1"].into());
+    }
+
+    #[test]
+    fn winter_raises_are_judged_against_the_new_treasury_and_garrisons_need_walls() {
+        let (mut c, w) = start(1);
+        c.week = 2; // winter quarters
+        c.powers.get_mut("aquilonia").unwrap().treasury = 0;
+        let raise = Order::Raise {
+            figures: 12,
+            designation: "Aquilonians".into(),
+        };
+        assert!(check(&c, &w, "aquilonia", &raise).is_err());
+        assert_eq!(check(&as_ordered(&c, &w), &w, "aquilonia", &raise), Ok(()));
+        let r = turn(&c, &w, &orders("aquilonia", "raise 12 Aquilonians"));
+        assert!(
+            r.events
+                .iter()
+                .any(|e| matches!(e, MapEvent::Raised { figures: 12, .. })),
+            "{:?}",
+            r.events
+        );
+        let (c, w) = start(35);
+        let mut c2 = c.clone();
+        c2.armies.get_mut("aquilonia-1").unwrap().province = "shamar".into();
+        let err = check(
+            &c2,
+            &w,
+            "aquilonia",
+            &Order::Garrison {
+                army: "aquilonia-1".into(),
+            },
+        );
+        assert!(err.unwrap_err().contains("only a capital"));
+    }
+
+    #[test]
+    fn a_second_guard_unit_is_not_raised() {
+        let (mut c, w) = start(35);
+        let list = find_list(lists(), "Aquilonia").unwrap();
+        let Some((_, guard)) = list.designations().find(|(_, d)| d.is_guard()) else {
+            return;
+        };
+        let a = c.armies.get_mut("aquilonia-1").unwrap();
+        if guard_units(&a.contents).is_empty() {
+            a.contents.units.push(UnitLine {
+                designation: guard.designation.clone(),
+                figures: guard.figures.max(),
+                name: None,
+                crossbows: false,
+            });
+        }
+        let err = check(
+            &c,
+            &w,
+            "aquilonia",
+            &Order::Raise {
+                figures: 1,
+                designation: guard.designation.clone(),
+            },
+        );
+        assert!(err.unwrap_err().contains("guard unit"));
     }
 
     #[test]
@@ -1463,7 +2034,7 @@ points = 400
             c = turn(&c, &w, &BTreeMap::new()).campaign;
         }
         let before = c.allowance(&w, "aquilonia");
-        let r = turn(&c, &w, &orders("aquilonia", "raise 12 Aquilonian Knights"));
+        let r = turn(&c, &w, &orders("aquilonia", "raise 12 Aquilonians"));
         assert_eq!(
             r.campaign.holdings["nemedian-marches"].owner.as_deref(),
             Some("aquilonia")
@@ -1626,6 +2197,9 @@ id = "aquilonia"
 nation = "aquilonia"
 address = "a@x"
 password = "p"
+[[power.army]]
+province = "tarantia"
+points = 1500
 [[power]]
 id = "wolves"
 nation = "free-companies"
@@ -1633,7 +2207,7 @@ address = "w@x"
 password = "p"
 [[power.army]]
 province = "border-kingdom"
-points = 200
+points = 100
 "#;
         let _ = c;
         let c = CampaignFile::load(text).unwrap().start(&w).unwrap();
@@ -1654,7 +2228,10 @@ points = 200
             r.campaign.armies["wolves-1"].hired_by.as_deref(),
             Some("aquilonia")
         );
-        assert_eq!(r.campaign.powers["aquilonia"].treasury, 3000 - 100);
+        assert_eq!(
+            r.campaign.powers["aquilonia"].treasury,
+            c.powers["aquilonia"].treasury - 100
+        );
         assert_eq!(
             r.campaign.holdings["westermarck"].owner.as_deref(),
             Some("wolves")
@@ -1697,6 +2274,10 @@ points = 200
             200 + 250,
             "its own points and Westermarck's"
         );
-        assert_eq!(r.campaign.allowance(&w, "aquilonia"), 3000 - 250);
+        assert_eq!(
+            r.campaign.allowance(&w, "aquilonia"),
+            3000 - 250,
+            "Westermarck paid away"
+        );
     }
 }
