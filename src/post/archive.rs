@@ -65,12 +65,17 @@ pub fn export_html(po: &mut PostOffice, game: &str, dir: &Path) -> Result<usize,
     let io = |e: std::io::Error| PostError::Transport(format!("{}: {e}", dir.display()));
     std::fs::create_dir_all(dir).map_err(io)?;
     let mut index = String::new();
+    use crate::report::esc;
     let mut title = g.id().to_string();
     for (i, &turn) in turns.iter().enumerate() {
-        let Some((rep, before, after)) = po.store.write(|tx| stored_report(tx, g.id(), turn))?
+        let Some((mut rep, before, after)) =
+            po.store.write(|tx| stored_report(tx, g.id(), turn))?
         else {
             continue;
         };
+        // Only released rounds are exported: a round held for approval was
+        // stored as the moderator's draft, and is a draft no longer.
+        rep.draft = false;
         title = rep.title.clone();
         let svg = g.ruleset.picture(&before, &after, &rep)?;
         let png = picture::png(&svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
@@ -94,12 +99,17 @@ pub fn export_html(po: &mut PostOffice, game: &str, dir: &Path) -> Result<usize,
             html.insert_str(pos, &nav);
         }
         std::fs::write(dir.join(format!("turn-{turn}.html")), html).map_err(io)?;
+        let result = if rep.ended && !rep.victory.is_empty() {
+            format!("<p><strong>{}</strong></p>", esc(&rep.victory.join(" ")))
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             index,
-            "<li><a href=\"turn-{turn}.html\">Turn {turn}</a></li>"
+            "<li><a href=\"turn-{turn}.html\">{label}</a>{result}<br><a href=\"turn-{turn}.html\"><img src=\"turn-{turn}.png\" alt=\"the table after {label}\" style=\"width: 100%; max-width: 24em\"></a></li>",
+            label = esc(&rep.label)
         );
     }
-    use crate::report::esc;
     let page = format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{t}</title></head>\n<body style=\"font-family: Georgia, serif; max-width: 40em; margin: auto\">\n<h1>{t}</h1>\n<ul>\n{index}</ul>\n</body></html>\n",

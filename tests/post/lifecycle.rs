@@ -231,6 +231,17 @@ fn six_turns_as_a_club_plays_them() {
         report.contains("report of turn 3") && report.contains("played again"),
         "both seeds revealed: {report}"
     );
+    // The web export shows the approved turn as released, not as a draft.
+    let site = dir.path().join("site");
+    umpire::post::export_html(&mut club.po, "ford", &site).unwrap();
+    let page = std::fs::read_to_string(site.join("turn-3.html")).unwrap();
+    assert!(!page.contains("DRAFT"), "{page}");
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(
+        index.contains("<a href=\"turn-3.html\">turn 3</a>")
+            && index.contains("<img src=\"turn-3.png\""),
+        "{index}"
+    );
     club.moderator("HOLD OFF\n");
 
     // ---- Turn 4: the moderator's typos are each answered; EXTEND is
