@@ -62,7 +62,7 @@ fn the_furor_demo_plays_soissons_through_the_spool() {
                 l.split(' ')
                     .next()
                     .is_some_and(|n| n.parse::<u32>().is_ok_and(|n| n > 0))
-                    && l.contains("line(s) not taken")
+                    && (l.contains("line not taken") || l.contains("lines not taken"))
             })
         })
         .collect();

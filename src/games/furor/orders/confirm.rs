@@ -129,9 +129,10 @@ pub fn problems(source: &str, diagnostics: &[Diagnostic<Problem>]) -> String {
     let mut out = String::new();
     if !diagnostics.is_empty() {
         let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+        let lines = if errors == 1 { "line" } else { "lines" };
         let _ = writeln!(
             out,
-            "\n{errors} line(s) not taken; remarks on the others:\n"
+            "\n{errors} {lines} not taken; remarks on the others:\n"
         );
         for d in diagnostics {
             let _ = writeln!(out, "{}", d.render(source));
