@@ -1,0 +1,419 @@
+//! Whether a power may give an order this week (§12 and the army lists):
+//! checked against the campaign as the orders were given.
+
+use crate::games::hyborian::army::{Arm, ArmyFile, Designation, Mercenaries, UnitLine};
+use crate::games::hyborian::campaign::game::{find_list, lists, Campaign, Stance};
+use crate::games::hyborian::campaign::map::World;
+use crate::games::hyborian::campaign::orders::Order;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Whether `power` may give `order` now; `Err` says why in the book's terms.
+///
+/// # Errors
+/// The reason, for the confirmation and the report.
+pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<(), String> {
+    if let Some(written) = order.army() {
+        // One answer whether the army is another power's or no one's: the
+        // answer must not tell a probe which armies exist (ruling CA-15).
+        let Some(army) = c.find_army(written).filter(|a| a.commander() == power) else {
+            return Err(not_yours(c, power, written));
+        };
+        if let Some(b) = c.pending.iter().find(|b| b.involves(&army.id)) {
+            return Err(format!(
+                "army {} awaits the result of battle {}",
+                army.id, b.id
+            ));
+        }
+        match order {
+            Order::Move { to, .. } => {
+                if c.winter() {
+                    return Err("armies stay in winter quarters; no marching in winter".into());
+                }
+                let Some(p) = world.find(to) else {
+                    let hint = world
+                        .suggest(to)
+                        .map(|s| format!(" (did you mean {s}?)"))
+                        .unwrap_or_default();
+                    return Err(format!("there is no province '{to}'{hint}"));
+                };
+                if world.border(&army.province, &p.id).is_none() {
+                    let here = world
+                        .province(&army.province)
+                        .map_or(army.province.as_str(), |p| p.name.as_str());
+                    return Err(format!("{} does not border {here}, where army {} is; an army moves one province at a time", p.name, army.id));
+                }
+                let abroad =
+                    c.powers.get(&army.owner).and_then(|o| o.nation.as_ref()) != p.nation.as_ref();
+                let home_only = home_only_units(&army.contents);
+                if abroad && !home_only.is_empty() {
+                    return Err(format!(
+                        "{} may only fight at home (Appendix I), and {} is not {}'s land; split them off first (army {} split {})",
+                        home_only.join(", "),
+                        p.name,
+                        army.contents.nation,
+                        army.id,
+                        home_only.join(", ")
+                    ));
+                }
+            }
+            Order::Split { units, .. } => {
+                let names = army.contents.unit_names();
+                for u in units {
+                    if pick(&army.contents, &names, u, &BTreeSet::new()).is_none() {
+                        return Err(format!(
+                            "army {} has no unit '{u}'; it has: {}",
+                            army.id,
+                            names.join(", ")
+                        ));
+                    }
+                }
+                if units.len() >= names.len() {
+                    return Err(format!(
+                        "splitting off every unit leaves army {} empty",
+                        army.id
+                    ));
+                }
+            }
+            Order::Merge { into, .. } => {
+                let Some(other) = c.find_army(into).filter(|o| o.commander() == power) else {
+                    return Err(not_yours(c, power, into));
+                };
+                if other.id == army.id || other.owner != army.owner {
+                    return Err(format!(
+                        "army {} can only merge into another army of its own power",
+                        army.id
+                    ));
+                }
+                let guards: Vec<String> = guard_units(&army.contents)
+                    .into_iter()
+                    .chain(guard_units(&other.contents))
+                    .collect();
+                if guards.len() > 1 {
+                    return Err(format!(
+                        "guard units are limited to one per army, and together they would have {}",
+                        guards.join(" and ")
+                    ));
+                }
+                if other.province != army.province {
+                    return Err(format!(
+                        "army {} is not in the same province as army {}",
+                        army.id, other.id
+                    ));
+                }
+                if army.points() + other.points() > c.settings.max_army_points {
+                    return Err(format!(
+                        "together they would be {} points; at most {} in one army",
+                        army.points() + other.points(),
+                        c.settings.max_army_points
+                    ));
+                }
+            }
+            Order::Besiege { .. } if !world.province(&army.province).is_some_and(|p| p.capital) => {
+                return Err("only a fortified place (a capital) can be besieged".into());
+            }
+            Order::Garrison { .. }
+                if !world.province(&army.province).is_some_and(|p| p.capital) =>
+            {
+                let here = world
+                    .province(&army.province)
+                    .map_or(army.province.as_str(), |p| p.name.as_str());
+                return Err(format!(
+                    "{here} has no walls: only a capital can be garrisoned (ruling CA-5); an army that stands holds the province without an order"
+                ));
+            }
+            Order::Sally { .. } if army.stance != Stance::Garrison => {
+                return Err(format!("army {} is not a garrison", army.id));
+            }
+            _ => {}
+        }
+        return Ok(());
+    }
+    let me = c.powers.get(power).ok_or("no such power")?;
+    match order {
+        Order::Raise {
+            figures,
+            designation,
+        } => {
+            let list = find_list(lists(), &me.list).ok_or("no national list")?;
+            let Some((_, d)) = list.designation(designation) else {
+                return Err(format!(
+                    "{} has no unit '{designation}' in its list",
+                    me.list
+                ));
+            };
+            if *figures == 0 || *figures > d.figures.max() {
+                return Err(format!(
+                    "{} units are at most {} figures",
+                    d.designation,
+                    d.figures.max()
+                ));
+            }
+            if me.nation.is_some() && c.capital_of(world, power).is_none() {
+                return Err(
+                    "units are raised in the capital, and your capital is in enemy hands".into(),
+                );
+            }
+            let cost = figures * d.figure_cost();
+            if cost > me.treasury {
+                return Err(format!(
+                    "{figures} {} cost {cost} points; the treasury holds {}",
+                    d.designation, me.treasury
+                ));
+            }
+            raise_breach(c, power, *figures, &d.designation)?;
+        }
+        Order::Hire { company, points } => {
+            let Some(fc) = c.find_power(company).filter(|p| p.nation.is_none()) else {
+                return Err(format!(
+                    "'{company}' is not a Free Company of this campaign"
+                ));
+            };
+            let may = find_list(lists(), &me.list)
+                .is_some_and(|n| !matches!(n.mercenaries, Mercenaries::None));
+            if !may {
+                return Err(format!(
+                    "{} may not hire Free Companies (Appendix I)",
+                    me.list
+                ));
+            }
+            if *points > me.treasury {
+                return Err(format!(
+                    "the treasury holds {} points, not {points}",
+                    me.treasury
+                ));
+            }
+            mercenary_breach(c, power, &fc.id)?;
+        }
+        Order::Serve { employer, .. } => {
+            if me.nation.is_some() {
+                return Err("only a Free Company serves for pay".into());
+            }
+            if c.find_power(employer).is_none() {
+                return Err(format!("there is no power '{employer}'"));
+            }
+        }
+        Order::Pay { company, province } => {
+            if c.find_power(company).is_none_or(|p| p.nation.is_some()) {
+                return Err(format!(
+                    "'{company}' is not a Free Company of this campaign"
+                ));
+            }
+            let Some(p) = world.find(province) else {
+                return Err(format!("there is no province '{province}'"));
+            };
+            if c.holdings[&p.id].owner.as_deref() != Some(power) {
+                return Err(format!("{} is not yours to give", p.name));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The refusal for an army the writer does not command, the same whether
+/// it is another power's or there is none: "you have no army 'x'".
+fn not_yours(c: &Campaign, power: &str, written: &str) -> String {
+    let mine: Vec<&str> = c
+        .armies
+        .values()
+        .filter(|a| a.commander() == power)
+        .map(|a| a.id.as_str())
+        .collect();
+    let yours = if mine.is_empty() {
+        "you have none".to_string()
+    } else {
+        format!("yours are: {}", mine.join(", "))
+    };
+    format!("you have no army '{written}'; {yours}")
+}
+
+/// Units of an arm that may only fight at home (Hyrkanian foot), by name.
+pub(crate) fn home_only_units(f: &ArmyFile) -> Vec<String> {
+    units_where(f, |arm, _| arm.home_only)
+}
+
+/// Guard units of an army, by name.
+pub(crate) fn guard_units(f: &ArmyFile) -> Vec<String> {
+    units_where(f, |_, d| d.is_guard())
+}
+
+/// The names of an army's units whose entry in its national list passes
+/// `test`; a unit the list does not know passes nothing.
+fn units_where(f: &ArmyFile, test: impl Fn(&Arm, &Designation) -> bool) -> Vec<String> {
+    let names = f.unit_names();
+    let list = find_list(lists(), &f.nation);
+    f.units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| {
+            list.and_then(|n| n.designation(&u.designation))
+                .is_some_and(|(arm, d)| test(arm, d))
+        })
+        .map(|(i, _)| names[i].clone())
+        .collect()
+}
+
+/// All of a power's own armies as one army file: what its list's caps are
+/// judged on (ruling CA-13).
+fn forces_of(c: &Campaign, power: &str, list: &str) -> ArmyFile {
+    let mut all = ArmyFile {
+        nation: list.to_string(),
+        points: u32::MAX,
+        home: true,
+        ..ArmyFile::default()
+    };
+    for a in c.armies.values().filter(|a| a.owner == power) {
+        all.units.extend(a.contents.units.iter().cloned());
+        all.mercenaries
+            .extend(a.contents.mercenaries.iter().cloned());
+    }
+    all
+}
+
+/// The caps of a list a power's forces break, each under a key that stays
+/// the same as figures change: the maximum of a band, one unit of a kind,
+/// guard units, unit sizes, mercenaries.
+fn caps_broken(f: &ArmyFile) -> BTreeMap<String, String> {
+    use crate::games::hyborian::army::Breach;
+    let Ok(report) = crate::games::hyborian::army::check(f) else {
+        return BTreeMap::new();
+    };
+    report
+        .breaches
+        .into_iter()
+        .filter_map(|b| {
+            let key = match &b {
+                Breach::ArmShare {
+                    arm,
+                    figures,
+                    of,
+                    band,
+                    ..
+                } if figures * 100 > band[1] * of => format!("arm {arm:?}"),
+                Breach::DesignationShare {
+                    designation,
+                    figures,
+                    of,
+                    band,
+                    ..
+                } if figures * 100 > band[1] * of => format!("share {designation}"),
+                Breach::OneUnit { designation, .. } => format!("one {designation}"),
+                Breach::OverStrength { unit, .. } => format!("size {unit}"),
+                Breach::MercenaryShare { .. } => "mercenaries".into(),
+                Breach::MercenaryCount { from, .. } => format!("mercenaries {from}"),
+                _ => return None,
+            };
+            Some((key, b.to_string()))
+        })
+        .collect()
+}
+
+/// Whether raising `figures` of `designation` keeps `power` within its
+/// list: no band's maximum passed that was not passed before (judged over
+/// all its own armies), and a guard unit in one army only (§12).
+fn raise_breach(c: &Campaign, power: &str, figures: u32, designation: &str) -> Result<(), String> {
+    let Some(me) = c.powers.get(power) else {
+        return Ok(());
+    };
+    let Some((_, d)) = find_list(lists(), &me.list).and_then(|n| n.designation(designation)) else {
+        return Ok(());
+    };
+    if d.is_guard() {
+        if let Some(a) = c
+            .armies
+            .values()
+            .find(|a| a.owner == power && !guard_units(&a.contents).is_empty())
+        {
+            return Err(format!(
+                "army {} has a guard unit already ({}); a guard unit can be in only one army (§12)",
+                a.id,
+                guard_units(&a.contents).join(", ")
+            ));
+        }
+    }
+    let before = forces_of(c, power, &me.list);
+    let mut after = before.clone();
+    after.units.push(UnitLine {
+        designation: d.designation.clone(),
+        figures,
+        name: Some(format!("the new {}", d.designation)),
+        crossbows: false,
+    });
+    let (was, now) = (caps_broken(&before), caps_broken(&after));
+    match now.iter().find(|(k, _)| !was.contains_key(*k)) {
+        Some((_, why)) => Err(format!(
+            "with them your armies would break {}'s list: {why}",
+            me.list
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Whether `employer` may hire all of `company`'s armies: its list's share
+/// of mercenaries (Appendix I, as figures of its own armies and the
+/// company's together).
+fn mercenary_breach(c: &Campaign, employer: &str, company: &str) -> Result<(), String> {
+    let Some(me) = c.powers.get(employer) else {
+        return Ok(());
+    };
+    let percent = match find_list(lists(), &me.list).map(|n| &n.mercenaries) {
+        Some(Mercenaries::Any { percent } | Mercenaries::FreeCompanies { percent }) => *percent,
+        _ => return Ok(()),
+    };
+    let figures = |f: &ArmyFile| -> u32 {
+        f.units.iter().map(|u| u.figures).sum::<u32>()
+            + f.mercenaries.iter().map(|m| m.figures).sum::<u32>()
+    };
+    let own: u32 = c
+        .armies
+        .values()
+        .filter(|a| a.owner == employer)
+        .map(|a| figures(&a.contents))
+        .sum();
+    let hired_already: u32 = c
+        .armies
+        .values()
+        .filter(|a| a.hired_by.as_deref() == Some(employer) && a.owner != company)
+        .map(|a| figures(&a.contents))
+        .sum();
+    let theirs: u32 = c
+        .armies
+        .values()
+        .filter(|a| a.owner == company)
+        .map(|a| figures(&a.contents))
+        .sum();
+    let hired = theirs + hired_already;
+    if hired * 100 > percent * (own + hired) {
+        return Err(format!(
+            "{} may field at most {percent}% mercenaries (Appendix I); with {company} they would be {hired} of {} figures",
+            me.list,
+            own + hired
+        ));
+    }
+    Ok(())
+}
+
+/// The index of the unit a player named: its name on the table or its
+/// designation, not one already taken.
+pub(super) fn pick(
+    f: &ArmyFile,
+    names: &[String],
+    written: &str,
+    taken: &BTreeSet<usize>,
+) -> Option<usize> {
+    let k = crate::names::key(written);
+    let designation = |i: usize| {
+        f.units
+            .get(i)
+            .map(|u| &u.designation)
+            .or_else(|| f.mercenaries.get(i - f.units.len()).map(|m| &m.designation))
+    };
+    (0..names.len())
+        .filter(|i| !taken.contains(i))
+        .find(|&i| crate::names::key(&names[i]) == k)
+        .or_else(|| {
+            (0..names.len())
+                .filter(|i| !taken.contains(i))
+                .find(|&i| designation(i).is_some_and(|d| crate::names::key(d) == k))
+        })
+}

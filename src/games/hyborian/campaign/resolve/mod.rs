@@ -1,0 +1,115 @@
+//! One map turn, resolved for all powers at once (§12). A pure function of
+//! the campaign, the map, every power's orders, the secretary's battle
+//! results and a dice source; it returns the new campaign and the turn's
+//! [`MapEvent`]s in a fixed order. The steps, in order:
+//!
+//! 1. battle results the secretary entered;
+//! 2. in winter quarters: the year ends (pacified provinces change hands,
+//!    hired companies go home, every power rebuilds to its points);
+//! 3. contracts (hire/serve, pay), then split, merge, raise and stances;
+//! 4. marches (not in winter), by march days against the terrain;
+//! 5. sieges: a garrison starved out must come out and fight;
+//! 6. meetings: enemies in one province fight (engine or secretary);
+//! 7. occupation and pacification; then the calendar moves on.
+
+mod administer;
+mod battles;
+mod calendar;
+mod check;
+mod events;
+mod losses;
+mod march;
+
+pub use check::check;
+pub(crate) use check::guard_units;
+pub use events::{BattleSide, EnteredResult, MapEvent, Resolved};
+pub use losses::{share_of, RECOVERED_FALLING_BACK, RECOVERED_HOLDING_THE_FIELD};
+
+use super::game::Campaign;
+use super::map::World;
+use super::orders::{Line, Order};
+use crate::games::hyborian::dice::{Dice, DiceError};
+use std::collections::BTreeMap;
+
+/// The campaign as a week's orders are judged: in winter quarters, after
+/// the year has ended (treasuries rebuilt, companies gone home), so a raise
+/// is checked against the treasury the same report announces.
+pub fn as_ordered(c: &Campaign, world: &World) -> Campaign {
+    let mut t = Turn {
+        c: c.clone(),
+        world,
+        events: Vec::new(),
+    };
+    if t.c.winter() {
+        t.year_ends();
+    }
+    t.c
+}
+
+/// Resolve the map turn.
+///
+/// # Errors
+/// Only a scripted dice source without a roll.
+pub fn resolve(
+    start: &Campaign,
+    world: &World,
+    orders: &BTreeMap<String, Vec<Line<Order>>>,
+    results: &[EnteredResult],
+    dice: &mut dyn Dice,
+) -> Result<Resolved, DiceError> {
+    let mut t = Turn {
+        c: start.clone(),
+        world,
+        events: Vec::new(),
+    };
+    t.entered_results(results);
+    if t.c.winter() {
+        t.year_ends();
+    }
+    // Checked against the campaign as the orders were given (after the
+    // year's end in winter, ruling CA-12), then carried out in order.
+    let basis = t.c.clone();
+    let mut valid: Vec<(String, &Line<Order>)> = Vec::new();
+    for (power, lines) in orders {
+        for line in lines {
+            match check(&basis, world, power, &line.item) {
+                Ok(()) => valid.push((power.clone(), line)),
+                Err(why) => t.events.push(MapEvent::Refused {
+                    power: power.clone(),
+                    line: line.text.clone(),
+                    why,
+                }),
+            }
+        }
+    }
+    t.contracts(&valid);
+    for (power, line) in &valid {
+        t.administer(power, line);
+    }
+    if !t.c.winter() {
+        let arrived = t.march();
+        let forced = t.sieges(&valid);
+        t.meetings(&forced, &arrived, dice)?;
+        t.occupy();
+    }
+    t.c.turn += 1;
+    if t.c.winter() {
+        t.c.year += 1;
+        t.c.week = 1;
+    } else {
+        t.c.week += 1;
+    }
+    Ok(Resolved {
+        campaign: t.c,
+        events: t.events,
+    })
+}
+
+struct Turn<'w> {
+    c: Campaign,
+    world: &'w World,
+    events: Vec<MapEvent>,
+}
+
+#[cfg(test)]
+mod tests;
