@@ -3,7 +3,7 @@
 //! rolled first and their casualties applied together afterwards.
 
 use super::events::Event;
-use super::ground::{level, nearest_point};
+use super::ground::level;
 use super::losses::take_losses;
 use super::{roll, TurnState};
 use crate::games::hyborian::dice::{Dice, DiceError, DiceKey};
@@ -108,7 +108,7 @@ pub(crate) fn volley(
             && !super::spells::missiles_blocked(
                 table,
                 fp.front(),
-                nearest_point(&tfp, fp.front()),
+                tfp.nearest_point(fp.front()),
                 &t.id,
             );
         ok.then_some(d)
@@ -421,7 +421,7 @@ fn in_arc(firer: &Unit, target: &Footprint, arc: Arc) -> bool {
     let fp = firer.footprint();
     let origin = fp.front();
     let [a, b, c, d] = target.corners();
-    [a, b, c, d, target.centre, nearest_point(target, origin)]
+    [a, b, c, d, target.centre, target.nearest_point(origin)]
         .into_iter()
         .any(|q| {
             if q.distance(origin) < EPSILON {
@@ -460,7 +460,7 @@ fn edge_allows(table: &Table, f: &Footprint) -> bool {
 fn clear_line(table: &Table, firer: &Unit, target: &Footprint, options: &GameOptions) -> bool {
     let fp = firer.footprint();
     let from = fp.front();
-    let to = nearest_point(target, from);
+    let to = target.nearest_point(from);
     let len = from.distance(to);
     if len < EPSILON {
         return true;
@@ -551,7 +551,7 @@ mod tests {
     #[test]
     fn nearest_point_of_a_rectangle() {
         let f = Footprint::behind(DVec2::new(0.0, 0.0), 0.0, 4.0, 2.0);
-        assert!((nearest_point(&f, DVec2::new(0.0, 5.0)) - DVec2::new(0.0, 0.0)).length() < 1e-9);
-        assert!((nearest_point(&f, DVec2::new(5.0, -1.0)) - DVec2::new(2.0, -1.0)).length() < 1e-9);
+        assert!((f.nearest_point(DVec2::new(0.0, 5.0)) - DVec2::new(0.0, 0.0)).length() < 1e-9);
+        assert!((f.nearest_point(DVec2::new(5.0, -1.0)) - DVec2::new(2.0, -1.0)).length() < 1e-9);
     }
 }

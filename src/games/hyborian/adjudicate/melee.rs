@@ -6,7 +6,6 @@
 //! the morale step.
 
 use super::events::Event;
-use super::ground::nearest_point;
 use super::losses::take_losses;
 use super::record::{MeleeResult, TurnRecord};
 use super::TurnState;
@@ -324,7 +323,7 @@ fn contact(u: &Unit, o: &Footprint) -> (Edge, u32, u32, u32) {
         let touching: Vec<bool> = (0..slots)
             .map(|i| {
                 let p = a + dir * ((f64::from(i) + 0.5) * step);
-                nearest_point(o, p).distance(p) <= CONTACT
+                o.nearest_point(p).distance(p) <= CONTACT
             })
             .collect();
         let n = touching.iter().filter(|t| **t).count() as u32;

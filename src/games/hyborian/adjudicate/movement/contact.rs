@@ -298,10 +298,7 @@ pub(super) fn striking_point(striker: &Footprint, other: &Footprint) -> glam::DV
     let (l, r) = striker.edge(Edge::Front);
     let touching: Vec<glam::DVec2> = (0..=FRONT_SAMPLES)
         .map(|k| l + (r - l) * (k as f64 / FRONT_SAMPLES as f64))
-        .filter(|p| {
-            crate::games::hyborian::adjudicate::ground::nearest_point(other, *p).distance(*p)
-                <= CONTACT
-        })
+        .filter(|p| other.nearest_point(*p).distance(*p) <= CONTACT)
         .collect();
     if touching.is_empty() {
         striker.front()

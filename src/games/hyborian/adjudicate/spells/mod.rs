@@ -34,7 +34,7 @@ pub(crate) use lasting::{arrows_land_on, end_of_turn};
 pub use lasting::{charge_barrier, missiles_blocked, spellbound};
 
 use super::events::{Event, MagicEvent};
-use super::ground::{level, nearest_point};
+use super::ground::level;
 use super::losses::take_losses;
 use super::record::{Contact, MoraleCall, MoraleCause};
 use super::{roll, TurnState};
@@ -276,7 +276,7 @@ fn aim_of(table: &Table, w: &Unit, target: &SpellTarget) -> Result<Aim, String> 
                 .as_ref()
                 .and_then(|a| table.units.get(a))
                 .unwrap_or(t);
-            let p = nearest_point(&seen.footprint(), w.front);
+            let p = seen.footprint().nearest_point(w.front);
             sight(table, w, p, &[t.id.as_str(), seen.id.as_str()])?;
             Ok(Aim::Unit(id.clone()))
         }
@@ -447,7 +447,7 @@ impl Place {
                 if f.contains(*p) {
                     0.0
                 } else {
-                    nearest_point(f, *p).distance(*p)
+                    f.nearest_point(*p).distance(*p)
                 }
             }
             Place::Line(a, b) => {
@@ -855,7 +855,7 @@ fn raise(turn: &mut TurnState, w: &Unit, spell: Spell, p: DVec2) -> Result<UnitI
     };
     if spell == Spell::TheCalling {
         if let Some(e) = nearest_enemy(table, &u) {
-            u.facing = bearing_of(nearest_point(&e.footprint(), p) - p);
+            u.facing = bearing_of(e.footprint().nearest_point(p) - p);
         }
     }
     let fp = u.footprint();
@@ -915,7 +915,7 @@ fn hunt(turn: &mut TurnState) {
             continue;
         };
         let pfp = prey.footprint();
-        let to = nearest_point(&pfp, b.front);
+        let to = pfp.nearest_point(b.front);
         let reach = allowance(
             UnitType::LightInfantry,
             Formation::Line,
