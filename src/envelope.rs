@@ -99,6 +99,9 @@ pub enum Command {
     Approve(Option<u32>),
     /// Moderator: `REJECT [turn]`: play the held turn again from a fresh seed.
     Reject(Option<u32>),
+    /// Moderator: `READJUDICATE [turn]`: judge the last turn played again
+    /// under this build's rules, with its own orders, seed and dice.
+    Readjudicate(Option<u32>),
     /// Moderator: `REPLACE <side> <address>`.
     Replace { side: String, address: String },
     /// Moderator: `PAUSE`.
@@ -290,7 +293,7 @@ pub struct OrdersFor {
 }
 
 /// The moderator's commands as they are written, for suggestions.
-const MODERATOR_WORDS: [&str; 20] = [
+const MODERATOR_WORDS: [&str; 21] = [
     "STATUS",
     "HELP",
     "DEADLINE",
@@ -299,6 +302,7 @@ const MODERATOR_WORDS: [&str; 20] = [
     "HOLD",
     "APPROVE",
     "REJECT",
+    "READJUDICATE",
     "REPLACE",
     "PAUSE",
     "RESUME",
@@ -527,6 +531,7 @@ fn command(
         }
         Rule::approve_cmd => Command::Approve(int_in(&p)),
         Rule::reject_cmd => Command::Reject(int_in(&p)),
+        Rule::readjudicate_cmd => Command::Readjudicate(int_in(&p)),
         Rule::replace_cmd => {
             let mut t = p
                 .clone()

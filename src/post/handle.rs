@@ -1442,6 +1442,15 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                 Some(t) => format!("only the held turn ({t}) can be rejected"),
                 None => "no turn is held for approval; nothing to reject".to_string(),
             },
+            Command::Readjudicate(round) => {
+                game.save(tx)?;
+                let loaded = Game::load(tx, game.id())?
+                    .ok_or_else(|| PostError::NoGame(game.id().to_string()))?;
+                let answer = super::round::readjudicate(tx, ctx.config, loaded, *round, ctx.now)?;
+                game = Game::load(tx, game.id())?
+                    .ok_or_else(|| PostError::NoGame(game.id().to_string()))?;
+                answer
+            }
             Command::Replace { address, .. } if !crate::mail::address::is_valid(address) => {
                 format!("REPLACE: '{address}' is not a mail address such as new.player@example.org; nothing changed")
             }

@@ -530,8 +530,28 @@ fn gather_orders(
 fn play_round(
     tx: &Transaction<'_>,
     config: &Config,
+    game: Game,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
+    play(tx, config, game, now, None)
+}
+
+/// A round judged again under new rules: the seed of the round after it
+/// is kept (its hash was published with the first report), and the report
+/// says what it corrects.
+struct Correction {
+    next_seed: Option<(String, String)>,
+    /// `{"first": rules, "now": rules}`, the report's `readjudicated`.
+    note: Json,
+}
+
+/// [`play_round`], or with a [`Correction`] the round judged again.
+fn play(
+    tx: &Transaction<'_>,
+    config: &Config,
     mut game: Game,
     now: DateTime<Utc>,
+    correction: Option<Correction>,
 ) -> Result<(), PostError> {
     let (seed, seed_hash) = game.seed(tx)?;
     let round = game.round()?;
@@ -561,7 +581,13 @@ fn play_round(
             extra.insert("earlier_seeds".into(), serde_json::json!(earlier));
         }
     }
-    let (next_seed, next_hash) = new_seed();
+    let (next_seed, next_hash) = match correction {
+        Some(c) => {
+            extra.insert("readjudicated".into(), c.note);
+            c.next_seed.unwrap_or_else(new_seed)
+        }
+        None => new_seed(),
+    };
     let mut dice = resolved.dice;
     for line in dice.iter_mut() {
         if line
@@ -676,7 +702,11 @@ fn play_round(
             Some(game.id()),
             Kind::Draft,
             &mail,
-            &format!("{played}:{}", &seed_hash[..12.min(seed_hash.len())]),
+            &format!(
+                "{played}:{}{}",
+                &seed_hash[..12.min(seed_hash.len())],
+                correction_tag(&rep)
+            ),
             now,
         )?;
     } else {
@@ -730,6 +760,114 @@ pub fn replay_rejected(
     game.save(tx)?;
     play_round(tx, config, game, now)?;
     Ok(hash)
+}
+
+/// The moderator's `READJUDICATE [turn]` (ruling P20): judge the last
+/// round played again under this build's rules, from the same state with
+/// the same orders, seed and moderator's dice, and send the corrected
+/// report. Only the last round (the later ones were played from its
+/// result), only when its rules differ from this build's (else it comes
+/// out the same), and only before anyone has written for the round after
+/// it (those orders answer the report as it stands). Returns the answer
+/// for the moderator.
+///
+/// # Errors
+/// When stored values cannot be read or the round cannot be played.
+pub fn readjudicate(
+    tx: &Transaction<'_>,
+    config: &Config,
+    mut game: Game,
+    asked: Option<u32>,
+    now: DateTime<Utc>,
+) -> Result<String, PostError> {
+    let Some(last) = rounds::last_played(tx, game.id())? else {
+        return Ok("no turn has been played yet; nothing to re-adjudicate".into());
+    };
+    if let Some(t) = asked.filter(|&t| t != last) {
+        return Ok(format!(
+            "turn {t} cannot be re-adjudicated: only the last one played ({last}) can, as every later turn was played from its result; nothing changed"
+        ));
+    }
+    let Some((rep, _, _)) = stored_report(tx, game.id(), last)? else {
+        return Err(PostError::NoRound {
+            game: game.id().to_string(),
+            round: last,
+        });
+    };
+    let Some(stored) = rounds::played(tx, game.id(), last)? else {
+        return Err(PostError::NoRound {
+            game: game.id().to_string(),
+            round: last,
+        });
+    };
+    let now_rules = game.ruleset.version(&game.options()?);
+    if stored.played.rules == now_rules {
+        return Ok(format!(
+            "{} was played under the rules of this build ({now_rules}); judged again with its own seed it would come out the same, so nothing changed",
+            rep.label
+        ));
+    }
+    let written = submissions::sides_in(tx, game.id(), last + 1)?;
+    if !written.is_empty() {
+        return Ok(format!(
+            "{} already sent orders for {}, written against the report as it stands; re-adjudicating {} now would change the table under them, so nothing changed",
+            written.join(" and "),
+            rep.next_label,
+            rep.label
+        ));
+    }
+    let first = if stored.played.rules.is_empty() {
+        "an earlier build that stored no rules identity".to_string()
+    } else {
+        stored.played.rules.clone()
+    };
+    let next_seed = rounds::seed(tx, game.id(), last + 1)?;
+    game.row.state = stored.played.state_before.clone();
+    game.row.round = last;
+    if game.row.status == "ended" {
+        game.row.status = "active".into();
+    }
+    // The next round keeps the deadline it was given.
+    game.row.deadline -= Duration::hours(i64::from(game.row.turn_hours));
+    rounds::reopen(tx, game.id(), last)?;
+    game.save(tx)?;
+    let held = game.row.hold;
+    play(
+        tx,
+        config,
+        game.clone(),
+        now,
+        Some(Correction {
+            next_seed,
+            note: serde_json::json!({ "first": first, "now": now_rules }),
+        }),
+    )?;
+    audit(
+        tx,
+        now,
+        Some(game.id()),
+        &format!("{} re-adjudicated under {now_rules}", rep.label),
+    )?;
+    let sent = if held {
+        "the corrected draft waits for your APPROVE"
+    } else {
+        "the corrected report is on its way to every player"
+    };
+    Ok(format!(
+        "{} judged again under the rules of this build ({now_rules}); it was first played under {first}. Same orders, same seed ({}); {sent}",
+        rep.label, rep.seed
+    ))
+}
+
+/// What sets a corrected report's mail apart from the first one's, so the
+/// outbox does not take it for a copy.
+fn correction_tag(rep: &RoundReport) -> String {
+    rep.extra
+        .get("readjudicated")
+        .and_then(|n| n.get("now"))
+        .and_then(Json::as_str)
+        .map(|now| format!(":corrected:{now}"))
+        .unwrap_or_default()
 }
 
 /// Resolve a round of `game` from stored values: the state before, each
@@ -792,10 +930,15 @@ pub fn report_mail(
     } else {
         rep.label.clone()
     };
-    let subject = if rep.draft {
-        format!("[{}] DRAFT report of {label}", rep.game)
+    let corrected = if rep.extra.contains_key("readjudicated") {
+        "corrected report"
     } else {
-        format!("[{}] Report of {label}", rep.game)
+        "report"
+    };
+    let subject = if rep.draft {
+        format!("[{}] DRAFT {corrected} of {label}", rep.game)
+    } else {
+        format!("[{}] {} of {label}", rep.game, capitalize_first(corrected))
     };
     let file = format!(
         "{}-{}",
@@ -857,7 +1000,7 @@ pub fn release_report(
             Some(game.id()),
             Kind::Report,
             &mail,
-            &format!("{round}:{addr}"),
+            &format!("{round}:{addr}{}", correction_tag(&rep)),
             now,
         )?;
     }

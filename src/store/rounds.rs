@@ -167,6 +167,37 @@ pub fn unplay(c: &Connection, game: &str, round: u32, seed: &str, seed_hash: &st
     Ok(())
 }
 
+/// Undo the last played round so it can be judged again with its own seed
+/// (a re-adjudication under new rules): its results are dropped, its seed,
+/// hash and the moderator's dice stay, and the round opened after it is
+/// removed (it is opened again from the new result).
+///
+/// # Errors
+/// On database errors.
+pub fn reopen(c: &Connection, game: &str, round: u32) -> Result<()> {
+    c.prepare_cached(
+        "UPDATE rounds SET state_before = NULL, state_after = NULL, orders = NULL, events = NULL, report = NULL, \
+         released = 0, adjudicated_at = NULL WHERE game_id = ?1 AND round = ?2",
+    )?
+    .execute(params![game, round])?;
+    c.prepare_cached("DELETE FROM rounds WHERE game_id = ?1 AND round > ?2")?
+        .execute(params![game, round])?;
+    Ok(())
+}
+
+/// The last round of a game that was played, if any.
+///
+/// # Errors
+/// On database errors.
+pub fn last_played(c: &Connection, game: &str) -> Result<Option<u32>> {
+    Ok(
+        c.prepare_cached(
+            "SELECT max(round) FROM rounds WHERE game_id = ?1 AND report IS NOT NULL",
+        )?
+        .query_row(params![game], |r| r.get(0))?,
+    )
+}
+
 /// The seeds a round was played with before the moderator rejected it:
 /// `SEED HASH` each, oldest first.
 ///

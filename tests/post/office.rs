@@ -868,6 +868,141 @@ fn verify_names_the_rules_a_turn_was_played_under() {
     );
 }
 
+/// READJUDICATE judges the last turn again under this build's rules, with
+/// its own orders and seed (ruling P20): the players get a corrected report
+/// that says so, the next turn keeps its published seed and its deadline,
+/// and the turn then verifies under this build. It is refused for an older
+/// turn, under the same rules, and once orders for the next turn are in.
+#[test]
+fn the_moderator_readjudicates_the_last_turn_under_new_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    let orders = [
+        (
+            CONAN,
+            "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n",
+        ),
+        (
+            TARASCUS,
+            "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 move 6\nEND\n",
+        ),
+    ];
+    for (i, (from, text)) in orders.iter().enumerate() {
+        po.accept(&mail(from, &format!("ra{i}@x"), text), "test", t0())
+            .unwrap();
+    }
+    let moderate = |po: &mut umpire::post::PostOffice, id: &str, line: &str| {
+        po.accept(
+            &mail(
+                MODERATOR,
+                id,
+                &format!("MODERATOR ford PASSWORD modpw\n{line}\n"),
+            ),
+            "test",
+            t0(),
+        )
+        .unwrap();
+        body_text(
+            &outbox(po)
+                .iter()
+                .rev()
+                .find(|(k, _, _)| k == "reply")
+                .unwrap()
+                .2,
+        )
+        .replace("\r\n", "\n")
+    };
+    let sql = |po: &umpire::post::PostOffice, q: &str| -> String {
+        po.store().conn().query_row(q, [], |r| r.get(0)).unwrap()
+    };
+    let right_state = sql(&po, "SELECT state_after FROM rounds WHERE round = 1");
+    let (seed, next_hash) = (
+        sql(&po, "SELECT seed FROM rounds WHERE round = 1"),
+        sql(&po, "SELECT seed_hash FROM rounds WHERE round = 2"),
+    );
+    let deadline = sql(&po, "SELECT deadline FROM games");
+    // Under the same rules there is nothing to do.
+    let reply = moderate(&mut po, "rb1@m", "READJUDICATE");
+    assert!(
+        reply.contains("would come out the same, so nothing changed"),
+        "{reply}"
+    );
+    // As if an older build had played turn 1, and differently: nobody moved.
+    po.store().conn().execute_batch(
+        "UPDATE rounds SET rules = 'hyborian-age 0.0.9 r1 rules 000000000000 options 000000000000', \
+         state_after = state_before WHERE round = 1; \
+         UPDATE games SET state = (SELECT state_before FROM rounds WHERE round = 1);",
+    ).unwrap();
+    let reply = moderate(&mut po, "rb2@m", "READJUDICATE TURN 4");
+    assert!(
+        reply.contains("only the last one played (1) can"),
+        "{reply}"
+    );
+    let reports_before = count(&po, "outbox", "kind = 'report'");
+    let reply = moderate(&mut po, "rb3@m", "READJUDICATE 1");
+    assert!(
+        reply.contains("turn 1 judged again under the rules of this build")
+            && reply.contains("first played under hyborian-age 0.0.9 r1")
+            && reply.contains(&seed),
+        "{reply}"
+    );
+    assert_eq!(
+        sql(&po, "SELECT state_after FROM rounds WHERE round = 1"),
+        right_state
+    );
+    assert_eq!(sql(&po, "SELECT state FROM games"), right_state);
+    assert_eq!(sql(&po, "SELECT seed FROM rounds WHERE round = 1"), seed);
+    assert_eq!(
+        sql(&po, "SELECT seed_hash FROM rounds WHERE round = 2"),
+        next_hash,
+        "the published seed of turn 2 stands"
+    );
+    assert_eq!(
+        sql(&po, "SELECT deadline FROM games"),
+        deadline,
+        "turn 2 keeps its deadline"
+    );
+    // Every player and the moderator get the corrected report.
+    assert_eq!(count(&po, "outbox", "kind = 'report'"), reports_before + 3);
+    let corrected = outbox(&po)
+        .into_iter()
+        .rev()
+        .find(|(k, to, _)| k == "report" && to == CONAN)
+        .unwrap();
+    assert!(
+        corrected
+            .2
+            .contains("Subject: [ford] Corrected report of turn 1"),
+        "{}",
+        corrected.2
+    );
+    let text = body_text(&corrected.2).replace("\r\n", "\n");
+    assert!(
+        text.contains("CORRECTED REPORT. It replaces the one first sent for turn 1"),
+        "{text}"
+    );
+    assert!(text.contains("hyborian-age 0.0.9 r1"), "{text}");
+    assert!(text.contains(&next_hash), "{text}");
+    let (verified, ok) = umpire::post::verify_turn(&mut po, "ford", 1).unwrap();
+    assert!(ok && !verified.contains("played under"), "{verified}");
+    // Once a player has written for turn 2, turn 1 stands.
+    let d = po.accept(&mail(CONAN, "rc1@a", "GAME ford SIDE aquilonia PASSWORD dragon7 TURN 2\nBlack Dragons: phase 1 move 6\nEND\n"), "test", t0()).unwrap().unwrap();
+    assert_eq!(d.state(), "done");
+    po.store()
+        .conn()
+        .execute(
+            "UPDATE rounds SET rules = 'hyborian-age 0.0.9 r1' WHERE round = 1",
+            [],
+        )
+        .unwrap();
+    let reply = moderate(&mut po, "rb4@m", "READJUDICATE");
+    assert!(
+        reply.contains("aquilonia already sent orders for turn 2")
+            && reply.contains("nothing changed"),
+        "{reply}"
+    );
+}
+
 /// While turn 1's report is a draft nothing of turn 2 is taken or played;
 /// REJECT plays turn 1 again from a fresh seed; APPROVE releases it with
 /// both seeds revealed and a whole turn's time for the next orders.
