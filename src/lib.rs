@@ -9,6 +9,7 @@ pub mod diagnostic;
 pub mod dice;
 pub mod envelope;
 pub mod games;
+pub mod league;
 pub mod geometry;
 pub mod mail;
 pub mod names;
@@ -33,7 +34,7 @@ mod layers {
             "envelope",
             "geometry",
         ],
-        &["games", "report", "case"],
+        &["games", "report", "case", "league"],
         &["store", "mail", "config"],
         &["post"],
         &["demo"],

@@ -9,7 +9,7 @@ use super::outbox::{self, Kind};
 use super::{audit, password, templates, PostError};
 use crate::config::Config;
 use crate::dice::{ModeratorDice, SeededDice};
-use crate::games::{self, Json, RoundInput, Setup, GAME_MASTER};
+use crate::games::{self, GameResult, Json, RoundInput, Setup, GAME_MASTER};
 use crate::mail::compose::{Attachment, AutoSubmitted, Inline, Outgoing};
 use crate::mail::quote::umpire_mark_line;
 use crate::report::{capitalize_first, picture, RoundReport};
@@ -553,6 +553,9 @@ fn play_round(
     // names the seeds of the rounds that led to it.
     let to_game_master = next.game_master.is_some();
     let mut extra = resolved.extra;
+    if let Some(result) = resolved.result.filter(|_| resolved.ended) {
+        extra.insert(GameResult::REPORT_KEY.into(), serde_json::to_value(result).map_err(|e| PostError::Corrupt(e.to_string()))?);
+    }
     if to_game_master {
         extra.insert("to_game_master".into(), Json::Bool(true));
     } else {
