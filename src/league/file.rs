@@ -72,10 +72,8 @@ pub struct LeagueFile {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Moderator {
+    /// Each league game mails the moderator its own moderator password.
     pub address: String,
-    /// The moderator password of every league game (generated for each
-    /// game and mailed when absent).
-    pub password: Option<String>,
 }
 
 /// One member.
@@ -257,7 +255,11 @@ impl LeagueFile {
         }
         range("rating.k", self.rating.k, bounds::K)?;
         range("rating.initial", self.rating.initial, bounds::INITIAL)?;
-        range("forfeit.nmr_rounds", self.forfeit.nmr_rounds, bounds::NMR_ROUNDS)?;
+        range(
+            "forfeit.nmr_rounds",
+            self.forfeit.nmr_rounds,
+            bounds::NMR_ROUNDS,
+        )?;
         if !bounds::GAMES.contains(&self.games.len()) {
             return Err(value(
                 "games",
@@ -351,7 +353,9 @@ mod tests {
             "id = \"winter\"\nname = \"The Winter League\"\npairing = \"round-robin\"\nrounds = 3\ngames = [\"g.toml\"]\n{extra}\n[moderator]\naddress = \"m@club.example\"\n"
         );
         for i in 0..members {
-            s.push_str(&format!("[[member]]\nname = \"M{i}\"\naddress = \"m{i}@club.example\"\n"));
+            s.push_str(&format!(
+                "[[member]]\nname = \"M{i}\"\naddress = \"m{i}@club.example\"\n"
+            ));
         }
         s
     }
@@ -375,7 +379,10 @@ mod tests {
     fn absurd_numbers_are_refused_with_their_bounds() {
         for (extra, want) in [
             ("start_hours = 0", "start_hours = 0: must be from 1 to 2160"),
-            ("[points]\nwin = 4000000000", "points.win = 4000000000: must be from 0 to 100"),
+            (
+                "[points]\nwin = 4000000000",
+                "points.win = 4000000000: must be from 0 to 100",
+            ),
             ("[rating]\nk = 0", "rating.k = 0: must be from 1 to 100"),
             ("[rating]\ninitial = 99999", "rating.initial = 99999"),
             ("[forfeit]\nnmr_rounds = 1000", "forfeit.nmr_rounds = 1000"),
@@ -385,7 +392,10 @@ mod tests {
             assert!(e.contains(want), "{extra}: {e}");
         }
         let e = check(&file("", 4).replace("rounds = 3", "rounds = 4")).unwrap_err();
-        assert!(e.contains("4 members meet each other in at most 3 rounds"), "{e}");
+        assert!(
+            e.contains("4 members meet each other in at most 3 rounds"),
+            "{e}"
+        );
         let e = check(&file("", 4).replace("rounds = 3", "rounds = -1")).unwrap_err();
         assert!(e.contains("rounds"), "{e}");
         let e = check(&file("", 1)).unwrap_err();
@@ -397,11 +407,17 @@ mod tests {
     #[test]
     fn members_need_names_and_addresses_of_their_own() {
         let e = check(&file("", 4).replace("m2@club.example", "M1@Club.example")).unwrap_err();
-        assert!(e.contains("members M1 and M2 have the same address m1@club.example"), "{e}");
+        assert!(
+            e.contains("members M1 and M2 have the same address m1@club.example"),
+            "{e}"
+        );
         let e = check(&file("", 4).replace("\"M3\"", "\"m0\"")).unwrap_err();
         assert!(e.contains("two members are called 'm0'"), "{e}");
         let e = check(&file("", 4).replace("m3@club.example", "nobody")).unwrap_err();
-        assert!(e.contains("member M3: 'nobody' is not a mail address"), "{e}");
+        assert!(
+            e.contains("member M3: 'nobody' is not a mail address"),
+            "{e}"
+        );
         let e = check(&file("colour = \"red\"", 4)).unwrap_err();
         assert!(e.contains("unknown field `colour`"), "{e}");
     }

@@ -173,7 +173,13 @@ pub struct Seat<'a> {
 /// A preference is granted when the other does not want the same side;
 /// otherwise the member who has played the first side less often takes it,
 /// and on a tie `a` (the pairing's first-named) does (ruling LG-4).
-pub fn deal_sides(a: usize, b: usize, seat_a: Seat<'_>, seat_b: Seat<'_>, sides: [&str; 2]) -> (usize, usize) {
+pub fn deal_sides(
+    a: usize,
+    b: usize,
+    seat_a: Seat<'_>,
+    seat_b: Seat<'_>,
+    sides: [&str; 2],
+) -> (usize, usize) {
     let wants = |s: Seat<'_>| {
         s.prefers
             .and_then(|p| sides.iter().position(|side| side.eq_ignore_ascii_case(p)))
@@ -222,9 +228,14 @@ pub fn read_list(text: &str, names: &[String], file: &str) -> Result<Round, Vec<
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
-        let at = |from: usize, len: usize| Span::new(start + lead + from, start + lead + from + len.max(1));
+        let at = |from: usize, len: usize| {
+            Span::new(start + lead + from, start + lead + from + len.max(1))
+        };
         let mut refuse = |d: Diagnostic<Refused>| {
-            errors.push(d.render(text).replacen("--> orders:", &format!("--> {file}:"), 1));
+            errors.push(
+                d.render(text)
+                    .replacen("--> orders:", &format!("--> {file}:"), 1),
+            );
         };
         // Each name with its place in the trimmed line.
         let mut wanted: Vec<(usize, &str)> = Vec::new();
@@ -239,25 +250,44 @@ pub fn read_list(text: &str, names: &[String], file: &str) -> Result<Round, Vec<
                 .find_map(|sep| lower.find(sep).map(|i| (i, sep.len())));
             let Some((i, n)) = split else {
                 refuse(
-                    Diagnostic::new(Refused, at(0, trimmed.len()), "a pairing is two members with 'v' between them, or 'bye' and a member")
-                        .with_help(format!("write it as: {} v {}", names.first().map_or("Anna", String::as_str), names.get(1).map_or("Bob", String::as_str))),
+                    Diagnostic::new(
+                        Refused,
+                        at(0, trimmed.len()),
+                        "a pairing is two members with 'v' between them, or 'bye' and a member",
+                    )
+                    .with_help(format!(
+                        "write it as: {} v {}",
+                        names.first().map_or("Anna", String::as_str),
+                        names.get(1).map_or("Bob", String::as_str)
+                    )),
                 );
                 continue;
             };
             wanted.push((0, trimmed[..i].trim()));
             let second = &trimmed[i + n..];
-            wanted.push((i + n + (second.len() - second.trim_start().len()), second.trim()));
+            wanted.push((
+                i + n + (second.len() - second.trim_start().len()),
+                second.trim(),
+            ));
         }
         let mut found = Vec::new();
         for (col, name) in wanted {
             match names.iter().position(|m| m.eq_ignore_ascii_case(name)) {
                 Some(m) if !seen.insert(m) => refuse(
-                    Diagnostic::new(Refused, at(col, name.len()), format!("{} is paired twice this round", names[m]))
-                        .with_help("a member plays at most one game a round: remove one of the lines"),
+                    Diagnostic::new(
+                        Refused,
+                        at(col, name.len()),
+                        format!("{} is paired twice this round", names[m]),
+                    )
+                    .with_help("a member plays at most one game a round: remove one of the lines"),
                 ),
                 Some(m) => found.push(m),
                 None => {
-                    let mut d = Diagnostic::new(Refused, at(col, name.len()), format!("no member called '{name}'"));
+                    let mut d = Diagnostic::new(
+                        Refused,
+                        at(col, name.len()),
+                        format!("no member called '{name}'"),
+                    );
                     d = match crate::names::closest(name, names.iter().map(|n| (n.as_str(), n))) {
                         Some(near) => d.with_help(format!("did you mean '{near}'?")),
                         None => d.with_note(format!("the members are: {}", names.join(", "))),
@@ -273,7 +303,11 @@ pub fn read_list(text: &str, names: &[String], file: &str) -> Result<Round, Vec<
         }
     }
     if round.games.is_empty() && errors.is_empty() {
-        errors.push(format!("error: {file} pairs no game: write one line a game, such as '{} v {}'\n", names.first().map_or("Anna", String::as_str), names.get(1).map_or("Bob", String::as_str)));
+        errors.push(format!(
+            "error: {file} pairs no game: write one line a game, such as '{} v {}'\n",
+            names.first().map_or("Anna", String::as_str),
+            names.get(1).map_or("Bob", String::as_str)
+        ));
     }
     if errors.is_empty() {
         Ok(round)
@@ -301,7 +335,10 @@ mod tests {
                 let mut busy = BTreeSet::new();
                 for &(a, b) in &round.games {
                     assert!(a != b && a < n && b < n);
-                    assert!(busy.insert(a) && busy.insert(b), "n {n} round {r}: a member twice");
+                    assert!(
+                        busy.insert(a) && busy.insert(b),
+                        "n {n} round {r}: a member twice"
+                    );
                     assert!(met.insert(key(a, b)), "n {n} round {r}: {a} v {b} again");
                 }
                 assert_eq!(round.byes.len(), n % 2, "n {n} round {r}");
@@ -373,7 +410,10 @@ mod tests {
     fn swiss_gives_the_bye_to_the_lowest_without_one() {
         let mut e = entrants(&[6, 3, 0]);
         let round = swiss(&e, &BTreeSet::new()).unwrap();
-        assert_eq!((round.games.clone(), round.byes.clone()), (vec![(0, 1)], vec![2]));
+        assert_eq!(
+            (round.games.clone(), round.byes.clone()),
+            (vec![(0, 1)], vec![2])
+        );
         e[2].byes = 1;
         let round = swiss(&e, &BTreeSet::new()).unwrap();
         assert_eq!(round.byes, [1]);
@@ -384,28 +424,72 @@ mod tests {
     fn sides_follow_preferences_then_balance() {
         let sides = ["aquilonia", "koth"];
         let seat = |balance, prefers| Seat { balance, prefers };
-        assert_eq!(deal_sides(0, 1, seat(0, None), seat(0, None), sides), (0, 1));
-        assert_eq!(deal_sides(0, 1, seat(1, None), seat(0, None), sides), (1, 0));
-        assert_eq!(deal_sides(0, 1, seat(-3, Some("Koth")), seat(0, None), sides), (1, 0));
-        assert_eq!(deal_sides(0, 1, seat(0, None), seat(0, Some("koth")), sides), (0, 1));
+        assert_eq!(
+            deal_sides(0, 1, seat(0, None), seat(0, None), sides),
+            (0, 1)
+        );
+        assert_eq!(
+            deal_sides(0, 1, seat(1, None), seat(0, None), sides),
+            (1, 0)
+        );
+        assert_eq!(
+            deal_sides(0, 1, seat(-3, Some("Koth")), seat(0, None), sides),
+            (1, 0)
+        );
+        assert_eq!(
+            deal_sides(0, 1, seat(0, None), seat(0, Some("koth")), sides),
+            (0, 1)
+        );
         // Both want Koth: the balance decides.
-        assert_eq!(deal_sides(0, 1, seat(2, Some("koth")), seat(0, Some("koth")), sides), (1, 0));
+        assert_eq!(
+            deal_sides(0, 1, seat(2, Some("koth")), seat(0, Some("koth")), sides),
+            (1, 0)
+        );
         // A preference for a side this game does not have counts for nothing.
-        assert_eq!(deal_sides(0, 1, seat(0, Some("stygia")), seat(1, None), sides), (0, 1));
+        assert_eq!(
+            deal_sides(0, 1, seat(0, Some("stygia")), seat(1, None), sides),
+            (0, 1)
+        );
     }
 
     #[test]
     fn the_moderators_list_is_read_with_its_mistakes_pointed_at() {
-        let names: Vec<String> = ["Anna", "Bob", "Carl", "Dora", "Emil"].map(String::from).to_vec();
-        let r = read_list("# round 2\nanna v Dora\n  Bob vs Carl\nbye Emil\n", &names, "pairs.txt").unwrap();
+        let names: Vec<String> = ["Anna", "Bob", "Carl", "Dora", "Emil"]
+            .map(String::from)
+            .to_vec();
+        let r = read_list(
+            "# round 2\nanna v Dora\n  Bob vs Carl\nbye Emil\n",
+            &names,
+            "pairs.txt",
+        )
+        .unwrap();
         assert_eq!(r.games, [(0, 3), (1, 2)]);
         assert_eq!(r.byes, [4]);
-        let e = read_list("Anna v Bobb\nAnna v Carl\nDora and Emil\n", &names, "pairs.txt").unwrap_err();
+        let e = read_list(
+            "Anna v Bobb\nAnna v Carl\nDora and Emil\n",
+            &names,
+            "pairs.txt",
+        )
+        .unwrap_err();
         assert_eq!(e.len(), 3, "{e:?}");
-        assert!(e[0].contains("no member called 'Bobb'") && e[0].contains("did you mean 'Bob'?") && e[0].contains("--> pairs.txt:1:8"), "{}", e[0]);
+        assert!(
+            e[0].contains("no member called 'Bobb'")
+                && e[0].contains("did you mean 'Bob'?")
+                && e[0].contains("--> pairs.txt:1:8"),
+            "{}",
+            e[0]
+        );
         assert!(e[0].contains("1 | Anna v Bobb"), "{}", e[0]);
-        assert!(e[1].contains("Anna is paired twice") && e[1].contains("--> pairs.txt:2:1"), "{}", e[1]);
-        assert!(e[2].contains("'v' between them") && e[2].contains("Anna v Bob"), "{}", e[2]);
+        assert!(
+            e[1].contains("Anna is paired twice") && e[1].contains("--> pairs.txt:2:1"),
+            "{}",
+            e[1]
+        );
+        assert!(
+            e[2].contains("'v' between them") && e[2].contains("Anna v Bob"),
+            "{}",
+            e[2]
+        );
         assert!(read_list("# nothing\n", &names, "p").is_err());
     }
 }

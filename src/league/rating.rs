@@ -79,11 +79,21 @@ mod tests {
         // 200 points apart: the favourite expects 0.7597 and gains 7.69 by
         // winning, loses 24.31 by losing.
         let (a, b) = elo.rate(1600.0, 1400.0, 1.0);
-        assert!((a - 1607.69).abs() < 0.01 && (b - 1392.31).abs() < 0.01, "{a} {b}");
+        assert!(
+            (a - 1607.69).abs() < 0.01 && (b - 1392.31).abs() < 0.01,
+            "{a} {b}"
+        );
         let (a, b) = elo.rate(1600.0, 1400.0, 0.0);
-        assert!((a - 1575.69).abs() < 0.01 && (b - 1424.31).abs() < 0.01, "{a} {b}");
+        assert!(
+            (a - 1575.69).abs() < 0.01 && (b - 1424.31).abs() < 0.01,
+            "{a} {b}"
+        );
         // Nothing is created or lost.
-        let (a, b) = Elo { k: 24.0, initial: 1500.0 }.rate(1733.0, 1291.0, 0.5);
+        let (a, b) = Elo {
+            k: 24.0,
+            initial: 1500.0,
+        }
+        .rate(1733.0, 1291.0, 0.5);
         assert!((a + b - 3024.0).abs() < 1e-9);
     }
 }

@@ -135,14 +135,12 @@ pub fn standings(names: &[String], settings: &Settings, entries: &[Entry]) -> Ta
     let order = ranked(&entrants);
     let mut out: Vec<Line> = order.into_iter().map(|m| lines[m].clone()).collect();
     for i in 0..out.len() {
-        out[i].rank = if i > 0
-            && out[i].points == out[i - 1].points
-            && out[i].rating == out[i - 1].rating
-        {
-            out[i - 1].rank
-        } else {
-            i + 1
-        };
+        out[i].rank =
+            if i > 0 && out[i].points == out[i - 1].points && out[i].rating == out[i - 1].rating {
+                out[i - 1].rank
+            } else {
+                i + 1
+            };
     }
     Table { lines: out }
 }
@@ -220,14 +218,35 @@ mod tests {
             &names(),
             &s,
             &[
-                Entry::Game { first: 0, second: 1, score: Score::FirstWon },
-                Entry::Game { first: 2, second: 3, score: Score::Drawn },
-                Entry::Game { first: 0, second: 2, score: Score::SecondWon },
-                Entry::Game { first: 3, second: 1, score: Score::SecondForfeited },
+                Entry::Game {
+                    first: 0,
+                    second: 1,
+                    score: Score::FirstWon,
+                },
+                Entry::Game {
+                    first: 2,
+                    second: 3,
+                    score: Score::Drawn,
+                },
+                Entry::Game {
+                    first: 0,
+                    second: 2,
+                    score: Score::SecondWon,
+                },
+                Entry::Game {
+                    first: 3,
+                    second: 1,
+                    score: Score::SecondForfeited,
+                },
             ],
         );
         let by_name = |n: &str| t.lines.iter().find(|l| l.name == n).unwrap().clone();
-        let (anna, bob, carl, dora) = (by_name("Anna"), by_name("Bob"), by_name("Carl"), by_name("Dora"));
+        let (anna, bob, carl, dora) = (
+            by_name("Anna"),
+            by_name("Bob"),
+            by_name("Carl"),
+            by_name("Dora"),
+        );
         assert_eq!((anna.points, anna.won, anna.lost), (3, 1, 1));
         assert_eq!((bob.points, bob.lost, bob.forfeited), (0, 2, 1));
         assert_eq!((carl.points, carl.won, carl.drawn), (4, 1, 1));
@@ -239,11 +258,20 @@ mod tests {
         // A forfeit is not rated unless the league says so.
         assert_eq!((dora.rating, bob.rating), (1500.0, 1484.0));
         // Carl and Dora have 4 points; Carl's rating is higher.
-        assert_eq!(t.lines.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), ["Carl", "Dora", "Anna", "Bob"]);
-        assert_eq!(t.lines.iter().map(|l| l.rank).collect::<Vec<_>>(), [1, 2, 3, 4]);
+        assert_eq!(
+            t.lines.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(),
+            ["Carl", "Dora", "Anna", "Bob"]
+        );
+        assert_eq!(
+            t.lines.iter().map(|l| l.rank).collect::<Vec<_>>(),
+            [1, 2, 3, 4]
+        );
         let text = t.text("The Winter League");
         assert!(text.contains("  1  Carl   "), "{text}");
-        assert!(text.lines().nth(2).unwrap().contains("Points  Rating"), "{text}");
+        assert!(
+            text.lines().nth(2).unwrap().contains("Points  Rating"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -256,13 +284,22 @@ mod tests {
             &s,
             &[
                 Entry::Bye { member: 3 },
-                Entry::Game { first: 0, second: 1, score: Score::BothForfeited },
+                Entry::Game {
+                    first: 0,
+                    second: 1,
+                    score: Score::BothForfeited,
+                },
             ],
         );
         assert_eq!(t.lines[0].name, "Dora");
-        assert_eq!((t.lines[0].points, t.lines[0].byes, t.lines[0].played), (1, 1, 0));
+        assert_eq!(
+            (t.lines[0].points, t.lines[0].byes, t.lines[0].played),
+            (1, 1, 0)
+        );
         // Nobody scored in the double forfeit, and no rating moved.
-        assert!(t.lines[1..].iter().all(|l| l.points == 0 && l.rating == 1500.0 && l.rank == 2));
+        assert!(t.lines[1..]
+            .iter()
+            .all(|l| l.points == 0 && l.rating == 1500.0 && l.rank == 2));
         assert_eq!(t.entrants()[3].byes, 1);
     }
 

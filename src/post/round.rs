@@ -554,7 +554,10 @@ fn play_round(
     let to_game_master = next.game_master.is_some();
     let mut extra = resolved.extra;
     if let Some(result) = resolved.result.filter(|_| resolved.ended) {
-        extra.insert(GameResult::REPORT_KEY.into(), serde_json::to_value(result).map_err(|e| PostError::Corrupt(e.to_string()))?);
+        extra.insert(
+            GameResult::REPORT_KEY.into(),
+            serde_json::to_value(result).map_err(|e| PostError::Corrupt(e.to_string()))?,
+        );
     }
     if to_game_master {
         extra.insert("to_game_master".into(), Json::Bool(true));
@@ -865,5 +868,9 @@ pub fn release_report(
         )?;
     }
     rounds::release(tx, game.id(), round)?;
+    // The last report is out: a league game's result goes to its league.
+    if rep.ended {
+        super::league::game_ended(tx, config, game, &rep, now)?;
+    }
     Ok(())
 }

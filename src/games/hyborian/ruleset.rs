@@ -191,11 +191,9 @@ fn outcome(
     let verdict = scenario.map(|s| scenario::assess(s, table, last));
     let decided = verdict.as_ref().is_some_and(|v| v.winner.is_some());
     let ended = last || standing < 2 || decided;
-    let result = ended.then(|| {
-        match verdict.as_ref().and_then(|v| v.winner.clone()) {
-            Some(side) => GameResult::Won { side },
-            None => GameResult::Drawn,
-        }
+    let result = ended.then(|| match verdict.as_ref().and_then(|v| v.winner.clone()) {
+        Some(side) => GameResult::Won { side },
+        None => GameResult::Drawn,
     });
     let victory = verdict
         .map(|v| {
