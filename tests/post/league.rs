@@ -400,3 +400,11 @@ fn hostile_league_files_are_refused_with_reasons() {
         "{e}"
     );
 }
+
+#[test]
+fn the_shipped_example_league_file_reads() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/leagues/winter.toml");
+    let loaded = league::load(&path).unwrap();
+    assert_eq!(loaded.file.members.len(), 5);
+    assert_eq!(loaded.games.len(), 2);
+}
