@@ -668,7 +668,19 @@ fn record(
         .all(|b| b.score.is_some());
     let tag = match league.settings.mail_standings {
         MailStandings::Result => Some(format!("{game}:{}", score.code())),
-        MailStandings::Round if round_done => Some(format!("round-{}", board.round)),
+        // A corrected result mails the round's standings again; a result
+        // recorded again as it was does not.
+        MailStandings::Round if round_done => Some(format!(
+            "round-{}:{}",
+            board.round,
+            league
+                .boards
+                .iter()
+                .filter(|b| b.round == board.round)
+                .map(|b| b.score.as_deref().unwrap_or("-"))
+                .collect::<Vec<_>>()
+                .join(",")
+        )),
         MailStandings::Round => None,
     };
     if let Some(tag) = tag {

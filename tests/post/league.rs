@@ -288,6 +288,24 @@ fn a_league_of_four_is_paired_played_by_mail_scored_mailed_and_exported() {
             1
         );
     }
+    // A correction mails the round's standings again, with the new result.
+    let corrected = league::enter_result(
+        &mut club.po,
+        "winter",
+        "winter-2-2",
+        &["forfeit".into(), "both".into()],
+        true,
+        club.now,
+    )
+    .unwrap();
+    assert!(corrected.ends_with("both forfeited"), "{corrected}");
+    let mails = club.mails_to("anna@club.example", "[winter] Standings after round 2");
+    assert_eq!(mails.len(), 2);
+    assert!(
+        mails[1].contains("both forfeited (entered by the moderator)"),
+        "{}",
+        mails[1]
+    );
 
     // The web page: the standings, each member's games linked to their archive.
     let site = dir.path().join("site");
