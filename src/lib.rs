@@ -10,6 +10,7 @@ pub mod dice;
 pub mod envelope;
 pub mod games;
 pub mod geometry;
+pub mod league;
 pub mod mail;
 pub mod names;
 pub mod pleasantry;
@@ -33,7 +34,7 @@ mod layers {
             "envelope",
             "geometry",
         ],
-        &["games", "report", "case"],
+        &["games", "report", "case", "league"],
         &["store", "mail", "config"],
         &["post"],
         &["demo"],

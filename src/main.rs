@@ -73,6 +73,11 @@ enum Command {
         #[command(subcommand)]
         command: CampaignCommand,
     },
+    /// Club leagues: set one up from a league file, pair its rounds, enter results, show and export the standings.
+    League {
+        #[command(subcommand)]
+        command: LeagueCommand,
+    },
     /// Armies: check an army file against the book's rules for buying armies, or propose one.
     Army {
         #[command(subcommand)]
@@ -254,6 +259,52 @@ enum ArmyCommand {
 }
 
 #[derive(Subcommand)]
+enum LeagueCommand {
+    /// Store a league from its league file (see docs/leagues.md): members, game files, pairing, points, rating.
+    New {
+        /// The league file.
+        file: PathBuf,
+    },
+    /// Pair the next round and create its games; every player gets a welcome by mail.
+    Pair {
+        /// The league id.
+        league: String,
+        /// The moderator's pairings for this round, one line a game: 'Anna v Bob', 'bye Carl'.
+        #[arg(long)]
+        pairs: Option<PathBuf>,
+    },
+    /// The standings: points, results and ratings, with every round's games.
+    Standings {
+        /// The league id.
+        league: String,
+        /// As JSON, for tools.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Enter the result of an ended league game: `win SIDE`, `draw`, `forfeit SIDE`, `forfeit both`.
+    Result {
+        /// The league id.
+        league: String,
+        /// The game id (LEAGUE-ROUND-BOARD).
+        game: String,
+        /// The result, such as: win koth
+        #[arg(required = true, num_args = 1..)]
+        result: Vec<String>,
+        /// Replace a result already recorded.
+        #[arg(long)]
+        correct: bool,
+    },
+    /// Write the league's web page (standings, each member's games) and every game's archive.
+    Export {
+        /// The league id.
+        league: String,
+        /// The folder to write (created).
+        #[arg(long)]
+        html: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
 enum GameCommand {
     /// Create a game from a game file and mail every player a welcome with their password.
     New {
@@ -426,6 +477,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             });
         }
         Command::Campaign { command } => return campaign(&cli.config, command),
+        Command::League { command } => league(&cli.config, command)?,
         Command::Army { command } => {
             let (text, code) = match command {
                 ArmyCommand::Check { file } => {
@@ -496,6 +548,69 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `umpire league ...`: the league moderator's commands.
+fn league(config: &std::path::Path, command: LeagueCommand) -> Result<()> {
+    use umpire::post::league;
+    match command {
+        LeagueCommand::New { file } => {
+            let loaded = league::load(&file)?;
+            let mut po = open(config)?;
+            league::create(&mut po, &loaded, Utc::now())?;
+            println!(
+                "league {} created with {} members; `umpire league pair {}` makes round 1's games",
+                loaded.file.id,
+                loaded.file.members.len(),
+                loaded.file.id
+            );
+        }
+        LeagueCommand::Pair { league: id, pairs } => {
+            let list = pairs
+                .map(|p| {
+                    std::fs::read_to_string(&p)
+                        .with_context(|| format!("reading {}", p.display()))
+                        .map(|text| (text, p.display().to_string()))
+                })
+                .transpose()?;
+            let mut po = open(config)?;
+            print!(
+                "{}",
+                league::pair(
+                    &mut po,
+                    &id,
+                    list.as_ref().map(|(t, f)| (t.as_str(), f.as_str())),
+                    Utc::now()
+                )?
+            );
+        }
+        LeagueCommand::Standings { league: id, json } => {
+            let mut po = open(config)?;
+            if json {
+                println!("{}", league::standings_json(&mut po, &id)?);
+            } else {
+                print!("{}", league::standings_text(&mut po, &id)?);
+            }
+        }
+        LeagueCommand::Result {
+            league: id,
+            game,
+            result,
+            correct,
+        } => {
+            let mut po = open(config)?;
+            let words = league::enter_result(&mut po, &id, &game, &result, correct, Utc::now())?;
+            println!("{game}: {words}; the standings mail is in the outbox when it is due (run `umpire send`)");
+        }
+        LeagueCommand::Export { league: id, html } => {
+            let n = league::export(&mut open(config)?, &id, &html)?;
+            println!(
+                "the league page and {n} games written to {}",
+                html.join("index.html").display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// `umpire campaign ...`: the secretary's commands.

@@ -20,6 +20,7 @@ mod game;
 pub mod gamefile;
 mod guard;
 mod handle;
+pub mod league;
 pub mod outbox;
 pub mod password;
 mod pending;
@@ -73,6 +74,9 @@ pub enum PostError {
     /// A game file umpire will not start a game from (a first deadline past).
     #[error("{0}")]
     NotStarted(String),
+    /// A league file, pairing or result umpire will not take, saying why.
+    #[error("{0}")]
+    League(String),
 }
 
 /// The umpire's mail service over one store.

@@ -23,6 +23,8 @@ pub enum Kind {
     /// A note to a moderator: a message or round that could not be handled,
     /// a side locked after wrong passwords.
     Notice,
+    /// A league's standings, or a member's bye, mailed to its members.
+    League,
 }
 
 impl Kind {
@@ -36,6 +38,7 @@ impl Kind {
             Kind::Report => "report",
             Kind::Draft => "draft",
             Kind::Notice => "notice",
+            Kind::League => "league",
         }
     }
 

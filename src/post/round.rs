@@ -9,7 +9,7 @@ use super::outbox::{self, Kind};
 use super::{audit, password, templates, PostError};
 use crate::config::Config;
 use crate::dice::{ModeratorDice, SeededDice};
-use crate::games::{self, Json, RoundInput, Setup, GAME_MASTER};
+use crate::games::{self, GameResult, Json, RoundInput, Setup, GAME_MASTER};
 use crate::mail::compose::{Attachment, AutoSubmitted, Inline, Outgoing};
 use crate::mail::quote::umpire_mark_line;
 use crate::report::{capitalize_first, picture, RoundReport};
@@ -573,6 +573,12 @@ fn play(
     // names the seeds of the rounds that led to it.
     let to_game_master = next.game_master.is_some();
     let mut extra = resolved.extra;
+    if let Some(result) = resolved.result.filter(|_| resolved.ended) {
+        extra.insert(
+            GameResult::REPORT_KEY.into(),
+            serde_json::to_value(result).map_err(|e| PostError::Corrupt(e.to_string()))?,
+        );
+    }
     if to_game_master {
         extra.insert("to_game_master".into(), Json::Bool(true));
     } else {
@@ -1005,5 +1011,9 @@ pub fn release_report(
         )?;
     }
     rounds::release(tx, game.id(), round)?;
+    // The last report is out: a league game's result goes to its league.
+    if rep.ended {
+        super::league::game_ended(tx, config, game, &rep, now)?;
+    }
     Ok(())
 }

@@ -12,6 +12,7 @@
 pub mod campaigns;
 pub mod deferred;
 pub mod games;
+pub mod leagues;
 pub mod messages;
 pub mod outbox;
 pub mod rounds;

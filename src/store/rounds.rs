@@ -274,3 +274,17 @@ pub fn remind_once(c: &Connection, game: &str, round: u32, side: &str) -> Result
         .execute(params![game, round, side])?;
     Ok(n == 1)
 }
+
+/// Every played round of a game, in order: its number, who was to write
+/// (JSON list; none in a database older than migration 5) and its report (JSON), for reading who sent no orders.
+///
+/// # Errors
+/// On database errors.
+pub fn played_writers(c: &Connection, game: &str) -> Result<Vec<(u32, Option<String>, String)>> {
+    Ok(c
+        .prepare_cached(
+            "SELECT round, writers, report FROM rounds WHERE lower(game_id) = lower(?1) AND report IS NOT NULL ORDER BY round",
+        )?
+        .query_map([game], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?)
+}

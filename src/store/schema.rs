@@ -259,4 +259,45 @@ CREATE TABLE deferred (
 );
 CREATE INDEX deferred_round ON deferred(game_id, round);
 "#,
+    // 11: club leagues (issue 24): the league and its rules (JSON of
+    // `league::Settings`), the game files it plays (JSON list of paths), its
+    // members by seat (seeding order), and each round's boards: a game (or a
+    // bye, game_id NULL), who plays which side, and the result once recorded
+    // (`league::Score` code, or 'bye'), numbered in the order recorded so
+    // ratings replay the same way every time.
+    r#"
+CREATE TABLE leagues (
+    id         TEXT PRIMARY KEY,
+    name       TEXT NOT NULL,
+    moderator  TEXT NOT NULL,
+    settings   TEXT NOT NULL,
+    games      TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE league_members (
+    league_id TEXT NOT NULL REFERENCES leagues(id),
+    seat      INTEGER NOT NULL,
+    name      TEXT NOT NULL,
+    address   TEXT NOT NULL,
+    prefers   TEXT,
+    timezone  TEXT,
+    PRIMARY KEY (league_id, seat)
+);
+CREATE TABLE league_games (
+    league_id   TEXT NOT NULL REFERENCES leagues(id),
+    round       INTEGER NOT NULL,
+    board       INTEGER NOT NULL,
+    game_id     TEXT REFERENCES games(id),
+    first_seat  INTEGER NOT NULL,
+    second_seat INTEGER,
+    first_side  TEXT,
+    second_side TEXT,
+    score       TEXT,
+    how         TEXT,
+    recorded    INTEGER,
+    recorded_at TEXT,
+    PRIMARY KEY (league_id, round, board)
+);
+CREATE UNIQUE INDEX league_games_game ON league_games(game_id);
+"#,
 ];

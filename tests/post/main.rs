@@ -1,4 +1,4 @@
-//! The post office on real SQLite files: handling, hostile and fuzzed mail, DKIM, a whole game's life, concurrent ingest, crash safety, the mail corpus, the web export and real mail servers.
+//! The post office on real SQLite files: handling, hostile and fuzzed mail, DKIM, a whole game's life, leagues, concurrent ingest, crash safety, the mail corpus, the web export and real mail servers.
 //! One test binary for the lot (build time): each file is a module.
 
 #[path = "../common/mod.rs"]
@@ -11,6 +11,7 @@ mod dkim;
 mod fuzz;
 mod hostile;
 mod ingest_concurrent;
+mod league;
 mod lifecycle;
 mod mail_corpus;
 mod office;

@@ -688,6 +688,7 @@ impl Ruleset for FrAncients {
                     summary_title: format!("The table where {phase} waits"),
                     victory: Vec::new(),
                     ended: false,
+                    result: None,
                     extra: serde_json::Map::new(),
                 })
             }
@@ -742,6 +743,10 @@ impl Ruleset for FrAncients {
                     summary_title,
                     victory,
                     ended,
+                    // Why the battle ended is the pack's text, not a
+                    // winner: a league's moderator enters the result
+                    // (docs/rulings/league.md, LG-6).
+                    result: None,
                     extra,
                 })
             }

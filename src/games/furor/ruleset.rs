@@ -16,7 +16,7 @@
 //! Campus Mauriacus). Commanders sealed by the scenario are shown to no
 //! one until every side has set up.
 
-use super::board::{Board, SideId, Status, UnitId};
+use super::board::{Board, Outcome, SideId, Status, UnitId};
 use super::events::Event;
 use super::hex::Hex;
 use super::options::FirstPlayerRoll;
@@ -34,7 +34,8 @@ use crate::case::CaseOutcome;
 use crate::diagnostic::{Diagnostic, Rendered};
 use crate::dice::{DieKind, Recorded, SeededDice};
 use crate::games::{
-    Checked, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup, Welcome,
+    Checked, GameResult, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup,
+    Welcome,
 };
 use crate::report::{RoundReport, Section};
 use serde::de::DeserializeOwned;
@@ -517,6 +518,7 @@ fn resolve_setup(
             summary_title,
             victory: Vec::new(),
             ended: false,
+            result: None,
             extra,
         });
     }
@@ -561,6 +563,7 @@ fn resolve_setup(
         summary_title,
         victory: Vec::new(),
         ended: false,
+        result: None,
         extra,
         state: json(&state)?,
     })
@@ -909,6 +912,11 @@ impl Ruleset for FurorBarbarus {
         let mut extra = serde_json::Map::new();
         extra.insert("charged".into(), json(&chargers(&r.events))?);
         let ended = r.board.is_over();
+        // A minor victory is a win as much as a major one (LG-6).
+        let result = r.board.outcome.as_ref().map(|o| match o {
+            Outcome::Major(s) | Outcome::Minor(s) => GameResult::Won { side: s.0.clone() },
+            Outcome::Tie => GameResult::Drawn,
+        });
         let summary = summary(&r.board);
         let events = json(&r.events)?;
         let summary_title = if ended {
@@ -925,6 +933,7 @@ impl Ruleset for FurorBarbarus {
             summary_title,
             victory,
             ended,
+            result,
             extra,
         })
     }

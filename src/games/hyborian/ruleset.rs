@@ -18,7 +18,8 @@ use crate::case::CaseOutcome;
 use crate::diagnostic::Rendered;
 use crate::dice::DieKind;
 use crate::games::{
-    Checked, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup, Welcome,
+    Checked, GameResult, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup,
+    Welcome,
 };
 use crate::report::RoundReport;
 use serde::de::DeserializeOwned;
@@ -168,13 +169,14 @@ fn units_text(table: &Table, scenario: Option<&Scenario>, side: &str) -> (String
     (s, example)
 }
 
-/// The victory standing and whether the battle is over after `played`.
+/// The victory standing, whether the battle is over after `played`, and
+/// its result once it is (the scenario's winner, or a draw).
 fn outcome(
     table: &Table,
     scenario: Option<&Scenario>,
     played: u32,
     last_turn: u32,
-) -> (Vec<String>, bool) {
+) -> (Vec<String>, bool, Option<GameResult>) {
     // The battle ends after its last turn, or when a side has nothing left on the table.
     let standing = table
         .sides()
@@ -189,6 +191,10 @@ fn outcome(
     let verdict = scenario.map(|s| scenario::assess(s, table, last));
     let decided = verdict.as_ref().is_some_and(|v| v.winner.is_some());
     let ended = last || standing < 2 || decided;
+    let result = ended.then(|| match verdict.as_ref().and_then(|v| v.winner.clone()) {
+        Some(side) => GameResult::Won { side },
+        None => GameResult::Drawn,
+    });
     let victory = verdict
         .map(|v| {
             let mut lines = v.reasons;
@@ -200,7 +206,7 @@ fn outcome(
             lines
         })
         .unwrap_or_default();
-    (victory, ended)
+    (victory, ended, result)
 }
 
 impl Ruleset for HyborianAge {
@@ -375,7 +381,7 @@ impl Ruleset for HyborianAge {
         let result = resolve_turn(&table, &orders, &options, input.dice, StopAfter::Turn)
             .map_err(|e| RulesetError::Engine(e.to_string()))?;
         let scenario = scenario::load(input.setup).ok().and_then(|l| l.scenario);
-        let (victory, ended) = outcome(
+        let (victory, ended, game_result) = outcome(
             &result.table,
             scenario.as_ref(),
             table.turn,
@@ -393,6 +399,7 @@ impl Ruleset for HyborianAge {
             dice,
             victory,
             ended,
+            result: game_result,
             extra,
         })
     }
