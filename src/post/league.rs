@@ -560,7 +560,9 @@ pub(crate) fn game_ended(
     let Some((lid, board)) = rows::of_game(tx, game.id())? else {
         return Ok(());
     };
-    if board.score.is_some() {
+    // A result stands, unless this report corrects the one it came from
+    // (the moderator's READJUDICATE, ruling P20).
+    if board.score.is_some() && !rep.extra.contains_key("readjudicated") {
         return Ok(());
     }
     let league = League::load(tx, &lid)?;
