@@ -15,6 +15,7 @@ pub mod names;
 pub mod pleasantry;
 pub mod post;
 pub mod report;
+pub mod sim;
 pub mod store;
 
 /// The layers of the crate, lowest first (ARCHITECTURE.md, "Invariants"):
@@ -32,6 +33,7 @@ mod layers {
             "dice",
             "envelope",
             "geometry",
+            "sim",
         ],
         &["games", "report", "case"],
         &["store", "mail", "config"],
