@@ -691,7 +691,7 @@ fn retreat_lines(
                 continue;
             }
         }
-        let mut hexes: Vec<(bool, i16, std::cmp::Reverse<u8>, std::cmp::Reverse<usize>, Hex)> = at
+        let mut ranked: Vec<(bool, i16, std::cmp::Reverse<u8>, std::cmp::Reverse<usize>, Hex)> = at
             .neighbours()
             .into_iter()
             .filter(|n| board.map.contains(*n) && board.map.passable(at, *n))
@@ -717,8 +717,8 @@ fn retreat_lines(
                 )
             })
             .collect();
-        hexes.sort();
-        let chosen: Vec<Hex> = hexes
+        ranked.sort();
+        let chosen: Vec<Hex> = ranked
             .into_iter()
             .take(d.retreat_hexes)
             .map(|x| x.4)
