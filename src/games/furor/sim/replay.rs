@@ -54,7 +54,7 @@ fn turn_of(p: &PlayerTurn<'_>) -> Turn {
     );
     let understood: Vec<&str> = p.checked.understood.iter().map(|(_, l)| l.as_str()).collect();
     let orders = format!(
-        "# the {} general's orders for turn {}, as written\n{}\n# as the umpire read them\n{}\n\n# the other general's standing reactions, as written\n{}",
+        "# the orders of the {} general for turn {}, as written\n{}\n# as the umpire read them\n{}\n\n# the other general's standing reactions, as written\n{}",
         p.side,
         p.before.turn,
         p.orders.trim_end(),

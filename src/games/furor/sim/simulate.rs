@@ -252,10 +252,10 @@ impl Summary {
         let w = self
             .armies
             .iter()
-            .map(|e| e.side.len() + 24)
+            .map(|e| e.side.len() + 28)
             .max()
-            .unwrap_or(30)
-            .max(30);
+            .unwrap_or(36)
+            .max(36);
         let row = |out: &mut String, label: String, e: &Estimate| {
             let _ = writeln!(out, "{label:<w$} {:>7}  {}", e.count, pct(e));
         };
