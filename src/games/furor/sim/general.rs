@@ -25,6 +25,9 @@
 //! - **attacks**, best odds first, each with the fewest attackers that
 //!   keep its column, a `min` so a changed board skips it, an `advance`
 //!   (with the commander if he stands there) or `no advance`;
+//! - **impetuous routes** (Campus Mauriacus rule 6): for an enemy
+//!   impetuous unit its archers fire upon, the path of its rush, into open
+//!   ground next to as much of the army's strength as it can be brought;
 //! - **retreat preferences** for every unit that may have to fall back:
 //!   out of enemy zones, towards the army's home edge, good ground first
 //!   for a cautious general.
@@ -237,6 +240,8 @@ struct Plan<'a> {
     charges: BTreeMap<UnitId, UnitId>,
     waiting: bool,
     attack_at: Column,
+    /// Enemy units the attacks fire upon.
+    fired_on: BTreeSet<UnitId>,
 }
 
 /// The phasing side's orders for this player-turn on `board`, as the text
@@ -261,11 +266,13 @@ pub fn player_turn(board: &Board, options: &Options, style: Style) -> String {
         } else {
             doctrine.attack_at
         },
+        fired_on: BTreeSet::new(),
     };
     plan.feigned_flights();
     plan.march();
     plan.commanders();
     let attackers = plan.attacks();
+    plan.impetuous_routes();
     let mut text = plan.lines.join("\n");
     let retreats = retreat_lines(
         &plan.scratch,
@@ -565,11 +572,63 @@ impl Plan<'_> {
             let t = b.get(&target).clone();
             let with = self.trim(&t, with, column);
             used.extend(with.iter().map(|a| a.unit.clone()));
+            if with.iter().any(|a| a.fire) {
+                self.fired_on.insert(target.clone());
+            }
             done.insert(target.clone());
             out.push(self.attack_line(&t, &with, worth));
         }
         self.lines.extend(out);
         used
+    }
+
+    /// Campus Mauriacus rule 6 (O34): an enemy impetuous unit our archers
+    /// fire upon may rush at its closest enemy by the path we choose: into
+    /// open ground, next to as much of our strength as it can be brought
+    /// (the engine takes the path only if it is legal then, else its own).
+    fn impetuous_routes(&mut self) {
+        if !self.options.impetuousness {
+            return;
+        }
+        let b = &self.scratch;
+        let mut out = Vec::new();
+        for id in &self.fired_on {
+            let t = b.get(id);
+            let Some(th) = t.hex.filter(|_| t.has(Mark::Impetuous)) else {
+                continue;
+            };
+            if zoc::adjacent_enemies(b, &t.side, th).next().is_some() {
+                continue;
+            }
+            let Some(closest) = enemies(b, &t.side)
+                .filter_map(|e| e.hex)
+                .min_by_key(|h| (h.distance(th), *h))
+            else {
+                continue;
+            };
+            let start = Start::fresh(b, t, th);
+            let best = reachable(b, self.options, t, start)
+                .into_iter()
+                .filter(|(h, _)| h.distance(closest) < th.distance(closest))
+                .filter(|(_, (_, p))| {
+                    check_walk(b, self.options, t, start, p).is_ok_and(|w| !w.zoc_test)
+                })
+                .max_by_key(|(h, (_, p))| {
+                    let around: u16 = zoc::adjacent_enemies(b, &t.side, *h)
+                        .map(|u| u16::from(u.current_strength()))
+                        .sum();
+                    (
+                        around,
+                        std::cmp::Reverse(b.map.terrain(*h).column_shift()),
+                        std::cmp::Reverse(p.len()),
+                        std::cmp::Reverse(*h),
+                    )
+                });
+            if let Some((_, (_, path))) = best {
+                out.push(format!("impetuous {id} by {}", hexes(&path)));
+            }
+        }
+        self.lines.extend(out);
     }
 
     /// Every unit that can join an attack on `t` now (chargers only on
