@@ -76,8 +76,13 @@ fn campus_mauriacus(c: &mut Criterion) {
 
 fn generals(c: &mut Criterion) {
     for name in umpire::games::furor::scenario::SCENARIOS {
-        let m = Matchup::new(name, [Style::Aggressive, Style::Cautious], Options::default(), None)
-            .unwrap();
+        let m = Matchup::new(
+            name,
+            [Style::Aggressive, Style::Cautious],
+            Options::default(),
+            None,
+        )
+        .unwrap();
         let seed = BattleSeed::of_run(1, 0);
         let o = game::play(&m, seed, &mut |_| {}).unwrap();
         assert!(o.refusals.is_empty(), "{name}: {:?}", o.refusals);

@@ -195,7 +195,11 @@ impl SimulateArgs {
         let scenario = self.scenario.ok_or(
             "--game furor plays a shipped scenario: --scenario campus-mauriacus, soissons, tolbiac or vouille",
         )?;
-        if !self.armies.is_empty() || self.card.is_some() || self.fairness || !self.nations.is_empty() {
+        if !self.armies.is_empty()
+            || self.card.is_some()
+            || self.fairness
+            || !self.nations.is_empty()
+        {
             return Err("--game furor plays a scenario's own armies: no armies, --card, --fairness or --nations".into());
         }
         Ok(umpire::games::furor::sim::cli::Request {

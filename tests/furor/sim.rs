@@ -26,26 +26,47 @@ fn the_generals_orders_are_never_refused_on_any_scenario() {
             for i in 0..3 {
                 let o = play(&m, BattleSeed::of_run(23, i), &mut |_| {}).unwrap();
                 games += 1;
-                assert!(o.turns >= 1 && o.turns <= m.turns(), "{name}: {} turns", o.turns);
+                assert!(
+                    o.turns >= 1 && o.turns <= m.turns(),
+                    "{name}: {} turns",
+                    o.turns
+                );
                 refused.extend(o.refusals.into_iter().map(|r| {
-                    format!("{name} {styles:?} game {i}, turn {} {}:\n{}", r.turn, r.side, r.diagnostic)
+                    format!(
+                        "{name} {styles:?} game {i}, turn {} {}:\n{}",
+                        r.turn, r.side, r.diagnostic
+                    )
                 }));
             }
         }
     }
     assert_eq!(games, 36);
-    assert!(refused.is_empty(), "{} refused:\n{}", refused.len(), refused.join("\n"));
+    assert!(
+        refused.is_empty(),
+        "{} refused:\n{}",
+        refused.len(),
+        refused.join("\n")
+    );
 }
 
 #[test]
 fn a_simulation_is_reproducible_and_independent_of_the_threads() {
-    let m = Matchup::new("vouille", [Style::Aggressive, Style::Cautious], Default::default(), None).unwrap();
+    let m = Matchup::new(
+        "vouille",
+        [Style::Aggressive, Style::Cautious],
+        Default::default(),
+        None,
+    )
+    .unwrap();
     let one = simulate(&m, 5, 6, 1, &|| {}).unwrap();
     let two = simulate(&m, 5, 6, 2, &|| {}).unwrap();
     assert_eq!(one, two);
     assert_eq!(one.json(), two.json());
     let other = simulate(&m, 6, 6, 2, &|| {}).unwrap();
-    assert_ne!(one.outcomes, other.outcomes, "another master seed, other games");
+    assert_ne!(
+        one.outcomes, other.outcomes,
+        "another master seed, other games"
+    );
     assert_eq!(one.games, 6);
     assert!(one.text().contains("95% interval"), "{}", one.text());
 }
@@ -64,21 +85,50 @@ fn the_two_styles_play_differently() {
             lost[k] += s.average_lost[0] + s.average_lost[1];
         }
     }
-    assert!(attacks[1] > attacks[0], "attacks per game: cautious {} aggressive {}", attacks[0], attacks[1]);
-    assert!(lost[1] > lost[0], "losses per game: cautious {} aggressive {}", lost[0], lost[1]);
+    assert!(
+        attacks[1] > attacks[0],
+        "attacks per game: cautious {} aggressive {}",
+        attacks[0],
+        attacks[1]
+    );
+    assert!(
+        lost[1] > lost[0],
+        "losses per game: cautious {} aggressive {}",
+        lost[0],
+        lost[1]
+    );
 }
 
 #[test]
 fn a_replay_reproduces_the_simulated_game() {
-    let m = Matchup::new("campus-mauriacus", [Style::Aggressive, Style::Cautious], Default::default(), Some(4)).unwrap();
+    let m = Matchup::new(
+        "campus-mauriacus",
+        [Style::Aggressive, Style::Cautious],
+        Default::default(),
+        Some(4),
+    )
+    .unwrap();
     let s = simulate(&m, 9, 2, 2, &|| {}).unwrap();
     let line = &s.outcomes[1];
     let r = replay(&m, line.seed.parse().unwrap()).unwrap();
-    assert_eq!(r.outcome, play(&m, BattleSeed::of_run(9, 1), &mut |_| {}).unwrap());
+    assert_eq!(
+        r.outcome,
+        play(&m, BattleSeed::of_run(9, 1), &mut |_| {}).unwrap()
+    );
     assert_eq!(r.outcome.turns, line.turns);
-    assert_eq!(r.outcome.winner.map(|w| m.sides[w].to_string()), line.winner);
+    assert_eq!(
+        r.outcome.winner.map(|w| m.sides[w].to_string()),
+        line.winner
+    );
     assert_eq!(r.turns.first().map(|t| t.number), Some(1));
-    assert!(r.turns.iter().all(|t| t.svg.starts_with("<svg") && t.report.contains("Army morale")));
+    assert!(r
+        .turns
+        .iter()
+        .all(|t| t.svg.starts_with("<svg") && t.report.contains("Army morale")));
     let last = r.turns.last().unwrap();
-    assert!(last.report.contains("The battle ended in turn"), "{}", last.report);
+    assert!(
+        last.report.contains("The battle ended in turn"),
+        "{}",
+        last.report
+    );
 }

@@ -111,9 +111,7 @@ pub fn matchup(req: &Request) -> Result<Matchup, SimError> {
             ))
         }
     };
-    let turns = req
-        .turns
-        .map(|t| u8::try_from(t).unwrap_or(u8::MAX));
+    let turns = req.turns.map(|t| u8::try_from(t).unwrap_or(u8::MAX));
     Ok(Matchup::new(&req.scenario, styles, options(req)?, turns)?)
 }
 
@@ -186,7 +184,11 @@ fn replay_to(req: &Request, m: &Matchup, seed: BattleSeed) -> Result<(String, i3
         m.scenario.name, m.styles[0], m.styles[1]
     );
     let verdict = match r.turns.last() {
-        Some(t) => t.report.lines().rev().find(|l| l.starts_with("The battle ended")),
+        Some(t) => t
+            .report
+            .lines()
+            .rev()
+            .find(|l| l.starts_with("The battle ended")),
         None => None,
     }
     .map_or_else(|| "The battle did not end.".to_string(), str::to_string);
@@ -205,7 +207,10 @@ fn replay_to(req: &Request, m: &Matchup, seed: BattleSeed) -> Result<(String, i3
             &dir.join(format!("{stem}.png")),
             &crate::report::picture::png(&t.svg)?,
         )?;
-        write(&dir.join(format!("orders-{:02}.txt", t.number)), t.orders.as_bytes())?;
+        write(
+            &dir.join(format!("orders-{:02}.txt", t.number)),
+            t.orders.as_bytes(),
+        )?;
         let page = format!(
             "<!doctype html>\n<meta charset=\"utf-8\">\n<title>{0}</title>\n<h1>{0}</h1>\n<pre>{1}</pre>\n<img src=\"{stem}.png\" alt=\"the map after the player-turn\">\n<pre>{2}</pre>\n",
             crate::report::esc(&heading),

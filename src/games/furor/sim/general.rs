@@ -164,7 +164,10 @@ fn own<'a>(board: &'a Board, side: &'a SideId) -> impl Iterator<Item = &'a Unit>
 }
 
 fn nearest_enemy(board: &Board, side: &SideId, h: Hex) -> Option<u16> {
-    enemies(board, side).filter_map(|e| e.hex).map(|e| e.distance(h)).min()
+    enemies(board, side)
+        .filter_map(|e| e.hex)
+        .map(|e| e.distance(h))
+        .min()
 }
 
 /// Whether the scenario's condition at the end of the last turn, as the
@@ -222,7 +225,10 @@ fn engaged(board: &Board, options: &Options, side: &SideId, h: Hex) -> bool {
 }
 
 fn hexes(path: &[Hex]) -> String {
-    path.iter().map(Hex::to_string).collect::<Vec<_>>().join(" ")
+    path.iter()
+        .map(Hex::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// What the general is doing this player-turn.
@@ -310,15 +316,8 @@ impl Plan<'_> {
                 .collect();
             targets.sort();
             let found = targets.into_iter().map(|(_, t)| t).find(|t| {
-                feigned_flight::allowed(
-                    &self.scratch,
-                    self.options,
-                    &self.side,
-                    &id,
-                    t,
-                    &targeted,
-                )
-                .is_ok()
+                feigned_flight::allowed(&self.scratch, self.options, &self.side, &id, t, &targeted)
+                    .is_ok()
             });
             if let Some(t) = found {
                 self.lines.push(format!("{id}: feigned flight at {t}"));
@@ -345,7 +344,8 @@ impl Plan<'_> {
                 continue;
             }
             if let Some((target, path)) = self.best_charge(&u, at) {
-                self.lines.push(format!("{id}: charge {target} by {}", hexes(&path)));
+                self.lines
+                    .push(format!("{id}: charge {target} by {}", hexes(&path)));
                 self.go(&id, &path);
                 self.charges.insert(id, target);
                 continue;
@@ -382,8 +382,7 @@ impl Plan<'_> {
             }
             for dir in Direction::ALL {
                 let line = at.line(dir, usize::from(d));
-                if line.last() != Some(&th) || !line.iter().all(|h| self.scratch.map.contains(*h))
-                {
+                if line.last() != Some(&th) || !line.iter().all(|h| self.scratch.map.contains(*h)) {
                     continue;
                 }
                 let path = &line[..line.len() - 1];
@@ -443,7 +442,12 @@ impl Plan<'_> {
                 false
             } else {
                 let worst = worst_contact(&self.scratch, u, h).unwrap_or(Column::HalfOrLess);
-                worst >= if self.waiting { self.attack_at } else { d.contact_at }
+                worst
+                    >= if self.waiting {
+                        self.attack_at
+                    } else {
+                        d.contact_at
+                    }
             };
             let distance = nearest_enemy(&self.scratch, &self.side, h).unwrap_or(u16::MAX);
             let ground = if d.good_ground {
@@ -499,28 +503,25 @@ impl Plan<'_> {
                 &c,
                 Start::fresh(&self.scratch, &c, at),
             );
-            let mut best: Option<((bool, bool, bool, u8, std::cmp::Reverse<u16>), Vec<Hex>)> =
-                None;
-            for (h, (_, path)) in &reach {
-                let Some(u) = self
-                    .scratch
-                    .at(*h)
-                    .find(|u| u.side == c.side && u.is_combat())
-                else {
-                    continue;
-                };
-                let contact = engaged(&self.scratch, self.options, &self.side, *h);
-                let k = (
-                    followed.contains(h),
-                    morale::commands(self.options, &c, u),
-                    contact == self.doctrine.commander_in_front,
-                    u.current_strength(),
-                    std::cmp::Reverse(h.distance(at)),
-                );
-                if best.as_ref().is_none_or(|(bk, _)| k > *bk) {
-                    best = Some((k, path.clone()));
-                }
-            }
+            let best = reach
+                .iter()
+                .filter_map(|(h, (_, path))| {
+                    let u = self
+                        .scratch
+                        .at(*h)
+                        .find(|u| u.side == c.side && u.is_combat())?;
+                    let contact = engaged(&self.scratch, self.options, &self.side, *h);
+                    let k = (
+                        followed.contains(h),
+                        morale::commands(self.options, &c, u),
+                        contact == self.doctrine.commander_in_front,
+                        u.current_strength(),
+                        std::cmp::Reverse(h.distance(at)),
+                        std::cmp::Reverse(*h),
+                    );
+                    Some((k, path.clone()))
+                })
+                .max_by(|a, b| a.0.cmp(&b.0));
             if let Some((_, path)) = best {
                 self.lines.push(format!("{id}: move {}", hexes(&path)));
                 self.go(&id, &path);
@@ -551,8 +552,7 @@ impl Plan<'_> {
                     .iter()
                     .any(|a| self.charges.get(&a.unit) == Some(&t.id));
                 let better = best.as_ref().is_none_or(|(c, ch, id, _)| {
-                    (column, charged, std::cmp::Reverse(&t.id))
-                        > (*c, *ch, std::cmp::Reverse(id))
+                    (column, charged, std::cmp::Reverse(&t.id)) > (*c, *ch, std::cmp::Reverse(id))
                 });
                 if better {
                     best = Some((column, charged, t.id.clone(), with));
@@ -713,9 +713,10 @@ impl Plan<'_> {
         match charger.or(strongest) {
             Some(u) if self.doctrine.advance || charger.is_some() => {
                 let _ = write!(line, "; advance {}", u.id);
-                let commander = u
-                    .hex
-                    .is_some_and(|h| b.at(h).any(|c| c.kind == Kind::Commander && c.side == u.side));
+                let commander = u.hex.is_some_and(|h| {
+                    b.at(h)
+                        .any(|c| c.kind == Kind::Commander && c.side == u.side)
+                });
                 if commander && self.doctrine.advance {
                     line.push_str(" with commander");
                 }
@@ -750,7 +751,7 @@ fn retreat_lines(
                 continue;
             }
         }
-        let mut ranked: Vec<(bool, i16, std::cmp::Reverse<u8>, std::cmp::Reverse<usize>, Hex)> = at
+        let mut ranked: Vec<_> = at
             .neighbours()
             .into_iter()
             .filter(|n| board.map.contains(*n) && board.map.passable(at, *n))
@@ -801,9 +802,11 @@ pub fn standing(board: &Board, options: &Options, side: &SideId, style: Style) -
             .max_by_key(|u| (u.current_strength(), std::cmp::Reverse(u.id.clone())));
         match front {
             Some(u) => {
-                let commander = u
-                    .hex
-                    .is_some_and(|h| board.at(h).any(|c| c.kind == Kind::Commander && &c.side == side));
+                let commander = u.hex.is_some_and(|h| {
+                    board
+                        .at(h)
+                        .any(|c| c.kind == Kind::Commander && &c.side == side)
+                });
                 lines.push(format!(
                     "advance {}{}",
                     u.id,
@@ -853,10 +856,18 @@ mod tests {
                 for style in Style::ALL {
                     let text = player_turn(&board, &options, style);
                     let c = check(&text, first, &board, &options);
-                    assert!(!c.has_errors(), "{name} {first} {style}:\n{text}\n{:?}", c.diagnostics);
+                    assert!(
+                        !c.has_errors(),
+                        "{name} {first} {style}:\n{text}\n{:?}",
+                        c.diagnostics
+                    );
                     let text = standing(&board, &options, &other, style);
                     let c = check(&text, &other, &board, &options);
-                    assert!(!c.has_errors(), "{name} {other} {style}:\n{text}\n{:?}", c.diagnostics);
+                    assert!(
+                        !c.has_errors(),
+                        "{name} {other} {style}:\n{text}\n{:?}",
+                        c.diagnostics
+                    );
                 }
             }
         }

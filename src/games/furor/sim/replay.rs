@@ -52,7 +52,12 @@ fn turn_of(p: &PlayerTurn<'_>) -> Turn {
             caption,
         },
     );
-    let understood: Vec<&str> = p.checked.understood.iter().map(|(_, l)| l.as_str()).collect();
+    let understood: Vec<&str> = p
+        .checked
+        .understood
+        .iter()
+        .map(|(_, l)| l.as_str())
+        .collect();
     let orders = format!(
         "# the orders of the {} general for turn {}, as written\n{}\n# as the umpire read them\n{}\n\n# the other general's standing reactions, as written\n{}",
         p.side,

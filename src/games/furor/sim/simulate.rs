@@ -161,8 +161,7 @@ pub fn summarise(m: &Matchup, master: u64, outcomes: &[Outcome]) -> Summary {
                 let line = LossLine {
                     units: per(f64::from(t.units)),
                     steps_lost: per(f64::from(t.steps_lost)),
-                    steps_lost_percent: 100.0 * f64::from(t.steps_lost)
-                        / f64::from(t.steps.max(1)),
+                    steps_lost_percent: 100.0 * f64::from(t.steps_lost) / f64::from(t.steps.max(1)),
                     units_lost: per(f64::from(t.units_lost)),
                 };
                 (k, line)
@@ -171,10 +170,7 @@ pub fn summarise(m: &Matchup, master: u64, outcomes: &[Outcome]) -> Summary {
     });
     let conduct = [0, 1].map(|i| {
         let sum = |f: &dyn Fn(&Conduct) -> u32| {
-            per(outcomes
-                .iter()
-                .map(|o| f64::from(f(&o.conduct[i])))
-                .sum())
+            per(outcomes.iter().map(|o| f64::from(f(&o.conduct[i]))).sum())
         };
         ConductLine {
             attacks: sum(&|c| c.attacks),
@@ -277,7 +273,11 @@ impl Summary {
                 &self.decided.broke[i],
             );
         }
-        row(&mut out, "  both armies broke".into(), &self.decided.both_broke);
+        row(
+            &mut out,
+            "  both armies broke".into(),
+            &self.decided.both_broke,
+        );
         row(
             &mut out,
             "  neither: the last turn's condition".into(),
@@ -342,9 +342,9 @@ impl Summary {
         let firsts: Vec<(String, &GameLine)> = [Some(a.side.clone()), Some(b.side.clone()), None]
             .into_iter()
             .filter_map(|who| {
-                let what = who
-                    .as_ref()
-                    .map_or("the first tie".to_string(), |s| format!("the first win of the {s}"));
+                let what = who.as_ref().map_or("the first tie".to_string(), |s| {
+                    format!("the first win of the {s}")
+                });
                 self.outcomes
                     .iter()
                     .find(|o| o.winner == who)

@@ -2,7 +2,6 @@
 //! by, in one table. These are the generals' habits, not the book's rules
 //! (the rules' numbers are read from `rules`).
 
-
 pub use crate::sim::{Style, UnknownStyle};
 
 impl Style {
