@@ -16,6 +16,7 @@ pub mod names;
 pub mod pleasantry;
 pub mod post;
 pub mod report;
+pub mod sim;
 pub mod store;
 
 /// The layers of the crate, lowest first (ARCHITECTURE.md, "Invariants"):
@@ -33,6 +34,7 @@ mod layers {
             "dice",
             "envelope",
             "geometry",
+            "sim",
         ],
         &["games", "report", "case", "league"],
         &["store", "mail", "config"],

@@ -134,6 +134,9 @@ enum Command {
 /// `umpire simulate`: see docs/balance.md.
 #[derive(clap::Args)]
 struct SimulateArgs {
+    /// The rule set: `hyborian` (the Hyborean Age, the default) or `furor` (Furor Barbarus, with --scenario NAME of a shipped scenario).
+    #[arg(long, default_value = "hyborian")]
+    game: SimGame,
     /// Two armies: army files (*.toml) or nations' names with --points; none with --scenario (its own armies) or --fairness.
     armies: Vec<String>,
     /// Points for armies named by nation (the army proposer of `umpire army new`).
@@ -147,8 +150,8 @@ struct SimulateArgs {
     seed: u64,
     /// The generals: cautious or aggressive, for both or one each ("cautious,aggressive").
     #[arg(long, value_delimiter = ',')]
-    style: Vec<umpire::games::hyborian::sim::general::Style>,
-    /// Fight on a scenario file: in its zones with the armies named, or with its own armies.
+    style: Vec<umpire::sim::Style>,
+    /// Fight on a scenario file: in its zones with the armies named, or with its own armies; with --game furor a shipped scenario's name (campus-mauriacus, soissons, tolbiac, vouille).
     #[arg(long, conflicts_with = "card")]
     scenario: Option<PathBuf>,
     /// A terrain card of the deck (1-100); without it a card is drawn for each battle.
@@ -178,6 +181,45 @@ struct SimulateArgs {
     /// The folder replays and the fairness table are written to.
     #[arg(long)]
     out: Option<PathBuf>,
+}
+
+/// Which rule set `umpire simulate` plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum SimGame {
+    /// The Hyborean Age.
+    #[value(alias = "hyborean")]
+    Hyborian,
+    /// Furor Barbarus.
+    #[value(alias = "furor-barbarus")]
+    Furor,
+}
+
+impl SimulateArgs {
+    /// The Furor Barbarus request, or what the arguments say that it cannot take.
+    fn furor(self) -> Result<umpire::games::furor::sim::cli::Request, String> {
+        let scenario = self.scenario.ok_or(
+            "--game furor plays a shipped scenario: --scenario campus-mauriacus, soissons, tolbiac or vouille",
+        )?;
+        if !self.armies.is_empty()
+            || self.card.is_some()
+            || self.fairness
+            || !self.nations.is_empty()
+        {
+            return Err("--game furor plays a scenario's own armies: no armies, --card, --fairness or --nations".into());
+        }
+        Ok(umpire::games::furor::sim::cli::Request {
+            scenario: scenario.to_string_lossy().into_owned(),
+            games: self.battles,
+            seed: self.seed,
+            styles: self.style,
+            turns: self.turns,
+            options: self.options,
+            threads: self.threads,
+            json: self.json,
+            replay: self.replay,
+            out: self.out,
+        })
+    }
 }
 
 impl From<SimulateArgs> for umpire::games::hyborian::sim::cli::Request {
@@ -536,6 +578,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     po.retry_game(&what, Utc::now())?
                 ),
             }
+        }
+        Command::Simulate(args) if args.game == SimGame::Furor => {
+            let req = args.furor().map_err(|e| anyhow::anyhow!(e))?;
+            let (text, code) = umpire::games::furor::sim::cli::run(&req)?;
+            print!("{text}");
+            return Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)));
         }
         Command::Simulate(args) => {
             let (text, code) = umpire::games::hyborian::sim::cli::run(&args.into())?;

@@ -1,4 +1,4 @@
-//! Furor Barbarus: its orders, its guide, its properties, the demo and play by mail (crash safety included).
+//! Furor Barbarus: its orders, its guide, its properties, the demo, play by mail (crash safety included) and the generals of the balance lab.
 //! One test binary for the lot (build time): each file is a module.
 
 #[path = "../common/mod.rs"]
@@ -10,3 +10,4 @@ mod guide;
 mod invariants;
 mod orders;
 mod post;
+mod sim;

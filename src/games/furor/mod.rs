@@ -41,6 +41,7 @@ pub mod rules;
 pub mod ruleset;
 pub mod scenario;
 pub mod sequence;
+pub mod sim;
 pub mod sparring;
 pub mod special;
 pub mod victory;

@@ -8,9 +8,9 @@
 //! - [`battle`]: one battle from its seed: orders read by `orders::check_side`,
 //!   turns played by `adjudicate::resolve_turn`, the table judged by
 //!   `army::scenario::assess` ([`battle::Outcome`]);
-//! - [`seed`]: battle and turn seeds derived from one master seed;
+//! - [`seed`]: battle and turn seeds derived from one master seed (`crate::sim::seed`);
 //! - [`simulate`]: many battles on every core, counted ([`simulate::Summary`]);
-//! - [`stats`]: Wilson intervals;
+//! - [`stats`]: Wilson intervals (`crate::sim::stats`);
 //! - [`fairness`]: every pairing of nations at equal points;
 //! - [`replay`]: one battle's turn reports and pictures again;
 //! - [`cli`]: the command.
@@ -36,6 +36,7 @@ pub mod fairness;
 pub mod field;
 pub mod general;
 pub mod replay;
-pub mod seed;
 pub mod simulate;
-pub mod stats;
+
+/// Seeds and intervals are shared with every rule set's balance lab.
+pub use crate::sim::{seed, stats};

@@ -24,6 +24,7 @@ use super::field::Matchup;
 use super::seed::BattleSeed;
 use super::stats::{Estimate, Proportion};
 use crate::games::hyborian::army;
+use crate::sim::on_threads;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -116,14 +117,6 @@ pub fn simulate(
             .collect::<Result<Vec<Outcome>, BattleError>>()
     })?;
     Ok(summarise(m, master, &outcomes))
-}
-
-/// Run `work` on a pool of `threads` threads (0: rayon's default, one per core).
-pub(super) fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(work),
-        Err(_) => work(),
-    }
 }
 
 fn entrant(m: &Matchup, i: usize) -> Entrant {

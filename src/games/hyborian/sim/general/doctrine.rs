@@ -2,60 +2,15 @@
 //! by, in one table. These are the generals' habits, not the book's rules
 //! (the rules' numbers are read from `rules`).
 
-use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
-
-/// A general's temperament.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Style {
-    /// Holds a line outside bow range and lets the archers work, charges
-    /// only with the odds in its favour, keeps a quarter of the army in
-    /// reserve, and commits to the fight after a few turns.
-    Cautious,
-    /// Advances at once, charges whatever it can reach, keeps a small
-    /// reserve and commits it early.
-    Aggressive,
-}
+pub use crate::sim::{Style, UnknownStyle};
 
 impl Style {
-    pub const ALL: [Style; 2] = [Style::Cautious, Style::Aggressive];
-
-    pub fn code(self) -> &'static str {
-        match self {
-            Style::Cautious => "cautious",
-            Style::Aggressive => "aggressive",
-        }
-    }
-
     /// The numbers this style plays by.
     pub fn doctrine(self) -> &'static Doctrine {
         match self {
             Style::Cautious => &CAUTIOUS,
             Style::Aggressive => &AGGRESSIVE,
         }
-    }
-}
-
-impl fmt::Display for Style {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-/// A style that is not one of the generals'.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown general '{0}': the styles are cautious and aggressive")]
-pub struct UnknownStyle(pub String);
-
-impl FromStr for Style {
-    type Err = UnknownStyle;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Style::ALL
-            .into_iter()
-            .find(|st| st.code().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| UnknownStyle(s.to_string()))
     }
 }
 

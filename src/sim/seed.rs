@@ -8,7 +8,7 @@
 //! played in.
 //!
 //! ```
-//! use umpire::games::hyborian::sim::seed::BattleSeed;
+//! use umpire::sim::seed::BattleSeed;
 //! let a = BattleSeed::of_run(7, 0);
 //! assert_eq!(a, BattleSeed::of_run(7, 0));
 //! assert_ne!(a, BattleSeed::of_run(7, 1));

@@ -4,7 +4,7 @@
 //! interval of width zero).
 //!
 //! ```
-//! use umpire::games::hyborian::sim::stats::Proportion;
+//! use umpire::sim::stats::Proportion;
 //! let p = Proportion::new(5, 10);
 //! let (lo, hi) = p.interval();
 //! assert!((lo - 0.2366).abs() < 1e-4 && (hi - 0.7634).abs() < 1e-4);

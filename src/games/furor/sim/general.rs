@@ -1,0 +1,875 @@
+//! The generals: scripted players of Furor Barbarus. Each player-turn the
+//! phasing general looks at the board and writes its orders as order text
+//! — the language a player mails (docs/furor-barbarus/guide.md) — and the
+//! other general writes its standing reactions; both sheets then go
+//! through `orders::check`, as a player's mail does, so every game the
+//! generals play is a legal game.
+//!
+//! What a general writes, in the order of a sheet:
+//! - **feigned flights** (Campus Mauriacus rule 3): a unit with the mark
+//!   draws out an isolated enemy within reach, as its whole move, before
+//!   anyone else moves;
+//! - **charges** (§9.2): cavalry that may charge takes a straight line of
+//!   open hexes to an enemy in the open when the odds of the charge (with
+//!   the +2) are good enough for the style;
+//! - **moves**, nearest the enemy first: a unit already in an enemy zone
+//!   of control stays to fight; the others march by the legal routes
+//!   `movement::reachable` gives on a copy of the board moved as the
+//!   sheet goes (the same copy the checker keeps), and enter a zone of
+//!   control only where the odds they could make there are good enough;
+//!   a cautious army stands two hexes off, in good ground, and its archers
+//!   stay out of contact within range; a general whom the scenario's
+//!   last-turn condition favours waits if cautious;
+//! - **commanders** follow the unit they stand with, or join the strongest
+//!   unit they command within reach (never left alone);
+//! - **attacks**, best odds first, each with the fewest attackers that
+//!   keep its column, a `min` so a changed board skips it, an `advance`
+//!   (with the commander if he stands there) or `no advance`;
+//! - **impetuous routes** (Campus Mauriacus rule 6): for an enemy
+//!   impetuous unit its archers fire upon, the path of its rush, into open
+//!   ground next to as much of the army's strength as it can be brought;
+//! - **retreat preferences** for every unit that may have to fall back:
+//!   out of enemy zones, towards the army's home edge, good ground first
+//!   for a cautious general.
+//!
+//! The standing reactions for the other side's turn: retreat preferences,
+//! the defenders' advance (`advance UNIT with commander`, or `no advance`)
+//! and, at Vouillé, when the Bretons evade.
+//!
+//! ```
+//! use umpire::games::furor::orders::check::check;
+//! use umpire::games::furor::sim::general::{player_turn, standing};
+//! use umpire::games::furor::{options::Options, scenario::shipped};
+//! use umpire::sim::Style;
+//! let options = Options::default();
+//! let board = shipped("vouille").unwrap().start(&options, &Default::default(), &"visigoths".into()).unwrap();
+//! for style in Style::ALL {
+//!     let text = player_turn(&board, &options, style);
+//!     assert!(!check(&text, &"visigoths".into(), &board, &options).has_errors(), "{text}");
+//!     let text = standing(&board, &options, &"franks".into(), style);
+//!     assert!(!check(&text, &"franks".into(), &board, &options).has_errors(), "{text}");
+//! }
+//! ```
+//!
+//! A general is a pure function of the board: the same board gives the
+//! same sheet, so a game replays from its seed.
+
+use crate::games::furor::board::{Board, Outcome, Relation, Role, SideId, Unit, UnitId};
+use crate::games::furor::charge;
+use crate::games::furor::combat::{eligibility, strengths, Attacker};
+use crate::games::furor::hex::{Direction, Hex};
+use crate::games::furor::movement::{check_walk, reachable, Start};
+use crate::games::furor::options::Options;
+use crate::games::furor::rules::crt::{column_for, Column};
+use crate::games::furor::rules::{Kind, Mark};
+use crate::games::furor::special::feigned_flight;
+use crate::games::furor::{morale, victory, zoc};
+use crate::sim::Style;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+/// The numbers a style plays by: the generals' habits, not the book's
+/// rules (those are read from `rules` through the engine's functions).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Doctrine {
+    /// The least column (after terrain) the general attacks at; every
+    /// attack it writes carries it as its `min`.
+    pub attack_at: Column,
+    /// The same when the scenario's last-turn condition goes against it
+    /// and the last turns have come (`pressed_turns`).
+    pub pressed_attack_at: Column,
+    /// The least column a charge (with its +2, the charger alone) is worth.
+    pub charge_at: Column,
+    /// The least column a unit could make, with the friends already next
+    /// to the enemy, for it to march into an enemy zone of control.
+    pub contact_at: Column,
+    /// Turns from the end in which a general losing on time is pressed.
+    pub pressed_turns: u8,
+    /// While the scenario's condition at the last turn favours its army,
+    /// it stands and strikes only at `attack_at` from where it stands.
+    pub waits_when_ahead: bool,
+    /// Ends moves in good ground (a hex that shifts the odds for the
+    /// defender) when it costs no distance.
+    pub good_ground: bool,
+    /// Missile units stay out of enemy zones and fire from a distance.
+    pub archers_stand_off: bool,
+    /// Attackers advance after combat, and a commander goes along.
+    pub advance: bool,
+    /// Defenders advance into a hex an attacker left (a standing reaction).
+    pub defender_advance: bool,
+    /// The Bretons evade only at this column or worse for them (`None`: always).
+    pub evade_at: Option<Column>,
+    /// A commander joins a unit in contact (else one out of contact if he can).
+    pub commander_in_front: bool,
+    /// Retreat preferences: as many hexes as this, first first.
+    pub retreat_hexes: usize,
+}
+
+const CAUTIOUS: Doctrine = Doctrine {
+    attack_at: Column::TwoOne,
+    pressed_attack_at: Column::ThreeTwo,
+    charge_at: Column::TwoOne,
+    contact_at: Column::ThreeTwo,
+    pressed_turns: 2,
+    waits_when_ahead: true,
+    good_ground: true,
+    archers_stand_off: true,
+    advance: false,
+    defender_advance: false,
+    evade_at: None,
+    commander_in_front: false,
+    retreat_hexes: 3,
+};
+
+const AGGRESSIVE: Doctrine = Doctrine {
+    attack_at: Column::ThreeTwo,
+    pressed_attack_at: Column::OneOne,
+    charge_at: Column::OneOne,
+    contact_at: Column::OneOne,
+    pressed_turns: 3,
+    waits_when_ahead: false,
+    good_ground: false,
+    archers_stand_off: false,
+    advance: true,
+    defender_advance: true,
+    evade_at: Some(Column::ThreeOne),
+    commander_in_front: true,
+    retreat_hexes: 2,
+};
+
+impl Doctrine {
+    /// The numbers of a style.
+    pub fn of(style: Style) -> &'static Doctrine {
+        match style {
+            Style::Cautious => &CAUTIOUS,
+            Style::Aggressive => &AGGRESSIVE,
+        }
+    }
+}
+
+fn enemies<'a>(board: &'a Board, side: &'a SideId) -> impl Iterator<Item = &'a Unit> + 'a {
+    board.units.values().filter(move |e| {
+        e.is_on_map()
+            && e.hex.is_some()
+            && e.is_combat()
+            && board.relation(side, e) == Relation::Enemy
+    })
+}
+
+fn own<'a>(board: &'a Board, side: &'a SideId) -> impl Iterator<Item = &'a Unit> + 'a {
+    board
+        .units
+        .values()
+        .filter(move |u| &u.side == side && u.is_on_map() && u.hex.is_some())
+}
+
+fn nearest_enemy(board: &Board, side: &SideId, h: Hex) -> Option<u16> {
+    enemies(board, side)
+        .filter_map(|e| e.hex)
+        .map(|e| e.distance(h))
+        .min()
+}
+
+/// Whether the scenario's condition at the end of the last turn, as the
+/// losses stand, gives the side the game (O27 and §12 through `victory`).
+pub fn time_favours(board: &Board, side: &SideId) -> bool {
+    match victory::end_of_game(board) {
+        Outcome::Major(s) | Outcome::Minor(s) => &s == side,
+        Outcome::Tie => false,
+    }
+}
+
+fn turns_left(board: &Board) -> u8 {
+    board
+        .last_turn
+        .map_or(u8::MAX, |l| l.saturating_sub(board.turn))
+}
+
+/// The column a unit standing in `h` could make on `enemy`, with the
+/// friends already next to it: the engine's odds are for the attack
+/// phase, this is the marching estimate (full strengths, the defender's
+/// ground shift).
+fn contact_column(board: &Board, u: &Unit, h: Hex, enemy: &Unit) -> Column {
+    let Some(eh) = enemy.hex else {
+        return Column::HalfOrLess;
+    };
+    let friends: u16 = eh
+        .neighbours()
+        .into_iter()
+        .filter(|n| *n != h && Some(*n) != u.hex)
+        .flat_map(|n| board.at(n))
+        .filter(|f| f.side == u.side && f.is_combat() && f.id != u.id)
+        .map(|f| u16::from(f.current_strength()))
+        .sum();
+    let defence = u16::from(enemy.current_strength())
+        + board
+            .at(eh)
+            .filter(|c| c.kind == Kind::Commander && c.side == enemy.side)
+            .map(|c| u16::from(c.strength))
+            .sum::<u16>();
+    column_for(friends + u16::from(u.current_strength()), defence)
+        .shifted_left(board.map.terrain(eh).column_shift())
+}
+
+/// The worst column a unit in `h` could make on the enemies it would be
+/// next to (it must be able to fight each of them).
+fn worst_contact(board: &Board, u: &Unit, h: Hex) -> Option<Column> {
+    zoc::adjacent_enemies(board, &u.side, h)
+        .filter(|e| board.relation(&u.side, e) == Relation::Enemy)
+        .map(|e| contact_column(board, u, h, e))
+        .min()
+}
+
+fn engaged(board: &Board, options: &Options, side: &SideId, h: Hex) -> bool {
+    zoc::in_enemy_zoc(board, options, side, h)
+}
+
+fn hexes(path: &[Hex]) -> String {
+    path.iter()
+        .map(Hex::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What the general is doing this player-turn.
+struct Plan<'a> {
+    side: SideId,
+    options: &'a Options,
+    doctrine: &'static Doctrine,
+    /// The board as the sheet so far leaves it (as the checker keeps it).
+    scratch: Board,
+    lines: Vec<String>,
+    moved: BTreeSet<UnitId>,
+    /// Where the units that moved came from.
+    from: BTreeMap<UnitId, Hex>,
+    /// Allowed charges: charger and target.
+    charges: BTreeMap<UnitId, UnitId>,
+    waiting: bool,
+    attack_at: Column,
+    /// Enemy units the attacks fire upon.
+    fired_on: BTreeSet<UnitId>,
+}
+
+/// The phasing side's orders for this player-turn on `board`, as the text
+/// a player would mail (order lines only, no mail header).
+pub fn player_turn(board: &Board, options: &Options, style: Style) -> String {
+    let side = board.phasing().clone();
+    let doctrine = Doctrine::of(style);
+    let ahead = time_favours(board, &side);
+    let pressed = !ahead && turns_left(board) < doctrine.pressed_turns;
+    let mut plan = Plan {
+        side,
+        options,
+        doctrine,
+        scratch: board.clone(),
+        lines: Vec::new(),
+        moved: BTreeSet::new(),
+        from: BTreeMap::new(),
+        charges: BTreeMap::new(),
+        waiting: doctrine.waits_when_ahead && ahead,
+        attack_at: if pressed {
+            doctrine.pressed_attack_at
+        } else {
+            doctrine.attack_at
+        },
+        fired_on: BTreeSet::new(),
+    };
+    plan.feigned_flights();
+    plan.march();
+    plan.commanders();
+    let attackers = plan.attacks();
+    plan.impetuous_routes();
+    let mut text = plan.lines.join("\n");
+    let retreats = retreat_lines(
+        &plan.scratch,
+        options,
+        &plan.side,
+        doctrine,
+        Some(&attackers),
+    );
+    for l in retreats {
+        text.push('\n');
+        text.push_str(&l);
+    }
+    text.push('\n');
+    text
+}
+
+impl Plan<'_> {
+    /// Campus Mauriacus rule 3: each marked unit not in contact draws out
+    /// the nearest enemy the rule allows (the whole of its move).
+    fn feigned_flights(&mut self) {
+        let mut targeted = BTreeSet::new();
+        let marked: Vec<UnitId> = own(&self.scratch, &self.side)
+            .filter(|u| u.has(Mark::FeignedFlight) && u.is_combat())
+            .map(|u| u.id.clone())
+            .collect();
+        for id in marked {
+            let u = self.scratch.get(&id);
+            let Some(at) = u.hex else { continue };
+            if engaged(&self.scratch, self.options, &self.side, at) {
+                continue;
+            }
+            let mut targets: Vec<(u16, UnitId)> = enemies(&self.scratch, &self.side)
+                .filter_map(|e| e.hex.map(|h| (h.distance(at), e.id.clone())))
+                .filter(|(d, _)| *d >= 2)
+                .collect();
+            targets.sort();
+            let found = targets.into_iter().map(|(_, t)| t).find(|t| {
+                feigned_flight::allowed(&self.scratch, self.options, &self.side, &id, t, &targeted)
+                    .is_ok()
+            });
+            if let Some(t) = found {
+                self.lines.push(format!("{id}: feigned flight at {t}"));
+                targeted.insert(t);
+                self.moved.insert(id);
+            }
+        }
+    }
+
+    /// Charges and moves, the units nearest the enemy first.
+    fn march(&mut self) {
+        let mut movers: Vec<(u16, UnitId)> = own(&self.scratch, &self.side)
+            .filter(|u| u.is_combat() && !self.moved.contains(&u.id))
+            .filter_map(|u| {
+                let h = u.hex?;
+                Some((nearest_enemy(&self.scratch, &self.side, h)?, u.id.clone()))
+            })
+            .collect();
+        movers.sort();
+        for (_, id) in movers {
+            let u = self.scratch.get(&id).clone();
+            let Some(at) = u.hex else { continue };
+            if engaged(&self.scratch, self.options, &self.side, at) {
+                continue;
+            }
+            if let Some((target, path)) = self.best_charge(&u, at) {
+                self.lines
+                    .push(format!("{id}: charge {target} by {}", hexes(&path)));
+                self.go(&id, &path);
+                self.charges.insert(id, target);
+                continue;
+            }
+            if let Some(path) = self.best_move(&u, at) {
+                self.lines.push(format!("{id}: move {}", hexes(&path)));
+                self.go(&id, &path);
+            }
+        }
+    }
+
+    fn go(&mut self, id: &UnitId, path: &[Hex]) {
+        if let Some(from) = self.scratch.get(id).hex {
+            self.from.insert(id.clone(), from);
+        }
+        if let Some(&to) = path.last() {
+            self.scratch.get_mut(id).hex = Some(to);
+        }
+        self.moved.insert(id.clone());
+    }
+
+    /// The best charge the unit can make now, if its odds are worth it.
+    fn best_charge(&self, u: &Unit, at: Hex) -> Option<(UnitId, Vec<Hex>)> {
+        if !charge::may_charge(&self.scratch, u) {
+            return None;
+        }
+        let reach = usize::from(u.mp);
+        let mut best: Option<(Column, u16, UnitId, Vec<Hex>)> = None;
+        for t in enemies(&self.scratch, &self.side) {
+            let th = t.hex?;
+            let d = th.distance(at);
+            if d < 2 || usize::from(d) > reach + 1 || self.charges.values().any(|c| *c == t.id) {
+                continue;
+            }
+            for dir in Direction::ALL {
+                let line = at.line(dir, usize::from(d));
+                if line.last() != Some(&th) || !line.iter().all(|h| self.scratch.map.contains(*h)) {
+                    continue;
+                }
+                let path = &line[..line.len() - 1];
+                if charge::check(&self.scratch, self.options, u, path, &t.id).is_err()
+                    || check_walk(
+                        &self.scratch,
+                        self.options,
+                        u,
+                        Start::fresh(&self.scratch, u, at),
+                        path,
+                    )
+                    .is_err()
+                {
+                    continue;
+                }
+                let mut after = self.scratch.clone();
+                after.get_mut(&u.id).hex = path.last().copied();
+                let mut charges = self.charges.clone();
+                charges.insert(u.id.clone(), t.id.clone());
+                let me = [Attacker {
+                    unit: u.id.clone(),
+                    fire: false,
+                }];
+                if eligibility(&after, &self.side, after.get(&u.id), false, t).is_err() {
+                    continue;
+                }
+                let column = strengths(&after, self.options, &charges, t, &me).column;
+                let better = best.as_ref().is_none_or(|(c, bd, bid, _)| {
+                    (column, std::cmp::Reverse(d), std::cmp::Reverse(&t.id))
+                        > (*c, std::cmp::Reverse(*bd), std::cmp::Reverse(bid))
+                });
+                if better {
+                    best = Some((column, d, t.id.clone(), path.to_vec()));
+                }
+            }
+        }
+        let (column, _, target, path) = best?;
+        let worth = if self.waiting {
+            self.attack_at.max(self.doctrine.charge_at)
+        } else {
+            self.doctrine.charge_at
+        };
+        (column >= worth).then_some((target, path))
+    }
+
+    /// Where the unit goes: the hex of the doctrine's choice among those
+    /// it can reach, or `None` to stay.
+    fn best_move(&self, u: &Unit, at: Hex) -> Option<Vec<Hex>> {
+        let d = self.doctrine;
+        let archer = u.kind.is_missile() && d.archers_stand_off;
+        // Lower is better; `None`: the doctrine forbids ending there.
+        let key = |h: Hex, path: &[Hex]| {
+            let contact = engaged(&self.scratch, self.options, &self.side, h);
+            let allowed = if !contact {
+                !self.waiting || h == at
+            } else if archer {
+                false
+            } else {
+                let worst = worst_contact(&self.scratch, u, h).unwrap_or(Column::HalfOrLess);
+                worst
+                    >= if self.waiting {
+                        self.attack_at
+                    } else {
+                        d.contact_at
+                    }
+            };
+            let distance = nearest_enemy(&self.scratch, &self.side, h).unwrap_or(u16::MAX);
+            let ground = if d.good_ground {
+                self.scratch.map.terrain(h).column_shift()
+            } else {
+                0
+            };
+            allowed.then_some((
+                archer && distance > u.range,
+                distance,
+                std::cmp::Reverse(ground),
+                path.len(),
+                h,
+            ))
+        };
+        let stay = key(at, &[]);
+        let start = Start::fresh(&self.scratch, u, at);
+        let (best, path) = reachable(&self.scratch, self.options, u, start)
+            .into_iter()
+            .filter_map(|(h, (_, p))| key(h, &p).map(|k| (k, p)))
+            .min()?;
+        stay.is_none_or(|s| best < s).then_some(path)
+    }
+
+    /// Commanders stay with their stack: one whose unit stays stays; one
+    /// whose unit moved follows it if he can; one alone joins the
+    /// strongest unit he commands within reach (in contact or not, by the
+    /// style).
+    fn commanders(&mut self) {
+        let ids: Vec<UnitId> = own(&self.scratch, &self.side)
+            .filter(|c| c.kind == Kind::Commander)
+            .map(|c| c.id.clone())
+            .collect();
+        for id in ids {
+            let c = self.scratch.get(&id).clone();
+            let Some(at) = c.hex else { continue };
+            if self
+                .scratch
+                .at(at)
+                .any(|u| u.side == c.side && u.is_combat())
+            {
+                continue;
+            }
+            let followed: BTreeSet<Hex> = self
+                .from
+                .iter()
+                .filter(|(_, h)| **h == at)
+                .filter_map(|(m, _)| self.scratch.get(m).hex)
+                .collect();
+            let reach = reachable(
+                &self.scratch,
+                self.options,
+                &c,
+                Start::fresh(&self.scratch, &c, at),
+            );
+            let best = reach
+                .iter()
+                .filter_map(|(h, (_, path))| {
+                    let u = self
+                        .scratch
+                        .at(*h)
+                        .find(|u| u.side == c.side && u.is_combat())?;
+                    let contact = engaged(&self.scratch, self.options, &self.side, *h);
+                    let k = (
+                        followed.contains(h),
+                        morale::commands(self.options, &c, u),
+                        contact == self.doctrine.commander_in_front,
+                        u.current_strength(),
+                        std::cmp::Reverse(h.distance(at)),
+                        std::cmp::Reverse(*h),
+                    );
+                    Some((k, path.clone()))
+                })
+                .max_by(|a, b| a.0.cmp(&b.0));
+            if let Some((_, path)) = best {
+                self.lines.push(format!("{id}: move {}", hexes(&path)));
+                self.go(&id, &path);
+            }
+        }
+    }
+
+    /// The attacks, best odds first; the units that take part.
+    fn attacks(&mut self) -> BTreeSet<UnitId> {
+        let b = &self.scratch;
+        let mut used: BTreeSet<UnitId> = BTreeSet::new();
+        let mut done: BTreeSet<UnitId> = BTreeSet::new();
+        let mut out = Vec::new();
+        loop {
+            let mut best: Option<(Column, bool, UnitId, Vec<Attacker>)> = None;
+            for t in b.units.values().filter(|t| {
+                t.is_on_map()
+                    && t.hex.is_some()
+                    && t.kind != Kind::Commander
+                    && b.relation(&self.side, t) == Relation::Enemy
+                    && !done.contains(&t.id)
+            }) {
+                let Some(with) = self.attackers(t, &used) else {
+                    continue;
+                };
+                let column = strengths(b, self.options, &self.charges, t, &with).column;
+                let charged = with
+                    .iter()
+                    .any(|a| self.charges.get(&a.unit) == Some(&t.id));
+                let better = best.as_ref().is_none_or(|(c, ch, id, _)| {
+                    (column, charged, std::cmp::Reverse(&t.id)) > (*c, *ch, std::cmp::Reverse(id))
+                });
+                if better {
+                    best = Some((column, charged, t.id.clone(), with));
+                }
+            }
+            let Some((column, charged, target, with)) = best else {
+                break;
+            };
+            let worth = if charged {
+                self.doctrine.charge_at.min(self.attack_at)
+            } else {
+                self.attack_at
+            };
+            if column < worth {
+                break;
+            }
+            let t = b.get(&target).clone();
+            let with = self.trim(&t, with, column);
+            used.extend(with.iter().map(|a| a.unit.clone()));
+            if with.iter().any(|a| a.fire) {
+                self.fired_on.insert(target.clone());
+            }
+            done.insert(target.clone());
+            out.push(self.attack_line(&t, &with, worth));
+        }
+        self.lines.extend(out);
+        used
+    }
+
+    /// Campus Mauriacus rule 6 (O34): an enemy impetuous unit our archers
+    /// fire upon may rush at its closest enemy by the path we choose: into
+    /// open ground, next to as much of our strength as it can be brought
+    /// (the engine takes the path only if it is legal then, else its own).
+    fn impetuous_routes(&mut self) {
+        if !self.options.impetuousness {
+            return;
+        }
+        let b = &self.scratch;
+        let mut out = Vec::new();
+        for id in &self.fired_on {
+            let t = b.get(id);
+            let Some(th) = t.hex.filter(|_| t.has(Mark::Impetuous)) else {
+                continue;
+            };
+            if zoc::adjacent_enemies(b, &t.side, th).next().is_some() {
+                continue;
+            }
+            let Some(closest) = enemies(b, &t.side)
+                .filter_map(|e| e.hex)
+                .min_by_key(|h| (h.distance(th), *h))
+            else {
+                continue;
+            };
+            let start = Start::fresh(b, t, th);
+            let best = reachable(b, self.options, t, start)
+                .into_iter()
+                .filter(|(h, _)| h.distance(closest) < th.distance(closest))
+                .filter(|(_, (_, p))| {
+                    check_walk(b, self.options, t, start, p).is_ok_and(|w| !w.zoc_test)
+                })
+                .max_by_key(|(h, (_, p))| {
+                    let around: u16 = zoc::adjacent_enemies(b, &t.side, *h)
+                        .map(|u| u16::from(u.current_strength()))
+                        .sum();
+                    (
+                        around,
+                        std::cmp::Reverse(b.map.terrain(*h).column_shift()),
+                        std::cmp::Reverse(p.len()),
+                        std::cmp::Reverse(*h),
+                    )
+                });
+            if let Some((_, (_, path))) = best {
+                out.push(format!("impetuous {id} by {}", hexes(&path)));
+            }
+        }
+        self.lines.extend(out);
+    }
+
+    /// Every unit that can join an attack on `t` now (chargers only on
+    /// their own target), or `None` when no attack is possible.
+    fn attackers(&self, t: &Unit, used: &BTreeSet<UnitId>) -> Option<Vec<Attacker>> {
+        let b = &self.scratch;
+        let th = t.hex?;
+        let mut with = Vec::new();
+        for u in own(b, &self.side).filter(|u| u.is_combat() && !used.contains(&u.id)) {
+            if self.charges.get(&u.id).is_some_and(|c| *c != t.id) {
+                continue;
+            }
+            let h = u.hex?;
+            let fire = u.kind.is_missile() && !h.is_adjacent(th);
+            if eligibility(b, &self.side, u, fire, t).is_ok() {
+                with.push(Attacker {
+                    unit: u.id.clone(),
+                    fire,
+                });
+            }
+        }
+        if with.is_empty() {
+            return None;
+        }
+        // The missile rules: fire alone on a missile unit, or a missile
+        // unit alone hand to hand at 1/1 or less, are skipped (§9.3).
+        let all_fire = with.iter().all(|a| a.fire);
+        if all_fire && t.kind.is_missile() {
+            return None;
+        }
+        Some(with)
+    }
+
+    /// Drop the weakest attackers while the column holds (never a charger).
+    fn trim(&self, t: &Unit, mut with: Vec<Attacker>, column: Column) -> Vec<Attacker> {
+        let b = &self.scratch;
+        let mut order: Vec<(u8, UnitId)> = with
+            .iter()
+            .filter(|a| self.charges.get(&a.unit) != Some(&t.id))
+            .map(|a| (b.get(&a.unit).current_strength(), a.unit.clone()))
+            .collect();
+        order.sort();
+        for (_, id) in order {
+            if with.len() == 1 {
+                break;
+            }
+            let fewer: Vec<Attacker> = with.iter().filter(|a| a.unit != id).cloned().collect();
+            if fewer.iter().all(|a| a.fire) && t.kind.is_missile() {
+                continue;
+            }
+            if strengths(b, self.options, &self.charges, t, &fewer).column >= column {
+                with = fewer;
+            }
+        }
+        with
+    }
+
+    fn attack_line(&self, t: &Unit, with: &[Attacker], worth: Column) -> String {
+        let b = &self.scratch;
+        let names: Vec<String> = with
+            .iter()
+            .map(|a| {
+                if a.fire {
+                    format!("fire {}", a.unit)
+                } else {
+                    a.unit.to_string()
+                }
+            })
+            .collect();
+        let mut line = format!("attack {} with {}; min {worth}", t.id, names.join(", "));
+        let melee: Vec<&Unit> = with
+            .iter()
+            .filter(|a| !a.fire)
+            .map(|a| b.get(&a.unit))
+            .collect();
+        let charger = melee
+            .iter()
+            .find(|u| self.charges.get(&u.id) == Some(&t.id));
+        let strongest = melee
+            .iter()
+            .max_by_key(|u| (u.is_full(), u.current_strength(), std::cmp::Reverse(&u.id)));
+        match charger.or(strongest) {
+            Some(u) if self.doctrine.advance || charger.is_some() => {
+                let _ = write!(line, "; advance {}", u.id);
+                let commander = u.hex.is_some_and(|h| {
+                    b.at(h)
+                        .any(|c| c.kind == Kind::Commander && c.side == u.side)
+                });
+                if commander && self.doctrine.advance {
+                    line.push_str(" with commander");
+                }
+            }
+            _ => line.push_str("; no advance"),
+        }
+        line
+    }
+}
+
+/// Retreat preferences for the side's combat units (all of them, or those
+/// in `only`): the neighbouring hexes out of enemy zones first, then
+/// nearest the home edge, good ground first for a cautious general.
+fn retreat_lines(
+    board: &Board,
+    options: &Options,
+    side: &SideId,
+    d: &Doctrine,
+    only: Option<&BTreeSet<UnitId>>,
+) -> Vec<String> {
+    let edge = board.sides.get(side).and_then(|s| s.home_edge);
+    let mut out = Vec::new();
+    for u in own(board, side).filter(|u| u.is_combat()) {
+        if only.is_some_and(|o| !o.contains(&u.id)) {
+            continue;
+        }
+        let Some(at) = u.hex else { continue };
+        if !engaged(board, options, side, at) && only.is_none() {
+            // Out of contact, it will not be attacked hand to hand; archers
+            // may still fire on it.
+            if nearest_enemy(board, side, at).is_none_or(|d| d > 4) {
+                continue;
+            }
+        }
+        let mut ranked: Vec<_> = at
+            .neighbours()
+            .into_iter()
+            .filter(|n| board.map.contains(*n) && board.map.passable(at, *n))
+            .filter(|n| !board.hostile_in(side, *n))
+            .map(|n| {
+                let friends = n
+                    .neighbours()
+                    .into_iter()
+                    .flat_map(|m| board.at(m))
+                    .filter(|f| &f.side == side && f.is_combat() && f.id != u.id)
+                    .count();
+                let ground = if d.good_ground {
+                    board.map.terrain(n).column_shift()
+                } else {
+                    0
+                };
+                (
+                    engaged(board, options, side, n),
+                    edge.map_or(0, |e| e.distance(&board.map, n)),
+                    std::cmp::Reverse(ground),
+                    std::cmp::Reverse(friends),
+                    n,
+                )
+            })
+            .collect();
+        ranked.sort();
+        let chosen: Vec<Hex> = ranked
+            .into_iter()
+            .take(d.retreat_hexes)
+            .map(|x| x.4)
+            .collect();
+        if !chosen.is_empty() {
+            out.push(format!("retreat {} {}", u.id, hexes(&chosen)));
+        }
+    }
+    out
+}
+
+/// The standing reactions of `side` for the other side's coming
+/// player-turn on `board`, as order text.
+pub fn standing(board: &Board, options: &Options, side: &SideId, style: Style) -> String {
+    let d = Doctrine::of(style);
+    let mut lines = retreat_lines(board, options, side, d, None);
+    if d.defender_advance {
+        let front = own(board, side)
+            .filter(|u| u.is_combat() && u.is_full())
+            .filter(|u| u.hex.is_some_and(|h| engaged(board, options, side, h)))
+            .max_by_key(|u| (u.current_strength(), std::cmp::Reverse(u.id.clone())));
+        match front {
+            Some(u) => {
+                let commander = u.hex.is_some_and(|h| {
+                    board
+                        .at(h)
+                        .any(|c| c.kind == Kind::Commander && &c.side == side)
+                });
+                lines.push(format!(
+                    "advance {}{}",
+                    u.id,
+                    if commander { " with commander" } else { "" }
+                ));
+            }
+            None => lines.push("no advance".into()),
+        }
+    } else {
+        lines.push("no advance".into());
+    }
+    if board.rules.breton_evasion {
+        for u in own(board, side).filter(|u| u.role == Some(Role::Breton)) {
+            lines.push(match d.evade_at {
+                None => format!("evade {} always", u.id),
+                Some(c) => format!("evade {} at {c}", u.id),
+            });
+        }
+    }
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::furor::orders::check::check;
+    use crate::games::furor::scenario::{shipped, SCENARIOS};
+
+    #[test]
+    fn the_styles_differ_where_it_matters() {
+        assert!(CAUTIOUS.attack_at > AGGRESSIVE.attack_at);
+        assert!(CAUTIOUS.charge_at > AGGRESSIVE.charge_at);
+        assert!(CAUTIOUS.contact_at > AGGRESSIVE.contact_at);
+        assert!(CAUTIOUS.pressed_attack_at > AGGRESSIVE.pressed_attack_at);
+    }
+
+    #[test]
+    fn opening_sheets_of_every_scenario_check_clean() {
+        let options = Options::default();
+        for name in SCENARIOS {
+            let s = shipped(name).unwrap();
+            for first in s.armies.keys() {
+                let board = s.start(&options, &Default::default(), first).unwrap();
+                let other = board.opponent(first).unwrap().clone();
+                for style in Style::ALL {
+                    let text = player_turn(&board, &options, style);
+                    let c = check(&text, first, &board, &options);
+                    assert!(
+                        !c.has_errors(),
+                        "{name} {first} {style}:\n{text}\n{:?}",
+                        c.diagnostics
+                    );
+                    let text = standing(&board, &options, &other, style);
+                    let c = check(&text, &other, &board, &options);
+                    assert!(
+                        !c.has_errors(),
+                        "{name} {other} {style}:\n{text}\n{:?}",
+                        c.diagnostics
+                    );
+                }
+            }
+        }
+    }
+}
