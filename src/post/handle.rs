@@ -7,7 +7,7 @@
 
 use super::game::{games_of, Game};
 use super::outbox::{self, Kind};
-use super::round::{plain, release_report, report_mail, stored_report};
+use super::round::{plain, release_report, report_mail, stored_report, Picture};
 use super::{audit, password, templates, PostError};
 use crate::config::Config;
 use crate::envelope::{self, Command, Envelope, Header, Role};
@@ -1192,14 +1192,8 @@ fn resend_report(ctx: &Ctx<'_, '_>, game: &Game, round: u32) -> Result<(), PostE
     match stored_report(ctx.tx, game.id(), round)? {
         Some((mut rep, before, after)) if released => {
             rep.draft = false;
-            let mut mail = report_mail(
-                ctx.config,
-                game,
-                vec![ctx.from.clone()],
-                &rep,
-                &before,
-                &after,
-            )?;
+            let pic = Picture::of(game, &rep, &before, &after)?;
+            let mut mail = report_mail(ctx.config, vec![ctx.from.clone()], &rep, &pic)?;
             mail.in_reply_to = ctx.msg.message_id.clone();
             mail.references = ctx.msg.message_id.iter().cloned().collect();
             mail.auto_submitted = AutoSubmitted::Replied;

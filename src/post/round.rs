@@ -694,14 +694,8 @@ fn play(
             now,
         )?;
     } else if game.row.hold {
-        let mail = report_mail(
-            config,
-            &game,
-            vec![game.row.moderator_address.clone()],
-            &rep,
-            &state,
-            &resolved.state,
-        )?;
+        let pic = Picture::of(&game, &rep, &state, &resolved.state)?;
+        let mail = report_mail(config, vec![game.row.moderator_address.clone()], &rep, &pic)?;
         outbox::queue(
             tx,
             config,
@@ -918,18 +912,38 @@ pub fn stored_report(
     )))
 }
 
+/// A round's picture, drawn and rasterised once for every mail of the
+/// round (rasterising and compressing were most of a report's cost).
+pub struct Picture {
+    svg: String,
+    png: Vec<u8>,
+}
+
+impl Picture {
+    /// The rule set's picture of the round.
+    ///
+    /// # Errors
+    /// When the states cannot be read or the picture cannot be rasterised.
+    pub fn of(
+        game: &Game,
+        rep: &RoundReport,
+        before: &Json,
+        after: &Json,
+    ) -> Result<Self, PostError> {
+        let svg = game.ruleset.picture(before, after, rep)?;
+        let png = picture::png(&svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
+        Ok(Picture { svg, png })
+    }
+}
+
 /// The report as a mail: text and HTML alternatives, the picture inline
 /// in the HTML and attached as a PNG, and the SVG attached for printing.
 pub fn report_mail(
     config: &Config,
-    game: &Game,
     to: Vec<String>,
     rep: &RoundReport,
-    before: &Json,
-    after: &Json,
+    pic: &Picture,
 ) -> Result<Outgoing, PostError> {
-    let svg = game.ruleset.picture(before, after, rep)?;
-    let png = picture::png(&svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
     let cid = format!("table-{}-{}@{}", rep.game, rep.turn, config.domain());
     let label = if rep.label.is_empty() {
         format!("turn {}", rep.turn)
@@ -956,17 +970,17 @@ pub fn report_mail(
     mail.inline_images.push(Inline {
         content_id: cid,
         mime: "image/png".into(),
-        bytes: png.clone(),
+        bytes: pic.png.clone(),
     });
     mail.attachments.push(Attachment {
         name: format!("{file}.png"),
         mime: "image/png".into(),
-        bytes: png,
+        bytes: pic.png.clone(),
     });
     mail.attachments.push(Attachment {
         name: format!("{file}.svg"),
         mime: "image/svg+xml".into(),
-        bytes: svg.into_bytes(),
+        bytes: pic.svg.clone().into_bytes(),
     });
     Ok(mail)
 }
@@ -994,12 +1008,13 @@ pub fn release_report(
         .map(|s| (s.address.clone(), game.deadline_for(&s)))
         .collect();
     to.push((game.row.moderator_address.clone(), game.deadline_text()));
+    let pic = Picture::of(game, &rep, &before, &after)?;
     for (addr, due) in to {
         if current {
             // Each player reads the next deadline in their own time zone.
             rep.deadline = due;
         }
-        let mail = report_mail(config, game, vec![addr.clone()], &rep, &before, &after)?;
+        let mail = report_mail(config, vec![addr.clone()], &rep, &pic)?;
         outbox::queue(
             tx,
             config,
