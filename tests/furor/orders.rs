@@ -202,6 +202,22 @@ fn unreadable_lines_point_at_the_word() {
     assert!(shown.contains("expected"), "{shown}");
 }
 
+/// A hex id with a letter O for a zero is pointed at, with the id meant.
+#[test]
+fn a_mistyped_hex_id_is_pointed_at_with_the_id_meant() {
+    for (text, word, meant) in [
+        ("salian-4a: move 07O6", "07O6", "0706"),
+        ("salian-4a: move 0706, O7O5", "O7O5", "0705"),
+    ] {
+        let (c, b) = franks(text);
+        let d = &c.diagnostics[0];
+        assert_eq!(d.kind, Problem::Unreadable);
+        assert_eq!(&text[d.span.start..d.span.end], word, "{text}");
+        let shown = confirmation(text, &c, &b);
+        assert!(shown.contains(&format!("did you mean {meant}?")), "{shown}");
+    }
+}
+
 #[test]
 fn end_stops_reading() {
     let (c, _) = franks("salian-4a: move 0706\nEND\nthis is not read");

@@ -214,6 +214,17 @@ fn syntax(e: &pest::error::Error<Rule>, line: &str, start: usize) -> Diagnostic<
         }
         pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
     };
+    if let Some((word, meant)) = mistyped_hex(line).filter(|(w, _)| w.start <= at) {
+        return Diagnostic::new(
+            Problem::Unreadable,
+            Span::new(start + word.start, start + word.end),
+            format!(
+                "'{}' is not a hex id: a hex id is four digits",
+                &line[word.clone()]
+            ),
+        )
+        .with_help(format!("did you mean {meant}?"));
+    }
     let found = line[at.min(line.len())..]
         .split_whitespace()
         .next()
@@ -227,6 +238,38 @@ fn syntax(e: &pest::error::Error<Rule>, line: &str, start: usize) -> Diagnostic<
         d = d.with_note(format!("expected {}", expected.join(", or ")));
     }
     d.with_help("see the guide (HELP): 'Salian 3b: move 0607 0606', 'attack Provence with Aquitaine, fire Bowmen'")
+}
+
+/// A word of a line that reads as a hex id with a letter typed for a digit
+/// ("04O7", "l203"), and the id it was surely meant to be.
+fn mistyped_hex(line: &str) -> Option<(std::ops::Range<usize>, String)> {
+    let digit = |c: char| match c {
+        '0'..='9' => Some(c),
+        'O' | 'o' => Some('0'),
+        'I' | 'l' => Some('1'),
+        _ => None,
+    };
+    let sep = |c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':');
+    let mut from = None;
+    for (i, c) in line
+        .char_indices()
+        .chain(std::iter::once((line.len(), ' ')))
+    {
+        match (sep(c), from) {
+            (false, None) => from = Some(i),
+            (true, Some(s)) => {
+                from = None;
+                let word = &line[s..i];
+                let meant: Option<String> = word.chars().map(digit).collect();
+                let digits = word.chars().filter(char::is_ascii_digit).count();
+                if let Some(meant) = meant.filter(|m| m.len() == 4 && (2..4).contains(&digits)) {
+                    return Some((s..i, meant));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// What a grammar rule means to a player; `None` for rules never expected alone.
