@@ -14,8 +14,6 @@ use crate::games::furor::options::Options;
 use crate::games::furor::scenario::SCENARIOS;
 use crate::sim::seed::{BadSeed, BattleSeed};
 use crate::sim::Style;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -115,19 +113,6 @@ pub fn matchup(req: &Request) -> Result<Matchup, SimError> {
     Ok(Matchup::new(&req.scenario, styles, options(req)?, turns)?)
 }
 
-fn progress(total: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, {eta} left")
-    {
-        bar.set_style(style);
-    }
-    bar
-}
-
 /// Do what the request asks; the text for standard output and the exit code.
 ///
 /// # Errors
@@ -138,7 +123,7 @@ pub fn run(req: &Request) -> Result<(String, i32), SimError> {
         return replay_to(req, &m, seed.parse()?);
     }
     let games = req.games.unwrap_or(DEFAULT_GAMES);
-    let bar = progress(games);
+    let bar = crate::sim::progress(games, "games");
     let started = Instant::now();
     let summary = simulate(&m, req.seed, games, req.threads, &|| bar.inc(1))?;
     bar.finish_and_clear();

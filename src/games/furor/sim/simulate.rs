@@ -19,10 +19,8 @@
 //! ```
 
 use super::game::{play, Conduct, Decision, GameError, KindLoss, Matchup, Outcome, Refusal};
-use crate::sim::on_threads;
-use crate::sim::seed::BattleSeed;
+use crate::sim::play_runs;
 use crate::sim::stats::{Estimate, Proportion};
-use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -119,16 +117,13 @@ pub fn simulate(
     threads: usize,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Summary, GameError> {
-    let outcomes = on_threads(threads, || {
-        (0..games)
-            .into_par_iter()
-            .map(|i| {
-                let o = play(m, BattleSeed::of_run(master, i), &mut |_| {});
-                tick();
-                o
-            })
-            .collect::<Result<Vec<Outcome>, GameError>>()
-    })?;
+    let outcomes = play_runs(
+        master,
+        games,
+        threads,
+        |seed| play(m, seed, &mut |_| {}),
+        tick,
+    )?;
     Ok(summarise(m, master, &outcomes))
 }
 

@@ -14,8 +14,6 @@ use super::seed::{BadSeed, BattleSeed};
 use super::simulate::simulate;
 use crate::games::hyborian::army::{self, scenario, ArmyFile};
 use crate::games::hyborian::rules::options::GameOptions;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -172,20 +170,6 @@ fn matchup(req: &Request) -> Result<Matchup, SimError> {
     Ok(Matchup::new(contenders, field, options(req)?, req.turns)?)
 }
 
-/// A progress bar on a terminal; nothing when standard error is not one.
-fn progress(total: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} battles, {per_sec}, {eta} left")
-    {
-        bar.set_style(style);
-    }
-    bar
-}
-
 /// Do what the request asks; the text for standard output and the exit code.
 ///
 /// # Errors
@@ -199,7 +183,7 @@ pub fn run(req: &Request) -> Result<(String, i32), SimError> {
         return replay_to(req, &m, seed.parse()?);
     }
     let battles = req.battles.unwrap_or(DEFAULT_BATTLES);
-    let bar = progress(battles);
+    let bar = crate::sim::progress(battles, "battles");
     let started = Instant::now();
     let summary = simulate(&m, req.seed, battles, req.threads, &|| bar.inc(1))?;
     bar.finish_and_clear();
@@ -327,7 +311,10 @@ fn fairness(req: &Request) -> Result<(String, i32), SimError> {
     } else {
         t.nations.len()
     } as u64;
-    let bar = progress(nations * nations.saturating_sub(1) / 2 * t.per_pairing);
+    let bar = crate::sim::progress(
+        nations * nations.saturating_sub(1) / 2 * t.per_pairing,
+        "battles",
+    );
     let started = Instant::now();
     let f = tournament(&t, &|| bar.inc(1))?;
     bar.finish_and_clear();

@@ -21,11 +21,9 @@
 
 use super::battle::{play, BattleError, Outcome, Refusal, TypeLoss};
 use super::field::Matchup;
-use super::seed::BattleSeed;
 use super::stats::{Estimate, Proportion};
 use crate::games::hyborian::army;
-use crate::sim::on_threads;
-use rayon::prelude::*;
+use crate::sim::play_runs;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -106,16 +104,13 @@ pub fn simulate(
     threads: usize,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Summary, BattleError> {
-    let outcomes = on_threads(threads, || {
-        (0..battles)
-            .into_par_iter()
-            .map(|i| {
-                let o = play(m, BattleSeed::of_run(master, i), &mut |_| {});
-                tick();
-                o
-            })
-            .collect::<Result<Vec<Outcome>, BattleError>>()
-    })?;
+    let outcomes = play_runs(
+        master,
+        battles,
+        threads,
+        |seed| play(m, seed, &mut |_| {}),
+        tick,
+    )?;
     Ok(summarise(m, master, &outcomes))
 }
 
