@@ -171,23 +171,16 @@ impl Ctx<'_, '_> {
     /// A notice of its own (not threaded to the mail being answered) to one
     /// player of `game`.
     fn notice(&self, game: &Game, to: &str, subject: &str, text: String) -> Result<(), PostError> {
-        let mail = plain(
-            self.config,
-            vec![to.to_string()],
-            format!("[{}] {subject}", game.id()),
-            text,
-            None,
-        );
-        outbox::queue(
+        super::round::queue_notice(
             self.tx,
             self.config,
-            Some(game.id()),
-            Kind::Notice,
-            &mail,
+            game.id(),
+            to,
+            format!("[{}] {subject}", game.id()),
+            text,
             &self.next_tag(),
             self.now,
-        )?;
-        Ok(())
+        )
     }
 
     /// Mail a side's player a fresh password (a hand-over or a reset), and
@@ -498,19 +491,13 @@ pub fn failed(
             game.row.title,
             game.id()
         );
-        let mail = plain(
-            config,
-            vec![game.row.moderator_address.clone()],
-            format!("[{}] A message could not be handled", game.id()),
-            text,
-            None,
-        );
-        outbox::queue(
+        super::round::queue_notice(
             tx,
             config,
-            Some(game.id()),
-            Kind::Notice,
-            &mail,
+            game.id(),
+            &game.row.moderator_address,
+            format!("[{}] A message could not be handled", game.id()),
+            text,
             &format!("failed-msg{row}:{}", now.timestamp()),
             now,
         )?;

@@ -609,19 +609,13 @@ pub(crate) fn game_ended(
                 game.id(),
                 game.id(),
             );
-            let mail = plain(
-                config,
-                vec![league.row.moderator.clone()],
-                format!("[{lid}] {}: enter the result", game.id()),
-                text,
-                None,
-            );
-            outbox::queue(
+            super::round::queue_notice(
                 tx,
                 config,
-                Some(game.id()),
-                Kind::Notice,
-                &mail,
+                game.id(),
+                &league.row.moderator,
+                format!("[{lid}] {}: enter the result", game.id()),
+                text,
                 &format!("{lid}:result-wanted"),
                 now,
             )?;

@@ -481,19 +481,13 @@ pub fn failed(
             game.id(),
             game.id()
         );
-        let mail = plain(
-            config,
-            vec![game.row.moderator_address.clone()],
-            format!("[{}] The round could not be played", game.id()),
-            text,
-            None,
-        );
-        outbox::queue(
+        queue_notice(
             tx,
             config,
-            Some(game.id()),
-            Kind::Notice,
-            &mail,
+            game.id(),
+            &game.row.moderator_address,
+            format!("[{}] The round could not be played", game.id()),
+            text,
             &format!("failed:{}:{}", game.row.round, now.timestamp()),
             now,
         )?;
@@ -524,6 +518,27 @@ fn gather_orders(
         }
     }
     Ok((orders, missing))
+}
+
+/// A plain notice about `game` to one address, queued under `tag` (the
+/// moderator's "could not be played", a player's hand-over notice…).
+///
+/// # Errors
+/// When the outbox cannot be written.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn queue_notice(
+    tx: &Transaction<'_>,
+    config: &Config,
+    game: &str,
+    to: &str,
+    subject: String,
+    text: String,
+    tag: &str,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
+    let mail = plain(config, vec![to.to_string()], subject, text, None);
+    outbox::queue(tx, config, Some(game), Kind::Notice, &mail, tag, now)?;
+    Ok(())
 }
 
 /// Resolve the current round, store everything, queue the report.
