@@ -394,3 +394,19 @@ pub enum Event {
     /// "The battle is over: major victory for the huns."
     GameOver { outcome: Outcome },
 }
+
+/// Units that charged in these events (the picture's Charge markers), in
+/// event order, into a list or a set.
+pub fn chargers<C: FromIterator<UnitId>>(events: &[Event]) -> C {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Moved {
+                unit,
+                charge: Some(_),
+                ..
+            } => Some(unit.clone()),
+            _ => None,
+        })
+        .collect()
+}

@@ -17,7 +17,7 @@
 //! one until every side has set up.
 
 use super::board::{Board, Outcome, SideId, Status, UnitId};
-use super::events::Event;
+use super::events::chargers;
 use super::hex::Hex;
 use super::options::FirstPlayerRoll;
 use super::options::Options;
@@ -569,21 +569,6 @@ fn resolve_setup(
     })
 }
 
-/// Units that charged in these events (the picture's Charge markers).
-fn chargers(events: &[Event]) -> Vec<UnitId> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Moved {
-                unit,
-                charge: Some(_),
-                ..
-            } => Some(unit.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
 mod turn;
 
 impl Ruleset for FurorBarbarus {
@@ -910,7 +895,7 @@ impl Ruleset for FurorBarbarus {
             })
             .unwrap_or_default();
         let mut extra = serde_json::Map::new();
-        extra.insert("charged".into(), json(&chargers(&r.events))?);
+        extra.insert("charged".into(), json(&chargers::<Vec<_>>(&r.events))?);
         let ended = r.board.is_over();
         // A minor victory is a win as much as a major one (LG-6).
         let result = r.board.outcome.as_ref().map(|o| match o {

@@ -25,7 +25,7 @@
 
 use super::general;
 use crate::dice::SeededDice;
-use crate::games::furor::board::{Board, Outcome as Result_, SideId, UnitId};
+use crate::games::furor::board::{Board, Outcome as Result_, SideId};
 use crate::games::furor::events::Event;
 use crate::games::furor::options::Options;
 use crate::games::furor::orders::check::{check, Checked};
@@ -336,19 +336,4 @@ fn judge(
         conduct,
         refusals,
     }
-}
-
-/// Units the orders of a player-turn charged with (for the picture's marks).
-pub fn charged(events: &[Event]) -> std::collections::BTreeSet<UnitId> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Moved {
-                unit,
-                charge: Some(_),
-                ..
-            } => Some(unit.clone()),
-            _ => None,
-        })
-        .collect()
 }

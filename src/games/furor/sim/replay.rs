@@ -15,7 +15,8 @@
 //! assert!(r.turns[0].svg.starts_with("<svg"));
 //! ```
 
-use super::game::{charged, play, GameError, Matchup, Outcome, PlayerTurn};
+use super::game::{play, GameError, Matchup, Outcome, PlayerTurn};
+use crate::games::furor::events::chargers;
 use crate::games::furor::picture::{self, Marks};
 use crate::games::furor::report;
 use crate::sim::seed::BattleSeed;
@@ -48,7 +49,7 @@ fn turn_of(p: &PlayerTurn<'_>) -> Turn {
     let svg = picture::svg(
         &r.board,
         &Marks {
-            charged: charged(&r.events),
+            charged: chargers(&r.events),
             caption,
         },
     );
