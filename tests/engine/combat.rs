@@ -377,3 +377,22 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_positional_line_says_how_it_bent_to_the_woods() {
+    let r = play_case("tests/cases/movement/positional-line-bent-inside-woods.toml");
+    assert!(
+        said(&r).iter().any(|l| l
+            == "Regular Spearmen formed positional line, its ends bent back to keep within the woods: 10 wide and 3 deep."),
+        "{:#?}",
+        said(&r)
+    );
+    let straight = play_case("tests/cases/movement/positional-line-fits-stays-straight.toml");
+    assert!(
+        said(&straight)
+            .iter()
+            .any(|l| l == "Regular Spearmen formed positional line, 12 wide and 2 deep."),
+        "{:#?}",
+        said(&straight)
+    );
+}

@@ -638,3 +638,45 @@ fn a_stray_line_between_orders_or_a_misspelt_unit_is_still_refused() {
     assert!(errors(&c).is_empty(), "{:#?}", c.diagnostics);
     assert_eq!(c.orders.units.len(), 1);
 }
+
+/// Deployed in positional line: only into terrain, judged where the unit
+/// will stand; placed there, it bends to keep within the woods (§1,
+/// rulings O-18 and E-4).
+#[test]
+fn a_unit_deploys_in_positional_line_only_into_terrain_and_bent_to_it() {
+    use umpire::games::hyborian::adjudicate::{resolve_turn, StopAfter};
+    use umpire::games::hyborian::dice::ScriptedDice;
+    let mut t = sample::table();
+    t.turn = 0;
+    t.terrain.push(Terrain {
+        kind: TerrainKind::Woods,
+        points: vec![
+            [50.0, 30.0].into(),
+            [56.0, 30.0].into(),
+            [56.0, 40.0].into(),
+            [50.0, 40.0].into(),
+        ],
+    });
+    let open = check_on(
+        &t,
+        "Bossonian Archers: deploy at (20, 6) facing north in positional line",
+    );
+    assert_eq!(errors(&open), vec![Kind::Illegal(Illegal::NotForThisType)]);
+    let c = check_on(
+        &t,
+        "Bossonian Archers: deploy at (53, 39.5) facing north in positional line",
+    );
+    assert!(c.rejected.is_empty(), "{:#?}", c.diagnostics);
+    let r = resolve_turn(
+        &t,
+        &c.orders,
+        &Default::default(),
+        &mut ScriptedDice::default(),
+        StopAfter::Turn,
+    )
+    .unwrap();
+    let boss = &r.table.units["boss"];
+    assert_eq!(boss.formation, Formation::PositionalLine);
+    // 24 figures 12 wide are 7.1 inches: the 6-inch woods hold 10 files.
+    assert_eq!((boss.files, boss.ranks), (10, 3));
+}

@@ -10,14 +10,21 @@
 use super::events::Event;
 use super::route::reformed;
 use crate::games::hyborian::orders::plan::{Deployment, TurnOrders};
+use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::table::geometry::Pose;
+use crate::games::hyborian::table::positional::bent;
 use crate::games::hyborian::table::{Table, Unit, UnitId};
 use crate::geometry::{normalize_bearing, EPSILON};
 use glam::DVec2;
 use std::collections::BTreeMap;
 
 /// Where a deployment order would put the unit, or why it cannot.
-fn placed(table: &Table, unit: &Unit, d: &Deployment) -> Result<Pose, String> {
+fn placed(
+    table: &Table,
+    options: &GameOptions,
+    unit: &Unit,
+    d: &Deployment,
+) -> Result<Pose, String> {
     let mut pose = Pose {
         front: d.at,
         facing: normalize_bearing(d.facing.unwrap_or(unit.facing)),
@@ -25,6 +32,9 @@ fn placed(table: &Table, unit: &Unit, d: &Deployment) -> Result<Pose, String> {
     };
     if let Some(change) = &d.formation {
         pose = reformed(pose, unit, change).map_err(|r| r.reason().to_string())?;
+    }
+    if let Some((fitted, _)) = bent(table, options, unit, pose) {
+        pose = fitted;
     }
     let corners = pose.footprint(unit.kind).corners();
     let on_table = |p: &DVec2| p.x >= 0.0 && p.y >= 0.0 && p.x <= table.width && p.y <= table.depth;
@@ -49,7 +59,12 @@ fn placed(table: &Table, unit: &Unit, d: &Deployment) -> Result<Pose, String> {
 }
 
 /// Play the deployment turn: place the units, end the set-up turn.
-pub fn step(table: &mut Table, orders: &TurnOrders, events: &mut Vec<Event>) {
+pub fn step(
+    table: &mut Table,
+    options: &GameOptions,
+    orders: &TurnOrders,
+    events: &mut Vec<Event>,
+) {
     let mut poses: BTreeMap<UnitId, Pose> = table
         .units
         .iter()
@@ -60,7 +75,7 @@ pub fn step(table: &mut Table, orders: &TurnOrders, events: &mut Vec<Event>) {
         let (Some(d), Some(unit)) = (&o.deploy, table.units.get(id)) else {
             continue;
         };
-        match placed(table, unit, d) {
+        match placed(table, options, unit, d) {
             Ok(p) => {
                 moved.insert(id.clone(), p);
             }

@@ -87,6 +87,9 @@ pub enum Event {
         formation: Formation,
         files: u32,
         ranks: u32,
+        /// A positional line bent back to keep within this terrain (ruling E-4).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        bent_to: Option<&'static str>,
     },
     /// "Nemedian Knights halted after 4.5 inches: Red Lancers (friends) were in the way."
     Halted {
@@ -851,9 +854,13 @@ impl fmt::Display for Event {
                     write!(f, "{name} faced {} to the {} (now facing {}).", degrees(turn), hand(turn), to.round() as i64)
                 }
             }
-            Event::ChangedFormation { name, formation, files, ranks, .. } => {
+            Event::ChangedFormation { name, formation, files, ranks, bent_to: None, .. } => {
                 write!(f, "{name} formed {}, {files} wide and {ranks} deep.", formation.code().replace('-', " "))
             }
+            Event::ChangedFormation { name, files, ranks, bent_to: Some(area), .. } => write!(
+                f,
+                "{name} formed positional line, its ends bent back to keep within the {area}: {files} wide and {ranks} deep."
+            ),
             Event::Halted { name, after, reason, .. } => write!(f, "{name} halted after {}: {reason}.", inches(*after)),
             Event::Contact { name, other_name, face, charging, after, .. } => {
                 let verb = if *charging { "charged" } else { "ran into" };

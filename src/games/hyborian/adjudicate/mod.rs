@@ -211,7 +211,7 @@ pub fn resolve_turn(
     };
     if table.turn == 0 {
         // A scenario's deployment turn: placing units, nothing else.
-        deploy::step(&mut turn.table, orders, &mut turn.events);
+        deploy::step(&mut turn.table, options, orders, &mut turn.events);
         turn.events.push(Event::TurnEnded { turn: 0 });
         turn.table.turn = 1;
         return Ok(TurnResult {

@@ -21,6 +21,7 @@ use crate::games::hyborian::rules::movement::{
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::{Formation, UnitType};
 use crate::games::hyborian::table::geometry::{files_and_ranks, Pose};
+use crate::games::hyborian::table::positional::bent;
 use crate::games::hyborian::table::{Table, TerrainKind, Unit, UnitId};
 use crate::geometry::{bearing_of, heading, normalize_bearing, rotate_cw, turn_between, EPSILON};
 use crate::geometry::{point_at_station, polyline_length, station_on_polyline};
@@ -139,6 +140,9 @@ pub enum PlanKind {
     Change {
         face: bool,
         formation: bool,
+        /// A positional line bent back to keep within this terrain (§1;
+        /// ruling E-4).
+        bent_to: Option<&'static str>,
     },
     /// Evading the charge of this unit (§6).
     Evade {
@@ -771,11 +775,16 @@ fn plan_change(
     if let Some(change) = face {
         to = faced(to, unit.kind, face_bearing(ctx.table, start, change)?);
     }
+    let bent_to = bent(ctx.table, ctx.options, unit, to).map(|(pose, area)| {
+        to = pose;
+        area
+    });
     let allowance = allowance(unit.kind, start.formation, Pace::Normal, false);
     Ok(Plan {
         kind: PlanKind::Change {
             face: face.is_some(),
             formation: formation.is_some(),
+            bent_to,
         },
         start,
         legs: vec![Leg::Change { from: start, to }],

@@ -13,6 +13,10 @@ pub const COLUMN_MIN_RANKS: u32 = 4;
 pub const ROAD_COLUMN_MAX_FILES: u32 = 3;
 /// Ring at most 2 ranks (§1).
 pub const RING_MAX_RANKS: u32 = 2;
+/// A positional line bent to its terrain keeps at least this fraction
+/// (1/n) of its straight line's files facing the front (§1 OPEN; ruling
+/// E-4): it bends its ends back, it does not fold up into a column.
+pub const POSITIONAL_LINE_LEAST_FRONT: u32 = 3;
 
 /// Does a formation of `files` × `ranks` meet the §1 definitions?
 /// Returns why not.

@@ -48,6 +48,9 @@ pub struct GameOptions {
     pub rivers: WaterCrossing,
     /// How units cross streams (ruling T-1): fordable, at half speed, by default.
     pub streams: WaterCrossing,
+    /// Whether a positional line bends back to keep within its terrain
+    /// area (§1; ruling E-4) or is drawn as a straight line.
+    pub positional_line_bends: bool,
 }
 
 /// How a river or stream is crossed away from its fords and bridges.
@@ -102,6 +105,7 @@ impl Default for GameOptions {
             magic_tests_after_melee: false,
             rivers: WaterCrossing::Impassable,
             streams: WaterCrossing::Fordable,
+            positional_line_bends: true,
         }
     }
 }

@@ -6,6 +6,7 @@
 //! corner. Facing is a compass bearing in degrees (0 = north, 90 = east).
 
 pub mod geometry;
+pub mod positional;
 pub mod setup;
 pub mod terrain;
 

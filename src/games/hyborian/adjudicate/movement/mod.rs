@@ -357,7 +357,11 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
         rec.path.append(&mut m.path);
         rec.came_in_range_of.append(&mut m.in_range);
         match &m.plan.kind {
-            PlanKind::Change { face, formation } => {
+            PlanKind::Change {
+                face,
+                formation,
+                bent_to,
+            } => {
                 if m.change_made {
                     rec.changed_face = *face;
                     rec.changed_formation = *formation;
@@ -369,6 +373,7 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
                             formation: b.pose.formation,
                             files: b.pose.files,
                             ranks: b.pose.ranks,
+                            bent_to: *bent_to,
                         });
                     }
                     if *face {

@@ -27,7 +27,7 @@ use crate::games::hyborian::orders::plan::{self, TurnOrders, UnitOrders};
 use crate::games::hyborian::rules::formations;
 use crate::games::hyborian::rules::movement::{self, Pace};
 use crate::games::hyborian::rules::{magic, Formation, Phase, Trait, UnitType, Weapon};
-use crate::games::hyborian::table::{Status, Table, TerrainKind, Unit, UnitId};
+use crate::games::hyborian::table::{Status, Table, Unit, UnitId};
 use crate::geometry::EPSILON;
 use glam::DVec2;
 use std::collections::BTreeMap;
@@ -557,7 +557,9 @@ impl<'a> Ctx<'a> {
                 self.may_face(f.span)?;
                 self.face(x, f.span).map(plan::Function::Face)
             }
-            Function::Form(x) => self.form(x, f.span).map(plan::Function::Formation),
+            Function::Form(x) => self
+                .form(x, self.unit.front, f.span)
+                .map(plan::Function::Formation),
             Function::FaceAndForm(a, b) => {
                 if !u.kind.is_cavalry() {
                     self.refuse(
@@ -574,7 +576,7 @@ impl<'a> Ctx<'a> {
                     return None;
                 }
                 let a = self.face(a, f.span);
-                let b = self.form(b, f.span);
+                let b = self.form(b, self.unit.front, f.span);
                 Some(plan::Function::FaceAndFormation(a?, b?))
             }
             Function::Charge(c) => self.charge(c, f.span).map(plan::Function::Charge),
@@ -810,7 +812,7 @@ impl<'a> Ctx<'a> {
                     return;
                 };
                 let formation = match formation {
-                    Some(f) => match self.form(f, span) {
+                    Some(f) => match self.form(f, p, span) {
                         Some(x) => Some(x),
                         None => return,
                     },

@@ -188,7 +188,14 @@ impl<'a> Ctx<'a> {
         })
     }
 
-    pub(super) fn form(&mut self, x: &FormOrder, span: Span) -> Option<plan::FormationChange> {
+    /// A change of formation made with the unit's front centre at `at`
+    /// (where it stands, or where a deployment puts it).
+    pub(super) fn form(
+        &mut self,
+        x: &FormOrder,
+        at: DVec2,
+        span: Span,
+    ) -> Option<plan::FormationChange> {
         let u = self.unit;
         if u.kind.is_single_figure() {
             self.refuse(
@@ -252,7 +259,7 @@ impl<'a> Ctx<'a> {
                 return None;
             }
         }
-        if x.formation == Formation::PositionalLine && !self.in_rough_terrain() {
+        if x.formation == Formation::PositionalLine && self.table.rough_area_at(at).is_none() {
             self.refuse(
                 Illegal::NotForThisType,
                 span,
@@ -267,15 +274,6 @@ impl<'a> Ctx<'a> {
             ranks: x.ranks,
             files: x.files,
         })
-    }
-
-    pub(super) fn in_rough_terrain(&self) -> bool {
-        let p = self.unit.front;
-        self.table
-            .terrain
-            .iter()
-            .filter(|t| !matches!(t.kind, TerrainKind::Road { .. }) && !t.kind.is_water())
-            .any(|t| crate::geometry::point_in_polygon(p, &t.points))
     }
 
     pub(super) fn charge(&mut self, c: &ChargeOrder, span: Span) -> Option<plan::Charge> {
