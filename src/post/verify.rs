@@ -95,8 +95,14 @@ fn check<E>(
     );
     let now_rules = ruleset.version(&bundle.options);
     let mut all_ok = true;
-    for r in &bundle.rounds {
-        match check_round(ruleset, bundle, r, &now_rules, &mut out) {
+    for (i, r) in bundle.rounds.iter().enumerate() {
+        let Some(before) = bundle.before(i) else {
+            return refuse(
+                r.round,
+                Replay::Engine(PostError::Corrupt("no table before the round".into())),
+            );
+        };
+        match check_round(ruleset, bundle, r, before, &now_rules, &mut out) {
             Ok(ok) => all_ok &= ok,
             Err(e) => return refuse(r.round, e),
         }
@@ -118,6 +124,7 @@ fn check_round(
     ruleset: &dyn Ruleset,
     bundle: &Bundle,
     r: &BundleRound,
+    before: &Json,
     now_rules: &str,
     out: &mut String,
 ) -> Result<bool, Replay> {
@@ -158,7 +165,7 @@ fn check_round(
             ruleset,
             &bundle.setup,
             bundle.last_turn,
-            &r.before,
+            before,
             &bundle.options,
             &r.orders,
             seed,
