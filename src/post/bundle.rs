@@ -33,7 +33,7 @@ use std::collections::BTreeMap;
 /// The bundle format this build writes and reads.
 pub const FORMAT: u32 = 1;
 
-/// The largest bundle read (the shipped scenarios' are under 100 KB).
+/// The largest bundle read (the demo games' are 10 KB to 233 KB).
 pub const MAX_BYTES: usize = 4 << 20;
 
 /// The most rounds one bundle may hold (a released round and the
