@@ -555,8 +555,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             });
         }
         Command::Verify {
-            bundle: Some(file),
-            ..
+            bundle: Some(file), ..
         } => return Ok(verify_bundle(&file)),
         Command::Verify { game, turn, .. } => {
             let (Some(game), Some(turn)) = (game, turn) else {

@@ -2,8 +2,8 @@
 //! with every released round's report, picture and verification bundle,
 //! linked round to round, and `umpire report GAME` prints a stored report (text or JSON).
 
-use super::game::Game;
 use super::bundle::Bundle;
+use super::game::Game;
 use super::round::stored_report;
 use super::{PostError, PostOffice};
 use crate::report::picture;

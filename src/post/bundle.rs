@@ -226,7 +226,9 @@ impl Bundle {
             serde_json::from_str(text).map_err(|e| BundleError::located(text, &e, false))?;
         match value.get("bundle").map(Json::as_u64) {
             None => return Err(BundleError::NotABundle),
-            Some(Some(n)) if n != u64::from(FORMAT) => return Err(BundleError::Format { found: n }),
+            Some(Some(n)) if n != u64::from(FORMAT) => {
+                return Err(BundleError::Format { found: n })
+            }
             _ => {}
         }
         let bundle: Bundle =
@@ -431,7 +433,10 @@ mod tests {
         // A wrong type names where.
         let wrong = text.replace("\"last_turn\":8", "\"last_turn\":\"eight\"");
         let e = Bundle::read(wrong.as_bytes()).unwrap_err();
-        let BundleError::Shape { line, ref quote, .. } = e else {
+        let BundleError::Shape {
+            line, ref quote, ..
+        } = e
+        else {
             panic!("{e}")
         };
         assert!(quote.contains("\"eight\""), "{e}");

@@ -135,7 +135,11 @@ fn check_round(
         crate::report::capitalize_first(&r.label)
     };
     let hash_ok = crate::dice::seed_hash(seed) == r.seed_hash;
-    let _ = writeln!(out, "{label} (round {}) of {}: seed {seed}", r.round, bundle.game);
+    let _ = writeln!(
+        out,
+        "{label} (round {}) of {}: seed {seed}",
+        r.round, bundle.game
+    );
     let _ = writeln!(
         out,
         "  SHA-256 of the seed {} the hash published before the turn ({})",
@@ -211,17 +215,17 @@ fn check_round(
     if !events_ok {
         differences(&r.events, &replay.events, "events", out);
     }
-    let after_ok = replay.state == r.after
-        || ruleset
-            .canonical(&r.after)
-            .is_ok_and(|a| a == replay.state);
+    let after_ok =
+        replay.state == r.after || ruleset.canonical(&r.after).is_ok_and(|a| a == replay.state);
     let _ = writeln!(
         out,
         "  table after the turn: {}",
         if after_ok { "matches" } else { "DIFFERS:" }
     );
     if !after_ok {
-        let reported = ruleset.canonical(&r.after).unwrap_or_else(|_| r.after.clone());
+        let reported = ruleset
+            .canonical(&r.after)
+            .unwrap_or_else(|_| r.after.clone());
         differences(&reported, &replay.state, "table", out);
     }
     if other_rules && !(events_ok && after_ok) {

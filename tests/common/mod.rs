@@ -171,8 +171,8 @@ pub fn every_bundle_verifies(po: &PostOffice, to: &str) -> usize {
             continue;
         }
         let (name, bytes) = bundle_attached(&raw).expect("every report attaches its bundle");
-        let (text, ok) = umpire::post::verify_bundle(&bytes)
-            .unwrap_or_else(|e| panic!("{name} refused: {e}"));
+        let (text, ok) =
+            umpire::post::verify_bundle(&bytes).unwrap_or_else(|e| panic!("{name} refused: {e}"));
         assert!(ok, "{name}: {text}");
         assert!(text.contains("Verdict: everything matches"), "{text}");
         n += 1;

@@ -148,7 +148,11 @@ fn a_player_replays_the_attached_bundle_with_the_real_binary() {
     // Garbage, a truncated file, a seed its hash did not commit to: refused
     // in one clear line (exit 2), never a panic.
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
-        ("garbage", b"GAME ford SIDE aquilonia\n".to_vec(), "line 1, column 1"),
+        (
+            "garbage",
+            b"GAME ford SIDE aquilonia\n".to_vec(),
+            "line 1, column 1",
+        ),
         (
             "truncated",
             bytes[..bytes.len() * 2 / 3].to_vec(),
@@ -177,7 +181,10 @@ fn a_player_replays_the_attached_bundle_with_the_real_binary() {
         std::fs::write(&f, content).unwrap();
         let (out, said) = verify(&f);
         assert_eq!(out.status.code(), Some(2), "{what}: {said}");
-        assert!(said.contains("refused: ") && said.contains(says), "{what}: {said}");
+        assert!(
+            said.contains("refused: ") && said.contains(says),
+            "{what}: {said}"
+        );
         assert!(!said.contains("panicked"), "{what}: {said}");
     }
     // A seed changed to another valid one: its hash no longer matches.
@@ -187,20 +194,29 @@ fn a_player_replays_the_attached_bundle_with_the_real_binary() {
     std::fs::write(&f, serde_json::to_vec(&forged).unwrap()).unwrap();
     let (out, said) = verify(&f);
     assert_eq!(out.status.code(), Some(2), "{said}");
-    assert!(said.contains("not the hash published before the round"), "{said}");
+    assert!(
+        said.contains("not the hash published before the round"),
+        "{said}"
+    );
     // Huge: refused by its size, not read whole.
     let f = dir.path().join("huge.json");
     std::fs::write(&f, vec![b' '; umpire::post::bundle::MAX_BYTES + 10]).unwrap();
     let (out, said) = verify(&f);
     assert_eq!(out.status.code(), Some(2), "{said}");
-    assert!(said.contains("more than a verification bundle can be"), "{said}");
+    assert!(
+        said.contains("more than a verification bundle can be"),
+        "{said}"
+    );
 
     // The web export writes and links the very same bundle.
     let site = dir.path().join("site");
     umpire::post::export_html(&mut po, "ford", &site).unwrap();
     assert_eq!(std::fs::read(site.join(&name)).unwrap(), bytes);
     let index = std::fs::read_to_string(site.join("index.html")).unwrap();
-    assert!(index.contains("href=\"umpire-verify-ford-2.json\""), "{index}");
+    assert!(
+        index.contains("href=\"umpire-verify-ford-2.json\""),
+        "{index}"
+    );
     let page = std::fs::read_to_string(site.join("turn-2.html")).unwrap();
     assert!(
         page.contains("<a href=\"umpire-verify-ford-2.json\" download>"),
@@ -216,13 +232,35 @@ fn a_draft_has_no_bundle_and_the_released_report_has() {
     let dir = tempfile::tempdir().unwrap();
     let mut po = office_with_options(dir.path(), "");
     po.accept(
-        &mail(MODERATOR, "h1@m", "MODERATOR ford PASSWORD modpw\nHOLD ON\nEND\n"),
+        &mail(
+            MODERATOR,
+            "h1@m",
+            "MODERATOR ford PASSWORD modpw\nHOLD ON\nEND\n",
+        ),
         "test",
         t0(),
     )
     .unwrap();
-    po.accept(&mail(CONAN, "a1@x", "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
-    po.accept(&mail(TARASCUS, "n1@x", "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 move 6\nEND\n"), "test", t0()).unwrap();
+    po.accept(
+        &mail(
+            CONAN,
+            "a1@x",
+            "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n",
+        ),
+        "test",
+        t0(),
+    )
+    .unwrap();
+    po.accept(
+        &mail(
+            TARASCUS,
+            "n1@x",
+            "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 move 6\nEND\n",
+        ),
+        "test",
+        t0(),
+    )
+    .unwrap();
     let draft = outbox(&po)
         .into_iter()
         .find(|(k, _, _)| k == "draft")
@@ -230,7 +268,11 @@ fn a_draft_has_no_bundle_and_the_released_report_has() {
     assert!(bundle_attached(&draft.2).is_none());
     assert!(body_text(&draft.2).contains("umpire verify ford 1"));
     po.accept(
-        &mail(MODERATOR, "h2@m", "MODERATOR ford PASSWORD modpw\nAPPROVE 1\nEND\n"),
+        &mail(
+            MODERATOR,
+            "h2@m",
+            "MODERATOR ford PASSWORD modpw\nAPPROVE 1\nEND\n",
+        ),
         "test",
         t0(),
     )
