@@ -457,6 +457,12 @@ mod tests {
             Err(BundleError::TooBig { .. })
         ));
         assert_eq!(Bundle::read(b"[1, 2]"), Err(BundleError::NotABundle));
+        // Nested past serde_json's depth limit: refused, no stack overflow.
+        let deep = format!("{{\"bundle\": 1, \"options\": {}}}", "[".repeat(100_000));
+        assert!(matches!(
+            Bundle::read(deep.as_bytes()),
+            Err(BundleError::NotJson { .. })
+        ));
         assert_eq!(
             Bundle::read(b"{\"bundle\": 7}"),
             Err(BundleError::Format { found: 7 })
