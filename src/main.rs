@@ -61,12 +61,17 @@ enum Command {
         #[command(subcommand)]
         command: OrdersCommand,
     },
-    /// Replay a played turn from its stored orders and revealed seed and check every roll and result matches.
+    /// Replay a played turn and check every roll and result matches: from the store (GAME TURN), or from the verification bundle a report attached (--bundle FILE, no database or configuration needed).
     Verify {
         /// The game id.
-        game: String,
+        #[arg(required_unless_present = "bundle")]
+        game: Option<String>,
         /// The turn to replay.
-        turn: u32,
+        #[arg(required_unless_present = "bundle")]
+        turn: Option<u32>,
+        /// A verification bundle (umpire-verify-GAME-TURN.json, attached to every report).
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "turn"])]
+        bundle: Option<PathBuf>,
     },
     /// Campaigns on the Hyborean world map: set one up, draw its map, show it, resolve a week.
     Campaign {
@@ -377,6 +382,47 @@ fn main() -> ExitCode {
     }
 }
 
+/// The exit status of a verification bundle refused unread.
+const REFUSED: u8 = 2;
+
+/// `umpire verify --bundle FILE`: no configuration, no database. The file
+/// is read up to the largest bundle there can be (a bigger one is refused,
+/// not read whole); exit 0 when everything matches, 1 when the replay
+/// differs, 2 when the bundle is refused.
+fn verify_bundle(file: &std::path::Path) -> ExitCode {
+    use std::io::Read as _;
+    let limit = umpire::post::bundle::MAX_BYTES;
+    let mut bytes = Vec::new();
+    let read = std::fs::File::open(file).and_then(|f| {
+        f.take(u64::try_from(limit).unwrap_or(u64::MAX) + 1)
+            .read_to_end(&mut bytes)
+    });
+    if let Err(e) = read {
+        eprintln!("umpire: {}: {e}", file.display());
+        return ExitCode::from(REFUSED);
+    }
+    // An engine that stops on a hostile table is refused in one line
+    // (verify catches it), not with a panic's message and backtrace.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let verdict = umpire::post::verify_bundle(&bytes);
+    std::panic::set_hook(hook);
+    match verdict {
+        Ok((text, ok)) => {
+            print!("{text}");
+            if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("umpire: {}: refused: {e}", file.display());
+            ExitCode::from(REFUSED)
+        }
+    }
+}
+
 fn open(config: &std::path::Path) -> Result<PostOffice> {
     let config = Config::load(config)?;
     Ok(PostOffice::open(config)?)
@@ -508,7 +554,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExitCode::FAILURE
             });
         }
-        Command::Verify { game, turn } => {
+        Command::Verify {
+            bundle: Some(file), ..
+        } => return Ok(verify_bundle(&file)),
+        Command::Verify { game, turn, .. } => {
+            let (Some(game), Some(turn)) = (game, turn) else {
+                anyhow::bail!("give GAME and TURN, or --bundle FILE");
+            };
             let mut po = open(&cli.config)?;
             let (report, ok) = umpire::post::verify_turn(&mut po, &game, turn)?;
             print!("{report}");

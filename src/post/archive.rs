@@ -1,7 +1,8 @@
 //! The club's archive: `umpire export GAME --html DIR` writes a static site
-//! with every released round's report and picture, linked round to round,
-//! and `umpire report GAME` prints a stored report (text or JSON).
+//! with every released round's report, picture and verification bundle,
+//! linked round to round, and `umpire report GAME` prints a stored report (text or JSON).
 
+use super::bundle::Bundle;
 use super::game::Game;
 use super::round::stored_report;
 use super::{PostError, PostOffice};
@@ -56,7 +57,8 @@ pub fn report_text(
 }
 
 /// Write the static archive of `game` into `dir`: `index.html`, and for
-/// each released round `turn-N.html`, `turn-N.png` and `turn-N.svg`.
+/// each released round `turn-N.html`, `turn-N.png`, `turn-N.svg` and its
+/// verification bundle `umpire-verify-GAME-N.json`.
 ///
 /// # Errors
 /// When the game does not exist or the folder cannot be written.
@@ -76,6 +78,15 @@ pub fn export_html(po: &mut PostOffice, game: &str, dir: &Path) -> Result<usize,
         // Only released rounds are exported: a round held for approval was
         // stored as the moderator's draft, and is a draft no longer.
         rep.draft = false;
+        // The round's verification bundle, as its report mail attached it.
+        let bundle_file = Bundle::file_name(g.id(), turn);
+        let bundle = po
+            .store
+            .write(|tx| Bundle::of_report(tx, &g, turn))?
+            .to_bytes()?;
+        std::fs::write(dir.join(&bundle_file), bundle).map_err(io)?;
+        rep.extra
+            .insert("bundle_link".into(), bundle_file.clone().into());
         title = rep.title.clone();
         let svg = g.ruleset.picture(&before, &after, &rep)?;
         let png = picture::png(&svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
@@ -106,8 +117,9 @@ pub fn export_html(po: &mut PostOffice, game: &str, dir: &Path) -> Result<usize,
         };
         let _ = writeln!(
             index,
-            "<li><a href=\"turn-{turn}.html\">{label}</a>{result}<br><a href=\"turn-{turn}.html\"><img src=\"turn-{turn}.png\" alt=\"the table after {label}\" style=\"width: 100%; max-width: 24em\"></a></li>",
-            label = esc(&rep.label)
+            "<li><a href=\"turn-{turn}.html\">{label}</a>{result}<br><a href=\"turn-{turn}.html\"><img src=\"turn-{turn}.png\" alt=\"the table after {label}\" style=\"width: 100%; max-width: 24em\"></a><br><a href=\"{bundle}\" download>verification bundle</a> (<code>umpire verify --bundle {bundle}</code>)</li>",
+            label = esc(&rep.label),
+            bundle = esc(&bundle_file)
         );
     }
     let page = format!(

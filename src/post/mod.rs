@@ -13,6 +13,7 @@
 //! is never answered twice.
 
 mod archive;
+pub mod bundle;
 pub mod campaign;
 pub mod desk;
 mod dkim;
@@ -39,7 +40,7 @@ pub use archive::{export_html, report_text};
 pub use handle::Disposition;
 pub(crate) use round::plain;
 pub use service::{ingest_maildir, poll_imap, serve};
-pub use verify::verify_turn;
+pub use verify::{verify_bundle, verify_turn};
 
 /// Errors of the post office.
 #[derive(Debug, thiserror::Error)]

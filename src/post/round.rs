@@ -886,8 +886,7 @@ fn correction_tag(rep: &RoundReport) -> String {
 }
 
 /// Resolve a round of `game` from stored values: the state before, each
-/// side's orders, the seed and the moderator's dice (used to play a round
-/// and by `verify` to replay it).
+/// side's orders, the seed and the moderator's dice (used to play a round).
 ///
 /// # Errors
 /// When the seed or stored values cannot be read, or the engine cannot play.
@@ -899,12 +898,41 @@ pub fn resolve_stored(
     seed_hex: &str,
     given: &BTreeMap<String, u8>,
 ) -> Result<games::Resolved, PostError> {
-    let mut dice = ModeratorDice::new(given.clone(), SeededDice::new(seed_bytes(seed_hex)?));
-    Ok(game.ruleset.resolve(RoundInput {
+    resolve_round(
+        game.ruleset,
+        &game.row.setup,
+        game.row.max_turns,
         state,
         options,
-        setup: &game.row.setup,
-        last_turn: game.row.max_turns,
+        orders,
+        seed_hex,
+        given,
+    )
+}
+
+/// Resolve a round of a game of `ruleset` created from `setup`: the one
+/// way a round is played, by the post office and by `verify` (from the
+/// store or from a player's bundle) alike.
+///
+/// # Errors
+/// When the seed or stored values cannot be read, or the engine cannot play.
+#[allow(clippy::too_many_arguments)]
+pub fn resolve_round(
+    ruleset: &dyn games::Ruleset,
+    setup: &str,
+    last_turn: u32,
+    state: &Json,
+    options: &Json,
+    orders: &BTreeMap<String, Json>,
+    seed_hex: &str,
+    given: &BTreeMap<String, u8>,
+) -> Result<games::Resolved, PostError> {
+    let mut dice = ModeratorDice::new(given.clone(), SeededDice::new(seed_bytes(seed_hex)?));
+    Ok(ruleset.resolve(RoundInput {
+        state,
+        options,
+        setup,
+        last_turn,
         orders,
         dice: &mut dice,
     })?)
@@ -1024,12 +1052,19 @@ pub fn release_report(
         .collect();
     to.push((game.row.moderator_address.clone(), game.deadline_text()));
     let pic = Picture::of(game, &rep, &before, &after)?;
+    // Every player may replay the round without the server (ruling P21).
+    let bundle = super::bundle::Bundle::of_report(tx, game, round)?.to_bytes()?;
     for (addr, due) in to {
         if current {
             // Each player reads the next deadline in their own time zone.
             rep.deadline = due;
         }
-        let mail = report_mail(config, vec![addr.clone()], &rep, &pic)?;
+        let mut mail = report_mail(config, vec![addr.clone()], &rep, &pic)?;
+        mail.attachments.push(Attachment {
+            name: super::bundle::Bundle::file_name(game.id(), round),
+            mime: "application/json".into(),
+            bytes: bundle.clone(),
+        });
         outbox::queue(
             tx,
             config,

@@ -149,6 +149,37 @@ pub fn body_text(raw: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The verification bundle a report mail attaches (`umpire-verify-….json`):
+/// its file name and bytes.
+pub fn bundle_attached(raw: &str) -> Option<(String, Vec<u8>)> {
+    use mail_parser::MimeHeaders;
+    let m = mail_parser::MessageParser::default().parse(raw.as_bytes())?;
+    let found = m.attachments().find_map(|a| {
+        let name = a.attachment_name()?;
+        (name.starts_with("umpire-verify-") && name.ends_with(".json"))
+            .then(|| (name.to_string(), a.contents().to_vec()))
+    });
+    found
+}
+
+/// Every released report to `to` verifies from its attached bundle alone,
+/// as a player would run it; returns how many were checked.
+pub fn every_bundle_verifies(po: &PostOffice, to: &str) -> usize {
+    let mut n = 0;
+    for (kind, rcpt, raw) in outbox(po) {
+        if kind != "report" || rcpt != to {
+            continue;
+        }
+        let (name, bytes) = bundle_attached(&raw).expect("every report attaches its bundle");
+        let (text, ok) =
+            umpire::post::verify_bundle(&bytes).unwrap_or_else(|e| panic!("{name} refused: {e}"));
+        assert!(ok, "{name}: {text}");
+        assert!(text.contains("Verdict: everything matches"), "{text}");
+        n += 1;
+    }
+    n
+}
+
 /// Scripted dice for tests about something other than morale: any morale
 /// test the script does not give passes (a roll of 1), every other key
 /// must be scripted as usual.

@@ -244,11 +244,13 @@ fn a_game_of_soissons_by_mail() {
         "{report}"
     );
 
-    // Every played round checks against its published seed.
+    // Every played round checks against its published seed, from the
+    // store and from the bundle each report attached.
     for round in 1..=4 {
         let (text, ok) = umpire::post::verify_turn(&mut po, "soissons", round).unwrap();
         assert!(ok, "round {round}: {text}");
     }
+    assert_eq!(every_bundle_verifies(&po, CLOVIS), reports(&po).len());
 }
 
 #[test]

@@ -17,3 +17,4 @@ mod mail_corpus;
 mod office;
 mod real_mail;
 mod report_html;
+mod verify_bundle;

@@ -78,46 +78,64 @@ fn exported_archive_renders_in_chromium_with_the_picture_visible() {
         .unwrap()
         .contains("turn-1.html"));
 
-    let shot = dir.path().join("shot.png");
-    let out = Command::new("chromium")
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-        ])
-        .args([
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-        ])
-        .arg(format!(
-            "--user-data-dir={}",
-            dir.path().join("profile").display()
-        ))
-        .args(["--window-size=800,900", "--hide-scrollbars"])
-        .arg(format!("--screenshot={}", shot.display()))
+    // The turn's page and the index, each with the picture drawn.
+    for (page, least) in [("turn-1.html", 50_000), ("index.html", 20_000)] {
+        let shot = dir.path().join(format!("{page}.png"));
+        let out = chromium(dir.path())
+            .args(["--window-size=800,900", "--hide-scrollbars"])
+            .arg(format!("--screenshot={}", shot.display()))
+            .arg(format!("file://{}", site.join(page).display()))
+            .output()
+            .expect("chromium is installed by .ci/run (Debian package chromium)");
+        assert!(
+            shot.exists(),
+            "no screenshot of {page}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let pixmap = resvg::tiny_skia::Pixmap::decode_png(&std::fs::read(&shot).unwrap()).unwrap();
+        // The table's cloth colour (#e9efd8) covers a large part of the page
+        // only if the picture loaded and was drawn.
+        let cloth = pixmap
+            .pixels()
+            .iter()
+            .filter(|p| (p.red(), p.green(), p.blue()) == (0xe9, 0xef, 0xd8))
+            .count();
+        assert!(
+            cloth > least,
+            "{page}: picture not visible: {cloth} pixels of table cloth"
+        );
+    }
+    // The page as the browser built it: no draft banner on a released
+    // turn, and the round's verification bundle linked.
+    let out = chromium(dir.path())
+        .arg("--dump-dom")
         .arg(format!("file://{}", site.join("turn-1.html").display()))
         .output()
-        .expect("chromium is installed by .ci/run (Debian package chromium)");
-    assert!(
-        shot.exists(),
-        "no screenshot: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let pixmap = resvg::tiny_skia::Pixmap::decode_png(&std::fs::read(&shot).unwrap()).unwrap();
-    // The table's cloth colour (#e9efd8) covers a large part of the page
-    // only if the picture loaded and was drawn.
-    let cloth = pixmap
-        .pixels()
-        .iter()
-        .filter(|p| (p.red(), p.green(), p.blue()) == (0xe9, 0xef, 0xd8))
-        .count();
-    assert!(
-        cloth > 50_000,
-        "picture not visible: {cloth} pixels of table cloth"
-    );
+        .unwrap();
+    let dom = String::from_utf8_lossy(&out.stdout);
+    assert!(dom.contains("<h1>"), "{dom}");
+    assert!(!dom.contains("DRAFT"), "{dom}");
+    assert!(dom.contains("href=\"umpire-verify-ford-1.json\""), "{dom}");
+    assert!(site.join("umpire-verify-ford-1.json").exists());
+}
+
+/// Headless Chromium with a profile of its own in `dir`, quiet on the network.
+fn chromium(dir: &std::path::Path) -> Command {
+    let mut c = Command::new("chromium");
+    c.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+    ])
+    .args([
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+    ])
+    .arg(format!("--user-data-dir={}", dir.join("profile").display()));
+    c
 }
 
 #[test]

@@ -386,6 +386,17 @@ fn the_trebia_by_mail_with_a_game_master() {
         let (text, ok) = umpire::post::verify_turn(&mut po, "trebia", round).unwrap();
         assert!(ok, "round {round}: {text}");
     }
+    // The phase report's bundle holds the game master's rounds on the way
+    // (ruling P21), and replays them all without the store.
+    assert!(common::every_bundle_verifies(&po, HANNIBAL) >= 1);
+    let (_, bytes) = common::outbox(&po)
+        .into_iter()
+        .find(|(k, to, _)| k == "report" && to == HANNIBAL)
+        .and_then(|(_, _, raw)| common::bundle_attached(&raw))
+        .unwrap();
+    let bundle = umpire::post::bundle::Bundle::read(&bytes).unwrap();
+    assert!(bundle.rounds.len() > 1, "{:?}", bundle.rounds.len());
+    assert_eq!(bundle.rounds[0].round, 1);
 }
 
 #[test]
