@@ -23,6 +23,8 @@ mod handle;
 pub mod league;
 pub mod outbox;
 pub mod password;
+mod press;
+mod absence;
 mod pending;
 mod round;
 mod service;
