@@ -284,7 +284,7 @@ pub fn tick_game(
     // round up, once a side that is not away is ready (post::absence).
     let standing = super::absence::standing_sides(tx, &game, now)?;
     let all_in = round.writers.iter().all(|s| ready.contains(s) || standing.contains(s))
-        && round.writers.iter().any(|s| ready.contains(s));
+        && (standing.is_empty() || round.writers.iter().any(|s| ready.contains(s)));
     if due && !force {
         let mut moved = game.clone();
         if super::absence::at_deadline(tx, config, &mut moved, &round, &sides_in, now)? {

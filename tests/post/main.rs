@@ -15,5 +15,6 @@ mod league;
 mod lifecycle;
 mod mail_corpus;
 mod office;
+mod press;
 mod real_mail;
 mod report_html;
