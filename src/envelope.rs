@@ -730,7 +730,10 @@ fn command(
                     .map(|x| x.as_str())
                     .collect();
                 let day = |d: &str| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").ok();
-                match (dates.first().and_then(|d| day(d)), dates.get(1).and_then(|d| day(d))) {
+                match (
+                    dates.first().and_then(|d| day(d)),
+                    dates.get(1).and_then(|d| day(d)),
+                ) {
                     (Some(from), Some(to)) => Command::Absent(Absent::Between { from, to }),
                     _ => {
                         diagnostics.push(
@@ -1091,7 +1094,11 @@ mod tests {
         );
         let player = read("GAME g SIDE s PASSWORD p\nBROADCAST\nhi\nEND BROADCAST\nPRESS OFF\n");
         assert_eq!(
-            player.diagnostics.iter().map(|d| d.kind).collect::<Vec<_>>(),
+            player
+                .diagnostics
+                .iter()
+                .map(|d| d.kind)
+                .collect::<Vec<_>>(),
             [Trouble::NotModerator, Trouble::NotModerator]
         );
     }
@@ -1115,7 +1122,9 @@ mod tests {
             env.diagnostics.iter().map(|d| d.kind).collect::<Vec<_>>(),
             [Trouble::BadDate, Trouble::BadCommand]
         );
-        assert!(env.diagnostics[1].render(&env.source).contains("ABSENT FROM 2026-12-10 TO"));
+        assert!(env.diagnostics[1]
+            .render(&env.source)
+            .contains("ABSENT FROM 2026-12-10 TO"));
     }
 
     proptest::proptest! {

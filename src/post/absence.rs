@@ -44,7 +44,10 @@ fn start_of(day: NaiveDate, tz: Tz) -> DateTime<Utc> {
     tz.from_local_datetime(&midnight)
         .earliest()
         // No midnight that day (a clock change at 00:00): an hour later.
-        .or_else(|| tz.from_local_datetime(&(midnight + Duration::hours(1))).earliest())
+        .or_else(|| {
+            tz.from_local_datetime(&(midnight + Duration::hours(1)))
+                .earliest()
+        })
         .map_or_else(|| midnight.and_utc(), |t| t.with_timezone(&Utc))
 }
 
@@ -101,7 +104,12 @@ pub fn declare(
     tag: &dyn Fn() -> String,
     now: DateTime<Utc>,
 ) -> Result<String, PostError> {
-    let tz = zone_of(game, side);
+    // A TIMEZONE earlier in the same mail counts already.
+    let tz = game
+        .sides(tx)?
+        .iter()
+        .find(|s| s.side == side.side)
+        .map_or_else(|| zone_of(game, side), |s| zone_of(game, s));
     let standby = rules.standby.get(&side.side);
     let (from, to) = match what {
         Absent::Cancel => {
@@ -125,14 +133,24 @@ pub fn declare(
                     now,
                 )?;
             }
-            audit(tx, now, Some(game.id()), &format!("side {} cancelled its absence", side.side))?;
-            return Ok("ABSENT CANCEL: your absence is cancelled; turns are yours alone again.".into());
+            audit(
+                tx,
+                now,
+                Some(game.id()),
+                &format!("side {} cancelled its absence", side.side),
+            )?;
+            return Ok(
+                "ABSENT CANCEL: your absence is cancelled; turns are yours alone again.".into(),
+            );
         }
         Absent::Between { from, to } => (from, to),
     };
     let today = now.with_timezone(&tz).date_naive();
     if game.row.status == "ended" {
-        return Ok(format!("ABSENT: game {} has ended; nothing changed.", game.id()));
+        return Ok(format!(
+            "ABSENT: game {} has ended; nothing changed.",
+            game.id()
+        ));
     }
     if let Some(why) = refusal(from, to, today, rules.absence.max_days) {
         return Ok(format!("ABSENT: {why}. Nothing changed."));
@@ -182,7 +200,15 @@ pub fn declare(
             text,
             None,
         );
-        outbox::queue(tx, config, Some(game.id()), Kind::Welcome, &mail, &tag(), now)?;
+        outbox::queue(
+            tx,
+            config,
+            Some(game.id()),
+            Kind::Welcome,
+            &mail,
+            &tag(),
+            now,
+        )?;
         told.push_str(&format!(
             " Your standby ({addr}) has been mailed a password of their own to order for {} while you are away; orders you send yourself count as ever.",
             side.side
@@ -200,13 +226,22 @@ pub fn declare(
             side.side,
             game.row.title,
             game.id(),
-            capitalize(&what_happens(rules)).replace("you are", "they are").replace("your ", "their "),
-            standby.map_or(String::new(), |a| format!(".\nTheir standby, {a}, was mailed a password to order for the side meanwhile."))
+            capitalize(&what_happens(rules))
+                .replace("you are", "they are")
+                .replace("your ", "their "),
+            standby.map_or(String::new(), |a| format!(
+                ".\nTheir standby, {a}, was mailed a password to order for the side meanwhile."
+            ))
         ),
         &tag(),
         now,
     )?;
-    audit(tx, now, Some(game.id()), &format!("side {} is away {span}", side.side))?;
+    audit(
+        tx,
+        now,
+        Some(game.id()),
+        &format!("side {} is away {span}", side.side),
+    )?;
     Ok(told)
 }
 
@@ -360,7 +395,12 @@ pub fn at_deadline(
             now,
         )?;
     }
-    audit(tx, now, Some(game.id()), &format!("{why} to {}", game.deadline_text()))?;
+    audit(
+        tx,
+        now,
+        Some(game.id()),
+        &format!("{why} to {}", game.deadline_text()),
+    )?;
     Ok(true)
 }
 

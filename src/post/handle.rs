@@ -5,8 +5,8 @@
 //! Refusals go to the registered address, never to a stranger; when the
 //! right password comes from another address both are told.
 
-use super::game::{games_of, Game};
 use super::absence::{self, Proof};
+use super::game::{games_of, Game};
 use super::outbox::{self, Kind};
 use super::press::{self, MailRules, Writer};
 use super::round::{plain, release_report, report_mail, stored_report, Picture};
@@ -616,7 +616,15 @@ fn player(
     // A side's standby, with the password mailed to them, while its player
     // is away (post::absence): the mail is the side's.
     let standby = ctx.again.is_none()
-        && match absence::proof(tx, &game, &rules, side, &ctx.from, &header.password, ctx.now)? {
+        && match absence::proof(
+            tx,
+            &game,
+            &rules,
+            side,
+            &ctx.from,
+            &header.password,
+            ctx.now,
+        )? {
             Proof::Standby => true,
             Proof::Early(from) => {
                 return ctx.refuse(
@@ -707,7 +715,11 @@ fn player(
                 Command::NewPassword(_) | Command::TimeZone(_) | Command::Absent(_)
             )
         {
-            let written = env.source.get(c.span.start..c.span.end).unwrap_or("").trim();
+            let written = env
+                .source
+                .get(c.span.start..c.span.end)
+                .unwrap_or("")
+                .trim();
             talk.push(format!(
                 "{written}: only the side's own player may do this; nothing changed."
             ));

@@ -12,6 +12,7 @@
 //! outbox) and its new state, so handling is all-or-nothing and a message
 //! is never answered twice.
 
+mod absence;
 mod archive;
 pub mod campaign;
 pub mod desk;
@@ -23,9 +24,8 @@ mod handle;
 pub mod league;
 pub mod outbox;
 pub mod password;
-mod press;
-mod absence;
 mod pending;
+mod press;
 mod round;
 mod service;
 mod templates;

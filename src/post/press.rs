@@ -132,9 +132,10 @@ fn readers<'a>(
             .filter(|s| grey || Some(s.side.as_str()) != own)
             .collect()),
         Some(t) => match sides.iter().find(|s| s.side.eq_ignore_ascii_case(t)) {
-            Some(s) if Some(s.side.as_str()) == own => {
-                Err(format!("{} is your own side; press goes to another side, or to ALL", s.side))
-            }
+            Some(s) if Some(s.side.as_str()) == own => Err(format!(
+                "{} is your own side; press goes to another side, or to ALL",
+                s.side
+            )),
             Some(s) => Ok(vec![s]),
             None => {
                 let names: Vec<&str> = sides.iter().map(|s| s.side.as_str()).collect();
@@ -183,7 +184,14 @@ pub fn deliver(
     let refused = |why: String| Ok(format!("{what}: {why}; nothing was sent."));
     let chars = press.body.chars().count();
     if press.body.trim().is_empty() {
-        return refused(format!("the message is empty (write it between {what} and END {})", if press.to.is_none() { "BROADCAST" } else { "PRESS" }));
+        return refused(format!(
+            "the message is empty (write it between {what} and END {})",
+            if press.to.is_none() {
+                "BROADCAST"
+            } else {
+                "PRESS"
+            }
+        ));
     }
     if chars > MAX_PRESS_CHARS {
         return refused(format!(
@@ -205,20 +213,45 @@ pub fn deliver(
         Writer::Moderator => FROM_MODERATOR,
     };
     let round = game.round()?;
-    let everyone = press.to.as_deref().is_none_or(|t| t.eq_ignore_ascii_case("all"));
-    let audience = if everyone { "every player".to_string() } else { to.iter().map(|s| s.side.as_str()).collect::<Vec<_>>().join(", ") };
+    let everyone = press
+        .to
+        .as_deref()
+        .is_none_or(|t| t.eq_ignore_ascii_case("all"));
+    let audience = if everyone {
+        "every player".to_string()
+    } else {
+        to.iter()
+            .map(|s| s.side.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let (subject, head) = match writer {
         Writer::Moderator => (
             "Broadcast from the moderator".to_string(),
-            format!("The moderator of {} ({}) writes to every player:", game.row.title, game.id()),
+            format!(
+                "The moderator of {} ({}) writes to every player:",
+                game.row.title,
+                game.id()
+            ),
         ),
         Writer::Side(_) if press.grey => (
             "Grey press".to_string(),
-            format!("Grey press (its sender is not named) to {audience} in {} ({}), {}:", game.row.title, game.id(), round.label),
+            format!(
+                "Grey press (its sender is not named) to {audience} in {} ({}), {}:",
+                game.row.title,
+                game.id(),
+                round.label
+            ),
         ),
         Writer::Side(s) => (
             format!("Press from {}", s.side),
-            format!("Press from {} to {audience} in {} ({}), {}:", s.side, game.row.title, game.id(), round.label),
+            format!(
+                "Press from {} to {audience} in {} ({}), {}:",
+                s.side,
+                game.row.title,
+                game.id(),
+                round.label
+            ),
         ),
     };
     let answer = match writer {
@@ -243,7 +276,15 @@ pub fn deliver(
         m
     };
     for reader in &to {
-        outbox::queue(tx, config, Some(game.id()), Kind::Press, &mail(&reader.address, &head, &answer), &tag(), now)?;
+        outbox::queue(
+            tx,
+            config,
+            Some(game.id()),
+            Kind::Press,
+            &mail(&reader.address, &head, &answer),
+            &tag(),
+            now,
+        )?;
     }
     let names: Vec<&str> = to.iter().map(|s| s.side.as_str()).collect();
     if let Writer::Side(s) = writer {
@@ -252,7 +293,11 @@ pub fn deliver(
             if press.grey { "grey press" } else { "press" },
             s.side,
             names.join(", "),
-            if press.grey { " (they were not told who wrote it)" } else { "" }
+            if press.grey {
+                " (they were not told who wrote it)"
+            } else {
+                ""
+            }
         );
         outbox::queue(
             tx,
@@ -277,16 +322,30 @@ pub fn deliver(
         },
         now,
     )?;
-    super::audit(tx, now, Some(game.id()), &format!("press from {sender} to {} ({chars} characters{})", names.join(", "), if press.grey { ", grey" } else { "" }))?;
+    super::audit(
+        tx,
+        now,
+        Some(game.id()),
+        &format!(
+            "press from {sender} to {} ({chars} characters{})",
+            names.join(", "),
+            if press.grey { ", grey" } else { "" }
+        ),
+    )?;
     let lines = press.body.lines().count();
     Ok(match writer {
-        Writer::Moderator => format!("{what}: sent to every player ({}; {lines} lines).", names.join(", ")),
-        Writer::Side(_) => format!(
+        Writer::Moderator => format!(
+            "{what}: sent to every player ({}; {lines} lines).",
+            names.join(", ")
+        ),
+        Writer::Side(_) => {
+            format!(
             "{what}: delivered to {} ({lines} {}, {chars} characters){}; the moderator has a copy.",
             names.join(", "),
             if lines == 1 { "line" } else { "lines" },
             if press.grey { " without your side's name" } else { " with your side named" }
-        ),
+        )
+        }
     })
 }
 
@@ -303,7 +362,10 @@ mod tests {
         assert!(r.refusal(true).is_none());
         r.press_by_moderator = Some(false);
         assert!(!r.press_on());
-        assert!(r.refusal(false).unwrap().contains("moderator has turned press off"));
+        assert!(r
+            .refusal(false)
+            .unwrap()
+            .contains("moderator has turned press off"));
         r.press = PressRule::Off;
         r.press_by_moderator = Some(true);
         assert!(r.press_on() && r.refusal(false).is_none());
@@ -314,7 +376,8 @@ mod tests {
     #[test]
     fn rules_survive_the_store_as_json() {
         let mut r = MailRules::default();
-        r.standby.insert("nemedia".into(), "amalric@example.org".into());
+        r.standby
+            .insert("nemedia".into(), "amalric@example.org".into());
         r.press = PressRule::Grey;
         let back: MailRules = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
         assert_eq!(back, r);

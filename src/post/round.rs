@@ -283,7 +283,10 @@ pub fn tick_game(
     // A side away whose turns are played without it does not hold the
     // round up, once a side that is not away is ready (post::absence).
     let standing = super::absence::standing_sides(tx, &game, now)?;
-    let all_in = round.writers.iter().all(|s| ready.contains(s) || standing.contains(s))
+    let all_in = round
+        .writers
+        .iter()
+        .all(|s| ready.contains(s) || standing.contains(s))
         && (standing.is_empty() || round.writers.iter().any(|s| ready.contains(s)));
     if due && !force {
         let mut moved = game.clone();

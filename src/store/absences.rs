@@ -22,12 +22,7 @@ pub struct Absence {
 ///
 /// # Errors
 /// On database errors.
-pub fn declare(
-    c: &Connection,
-    game: &str,
-    a: &Absence,
-    now: DateTime<Utc>,
-) -> Result<i64> {
+pub fn declare(c: &Connection, game: &str, a: &Absence, now: DateTime<Utc>) -> Result<i64> {
     cancel(c, game, &a.side, now)?;
     c.prepare_cached(
         "INSERT INTO absences (game_id, side, starts, ends, standby_pw, declared_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -112,8 +107,9 @@ pub fn pending(
 /// # Errors
 /// On database errors.
 pub fn extend_once(c: &Connection, game: &str, round: u32) -> Result<bool> {
-    Ok(c
-        .prepare_cached("INSERT OR IGNORE INTO absence_extensions (game_id, round) VALUES (?1, ?2)")?
-        .execute(params![game, round])?
+    Ok(c.prepare_cached(
+        "INSERT OR IGNORE INTO absence_extensions (game_id, round) VALUES (?1, ?2)",
+    )?
+    .execute(params![game, round])?
         == 1)
 }

@@ -12,10 +12,11 @@ use rusqlite::{params, Connection, OptionalExtension};
 /// # Errors
 /// On database errors.
 pub fn rules(c: &Connection, game: &str) -> Result<Option<String>> {
-    Ok(c
-        .prepare_cached("SELECT rules FROM mail_rules WHERE game_id = ?1")?
-        .query_row([game], |r| r.get(0))
-        .optional()?)
+    Ok(
+        c.prepare_cached("SELECT rules FROM mail_rules WHERE game_id = ?1")?
+            .query_row([game], |r| r.get(0))
+            .optional()?,
+    )
 }
 
 /// Store a game's rules for press and absence (replacing any).
@@ -52,7 +53,13 @@ pub fn log(c: &Connection, game: &str, p: &Sent, now: DateTime<Utc>) -> Result<(
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
     .execute(params![
-        game, p.round, p.message, p.sender, p.readers, p.grey, p.body,
+        game,
+        p.round,
+        p.message,
+        p.sender,
+        p.readers,
+        p.grey,
+        p.body,
         ts(now)
     ])?;
     Ok(())
