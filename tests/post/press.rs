@@ -44,7 +44,7 @@ fn html(raw: &str) -> String {
         .unwrap_or_default()
 }
 
-fn to<'a>(rows: &'a [(String, String, String)], kind: &str, addr: &str) -> Option<String> {
+fn to(rows: &[(String, String, String)], kind: &str, addr: &str) -> Option<String> {
     rows.iter()
         .find(|(k, t, _)| k == kind && t.contains(addr))
         .map(|(_, _, raw)| body_text(raw))
