@@ -108,6 +108,16 @@ fn press_goes_to_the_other_side_with_the_sender_named_and_the_orders_beside_it_a
         ),
         1
     );
+    // The moderator's desk lists it.
+    let show = umpire::post::desk::show(&mut po, "ford").unwrap();
+    assert!(
+        show.contains("Press: on (Open in the game file)") && show.contains("Press sent: 1"),
+        "{show}"
+    );
+    assert!(
+        show.contains("turn 1: nemedia to aquilonia: Yield the ford, Conan. …"),
+        "{show}"
+    );
 }
 
 #[test]
@@ -416,6 +426,11 @@ fn a_standby_orders_for_the_side_while_its_player_is_away_and_not_before_or_afte
             "SELECT count(*) FROM submissions WHERE side = 'nemedia'"
         ),
         1
+    );
+    let show = umpire::post::desk::show(&mut po, "ford").unwrap();
+    assert!(
+        show.contains(&format!("nemedia has a standby: {AMALRIC}")),
+        "{show}"
     );
 }
 
