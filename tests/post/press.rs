@@ -14,7 +14,12 @@ const AMALRIC: &str = "amalric@nemedia.example";
 fn office(dir: &std::path::Path, top: &str, standby: bool) -> PostOffice {
     let path = game_file(dir);
     let mut text = std::fs::read_to_string(&path).unwrap();
-    text = format!("{top}\n{text}");
+    // Top-level keys go first; a table (`[absence]`) after the sides.
+    text = if top.starts_with('[') {
+        format!("{text}\n{top}\n")
+    } else {
+        format!("{top}\n{text}")
+    };
     if standby {
         text = text.replace(
             "password = \"serpent3\"\n",
@@ -477,4 +482,36 @@ fn a_deadline_is_shown_in_the_players_zone_and_an_unknown_zone_is_suggested() {
     assert!(out
         .iter()
         .any(|(k, _, raw)| k == "reply" && body_text(raw).contains("(both days, Asia/Tokyo)")));
+}
+
+#[test]
+fn under_hold_a_side_away_does_not_keep_the_turn_waiting() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office(dir.path(), "[absence]\nwhen = \"hold\"", false);
+    let played = |dir: &std::path::Path| {
+        count_in(
+            dir,
+            "SELECT count(*) FROM rounds WHERE state_after IS NOT NULL",
+        )
+    };
+    let out = send(
+        &mut po,
+        CONAN,
+        "h1@x",
+        "GAME ford SIDE aquilonia PASSWORD dragon7\nABSENT FROM 2026-12-01 TO 2026-12-04\n",
+    );
+    assert!(to(&out, "reply", CONAN)
+        .unwrap()
+        .contains("played at its deadline; without your orders your units stand"));
+    // Nobody is ready yet: nothing is played for the side away alone.
+    po.tick(t0() + Duration::minutes(1)).unwrap();
+    assert_eq!(played(dir.path()), 0);
+    send(
+        &mut po,
+        TARASCUS,
+        "h2@x",
+        "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 hold\n",
+    );
+    po.tick(t0() + Duration::minutes(2)).unwrap();
+    assert_eq!(played(dir.path()), 1);
 }
