@@ -506,4 +506,54 @@ mod tests {
             Err(GameFileError::Toml { .. })
         ));
     }
+
+    #[test]
+    fn press_and_absence_are_read_and_bounded() {
+        let f = file("press = \"grey\"\nabsence = { when = \"hold\", max_days = 10 }").unwrap();
+        assert_eq!(f.press, PressRule::Grey);
+        assert_eq!(
+            f.absence,
+            AbsenceRule {
+                when: WhenAbsent::Hold,
+                extend_hours: 72,
+                max_days: 10
+            }
+        );
+        assert_eq!(file("").unwrap().absence.when, WhenAbsent::Extend);
+        assert!(matches!(
+            file("press = \"loud\""),
+            Err(GameFileError::Toml { .. })
+        ));
+        for (extra, key) in [
+            ("absence = { extend_hours = 0 }", "absence.extend_hours"),
+            ("absence = { max_days = 400 }", "absence.max_days"),
+        ] {
+            let e = file(extra).unwrap_err().to_string();
+            assert!(
+                e.starts_with(key) && e.contains("must be from"),
+                "{extra}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_standby_is_an_address_and_not_the_sides_own_player() {
+        let with = |standby: &str| {
+            let text = format!(
+                "id = \"g\"\ntitle = \"G\"\nscenario = \"s.toml\"\nfirst_deadline = \"2026-12-03 20:00\"\n\
+                 [moderator]\naddress = \"m@club.example\"\n[[side]]\nid = \"a\"\naddress = \"a@club.example\"\nstandby = \"{standby}\"\n\
+                 [[side]]\nid = \"b\"\naddress = \"b@club.example\"\n"
+            );
+            toml::from_str::<GameFile>(&text).unwrap().check()
+        };
+        assert!(with("s@club.example").is_ok());
+        assert!(matches!(
+            with("not an address"),
+            Err(GameFileError::Address(_))
+        ));
+        assert!(with("A@club.example")
+            .unwrap_err()
+            .to_string()
+            .contains("side a's own player"));
+    }
 }
