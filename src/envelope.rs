@@ -118,6 +118,13 @@ pub enum Command {
     NewPassword(String),
     /// Player: `TIMEZONE Europe/Paris`: the deadlines I am shown in my zone.
     TimeZone(String),
+    /// Player: `PRESS TO nemedia` (or `ALL`) … `END PRESS`; moderator:
+    /// `BROADCAST` … `END BROADCAST`. The message's lines are the block's.
+    Press(Press),
+    /// Moderator: `PRESS OFF` / `PRESS ON`: press between the players stops, or goes on.
+    PressSwitch(bool),
+    /// Player: `ABSENT FROM 2026-12-10 TO 2026-12-20` or `ABSENT CANCEL`.
+    Absent(Absent),
     /// Moderator: `DICE [TURN 3] melee:dragons=4 fire:boss:1=3`: the
     /// moderator's own dice for a turn (keys as in rules cases).
     Dice {
@@ -142,8 +149,34 @@ impl Command {
                 | Command::Wait
                 | Command::NewPassword(_)
                 | Command::TimeZone(_)
+                | Command::Press(Press { to: Some(_), .. })
+                | Command::Absent(_)
         )
     }
+}
+
+/// A block of press: `PRESS TO nemedia`, the message's lines, `END PRESS`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Press {
+    /// The side or `ALL` as written; `None`: the moderator's `BROADCAST`.
+    pub to: Option<String>,
+    /// `GREY PRESS TO …`: the sender's side not named to the readers.
+    pub grey: bool,
+    /// The message as written, its first and last blank lines dropped.
+    pub body: String,
+}
+
+/// What an `ABSENT` line asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Absent {
+    /// `ABSENT FROM 2026-12-10 TO 2026-12-20`: both days included, in the
+    /// player's time zone.
+    Between {
+        from: chrono::NaiveDate,
+        to: chrono::NaiveDate,
+    },
+    /// `ABSENT CANCEL`: I am back (or not going).
+    Cancel,
 }
 
 /// What can be wrong with an envelope.
@@ -160,6 +193,9 @@ pub enum Trouble {
     BadCommand,
     /// A line of a moderator's mail that is no command (`EXTNED 24`).
     NotACommand,
+    /// `PRESS TO nemedia` whose block has no `END PRESS` before the mail ends:
+    /// nothing of it is sent, and its lines are read as the rest of the mail.
+    UnclosedPress,
 }
 
 impl Severity for Trouble {
@@ -200,10 +236,12 @@ enum Field {
 pub fn read(text: &str) -> Envelope {
     let mut sheet = String::with_capacity(text.len());
     let mut fields = Vec::new();
-    let mut commands = Vec::new();
+    let mut commands: Vec<Spanned<Command>> = Vec::new();
     let mut diagnostics = Vec::new();
     let mut ended = false;
     let mut offset = 0;
+    // The press block being read: its command's index and its lines.
+    let mut block: Option<(usize, Vec<(usize, &str)>)> = None;
     for (i, raw) in text.split('\n').enumerate() {
         if i > 0 {
             sheet.push('\n');
@@ -213,6 +251,23 @@ pub fn read(text: &str) -> Envelope {
         let line = raw.trim_end_matches('\r');
         // The signature separator "-- " ends the orders like END does.
         ended |= line.trim_end() == "--";
+        if let Some((at, lines)) = block.as_mut() {
+            if !ended && !is_end_marker(line) {
+                if closes_press(line) {
+                    if let Command::Press(p) = &mut commands[*at].node {
+                        p.body = press_body(lines);
+                    }
+                    block = None;
+                } else {
+                    lines.push((start, line));
+                }
+                sheet.push_str(&" ".repeat(raw.len()));
+                continue;
+            }
+            unclosed(&mut commands, &mut diagnostics, &mut sheet, *at, lines);
+            block = None;
+        }
+        let before = commands.len();
         let consumed = ended
             || read_line(
                 line,
@@ -228,6 +283,12 @@ pub fn read(text: &str) -> Envelope {
         } else {
             sheet.push_str(raw);
         }
+        if commands.len() > before && matches!(commands[before].node, Command::Press(_)) {
+            block = Some((before, Vec::new()));
+        }
+    }
+    if let Some((at, lines)) = block {
+        unclosed(&mut commands, &mut diagnostics, &mut sheet, at, &lines);
     }
     let header = assemble_header(&fields, &mut diagnostics);
     let moderator = matches!(
@@ -272,6 +333,70 @@ pub fn read(text: &str) -> Envelope {
     }
 }
 
+/// A line that ends the mail (`END`, `END ORDERS`): a block of press open
+/// there was never closed.
+fn is_end_marker(line: &str) -> bool {
+    EnvelopeParser::parse(Rule::line, line)
+        .ok()
+        .and_then(|mut p| p.next())
+        .and_then(|p| p.into_inner().find(|p| p.as_rule() != Rule::EOI))
+        .is_some_and(|p| p.as_rule() == Rule::end_marker)
+}
+
+/// `END PRESS` (or `END BROADCAST`), in any case, with a trailing stop.
+fn closes_press(line: &str) -> bool {
+    let words: Vec<String> = line
+        .trim()
+        .trim_end_matches(['.', ';', ','])
+        .split_whitespace()
+        .map(str::to_ascii_lowercase)
+        .collect();
+    matches!(
+        words.iter().map(String::as_str).collect::<Vec<_>>()[..],
+        ["end", "press" | "broadcast"]
+    )
+}
+
+/// A block's lines as the message: its first and last blank lines dropped.
+fn press_body(lines: &[(usize, &str)]) -> String {
+    let written: Vec<&str> = lines.iter().map(|(_, l)| *l).collect();
+    let first = written.iter().position(|l| !l.trim().is_empty());
+    let last = written.iter().rposition(|l| !l.trim().is_empty());
+    match (first, last) {
+        (Some(a), Some(b)) => written[a..=b].join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// A block of press the mail ended inside: not sent; its lines go back to
+/// the sheet (they may be orders written after a forgotten `END PRESS`).
+fn unclosed(
+    commands: &mut Vec<Spanned<Command>>,
+    diagnostics: &mut Vec<Diagnostic>,
+    sheet: &mut String,
+    at: usize,
+    lines: &[(usize, &str)],
+) {
+    let c = commands.remove(at);
+    let what = match &c.node {
+        Command::Press(Press { to: None, .. }) => "BROADCAST",
+        _ => "PRESS",
+    };
+    for (start, line) in lines {
+        sheet.replace_range(*start..start + line.len(), line);
+    }
+    diagnostics.push(
+        Diagnostic::new(
+            Trouble::UnclosedPress,
+            c.span,
+            format!("this {what} has no END {what} line: nothing of it was sent"),
+        )
+        .with_help(format!(
+            "write END {what} alone on the line after the message; the lines after this one were read as the rest of your mail"
+        )),
+    );
+}
+
 /// Put the line holding `span` back into the sheet, as written.
 fn restore_line(sheet: &mut String, text: &str, span: Span) {
     let start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
@@ -293,7 +418,7 @@ pub struct OrdersFor {
 }
 
 /// The moderator's commands as they are written, for suggestions.
-const MODERATOR_WORDS: [&str; 21] = [
+const MODERATOR_WORDS: [&str; 23] = [
     "STATUS",
     "HELP",
     "DEADLINE",
@@ -310,6 +435,8 @@ const MODERATOR_WORDS: [&str; 21] = [
     "DICE",
     "UNLOCK",
     "RESET PASSWORD",
+    "BROADCAST",
+    "PRESS",
     "ORDERS FOR",
     "HISTORY",
     "RESEND",
@@ -368,7 +495,7 @@ impl Envelope {
                     Some(w) => d.with_help(format!("did you mean {w}? {}", usage(w))),
                     None => d.with_help(format!(
                         "the moderator's commands are {}; a side's orders go after ORDERS FOR <side>",
-                        MODERATOR_WORDS[..16].join(", ")
+                        MODERATOR_WORDS[..18].join(", ")
                     )),
                 });
             }
@@ -440,6 +567,11 @@ fn usage(word: &str) -> String {
         "reset" | "reset password" => "RESET PASSWORD nemedia",
         "hold" => "HOLD ON (or HOLD OFF)",
         "timezone" => "TIMEZONE Europe/Paris (a zone of the tz database)",
+        "press" | "grey" | "gray" => {
+            "PRESS TO nemedia (one side, or ALL), the message on the lines after it, then END PRESS; the moderator: PRESS OFF or PRESS ON"
+        }
+        "broadcast" => "BROADCAST, the message on the lines after it, then END BROADCAST",
+        "absent" => "ABSENT FROM 2026-12-10 TO 2026-12-20 (both days, your time zone), or ABSENT CANCEL",
         _ => return format!("write {} alone on its line", word.to_uppercase()),
     };
     format!("write it as: {form}")
@@ -567,6 +699,56 @@ fn command(
                 .as_str()
                 .to_string(),
         ),
+        Rule::press_cmd => Command::Press(Press {
+            to: Some(
+                p.clone()
+                    .into_inner()
+                    .find(|x| x.as_rule() == Rule::token)?
+                    .as_str()
+                    .trim_end_matches(['.', ',', ';', ':'])
+                    .to_string(),
+            ),
+            grey: p.clone().into_inner().any(|x| x.as_rule() == Rule::grey),
+            body: String::new(),
+        }),
+        Rule::broadcast_cmd => Command::Press(Press {
+            to: None,
+            grey: false,
+            body: String::new(),
+        }),
+        Rule::press_switch_cmd => {
+            Command::PressSwitch(p.clone().into_inner().any(|x| x.as_rule() == Rule::on))
+        }
+        Rule::absent_cmd => {
+            if p.clone().into_inner().any(|x| x.as_rule() == Rule::cancel) {
+                Command::Absent(Absent::Cancel)
+            } else {
+                let dates: Vec<&str> = p
+                    .clone()
+                    .into_inner()
+                    .filter(|x| x.as_rule() == Rule::date)
+                    .map(|x| x.as_str())
+                    .collect();
+                let day = |d: &str| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").ok();
+                match (
+                    dates.first().and_then(|d| day(d)),
+                    dates.get(1).and_then(|d| day(d)),
+                ) {
+                    (Some(from), Some(to)) => Command::Absent(Absent::Between { from, to }),
+                    _ => {
+                        diagnostics.push(
+                            Diagnostic::new(
+                                Trouble::BadDate,
+                                sp,
+                                format!("'{}' is not two dates", dates.join(" to ")),
+                            )
+                            .with_help(usage("absent")),
+                        );
+                        return None;
+                    }
+                }
+            }
+        }
         Rule::orders_for_cmd => Command::OrdersFor {
             side: p
                 .clone()
@@ -851,5 +1033,116 @@ mod tests {
         assert!(
             env.sheet.contains("Orders for turn 3:") && env.sheet.contains("Orders for aquilonia")
         );
+    }
+
+    #[test]
+    fn press_blocks_are_lifted_out_of_the_sheet() {
+        let text = "GAME g SIDE aquilonia PASSWORD p\nKnights: hold\nPRESS TO Nemedia\n\nSTATUS is no command in here\nKnights: charge <b>you</b>\n\nend press.\ngrey press to all\nwho am I?\nEND PRESS\nFoot: hold\n";
+        let env = read(text);
+        assert!(env.diagnostics.is_empty(), "{:?}", env.diagnostics);
+        let got: Vec<&Command> = env.commands.iter().map(|c| &c.node).collect();
+        assert_eq!(
+            got,
+            [
+                &Command::Press(Press {
+                    to: Some("Nemedia".into()),
+                    grey: false,
+                    body: "STATUS is no command in here\nKnights: charge <b>you</b>".into(),
+                }),
+                &Command::Press(Press {
+                    to: Some("all".into()),
+                    grey: true,
+                    body: "who am I?".into(),
+                }),
+            ]
+        );
+        assert_eq!(env.sheet.len(), text.len());
+        assert!(env.sheet.contains("Knights: hold") && env.sheet.contains("Foot: hold"));
+        assert!(!env.sheet.contains("charge") && !env.sheet.contains("who am I"));
+    }
+
+    #[test]
+    fn a_press_block_without_its_end_is_not_sent_and_its_lines_are_read() {
+        let text = "GAME g SIDE s PASSWORD p\nPRESS TO ALL\nhello\nKnights: hold\nEND\nafter";
+        let env = read(text);
+        assert!(env.commands.is_empty());
+        assert_eq!(
+            env.diagnostics.iter().map(|d| d.kind).collect::<Vec<_>>(),
+            [Trouble::UnclosedPress]
+        );
+        assert!(env.diagnostics[0].render(&env.source).contains("END PRESS"));
+        assert!(env.sheet.contains("hello\nKnights: hold") && !env.sheet.contains("after"));
+        assert_eq!(env.sheet.len(), text.len());
+    }
+
+    #[test]
+    fn broadcast_and_press_switch_are_the_moderators() {
+        let env = read("MODERATOR g PASSWORD p\nPRESS OFF\nBROADCAST\nTruce at dawn.\nEND BROADCAST\npress on\n");
+        assert!(env.diagnostics.is_empty(), "{:?}", env.diagnostics);
+        let got: Vec<Command> = env.commands.into_iter().map(|c| c.node).collect();
+        assert_eq!(
+            got,
+            [
+                Command::PressSwitch(false),
+                Command::Press(Press {
+                    to: None,
+                    grey: false,
+                    body: "Truce at dawn.".into()
+                }),
+                Command::PressSwitch(true),
+            ]
+        );
+        let player = read("GAME g SIDE s PASSWORD p\nBROADCAST\nhi\nEND BROADCAST\nPRESS OFF\n");
+        assert_eq!(
+            player
+                .diagnostics
+                .iter()
+                .map(|d| d.kind)
+                .collect::<Vec<_>>(),
+            [Trouble::NotModerator, Trouble::NotModerator]
+        );
+    }
+
+    #[test]
+    fn absent_reads_two_dates_or_cancel() {
+        let env = read("GAME g SIDE s PASSWORD p\nABSENT FROM 2026-12-10 TO 2026-12-20\nabsent cancel\nABSENT FROM 2026-12-10 TO 2026-13-01\nABSENT next week\n");
+        let day = |m, d| chrono::NaiveDate::from_ymd_opt(2026, m, d).unwrap();
+        let got: Vec<Command> = env.commands.into_iter().map(|c| c.node).collect();
+        assert_eq!(
+            got,
+            [
+                Command::Absent(Absent::Between {
+                    from: day(12, 10),
+                    to: day(12, 20)
+                }),
+                Command::Absent(Absent::Cancel),
+            ]
+        );
+        assert_eq!(
+            env.diagnostics.iter().map(|d| d.kind).collect::<Vec<_>>(),
+            [Trouble::BadDate, Trouble::BadCommand]
+        );
+        assert!(env.diagnostics[1]
+            .render(&env.source)
+            .contains("ABSENT FROM 2026-12-10 TO"));
+    }
+
+    proptest::proptest! {
+        /// Whatever bytes a press block holds, reading never panics, the
+        /// sheet keeps every offset, and the orders after the block are read.
+        #[test]
+        fn any_bytes_in_a_press_block_never_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..400), close in proptest::bool::ANY) {
+            let body = String::from_utf8_lossy(&bytes);
+            let text = format!(
+                "GAME g SIDE s PASSWORD p\nPRESS TO ALL\n{body}\n{}Knights: hold\n",
+                if close { "END PRESS\n" } else { "" }
+            );
+            let env = read(&text);
+            proptest::prop_assert_eq!(env.sheet.len(), text.len());
+            proptest::prop_assert!(env.sheet.contains("Knights: hold") || body.contains("--") || body.to_ascii_lowercase().contains("end"));
+            for d in &env.diagnostics {
+                let _ = d.render(&env.source);
+            }
+        }
     }
 }

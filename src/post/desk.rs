@@ -67,6 +67,51 @@ pub fn show(po: &mut PostOffice, id: &str) -> Result<String, PostError> {
         for s in g.sides(tx)? {
             let _ = writeln!(out, "  {}: {}", s.side, s.address);
         }
+        let rules = super::press::MailRules::load(tx, g.id())?;
+        let now = chrono::Utc::now();
+        let _ = writeln!(
+            out,
+            "Press: {} ({:?} in the game file{}); absence: {:?}, at most {} hours a turn, {} days",
+            if rules.press_on() { "on" } else { "off" },
+            rules.press,
+            match rules.press_by_moderator {
+                Some(on) => format!(", turned {} by the moderator", if on { "on" } else { "off" }),
+                None => String::new(),
+            },
+            rules.absence.when,
+            rules.absence.extend_hours,
+            rules.absence.max_days
+        );
+        for s in g.sides(tx)? {
+            let standby = rules.standby.get(&s.side);
+            if let Some(a) = store::absences::pending(tx, g.id(), &s.side, now)? {
+                let _ = writeln!(
+                    out,
+                    "  {} away {} to {}{}",
+                    s.side,
+                    g.time_for(a.starts, &s),
+                    g.time_for(a.ends, &s),
+                    standby.map_or(String::new(), |b| format!(" (standby {b})"))
+                );
+            } else if let Some(b) = standby {
+                let _ = writeln!(out, "  {} has a standby: {b}", s.side);
+            }
+        }
+        let press = store::press::of_game(tx, g.id())?;
+        let _ = writeln!(out, "Press sent: {}", press.len());
+        for p in press.iter().rev().take(10).rev() {
+            let first = p.body.lines().next().unwrap_or("");
+            let cut: String = first.chars().take(60).collect();
+            let _ = writeln!(
+                out,
+                "  turn {}: {}{} to {}: {cut}{}",
+                p.round,
+                p.sender,
+                if p.grey { " (grey)" } else { "" },
+                p.readers,
+                if cut.len() < p.body.len() { " …" } else { "" }
+            );
+        }
         let played = rounds::released(tx, g.id())?;
         let _ = writeln!(out, "Reports released: {}", if played.is_empty() { "none yet".to_string() } else { format!("{played:?}") });
         if let Some(why) = &g.row.failure {

@@ -19,6 +19,12 @@
 //! address = "conan@example.org"
 //! ```
 //!
+//! Players may talk to each other through the umpire (`press = "open"`,
+//! the default; `"grey"` also lets them send press that does not name
+//! them; `"off"`: none), and a player away may have the turn wait or stand
+//! (`[absence]`), with a `standby = "ADDRESS"` under their `[[side]]` who
+//! orders for the side while they are away (`post::absence`).
+//!
 //! A rule set whose forces come from the players' lists (FR! Ancients)
 //! takes each side's `army = "FILE"` and, optionally, a base-rule
 //! `pack = "FILE"`, both relative to the game file; without a pack the
@@ -27,7 +33,7 @@
 
 use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
 use chrono_tz::Tz;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// A parsed game file.
@@ -70,6 +76,71 @@ pub struct GameFile {
     /// A club's base-rule pack, for a rule set that takes one (FR! Ancients).
     #[serde(default)]
     pub pack: Option<PathBuf>,
+    /// Press between the players.
+    #[serde(default)]
+    pub press: PressRule,
+    /// What a turn due while a player is away does.
+    #[serde(default)]
+    pub absence: AbsenceRule,
+}
+
+/// Whether the players may send each other press (`press = "grey"`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PressRule {
+    /// Press that names its sender's side.
+    #[default]
+    Open,
+    /// That, and grey press (`GREY PRESS TO …`): the sender not named.
+    Grey,
+    /// No press at all.
+    Off,
+}
+
+/// What a turn due while a player is away (`ABSENT`) does: the game
+/// file's `[absence]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AbsenceRule {
+    /// `"extend"` (the default) or `"hold"`.
+    #[serde(default)]
+    pub when: WhenAbsent,
+    /// The most a deadline is moved for an absence, once a turn, in hours.
+    #[serde(default = "default_absence_extend_hours")]
+    pub extend_hours: u32,
+    /// The longest absence a player may declare, in days.
+    #[serde(default = "default_absence_days")]
+    pub max_days: u32,
+}
+
+impl Default for AbsenceRule {
+    fn default() -> Self {
+        AbsenceRule {
+            when: WhenAbsent::default(),
+            extend_hours: default_absence_extend_hours(),
+            max_days: default_absence_days(),
+        }
+    }
+}
+
+/// A turn due while its player is away and has sent no orders for it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WhenAbsent {
+    /// The deadline moves to the player's return, by at most
+    /// `extend_hours`, once a turn.
+    #[default]
+    Extend,
+    /// The turn is played at its deadline as for a side without orders
+    /// (its units stand), and need not wait for the deadline on its account.
+    Hold,
+}
+
+fn default_absence_extend_hours() -> u32 {
+    72
+}
+fn default_absence_days() -> u32 {
+    30
 }
 
 /// The moderator.
@@ -96,6 +167,10 @@ pub struct SideEntry {
     /// players' lists (FR! Ancients).
     #[serde(default)]
     pub army: Option<PathBuf>,
+    /// A standby player's address: mailed the side's turn mail, and a
+    /// password of their own to order for it, while its player is away.
+    #[serde(default)]
+    pub standby: Option<String>,
 }
 
 fn default_ruleset() -> String {
@@ -165,6 +240,10 @@ pub mod bounds {
     pub const ID_LEN: usize = 40;
     /// Longest title, in characters.
     pub const TITLE_LEN: usize = 200;
+    /// The most a deadline may move for an absence: up to two weeks.
+    pub const ABSENCE_EXTEND_HOURS: RangeInclusive<u32> = 1..=336;
+    /// The longest absence a game may allow: up to half a year.
+    pub const ABSENCE_DAYS: RangeInclusive<u32> = 1..=183;
 }
 
 impl GameFile {
@@ -220,6 +299,16 @@ impl GameFile {
             bounds::REMINDER_HOURS,
         )?;
         range("max_turns", self.max_turns, bounds::MAX_TURNS)?;
+        range(
+            "absence.extend_hours",
+            self.absence.extend_hours,
+            bounds::ABSENCE_EXTEND_HOURS,
+        )?;
+        range(
+            "absence.max_days",
+            self.absence.max_days,
+            bounds::ABSENCE_DAYS,
+        )?;
         if self.title.trim().is_empty()
             || self.title.chars().count() > bounds::TITLE_LEN
             || self.title.chars().any(char::is_control)
@@ -246,6 +335,18 @@ impl GameFile {
             }
         }
         for s in &self.sides {
+            if let Some(standby) = &s.standby {
+                if !crate::mail::address::is_valid(standby) {
+                    return Err(GameFileError::Address(standby.clone()));
+                }
+                if standby.eq_ignore_ascii_case(&s.address) {
+                    return Err(GameFileError::Value {
+                        key: "standby",
+                        value: standby.clone(),
+                        why: format!("is side {}'s own player; a standby is someone else", s.id),
+                    });
+                }
+            }
             if !seen.insert(s.id.to_ascii_lowercase()) {
                 return Err(GameFileError::DuplicateSide(s.id.clone()));
             }
@@ -404,5 +505,55 @@ mod tests {
             file("turn_hours = -1"),
             Err(GameFileError::Toml { .. })
         ));
+    }
+
+    #[test]
+    fn press_and_absence_are_read_and_bounded() {
+        let f = file("press = \"grey\"\nabsence = { when = \"hold\", max_days = 10 }").unwrap();
+        assert_eq!(f.press, PressRule::Grey);
+        assert_eq!(
+            f.absence,
+            AbsenceRule {
+                when: WhenAbsent::Hold,
+                extend_hours: 72,
+                max_days: 10
+            }
+        );
+        assert_eq!(file("").unwrap().absence.when, WhenAbsent::Extend);
+        assert!(matches!(
+            file("press = \"loud\""),
+            Err(GameFileError::Toml { .. })
+        ));
+        for (extra, key) in [
+            ("absence = { extend_hours = 0 }", "absence.extend_hours"),
+            ("absence = { max_days = 400 }", "absence.max_days"),
+        ] {
+            let e = file(extra).unwrap_err().to_string();
+            assert!(
+                e.starts_with(key) && e.contains("must be from"),
+                "{extra}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_standby_is_an_address_and_not_the_sides_own_player() {
+        let with = |standby: &str| {
+            let text = format!(
+                "id = \"g\"\ntitle = \"G\"\nscenario = \"s.toml\"\nfirst_deadline = \"2026-12-03 20:00\"\n\
+                 [moderator]\naddress = \"m@club.example\"\n[[side]]\nid = \"a\"\naddress = \"a@club.example\"\nstandby = \"{standby}\"\n\
+                 [[side]]\nid = \"b\"\naddress = \"b@club.example\"\n"
+            );
+            toml::from_str::<GameFile>(&text).unwrap().check()
+        };
+        assert!(with("s@club.example").is_ok());
+        assert!(matches!(
+            with("not an address"),
+            Err(GameFileError::Address(_))
+        ));
+        assert!(with("A@club.example")
+            .unwrap_err()
+            .to_string()
+            .contains("side a's own player"));
     }
 }

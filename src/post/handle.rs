@@ -5,8 +5,10 @@
 //! Refusals go to the registered address, never to a stranger; when the
 //! right password comes from another address both are told.
 
+use super::absence::{self, Proof};
 use super::game::{games_of, Game};
 use super::outbox::{self, Kind};
+use super::press::{self, MailRules, Writer};
 use super::round::{plain, release_report, report_mail, stored_report, Picture};
 use super::{audit, password, templates, PostError};
 use crate::config::Config;
@@ -284,6 +286,8 @@ enum Change {
         at: DateTime<Utc>,
     },
     Ended,
+    /// The moderator's PRESS ON / PRESS OFF.
+    Press(bool),
 }
 
 impl Change {
@@ -310,6 +314,12 @@ impl Change {
             ),
             Change::Ended => {
                 "The moderator has ended the game. No more turns will be played.".into()
+            }
+            Change::Press(true) => {
+                "Press between the players is on: PRESS TO <side> (or ALL), the message, then END PRESS.".into()
+            }
+            Change::Press(false) => {
+                "Press between the players is off until the moderator turns it on again.".into()
             }
         }
     }
@@ -602,7 +612,43 @@ fn player(
             "Check the SIDE word of your header against your welcome mail.",
         );
     };
-    if let Some(h) = &ctx.again {
+    let rules = MailRules::load(tx, game.id())?;
+    // A side's standby, with the password mailed to them, while its player
+    // is away (post::absence): the mail is the side's.
+    let standby = ctx.again.is_none()
+        && match absence::proof(
+            tx,
+            &game,
+            &rules,
+            side,
+            &ctx.from,
+            &header.password,
+            ctx.now,
+        )? {
+            Proof::Standby => true,
+            Proof::Early(from) => {
+                return ctx.refuse(
+                    Some(game.id()),
+                    vec![ctx.from.clone()],
+                    &format!(
+                        "You stand in for side {} of game {} only from {}.",
+                        side.side,
+                        game.id(),
+                        game.time_for(from, side)
+                    ),
+                    "Until then the side's own player orders for it; send your orders again once the absence has begun.",
+                );
+            }
+            Proof::No => false,
+        };
+    if standby {
+        audit(
+            tx,
+            ctx.now,
+            Some(game.id()),
+            &format!("mail of the standby {} for side {}", ctx.from, side.side),
+        )?;
+    } else if let Some(h) = &ctx.again {
         // Read again once its round opened: the password was checked when
         // it came (and is masked in the stored copy since), so the proof
         // then stands, if the side still has the player who gave it.
@@ -624,7 +670,7 @@ fn player(
     } else if let Some(d) = check_password(ctx, &game, side, &header.password)? {
         return Ok(d);
     }
-    if side.address != ctx.from {
+    if !standby && side.address != ctx.from {
         // The right password from another address: only the registered
         // player hears of it (with the address it came from, who knows the
         // password); the sender gets what a wrong password gets, nothing.
@@ -654,6 +700,8 @@ fn player(
         )));
     }
     let mut answered = Vec::new();
+    // What became of each block of press and each ABSENT: one reply.
+    let mut talk: Vec<String> = Vec::new();
     // A mail read again has had its commands answered the first time.
     let commands = if ctx.again.is_some() {
         &[][..]
@@ -661,7 +709,51 @@ fn player(
         &env.commands[..]
     };
     for c in commands {
+        if standby
+            && matches!(
+                c.node,
+                Command::NewPassword(_) | Command::TimeZone(_) | Command::Absent(_)
+            )
+        {
+            let written = env
+                .source
+                .get(c.span.start..c.span.end)
+                .unwrap_or("")
+                .trim();
+            talk.push(format!(
+                "{written}: only the side's own player may do this; nothing changed."
+            ));
+            continue;
+        }
         match &c.node {
+            Command::Press(p) if p.to.is_some() => {
+                // The header's password never travels on in press.
+                let p = envelope::Press {
+                    body: crate::mail::mask::mask_text(&p.body, &[&header.password]),
+                    ..p.clone()
+                };
+                talk.push(press::deliver(
+                    tx,
+                    ctx.config,
+                    &game,
+                    &rules,
+                    Writer::Side(side),
+                    &p,
+                    ctx.row,
+                    &|| ctx.next_tag(),
+                    ctx.now,
+                )?);
+            }
+            Command::Absent(a) => talk.push(absence::declare(
+                tx,
+                ctx.config,
+                &game,
+                &rules,
+                side,
+                *a,
+                &|| ctx.next_tag(),
+                ctx.now,
+            )?),
             Command::Status => {
                 ctx.reply(
                     Some(game.id()),
@@ -747,6 +839,16 @@ fn player(
             _ => {}
         }
     }
+    if !talk.is_empty() {
+        ctx.reply(
+            Some(game.id()),
+            Kind::Reply,
+            vec![ctx.from.clone()],
+            &ctx.msg.subject,
+            talk.join("\n\n") + "\n",
+        )?;
+        answered.push("press");
+    }
     // A TIMEZONE in this mail counts already for the answer to its orders.
     let refreshed = game_rows::sides(tx, game.id())?
         .into_iter()
@@ -774,7 +876,8 @@ fn player(
             "",
         );
     }
-    if ctx.again.is_none() {
+    // A standby's mail is for the round open while they stand in: not held.
+    if ctx.again.is_none() && !standby {
         if let Some(t) = deferral(ctx, &game, header, &side.side)? {
             return hold(ctx, &game, side, t);
         }
@@ -893,6 +996,26 @@ fn player(
         &ctx.msg.subject,
         text,
     )?;
+    if standby {
+        let understood: Vec<String> = checked
+            .understood
+            .iter()
+            .map(|(_, l)| format!("  {l}"))
+            .collect();
+        ctx.notice(
+            &game,
+            &side.address,
+            &format!("Your standby ordered for {}", side.side),
+            format!(
+                "While you are away, your standby ({}) sent orders for {} for {}:\n\n{}\n\nOrders you send yourself before the deadline ({}) count as ever: the latest mail counts.\n",
+                ctx.from,
+                side.side,
+                round.label,
+                if understood.is_empty() { "  (no orders accepted)".to_string() } else { understood.join("\n") },
+                game.deadline_for(side)
+            ),
+        )?;
+    }
     Ok(Disposition::Orders {
         note: format!("orders for {} {}", side.side, round.label),
         game: game.id().to_string(),
@@ -1299,6 +1422,7 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
     let mut done: Vec<(usize, String)> = Vec::new();
     let mut announced = Vec::new();
     let mut force = false;
+    let mut rules = MailRules::load(tx, game.id())?;
     for c in &env.commands {
         let written = env
             .source
@@ -1579,6 +1703,34 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                     .to_string()
             }
             Command::OrdersFor { .. } => continue,
+            Command::Press(p) if p.to.is_none() => press::deliver(
+                tx,
+                ctx.config,
+                &game,
+                &rules,
+                Writer::Moderator,
+                p,
+                ctx.row,
+                &|| ctx.next_tag(),
+                ctx.now,
+            )?,
+            Command::Press(_) => "PRESS TO is the players'; the moderator writes to every player with BROADCAST, the message, then END BROADCAST. Nothing was sent.".into(),
+            Command::PressSwitch(on) if rules.press_on() == *on => format!(
+                "press between the players is {} already; nothing changed",
+                if *on { "on" } else { "off" }
+            ),
+            Command::PressSwitch(on) => {
+                rules.press_by_moderator = Some(*on);
+                rules.save(tx, game.id())?;
+                announced.push(Change::Press(*on));
+                format!(
+                    "press between the players is now {}; every player was told",
+                    if *on { "on" } else { "off" }
+                )
+            }
+            Command::Absent(_) => {
+                "ABSENT is for players, about their own turns; nothing changed".into()
+            }
         };
         done.push((
             c.span.start,

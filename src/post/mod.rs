@@ -12,6 +12,7 @@
 //! outbox) and its new state, so handling is all-or-nothing and a message
 //! is never answered twice.
 
+mod absence;
 mod archive;
 pub mod bundle;
 pub mod campaign;
@@ -25,6 +26,7 @@ pub mod league;
 pub mod outbox;
 pub mod password;
 mod pending;
+mod press;
 mod round;
 mod service;
 mod templates;

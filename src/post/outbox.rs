@@ -25,6 +25,8 @@ pub enum Kind {
     Notice,
     /// A league's standings, or a member's bye, mailed to its members.
     League,
+    /// Press between the players, or the moderator's broadcast.
+    Press,
 }
 
 impl Kind {
@@ -39,6 +41,7 @@ impl Kind {
             Kind::Draft => "draft",
             Kind::Notice => "notice",
             Kind::League => "league",
+            Kind::Press => "press",
         }
     }
 

@@ -148,6 +148,7 @@ pub fn create_game(
     crate::store::games::insert(tx, &row, now)?;
     let game = Game::load(tx, &file.id)?.ok_or_else(|| PostError::NoGame(file.id.clone()))?;
     open_round(tx, &game, seed, seed_hash.clone())?;
+    super::press::MailRules::of_file(file).save(tx, &file.id)?;
     for s in &file.sides {
         let pw = s
             .password
@@ -279,7 +280,20 @@ pub fn tick_game(
     }
     let sides_in = game.sides_in(tx)?;
     let ready = game.sides_ready(tx)?;
-    let all_in = round.writers.iter().all(|s| ready.contains(s));
+    // A side away whose turns are played without it does not hold the
+    // round up, once a side that is not away is ready (post::absence).
+    let standing = super::absence::standing_sides(tx, &game, now)?;
+    let all_in = round
+        .writers
+        .iter()
+        .all(|s| ready.contains(s) || standing.contains(s))
+        && (standing.is_empty() || round.writers.iter().any(|s| ready.contains(s)));
+    if due && !force {
+        let mut moved = game.clone();
+        if super::absence::at_deadline(tx, config, &mut moved, &round, &sides_in, now)? {
+            return Ok(0);
+        }
+    }
     if force || all_in || due {
         play_round(tx, config, game, now)?;
         return Ok(1);
@@ -287,6 +301,7 @@ pub fn tick_game(
     if game.row.reminder_hours > 0
         && now >= game.deadline() - Duration::hours(i64::from(game.row.reminder_hours))
     {
+        let standbys = super::absence::standing_in(tx, &game, now)?;
         for s in game
             .sides(tx)?
             .iter()
@@ -303,7 +318,10 @@ pub fn tick_game(
                     game.id(),
                     capitalize_first(&round.label)
                 );
-                let mail = plain(config, vec![s.address.clone()], subject, text, None);
+                // A side away has its standby reminded too.
+                let mut to = vec![s.address.clone()];
+                to.extend(standbys.get(&s.side).cloned());
+                let mail = plain(config, to, subject, text, None);
                 outbox::queue(
                     tx,
                     config,
@@ -1045,11 +1063,15 @@ pub fn release_report(
     rep.draft = false;
     // The next round's deadline as it stands now (a hold may have moved it).
     let current = rep.turn + 1 == game.row.round || rep.next_turn == game.row.round;
-    let mut to: Vec<(String, String)> = game
-        .sides(tx)?
-        .into_iter()
-        .map(|s| (s.address.clone(), game.deadline_for(&s)))
-        .collect();
+    let standbys = super::absence::standing_in(tx, game, now)?;
+    let mut to: Vec<(String, String)> = Vec::new();
+    for s in game.sides(tx)? {
+        // A side away: its standby reads the report too.
+        if let Some(standby) = standbys.get(&s.side) {
+            to.push((standby.clone(), game.deadline_text()));
+        }
+        to.push((s.address.clone(), game.deadline_for(&s)));
+    }
     to.push((game.row.moderator_address.clone(), game.deadline_text()));
     let pic = Picture::of(game, &rep, &before, &after)?;
     // Every player may replay the round without the server (ruling P21).

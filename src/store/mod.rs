@@ -9,12 +9,14 @@
 //! at any point leaves the message either untouched (`new`, processed again
 //! on the next run) or fully handled.
 
+pub mod absences;
 pub mod campaigns;
 pub mod deferred;
 pub mod games;
 pub mod leagues;
 pub mod messages;
 pub mod outbox;
+pub mod press;
 pub mod rounds;
 mod schema;
 pub mod submissions;

@@ -300,4 +300,44 @@ CREATE TABLE league_games (
 );
 CREATE UNIQUE INDEX league_games_game ON league_games(game_id);
 "#,
+    // 12: players talking to each other, and away (issue 16): a game's
+    // rules for press and absence (JSON of `post::press::MailRules`, from the
+    // game file; NULL row: the defaults); every press delivered (its sender,
+    // readers, whether grey, its text); each absence a player declared, with
+    // its standby's password hash; the rounds whose deadline an absence has
+    // moved (once a round).
+    r#"
+CREATE TABLE mail_rules (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    rules   TEXT NOT NULL
+);
+CREATE TABLE press (
+    id         INTEGER PRIMARY KEY,
+    game_id    TEXT NOT NULL REFERENCES games(id),
+    round      INTEGER NOT NULL,
+    message    INTEGER NOT NULL,
+    sender     TEXT NOT NULL,
+    readers    TEXT NOT NULL,
+    grey       INTEGER NOT NULL,
+    body       TEXT NOT NULL,
+    sent_at    TEXT NOT NULL
+);
+CREATE INDEX press_game ON press(game_id, id);
+CREATE TABLE absences (
+    id           INTEGER PRIMARY KEY,
+    game_id      TEXT NOT NULL REFERENCES games(id),
+    side         TEXT NOT NULL,
+    starts       TEXT NOT NULL,
+    ends         TEXT NOT NULL,
+    standby_pw   TEXT,
+    declared_at  TEXT NOT NULL,
+    cancelled_at TEXT
+);
+CREATE INDEX absences_side ON absences(game_id, side);
+CREATE TABLE absence_extensions (
+    game_id TEXT NOT NULL,
+    round   INTEGER NOT NULL,
+    PRIMARY KEY (game_id, round)
+);
+"#,
 ];

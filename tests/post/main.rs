@@ -15,6 +15,7 @@ mod league;
 mod lifecycle;
 mod mail_corpus;
 mod office;
+mod press;
 mod real_mail;
 mod report_html;
 mod verify_bundle;
