@@ -125,8 +125,8 @@ fn meeting(c: &mut Campaign, came: &str) {
 fn in_a_draw_the_army_that_marched_in_falls_back_whatever_came_before() {
     let (mut c, w) = start(35);
     meeting(&mut c, "nemedia-1");
-    // No engine result: fake a draw by an entered battle without a
-    // winner through after_battle directly.
+    // No engine result here: the draw (a battle with no winner) is given
+    // to after_battle directly.
     let mut t = Turn {
         c: c.clone(),
         world: &w,
