@@ -12,7 +12,7 @@ use crate::dice::{ModeratorDice, SeededDice};
 use crate::games::{self, GameResult, Json, RoundInput, Setup, GAME_MASTER};
 use crate::mail::compose::{Attachment, AutoSubmitted, Inline, Outgoing};
 use crate::mail::quote::umpire_mark_line;
-use crate::report::{capitalize_first, picture, RoundReport};
+use crate::report::{capitalize_first, picture, RoundReport, Section};
 use crate::store::games::{GameRow, SideRow};
 use crate::store::{rounds, submissions, Transaction};
 use chrono::{DateTime, Duration, Utc};
@@ -513,29 +513,47 @@ pub fn failed(
     Ok(())
 }
 
-/// The latest orders of every side for the current round; the sides that
-/// were to write and sent nothing.
+/// The orders of a round: every side's latest, the sides that were to
+/// write and sent nothing, and each side's orders as its confirmation
+/// understood them (the report shows them once the round is played).
+struct Gathered {
+    orders: BTreeMap<String, Json>,
+    missing: Vec<String>,
+    given: Vec<Section>,
+}
+
+/// The latest orders of every side for the current round.
 fn gather_orders(
     tx: &Transaction<'_>,
     game: &Game,
     writers: &[String],
-) -> Result<(BTreeMap<String, Json>, Vec<String>), PostError> {
+) -> Result<Gathered, PostError> {
     let mut orders = BTreeMap::new();
     let mut missing = Vec::new();
+    let mut given = Vec::new();
     // A round the game master answers: his answer, under GAME_MASTER.
     if let Some((checked, _)) = submissions::latest(tx, game.id(), game.row.round, GAME_MASTER)? {
         orders.insert(GAME_MASTER.to_string(), from_json("orders", &checked)?);
     }
     for s in game.sides(tx)? {
         match submissions::latest(tx, game.id(), game.row.round, &s.side)? {
-            Some((checked, _)) => {
+            Some((checked, understood)) => {
+                let understood: Vec<(String, String)> = from_json("understood", &understood)?;
+                given.push(Section {
+                    title: s.side.clone(),
+                    lines: understood.into_iter().map(|(_, line)| line).collect(),
+                });
                 orders.insert(s.side, from_json("orders", &checked)?);
             }
             None if writers.contains(&s.side) => missing.push(s.side),
             None => {}
         }
     }
-    Ok((orders, missing))
+    Ok(Gathered {
+        orders,
+        missing,
+        given,
+    })
 }
 
 /// A plain notice about `game` to one address, queued under `tag` (the
@@ -588,7 +606,11 @@ fn play(
 ) -> Result<(), PostError> {
     let (seed, seed_hash) = game.seed(tx)?;
     let round = game.round()?;
-    let (orders, nmr) = gather_orders(tx, &game, &round.writers)?;
+    let Gathered {
+        orders,
+        missing: nmr,
+        given: orders_given,
+    } = gather_orders(tx, &game, &round.writers)?;
     let given = rounds::given_dice(tx, game.id(), round.number)?;
     let state = game.state()?;
     let options = game.options()?;
@@ -610,6 +632,12 @@ fn play(
         extra.insert(
             GameResult::REPORT_KEY.into(),
             serde_json::to_value(result).map_err(|e| PostError::Corrupt(e.to_string()))?,
+        );
+    }
+    if !orders_given.is_empty() {
+        extra.insert(
+            "orders_given".into(),
+            serde_json::to_value(&orders_given).map_err(|e| PostError::Corrupt(e.to_string()))?,
         );
     }
     if to_game_master {

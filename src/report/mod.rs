@@ -82,6 +82,16 @@ pub fn esc(s: &str) -> String {
         .replace('\'', "&#39;")
 }
 
+/// A count with its noun in the right number: "1 casualty", "2 casualties".
+///
+/// ```
+/// assert_eq!(umpire::report::plural(1, "turn", "turns"), "1 turn");
+/// assert_eq!(umpire::report::plural(0, "casualty", "casualties"), "0 casualties");
+/// ```
+pub fn plural(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// "turn 3" → "Turn 3".
 pub fn capitalize_first(s: &str) -> String {
     let mut c = s.chars();
@@ -229,6 +239,42 @@ mod tests {
             text.contains("DRAFT for the moderator.") && text.contains("  APPROVE 1\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_last_report_says_who_won_and_every_report_the_orders_given() {
+        let mut r = report();
+        r.ended = true;
+        r.extra.insert(
+            "result".into(),
+            serde_json::json!({"won": {"side": "nemedia"}}),
+        );
+        r.extra.insert(
+            "orders_given".into(),
+            serde_json::json!([
+                {"title": "aquilonia", "lines": ["Black Dragons: phase 1 move 6"]},
+                {"title": "nemedia", "lines": []}
+            ]),
+        );
+        let text = r.text();
+        assert!(
+            text.contains("The battle is over: nemedia has won. Why: see Victory above."),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "Orders given\n------------\naquilonia:\n  Black Dragons: phase 1 move 6\nnemedia:\n  (no order stood: its units stood fast)\n"
+            ),
+            "{text}"
+        );
+        let html = r.html(None);
+        assert!(
+            html.contains("The battle is over: nemedia has won."),
+            "{html}"
+        );
+        assert!(html.contains("<h2>Orders given</h2>"), "{html}");
+        r.extra.insert("result".into(), serde_json::json!("drawn"));
+        assert!(r.text().contains("The battle is over: it is a draw."));
     }
 
     #[test]

@@ -216,7 +216,7 @@ fn denied_breakthroughs_say_why() {
         ("breakthrough-too-few", "3 casualties inflicted, 2 suffered"),
         (
             "breakthrough-charge-spent",
-            "only 1 inch of its charge was left",
+            "only 1 inch of their charge was left",
         ),
     ] {
         let r = play_case(&format!("tests/cases/melee/{case}.toml"));
@@ -394,5 +394,20 @@ fn a_positional_line_says_how_it_bent_to_the_woods() {
             .any(|l| l == "Regular Spearmen formed positional line, 12 wide and 2 deep."),
         "{:#?}",
         said(&straight)
+    );
+}
+
+#[test]
+fn a_wheel_stopped_by_woods_says_why() {
+    let r = play_case("tests/cases/movement/wheel-stopped-by-woods.toml");
+    let s = said(&r);
+    let told = |line: &str| s.iter().any(|l| l == line);
+    assert!(
+        told("Knights wheeled only 12° left of the 30° ordered (1 inch in all)."),
+        "{s:#?}"
+    );
+    assert!(
+        told("Knights halted after 1 inch: they may not enter the woods."),
+        "{s:#?}"
     );
 }

@@ -271,7 +271,7 @@ fn friends_passed_through_cannot_charge_in_phase_1_of_the_next_turn() {
     let said: Vec<String> = out2.events.iter().map(|e| e.to_string()).collect();
     assert!(
         said.iter()
-            .any(|s| s.contains("friends falling back or routing passed through it")),
+            .any(|s| s.contains("friends falling back or routing passed through them")),
         "{said:#?}"
     );
     assert!(

@@ -57,9 +57,26 @@ fn report_mail_has_text_html_and_the_picture_inline_and_attached() {
         "{svg}"
     );
     assert!(svg.contains("stroke-dasharray=\"5 3\" marker-end"));
-    let text = m.body_text(0).unwrap();
+    let text = m.body_text(0).unwrap().replace("\r\n", "\n");
     assert!(text.contains("Phase 1 movement"), "{text}");
     assert!(text.contains("Black Dragons"), "{text}");
+    // After the turn, the orders each side gave, as understood.
+    assert!(
+        text.contains("Orders given\n------------\naquilonia:\n  Black Dragons: phase 1 move 6\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("nemedia:\n  Nemedian Knights: phase 1 charge Black Dragons\n"),
+        "{text}"
+    );
+    // The standing against the book's goal on a bare layout (ruling P6).
+    assert!(
+        text.contains(
+            "Victory\n-------\nnemedia has lost 0 of 204 points (0%); 50% breaks an army.\n"
+        ),
+        "{text}"
+    );
+    assert!(html.contains("<h2>Orders given</h2>"), "{html}");
 }
 
 #[test]

@@ -123,14 +123,20 @@ fn units_text(table: &Table, scenario: Option<&Scenario>, side: &str) -> (String
         if let Some(first) = &sc.first_turn {
             let _ = writeln!(s, "Special rules:\n  {}\n", first.trim());
         }
-        let goals: Vec<String> = sc.victory.iter().filter_map(|v| v.describe(side)).collect();
-        if !goals.is_empty() {
-            s.push_str("How to win (the first side to meet one of these wins; if neither has by\nthe last turn, the battle is a draw):\n");
-            for g in goals {
-                let _ = writeln!(s, "  - {g}");
-            }
-            s.push('\n');
+    }
+    let bare = book_goal(table);
+    let goals: Vec<String> = scenario
+        .unwrap_or(&bare)
+        .victory
+        .iter()
+        .filter_map(|v| v.describe(side))
+        .collect();
+    if !goals.is_empty() {
+        s.push_str("How to win (the first side to meet one of these wins; if neither has by\nthe last turn, the battle is a draw):\n");
+        for g in goals {
+            let _ = writeln!(s, "  - {g}");
         }
+        s.push('\n');
     }
     let placed = table.turn != 0;
     let sorted = |who: &str| {
@@ -188,25 +194,42 @@ fn outcome(
         })
         .count();
     let last = played >= last_turn;
-    let verdict = scenario.map(|s| scenario::assess(s, table, last));
-    let decided = verdict.as_ref().is_some_and(|v| v.winner.is_some());
-    let ended = last || standing < 2 || decided;
-    let result = ended.then(|| match verdict.as_ref().and_then(|v| v.winner.clone()) {
+    let bare;
+    let scenario = match scenario {
+        Some(s) => s,
+        None => {
+            bare = book_goal(table);
+            &bare
+        }
+    };
+    let verdict = scenario::assess(scenario, table, last);
+    let ended = last || standing < 2 || verdict.winner.is_some();
+    let result = ended.then(|| match verdict.winner.clone() {
         Some(side) => GameResult::Won { side },
         None => GameResult::Drawn,
     });
-    let victory = verdict
-        .map(|v| {
-            let mut lines = v.reasons;
-            match v.winner {
-                Some(w) => lines.push(format!("{w} has won the battle.")),
-                None if ended => lines.push("The battle ends without a victor.".into()),
-                None => {}
-            }
-            lines
-        })
-        .unwrap_or_default();
+    let mut victory: Vec<String> = verdict.standing.iter().map(|l| format!("{l}.")).collect();
+    victory.extend(verdict.reasons.iter().map(|l| format!("{l}.")));
+    match verdict.winner {
+        Some(w) => victory.push(format!("{w} has won the battle.")),
+        None if ended && last => victory.push(format!(
+            "The battle ends without a victor: its last turn ({last_turn}) is played and no side has met a condition of victory."
+        )),
+        None if ended => victory.push("The battle ends without a victor.".into()),
+        None => {}
+    }
     (victory, ended, result)
+}
+
+/// The conditions of a battle on a bare layout (no scenario keys): the
+/// book's one goal, break the enemy army (ruling P6).
+fn book_goal(table: &Table) -> Scenario {
+    let sides = table.sides();
+    crate::games::hyborian::campaign::battle::breaking(
+        "the battle",
+        sides.iter().map(|s| (s.as_str(), s.as_str())),
+        table.width,
+    )
 }
 
 impl Ruleset for HyborianAge {
@@ -549,9 +572,15 @@ mod tests {
             })
             .unwrap();
         assert_eq!(new.sides, ["aquilonia", "nemedia"]);
-        assert!(new.welcome["aquilonia"]
-            .briefing
-            .starts_with("Your units (write a unit's name, or #n, its number):\n  1. "));
+        let briefing = &new.welcome["aquilonia"].briefing;
+        assert!(
+            briefing.starts_with("How to win (the first side to meet one of these wins;"),
+            "a bare layout is won by breaking the enemy (ruling P6): {briefing}"
+        );
+        assert!(
+            briefing.contains("  - Break the enemy army: it has lost 50% of its starting points")
+        );
+        assert!(briefing.contains("Your units (write a unit's name, or #n, its number):\n  1. "));
         let round = HyborianAge.round(&new.state).unwrap();
         assert_eq!(round.writers, new.sides);
         assert_eq!(

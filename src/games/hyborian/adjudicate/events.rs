@@ -2,9 +2,11 @@
 //! format these; each one's [`Display`](std::fmt::Display) is a sentence a
 //! player understands in the book's terms.
 
+use crate::games::hyborian::rules::fire::KILLS_PER_CASUALTY;
 use crate::games::hyborian::rules::Formation;
 use crate::games::hyborian::table::UnitId;
 use crate::geometry::{Face, EPSILON};
+use crate::report::plural;
 use serde::Serialize;
 use std::fmt;
 
@@ -63,13 +65,18 @@ pub enum Event {
         name: String,
         phase: u8,
     },
-    /// "Regular Spearmen wheeled 30° left and moved 6 inches."
+    /// "Regular Spearmen wheeled 30° left and moved on, 6 inches in all."
     Moved {
         unit: UnitId,
         name: String,
         phase: u8,
+        /// The whole path, the wheel's outer-flank arc included.
         distance: f64,
         wheel: f64,
+        /// The wheel ordered, when the unit was stopped part-way through it
+        /// (the halt that follows says why).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        wheel_ordered: Option<f64>,
     },
     /// "Regular Spearmen faced 90° to the right (now facing 90)."
     ChangedFace {
@@ -146,7 +153,7 @@ pub enum Event {
         phase: u8,
         why: Refusal,
     },
-    /// "Bossonian Archers shot at Nemedian Spearmen at 10.5 inches: die 4, moved −1, … = 2; 12 figures firing, 24 kills, 1 casualty."
+    /// "Bossonian Archers shot at Nemedian Spearmen at 10.5 inches: die 4, moved −1, … = 2; 12 figures firing score 24 kills: 1 casualty at 20 kills a figure."
     FireResolved {
         firer: UnitId,
         firer_name: String,
@@ -530,7 +537,7 @@ impl fmt::Display for MagicEvent {
                     possessive(name)
                 )?;
                 write_modifiers(f, *die, modifiers)?;
-                write!(f, "; {casualties} casualties.")
+                write!(f, "; {}.", plural(*casualties, "casualty", "casualties"))
             }
             MagicEvent::Flew { name, to, .. } => {
                 write!(f, "{name} flew to ({:.1}, {:.1}).", to[0], to[1])
@@ -577,9 +584,9 @@ impl fmt::Display for MagicEvent {
             } => {
                 write!(
                     f,
-                    "{name} fell under {} for {turns} turn{}.",
+                    "{name} fell under {} for {}.",
                     the(spell),
-                    if *turns == 1 { "" } else { "s" }
+                    plural(*turns, "turn", "turns")
                 )
             }
             MagicEvent::BeastsHunt {
@@ -719,9 +726,9 @@ impl fmt::Display for NoBreakthrough {
                 "{inflicted} casualties inflicted, {suffered} suffered (at least twice as many, and one, needed)"
             ),
             NoBreakthrough::Flank => f.write_str("cavalry never break through infantry attacked in the flank"),
-            NoBreakthrough::OtherOpponents => f.write_str("it was fighting other enemies too"),
+            NoBreakthrough::OtherOpponents => f.write_str("they were fighting other enemies too"),
             NoBreakthrough::ChargeSpent { left } => {
-                write!(f, "only {} of its charge was left, too little to ride clear", inches(*left))
+                write!(f, "only {} of their charge was left, too little to ride clear", inches(*left))
             }
         }
     }
@@ -750,9 +757,9 @@ pub enum Refusal {
 impl Refusal {
     pub fn reason(self) -> &'static str {
         match self {
-            Refusal::InMelee => "it is locked in melee",
-            Refusal::FallBackStatus => "it is in fall-back status and may not move",
-            Refusal::Routing => "it is routing",
+            Refusal::InMelee => "they are locked in melee",
+            Refusal::FallBackStatus => "they are in fall-back status and may not move",
+            Refusal::Routing => "they are routing",
             Refusal::StepBackFootOnly => "only foot may step straight back",
             Refusal::WheelsOnly => {
                 "chariots and mammoths never change face as a function; they wheel"
@@ -762,13 +769,13 @@ impl Refusal {
                 "a forced march may not come within 24 inches of the enemy"
             }
             Refusal::InfantryCannotChargeCavalry => "infantry cannot charge cavalry",
-            Refusal::NoSuchTarget => "its target is not on the table",
-            Refusal::FormationDoesNotFit => "its figures cannot form that formation",
+            Refusal::NoSuchTarget => "their target is not on the table",
+            Refusal::FormationDoesNotFit => "their figures cannot form that formation",
             Refusal::PassedThroughLastTurn => {
-                "friends falling back or routing passed through it: it cannot charge in phase 1"
+                "friends falling back or routing passed through them: they cannot charge in phase 1"
             }
             Refusal::PassedThroughByEvader => {
-                "an evading light unit passed through it: it cannot charge in the phase of the evasion"
+                "an evading light unit passed through them: they cannot charge in the phase of the evasion"
             }
         }
     }
@@ -786,6 +793,9 @@ pub fn inches(x: f64) -> String {
     }
 }
 
+/// A halt this short is no move at all: "could not move", not "halted after 0 inches".
+const HALT_AT_ONCE: f64 = 0.05;
+
 fn degrees(x: f64) -> String {
     format!("{}°", x.abs().round() as i64)
 }
@@ -802,8 +812,8 @@ impl fmt::Display for Halt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Halt::Friend { name, .. } => write!(f, "{name} (friends) were in the way"),
-            Halt::Terrain { terrain } => write!(f, "it may not enter the {terrain}"),
-            Halt::TableEdge => f.write_str("it reached the edge of the table"),
+            Halt::Terrain { terrain } => write!(f, "they may not enter the {terrain}"),
+            Halt::TableEdge => f.write_str("they reached the edge of the table"),
             Halt::Magic { what } => write!(f, "no charge may cross {what}"),
             Halt::EnemyNear { name, .. } => write!(
                 f,
@@ -839,9 +849,17 @@ impl fmt::Display for Event {
                 write!(f, "{name} evade the charge of {charger_name}: they turn about and fall back.")
             }
             Event::BrokeOff { name, .. } => write!(f, "{name} broke off from the melee with a free turn-about."),
+            Event::Moved { name, distance, wheel, wheel_ordered: Some(ordered), .. } => write!(
+                f,
+                "{name} wheeled only {} {} of the {} ordered ({} in all).",
+                degrees(*wheel),
+                hand(*wheel),
+                degrees(*ordered),
+                inches(*distance)
+            ),
             Event::Moved { name, distance, wheel, .. } => {
                 if wheel.abs() >= 0.5 {
-                    write!(f, "{name} wheeled {} {} and moved {}.", degrees(*wheel), hand(*wheel), inches(*distance))
+                    write!(f, "{name} wheeled {} {} and moved on, {} in all.", degrees(*wheel), hand(*wheel), inches(*distance))
                 } else {
                     write!(f, "{name} moved {}.", inches(*distance))
                 }
@@ -861,6 +879,9 @@ impl fmt::Display for Event {
                 f,
                 "{name} formed positional line, its ends bent back to keep within the {area}: {files} wide and {ranks} deep."
             ),
+            Event::Halted { name, after, reason, .. } if *after < HALT_AT_ONCE => {
+                write!(f, "{name} could not move: {reason}.")
+            }
             Event::Halted { name, after, reason, .. } => write!(f, "{name} halted after {}: {reason}.", inches(*after)),
             Event::Contact { name, other_name, face, charging, after, .. } => {
                 let verb = if *charging { "charged" } else { "ran into" };
@@ -885,14 +906,20 @@ impl fmt::Display for Event {
             Event::FireResolved { firer_name, target_name, range, modifiers, die, figures_firing, kills, casualties, .. } => {
                 write!(f, "{firer_name} shot at {target_name} at {}: die {die}", inches(*range))?;
                 write_modifiers(f, *die, modifiers)?;
-                let s = if *casualties == 1 { "casualty" } else { "casualties" };
-                write!(f, "; {figures_firing} figures firing, {kills} kills, {casualties} {s}.")
+                if *kills == 0 {
+                    write!(f, "; {figures_firing} figures firing score no kills.")
+                } else {
+                    write!(
+                        f,
+                        "; {figures_firing} figures firing score {kills} kills: {} at {KILLS_PER_CASUALTY} kills a figure.",
+                        plural(*casualties, "casualty", "casualties")
+                    )
+                }
             }
             Event::MeleeResolved { name, opponent_name, figures_fighting, modifiers, die, casualties, .. } => {
                 write!(f, "{name} fought {opponent_name} with {figures_fighting} figures: die {die}")?;
                 write_modifiers(f, *die, modifiers)?;
-                let s = if *casualties == 1 { "casualty" } else { "casualties" };
-                write!(f, "; {casualties} {s}.")
+                write!(f, "; {}.", plural(*casualties, "casualty", "casualties"))
             }
             Event::MeleeOutcome { name, result, inflicted, suffered, .. } => {
                 let verb = match result {
@@ -900,8 +927,7 @@ impl fmt::Display for Event {
                     crate::games::hyborian::adjudicate::record::MeleeResult::Lost => "lost",
                     crate::games::hyborian::adjudicate::record::MeleeResult::Drawn => "drew",
                 };
-                let s = if *inflicted == 1 { "casualty" } else { "casualties" };
-                write!(f, "{name} {verb} the melee: {inflicted} {s} inflicted, {suffered} suffered.")
+                write!(f, "{name} {verb} the melee: {} inflicted, {suffered} suffered.", plural(*inflicted, "casualty", "casualties"))
             }
             Event::BrokeThrough { name, through_name, distance, .. } => write!(
                 f,
@@ -912,8 +938,7 @@ impl fmt::Display for Event {
                 write!(f, "{name} did not break through {through_name}: {reason}.")
             }
             Event::Casualties { name, lost, left, .. } => {
-                let s = if *lost == 1 { "figure" } else { "figures" };
-                write!(f, "{name} lost {lost} {s} ({left} left).")
+                write!(f, "{name} lost {} ({left} left).", plural(*lost, "figure", "figures"))
             }
             Event::Eliminated { name, .. } => write!(f, "{name} were wiped out."),
             Event::Deployed { name, at, facing, formation, files, ranks, .. } => write!(
@@ -922,7 +947,7 @@ impl fmt::Display for Event {
                 at[0], at[1]
             ),
             Event::DeploymentRefused { name, why, .. } => {
-                write!(f, "{name} could not deploy there: {why}; it stays where the scenario put it.")
+                write!(f, "{name} could not deploy there: {why}; they stay where the scenario put them.")
             }
             Event::MoraleTested { name, causes, base, modifiers, chance, roll, passed, .. } => {
                 write!(f, "{name} tested morale ({}): base {base}", causes.join(", "))?;
@@ -937,8 +962,12 @@ impl fmt::Display for Event {
                 write!(f, "{name} rolled {roll} for severity: {severity}.")
             }
             Event::FellBack { name, distance, turns, .. } => {
-                let s = if *turns == 1 { "turn" } else { "turns" };
-                write!(f, "{name} fell back {}, ending facing the enemy (fall-back status for {turns} {s}).", inches(*distance))
+                write!(
+                    f,
+                    "{name} fell back {}, ending facing the enemy (fall-back status for {}).",
+                    inches(*distance),
+                    plural(u32::from(*turns), "turn", "turns")
+                )
             }
             Event::Routed { name, distance, again, .. } => {
                 let how = if *again { "routed on" } else { "routed" };
@@ -957,8 +986,7 @@ impl fmt::Display for Event {
                 write!(f, "{name} stopped after {}: {reason}.", inches(*after))
             }
             Event::Trampled { name, by_name, lost, .. } => {
-                let s = if *lost == 1 { "figure" } else { "figures" };
-                write!(f, "{by_name} trampled their friends {name}: {lost} {s}.")
+                write!(f, "{by_name} trampled their friends {name}: {}.", plural(*lost, "figure", "figures"))
             }
             Event::MahoutsKilled { name, .. } => {
                 write!(f, "The mahouts killed their routing beasts: {name} endangered their friends.")
@@ -1039,10 +1067,23 @@ mod tests {
             phase: 1,
             distance: 6.0,
             wheel: -30.0,
+            wheel_ordered: None,
         };
         assert_eq!(
             m.to_string(),
-            "Spearmen wheeled 30° left and moved 6 inches."
+            "Spearmen wheeled 30° left and moved on, 6 inches in all."
+        );
+        let cut = Event::Moved {
+            unit: "s".into(),
+            name: "Spearmen".into(),
+            phase: 1,
+            distance: 1.0,
+            wheel: -12.2,
+            wheel_ordered: Some(-30.0),
+        };
+        assert_eq!(
+            cut.to_string(),
+            "Spearmen wheeled only 12° left of the 30° ordered (1 inch in all)."
         );
         let c = Event::ChangedFace {
             unit: "s".into(),
@@ -1063,7 +1104,7 @@ mod tests {
         };
         assert_eq!(
             n.to_string(),
-            "Knights did not carry out their phase 1 order: it is locked in melee."
+            "Knights did not carry out their phase 1 order: they are locked in melee."
         );
         let j = serde_json::to_value(&e).unwrap();
         assert_eq!(j["event"], "contact");

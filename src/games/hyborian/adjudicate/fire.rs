@@ -534,7 +534,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "Bossonian Archers shot at Nemedian Spearmen at 10.5 inches: die 4, moved −1, target uphill −1, \
-             long range −1, Bossonian +1 = 2; 12 figures firing, 24 kills, 1 casualty."
+             long range −1, Bossonian +1 = 2; 12 figures firing score 24 kills: 1 casualty at 20 kills a figure."
         );
         let lost = Event::Casualties {
             unit: "foot".into(),

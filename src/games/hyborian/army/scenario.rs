@@ -33,6 +33,7 @@ use crate::games::hyborian::rules::points::{figure_cost, hero_cost, superhero_co
 use crate::games::hyborian::rules::{UnitType, Weapon};
 use crate::games::hyborian::table::setup::Setup;
 use crate::games::hyborian::table::{Status, Table, Unit};
+use crate::report::plural;
 
 /// The book: "at most 12 turns of about an hour".
 pub const BATTLE_TURNS: u32 = 12;
@@ -271,12 +272,17 @@ pub fn load(text: &str) -> Result<Loaded, ScenarioError> {
     })
 }
 
-/// Who won and why.
+/// Who won and why, and how the battle stands against every condition
+/// not yet met.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     /// The winning side, or `None` (still fighting, or a draw).
     pub winner: Option<String>,
+    /// The conditions met, in words.
     pub reasons: Vec<String>,
+    /// The conditions not met, each with how far it has come:
+    /// "aquilonia has lost 40 of 270 points (14%); 50% breaks an army".
+    pub standing: Vec<String>,
 }
 
 /// Points a unit was worth at the start and has lost (§11 prices).
@@ -321,64 +327,22 @@ fn broken(u: &Unit) -> bool {
 /// once the final turn has been played (ground is judged only then).
 pub fn assess(scenario: &Scenario, table: &Table, last_turn: bool) -> Verdict {
     let mut reasons = Vec::new();
+    let mut standing = Vec::new();
     let mut winners = Vec::new();
     for side in &scenario.sides {
         let enemies: Vec<&Side> = scenario.sides.iter().filter(|s| s.id != side.id).collect();
         for cond in &scenario.victory {
             for enemy in &enemies {
-                let theirs: Vec<&Unit> = table.units_of(&enemy.id).collect();
-                let met = match cond {
-                    Victory::ArmyBroken { percent } => {
-                        let (worth, lost) = theirs
-                            .iter()
-                            .map(|u| points(u))
-                            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-                        (worth > 0 && lost * 100 >= percent * worth).then(|| {
-                            format!(
-                                "{} has lost {lost} of {worth} points ({percent}% breaks an army)",
-                                enemy.id
-                            )
-                        })
-                    }
-                    Victory::UnitsBroken { units } => {
-                        let n = theirs
-                            .iter()
-                            .filter(|u| !u.kind.is_single_figure() && broken(u))
-                            .count() as u32;
-                        (n >= *units).then(|| {
-                            format!(
-                                "{} has {n} units routed, surrendered or destroyed",
-                                enemy.id
-                            )
-                        })
-                    }
-                    Victory::CommanderTaken => theirs
-                        .iter()
-                        .find(|u| {
-                            u.kind == UnitType::Commander
-                                && matches!(u.status, Status::Captured | Status::OffTable)
-                        })
-                        .map(|u| {
-                            format!("{}'s commander {} is captured or gone", enemy.id, u.name)
-                        }),
-                    Victory::HoldGround { side: holder, area } => {
-                        (last_turn && holder == &side.id && {
-                            let inside = |id: &str| {
-                                table.units_of(id).any(|u| {
-                                    u.status == Status::Ready
-                                        && area.contains([u.front.x, u.front.y])
-                                })
-                            };
-                            inside(&side.id) && !inside(&enemy.id)
-                        })
-                        .then(|| format!("{} holds the ground at the end of the battle", side.id))
-                    }
+                let Some((met, text)) = judge(cond, &side.id, &enemy.id, table, last_turn) else {
+                    continue;
                 };
-                if let Some(r) = met {
-                    reasons.push(r);
-                    if !winners.contains(&side.id) {
-                        winners.push(side.id.clone());
-                    }
+                if !met {
+                    standing.push(text);
+                    continue;
+                }
+                reasons.push(text);
+                if !winners.contains(&side.id) {
+                    winners.push(side.id.clone());
                 }
             }
         }
@@ -391,7 +355,122 @@ pub fn assess(scenario: &Scenario, table: &Table, last_turn: bool) -> Verdict {
     if winner.is_none() && !reasons.is_empty() {
         reasons.push("both sides met a condition in the same turn: a draw".into());
     }
-    Verdict { winner, reasons }
+    Verdict {
+        winner,
+        reasons,
+        standing,
+    }
+}
+
+/// Whether `side` has met `cond` against `enemy`, and in words either why
+/// or how far it has come; `None` when the condition says nothing here (a
+/// ground the other side is to hold, an enemy with no commander).
+fn judge(
+    cond: &Victory,
+    side: &str,
+    enemy: &str,
+    table: &Table,
+    last_turn: bool,
+) -> Option<(bool, String)> {
+    let theirs: Vec<&Unit> = table.units_of(enemy).collect();
+    match cond {
+        Victory::ArmyBroken { percent } => {
+            let (worth, lost) = theirs
+                .iter()
+                .map(|u| points(u))
+                .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+            if worth == 0 {
+                return None;
+            }
+            Some(if lost * 100 >= percent * worth {
+                (
+                    true,
+                    format!(
+                        "{enemy} has lost {lost} of {worth} points ({percent}% breaks an army)"
+                    ),
+                )
+            } else {
+                (
+                    false,
+                    format!(
+                        "{enemy} has lost {lost} of {worth} points ({}%); {percent}% breaks an army",
+                        lost * 100 / worth
+                    ),
+                )
+            })
+        }
+        Victory::UnitsBroken { units } => {
+            let n = theirs
+                .iter()
+                .filter(|u| !u.kind.is_single_figure() && broken(u))
+                .count() as u32;
+            Some(if n >= *units {
+                (
+                    true,
+                    format!("{enemy} has {n} units routed, surrendered or destroyed"),
+                )
+            } else {
+                (
+                    false,
+                    format!(
+                        "{enemy} has {} routed, surrendered or destroyed; {units} lose the battle",
+                        plural(n, "unit", "units")
+                    ),
+                )
+            })
+        }
+        Victory::CommanderTaken => {
+            let commander = theirs.iter().find(|u| u.kind == UnitType::Commander)?;
+            Some(
+                if matches!(commander.status, Status::Captured | Status::OffTable) {
+                    (
+                        true,
+                        format!("{enemy}'s commander {} is captured or gone", commander.name),
+                    )
+                } else {
+                    (
+                        false,
+                        format!(
+                            "{enemy}'s commander {} is still in the field",
+                            commander.name
+                        ),
+                    )
+                },
+            )
+        }
+        Victory::HoldGround { side: holder, area } => {
+            if holder != side {
+                return None;
+            }
+            let inside = |id: &str| {
+                table
+                    .units_of(id)
+                    .any(|u| u.status == Status::Ready && area.contains([u.front.x, u.front.y]))
+            };
+            let held = inside(side) && !inside(enemy);
+            let ground = format!("the ground x {}, y {}", span(area.x), span(area.y));
+            Some(match (last_turn, held) {
+                (true, true) => (
+                    true,
+                    format!("{side} holds the ground at the end of the battle"),
+                ),
+                (true, false) => (
+                    false,
+                    format!("{side} does not hold {ground} at the end of the battle"),
+                ),
+                (false, true) => (
+                    false,
+                    format!("{side} holds {ground} now; it counts at the end of the last turn"),
+                ),
+                (false, false) => (
+                    false,
+                    format!(
+                        "{side} does not hold {ground} now; it counts at the end of the last turn"
+                    ),
+                ),
+            })
+        }
+    }
 }
 
 #[cfg(test)]
@@ -555,7 +634,12 @@ mod tests {
             v,
             Verdict {
                 winner: None,
-                reasons: vec![]
+                reasons: vec![],
+                standing: vec![
+                    "koth has 0 units routed, surrendered or destroyed; 2 lose the battle".into(),
+                    "aquilonia has 1 unit routed, surrendered or destroyed; 2 lose the battle"
+                        .into(),
+                ]
             },
             "one unit broken, the commander does not count"
         );
@@ -604,7 +688,18 @@ mod tests {
             None,
             "both on the hill"
         );
-        assert_eq!(assess(&scenario(cond.clone()), &t, false).reasons.len(), 0);
+        let before_the_end = assess(&scenario(cond.clone()), &t, false);
+        assert_eq!(before_the_end.reasons.len(), 0);
+        assert!(
+            before_the_end
+                .standing
+                .iter()
+                .all(|l| l.contains("does not hold the ground")
+                    && l.ends_with("it counts at the end of the last turn")),
+            "{:?}",
+            before_the_end.standing
+        );
+        assert_eq!(before_the_end.standing.len(), 2, "one line for each holder");
         if let Some(u) = t.units.get_mut("spear") {
             u.status = Status::FallBack(2);
         }

@@ -327,6 +327,7 @@ mod tests {
                 phase: 1,
                 distance: 5.0,
                 wheel: 0.0,
+                wheel_ordered: None,
             },
             Event::Moved {
                 unit: "bd".into(),
@@ -334,6 +335,7 @@ mod tests {
                 phase: 1,
                 distance: 5.5,
                 wheel: 0.0,
+                wheel_ordered: None,
             },
         ];
         let (sections, _) = story(&events);

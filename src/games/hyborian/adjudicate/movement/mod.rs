@@ -399,18 +399,20 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
                     .is_some_and(|r| r.contacts.iter().any(|c| c.phase == phase));
                 match kind {
                     PlanKind::Move { wheel, .. } if m.s > EPSILON => {
-                        let wheel_made = match m.plan.legs.first() {
+                        let share = match m.plan.legs.first() {
                             Some(leg @ super::route::Leg::Wheel { .. }) => {
-                                wheel * (m.s / leg.length()).min(1.0)
+                                (m.s / leg.length()).min(1.0)
                             }
                             _ => 0.0,
                         };
+                        let cut_short = share > 0.0 && share < 1.0 - EPSILON;
                         turn.events.push(Event::Moved {
                             unit: id,
                             name,
                             phase: p,
                             distance: m.s,
-                            wheel: wheel_made,
+                            wheel: wheel * share,
+                            wheel_ordered: cut_short.then_some(*wheel),
                         });
                     }
                     PlanKind::Charge {
@@ -422,6 +424,7 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
                             phase: p,
                             distance: m.s,
                             wheel: 0.0,
+                            wheel_ordered: None,
                         });
                     }
                     PlanKind::Charge { denied: None, .. } if !contact && !m.stopped => {
@@ -438,6 +441,7 @@ fn finish(turn: &mut TurnState, bodies: &mut [Body], phase: Phase) {
                         phase: p,
                         distance: m.s,
                         wheel: 0.0,
+                        wheel_ordered: None,
                     }),
                     _ => {}
                 }
