@@ -303,6 +303,21 @@ pub trait Ruleset: Sync {
         after: &Json,
         report: &RoundReport,
     ) -> Result<String, RulesetError>;
+    /// The order preview a confirmation carries: a picture (SVG) of
+    /// `side`'s units and where its standing `orders` would take them if
+    /// nothing else moved. `None` where the rule set draws none.
+    ///
+    /// # Errors
+    /// When stored data cannot be read.
+    fn preview(
+        &self,
+        _state: &Json,
+        _options: &Json,
+        _side: &str,
+        _orders: &Json,
+    ) -> Result<Option<String>, RulesetError> {
+        Ok(None)
+    }
     /// A stored state as this build writes it (fields added since filled
     /// with their defaults), so a replay is compared with what was stored
     /// and not with how an older build spelled it.

@@ -14,7 +14,7 @@ use super::{audit, password, templates, PostError};
 use crate::config::Config;
 use crate::envelope::{self, Command, Envelope, Header, Role};
 use crate::games::{Json, GAME_MASTER};
-use crate::mail::compose::AutoSubmitted;
+use crate::mail::compose::{Attachment, AutoSubmitted, Outgoing};
 use crate::mail::mask::mask_message;
 use crate::mail::read::Incoming;
 use crate::store::games::SideRow;
@@ -119,6 +119,11 @@ impl Ctx<'_, '_> {
         subject: &str,
         text: String,
     ) -> Result<(), PostError> {
+        self.send(game, kind, &self.reply_mail(to, subject, text))
+    }
+
+    /// A reply to the mail being answered, threaded to it, not yet queued.
+    fn reply_mail(&self, to: Vec<String>, subject: &str, text: String) -> Outgoing {
         let subject = match strip_re(subject) {
             "" => "your message",
             s => s,
@@ -135,12 +140,17 @@ impl Ctx<'_, '_> {
             mail.references.push(id.clone());
         }
         mail.auto_submitted = AutoSubmitted::Replied;
+        mail
+    }
+
+    /// Queue a mail about this message.
+    fn send(&self, game: Option<&str>, kind: Kind, mail: &Outgoing) -> Result<(), PostError> {
         outbox::queue(
             self.tx,
             self.config,
             game,
             kind,
-            &mail,
+            mail,
             &self.next_tag(),
             self.now,
         )?;
@@ -989,13 +999,14 @@ fn player(
             refused => checked.errors, ready => ready, wait => wait, kept => kept,
         },
     );
-    ctx.reply(
-        Some(game.id()),
-        Kind::Confirmation,
-        vec![ctx.from.clone()],
-        &ctx.msg.subject,
-        text,
-    )?;
+    let preview = preview(&game, &side.side, round.number, &checked);
+    let text = match &preview {
+        Some(_) => format!("{text}\nThe picture attached shows where your orders take your units if nothing else moves.\n"),
+        None => text,
+    };
+    let mut mail = ctx.reply_mail(vec![ctx.from.clone()], &ctx.msg.subject, text);
+    mail.attachments.extend(preview);
+    ctx.send(Some(game.id()), Kind::Confirmation, &mail)?;
     if standby {
         let understood: Vec<String> = checked
             .understood
@@ -1020,6 +1031,44 @@ fn player(
         note: format!("orders for {} {}", side.side, round.label),
         game: game.id().to_string(),
     })
+}
+
+/// The order preview of a confirmation (ruling P26): the rule set's
+/// picture of the side's units and where its standing orders take them,
+/// as PNG. None when no order stands or the rule set draws none; a picture
+/// that cannot be drawn is logged and left out, never a reason to hold the
+/// confirmation back.
+fn preview(
+    game: &Game,
+    side: &str,
+    round: u32,
+    checked: &crate::games::Checked,
+) -> Option<Attachment> {
+    if checked.understood.is_empty() {
+        return None;
+    }
+    let drawn = (|| -> Result<Option<Vec<u8>>, PostError> {
+        let Some(svg) =
+            game.ruleset
+                .preview(&game.state()?, &game.options()?, side, &checked.orders)?
+        else {
+            return Ok(None);
+        };
+        Ok(Some(
+            crate::report::picture::png(&svg).map_err(|e| PostError::Corrupt(e.to_string()))?,
+        ))
+    })();
+    match drawn {
+        Ok(png) => png.map(|bytes| Attachment {
+            name: format!("{}-turn-{round}-{side}-preview.png", game.id()),
+            mime: "image/png".into(),
+            bytes,
+        }),
+        Err(e) => {
+            tracing::warn!(game = game.id(), side, error = %e, "no order preview");
+            None
+        }
+    }
 }
 
 /// The round a mail is to be held for: its header's `TURN n + 1` while

@@ -10,6 +10,7 @@
 //! Nothing a side wrote for the coming round is ever in a report.
 
 pub mod guide;
+pub mod labels;
 pub mod picture;
 
 use minijinja::{AutoEscape, Environment};

@@ -7,8 +7,10 @@
 //! assert!(umpire::report::picture::png(svg).unwrap().starts_with(b"\x89PNG"));
 //! ```
 
+use super::labels::TextBox;
+
 /// The font every picture uses (DejaVu Sans Condensed, shipped in templates/fonts).
-const FONT: &[u8] = include_bytes!("../../templates/fonts/DejaVuSansCondensed.ttf");
+pub(crate) const FONT: &[u8] = include_bytes!("../../templates/fonts/DejaVuSansCondensed.ttf");
 /// The font family pictures name in their SVG.
 pub const FONT_FAMILY: &str = "DejaVu Sans";
 
@@ -18,15 +20,32 @@ pub const SCALE: f64 = 10.0;
 pub const MARGIN: f64 = 20.0;
 
 /// A continuous table's coordinates (inches, y north) to picture pixels
-/// (y down), for a table `depth` inches deep.
+/// (y down), for a table `depth` inches deep drawn `scale` pixels an inch
+/// with its north-west corner at (`left`, `top`).
 pub struct Frame {
     pub depth: f64,
+    pub scale: f64,
+    pub left: f64,
+    pub top: f64,
 }
 
 impl Frame {
+    /// The frame at [`SCALE`] with a [`MARGIN`] all round.
+    pub fn standard(depth: f64) -> Frame {
+        Frame {
+            depth,
+            scale: SCALE,
+            left: MARGIN,
+            top: MARGIN,
+        }
+    }
+
     /// The pixel of a point of the table.
     pub fn p(&self, v: glam::DVec2) -> (f64, f64) {
-        (MARGIN + v.x * SCALE, MARGIN + (self.depth - v.y) * SCALE)
+        (
+            self.left + v.x * self.scale,
+            self.top + (self.depth - v.y) * self.scale,
+        )
     }
 
     /// An SVG `points` list of table points.
@@ -46,18 +65,95 @@ impl Frame {
 #[error("cannot draw the picture: {0}")]
 pub struct PictureError(String);
 
+/// The rasteriser's options: the shipped font and nothing else.
+fn options() -> resvg::usvg::Options<'static> {
+    let mut opt = resvg::usvg::Options {
+        font_family: FONT_FAMILY.to_string(),
+        ..resvg::usvg::Options::default()
+    };
+    opt.fontdb_mut().load_font_data(FONT.to_vec());
+    opt
+}
+
+/// Every text of a picture with the box the rasteriser lays it out in, and
+/// the picture's own box: what a test checks labels against (inside the
+/// picture, never on one another), measured by the renderer itself rather
+/// than by the code that placed them.
+///
+/// # Errors
+/// When the SVG is not valid.
+pub fn text_boxes(svg: &str) -> Result<(TextBox, Vec<(String, TextBox)>), PictureError> {
+    use resvg::usvg;
+    fn walk(g: &usvg::Group, out: &mut Vec<(String, TextBox)>) {
+        for node in g.children() {
+            match node {
+                usvg::Node::Group(g) => walk(g, out),
+                usvg::Node::Text(t) => {
+                    let b = t.abs_bounding_box();
+                    let text: String = t.chunks().iter().map(|c| c.text()).collect();
+                    out.push((
+                        text,
+                        TextBox {
+                            x0: f64::from(b.left()),
+                            y0: f64::from(b.top()),
+                            x1: f64::from(b.right()),
+                            y1: f64::from(b.bottom()),
+                        },
+                    ));
+                }
+                _ => {}
+            }
+        }
+    }
+    let tree = usvg::Tree::from_str(svg, &options()).map_err(|e| PictureError(e.to_string()))?;
+    let size = tree.size();
+    let mut out = Vec::new();
+    walk(tree.root(), &mut out);
+    let whole = TextBox {
+        x0: 0.0,
+        y0: 0.0,
+        x1: f64::from(size.width()),
+        y1: f64::from(size.height()),
+    };
+    Ok((whole, out))
+}
+
+/// What is wrong with a picture's texts: any outside the picture, any two
+/// on one another (sharing more than a hair: anti-aliasing's half pixel).
+///
+/// # Errors
+/// When the SVG is not valid.
+pub fn label_faults(svg: &str) -> Result<Vec<String>, PictureError> {
+    let (whole, boxes) = text_boxes(svg)?;
+    let mut faults = Vec::new();
+    for (text, b) in &boxes {
+        if !whole.holds(b) {
+            faults.push(format!("'{text}' is outside the picture: {b:?}"));
+        }
+    }
+    let shrink = |b: &TextBox| TextBox {
+        x0: b.x0 + 0.5,
+        y0: b.y0 + 0.5,
+        x1: b.x1 - 0.5,
+        y1: b.y1 - 0.5,
+    };
+    for (i, (ta, a)) in boxes.iter().enumerate() {
+        for (tb, b) in &boxes[i + 1..] {
+            if shrink(a).overlaps(&shrink(b)) {
+                faults.push(format!("'{ta}' and '{tb}' overlap"));
+            }
+        }
+    }
+    Ok(faults)
+}
+
 /// Rasterise an SVG picture to PNG.
 ///
 /// # Errors
 /// When the SVG is not valid (a bug) or the image cannot be encoded.
 pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
     use resvg::{tiny_skia, usvg};
-    let mut opt = usvg::Options {
-        font_family: FONT_FAMILY.to_string(),
-        ..usvg::Options::default()
-    };
-    opt.fontdb_mut().load_font_data(FONT.to_vec());
-    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| PictureError(e.to_string()))?;
+    let tree = usvg::Tree::from_str(svg, &options()).map_err(|e| PictureError(e.to_string()))?;
     let size = tree.size().to_int_size();
     let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
         .ok_or_else(|| PictureError("empty picture".into()))?;

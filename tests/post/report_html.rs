@@ -15,6 +15,64 @@ fn play_one_turn(dir: &std::path::Path) -> umpire::post::PostOffice {
     po
 }
 
+/// Every confirmation of accepted orders carries the order preview: a
+/// picture of the sender's units where the orders take them (ruling P26);
+/// a mail whose every order was refused carries none.
+#[test]
+fn a_confirmation_carries_the_order_preview() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    po.accept(
+        &mail(
+            CONAN,
+            "p1@x",
+            "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n",
+        ),
+        "test",
+        t0(),
+    )
+    .unwrap();
+    po.accept(
+        &mail(
+            TARASCUS,
+            "p2@x",
+            "GAME ford SIDE nemedia PASSWORD serpent3\nNo Such Unit: phase 1 move 6\nEND\n",
+        ),
+        "test",
+        t0(),
+    )
+    .unwrap();
+    let confirmations: Vec<(String, String)> = outbox(&po)
+        .into_iter()
+        .filter(|(k, _, _)| k == "confirmation")
+        .map(|(_, to, raw)| (to, raw))
+        .collect();
+    let parse = |raw: &str| {
+        mail_parser::MessageParser::default()
+            .parse(raw.as_bytes())
+            .unwrap()
+            .into_owned()
+    };
+    let (_, conan) = confirmations.iter().find(|(to, _)| to == CONAN).unwrap();
+    let m = parse(conan);
+    let preview = m
+        .attachments()
+        .find(|a| {
+            a.attachment_name()
+                .is_some_and(|n| n == "ford-turn-1-aquilonia-preview.png")
+        })
+        .expect("the preview is attached");
+    assert!(preview.contents().starts_with(b"\x89PNG"));
+    let text = m.body_text(0).unwrap().replace("\r\n", "\n");
+    assert!(
+        text.contains("The picture attached shows where your orders take your units"),
+        "{text}"
+    );
+    let (_, tarascus) = confirmations.iter().find(|(to, _)| to == TARASCUS).unwrap();
+    let m = parse(tarascus);
+    assert_eq!(m.attachments().count(), 0, "no order stood: no preview");
+}
+
 #[test]
 fn report_mail_has_text_html_and_the_picture_inline_and_attached() {
     let dir = tempfile::tempdir().unwrap();
@@ -49,10 +107,10 @@ fn report_mail_has_text_html_and_the_picture_inline_and_attached() {
         .find(|a| a.attachment_name().is_some_and(|n| n.ends_with(".svg")))
         .expect("the SVG is attached");
     let svg = String::from_utf8_lossy(svg.contents());
-    // Nemedian Knights charged: their move is drawn as a charge (red, solid);
+    // Nemedian Knights charged: their move is drawn as a charge (solid);
     // Black Dragons only moved (dashed).
     assert_eq!(
-        svg.matches("stroke=\"#c00\" stroke-width=\"2.5\"").count(),
+        svg.matches("stroke=\"#111\" stroke-width=\"2.5\"").count(),
         1,
         "{svg}"
     );

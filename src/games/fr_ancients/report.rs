@@ -172,7 +172,7 @@ pub fn svg(before: Option<&Battle>, after: &Battle, caption: &str) -> String {
 }
 
 fn svg_with(before: Option<&Battle>, after: &Battle, caption: &str, charged: &[String]) -> String {
-    let f = Frame { depth: after.depth };
+    let f = Frame::standard(after.depth);
     let w = after.width * SCALE + 2.0 * MARGIN;
     let h = after.depth * SCALE + 2.0 * MARGIN + LEGEND;
     let mut s = String::new();

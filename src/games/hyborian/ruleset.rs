@@ -439,8 +439,45 @@ impl Ruleset for HyborianAge {
             Some(c) => read("the chargers", c)?,
             None => Vec::new(),
         };
-        let caption = format!("{} — after turn {}", report.title, report.turn);
+        let caption = picture::turn_caption(&report.title, report.turn);
         Ok(picture::svg(Some(&before), &after, &charged, &caption))
+    }
+
+    fn preview(
+        &self,
+        state: &Json,
+        options: &Json,
+        side: &str,
+        orders: &Json,
+    ) -> Result<Option<String>, RulesetError> {
+        let table: Table = read("the table", state)?;
+        let options: GameOptions = read("the options", options)?;
+        let orders: TurnOrders = read("orders", orders)?;
+        let (mut after, paths) =
+            crate::games::hyborian::adjudicate::preview_moves(&table, &orders, &options);
+        // Only the sender's units move in the preview: the others stand
+        // where they are (a rout or a fall back of theirs is not shown).
+        for (id, u) in &table.units {
+            if u.side != side {
+                after.units.insert(id.clone(), u.clone());
+            }
+        }
+        let paths: Vec<(String, Vec<glam::DVec2>)> = paths
+            .into_iter()
+            .filter(|(id, _)| table.units.get(id).is_some_and(|u| u.side == side))
+            .collect();
+        let title = format!(
+            "Your orders for turn {} ({side}): where they take your units if nothing else moves",
+            table.turn
+        );
+        Ok(Some(
+            picture::Scene {
+                only: Some(side),
+                paths: &paths,
+                ..picture::Scene::new(&after, &title)
+            }
+            .svg(picture::Width::MAIL),
+        ))
     }
 
     fn canonical(&self, state: &Json) -> Result<Json, RulesetError> {
@@ -476,6 +513,74 @@ mod tests {
             })
             .unwrap();
         new.welcome[side].clone()
+    }
+
+    /// The order preview: the sender's units where their orders take them
+    /// (a path from the front before to after phase 1 and 2), the enemy
+    /// faint and unkeyed.
+    #[test]
+    fn the_preview_draws_the_paths_of_the_orders() {
+        let text = include_str!("../../../campaigns/scenarios/border-raid.toml");
+        let new = HyborianAge
+            .new_game(&Setup {
+                scenario_path: std::path::Path::new("scenario.toml"),
+                scenario_text: text,
+                options: &toml::Table::new(),
+                max_turns: 12,
+                seed: [1; 32],
+                armies: &Default::default(),
+                pack: None,
+            })
+            .unwrap();
+        let checked = HyborianAge
+            .check_orders(
+                &new.state,
+                "aquilonia",
+                "Aquilonian Knights: phase 1 move 6\n1st Aquilonians: phase 2 move 3\n",
+                &[],
+            )
+            .unwrap();
+        assert_eq!(checked.errors, 0, "{}", checked.confirmation);
+        let svg = HyborianAge
+            .preview(&new.state, &new.options, "aquilonia", &checked.orders)
+            .unwrap()
+            .expect("a preview");
+        // A path for each unit ordered to move (and a leader with it),
+        // from its front before; none for the enemy's units, which stand.
+        let paths: Vec<&str> = svg
+            .split("<polyline points=\"")
+            .skip(1)
+            .filter_map(|p| p.split('"').next())
+            .collect();
+        assert!(paths.len() >= 2, "{svg}");
+        let table: Table = serde_json::from_value(new.state.clone()).unwrap();
+        let enemy_fronts: Vec<String> = table
+            .units_of("koth")
+            .map(|u| {
+                let f = crate::report::picture::Frame {
+                    depth: table.depth,
+                    scale: 10.0,
+                    left: 26.0,
+                    top: 33.0,
+                };
+                let (x, y) = f.p(u.front);
+                format!("{x:.1},{y:.1} ")
+            })
+            .collect();
+        assert!(
+            paths
+                .iter()
+                .all(|p| enemy_fronts.iter().all(|e| !p.starts_with(e.as_str()))),
+            "{paths:?}"
+        );
+        assert!(
+            svg.contains("aquilonia (A)") && !svg.contains("koth (K)"),
+            "only the sender's key"
+        );
+        assert!(svg.contains(r#"opacity="0.45""#), "the enemy drawn faint");
+        assert!(crate::report::picture::label_faults(&svg)
+            .unwrap()
+            .is_empty());
     }
 
     #[test]

@@ -265,6 +265,57 @@ pub fn resolve_turn(
     })
 }
 
+/// Where one side's orders would take its units if nothing else moved:
+/// the table after the turn's two movement phases played with those
+/// orders alone (a deployment turn's placements), and the path of every
+/// unit that moved, its front before, after phase 1 and after phase 2. No
+/// fire, no melee, no dice: this is the order preview a confirmation
+/// carries, never a turn.
+pub fn preview_moves(
+    table: &Table,
+    orders: &TurnOrders,
+    options: &GameOptions,
+) -> (Table, BTreeMap<UnitId, Vec<glam::DVec2>>) {
+    let mut turn = TurnState {
+        table: table.clone(),
+        events: Vec::new(),
+        record: TurnRecord::default(),
+        start: table.clone(),
+        morale: morale::Tally::default(),
+        melee_orders: BTreeMap::new(),
+    };
+    let fronts = |t: &Table| -> BTreeMap<UnitId, glam::DVec2> {
+        t.units
+            .iter()
+            .map(|(id, u)| (id.clone(), u.front))
+            .collect()
+    };
+    let mut stages = vec![fronts(table)];
+    if table.turn == 0 {
+        deploy::step(&mut turn.table, options, orders, &mut turn.events);
+        stages.push(fronts(&turn.table));
+    } else {
+        leaders::orders(&mut turn, orders);
+        for phase in [Phase::One, Phase::Two] {
+            movement::phase(&mut turn, orders, options, phase);
+            stages.push(fronts(&turn.table));
+        }
+    }
+    let mut paths = BTreeMap::new();
+    for id in table.units.keys() {
+        let mut path: Vec<glam::DVec2> = Vec::new();
+        for p in stages.iter().filter_map(|s| s.get(id)) {
+            if path.last().is_none_or(|l| l.distance(*p) > 0.1) {
+                path.push(*p);
+            }
+        }
+        if path.len() > 1 {
+            paths.insert(id.clone(), path);
+        }
+    }
+    (turn.table, paths)
+}
+
 /// Roll one die and report it as an event: the only way steps roll dice.
 ///
 /// # Errors

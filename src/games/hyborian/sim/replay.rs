@@ -97,7 +97,7 @@ fn turn_of(m: &Matchup, seed: BattleSeed, title: &str, p: &Played) -> Turn {
         victory,
         extra,
     };
-    let caption = format!("{title}: after turn {}", p.turn);
+    let caption = picture::turn_caption(title, p.turn);
     let svg = picture::svg(Some(p.before), &p.result.table, &charged, &caption);
     let orders = [0, 1].map(|i| {
         let (text, checked) = p.orders[i];
