@@ -76,6 +76,113 @@ pub fn plain(markdown: &str) -> String {
     tidy(&out)
 }
 
+/// The whole guide as an HTML fragment (the HELP reply's HTML part): the
+/// same parts as [`plain`], headings as headings, examples in `<pre>`
+/// without fences or labels, every text escaped.
+pub fn html(markdown: &str) -> String {
+    let mut out = String::new();
+    for part in parts(markdown) {
+        html_part(&part, &mut out);
+    }
+    out
+}
+
+/// What the HTML writer has open between lines.
+#[derive(PartialEq)]
+enum Open {
+    Nothing,
+    Paragraph,
+    List,
+    Table,
+}
+
+fn close(open: &mut Open, out: &mut String) {
+    out.push_str(match open {
+        Open::Nothing => "",
+        Open::Paragraph => "</p>\n",
+        Open::List => "</li></ul>\n",
+        Open::Table => "</table>\n",
+    });
+    *open = Open::Nothing;
+}
+
+fn html_part(part: &Part<'_>, out: &mut String) {
+    use crate::report::esc;
+    if !part.heading.is_empty() {
+        let n = part.level.min(6);
+        out.push_str(&format!("<h{n}>{}</h{n}>\n", esc(&inline(part.heading))));
+    }
+    let mut open = Open::Nothing;
+    let mut fence: Option<usize> = None;
+    for line in &part.body {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") {
+            if fence.is_some() {
+                fence = None;
+                out.push_str("</pre>\n");
+            } else {
+                close(&mut open, out);
+                fence = Some(line.len() - trimmed.len());
+                out.push_str("<pre>");
+            }
+            continue;
+        }
+        if let Some(at) = fence {
+            out.push_str(&esc(line.get(at..).unwrap_or(trimmed).trim_end()));
+            out.push('\n');
+            continue;
+        }
+        if trimmed.is_empty() {
+            close(&mut open, out);
+        } else if trimmed.starts_with('|') {
+            let cells: Vec<String> = trimmed
+                .trim_matches('|')
+                .split('|')
+                .map(|c| inline(c.trim()))
+                .collect();
+            if cells
+                .iter()
+                .all(|c| c.chars().all(|ch| ch == '-' || ch == ':'))
+            {
+                continue;
+            }
+            if open != Open::Table {
+                close(&mut open, out);
+                out.push_str("<table>\n");
+                open = Open::Table;
+            }
+            out.push_str("<tr>");
+            for c in cells {
+                out.push_str(&format!("<td>{}</td>", esc(&c)));
+            }
+            out.push_str("</tr>\n");
+        } else if let Some(item) = trimmed.strip_prefix("- ").or(trimmed.strip_prefix("* ")) {
+            if open == Open::List {
+                out.push_str("</li>\n<li>");
+            } else {
+                close(&mut open, out);
+                out.push_str("<ul>\n<li>");
+                open = Open::List;
+            }
+            out.push_str(&esc(&inline(item)));
+        } else {
+            match open {
+                Open::Paragraph | Open::List => out.push(' '),
+                _ => {
+                    close(&mut open, out);
+                    out.push_str("<p>");
+                    open = Open::Paragraph;
+                }
+            }
+            out.push_str(&esc(&inline(trimmed)));
+        }
+    }
+    if fence.is_some() {
+        out.push_str("</pre>\n");
+    }
+    close(&mut open, out);
+}
+
 fn render_part(part: &Part<'_>, out: &mut String) {
     if !part.heading.is_empty() {
         let text = inline(part.heading);
@@ -362,6 +469,22 @@ mod tests {
             include_str!("../../docs/fr-ancients/guide.md"),
         ),
     ];
+
+    #[test]
+    fn the_html_guide_has_headings_lists_and_examples_escaped_without_fences_or_labels() {
+        let md = "# Guide\n\nIntro <b>.\n\n## 1. Moving\n\n- one `a`\n- two\n\n```orders nemedia refused\nBD: move 6 & go\n```\n";
+        let h = html(md);
+        assert!(
+            h.contains("<h1>Guide</h1>") && h.contains("<h2>1. Moving</h2>"),
+            "{h}"
+        );
+        assert!(h.contains("<p>Intro &lt;b&gt;.</p>"), "{h}");
+        assert!(h.contains("<ul>\n<li>one a</li>\n<li>two</li></ul>"), "{h}");
+        assert!(h.contains("<pre>BD: move 6 &amp; go\n</pre>"), "{h}");
+        assert!(!h.contains("```") && !h.contains("refused"), "{h}");
+        let shipped = html(include_str!("../../docs/orders.md"));
+        assert!(!shipped.contains("```") && shipped.contains("<h2>"));
+    }
 
     #[test]
     fn no_guide_shows_markup_to_players() {

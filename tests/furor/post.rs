@@ -92,7 +92,7 @@ fn a_game_of_soissons_by_mail() {
     let welcome = body_text(&last_to(&po, CLOVIS).1);
     assert!(welcome.contains("a battle of Furor Barbarus"), "{welcome}");
     assert!(
-        welcome.contains("salian-4a: Salian Franks infantry, strength 4, 4 MP, in 0806"),
+        welcome.contains("salian-4a: Salian Franks, infantry, strength 4, 4 MP, in 0806"),
         "{welcome}"
     );
     assert!(welcome.contains("the franks play first"), "{welcome}");

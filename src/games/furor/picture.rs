@@ -14,11 +14,11 @@
 //! assert!(svg.starts_with("<svg") && svg.contains(">0907<"));
 //! ```
 
-use crate::games::furor::board::{Board, Unit, UnitId};
+use crate::games::furor::board::{Board, SideId, Unit, UnitId};
 use crate::games::furor::hex::{Hex, Hexside};
 use crate::games::furor::rules::terrain::{HexsideFeature, Terrain};
 use crate::games::furor::rules::Kind;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 /// Centre to corner, in pixels.
@@ -34,6 +34,8 @@ pub struct Marks {
     pub charged: BTreeSet<UnitId>,
     /// A line under the title (the turn, who writes next).
     pub caption: String,
+    /// Set-up areas to shade, per side (the welcome's picture).
+    pub areas: BTreeMap<SideId, Vec<Hex>>,
 }
 
 fn height() -> f64 {
@@ -86,14 +88,19 @@ fn colour(board: &Board, u: &Unit) -> &'static str {
     if board.is_neutral(u) {
         return "#7a7a7a";
     }
-    let named = board.sides.get(&u.side).and_then(|s| s.colour.as_deref());
+    side_colour(board, &u.side)
+}
+
+/// A side's colour on the picture (its counters and its set-up area).
+fn side_colour(board: &Board, side: &SideId) -> &'static str {
+    let named = board.sides.get(side).and_then(|s| s.colour.as_deref());
     match named {
         Some("red") => "#a61e1e",
         Some("blue") => "#1f4e9c",
         Some("brown") => "#74461c",
         Some("yellow") => "#b8860b",
         Some("green") => "#2e6b30",
-        _ if board.players.first() == Some(&u.side) => "#a61e1e",
+        _ if board.players.first() == Some(side) => "#a61e1e",
         _ => "#1f4e9c",
     }
 }
@@ -177,6 +184,28 @@ pub fn svg(board: &Board, marks: &Marks) -> String {
             s,
             r##"<text x="{x:.1}" y="{:.1}" font-size="7.5" fill="#666" text-anchor="middle">{hx}</text>"##,
             y - height() / 2.0 + 9.0
+        );
+    }
+    // Set-up areas: each side's hexes outlined in its colour, named in a key.
+    for (i, (side, hexes)) in marks.areas.iter().enumerate() {
+        let c = side_colour(board, side);
+        for hx in hexes.iter().filter(|h| m.contains(**h)) {
+            let pts: Vec<String> = corners(*hx)
+                .iter()
+                .map(|(x, y)| format!("{x:.1},{y:.1}"))
+                .collect();
+            let _ = writeln!(
+                s,
+                r##"<polygon points="{}" fill="{c}" fill-opacity="0.16" stroke="{c}" stroke-width="2" stroke-dasharray="5,3"/>"##,
+                pts.join(" ")
+            );
+        }
+        let _ = writeln!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}" font-size="11" fill="{c}" text-anchor="end">- - the {} set up here</text>"##,
+            w - MARGIN,
+            14.0 + 13.0 * i as f64,
+            esc(&side.0),
         );
     }
     // Roads: every pair of adjacent hexes the map joins by road.

@@ -16,7 +16,7 @@
 //! Campus Mauriacus). Commanders sealed by the scenario are shown to no
 //! one until every side has set up.
 
-use super::board::{Board, Outcome, SideId, Status, UnitId};
+use super::board::{Board, EndOfGame, Outcome, SideId, Status, UnitId};
 use super::events::chargers;
 use super::hex::Hex;
 use super::options::FirstPlayerRoll;
@@ -37,7 +37,7 @@ use crate::games::{
     Checked, GameResult, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup,
     Welcome,
 };
-use crate::report::{RoundReport, Section};
+use crate::report::{plural, RoundReport, Section};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -384,6 +384,174 @@ fn forces(board: &Board, options: &Options, side: &SideId, sets_up: bool) -> (St
     (s, example)
 }
 
+/// The welcome's briefing: what a player needs to start without the
+/// rulebook — the story, how to win, the special rules, both armies'
+/// counters (both stand on the map) and where this side sets up.
+fn briefing(
+    scenario: &Scenario,
+    text: &str,
+    board: &Board,
+    options: &Options,
+    side: &SideId,
+    turns: u8,
+) -> String {
+    let mut s = format!("{}\n", scenario.name);
+    let story = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix('#'))
+        .map(|l| l.split(" Book §").next().unwrap_or(l).trim())
+        .unwrap_or_default();
+    if !story.is_empty() {
+        let _ = writeln!(s, "{story}");
+    }
+    if !scenario.note.is_empty() {
+        let _ = writeln!(s, "{}", scenario.note);
+    }
+    let enemy_of = |a: &SideId| {
+        scenario
+            .armies
+            .keys()
+            .find(|o| *o != a)
+            .map_or_else(|| "other side".to_string(), |o| o.0.clone())
+    };
+    s.push_str("\nHow to win:\n");
+    for (army, a) in &scenario.armies {
+        let _ = writeln!(
+            s,
+            "  The {} win a major victory if the {army} lose {} or more ({}'s army morale threshold).",
+            enemy_of(army),
+            plural(u32::from(a.threshold), "strength point", "strength points"),
+            a.name
+        );
+    }
+    s.push_str("  Losses count each eliminated unit's full printed strength, a commander 4 and baggage 2, checked at the end of every game turn.\n");
+    s.push_str("  If both armies break in the same turn, the one over its threshold by less wins a minor victory (equal margins: a tie).\n");
+    let end = match &board.rules.end_of_game {
+        EndOfGame::LesserLoss => {
+            "the army that lost less wins a minor victory; equal losses tie".to_string()
+        }
+        EndOfGame::LesserLossElse(x) => {
+            format!("the army that lost less wins a minor victory; equal losses give the {x} a minor victory")
+        }
+        EndOfGame::MinorTo(x) => format!("the {x} win a minor victory"),
+    };
+    let _ = writeln!(
+        s,
+        "  If neither army breaks by the end of turn {turns}, {end}."
+    );
+    let rules = special_rules(board, options);
+    if !rules.is_empty() {
+        s.push_str("\nSpecial rules in force:\n");
+        for (name, what) in rules {
+            let _ = writeln!(s, "  {name}: {what}");
+        }
+    }
+    let line = |s: &mut String, u: &super::board::Unit| {
+        let at = u
+            .hex
+            .map_or_else(|| "not on the map yet".to_string(), |h| format!("in {h}"));
+        let what = if u.kind == Kind::Commander {
+            format!("commander, bonus {}", u.current_strength())
+        } else {
+            format!("{}, strength {}", u.kind.name(), u.current_strength())
+        };
+        let _ = writeln!(s, "  {}: {}, {what}, {} MP, {at}", u.id, u.name, u.mp);
+    };
+    let ours: Vec<_> = board.units.values().filter(|u| &u.side == side).collect();
+    let _ = writeln!(
+        s,
+        "\nYour counters ({}, the ids are what your orders use):",
+        plural(ours.len() as u32, "counter", "counters")
+    );
+    for u in &ours {
+        line(&mut s, u);
+    }
+    let theirs: Vec<_> = board
+        .units
+        .values()
+        .filter(|u| &u.side != side && !board.is_neutral(u))
+        .filter(|u| !(scenario.sealed_commanders && u.kind == Kind::Commander))
+        .collect();
+    let _ = writeln!(
+        s,
+        "\nThe enemy's counters ({}, where the scenario lists them):",
+        plural(theirs.len() as u32, "counter", "counters")
+    );
+    for u in &theirs {
+        line(&mut s, u);
+    }
+    if scenario.sealed_commanders {
+        s.push_str("  The enemy's commanders are sealed until both sides have set up.\n");
+    }
+    let neutral: Vec<_> = board
+        .units
+        .values()
+        .filter(|u| board.is_neutral(u))
+        .collect();
+    if !neutral.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nNeutral counters ({}):",
+            plural(neutral.len() as u32, "counter", "counters")
+        );
+        for u in &neutral {
+            line(&mut s, u);
+        }
+    }
+    let area = scenario.setup_area(options, side);
+    if scenario.has_choice(options, side) && !area.is_empty() {
+        let hexes: Vec<String> = area.iter().map(ToString::to_string).collect();
+        let _ = writeln!(
+            s,
+            "\nYou set up in {} (dashed on the picture): {}.",
+            plural(hexes.len() as u32, "hex", "hexes"),
+            hexes.join(", ")
+        );
+    }
+    s
+}
+
+/// The special rules this board plays, each with a line saying what it does.
+fn special_rules(board: &Board, options: &Options) -> Vec<(&'static str, &'static str)> {
+    let r = &board.rules;
+    let mut v = Vec::new();
+    if r.charge_needs_mark {
+        v.push((
+            "Marked charges",
+            "only units with a charge mark may charge.",
+        ));
+    }
+    if r.scenario.as_deref() == Some("campus-mauriacus") {
+        v.push((
+            "Feigned flight",
+            "a unit with the mark may try to draw an isolated enemy unit up to 2 hexes towards it.",
+        ));
+    }
+    if r.alan_defection {
+        v.push(("The Alans' defection", "each Alan loss makes the Roman player roll; at or under the Alan losses so far, the Alans and Sangiban leave the battle."));
+    }
+    if options.commanders_role && r.scenario.as_deref() == Some("campus-mauriacus") {
+        v.push(("The role of the commanders", "a commander helps only his own troops; when one is eliminated his troops may lose or gain 1 for a turn."));
+    }
+    if options.impetuousness && r.scenario.as_deref() == Some("campus-mauriacus") {
+        v.push((
+            "Impetuousness",
+            "units with the impetuous mark may rush at the enemy.",
+        ));
+    }
+    if r.chararic.is_some() {
+        v.push(("Chararic", "his corps is neutral for the first two turns (no move, attack or zone of control); attacking it makes it join the other side; from turn 3 the Franks roll each turn: 1 he betrays Clovis, 6 he joins him."));
+    }
+    if r.divine_help.is_some() {
+        v.push(("The god of Clotilde", "if the Franks are first to reach 12 lost, for the next turn units next to Clovis get +1 strength, Clovis +2, and every Frank +1 morale; once a game."));
+    }
+    if r.breton_evasion {
+        v.push(("Breton evasion", "when attacked, the Breton cavalry may roll to evade up to 2 hexes on a 5 or 6, and the attack is cancelled."));
+    }
+    v
+}
+
 /// The summary partials' data: each army's losses against its threshold
 /// and its counters.
 fn summary(board: &Board) -> Json {
@@ -680,7 +848,25 @@ impl Ruleset for FurorBarbarus {
             .keys()
             .map(|side| {
                 let sets_up = deployment.rounds.iter().flatten().any(|s| s == side);
-                let (briefing, example) = forces(&listed, &options, side, sets_up);
+                let (_, example) = forces(&listed, &options, side, sets_up);
+                let briefing = briefing(
+                    &scenario,
+                    setup.scenario_text,
+                    &listed,
+                    &options,
+                    side,
+                    turns,
+                );
+                let marks = picture::Marks {
+                    caption: format!("{} — the start, as the scenario lists it", scenario.name),
+                    areas: [side]
+                        .into_iter()
+                        .filter(|s| scenario.has_choice(&options, s))
+                        .map(|s| (s.clone(), scenario.setup_area(&options, s)))
+                        .filter(|(_, a)| !a.is_empty())
+                        .collect(),
+                    ..picture::Marks::default()
+                };
                 (
                     side.0.clone(),
                     Welcome {
@@ -688,7 +874,7 @@ impl Ruleset for FurorBarbarus {
                         length: length.clone(),
                         briefing,
                         example,
-                        picture: None,
+                        picture: Some(picture::svg(&listed, &marks)),
                     },
                 )
             })
@@ -940,6 +1126,7 @@ impl Ruleset for FurorBarbarus {
         let marks = picture::Marks {
             charged: charged.into_iter().collect(),
             caption: format!("{} — after {}", report.title, report.label),
+            ..picture::Marks::default()
         };
         Ok(picture::svg(&board, &marks))
     }
@@ -1439,6 +1626,60 @@ mod tests {
             },
         );
         assert_eq!(standing.retreat[&UnitId::from("a")][0].to_string(), "0303");
+    }
+
+    #[test]
+    fn the_welcome_briefs_each_side_with_story_victory_rules_both_armies_and_its_set_up_area() {
+        let (g, _) = game("soissons", "soissons_free_setup = true");
+        let gr = &g.welcome["gallo-romans"];
+        let b = &gr.briefing;
+        assert!(b.contains("Soissons, 486"), "{b}");
+        assert!(
+            b.contains("Scenario 2, Soissons (486): Clovis against Syagrius."),
+            "{b}"
+        );
+        assert!(
+            b.contains("The franks win a major victory if the gallo-romans lose 14 strength points or more"),
+            "{b}"
+        );
+        assert!(
+            b.contains("by the end of turn 6, the gallo-romans win a minor victory"),
+            "{b}"
+        );
+        assert!(b.contains("Chararic: his corps is neutral"), "{b}");
+        assert!(b.contains("syagrius: Syagrius, commander"), "{b}");
+        assert!(b.contains("The enemy's counters"), "{b}");
+        assert!(
+            b.contains("salian-4a: Salian Franks, infantry, strength 4"),
+            "{b}"
+        );
+        assert!(b.contains("Neutral counters"), "{b}");
+        assert!(b.contains("chararic-3: Chararic's Salian Franks"), "{b}");
+        assert!(
+            b.contains("You set up in ") && b.contains("0401, 0402"),
+            "{b}"
+        );
+        assert!(!b.contains("1 counters") && !b.contains("1 hexes"), "{b}");
+        let svg = gr.picture.as_ref().expect("a picture of the start");
+        assert!(
+            svg.contains("stroke-dasharray=\"5,3\"")
+                && svg.contains("the gallo-romans set up here")
+        );
+        assert!(crate::report::picture::png(svg).is_ok());
+        // The Franks set up later, in their own area; the Gallo-Romans' is not theirs to see.
+        let fr = &g.welcome["franks"];
+        assert!(fr.briefing.contains("0806"), "{}", fr.briefing);
+        assert!(!fr
+            .picture
+            .as_ref()
+            .unwrap()
+            .contains("the gallo-romans set up here"));
+        // Without a choice there is no area, and the picture still comes.
+        let (g, _) = game("vouille", "");
+        for w in g.welcome.values() {
+            assert!(w.briefing.contains("Breton evasion"), "{}", w.briefing);
+            assert!(crate::report::picture::png(w.picture.as_ref().unwrap()).is_ok());
+        }
     }
 
     #[test]

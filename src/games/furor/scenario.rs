@@ -543,6 +543,32 @@ impl Scenario {
         p
     }
 
+    /// The hexes where this side may set up: its groups' hexes and its
+    /// commanders' named hexes, or the free set-up area when the option is on.
+    pub fn setup_area(&self, options: &Options, side: &SideId) -> Vec<Hex> {
+        let mut hexes: Vec<Hex> = match self.free_setup.get(side) {
+            Some(area) if options.soissons_free_setup => area.clone(),
+            _ => self
+                .groups
+                .iter()
+                .filter(|g| &g.side == side)
+                .flat_map(|g| g.hexes.iter().copied())
+                .collect(),
+        };
+        for (c, spot) in &self.commander_places {
+            if self
+                .counters
+                .iter()
+                .any(|u| u.id == c.0 && u.side == side.0)
+            {
+                hexes.extend(spot.within.iter().copied());
+            }
+        }
+        hexes.sort();
+        hexes.dedup();
+        hexes
+    }
+
     /// Whether the side has anything to choose in its set-up: a group whose
     /// counters may change hexes, a commander with more than one counter to
     /// stand with, or the free set-up (O36). A side without a choice has no

@@ -51,6 +51,7 @@ fn turn_of(p: &PlayerTurn<'_>) -> Turn {
         &Marks {
             charged: chargers(&r.events),
             caption,
+            ..Marks::default()
         },
     );
     let understood: Vec<&str> = p
