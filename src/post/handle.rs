@@ -534,14 +534,47 @@ fn guide(game: Option<&Game>, topic: Option<&str>) -> String {
         Some(t) => guide::topic(markdown, t).unwrap_or_else(|topics| topics),
         None => guide::plain(markdown),
     };
+    guides(game)
+        .into_iter()
+        .map(one)
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// The guides a HELP answers from: the game's rule set's, or every rule
+/// set's when the writer plays more than one.
+fn guides(game: Option<&Game>) -> Vec<&'static str> {
     match game {
-        Some(g) => one(g.ruleset.guide()),
-        None => crate::games::all()
-            .iter()
-            .map(|r| one(r.guide()))
-            .collect::<Vec<_>>()
-            .join("\n\n"),
+        Some(g) => vec![g.ruleset.guide()],
+        None => crate::games::all().iter().map(|r| r.guide()).collect(),
     }
+}
+
+/// Answer a HELP: the guide (or its one section) as plain text and as an
+/// HTML page of the same words. A topic that fits no one section is
+/// answered in plain text only (the list of topics).
+fn help_reply(
+    ctx: &Ctx<'_, '_>,
+    game: Option<&Game>,
+    for_game: Option<&str>,
+    topic: Option<&str>,
+) -> Result<(), PostError> {
+    use crate::report::guide;
+    let mut mail = ctx.reply_mail(vec![ctx.from.clone()], &ctx.msg.subject, guide(game, topic));
+    let parts: Option<Vec<String>> = guides(game)
+        .into_iter()
+        .map(|markdown| match topic {
+            Some(t) => guide::topic_html(markdown, t),
+            None => Some(guide::html(markdown)),
+        })
+        .collect();
+    if let Some(parts) = parts {
+        mail.html = Some(format!(
+            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>The umpire's guide</title></head><body>\n{}</body></html>\n",
+            parts.join("<hr>\n")
+        ));
+    }
+    ctx.send(for_game, Kind::Reply, &mail)
 }
 
 /// A message without a header: only a registered player gets an answer.
@@ -561,18 +594,12 @@ fn no_header(ctx: &Ctx<'_, '_>, env: &Envelope) -> Result<Disposition, PostError
             .collect::<Result<_, _>>()?;
         let mut rulesets: Vec<&str> = their.iter().map(|g| g.ruleset.name()).collect();
         rulesets.dedup();
-        let text = if rulesets.len() == 1 {
-            guide(their.first(), topic)
+        let game = if rulesets.len() == 1 {
+            their.first()
         } else {
-            guide(None, topic)
+            None
         };
-        ctx.reply(
-            None,
-            Kind::Reply,
-            vec![ctx.from.clone()],
-            &ctx.msg.subject,
-            text,
-        )?;
+        help_reply(ctx, game, None, topic)?;
         return Ok(Disposition::Done("help".into()));
     }
     let hint = format!(
@@ -775,13 +802,7 @@ fn player(
                 answered.push("status");
             }
             Command::Help(topic) => {
-                ctx.reply(
-                    Some(game.id()),
-                    Kind::Reply,
-                    vec![ctx.from.clone()],
-                    &ctx.msg.subject,
-                    guide(Some(&game), topic.as_deref()),
-                )?;
+                help_reply(ctx, Some(&game), Some(game.id()), topic.as_deref())?;
                 answered.push("help");
             }
             Command::NewPassword(new) => {
@@ -1035,9 +1056,11 @@ fn player(
 
 /// The order preview of a confirmation (ruling P26): the rule set's
 /// picture of the side's units and where its standing orders take them,
-/// as PNG. None when no order stands or the rule set draws none; a picture
-/// that cannot be drawn is logged and left out, never a reason to hold the
-/// confirmation back.
+/// as SVG (every browser and most mail programs open it; rasterising a PNG
+/// inside the write transaction of every confirmation cost more than the
+/// rest of the confirmation). None when no order stands or the rule set
+/// draws none; a picture that cannot be drawn is logged and left out, never
+/// a reason to hold the confirmation back.
 fn preview(
     game: &Game,
     side: &str,
@@ -1047,22 +1070,16 @@ fn preview(
     if checked.understood.is_empty() {
         return None;
     }
-    let drawn = (|| -> Result<Option<Vec<u8>>, PostError> {
-        let Some(svg) =
-            game.ruleset
-                .preview(&game.state()?, &game.options()?, side, &checked.orders)?
-        else {
-            return Ok(None);
-        };
-        Ok(Some(
-            crate::report::picture::png(&svg).map_err(|e| PostError::Corrupt(e.to_string()))?,
-        ))
+    let drawn = (|| -> Result<Option<String>, PostError> {
+        Ok(game
+            .ruleset
+            .preview(&game.state()?, &game.options()?, side, &checked.orders)?)
     })();
     match drawn {
-        Ok(png) => png.map(|bytes| Attachment {
-            name: format!("{}-turn-{round}-{side}-preview.png", game.id()),
-            mime: "image/png".into(),
-            bytes,
+        Ok(svg) => svg.map(|svg| Attachment {
+            name: format!("{}-turn-{round}-{side}-preview.svg", game.id()),
+            mime: "image/svg+xml".into(),
+            bytes: svg.into_bytes(),
         }),
         Err(e) => {
             tracing::warn!(game = game.id(), side, error = %e, "no order preview");

@@ -386,6 +386,30 @@ fn topic_words(heading: &str) -> String {
 /// The text to send instead when no section (or more than one) fits: the
 /// list of topics, and a "did you mean" when one name is close.
 pub fn topic(markdown: &str, asked: &str) -> Result<String, String> {
+    let (all, one) = section(markdown, asked)?;
+    let mut out = String::new();
+    render_part(&all[one], &mut out);
+    for part in all[one + 1..].iter().take_while(|p| p.level > 2) {
+        out.push('\n');
+        render_part(part, &mut out);
+    }
+    Ok(tidy(&out))
+}
+
+/// One section of the guide as HTML, found as [`topic`] finds it; `None`
+/// when no one section fits (the plain answer lists the topics).
+pub fn topic_html(markdown: &str, asked: &str) -> Option<String> {
+    let (all, one) = section(markdown, asked).ok()?;
+    let mut out = String::new();
+    html_part(&all[one], &mut out);
+    for part in all[one + 1..].iter().take_while(|p| p.level > 2) {
+        html_part(part, &mut out);
+    }
+    Some(out)
+}
+
+/// The guide's parts and the index of the one section `asked` names.
+fn section<'a>(markdown: &'a str, asked: &str) -> Result<(Vec<Part<'a>>, usize), String> {
     let all = parts(markdown);
     let wanted = crate::names::key(asked);
     let tops: Vec<usize> = (0..all.len()).filter(|&i| all[i].level == 2).collect();
@@ -418,13 +442,7 @@ pub fn topic(markdown: &str, asked: &str) -> Result<String, String> {
         });
     }
     if let [one] = found[..] {
-        let mut out = String::new();
-        render_part(&all[one], &mut out);
-        for part in all[one + 1..].iter().take_while(|p| p.level > 2) {
-            out.push('\n');
-            render_part(part, &mut out);
-        }
-        return Ok(tidy(&out));
+        return Ok((all, one));
     }
     let names = topics(markdown);
     let mut text = if asked.trim().is_empty() {

@@ -180,9 +180,28 @@ fn help_answers_plain_text_and_one_topic() {
             t0(),
         )
         .unwrap();
-        body_text(&outbox(po).pop().unwrap().2)
+        outbox(po).pop().unwrap().2
     };
-    let whole = ask(&mut po, "h1@x", "HELP");
+    let html_of = |raw: &str| {
+        mail_parser::MessageParser::default()
+            .parse(raw.as_bytes())
+            .unwrap()
+            .body_html(0)
+            .map(|h| h.into_owned())
+    };
+    let raw = ask(&mut po, "h1@x", "HELP");
+    let whole = body_text(&raw);
+    // The same guide as an HTML page: headings, examples in <pre>, no
+    // Markdown and no test labels.
+    let html = html_of(&raw).expect("HELP has an HTML part");
+    assert!(html.contains("<h2>1. The shape of a mail</h2>"), "{html}");
+    assert!(html.contains("<pre>"), "{html}");
+    for markup in ["```", "orders nemedia refused", "**", "## "] {
+        assert!(
+            !html.contains(markup),
+            "'{markup}' reached the player's HTML"
+        );
+    }
     assert!(whole.contains("1. The shape of a mail\n------"), "{whole}");
     assert!(
         whole.contains("    Black Dragons: phase 1 move 6\n"),
@@ -191,10 +210,14 @@ fn help_answers_plain_text_and_one_topic() {
     for markup in ["```", "orders nemedia refused", "**", "## "] {
         assert!(!whole.contains(markup), "'{markup}' reached the player");
     }
-    let wizards = ask(&mut po, "h2@x", "HELP wizards");
+    let raw = ask(&mut po, "h2@x", "HELP wizards");
+    let wizards = body_text(&raw);
     assert!(wizards.contains("\n\n11. Wizards (§10)\n"), "{wizards}");
     assert!(!wizards.contains("12. Deployment"), "{wizards}");
-    let unknown = ask(&mut po, "h3@x", "HELP wizzard");
+    let html = html_of(&raw).expect("HELP topic has an HTML part");
+    assert!(html.contains("<h2>11. Wizards (§10)</h2>"), "{html}");
+    assert!(!html.contains("12. Deployment"), "{html}");
+    let unknown = body_text(&ask(&mut po, "h3@x", "HELP wizzard"));
     assert!(
         unknown.contains("no section of that name. Did you mean '11. Wizards (§10)'?"),
         "{unknown}"

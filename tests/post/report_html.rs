@@ -59,10 +59,15 @@ fn a_confirmation_carries_the_order_preview() {
         .attachments()
         .find(|a| {
             a.attachment_name()
-                .is_some_and(|n| n == "ford-turn-1-aquilonia-preview.png")
+                .is_some_and(|n| n == "ford-turn-1-aquilonia-preview.svg")
         })
         .expect("the preview is attached");
-    assert!(preview.contents().starts_with(b"\x89PNG"));
+    let svg = String::from_utf8_lossy(preview.contents());
+    // Black Dragons' path, and the picture rasterises.
+    assert!(svg.contains("<polyline points="), "{svg}");
+    assert!(umpire::report::picture::png(&svg)
+        .unwrap()
+        .starts_with(b"\x89PNG"));
     let text = m.body_text(0).unwrap().replace("\r\n", "\n");
     assert!(
         text.contains("The picture attached shows where your orders take your units"),

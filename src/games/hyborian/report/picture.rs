@@ -773,8 +773,11 @@ mod tests {
     use crate::games::hyborian::table::setup::Setup;
     use crate::report::picture::label_faults;
 
-    /// Every shipped battle, its table at the start with its zones.
-    fn shipped() -> Vec<(String, Table, Vec<(String, Zone)>)> {
+    /// A shipped battle: its file, its table at the start, its zones.
+    type Battle = (String, Table, Vec<(String, Zone)>);
+
+    /// Every shipped battle.
+    fn shipped() -> Vec<Battle> {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/scenarios");
         let mut names: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
