@@ -311,7 +311,7 @@ fn draw(scene: &Scene<'_>, width: Width) -> String {
     }
     let _ = writeln!(
         body,
-        r##"<rect x="{LEFT}" y="{top:.1}" width="{tw:.1}" height="{th:.1}" fill="#eef2e2" stroke="#555" stroke-width="1.5"/>"##
+        r##"<rect x="{LEFT}" y="{top:.1}" width="{tw:.1}" height="{th:.1}" fill="#e9efd8" stroke="#555" stroke-width="1.5"/>"##
     );
     terrain(&mut body, &f, after);
     grid(&mut body, &mut texts, &f, after, scale);
