@@ -500,8 +500,8 @@ mod tests {
     use super::*;
     use std::collections::BTreeMap;
 
-    fn welcome_of(scenario: &str, side: &str) -> Welcome {
-        let new = HyborianAge
+    fn new_game_of(scenario: &str) -> NewGame {
+        HyborianAge
             .new_game(&Setup {
                 scenario_path: std::path::Path::new("scenario.toml"),
                 scenario_text: scenario,
@@ -511,8 +511,11 @@ mod tests {
                 armies: &Default::default(),
                 pack: None,
             })
-            .unwrap();
-        new.welcome[side].clone()
+            .unwrap()
+    }
+
+    fn welcome_of(scenario: &str, side: &str) -> Welcome {
+        new_game_of(scenario).welcome[side].clone()
     }
 
     /// The order preview: the sender's units where their orders take them
@@ -521,17 +524,7 @@ mod tests {
     #[test]
     fn the_preview_draws_the_paths_of_the_orders() {
         let text = include_str!("../../../campaigns/scenarios/border-raid.toml");
-        let new = HyborianAge
-            .new_game(&Setup {
-                scenario_path: std::path::Path::new("scenario.toml"),
-                scenario_text: text,
-                options: &toml::Table::new(),
-                max_turns: 12,
-                seed: [1; 32],
-                armies: &Default::default(),
-                pack: None,
-            })
-            .unwrap();
+        let new = new_game_of(text);
         let checked = HyborianAge
             .check_orders(
                 &new.state,
