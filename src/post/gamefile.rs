@@ -7,7 +7,8 @@
 //! title = "The Field of Valkia"
 //! scenario = "valkia.toml"            # relative to this file
 //! timezone = "Europe/London"
-//! first_deadline = "2026-12-03 20:00" # local time in `timezone`
+//! first_deadline = "2026-12-03 20:00" # local time in `timezone`,
+//!                                     # or "in 3 days" / "in 72 hours"
 //! turn_hours = 72
 //! reminder_hours = 24
 //!
@@ -31,7 +32,7 @@
 //! moderator is the **game master** and answers the rounds the rule set
 //! gives him (`games::Round::game_master`).
 
-use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
+use chrono::{DateTime, DurationRound, NaiveDateTime, TimeZone, Utc};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -207,7 +208,7 @@ pub enum GameFileError {
     },
     #[error("unknown time zone '{0}' (use an IANA name such as 'Europe/Paris' or 'UTC')")]
     TimeZone(String),
-    #[error("first_deadline '{0}' is not a time of the form 2026-12-03 20:00")]
+    #[error("first_deadline '{0}' is not a time of the form 2026-12-03 20:00, nor 'in 3 days' or 'in 72 hours' (at most {max} days)", max = MAX_LEAD_DAYS)]
     Deadline(String),
     #[error("game id '{0}' must be one word of letters, digits, '-' or '_'")]
     Id(String),
@@ -325,7 +326,8 @@ impl GameFile {
                 zone(z).map_err(|_| GameFileError::TimeZone(z.clone()))?;
             }
         }
-        self.first_deadline_utc()?;
+        // Any instant reads the form; the game's creation gives the time.
+        self.first_deadline_at(DateTime::<Utc>::UNIX_EPOCH)?;
         let mut seen = std::collections::BTreeSet::new();
         for a in
             std::iter::once(&self.moderator.address).chain(self.sides.iter().map(|s| &s.address))
@@ -390,19 +392,46 @@ impl GameFile {
         Ok((armies, pack))
     }
 
-    /// The first deadline as a UTC instant.
+    /// The first deadline as a UTC instant, for a game created at `now`: a
+    /// local time in the game's zone, or `in N days` / `in N hours` from
+    /// `now`, on the hour after (so a ready game file starts on any day).
     ///
     /// # Errors
     /// When the time cannot be read or does not exist in the zone.
-    pub fn first_deadline_utc(&self) -> Result<DateTime<Utc>, GameFileError> {
-        let naive = NaiveDateTime::parse_from_str(self.first_deadline.trim(), "%Y-%m-%d %H:%M")
-            .map_err(|_| GameFileError::Deadline(self.first_deadline.clone()))?;
+    pub fn first_deadline_at(&self, now: DateTime<Utc>) -> Result<DateTime<Utc>, GameFileError> {
+        let bad = || GameFileError::Deadline(self.first_deadline.clone());
+        let text = self.first_deadline.trim();
+        if let Some(lead) = text.strip_prefix("in ") {
+            let hours = lead_hours(lead).ok_or_else(bad)?;
+            let at = now + chrono::Duration::hours(hours);
+            // On the hour after: deadlines read as players write them.
+            let hour = chrono::Duration::hours(1);
+            let sharp = at.duration_trunc(hour).map_err(|_| bad())?;
+            return Ok(if sharp < at { sharp + hour } else { sharp });
+        }
+        let naive = NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M").map_err(|_| bad())?;
         self.tz()?
             .from_local_datetime(&naive)
             .earliest()
             .map(|t| t.with_timezone(&Utc))
-            .ok_or_else(|| GameFileError::Deadline(self.first_deadline.clone()))
+            .ok_or_else(bad)
     }
+}
+
+/// The longest lead a relative first deadline may give (`in 366 days`).
+pub const MAX_LEAD_DAYS: i64 = 366;
+
+/// `3 days`, `1 day`, `72 hours`, `1 hour` as hours, within [`MAX_LEAD_DAYS`].
+fn lead_hours(lead: &str) -> Option<i64> {
+    let mut words = lead.split_whitespace();
+    let n: i64 = words.next()?.parse().ok()?;
+    let per = match words.next()? {
+        "day" | "days" => 24,
+        "hour" | "hours" => 1,
+        _ => return None,
+    };
+    let hours = n.checked_mul(per)?;
+    (words.next().is_none() && n > 0 && hours <= MAX_LEAD_DAYS * 24).then_some(hours)
 }
 
 /// Show a deadline as players read it: `2026-12-03 20:00 UTC (Thursday)`.
@@ -458,6 +487,44 @@ pub fn zone(name: &str) -> Result<Tz, Vec<&'static str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_first_deadline_may_be_a_lead_from_the_games_creation() {
+        let now = Utc.with_ymd_and_hms(2026, 12, 4, 18, 20, 5).unwrap();
+        let mut file = file("").unwrap();
+        file.first_deadline = "in 3 days".into();
+        assert_eq!(
+            file.first_deadline_at(now).unwrap(),
+            Utc.with_ymd_and_hms(2026, 12, 7, 19, 0, 0).unwrap(),
+            "on the hour after three days"
+        );
+        file.first_deadline = "in 1 hour".into();
+        let sharp = Utc.with_ymd_and_hms(2026, 12, 4, 18, 0, 0).unwrap();
+        assert_eq!(
+            file.first_deadline_at(sharp).unwrap(),
+            Utc.with_ymd_and_hms(2026, 12, 4, 19, 0, 0).unwrap()
+        );
+        for bad in [
+            "in 0 days",
+            "in -2 hours",
+            "in 367 days",
+            "in 3 weeks",
+            "in 3",
+            "in days",
+            "in 99999999999999999 hours",
+            "tomorrow",
+        ] {
+            file.first_deadline = bad.into();
+            let e = file.first_deadline_at(now).unwrap_err().to_string();
+            assert!(e.contains("in 3 days"), "{bad}: {e}");
+        }
+        file.first_deadline = "2026-12-03 20:00".into();
+        assert_eq!(
+            file.first_deadline_at(now).unwrap(),
+            Utc.with_ymd_and_hms(2026, 12, 3, 20, 0, 0).unwrap(),
+            "a time is a time, whenever the game is made"
+        );
+    }
 
     #[test]
     fn deadlines_show_local_time_zone_and_weekday() {

@@ -461,6 +461,15 @@ pub fn handle(
     Ok(d)
 }
 
+/// The game a stored message's header names, read as [`handle`] reads it:
+/// the batch that plays due rounds together (`post::pending`) reads no
+/// message for such a game before its round is played. `None` when it
+/// names none (mail without a header may be for any game of its sender).
+pub(super) fn game_named(raw: &[u8]) -> Option<String> {
+    let msg = Incoming::parse(raw).ok()?;
+    envelope::read(&msg.orders_text).header.map(|h| h.node.game)
+}
+
 /// The passwords a message's envelope holds (its header's, NEW PASSWORD's),
 /// to be masked in the stored copy.
 fn secrets(env: &Envelope) -> Vec<&str> {
@@ -1368,7 +1377,7 @@ fn resend_report(ctx: &Ctx<'_, '_>, game: &Game, round: u32) -> Result<(), PostE
     match stored_report(ctx.tx, game.id(), round)? {
         Some((mut rep, before, after)) if released => {
             rep.draft = false;
-            let pic = Picture::of(game, &rep, &before, &after)?;
+            let pic = Picture::of(game, &rep, &before, &after, None)?;
             let mut mail = report_mail(ctx.config, vec![ctx.from.clone()], &rep, &pic)?;
             mail.in_reply_to = ctx.msg.message_id.clone();
             mail.references = ctx.msg.message_id.iter().cloned().collect();
@@ -1588,7 +1597,7 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                         if game.row.status == "active" && game.row.deadline < fresh {
                             game.row.deadline = fresh;
                         }
-                        release_report(tx, ctx.config, &game, t, ctx.now)?;
+                        release_report(tx, ctx.config, &game, t, ctx.now, None)?;
                         // Mail held for the round that now takes orders.
                         deferred::release(tx, game.id(), game.row.round, ctx.now)?;
                         format!(

@@ -13,6 +13,7 @@
 //! is never answered twice.
 
 mod absence;
+mod ahead;
 mod archive;
 pub mod bundle;
 pub mod campaign;
@@ -354,9 +355,22 @@ impl PostOffice {
     /// guard: a game whose round cannot be played waits for the moderator,
     /// who is told why, and the other games go on. Returns the rounds played.
     fn tick_game(&mut self, id: &str, now: DateTime<Utc>, force: bool) -> Result<usize, PostError> {
+        self.tick_game_with(id, now, force, None)
+    }
+
+    /// [`Self::tick_game`] with the round perhaps worked out ahead.
+    fn tick_game_with(
+        &mut self,
+        id: &str,
+        now: DateTime<Utc>,
+        force: bool,
+        ahead: Option<ahead::Ahead>,
+    ) -> Result<usize, PostError> {
         let config = self.config.clone();
         let store = &mut self.store;
-        match guard::guard(|| store.write(|tx| round::tick_game(tx, &config, id, now, force))) {
+        match guard::guard(|| {
+            store.write(|tx| round::tick_game_with(tx, &config, id, now, force, ahead))
+        }) {
             guard::Guarded::Done(n) => Ok(n),
             guard::Guarded::Later(e) => {
                 tracing::warn!(game = id, error = %e, "round left for the next run");
@@ -394,8 +408,11 @@ impl PostOffice {
         let config = self.config.clone();
         let games = store::games::active(self.store.conn())?;
         let mut played = 0;
-        for game in games {
-            played += self.tick_game(&game, now, false)?;
+        for wave in games.chunks(ahead::WAVE) {
+            let mut worked = self.work_ahead(wave, now)?;
+            for game in wave {
+                played += self.tick_game_with(game, now, false, worked.remove(game))?;
+            }
         }
         // Mail held for the rounds just opened is read now.
         let released = store::deferred::released_unread(self.store.conn())?;

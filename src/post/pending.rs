@@ -7,9 +7,13 @@
 //! are handled in one write transaction:
 //! each in a savepoint of its own, rolled back alone when it fails (and
 //! then marked failed in the same transaction). Orders that complete a
-//! round end the batch: it is committed, the round is played in a
-//! transaction of its own, and only then is the next message read — just
-//! as if each message had had its own transaction.
+//! round make its game due; the batch goes on with other games' mail until
+//! it ends, [`ahead::WAVE`] games are due, or the next message is for a
+//! game that is due (or names none). Then the batch is committed and the
+//! due rounds are played, worked out together on every core
+//! (`post::ahead`), each in a transaction of its own; only then is the
+//! next message read. So no message is read before a round it could
+//! change is played — just as if each message had had its own transaction.
 //!
 //! Architecture invariant (durability): handling acknowledges nothing to the
 //! outside world. Replies wait in the outbox until the batch's commit is on
@@ -19,10 +23,11 @@
 //! reply Message-IDs.
 
 use super::guard::{self, Guarded};
-use super::{dkim, handle, round, Disposition, PostError, PostOffice};
+use super::{ahead, dkim, handle, round, Disposition, PostError, PostOffice};
 use crate::config::Config;
 use crate::store::{self, Transaction};
 use chrono::{DateTime, Utc};
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 /// A batch's transaction takes no more messages once it has been open this
@@ -58,37 +63,48 @@ impl PostOffice {
                 }
             }
             let mut rest = &ready[..];
+            // Games whose round these messages completed: played together
+            // (worked out on every core, `post::ahead`) once the messages
+            // before the next one for any of them are committed.
+            let mut due: Vec<String> = Vec::new();
             while !rest.is_empty() {
                 let done = self.store.write(|tx| {
                     let started = Instant::now();
                     let mut done = Vec::with_capacity(rest.len());
                     for (k, &id) in rest.iter().enumerate() {
                         if k > 0 && started.elapsed() >= BATCH_TIME {
-                            return Ok::<_, PostError>((done, k, None));
+                            return Ok::<_, PostError>((done, k, false));
+                        }
+                        if !due.is_empty() && for_any(tx, id, &due)? {
+                            return Ok((done, k, true));
                         }
                         match one(tx, &config, id, now)? {
-                            // A round to play ends the batch: the orders are
-                            // committed before the (long) round is played.
                             Some(Step::Play(d, game)) => {
                                 done.push((id, d));
-                                return Ok((done, k + 1, Some(game)));
+                                if !due.contains(&game) {
+                                    due.push(game);
+                                }
+                                if due.len() >= ahead::WAVE {
+                                    return Ok((done, k + 1, true));
+                                }
                             }
                             Some(Step::Handled(d)) => done.push((id, d)),
                             None => {}
                         }
                     }
-                    Ok((done, rest.len(), None))
+                    Ok((done, rest.len(), true))
                 });
                 match done {
                     Ok((done, used, play)) => {
                         out.extend(done);
                         rest = &rest[used..];
-                        if let Some(game) = play {
-                            self.tick_game(&game, now, false)?;
+                        if play {
+                            self.play_due(&mut due, now)?;
                         }
                     }
                     Err(e) if guard::is_transient(&e) => {
                         tracing::warn!(error = %e, messages = rest.len(), "messages left for the next run");
+                        self.play_due(&mut due, now)?;
                         break;
                     }
                     Err(e) => return Err(e),
@@ -107,6 +123,55 @@ impl PostOffice {
         }
         Ok(out)
     }
+}
+
+impl PostOffice {
+    /// Play the rounds of `due` (each in its own transaction, worked out
+    /// ahead on every core), emptying it.
+    fn play_due(&mut self, due: &mut Vec<String>, now: DateTime<Utc>) -> Result<(), PostError> {
+        if due.is_empty() {
+            return Ok(());
+        }
+        let mut worked = self.work_ahead(due, now)?;
+        for game in due.drain(..) {
+            let ahead = worked.remove(&game);
+            self.tick_game_with(&game, now, false, ahead)?;
+        }
+        Ok(())
+    }
+
+    /// Work out ahead, on every core, the rounds of `ids` that may be
+    /// played now (`post::ahead`); nothing when fewer than two are.
+    pub(super) fn work_ahead(
+        &mut self,
+        ids: &[String],
+        now: DateTime<Utc>,
+    ) -> Result<BTreeMap<String, ahead::Ahead>, PostError> {
+        let jobs = self.store.write(|tx| {
+            let playing: Vec<String> = ids
+                .iter()
+                .filter(|id| may_play(tx, id, now))
+                .cloned()
+                .collect();
+            if playing.len() < 2 {
+                return Ok::<_, PostError>(Vec::new());
+            }
+            Ok(ahead::jobs(tx, &playing))
+        })?;
+        Ok(ahead::work_out(jobs))
+    }
+}
+
+/// Does stored message `id` name one of `games` (or, naming none, may it
+/// be for one of them)?
+fn for_any(tx: &Transaction<'_>, id: i64, games: &[String]) -> Result<bool, PostError> {
+    let Some((_, raw)) = store::messages::load(tx, id)? else {
+        return Ok(false);
+    };
+    Ok(match handle::game_named(&raw) {
+        Some(named) => games.iter().any(|g| g.eq_ignore_ascii_case(&named)),
+        None => true,
+    })
 }
 
 /// What became of one message of a batch.

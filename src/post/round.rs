@@ -3,6 +3,7 @@
 //! (or holding) the report. Nothing here knows a rule set's turn structure:
 //! the rule set says which round the state waits for and who writes it.
 
+use super::ahead::{Ahead, Inputs};
 use super::game::Game;
 use super::gamefile::GameFile;
 use super::outbox::{self, Kind};
@@ -76,7 +77,7 @@ pub fn create_game(
     if Game::load(tx, &file.id)?.is_some() {
         return Err(PostError::GameExists(file.id.clone()));
     }
-    let first_deadline = file.first_deadline_utc()?;
+    let first_deadline = file.first_deadline_at(now)?;
     if first_deadline <= now {
         return Err(PostError::NotStarted(format!(
             "the first deadline {} ({}) has passed: give a later first_deadline in the game file",
@@ -263,6 +264,18 @@ pub fn tick_game(
     now: DateTime<Utc>,
     force: bool,
 ) -> Result<usize, PostError> {
+    tick_game_with(tx, config, id, now, force, None)
+}
+
+/// [`tick_game`], with the round perhaps worked out ahead (`post::ahead`).
+pub fn tick_game_with(
+    tx: &Transaction<'_>,
+    config: &Config,
+    id: &str,
+    now: DateTime<Utc>,
+    force: bool,
+    ahead: Option<Ahead>,
+) -> Result<usize, PostError> {
     let Some(game) = Game::load(tx, id)? else {
         return Err(PostError::NoGame(id.to_string()));
     };
@@ -295,7 +308,7 @@ pub fn tick_game(
         }
     }
     if force || all_in || due {
-        play_round(tx, config, game, now)?;
+        play(tx, config, game, now, None, ahead)?;
         return Ok(1);
     }
     if game.row.reminder_hours > 0
@@ -357,7 +370,7 @@ fn game_master_round(
     let number = game.row.round;
     let ready = submissions::ready_of(tx, game.id(), number, GAME_MASTER)?;
     if force || ready == Some(true) {
-        play_round(tx, config, game, now)?;
+        play(tx, config, game, now, None, None)?;
         return Ok(1);
     }
     let gm = game.row.moderator_address.clone();
@@ -556,6 +569,38 @@ fn gather_orders(
     })
 }
 
+/// What the current `round` of `game` is played from, and its orders as
+/// gathered for the report.
+fn gather(
+    tx: &Transaction<'_>,
+    game: &Game,
+    round: &games::Round,
+) -> Result<(Inputs, Gathered), PostError> {
+    let (seed, _) = game.seed(tx)?;
+    let gathered = gather_orders(tx, game, &round.writers)?;
+    let inputs = Inputs {
+        round: round.number,
+        seed,
+        state: game.state()?,
+        options: game.options()?,
+        orders: gathered.orders.clone(),
+        given: rounds::given_dice(tx, game.id(), round.number)?,
+    };
+    Ok((inputs, gathered))
+}
+
+/// What the current `round` of `game` is played from (`post::ahead`).
+///
+/// # Errors
+/// When the stored game or orders cannot be read.
+pub(super) fn inputs(
+    tx: &Transaction<'_>,
+    game: &Game,
+    round: &games::Round,
+) -> Result<Inputs, PostError> {
+    Ok(gather(tx, game, round)?.0)
+}
+
 /// A plain notice about `game` to one address, queued under `tag` (the
 /// moderator's "could not be played", a player's hand-over notice…).
 ///
@@ -577,16 +622,6 @@ pub(crate) fn queue_notice(
     Ok(())
 }
 
-/// Resolve the current round, store everything, queue the report.
-fn play_round(
-    tx: &Transaction<'_>,
-    config: &Config,
-    game: Game,
-    now: DateTime<Utc>,
-) -> Result<(), PostError> {
-    play(tx, config, game, now, None)
-}
-
 /// A round judged again under new rules: the seed of the round after it
 /// is kept (its hash was published with the first report), and the report
 /// says what it corrects.
@@ -596,25 +631,49 @@ struct Correction {
     note: Json,
 }
 
-/// [`play_round`], or with a [`Correction`] the round judged again.
+/// Resolve the current round, store everything, queue the report; with a
+/// [`Correction`] the round judged again. A round worked out `ahead` is
+/// used when it was worked out from the inputs gathered here.
 fn play(
     tx: &Transaction<'_>,
     config: &Config,
     mut game: Game,
     now: DateTime<Utc>,
     correction: Option<Correction>,
+    ahead: Option<Ahead>,
 ) -> Result<(), PostError> {
-    let (seed, seed_hash) = game.seed(tx)?;
+    let (_, seed_hash) = game.seed(tx)?;
     let round = game.round()?;
-    let Gathered {
+    let (
+        inputs,
+        Gathered {
+            missing: nmr,
+            given: orders_given,
+            ..
+        },
+    ) = gather(tx, &game, &round)?;
+    let (resolved, hint) = match ahead.and_then(|a| a.for_inputs(&inputs)) {
+        Some(worked) => worked,
+        None => {
+            let resolved = resolve_stored(
+                &game,
+                &inputs.state,
+                &inputs.options,
+                &inputs.orders,
+                &inputs.seed,
+                &inputs.given,
+            )?;
+            (resolved, None)
+        }
+    };
+    let Inputs {
+        seed,
+        state,
+        options,
         orders,
-        missing: nmr,
-        given: orders_given,
-    } = gather_orders(tx, &game, &round.writers)?;
-    let given = rounds::given_dice(tx, game.id(), round.number)?;
-    let state = game.state()?;
-    let options = game.options()?;
-    let resolved = resolve_stored(&game, &state, &options, &orders, &seed, &given)?;
+        given,
+        ..
+    } = inputs;
     let played = round.number;
     game.row.state = to_json(&resolved.state)?;
     game.row.deadline += Duration::hours(i64::from(game.row.turn_hours));
@@ -755,7 +814,7 @@ fn play(
             now,
         )?;
     } else if game.row.hold {
-        let pic = Picture::of(&game, &rep, &state, &resolved.state)?;
+        let pic = Picture::of(&game, &rep, &state, &resolved.state, hint)?;
         let mail = report_mail(config, vec![game.row.moderator_address.clone()], &rep, &pic)?;
         outbox::queue(
             tx,
@@ -771,7 +830,7 @@ fn play(
             now,
         )?;
     } else {
-        release_report(tx, config, &game, played, now)?;
+        release_report(tx, config, &game, played, now, hint)?;
     }
     Ok(())
 }
@@ -819,7 +878,7 @@ pub fn replay_rejected(
     let (seed, hash) = new_seed();
     rounds::unplay(tx, game.id(), round, &seed, &hash)?;
     game.save(tx)?;
-    play_round(tx, config, game, now)?;
+    play(tx, config, game, now, None, None)?;
     Ok(hash)
 }
 
@@ -902,6 +961,7 @@ pub fn readjudicate(
             next_seed,
             note: serde_json::json!({ "first": first, "now": now_rules }),
         }),
+        None,
     )?;
     audit(
         tx,
@@ -1009,7 +1069,8 @@ pub struct Picture {
 }
 
 impl Picture {
-    /// The rule set's picture of the round.
+    /// The rule set's picture of the round; rasterised only if `hint` (a
+    /// picture rasterised ahead, `post::ahead`) is not of the same drawing.
     ///
     /// # Errors
     /// When the states cannot be read or the picture cannot be rasterised.
@@ -1018,8 +1079,12 @@ impl Picture {
         rep: &RoundReport,
         before: &Json,
         after: &Json,
+        hint: Option<Picture>,
     ) -> Result<Self, PostError> {
         let svg = game.ruleset.picture(before, after, rep)?;
+        if let Some(hint) = hint.filter(|h| h.svg == svg) {
+            return Ok(hint);
+        }
         let png = picture::png(&svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
         Ok(Picture { svg, png })
     }
@@ -1074,13 +1139,15 @@ pub fn report_mail(
     Ok(mail)
 }
 
-/// Mail a round's report to every player and the moderator.
+/// Mail a round's report to every player and the moderator (its picture
+/// perhaps rasterised ahead: `hint`).
 pub fn release_report(
     tx: &Transaction<'_>,
     config: &Config,
     game: &Game,
     round: u32,
     now: DateTime<Utc>,
+    hint: Option<Picture>,
 ) -> Result<(), PostError> {
     let Some((mut rep, before, after)) = stored_report(tx, game.id(), round)? else {
         return Err(PostError::Corrupt(format!(
@@ -1101,7 +1168,7 @@ pub fn release_report(
         to.push((s.address.clone(), game.deadline_for(&s)));
     }
     to.push((game.row.moderator_address.clone(), game.deadline_text()));
-    let pic = Picture::of(game, &rep, &before, &after)?;
+    let pic = Picture::of(game, &rep, &before, &after, hint)?;
     // Every player may replay the round without the server (ruling P21).
     let bundle = super::bundle::Bundle::of_report(tx, game, round)?.to_bytes()?;
     for (addr, due) in to {

@@ -25,7 +25,7 @@ pub struct Section {
 }
 
 /// Everything a round's report says.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct RoundReport {
     /// The rule set whose summary partials render `sides`.
     #[serde(default = "default_ruleset")]

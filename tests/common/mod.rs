@@ -49,6 +49,15 @@ password = "serpent3"
     path
 }
 
+/// [`game_file`] with its first deadline far ahead, for tests where the
+/// real clock runs (the real binary, a service loop).
+pub fn game_file_ahead(dir: &Path) -> PathBuf {
+    let path = game_file(dir);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace("2026-12-03 20:00", "2099-01-01 00:00")).unwrap();
+    path
+}
+
 pub const CLOVIS: &str = "clovis@franks.example";
 pub const SYAGRIUS: &str = "syagrius@soissons.example";
 

@@ -357,7 +357,7 @@ fn the_binary_reads_the_policy_from_umpire_toml() {
     .unwrap();
     assert!(umpire_in(d)
         .args(["game", "new"])
-        .arg(game_file(d))
+        .arg(game_file_ahead(d))
         .status()
         .unwrap()
         .success());

@@ -7,7 +7,7 @@
 use crate::common;
 use common::*;
 use std::process::Command;
-use umpire::post::{Disposition, PostOffice};
+use umpire::post::{gamefile::GameFile, Disposition, PostOffice};
 
 const ORDERS: &str =
     "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n";
@@ -600,7 +600,11 @@ fn the_command_line_says_what_is_wrong_and_exits_as_an_mta_needs() {
 #[test]
 fn two_ingests_of_one_maildir_take_each_message_once() {
     let dir = tempfile::tempdir().unwrap();
-    drop(office_with_game(dir.path()));
+    // The real binary reads the real clock: the first deadline far ahead.
+    let mut po = PostOffice::open(config(dir.path())).unwrap();
+    po.create_game(&GameFile::load(&game_file_ahead(dir.path())).unwrap(), t0())
+        .unwrap();
+    drop(po);
     let inbox = dir.path().join("inbox");
     std::fs::create_dir_all(inbox.join("new")).unwrap();
     for i in 0..200 {

@@ -6,6 +6,7 @@ mod common;
 #[path = "../support/huge_message.rs"]
 mod huge_message;
 
+mod ahead;
 mod crash_safety;
 mod dkim;
 mod fuzz;

@@ -67,14 +67,7 @@ fn orders_by_smtp_fetched_by_imap_confirmed_by_smtp() {
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     // The real clock runs here: a first deadline far ahead.
-    let gf = game_file(d);
-    std::fs::write(
-        &gf,
-        std::fs::read_to_string(&gf)
-            .unwrap()
-            .replace("2026-12-03 20:00", "2099-01-01 00:00"),
-    )
-    .unwrap();
+    let gf = game_file_ahead(d);
     umpire(&["game", "new", gf.to_str().unwrap()]);
     umpire(&["send"]);
     assert!(
@@ -214,14 +207,7 @@ fn two_and_three_senders_at_once_over_smtp_deliver_every_row_once() {
         format!("database = \"umpire.sqlite\"\naddress = \"{UMPIRE}\"\n[smtp]\nhost = \"{host}\"\nport = {port}\nsecurity = \"none\"\n"),
     )
     .unwrap();
-    let gf = game_file(d);
-    std::fs::write(
-        &gf,
-        std::fs::read_to_string(&gf)
-            .unwrap()
-            .replace("2026-12-03 20:00", "2099-01-01 00:00"),
-    )
-    .unwrap();
+    let gf = game_file_ahead(d);
     assert!(umpire_in(d)
         .args(["game", "new"])
         .arg(&gf)

@@ -239,6 +239,22 @@ fn the_trebia_by_mail_with_a_game_master() {
         welcome.contains("Roman Triarii") && welcome.contains("No pack: the game master"),
         "{welcome}"
     );
+    // A briefing: the enemy in plain view, how a phase is won, the table drawn.
+    assert!(
+        welcome.contains("The enemy, carthage:")
+            && welcome.contains("Carthaginian Noble Cavalry")
+            && welcome.contains("the higher total wins the phase"),
+        "{welcome}"
+    );
+    let raw = common::outbox(&po)
+        .into_iter()
+        .find(|(_, r, _)| r.split(',').any(|a| a == SEMPRONIUS))
+        .unwrap()
+        .2;
+    assert!(
+        raw.contains("trebia-start.png") && raw.contains("trebia-start.svg"),
+        "the welcome attaches the table at the start"
+    );
 
     // Round 1, Rome's phase: Carthage sends its standing orders, then Rome
     // its moves; the phase stops where the sheet needs the base rules.

@@ -252,11 +252,7 @@ fn forces(b: &Battle, side: &str) -> (String, String) {
     let mut s = String::from("Your units:\n");
     let mut example = String::new();
     for u in b.units.values().filter(|u| u.side == side) {
-        let _ = writeln!(
-            s,
-            "  {} ({}, {} bases wide) at {:.1}, {:.1} facing {:.0}",
-            u.name, u.troop, u.files, u.front.x, u.front.y, u.facing
-        );
+        let _ = writeln!(s, "  {}", unit_line(u));
         if example.is_empty() && u.troop.is_cavalry() {
             let ahead = if b.sides[0].id == side { 6.0 } else { -6.0 };
             example = format!(
@@ -267,10 +263,32 @@ fn forces(b: &Battle, side: &str) -> (String, String) {
             );
         }
     }
+    characters(&mut s, b, |c| c == side, "Your characters");
+    // A miniatures table hides nothing: the enemy stands in plain view.
+    for enemy in b.sides.iter().filter(|e| e.id != side) {
+        let _ = writeln!(s, "\nThe enemy, {}:", enemy.id);
+        for u in b.units.values().filter(|u| u.side == enemy.id) {
+            let _ = writeln!(s, "  {}", unit_line(u));
+        }
+        characters(&mut s, b, |c| c == enemy.id, "Their characters");
+    }
+    (s, example)
+}
+
+/// A unit as the briefing lists it: name, troop, width, where it stands.
+fn unit_line(u: &super::table::Unit) -> String {
+    format!(
+        "{} ({}, {} bases wide) at {:.1}, {:.1} facing {:.0}",
+        u.name, u.troop, u.files, u.front.x, u.front.y, u.facing
+    )
+}
+
+/// The characters of the sides `whose` accepts, under `heading`.
+fn characters(s: &mut String, b: &Battle, whose: impl Fn(&str) -> bool, heading: &str) {
     let people: Vec<String> = b
         .characters
         .values()
-        .filter(|c| c.side == side)
+        .filter(|c| whose(&c.side))
         .map(|c| {
             format!(
                 "  {} {}, with {}",
@@ -281,12 +299,11 @@ fn forces(b: &Battle, side: &str) -> (String, String) {
         })
         .collect();
     if !people.is_empty() {
-        s.push_str("Your characters:\n");
+        let _ = writeln!(s, "{heading}:");
         for p in people {
             let _ = writeln!(s, "{p}");
         }
     }
-    (s, example)
 }
 
 /// The table summary for the report partials.
@@ -415,12 +432,14 @@ impl Ruleset for FrAncients {
             ),
             None => "No pack: the game master resolves the base rules; a phase may wait for his answers before its report comes.".to_string(),
         };
+        let decided = "How a phase is won (the sheet's step 7): 1 point for each enemy unit demoralized, 2 for each destroyed; the higher total wins the phase, and the loser lowers its morale clock by one (step 8). A character destroyed, the baggage looted or a battle standard lost lowers it too. When the clock runs down and the battle ends is the base rules' (the pack or the game master); the last turn's report says who won.";
         let length = format!(
-            "The battle lasts at most {} turns, each of two phases: {}'s, then {}'s. Each phase is a round: the phasing side writes its moves, charges, shots and challenges; the other may send its standing orders (counter-charge, open ranks) before it is played.\n{base}",
+            "The battle lasts at most {} turns, each of two phases: {}'s, then {}'s. Each phase is a round: the phasing side writes its moves, charges, shots and challenges; the other may send its standing orders (counter-charge, open ranks) before it is played.\n{base}\n{decided}",
             setup.max_turns,
             battle.sides[0].id,
             battle.sides[1].id,
         );
+        let start = super::report::svg(None, &battle, "The table at the start");
         let welcome = ids
             .iter()
             .map(|id| {
@@ -432,7 +451,7 @@ impl Ruleset for FrAncients {
                         length: length.clone(),
                         briefing,
                         example,
-                        picture: None,
+                        picture: Some(start.clone()),
                     },
                 )
             })

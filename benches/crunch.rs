@@ -1,0 +1,176 @@
+//! The deadline crunch (issue 24): many games whose orders all come in at
+//! once. N games of the ford (`campaigns/scenarios/river-crossing.toml`),
+//! both sides' order mails for each (2N mails) in a Maildir, then, timed:
+//! every mail stored, read, checked and confirmed; every turn played when
+//! its second side is in (N turns: the engine, the picture rasterised once
+//! a turn, three reports a turn into the outbox); the outbox flushed to the
+//! spool (4N mails: 2N confirmations, 3N reports… as `.eml` files).
+//!
+//! `cargo bench --bench crunch` (N = 10,000; `CRUNCH_GAMES=500` for a
+//! quick look; `CRUNCH_WORKERS=2` runs that many worker threads, each with
+//! its own post office on the one store, as `umpire run` processes would).
+//! It prints one line per stage and the total; the numbers are in
+//! docs/scaling.md. Game creation (the welcomes) is set-up, timed apart.
+
+use chrono::{TimeZone, Utc};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use umpire::config::Config;
+use umpire::post::{gamefile::GameFile, ingest_maildir, PostOffice};
+use umpire::store::Durability;
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn config(dir: &Path) -> Config {
+    let mut config = Config {
+        database: dir.join("umpire.sqlite"),
+        address: "umpire@club.example".into(),
+        durability: Durability::Full,
+        ..Config::default()
+    };
+    config.spool.outbox = dir.join("spool");
+    config
+}
+
+fn game_file(dir: &Path, id: &str) -> PathBuf {
+    let scenario =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/scenarios/river-crossing.toml");
+    let path = dir.join(format!("{id}.toml"));
+    std::fs::write(
+        &path,
+        format!(
+            "id = \"{id}\"\ntitle = \"Crunch {id}\"\nscenario = \"{}\"\nfirst_deadline = \"2099-01-01 00:00\"\n\
+             [moderator]\naddress = \"mod@club.example\"\npassword = \"m\"\n\
+             [[side]]\nid = \"aquilonia\"\naddress = \"conan@aquilonia.example\"\npassword = \"dragon7\"\n\
+             [[side]]\nid = \"nemedia\"\naddress = \"tarascus@nemedia.example\"\npassword = \"serpent3\"\n",
+            scenario.display()
+        ),
+    )
+    .unwrap();
+    path
+}
+
+fn mail(turn: usize, i: usize, game: &str, from: &str, body: &str) -> String {
+    format!(
+        "From: <{from}>\r\nTo: umpire@club.example\r\nSubject: orders\r\n\
+         Message-ID: <crunch{turn}-{i}@{game}.example>\r\nDate: Tue, 01 Dec 2026 10:00:00 +0000\r\n\
+         Content-Type: text/plain; charset=utf-8\r\n\r\n{body}"
+    )
+}
+
+/// Both sides' orders for `turn` of every game, as a deadline brings them:
+/// every game's first side, then every game's second.
+fn maildir(dir: &Path, games: usize, turn: usize) {
+    std::fs::create_dir_all(dir.join("new")).unwrap();
+    std::fs::create_dir_all(dir.join("cur")).unwrap();
+    for g in 0..games {
+        let id = format!("g{g:05}");
+        let a = format!(
+            "GAME {id} SIDE aquilonia PASSWORD dragon7 TURN {turn}\r\nBlack Dragons: phase 1 move 2\r\n\
+             Bossonian Archers: phase 1 move 2; phase 2 face right 45\r\nAquilonian Foot: phase 1 move 2\r\nEND\r\n"
+        );
+        let n = format!(
+            "GAME {id} SIDE nemedia PASSWORD serpent3 TURN {turn}\r\nNemedian Knights: phase 1 move 2\r\nEND\r\n"
+        );
+        std::fs::write(
+            dir.join(format!("new/{turn}-{g:06}.m")),
+            mail(turn, 2 * g, &id, "conan@aquilonia.example", &a),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join(format!("new/{turn}-{:06}.m", games + g)),
+            mail(turn, 2 * g + 1, &id, "tarascus@nemedia.example", &n),
+        )
+        .unwrap();
+    }
+}
+
+/// One turn's crunch: the mails in, the turns played, the outbox flushed.
+/// Returns the seconds it took.
+fn crunch(dir: &Path, games: usize, workers: usize, turn: usize) -> f64 {
+    let now = Utc.with_ymd_and_hms(2026, 12, 1, 10, 0, 0).unwrap();
+    let inbox = dir.join(format!("inbox{turn}"));
+    maildir(&inbox, games, turn);
+    let reports_before = {
+        let po = PostOffice::open(config(dir)).unwrap();
+        po.store().count("outbox", "kind = 'report'").unwrap()
+    };
+    let t = Instant::now();
+    let handled: usize = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                let config = config(dir);
+                let inbox = inbox.clone();
+                s.spawn(move || {
+                    let mut po = PostOffice::open(config).unwrap();
+                    ingest_maildir(&mut po, &inbox, now).unwrap()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    });
+    let ingest = t.elapsed().as_secs_f64();
+    let mut po = PostOffice::open(config(dir)).unwrap();
+    let turns = po
+        .store()
+        .count(
+            "rounds",
+            &format!("round = {turn} AND adjudicated_at IS NOT NULL"),
+        )
+        .unwrap();
+    let reports = po.store().count("outbox", "kind = 'report'").unwrap() - reports_before;
+    println!(
+        "turn {turn}: ingest and adjudication: {handled} mails, {turns} turns, {reports} reports queued, {ingest:.1} s ({workers} worker{})",
+        if workers == 1 { "" } else { "s" }
+    );
+    let t = Instant::now();
+    let flushed = po.send(now).unwrap();
+    let send = t.elapsed().as_secs_f64();
+    println!(
+        "turn {turn}: outbox to the spool: {} mails, {send:.1} s",
+        flushed.sent
+    );
+    println!(
+        "turn {turn}: crunch {:.1} s for {games} games ({:.2} ms a game)",
+        ingest + send,
+        (ingest + send) * 1000.0 / games as f64
+    );
+    assert_eq!(handled, 2 * games, "every mail handled once");
+    assert_eq!(turns as usize, games, "every turn played");
+    assert_eq!(reports as usize, 3 * games, "three reports a turn");
+    ingest + send
+}
+
+fn main() {
+    let games = env_usize("CRUNCH_GAMES", 10_000);
+    let workers = env_usize("CRUNCH_WORKERS", 1).max(1);
+    let dir = tempfile::tempdir().unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 12, 1, 10, 0, 0).unwrap();
+
+    let t = Instant::now();
+    let mut po = PostOffice::open(config(dir.path())).unwrap();
+    let files = dir.path().join("games");
+    std::fs::create_dir_all(&files).unwrap();
+    for g in 0..games {
+        let path = game_file(&files, &format!("g{g:05}"));
+        po.create_game(&GameFile::load(&path).unwrap(), now)
+            .unwrap();
+    }
+    let welcomes = po.send(now).unwrap();
+    println!(
+        "set-up: {games} games created, {} welcomes sent, {:.1} s (not part of the crunch)",
+        welcomes.sent,
+        t.elapsed().as_secs_f64()
+    );
+    drop(po);
+    // Turn 1: each player's password is checked with Argon2 once (a
+    // service just started); turn 2: as a service running all season.
+    let cold = crunch(dir.path(), games, workers, 1);
+    let warm = crunch(dir.path(), games, workers, 2);
+    println!("crunch: turn 1 {cold:.1} s (a service just started), turn 2 {warm:.1} s (running)");
+}

@@ -1,0 +1,262 @@
+//! Rounds worked out ahead, on every core (issue 24).
+//!
+//! A round is played in a write transaction of its own (`round::play`),
+//! one game at a time. Its costly parts are pure: the rule set's resolution
+//! and the rasterising of the picture. When the rounds of several games
+//! fall due together (a deadline crunch), [`work_out`] reads what each is
+//! played from ([`Inputs`]) and works them out on every core; each game's
+//! round is then played in its own transaction as ever, handed its
+//! [`Ahead`]. `play` gathers the inputs again under its lock and uses the
+//! work only when they are the same (orders that came in since are not
+//! lost): working ahead can waste time, never change what a round gives.
+//!
+//! Architecture invariant: nothing here writes the store; what a round
+//! gives is decided in `round::play`, whether worked out ahead or not.
+
+use super::game::Game;
+use super::guard::{self, Guarded};
+use super::round::{self, Picture};
+use super::PostError;
+use crate::games::{self, Json};
+use crate::report::RoundReport;
+use crate::store::Transaction;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+
+/// What a round of the sides is resolved from, read from the store.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inputs {
+    /// The round's number.
+    pub round: u32,
+    /// Its secret seed.
+    pub seed: String,
+    /// The state before it.
+    pub state: Json,
+    /// The game's options.
+    pub options: Json,
+    /// Every side's latest orders (and the game master's answer).
+    pub orders: BTreeMap<String, Json>,
+    /// The moderator's dice.
+    pub given: BTreeMap<String, u8>,
+}
+
+/// A round worked out ahead of its transaction.
+pub struct Ahead {
+    inputs: Inputs,
+    resolved: games::Resolved,
+    picture: Option<Picture>,
+}
+
+impl Ahead {
+    /// The resolution and picture, if they were worked out from `inputs`.
+    pub fn for_inputs(self, inputs: &Inputs) -> Option<(games::Resolved, Option<Picture>)> {
+        (self.inputs == *inputs).then_some((self.resolved, self.picture))
+    }
+}
+
+/// How many games' rounds are worked out together: enough to keep every
+/// core busy, few enough that their pictures take little memory.
+pub const WAVE: usize = 32;
+
+/// A round to work out: the game, its round's label, what it is played from.
+pub struct Job(Game, String, Inputs);
+
+/// Read the current rounds of `ids` that the sides write. A game left out
+/// (ended, waiting for its game master, unreadable) is played, or fails,
+/// in its own transaction as if nothing were ahead.
+pub fn jobs(tx: &Transaction<'_>, ids: &[String]) -> Vec<Job> {
+    ids.iter()
+        .filter_map(|id| read(tx, id).ok().flatten())
+        .collect()
+}
+
+/// Work out `jobs` on every core, with no lock held.
+pub fn work_out(jobs: Vec<Job>) -> BTreeMap<String, Ahead> {
+    jobs.into_par_iter()
+        .filter_map(|Job(game, label, inputs)| {
+            // A rule set that fails or panics here fails again, behind
+            // the guard, when the round is played in its transaction.
+            match guard::guard(|| resolve(&game, label, inputs)) {
+                Guarded::Done(ahead) => Some((game.id().to_string(), ahead)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// A game whose round the sides write, with that round's label and inputs.
+fn read(tx: &Transaction<'_>, id: &str) -> Result<Option<Job>, PostError> {
+    let Some(game) = Game::load(tx, id)? else {
+        return Ok(None);
+    };
+    if game.row.status != "active" || game.row.failure.is_some() {
+        return Ok(None);
+    }
+    let round = game.round()?;
+    if round.game_master.is_some() {
+        return Ok(None);
+    }
+    let inputs = round::inputs(tx, &game, &round)?;
+    Ok(Some(Job(game, round.label, inputs)))
+}
+
+/// The pure part of playing a round: the resolution, and the picture as
+/// the report will draw it (its caption from the game's title, the round's
+/// number and label; its marks from the resolution).
+fn resolve(game: &Game, label: String, inputs: Inputs) -> Result<Ahead, PostError> {
+    let resolved = round::resolve_stored(
+        game,
+        &inputs.state,
+        &inputs.options,
+        &inputs.orders,
+        &inputs.seed,
+        &inputs.given,
+    )?;
+    let rep = RoundReport {
+        ruleset: game.ruleset.name().to_string(),
+        title: game.row.title.clone(),
+        game: game.id().to_string(),
+        turn: inputs.round,
+        label,
+        extra: resolved.extra.clone(),
+        ..RoundReport::default()
+    };
+    let picture = Picture::of(game, &rep, &inputs.state, &resolved.state, None).ok();
+    Ok(Ahead {
+        inputs,
+        resolved,
+        picture,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::post::gamefile::GameFile;
+    use crate::post::PostOffice;
+    use chrono::{TimeZone, Utc};
+    use serde_json::json;
+
+    fn inputs() -> Inputs {
+        Inputs {
+            round: 1,
+            seed: "ab".repeat(32),
+            state: json!({"turn": 1}),
+            options: json!({}),
+            orders: BTreeMap::from([("aquilonia".into(), json!([1]))]),
+            given: BTreeMap::new(),
+        }
+    }
+
+    fn ahead() -> Ahead {
+        Ahead {
+            inputs: inputs(),
+            resolved: games::Resolved {
+                state: json!({"turn": 2}),
+                events: json!([]),
+                sections: Vec::new(),
+                dice: Vec::new(),
+                summary: Json::Null,
+                summary_title: String::new(),
+                victory: Vec::new(),
+                ended: false,
+                result: None,
+                extra: serde_json::Map::new(),
+            },
+            picture: None,
+        }
+    }
+
+    #[test]
+    fn work_ahead_serves_only_the_inputs_it_was_worked_out_from() {
+        assert!(ahead().for_inputs(&inputs()).is_some());
+        let mut late = inputs();
+        late.orders.insert("nemedia".into(), json!([2]));
+        assert!(ahead().for_inputs(&late).is_none(), "orders came in since");
+        let mut dice = inputs();
+        dice.given.insert("melee:dragons".into(), 6);
+        assert!(ahead().for_inputs(&dice).is_none(), "the moderator's dice");
+        let mut next = inputs();
+        next.round = 2;
+        assert!(ahead().for_inputs(&next).is_none(), "another round");
+    }
+
+    /// Two games whose rounds wait for their deadline (both sides wrote
+    /// WAIT): worked out ahead, each matches what its round is played from,
+    /// and its resolution is the one the round gives.
+    #[test]
+    fn rounds_worked_out_ahead_are_the_rounds_played() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = Config {
+            database: dir.path().join("umpire.sqlite"),
+            address: "umpire@club.example".into(),
+            ..Config::default()
+        };
+        config.spool.outbox = dir.path().join("outbox");
+        let mut po = PostOffice::open(config).unwrap();
+        let t0 = Utc.with_ymd_and_hms(2026, 12, 1, 9, 0, 0).unwrap();
+        let scenario = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/campaigns/scenarios/river-crossing.toml"
+        );
+        let ids: Vec<String> = vec!["ford1".into(), "ford2".into()];
+        for (n, id) in ids.iter().enumerate() {
+            let path = dir.path().join(format!("{id}.toml"));
+            std::fs::write(
+                &path,
+                format!(
+                    "id = \"{id}\"\ntitle = \"Ford\"\nscenario = \"{scenario}\"\nfirst_deadline = \"2026-12-03 20:00\"\n\
+                     [moderator]\naddress = \"mod@club.example\"\npassword = \"m\"\n\
+                     [[side]]\nid = \"aquilonia\"\naddress = \"a{n}@x.example\"\npassword = \"dragon7\"\n\
+                     [[side]]\nid = \"nemedia\"\naddress = \"n{n}@x.example\"\npassword = \"serpent3\"\n"
+                ),
+            )
+            .unwrap();
+            po.create_game(&GameFile::load(&path).unwrap(), t0).unwrap();
+            for (side, pw, line) in [
+                ("aquilonia", "dragon7", "Black Dragons: phase 1 move 6"),
+                ("nemedia", "serpent3", "Nemedian Knights: phase 1 move 4"),
+            ] {
+                let from = format!("{}{n}@x.example", &side[..1]);
+                let raw = format!(
+                    "From: <{from}>\r\nTo: umpire@club.example\r\nSubject: orders\r\nMessage-ID: <{id}{side}@x>\r\n\
+                     Content-Type: text/plain\r\n\r\nGAME {id} SIDE {side} PASSWORD {pw}\r\nWAIT\r\n{line}\r\nEND\r\n"
+                );
+                po.accept(raw.as_bytes(), "test", t0).unwrap();
+            }
+        }
+        let after = Utc.with_ymd_and_hms(2026, 12, 3, 21, 0, 0).unwrap();
+        let worked = po.work_ahead(&ids, after).unwrap();
+        assert_eq!(worked.keys().cloned().collect::<Vec<_>>(), ids);
+        for (id, ahead) in worked {
+            let (game, inputs) = po
+                .store
+                .write(|tx| {
+                    let game = Game::load(tx, &id)?.unwrap();
+                    let round = game.round()?;
+                    let inputs = round::inputs(tx, &game, &round)?;
+                    Ok::<_, PostError>((game, inputs))
+                })
+                .unwrap();
+            assert_eq!(inputs.orders.len(), 2, "both sides' orders");
+            let played = round::resolve_stored(
+                &game,
+                &inputs.state,
+                &inputs.options,
+                &inputs.orders,
+                &inputs.seed,
+                &inputs.given,
+            )
+            .unwrap();
+            let (resolved, picture) = ahead
+                .for_inputs(&inputs)
+                .expect("worked out from the round's own inputs");
+            assert_eq!(resolved.state, played.state);
+            assert_eq!(resolved.dice, played.dice);
+            assert!(picture.is_some(), "the picture rasterised ahead");
+        }
+        // Before the deadline, with WAIT written, nothing is due.
+        assert!(po.work_ahead(&ids, t0).unwrap().is_empty());
+    }
+}
