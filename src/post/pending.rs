@@ -128,7 +128,7 @@ fn one(
 ) -> Result<Option<Step>, PostError> {
     let outcome = in_savepoint(tx, || {
         // Another process may have handled it since we looked.
-        let Some((state, raw)) = store::messages::load(tx, id)? else {
+        let Some((state, raw)) = store::messages::claim(tx, id)? else {
             return Ok(None);
         };
         if state != "new" {

@@ -2,9 +2,9 @@
 //! absence as the game file gave them (JSON the post office reads), and
 //! every press delivered, for the moderator's record.
 
+use super::db::{params, Connection, OptionalExtension};
 use super::{ts, Result};
 use chrono::{DateTime, Utc};
-use rusqlite::{params, Connection, OptionalExtension};
 
 /// A game's rules for press and absence, as JSON; `None` for a game
 /// created before they were kept (the defaults).
@@ -84,6 +84,6 @@ pub fn of_game(c: &Connection, game: &str) -> Result<Vec<Sent>> {
                 body: r.get(5)?,
             })
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<super::db::Result<_>>()?;
     Ok(rows)
 }

@@ -1,9 +1,9 @@
 //! The `submissions` table: every accepted set of orders a side mailed for
 //! a round, as written and as checked.
 
+use super::db::{params, Connection, OptionalExtension};
 use super::{ts, Result};
 use chrono::{DateTime, Utc};
-use rusqlite::{params, Connection, OptionalExtension};
 
 /// One side's orders from one message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,7 +91,7 @@ pub fn sides_ready(c: &Connection, game: &str, round: u32) -> Result<Vec<String>
     )?;
     let rows = st
         .query_map(params![game, round], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<String>>>()?;
+        .collect::<super::db::Result<Vec<String>>>()?;
     Ok(rows)
 }
 
@@ -107,6 +107,6 @@ pub fn sides_in(c: &Connection, game: &str, round: u32) -> Result<Vec<String>> {
     )?;
     let rows = st
         .query_map(params![game, round], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<String>>>()?;
+        .collect::<super::db::Result<Vec<String>>>()?;
     Ok(rows)
 }
