@@ -136,7 +136,7 @@ pub fn flush(
 ) -> Result<Flushed, StoreError> {
     let owner = lease::Holder::me();
     let shared = store.dialect() == store::Dialect::Postgres;
-    store.write(|tx| {
+    store.write_again(|tx| {
         for (id, holder) in store::outbox::leased(tx, now)? {
             if lease::Holder::parse(&holder).is_some_and(|h| h.is_gone(shared)) {
                 tracing::info!(row = id, holder = %holder, "lease of a sender that died released");
@@ -147,9 +147,19 @@ pub fn flush(
     })?;
     let owner = owner.to_string();
     let mut done = Flushed::default();
-    while let Some(item) = store
-        .write(|tx| store::outbox::claim(tx, &owner, now, now + Duration::minutes(LEASE_MINUTES)))?
-    {
+    loop {
+        let until = now + Duration::minutes(LEASE_MINUTES);
+        let item = match store.write(|tx| store::outbox::claim(tx, &owner, now, until)) {
+            Ok(Some(item)) => item,
+            Ok(None) => break,
+            // Another sender's claim at the same moment: the rest is sent
+            // on the next pass.
+            Err(StoreError::Sql(e)) if e.is_transient() => {
+                tracing::info!(error = %e, "outbox busy; the rest is sent on the next pass");
+                break;
+            }
+            Err(e) => return Err(e),
+        };
         let envelope_from = if Kind::is_response(&item.kind) {
             ""
         } else {
@@ -157,12 +167,12 @@ pub fn flush(
         };
         match outlet.deliver(envelope_from, &item.recipients, &item.message_id, &item.raw) {
             Ok(()) => {
-                store.write(|tx| store::outbox::mark_sent(tx, item.id, now))?;
+                store.write_again(|tx| store::outbox::mark_sent(tx, item.id, now))?;
                 done.sent += 1;
             }
             Err(e) => {
                 tracing::warn!(message_id = %item.message_id, error = %e, "delivery failed");
-                store.write(|tx| {
+                store.write_again(|tx| {
                     store::outbox::mark_failed(
                         tx,
                         item.id,

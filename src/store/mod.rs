@@ -190,10 +190,26 @@ impl Store {
     }
 
     fn migrate(&mut self, path: &str) -> Result<()> {
+        if self.conn.dialect() == Dialect::Sqlite {
+            return self.migrate_locked(path);
+        }
+        // Taken before the transaction begins, so that a worker that waited
+        // for another's migration reads the version it left.
+        self.conn
+            .execute("SELECT pg_advisory_lock(?1)", [MIGRATION_LOCK])?;
+        let done = self.migrate_locked(path);
+        let unlocked = self
+            .conn
+            .execute("SELECT pg_advisory_unlock(?1)", [MIGRATION_LOCK]);
+        done?;
+        unlocked?;
+        Ok(())
+    }
+
+    fn migrate_locked(&mut self, path: &str) -> Result<()> {
         let dialect = self.conn.dialect();
         let tx = self.conn.transaction()?;
         if dialect == Dialect::Postgres {
-            tx.execute("SELECT pg_advisory_xact_lock(?1)", [MIGRATION_LOCK])?;
             tx.execute_batch(
                 "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)",
             )?;
@@ -242,6 +258,27 @@ impl Store {
         let value = f(&tx)?;
         tx.commit().map_err(StoreError::from)?;
         Ok(value)
+    }
+
+    /// [`Store::write`], done again while it fails with a conflict of the
+    /// moment (another worker's transaction, on PostgreSQL; the database
+    /// busy, on SQLite), up to five times a few milliseconds apart: for
+    /// short writes that must not be left for later, such as marking a
+    /// message sent once the server took it.
+    ///
+    /// # Errors
+    /// The last error, or the first that is not of the moment.
+    pub fn write_again<T>(&mut self, f: impl Fn(&Transaction<'_>) -> Result<T>) -> Result<T> {
+        let mut tries = 0;
+        loop {
+            match self.write(&f) {
+                Err(StoreError::Sql(e)) if e.is_transient() && tries < 4 => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(5 << tries));
+                }
+                done => return done,
+            }
+        }
     }
 
     /// The connection, for reads.

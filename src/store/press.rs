@@ -24,8 +24,11 @@ pub fn rules(c: &Connection, game: &str) -> Result<Option<String>> {
 /// # Errors
 /// On database errors.
 pub fn set_rules(c: &Connection, game: &str, rules: &str) -> Result<()> {
-    c.prepare_cached("INSERT OR REPLACE INTO mail_rules (game_id, rules) VALUES (?1, ?2)")?
-        .execute(params![game, rules])?;
+    c.prepare_cached(
+        "INSERT INTO mail_rules (game_id, rules) VALUES (?1, ?2) \
+         ON CONFLICT (game_id) DO UPDATE SET rules = excluded.rules",
+    )?
+    .execute(params![game, rules])?;
     Ok(())
 }
 

@@ -263,8 +263,11 @@ pub fn released(c: &Connection, game: &str) -> Result<Vec<u32>> {
 /// # Errors
 /// On database errors.
 pub fn give_die(c: &Connection, game: &str, round: u32, key: &str, value: u32) -> Result<()> {
-    c.prepare_cached("INSERT OR REPLACE INTO moderator_dice (game_id, round, key, value) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![game, round, key, value])?;
+    c.prepare_cached(
+        "INSERT INTO moderator_dice (game_id, round, key, value) VALUES (?1, ?2, ?3, ?4) \
+         ON CONFLICT (game_id, round, key) DO UPDATE SET value = excluded.value",
+    )?
+    .execute(params![game, round, key, value])?;
     Ok(())
 }
 

@@ -87,7 +87,7 @@ pub fn sides_ready(c: &Connection, game: &str, round: u32) -> Result<Vec<String>
     // a side that mails often must not make every later message slower.
     let mut st = c.prepare_cached(
         "SELECT d.side FROM sides d WHERE d.game_id = ?1 AND coalesce((SELECT t.ready FROM submissions t \
-         WHERE t.game_id = ?1 AND t.round = ?2 AND t.side = d.side ORDER BY t.id DESC LIMIT 1), 0) ORDER BY d.side",
+         WHERE t.game_id = ?1 AND t.round = ?2 AND t.side = d.side ORDER BY t.id DESC LIMIT 1), 0) <> 0 ORDER BY d.side",
     )?;
     let rows = st
         .query_map(params![game, round], |r| r.get(0))?
