@@ -38,15 +38,7 @@ if [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; then
   exit 0
 fi
 
-up() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-free_port() {
-  local p
-  for _ in $(seq 1 200); do
-    p=$((20000 + RANDOM % 40000))
-    if ! up "$p"; then echo "$p"; return; fi
-  done
-  echo "no free port found" >&2; exit 1
-}
+. "$(dirname "$0")/ports.sh"
 port=${UMPIRE_PG_PORT:-$(free_port)}
 if up "$port"; then
   echo "port $port is already taken; set UMPIRE_PG_PORT" >&2

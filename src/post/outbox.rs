@@ -136,7 +136,7 @@ pub fn flush(
 ) -> Result<Flushed, StoreError> {
     let owner = lease::Holder::me();
     let shared = store.dialect() == store::Dialect::Postgres;
-    store.write_again(|tx| {
+    store.write_locking(|tx| {
         for (id, holder) in store::outbox::leased(tx, now)? {
             if lease::Holder::parse(&holder).is_some_and(|h| h.is_gone(shared)) {
                 tracing::info!(row = id, holder = %holder, "lease of a sender that died released");
@@ -149,7 +149,7 @@ pub fn flush(
     let mut done = Flushed::default();
     loop {
         let until = now + Duration::minutes(LEASE_MINUTES);
-        let item = match store.write(|tx| store::outbox::claim(tx, &owner, now, until)) {
+        let item = match store.write_locking(|tx| store::outbox::claim(tx, &owner, now, until)) {
             Ok(Some(item)) => item,
             Ok(None) => break,
             // Another sender's claim at the same moment: the rest is sent
@@ -167,12 +167,12 @@ pub fn flush(
         };
         match outlet.deliver(envelope_from, &item.recipients, &item.message_id, &item.raw) {
             Ok(()) => {
-                store.write_again(|tx| store::outbox::mark_sent(tx, item.id, now))?;
+                store.write_locking(|tx| store::outbox::mark_sent(tx, item.id, now))?;
                 done.sent += 1;
             }
             Err(e) => {
                 tracing::warn!(message_id = %item.message_id, error = %e, "delivery failed");
-                store.write_again(|tx| {
+                store.write_locking(|tx| {
                     store::outbox::mark_failed(
                         tx,
                         item.id,

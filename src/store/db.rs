@@ -588,10 +588,29 @@ impl Connection {
     /// On database errors (in SQLite, the lock not had within the busy
     /// timeout).
     pub fn transaction(&self) -> Result<Transaction<'_>> {
-        self.execute_batch(match self.dialect {
+        self.begin(match self.dialect {
             Dialect::Sqlite => "BEGIN IMMEDIATE",
             Dialect::Postgres => "BEGIN ISOLATION LEVEL SERIALIZABLE",
-        })?;
+        })
+    }
+
+    /// Begin a write transaction whose work is guarded by the row locks it
+    /// takes (`FOR UPDATE SKIP LOCKED`, leases) rather than by
+    /// serializability: `READ COMMITTED` in PostgreSQL, so it is never
+    /// refused for another worker's reads; the same as
+    /// [`Connection::transaction`] in SQLite.
+    ///
+    /// # Errors
+    /// On database errors.
+    pub fn transaction_locking(&self) -> Result<Transaction<'_>> {
+        self.begin(match self.dialect {
+            Dialect::Sqlite => "BEGIN IMMEDIATE",
+            Dialect::Postgres => "BEGIN ISOLATION LEVEL READ COMMITTED",
+        })
+    }
+
+    fn begin(&self, sql: &str) -> Result<Transaction<'_>> {
+        self.execute_batch(sql)?;
         Ok(Transaction {
             conn: self,
             open: Cell::new(true),

@@ -260,18 +260,29 @@ impl Store {
         Ok(value)
     }
 
-    /// [`Store::write`], done again while it fails with a conflict of the
-    /// moment (another worker's transaction, on PostgreSQL; the database
-    /// busy, on SQLite), up to five times a few milliseconds apart: for
-    /// short writes that must not be left for later, such as marking a
-    /// message sent once the server took it.
+    /// A write transaction for work claimed by row locks and leases (the
+    /// outbox): `READ COMMITTED` on PostgreSQL, where the locks, not
+    /// serializability, keep two workers apart, so it is not refused for
+    /// another worker's reads; on SQLite the same as [`Store::write`]. Done
+    /// again while it fails for a moment (a deadlock, the database busy),
+    /// up to five times a few milliseconds apart: marking a message sent
+    /// once the server took it must not be left for later.
     ///
     /// # Errors
     /// The last error, or the first that is not of the moment.
-    pub fn write_again<T>(&mut self, f: impl Fn(&Transaction<'_>) -> Result<T>) -> Result<T> {
+    pub fn write_locking<T>(&mut self, f: impl Fn(&Transaction<'_>) -> Result<T>) -> Result<T> {
         let mut tries = 0;
         loop {
-            match self.write(&f) {
+            let done = self
+                .conn
+                .transaction_locking()
+                .map_err(StoreError::from)
+                .and_then(|tx| {
+                    let value = f(&tx)?;
+                    tx.commit()?;
+                    Ok(value)
+                });
+            match done {
                 Err(StoreError::Sql(e)) if e.is_transient() && tries < 4 => {
                     tries += 1;
                     std::thread::sleep(Duration::from_millis(5 << tries));

@@ -7,8 +7,11 @@
 //! types (`INTEGER`, `TEXT`, `BLOB`), which PostgreSQL reads as `BIGINT`,
 //! `TEXT COLLATE "C"` (text sorts and compares byte by byte, as in SQLite,
 //! whatever the database's locale) and `BYTEA`, an `INTEGER PRIMARY KEY`
-//! being an identity column — or [`Migration::Dialects`], the step in each
-//! dialect's own words where they differ (JSON, random bytes).
+//! being an identity column — or [`Migration::Each`]: a part both run
+//! and then a part in each dialect's own words where they differ (JSON,
+//! random bytes). Steps 5 and 6 were split so when PostgreSQL came: their
+//! SQLite statements are the same, the dialect's own one moved last, which
+//! changes nothing of what they make.
 
 use super::db::Dialect;
 use std::borrow::Cow;
@@ -17,8 +20,10 @@ use std::borrow::Cow;
 pub enum Migration {
     /// The same SQL in both, its types translated for PostgreSQL.
     Portable(&'static str),
-    /// The step as each dialect writes it.
-    Dialects {
+    /// A part both run (its types translated for PostgreSQL), then the
+    /// dialect's own.
+    Each {
+        both: &'static str,
         sqlite: &'static str,
         postgres: &'static str,
     },
@@ -30,9 +35,11 @@ impl Migration {
         match (self, dialect) {
             (Migration::Portable(sql), Dialect::Sqlite) => Cow::Borrowed(sql),
             (Migration::Portable(sql), Dialect::Postgres) => Cow::Owned(postgres_types(sql)),
-            (Migration::Dialects { sqlite, .. }, Dialect::Sqlite) => Cow::Borrowed(sqlite),
-            (Migration::Dialects { postgres, .. }, Dialect::Postgres) => {
-                Cow::Owned(postgres_types(postgres))
+            (Migration::Each { both, sqlite, .. }, Dialect::Sqlite) => {
+                Cow::Owned(format!("{both}\n{sqlite}\n"))
+            }
+            (Migration::Each { both, postgres, .. }, Dialect::Postgres) => {
+                Cow::Owned(format!("{}\n{postgres}\n", postgres_types(both)))
             }
         }
     }
@@ -250,8 +257,8 @@ ALTER TABLE campaigns ADD COLUMN deadline TEXT;
     // each round keeps its label, the sides that write it, and the rules'
     // identity it was played under; played rounds keep each side's orders
     // apart (orders stored before are one merged set, kept under "*").
-    Migration::Dialects {
-        sqlite: r#"
+    Migration::Each {
+        both: r#"
 ALTER TABLE games ADD COLUMN ruleset TEXT NOT NULL DEFAULT 'hyborian-age';
 ALTER TABLE games RENAME COLUMN turn TO round;
 ALTER TABLE turns RENAME TO rounds;
@@ -259,24 +266,12 @@ ALTER TABLE rounds RENAME COLUMN turn TO round;
 ALTER TABLE rounds ADD COLUMN label TEXT;
 ALTER TABLE rounds ADD COLUMN writers TEXT;
 ALTER TABLE rounds ADD COLUMN rules TEXT;
-UPDATE rounds SET orders = json_object('*', json(orders)) WHERE orders IS NOT NULL;
 ALTER TABLE submissions RENAME COLUMN turn TO round;
 ALTER TABLE reminders RENAME COLUMN turn TO round;
 ALTER TABLE moderator_dice RENAME COLUMN turn TO round;
 "#,
-        postgres: r#"
-ALTER TABLE games ADD COLUMN ruleset TEXT NOT NULL DEFAULT 'hyborian-age';
-ALTER TABLE games RENAME COLUMN turn TO round;
-ALTER TABLE turns RENAME TO rounds;
-ALTER TABLE rounds RENAME COLUMN turn TO round;
-ALTER TABLE rounds ADD COLUMN label TEXT;
-ALTER TABLE rounds ADD COLUMN writers TEXT;
-ALTER TABLE rounds ADD COLUMN rules TEXT;
-UPDATE rounds SET orders = json_build_object('*', orders::json)::text WHERE orders IS NOT NULL;
-ALTER TABLE submissions RENAME COLUMN turn TO round;
-ALTER TABLE reminders RENAME COLUMN turn TO round;
-ALTER TABLE moderator_dice RENAME COLUMN turn TO round;
-"#,
+        sqlite: "UPDATE rounds SET orders = json_object('*', json(orders)) WHERE orders IS NOT NULL;",
+        postgres: "UPDATE rounds SET orders = json_build_object('*', orders::json)::text WHERE orders IS NOT NULL;",
     },
     // 6: a post office that never stops and never sends twice (issue 14).
     // The installation's own key (reply Message-IDs are unique to it); each
@@ -284,13 +279,12 @@ ALTER TABLE moderator_dice RENAME COLUMN turn TO round;
     // head of a huge message, or masked once handled); outbox leases so two
     // senders never send one row; a row that held a password loses its body
     // once sent; why a game's last tick failed; wrong passwords per side.
-    Migration::Dialects {
-        sqlite: r#"
+    Migration::Each {
+        both: r#"
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
-INSERT INTO meta (key, value) VALUES ('installation', lower(hex(randomblob(16))));
 ALTER TABLE messages ADD COLUMN digest TEXT;
 ALTER TABLE messages ADD COLUMN size INTEGER;
 ALTER TABLE messages ADD COLUMN arrived_at TEXT;
@@ -314,35 +308,8 @@ CREATE TABLE lockouts (
     PRIMARY KEY (game_id, side, address)
 );
 "#,
-        postgres: r#"
-CREATE TABLE meta (
-    key   TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-INSERT INTO meta (key, value) VALUES ('installation', replace(gen_random_uuid()::text, '-', ''));
-ALTER TABLE messages ADD COLUMN digest TEXT;
-ALTER TABLE messages ADD COLUMN size INTEGER;
-ALTER TABLE messages ADD COLUMN arrived_at TEXT;
-ALTER TABLE outbox ADD COLUMN lease_owner TEXT;
-ALTER TABLE outbox ADD COLUMN lease_until TEXT;
-ALTER TABLE outbox ADD COLUMN secret INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE games ADD COLUMN failure TEXT;
-CREATE TABLE password_failures (
-    id      INTEGER PRIMARY KEY,
-    game_id TEXT NOT NULL,
-    side    TEXT NOT NULL,
-    address TEXT NOT NULL,
-    at      TEXT NOT NULL
-);
-CREATE INDEX password_failures_side ON password_failures(game_id, side, at);
-CREATE TABLE lockouts (
-    game_id TEXT NOT NULL,
-    side    TEXT NOT NULL,
-    address TEXT NOT NULL,
-    until   TEXT NOT NULL,
-    PRIMARY KEY (game_id, side, address)
-);
-"#,
+        sqlite: "INSERT INTO meta (key, value) VALUES ('installation', lower(hex(randomblob(16))));",
+        postgres: "INSERT INTO meta (key, value) VALUES ('installation', replace(gen_random_uuid()::text, '-', ''));",
     },
     // 7: whether a side's orders may be played before the deadline: a mail
     // with refused lines waits for the deadline unless its writer says READY;

@@ -117,8 +117,10 @@ fn run(config: Config, dir: &Path, workers: usize, games: usize, rounds: usize) 
         games * rounds,
         started.elapsed().as_secs_f64()
     );
+    let doctor = po.doctor().unwrap();
     let store = po.store();
     let count = |table: &str, condition: &str| store.count(table, condition).unwrap();
+    assert_eq!(count("messages", "state = 'failed'"), 0, "{doctor}");
     assert_eq!(
         handled as i64, messages,
         "each message handled by one worker, once"
