@@ -54,6 +54,11 @@ pub enum Error {
     /// A query that must return a row returned none.
     #[error("no row found")]
     NotFound,
+    /// A PostgreSQL transaction that an error (one its work passed over)
+    /// had already ended: nothing of it was kept. `code` is that error's
+    /// SQLSTATE.
+    #[error("the transaction was ended by an earlier error ({code}): nothing of it was kept")]
+    Aborted { code: String },
     /// A column whose value is not of the type asked for.
     #[error("column {column}: wanted {wanted}, found {found}")]
     Type {
@@ -99,24 +104,23 @@ impl Error {
                         | ErrorCode::OutOfMemory
                 )
             ),
-            Error::Postgres(e) => match e.code() {
-                // Class 40: a serialization failure or a deadlock; 53: out
-                // of resources; 57: the server shutting down; 08: the
-                // connection; 55P03: a lock not available.
-                Some(code) => {
-                    let c = code.code();
-                    c.starts_with("40")
-                        || c.starts_with("53")
-                        || c.starts_with("57")
-                        || c.starts_with("08")
-                        || c == "55P03"
-                }
-                // No SQLSTATE: the connection itself failed.
-                None => true,
-            },
+            Error::Postgres(e) => e.code().is_none_or(|code| transient_code(code.code())),
+            Error::Aborted { code } => transient_code(code),
             Error::NotFound | Error::Type { .. } => false,
         }
     }
+}
+
+/// A SQLSTATE of the moment: class 40, a serialization failure or a
+/// deadlock; 53, out of resources; 57, the server shutting down; 08, the
+/// connection; 55P03, a lock not available. (An error without one is the
+/// connection itself failing: of the moment too.)
+fn transient_code(c: &str) -> bool {
+    c.starts_with("40")
+        || c.starts_with("53")
+        || c.starts_with("57")
+        || c.starts_with("08")
+        || c == "55P03"
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -181,7 +185,26 @@ macro_rules! integer_values {
         }
     )*};
 }
-integer_values!(i64, i32, u32, i16, u16, u8);
+integer_values!(i32, u32, i16, u16, u8);
+
+impl ToValue for i64 {
+    fn to_value(&self) -> Value {
+        Value::Integer(*self)
+    }
+}
+
+impl FromValue for i64 {
+    fn from_value(v: &Value, column: usize) -> Result<Self> {
+        match v {
+            Value::Integer(i) => Ok(*i),
+            other => Err(Error::Type {
+                column,
+                wanted: "i64",
+                found: other.kind(),
+            }),
+        }
+    }
+}
 
 impl ToValue for usize {
     fn to_value(&self) -> Value {
@@ -401,6 +424,11 @@ enum Inner {
 pub struct Connection {
     inner: RefCell<Inner>,
     dialect: Dialect,
+    /// PostgreSQL: the SQLSTATE of an error that has ended the open
+    /// transaction (until a `ROLLBACK TO` a savepoint takes it back). Its
+    /// `COMMIT` would roll back without a word; [`Transaction::commit`]
+    /// says so instead.
+    aborted: RefCell<Option<String>>,
 }
 
 impl fmt::Debug for Connection {
@@ -491,6 +519,7 @@ impl Connection {
         Connection {
             inner: RefCell::new(Inner::Sqlite(c)),
             dialect: Dialect::Sqlite,
+            aborted: RefCell::new(None),
         }
     }
 
@@ -508,6 +537,7 @@ impl Connection {
                 prepared: HashMap::new(),
             }),
             dialect: Dialect::Postgres,
+            aborted: RefCell::new(None),
         })
     }
 
@@ -533,10 +563,27 @@ impl Connection {
     /// # Errors
     /// On database errors.
     pub fn execute_batch(&self, sql: &str) -> Result<()> {
-        match &mut *self.inner.borrow_mut() {
+        let done = match &mut *self.inner.borrow_mut() {
             Inner::Sqlite(c) => Ok(c.execute_batch(sql)?),
-            Inner::Postgres { client, .. } => Ok(client.batch_execute(sql)?),
+            Inner::Postgres { client, .. } => client.batch_execute(sql).map_err(Error::from),
+        };
+        if done.is_ok() && sql.starts_with("ROLLBACK") {
+            // Back to a savepoint, or out: the error is taken back.
+            self.aborted.replace(None);
         }
+        self.noted(done)
+    }
+
+    /// `done`, an error of which, on PostgreSQL, is noted as ending the
+    /// open transaction (the first one only).
+    fn noted<T>(&self, done: Result<T>) -> Result<T> {
+        if let Err(Error::Postgres(e)) = &done {
+            let mut aborted = self.aborted.borrow_mut();
+            if aborted.is_none() {
+                *aborted = Some(e.code().map_or("08000", |c| c.code()).to_string());
+            }
+        }
+        done
     }
 
     /// Run one statement; returns the rows it changed.
@@ -610,6 +657,7 @@ impl Connection {
     }
 
     fn begin(&self, sql: &str) -> Result<Transaction<'_>> {
+        self.aborted.replace(None);
         self.execute_batch(sql)?;
         Ok(Transaction {
             conn: self,
@@ -618,6 +666,11 @@ impl Connection {
     }
 
     fn run(&self, sql: &str, values: Vec<Value>) -> Result<usize> {
+        let done = self.run_unnoted(sql, values);
+        self.noted(done)
+    }
+
+    fn run_unnoted(&self, sql: &str, values: Vec<Value>) -> Result<usize> {
         match &mut *self.inner.borrow_mut() {
             Inner::Sqlite(c) => {
                 let mut st = c.prepare_cached(&sqlite_text(sql))?;
@@ -633,6 +686,11 @@ impl Connection {
     }
 
     fn rows(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Row>> {
+        let done = self.rows_unnoted(sql, values);
+        self.noted(done)
+    }
+
+    fn rows_unnoted(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Row>> {
         match &mut *self.inner.borrow_mut() {
             Inner::Sqlite(c) => {
                 let mut st = c.prepare_cached(&sqlite_text(sql))?;
@@ -679,6 +737,10 @@ impl Transaction<'_> {
     /// nothing of it is kept.
     pub fn commit(self) -> Result<()> {
         self.open.set(false);
+        if let Some(code) = self.conn.aborted.replace(None) {
+            self.conn.execute_batch("ROLLBACK")?;
+            return Err(Error::Aborted { code });
+        }
         let done = self.conn.execute_batch("COMMIT");
         if done.is_err() {
             let _ = self.conn.execute_batch("ROLLBACK");

@@ -557,7 +557,7 @@ mod tests {
             assert_eq!(s.count("log", "game_id IS NULL").unwrap(), 1, "{name}");
             assert_eq!(
                 messages::size(s.conn(), row.id).unwrap(),
-                Some(17),
+                Some(15),
                 "{name}"
             );
         }
@@ -576,6 +576,36 @@ mod tests {
             assert_eq!(s.count("log", "1 = 1").unwrap(), 0, "{name}: rolled back");
             s.write(|tx| log(tx, now, None, "info", "kept")).unwrap();
             assert_eq!(s.count("log", "1 = 1").unwrap(), 1, "{name}");
+        }
+    }
+
+    #[test]
+    fn an_error_passed_over_is_not_committed_as_if_all_were_well() {
+        for (name, mut s) in testing::stores() {
+            let now = Utc::now();
+            let done = s.write(|tx| {
+                log(tx, now, None, "info", "before")?;
+                // An error the work passes over: on PostgreSQL it has
+                // ended the transaction, and COMMIT would only roll back.
+                let _ = tx.execute("INSERT INTO no_such_table VALUES (1)", []);
+                Ok::<_, StoreError>(())
+            });
+            match s.dialect() {
+                Dialect::Sqlite => {
+                    done.unwrap();
+                    assert_eq!(s.count("log", "1 = 1").unwrap(), 1, "{name}");
+                }
+                Dialect::Postgres => {
+                    let Err(StoreError::Sql(db::Error::Aborted { code })) = done else {
+                        panic!("{name}: {done:?}")
+                    };
+                    assert_eq!(code, "42P01", "{name}");
+                    assert_eq!(s.count("log", "1 = 1").unwrap(), 0, "{name}");
+                }
+            }
+            // The next transaction is whole again.
+            s.write(|tx| log(tx, now, None, "info", "kept")).unwrap();
+            assert!(s.count("log", "text = 'kept'").unwrap() == 1, "{name}");
         }
     }
 

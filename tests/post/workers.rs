@@ -204,3 +204,81 @@ fn two_workers_on_one_sqlite_file_lose_nothing_and_double_nothing() {
         3,
     );
 }
+
+/// `umpire ingest` killed with -9 at random moments, again and again, on
+/// a PostgreSQL store, then `umpire send` the same: a message whose
+/// handling was under way when its worker died is `new` again (the server
+/// ended the transaction that held it), so every message is handled once
+/// and every mail sent once.
+#[test]
+#[ignore = "needs a PostgreSQL server: run scripts/test (it starts one and sets UMPIRE_TEST_POSTGRES)"]
+fn workers_killed_with_9_on_postgres_lose_nothing() {
+    use rand::SeedableRng;
+    let url = umpire::store::testing::fresh_postgres()
+        .expect("UMPIRE_TEST_POSTGRES names no server: scripts/test starts one");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("umpire.toml"),
+        format!("database = \"{url}\"\naddress = \"{UMPIRE}\"\n[spool]\noutbox = \"outbox\"\ninbox = \"inbox\"\n"),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(game_file(d))
+        .unwrap()
+        .replace("2026-12-03 20:00", "2099-01-01 00:00")
+        .replace("turn_hours = 48", "turn_hours = 48\nmax_turns = 100");
+    std::fs::write(d.join("game.toml"), text).unwrap();
+    assert!(umpire_in(d)
+        .args(["game", "new"])
+        .arg(d.join("game.toml"))
+        .status()
+        .unwrap()
+        .success());
+    std::fs::create_dir_all(d.join("inbox/new")).unwrap();
+    let n = 60;
+    for (i, raw) in orders(1, 0).iter().cycle().take(n).enumerate() {
+        // Each its own message: a Message-ID of its own.
+        let raw = String::from_utf8_lossy(raw).replace("g0r0", &format!("k{i}-"));
+        let raw = raw.replace("GAME g0 ", "GAME ford ");
+        std::fs::write(d.join(format!("inbox/new/{i:05}.m")), raw).unwrap();
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(24);
+    let inbox = d.join("inbox");
+    let kills = killed_repeatedly(
+        d,
+        &["ingest", "--maildir", inbox.to_str().unwrap()],
+        &mut rng,
+        5,
+    );
+    let sends = killed_repeatedly(d, &["send"], &mut rng, 5);
+    eprintln!("ingest killed {kills} times, send killed {sends} times");
+    let store = umpire::store::Store::open(Path::new(&url)).unwrap();
+    let count = |table: &str, condition: &str| store.count(table, condition).unwrap();
+    assert_eq!(
+        count("messages", "1 = 1"),
+        n as i64,
+        "every message stored once"
+    );
+    assert_eq!(
+        count("messages", "state = 'done'"),
+        n as i64,
+        "every one handled"
+    );
+    assert_eq!(count("submissions", "1 = 1"), n as i64, "none twice");
+    assert_eq!(count("outbox", "kind = 'confirmation'"), n as i64);
+    let played = count("rounds", "adjudicated_at IS NOT NULL");
+    assert!(played >= 1);
+    assert_eq!(count("outbox", "kind = 'report'"), played * 3);
+    assert_eq!(count("outbox", "sent_at IS NULL"), 0, "everything sent");
+    let files = std::fs::read_dir(d.join("outbox"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "eml")
+        })
+        .count() as i64;
+    assert_eq!(files, count("outbox", "1 = 1"), "one spool file a mail");
+}
