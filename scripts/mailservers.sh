@@ -11,15 +11,7 @@ cmd=${1:-start}
 dir=$(realpath -m "${2:-/tmp/umpire-mail}")
 venv=${UMPIRE_VENV:-/opt/umpire-venv}
 
-up() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-free_port() {
-  local p
-  for _ in $(seq 1 200); do
-    p=$((20000 + RANDOM % 40000))
-    if ! up "$p"; then echo "$p"; return; fi
-  done
-  echo "no free port found" >&2; exit 1
-}
+. "$(dirname "$0")/ports.sh"
 
 if [ "$cmd" = stop ]; then
   [ -f "$dir/smtp.pid" ] && kill "$(cat "$dir/smtp.pid")" 2>/dev/null || true

@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
-    /// The SQLite file (relative paths are relative to the config file).
+    /// The SQLite file (relative paths are relative to the config file), or
+    /// a PostgreSQL URL (`postgres://user@host:port/database`) several
+    /// `umpire run` workers share (docs/scaling.md).
     pub database: PathBuf,
     /// The umpire's own address: From of everything it sends.
     pub address: String,
@@ -181,7 +183,9 @@ impl Config {
                 zone: config.timezone,
             });
         }
-        config.database = base.join(&config.database);
+        if !crate::store::db::is_postgres_url(&config.database.to_string_lossy()) {
+            config.database = base.join(&config.database);
+        }
         config.spool.outbox = base.join(&config.spool.outbox);
         config.spool.inbox = base.join(&config.spool.inbox);
         Ok(config)

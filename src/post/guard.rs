@@ -6,7 +6,6 @@
 //! the rest.
 
 use super::PostError;
-use rusqlite::ErrorCode;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// What became of guarded work.
@@ -21,22 +20,10 @@ pub enum Guarded<T> {
 
 /// Is this an error of the machine rather than of the work?
 pub fn is_transient(e: &PostError) -> bool {
-    let sql = match e {
-        PostError::Sql(s) | PostError::Store(crate::store::StoreError::Sql(s)) => s,
-        _ => return false,
-    };
-    matches!(
-        sql.sqlite_error_code(),
-        Some(
-            ErrorCode::DatabaseBusy
-                | ErrorCode::DatabaseLocked
-                | ErrorCode::SystemIoFailure
-                | ErrorCode::DiskFull
-                | ErrorCode::CannotOpen
-                | ErrorCode::ReadOnly
-                | ErrorCode::OutOfMemory
-        )
-    )
+    match e {
+        PostError::Sql(s) | PostError::Store(crate::store::StoreError::Sql(s)) => s.is_transient(),
+        _ => false,
+    }
 }
 
 /// Run `work`, turning a panic or an error into a [`Guarded`] outcome.
@@ -74,7 +61,7 @@ mod tests {
         ));
         let busy = rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(5), None);
         assert!(matches!(
-            guard::<()>(|| Err(PostError::Sql(busy))),
+            guard::<()>(|| Err(PostError::Sql(busy.into()))),
             Guarded::Later(_)
         ));
     }

@@ -51,7 +51,7 @@ pub enum PostError {
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
-    Sql(#[from] rusqlite::Error),
+    Sql(#[from] store::db::Error),
     #[error(transparent)]
     GameFile(#[from] gamefile::GameFileError),
     #[error("scenario {path}: {message}")]
@@ -112,7 +112,7 @@ impl PostOffice {
     /// # Errors
     /// When the database cannot be opened.
     pub fn open(config: Config) -> Result<PostOffice, PostError> {
-        if let Some(dir) = config.database.parent() {
+        if let Some(dir) = store::local_folder(&config.database) {
             if !dir.as_os_str().is_empty() {
                 std::fs::create_dir_all(dir).map_err(|e| {
                     StoreError::Corrupt(format!("cannot create the folder {}: {e}", dir.display()))

@@ -135,9 +135,10 @@ pub fn flush(
     now: DateTime<Utc>,
 ) -> Result<Flushed, StoreError> {
     let owner = lease::Holder::me();
-    store.write(|tx| {
+    let shared = store.dialect() == store::Dialect::Postgres;
+    store.write_locking(|tx| {
         for (id, holder) in store::outbox::leased(tx, now)? {
-            if lease::Holder::parse(&holder).is_some_and(|h| h.is_gone()) {
+            if lease::Holder::parse(&holder).is_some_and(|h| h.is_gone(shared)) {
                 tracing::info!(row = id, holder = %holder, "lease of a sender that died released");
                 store::outbox::release(tx, id)?;
             }
@@ -146,9 +147,19 @@ pub fn flush(
     })?;
     let owner = owner.to_string();
     let mut done = Flushed::default();
-    while let Some(item) = store
-        .write(|tx| store::outbox::claim(tx, &owner, now, now + Duration::minutes(LEASE_MINUTES)))?
-    {
+    loop {
+        let until = now + Duration::minutes(LEASE_MINUTES);
+        let item = match store.write_locking(|tx| store::outbox::claim(tx, &owner, now, until)) {
+            Ok(Some(item)) => item,
+            Ok(None) => break,
+            // Another sender's claim at the same moment: the rest is sent
+            // on the next pass.
+            Err(StoreError::Sql(e)) if e.is_transient() => {
+                tracing::info!(error = %e, "outbox busy; the rest is sent on the next pass");
+                break;
+            }
+            Err(e) => return Err(e),
+        };
         let envelope_from = if Kind::is_response(&item.kind) {
             ""
         } else {
@@ -156,12 +167,12 @@ pub fn flush(
         };
         match outlet.deliver(envelope_from, &item.recipients, &item.message_id, &item.raw) {
             Ok(()) => {
-                store.write(|tx| store::outbox::mark_sent(tx, item.id, now))?;
+                store.write_locking(|tx| store::outbox::mark_sent(tx, item.id, now))?;
                 done.sent += 1;
             }
             Err(e) => {
                 tracing::warn!(message_id = %item.message_id, error = %e, "delivery failed");
-                store.write(|tx| {
+                store.write_locking(|tx| {
                     store::outbox::mark_failed(
                         tx,
                         item.id,
@@ -179,8 +190,9 @@ pub fn flush(
 /// Who holds a lease: the machine's boot, the process and a random tag. A
 /// sender killed while holding one is seen to be gone (its process no
 /// longer runs, or the machine has rebooted since), so a restarted sender
-/// takes the row at once instead of waiting for the lease to run out. The
-/// store is a local SQLite file, so its senders share this machine.
+/// takes the row at once instead of waiting for the lease to run out. A
+/// SQLite store's senders share this machine; a PostgreSQL store's may be
+/// on several, so there only this machine's dead senders are judged.
 mod lease {
     use std::fmt;
 
@@ -217,10 +229,13 @@ mod lease {
         }
 
         /// Surely dead: another boot, or no such process in this one.
-        /// Unknown (no boot id on this system) counts as alive.
-        pub fn is_gone(&self) -> bool {
+        /// Unknown (no boot id on this system) counts as alive. On a
+        /// `shared` store (PostgreSQL, senders on several machines) another
+        /// boot may be another machine's: only this boot's are judged, the
+        /// others' leases run out.
+        pub fn is_gone(&self, shared: bool) -> bool {
             let now = boot_id();
-            if self.boot.is_empty() || now.is_empty() {
+            if self.boot.is_empty() || now.is_empty() || (shared && self.boot != now) {
                 return false;
             }
             self.boot != now || !std::path::Path::new(&format!("/proc/{}", self.pid)).exists()
@@ -249,15 +264,24 @@ mod tests {
     fn a_lease_of_this_process_is_alive_and_of_a_dead_one_is_gone() {
         let me = lease::Holder::me();
         let again = lease::Holder::parse(&me.to_string()).unwrap();
-        assert!(!again.is_gone());
+        assert!(!again.is_gone(false));
+        assert!(!again.is_gone(true));
         let text = me.to_string();
         let boot = text.split('/').next().unwrap();
         if !boot.is_empty() {
             // Past the kernel's pid limit: no such process.
             assert!(lease::Holder::parse(&format!("{boot}/4294967295/x"))
                 .unwrap()
-                .is_gone());
-            assert!(lease::Holder::parse("another-boot/1/x").unwrap().is_gone());
+                .is_gone(true));
+            assert!(lease::Holder::parse("another-boot/1/x")
+                .unwrap()
+                .is_gone(false));
+            assert!(
+                !lease::Holder::parse("another-boot/1/x")
+                    .unwrap()
+                    .is_gone(true),
+                "maybe another machine's"
+            );
         }
         assert!(lease::Holder::parse("garbage").is_none());
     }

@@ -2,9 +2,9 @@
 //! they are away (`ABSENT FROM … TO …`), with the hash of the password their
 //! standby was mailed, and the rounds whose deadline an absence moved.
 
+use super::db::{params, Connection, OptionalExtension};
 use super::{parse_ts, ts, Result};
 use chrono::{DateTime, Utc};
-use rusqlite::{params, Connection, OptionalExtension};
 
 /// One absence as stored: from `starts` (included) to `ends` (excluded).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,11 +24,10 @@ pub struct Absence {
 /// On database errors.
 pub fn declare(c: &Connection, game: &str, a: &Absence, now: DateTime<Utc>) -> Result<i64> {
     cancel(c, game, &a.side, now)?;
-    c.prepare_cached(
-        "INSERT INTO absences (game_id, side, starts, ends, standby_pw, declared_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    Ok(c.prepare_cached(
+        "INSERT INTO absences (game_id, side, starts, ends, standby_pw, declared_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
     )?
-    .execute(params![game, a.side, ts(a.starts), ts(a.ends), a.standby_pw, ts(now)])?;
-    Ok(c.last_insert_rowid())
+    .query_row(params![game, a.side, ts(a.starts), ts(a.ends), a.standby_pw, ts(now)], |r| r.get(0))?)
 }
 
 /// Cancel the absences of `side` not yet over. Returns how many there were.
@@ -56,7 +55,7 @@ pub fn covering(c: &Connection, game: &str, at: DateTime<Utc>) -> Result<Vec<Abs
         .query_map(params![game, ts(at)], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<super::db::Result<_>>()?;
     rows.into_iter()
         .map(|(id, side, starts, ends, standby_pw)| {
             Ok(Absence {
@@ -108,7 +107,7 @@ pub fn pending(
 /// On database errors.
 pub fn extend_once(c: &Connection, game: &str, round: u32) -> Result<bool> {
     Ok(c.prepare_cached(
-        "INSERT OR IGNORE INTO absence_extensions (game_id, round) VALUES (?1, ?2)",
+        "INSERT INTO absence_extensions (game_id, round) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
     )?
     .execute(params![game, round])?
         == 1)

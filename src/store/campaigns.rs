@@ -5,9 +5,9 @@
 //! `campaign_turns` (each map turn as played). The campaign's state,
 //! orders and events are JSON only the campaign reads.
 
+use super::db::{params, Connection, OptionalExtension};
 use super::{parse_ts, ts, Result};
 use chrono::{DateTime, Utc};
-use rusqlite::{params, Connection, OptionalExtension};
 
 /// One campaign as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -155,7 +155,7 @@ pub fn due(c: &Connection, now: DateTime<Utc>) -> Result<Vec<String>> {
     )?;
     let ids = st
         .query_map([ts(now)], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<String>>>()?;
+        .collect::<super::db::Result<Vec<String>>>()?;
     Ok(ids)
 }
 
@@ -200,7 +200,7 @@ pub fn players(c: &Connection, id: &str) -> Result<Vec<(String, String)>> {
     )?;
     let rows = st
         .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<super::db::Result<Vec<_>>>()?;
     Ok(rows)
 }
 
@@ -248,7 +248,7 @@ pub fn orders_in(c: &Connection, id: &str, turn: u32) -> Result<Vec<(String, boo
     )?;
     let rows = st
         .query_map(params![id, turn], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<super::db::Result<Vec<_>>>()?;
     Ok(rows)
 }
 
@@ -264,7 +264,7 @@ pub fn latest_orders(c: &Connection, id: &str, turn: u32) -> Result<Vec<(String,
     )?;
     let rows = st
         .query_map(params![id, turn], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<super::db::Result<Vec<_>>>()?;
     Ok(rows)
 }
 
@@ -275,8 +275,8 @@ pub fn latest_orders(c: &Connection, id: &str, turn: u32) -> Result<Vec<(String,
 /// On database errors.
 pub fn record_result(c: &Connection, id: &str, battle: u32, result: &str) -> Result<()> {
     c.prepare_cached(
-        "INSERT OR REPLACE INTO campaign_results (campaign_id, battle, result, applied) \
-         VALUES (?1, ?2, ?3, 0)",
+        "INSERT INTO campaign_results (campaign_id, battle, result, applied) VALUES (?1, ?2, ?3, 0) \
+         ON CONFLICT (campaign_id, battle) DO UPDATE SET result = excluded.result, applied = 0",
     )?
     .execute(params![id, battle, result])?;
     Ok(())
@@ -293,7 +293,7 @@ pub fn take_results(c: &Connection, id: &str) -> Result<Vec<String>> {
             "SELECT result FROM campaign_results WHERE campaign_id = ?1 AND applied = 0 ORDER BY battle",
         )?
         .query_map([id], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<String>>>()?;
+        .collect::<super::db::Result<Vec<String>>>()?;
     c.prepare_cached("UPDATE campaign_results SET applied = 1 WHERE campaign_id = ?1")?
         .execute([id])?;
     Ok(rows)

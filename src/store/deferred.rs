@@ -7,9 +7,9 @@
 //! and the password may even have changed before the round opens, so the
 //! second reading trusts the first's proof instead of asking again.
 
+use super::db::{params, Connection, OptionalExtension};
 use super::{ts, Result};
 use chrono::{DateTime, Utc};
-use rusqlite::{params, Connection, OptionalExtension};
 
 /// A held message: for which game, round and side, proven from which address.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,8 +30,8 @@ pub struct Held {
 /// On database errors.
 pub fn hold(c: &Connection, h: &Held, note: &str, now: DateTime<Utc>) -> Result<()> {
     c.prepare_cached(
-        "INSERT OR IGNORE INTO deferred (message, game_id, round, side, address, held_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO deferred (message, game_id, round, side, address, held_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING",
     )?
     .execute(params![
         h.message,
@@ -56,7 +56,7 @@ pub fn release(c: &Connection, game: &str, round: u32, now: DateTime<Utc>) -> Re
             "SELECT message FROM deferred WHERE game_id = ?1 AND round <= ?2 AND released_at IS NULL ORDER BY message",
         )?
         .query_map(params![game, round], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<super::db::Result<_>>()?;
     for id in &ids {
         c.prepare_cached("UPDATE deferred SET released_at = ?2 WHERE message = ?1")?
             .execute(params![id, ts(now)])?;
@@ -101,7 +101,7 @@ pub fn released_unread(c: &Connection) -> Result<Vec<i64>> {
              WHERE d.released_at IS NOT NULL AND m.state = 'new' ORDER BY d.message",
         )?
         .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<i64>>>()?;
+        .collect::<super::db::Result<Vec<i64>>>()?;
     Ok(ids)
 }
 
@@ -114,7 +114,19 @@ mod tests {
     #[test]
     fn a_held_message_is_let_go_once_when_its_round_opens() {
         let dir = tempfile::tempdir().unwrap();
-        let mut s = Store::open(&dir.path().join("u.sqlite")).unwrap();
+        let mut stores = vec![Store::open(&dir.path().join("u.sqlite")).unwrap()];
+        stores.extend(
+            crate::store::testing::stores()
+                .into_iter()
+                .skip(1)
+                .map(|(_, s)| s),
+        );
+        for s in stores {
+            a_held_message_is_let_go_once(s);
+        }
+    }
+
+    fn a_held_message_is_let_go_once(mut s: Store) {
         let now = chrono::Utc::now();
         let a = Arrival {
             key: "<a@x>",

@@ -1,9 +1,9 @@
 //! The `games` and `sides` tables: a game's row (its rule set, state,
 //! options and schedule) and its players.
 
+use super::db::{params, Connection, OptionalExtension};
 use super::{parse_ts, ts, Result, StoreError};
 use chrono::{DateTime, Utc};
-use rusqlite::{params, Connection, OptionalExtension};
 
 /// One game as stored.
 #[derive(Debug, Clone, PartialEq)]
@@ -131,7 +131,7 @@ pub fn active(c: &Connection) -> Result<Vec<String>> {
     )?;
     let ids = st
         .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<String>>>()?;
+        .collect::<super::db::Result<Vec<String>>>()?;
     Ok(ids)
 }
 
@@ -143,7 +143,7 @@ pub fn ids(c: &Connection) -> Result<Vec<String>> {
     let mut st = c.prepare_cached("SELECT id FROM games ORDER BY id")?;
     let ids = st
         .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<String>>>()?;
+        .collect::<super::db::Result<Vec<String>>>()?;
     Ok(ids)
 }
 
@@ -158,7 +158,7 @@ pub fn of_address(c: &Connection, address: &str) -> Result<Vec<String>> {
     )?;
     let ids = st
         .query_map([address], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<String>>>()?;
+        .collect::<super::db::Result<Vec<String>>>()?;
     Ok(ids)
 }
 
@@ -189,7 +189,7 @@ pub fn sides(c: &Connection, game: &str) -> Result<Vec<SideRow>> {
                 timezone: r.get(3)?,
             })
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<super::db::Result<Vec<_>>>()?;
     Ok(rows)
 }
 
@@ -236,7 +236,7 @@ pub fn failed(c: &Connection) -> Result<Vec<(String, String)>> {
         c.prepare_cached("SELECT id, failure FROM games WHERE failure IS NOT NULL ORDER BY id")?;
     let rows = st
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<super::db::Result<Vec<_>>>()?;
     Ok(rows)
 }
 
@@ -278,7 +278,8 @@ pub fn lock(
         return Ok(false);
     }
     c.prepare_cached(
-        "INSERT OR REPLACE INTO lockouts (game_id, side, address, until) VALUES (?1, ?2, ?3, ?4)",
+        "INSERT INTO lockouts (game_id, side, address, until) VALUES (?1, ?2, ?3, ?4) \
+         ON CONFLICT (game_id, side, address) DO UPDATE SET until = excluded.until",
     )?
     .execute(params![game, side, address, ts(until)])?;
     Ok(true)

@@ -5,9 +5,9 @@
 //!
 //! The store does not read the rules' JSON: `post::league` hands it text.
 
+use super::db::{params, Connection, OptionalExtension};
 use super::{parse_ts, ts, Result};
 use chrono::{DateTime, Utc};
-use rusqlite::{params, Connection, OptionalExtension};
 
 /// A league's row.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,7 +102,7 @@ pub fn load(c: &Connection, id: &str) -> Result<Option<LeagueRow>> {
 pub fn ids(c: &Connection) -> Result<Vec<String>> {
     Ok(c.prepare_cached("SELECT id FROM leagues ORDER BY id")?
         .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?)
+        .collect::<super::db::Result<_>>()?)
 }
 
 /// A league's members, by seat.
@@ -123,12 +123,12 @@ pub fn members(c: &Connection, league: &str) -> Result<Vec<MemberRow>> {
                 timezone: r.get(4)?,
             })
         })?
-        .collect::<rusqlite::Result<_>>()?)
+        .collect::<super::db::Result<_>>()?)
 }
 
 const BOARD_COLUMNS: &str = "round, board, game_id, first_seat, second_seat, first_side, second_side, score, how, recorded, recorded_at";
 
-fn board(r: &rusqlite::Row<'_>) -> rusqlite::Result<(BoardRow, Option<String>)> {
+fn board(r: &super::db::Row) -> super::db::Result<(BoardRow, Option<String>)> {
     Ok((
         BoardRow {
             round: r.get(0)?,
@@ -162,7 +162,7 @@ pub fn boards(c: &Connection, league: &str) -> Result<Vec<BoardRow>> {
             "SELECT {BOARD_COLUMNS} FROM league_games WHERE league_id = ?1 ORDER BY round, board"
         ))?
         .query_map([league], board)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<super::db::Result<Vec<_>>>()?;
     rows.into_iter().map(with_time).collect()
 }
 

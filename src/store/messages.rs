@@ -1,8 +1,8 @@
 //! The `messages` table: every incoming message, raw, and what became of it.
 
+use super::db::{params, Connection, OptionalExtension};
 use super::{ts, Result};
 use chrono::{DateTime, Utc};
-use rusqlite::{params, Connection, OptionalExtension};
 
 /// The outcome of storing a raw message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,8 +38,8 @@ pub struct Arrival<'a> {
 pub fn insert(c: &Connection, a: &Arrival<'_>, now: DateTime<Utc>) -> Result<StoredRaw> {
     let inserted = c
         .prepare_cached(
-            "INSERT OR IGNORE INTO messages (message_id, raw, source, received_at, digest, size, arrived_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO messages (message_id, raw, source, received_at, digest, size, arrived_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING",
         )?
         .execute(params![a.key, a.raw, a.source, ts(now), a.digest, a.size as i64, a.arrived_at.map(ts)])?;
     let id: i64 = c
@@ -108,7 +108,7 @@ pub fn failed(c: &Connection) -> Result<Vec<Failed>> {
                 reason: r.get(3)?,
             })
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<super::db::Result<Vec<_>>>()?;
     Ok(rows)
 }
 
@@ -120,7 +120,7 @@ pub fn pending(c: &Connection) -> Result<Vec<i64>> {
     let mut st = c.prepare_cached("SELECT id FROM messages WHERE state = 'new' ORDER BY id")?;
     let ids = st
         .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<i64>>>()?;
+        .collect::<super::db::Result<Vec<i64>>>()?;
     Ok(ids)
 }
 
@@ -134,6 +134,24 @@ pub fn load(c: &Connection, id: i64) -> Result<Option<(String, Vec<u8>)>> {
             .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?,
     )
+}
+
+/// Claim a message to handle in this write transaction: its state and
+/// raw bytes if it is still `new` and no other worker holds it. In
+/// PostgreSQL the row stays locked until the transaction ends and other
+/// workers pass it by (`SKIP LOCKED`); a worker killed with it held loses
+/// nothing (the server ends its transaction and the message is `new`
+/// again). In SQLite the write transaction already excludes every other
+/// writer. `None`: handled already, or being handled elsewhere.
+///
+/// # Errors
+/// On database errors.
+pub fn claim(c: &Connection, id: i64) -> Result<Option<(String, Vec<u8>)>> {
+    Ok(c.prepare_cached(
+        "SELECT state, raw FROM messages WHERE id = ?1 AND state = 'new' FOR UPDATE SKIP LOCKED",
+    )?
+    .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+    .optional()?)
 }
 
 /// How many bytes a message had when it arrived (its stored bytes may be

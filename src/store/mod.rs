@@ -1,6 +1,8 @@
-//! The SQLite store: one file, WAL mode, foreign keys on, versioned
-//! migrations. Only this module (with `mail` transports and the CLI) does
-//! I/O; the rest of the crate hands it values.
+//! The store: a SQLite file (WAL mode, foreign keys on; the default) or a
+//! PostgreSQL database several workers share (`db` is the one door to
+//! both), with versioned migrations in both dialects (`schema`). Only this
+//! module (with `mail` transports and the CLI) does I/O; the rest of the
+//! crate hands it values.
 //!
 //! Architecture invariant: every incoming message is written here raw,
 //! byte for byte, in its own committed transaction *before* anything parses
@@ -11,6 +13,7 @@
 
 pub mod absences;
 pub mod campaigns;
+pub mod db;
 pub mod deferred;
 pub mod games;
 pub mod leagues;
@@ -20,19 +23,20 @@ pub mod press;
 pub mod rounds;
 mod schema;
 pub mod submissions;
+pub mod testing;
 
 use chrono::{DateTime, SecondsFormat, Utc};
-use rusqlite::{params, OptionalExtension, TransactionBehavior};
+use db::{params, OptionalExtension};
 use std::path::Path;
 use std::time::Duration;
 
-pub use rusqlite::{Connection, Transaction};
+pub use db::{Connection, Dialect, Transaction};
 
 /// Errors from the store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("database: {0}")]
-    Sql(#[from] rusqlite::Error),
+    Sql(#[from] db::Error),
     #[error("the database {path} was written by a newer umpire (schema {found}, this one knows {known})")]
     TooNew {
         path: String,
@@ -75,6 +79,30 @@ impl Durability {
             Durability::Off => "OFF",
         }
     }
+
+    /// PostgreSQL's `synchronous_commit` for it.
+    fn synchronous_commit(self) -> &'static str {
+        match self {
+            Durability::Full => "on",
+            Durability::Normal => "local",
+            Durability::Off => "off",
+        }
+    }
+}
+
+/// The folder a store's file lives in, to be made if missing: none for a
+/// PostgreSQL URL.
+pub fn local_folder(location: &Path) -> Option<&Path> {
+    if db::is_postgres_url(&location.to_string_lossy()) {
+        return None;
+    }
+    location.parent()
+}
+
+/// A store's location as it may be shown: a PostgreSQL URL without its
+/// password.
+pub fn shown(location: &Path) -> String {
+    db::redact(&location.to_string_lossy())
 }
 
 pub use messages::StoredRaw;
@@ -92,8 +120,13 @@ pub fn parse_ts(s: &str) -> Result<DateTime<Utc>> {
         .map_err(|e| StoreError::Corrupt(format!("bad time '{s}': {e}")))
 }
 
+/// A lock every worker's migration takes first (PostgreSQL), so workers
+/// starting together migrate once.
+const MIGRATION_LOCK: i64 = 0x756d_7069_7265;
+
 impl Store {
-    /// Open (creating if needed) and migrate the database at `path`.
+    /// Open (creating if needed) and migrate the database at `path`: a
+    /// SQLite file, or a PostgreSQL URL (`postgres://user@host:port/db`).
     ///
     /// # Errors
     /// When the file cannot be opened or was written by a newer schema.
@@ -107,8 +140,33 @@ impl Store {
     /// # Errors
     /// When the file cannot be opened or was written by a newer schema.
     pub fn open_with(path: &Path, durability: Durability) -> Result<Store> {
-        let conn = Connection::open(path)?;
+        let location = path.to_string_lossy();
+        if db::is_postgres_url(&location) {
+            return Self::open_postgres(&location, durability);
+        }
+        let conn = Connection::open_sqlite(path)?;
         Self::setup(conn, &path.display().to_string(), durability)
+    }
+
+    /// Connect to the PostgreSQL database at `url` and migrate it.
+    ///
+    /// # Errors
+    /// When the server cannot be reached, refuses the login, or holds a
+    /// newer schema.
+    pub fn open_postgres(url: &str, durability: Durability) -> Result<Store> {
+        let conn = Connection::open_postgres(url)?;
+        conn.execute_batch(&format!(
+            "SET synchronous_commit = {}",
+            durability.synchronous_commit()
+        ))?;
+        let mut store = Store { conn };
+        store.migrate(&db::redact(url))?;
+        Ok(store)
+    }
+
+    /// Which server the store is on.
+    pub fn dialect(&self) -> Dialect {
+        self.conn.dialect()
     }
 
     /// A private in-memory store (tests and benchmarks).
@@ -119,20 +177,44 @@ impl Store {
     fn setup(conn: Connection, path: &str, durability: Durability) -> Result<Store> {
         // Several `umpire ingest` processes may run at once (procmail starts
         // one per message): wait for the lock instead of failing.
-        conn.busy_timeout(Duration::from_secs(60))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", durability.pragma())?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.with_sqlite(|c| {
+            c.busy_timeout(Duration::from_secs(60))?;
+            c.pragma_update(None, "journal_mode", "WAL")?;
+            c.pragma_update(None, "synchronous", durability.pragma())?;
+            c.pragma_update(None, "foreign_keys", "ON")
+        })
+        .transpose()?;
         let mut store = Store { conn };
         store.migrate(path)?;
         Ok(store)
     }
 
     fn migrate(&mut self, path: &str) -> Result<()> {
-        let tx = self
+        if self.conn.dialect() == Dialect::Sqlite {
+            return self.migrate_locked(path);
+        }
+        // Taken before the transaction begins, so that a worker that waited
+        // for another's migration reads the version it left.
+        self.conn
+            .execute("SELECT pg_advisory_lock(?1)", [MIGRATION_LOCK])?;
+        let done = self.migrate_locked(path);
+        let unlocked = self
             .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+            .execute("SELECT pg_advisory_unlock(?1)", [MIGRATION_LOCK]);
+        done?;
+        unlocked?;
+        Ok(())
+    }
+
+    fn migrate_locked(&mut self, path: &str) -> Result<()> {
+        let dialect = self.conn.dialect();
+        let tx = self.conn.transaction()?;
+        if dialect == Dialect::Postgres {
+            tx.execute_batch(
+                "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)",
+            )?;
+        }
+        let version = version_in(&tx)?;
         let known = schema::MIGRATIONS.len() as i64;
         if version > known {
             return Err(StoreError::TooNew {
@@ -141,9 +223,9 @@ impl Store {
                 known,
             });
         }
-        for (i, sql) in schema::MIGRATIONS.iter().enumerate().skip(version as usize) {
-            tx.execute_batch(sql)?;
-            tx.pragma_update(None, "user_version", i as i64 + 1)?;
+        for (i, step) in schema::MIGRATIONS.iter().enumerate().skip(version as usize) {
+            tx.execute_batch(&step.sql(dialect))?;
+            set_version(&tx, i as i64 + 1)?;
         }
         tx.commit()?;
         Ok(())
@@ -160,9 +242,7 @@ impl Store {
 
     /// The schema version now in force.
     pub fn schema_version(&self) -> Result<i64> {
-        Ok(self
-            .conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))?)
+        version_in(&self.conn)
     }
 
     /// Run `f` in one write transaction (taken immediately, so concurrent
@@ -174,13 +254,42 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(StoreError::from)?;
+        let tx = self.conn.transaction().map_err(StoreError::from)?;
         let value = f(&tx)?;
         tx.commit().map_err(StoreError::from)?;
         Ok(value)
+    }
+
+    /// A write transaction for work claimed by row locks and leases (the
+    /// outbox): `READ COMMITTED` on PostgreSQL, where the locks, not
+    /// serializability, keep two workers apart, so it is not refused for
+    /// another worker's reads; on SQLite the same as [`Store::write`]. Done
+    /// again while it fails for a moment (a deadlock, the database busy),
+    /// up to five times a few milliseconds apart: marking a message sent
+    /// once the server took it must not be left for later.
+    ///
+    /// # Errors
+    /// The last error, or the first that is not of the moment.
+    pub fn write_locking<T>(&mut self, f: impl Fn(&Transaction<'_>) -> Result<T>) -> Result<T> {
+        let mut tries = 0;
+        loop {
+            let done = self
+                .conn
+                .transaction_locking()
+                .map_err(StoreError::from)
+                .and_then(|tx| {
+                    let value = f(&tx)?;
+                    tx.commit()?;
+                    Ok(value)
+                });
+            match done {
+                Err(StoreError::Sql(e)) if e.is_transient() && tries < 4 => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(5 << tries));
+                }
+                done => return done,
+            }
+        }
     }
 
     /// The connection, for reads.
@@ -225,9 +334,38 @@ impl Store {
     }
 
     /// The latest value of one column for a query returning at most one row.
-    pub fn optional_string(&self, sql: &str, p: impl rusqlite::Params) -> Result<Option<String>> {
+    pub fn optional_string(&self, sql: &str, p: impl db::Params) -> Result<Option<String>> {
         Ok(self.conn.query_row(sql, p, |r| r.get(0)).optional()?)
     }
+}
+
+/// The schema version in force: SQLite's `user_version` (so files made
+/// before PostgreSQL was known open as they were), PostgreSQL's one row of
+/// `schema_version` (none: 0).
+fn version_in(c: &Connection) -> Result<i64> {
+    Ok(match c.dialect() {
+        Dialect::Sqlite => c.query_row("PRAGMA user_version", [], |r| r.get(0))?,
+        Dialect::Postgres => c
+            .query_row("SELECT max(version) FROM schema_version", [], |r| {
+                r.get::<_, Option<i64>>(0)
+            })?
+            .unwrap_or(0),
+    })
+}
+
+fn set_version(c: &Connection, version: i64) -> Result<()> {
+    match c.dialect() {
+        // PRAGMA takes no parameters; the number is ours.
+        Dialect::Sqlite => c.execute_batch(&format!("PRAGMA user_version = {version}"))?,
+        Dialect::Postgres => {
+            c.execute("DELETE FROM schema_version", [])?;
+            c.execute(
+                "INSERT INTO schema_version (version) VALUES (?1)",
+                [version],
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// This installation's own key (see [`Store::installation`]).
@@ -262,11 +400,11 @@ pub fn log(
 /// On database errors.
 pub fn log_of(c: &Connection, game: &str, limit: u32) -> Result<Vec<(String, String)>> {
     let mut st = c.prepare_cached(
-        "SELECT at, text FROM (SELECT id, at, text FROM log WHERE lower(game_id) = lower(?1) ORDER BY id DESC LIMIT ?2) ORDER BY id",
+        "SELECT at, text FROM (SELECT id, at, text FROM log WHERE lower(game_id) = lower(?1) ORDER BY id DESC LIMIT ?2) AS latest ORDER BY id",
     )?;
     let rows = st
         .query_map(params![game, limit], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<db::Result<Vec<_>>>()?;
     Ok(rows)
 }
 
@@ -274,48 +412,60 @@ pub fn log_of(c: &Connection, game: &str, limit: u32) -> Result<Vec<(String, Str
 mod tests {
     use super::*;
 
-    #[test]
-    fn raw_messages_are_stored_once_per_message_id() {
-        let mut s = Store::open_in_memory().unwrap();
-        let now = Utc::now();
-        let arrival = |raw: &'static [u8]| messages::Arrival {
-            key: "a@x",
+    fn arrival(key: &'static str, raw: &'static [u8]) -> messages::Arrival<'static> {
+        messages::Arrival {
+            key,
             raw,
             digest: "d",
             size: raw.len(),
             source: "stdin",
             arrived_at: None,
-        };
-        let a = s.store_raw(&arrival(b"raw bytes \xff"), now).unwrap();
-        let b = s.store_raw(&arrival(b"other"), now).unwrap();
-        assert!(a.fresh);
-        assert!(!b.fresh);
-        assert_eq!(a.id, b.id);
-        let raw: Vec<u8> = s
-            .conn()
-            .query_row("SELECT raw FROM messages WHERE id = ?1", [a.id], |r| {
-                r.get(0)
-            })
-            .unwrap();
-        assert_eq!(raw, b"raw bytes \xff");
-        assert_eq!(s.pending_messages().unwrap(), vec![a.id]);
+        }
+    }
+
+    #[test]
+    fn raw_messages_are_stored_once_per_message_id() {
+        for (name, mut s) in testing::stores() {
+            let now = Utc::now();
+            let a = s
+                .store_raw(&arrival("a@x", b"raw bytes \xff"), now)
+                .unwrap();
+            let b = s.store_raw(&arrival("a@x", b"other"), now).unwrap();
+            assert!(a.fresh, "{name}");
+            assert!(!b.fresh, "{name}");
+            assert_eq!(a.id, b.id, "{name}");
+            let raw: Vec<u8> = s
+                .conn()
+                .query_row("SELECT raw FROM messages WHERE id = ?1", [a.id], |r| {
+                    r.get(0)
+                })
+                .unwrap();
+            assert_eq!(raw, b"raw bytes \xff", "{name}");
+            assert_eq!(s.pending_messages().unwrap(), vec![a.id], "{name}");
+        }
     }
 
     #[test]
     fn migrations_are_idempotent_on_reopen() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("u.sqlite");
-        let v = Store::open(&path).unwrap().schema_version().unwrap();
-        assert_eq!(v, schema::MIGRATIONS.len() as i64);
-        let key = Store::open(&path).unwrap().installation().unwrap();
-        assert_eq!(Store::open(&path).unwrap().schema_version().unwrap(), v);
-        assert_eq!(
-            Store::open(&path).unwrap().installation().unwrap(),
-            key,
-            "made once"
-        );
-        assert_eq!(key.len(), 32);
+        let mut places = vec![path.clone()];
+        places.extend(testing::fresh_postgres().map(std::path::PathBuf::from));
+        for path in &places {
+            let v = Store::open(path).unwrap().schema_version().unwrap();
+            assert_eq!(v, schema::MIGRATIONS.len() as i64);
+            let key = Store::open(path).unwrap().installation().unwrap();
+            assert_eq!(Store::open(path).unwrap().schema_version().unwrap(), v);
+            assert_eq!(
+                Store::open(path).unwrap().installation().unwrap(),
+                key,
+                "made once"
+            );
+            assert_eq!(key.len(), 32);
+            assert!(key.bytes().all(|b| b.is_ascii_hexdigit()), "{key}");
+        }
         let other = tempfile::tempdir().unwrap();
+        let key = Store::open(&path).unwrap().installation().unwrap();
         assert_ne!(
             Store::open(&other.path().join("u.sqlite"))
                 .unwrap()
@@ -323,5 +473,256 @@ mod tests {
                 .unwrap(),
             key
         );
+    }
+
+    /// Every table and its columns, in order of name.
+    fn shape(s: &Store) -> Vec<(String, Vec<String>)> {
+        let c = s.conn();
+        let sql = match s.dialect() {
+            Dialect::Sqlite => {
+                "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p \
+                 WHERE m.type = 'table' ORDER BY m.name, p.name"
+            }
+            Dialect::Postgres => {
+                "SELECT table_name::text, column_name::text FROM information_schema.columns \
+                 WHERE table_schema = current_schema() AND table_name <> 'schema_version' \
+                 ORDER BY table_name, column_name"
+            }
+        };
+        let mut tables: Vec<(String, Vec<String>)> = Vec::new();
+        for row in c
+            .prepare_cached(sql)
+            .unwrap()
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+            .unwrap()
+        {
+            let (table, column) = row.unwrap();
+            match tables.last_mut() {
+                Some((t, columns)) if *t == table => columns.push(column),
+                _ => tables.push((table, vec![column])),
+            }
+        }
+        tables
+    }
+
+    #[test]
+    fn both_dialects_end_at_the_same_tables_and_columns() {
+        let stores = testing::stores();
+        let sqlite = shape(&stores[0].1);
+        assert!(sqlite
+            .iter()
+            .any(|(t, c)| t == "rounds" && c.contains(&"rejected".to_string())));
+        assert!(sqlite.len() >= 25, "{sqlite:?}");
+        for (name, s) in &stores[1..] {
+            assert_eq!(shape(s), sqlite, "{name}");
+        }
+    }
+
+    #[test]
+    fn values_read_back_as_written_in_every_dialect() {
+        for (name, mut s) in testing::stores() {
+            let now = Utc::now();
+            let row = s
+                .store_raw(&arrival("v@x", b"\x00\x01bytes\r\n\r\nbody"), now)
+                .unwrap();
+            s.write(|tx| {
+                messages::set_state(tx, row.id, "done", "it's done; \u{e9}t\u{e9}")?;
+                log(tx, now, Some("G1"), "info", "one")?;
+                log(tx, now, Some("g1"), "info", "two")?;
+                log(tx, now, None, "info", "none")
+            })
+            .unwrap();
+            let (state, raw) = messages::load(s.conn(), row.id).unwrap().unwrap();
+            assert_eq!(state, "done", "{name}");
+            assert_eq!(raw, b"\x00\x01bytes\r\n\r\nbody", "{name}");
+            assert_eq!(
+                s.optional_string("SELECT note FROM messages WHERE id = ?1", [row.id])
+                    .unwrap()
+                    .as_deref(),
+                Some("it's done; \u{e9}t\u{e9}"),
+                "{name}"
+            );
+            assert_eq!(
+                s.optional_string("SELECT note FROM messages WHERE id = ?1", [row.id + 1])
+                    .unwrap(),
+                None,
+                "{name}"
+            );
+            let lines: Vec<String> = log_of(s.conn(), "g1", 5)
+                .unwrap()
+                .into_iter()
+                .map(|(_, t)| t)
+                .collect();
+            assert_eq!(lines, ["one", "two"], "{name}: any case, oldest first");
+            assert_eq!(s.count("log", "game_id IS NULL").unwrap(), 1, "{name}");
+            assert_eq!(
+                messages::size(s.conn(), row.id).unwrap(),
+                Some(15),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_failed_write_keeps_nothing_and_the_store_goes_on() {
+        for (name, mut s) in testing::stores() {
+            let now = Utc::now();
+            let failed = s.write(|tx| {
+                log(tx, now, None, "info", "kept?")?;
+                tx.execute("INSERT INTO no_such_table VALUES (1)", [])?;
+                Ok::<_, StoreError>(())
+            });
+            assert!(failed.is_err(), "{name}");
+            assert_eq!(s.count("log", "1 = 1").unwrap(), 0, "{name}: rolled back");
+            s.write(|tx| log(tx, now, None, "info", "kept")).unwrap();
+            assert_eq!(s.count("log", "1 = 1").unwrap(), 1, "{name}");
+        }
+    }
+
+    #[test]
+    fn an_error_passed_over_is_not_committed_as_if_all_were_well() {
+        for (name, mut s) in testing::stores() {
+            let now = Utc::now();
+            let done = s.write(|tx| {
+                log(tx, now, None, "info", "before")?;
+                // An error the work passes over: on PostgreSQL it has
+                // ended the transaction, and COMMIT would only roll back.
+                let _ = tx.execute("INSERT INTO no_such_table VALUES (1)", []);
+                Ok::<_, StoreError>(())
+            });
+            match s.dialect() {
+                Dialect::Sqlite => {
+                    done.unwrap();
+                    assert_eq!(s.count("log", "1 = 1").unwrap(), 1, "{name}");
+                }
+                Dialect::Postgres => {
+                    let Err(StoreError::Sql(db::Error::Aborted { code })) = done else {
+                        panic!("{name}: {done:?}")
+                    };
+                    assert_eq!(code, "42P01", "{name}");
+                    assert_eq!(s.count("log", "1 = 1").unwrap(), 0, "{name}");
+                }
+            }
+            // The next transaction is whole again.
+            s.write(|tx| log(tx, now, None, "info", "kept")).unwrap();
+            assert!(s.count("log", "text = 'kept'").unwrap() == 1, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_message_is_claimed_once_and_a_held_claim_is_passed_by() {
+        for (name, mut s) in testing::stores() {
+            let now = Utc::now();
+            let id = s.store_raw(&arrival("c@x", b"orders"), now).unwrap().id;
+            let claimed = s
+                .write(|tx| {
+                    let c = messages::claim(tx, id)?;
+                    messages::set_state(tx, id, "done", "handled")?;
+                    Ok::<_, StoreError>(c)
+                })
+                .unwrap();
+            assert_eq!(claimed, Some(("new".into(), b"orders".to_vec())), "{name}");
+            assert_eq!(
+                s.write(|tx| messages::claim(tx, id)).unwrap(),
+                None,
+                "{name}: handled already"
+            );
+        }
+        // Two workers on one PostgreSQL store: the second passes by the
+        // message and the outbox row the first holds, and takes them once
+        // the first is gone without committing.
+        let Some(url) = testing::fresh_postgres() else {
+            return;
+        };
+        let mut first = Store::open_postgres(&url, Durability::Off).unwrap();
+        let second = Store::open_postgres(&url, Durability::Off).unwrap();
+        let now = Utc::now();
+        let id = first.store_raw(&arrival("d@x", b"orders"), now).unwrap().id;
+        first
+            .write(|tx| {
+                for key in ["<o1@x>", "<o2@x>"] {
+                    let q = outbox::Queued {
+                        message_id: key,
+                        game: None,
+                        kind: "reply",
+                        recipients: &["p@x".to_string()],
+                        raw: b"Subject: s\r\n\r\nbody",
+                        secret: false,
+                    };
+                    outbox::queue(tx, &q, now)?;
+                }
+                Ok::<_, StoreError>(())
+            })
+            .unwrap();
+        let until = now + chrono::Duration::minutes(10);
+        let held = first.conn.transaction().unwrap();
+        assert!(messages::claim(&held, id).unwrap().is_some());
+        let o1 = outbox::claim(&held, "first", now, until).unwrap().unwrap();
+        assert_eq!(o1.message_id, "<o1@x>");
+        {
+            let tx = second.conn.transaction().unwrap();
+            assert_eq!(messages::claim(&tx, id).unwrap(), None, "held by the first");
+            let o2 = outbox::claim(&tx, "second", now, until).unwrap().unwrap();
+            assert_eq!(
+                o2.message_id, "<o2@x>",
+                "the row the first holds is passed by"
+            );
+            tx.commit().unwrap();
+        }
+        drop(held);
+        let tx = second.conn.transaction().unwrap();
+        assert!(messages::claim(&tx, id).unwrap().is_some(), "free again");
+        let again = outbox::claim(&tx, "second", now, until).unwrap().unwrap();
+        assert_eq!(again.message_id, "<o1@x>");
+        assert!(outbox::claim(&tx, "second", now, until).unwrap().is_none());
+    }
+
+    #[test]
+    fn a_sent_secret_keeps_only_its_head() {
+        for (name, mut s) in testing::stores() {
+            let now = Utc::now();
+            let until = now + chrono::Duration::minutes(10);
+            let sent = s
+                .write(|tx| {
+                    for (key, secret) in [("<s@x>", true), ("<p@x>", false)] {
+                        let q = outbox::Queued {
+                            message_id: key,
+                            game: Some("g"),
+                            kind: "welcome",
+                            recipients: &["a@x".to_string(), "b@x".to_string()],
+                            raw: b"Subject: pw\r\n\r\npassword: dragon7",
+                            secret,
+                        };
+                        assert!(outbox::queue(tx, &q, now)?);
+                        assert!(!outbox::queue(tx, &q, now)?, "queued once");
+                    }
+                    let mut sent = Vec::new();
+                    while let Some(item) = outbox::claim(tx, "me", now, until)? {
+                        assert_eq!(item.recipients, ["a@x", "b@x"]);
+                        outbox::mark_sent(tx, item.id, now)?;
+                        sent.push(item.message_id);
+                    }
+                    Ok::<_, StoreError>(sent)
+                })
+                .unwrap();
+            assert_eq!(sent, ["<s@x>", "<p@x>"], "{name}");
+            let raw = |key: &str| -> Vec<u8> {
+                s.conn()
+                    .query_row("SELECT raw FROM outbox WHERE message_id = ?1", [key], |r| {
+                        r.get(0)
+                    })
+                    .unwrap()
+            };
+            assert_eq!(
+                raw("<s@x>"),
+                b"Subject: pw\r\n\r\n(sent; the body held a password and is not kept)",
+                "{name}"
+            );
+            assert_eq!(
+                raw("<p@x>"),
+                b"Subject: pw\r\n\r\npassword: dragon7",
+                "{name}"
+            );
+        }
     }
 }

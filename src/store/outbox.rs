@@ -1,9 +1,9 @@
 //! The `outbox` table: every message umpire sends, queued in the
 //! transaction that decided to send it, until a transport accepts it.
 
+use super::db::{params, Connection, OptionalExtension};
 use super::{ts, Result};
 use chrono::{DateTime, Utc};
-use rusqlite::{params, Connection, OptionalExtension};
 
 /// A composed message to queue.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,8 +36,8 @@ pub struct OutboxItem {
 pub fn queue(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<bool> {
     let n = c
         .prepare_cached(
-            "INSERT OR IGNORE INTO outbox (message_id, game_id, kind, recipients, raw, created_at, next_attempt, secret) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7)",
+            "INSERT INTO outbox (message_id, game_id, kind, recipients, raw, created_at, next_attempt, secret) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7) ON CONFLICT DO NOTHING",
         )?
         .execute(params![q.message_id, q.game, q.kind, q.recipients.join(","), q.raw, ts(now), q.secret])?;
     Ok(n == 1)
@@ -47,6 +47,8 @@ pub fn queue(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<bool>
 /// leased to `owner` until `until`, so a second `umpire send` (or a `run`)
 /// passes it by. A sender killed with the lease held loses nothing: the
 /// lease runs out and the row is sent again, with the same Message-ID.
+/// Senders on several machines sharing a PostgreSQL store pass by a row
+/// another is claiming this moment (`SKIP LOCKED`) instead of both taking it.
 ///
 /// # Errors
 /// On database errors.
@@ -59,7 +61,7 @@ pub fn claim(
     Ok(c.prepare_cached(
         "UPDATE outbox SET lease_owner = ?1, lease_until = ?3 WHERE id = (\
            SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt <= ?2 \
-           AND (lease_until IS NULL OR lease_until <= ?2) ORDER BY id LIMIT 1) \
+           AND (lease_until IS NULL OR lease_until <= ?2) ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) \
          RETURNING id, message_id, kind, recipients, raw, attempts",
     )?
     .query_row(params![owner, ts(now), ts(until)], |r| {
@@ -90,7 +92,7 @@ pub fn leased(c: &Connection, now: DateTime<Utc>) -> Result<Vec<(i64, String)>> 
             r.get::<_, Option<String>>(1)?.unwrap_or_default(),
         ))
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<super::db::Result<_>>()?)
 }
 
 /// Give up a row's lease (its holder is gone).
@@ -120,13 +122,32 @@ pub fn count_to(c: &Connection, kind: &str, recipient: &str, since: DateTime<Utc
 /// # Errors
 /// On database errors.
 pub fn mark_sent(c: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
+    let secret: Option<(Vec<u8>, bool)> = c
+        .prepare_cached("SELECT raw, secret FROM outbox WHERE id = ?1 AND sent_at IS NULL")?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((raw, secret)) = secret else {
+        return Ok(());
+    };
+    let raw = if secret { headers_only(&raw) } else { raw };
     c.prepare_cached(
         "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL, lease_owner = NULL, lease_until = NULL, \
-         raw = CASE WHEN secret THEN substr(raw, 1, instr(raw, X'0D0A0D0A') + 3) || CAST('(sent; the body held a password and is not kept)' AS BLOB) ELSE raw END \
-         WHERE id = ?1 AND sent_at IS NULL",
+         raw = ?3 WHERE id = ?1 AND sent_at IS NULL",
     )?
-    .execute(params![id, ts(now)])?;
+    .execute(params![id, ts(now), raw])?;
     Ok(())
+}
+
+/// What is kept of a sent message that held a password: its head, up to and
+/// with the blank line, and a note where the body was.
+fn headers_only(raw: &[u8]) -> Vec<u8> {
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map_or(0, |i| i + 4);
+    let mut kept = raw[..end].to_vec();
+    kept.extend_from_slice(b"(sent; the body held a password and is not kept)");
+    kept
 }
 
 /// Record a failed attempt and when to try again.

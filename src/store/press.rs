@@ -2,9 +2,9 @@
 //! absence as the game file gave them (JSON the post office reads), and
 //! every press delivered, for the moderator's record.
 
+use super::db::{params, Connection, OptionalExtension};
 use super::{ts, Result};
 use chrono::{DateTime, Utc};
-use rusqlite::{params, Connection, OptionalExtension};
 
 /// A game's rules for press and absence, as JSON; `None` for a game
 /// created before they were kept (the defaults).
@@ -24,8 +24,11 @@ pub fn rules(c: &Connection, game: &str) -> Result<Option<String>> {
 /// # Errors
 /// On database errors.
 pub fn set_rules(c: &Connection, game: &str, rules: &str) -> Result<()> {
-    c.prepare_cached("INSERT OR REPLACE INTO mail_rules (game_id, rules) VALUES (?1, ?2)")?
-        .execute(params![game, rules])?;
+    c.prepare_cached(
+        "INSERT INTO mail_rules (game_id, rules) VALUES (?1, ?2) \
+         ON CONFLICT (game_id) DO UPDATE SET rules = excluded.rules",
+    )?
+    .execute(params![game, rules])?;
     Ok(())
 }
 
@@ -84,6 +87,6 @@ pub fn of_game(c: &Connection, game: &str) -> Result<Vec<Sent>> {
                 body: r.get(5)?,
             })
         })?
-        .collect::<rusqlite::Result<_>>()?;
+        .collect::<super::db::Result<_>>()?;
     Ok(rows)
 }

@@ -2,9 +2,9 @@
 //! state before and after, the orders, the events, the report, and the
 //! moderator's dice (table `moderator_dice`).
 
+use super::db::{params, Connection, OptionalExtension};
 use super::{ts, Result};
 use chrono::{DateTime, Utc};
-use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::BTreeMap;
 
 /// A round opened for orders: its seed is fixed (and its hash published)
@@ -156,12 +156,32 @@ pub fn draft(c: &Connection, game: &str) -> Result<Option<u32>> {
 /// # Errors
 /// On database errors.
 pub fn unplay(c: &Connection, game: &str, round: u32, seed: &str, seed_hash: &str) -> Result<()> {
-    c.prepare_cached(
-        "UPDATE rounds SET rejected = json_insert(coalesce(rejected, '[]'), '$[#]', seed || ' ' || seed_hash), seed = ?3, seed_hash = ?4, \
-         state_before = NULL, state_after = NULL, orders = NULL, events = NULL, report = NULL, released = 0, adjudicated_at = NULL \
-         WHERE game_id = ?1 AND round = ?2",
-    )?
-    .execute(params![game, round, seed, seed_hash])?;
+    let old: Option<(String, String, Option<String>)> = c
+        .prepare_cached(
+            "SELECT seed, seed_hash, rejected FROM rounds WHERE game_id = ?1 AND round = ?2",
+        )?
+        .query_row(params![game, round], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .optional()?;
+    if let Some((old_seed, old_hash, rejected)) = old {
+        // A JSON list of "seed hash" strings, the oldest first.
+        let mut list: Vec<String> = match rejected {
+            Some(text) => serde_json::from_str(&text).map_err(|e| {
+                super::StoreError::Corrupt(format!("rejected seeds of {game} round {round}: {e}"))
+            })?,
+            None => Vec::new(),
+        };
+        list.push(format!("{old_seed} {old_hash}"));
+        let rejected =
+            serde_json::to_string(&list).map_err(|e| super::StoreError::Corrupt(e.to_string()))?;
+        c.prepare_cached(
+            "UPDATE rounds SET rejected = ?5, seed = ?3, seed_hash = ?4, \
+             state_before = NULL, state_after = NULL, orders = NULL, events = NULL, report = NULL, released = 0, adjudicated_at = NULL \
+             WHERE game_id = ?1 AND round = ?2",
+        )?
+        .execute(params![game, round, seed, seed_hash, rejected])?;
+    }
     c.prepare_cached("DELETE FROM rounds WHERE game_id = ?1 AND round > ?2")?
         .execute(params![game, round])?;
     Ok(())
@@ -234,7 +254,7 @@ pub fn released(c: &Connection, game: &str) -> Result<Vec<u32>> {
     )?;
     let rounds = st
         .query_map([game], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<u32>>>()?;
+        .collect::<super::db::Result<Vec<u32>>>()?;
     Ok(rounds)
 }
 
@@ -243,8 +263,11 @@ pub fn released(c: &Connection, game: &str) -> Result<Vec<u32>> {
 /// # Errors
 /// On database errors.
 pub fn give_die(c: &Connection, game: &str, round: u32, key: &str, value: u32) -> Result<()> {
-    c.prepare_cached("INSERT OR REPLACE INTO moderator_dice (game_id, round, key, value) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![game, round, key, value])?;
+    c.prepare_cached(
+        "INSERT INTO moderator_dice (game_id, round, key, value) VALUES (?1, ?2, ?3, ?4) \
+         ON CONFLICT (game_id, round, key) DO UPDATE SET value = excluded.value",
+    )?
+    .execute(params![game, round, key, value])?;
     Ok(())
 }
 
@@ -258,7 +281,7 @@ pub fn given_dice(c: &Connection, game: &str, round: u32) -> Result<BTreeMap<Str
     )?;
     let rows = st
         .query_map(params![game, round], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<BTreeMap<String, u8>>>()?;
+        .collect::<super::db::Result<BTreeMap<String, u8>>>()?;
     Ok(rows)
 }
 
@@ -269,7 +292,7 @@ pub fn given_dice(c: &Connection, game: &str, round: u32) -> Result<BTreeMap<Str
 pub fn remind_once(c: &Connection, game: &str, round: u32, side: &str) -> Result<bool> {
     let n = c
         .prepare_cached(
-            "INSERT OR IGNORE INTO reminders (game_id, round, side) VALUES (?1, ?2, ?3)",
+            "INSERT INTO reminders (game_id, round, side) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
         )?
         .execute(params![game, round, side])?;
     Ok(n == 1)
@@ -286,5 +309,5 @@ pub fn played_writers(c: &Connection, game: &str) -> Result<Vec<(u32, Option<Str
             "SELECT round, writers, report FROM rounds WHERE lower(game_id) = lower(?1) AND report IS NOT NULL ORDER BY round",
         )?
         .query_map([game], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-        .collect::<rusqlite::Result<_>>()?)
+        .collect::<super::db::Result<_>>()?)
 }

@@ -1,9 +1,9 @@
 //! The `submissions` table: every accepted set of orders a side mailed for
 //! a round, as written and as checked.
 
+use super::db::{params, Connection, OptionalExtension};
 use super::{ts, Result};
 use chrono::{DateTime, Utc};
-use rusqlite::{params, Connection, OptionalExtension};
 
 /// One side's orders from one message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,11 +87,11 @@ pub fn sides_ready(c: &Connection, game: &str, round: u32) -> Result<Vec<String>
     // a side that mails often must not make every later message slower.
     let mut st = c.prepare_cached(
         "SELECT d.side FROM sides d WHERE d.game_id = ?1 AND coalesce((SELECT t.ready FROM submissions t \
-         WHERE t.game_id = ?1 AND t.round = ?2 AND t.side = d.side ORDER BY t.id DESC LIMIT 1), 0) ORDER BY d.side",
+         WHERE t.game_id = ?1 AND t.round = ?2 AND t.side = d.side ORDER BY t.id DESC LIMIT 1), 0) <> 0 ORDER BY d.side",
     )?;
     let rows = st
         .query_map(params![game, round], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<String>>>()?;
+        .collect::<super::db::Result<Vec<String>>>()?;
     Ok(rows)
 }
 
@@ -107,6 +107,6 @@ pub fn sides_in(c: &Connection, game: &str, round: u32) -> Result<Vec<String>> {
     )?;
     let rows = st
         .query_map(params![game, round], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<String>>>()?;
+        .collect::<super::db::Result<Vec<String>>>()?;
     Ok(rows)
 }

@@ -1,4 +1,4 @@
-//! The post office on real SQLite files: handling, hostile and fuzzed mail, DKIM, a whole game's life, leagues, concurrent ingest, crash safety, the mail corpus, the web export and real mail servers.
+//! The post office on real SQLite files (and PostgreSQL, for several workers): handling, hostile and fuzzed mail, DKIM, a whole game's life, leagues, concurrent ingest, crash safety, several workers on one store, the mail corpus, the web export and real mail servers.
 //! One test binary for the lot (build time): each file is a module.
 
 #[path = "../common/mod.rs"]
@@ -20,3 +20,4 @@ mod press;
 mod real_mail;
 mod report_html;
 mod verify_bundle;
+mod workers;

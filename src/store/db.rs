@@ -1,0 +1,1024 @@
+//! The store's one door to SQL, in two dialects: SQLite (a file, the
+//! default) and PostgreSQL (a server several `umpire run` workers share).
+//!
+//! The store's modules write their SQL once, in the shapes rusqlite made
+//! familiar — [`Connection::execute`], [`Connection::query_row`],
+//! [`Connection::prepare_cached`] then `query_map` / `query_row` /
+//! `execute`, [`Row::get`], [`OptionalExtension::optional`], [`params!`] —
+//! and this module runs it on either server:
+//!
+//! - placeholders are written `?1`, `?2`…; PostgreSQL gets `$1`, `$2`…
+//!   (rewritten once per statement and kept with the prepared statement);
+//! - row locks are written as PostgreSQL has them (`FOR UPDATE SKIP
+//!   LOCKED`); SQLite, whose write transactions are taken whole
+//!   (`BEGIN IMMEDIATE`) and so never meet a row another writer holds,
+//!   reads the same statement without them;
+//! - values cross as [`Value`]s (integer, real, text, bytes, null) and are
+//!   converted to and from whatever type the server declares for the
+//!   column or parameter, so `INTEGER` in SQLite and `BIGINT` in PostgreSQL
+//!   read alike, and a Rust `bool` is stored as 0 or 1 in both.
+//!
+//! What is left to write portably: `ON CONFLICT … DO NOTHING / DO UPDATE`
+//! rather than `INSERT OR IGNORE / OR REPLACE`, `RETURNING` rather than
+//! `last_insert_rowid()`, an alias on every subquery in `FROM`, no
+//! booleans tested bare, no SQLite-only functions (`json_*`, `instr`,
+//! `randomblob`). The migrations (`schema`) say what differs in the tables.
+//!
+//! Transactions: [`Connection::transaction`] begins one (`BEGIN
+//! IMMEDIATE` in SQLite: writers queue; `SERIALIZABLE` in PostgreSQL: each
+//! write transaction sees the store as if it were alone, and one that
+//! could not is refused with a serialization failure, which
+//! [`Error::is_transient`] names, so the work is done again later).
+//! [`Transaction`] dereferences to [`Connection`], so every store function
+//! taking `&Connection` takes a transaction too.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::fmt;
+use std::time::Duration;
+
+/// Which server a connection talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
+/// An error of the database.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("{}", postgres_words(.0))]
+    Postgres(#[from] postgres::Error),
+    /// A query that must return a row returned none.
+    #[error("no row found")]
+    NotFound,
+    /// A PostgreSQL transaction that an error (one its work passed over)
+    /// had already ended: nothing of it was kept. `code` is that error's
+    /// SQLSTATE.
+    #[error("the transaction was ended by an earlier error ({code}): nothing of it was kept")]
+    Aborted { code: String },
+    /// A column whose value is not of the type asked for.
+    #[error("column {column}: wanted {wanted}, found {found}")]
+    Type {
+        column: usize,
+        wanted: &'static str,
+        found: &'static str,
+    },
+}
+
+/// PostgreSQL's own words, with its detail and hint when it gives them.
+fn postgres_words(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => {
+            let mut s = format!("{} ({})", db.message(), db.code().code());
+            if let Some(d) = db.detail() {
+                s.push_str(&format!("; {d}"));
+            }
+            if let Some(h) = db.hint() {
+                s.push_str(&format!("; {h}"));
+            }
+            s
+        }
+        None => e.to_string(),
+    }
+}
+
+impl Error {
+    /// Is this a fault of the moment (the database busy or locked, a
+    /// conflict with another worker, the server gone) rather than of the
+    /// work? Such work is left to be done again on the next run.
+    pub fn is_transient(&self) -> bool {
+        use rusqlite::ErrorCode;
+        match self {
+            Error::Sqlite(e) => matches!(
+                e.sqlite_error_code(),
+                Some(
+                    ErrorCode::DatabaseBusy
+                        | ErrorCode::DatabaseLocked
+                        | ErrorCode::SystemIoFailure
+                        | ErrorCode::DiskFull
+                        | ErrorCode::CannotOpen
+                        | ErrorCode::ReadOnly
+                        | ErrorCode::OutOfMemory
+                )
+            ),
+            Error::Postgres(e) => e.code().is_none_or(|code| transient_code(code.code())),
+            Error::Aborted { code } => transient_code(code),
+            Error::NotFound | Error::Type { .. } => false,
+        }
+    }
+}
+
+/// A SQLSTATE of the moment: class 40, a serialization failure or a
+/// deadlock; 53, out of resources; 57, the server shutting down; 08, the
+/// connection; 55P03, a lock not available. (An error without one is the
+/// connection itself failing: of the moment too.)
+fn transient_code(c: &str) -> bool {
+    c.starts_with("40")
+        || c.starts_with("53")
+        || c.starts_with("57")
+        || c.starts_with("08")
+        || c == "55P03"
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// One value in a row or a parameter.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Integer(i64),
+    Real(f64),
+    Text(String),
+    Blob(Vec<u8>),
+}
+
+impl Value {
+    fn kind(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Integer(_) => "an integer",
+            Value::Real(_) => "a real number",
+            Value::Text(_) => "text",
+            Value::Blob(_) => "bytes",
+        }
+    }
+}
+
+/// A Rust value that can be a parameter.
+pub trait ToValue {
+    fn to_value(&self) -> Value;
+}
+
+impl<T: ToValue + ?Sized> ToValue for &T {
+    fn to_value(&self) -> Value {
+        (**self).to_value()
+    }
+}
+
+impl<T: ToValue> ToValue for Option<T> {
+    fn to_value(&self) -> Value {
+        self.as_ref().map_or(Value::Null, ToValue::to_value)
+    }
+}
+
+macro_rules! integer_values {
+    ($($t:ty),*) => {$(
+        impl ToValue for $t {
+            fn to_value(&self) -> Value {
+                Value::Integer(i64::from(*self))
+            }
+        }
+        impl FromValue for $t {
+            fn from_value(v: &Value, column: usize) -> Result<Self> {
+                match v {
+                    Value::Integer(i) => <$t>::try_from(*i).map_err(|_| Error::Type {
+                        column,
+                        wanted: stringify!($t),
+                        found: "an integer out of its range",
+                    }),
+                    other => Err(Error::Type { column, wanted: stringify!($t), found: other.kind() }),
+                }
+            }
+        }
+    )*};
+}
+integer_values!(i32, u32, i16, u16, u8);
+
+impl ToValue for i64 {
+    fn to_value(&self) -> Value {
+        Value::Integer(*self)
+    }
+}
+
+impl FromValue for i64 {
+    fn from_value(v: &Value, column: usize) -> Result<Self> {
+        match v {
+            Value::Integer(i) => Ok(*i),
+            other => Err(Error::Type {
+                column,
+                wanted: "i64",
+                found: other.kind(),
+            }),
+        }
+    }
+}
+
+impl ToValue for usize {
+    fn to_value(&self) -> Value {
+        Value::Integer(i64::try_from(*self).unwrap_or(i64::MAX))
+    }
+}
+
+impl ToValue for bool {
+    fn to_value(&self) -> Value {
+        Value::Integer(i64::from(*self))
+    }
+}
+
+impl ToValue for f64 {
+    fn to_value(&self) -> Value {
+        Value::Real(*self)
+    }
+}
+
+impl ToValue for str {
+    fn to_value(&self) -> Value {
+        Value::Text(self.to_string())
+    }
+}
+
+impl ToValue for String {
+    fn to_value(&self) -> Value {
+        Value::Text(self.clone())
+    }
+}
+
+impl ToValue for [u8] {
+    fn to_value(&self) -> Value {
+        Value::Blob(self.to_vec())
+    }
+}
+
+impl ToValue for Vec<u8> {
+    fn to_value(&self) -> Value {
+        Value::Blob(self.clone())
+    }
+}
+
+impl ToValue for Value {
+    fn to_value(&self) -> Value {
+        self.clone()
+    }
+}
+
+/// A statement's parameters: `params![a, b]`, `[a]`, `[]`.
+pub trait Params {
+    fn values(self) -> Vec<Value>;
+}
+
+impl Params for Vec<Value> {
+    fn values(self) -> Vec<Value> {
+        self
+    }
+}
+
+impl Params for [&dyn ToValue; 0] {
+    fn values(self) -> Vec<Value> {
+        Vec::new()
+    }
+}
+
+macro_rules! array_params {
+    ($($n:literal),*) => {$(
+        impl<T: ToValue> Params for [T; $n] {
+            fn values(self) -> Vec<Value> {
+                self.iter().map(ToValue::to_value).collect()
+            }
+        }
+    )*};
+}
+array_params!(1, 2, 3, 4, 5, 6, 7, 8);
+
+/// Parameters of mixed types, in order: `params![id, name, now]`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! store_params {
+    ($($x:expr),* $(,)?) => {
+        ::std::vec![$($crate::store::db::ToValue::to_value(&$x)),*]
+    };
+}
+pub use crate::store_params as params;
+
+/// A Rust value a column can be read as.
+pub trait FromValue: Sized {
+    fn from_value(v: &Value, column: usize) -> Result<Self>;
+}
+
+impl<T: FromValue> FromValue for Option<T> {
+    fn from_value(v: &Value, column: usize) -> Result<Self> {
+        match v {
+            Value::Null => Ok(None),
+            other => T::from_value(other, column).map(Some),
+        }
+    }
+}
+
+impl FromValue for bool {
+    fn from_value(v: &Value, column: usize) -> Result<Self> {
+        i64::from_value(v, column).map(|i| i != 0)
+    }
+}
+
+impl FromValue for f64 {
+    fn from_value(v: &Value, column: usize) -> Result<Self> {
+        match v {
+            Value::Real(r) => Ok(*r),
+            Value::Integer(i) => Ok(*i as f64),
+            other => Err(Error::Type {
+                column,
+                wanted: "a real number",
+                found: other.kind(),
+            }),
+        }
+    }
+}
+
+impl FromValue for String {
+    fn from_value(v: &Value, column: usize) -> Result<Self> {
+        match v {
+            Value::Text(s) => Ok(s.clone()),
+            other => Err(Error::Type {
+                column,
+                wanted: "text",
+                found: other.kind(),
+            }),
+        }
+    }
+}
+
+impl FromValue for Vec<u8> {
+    fn from_value(v: &Value, column: usize) -> Result<Self> {
+        match v {
+            Value::Blob(b) => Ok(b.clone()),
+            // SQLite keeps what was written: text written into a BLOB
+            // column reads back as text.
+            Value::Text(s) => Ok(s.as_bytes().to_vec()),
+            other => Err(Error::Type {
+                column,
+                wanted: "bytes",
+                found: other.kind(),
+            }),
+        }
+    }
+}
+
+impl FromValue for Value {
+    fn from_value(v: &Value, _column: usize) -> Result<Self> {
+        Ok(v.clone())
+    }
+}
+
+/// A column's position in a row.
+pub trait RowIndex {
+    fn index(self) -> usize;
+}
+
+impl RowIndex for usize {
+    fn index(self) -> usize {
+        self
+    }
+}
+
+/// One row of a result, read in full.
+#[derive(Debug, Clone)]
+pub struct Row {
+    values: Vec<Value>,
+}
+
+impl Row {
+    /// Column `i` as a `T`.
+    ///
+    /// # Errors
+    /// When there is no such column or its value is not a `T`.
+    pub fn get<I: RowIndex, T: FromValue>(&self, i: I) -> Result<T> {
+        let i = i.index();
+        let v = self.values.get(i).ok_or(Error::Type {
+            column: i,
+            wanted: "a column",
+            found: "none (the row is shorter)",
+        })?;
+        T::from_value(v, i)
+    }
+}
+
+/// `query_row(..).optional()`: no row is `None`, not an error.
+pub trait OptionalExtension<T> {
+    /// # Errors
+    /// Every error but [`Error::NotFound`].
+    fn optional(self) -> Result<Option<T>>;
+}
+
+impl<T> OptionalExtension<T> for Result<T> {
+    fn optional(self) -> Result<Option<T>> {
+        match self {
+            Ok(v) => Ok(Some(v)),
+            Err(Error::NotFound) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+enum Inner {
+    Sqlite(rusqlite::Connection),
+    Postgres {
+        client: Box<postgres::Client>,
+        /// Prepared statements by their text as written (`?1`).
+        prepared: HashMap<String, postgres::Statement>,
+    },
+}
+
+/// A connection to the store's database, SQLite or PostgreSQL.
+pub struct Connection {
+    inner: RefCell<Inner>,
+    dialect: Dialect,
+    /// PostgreSQL: the SQLSTATE of an error that has ended the open
+    /// transaction (until a `ROLLBACK TO` a savepoint takes it back). Its
+    /// `COMMIT` would roll back without a word; [`Transaction::commit`]
+    /// says so instead.
+    aborted: RefCell<Option<String>>,
+}
+
+impl fmt::Debug for Connection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Connection({:?})", self.dialect)
+    }
+}
+
+/// A statement to run, once or many times.
+pub struct Statement<'c> {
+    conn: &'c Connection,
+    sql: String,
+}
+
+impl Statement<'_> {
+    /// # Errors
+    /// On database errors.
+    pub fn execute(&mut self, p: impl Params) -> Result<usize> {
+        self.conn.run(&self.sql, p.values())
+    }
+
+    /// The first row, read by `f`; [`Error::NotFound`] when there is none.
+    ///
+    /// # Errors
+    /// On database errors, no row, or an error of `f`.
+    pub fn query_row<T>(&mut self, p: impl Params, f: impl FnOnce(&Row) -> Result<T>) -> Result<T> {
+        let rows = self.conn.rows(&self.sql, p.values())?;
+        rows.first().map_or(Err(Error::NotFound), f)
+    }
+
+    /// Every row, read by `f`, in the order the query gives them.
+    ///
+    /// # Errors
+    /// On database errors (an error of `f` is in its row's item).
+    pub fn query_map<T>(
+        &mut self,
+        p: impl Params,
+        mut f: impl FnMut(&Row) -> Result<T>,
+    ) -> Result<std::vec::IntoIter<Result<T>>> {
+        let rows = self.conn.rows(&self.sql, p.values())?;
+        Ok(rows.iter().map(&mut f).collect::<Vec<_>>().into_iter())
+    }
+}
+
+/// Where a store lives: a PostgreSQL URL (`postgres://` or
+/// `postgresql://`) or anything else, a SQLite file.
+pub fn is_postgres_url(location: &str) -> bool {
+    location.starts_with("postgres://") || location.starts_with("postgresql://")
+}
+
+/// A PostgreSQL URL with any password masked, for messages and logs.
+pub fn redact(location: &str) -> String {
+    if !is_postgres_url(location) {
+        return location.to_string();
+    }
+    let (scheme, rest) = location.split_once("://").unwrap_or(("", location));
+    let (auth, host) = match rest.split_once('@') {
+        Some((a, h)) => (Some(a), h),
+        None => (None, rest),
+    };
+    match auth {
+        Some(a) => match a.split_once(':') {
+            Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+            None => format!("{scheme}://{a}@{host}"),
+        },
+        None => location.to_string(),
+    }
+}
+
+impl Connection {
+    /// Open (creating if needed) the SQLite file at `path`.
+    ///
+    /// # Errors
+    /// When it cannot be opened.
+    pub fn open_sqlite(path: &std::path::Path) -> Result<Connection> {
+        Ok(Self::sqlite(rusqlite::Connection::open(path)?))
+    }
+
+    /// A private in-memory SQLite database.
+    ///
+    /// # Errors
+    /// When SQLite cannot make one.
+    pub fn open_in_memory() -> Result<Connection> {
+        Ok(Self::sqlite(rusqlite::Connection::open_in_memory()?))
+    }
+
+    fn sqlite(c: rusqlite::Connection) -> Connection {
+        Connection {
+            inner: RefCell::new(Inner::Sqlite(c)),
+            dialect: Dialect::Sqlite,
+            aborted: RefCell::new(None),
+        }
+    }
+
+    /// Connect to the PostgreSQL server at `url`.
+    ///
+    /// # Errors
+    /// When the URL is not valid or the server cannot be reached.
+    pub fn open_postgres(url: &str) -> Result<Connection> {
+        let mut config: postgres::Config = url.parse()?;
+        config.connect_timeout(Duration::from_secs(30));
+        let client = config.connect(postgres::NoTls)?;
+        Ok(Connection {
+            inner: RefCell::new(Inner::Postgres {
+                client: Box::new(client),
+                prepared: HashMap::new(),
+            }),
+            dialect: Dialect::Postgres,
+            aborted: RefCell::new(None),
+        })
+    }
+
+    /// Which server this is.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Run `f` on SQLite's own connection, for what only SQLite has
+    /// (pragmas); `None` on PostgreSQL.
+    pub(crate) fn with_sqlite<T>(
+        &self,
+        f: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<T>,
+    ) -> Option<Result<T>> {
+        match &*self.inner.borrow() {
+            Inner::Sqlite(c) => Some(f(c).map_err(Error::from)),
+            Inner::Postgres { .. } => None,
+        }
+    }
+
+    /// Run statements with no parameters and no result (DDL, savepoints).
+    ///
+    /// # Errors
+    /// On database errors.
+    pub fn execute_batch(&self, sql: &str) -> Result<()> {
+        let done = match &mut *self.inner.borrow_mut() {
+            Inner::Sqlite(c) => Ok(c.execute_batch(sql)?),
+            Inner::Postgres { client, .. } => client.batch_execute(sql).map_err(Error::from),
+        };
+        if done.is_ok() && sql.starts_with("ROLLBACK") {
+            // Back to a savepoint, or out: the error is taken back.
+            self.aborted.replace(None);
+        }
+        self.noted(done)
+    }
+
+    /// `done`, an error of which, on PostgreSQL, is noted as ending the
+    /// open transaction (the first one only).
+    fn noted<T>(&self, done: Result<T>) -> Result<T> {
+        if let Err(Error::Postgres(e)) = &done {
+            let mut aborted = self.aborted.borrow_mut();
+            if aborted.is_none() {
+                *aborted = Some(e.code().map_or("08000", |c| c.code()).to_string());
+            }
+        }
+        done
+    }
+
+    /// Run one statement; returns the rows it changed.
+    ///
+    /// # Errors
+    /// On database errors.
+    pub fn execute(&self, sql: &str, p: impl Params) -> Result<usize> {
+        self.run(sql, p.values())
+    }
+
+    /// The first row of a query, read by `f`.
+    ///
+    /// # Errors
+    /// On database errors, no row ([`Error::NotFound`]) or an error of `f`.
+    pub fn query_row<T>(
+        &self,
+        sql: &str,
+        p: impl Params,
+        f: impl FnOnce(&Row) -> Result<T>,
+    ) -> Result<T> {
+        let rows = self.rows(sql, p.values())?;
+        rows.first().map_or(Err(Error::NotFound), f)
+    }
+
+    /// A statement, prepared once per connection and kept.
+    ///
+    /// # Errors
+    /// None now: a statement that does not prepare fails when run.
+    pub fn prepare_cached(&self, sql: &str) -> Result<Statement<'_>> {
+        Ok(Statement {
+            conn: self,
+            sql: sql.to_string(),
+        })
+    }
+
+    /// A statement (the same as [`Connection::prepare_cached`]: every
+    /// statement is kept).
+    ///
+    /// # Errors
+    /// None now: a statement that does not prepare fails when run.
+    pub fn prepare(&self, sql: &str) -> Result<Statement<'_>> {
+        self.prepare_cached(sql)
+    }
+
+    /// Begin a write transaction (see the module's notes); it is rolled
+    /// back unless committed.
+    ///
+    /// # Errors
+    /// On database errors (in SQLite, the lock not had within the busy
+    /// timeout).
+    pub fn transaction(&self) -> Result<Transaction<'_>> {
+        self.begin(match self.dialect {
+            Dialect::Sqlite => "BEGIN IMMEDIATE",
+            Dialect::Postgres => "BEGIN ISOLATION LEVEL SERIALIZABLE",
+        })
+    }
+
+    /// Begin a write transaction whose work is guarded by the row locks it
+    /// takes (`FOR UPDATE SKIP LOCKED`, leases) rather than by
+    /// serializability: `READ COMMITTED` in PostgreSQL, so it is never
+    /// refused for another worker's reads; the same as
+    /// [`Connection::transaction`] in SQLite.
+    ///
+    /// # Errors
+    /// On database errors.
+    pub fn transaction_locking(&self) -> Result<Transaction<'_>> {
+        self.begin(match self.dialect {
+            Dialect::Sqlite => "BEGIN IMMEDIATE",
+            Dialect::Postgres => "BEGIN ISOLATION LEVEL READ COMMITTED",
+        })
+    }
+
+    fn begin(&self, sql: &str) -> Result<Transaction<'_>> {
+        self.aborted.replace(None);
+        self.execute_batch(sql)?;
+        Ok(Transaction {
+            conn: self,
+            open: Cell::new(true),
+        })
+    }
+
+    fn run(&self, sql: &str, values: Vec<Value>) -> Result<usize> {
+        let done = self.run_unnoted(sql, values);
+        self.noted(done)
+    }
+
+    fn run_unnoted(&self, sql: &str, values: Vec<Value>) -> Result<usize> {
+        match &mut *self.inner.borrow_mut() {
+            Inner::Sqlite(c) => {
+                let mut st = c.prepare_cached(&sqlite_text(sql))?;
+                Ok(st.execute(rusqlite::params_from_iter(values.iter()))?)
+            }
+            Inner::Postgres { client, prepared } => {
+                let st = pg_prepared(client, prepared, sql)?;
+                let refs = pg_params(&values);
+                let n = client.execute(&st, &refs)?;
+                Ok(usize::try_from(n).unwrap_or(usize::MAX))
+            }
+        }
+    }
+
+    fn rows(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Row>> {
+        let done = self.rows_unnoted(sql, values);
+        self.noted(done)
+    }
+
+    fn rows_unnoted(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Row>> {
+        match &mut *self.inner.borrow_mut() {
+            Inner::Sqlite(c) => {
+                let mut st = c.prepare_cached(&sqlite_text(sql))?;
+                let n = st.column_count();
+                let mut rows = st.query(rusqlite::params_from_iter(values.iter()))?;
+                let mut out = Vec::new();
+                while let Some(r) = rows.next()? {
+                    let values = (0..n)
+                        .map(|i| r.get_ref(i).map(Value::from))
+                        .collect::<rusqlite::Result<Vec<_>>>()?;
+                    out.push(Row { values });
+                }
+                Ok(out)
+            }
+            Inner::Postgres { client, prepared } => {
+                let st = pg_prepared(client, prepared, sql)?;
+                let refs = pg_params(&values);
+                let rows = client.query(&st, &refs)?;
+                rows.iter()
+                    .map(|r| {
+                        let values = (0..r.len())
+                            .map(|i| r.try_get::<_, Value>(i))
+                            .collect::<std::result::Result<Vec<_>, _>>()?;
+                        Ok(Row { values })
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+/// A write transaction: a [`Connection`] (it dereferences to one) whose
+/// work is kept only by [`Transaction::commit`].
+pub struct Transaction<'c> {
+    conn: &'c Connection,
+    open: Cell<bool>,
+}
+
+impl Transaction<'_> {
+    /// Keep what the transaction wrote.
+    ///
+    /// # Errors
+    /// When the commit fails (in PostgreSQL, a serialization failure): then
+    /// nothing of it is kept.
+    pub fn commit(self) -> Result<()> {
+        self.open.set(false);
+        if let Some(code) = self.conn.aborted.replace(None) {
+            self.conn.execute_batch("ROLLBACK")?;
+            return Err(Error::Aborted { code });
+        }
+        let done = self.conn.execute_batch("COMMIT");
+        if done.is_err() {
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
+        done
+    }
+}
+
+impl Drop for Transaction<'_> {
+    fn drop(&mut self) {
+        if self.open.get() {
+            // Nothing to do if it fails: the connection's next BEGIN would
+            // report the trouble.
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
+    }
+}
+
+impl std::ops::Deref for Transaction<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        self.conn
+    }
+}
+
+/// The statement as SQLite reads it: without PostgreSQL's row locks.
+fn sqlite_text(sql: &str) -> std::borrow::Cow<'_, str> {
+    if sql.contains(" FOR UPDATE") {
+        std::borrow::Cow::Owned(
+            sql.replace(" FOR UPDATE SKIP LOCKED", "")
+                .replace(" FOR UPDATE", ""),
+        )
+    } else {
+        std::borrow::Cow::Borrowed(sql)
+    }
+}
+
+/// The statement as PostgreSQL reads it: `?N` placeholders as `$N` (a bare
+/// `?` takes the next number), nothing changed inside quotes.
+pub fn postgres_text(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len() + 8);
+    let mut chars = sql.chars().peekable();
+    let mut quote: Option<char> = None;
+    let mut next = 1;
+    while let Some(c) = chars.next() {
+        match quote {
+            Some(q) => {
+                out.push(c);
+                if c == q {
+                    quote = None;
+                }
+            }
+            None if c == '\'' || c == '"' => {
+                quote = Some(c);
+                out.push(c);
+            }
+            None if c == '?' => {
+                let mut digits = String::new();
+                while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                    digits.push(*d);
+                    chars.next();
+                }
+                if digits.is_empty() {
+                    digits = next.to_string();
+                }
+                next = digits.parse::<usize>().unwrap_or(next) + 1;
+                out.push('$');
+                out.push_str(&digits);
+            }
+            None => out.push(c),
+        }
+    }
+    out
+}
+
+fn pg_prepared(
+    client: &mut postgres::Client,
+    prepared: &mut HashMap<String, postgres::Statement>,
+    sql: &str,
+) -> Result<postgres::Statement> {
+    if let Some(st) = prepared.get(sql) {
+        return Ok(st.clone());
+    }
+    let st = client.prepare(&postgres_text(sql))?;
+    prepared.insert(sql.to_string(), st.clone());
+    Ok(st)
+}
+
+fn pg_params(values: &[Value]) -> Vec<&(dyn postgres::types::ToSql + Sync)> {
+    values
+        .iter()
+        .map(|v| v as &(dyn postgres::types::ToSql + Sync))
+        .collect()
+}
+
+impl From<rusqlite::types::ValueRef<'_>> for Value {
+    fn from(v: rusqlite::types::ValueRef<'_>) -> Value {
+        use rusqlite::types::ValueRef;
+        match v {
+            ValueRef::Null => Value::Null,
+            ValueRef::Integer(i) => Value::Integer(i),
+            ValueRef::Real(r) => Value::Real(r),
+            ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+            ValueRef::Blob(b) => Value::Blob(b.to_vec()),
+        }
+    }
+}
+
+impl rusqlite::ToSql for Value {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        use rusqlite::types::{ToSqlOutput, ValueRef};
+        Ok(ToSqlOutput::Borrowed(match self {
+            Value::Null => ValueRef::Null,
+            Value::Integer(i) => ValueRef::Integer(*i),
+            Value::Real(r) => ValueRef::Real(*r),
+            Value::Text(s) => ValueRef::Text(s.as_bytes()),
+            Value::Blob(b) => ValueRef::Blob(b),
+        }))
+    }
+}
+
+type BoxError = Box<dyn std::error::Error + Sync + Send>;
+
+impl postgres::types::ToSql for Value {
+    fn to_sql(
+        &self,
+        ty: &postgres::types::Type,
+        out: &mut bytes::BytesMut,
+    ) -> std::result::Result<postgres::types::IsNull, BoxError> {
+        use postgres::types::{IsNull, Type};
+        let wrong = || -> BoxError {
+            format!("a parameter of type {ty} cannot take {}", self.kind()).into()
+        };
+        match self {
+            Value::Null => Ok(IsNull::Yes),
+            Value::Integer(i) => match *ty {
+                Type::INT8 => i.to_sql(ty, out),
+                Type::INT4 => i32::try_from(*i)?.to_sql(ty, out),
+                Type::INT2 => i16::try_from(*i)?.to_sql(ty, out),
+                Type::BOOL => (*i != 0).to_sql(ty, out),
+                Type::FLOAT8 => (*i as f64).to_sql(ty, out),
+                Type::TEXT | Type::VARCHAR | Type::UNKNOWN => i.to_string().to_sql(ty, out),
+                _ => Err(wrong()),
+            },
+            Value::Real(r) => match *ty {
+                Type::FLOAT8 => r.to_sql(ty, out),
+                Type::FLOAT4 => (*r as f32).to_sql(ty, out),
+                Type::TEXT | Type::VARCHAR | Type::UNKNOWN => r.to_string().to_sql(ty, out),
+                _ => Err(wrong()),
+            },
+            Value::Text(s) => match *ty {
+                Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::UNKNOWN => {
+                    s.as_str().to_sql(ty, out)
+                }
+                Type::BYTEA => s.as_bytes().to_sql(ty, out),
+                Type::INT8 => s
+                    .trim()
+                    .parse::<i64>()
+                    .map_err(|_| wrong())?
+                    .to_sql(ty, out),
+                Type::INT4 => s
+                    .trim()
+                    .parse::<i32>()
+                    .map_err(|_| wrong())?
+                    .to_sql(ty, out),
+                _ => Err(wrong()),
+            },
+            Value::Blob(b) => match *ty {
+                Type::BYTEA => b.as_slice().to_sql(ty, out),
+                _ => Err(wrong()),
+            },
+        }
+    }
+
+    fn accepts(_: &postgres::types::Type) -> bool {
+        true
+    }
+
+    postgres::types::to_sql_checked!();
+}
+
+impl<'a> postgres::types::FromSql<'a> for Value {
+    fn from_sql(ty: &postgres::types::Type, raw: &'a [u8]) -> std::result::Result<Value, BoxError> {
+        use postgres::types::Type;
+        Ok(match *ty {
+            Type::INT8 => Value::Integer(i64::from_sql(ty, raw)?),
+            Type::INT4 => Value::Integer(i64::from(i32::from_sql(ty, raw)?)),
+            Type::INT2 => Value::Integer(i64::from(i16::from_sql(ty, raw)?)),
+            Type::BOOL => Value::Integer(i64::from(bool::from_sql(ty, raw)?)),
+            Type::FLOAT8 => Value::Real(f64::from_sql(ty, raw)?),
+            Type::FLOAT4 => Value::Real(f64::from(f32::from_sql(ty, raw)?)),
+            Type::BYTEA => Value::Blob(raw.to_vec()),
+            _ => Value::Text(String::from_sql(&Type::TEXT, raw)?),
+        })
+    }
+
+    fn from_sql_null(_: &postgres::types::Type) -> std::result::Result<Value, BoxError> {
+        Ok(Value::Null)
+    }
+
+    fn accepts(ty: &postgres::types::Type) -> bool {
+        use postgres::types::Type;
+        !matches!(*ty, Type::NUMERIC)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_numbered_for_postgres_outside_quotes() {
+        assert_eq!(
+            postgres_text("SELECT a FROM t WHERE b = ?2 AND c = '?1' AND d = ?1"),
+            "SELECT a FROM t WHERE b = $2 AND c = '?1' AND d = $1"
+        );
+        assert_eq!(
+            postgres_text("VALUES (?, ?, ?5, ?)"),
+            "VALUES ($1, $2, $5, $6)"
+        );
+    }
+
+    #[test]
+    fn sqlite_reads_row_locks_as_nothing() {
+        assert_eq!(
+            sqlite_text("SELECT id FROM m WHERE s = 'new' LIMIT 1 FOR UPDATE SKIP LOCKED"),
+            "SELECT id FROM m WHERE s = 'new' LIMIT 1"
+        );
+        assert_eq!(sqlite_text("SELECT 1 FOR UPDATE"), "SELECT 1");
+    }
+
+    /// SQLite-only SQL in a store module would fail on PostgreSQL only:
+    /// none is written (the migrations say per dialect what differs).
+    #[test]
+    fn the_store_writes_no_sqlite_only_sql() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/store");
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+            .filter(|p| !p.ends_with("schema.rs") && !p.ends_with("db.rs"))
+            .collect();
+        files.sort();
+        assert!(files.len() >= 10, "{files:?}");
+        let sqlite_only = [
+            "INSERT OR ",
+            "REPLACE INTO",
+            "last_insert_rowid",
+            "json_",
+            "instr(",
+            "randomblob",
+            "ifnull(",
+            "IFNULL(",
+            "group_concat",
+            "GROUP_CONCAT",
+        ];
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for word in sqlite_only {
+                assert!(
+                    !text.contains(word),
+                    "{}: {word} is SQLite's alone (store::db says what to write)",
+                    file.display()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn passwords_in_urls_are_masked() {
+        assert_eq!(
+            redact("postgres://umpire:s3cret@db.club.example:5432/umpire"),
+            "postgres://umpire:***@db.club.example:5432/umpire"
+        );
+        assert_eq!(
+            redact("postgresql://umpire@127.0.0.1/umpire"),
+            "postgresql://umpire@127.0.0.1/umpire"
+        );
+        assert_eq!(redact("umpire.sqlite"), "umpire.sqlite");
+    }
+}

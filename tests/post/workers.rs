@@ -1,0 +1,284 @@
+//! Several workers on one store (issue 24): each a post office of its own
+//! (its own connection), all handling, ticking and sending at once, as
+//! `umpire run` processes on several machines would. Nothing may be lost,
+//! nothing handled twice, no round played twice, no mail sent twice.
+//!
+//! The issue's size on PostgreSQL: 3 workers, 2,000 order messages (100
+//! games, 2 sides, 10 rounds; each round's mail stored at once, then the
+//! workers let loose on it). The SQLite variant runs 2 workers on a file.
+
+use crate::common;
+use chrono::{DateTime, Utc};
+use common::*;
+use std::collections::BTreeMap;
+use std::path::Path;
+use umpire::config::Config;
+use umpire::post::{gamefile::GameFile, PostOffice};
+
+/// Game `id` on the river-crossing scenario, deadlines far ahead (only
+/// complete rounds are played) and enough turns that no battle ends.
+fn create_games(po: &mut PostOffice, dir: &Path, games: usize) {
+    let text = std::fs::read_to_string(game_file(dir))
+        .unwrap()
+        .replace("2026-12-03 20:00", "2099-01-01 00:00")
+        .replace("turn_hours = 48", "turn_hours = 48\nmax_turns = 100");
+    for g in 0..games {
+        let path = dir.join(format!("g{g}.toml"));
+        std::fs::write(
+            &path,
+            text.replace("id = \"ford\"", &format!("id = \"g{g}\"")),
+        )
+        .unwrap();
+        po.create_game(&GameFile::load(&path).unwrap(), t0())
+            .unwrap();
+    }
+}
+
+/// Round `round`'s orders of every side of every game.
+fn orders(games: usize, round: usize) -> Vec<Vec<u8>> {
+    (0..games)
+        .flat_map(|g| {
+            [
+                mail(
+                    CONAN,
+                    &format!("g{g}r{round}a@aquilonia.example"),
+                    &format!("GAME g{g} SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 hold\nEND\n"),
+                ),
+                mail(
+                    TARASCUS,
+                    &format!("g{g}r{round}n@nemedia.example"),
+                    &format!("GAME g{g} SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 hold\nEND\n"),
+                ),
+            ]
+        })
+        .collect()
+}
+
+/// What one worker did.
+#[derive(Default, Debug)]
+struct Done {
+    handled: usize,
+    sent: usize,
+}
+
+/// One worker: handle, tick and send until no message is left `new` and
+/// every game has played `rounds` rounds.
+fn worker(config: Config, games: usize, rounds: usize, now: DateTime<Utc>) -> Done {
+    let mut po = PostOffice::open(config).unwrap();
+    let mut done = Done::default();
+    let want = (games * rounds) as i64;
+    for _ in 0..10_000 {
+        done.handled += po.process_pending(now).unwrap();
+        done.sent += po.send(now).unwrap().sent;
+        let left = po.store().count("messages", "state = 'new'").unwrap();
+        let played = po
+            .store()
+            .count("rounds", "adjudicated_at IS NOT NULL")
+            .unwrap();
+        if left == 0 && played == want {
+            done.sent += po.send(now).unwrap().sent;
+            return done;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("a worker gave up: messages still new or rounds unplayed after 10,000 passes");
+}
+
+/// `workers` workers on the store `config` names, `games` games, `rounds`
+/// rounds of orders: every message handled once, every round played once,
+/// every mail sent once.
+fn run(config: Config, dir: &Path, workers: usize, games: usize, rounds: usize) {
+    let mut po = PostOffice::open(config.clone()).unwrap();
+    create_games(&mut po, dir, games);
+    let now = t0();
+    let mut handled = 0;
+    let mut sent = 0;
+    let started = std::time::Instant::now();
+    for round in 1..=rounds {
+        for raw in orders(games, round) {
+            assert!(po.store_message(&raw, "test", None, now).unwrap().fresh);
+        }
+        let done: Vec<Done> = std::thread::scope(|s| {
+            let all: Vec<_> = (0..workers)
+                .map(|_| {
+                    let config = config.clone();
+                    s.spawn(move || worker(config, games, round, now))
+                })
+                .collect();
+            all.into_iter().map(|w| w.join().unwrap()).collect()
+        });
+        eprintln!("round {round}: {done:?}");
+        handled += done.iter().map(|d| d.handled).sum::<usize>();
+        sent += done.iter().map(|d| d.sent).sum::<usize>();
+    }
+    let messages = (games * 2 * rounds) as i64;
+    eprintln!(
+        "{workers} workers, {messages} messages, {} rounds: {:.1} s",
+        games * rounds,
+        started.elapsed().as_secs_f64()
+    );
+    let doctor = po.doctor().unwrap();
+    let store = po.store();
+    let count = |table: &str, condition: &str| store.count(table, condition).unwrap();
+    assert_eq!(count("messages", "state = 'failed'"), 0, "{doctor}");
+    assert_eq!(
+        handled as i64, messages,
+        "each message handled by one worker, once"
+    );
+    assert_eq!(count("messages", "1 = 1"), messages);
+    assert_eq!(
+        count("messages", "state = 'done'"),
+        messages,
+        "none lost, none failed"
+    );
+    assert_eq!(
+        count("submissions", "1 = 1"),
+        messages,
+        "one submission a message"
+    );
+    assert_eq!(
+        count("outbox", "kind = 'confirmation'"),
+        messages,
+        "one confirmation a message"
+    );
+    assert_eq!(
+        count("rounds", "adjudicated_at IS NOT NULL"),
+        (games * rounds) as i64
+    );
+    // Every round played once: one "adjudicated" line a round in each
+    // game's log, and every game at the round after the last.
+    let mut plays: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for (g, text) in store
+        .conn()
+        .prepare("SELECT game_id, text FROM log WHERE text LIKE '% adjudicated' ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+    {
+        *plays.entry((g, text)).or_default() += 1;
+    }
+    assert_eq!(plays.len(), games * rounds, "{plays:?}");
+    assert!(
+        plays.values().all(|&n| n == 1),
+        "a round played twice: {plays:?}"
+    );
+    assert_eq!(
+        count("games", &format!("round = {}", rounds + 1)),
+        games as i64
+    );
+    // Every mail sent once: the workers' deliveries are the outbox's rows
+    // (a row delivered twice would count twice), all of them sent.
+    assert_eq!(count("outbox", "sent_at IS NULL"), 0);
+    assert_eq!(
+        sent as i64,
+        count("outbox", "1 = 1"),
+        "each mail delivered once"
+    );
+}
+
+fn config_for(dir: &Path, database: &str) -> Config {
+    let mut c = config(dir);
+    c.database = database.into();
+    c
+}
+
+#[test]
+#[ignore = "needs a PostgreSQL server: run scripts/test (it starts one and sets UMPIRE_TEST_POSTGRES)"]
+fn three_workers_on_one_postgres_lose_nothing_and_double_nothing() {
+    let url = umpire::store::testing::fresh_postgres()
+        .expect("UMPIRE_TEST_POSTGRES names no server: scripts/test starts one");
+    let dir = tempfile::tempdir().unwrap();
+    run(config_for(dir.path(), &url), dir.path(), 3, 100, 10);
+}
+
+#[test]
+fn two_workers_on_one_sqlite_file_lose_nothing_and_double_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("umpire.sqlite");
+    run(
+        config_for(dir.path(), &file.to_string_lossy()),
+        dir.path(),
+        2,
+        10,
+        3,
+    );
+}
+
+/// `umpire ingest` killed with -9 at random moments, again and again, on
+/// a PostgreSQL store, then `umpire send` the same: a message whose
+/// handling was under way when its worker died is `new` again (the server
+/// ended the transaction that held it), so every message is handled once
+/// and every mail sent once.
+#[test]
+#[ignore = "needs a PostgreSQL server: run scripts/test (it starts one and sets UMPIRE_TEST_POSTGRES)"]
+fn workers_killed_with_9_on_postgres_lose_nothing() {
+    use rand::SeedableRng;
+    let url = umpire::store::testing::fresh_postgres()
+        .expect("UMPIRE_TEST_POSTGRES names no server: scripts/test starts one");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("umpire.toml"),
+        format!("database = \"{url}\"\naddress = \"{UMPIRE}\"\n[spool]\noutbox = \"outbox\"\ninbox = \"inbox\"\n"),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(game_file(d))
+        .unwrap()
+        .replace("2026-12-03 20:00", "2099-01-01 00:00")
+        .replace("turn_hours = 48", "turn_hours = 48\nmax_turns = 100");
+    std::fs::write(d.join("game.toml"), text).unwrap();
+    assert!(umpire_in(d)
+        .args(["game", "new"])
+        .arg(d.join("game.toml"))
+        .status()
+        .unwrap()
+        .success());
+    std::fs::create_dir_all(d.join("inbox/new")).unwrap();
+    let n = 60;
+    for (i, raw) in orders(1, 0).iter().cycle().take(n).enumerate() {
+        // Each its own message: a Message-ID of its own.
+        let raw = String::from_utf8_lossy(raw).replace("g0r0", &format!("k{i}-"));
+        let raw = raw.replace("GAME g0 ", "GAME ford ");
+        std::fs::write(d.join(format!("inbox/new/{i:05}.m")), raw).unwrap();
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(24);
+    let inbox = d.join("inbox");
+    let kills = killed_repeatedly(
+        d,
+        &["ingest", "--maildir", inbox.to_str().unwrap()],
+        &mut rng,
+        5,
+    );
+    let sends = killed_repeatedly(d, &["send"], &mut rng, 5);
+    eprintln!("ingest killed {kills} times, send killed {sends} times");
+    let store = umpire::store::Store::open(Path::new(&url)).unwrap();
+    let count = |table: &str, condition: &str| store.count(table, condition).unwrap();
+    assert_eq!(
+        count("messages", "1 = 1"),
+        n as i64,
+        "every message stored once"
+    );
+    assert_eq!(
+        count("messages", "state = 'done'"),
+        n as i64,
+        "every one handled"
+    );
+    assert_eq!(count("submissions", "1 = 1"), n as i64, "none twice");
+    assert_eq!(count("outbox", "kind = 'confirmation'"), n as i64);
+    let played = count("rounds", "adjudicated_at IS NOT NULL");
+    assert!(played >= 1);
+    assert_eq!(count("outbox", "kind = 'report'"), played * 3);
+    assert_eq!(count("outbox", "sent_at IS NULL"), 0, "everything sent");
+    let files = std::fs::read_dir(d.join("outbox"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "eml")
+        })
+        .count() as i64;
+    assert_eq!(files, count("outbox", "1 = 1"), "one spool file a mail");
+}
