@@ -11,7 +11,7 @@
 //! - [`resolve_now`]: play the map turn and mail every power its report.
 
 use crate::config::Config;
-use crate::games::hyborian::campaign::game::{Campaign, CampaignFile};
+use crate::games::hyborian::campaign::game::{BattleMode, Campaign, CampaignFile};
 use crate::games::hyborian::campaign::map::World;
 use crate::games::hyborian::campaign::orders::{self, Command, Letter, Line, Order, Role};
 use crate::games::hyborian::campaign::report;
@@ -685,8 +685,10 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
                     .unwrap_or_default();
                 let r = EnteredResult {
                     battle: *battle,
-                    winner,
+                    winner: Some(winner),
                     losses,
+                    figures: BTreeMap::new(),
+                    by: BattleMode::Secretary,
                 };
                 let entered = serde_json::to_string(&r).map_err(corrupt)?;
                 campaigns::record_result(desk.tx, &c.id, *battle, &entered)?;
@@ -694,6 +696,7 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
                     "battle {battle}: result recorded ({said}); it takes effect when the week is resolved"
                 ));
             }
+            Command::Choose { battle, by } => lines.push(choose(desk, &c.id, *battle, *by)?),
             Command::Resolve => {
                 play = true;
                 lines.push(format!("{} will be resolved now", c.date()));
@@ -732,11 +735,55 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
     )))
 }
 
+/// The secretary's `battle N by mail|engine|secretary`: how a waiting
+/// battle is fought (ruling CA-18). By mail, its battle game is created at
+/// once and the welcomes queued; by the engine, it is fought when the week
+/// is resolved.
+fn choose(
+    desk: &Desk<'_, '_>,
+    id: &str,
+    battle: u32,
+    by: BattleMode,
+) -> Result<String, PostError> {
+    let Some(stored) = load(desk.tx, id)? else {
+        return Err(PostError::NoGame(id.to_string()));
+    };
+    let mut c = stored.campaign;
+    if let Err(why) = c.choose(battle, by) {
+        return Ok(format!("battle {battle} by {}: NOT DONE: {why}", by.word()));
+    }
+    campaigns::set_state(desk.tx, id, &serde_json::to_string(&c).map_err(corrupt)?)?;
+    Ok(match by {
+        BattleMode::Secretary => {
+            format!("battle {battle} waits for your result (battle {battle} won by … losses …)")
+        }
+        BattleMode::Engine => {
+            format!("battle {battle} will be fought by the engine when the week is resolved")
+        }
+        BattleMode::Mail => {
+            let made = crate::post::campaign_games::start_games(desk.tx, desk.config, id, desk.now)?;
+            match made.into_iter().find(|(b, _)| *b == battle) {
+                Some((_, Ok(game))) => format!(
+                    "battle {battle} is played by mail as game {game}: both players have their welcome, and you moderate it; its result comes back to the campaign when it ends"
+                ),
+                Some((_, Err(why))) => format!(
+                    "battle {battle} by mail: NOT DONE: no battle game could be made ({why}); it waits for your result"
+                ),
+                None => format!("battle {battle} is played by mail already"),
+            }
+        }
+    })
+}
+
 /// The secretary's commands, for HELP.
 const SECRETARY_GUIDE: &str = "\
 The secretary's commands (after CAMPAIGN <campaign> SECRETARY PASSWORD <password>):
   battle <n> won by <power> losses <army> <points>, <army> <points>
                   the result of a battle fought face to face (points lost)
+  battle <n> by mail|engine|secretary
+                  how a waiting battle is fought: a battle game by mail
+                  between the two powers' players, the engine at the next
+                  resolution, or face to face with your result
   status          every power's orders, battles awaiting results, treasuries
   resolve         play the week now with the orders in
   help            this list";
@@ -767,12 +814,13 @@ fn status(tx: &Transaction<'_>, c: &Campaign) -> Result<String, PostError> {
     }
     for b in &c.pending {
         out.push_str(&format!(
-            "Battle {} at {} awaits its result: armies {}{}\n",
+            "Battle {} at {} awaits its result: armies {}; {}{}\n",
             b.id,
             b.province,
             b.all_armies().join(", "),
+            report::how_fought(c, b),
             b.why.as_ref().map_or(String::new(), |w| format!(
-                " (the engine could not fight it: {w})"
+                " (the table could not be set: {w})"
             ))
         ));
     }
@@ -825,6 +873,12 @@ pub fn resolve_now(
     };
     campaigns::insert_turn(tx, &c.id, &played_turn, now)?;
     campaigns::set_state(tx, &c.id, &after)?;
+    // Battles by mail start at once: their welcomes go with the reports.
+    crate::post::campaign_games::start_games(tx, config, &c.id, now)?;
+    let r = resolve::Resolved {
+        campaign: load(tx, &c.id)?.map_or(r.campaign, |s| s.campaign),
+        events: r.events,
+    };
     let played = c.date();
     let due = open_week(tx, config, &r.campaign, now)?;
     for (power, address) in &campaigns::players(tx, &c.id)? {

@@ -16,6 +16,7 @@ mod absence;
 mod archive;
 pub mod bundle;
 pub mod campaign;
+mod campaign_games;
 pub mod desk;
 mod dkim;
 mod game;

@@ -10,6 +10,7 @@
 //! on the next run) or fully handled.
 
 pub mod absences;
+pub mod campaign_battles;
 pub mod campaigns;
 pub mod deferred;
 pub mod games;

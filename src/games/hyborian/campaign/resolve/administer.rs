@@ -283,7 +283,12 @@ impl Turn<'_> {
             .c
             .armies
             .values()
-            .find(|a| a.owner == power && a.province == place && a.points() + cost <= max)
+            .find(|a| {
+                a.owner == power
+                    && a.province == place
+                    && a.points() + cost <= max
+                    && self.c.battle_of(&a.id).is_none()
+            })
             .map(|a| a.id.clone());
         let id = match there {
             Some(id) => id,

@@ -78,6 +78,12 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
                 let Some(other) = c.find_army(into).filter(|o| o.commander() == power) else {
                     return Err(not_yours(c, power, into));
                 };
+                if let Some(b) = c.battle_of(&other.id) {
+                    return Err(format!(
+                        "army {} awaits the result of battle {}; nothing joins it until then",
+                        other.id, b.id
+                    ));
+                }
                 if other.id == army.id || other.owner != army.owner {
                     return Err(format!(
                         "army {} can only merge into another army of its own power",
