@@ -739,12 +739,7 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
 /// battle is fought (ruling CA-18). By mail, its battle game is created at
 /// once and the welcomes queued; by the engine, it is fought when the week
 /// is resolved.
-fn choose(
-    desk: &Desk<'_, '_>,
-    id: &str,
-    battle: u32,
-    by: BattleMode,
-) -> Result<String, PostError> {
+fn choose(desk: &Desk<'_, '_>, id: &str, battle: u32, by: BattleMode) -> Result<String, PostError> {
     let Some(stored) = load(desk.tx, id)? else {
         return Err(PostError::NoGame(id.to_string()));
     };
@@ -761,7 +756,8 @@ fn choose(
             format!("battle {battle} will be fought by the engine when the week is resolved")
         }
         BattleMode::Mail => {
-            let made = crate::post::campaign_games::start_games(desk.tx, desk.config, id, desk.now)?;
+            let made =
+                crate::post::campaign_games::start_games(desk.tx, desk.config, id, desk.now)?;
             match made.into_iter().find(|(b, _)| *b == battle) {
                 Some((_, Ok(game))) => format!(
                     "battle {battle} is played by mail as game {game}: both players have their welcome, and you moderate it; its result comes back to the campaign when it ends"

@@ -29,6 +29,9 @@ fn corrupt(e: impl std::fmt::Display) -> PostError {
     PostError::Corrupt(e.to_string())
 }
 
+/// A battle sent to mail: its number, and its game's id or why none was made.
+pub(crate) type Started = (u32, Result<String, String>);
+
 /// Create the battle game of every battle of campaign `id` that waits to
 /// be played by mail and has none yet. Returns, by battle, the game made
 /// or why none could be (the battle then waits for the secretary).
@@ -40,7 +43,7 @@ pub(crate) fn start_games(
     config: &Config,
     id: &str,
     now: DateTime<Utc>,
-) -> Result<Vec<(u32, Result<String, String>)>, PostError> {
+) -> Result<Vec<Started>, PostError> {
     let Some(row) = campaigns::load(tx, id)? else {
         return Ok(Vec::new());
     };
@@ -189,15 +192,7 @@ pub(crate) fn game_stopped(
         .scenario
         .as_ref()
         .and_then(|sc| scenario::assess(sc, &end, false).winner);
-    give_back(
-        tx,
-        config,
-        game,
-        &end,
-        won,
-        "its moderator ended it",
-        now,
-    )
+    give_back(tx, config, game, &end, won, "its moderator ended it", now)
 }
 
 fn give_back(

@@ -52,7 +52,7 @@ address = "{OPHIR}"
 password = "disc"
 [[power.army]]
 province = "ianthe"
-points = 300
+points = 500
 "#
     )
 }
@@ -161,18 +161,23 @@ fn a_battle_by_mail_is_played_in_its_own_game_and_comes_back_to_the_campaign() {
         .unwrap();
     let mut club = Club { po, n: 0 };
     let start = state(&club.po);
+    // A unit as a report lists it: "24 Regular Foot (Heavy)".
     let units_of = |army: &str| -> Vec<String> {
         start.armies[army]
             .contents
             .units
             .iter()
-            .map(|u| u.designation.clone())
+            .map(|u| format!("{} {}", u.figures, u.designation))
             .collect()
     };
+    // What the two armies hold that Ophir's own army does not.
+    let ophirs = units_of("ophir-1");
     let secret_units: Vec<String> = units_of("aquilonia-1")
         .into_iter()
         .chain(units_of("nemedia-1"))
+        .filter(|u| !ophirs.contains(u))
         .collect();
+    assert!(!secret_units.is_empty());
 
     // Week 1: Aquilonia marches into the Nemedian Marches; the armies meet.
     club.orders(
@@ -257,9 +262,10 @@ fn a_battle_by_mail_is_played_in_its_own_game_and_comes_back_to_the_campaign() {
     assert_eq!(results, 1, "the game's result went back to the campaign");
     let all = mails(&club.po);
     assert!(
-        all.iter().any(|(_, to, subject, body)| to.contains(SECRETARY)
-            && subject.contains("battle 1 is over")
-            && body.contains("Neither side broke")),
+        all.iter()
+            .any(|(_, to, subject, body)| to.contains(SECRETARY)
+                && subject.contains("battle 1 is over")
+                && body.contains("Neither side broke")),
         "the secretary is told"
     );
 
@@ -280,6 +286,12 @@ fn a_battle_by_mail_is_played_in_its_own_game_and_comes_back_to_the_campaign() {
     let r = report_of(&mails(&club.po), AQUILONIA);
     assert!(r.contains("played by mail"), "{r}");
 
+    // The check below has teeth: a party's report lists its units so.
+    assert!(
+        r.lines()
+            .any(|l| secret_units.contains(&l.trim().to_string())),
+        "{r}"
+    );
     // Fog: Ophir, who saw none of it, read nothing of the battle: no mail
     // of the game, no unit of either army, not even the game's name.
     for (_, to, subject, body) in mails(&club.po) {
@@ -289,7 +301,10 @@ fn a_battle_by_mail_is_played_in_its_own_game_and_comes_back_to_the_campaign() {
         assert!(!subject.contains("dragon-b1"), "{subject}");
         assert!(!body.contains("dragon-b1"), "{body}");
         for u in &secret_units {
-            assert!(!body.contains(u.as_str()), "Ophir reads {u}: {body}");
+            assert!(
+                !body.lines().any(|l| l.trim() == u.as_str()),
+                "Ophir reads {u}: {body}"
+            );
         }
     }
 }
@@ -323,7 +338,10 @@ fn the_secretary_sends_a_waiting_battle_to_mail_and_ends_its_game() {
         reply.contains("there is no battle 7 awaiting a result; battles waiting: 1"),
         "{reply}"
     );
-    assert!(reply.contains("played by mail as game dragon-b1"), "{reply}");
+    assert!(
+        reply.contains("played by mail as game dragon-b1"),
+        "{reply}"
+    );
     assert_eq!(club.game_status("dragon-b1").as_deref(), Some("active"));
     // Once by mail, the battle stays with its game.
     club.send(

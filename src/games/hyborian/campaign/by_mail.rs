@@ -206,11 +206,19 @@ points = 400
         );
         assert_eq!(loaded.table.width, f64::from(b.table_feet) * 12.0);
         let sc = loaded.scenario.as_ref().unwrap();
-        assert!(sc.briefing.contains("Battle 1 of the campaign"), "{}", sc.briefing);
+        assert!(
+            sc.briefing.contains("Battle 1 of the campaign"),
+            "{}",
+            sc.briefing
+        );
         // Nothing happened: nothing lost, no winner.
         let same = result(&c, b, &loaded.table, &loaded.table, None);
         assert_eq!(same.winner, None);
-        assert!(same.figures.values().flat_map(|u| u.values()).all(|n| *n == 0));
+        assert!(same
+            .figures
+            .values()
+            .flat_map(|u| u.values())
+            .all(|n| *n == 0));
         // A unit of Nemedia gone from the table counts whole, in its army.
         let mut end = loaded.table.clone();
         let gone = end.units_of("nemedia").next().unwrap().id.clone();
@@ -238,7 +246,10 @@ points = 400
             crate::games::hyborian::campaign::resolve::MapEvent::Battle { by, winner: Some(w), .. }
                 if by == "mail" && w == "aquilonia"
         )));
-        assert_ne!(next.campaign.armies["nemedia-1"].province, "nemedian-marches");
+        assert_ne!(
+            next.campaign.armies["nemedia-1"].province,
+            "nemedian-marches"
+        );
     }
 
     #[test]
@@ -257,7 +268,10 @@ points = 400
         )
         .unwrap();
         assert_eq!(next.campaign.pending.len(), 1, "still waiting");
-        assert_eq!(next.campaign.armies["nemedia-1"].province, "nemedian-marches");
+        assert_eq!(
+            next.campaign.armies["nemedia-1"].province,
+            "nemedian-marches"
+        );
         assert!(next.events.iter().any(|e| matches!(
             e,
             crate::games::hyborian::campaign::resolve::MapEvent::Refused { why, .. }

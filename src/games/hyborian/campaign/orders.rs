@@ -356,7 +356,11 @@ fn command(p: pest::iterators::Pair<'_, Rule>) -> Command {
         Rule::choose => {
             let mut inner = p.into_inner();
             let battle = inner.next().map_or(0, |x| num(x.as_str()));
-            let by = match inner.next().map(|m| m.as_str().to_ascii_lowercase()).as_deref() {
+            let by = match inner
+                .next()
+                .map(|m| m.as_str().to_ascii_lowercase())
+                .as_deref()
+            {
                 Some("mail") => BattleMode::Mail,
                 Some("engine") => BattleMode::Engine,
                 _ => BattleMode::Secretary,

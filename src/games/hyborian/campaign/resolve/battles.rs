@@ -62,9 +62,11 @@ impl Turn<'_> {
                 .partition(|b| b.by == BattleMode::Engine);
         self.c.pending = waiting;
         for b in engine {
-            let sides = b
-                .sides()
-                .map(|s| s.iter().filter_map(|a| self.c.armies.get(a).cloned()).collect());
+            let sides = b.sides().map(|s| {
+                s.iter()
+                    .filter_map(|a| self.c.armies.get(a).cloned())
+                    .collect()
+            });
             let card = CardOrNumber::Number(b.card).card();
             self.fight(
                 Field {

@@ -11,12 +11,7 @@ impl Turn<'_> {
     pub(super) fn march(&mut self) -> BTreeSet<String> {
         let mut arrived = BTreeSet::new();
         // An army in a battle waiting for its result stands (ruling CA-18).
-        let frozen: BTreeSet<String> = self
-            .c
-            .pending
-            .iter()
-            .flat_map(|b| b.all_armies())
-            .collect();
+        let frozen: BTreeSet<String> = self.c.pending.iter().flat_map(|b| b.all_armies()).collect();
         for a in self
             .c
             .armies
