@@ -702,6 +702,8 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
                 lines.push(format!("{} will be resolved now", c.date()));
             }
             Command::Status => lines.push(status(desk.tx, c)?),
+            Command::Digest => lines.push(report::digest(c, &world()?, &on_file(desk.tx, c)?)),
+            Command::Cancel { power, line } => lines.push(cancel(desk, c, power, *line)?),
             Command::Help => lines.push(SECRETARY_GUIDE.to_string()),
         }
     }
@@ -733,6 +735,76 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
         "secretary: {}",
         letter.commands.len()
     )))
+}
+
+/// Each power's orders on file for the week being ordered (`None`: it
+/// sent none), by power.
+fn on_file(tx: &Transaction<'_>, c: &Campaign) -> Result<report::OnFile, PostError> {
+    let mut out: report::OnFile = campaigns::players(tx, &c.id)?
+        .into_iter()
+        .map(|(p, _)| (p, None))
+        .collect();
+    for (p, json) in campaigns::latest_orders(tx, &c.id, c.turn + 1)? {
+        out.insert(p, Some(serde_json::from_str(&json).map_err(corrupt)?));
+    }
+    Ok(out)
+}
+
+/// The secretary's `cancel POWER N`: the power's orders on file again
+/// without its N-th line (as the digest numbers them), kept as the power's
+/// latest orders; the power is told. A later message of the power's
+/// replaces them as always.
+fn cancel(desk: &Desk<'_, '_>, c: &Campaign, power: &str, n: u32) -> Result<String, PostError> {
+    let written = format!("cancel {power} {n}");
+    let Some(PowerRow { power, address, .. }) = campaigns::power(desk.tx, &c.id, power)? else {
+        let powers: Vec<String> = campaigns::players(desk.tx, &c.id)?
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect();
+        return Ok(format!(
+            "{written}: NOT DONE: there is no power '{power}'; the powers are {}",
+            powers.join(", ")
+        ));
+    };
+    let turn = c.turn + 1;
+    let latest = campaigns::latest_orders(desk.tx, &c.id, turn)?;
+    let Some((_, json)) = latest.iter().find(|(p, _)| *p == power) else {
+        return Ok(format!(
+            "{written}: NOT DONE: {power} has sent no orders for {}",
+            c.date()
+        ));
+    };
+    let mut lines: Vec<Line<Order>> = serde_json::from_str(json).map_err(corrupt)?;
+    let Some(i) = (n as usize).checked_sub(1).filter(|i| *i < lines.len()) else {
+        return Ok(format!(
+            "{written}: NOT DONE: {power} has {} on file; write a number the digest shows",
+            crate::report::plural(lines.len() as u32, "order", "orders")
+        ));
+    };
+    let gone = lines.remove(i);
+    let kept = OrdersRow {
+        turn,
+        power: &power,
+        message: desk.row,
+        text: &format!("(the secretary cancelled: {})", gone.text),
+        orders: &serde_json::to_string(&lines).map_err(corrupt)?,
+    };
+    campaigns::insert_orders(desk.tx, &c.id, &kept, desk.now)?;
+    desk.reply(
+        Some(&c.id),
+        Kind::Notice,
+        &[address],
+        format!(
+            "The secretary of {} cancelled your order \"{}\" for {}. Your other orders stand; a new message for this week replaces them all as usual.\n",
+            c.title,
+            gone.text,
+            c.date()
+        ),
+    )?;
+    Ok(format!(
+        "{written}: done: {power}'s order \"{}\" is cancelled, and {power} is told",
+        gone.text
+    ))
 }
 
 /// The secretary's `battle N by mail|engine|secretary`: how a waiting
@@ -780,6 +852,9 @@ The secretary's commands (after CAMPAIGN <campaign> SECRETARY PASSWORD <password
                   how a waiting battle is fought: a battle game by mail
                   between the two powers' players, the engine at the next
                   resolution, or face to face with your result
+  digest          every power's orders of the week, numbered and checked
+  cancel <power> <n>
+                  drop a power's n-th order of the week (the digest's number)
   status          every power's orders, battles awaiting results, treasuries
   resolve         play the week now with the orders in
   help            this list";
@@ -848,6 +923,7 @@ pub fn resolve_now(
     for (p, json) in campaigns::latest_orders(tx, &c.id, turn)? {
         orders.insert(p, serde_json::from_str(&json).map_err(corrupt)?);
     }
+    let digest = report::digest(&c, &world, &on_file(tx, &c)?);
     let results: Vec<EnteredResult> = campaigns::take_results(tx, &c.id)?
         .iter()
         .map(|j| serde_json::from_str(j).map_err(corrupt))
@@ -900,7 +976,7 @@ pub fn resolve_now(
         &stored.secretary_address,
         &played,
         &r.events,
-        &due,
+        &format!("{due}{digest}\n"),
         now,
     )?;
     crate::post::audit(

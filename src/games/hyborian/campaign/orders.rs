@@ -15,7 +15,7 @@
 //! ```
 //! The secretary writes `battle 3 won by aquilonia losses aquilonia-1 120,
 //! nemedia-1 300` (points lost), `battle 3 by mail|engine|secretary`,
-//! `resolve` or `status`.
+//! `digest`, `cancel koth 2`, `resolve` or `status`.
 //!
 //! [`read`] returns a [`Letter`]: the header, the orders and commands each
 //! with its line, and every line not understood with the parser's words.
@@ -100,6 +100,12 @@ pub enum Command {
     /// "battle 3 by mail" (or `engine`, `secretary`): how a waiting battle
     /// is fought (ruling CA-18).
     Choose { battle: u32, by: BattleMode },
+    /// "digest" (or "orders"): every power's orders of the week, checked,
+    /// in one mail.
+    Digest,
+    /// "cancel koth 2": drop a power's second order of the week, as the
+    /// digest numbers them (a correction before the week is resolved).
+    Cancel { power: String, line: u32 },
     /// "resolve": play the map turn now.
     Resolve,
     /// "status".
@@ -189,13 +195,17 @@ pub fn read(text: &str) -> Letter {
                 match item.as_rule() {
                     Rule::end => break,
                     Rule::header => letter.header = Some(header(item)),
-                    Rule::result | Rule::choose | Rule::resolve | Rule::status | Rule::help => {
-                        letter.commands.push(Line {
-                            number,
-                            text,
-                            item: command(item),
-                        })
-                    }
+                    Rule::result
+                    | Rule::choose
+                    | Rule::digest
+                    | Rule::cancel
+                    | Rule::resolve
+                    | Rule::status
+                    | Rule::help => letter.commands.push(Line {
+                        number,
+                        text,
+                        item: command(item),
+                    }),
                     _ => letter.orders.push(Line {
                         number,
                         text,
@@ -247,7 +257,9 @@ fn describe(r: Rule) -> &'static str {
         Rule::result => "battle <n> won by <power> losses <army> <points>, <army> <points>",
         Rule::choose => "battle <n> by mail|engine|secretary",
         Rule::mode => "mail, engine or secretary",
+        Rule::cancel => "cancel <power> <order number>",
         Rule::resolve
+        | Rule::digest
         | Rule::status
         | Rule::help
         | Rule::end
@@ -367,6 +379,14 @@ fn command(p: pest::iterators::Pair<'_, Rule>) -> Command {
             };
             Command::Choose { battle, by }
         }
+        Rule::digest => Command::Digest,
+        Rule::cancel => {
+            let t = texts(p);
+            Command::Cancel {
+                power: t[0].clone(),
+                line: num(&t[1]),
+            }
+        }
         Rule::resolve => Command::Resolve,
         Rule::help => Command::Help,
         _ => Command::Status,
@@ -444,7 +464,7 @@ mod tests {
 
     #[test]
     fn secretary_commands() {
-        let l = read("CAMPAIGN hyboria SECRETARY PASSWORD scroll\nbattle 3 won by nemedia losses aquilonia-1 120, nemedia-1 40\nBattle 4 by Mail\nresolve\n");
+        let l = read("CAMPAIGN hyboria SECRETARY PASSWORD scroll\nbattle 3 won by nemedia losses aquilonia-1 120, nemedia-1 40\nBattle 4 by Mail\ndigest\ncancel koth 2\nresolve\n");
         assert_eq!(l.header.unwrap().role, Role::Secretary);
         assert_eq!(
             l.commands
@@ -460,6 +480,11 @@ mod tests {
                 Command::Choose {
                     battle: 4,
                     by: BattleMode::Mail
+                },
+                Command::Digest,
+                Command::Cancel {
+                    power: "koth".into(),
+                    line: 2
                 },
                 Command::Resolve
             ]

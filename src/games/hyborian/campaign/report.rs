@@ -8,9 +8,10 @@
 use super::fog::{sees, view, View};
 use super::game::{BattleMode, Campaign, PendingBattle, Stance};
 use super::map::World;
+use super::orders::{Line, Order};
 use super::resolve::MapEvent;
 use minijinja::{context, Environment};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 const TEMPLATE: &str = include_str!("../../../../templates/campaign/report.txt");
@@ -123,6 +124,41 @@ pub fn how_fought(c: &Campaign, b: &PendingBattle) -> String {
         BattleMode::Engine => "by the engine when the week is resolved".into(),
         BattleMode::Secretary => "awaiting the secretary's result".into(),
     }
+}
+
+/// Each power's orders on file for a week, by power (`None`: none sent).
+pub type OnFile = BTreeMap<String, Option<Vec<Line<Order>>>>;
+
+/// The secretary's digest of a week's orders: each power's orders on file
+/// (`None`: it sent none), numbered as `cancel POWER N` reads them, each
+/// judged as the week will judge it.
+pub fn digest(c: &Campaign, world: &World, on_file: &OnFile) -> String {
+    let judged = super::resolve::as_ordered(c, world);
+    let mut out = format!("ORDERS OF THE WEEK: {} ({})\n", c.date(), c.title);
+    for (power, lines) in on_file {
+        match lines {
+            None => {
+                let _ = writeln!(
+                    out,
+                    "{power}: none sent (its armies stand; marches under way go on)"
+                );
+            }
+            Some(l) if l.is_empty() => {
+                let _ = writeln!(out, "{power}: stands (no orders)");
+            }
+            Some(l) => {
+                let _ = writeln!(out, "{power}:");
+                for (i, line) in l.iter().enumerate() {
+                    let _ = writeln!(out, "  {}. {}", i + 1, line.text);
+                    if let Err(why) = super::resolve::check(&judged, world, power, &line.item) {
+                        let _ = writeln!(out, "     REFUSED: {why}");
+                    }
+                }
+            }
+        }
+    }
+    out.push_str("To drop an order before the week is resolved: cancel <power> <number>\n");
+    out
 }
 
 /// The report text of `reader` after a map turn (`None`: the secretary's).
