@@ -337,8 +337,26 @@ impl Campaign {
     /// The capital a power raises units in, if it still holds it.
     pub fn capital_of(&self, world: &World, power: &str) -> Option<String> {
         let nation = self.powers.get(power)?.nation.as_ref()?;
-        let cap = &world.nation(nation)?.capital;
+        let cap = world.nation(nation)?.capital.as_ref()?;
         (self.holdings.get(cap)?.holder() == Some(power)).then(|| cap.clone())
+    }
+
+    /// Where a power raises units (§12 "new units are raised in the
+    /// capital"): its capital while it holds it; a nation without a capital
+    /// (Brythunia) raises in the province of its own land it holds that
+    /// carries the most points (then the first by name), ruling CA-20.
+    pub fn raising_place(&self, world: &World, power: &str) -> Option<String> {
+        let nation = self.powers.get(power)?.nation.as_ref()?;
+        if world.nation(nation)?.capital.is_some() {
+            return self.capital_of(world, power);
+        }
+        world
+            .provinces
+            .values()
+            .filter(|p| p.nation.as_ref() == Some(nation))
+            .filter(|p| self.holdings.get(&p.id).and_then(Holding::holder) == Some(power))
+            .max_by(|a, b| a.points.cmp(&b.points).then(b.id.cmp(&a.id)))
+            .map(|p| p.id.clone())
     }
 
     /// A new army id for `power`: "aquilonia-3".
@@ -754,6 +772,39 @@ points = 500
         assert_eq!(
             c.capital_of(&world, "aquilonia").as_deref(),
             Some("tarantia")
+        );
+    }
+
+    #[test]
+    fn brythunia_raises_in_its_richest_province_it_holds() {
+        let file = CampaignFile::load(
+            r#"
+id = "t"
+title = "T"
+[secretary]
+address = "s@x"
+password = "p"
+[[power]]
+id = "brythunia"
+nation = "brythunia"
+address = "b@x"
+password = "p"
+"#,
+        )
+        .unwrap();
+        let world = World::hyborea().unwrap();
+        let mut c = file.start(&world).unwrap();
+        assert_eq!(c.capital_of(&world, "brythunia"), None, "no capital");
+        assert_eq!(
+            c.raising_place(&world, "brythunia").as_deref(),
+            Some("pirogia")
+        );
+        c.holdings.get_mut("pirogia").unwrap().occupier = Some("nemedia".into());
+        let next = c.raising_place(&world, "brythunia").unwrap();
+        assert_ne!(next, "pirogia");
+        assert_eq!(
+            world.province(&next).unwrap().nation.as_deref(),
+            Some("brythunia")
         );
     }
 }

@@ -241,7 +241,8 @@ impl Turn<'_> {
         }
     }
 
-    /// A new unit in the capital: into the power's army there, or a new one.
+    /// A new unit in the capital (or where a nation without one raises,
+    /// ruling CA-20): into the power's army there, or a new one.
     pub(super) fn raise(
         &mut self,
         power: &str,
@@ -255,7 +256,7 @@ impl Turn<'_> {
             return;
         };
         let cost = figures * d.figure_cost();
-        let place = self.c.capital_of(self.world, power).or_else(|| {
+        let place = self.c.raising_place(self.world, power).or_else(|| {
             self.c
                 .armies
                 .values()
