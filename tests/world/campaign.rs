@@ -81,15 +81,21 @@ fn password(power: &str) -> &'static str {
 }
 
 fn state(po: &PostOffice) -> Campaign {
+    state_of(po, "hyboria")
+}
+
+/// A campaign's state as stored now.
+pub(crate) fn state_of(po: &PostOffice, id: &str) -> Campaign {
     let json = po
         .store()
-        .optional_string("SELECT state FROM campaigns WHERE id = 'hyboria'", [])
+        .optional_string("SELECT state FROM campaigns WHERE id = ?1", [id])
         .unwrap()
         .unwrap();
     serde_json::from_str(&json).unwrap()
 }
 
-fn events(po: &PostOffice) -> Vec<MapEvent> {
+/// Every event of every map turn played, in order.
+pub(crate) fn events(po: &PostOffice) -> Vec<MapEvent> {
     let mut st = po
         .store()
         .conn()
@@ -105,13 +111,15 @@ fn events(po: &PostOffice) -> Vec<MapEvent> {
         .collect()
 }
 
-struct Club {
-    po: PostOffice,
-    n: u32,
+/// The club's post office and a count of the mails sent to it.
+pub(crate) struct Club {
+    pub(crate) po: PostOffice,
+    pub(crate) n: u32,
 }
 
 impl Club {
-    fn send(&mut self, from: &str, body: &str) -> umpire::post::Disposition {
+    /// One mail in, a minute after the last.
+    pub(crate) fn send(&mut self, from: &str, body: &str) -> umpire::post::Disposition {
         self.n += 1;
         let m = mail(from, &format!("m{}@club.example", self.n), body);
         self.po

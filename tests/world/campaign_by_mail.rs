@@ -6,8 +6,8 @@
 //! result as an entered result would be — while an onlooker power learns
 //! nothing of the battle's contents or its game.
 
+use super::campaign::{events, state_of, Club};
 use crate::common;
-use chrono::Duration;
 use common::*;
 use umpire::games::hyborian::campaign::game::{BattleMode, Campaign, CampaignFile};
 use umpire::games::hyborian::campaign::resolve::MapEvent;
@@ -58,28 +58,7 @@ points = 500
 }
 
 fn state(po: &PostOffice) -> Campaign {
-    let json = po
-        .store()
-        .optional_string("SELECT state FROM campaigns WHERE id = 'dragon'", [])
-        .unwrap()
-        .unwrap();
-    serde_json::from_str(&json).unwrap()
-}
-
-fn events(po: &PostOffice) -> Vec<MapEvent> {
-    let mut st = po
-        .store()
-        .conn()
-        .prepare("SELECT events FROM campaign_turns ORDER BY turn")
-        .unwrap();
-    let rows: Vec<String> = st
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    rows.iter()
-        .flat_map(|j| serde_json::from_str::<Vec<MapEvent>>(j).unwrap())
-        .collect()
+    state_of(po, "dragon")
 }
 
 /// Every mail queued: (kind, recipients, subject, body text decoded).
@@ -97,19 +76,18 @@ fn mails(po: &PostOffice) -> Vec<(String, String, String, String)> {
         .collect()
 }
 
-struct Club {
-    po: PostOffice,
-    n: u32,
-}
-
 impl Club {
-    fn send(&mut self, from: &str, body: &str) -> umpire::post::Disposition {
-        self.n += 1;
-        let m = mail(from, &format!("m{}@club.example", self.n), body);
-        self.po
-            .accept(&m, "test", t0() + Duration::minutes(i64::from(self.n)))
-            .unwrap()
-            .unwrap()
+    /// Week 1: Aquilonia marches into the Nemedian Marches, where Nemedia's
+    /// army stands; Ophir shuts itself in Ianthe. All orders are in.
+    fn armies_meet(&mut self) {
+        self.orders(
+            "aquilonia",
+            AQUILONIA,
+            "lion",
+            "army aquilonia-1 move to Nemedian Marches",
+        );
+        self.orders("nemedia", NEMEDIA, "dragon", "");
+        self.orders("ophir", OPHIR, "disc", "army ophir-1 garrison");
     }
 
     fn orders(&mut self, power: &str, address: &str, password: &str, lines: &str) {
@@ -180,14 +158,7 @@ fn a_battle_by_mail_is_played_in_its_own_game_and_comes_back_to_the_campaign() {
     assert!(!secret_units.is_empty());
 
     // Week 1: Aquilonia marches into the Nemedian Marches; the armies meet.
-    club.orders(
-        "aquilonia",
-        AQUILONIA,
-        "lion",
-        "army aquilonia-1 move to Nemedian Marches",
-    );
-    club.orders("nemedia", NEMEDIA, "dragon", "");
-    club.orders("ophir", OPHIR, "disc", "army ophir-1 garrison");
+    club.armies_meet();
     let c = state(&club.po);
     assert_eq!(c.turn, 1, "all orders in: the week is resolved");
     let b = c.pending.first().expect("a battle waits");
@@ -316,14 +287,7 @@ fn the_secretary_sends_a_waiting_battle_to_mail_and_ends_its_game() {
     po.create_campaign(&CampaignFile::load(&setup("secretary")).unwrap(), t0())
         .unwrap();
     let mut club = Club { po, n: 0 };
-    club.orders(
-        "aquilonia",
-        AQUILONIA,
-        "lion",
-        "army aquilonia-1 move to Nemedian Marches",
-    );
-    club.orders("nemedia", NEMEDIA, "dragon", "");
-    club.orders("ophir", OPHIR, "disc", "");
+    club.armies_meet();
     assert_eq!(state(&club.po).pending[0].by, BattleMode::Secretary);
     assert_eq!(club.game_status("dragon-b1"), None);
 
