@@ -163,6 +163,11 @@ pub(crate) fn game_ended(
     last: &Json,
     now: DateTime<Utc>,
 ) -> Result<(), PostError> {
+    // Only a game that plays a campaign's battle is read (other rule sets'
+    // states are not Hyborean tables).
+    if campaign_battles::open_battle_of(tx, game.id())?.is_none() {
+        return Ok(());
+    }
     let won = match GameResult::of_report(rep) {
         Some(GameResult::Won { side }) => Some(side),
         _ => None,
