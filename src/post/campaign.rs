@@ -11,7 +11,7 @@
 //! - [`resolve_now`]: play the map turn and mail every power its report.
 
 use crate::config::Config;
-use crate::games::hyborian::campaign::game::{Campaign, CampaignFile};
+use crate::games::hyborian::campaign::game::{BattleMode, Campaign, CampaignFile};
 use crate::games::hyborian::campaign::map::World;
 use crate::games::hyborian::campaign::orders::{self, Command, Letter, Line, Order, Role};
 use crate::games::hyborian::campaign::report;
@@ -685,8 +685,10 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
                     .unwrap_or_default();
                 let r = EnteredResult {
                     battle: *battle,
-                    winner,
+                    winner: Some(winner),
                     losses,
+                    figures: BTreeMap::new(),
+                    by: BattleMode::Secretary,
                 };
                 let entered = serde_json::to_string(&r).map_err(corrupt)?;
                 campaigns::record_result(desk.tx, &c.id, *battle, &entered)?;
@@ -694,11 +696,14 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
                     "battle {battle}: result recorded ({said}); it takes effect when the week is resolved"
                 ));
             }
+            Command::Choose { battle, by } => lines.push(choose(desk, &c.id, *battle, *by)?),
             Command::Resolve => {
                 play = true;
                 lines.push(format!("{} will be resolved now", c.date()));
             }
             Command::Status => lines.push(status(desk.tx, c)?),
+            Command::Digest => lines.push(report::digest(c, &world()?, &on_file(desk.tx, c)?)),
+            Command::Cancel { power, line } => lines.push(cancel(desk, c, power, *line)?),
             Command::Help => lines.push(SECRETARY_GUIDE.to_string()),
         }
     }
@@ -732,11 +737,124 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
     )))
 }
 
+/// Each power's orders on file for the week being ordered (`None`: it
+/// sent none), by power.
+fn on_file(tx: &Transaction<'_>, c: &Campaign) -> Result<report::OnFile, PostError> {
+    let mut out: report::OnFile = campaigns::players(tx, &c.id)?
+        .into_iter()
+        .map(|(p, _)| (p, None))
+        .collect();
+    for (p, json) in campaigns::latest_orders(tx, &c.id, c.turn + 1)? {
+        out.insert(p, Some(serde_json::from_str(&json).map_err(corrupt)?));
+    }
+    Ok(out)
+}
+
+/// The secretary's `cancel POWER N`: the power's orders on file again
+/// without its N-th line (as the digest numbers them), kept as the power's
+/// latest orders; the power is told. A later message of the power's
+/// replaces them as always.
+fn cancel(desk: &Desk<'_, '_>, c: &Campaign, power: &str, n: u32) -> Result<String, PostError> {
+    let written = format!("cancel {power} {n}");
+    let Some(PowerRow { power, address, .. }) = campaigns::power(desk.tx, &c.id, power)? else {
+        let powers: Vec<String> = campaigns::players(desk.tx, &c.id)?
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect();
+        return Ok(format!(
+            "{written}: NOT DONE: there is no power '{power}'; the powers are {}",
+            powers.join(", ")
+        ));
+    };
+    let turn = c.turn + 1;
+    let latest = campaigns::latest_orders(desk.tx, &c.id, turn)?;
+    let Some((_, json)) = latest.iter().find(|(p, _)| *p == power) else {
+        return Ok(format!(
+            "{written}: NOT DONE: {power} has sent no orders for {}",
+            c.date()
+        ));
+    };
+    let mut lines: Vec<Line<Order>> = serde_json::from_str(json).map_err(corrupt)?;
+    let Some(i) = (n as usize).checked_sub(1).filter(|i| *i < lines.len()) else {
+        return Ok(format!(
+            "{written}: NOT DONE: {power} has {} on file; write a number the digest shows",
+            crate::report::plural(lines.len() as u32, "order", "orders")
+        ));
+    };
+    let gone = lines.remove(i);
+    let kept = OrdersRow {
+        turn,
+        power: &power,
+        message: desk.row,
+        text: &format!("(the secretary cancelled: {})", gone.text),
+        orders: &serde_json::to_string(&lines).map_err(corrupt)?,
+    };
+    campaigns::insert_orders(desk.tx, &c.id, &kept, desk.now)?;
+    desk.reply(
+        Some(&c.id),
+        Kind::Notice,
+        &[address],
+        format!(
+            "The secretary of {} cancelled your order \"{}\" for {}. Your other orders stand; a new message for this week replaces them all as usual.\n",
+            c.title,
+            gone.text,
+            c.date()
+        ),
+    )?;
+    Ok(format!(
+        "{written}: done: {power}'s order \"{}\" is cancelled, and {power} is told",
+        gone.text
+    ))
+}
+
+/// The secretary's `battle N by mail|engine|secretary`: how a waiting
+/// battle is fought (ruling CA-18). By mail, its battle game is created at
+/// once and the welcomes queued; by the engine, it is fought when the week
+/// is resolved.
+fn choose(desk: &Desk<'_, '_>, id: &str, battle: u32, by: BattleMode) -> Result<String, PostError> {
+    let Some(stored) = load(desk.tx, id)? else {
+        return Err(PostError::NoGame(id.to_string()));
+    };
+    let mut c = stored.campaign;
+    if let Err(why) = c.choose(battle, by) {
+        return Ok(format!("battle {battle} by {}: NOT DONE: {why}", by.word()));
+    }
+    campaigns::set_state(desk.tx, id, &serde_json::to_string(&c).map_err(corrupt)?)?;
+    Ok(match by {
+        BattleMode::Secretary => {
+            format!("battle {battle} waits for your result (battle {battle} won by … losses …)")
+        }
+        BattleMode::Engine => {
+            format!("battle {battle} will be fought by the engine when the week is resolved")
+        }
+        BattleMode::Mail => {
+            let made =
+                crate::post::campaign_games::start_games(desk.tx, desk.config, id, desk.now)?;
+            match made.into_iter().find(|(b, _)| *b == battle) {
+                Some((_, Ok(game))) => format!(
+                    "battle {battle} is played by mail as game {game}: both players have their welcome, and you moderate it; its result comes back to the campaign when it ends"
+                ),
+                Some((_, Err(why))) => format!(
+                    "battle {battle} by mail: NOT DONE: no battle game could be made ({why}); it waits for your result"
+                ),
+                None => format!("battle {battle} is played by mail already"),
+            }
+        }
+    })
+}
+
 /// The secretary's commands, for HELP.
 const SECRETARY_GUIDE: &str = "\
 The secretary's commands (after CAMPAIGN <campaign> SECRETARY PASSWORD <password>):
   battle <n> won by <power> losses <army> <points>, <army> <points>
                   the result of a battle fought face to face (points lost)
+  battle <n> by mail|engine|secretary
+                  how a waiting battle is fought: a battle game by mail
+                  between the two powers' players, the engine at the next
+                  resolution, or face to face with your result
+  digest          every power's orders of the week, numbered and checked
+  cancel <power> <n>
+                  drop a power's n-th order of the week (the digest's number)
   status          every power's orders, battles awaiting results, treasuries
   resolve         play the week now with the orders in
   help            this list";
@@ -767,12 +885,13 @@ fn status(tx: &Transaction<'_>, c: &Campaign) -> Result<String, PostError> {
     }
     for b in &c.pending {
         out.push_str(&format!(
-            "Battle {} at {} awaits its result: armies {}{}\n",
+            "Battle {} at {} awaits its result: armies {}; {}{}\n",
             b.id,
             b.province,
             b.all_armies().join(", "),
+            report::how_fought(c, b),
             b.why.as_ref().map_or(String::new(), |w| format!(
-                " (the engine could not fight it: {w})"
+                " (the table could not be set: {w})"
             ))
         ));
     }
@@ -804,6 +923,7 @@ pub fn resolve_now(
     for (p, json) in campaigns::latest_orders(tx, &c.id, turn)? {
         orders.insert(p, serde_json::from_str(&json).map_err(corrupt)?);
     }
+    let digest = report::digest(&c, &world, &on_file(tx, &c)?);
     let results: Vec<EnteredResult> = campaigns::take_results(tx, &c.id)?
         .iter()
         .map(|j| serde_json::from_str(j).map_err(corrupt))
@@ -825,6 +945,12 @@ pub fn resolve_now(
     };
     campaigns::insert_turn(tx, &c.id, &played_turn, now)?;
     campaigns::set_state(tx, &c.id, &after)?;
+    // Battles by mail start at once: their welcomes go with the reports.
+    crate::post::campaign_games::start_games(tx, config, &c.id, now)?;
+    let r = resolve::Resolved {
+        campaign: load(tx, &c.id)?.map_or(r.campaign, |s| s.campaign),
+        events: r.events,
+    };
     let played = c.date();
     let due = open_week(tx, config, &r.campaign, now)?;
     for (power, address) in &campaigns::players(tx, &c.id)? {
@@ -850,7 +976,7 @@ pub fn resolve_now(
         &stored.secretary_address,
         &played,
         &r.events,
-        &due,
+        &format!("{due}{digest}\n"),
         now,
     )?;
     crate::post::audit(

@@ -271,7 +271,7 @@ impl GameFile {
         Ok(file)
     }
 
-    fn check(&self) -> Result<(), GameFileError> {
+    pub(crate) fn check(&self) -> Result<(), GameFileError> {
         if self.id.is_empty()
             || self.id.len() > bounds::ID_LEN
             || !self

@@ -1716,6 +1716,8 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                 game.row.status = "ended".into();
                 // Mail held for a later round is read, and refused, now.
                 deferred::release(tx, game.id(), u32::MAX, ctx.now)?;
+                // A campaign's battle by mail: its result goes back (CA-18).
+                super::campaign_games::game_stopped(tx, ctx.config, &game, ctx.now)?;
                 announced.push(Change::Ended);
                 "game ended".into()
             }

@@ -277,7 +277,7 @@ pub fn create(po: &mut PostOffice, loaded: &Loaded, now: DateTime<Utc>) -> Resul
 
 /// The next round's first deadline: `hours` from now, on the hour, as a
 /// game file writes it in zone `tz`.
-fn first_deadline(now: DateTime<Utc>, hours: u32, tz: chrono_tz::Tz) -> String {
+pub(crate) fn first_deadline(now: DateTime<Utc>, hours: u32, tz: chrono_tz::Tz) -> String {
     let at = now + Duration::hours(i64::from(hours));
     let on_the_hour = at
         .duration_trunc(Duration::hours(1))

@@ -17,6 +17,7 @@ mod ahead;
 mod archive;
 pub mod bundle;
 pub mod campaign;
+mod campaign_games;
 pub mod desk;
 mod dkim;
 mod game;

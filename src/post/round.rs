@@ -74,6 +74,23 @@ pub fn create_game(
     file: &GameFile,
     now: DateTime<Utc>,
 ) -> Result<(), PostError> {
+    let scenario_text =
+        std::fs::read_to_string(&file.scenario).map_err(|e| PostError::Scenario {
+            path: file.scenario.display().to_string(),
+            message: e.to_string(),
+        })?;
+    create_game_of(tx, config, file, scenario_text, now)
+}
+
+/// [`create_game`] with the scenario's text given rather than read from
+/// `file.scenario` (a campaign's battle by mail makes its own, ruling CA-18).
+pub(crate) fn create_game_of(
+    tx: &Transaction<'_>,
+    config: &Config,
+    file: &GameFile,
+    scenario_text: String,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
     if Game::load(tx, &file.id)?.is_some() {
         return Err(PostError::GameExists(file.id.clone()));
     }
@@ -85,11 +102,6 @@ pub fn create_game(
         )));
     }
     let ruleset = games::named(&file.ruleset)?;
-    let scenario_text =
-        std::fs::read_to_string(&file.scenario).map_err(|e| PostError::Scenario {
-            path: file.scenario.display().to_string(),
-            message: e.to_string(),
-        })?;
     let (armies, pack) = file.read_armies_and_pack()?;
     let (seed, seed_hash) = new_seed();
     let new = ruleset
@@ -1193,9 +1205,11 @@ pub fn release_report(
         )?;
     }
     rounds::release(tx, game.id(), round)?;
-    // The last report is out: a league game's result goes to its league.
+    // The last report is out: a league game's result goes to its league,
+    // a campaign battle's to its campaign.
     if rep.ended {
         super::league::game_ended(tx, config, game, &rep, now)?;
+        super::campaign_games::game_ended(tx, config, game, &rep, &after, now)?;
     }
     Ok(())
 }

@@ -12,6 +12,7 @@
 //! on the next run) or fully handled.
 
 pub mod absences;
+pub mod campaign_battles;
 pub mod campaigns;
 pub mod db;
 pub mod deferred;

@@ -439,4 +439,19 @@ CREATE TABLE absence_extensions (
 );
 "#,
     ),
+    // 13: the campaign's battles by mail (ruling CA-18): which battle game
+    // plays which waiting battle, and whether its result went back.
+    Migration::Portable(
+        r#"
+CREATE TABLE campaign_battles (
+    campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+    battle      INTEGER NOT NULL,
+    game_id     TEXT NOT NULL REFERENCES games(id),
+    created_at  TEXT NOT NULL,
+    returned_at TEXT,
+    PRIMARY KEY (campaign_id, battle)
+);
+CREATE UNIQUE INDEX campaign_battles_game ON campaign_battles(game_id);
+"#,
+    ),
 ];

@@ -81,15 +81,21 @@ fn password(power: &str) -> &'static str {
 }
 
 fn state(po: &PostOffice) -> Campaign {
+    state_of(po, "hyboria")
+}
+
+/// A campaign's state as stored now.
+pub(crate) fn state_of(po: &PostOffice, id: &str) -> Campaign {
     let json = po
         .store()
-        .optional_string("SELECT state FROM campaigns WHERE id = 'hyboria'", [])
+        .optional_string("SELECT state FROM campaigns WHERE id = ?1", [id])
         .unwrap()
         .unwrap();
     serde_json::from_str(&json).unwrap()
 }
 
-fn events(po: &PostOffice) -> Vec<MapEvent> {
+/// Every event of every map turn played, in order.
+pub(crate) fn events(po: &PostOffice) -> Vec<MapEvent> {
     let mut st = po
         .store()
         .conn()
@@ -105,13 +111,15 @@ fn events(po: &PostOffice) -> Vec<MapEvent> {
         .collect()
 }
 
-struct Club {
-    po: PostOffice,
-    n: u32,
+/// The club's post office and a count of the mails sent to it.
+pub(crate) struct Club {
+    pub(crate) po: PostOffice,
+    pub(crate) n: u32,
 }
 
 impl Club {
-    fn send(&mut self, from: &str, body: &str) -> umpire::post::Disposition {
+    /// One mail in, a minute after the last.
+    pub(crate) fn send(&mut self, from: &str, body: &str) -> umpire::post::Disposition {
         self.n += 1;
         let m = mail(from, &format!("m{}@club.example", self.n), body);
         self.po
@@ -553,4 +561,107 @@ fn campaign_mail_keeps_the_identity_rules_of_battle_mail() {
         .count("campaign_orders", "text LIKE '%triangle%'")
         .unwrap();
     assert_eq!((raws, texts), (0, 0));
+}
+
+/// The secretary's desk: the week's orders in one mail, numbered and
+/// checked; a power's order cancelled before the week is resolved (the
+/// power told); the digest again in the secretary's report of the week.
+#[test]
+fn the_secretary_reads_the_weeks_orders_and_cancels_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = PostOffice::open(config(dir.path())).unwrap();
+    po.create_campaign(&CampaignFile::load(&setup()).unwrap(), t0())
+        .unwrap();
+    let mut club = Club { po, n: 0 };
+    club.send(
+        POWERS[1].1,
+        "CAMPAIGN hyboria POWER koth PASSWORD triangle\narmy koth-1 move to Kothian Plains\narmy koth-1 move to Tarantia\nEND\n",
+    );
+    club.send(
+        POWERS[3].1,
+        "CAMPAIGN hyboria POWER ophir PASSWORD disc\narmy ophir-1 garrison\nEND\n",
+    );
+    let body = |club: &Club| {
+        let raw = outbox(&club.po).pop().unwrap().2;
+        let m = mail_parser::MessageParser::default()
+            .parse(raw.as_bytes())
+            .unwrap();
+        m.body_text(0).unwrap().replace("\r\n", "\n")
+    };
+    club.send(
+        SECRETARY,
+        "CAMPAIGN hyboria SECRETARY PASSWORD scroll\ndigest\nEND\n",
+    );
+    let digest = body(&club);
+    assert!(
+        digest.contains("ORDERS OF THE WEEK: year 1, week 1"),
+        "{digest}"
+    );
+    assert!(
+        digest.contains("koth:\n  1. army koth-1 move to Kothian Plains\n  2. army koth-1 move to Tarantia\n     REFUSED: Tarantia does not border"),
+        "{digest}"
+    );
+    assert!(
+        digest.contains("ophir:\n  1. army ophir-1 garrison\n"),
+        "{digest}"
+    );
+    assert!(
+        digest.contains("aquilonia: none sent (its armies stand"),
+        "{digest}"
+    );
+    // A number the digest does not show, a power that does not exist.
+    club.send(
+        SECRETARY,
+        "CAMPAIGN hyboria SECRETARY PASSWORD scroll\ncancel koth 3\ncancel zamora 1\ncancel koth 2\nEND\n",
+    );
+    let reply = body(&club);
+    assert!(
+        reply.contains("cancel koth 3: NOT DONE: koth has 2 orders on file"),
+        "{reply}"
+    );
+    assert!(
+        reply.contains("cancel zamora 1: NOT DONE: there is no power 'zamora'"),
+        "{reply}"
+    );
+    assert!(
+        reply.contains(
+            "cancel koth 2: done: koth's order \"army koth-1 move to Tarantia\" is cancelled"
+        ),
+        "{reply}"
+    );
+    let told = outbox(&club.po)
+        .into_iter()
+        .filter(|(kind, to, _)| kind == "notice" && to.contains(POWERS[1].1))
+        .count();
+    assert_eq!(told, 1, "Koth is told");
+    club.send(
+        SECRETARY,
+        "CAMPAIGN hyboria SECRETARY PASSWORD scroll\nresolve\nEND\n",
+    );
+    let c = state(&club.po);
+    assert_eq!(
+        c.armies["koth-1"].province, "kothian-plains",
+        "the order kept"
+    );
+    assert!(
+        !events(&club.po)
+            .iter()
+            .any(|e| matches!(e, MapEvent::Refused { line, .. } if line.contains("Tarantia"))),
+        "the cancelled order is not judged"
+    );
+    let reports: Vec<String> = outbox(&club.po)
+        .into_iter()
+        .filter(|(kind, to, _)| kind == "report" && to.contains(SECRETARY))
+        .map(|(_, _, raw)| {
+            let m = mail_parser::MessageParser::default()
+                .parse(raw.as_bytes())
+                .unwrap();
+            m.body_text(0).unwrap().replace("\r\n", "\n")
+        })
+        .collect();
+    let last = reports.last().unwrap();
+    assert!(
+        last.contains("ORDERS OF THE WEEK: year 1, week 1") && !last.contains("move to Tarantia"),
+        "{last}"
+    );
 }

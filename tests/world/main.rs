@@ -6,6 +6,7 @@ mod common;
 
 mod armies;
 mod campaign;
+mod campaign_by_mail;
 mod campaign_map;
 mod fr_ancients;
 mod sim;

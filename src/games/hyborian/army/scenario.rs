@@ -39,7 +39,7 @@ use crate::report::plural;
 pub const BATTLE_TURNS: u32 = 12;
 
 /// The scenario keys that are not part of the case-file layout.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     pub title: String,
@@ -76,7 +76,7 @@ fn battle_turns() -> u32 {
 }
 
 /// One side of a scenario.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Side {
     pub id: String,
@@ -87,7 +87,7 @@ pub struct Side {
 }
 
 /// A rectangle of the table where a side deploys, in inches.
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Zone {
     pub x: [f64; 2],
@@ -103,7 +103,7 @@ impl Zone {
 /// A victory condition. The first side to meet a condition against the
 /// enemy wins; if none is met by the last turn, the battle is a draw unless
 /// a `hold-ground` condition decides it then.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Victory {
     /// The enemy has lost `percent` of its starting points (figures killed,

@@ -395,6 +395,26 @@ fn general_engagement(table: &Table) -> TurnOrders {
     orders
 }
 
+/// Figures lost per side and unit name between two tables of one battle:
+/// units routed, surrendered, captured or gone count whole (§12 "regular
+/// units that surrender count as battle casualties"); heroes and wizards
+/// are not counted.
+pub fn losses(start: &Table, end: &Table) -> BTreeMap<String, BTreeMap<String, u32>> {
+    let mut lost: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
+    for u in start.units.values().filter(|u| !u.kind.is_single_figure()) {
+        let gone = match end.units.get(&u.id) {
+            Some(now) if now.status.is_present() && now.status != Status::Rout => {
+                u.figures.saturating_sub(now.figures)
+            }
+            _ => u.figures,
+        };
+        lost.entry(u.side.clone())
+            .or_default()
+            .insert(u.name.clone(), gone);
+    }
+    lost
+}
+
 /// Play the battle with the turn engine until one army breaks (half its
 /// points lost) or [`BATTLE_TURNS`] are played.
 ///
@@ -419,18 +439,7 @@ pub fn fight(setup: &Setup, sides: [&Army; 2], dice: &mut dyn Dice) -> Result<Fo
         turns += 1;
         verdict = assess(&scenario, &table, turns == BATTLE_TURNS);
     }
-    let mut lost: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
-    for u in start.units.values().filter(|u| !u.kind.is_single_figure()) {
-        let now = &table.units[&u.id];
-        let gone = if now.status.is_present() && now.status != Status::Rout {
-            u.figures.saturating_sub(now.figures)
-        } else {
-            u.figures
-        };
-        lost.entry(u.side.clone())
-            .or_default()
-            .insert(u.name.clone(), gone);
-    }
+    let lost = losses(&start, &table);
     Ok(Fought {
         winner: verdict.winner,
         lost,

@@ -32,9 +32,13 @@ pub struct Settings {
     pub siege_weeks_western: u32,
     /// Points of a Free Company player (the book: 75-200).
     pub free_company_points: u32,
-    /// Who fights a battle: the engine at once, or players face to face with
-    /// the secretary entering the result.
+    /// Who fights a battle: the engine at once, players face to face with
+    /// the secretary entering the result, or the two powers' players in a
+    /// battle game by mail (ruling CA-18).
     pub battles: BattleMode,
+    /// Hours between the turns of a battle game by mail (and before its
+    /// first deadline).
+    pub battle_turn_hours: u32,
     /// Hours from one map turn's orders to the next deadline; at the
     /// deadline the week is resolved with the orders in (powers without
     /// orders stand). 0: no deadline — the week waits for every power or
@@ -53,17 +57,35 @@ impl Default for Settings {
             siege_weeks_western: 5,
             free_company_points: 200,
             battles: BattleMode::Engine,
+            battle_turn_hours: 72,
             week_hours: 168,
         }
     }
 }
 
-/// How battles are fought.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// How battles are fought: the campaign's setting, and a waiting battle's
+/// own (the secretary's `battle 3 by mail|engine|secretary`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BattleMode {
+    /// The turn engine with standing orders, at once (ruling CA-8).
     Engine,
+    /// Face to face; the secretary enters the result (ruling CA-10).
+    #[default]
     Secretary,
+    /// A battle game by mail between the two powers' players (ruling CA-18).
+    Mail,
+}
+
+impl BattleMode {
+    /// The mode as written in the settings and the secretary's command.
+    pub fn word(self) -> &'static str {
+        match self {
+            BattleMode::Engine => "engine",
+            BattleMode::Secretary => "secretary",
+            BattleMode::Mail => "mail",
+        }
+    }
 }
 
 /// A great power and what it holds apart from land and armies.
@@ -177,6 +199,21 @@ pub struct PendingBattle {
     /// engine's.
     #[serde(default)]
     pub why: Option<String>,
+    /// How it is to be fought: waiting for the secretary's result, by the
+    /// engine at the next resolution, or as a battle game by mail.
+    #[serde(default)]
+    pub by: BattleMode,
+    /// Whether each side marched in the week of the battle (who falls back
+    /// when neither breaks, ruling CA-9).
+    #[serde(default = "attacker_came")]
+    pub came_in: [bool; 2],
+    /// The side (0 or 1) on the table's north edge (ruling CA-7).
+    #[serde(default)]
+    pub north: usize,
+}
+
+fn attacker_came() -> [bool; 2] {
+    [true, false]
 }
 
 impl PendingBattle {
@@ -197,6 +234,11 @@ impl PendingBattle {
     /// Whether `army` fights in it.
     pub fn involves(&self, army: &str) -> bool {
         self.all_armies().iter().any(|a| a == army)
+    }
+
+    /// The id of its battle game by mail in campaign `campaign`: "dragon-b3".
+    pub fn game_id(&self, campaign: &str) -> String {
+        format!("{campaign}-b{}", self.id)
     }
 }
 
@@ -295,8 +337,26 @@ impl Campaign {
     /// The capital a power raises units in, if it still holds it.
     pub fn capital_of(&self, world: &World, power: &str) -> Option<String> {
         let nation = self.powers.get(power)?.nation.as_ref()?;
-        let cap = &world.nation(nation)?.capital;
+        let cap = world.nation(nation)?.capital.as_ref()?;
         (self.holdings.get(cap)?.holder() == Some(power)).then(|| cap.clone())
+    }
+
+    /// Where a power raises units (§12 "new units are raised in the
+    /// capital"): its capital while it holds it; a nation without a capital
+    /// (Brythunia) raises in the province of its own land it holds that
+    /// carries the most points (then the first by name), ruling CA-20.
+    pub fn raising_place(&self, world: &World, power: &str) -> Option<String> {
+        let nation = self.powers.get(power)?.nation.as_ref()?;
+        if world.nation(nation)?.capital.is_some() {
+            return self.capital_of(world, power);
+        }
+        world
+            .provinces
+            .values()
+            .filter(|p| p.nation.as_ref() == Some(nation))
+            .filter(|p| self.holdings.get(&p.id).and_then(Holding::holder) == Some(power))
+            .max_by(|a, b| a.points.cmp(&b.points).then(b.id.cmp(&a.id)))
+            .map(|p| p.id.clone())
     }
 
     /// A new army id for `power`: "aquilonia-3".
@@ -317,6 +377,40 @@ impl Campaign {
     pub fn find_power(&self, written: &str) -> Option<&Power> {
         let k = key(written);
         self.powers.values().find(|p| key(&p.id) == k)
+    }
+
+    /// The waiting battle `army` is frozen in, if any: it takes no orders,
+    /// does not march, and nothing joins it until the result is in.
+    pub fn battle_of(&self, army: &str) -> Option<&PendingBattle> {
+        self.pending.iter().find(|b| b.involves(army))
+    }
+
+    /// The secretary's choice of how waiting battle `battle` is fought.
+    ///
+    /// # Errors
+    /// No such battle waits, or it is being played by mail already (its
+    /// game ends by its moderator's END GAME, ruling CA-18).
+    pub fn choose(&mut self, battle: u32, by: BattleMode) -> Result<(), String> {
+        let Some(b) = self.pending.iter_mut().find(|b| b.id == battle) else {
+            let waiting: Vec<String> = self.pending.iter().map(|b| b.id.to_string()).collect();
+            return Err(if waiting.is_empty() {
+                format!("there is no battle {battle} awaiting a result (none waits)")
+            } else {
+                format!(
+                    "there is no battle {battle} awaiting a result; battles waiting: {}",
+                    waiting.join(", ")
+                )
+            });
+        };
+        if b.by == BattleMode::Mail && by != BattleMode::Mail {
+            return Err(format!(
+                "battle {battle} is being played by mail as game {}; to stop it, end that game (MODERATOR {} … END GAME): its result comes back to the campaign",
+                b.game_id(&self.id),
+                b.game_id(&self.id)
+            ));
+        }
+        b.by = by;
+        Ok(())
     }
 }
 
@@ -416,6 +510,7 @@ impl CampaignFile {
             ("feet_per_500_points", st.feet_per_500_points),
             ("siege_weeks", st.siege_weeks),
             ("siege_weeks_western", st.siege_weeks_western),
+            ("battle_turn_hours", st.battle_turn_hours),
         ] {
             if value == 0 {
                 return Err(bad(format!(
@@ -426,6 +521,7 @@ impl CampaignFile {
                         "max_army_points" => 1500,
                         "feet_per_500_points" => 4,
                         "siege_weeks" => 8,
+                        "battle_turn_hours" => 72,
                         _ => 5,
                     }
                 )));
@@ -676,6 +772,39 @@ points = 500
         assert_eq!(
             c.capital_of(&world, "aquilonia").as_deref(),
             Some("tarantia")
+        );
+    }
+
+    #[test]
+    fn brythunia_raises_in_its_richest_province_it_holds() {
+        let file = CampaignFile::load(
+            r#"
+id = "t"
+title = "T"
+[secretary]
+address = "s@x"
+password = "p"
+[[power]]
+id = "brythunia"
+nation = "brythunia"
+address = "b@x"
+password = "p"
+"#,
+        )
+        .unwrap();
+        let world = World::hyborea().unwrap();
+        let mut c = file.start(&world).unwrap();
+        assert_eq!(c.capital_of(&world, "brythunia"), None, "no capital");
+        assert_eq!(
+            c.raising_place(&world, "brythunia").as_deref(),
+            Some("pirogia")
+        );
+        c.holdings.get_mut("pirogia").unwrap().occupier = Some("nemedia".into());
+        let next = c.raising_place(&world, "brythunia").unwrap();
+        assert_ne!(next, "pirogia");
+        assert_eq!(
+            world.province(&next).unwrap().nation.as_deref(),
+            Some("brythunia")
         );
     }
 }

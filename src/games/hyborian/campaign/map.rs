@@ -118,7 +118,10 @@ pub struct MapNation {
     pub id: String,
     /// Its name in Appendix I's lists (`campaigns/nations/`).
     pub name: String,
-    pub capital: String,
+    /// Its capital; none for a nation the book says has none (Brythunia:
+    /// "not a true nation (no capital …)", Appendix I; ruling CA-20).
+    #[serde(default)]
+    pub capital: Option<String>,
     /// Its colour on the map picture (from the banner where there is one).
     pub colour: String,
 }
@@ -295,11 +298,27 @@ impl World {
                 .filter(|p| p.capital && p.nation.as_deref() == Some(&n.id))
                 .map(|p| p.id.as_str())
                 .collect();
-            if capitals != [n.capital.as_str()] {
-                out.push(format!(
-                    "{} must have exactly one capital, {}; the map marks {capitals:?}",
-                    n.id, n.capital
-                ));
+            match &n.capital {
+                Some(cap) if capitals != [cap.as_str()] => out.push(format!(
+                    "{} must have exactly one capital, {cap}; the map marks {capitals:?}",
+                    n.id
+                )),
+                None if !capitals.is_empty() => out.push(format!(
+                    "{} has no capital, but the map marks {capitals:?} as one",
+                    n.id
+                )),
+                _ => {}
+            }
+            // "Provinces carry points, capitals more" (§12).
+            if let Some(cap) = n.capital.as_ref().and_then(|c| self.provinces.get(c)) {
+                for p in self.provinces.values().filter(|p| {
+                    p.nation.as_deref() == Some(&n.id) && p.id != cap.id && p.points >= cap.points
+                }) {
+                    out.push(format!(
+                        "{}'s capital {} carries {} points, not more than {} ({}): capitals carry more (§12)",
+                        n.id, cap.id, cap.points, p.id, p.points
+                    ));
+                }
             }
             match points.get(&n.id) {
                 Some(&want) if want != self.points_of(&n.id) => out.push(format!(
@@ -349,6 +368,40 @@ mod tests {
                     == "shamar lists tarantia as a neighbour but tarantia does not list shamar"),
             "{p:?}"
         );
+    }
+
+    #[test]
+    fn brythunia_has_no_capital_and_every_capital_carries_the_most() {
+        let w = World::hyborea().unwrap();
+        assert_eq!(w.nation("brythunia").unwrap().capital, None);
+        assert!(!w.province("pirogia").unwrap().capital);
+        assert_eq!(
+            w.nation("aquilonia").unwrap().capital.as_deref(),
+            Some("tarantia")
+        );
+        let points = BTreeMap::new();
+        let capitals_most = |w: &World| {
+            w.problems(&points)
+                .into_iter()
+                .filter(|p| p.contains("capitals carry more") || p.contains("capital"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(capitals_most(&w), Vec::<String>::new());
+        let mut poorer = w.clone();
+        poorer.provinces.get_mut("tarantia").unwrap().points = 10;
+        assert!(
+            capitals_most(&poorer)
+                .iter()
+                .any(|p| p
+                    .starts_with("aquilonia's capital tarantia carries 10 points, not more than")),
+            "{:?}",
+            capitals_most(&poorer)
+        );
+        let mut walled = w.clone();
+        walled.provinces.get_mut("pirogia").unwrap().capital = true;
+        assert!(capitals_most(&walled).contains(
+            &"brythunia has no capital, but the map marks [\"pirogia\"] as one".to_string()
+        ));
     }
 
     #[test]

@@ -8,6 +8,8 @@
 //! - [`orders`]: campaign mail in its own grammar (`grammar/campaign.pest`).
 //! - [`resolve`]: one map turn, pure and deterministic (dice via `crate::dice`).
 //! - [`battle`]: terrain cards, the table, and battles played by the turn engine.
+//! - [`by_mail`]: a waiting battle as a battle game's scenario, and the
+//!   game's last table back as a result.
 //! - [`fog`]: what each power may see; [`report`]: its weekly report and map.
 //!
 //! The secretary's mail desk (store, identity, confirmations, reports through
@@ -17,6 +19,7 @@
 //! OS randomness.
 
 pub mod battle;
+pub mod by_mail;
 pub mod fog;
 pub mod game;
 pub mod map;

@@ -14,12 +14,14 @@
 //! END
 //! ```
 //! The secretary writes `battle 3 won by aquilonia losses aquilonia-1 120,
-//! nemedia-1 300` (points lost), `resolve` or `status`.
+//! nemedia-1 300` (points lost), `battle 3 by mail|engine|secretary`,
+//! `digest`, `cancel koth 2`, `resolve` or `status`.
 //!
 //! [`read`] returns a [`Letter`]: the header, the orders and commands each
 //! with its line, and every line not understood with the parser's words.
 //! Whether an order is *allowed* is [`super::resolve::check`]'s business.
 
+use super::game::BattleMode;
 use pest::Parser;
 use serde::{Deserialize, Serialize};
 
@@ -95,6 +97,15 @@ pub enum Command {
         winner: String,
         losses: Vec<(String, u32)>,
     },
+    /// "battle 3 by mail" (or `engine`, `secretary`): how a waiting battle
+    /// is fought (ruling CA-18).
+    Choose { battle: u32, by: BattleMode },
+    /// "digest" (or "orders"): every power's orders of the week, checked,
+    /// in one mail.
+    Digest,
+    /// "cancel koth 2": drop a power's second order of the week, as the
+    /// digest numbers them (a correction before the week is resolved).
+    Cancel { power: String, line: u32 },
     /// "resolve": play the map turn now.
     Resolve,
     /// "status".
@@ -184,13 +195,17 @@ pub fn read(text: &str) -> Letter {
                 match item.as_rule() {
                     Rule::end => break,
                     Rule::header => letter.header = Some(header(item)),
-                    Rule::result | Rule::resolve | Rule::status | Rule::help => {
-                        letter.commands.push(Line {
-                            number,
-                            text,
-                            item: command(item),
-                        })
-                    }
+                    Rule::result
+                    | Rule::choose
+                    | Rule::digest
+                    | Rule::cancel
+                    | Rule::resolve
+                    | Rule::status
+                    | Rule::help => letter.commands.push(Line {
+                        number,
+                        text,
+                        item: command(item),
+                    }),
                     _ => letter.orders.push(Line {
                         number,
                         text,
@@ -240,7 +255,11 @@ fn describe(r: Rule) -> &'static str {
         Rule::pay => "pay <company> with <province>",
         Rule::loss => "<army> <points lost>",
         Rule::result => "battle <n> won by <power> losses <army> <points>, <army> <points>",
+        Rule::choose => "battle <n> by mail|engine|secretary",
+        Rule::mode => "mail, engine or secretary",
+        Rule::cancel => "cancel <power> <order number>",
         Rule::resolve
+        | Rule::digest
         | Rule::status
         | Rule::help
         | Rule::end
@@ -346,6 +365,28 @@ fn command(p: pest::iterators::Pair<'_, Rule>) -> Command {
                 losses,
             }
         }
+        Rule::choose => {
+            let mut inner = p.into_inner();
+            let battle = inner.next().map_or(0, |x| num(x.as_str()));
+            let by = match inner
+                .next()
+                .map(|m| m.as_str().to_ascii_lowercase())
+                .as_deref()
+            {
+                Some("mail") => BattleMode::Mail,
+                Some("engine") => BattleMode::Engine,
+                _ => BattleMode::Secretary,
+            };
+            Command::Choose { battle, by }
+        }
+        Rule::digest => Command::Digest,
+        Rule::cancel => {
+            let t = texts(p);
+            Command::Cancel {
+                power: t[0].clone(),
+                line: num(&t[1]),
+            }
+        }
         Rule::resolve => Command::Resolve,
         Rule::help => Command::Help,
         _ => Command::Status,
@@ -423,7 +464,7 @@ mod tests {
 
     #[test]
     fn secretary_commands() {
-        let l = read("CAMPAIGN hyboria SECRETARY PASSWORD scroll\nbattle 3 won by nemedia losses aquilonia-1 120, nemedia-1 40\nresolve\n");
+        let l = read("CAMPAIGN hyboria SECRETARY PASSWORD scroll\nbattle 3 won by nemedia losses aquilonia-1 120, nemedia-1 40\nBattle 4 by Mail\ndigest\ncancel koth 2\nresolve\n");
         assert_eq!(l.header.unwrap().role, Role::Secretary);
         assert_eq!(
             l.commands
@@ -435,6 +476,15 @@ mod tests {
                     battle: 3,
                     winner: "nemedia".into(),
                     losses: vec![("aquilonia-1".into(), 120), ("nemedia-1".into(), 40)]
+                },
+                Command::Choose {
+                    battle: 4,
+                    by: BattleMode::Mail
+                },
+                Command::Digest,
+                Command::Cancel {
+                    power: "koth".into(),
+                    line: 2
                 },
                 Command::Resolve
             ]

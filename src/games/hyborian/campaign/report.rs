@@ -6,11 +6,12 @@
 //! provinces shaded, rasterised by `report::picture::png`.
 
 use super::fog::{sees, view, View};
-use super::game::{Campaign, Stance};
+use super::game::{BattleMode, Campaign, PendingBattle, Stance};
 use super::map::World;
+use super::orders::{Line, Order};
 use super::resolve::MapEvent;
 use minijinja::{context, Environment};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 const TEMPLATE: &str = include_str!("../../../../templates/campaign/report.txt");
@@ -65,7 +66,11 @@ pub fn describe(
                     n(province),
                     card.number,
                     card.kind.words(),
-                    if by == "engine" { "played by the engine" } else { "result entered by the secretary" },
+                    match by.as_str() {
+                        "engine" => "played by the engine",
+                        "mail" => "played by mail",
+                        _ => "result entered by the secretary",
+                    },
                     s.join("; ")
                 )
             } else {
@@ -79,10 +84,15 @@ pub fn describe(
             None => format!("Army {army}{} had nowhere to fall back from {} and surrendered.", of(power), n(from)),
         },
         MapEvent::Destroyed { army, power, province } => format!("Army {army}{} was destroyed at {}.", of(power), n(province)),
-        MapEvent::BattleAwaits { id, province, armies, card, table_feet, why, .. } if party => {
-            let why = why.as_ref().map_or(String::new(), |w| format!(" The engine could not fight it ({w}), so it waits for the secretary."));
+        MapEvent::BattleAwaits { id, province, armies, card, table_feet, why, by, .. } if party => {
+            let why = why.as_ref().map_or(String::new(), |w| format!(" The table could not be set ({w}), so it waits for the secretary."));
+            let how = match by {
+                BattleMode::Mail => "it is played by mail: the welcome to the battle game comes in its own mail",
+                BattleMode::Engine => "the engine fights it when the week is resolved",
+                BattleMode::Secretary => "fight it and send the result to the secretary",
+            };
             format!(
-                "Battle {id} at {} between armies {}: card {}, {}, a {table_feet}-foot table; battle in progress: fight it and send the result to the secretary.{why}",
+                "Battle {id} at {} between armies {}: card {}, {}, a {table_feet}-foot table; battle in progress: {how}.{why}",
                 n(province),
                 armies.join(", "),
                 card.number,
@@ -104,6 +114,51 @@ pub fn describe(
         MapEvent::ContractEnded { company, employer } => format!("{company} leaves the service of {employer} at the year's end."),
         MapEvent::Rebuilt { power, allowance, treasury } => format!("Winter quarters: {power} has {allowance} campaign points; {treasury} to spend on new units."),
     }
+}
+
+/// How a waiting battle is being fought, in words: "by mail as game
+/// dragon-b3".
+pub fn how_fought(c: &Campaign, b: &PendingBattle) -> String {
+    match b.by {
+        BattleMode::Mail => format!("by mail as game {}", b.game_id(&c.id)),
+        BattleMode::Engine => "by the engine when the week is resolved".into(),
+        BattleMode::Secretary => "awaiting the secretary's result".into(),
+    }
+}
+
+/// Each power's orders on file for a week, by power (`None`: none sent).
+pub type OnFile = BTreeMap<String, Option<Vec<Line<Order>>>>;
+
+/// The secretary's digest of a week's orders: each power's orders on file
+/// (`None`: it sent none), numbered as `cancel POWER N` reads them, each
+/// judged as the week will judge it.
+pub fn digest(c: &Campaign, world: &World, on_file: &OnFile) -> String {
+    let judged = super::resolve::as_ordered(c, world);
+    let mut out = format!("ORDERS OF THE WEEK: {} ({})\n", c.date(), c.title);
+    for (power, lines) in on_file {
+        match lines {
+            None => {
+                let _ = writeln!(
+                    out,
+                    "{power}: none sent (its armies stand; marches under way go on)"
+                );
+            }
+            Some(l) if l.is_empty() => {
+                let _ = writeln!(out, "{power}: stands (no orders)");
+            }
+            Some(l) => {
+                let _ = writeln!(out, "{power}:");
+                for (i, line) in l.iter().enumerate() {
+                    let _ = writeln!(out, "  {}. {}", i + 1, line.text);
+                    if let Err(why) = super::resolve::check(&judged, world, power, &line.item) {
+                        let _ = writeln!(out, "     REFUSED: {why}");
+                    }
+                }
+            }
+        }
+    }
+    out.push_str("To drop an order before the week is resolved: cancel <power> <number>\n");
+    out
 }
 
 /// The report text of `reader` after a map turn (`None`: the secretary's).
@@ -128,10 +183,11 @@ pub fn text(
             let names = a.contents.unit_names();
             let figures = a.contents.units.iter().map(|u| (u.figures, &u.designation)).chain(a.contents.mercenaries.iter().map(|m| (m.figures, &m.designation)));
             let units: Vec<String> = names.iter().zip(figures).map(|(nm, (f, d))| if nm == d { format!("{f} {d}") } else { format!("{nm}: {f} {d}") }).collect();
-            let stance = match a.stance {
-                Stance::Field => String::new(),
-                Stance::Garrison => "garrison".into(),
-                Stance::Besieging { weeks } => format!("besieging, week {weeks}"),
+            let stance = match (c.battle_of(&a.id), a.stance) {
+                (Some(b), _) => format!("battle in progress: battle {}, {}", b.id, how_fought(c, b)),
+                (None, Stance::Field) => String::new(),
+                (None, Stance::Garrison) => "garrison".into(),
+                (None, Stance::Besieging { weeks }) => format!("besieging, week {weeks}"),
             };
             let march = a.march.as_ref().map(|m| format!("marching to {}, {} days made", name(world, &m.to), m.days));
             let hired = match (&a.hired_by, reader) {
@@ -145,7 +201,7 @@ pub fn text(
     let counters: Vec<_> = v
         .counters
         .iter()
-        .map(|k| context! { army => &k.army, power => &k.power, province => name(world, &k.province) })
+        .map(|k| context! { army => &k.army, power => &k.power, province => name(world, &k.province), battle => c.battle_of(&k.army).is_some() })
         .collect();
     let provinces: Vec<String> = c
         .holdings
@@ -200,12 +256,13 @@ pub fn text(
         })
         .map(|b| {
             format!(
-                "battle {} at {}: armies {}; battle in progress{}",
+                "battle {} at {}: armies {}; battle in progress, {}{}",
                 b.id,
                 name(world, &b.province),
                 b.all_armies().join(", "),
+                how_fought(c, b),
                 b.why.as_ref().map_or(String::new(), |w| format!(
-                    " (the engine could not fight it: {w})"
+                    " (the table could not be set: {w})"
                 ))
             )
         })

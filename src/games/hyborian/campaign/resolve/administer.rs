@@ -241,7 +241,8 @@ impl Turn<'_> {
         }
     }
 
-    /// A new unit in the capital: into the power's army there, or a new one.
+    /// A new unit in the capital (or where a nation without one raises,
+    /// ruling CA-20): into the power's army there, or a new one.
     pub(super) fn raise(
         &mut self,
         power: &str,
@@ -255,7 +256,7 @@ impl Turn<'_> {
             return;
         };
         let cost = figures * d.figure_cost();
-        let place = self.c.capital_of(self.world, power).or_else(|| {
+        let place = self.c.raising_place(self.world, power).or_else(|| {
             self.c
                 .armies
                 .values()
@@ -283,7 +284,12 @@ impl Turn<'_> {
             .c
             .armies
             .values()
-            .find(|a| a.owner == power && a.province == place && a.points() + cost <= max)
+            .find(|a| {
+                a.owner == power
+                    && a.province == place
+                    && a.points() + cost <= max
+                    && self.c.battle_of(&a.id).is_none()
+            })
             .map(|a| a.id.clone());
         let id = match there {
             Some(id) => id,

@@ -4,24 +4,33 @@
 use super::losses::{gross_points, recover, share_of};
 use super::{BattleSide, EnteredResult, MapEvent, Turn};
 use crate::games::hyborian::campaign::battle::{self, BattleError, Card};
-use crate::games::hyborian::campaign::game::{Army, Holding, PendingBattle, Stance};
+use crate::games::hyborian::campaign::game::{Army, BattleMode, Holding, PendingBattle, Stance};
 use crate::games::hyborian::dice::{Dice, DiceError};
 use std::collections::{BTreeMap, BTreeSet};
 
 impl Turn<'_> {
-    pub(super) fn entered_results(&mut self, results: &[EnteredResult]) {
+    /// Results entered from outside the week — the secretary's, or a
+    /// battle game's by mail that ended — go through one path; then the
+    /// waiting battles the secretary gave to the engine are fought.
+    pub(super) fn entered_results(
+        &mut self,
+        results: &[EnteredResult],
+        dice: &mut dyn Dice,
+    ) -> Result<(), DiceError> {
         for r in results {
             let Some(pos) = self.c.pending.iter().position(|b| b.id == r.battle) else {
                 continue;
             };
             let b = self.c.pending.remove(pos);
             let sides = b.sides();
-            let winner = sides.iter().position(|side| {
-                side.iter().any(|a| {
-                    self.c
-                        .armies
-                        .get(a)
-                        .is_some_and(|x| x.commander() == r.winner)
+            let winner = r.winner.as_ref().and_then(|w| {
+                sides.iter().position(|side| {
+                    side.iter().any(|a| {
+                        self.c
+                            .armies
+                            .get(a)
+                            .is_some_and(|x| x.commander() == w.as_str())
+                    })
                 })
             });
             let mut lost = BTreeMap::new();
@@ -30,18 +39,49 @@ impl Turn<'_> {
                     lost.insert(a.id.clone(), share_of(&a.contents, *points));
                 }
             }
+            for (army, units) in &r.figures {
+                if let Some(a) = self.c.find_army(army) {
+                    lost.insert(a.id.clone(), units.clone());
+                }
+            }
             self.after_battle(
                 b.id,
                 &b.province,
                 sides,
                 winner,
-                [true, false],
+                b.came_in,
                 &lost,
                 b.card,
                 b.table_feet,
-                "secretary",
+                r.by.word(),
             );
         }
+        let (engine, waiting): (Vec<PendingBattle>, Vec<PendingBattle>) =
+            std::mem::take(&mut self.c.pending)
+                .into_iter()
+                .partition(|b| b.by == BattleMode::Engine);
+        self.c.pending = waiting;
+        for b in engine {
+            let sides = b.sides().map(|s| {
+                s.iter()
+                    .filter_map(|a| self.c.armies.get(a).cloned())
+                    .collect()
+            });
+            let card = CardOrNumber::Number(b.card).card();
+            self.fight(
+                Field {
+                    id: b.id,
+                    province: b.province.clone(),
+                    sides,
+                    came_in: b.came_in,
+                    card,
+                    north: Some(b.north),
+                },
+                BattleMode::Engine,
+                dice,
+            )?;
+        }
+        Ok(())
     }
 
     /// Enemies in one province fight: every army of the two strongest
@@ -123,6 +163,33 @@ impl Turn<'_> {
                 p.terrain
             });
         let card = battle::draw(&format!("b{id}"), terrain, dice)?;
+        let mode = self.c.settings.battles;
+        self.fight(
+            Field {
+                id,
+                province: province.into(),
+                sides: [att, def],
+                came_in,
+                card,
+                north: None,
+            },
+            mode,
+            dice,
+        )
+    }
+
+    /// A battle fought by the engine at once, or left waiting for the
+    /// secretary's result or a battle game by mail (`mode`). A table that
+    /// cannot be set leaves it to the secretary, with the reason.
+    fn fight(&mut self, f: Field, mode: BattleMode, dice: &mut dyn Dice) -> Result<(), DiceError> {
+        let Field {
+            id,
+            province,
+            sides: [att, def],
+            came_in,
+            card,
+            north,
+        } = f;
         let (att_host, att_names) = battle::host(&att);
         let (def_host, def_names) = battle::host(&def);
         let feet = battle::table_feet(
@@ -131,10 +198,12 @@ impl Turn<'_> {
             self.c.settings.feet_per_500_points,
         );
         // The host that came from the north takes the north edge.
-        let y = |p: Option<&String>| p.and_then(|p| self.world.province(p)).map(|p| p.at[1]);
-        let here = self.world.province(province).map_or(0.0, |p| p.at[1]);
-        let att_north = y(att_host.came_from.as_ref()).is_none_or(|v| v <= here);
-        let (north, south) = if att_north {
+        let north = north.unwrap_or_else(|| {
+            let y = |p: Option<&String>| p.and_then(|p| self.world.province(p)).map(|p| p.at[1]);
+            let here = self.world.province(&province).map_or(0.0, |p| p.at[1]);
+            usize::from(!y(att_host.came_from.as_ref()).is_none_or(|v| v <= here))
+        });
+        let (n, s) = if north == 0 {
             (&att_host, &def_host)
         } else {
             (&def_host, &att_host)
@@ -143,18 +212,19 @@ impl Turn<'_> {
             att.iter().map(|a| a.id.clone()).collect::<Vec<_>>(),
             def.iter().map(|a| a.id.clone()).collect::<Vec<_>>(),
         ];
-        let engine =
-            self.c.settings.battles == crate::games::hyborian::campaign::game::BattleMode::Engine;
-        let (fought, why) = if engine {
-            match battle::table_setup(&card, feet, north, south)
-                .and_then(|s| battle::fight(&s, [north, south], dice))
+        let (fought, why) = match mode {
+            BattleMode::Secretary => (None, None),
+            BattleMode::Mail => match battle::table_setup(&card, feet, n, s) {
+                Ok(_) => (None, None),
+                Err(e) => (None, Some(e.to_string())),
+            },
+            BattleMode::Engine => match battle::table_setup(&card, feet, n, s)
+                .and_then(|setup| battle::fight(&setup, [n, s], dice))
             {
                 Ok(f) => (Some(f), None),
                 Err(BattleError::Dice(e)) => return Err(e),
                 Err(BattleError::Setup(why)) => (None, Some(why)),
-            }
-        } else {
-            (None, None)
+            },
         };
         match fought {
             Some(f) => {
@@ -170,31 +240,41 @@ impl Turn<'_> {
                 }
                 let winner = f.winner.as_ref().map(|w| usize::from(*w != att_host.id));
                 self.after_battle(
-                    id, province, sides, winner, came_in, &lost, card, feet, "engine",
+                    id, &province, sides, winner, came_in, &lost, card, feet, "engine",
                 );
             }
             None => {
+                // A table that cannot be set waits for the secretary.
+                let by = if why.is_some() {
+                    BattleMode::Secretary
+                } else {
+                    mode
+                };
                 let powers = [
                     att_host.commander().to_string(),
                     def_host.commander().to_string(),
                 ];
                 self.events.push(MapEvent::BattleAwaits {
                     id,
-                    province: province.into(),
+                    province: province.clone(),
                     armies: sides.iter().flatten().cloned().collect(),
                     powers,
                     card: card.clone(),
                     table_feet: feet,
                     why: why.clone(),
+                    by,
                 });
                 self.c.pending.push(PendingBattle {
                     id,
-                    province: province.into(),
+                    province,
                     armies: [sides[0][0].clone(), sides[1][0].clone()],
                     with: [sides[0][1..].to_vec(), sides[1][1..].to_vec()],
                     card: card.number,
                     table_feet: feet,
                     why,
+                    by,
+                    came_in,
+                    north,
                 });
             }
         }
@@ -344,6 +424,18 @@ impl Turn<'_> {
             to,
         });
     }
+}
+
+/// A battle about to be fought or left waiting: its id and province, each
+/// side's armies (the attacker first), whether each marched in this week,
+/// the card, and the side on the north edge when already known.
+pub(super) struct Field {
+    id: u32,
+    province: String,
+    sides: [Vec<Army>; 2],
+    came_in: [bool; 2],
+    card: Card,
+    north: Option<usize>,
 }
 
 /// A card or, for a battle the secretary entered, its stored number.

@@ -78,6 +78,12 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
                 let Some(other) = c.find_army(into).filter(|o| o.commander() == power) else {
                     return Err(not_yours(c, power, into));
                 };
+                if let Some(b) = c.battle_of(&other.id) {
+                    return Err(format!(
+                        "army {} awaits the result of battle {}; nothing joins it until then",
+                        other.id, b.id
+                    ));
+                }
                 if other.id == army.id || other.owner != army.owner {
                     return Err(format!(
                         "army {} can only merge into another army of its own power",
@@ -148,10 +154,17 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
                     d.figures.max()
                 ));
             }
-            if me.nation.is_some() && c.capital_of(world, power).is_none() {
-                return Err(
-                    "units are raised in the capital, and your capital is in enemy hands".into(),
-                );
+            if me.nation.is_some() && c.raising_place(world, power).is_none() {
+                let walled = me
+                    .nation
+                    .as_ref()
+                    .and_then(|n| world.nation(n))
+                    .is_some_and(|n| n.capital.is_some());
+                return Err(if walled {
+                    "units are raised in the capital, and your capital is in enemy hands".into()
+                } else {
+                    "your nation has no capital and raises units in its own land, and you hold none of it (ruling CA-20)".into()
+                });
             }
             let cost = figures * d.figure_cost();
             if cost > me.treasury {

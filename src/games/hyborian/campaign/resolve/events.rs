@@ -2,16 +2,26 @@
 //! results the secretary enters.
 
 use crate::games::hyborian::campaign::battle::Card;
-use crate::games::hyborian::campaign::game::Campaign;
+use crate::games::hyborian::campaign::game::{BattleMode, Campaign};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
-/// A battle result the secretary entered: the winning power and the points
-/// each army lost.
+/// A battle result entered from outside the week: by the secretary (the
+/// winning power and the points each army lost) or from a battle game by
+/// mail that ended (the figures each unit lost, read off its last table).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EnteredResult {
     pub battle: u32,
-    pub winner: String,
+    /// The power that broke the other; `None` when neither did.
+    pub winner: Option<String>,
+    /// Points lost per army (the secretary's), shared out over its units.
     pub losses: Vec<(String, u32)>,
+    /// Figures lost per army and unit (a battle game's), taken as they are.
+    #[serde(default)]
+    pub figures: BTreeMap<String, BTreeMap<String, u32>>,
+    /// Who fought it: [`BattleMode::Secretary`] or [`BattleMode::Mail`].
+    #[serde(default)]
+    pub by: BattleMode,
 }
 
 /// One side of a battle as the report tells it.
@@ -115,6 +125,9 @@ pub enum MapEvent {
         /// Why the engine did not fight it (with `battles = "engine"`).
         #[serde(default)]
         why: Option<String>,
+        /// How it is to be fought (by mail: a battle game is created).
+        #[serde(default)]
+        by: BattleMode,
     },
     Besieging {
         province: String,

@@ -10,7 +10,14 @@ impl Turn<'_> {
     /// The marches; returns the armies that arrived this week.
     pub(super) fn march(&mut self) -> BTreeSet<String> {
         let mut arrived = BTreeSet::new();
-        for a in self.c.armies.values_mut() {
+        // An army in a battle waiting for its result stands (ruling CA-18).
+        let frozen: BTreeSet<String> = self.c.pending.iter().flat_map(|b| b.all_armies()).collect();
+        for a in self
+            .c
+            .armies
+            .values_mut()
+            .filter(|a| !frozen.contains(&a.id))
+        {
             let step = if a.mounted() {
                 MARCH_DAYS_MOUNTED
             } else {

@@ -3,13 +3,14 @@
 //! results and a dice source; it returns the new campaign and the turn's
 //! [`MapEvent`]s in a fixed order. The steps, in order:
 //!
-//! 1. battle results the secretary entered;
+//! 1. battle results entered (the secretary's, or a battle game's by mail),
+//!    and waiting battles the secretary gave to the engine;
 //! 2. in winter quarters: the year ends (pacified provinces change hands,
 //!    hired companies go home, every power rebuilds to its points);
 //! 3. contracts (hire/serve, pay), then split, merge, raise and stances;
 //! 4. marches (not in winter), by march days against the terrain;
 //! 5. sieges: a garrison starved out must come out and fight;
-//! 6. meetings: enemies in one province fight (engine or secretary);
+//! 6. meetings: enemies in one province fight (engine, secretary or mail);
 //! 7. occupation and pacification; then the calendar moves on.
 
 mod administer;
@@ -62,7 +63,7 @@ pub fn resolve(
         world,
         events: Vec::new(),
     };
-    t.entered_results(results);
+    t.entered_results(results, dice)?;
     if t.c.winter() {
         t.year_ends();
     }

@@ -398,8 +398,10 @@ fn a_battle_for_the_secretary_waits_for_the_mailed_result() {
     );
     let result = EnteredResult {
         battle: 1,
-        winner: "aquilonia".into(),
+        winner: Some("aquilonia".into()),
         losses: vec![("aquilonia-1".into(), 100), ("nemedia-1".into(), 200)],
+        figures: BTreeMap::new(),
+        by: crate::games::hyborian::campaign::game::BattleMode::Secretary,
     };
     let r = resolve(
         &c,
