@@ -2,9 +2,9 @@
 //! battle game that plays each waiting battle of a campaign, and when its
 //! result went back to the campaign (ruling CA-18).
 
+use super::db::{params, Connection, OptionalExtension};
 use super::{ts, Result};
 use chrono::{DateTime, Utc};
-use super::db::{params, Connection, OptionalExtension};
 
 /// Link a waiting battle to its battle game. A battle already linked keeps
 /// its game.
