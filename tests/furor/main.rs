@@ -10,4 +10,5 @@ mod guide;
 mod invariants;
 mod orders;
 mod post;
+mod reports;
 mod sim;
