@@ -161,8 +161,18 @@ impl PostOffice {
                 return Ok::<_, PostError>(Vec::new());
             }
             Ok(ahead::jobs(tx, &playing))
-        })?;
-        Ok(ahead::work_out(jobs))
+        });
+        // Working ahead is only a saving: a store too busy to read for it
+        // (another worker's conflict) leaves each round to be worked out in
+        // its own transaction.
+        match jobs {
+            Ok(jobs) => Ok(ahead::work_out(jobs)),
+            Err(e) if guard::is_transient(&e) => {
+                tracing::debug!(error = %e, "rounds not worked out ahead");
+                Ok(BTreeMap::new())
+            }
+            Err(e) => Err(e),
+        }
     }
 }
 

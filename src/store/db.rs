@@ -283,14 +283,12 @@ macro_rules! array_params {
 array_params!(1, 2, 3, 4, 5, 6, 7, 8);
 
 /// Parameters of mixed types, in order: `params![id, name, now]`.
-#[macro_export]
-#[doc(hidden)]
 macro_rules! store_params {
     ($($x:expr),* $(,)?) => {
         ::std::vec![$($crate::store::db::ToValue::to_value(&$x)),*]
     };
 }
-pub use crate::store_params as params;
+pub(crate) use store_params as params;
 
 /// A Rust value a column can be read as.
 pub trait FromValue: Sized {
