@@ -36,6 +36,11 @@ use std::time::{Duration, Instant};
 /// crash_safety.rs) still commits work between kills.
 pub const BATCH_TIME: Duration = Duration::from_millis(25);
 
+/// How often a transaction refused for a moment (busy, a serialization
+/// conflict) is tried again, 20 ms to 320 ms apart, before its messages
+/// are left for the next run.
+const TRANSIENT_TRIES: u32 = 5;
+
 impl PostOffice {
     /// Handle these stored messages, in order, `config.batch` to a write
     /// transaction. Returns what became of each one handled here (another
@@ -71,6 +76,7 @@ impl PostOffice {
             // (worked out on every core, `post::ahead`) once the messages
             // before the next one for any of them are committed.
             let mut due: Vec<String> = Vec::new();
+            let mut tries = 0;
             while !rest.is_empty() {
                 let done = self.store.write(|tx| {
                     let started = Instant::now();
@@ -100,11 +106,21 @@ impl PostOffice {
                 });
                 match done {
                     Ok((done, used, play)) => {
+                        tries = 0;
                         out.extend(done);
                         rest = &rest[used..];
                         if play {
                             self.play_due(&mut due, now)?;
                         }
+                    }
+                    // A conflict with another worker (or with one just
+                    // killed, whose transaction the server is still
+                    // ending) passes in moments: the same messages are
+                    // tried again a few times before they are left.
+                    Err(e) if guard::is_transient(&e) && tries < TRANSIENT_TRIES => {
+                        tries += 1;
+                        tracing::info!(error = %e, tries, "a moment's conflict; trying again");
+                        std::thread::sleep(Duration::from_millis(10 << tries));
                     }
                     Err(e) if guard::is_transient(&e) => {
                         tracing::warn!(error = %e, messages = rest.len(), "messages left for the next run");
