@@ -8,7 +8,8 @@
 //!
 //! `cargo bench --bench crunch` (N = 10,000; `CRUNCH_GAMES=500` for a
 //! quick look; `CRUNCH_WORKERS=2` runs that many worker threads, each with
-//! its own post office on the one store, as `umpire run` processes would).
+//! its own post office on the one store, as `umpire run` processes would;
+//! `CRUNCH_STORE=postgres` runs it on PostgreSQL, see [`database`]).
 //! It prints one line per stage and the total; the numbers are in
 //! docs/scaling.md. Game creation (the welcomes) is set-up, timed apart.
 
@@ -26,9 +27,25 @@ fn env_usize(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
+/// The store: a SQLite file in `dir`, or with `CRUNCH_STORE=postgres` a
+/// fresh schema on the PostgreSQL server `UMPIRE_TEST_POSTGRES` names
+/// (`scripts/postgres.sh start DIR` starts one), made once a run.
+fn database(dir: &Path) -> PathBuf {
+    static POSTGRES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    match std::env::var("CRUNCH_STORE").as_deref() {
+        Ok("postgres") => POSTGRES
+            .get_or_init(|| {
+                umpire::store::testing::fresh_postgres()
+                    .expect("CRUNCH_STORE=postgres needs UMPIRE_TEST_POSTGRES")
+            })
+            .into(),
+        _ => dir.join("umpire.sqlite"),
+    }
+}
+
 fn config(dir: &Path) -> Config {
     let mut config = Config {
-        database: dir.join("umpire.sqlite"),
+        database: database(dir),
         address: "umpire@club.example".into(),
         durability: Durability::Full,
         ..Config::default()
@@ -151,6 +168,10 @@ fn main() {
     let workers = env_usize("CRUNCH_WORKERS", 1).max(1);
     let dir = tempfile::tempdir().unwrap();
     let now = Utc.with_ymd_and_hms(2026, 12, 1, 10, 0, 0).unwrap();
+    println!(
+        "store: {}",
+        umpire::store::db::redact(&config(dir.path()).database.to_string_lossy())
+    );
 
     let t = Instant::now();
     let mut po = PostOffice::open(config(dir.path())).unwrap();

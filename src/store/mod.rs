@@ -658,24 +658,27 @@ mod tests {
         let until = now + chrono::Duration::minutes(10);
         let held = first.conn.transaction().unwrap();
         assert!(messages::claim(&held, id).unwrap().is_some());
-        let o1 = outbox::claim(&held, "first", now, until).unwrap().unwrap();
+        let o1 = outbox::claim(&held, "first", now, until, 1)
+            .unwrap()
+            .remove(0);
         assert_eq!(o1.message_id, "<o1@x>");
         {
             let tx = second.conn.transaction().unwrap();
             assert_eq!(messages::claim(&tx, id).unwrap(), None, "held by the first");
-            let o2 = outbox::claim(&tx, "second", now, until).unwrap().unwrap();
-            assert_eq!(
-                o2.message_id, "<o2@x>",
-                "the row the first holds is passed by"
-            );
+            let o2 = outbox::claim(&tx, "second", now, until, 5).unwrap();
+            let o2: Vec<_> = o2.iter().map(|o| o.message_id.as_str()).collect();
+            assert_eq!(o2, ["<o2@x>"], "the row the first holds is passed by");
             tx.commit().unwrap();
         }
         drop(held);
         let tx = second.conn.transaction().unwrap();
         assert!(messages::claim(&tx, id).unwrap().is_some(), "free again");
-        let again = outbox::claim(&tx, "second", now, until).unwrap().unwrap();
-        assert_eq!(again.message_id, "<o1@x>");
-        assert!(outbox::claim(&tx, "second", now, until).unwrap().is_none());
+        let again = outbox::claim(&tx, "second", now, until, 5).unwrap();
+        assert_eq!(again.len(), 1);
+        assert_eq!(again[0].message_id, "<o1@x>");
+        assert!(outbox::claim(&tx, "second", now, until, 5)
+            .unwrap()
+            .is_empty());
     }
 
     #[test]
@@ -698,7 +701,7 @@ mod tests {
                         assert!(!outbox::queue(tx, &q, now)?, "queued once");
                     }
                     let mut sent = Vec::new();
-                    while let Some(item) = outbox::claim(tx, "me", now, until)? {
+                    for item in outbox::claim(tx, "me", now, until, 10)? {
                         assert_eq!(item.recipients, ["a@x", "b@x"]);
                         outbox::mark_sent(tx, item.id, now)?;
                         sent.push(item.message_id);

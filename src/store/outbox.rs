@@ -43,12 +43,13 @@ pub fn queue(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<bool>
     Ok(n == 1)
 }
 
-/// Claim the oldest row due for sending that no other sender holds: it is
-/// leased to `owner` until `until`, so a second `umpire send` (or a `run`)
-/// passes it by. A sender killed with the lease held loses nothing: the
-/// lease runs out and the row is sent again, with the same Message-ID.
-/// Senders on several machines sharing a PostgreSQL store pass by a row
-/// another is claiming this moment (`SKIP LOCKED`) instead of both taking it.
+/// Claim the oldest rows due for sending (at most `limit`) that no other
+/// sender holds: each is leased to `owner` until `until`, so a second
+/// `umpire send` (or a `run`) passes them by. A sender killed with a lease
+/// held loses nothing: the lease runs out and the row is sent again, with
+/// the same Message-ID. Senders on several machines sharing a PostgreSQL
+/// store pass by rows another is claiming this moment (`SKIP LOCKED`)
+/// instead of both taking them. In the order they were queued.
 ///
 /// # Errors
 /// On database errors.
@@ -57,14 +58,16 @@ pub fn claim(
     owner: &str,
     now: DateTime<Utc>,
     until: DateTime<Utc>,
-) -> Result<Option<OutboxItem>> {
-    Ok(c.prepare_cached(
-        "UPDATE outbox SET lease_owner = ?1, lease_until = ?3 WHERE id = (\
+    limit: usize,
+) -> Result<Vec<OutboxItem>> {
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let mut st = c.prepare_cached(
+        "UPDATE outbox SET lease_owner = ?1, lease_until = ?3 WHERE id IN (\
            SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt <= ?2 \
-           AND (lease_until IS NULL OR lease_until <= ?2) ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) \
+           AND (lease_until IS NULL OR lease_until <= ?2) ORDER BY id LIMIT ?4 FOR UPDATE SKIP LOCKED) \
          RETURNING id, message_id, kind, recipients, raw, attempts",
-    )?
-    .query_row(params![owner, ts(now), ts(until)], |r| {
+    )?;
+    let rows = st.query_map(params![owner, ts(now), ts(until), limit], |r| {
         let recipients: String = r.get(3)?;
         Ok(OutboxItem {
             id: r.get(0)?,
@@ -74,8 +77,11 @@ pub fn claim(
             raw: r.get(4)?,
             attempts: r.get(5)?,
         })
-    })
-    .optional()?)
+    })?;
+    let mut items: Vec<OutboxItem> = rows.collect::<super::db::Result<_>>()?;
+    // RETURNING gives no order: the oldest first, as queued.
+    items.sort_by_key(|i| i.id);
+    Ok(items)
 }
 
 /// Rows leased and not yet run out, with their holders.
@@ -122,19 +128,24 @@ pub fn count_to(c: &Connection, kind: &str, recipient: &str, since: DateTime<Utc
 /// # Errors
 /// On database errors.
 pub fn mark_sent(c: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
-    let secret: Option<(Vec<u8>, bool)> = c
-        .prepare_cached("SELECT raw, secret FROM outbox WHERE id = ?1 AND sent_at IS NULL")?
-        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
-    let Some((raw, secret)) = secret else {
+    let marked = c
+        .prepare_cached(
+            "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL, lease_owner = NULL, lease_until = NULL \
+             WHERE id = ?1 AND sent_at IS NULL",
+        )?
+        .execute(params![id, ts(now)])?;
+    if marked == 0 {
         return Ok(());
-    };
-    let raw = if secret { headers_only(&raw) } else { raw };
-    c.prepare_cached(
-        "UPDATE outbox SET sent_at = ?2, attempts = attempts + 1, last_error = NULL, lease_owner = NULL, lease_until = NULL, \
-         raw = ?3 WHERE id = ?1 AND sent_at IS NULL",
-    )?
-    .execute(params![id, ts(now), raw])?;
+    }
+    // Only a welcome holds a password: its body alone is read back.
+    let secret: Option<Vec<u8>> = c
+        .prepare_cached("SELECT raw FROM outbox WHERE id = ?1 AND secret <> 0")?
+        .query_row([id], |r| r.get(0))
+        .optional()?;
+    if let Some(raw) = secret {
+        c.prepare_cached("UPDATE outbox SET raw = ?2 WHERE id = ?1")?
+            .execute(params![id, headers_only(&raw)])?;
+    }
     Ok(())
 }
 

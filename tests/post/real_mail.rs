@@ -224,7 +224,9 @@ fn two_and_three_senders_at_once_over_smtp_deliver_every_row_once() {
             .collect::<Result<_, _>>()
             .unwrap()
     };
-    for (k, more) in [(2, 40), (3, 45)] {
+    // Enough rows that each sender claims several batches (`post::outbox`
+    // claims 32 at a time) while the others are still at work.
+    for (k, more) in [(2, 200), (3, 300)] {
         queue_confirmations(d, more, &format!("k{k}"));
         let due = count_in(d, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL") as usize;
         assert!(due >= more, "{due} rows due");
