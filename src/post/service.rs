@@ -96,12 +96,30 @@ pub fn poll_imap(po: &mut PostOffice, now: DateTime<Utc>) -> Result<usize, PostE
     Ok(n)
 }
 
+/// One round of the service: the spool Maildir and IMAP read, everything
+/// pending handled, turns due played, the outbox flushed.
+fn pass(po: &mut PostOffice, clock: &impl Fn() -> DateTime<Utc>) -> Result<(), PostError> {
+    let inbox = po.config.spool.inbox.clone();
+    ingest_maildir(po, &inbox, clock())?;
+    if po.config.imap.is_some() {
+        if let Err(e) = poll_imap(po, clock()) {
+            tracing::warn!(error = %e, "IMAP poll failed; trying again next round");
+        }
+    }
+    po.process_pending(clock())?;
+    po.tick(clock())?;
+    po.send(clock())?;
+    Ok(())
+}
+
 /// The service: each round reads the spool Maildir and IMAP (when
 /// configured), handles anything pending, plays turns that are due and
 /// flushes the outbox; then sleeps `poll_seconds`, waking early on `stop`.
 ///
 /// # Errors
-/// On database errors. Mail server errors are logged and retried next round.
+/// On database errors that are not of the moment (with `once`, on any).
+/// Mail server errors, and a database gone for a moment, are logged and
+/// retried next round.
 pub fn serve(
     po: &mut PostOffice,
     stop: &AtomicBool,
@@ -109,17 +127,21 @@ pub fn serve(
     clock: impl Fn() -> DateTime<Utc>,
 ) -> Result<(), PostError> {
     loop {
-        let inbox = po.config.spool.inbox.clone();
-        ingest_maildir(po, &inbox, clock())?;
-        if po.config.imap.is_some() {
-            if let Err(e) = poll_imap(po, clock()) {
-                tracing::warn!(error = %e, "IMAP poll failed; trying again next round");
+        if let Err(e) = pass(po, &clock) {
+            // The database gone for a moment (PostgreSQL restarted, the
+            // network cut): nothing of the pass was acknowledged, so the
+            // service connects again and goes on next round.
+            if !super::guard::is_transient(&e) {
+                return Err(e);
             }
-        }
-        po.process_pending(clock())?;
-        po.tick(clock())?;
-        po.send(clock())?;
-        if once {
+            tracing::warn!(error = %e, "the database failed for a moment; trying again next round");
+            if let Err(e) = po.store.reconnect() {
+                tracing::warn!(error = %e, "cannot connect to the database yet");
+            }
+            if once {
+                return Err(e);
+            }
+        } else if once {
             return Ok(());
         }
         for _ in 0..po.config.poll_seconds.max(1) * 10 {

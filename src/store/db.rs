@@ -544,6 +544,15 @@ impl Connection {
         self.dialect
     }
 
+    /// Has the server ended this connection (restarted, or the backend
+    /// terminated)? Only a new connection can go on. A SQLite file never is.
+    pub fn is_broken(&self) -> bool {
+        match &*self.inner.borrow() {
+            Inner::Sqlite(_) => false,
+            Inner::Postgres { client, .. } => client.is_closed(),
+        }
+    }
+
     /// Run `f` on SQLite's own connection, for what only SQLite has
     /// (pragmas); `None` on PostgreSQL.
     pub(crate) fn with_sqlite<T>(

@@ -53,6 +53,9 @@ pub type Result<T> = std::result::Result<T, StoreError>;
 /// An open store.
 pub struct Store {
     conn: Connection,
+    /// A PostgreSQL store's URL and durability, to connect again with
+    /// when the server has ended the connection ([`Store::reconnect`]).
+    server: Option<(String, Durability)>,
 }
 
 /// How hard SQLite works to keep a commit through a power failure
@@ -160,9 +163,30 @@ impl Store {
             "SET synchronous_commit = {}",
             durability.synchronous_commit()
         ))?;
-        let mut store = Store { conn };
+        let mut store = Store {
+            conn,
+            server: Some((url.to_string(), durability)),
+        };
         store.migrate(&db::redact(url))?;
         Ok(store)
+    }
+
+    /// Connect again if the server has ended the store's connection (a
+    /// restart, a network cut, an administrator's `pg_terminate_backend`):
+    /// a worker then goes on instead of failing on the dead one until it is
+    /// restarted. Returns whether it connected again.
+    ///
+    /// # Errors
+    /// When the server cannot be reached yet (try again later).
+    pub fn reconnect(&mut self) -> Result<bool> {
+        match self.server.clone() {
+            Some((url, durability)) if self.conn.is_broken() => {
+                *self = Self::open_postgres(&url, durability)?;
+                tracing::info!(database = %db::redact(&url), "connected to the database again");
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
     }
 
     /// Which server the store is on.
@@ -185,7 +209,7 @@ impl Store {
             c.pragma_update(None, "foreign_keys", "ON")
         })
         .transpose()?;
-        let mut store = Store { conn };
+        let mut store = Store { conn, server: None };
         store.migrate(path)?;
         Ok(store)
     }

@@ -282,3 +282,60 @@ fn workers_killed_with_9_on_postgres_lose_nothing() {
         .count() as i64;
     assert_eq!(files, count("outbox", "1 = 1"), "one spool file a mail");
 }
+
+/// The server ends a worker's connection (restarted, or an administrator's
+/// `pg_terminate_backend`): the service logs it, connects again, and mail
+/// that comes in afterwards is handled — the worker never stops.
+#[test]
+#[ignore = "needs a PostgreSQL server: run scripts/test (it starts one and sets UMPIRE_TEST_POSTGRES)"]
+fn a_worker_connects_again_when_postgres_ends_its_connection() {
+    let url = umpire::store::testing::fresh_postgres()
+        .expect("UMPIRE_TEST_POSTGRES names no server: scripts/test starts one");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut config = config_for(d, &url);
+    config.poll_seconds = 1;
+    config.spool.inbox = d.join("inbox");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(d.join("inbox").join(sub)).unwrap();
+    }
+    let mut po = PostOffice::open(config).unwrap();
+    create_games(&mut po, d, 1);
+    let pid: i64 = po
+        .store()
+        .conn()
+        .query_row("SELECT CAST(pg_backend_pid() AS BIGINT)", [], |r| r.get(0))
+        .unwrap();
+    let admin = umpire::store::Store::open(Path::new(&url)).unwrap();
+    admin
+        .conn()
+        .execute_batch(&format!("SELECT pg_terminate_backend({pid})"))
+        .unwrap();
+    for (i, raw) in orders(1, 1).iter().enumerate() {
+        std::fs::write(d.join(format!("inbox/new/{i}.m")), raw).unwrap();
+    }
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let handled = std::thread::scope(|s| {
+        let worker = s.spawn(|| umpire::post::serve(&mut po, &stop, false, t0));
+        let started = std::time::Instant::now();
+        let mut handled = 0;
+        while started.elapsed() < std::time::Duration::from_secs(60) {
+            handled = admin.count("messages", "state = 'done'").unwrap();
+            if handled == 2 || worker.is_finished() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        worker
+            .join()
+            .unwrap()
+            .expect("the service went on after losing its connection");
+        handled
+    });
+    assert_eq!(handled, 2, "the mail after the cut was handled");
+    assert_eq!(
+        admin.count("rounds", "adjudicated_at IS NOT NULL").unwrap(),
+        1
+    );
+}
