@@ -454,4 +454,22 @@ CREATE TABLE campaign_battles (
 CREATE UNIQUE INDEX campaign_battles_game ON campaign_battles(game_id);
 "#,
     ),
+    // 14: games, campaigns and leagues are found whatever the case a
+    // player types their id in (`lower(id) = lower(?)`): without these
+    // indexes every such look-up read the whole table, so a message's
+    // handling grew with the number of games (the crunch of issue 24).
+    // And refusals to one address are counted (a flood's limit) by index.
+    Migration::Portable(
+        r#"
+CREATE INDEX games_id_any_case ON games(lower(id));
+CREATE INDEX games_moderator_any_case ON games(lower(moderator_address));
+CREATE INDEX sides_address_any_case ON sides(lower(address));
+CREATE INDEX rounds_game_any_case ON rounds(lower(game_id), round);
+CREATE INDEX log_game_any_case ON log(lower(game_id), id);
+CREATE INDEX league_games_game_any_case ON league_games(lower(game_id));
+CREATE INDEX campaigns_id_any_case ON campaigns(lower(id));
+CREATE INDEX leagues_id_any_case ON leagues(lower(id));
+CREATE INDEX outbox_to ON outbox(recipients, kind, created_at);
+"#,
+    ),
 ];
