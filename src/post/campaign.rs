@@ -1322,8 +1322,33 @@ struct Week {
     results: Vec<EnteredResult>,
 }
 
+/// The secretary's re-run of a week, as its reports say it.
+struct Correction {
+    /// "CORRECTED: …", every reader's first line.
+    headline: String,
+    /// The orders the secretary dropped: (power, the order's text). Each
+    /// power reads only its own (sealed envelopes stay sealed).
+    dropped: Vec<(String, String)>,
+}
+
+impl Correction {
+    /// What `reader` (`None`: the secretary) reads above its report.
+    fn intro(&self, reader: Option<&str>) -> String {
+        let mine: Vec<String> = self
+            .dropped
+            .iter()
+            .filter(|(p, _)| reader.is_none_or(|r| r == p))
+            .map(|(p, line)| match reader {
+                Some(_) => format!("The secretary dropped your order \"{line}\".\n"),
+                None => format!("Dropped: {p}: {line}\n"),
+            })
+            .collect();
+        format!("{}{}\n", self.headline, mine.concat())
+    }
+}
+
 /// Resolve a week (`correction`: the secretary's re-run, its reports
-/// opening with that line), store it, start its battles by mail, set the
+/// opening with that), store it, start its battles by mail, set the
 /// next deadline and queue every report. Returns the campaign as the week
 /// left it.
 fn play(
@@ -1331,7 +1356,7 @@ fn play(
     config: &Config,
     stored: &Row,
     week: &Week,
-    correction: Option<&str>,
+    correction: Option<&Correction>,
     now: DateTime<Utc>,
 ) -> Result<Campaign, PostError> {
     let world = world()?;
@@ -1380,11 +1405,11 @@ fn play(
         campaigns::insert_turn(tx, &c.id, &played_turn, now)?;
     }
     let played = c.date();
-    let due = format!(
-        "{}{}",
-        correction.unwrap_or(""),
-        open_week(tx, config, &r.campaign, now)?
-    );
+    let due = open_week(tx, config, &r.campaign, now)?;
+    let intro = |reader: Option<&str>| {
+        let above = correction.map_or(String::new(), |k| k.intro(reader));
+        format!("{above}{due}")
+    };
     for (power, address) in &campaigns::players(tx, &c.id)? {
         queue_report(
             tx,
@@ -1395,7 +1420,7 @@ fn play(
             address,
             &played,
             &r.events,
-            &due,
+            &intro(Some(power)),
             now,
         )?;
     }
@@ -1408,7 +1433,7 @@ fn play(
         &stored.secretary_address,
         &played,
         &r.events,
-        &format!("{due}{digest}\n"),
+        &format!("{}{digest}\n", intro(None)),
         now,
     )?;
     crate::post::audit(
@@ -1506,15 +1531,18 @@ pub fn rerun(
         serde_json::to_string(&stored.campaign).map_err(corrupt)? != played.state_after;
     let date = week.before.date();
     let next = stored.campaign.date();
-    let headline = format!(
-        "CORRECTED: {date} re-run by the secretary (map turn {last}){}. This report replaces the one you had; orders you sent for {next} stand unless you send new ones.\n\n",
-        if dropped.is_empty() {
-            String::new()
-        } else {
-            format!(", without {}", dropped.join("; "))
-        }
-    );
-    let after = play(tx, config, &stored, &week, Some(&headline), now)?;
+    let correction = Correction {
+        headline: format!(
+            "CORRECTED: {date} re-run by the secretary (map turn {last}). This report replaces the one you had; orders you sent for {next} stand unless you send new ones.\n"
+        ),
+        dropped,
+    };
+    let after = play(tx, config, &stored, &week, Some(&correction), now)?;
+    let dropped: Vec<String> = correction
+        .dropped
+        .iter()
+        .map(|(p, line)| format!("{p}: {line}"))
+        .collect();
     let mut answer = format!(
         "{date} (map turn {last}) re-run with the same dice{}; {}; every power has its corrected report",
         if dropped.is_empty() {
@@ -1551,12 +1579,12 @@ pub fn rerun(
 
 /// Drop the secretary's lines (`koth 2`: Koth's second order of the week,
 /// as that week's digest numbered them) from a week's orders, all or none.
-/// Returns the orders dropped, as "koth: army koth-1 move to Tarantia".
+/// Returns the orders dropped: (power, the order's text).
 fn drop_lines(
     orders: &mut BTreeMap<String, Vec<Line<Order>>>,
     players: &[(String, String)],
     without: &[(String, u32)],
-) -> Result<Vec<String>, Refusal> {
+) -> Result<Vec<(String, String)>, Refusal> {
     let mut by_power: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (power, n) in without {
         let Some((p, _)) = players.iter().find(|(p, _)| p.eq_ignore_ascii_case(power)) else {
@@ -1589,7 +1617,7 @@ fn drop_lines(
         };
         for i in idx.into_iter().rev() {
             let gone = lines.remove(i);
-            dropped.push(format!("{p}: {}", gone.text));
+            dropped.push((p.clone(), gone.text));
         }
     }
     dropped.sort();

@@ -218,13 +218,26 @@ fn a_week_is_rerun_with_the_same_dice_and_again_without_an_order() {
     assert_eq!(c.turn, 1);
     let stored: Vec<MapEvent> = serde_json::from_str(&club.turn_row().1).unwrap();
     assert!(!stored.iter().any(|e| matches!(e, MapEvent::Battle { .. })));
-    let last = reports(&club).pop().unwrap();
-    assert!(
-        last.1
-            .contains("without aquilonia: army aquilonia-1 move to Nemedian Marches"),
-        "{}",
-        last.1
-    );
+    // The dropped order is told to its power and the secretary only.
+    let all = reports(&club);
+    for (to, body) in &all[all.len() - 4..] {
+        match to.as_str() {
+            SECRETARY => assert!(
+                body.contains("Dropped: aquilonia: army aquilonia-1 move to Nemedian Marches"),
+                "{body}"
+            ),
+            AQUILONIA => assert!(
+                body.contains(
+                    "The secretary dropped your order \"army aquilonia-1 move to Nemedian Marches\"."
+                ),
+                "{body}"
+            ),
+            _ => assert!(
+                !body.contains("move to Nemedian Marches"),
+                "{to} reads another power's order: {body}"
+            ),
+        }
+    }
 
     // Once week 2 is resolved, week 1 stays as it is.
     club.desk("resolve");
@@ -247,6 +260,16 @@ fn a_week_whose_battle_is_played_by_mail_is_not_rerun() {
     assert!(
         reply.contains("rerun: NOT DONE: battle 1 is being played by mail as game desk-b1, started after map turn 1 was resolved"),
         "{reply}"
+    );
+    // The command line's `umpire campaign rerun` says the same.
+    let why = club
+        .po
+        .rerun_campaign("desk", t0() + Duration::hours(1))
+        .unwrap()
+        .unwrap_err();
+    assert!(
+        why.contains("being played by mail as game desk-b1"),
+        "{why}"
     );
 }
 
