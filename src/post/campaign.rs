@@ -885,7 +885,8 @@ fn extend(desk: &Desk<'_, '_>, c: &Campaign, text: &str, hours: u32) -> Result<S
             c.date()
         ));
     };
-    let later = deadline + chrono::Duration::hours(i64::from(hours));
+    // From now if the deadline has passed unresolved (the tick not yet run).
+    let later = deadline.max(desk.now) + chrono::Duration::hours(i64::from(hours));
     if later > desk.now + chrono::Duration::days(crate::post::handle::MAX_DEADLINE_DAYS) {
         return Ok(format!(
             "{text}: NOT DONE: the deadline would be more than {} days away; the deadline is unchanged",

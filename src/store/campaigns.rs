@@ -544,8 +544,63 @@ mod tests {
         );
         record_result(c, "h", 3, "first").unwrap();
         record_result(c, "h", 3, "corrected").unwrap();
+        record_result(c, "h", 4, "gone").unwrap();
+        assert_eq!(waiting_results(c, "h").unwrap(), vec![3, 4]);
+        drop_result(c, "h", 4).unwrap();
+        assert_eq!(waiting_results(c, "h").unwrap(), vec![3]);
         assert_eq!(take_results(c, "h").unwrap(), vec!["corrected".to_string()]);
         assert!(take_results(c, "h").unwrap().is_empty(), "applied once");
         assert_eq!(players(c, "h").unwrap().len(), 2);
+        assert!(remind_once(c, "h", 1, "nemedia").unwrap());
+        assert!(!remind_once(c, "h", 1, "nemedia").unwrap(), "once a week");
+        assert!(remind_once(c, "h", 2, "nemedia").unwrap());
+        set_player(c, "h", "nemedia", "new@x.example", "hash2").unwrap();
+        assert_eq!(
+            power(c, "h", "nemedia").unwrap().unwrap(),
+            PowerRow {
+                power: "nemedia".into(),
+                address: "new@x.example".into(),
+                password: "hash2".into()
+            }
+        );
+    }
+
+    #[test]
+    fn a_played_turn_keeps_its_results_and_counts_its_reruns() {
+        let store = Store::open_in_memory().unwrap();
+        let c = store.conn();
+        let t0 = Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap();
+        insert(c, &row("h"), t0).unwrap();
+        assert_eq!(played_turn(c, "h", 1).unwrap(), None);
+        assert_eq!(reruns(c, "h", 1).unwrap(), 0);
+        let t = TurnRow {
+            turn: 1,
+            state_before: "before",
+            state_after: "after",
+            orders: "{}",
+            events: "[]",
+            results: "[]",
+        };
+        insert_turn(c, "h", &t, t0).unwrap();
+        let again = TurnRow {
+            state_after: "corrected",
+            ..t.clone()
+        };
+        rerun_turn(c, "h", &again).unwrap();
+        assert_eq!(
+            played_turn(c, "h", 1).unwrap().unwrap(),
+            PlayedTurn {
+                state_before: "before".into(),
+                state_after: "corrected".into(),
+                orders: "{}".into(),
+                results: Some("[]".into()),
+                reruns: 1,
+                resolved_at: t0,
+            }
+        );
+        assert_eq!(reruns(c, "h", 1).unwrap(), 1);
+        assert_eq!(with_deadline(c).unwrap(), Vec::<String>::new());
+        set_deadline(c, "h", Some(t0)).unwrap();
+        assert_eq!(with_deadline(c).unwrap(), vec!["h".to_string()]);
     }
 }
