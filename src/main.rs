@@ -290,6 +290,8 @@ enum CampaignCommand {
     Status { campaign: String },
     /// Resolve the campaign's map turn now with the orders that are in, and queue the reports.
     Resolve { campaign: String },
+    /// Resolve the week last resolved again (after a correction): same state before, orders and dice; corrected reports queued.
+    Rerun { campaign: String },
 }
 
 #[derive(Subcommand)]
@@ -805,6 +807,16 @@ fn campaign(config: &std::path::Path, command: CampaignCommand) -> Result<ExitCo
             let mut po = open(config)?;
             po.resolve_campaign(&campaign, Utc::now())?;
             println!("{}", current(&po, &campaign)?.date());
+        }
+        CampaignCommand::Rerun { campaign } => {
+            let mut po = open(config)?;
+            match po.rerun_campaign(&campaign, Utc::now())? {
+                Ok(done) => println!("{done}"),
+                Err(why) => {
+                    eprintln!("not re-run: {why}");
+                    return Ok(ExitCode::FAILURE);
+                }
+            }
         }
     }
     Ok(ExitCode::SUCCESS)

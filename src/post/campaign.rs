@@ -11,6 +11,7 @@
 //! - [`resolve_now`]: play the map turn and mail every power its report.
 
 use crate::config::Config;
+use crate::games::hyborian::campaign::correct;
 use crate::games::hyborian::campaign::game::{BattleMode, Campaign, CampaignFile};
 use crate::games::hyborian::campaign::map::World;
 use crate::games::hyborian::campaign::orders::{self, Command, Letter, Line, Order, Role};
@@ -211,10 +212,20 @@ fn queue_report(
         Some(&c.id),
         Kind::Report,
         &mail,
-        &format!("{}:{}:{who}", c.id, c.turn),
+        &report_tag(tx, c, who)?,
         now,
     )?;
     Ok(())
+}
+
+/// A report's identity in the outbox: the campaign, the turn and the
+/// reader, and for a week the secretary re-ran, the re-run's number (its
+/// corrected reports are new mail, ruling CA-30).
+fn report_tag(tx: &Transaction<'_>, c: &Campaign, who: &str) -> Result<String, PostError> {
+    Ok(match campaigns::reruns(tx, &c.id, c.turn)? {
+        0 => format!("{}:{}:{who}", c.id, c.turn),
+        k => format!("{}:{}:{who}:rerun{k}", c.id, c.turn),
+    })
 }
 
 /// The stored campaign row.
@@ -261,6 +272,43 @@ struct Desk<'a, 'b> {
 }
 
 impl Desk<'_, '_> {
+    /// Mail someone other than the sender, not as a reply (a new player's
+    /// welcome); its identity from the message's row as a reply's.
+    fn send(
+        &self,
+        campaign: Option<&str>,
+        kind: Kind,
+        to: &[String],
+        subject: String,
+        text: String,
+    ) -> Result<(), PostError> {
+        let mail = plain(self.config, to.to_vec(), subject, text, None);
+        self.queue(campaign, kind, &mail)
+    }
+
+    /// Queue a mail with the next identity of this message's replies.
+    fn queue(
+        &self,
+        campaign: Option<&str>,
+        kind: Kind,
+        mail: &crate::mail::compose::Outgoing,
+    ) -> Result<(), PostError> {
+        // From the stored row, not the mail's own headers: two replies to one
+        // message, or to two messages alike, never share a Message-ID.
+        let n = self.replies.get() + 1;
+        self.replies.set(n);
+        outbox::queue(
+            self.tx,
+            self.config,
+            campaign,
+            kind,
+            mail,
+            &format!("msg{}.{n}", self.row),
+            self.now,
+        )?;
+        Ok(())
+    }
+
     fn reply(
         &self,
         campaign: Option<&str>,
@@ -281,20 +329,7 @@ impl Desk<'_, '_> {
             self.msg.message_id.clone(),
         );
         mail.references.extend(self.msg.references.iter().cloned());
-        // From the stored row, not the mail's own headers: two replies to one
-        // message, or to two messages alike, never share a Message-ID.
-        let n = self.replies.get() + 1;
-        self.replies.set(n);
-        outbox::queue(
-            self.tx,
-            self.config,
-            campaign,
-            kind,
-            &mail,
-            &format!("msg{}.{n}", self.row),
-            self.now,
-        )?;
-        Ok(())
+        self.queue(campaign, kind, &mail)
     }
 
     fn refuse(
@@ -653,10 +688,14 @@ fn check_result(
 }
 
 fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Disposition, PostError> {
-    let c = &stored.campaign;
+    let id = stored.campaign.id.clone();
     let mut lines = Vec::new();
-    let mut play = false;
+    let mut resolve_after = false;
     for Line { item, text, .. } in &letter.commands {
+        // Each command reads the campaign as the ones before it left it (a
+        // re-run, then a correction of its outcome).
+        let fresh = load(desk.tx, &id)?.map_or(stored.campaign.clone(), |r| r.campaign);
+        let c = &fresh;
         match item {
             Command::Result {
                 battle,
@@ -698,8 +737,51 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
             }
             Command::Choose { battle, by } => lines.push(choose(desk, &c.id, *battle, *by)?),
             Command::Resolve => {
-                play = true;
+                resolve_after = true;
                 lines.push(format!("{} will be resolved now", c.date()));
+            }
+            Command::Rerun { turn, without } => lines.push(
+                match rerun(desk.tx, desk.config, &id, *turn, without, desk.now)? {
+                    Ok(done) => format!("{text}: done: {done}"),
+                    Err(why) => format!("{text}: NOT DONE: {why}"),
+                },
+            ),
+            Command::Place { army, province } => {
+                let mut fixed = c.clone();
+                lines.push(
+                    match correct::place(&mut fixed, &world()?, army, province) {
+                        Ok((army, name)) => {
+                            let told = corrected(desk, &fixed, &army, &format!(
+                                "The secretary of {} has placed your army {army} in {name}, to correct the campaign; it stands there in the field.\n",
+                                c.title
+                            ))?;
+                            format!("{text}: done: army {army} stands in {name}; {told} told")
+                        }
+                        Err(why) => format!("{text}: NOT DONE: {why}"),
+                    },
+                );
+            }
+            Command::Losses { army, points } => {
+                let mut fixed = c.clone();
+                lines.push(match correct::take_losses(&mut fixed, army, *points) {
+                    Ok((army, lost)) => {
+                        let figures = lost
+                            .iter()
+                            .map(|(u, n)| format!("{n} {u}"))
+                            .collect::<Vec<_>>()
+                            .join(", ");
+                        let told = corrected(desk, &fixed, &army, &format!(
+                            "The secretary of {} has taken {points} points off your army {army}, to correct the campaign: {figures}.\n",
+                            c.title
+                        ))?;
+                        format!("{text}: done: army {army} loses {figures}; {told} told")
+                    }
+                    Err(why) => format!("{text}: NOT DONE: {why}"),
+                });
+            }
+            Command::Extend { hours } => lines.push(extend(desk, c, text, *hours)?),
+            Command::Replace { power, address } => {
+                lines.push(replace(desk, c, text, power, address)?);
             }
             Command::Status => lines.push(status(desk.tx, c)?),
             Command::Digest => lines.push(report::digest(c, &world()?, &on_file(desk.tx, c)?)),
@@ -716,13 +798,13 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
     for e in &letter.errors {
         lines.push(format!("Not understood, line {}:\n{}", e.number, e.item));
     }
-    if play {
-        resolve_now(desk.tx, desk.config, &c.id, desk.now)?;
+    if resolve_after {
+        resolve_now(desk.tx, desk.config, &id, desk.now)?;
     }
     crate::post::audit(
         desk.tx,
         desk.now,
-        Some(&c.id),
+        Some(&id),
         &format!("secretary: {} commands", letter.commands.len()),
     )?;
     let text = if lines.is_empty() {
@@ -730,11 +812,287 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
     } else {
         lines.join("\n")
     };
-    desk.reply(Some(&c.id), Kind::Reply, &[desk.from.to_string()], text)?;
+    desk.reply(Some(&id), Kind::Reply, &[desk.from.to_string()], text)?;
     Ok(Disposition::Done(format!(
         "secretary: {}",
         letter.commands.len()
     )))
+}
+
+/// Store the secretary's correction of an army and tell the powers it
+/// answers to (its owner, and its employer if hired) — them only, so no
+/// other power learns of it. Returns who was told, as "koth is".
+fn corrected(
+    desk: &Desk<'_, '_>,
+    fixed: &Campaign,
+    army: &str,
+    text: &str,
+) -> Result<String, PostError> {
+    campaigns::set_state(
+        desk.tx,
+        &fixed.id,
+        &serde_json::to_string(fixed).map_err(corrupt)?,
+    )?;
+    crate::post::audit(
+        desk.tx,
+        desk.now,
+        Some(&fixed.id),
+        &format!("secretary corrected army {army}"),
+    )?;
+    let Some(a) = fixed.armies.get(army) else {
+        return Ok("nobody is".into());
+    };
+    let mut powers = vec![a.owner.clone()];
+    powers.extend(a.hired_by.iter().filter(|h| **h != a.owner).cloned());
+    for p in &powers {
+        if let Some(row) = campaigns::power(desk.tx, &fixed.id, p)? {
+            desk.reply(
+                Some(&fixed.id),
+                Kind::Notice,
+                &[row.address],
+                text.to_string(),
+            )?;
+        }
+    }
+    Ok(format!(
+        "{} {}",
+        powers.join(" and "),
+        if powers.len() == 1 { "is" } else { "are" }
+    ))
+}
+
+/// The longest `extend` (hours): a fortnight, as a player's absence may
+/// move a battle game's deadline (ruling CA-32).
+pub const MAX_EXTEND_HOURS: u32 = 336;
+
+/// A deadline as the reports say it, in the club's time zone.
+fn due_text(config: &Config, d: DateTime<Utc>) -> String {
+    let tz = config.timezone.parse().unwrap_or(chrono_tz::UTC);
+    crate::post::gamefile::show_deadline(d, tz)
+}
+
+/// The secretary's `extend HOURS`: the open week's deadline later, every
+/// power told (ruling CA-32).
+fn extend(desk: &Desk<'_, '_>, c: &Campaign, text: &str, hours: u32) -> Result<String, PostError> {
+    if !(1..=MAX_EXTEND_HOURS).contains(&hours) {
+        return Ok(format!(
+            "{text}: NOT DONE: extend by 1 to {MAX_EXTEND_HOURS} hours (a fortnight), e.g. extend 48; the deadline is unchanged"
+        ));
+    }
+    let Some(deadline) = campaigns::deadline(desk.tx, &c.id)? else {
+        return Ok(format!(
+            "{text}: NOT DONE: {} has no deadline (the campaign's week_hours is 0, or it is not active); it waits for every power's orders or your resolve",
+            c.date()
+        ));
+    };
+    // From now if the deadline has passed unresolved (the tick not yet run).
+    let later = deadline.max(desk.now) + chrono::Duration::hours(i64::from(hours));
+    if later > desk.now + chrono::Duration::days(crate::post::handle::MAX_DEADLINE_DAYS) {
+        return Ok(format!(
+            "{text}: NOT DONE: the deadline would be more than {} days away; the deadline is unchanged",
+            crate::post::handle::MAX_DEADLINE_DAYS
+        ));
+    }
+    campaigns::set_deadline(desk.tx, &c.id, Some(later))?;
+    let when = due_text(desk.config, later);
+    for (_, address) in campaigns::players(desk.tx, &c.id)? {
+        desk.reply(
+            Some(&c.id),
+            Kind::Notice,
+            &[address],
+            format!(
+                "The secretary of {} has extended the deadline: orders for {} are now due by {when}.\n",
+                c.title,
+                c.date()
+            ),
+        )?;
+    }
+    crate::post::audit(
+        desk.tx,
+        desk.now,
+        Some(&c.id),
+        &format!("secretary extended the deadline by {hours} hours"),
+    )?;
+    Ok(format!(
+        "{text}: done: orders for {} are now due by {when}; every power is told",
+        c.date()
+    ))
+}
+
+/// The secretary's `replace POWER ADDRESS` (ruling CA-32), as a battle
+/// game's moderator's REPLACE: the power is played from the new address
+/// with a fresh password mailed there; the old password stops working and
+/// the old address is told. Orders on file for the week stand until the new
+/// player sends theirs.
+fn replace(
+    desk: &Desk<'_, '_>,
+    c: &Campaign,
+    text: &str,
+    power: &str,
+    address: &str,
+) -> Result<String, PostError> {
+    if !crate::mail::address::is_valid(address) {
+        return Ok(format!(
+            "{text}: NOT DONE: '{address}' is not a mail address such as new.player@club.example; nothing changed"
+        ));
+    }
+    let Some(PowerRow {
+        power,
+        address: old,
+        ..
+    }) = campaigns::power(desk.tx, &c.id, power)?
+    else {
+        let powers: Vec<String> = campaigns::players(desk.tx, &c.id)?
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect();
+        return Ok(format!(
+            "{text}: NOT DONE: there is no power '{power}'; the powers are {}",
+            powers.join(", ")
+        ));
+    };
+    let address = address.to_ascii_lowercase();
+    if address == old {
+        return Ok(format!(
+            "{text}: NOT DONE: {power} is played from {address} already; nothing changed"
+        ));
+    }
+    let mut rng = rand::rng();
+    let pw = password::generate(&mut rng);
+    campaigns::set_player(
+        desk.tx,
+        &c.id,
+        &power,
+        &address,
+        &password::hash(&pw, &mut rng),
+    )?;
+    desk.reply(
+        Some(&c.id),
+        Kind::Notice,
+        &[old],
+        format!(
+            "The secretary of {} ({}) has handed {power} to another player ({address}).\nYour password for {power} no longer works. Thank you for playing.\n",
+            c.title, c.id
+        ),
+    )?;
+    let due = match campaigns::deadline(desk.tx, &c.id)? {
+        Some(d) => format!(
+            "Orders for {} are due by {}.\n",
+            c.date(),
+            due_text(desk.config, d)
+        ),
+        None => String::new(),
+    };
+    let welcome = format!(
+        "The secretary of {} has handed you the power {power}: welcome.\nYour password: {pw}\nWrite your orders as:\n\n  CAMPAIGN {} POWER {power} PASSWORD <password>\n  army <army> move to <province>\n  END\n\n{}\n{due}Orders on file for {power} this week stand until you send yours (STATUS shows them).\n\n{}",
+        c.title,
+        c.id,
+        orders::GUIDE,
+        report::text(c, &world()?, Some(&power), &c.date(), &[])
+    );
+    desk.send(
+        Some(&c.id),
+        Kind::Welcome,
+        std::slice::from_ref(&address),
+        format!("[{}] You take over {power}", c.id),
+        welcome,
+    )?;
+    crate::post::audit(
+        desk.tx,
+        desk.now,
+        Some(&c.id),
+        &format!("secretary handed {power} to {address}"),
+    )?;
+    Ok(format!(
+        "{text}: done: {power} is now played from {address}; the new player has a fresh password and the old one was told"
+    ))
+}
+
+/// Remind each power without orders for the open week, once a week, when
+/// its deadline is the campaign's `reminder_hours` away (ruling CA-32).
+/// Returns how many were reminded.
+///
+/// # Errors
+/// Damaged stored data or database errors.
+pub fn remind_if_due(
+    tx: &Transaction<'_>,
+    config: &Config,
+    id: &str,
+    now: DateTime<Utc>,
+) -> Result<u32, PostError> {
+    let Some(stored) = load(tx, id)? else {
+        return Ok(0);
+    };
+    let c = &stored.campaign;
+    let Some(deadline) = reminder_window(tx, c, now)? else {
+        return Ok(0);
+    };
+    let turn = c.turn + 1;
+    let mut n = 0;
+    for (power, ordered) in campaigns::orders_in(tx, id, turn)? {
+        if ordered || !campaigns::remind_once(tx, id, turn, &power)? {
+            continue;
+        }
+        let Some(row) = campaigns::power(tx, id, &power)? else {
+            continue;
+        };
+        let text = crate::post::templates::render(
+            "reminder.txt",
+            minijinja::context! { title => &c.title, game => id, side => &power,
+            round => c.date(), deadline => due_text(config, deadline) },
+        );
+        let subject = format!(
+            "[{id}] {}: orders due",
+            crate::report::capitalize_first(&c.date())
+        );
+        let mail = plain(config, vec![row.address], subject, text, None);
+        outbox::queue(
+            tx,
+            config,
+            Some(id),
+            Kind::Reminder,
+            &mail,
+            &format!("{turn}:{power}"),
+            now,
+        )?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// The open week's deadline when `now` is within the campaign's
+/// `reminder_hours` before it.
+fn reminder_window(
+    conn: &Connection,
+    c: &Campaign,
+    now: DateTime<Utc>,
+) -> Result<Option<DateTime<Utc>>, PostError> {
+    let hours = c.settings.reminder_hours;
+    Ok(campaigns::deadline(conn, &c.id)?
+        .filter(|d| hours > 0 && now < *d && now >= *d - chrono::Duration::hours(i64::from(hours))))
+}
+
+/// Campaigns with a power to remind now (read without the write lock; the
+/// reminding checks again in its transaction).
+///
+/// # Errors
+/// Damaged stored data or database errors.
+pub fn reminders_due(store: &Store, now: DateTime<Utc>) -> Result<Vec<String>, PostError> {
+    let conn = store.conn();
+    let mut out = Vec::new();
+    for id in campaigns::with_deadline(conn)? {
+        let Some(stored) = load(conn, &id)? else {
+            continue;
+        };
+        if reminder_window(conn, &stored.campaign, now)?.is_some()
+            && campaigns::orders_in(conn, &id, stored.campaign.turn + 1)?
+                .iter()
+                .any(|(_, ordered)| !ordered)
+        {
+            out.push(id);
+        }
+    }
+    Ok(out)
 }
 
 /// Each power's orders on file for the week being ordered (`None`: it
@@ -857,6 +1215,19 @@ The secretary's commands (after CAMPAIGN <campaign> SECRETARY PASSWORD <password
                   drop a power's n-th order of the week (the digest's number)
   status          every power's orders, battles awaiting results, treasuries
   resolve         play the week now with the orders in
+  rerun           play the week last resolved again: same state before,
+                  orders and dice; every power gets a CORRECTED report
+  rerun without <power> <n>, <power> <n>
+                  the same, without those orders (numbered as that week's
+                  digest, at the top of your report of it)
+  move <army> to <province>
+                  place an army (a correction); only its power is told
+  edit <army> losses <points>
+                  take points of figures off an army (a correction)
+  extend <hours>  the week's deadline later, 1 to 336 hours; powers told
+  replace <power> <new address>
+                  hand a power to another player: a fresh password to the
+                  new address; the old password stops working
   help            this list";
 
 fn status(tx: &Transaction<'_>, c: &Campaign) -> Result<String, PostError> {
@@ -913,46 +1284,133 @@ pub fn resolve_now(
     id: &str,
     now: DateTime<Utc>,
 ) -> Result<(), PostError> {
-    let world = world()?;
     let Some(stored) = load(tx, id)? else {
         return Err(PostError::NoGame(id.to_string()));
     };
-    let c = stored.campaign;
-    let turn = c.turn + 1;
+    let c = stored.campaign.clone();
     let mut orders: BTreeMap<String, Vec<Line<Order>>> = BTreeMap::new();
-    for (p, json) in campaigns::latest_orders(tx, &c.id, turn)? {
+    for (p, json) in campaigns::latest_orders(tx, &c.id, c.turn + 1)? {
         orders.insert(p, serde_json::from_str(&json).map_err(corrupt)?);
     }
-    let digest = report::digest(&c, &world, &on_file(tx, &c)?);
     let results: Vec<EnteredResult> = campaigns::take_results(tx, &c.id)?
         .iter()
         .map(|j| serde_json::from_str(j).map_err(corrupt))
         .collect::<Result<_, _>>()?;
-    let seed: [u8; 32] = Sha256::new()
-        .chain_update(stored.seed.as_bytes())
+    let week = Week {
+        before: c,
+        orders,
+        results,
+    };
+    play(tx, config, &stored, &week, None, now)?;
+    Ok(())
+}
+
+/// The dice seed of map turn `turn`: from the campaign's secret seed and
+/// the turn, so a re-run of the week throws the same dice (ruling CA-30).
+fn week_seed(seed: &str, turn: u32) -> [u8; 32] {
+    Sha256::new()
+        .chain_update(seed.as_bytes())
         .chain_update(format!(":{turn}").as_bytes())
         .finalize()
-        .into();
-    let r = resolve::resolve(&c, &world, &orders, &results, &mut SeededDice::new(seed))
-        .map_err(|e| PostError::Ruleset(crate::games::RulesetError::Engine(e.to_string())))?;
-    let after = serde_json::to_string(&r.campaign).map_err(corrupt)?;
-    let played_turn = TurnRow {
-        turn,
-        state_before: &serde_json::to_string(&c).map_err(corrupt)?,
-        state_after: &after,
-        orders: &serde_json::to_string(&orders).map_err(corrupt)?,
-        events: &serde_json::to_string(&r.events).map_err(corrupt)?,
-    };
-    campaigns::insert_turn(tx, &c.id, &played_turn, now)?;
-    campaigns::set_state(tx, &c.id, &after)?;
+        .into()
+}
+
+/// What a week is resolved from: the state before it, each power's orders
+/// and the battle results it applies.
+struct Week {
+    before: Campaign,
+    orders: BTreeMap<String, Vec<Line<Order>>>,
+    results: Vec<EnteredResult>,
+}
+
+/// The secretary's re-run of a week, as its reports say it.
+struct Correction {
+    /// "CORRECTED: …", every reader's first line.
+    headline: String,
+    /// The orders the secretary dropped: (power, the order's text). Each
+    /// power reads only its own (sealed envelopes stay sealed).
+    dropped: Vec<(String, String)>,
+}
+
+impl Correction {
+    /// What `reader` (`None`: the secretary) reads above its report.
+    fn intro(&self, reader: Option<&str>) -> String {
+        let mine: Vec<String> = self
+            .dropped
+            .iter()
+            .filter(|(p, _)| reader.is_none_or(|r| r == p))
+            .map(|(p, line)| match reader {
+                Some(_) => format!("The secretary dropped your order \"{line}\".\n"),
+                None => format!("Dropped: {p}: {line}\n"),
+            })
+            .collect();
+        format!("{}{}\n", self.headline, mine.concat())
+    }
+}
+
+/// Resolve a week (`correction`: the secretary's re-run, its reports
+/// opening with that), store it, start its battles by mail, set the
+/// next deadline and queue every report. Returns the campaign as the week
+/// left it.
+fn play(
+    tx: &Transaction<'_>,
+    config: &Config,
+    stored: &Row,
+    week: &Week,
+    correction: Option<&Correction>,
+    now: DateTime<Utc>,
+) -> Result<Campaign, PostError> {
+    let world = world()?;
+    let c = &week.before;
+    let turn = c.turn + 1;
+    let on_file: report::OnFile = campaigns::players(tx, &c.id)?
+        .into_iter()
+        .map(|(p, _)| {
+            let lines = week.orders.get(&p).cloned();
+            (p, lines)
+        })
+        .collect();
+    let digest = report::digest(c, &world, &on_file);
+    let r = resolve::resolve(
+        c,
+        &world,
+        &week.orders,
+        &week.results,
+        &mut SeededDice::new(week_seed(&stored.seed, turn)),
+    )
+    .map_err(|e| PostError::Ruleset(crate::games::RulesetError::Engine(e.to_string())))?;
+    campaigns::set_state(
+        tx,
+        &c.id,
+        &serde_json::to_string(&r.campaign).map_err(corrupt)?,
+    )?;
     // Battles by mail start at once: their welcomes go with the reports.
     crate::post::campaign_games::start_games(tx, config, &c.id, now)?;
     let r = resolve::Resolved {
         campaign: load(tx, &c.id)?.map_or(r.campaign, |s| s.campaign),
         events: r.events,
     };
+    // The state as the week left it, its games started: a re-run compares
+    // the campaign with it to see what the secretary changed since.
+    let played_turn = TurnRow {
+        turn,
+        state_before: &serde_json::to_string(c).map_err(corrupt)?,
+        state_after: &serde_json::to_string(&r.campaign).map_err(corrupt)?,
+        orders: &serde_json::to_string(&week.orders).map_err(corrupt)?,
+        events: &serde_json::to_string(&r.events).map_err(corrupt)?,
+        results: &serde_json::to_string(&week.results).map_err(corrupt)?,
+    };
+    if correction.is_some() {
+        campaigns::rerun_turn(tx, &c.id, &played_turn)?;
+    } else {
+        campaigns::insert_turn(tx, &c.id, &played_turn, now)?;
+    }
     let played = c.date();
     let due = open_week(tx, config, &r.campaign, now)?;
+    let intro = |reader: Option<&str>| {
+        let above = correction.map_or(String::new(), |k| k.intro(reader));
+        format!("{above}{due}")
+    };
     for (power, address) in &campaigns::players(tx, &c.id)? {
         queue_report(
             tx,
@@ -963,7 +1421,7 @@ pub fn resolve_now(
             address,
             &played,
             &r.events,
-            &due,
+            &intro(Some(power)),
             now,
         )?;
     }
@@ -976,7 +1434,7 @@ pub fn resolve_now(
         &stored.secretary_address,
         &played,
         &r.events,
-        &format!("{due}{digest}\n"),
+        &format!("{}{digest}\n", intro(None)),
         now,
     )?;
     crate::post::audit(
@@ -984,8 +1442,185 @@ pub fn resolve_now(
         now,
         Some(&c.id),
         &format!(
-            "campaign turn {turn} ({played}) resolved: {} events",
+            "campaign turn {turn} ({played}) {}: {} events",
+            if correction.is_some() {
+                "re-run by the secretary"
+            } else {
+                "resolved"
+            },
             r.events.len()
         ),
-    )
+    )?;
+    Ok(r.campaign)
+}
+
+/// Why a re-run is refused, in words for the secretary (ruling CA-30).
+type Refusal = String;
+
+/// The secretary's `rerun` (ruling CA-30): the week last resolved played
+/// again from its state before, with its orders (less the lines the
+/// secretary drops, numbered as that week's digest numbers them), the
+/// battle results it applied and the same dice; its outcome replaces the
+/// week's, and every power gets its corrected report. `turn`, when
+/// given, must be that week's map turn. Returns the answer for the
+/// secretary, or why nothing was done.
+///
+/// # Errors
+/// No such campaign, damaged stored data, or database errors.
+pub fn rerun(
+    tx: &Transaction<'_>,
+    config: &Config,
+    id: &str,
+    turn: Option<u32>,
+    without: &[(String, u32)],
+    now: DateTime<Utc>,
+) -> Result<Result<String, Refusal>, PostError> {
+    let Some(stored) = load(tx, id)? else {
+        return Err(PostError::NoGame(id.to_string()));
+    };
+    let last = stored.campaign.turn;
+    if last == 0 {
+        return Ok(Err(
+            "no week has been resolved yet; nothing to re-run".into()
+        ));
+    }
+    match turn {
+        Some(t) if t < last => {
+            return Ok(Err(format!(
+                "map turn {t} cannot be re-run: map turn {last} has been resolved since; only the week last resolved can be re-run (correct later weeks with move and edit)"
+            )))
+        }
+        Some(t) if t > last => {
+            return Ok(Err(format!(
+                "map turn {t} has not been resolved; the week last resolved is map turn {last}"
+            )))
+        }
+        _ => {}
+    }
+    let Some(played) = campaigns::played_turn(tx, id, last)? else {
+        return Err(corrupt(format!(
+            "campaign {id}: map turn {last} is not stored"
+        )));
+    };
+    let Some(results) = played.results.as_deref() else {
+        return Ok(Err(format!(
+            "map turn {last} was resolved before umpire kept a week's battle results, so it cannot be re-run; correct it with move and edit"
+        )));
+    };
+    if let Some((b, game)) =
+        crate::store::campaign_battles::started_since(tx, id, played.resolved_at)?
+            .into_iter()
+            .next()
+    {
+        return Ok(Err(format!(
+            "battle {b} is being played by mail as game {game}, started after map turn {last} was resolved; a re-run would change the campaign under its players. Correct the week with move and edit instead"
+        )));
+    }
+    let before: Campaign = serde_json::from_str(&played.state_before).map_err(corrupt)?;
+    let mut orders: BTreeMap<String, Vec<Line<Order>>> =
+        serde_json::from_str(&played.orders).map_err(corrupt)?;
+    let dropped = match drop_lines(&mut orders, &campaigns::players(tx, id)?, without) {
+        Ok(d) => d,
+        Err(why) => return Ok(Err(why)),
+    };
+    let week = Week {
+        before,
+        orders,
+        results: serde_json::from_str(results).map_err(corrupt)?,
+    };
+    let changed_since =
+        serde_json::to_string(&stored.campaign).map_err(corrupt)? != played.state_after;
+    let date = week.before.date();
+    let next = stored.campaign.date();
+    let correction = Correction {
+        headline: format!(
+            "CORRECTED: {date} re-run by the secretary (map turn {last}). This report replaces the one you had; orders you sent for {next} stand unless you send new ones.\n"
+        ),
+        dropped,
+    };
+    let after = play(tx, config, &stored, &week, Some(&correction), now)?;
+    let dropped: Vec<String> = correction
+        .dropped
+        .iter()
+        .map(|(p, line)| format!("{p}: {line}"))
+        .collect();
+    let mut answer = format!(
+        "{date} (map turn {last}) re-run with the same dice{}; {}; every power has its corrected report",
+        if dropped.is_empty() {
+            String::new()
+        } else {
+            format!(" without {}", dropped.join("; "))
+        },
+        if serde_json::to_string(&after).map_err(corrupt)? == played.state_after {
+            "the outcome is the same as before"
+        } else {
+            "the outcome differs from the one first mailed"
+        }
+    );
+    if changed_since {
+        answer.push_str(". Changes made since the week was first resolved (move, edit, how a battle is fought) are undone: make them again if they still hold");
+    }
+    // A result entered since for a battle the re-run no longer has.
+    for b in campaigns::waiting_results(tx, id)? {
+        if !after.pending.iter().any(|p| p.id == b) {
+            campaigns::drop_result(tx, id, b)?;
+            answer.push_str(&format!(
+                ". The result you entered for battle {b} is dropped: the corrected week has no such battle"
+            ));
+        }
+    }
+    crate::post::audit(
+        tx,
+        now,
+        Some(id),
+        &format!("secretary re-ran map turn {last}"),
+    )?;
+    Ok(Ok(answer))
+}
+
+/// Drop the secretary's lines (`koth 2`: Koth's second order of the week,
+/// as that week's digest numbered them) from a week's orders, all or none.
+/// Returns the orders dropped: (power, the order's text).
+fn drop_lines(
+    orders: &mut BTreeMap<String, Vec<Line<Order>>>,
+    players: &[(String, String)],
+    without: &[(String, u32)],
+) -> Result<Vec<(String, String)>, Refusal> {
+    let mut by_power: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (power, n) in without {
+        let Some((p, _)) = players.iter().find(|(p, _)| p.eq_ignore_ascii_case(power)) else {
+            let powers: Vec<&str> = players.iter().map(|(p, _)| p.as_str()).collect();
+            return Err(format!(
+                "without {power} {n}: there is no power '{power}'; the powers are {}; nothing was re-run",
+                powers.join(", ")
+            ));
+        };
+        let had = orders.get(p).map_or(0, Vec::len);
+        let Some(i) = (*n as usize).checked_sub(1).filter(|i| *i < had) else {
+            return Err(format!(
+                "without {power} {n}: {p} had {} that week; write a number that week's digest shows; nothing was re-run",
+                crate::report::plural(had as u32, "order", "orders")
+            ));
+        };
+        let list = by_power.entry(p.clone()).or_default();
+        if list.contains(&i) {
+            return Err(format!(
+                "without {power} {n}: named twice; nothing was re-run"
+            ));
+        }
+        list.push(i);
+    }
+    let mut dropped = Vec::new();
+    for (p, mut idx) in by_power {
+        idx.sort_unstable();
+        let Some(lines) = orders.get_mut(&p) else {
+            continue;
+        };
+        for i in idx.into_iter().rev() {
+            let gone = lines.remove(i);
+            dropped.push((p.clone(), gone.text));
+        }
+    }
+    dropped.sort();
+    Ok(dropped)
 }

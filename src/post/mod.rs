@@ -442,6 +442,20 @@ impl PostOffice {
                 }
             }
         }
+        // Powers without orders are reminded once before a week's deadline.
+        for id in campaign::reminders_due(&self.store, now)? {
+            let store = &mut self.store;
+            match guard::guard(|| store.write(|tx| campaign::remind_if_due(tx, &config, &id, now)))
+            {
+                guard::Guarded::Done(_) => {}
+                guard::Guarded::Later(e) => {
+                    tracing::warn!(campaign = %id, error = %e, "reminders left for the next run")
+                }
+                guard::Guarded::Failed(reason) => {
+                    tracing::warn!(campaign = %id, %reason, "reminders could not be sent")
+                }
+            }
+        }
         Ok(played)
     }
 
@@ -495,6 +509,21 @@ impl PostOffice {
         let config = self.config.clone();
         self.store
             .write(|tx| campaign::resolve_now(tx, &config, id, now))
+    }
+
+    /// Re-run a campaign's week last resolved, as the secretary's `rerun`
+    /// (ruling CA-30). `Ok(Err(why))`: refused, nothing changed.
+    ///
+    /// # Errors
+    /// When there is no such campaign, or on database errors.
+    pub fn rerun_campaign(
+        &mut self,
+        id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Result<String, String>, PostError> {
+        let config = self.config.clone();
+        self.store
+            .write(|tx| campaign::rerun(tx, &config, id, None, &[], now))
     }
 
     /// The store, for reading (tests, `umpire doctor`).

@@ -77,3 +77,22 @@ pub fn of_campaign(c: &Connection, campaign: &str) -> Result<Vec<(u32, String, b
         .collect::<super::db::Result<Vec<_>>>()?;
     Ok(rows)
 }
+
+/// A campaign's battle games made at or after `since`, by battle: (battle, game).
+///
+/// # Errors
+/// On database errors.
+pub fn started_since(
+    c: &Connection,
+    campaign: &str,
+    since: DateTime<Utc>,
+) -> Result<Vec<(u32, String)>> {
+    let mut st = c.prepare_cached(
+        "SELECT battle, game_id FROM campaign_battles \
+         WHERE campaign_id = ?1 AND created_at >= ?2 ORDER BY battle",
+    )?;
+    let rows = st
+        .query_map(params![campaign, ts(since)], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<super::db::Result<Vec<_>>>()?;
+    Ok(rows)
+}

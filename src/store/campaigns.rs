@@ -2,8 +2,10 @@
 //! secretary), `campaign_powers` (the players), `campaign_orders` (every
 //! orders message kept, the latest per power counting), `campaign_results`
 //! (battle results the secretary entered, applied once) and
-//! `campaign_turns` (each map turn as played). The campaign's state,
-//! orders and events are JSON only the campaign reads.
+//! `campaign_turns` (each map turn as played: the state before and after,
+//! the orders and battle results it applied, how often the secretary re-ran
+//! it) and `campaign_reminders` (each power reminded of a map turn, once).
+//! The campaign's state, orders and events are JSON only the campaign reads.
 
 use super::db::{params, Connection, OptionalExtension};
 use super::{parse_ts, ts, Result};
@@ -54,6 +56,20 @@ pub struct TurnRow<'a> {
     pub state_after: &'a str,
     pub orders: &'a str,
     pub events: &'a str,
+    /// The battle results it applied (JSON list).
+    pub results: &'a str,
+}
+
+/// A map turn as stored, for the secretary's re-run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayedTurn {
+    pub state_before: String,
+    pub state_after: String,
+    pub orders: String,
+    /// `None`: resolved before the turns kept their results (migration 15).
+    pub results: Option<String>,
+    pub reruns: u32,
+    pub resolved_at: DateTime<Utc>,
 }
 
 /// Create a campaign's row (active, no deadline yet).
@@ -305,11 +321,140 @@ pub fn take_results(c: &Connection, id: &str) -> Result<Vec<String>> {
 /// On database errors (the turn was stored already).
 pub fn insert_turn(c: &Connection, id: &str, t: &TurnRow<'_>, now: DateTime<Utc>) -> Result<()> {
     c.prepare_cached(
-        "INSERT INTO campaign_turns (campaign_id, turn, state_before, state_after, orders, events, resolved_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO campaign_turns (campaign_id, turn, state_before, state_after, orders, events, resolved_at, results) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
-    .execute(params![id, t.turn, t.state_before, t.state_after, t.orders, t.events, ts(now)])?;
+    .execute(params![id, t.turn, t.state_before, t.state_after, t.orders, t.events, ts(now), t.results])?;
     Ok(())
+}
+
+/// A map turn as played, if it was.
+///
+/// # Errors
+/// On database errors or a damaged timestamp.
+pub fn played_turn(c: &Connection, id: &str, turn: u32) -> Result<Option<PlayedTurn>> {
+    let row = c
+        .prepare_cached(
+            "SELECT state_before, state_after, orders, results, reruns, resolved_at \
+             FROM campaign_turns WHERE campaign_id = ?1 AND turn = ?2",
+        )?
+        .query_row(params![id, turn], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get::<_, String>(5)?,
+            ))
+        })
+        .optional()?;
+    row.map(
+        |(state_before, state_after, orders, results, reruns, at)| -> Result<PlayedTurn> {
+            Ok(PlayedTurn {
+                state_before,
+                state_after,
+                orders,
+                results,
+                reruns,
+                resolved_at: parse_ts(&at)?,
+            })
+        },
+    )
+    .transpose()
+}
+
+/// Replace a map turn's outcome with its re-run's (the state before and
+/// the results it applied stay), counting the re-run.
+///
+/// # Errors
+/// On database errors.
+pub fn rerun_turn(c: &Connection, id: &str, t: &TurnRow<'_>) -> Result<()> {
+    c.prepare_cached(
+        "UPDATE campaign_turns SET state_after = ?3, orders = ?4, events = ?5, reruns = reruns + 1 \
+         WHERE campaign_id = ?1 AND turn = ?2",
+    )?
+    .execute(params![id, t.turn, t.state_after, t.orders, t.events])?;
+    Ok(())
+}
+
+/// How often the secretary re-ran a map turn (0 for one never played).
+///
+/// # Errors
+/// On database errors.
+pub fn reruns(c: &Connection, id: &str, turn: u32) -> Result<u32> {
+    Ok(
+        c.prepare_cached("SELECT reruns FROM campaign_turns WHERE campaign_id = ?1 AND turn = ?2")?
+            .query_row(params![id, turn], |r| r.get(0))
+            .optional()?
+            .unwrap_or(0),
+    )
+}
+
+/// The battles with a result entered and not yet applied, by battle.
+///
+/// # Errors
+/// On database errors.
+pub fn waiting_results(c: &Connection, id: &str) -> Result<Vec<u32>> {
+    let rows = c
+        .prepare_cached(
+            "SELECT battle FROM campaign_results WHERE campaign_id = ?1 AND applied = 0 ORDER BY battle",
+        )?
+        .query_map([id], |r| r.get(0))?
+        .collect::<super::db::Result<Vec<u32>>>()?;
+    Ok(rows)
+}
+
+/// Forget a result not yet applied (its battle is no longer waiting).
+///
+/// # Errors
+/// On database errors.
+pub fn drop_result(c: &Connection, id: &str, battle: u32) -> Result<()> {
+    c.prepare_cached(
+        "DELETE FROM campaign_results WHERE campaign_id = ?1 AND battle = ?2 AND applied = 0",
+    )?
+    .execute(params![id, battle])?;
+    Ok(())
+}
+
+/// Hand a power to another player: its address and password hash.
+///
+/// # Errors
+/// On database errors.
+pub fn set_player(c: &Connection, id: &str, power: &str, address: &str, hash: &str) -> Result<()> {
+    c.prepare_cached(
+        "UPDATE campaign_powers SET address = ?3, password = ?4 WHERE campaign_id = ?1 AND power = ?2",
+    )?
+    .execute(params![id, power, address, hash])?;
+    Ok(())
+}
+
+/// Note that a power was reminded of a map turn; false when it already was.
+///
+/// # Errors
+/// On database errors.
+pub fn remind_once(c: &Connection, id: &str, turn: u32, power: &str) -> Result<bool> {
+    let n = c
+        .prepare_cached(
+            "INSERT INTO campaign_reminders (campaign_id, turn, power) VALUES (?1, ?2, ?3) \
+             ON CONFLICT DO NOTHING",
+        )?
+        .execute(params![id, turn, power])?;
+    Ok(n == 1)
+}
+
+/// Active campaigns whose open map turn has a deadline, by id.
+///
+/// # Errors
+/// On database errors.
+pub fn with_deadline(c: &Connection) -> Result<Vec<String>> {
+    let mut st = c.prepare_cached(
+        "SELECT id FROM campaigns WHERE status = 'active' AND deadline IS NOT NULL ORDER BY id",
+    )?;
+    let ids = st
+        .query_map([], |r| r.get(0))?
+        .collect::<super::db::Result<Vec<String>>>()?;
+    Ok(ids)
 }
 
 #[cfg(test)]
@@ -399,8 +544,63 @@ mod tests {
         );
         record_result(c, "h", 3, "first").unwrap();
         record_result(c, "h", 3, "corrected").unwrap();
+        record_result(c, "h", 4, "gone").unwrap();
+        assert_eq!(waiting_results(c, "h").unwrap(), vec![3, 4]);
+        drop_result(c, "h", 4).unwrap();
+        assert_eq!(waiting_results(c, "h").unwrap(), vec![3]);
         assert_eq!(take_results(c, "h").unwrap(), vec!["corrected".to_string()]);
         assert!(take_results(c, "h").unwrap().is_empty(), "applied once");
         assert_eq!(players(c, "h").unwrap().len(), 2);
+        assert!(remind_once(c, "h", 1, "nemedia").unwrap());
+        assert!(!remind_once(c, "h", 1, "nemedia").unwrap(), "once a week");
+        assert!(remind_once(c, "h", 2, "nemedia").unwrap());
+        set_player(c, "h", "nemedia", "new@x.example", "hash2").unwrap();
+        assert_eq!(
+            power(c, "h", "nemedia").unwrap().unwrap(),
+            PowerRow {
+                power: "nemedia".into(),
+                address: "new@x.example".into(),
+                password: "hash2".into()
+            }
+        );
+    }
+
+    #[test]
+    fn a_played_turn_keeps_its_results_and_counts_its_reruns() {
+        let store = Store::open_in_memory().unwrap();
+        let c = store.conn();
+        let t0 = Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap();
+        insert(c, &row("h"), t0).unwrap();
+        assert_eq!(played_turn(c, "h", 1).unwrap(), None);
+        assert_eq!(reruns(c, "h", 1).unwrap(), 0);
+        let t = TurnRow {
+            turn: 1,
+            state_before: "before",
+            state_after: "after",
+            orders: "{}",
+            events: "[]",
+            results: "[]",
+        };
+        insert_turn(c, "h", &t, t0).unwrap();
+        let again = TurnRow {
+            state_after: "corrected",
+            ..t.clone()
+        };
+        rerun_turn(c, "h", &again).unwrap();
+        assert_eq!(
+            played_turn(c, "h", 1).unwrap().unwrap(),
+            PlayedTurn {
+                state_before: "before".into(),
+                state_after: "corrected".into(),
+                orders: "{}".into(),
+                results: Some("[]".into()),
+                reruns: 1,
+                resolved_at: t0,
+            }
+        );
+        assert_eq!(reruns(c, "h", 1).unwrap(), 1);
+        assert_eq!(with_deadline(c).unwrap(), Vec::<String>::new());
+        set_deadline(c, "h", Some(t0)).unwrap();
+        assert_eq!(with_deadline(c).unwrap(), vec!["h".to_string()]);
     }
 }

@@ -472,4 +472,20 @@ CREATE INDEX leagues_id_any_case ON leagues(lower(id));
 CREATE INDEX outbox_to ON outbox(recipients, kind, created_at);
 "#,
     ),
+    // 15: the secretary's desk (issue 18): a map turn keeps the battle
+    // results it applied and how often the secretary re-ran it (ruling
+    // CA-30; NULL results: resolved before this, so it cannot be re-run);
+    // each power reminded of a map turn, once.
+    Migration::Portable(
+        r#"
+ALTER TABLE campaign_turns ADD COLUMN results TEXT;
+ALTER TABLE campaign_turns ADD COLUMN reruns INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE campaign_reminders (
+    campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+    turn        INTEGER NOT NULL,
+    power       TEXT NOT NULL,
+    PRIMARY KEY (campaign_id, turn, power)
+);
+"#,
+    ),
 ];

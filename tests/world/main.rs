@@ -7,6 +7,7 @@ mod common;
 mod armies;
 mod campaign;
 mod campaign_by_mail;
+mod campaign_desk;
 mod campaign_map;
 mod fr_ancients;
 mod sim;

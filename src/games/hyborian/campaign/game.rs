@@ -44,7 +44,14 @@ pub struct Settings {
     /// orders stand). 0: no deadline — the week waits for every power or
     /// the secretary's `resolve` (ruling CA-17).
     pub week_hours: u32,
+    /// Hours before a week's deadline when each power without orders is
+    /// reminded, once (0: never, as a battle game's `reminder_hours`;
+    /// ruling CA-32).
+    pub reminder_hours: u32,
 }
+
+/// The most `reminder_hours` may be: 30 days, as a battle game's.
+pub const MAX_REMINDER_HOURS: u32 = 720;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -59,6 +66,7 @@ impl Default for Settings {
             battles: BattleMode::Engine,
             battle_turn_hours: 72,
             week_hours: 168,
+            reminder_hours: 0,
         }
     }
 }
@@ -526,6 +534,12 @@ impl CampaignFile {
                     }
                 )));
             }
+        }
+        if st.reminder_hours > MAX_REMINDER_HOURS {
+            return Err(bad(format!(
+                "[settings] reminder_hours = {}: it must be from 0 (no reminders) to {MAX_REMINDER_HOURS}",
+                st.reminder_hours
+            )));
         }
         for (i, p) in self.powers.iter().enumerate() {
             if let Some(q) = self.powers[..i].iter().find(|q| q.id == p.id) {

@@ -20,6 +20,7 @@
 
 pub mod battle;
 pub mod by_mail;
+pub mod correct;
 pub mod fog;
 pub mod game;
 pub mod map;

@@ -108,6 +108,25 @@ pub enum Command {
     Cancel { power: String, line: u32 },
     /// "resolve": play the map turn now.
     Resolve,
+    /// "rerun" (or "rerun 3 without koth 2, ophir 1"): resolve the week
+    /// last resolved again, from its state before, with its orders (less
+    /// those dropped, numbered as that week's digest) and its dice
+    /// (ruling CA-30). `turn`, when written, must be that week's map turn.
+    Rerun {
+        turn: Option<u32>,
+        without: Vec<(String, u32)>,
+    },
+    /// "move koth-1 to Corinthia": the secretary places an army (a
+    /// correction, ruling CA-31).
+    Place { army: String, province: String },
+    /// "edit koth-1 losses 120": the secretary takes points of figures off
+    /// an army (a correction, ruling CA-31).
+    Losses { army: String, points: u32 },
+    /// "extend 24": the week's deadline later by so many hours (ruling CA-32).
+    Extend { hours: u32 },
+    /// "replace koth new.player@club.example": the power handed to another
+    /// player, with a fresh password (ruling CA-32).
+    Replace { power: String, address: String },
     /// "status".
     Status,
     /// "help": the order guide.
@@ -200,6 +219,11 @@ pub fn read(text: &str) -> Letter {
                     | Rule::digest
                     | Rule::cancel
                     | Rule::resolve
+                    | Rule::rerun
+                    | Rule::place
+                    | Rule::losses
+                    | Rule::extend
+                    | Rule::replace
                     | Rule::status
                     | Rule::help => letter.commands.push(Line {
                         number,
@@ -258,6 +282,11 @@ fn describe(r: Rule) -> &'static str {
         Rule::choose => "battle <n> by mail|engine|secretary",
         Rule::mode => "mail, engine or secretary",
         Rule::cancel => "cancel <power> <order number>",
+        Rule::rerun | Rule::dropped => "rerun, or rerun without <power> <order number>, …",
+        Rule::place => "move <army> to <province>",
+        Rule::losses => "edit <army> losses <points>",
+        Rule::extend => "extend <hours>",
+        Rule::replace => "replace <power> <new address>",
         Rule::resolve
         | Rule::digest
         | Rule::status
@@ -388,6 +417,43 @@ fn command(p: pest::iterators::Pair<'_, Rule>) -> Command {
             }
         }
         Rule::resolve => Command::Resolve,
+        Rule::rerun => {
+            let mut turn = None;
+            let mut without = Vec::new();
+            for x in p.into_inner() {
+                if x.as_rule() == Rule::number {
+                    turn = Some(num(x.as_str()));
+                } else {
+                    let t = texts(x);
+                    without.push((t[0].clone(), num(&t[1])));
+                }
+            }
+            Command::Rerun { turn, without }
+        }
+        Rule::place => {
+            let t = texts(p);
+            Command::Place {
+                army: t[0].clone(),
+                province: t[1].clone(),
+            }
+        }
+        Rule::losses => {
+            let t = texts(p);
+            Command::Losses {
+                army: t[0].clone(),
+                points: num(&t[1]),
+            }
+        }
+        Rule::extend => Command::Extend {
+            hours: num(&texts(p)[0]),
+        },
+        Rule::replace => {
+            let t = texts(p);
+            Command::Replace {
+                power: t[0].clone(),
+                address: t[1].clone(),
+            }
+        }
         Rule::help => Command::Help,
         _ => Command::Status,
     }
@@ -460,6 +526,69 @@ mod tests {
                 to: "Toran".into()
             }
         );
+    }
+
+    #[test]
+    fn the_secretarys_desk_commands() {
+        let l = read(
+            "CAMPAIGN hyboria SECRETARY PASSWORD scroll\nrerun\nRe-run 3 without koth 2, Ophir 1\n\
+             move koth-1 to Kothian Plains\nmove army koth-2 to Corinthia\nedit koth-1 losses 120\n\
+             extend 24 hours\nEXTEND 99999999999\nreplace koth new@club.example\n\
+             rerun without koth\nmove koth-1 Corinthia\nextend soon\nEND\n",
+        );
+        let items: Vec<Command> = l.commands.iter().map(|c| c.item.clone()).collect();
+        assert_eq!(
+            items,
+            [
+                Command::Rerun {
+                    turn: None,
+                    without: vec![]
+                },
+                Command::Rerun {
+                    turn: Some(3),
+                    without: vec![("koth".into(), 2), ("Ophir".into(), 1)]
+                },
+                Command::Place {
+                    army: "koth-1".into(),
+                    province: "Kothian Plains".into()
+                },
+                Command::Place {
+                    army: "koth-2".into(),
+                    province: "Corinthia".into()
+                },
+                Command::Losses {
+                    army: "koth-1".into(),
+                    points: 120
+                },
+                Command::Extend { hours: 24 },
+                Command::Extend { hours: u32::MAX },
+                Command::Replace {
+                    power: "koth".into(),
+                    address: "new@club.example".into()
+                },
+            ]
+        );
+        // A power's own "army … move to …" is still an order, not the
+        // secretary's placement.
+        assert!(l.orders.is_empty());
+        let errors: Vec<(usize, &str)> = l
+            .errors
+            .iter()
+            .map(|e| (e.number, e.item.as_str()))
+            .collect();
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        // Each quoted rustc-style at its line, with what was expected there.
+        for ((n, why), (line, expected)) in errors.iter().zip([
+            (10, "expected a number"),
+            (11, "expected 'to'"),
+            (12, "expected a number"),
+        ]) {
+            assert_eq!(*n, line);
+            assert!(
+                why.contains(&format!("--> orders:{line}:")) && why.contains(expected),
+                "{why}"
+            );
+        }
     }
 
     #[test]
