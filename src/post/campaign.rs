@@ -17,7 +17,6 @@ use crate::games::hyborian::campaign::orders::{self, Command, Letter, Line, Orde
 use crate::games::hyborian::campaign::report;
 use crate::games::hyborian::campaign::resolve::{self, EnteredResult};
 use crate::games::hyborian::dice::SeededDice;
-use crate::mail::compose::Attachment;
 use crate::mail::read::Incoming;
 use crate::post::outbox::{self, Kind};
 use crate::post::{password, plain, Disposition, PostError};
@@ -125,6 +124,8 @@ pub fn create(
     };
     campaigns::insert(tx, &row, now)?;
     let due = open_week(tx, config, &c, now)?;
+    let dice = week_dice(&row.seed, c.turn);
+    let none = BTreeMap::new();
     for p in &file.powers {
         let player = PowerRow {
             power: p.id.clone(),
@@ -136,19 +137,22 @@ pub fn create(
             "Welcome to the campaign {} as {}. Your password: {}\nWrite your orders as:\n\n  CAMPAIGN {} POWER {} PASSWORD <password>\n  army <army> move to <province>\n  END\n\n{}\n{due}",
             c.title, p.id, p.password, c.id, p.id, orders::GUIDE
         );
-        queue_report(
-            tx,
-            config,
-            &c,
-            &world,
-            Some(&p.id),
-            &p.address,
-            "the start",
-            &[],
-            &intro,
-            now,
-        )?;
+        let week = report::Week {
+            played: "the start",
+            events: &[],
+            orders: &none,
+            dice: Some(&dice),
+            intro: &intro,
+        };
+        queue_report(tx, config, &c, &world, Some(&p.id), &p.address, &week, now)?;
     }
+    let week = report::Week {
+        played: "the start",
+        events: &[],
+        orders: &none,
+        dice: Some(&dice),
+        intro: &due,
+    };
     queue_report(
         tx,
         config,
@@ -156,9 +160,7 @@ pub fn create(
         &world,
         None,
         &file.secretary.address,
-        "the start",
-        &[],
-        &due,
+        &week,
         now,
     )?;
     crate::post::audit(
@@ -173,7 +175,29 @@ pub fn create(
     )
 }
 
-/// Mail one reader's report with its map (PNG and SVG attached).
+/// The seed of map turn `turn`'s dice: the campaign's secret seed and the
+/// turn's number hashed, so revealing one week's seed reveals no other.
+fn week_seed(secret: &str, turn: u32) -> [u8; 32] {
+    Sha256::new()
+        .chain_update(secret.as_bytes())
+        .chain_update(format!(":{turn}").as_bytes())
+        .finalize()
+        .into()
+}
+
+/// The dice the reports after map turn `played` publish (0: the start):
+/// its seed revealed, and the coming week's committed to.
+fn week_dice(secret: &str, played: u32) -> report::WeekDice {
+    let revealed = (played > 0).then(|| hex::encode(week_seed(secret, played)));
+    report::WeekDice {
+        revealed_hash: revealed.as_deref().map(crate::dice::seed_hash),
+        revealed,
+        next_hash: SeededDice::new(week_seed(secret, played + 1)).commitment(),
+    }
+}
+
+/// Mail one reader's report: text and HTML alternatives, the map inline in
+/// the HTML and attached as PNG and SVG.
 #[allow(clippy::too_many_arguments)]
 fn queue_report(
     tx: &Transaction<'_>,
@@ -182,12 +206,10 @@ fn queue_report(
     world: &World,
     reader: Option<&str>,
     to: &str,
-    played: &str,
-    events: &[resolve::MapEvent],
-    intro: &str,
+    week: &report::Week<'_>,
     now: DateTime<Utc>,
 ) -> Result<(), PostError> {
-    let text = format!("{intro}{}", report::text(c, world, reader, played, events));
+    let text = report::text(c, world, reader, week);
     let svg = report::svg(c, world, reader);
     let png = crate::report::picture::png(&svg).map_err(corrupt)?;
     let who = reader.unwrap_or("secretary");
@@ -195,16 +217,15 @@ fn queue_report(
     let mut mail = plain(config, vec![to.to_string()], subject, text, None);
     mail.auto_submitted = crate::mail::compose::AutoSubmitted::Generated;
     let stem = format!("{}-{}-turn-{}", c.id, who, c.turn);
-    mail.attachments.push(Attachment {
-        name: format!("{stem}.png"),
-        mime: "image/png".into(),
-        bytes: png,
-    });
-    mail.attachments.push(Attachment {
-        name: format!("{stem}.svg"),
-        mime: "image/svg+xml".into(),
-        bytes: svg.into_bytes(),
-    });
+    let cid = format!("map-{stem}@{}", config.domain());
+    mail.html = Some(report::html(
+        c,
+        world,
+        reader,
+        week,
+        Some(&format!("cid:{cid}")),
+    ));
+    mail.show_picture(cid, &stem, png, svg);
     outbox::queue(
         tx,
         config,
@@ -928,11 +949,7 @@ pub fn resolve_now(
         .iter()
         .map(|j| serde_json::from_str(j).map_err(corrupt))
         .collect::<Result<_, _>>()?;
-    let seed: [u8; 32] = Sha256::new()
-        .chain_update(stored.seed.as_bytes())
-        .chain_update(format!(":{turn}").as_bytes())
-        .finalize()
-        .into();
+    let seed = week_seed(&stored.seed, turn);
     let r = resolve::resolve(&c, &world, &orders, &results, &mut SeededDice::new(seed))
         .map_err(|e| PostError::Ruleset(crate::games::RulesetError::Engine(e.to_string())))?;
     let after = serde_json::to_string(&r.campaign).map_err(corrupt)?;
@@ -953,6 +970,14 @@ pub fn resolve_now(
     };
     let played = c.date();
     let due = open_week(tx, config, &r.campaign, now)?;
+    let dice = week_dice(&stored.seed, turn);
+    let week = report::Week {
+        played: &played,
+        events: &r.events,
+        orders: &orders,
+        dice: Some(&dice),
+        intro: &due,
+    };
     for (power, address) in &campaigns::players(tx, &c.id)? {
         queue_report(
             tx,
@@ -961,12 +986,15 @@ pub fn resolve_now(
             &world,
             Some(power),
             address,
-            &played,
-            &r.events,
-            &due,
+            &week,
             now,
         )?;
     }
+    let intro = format!("{due}{digest}\n");
+    let week = report::Week {
+        intro: &intro,
+        ..week
+    };
     queue_report(
         tx,
         config,
@@ -974,9 +1002,7 @@ pub fn resolve_now(
         &world,
         None,
         &stored.secretary_address,
-        &played,
-        &r.events,
-        &format!("{due}{digest}\n"),
+        &week,
         now,
     )?;
     crate::post::audit(
