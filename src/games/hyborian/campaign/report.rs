@@ -846,11 +846,164 @@ points = 300
         }
         let svg = svg(&c, &world, Some("aquilonia"));
         assert!(
-            svg.contains("fill-opacity=\"0.35\""),
+            svg.lines()
+                .any(|l| l.starts_with("<circle") && l.contains("fill-opacity=\"0.35\"")),
             "unseen provinces shaded"
         );
         assert!(crate::report::picture::png(&svg)
             .unwrap()
             .starts_with(b"\x89PNG"));
+    }
+
+    fn campaign(title: &str) -> (World, Campaign) {
+        let file = format!(
+            r#"id = "t"
+title = "{title}"
+[secretary]
+address = "s@x"
+password = "p"
+[[power]]
+id = "aquilonia"
+nation = "aquilonia"
+address = "a@x"
+password = "p"
+[[power.army]]
+province = "attalus"
+points = 300
+[[power]]
+id = "nemedia"
+nation = "nemedia"
+address = "n@x"
+password = "p"
+[[power.army]]
+province = "nemedian-marches"
+points = 300
+"#
+        );
+        let world = World::hyborea().unwrap();
+        let c = CampaignFile::load(&file).unwrap().start(&world).unwrap();
+        (world, c)
+    }
+
+    #[test]
+    fn no_name_on_the_map_leaves_the_picture_or_lies_on_another() {
+        let (world, mut c) = campaign("The Hour of the Dragon");
+        // A stack, to crowd the names.
+        let mut extra = c.armies["nemedia-1"].clone();
+        extra.id = "nemedia-2".into();
+        c.armies.insert(extra.id.clone(), extra);
+        for reader in [None, Some("aquilonia"), Some("nemedia")] {
+            let svg = svg(&c, &world, reader);
+            let faults = crate::report::picture::label_faults(&svg).unwrap();
+            assert_eq!(faults, Vec::<String>::new(), "{reader:?}");
+            let (_, texts) = crate::report::picture::text_boxes(&svg).unwrap();
+            for name in world
+                .provinces
+                .values()
+                .map(|p| &p.name)
+                .chain(world.seas.iter().map(|s| &s.name))
+            {
+                assert!(
+                    texts.iter().any(|(t, _)| t == name),
+                    "{name} is on the map for {reader:?}"
+                );
+            }
+            for key in [
+                "unseen (shaded: its owner, not who holds it now)",
+                "battle waiting",
+                "sea",
+                "aquilonia",
+            ] {
+                assert!(texts.iter().any(|(t, _)| t == key), "legend: {key}");
+            }
+        }
+    }
+
+    #[test]
+    fn stacked_counters_show_their_count_and_the_top_number_stays_clear() {
+        let (world, mut c) = campaign("T");
+        for n in 2..=3 {
+            let mut extra = c.armies["nemedia-1"].clone();
+            extra.id = format!("nemedia-{n}");
+            c.armies.insert(extra.id.clone(), extra);
+        }
+        let svg = svg(&c, &world, Some("aquilonia"));
+        let (_, texts) = crate::report::picture::text_boxes(&svg).unwrap();
+        assert!(texts.iter().any(|(t, _)| t == "×3"), "{svg}");
+        // Three counters drawn in the Nemedian Marches, the top one's
+        // number with nothing on it.
+        assert_eq!(
+            svg.matches("width=\"18\" height=\"12\"").count(),
+            4,
+            "{svg}"
+        );
+        assert_eq!(
+            crate::report::picture::label_faults(&svg).unwrap(),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn the_html_escapes_what_comes_from_outside_and_lists_the_orders() {
+        let (world, c) = campaign("<b>War</b> & Peace");
+        let orders: BTreeMap<String, Vec<Line<Order>>> = [(
+            "aquilonia".to_string(),
+            vec![Line {
+                number: 2,
+                text: "army aquilonia-1 move to <Kordava>".into(),
+                item: Order::Move {
+                    army: "aquilonia-1".into(),
+                    to: "kordava".into(),
+                },
+            }],
+        )]
+        .into();
+        let events = [MapEvent::Refused {
+            power: "aquilonia".into(),
+            line: "army aquilonia-1 move to <Kordava>".into(),
+            why: "Kordava is not next to Attalus".into(),
+        }];
+        let dice = WeekDice {
+            revealed: Some("ab".repeat(32)),
+            revealed_hash: Some(crate::dice::seed_hash(&"ab".repeat(32))),
+            next_hash: "cd".repeat(32),
+        };
+        let week = Week {
+            played: "week 1",
+            events: &events,
+            orders: &orders,
+            dice: Some(&dice),
+            intro: "<script>",
+        };
+        let html = html(&c, &world, Some("aquilonia"), &week, Some("cid:map"));
+        assert!(
+            !html.contains("<b>War") && !html.contains("<script>") && !html.contains("<Kordava>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("&lt;b&gt;War&lt;&#x2f;b&gt; &amp; Peace")
+                || html.contains("&lt;b&gt;War"),
+            "{html}"
+        );
+        assert!(html.contains("src=\"cid:map\""), "{html}");
+        assert!(
+            html.contains("not carried out (Kordava is not next to Attalus)"),
+            "{html}"
+        );
+        assert!(
+            html.contains(&"ab".repeat(32)) && html.contains(&"cd".repeat(32)),
+            "{html}"
+        );
+        let text = text(&c, &world, Some("aquilonia"), &week);
+        assert!(
+            text.contains("- army aquilonia-1 move to <Kordava>: not carried out (Kordava is not next to Attalus)"),
+            "{text}"
+        );
+        // Nemedia reads none of Aquilonia's orders.
+        let nemedia = super::text(&c, &world, Some("nemedia"), &week);
+        assert!(
+            !nemedia.contains("ORDERS GIVEN") && !nemedia.contains("Kordava"),
+            "{nemedia}"
+        );
     }
 }
