@@ -798,10 +798,15 @@ fn campaign(config: &std::path::Path, command: CampaignCommand) -> Result<ExitCo
         CampaignCommand::Status { campaign } => {
             let po = open(config)?;
             let c = current(&po, &campaign)?;
-            print!(
-                "{}",
-                report::text(&c, &world, None, &format!("turn {}", c.turn), &[])
-            );
+            let played = format!("turn {}", c.turn);
+            let week = report::Week {
+                played: &played,
+                events: &[],
+                orders: &Default::default(),
+                dice: None,
+                intro: "",
+            };
+            print!("{}", report::text(&c, &world, None, &week));
         }
         CampaignCommand::Resolve { campaign } => {
             let mut po = open(config)?;

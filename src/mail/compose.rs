@@ -191,6 +191,27 @@ pub fn reply_subject(subject: &str) -> String {
 }
 
 impl Outgoing {
+    /// Shows a picture in the HTML as `cid:content_id` and attaches it as
+    /// `stem.png` with its SVG as `stem.svg` for printing — how every
+    /// report goes out with its picture.
+    pub fn show_picture(&mut self, content_id: String, stem: &str, png: Vec<u8>, svg: String) {
+        self.inline_images.push(Inline {
+            content_id,
+            mime: "image/png".into(),
+            bytes: png.clone(),
+        });
+        self.attachments.push(Attachment {
+            name: format!("{stem}.png"),
+            mime: "image/png".into(),
+            bytes: png,
+        });
+        self.attachments.push(Attachment {
+            name: format!("{stem}.svg"),
+            mime: "image/svg+xml".into(),
+            bytes: svg.into_bytes(),
+        });
+    }
+
     /// Threads this message as an answer to `original`: In-Reply-To its
     /// Message-ID, References its References plus its Message-ID (trimmed
     /// to the first and the latest ids), and `auto_submitted` replied (RFC 3834).

@@ -18,7 +18,6 @@ use crate::games::hyborian::campaign::orders::{self, Command, Letter, Line, Orde
 use crate::games::hyborian::campaign::report;
 use crate::games::hyborian::campaign::resolve::{self, EnteredResult};
 use crate::games::hyborian::dice::SeededDice;
-use crate::mail::compose::Attachment;
 use crate::mail::read::Incoming;
 use crate::post::outbox::{self, Kind};
 use crate::post::{password, plain, Disposition, PostError};
@@ -126,6 +125,8 @@ pub fn create(
     };
     campaigns::insert(tx, &row, now)?;
     let due = open_week(tx, config, &c, now)?;
+    let dice = week_dice(&row.seed, c.turn);
+    let none = BTreeMap::new();
     for p in &file.powers {
         let player = PowerRow {
             power: p.id.clone(),
@@ -137,19 +138,22 @@ pub fn create(
             "Welcome to the campaign {} as {}. Your password: {}\nWrite your orders as:\n\n  CAMPAIGN {} POWER {} PASSWORD <password>\n  army <army> move to <province>\n  END\n\n{}\n{due}",
             c.title, p.id, p.password, c.id, p.id, orders::GUIDE
         );
-        queue_report(
-            tx,
-            config,
-            &c,
-            &world,
-            Some(&p.id),
-            &p.address,
-            "the start",
-            &[],
-            &intro,
-            now,
-        )?;
+        let week = report::Week {
+            played: "the start",
+            events: &[],
+            orders: &none,
+            dice: Some(&dice),
+            intro: &intro,
+        };
+        queue_report(tx, config, &c, &world, Some(&p.id), &p.address, &week, now)?;
     }
+    let week = report::Week {
+        played: "the start",
+        events: &[],
+        orders: &none,
+        dice: Some(&dice),
+        intro: &due,
+    };
     queue_report(
         tx,
         config,
@@ -157,9 +161,7 @@ pub fn create(
         &world,
         None,
         &file.secretary.address,
-        "the start",
-        &[],
-        &due,
+        &week,
         now,
     )?;
     crate::post::audit(
@@ -174,7 +176,29 @@ pub fn create(
     )
 }
 
-/// Mail one reader's report with its map (PNG and SVG attached).
+/// The seed of map turn `turn`'s dice: the campaign's secret seed and the
+/// turn's number hashed, so revealing one week's seed reveals no other.
+fn week_seed(secret: &str, turn: u32) -> [u8; 32] {
+    Sha256::new()
+        .chain_update(secret.as_bytes())
+        .chain_update(format!(":{turn}").as_bytes())
+        .finalize()
+        .into()
+}
+
+/// The dice the reports after map turn `played` publish (0: the start):
+/// its seed revealed, and the coming week's committed to.
+fn week_dice(secret: &str, played: u32) -> report::WeekDice {
+    let revealed = (played > 0).then(|| hex::encode(week_seed(secret, played)));
+    report::WeekDice {
+        revealed_hash: revealed.as_deref().map(crate::dice::seed_hash),
+        revealed,
+        next_hash: SeededDice::new(week_seed(secret, played + 1)).commitment(),
+    }
+}
+
+/// Mail one reader's report: text and HTML alternatives, the map inline in
+/// the HTML and attached as PNG and SVG.
 #[allow(clippy::too_many_arguments)]
 fn queue_report(
     tx: &Transaction<'_>,
@@ -183,12 +207,10 @@ fn queue_report(
     world: &World,
     reader: Option<&str>,
     to: &str,
-    played: &str,
-    events: &[resolve::MapEvent],
-    intro: &str,
+    week: &report::Week<'_>,
     now: DateTime<Utc>,
 ) -> Result<(), PostError> {
-    let text = format!("{intro}{}", report::text(c, world, reader, played, events));
+    let text = report::text(c, world, reader, week);
     let svg = report::svg(c, world, reader);
     let png = crate::report::picture::png(&svg).map_err(corrupt)?;
     let who = reader.unwrap_or("secretary");
@@ -196,16 +218,15 @@ fn queue_report(
     let mut mail = plain(config, vec![to.to_string()], subject, text, None);
     mail.auto_submitted = crate::mail::compose::AutoSubmitted::Generated;
     let stem = format!("{}-{}-turn-{}", c.id, who, c.turn);
-    mail.attachments.push(Attachment {
-        name: format!("{stem}.png"),
-        mime: "image/png".into(),
-        bytes: png,
-    });
-    mail.attachments.push(Attachment {
-        name: format!("{stem}.svg"),
-        mime: "image/svg+xml".into(),
-        bytes: svg.into_bytes(),
-    });
+    let cid = format!("map-{stem}@{}", config.domain());
+    mail.html = Some(report::html(
+        c,
+        world,
+        reader,
+        week,
+        Some(&format!("cid:{cid}")),
+    ));
+    mail.show_picture(cid, &stem, png, svg);
     outbox::queue(
         tx,
         config,
@@ -988,7 +1009,18 @@ fn replace(
         c.title,
         c.id,
         orders::GUIDE,
-        report::text(c, &world()?, Some(&power), &c.date(), &[])
+        report::text(
+            c,
+            &world()?,
+            Some(&power),
+            &report::Week {
+                played: &c.date(),
+                events: &[],
+                orders: &BTreeMap::new(),
+                dice: None,
+                intro: "",
+            }
+        )
     );
     desk.send(
         Some(&c.id),
@@ -1305,16 +1337,6 @@ pub fn resolve_now(
     Ok(())
 }
 
-/// The dice seed of map turn `turn`: from the campaign's secret seed and
-/// the turn, so a re-run of the week throws the same dice (ruling CA-30).
-fn week_seed(seed: &str, turn: u32) -> [u8; 32] {
-    Sha256::new()
-        .chain_update(seed.as_bytes())
-        .chain_update(format!(":{turn}").as_bytes())
-        .finalize()
-        .into()
-}
-
 /// What a week is resolved from: the state before it, each power's orders
 /// and the battle results it applies.
 struct Week {
@@ -1407,9 +1429,17 @@ fn play(
     }
     let played = c.date();
     let due = open_week(tx, config, &r.campaign, now)?;
+    let dice = week_dice(&stored.seed, turn);
     let intro = |reader: Option<&str>| {
         let above = correction.map_or(String::new(), |k| k.intro(reader));
         format!("{above}{due}")
+    };
+    let told = report::Week {
+        played: &played,
+        events: &r.events,
+        orders: &week.orders,
+        dice: Some(&dice),
+        intro: "",
     };
     for (power, address) in &campaigns::players(tx, &c.id)? {
         queue_report(
@@ -1419,12 +1449,18 @@ fn play(
             &world,
             Some(power),
             address,
-            &played,
-            &r.events,
-            &intro(Some(power)),
+            &report::Week {
+                intro: &intro(Some(power)),
+                ..told
+            },
             now,
         )?;
     }
+    let intro = format!("{}{digest}\n", intro(None));
+    let told = report::Week {
+        intro: &intro,
+        ..told
+    };
     queue_report(
         tx,
         config,
@@ -1432,9 +1468,7 @@ fn play(
         &world,
         None,
         &stored.secretary_address,
-        &played,
-        &r.events,
-        &format!("{}{digest}\n", intro(None)),
+        &told,
         now,
     )?;
     crate::post::audit(

@@ -11,7 +11,7 @@ use super::{audit, password, templates, PostError};
 use crate::config::Config;
 use crate::dice::{ModeratorDice, SeededDice};
 use crate::games::{self, GameResult, Json, RoundInput, Setup, GAME_MASTER};
-use crate::mail::compose::{Attachment, AutoSubmitted, Inline, Outgoing};
+use crate::mail::compose::{Attachment, AutoSubmitted, Outgoing};
 use crate::mail::quote::umpire_mark_line;
 use crate::report::{capitalize_first, picture, RoundReport, Section};
 use crate::store::games::{GameRow, SideRow};
@@ -1133,21 +1133,7 @@ pub fn report_mail(
     );
     let mut mail = plain(config, to, subject, rep.text(), None);
     mail.html = Some(rep.html(Some(&format!("cid:{cid}"))));
-    mail.inline_images.push(Inline {
-        content_id: cid,
-        mime: "image/png".into(),
-        bytes: pic.png.clone(),
-    });
-    mail.attachments.push(Attachment {
-        name: format!("{file}.png"),
-        mime: "image/png".into(),
-        bytes: pic.png.clone(),
-    });
-    mail.attachments.push(Attachment {
-        name: format!("{file}.svg"),
-        mime: "image/svg+xml".into(),
-        bytes: pic.svg.clone().into_bytes(),
-    });
+    mail.show_picture(cid, &file, pic.png.clone(), pic.svg.clone());
     Ok(mail)
 }
 

@@ -158,6 +158,14 @@ pub fn body_text(raw: &str) -> String {
         .unwrap_or_default()
 }
 
+/// A mail's HTML part (mail_parser makes one from the text when it has none).
+pub fn body_html(raw: &str) -> String {
+    let m = mail_parser::MessageParser::default()
+        .parse(raw.as_bytes())
+        .unwrap();
+    m.body_html(0).map(|t| t.into_owned()).unwrap_or_default()
+}
+
 /// The verification bundle a report mail attaches (`umpire-verify-….json`):
 /// its file name and bytes.
 pub fn bundle_attached(raw: &str) -> Option<(String, Vec<u8>)> {

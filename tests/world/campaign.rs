@@ -338,8 +338,15 @@ fn two_years_of_campaign_by_mail() {
     let reports: Vec<(String, String)> = outbox(&club.po)
         .into_iter()
         .filter(|(k, _, _)| k == "report")
-        .map(|(_, to, raw)| (to, body_text(&raw)))
+        // What the HTML shows is held to the same fog as the text.
+        .map(|(_, to, raw)| (to, format!("{}\n{}", body_text(&raw), body_html(&raw))))
         .collect();
+    assert!(
+        reports
+            .iter()
+            .all(|(_, r)| r.contains("<img class=\"map\" src=\"cid:")),
+        "every report has its map inline"
+    );
     let mut checked = BTreeMap::new();
     for (power, address) in POWERS {
         let own_list = umpire::games::hyborian::army::nation(power).unwrap();
@@ -664,4 +671,112 @@ fn the_secretary_reads_the_weeks_orders_and_cancels_one() {
         last.contains("ORDERS OF THE WEEK: year 1, week 1") && !last.contains("move to Tarantia"),
         "{last}"
     );
+}
+
+/// The reports of `address`, oldest first, as raw mail.
+fn reports_to(po: &PostOffice, address: &str) -> Vec<String> {
+    outbox(po)
+        .into_iter()
+        .filter(|(k, to, _)| k == "report" && to == address)
+        .map(|(_, _, raw)| raw)
+        .collect()
+}
+
+/// The hex after `before` in `text`.
+fn hex_after<'a>(text: &'a str, before: &str) -> &'a str {
+    let at = text
+        .find(before)
+        .unwrap_or_else(|| panic!("no {before:?} in:\n{text}"));
+    let rest = &text[at + before.len()..];
+    let end = rest
+        .find(|c: char| !c.is_ascii_hexdigit())
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+#[test]
+fn a_weekly_report_is_html_with_its_map_inline_its_orders_and_its_dice_revealed() {
+    use sha2::{Digest, Sha256};
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path());
+    let mut po = PostOffice::open(config.clone()).unwrap();
+    let file = CampaignFile::load(&setup()).unwrap();
+    po.create_campaign(&file, t0()).unwrap();
+    let mut club = Club { po, n: 0 };
+    let (_, conan) = POWERS[0];
+    let opening = reports_to(&club.po, conan).pop().unwrap();
+    let text = body_text(&opening);
+    let committed = hex_after(&text, "their seed's SHA-256 is ").to_string();
+    assert_eq!(committed.len(), 64, "{text}");
+    assert!(
+        !text.contains("The seed of"),
+        "nothing to reveal yet:\n{text}"
+    );
+    // March days into each neighbour, the resolver's own numbers.
+    assert!(
+        text.contains("march days to the neighbours: ") && text.contains("Shamar 2 days (1 week)"),
+        "{text}"
+    );
+    club.week(&[("aquilonia", "army aquilonia-1 move to Shamar")]);
+    let raw = reports_to(&club.po, conan).pop().unwrap();
+    let m = mail_parser::MessageParser::default()
+        .parse(raw.as_bytes())
+        .unwrap();
+    // multipart/alternative with the map inline (multipart/related) under
+    // the cid the HTML shows, and the PNG and SVG attached.
+    let html = m.body_html(0).unwrap().into_owned();
+    let cid = html
+        .split("src=\"cid:")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_string();
+    use mail_parser::MimeHeaders;
+    let inline = m
+        .attachments()
+        .find(|a| a.content_id() == Some(cid.as_str()))
+        .expect("the map is inline under the cid the HTML uses");
+    assert!(inline.contents().starts_with(b"\x89PNG"));
+    for ext in [".png", ".svg"] {
+        assert!(
+            m.attachments()
+                .any(|a| a.attachment_name().is_some_and(|n| n.ends_with(ext))),
+            "{ext} attached"
+        );
+    }
+    assert!(raw.contains("multipart/alternative") && raw.contains("multipart/related"));
+    // The orders carried out, in both forms.
+    let text = body_text(&raw);
+    assert!(
+        text.contains("- army aquilonia-1 move to Shamar: carried out"),
+        "{text}"
+    );
+    assert!(
+        html.contains("<code>army aquilonia-1 move to Shamar</code>: carried out"),
+        "{html}"
+    );
+    // The week's seed revealed, and it is the one committed to.
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("The seed of "))
+        .unwrap_or_else(|| panic!("no seed revealed:\n{text}"));
+    let revealed = hex_after(line, " was ").to_string();
+    assert_eq!(revealed.len(), 64, "{text}");
+    assert_eq!(
+        hex::encode(Sha256::digest(revealed.as_bytes())),
+        committed,
+        "the revealed seed hashes to the opening report's commitment"
+    );
+    assert_eq!(
+        hex_after(&text, "published before the week, was "),
+        committed
+    );
+    assert!(html.contains(&format!("<code>{revealed}</code>")), "{html}");
+    let next = hex_after(&text, "their seed's SHA-256 is ");
+    assert_ne!(next, committed, "a fresh commitment for the coming week");
+    // Nemedia reads no order of Aquilonia's.
+    let nemedia = body_text(&reports_to(&club.po, POWERS[2].1).pop().unwrap());
+    assert!(!nemedia.contains("move to Shamar"), "{nemedia}");
 }

@@ -418,8 +418,13 @@ fn the_deadline_is_extended_powers_are_reminded_once_and_a_power_changes_hands()
         &c,
         &umpire::games::hyborian::campaign::map::World::hyborea().unwrap(),
         Some("nemedia"),
-        &c.date(),
-        &[],
+        &umpire::games::hyborian::campaign::report::Week {
+            played: &c.date(),
+            events: &[],
+            orders: &Default::default(),
+            dice: None,
+            intro: "",
+        },
     );
     assert!(
         welcome

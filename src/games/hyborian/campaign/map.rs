@@ -126,6 +126,43 @@ pub struct MapNation {
     pub colour: String,
 }
 
+/// A sea, drawn on the map picture only: armies do not cross it (§12 has no
+/// sea movement), so it has no borders (ruling CA-23).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sea {
+    pub name: String,
+    /// Its shore as a polygon, in the provinces' `at` units.
+    pub shore: Vec<[f64; 2]>,
+}
+
+impl Sea {
+    /// Whether `p` lies inside the shore (even-odd rule).
+    pub fn holds(&self, p: [f64; 2]) -> bool {
+        let n = self.shore.len();
+        let mut inside = false;
+        for i in 0..n {
+            let (a, b) = (self.shore[i], self.shore[(i + n - 1) % n]);
+            if (a[1] > p[1]) != (b[1] > p[1])
+                && p[0] < (b[0] - a[0]) * (p[1] - a[1]) / (b[1] - a[1]) + a[0]
+            {
+                inside = !inside;
+            }
+        }
+        inside
+    }
+
+    /// The mean of its shore's points, where its name is drawn.
+    pub fn middle(&self) -> [f64; 2] {
+        let n = self.shore.len().max(1) as f64;
+        let (x, y) = self
+            .shore
+            .iter()
+            .fold((0.0, 0.0), |(x, y), p| (x + p[0], y + p[1]));
+        [x / n, y / n]
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct MapFile {
@@ -136,6 +173,8 @@ struct MapFile {
     nations: Vec<MapNation>,
     #[serde(rename = "province")]
     provinces: Vec<Province>,
+    #[serde(default, rename = "sea")]
+    seas: Vec<Sea>,
 }
 
 /// The whole map.
@@ -146,6 +185,7 @@ pub struct World {
     pub height: f64,
     pub nations: Vec<MapNation>,
     pub provinces: BTreeMap<String, Province>,
+    pub seas: Vec<Sea>,
 }
 
 /// A map file that cannot be read.
@@ -177,6 +217,7 @@ impl World {
             height: file.height,
             nations: file.nations,
             provinces,
+            seas: file.seas,
         })
     }
 
@@ -274,6 +315,19 @@ impl World {
                         p.id
                     ));
                 }
+            }
+        }
+        for sea in &self.seas {
+            if sea.shore.len() < 3 {
+                out.push(format!("the sea {} needs three points or more", sea.name));
+            }
+            for p in &sea.shore {
+                if !(0.0..=self.width).contains(&p[0]) || !(0.0..=self.height).contains(&p[1]) {
+                    out.push(format!("the sea {}'s point {p:?} is off the map", sea.name));
+                }
+            }
+            for p in self.provinces.values().filter(|p| sea.holds(p.at)) {
+                out.push(format!("{} lies in the sea {}", p.id, sea.name));
             }
         }
         // Connected: every province reachable from the first.
@@ -402,6 +456,30 @@ mod tests {
         assert!(capitals_most(&walled).contains(
             &"brythunia has no capital, but the map marks [\"pirogia\"] as one".to_string()
         ));
+    }
+
+    #[test]
+    fn the_seas_are_drawn_and_no_province_lies_in_one() {
+        let w = World::hyborea().unwrap();
+        let names: Vec<&str> = w.seas.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["Western Ocean", "Vilayet Sea"]);
+        let points: BTreeMap<String, u32> = BTreeMap::new();
+        let seas = |w: &World| -> Vec<String> {
+            w.problems(&points)
+                .into_iter()
+                .filter(|p| p.contains("sea"))
+                .collect()
+        };
+        assert_eq!(seas(&w), Vec::<String>::new());
+        let mut flooded = w.clone();
+        flooded.provinces.get_mut("aghrapur").unwrap().at = w.seas[1].middle();
+        assert_eq!(seas(&flooded), ["aghrapur lies in the sea Vilayet Sea"]);
+        let mut off = w.clone();
+        off.seas[0].shore.push([-1.0, 5.0]);
+        assert_eq!(
+            seas(&off),
+            ["the sea Western Ocean's point [-1.0, 5.0] is off the map"]
+        );
     }
 
     #[test]

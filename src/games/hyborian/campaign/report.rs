@@ -6,15 +6,49 @@
 //! provinces shaded, rasterised by `report::picture::png`.
 
 use super::fog::{sees, view, View};
+use super::game::Army;
 use super::game::{BattleMode, Campaign, PendingBattle, Stance};
 use super::map::World;
+use super::map::{MARCH_DAYS_FOOT, MARCH_DAYS_MOUNTED};
 use super::orders::{Line, Order};
 use super::resolve::MapEvent;
-use minijinja::{context, Environment};
+use minijinja::{context, AutoEscape, Environment};
+use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+use std::sync::OnceLock;
 
 const TEMPLATE: &str = include_str!("../../../../templates/campaign/report.txt");
+const HTML: &str = include_str!("../../../../templates/campaign/report.html");
+
+/// What a report tells of the week just played, besides the campaign after it.
+#[derive(Debug, Clone, Copy)]
+pub struct Week<'a> {
+    /// The turn played, as the report names it: "the start", "week 3 of 1288".
+    pub played: &'a str,
+    pub events: &'a [MapEvent],
+    /// Every power's orders for the week, as the resolver read them.
+    pub orders: &'a BTreeMap<String, Vec<Line<Order>>>,
+    /// The dice published; none where no week is open (a status print).
+    pub dice: Option<&'a WeekDice>,
+    /// Lines before the report: the welcome, the deadline, the digest.
+    pub intro: &'a str,
+}
+
+/// A week's dice as the reports publish them, the battle game's way: each
+/// report commits to the coming week's seed by its SHA-256
+/// ([`crate::dice::seed_hash`]) and reveals the seed of the week just
+/// resolved, so a player can check it was fixed before the orders came in
+/// (ruling CA-21).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct WeekDice {
+    /// The seed of the week just resolved (hex); none in the opening report.
+    pub revealed: Option<String>,
+    /// What the previous report published for it.
+    pub revealed_hash: Option<String>,
+    /// The SHA-256 of the coming week's seed.
+    pub next_hash: String,
+}
 
 fn name<'a>(world: &'a World, id: &'a str) -> &'a str {
     world.province(id).map_or(id, |p| p.name.as_str())
@@ -161,17 +195,12 @@ pub fn digest(c: &Campaign, world: &World, on_file: &OnFile) -> String {
     out
 }
 
-/// The report text of `reader` after a map turn (`None`: the secretary's).
-/// `played` names the turn just played; `c` is the campaign after it.
-pub fn text(
-    c: &Campaign,
-    world: &World,
-    reader: Option<&str>,
-    played: &str,
-    events: &[MapEvent],
-) -> String {
+/// What `reader`'s report says, for both templates: everything in it is
+/// already cut to what the reader may see.
+fn context(c: &Campaign, world: &World, reader: Option<&str>, week: &Week<'_>) -> minijinja::Value {
     let v = view(c, world, reader);
-    let lines: Vec<String> = events
+    let lines: Vec<String> = week
+        .events
         .iter()
         .filter(|e| sees(e, reader, &v.sight))
         .map(|e| describe(e, reader, reader.map(|_| &v.sight), world))
@@ -195,7 +224,7 @@ pub fn text(
                 (Some(_), _) => Some(format!("hired from {}", a.owner)),
                 _ => None,
             };
-            context! { id => &a.id, province => name(world, &a.province), points => a.points(), stance, march, hired, units }
+            context! { id => &a.id, province => name(world, &a.province), points => a.points(), stance, march, hired, units, roads => roads(world, a) }
         })
         .collect();
     let counters: Vec<_> = v
@@ -293,27 +322,185 @@ pub fn text(
         Vec::new()
     };
     let power = reader.and_then(|r| c.powers.get(r));
-    let mut env = Environment::new();
-    env.set_trim_blocks(true);
-    let ctx = context! {
-        title => &c.title, reader => reader.unwrap_or("the secretary"), played, date => c.date(), power => power.is_some(),
+    context! {
+        title => &c.title, reader => reader.unwrap_or("the secretary"), played => week.played, date => c.date(), power => power.is_some(),
         treasury => power.map_or(0, |p| p.treasury), allowance => reader.map_or(0, |r| c.allowance(world, r)),
         field => reader.map_or(0, |r| c.in_the_field(r)), events => lines, armies, counters, pending, provinces, treasuries, unplayed => unplayed.join(", "),
-    };
-    match env.template_from_str(TEMPLATE).and_then(|t| t.render(ctx)) {
+        intro => week.intro, orders => orders_given(reader, week), dice => week.dice,
+    }
+}
+
+/// The templates, HTML autoescaped: army, power and province names come
+/// from set-up files and players' mail.
+fn env() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        env.set_trim_blocks(true);
+        env.set_auto_escape_callback(|name| {
+            if name.ends_with(".html") {
+                AutoEscape::Html
+            } else {
+                AutoEscape::None
+            }
+        });
+        for (name, text) in [("report.txt", TEMPLATE), ("report.html", HTML)] {
+            env.add_template(name, text)
+                .unwrap_or_else(|e| panic!("built-in template campaign/{name} is broken: {e}"));
+        }
+        env
+    })
+}
+
+fn render(name: &str, ctx: minijinja::Value) -> String {
+    match env().get_template(name).and_then(|t| t.render(ctx)) {
         Ok(s) => s,
         Err(e) => format!("(umpire could not format this report: {e})"),
     }
 }
 
+/// The report text of `reader` after a map turn (`None`: the secretary's);
+/// `c` is the campaign after it.
+pub fn text(c: &Campaign, world: &World, reader: Option<&str>, week: &Week<'_>) -> String {
+    render("report.txt", context(c, world, reader, week))
+}
+
+/// The same report as HTML; `picture` is the map's `cid:` (or URL).
+pub fn html(
+    c: &Campaign,
+    world: &World,
+    reader: Option<&str>,
+    week: &Week<'_>,
+    picture: Option<&str>,
+) -> String {
+    let mut ctx = context(c, world, reader, week);
+    ctx = context! { picture, ..ctx };
+    render("report.html", ctx)
+}
+
+/// Each neighbour of `a`'s province with the march days into it — the
+/// resolver's own [`World::march_days`] — and the weeks that takes `a`.
+fn roads(world: &World, a: &Army) -> Vec<String> {
+    let step = if a.mounted() {
+        MARCH_DAYS_MOUNTED
+    } else {
+        MARCH_DAYS_FOOT
+    };
+    world
+        .province(&a.province)
+        .into_iter()
+        .flat_map(|p| &p.borders)
+        .filter_map(|b| {
+            let days = world.march_days(&a.province, &b.to)?;
+            let weeks = days.div_ceil(step);
+            Some(format!(
+                "{} {} ({})",
+                name(world, &b.to),
+                crate::report::plural(days, "day", "days"),
+                crate::report::plural(weeks, "week", "weeks")
+            ))
+        })
+        .collect()
+}
+
+/// The orders the reader gave for the week just played (the secretary:
+/// every power's), each with whether it was carried out; a refused one
+/// with the resolver's reason.
+fn orders_given(reader: Option<&str>, week: &Week<'_>) -> Vec<minijinja::Value> {
+    week.orders
+        .iter()
+        .filter(|(p, _)| reader.is_none_or(|r| r == p.as_str()))
+        .flat_map(|(power, lines)| {
+            lines.iter().map(move |l| {
+                let refused = week.events.iter().find_map(|e| match e {
+                    MapEvent::Refused {
+                        power: p,
+                        line,
+                        why,
+                    } if p == power && *line == l.text => Some(why.as_str()),
+                    _ => None,
+                });
+                context! { power, line => &l.text, refused }
+            })
+        })
+        .collect()
+}
+
 /// Pixels per map unit.
 const SCALE: f64 = 9.0;
+/// The margin round the map, pixels.
+const MARGIN: f64 = 20.0;
+/// A province's circle, in map units.
+const RADIUS: f64 = 2.3;
+/// An army counter, pixels, and how far each one under the top of a
+/// stack shows (up to [`STACK_SHOWN`] of them).
+const COUNTER: (f64, f64) = (18.0, 12.0);
+const STACK_STEP: f64 = 3.0;
+const STACK_SHOWN: usize = 3;
+/// Text sizes: province names, counters, the legend and the caption.
+const NAME_SIZE: f64 = 9.0;
+const COUNTER_SIZE: f64 = 7.0;
+const LEGEND_SIZE: f64 = 9.0;
+const CAPTION_SIZE: f64 = 14.0;
+/// A legend row's height, and a swatch's side, pixels.
+const LEGEND_ROW: f64 = 16.0;
+const SWATCH: f64 = 10.0;
+const SEA: &str = "#b9d7ea";
+const UNSEEN_OPACITY: f64 = 0.35;
+const BATTLE: &str = "#c0392b";
 
 use crate::report::esc;
+use crate::report::labels::{text_width, Placer, TextBox};
 
-/// The map as SVG for `reader` (`None`: all of it): provinces in their
-/// holders' colours, rivers blue, passes dashed, capitals ringed, army
-/// counters where the reader sees them, unseen provinces shaded.
+/// One entry of the legend: what its swatch draws, and its words.
+enum Key {
+    Fill(String, f64),
+    Line(&'static str),
+    Counter(String),
+    Battle,
+    Capital,
+}
+
+/// The rows of the legend, each entry with its x, fitted to `width`.
+fn legend_rows(keys: Vec<(Key, String)>, width: f64) -> Vec<Vec<(f64, Key, String)>> {
+    let mut rows: Vec<Vec<(f64, Key, String)>> = vec![Vec::new()];
+    let mut x = MARGIN;
+    for (key, words) in keys {
+        let w = SWATCH + 4.0 + text_width(&words, LEGEND_SIZE) + 14.0;
+        if x + w > width - MARGIN && x > MARGIN {
+            rows.push(Vec::new());
+            x = MARGIN;
+        }
+        if let Some(row) = rows.last_mut() {
+            row.push((x, key, words));
+        }
+        x += w;
+    }
+    rows
+}
+
+/// A battle marker (crossed swords) centred on `(x, y)`.
+fn battle_marker(s: &mut String, x: f64, y: f64) {
+    let d = 4.0;
+    let _ = writeln!(
+        s,
+        r#"<path d="M{:.1},{:.1}L{:.1},{:.1}M{:.1},{:.1}L{:.1},{:.1}" stroke="{BATTLE}" stroke-width="2.5" stroke-linecap="round"/>"#,
+        x - d,
+        y - d,
+        x + d,
+        y + d,
+        x + d,
+        y - d,
+        x - d,
+        y + d
+    );
+}
+
+/// The map as SVG for `reader` (`None`: all of it): the seas, provinces in
+/// their holders' colours, rivers blue, passes dashed, capitals ringed,
+/// army counters where the reader sees them (a stack with its count),
+/// battles waiting marked, unseen provinces shaded, names placed so that
+/// none leaves the picture or lies on another, and a legend.
 pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
     let v: View<'_> = view(c, world, reader);
     let colour = |power: Option<&str>, nation: Option<&str>| -> String {
@@ -327,21 +514,35 @@ pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
             _ => "#cfcfcf".into(),
         }
     };
-    let (w, h) = (world.width * SCALE + 40.0, world.height * SCALE + 60.0);
+    let w = world.width * SCALE + 2.0 * MARGIN;
+    let map_h = world.height * SCALE + 2.0 * MARGIN;
+    let at = |p: [f64; 2]| (MARGIN + p[0] * SCALE, MARGIN + p[1] * SCALE);
+    let centre = |id: &str| world.province(id).map_or((0.0, 0.0), |p| at(p.at));
+    let mut placer = Placer::new(TextBox {
+        x0: 0.0,
+        y0: 0.0,
+        x1: w,
+        y1: map_h,
+    });
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="DejaVu Sans">"#
-    );
-    let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#f4ecd8"/>"##);
-    let at = |id: &str| {
-        world.province(id).map_or((0.0, 0.0), |p| {
-            (20.0 + p.at[0] * SCALE, 20.0 + p.at[1] * SCALE)
-        })
-    };
+    for sea in &world.seas {
+        let points: Vec<String> = sea
+            .shore
+            .iter()
+            .map(|p| {
+                let (x, y) = at(*p);
+                format!("{x:.1},{y:.1}")
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            r##"<polygon points="{}" fill="{SEA}" stroke="#5d8aa8" stroke-width="1"/>"##,
+            points.join(" ")
+        );
+    }
     for p in world.provinces.values() {
         for b in p.borders.iter().filter(|b| b.to > p.id) {
-            let ((x1, y1), (x2, y2)) = (at(&p.id), at(&b.to));
+            let ((x1, y1), (x2, y2)) = (centre(&p.id), centre(&b.to));
             let style = if b.river.is_some() {
                 r##"stroke="#2e86c1" stroke-width="3""##
             } else if b.pass.is_some() {
@@ -357,7 +558,7 @@ pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
     }
     for (id, p) in &world.provinces {
         let hold = &c.holdings[id];
-        let (x, y) = at(id);
+        let (x, y) = centre(id);
         let seen = v.sight.contains(id);
         // What a power cannot see it knows only by its owner, not who
         // occupies it now (ruling CA-15).
@@ -366,7 +567,7 @@ pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
         } else {
             colour(hold.owner.as_deref(), p.nation.as_deref())
         };
-        let opacity = if seen { 1.0 } else { 0.35 };
+        let opacity = if seen { 1.0 } else { UNSEEN_OPACITY };
         let ring = if p.capital {
             r##" stroke="#000000" stroke-width="2.5""##
         } else {
@@ -375,51 +576,201 @@ pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
         let _ = writeln!(
             s,
             r#"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="{fill}" fill-opacity="{opacity}"{ring}/>"#,
-            2.3 * SCALE
-        );
-        let _ = writeln!(
-            s,
-            r##"<text x="{x:.1}" y="{:.1}" font-size="9" text-anchor="middle" fill="#111111">{}</text>"##,
-            y + 2.3 * SCALE + 9.0,
-            esc(&p.name)
+            RADIUS * SCALE
         );
     }
-    let mut shown: Vec<(&str, &str)> = v
-        .own
-        .iter()
-        .map(|a| (a.id.as_str(), a.province.as_str()))
-        .collect();
-    shown.extend(
-        v.counters
-            .iter()
-            .map(|k| (k.army.as_str(), k.province.as_str())),
-    );
-    let mut stacked: std::collections::BTreeMap<&str, u32> = Default::default();
-    for (army, province) in shown {
-        let (x, y) = at(province);
-        let k = stacked.entry(province).or_default();
-        let (cx, cy) = (x - 9.0 + f64::from(*k) * 6.0, y - 6.0 + f64::from(*k) * 6.0);
-        *k += 1;
-        let mine = v.own.iter().any(|a| a.id == army);
-        let owner = c.armies.get(army).map(|a| {
-            if mine {
-                a.commander()
-            } else {
-                a.owner.as_str()
-            }
+    // The counters each province shows, the reader's own first.
+    let mut stacks: BTreeMap<&str, Vec<(&str, String)>> = BTreeMap::new();
+    for a in &v.own {
+        stacks
+            .entry(a.province.as_str())
+            .or_default()
+            .push((a.id.as_str(), colour(Some(a.commander()), None)));
+    }
+    for k in &v.counters {
+        stacks
+            .entry(k.province.as_str())
+            .or_default()
+            .push((k.army.as_str(), colour(Some(&k.power), None)));
+    }
+    for (province, stack) in &stacks {
+        let (x, y) = centre(province);
+        let (cw, ch) = COUNTER;
+        let shown = stack.len().min(STACK_SHOWN);
+        // The top counter sits on the province; those under it peek out
+        // up and to the right, so the top one's number stays clear.
+        let (x0, y0) = (x - cw / 2.0, y - ch / 2.0);
+        for (i, (_, fill)) in stack.iter().take(shown).enumerate().rev() {
+            let off = i as f64 * STACK_STEP;
+            let _ = writeln!(
+                s,
+                r##"<rect x="{:.1}" y="{:.1}" width="{cw}" height="{ch}" fill="{fill}" stroke="#000000" stroke-width="1"/>"##,
+                x0 + off,
+                y0 - off
+            );
+        }
+        let top = stack[0].0;
+        let number = crate::report::labels::fit(
+            top.rsplit('-').next().unwrap_or(top),
+            COUNTER_SIZE,
+            cw - 2.0,
+        );
+        let _ = writeln!(
+            s,
+            r##"<text x="{x:.1}" y="{:.1}" font-size="{COUNTER_SIZE}" text-anchor="middle" fill="#ffffff" stroke="#000000" stroke-width="0.3">{}</text>"##,
+            y + COUNTER_SIZE / 2.0 - 1.0,
+            esc(&number)
+        );
+        let off = (shown - 1) as f64 * STACK_STEP;
+        placer.block(TextBox {
+            x0,
+            y0: y0 - off,
+            x1: x0 + cw + off,
+            y1: y0 + ch,
         });
+        if stack.len() > 1 {
+            let count = format!("×{}", stack.len());
+            if let Some(p) = placer.place(&count, NAME_SIZE, (x0 + cw + off + 8.0, y0 - off)) {
+                let _ = writeln!(
+                    s,
+                    r##"<text x="{:.1}" y="{:.1}" font-size="{NAME_SIZE}" font-weight="bold" text-anchor="middle" fill="#000000">{count}</text>"##,
+                    p.x, p.y
+                );
+            }
+        }
+    }
+    // Battles waiting where the reader sees.
+    for b in c.pending.iter().filter(|b| v.sight.contains(&b.province)) {
+        let (x, y) = centre(&b.province);
+        let r = RADIUS * SCALE;
+        let (bx, by) = (x - r * 0.8, y - r * 0.8);
+        battle_marker(&mut s, bx, by);
+        placer.block(TextBox {
+            x0: bx - 5.0,
+            y0: by - 5.0,
+            x1: bx + 5.0,
+            y1: by + 5.0,
+        });
+    }
+    // Names last, each as near its province (or sea) as it fits.
+    let names = world
+        .provinces
+        .values()
+        .map(|p| {
+            let (x, y) = at(p.at);
+            (
+                p.name.as_str(),
+                (x, y + RADIUS * SCALE + NAME_SIZE / 2.0 + 1.0),
+                (x, y),
+                "#111111",
+            )
+        })
+        .chain(world.seas.iter().map(|sea| {
+            let m = at(sea.middle());
+            (sea.name.as_str(), m, m, "#1b4f72")
+        }));
+    for (text, want, to, fill) in names.collect::<Vec<_>>() {
+        let Some(p) = placer.place(text, NAME_SIZE, want) else {
+            continue;
+        };
+        if p.leader {
+            let _ = writeln!(
+                s,
+                r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#777777" stroke-width="0.6"/>"##,
+                p.x, p.frame.y0, to.0, to.1
+            );
+        }
         let _ = writeln!(
             s,
-            r##"<rect x="{cx:.1}" y="{cy:.1}" width="18" height="12" fill="{}" stroke="#000000" stroke-width="1"/>"##,
-            colour(owner, None)
+            r#"<text x="{:.1}" y="{:.1}" font-size="{NAME_SIZE}" text-anchor="middle" fill="{fill}">{}</text>"#,
+            p.x,
+            p.y,
+            esc(text)
         );
-        let _ = writeln!(
-            s,
-            r##"<text x="{:.1}" y="{:.1}" font-size="7" text-anchor="middle" fill="#ffffff" stroke="#000000" stroke-width="0.3">{}</text>"##,
-            cx + 9.0,
-            cy + 9.0,
-            esc(army.rsplit('-').next().unwrap_or(army))
-        );
+    }
+    // The legend under the map, then the caption.
+    let mut keys: Vec<(Key, String)> = c
+        .powers
+        .keys()
+        .map(|p| (Key::Fill(colour(Some(p), None), 1.0), p.clone()))
+        .collect();
+    keys.extend([
+        (Key::Fill("#cfcfcf".into(), 1.0), "no power".to_string()),
+        (
+            Key::Fill("#888888".into(), UNSEEN_OPACITY),
+            "unseen (shaded: its owner, not who holds it now)".to_string(),
+        ),
+        (Key::Capital, "capital".to_string()),
+        (Key::Counter("1".into()), "army (its number)".to_string()),
+        (
+            Key::Counter("×3".into()),
+            "armies in one province".to_string(),
+        ),
+        (Key::Battle, "battle waiting".to_string()),
+        (
+            Key::Line(r##"stroke="#2e86c1" stroke-width="3""##),
+            "river".to_string(),
+        ),
+        (
+            Key::Line(r##"stroke="#784212" stroke-width="2" stroke-dasharray="5,4""##),
+            "pass".to_string(),
+        ),
+        (Key::Fill(SEA.into(), 1.0), "sea".to_string()),
+    ]);
+    let rows = legend_rows(keys, w);
+    let h = map_h + rows.len() as f64 * LEGEND_ROW + CAPTION_SIZE + MARGIN;
+    for (i, row) in rows.iter().enumerate() {
+        let y = map_h + i as f64 * LEGEND_ROW;
+        let mid = y + LEGEND_ROW / 2.0;
+        for (x, key, words) in row {
+            let (sx, sy) = (*x, mid - SWATCH / 2.0);
+            match key {
+                Key::Fill(fill, opacity) => {
+                    let _ = writeln!(
+                        s,
+                        r##"<rect x="{sx:.1}" y="{sy:.1}" width="{SWATCH}" height="{SWATCH}" fill="{fill}" fill-opacity="{opacity}" stroke="#333333" stroke-width="0.8"/>"##
+                    );
+                }
+                Key::Capital => {
+                    let _ = writeln!(
+                        s,
+                        r##"<circle cx="{:.1}" cy="{mid:.1}" r="{:.1}" fill="#ffffff" stroke="#000000" stroke-width="2.5"/>"##,
+                        sx + SWATCH / 2.0,
+                        SWATCH / 2.0 - 1.0
+                    );
+                }
+                Key::Line(style) => {
+                    let _ = writeln!(
+                        s,
+                        r#"<line x1="{sx:.1}" y1="{mid:.1}" x2="{:.1}" y2="{mid:.1}" {style}/>"#,
+                        sx + SWATCH
+                    );
+                }
+                Key::Battle => battle_marker(&mut s, sx + SWATCH / 2.0, mid),
+                Key::Counter(mark) => {
+                    let _ = writeln!(
+                        s,
+                        r##"<rect x="{sx:.1}" y="{sy:.1}" width="{SWATCH}" height="{SWATCH}" fill="#555555" stroke="#000000" stroke-width="1"/>"##
+                    );
+                    // A stack's count is drawn beside it, as on the map.
+                    if mark.starts_with('×') {
+                        let _ = writeln!(
+                            s,
+                            r##"<rect x="{:.1}" y="{:.1}" width="{SWATCH}" height="{SWATCH}" fill="#555555" stroke="#000000" stroke-width="1"/>"##,
+                            sx - 2.0,
+                            sy + 2.0
+                        );
+                    }
+                }
+            }
+            let _ = writeln!(
+                s,
+                r##"<text x="{:.1}" y="{:.1}" font-size="{LEGEND_SIZE}" fill="#111111">{}</text>"##,
+                sx + SWATCH + 4.0,
+                mid + LEGEND_SIZE / 3.0,
+                esc(words)
+            );
+        }
     }
     let caption = format!(
         "{} — {} — {}",
@@ -427,14 +778,16 @@ pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
         c.date(),
         reader.unwrap_or("secretary's map")
     );
+    let caption = crate::report::labels::fit(&caption, CAPTION_SIZE, w - 2.0 * MARGIN);
     let _ = writeln!(
         s,
-        r#"<text x="20" y="{:.1}" font-size="14">{}</text>"#,
-        h - 20.0,
+        r#"<text x="{MARGIN}" y="{:.1}" font-size="{CAPTION_SIZE}">{}</text>"#,
+        h - MARGIN / 2.0 - 2.0,
         esc(&caption)
     );
-    s.push_str("</svg>\n");
-    s
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.0} {h:.0}\" font-family=\"DejaVu Sans\">\n<rect width=\"100%\" height=\"100%\" fill=\"#f4ecd8\"/>\n{s}</svg>\n"
+    )
 }
 
 #[cfg(test)]
@@ -471,7 +824,15 @@ points = 300
             .unwrap()
             .start(&world)
             .unwrap();
-        let aq = text(&c, &world, Some("aquilonia"), "the start", &[]);
+        let none = BTreeMap::new();
+        let week = Week {
+            played: "the start",
+            events: &[],
+            orders: &none,
+            dice: None,
+            intro: "",
+        };
+        let aq = text(&c, &world, Some("aquilonia"), &week);
         assert!(aq.contains("army aquilonia-1 in Attalus"), "{aq}");
         assert!(
             aq.contains("army nemedia-1 of nemedia in Nemedian Marches (contents unknown)"),
@@ -485,11 +846,164 @@ points = 300
         }
         let svg = svg(&c, &world, Some("aquilonia"));
         assert!(
-            svg.contains("fill-opacity=\"0.35\""),
+            svg.lines()
+                .any(|l| l.starts_with("<circle") && l.contains("fill-opacity=\"0.35\"")),
             "unseen provinces shaded"
         );
         assert!(crate::report::picture::png(&svg)
             .unwrap()
             .starts_with(b"\x89PNG"));
+    }
+
+    fn campaign(title: &str) -> (World, Campaign) {
+        let file = format!(
+            r#"id = "t"
+title = "{title}"
+[secretary]
+address = "s@x"
+password = "p"
+[[power]]
+id = "aquilonia"
+nation = "aquilonia"
+address = "a@x"
+password = "p"
+[[power.army]]
+province = "attalus"
+points = 300
+[[power]]
+id = "nemedia"
+nation = "nemedia"
+address = "n@x"
+password = "p"
+[[power.army]]
+province = "nemedian-marches"
+points = 300
+"#
+        );
+        let world = World::hyborea().unwrap();
+        let c = CampaignFile::load(&file).unwrap().start(&world).unwrap();
+        (world, c)
+    }
+
+    #[test]
+    fn no_name_on_the_map_leaves_the_picture_or_lies_on_another() {
+        let (world, mut c) = campaign("The Hour of the Dragon");
+        // A stack, to crowd the names.
+        let mut extra = c.armies["nemedia-1"].clone();
+        extra.id = "nemedia-2".into();
+        c.armies.insert(extra.id.clone(), extra);
+        for reader in [None, Some("aquilonia"), Some("nemedia")] {
+            let svg = svg(&c, &world, reader);
+            let faults = crate::report::picture::label_faults(&svg).unwrap();
+            assert_eq!(faults, Vec::<String>::new(), "{reader:?}");
+            let (_, texts) = crate::report::picture::text_boxes(&svg).unwrap();
+            for name in world
+                .provinces
+                .values()
+                .map(|p| &p.name)
+                .chain(world.seas.iter().map(|s| &s.name))
+            {
+                assert!(
+                    texts.iter().any(|(t, _)| t == name),
+                    "{name} is on the map for {reader:?}"
+                );
+            }
+            for key in [
+                "unseen (shaded: its owner, not who holds it now)",
+                "battle waiting",
+                "sea",
+                "aquilonia",
+            ] {
+                assert!(texts.iter().any(|(t, _)| t == key), "legend: {key}");
+            }
+        }
+    }
+
+    #[test]
+    fn stacked_counters_show_their_count_and_the_top_number_stays_clear() {
+        let (world, mut c) = campaign("T");
+        for n in 2..=3 {
+            let mut extra = c.armies["nemedia-1"].clone();
+            extra.id = format!("nemedia-{n}");
+            c.armies.insert(extra.id.clone(), extra);
+        }
+        let svg = svg(&c, &world, Some("aquilonia"));
+        let (_, texts) = crate::report::picture::text_boxes(&svg).unwrap();
+        assert!(texts.iter().any(|(t, _)| t == "×3"), "{svg}");
+        // Three counters drawn in the Nemedian Marches, the top one's
+        // number with nothing on it.
+        assert_eq!(
+            svg.matches("width=\"18\" height=\"12\"").count(),
+            4,
+            "{svg}"
+        );
+        assert_eq!(
+            crate::report::picture::label_faults(&svg).unwrap(),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn the_html_escapes_what_comes_from_outside_and_lists_the_orders() {
+        let (world, c) = campaign("<b>War</b> & Peace");
+        let orders: BTreeMap<String, Vec<Line<Order>>> = [(
+            "aquilonia".to_string(),
+            vec![Line {
+                number: 2,
+                text: "army aquilonia-1 move to <Kordava>".into(),
+                item: Order::Move {
+                    army: "aquilonia-1".into(),
+                    to: "kordava".into(),
+                },
+            }],
+        )]
+        .into();
+        let events = [MapEvent::Refused {
+            power: "aquilonia".into(),
+            line: "army aquilonia-1 move to <Kordava>".into(),
+            why: "Kordava is not next to Attalus".into(),
+        }];
+        let dice = WeekDice {
+            revealed: Some("ab".repeat(32)),
+            revealed_hash: Some(crate::dice::seed_hash(&"ab".repeat(32))),
+            next_hash: "cd".repeat(32),
+        };
+        let week = Week {
+            played: "week 1",
+            events: &events,
+            orders: &orders,
+            dice: Some(&dice),
+            intro: "<script>",
+        };
+        let html = html(&c, &world, Some("aquilonia"), &week, Some("cid:map"));
+        assert!(
+            !html.contains("<b>War") && !html.contains("<script>") && !html.contains("<Kordava>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("&lt;b&gt;War&lt;&#x2f;b&gt; &amp; Peace")
+                || html.contains("&lt;b&gt;War"),
+            "{html}"
+        );
+        assert!(html.contains("src=\"cid:map\""), "{html}");
+        assert!(
+            html.contains("not carried out (Kordava is not next to Attalus)"),
+            "{html}"
+        );
+        assert!(
+            html.contains(&"ab".repeat(32)) && html.contains(&"cd".repeat(32)),
+            "{html}"
+        );
+        let text = text(&c, &world, Some("aquilonia"), &week);
+        assert!(
+            text.contains("- army aquilonia-1 move to <Kordava>: not carried out (Kordava is not next to Attalus)"),
+            "{text}"
+        );
+        // Nemedia reads none of Aquilonia's orders.
+        let nemedia = super::text(&c, &world, Some("nemedia"), &week);
+        assert!(
+            !nemedia.contains("ORDERS GIVEN") && !nemedia.contains("Kordava"),
+            "{nemedia}"
+        );
     }
 }
