@@ -124,6 +124,22 @@ pub fn parse_ts(s: &str) -> Result<DateTime<Utc>> {
         .map_err(|e| StoreError::Corrupt(format!("bad time '{s}': {e}")))
 }
 
+/// `attempt` until it succeeds or fails for more than a moment: up to five
+/// times, 10 to 80 ms apart, while the database is busy or refuses it for a
+/// conflict with another worker.
+fn again_for_a_moment<T>(mut attempt: impl FnMut() -> Result<T>) -> Result<T> {
+    let mut tries = 0;
+    loop {
+        match attempt() {
+            Err(StoreError::Sql(e)) if e.is_transient() && tries < 4 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(5 << tries));
+            }
+            done => return done,
+        }
+    }
+}
+
 /// A lock every worker's migration takes first (PostgreSQL), so workers
 /// starting together migrate once.
 const MIGRATION_LOCK: i64 = 0x756d_7069_7265;
@@ -296,25 +312,23 @@ impl Store {
     /// # Errors
     /// The last error, or the first that is not of the moment.
     pub fn write_locking<T>(&mut self, f: impl Fn(&Transaction<'_>) -> Result<T>) -> Result<T> {
-        let mut tries = 0;
-        loop {
-            let done = self
-                .conn
-                .transaction_locking()
-                .map_err(StoreError::from)
-                .and_then(|tx| {
-                    let value = f(&tx)?;
-                    tx.commit()?;
-                    Ok(value)
-                });
-            match done {
-                Err(StoreError::Sql(e)) if e.is_transient() && tries < 4 => {
-                    tries += 1;
-                    std::thread::sleep(Duration::from_millis(5 << tries));
-                }
-                done => return done,
-            }
-        }
+        again_for_a_moment(|| {
+            let tx = self.conn.transaction_locking()?;
+            let value = f(&tx)?;
+            tx.commit()?;
+            Ok(value)
+        })
+    }
+
+    /// [`Store::write`], done again while it fails for a moment, as
+    /// [`Store::write_locking`] is: for work that is the same however often
+    /// it is tried (storing arrived mail, which two workers reading one
+    /// Maildir may store at the same moment: the second finds it stored).
+    ///
+    /// # Errors
+    /// The last error, or the first that is not of the moment.
+    pub fn write_again<T>(&mut self, f: impl Fn(&Transaction<'_>) -> Result<T>) -> Result<T> {
+        again_for_a_moment(|| self.write(&f))
     }
 
     /// The connection, for reads.
@@ -339,7 +353,7 @@ impl Store {
         arrivals: &[messages::Arrival<'_>],
         now: DateTime<Utc>,
     ) -> Result<Vec<StoredRaw>> {
-        self.write(|tx| {
+        self.write_again(|tx| {
             arrivals
                 .iter()
                 .map(|a| messages::insert(tx, a, now))
