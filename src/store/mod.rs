@@ -767,4 +767,113 @@ mod tests {
             );
         }
     }
+
+    /// The SQL literals of the store's modules (not the migrations), as
+    /// SQLite reads them: `?N` a NULL, line continuations joined.
+    fn statements() -> Vec<(String, String)> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/store");
+        let mut out = Vec::new();
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+            .filter(|p| {
+                !["schema.rs", "db.rs", "testing.rs"]
+                    .iter()
+                    .any(|f| p.ends_with(f))
+            })
+            .collect();
+        files.sort();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let name = file.file_name().unwrap().to_string_lossy().into_owned();
+            for verb in ["\"SELECT ", "\"UPDATE ", "\"DELETE "] {
+                for (at, _) in text.match_indices(verb) {
+                    let mut sql = String::new();
+                    let mut chars = text[at + 1..].chars().peekable();
+                    while let Some(c) = chars.next() {
+                        match c {
+                            '"' => break,
+                            '\\' => match chars.next() {
+                                Some('\n') => {
+                                    while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                                        chars.next();
+                                    }
+                                }
+                                Some(c) => sql.push(c),
+                                None => {}
+                            },
+                            c => sql.push(c),
+                        }
+                    }
+                    if sql.contains('{') || sql.contains("sqlite_master") {
+                        continue; // formatted, or the schema's own check
+                    }
+                    let mut plain = String::new();
+                    let mut rest = sql.replace(" FOR UPDATE SKIP LOCKED", "");
+                    while let Some(q) = rest.find('?') {
+                        plain.push_str(&rest[..q]);
+                        plain.push_str("NULL");
+                        rest = rest[q + 1..]
+                            .trim_start_matches(|c: char| c.is_ascii_digit())
+                            .to_string();
+                    }
+                    plain.push_str(&rest);
+                    out.push((name.clone(), plain));
+                }
+            }
+        }
+        out
+    }
+
+    /// No statement of the store reads a whole table where an index could
+    /// find its rows: such a look-up grows with the number of games, and a
+    /// season's crunch of 10,000 games (issue 24) made every message's
+    /// handling read all of them. Campaigns are the exception: a club has
+    /// a handful, and their powers are found by address only when a
+    /// stranger writes.
+    #[test]
+    fn no_statement_reads_a_whole_table() {
+        let store = Store::open_in_memory().unwrap();
+        let tables: Vec<String> = store
+            .conn()
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(|name| name.unwrap())
+            .collect();
+        let few = ["campaigns", "campaign_powers", "meta", "leagues"];
+        let mut checked = 0;
+        let mut scans = Vec::new();
+        for (file, sql) in statements() {
+            let plan: Vec<String> = match store
+                .conn()
+                .with_sqlite(|c| {
+                    let mut st = c.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+                    let rows = st.query_map([], |r| r.get::<_, String>(3))?;
+                    rows.collect::<rusqlite::Result<Vec<_>>>()
+                })
+                .unwrap()
+            {
+                Ok(plan) => plan,
+                Err(_) => continue, // PostgreSQL's own (a dialect's branch)
+            };
+            checked += 1;
+            for step in plan {
+                let Some(table) = step.strip_prefix("SCAN ") else {
+                    continue;
+                };
+                let table = table.split(' ').next().unwrap_or_default();
+                if !step.contains(" USING ")
+                    && tables.iter().any(|t| t == table)
+                    && !few.contains(&table)
+                {
+                    scans.push(format!("{file}: {sql}: {step}"));
+                }
+            }
+        }
+        assert!(checked >= 80, "only {checked} statements read");
+        assert!(scans.is_empty(), "whole tables read:\n{}", scans.join("\n"));
+    }
 }
