@@ -477,7 +477,12 @@ mod tests {
 
     #[test]
     fn a_campaign_is_found_in_any_case_and_falls_due_at_its_deadline() {
-        let store = Store::open_in_memory().unwrap();
+        for (_, store) in crate::store::testing::stores() {
+            a_campaign_is_found_in_any_case_and_falls_due_at_its_deadline_on(store);
+        }
+    }
+
+    fn a_campaign_is_found_in_any_case_and_falls_due_at_its_deadline_on(store: Store) {
         let c = store.conn();
         let t0 = Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap();
         insert(c, &row("Hyb1"), t0).unwrap();
@@ -496,7 +501,12 @@ mod tests {
 
     #[test]
     fn the_latest_orders_count_and_results_apply_once() {
-        let mut store = Store::open_in_memory().unwrap();
+        for (_, store) in crate::store::testing::stores() {
+            the_latest_orders_count_and_results_apply_once_on(store);
+        }
+    }
+
+    fn the_latest_orders_count_and_results_apply_once_on(mut store: Store) {
         let t0 = Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap();
         let mut message = |key: &str| {
             let arrival = crate::store::messages::Arrival {
@@ -567,7 +577,12 @@ mod tests {
 
     #[test]
     fn a_played_turn_keeps_its_results_and_counts_its_reruns() {
-        let store = Store::open_in_memory().unwrap();
+        for (_, store) in crate::store::testing::stores() {
+            a_played_turn_keeps_its_results_and_counts_its_reruns_on(store);
+        }
+    }
+
+    fn a_played_turn_keeps_its_results_and_counts_its_reruns_on(store: Store) {
         let c = store.conn();
         let t0 = Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap();
         insert(c, &row("h"), t0).unwrap();
