@@ -6,6 +6,7 @@
 //! result as an entered result would be — while an onlooker power learns
 //! nothing of the battle's contents or its game.
 
+use super::border::{self, mails, AQUILONIA, NEMEDIA, OPHIR, SECRETARY};
 use super::campaign::{events, state_of, Club};
 use crate::common;
 use common::*;
@@ -13,67 +14,16 @@ use umpire::games::hyborian::campaign::game::{BattleMode, Campaign, CampaignFile
 use umpire::games::hyborian::campaign::resolve::MapEvent;
 use umpire::post::PostOffice;
 
-const SECRETARY: &str = "secretary@club.example";
-const AQUILONIA: &str = "conan@aquilonia.example";
-const NEMEDIA: &str = "tarascus@nemedia.example";
-const OPHIR: &str = "amalrus@ophir.example";
-
 fn setup(battles: &str) -> String {
-    format!(
-        r#"id = "dragon"
-title = "The Hour of the Dragon"
-[secretary]
-address = "{SECRETARY}"
-password = "scroll"
-[settings]
-battles = "{battles}"
-battle_turn_hours = 24
-week_hours = 0
-[[power]]
-id = "aquilonia"
-nation = "aquilonia"
-address = "{AQUILONIA}"
-password = "lion"
-[[power.army]]
-province = "attalus"
-points = 400
-[[power]]
-id = "nemedia"
-nation = "nemedia"
-address = "{NEMEDIA}"
-password = "dragon"
-[[power.army]]
-province = "nemedian-marches"
-points = 400
-[[power]]
-id = "ophir"
-nation = "ophir"
-address = "{OPHIR}"
-password = "disc"
-[[power.army]]
-province = "ianthe"
-points = 500
-"#
+    border::setup(
+        "dragon",
+        "The Hour of the Dragon",
+        &format!("battles = \"{battles}\"\nbattle_turn_hours = 24\nweek_hours = 0"),
     )
 }
 
 fn state(po: &PostOffice) -> Campaign {
     state_of(po, "dragon")
-}
-
-/// Every mail queued: (kind, recipients, subject, body text decoded).
-fn mails(po: &PostOffice) -> Vec<(String, String, String, String)> {
-    outbox(po)
-        .into_iter()
-        .map(|(kind, to, raw)| {
-            let m = mail_parser::MessageParser::default()
-                .parse(raw.as_bytes())
-                .unwrap();
-            let subject = m.subject().unwrap_or("").to_string();
-            let body = m.body_text(0).map(|b| b.into_owned()).unwrap_or_default();
-            (kind, to, subject, body)
-        })
-        .collect()
 }
 
 impl Club {
@@ -91,11 +41,7 @@ impl Club {
     }
 
     fn orders(&mut self, power: &str, address: &str, password: &str, lines: &str) {
-        let d = self.send(
-            address,
-            &format!("CAMPAIGN dragon POWER {power} PASSWORD {password}\n{lines}\nEND\n"),
-        );
-        assert_eq!(d.state(), "done", "{power}: {d:?}");
+        self.orders_of("dragon", power, address, password, lines);
     }
 
     fn resolve(&mut self) {

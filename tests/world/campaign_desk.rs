@@ -5,6 +5,7 @@
 //! told); the deadline extended, powers without orders reminded once, and
 //! a power handed to another player.
 
+use super::border::{self, mails, AQUILONIA, NEMEDIA, OPHIR, SECRETARY};
 use super::campaign::{events, state_of, Club};
 use crate::common;
 use chrono::Duration;
@@ -13,46 +14,8 @@ use umpire::games::hyborian::campaign::game::{Campaign, CampaignFile};
 use umpire::games::hyborian::campaign::resolve::MapEvent;
 use umpire::post::PostOffice;
 
-const SECRETARY: &str = "secretary@club.example";
-const AQUILONIA: &str = "conan@aquilonia.example";
-const NEMEDIA: &str = "tarascus@nemedia.example";
-const OPHIR: &str = "amalrus@ophir.example";
-
 fn setup(settings: &str) -> String {
-    format!(
-        r#"id = "desk"
-title = "The Secretary's Desk"
-[secretary]
-address = "{SECRETARY}"
-password = "scroll"
-[settings]
-{settings}
-[[power]]
-id = "aquilonia"
-nation = "aquilonia"
-address = "{AQUILONIA}"
-password = "lion"
-[[power.army]]
-province = "attalus"
-points = 400
-[[power]]
-id = "nemedia"
-nation = "nemedia"
-address = "{NEMEDIA}"
-password = "dragon"
-[[power.army]]
-province = "nemedian-marches"
-points = 400
-[[power]]
-id = "ophir"
-nation = "ophir"
-address = "{OPHIR}"
-password = "disc"
-[[power.army]]
-province = "ianthe"
-points = 500
-"#
-    )
+    border::setup("desk", "The Secretary's Desk", settings)
 }
 
 fn open(dir: &std::path::Path, settings: &str) -> Club {
@@ -73,27 +36,9 @@ fn state(po: &PostOffice) -> Campaign {
     state_of(po, "desk")
 }
 
-/// Every mail queued: (kind, recipients, subject, body text decoded).
-fn mails(po: &PostOffice) -> Vec<(String, String, String, String)> {
-    outbox(po)
-        .into_iter()
-        .map(|(kind, to, raw)| {
-            let m = mail_parser::MessageParser::default()
-                .parse(raw.as_bytes())
-                .unwrap();
-            let subject = m.subject().unwrap_or("").to_string();
-            (kind, to, subject, body_text(&raw))
-        })
-        .collect()
-}
-
 impl Club {
     fn power_orders(&mut self, power: &str, address: &str, password: &str, lines: &str) {
-        let d = self.send(
-            address,
-            &format!("CAMPAIGN desk POWER {power} PASSWORD {password}\n{lines}\nEND\n"),
-        );
-        assert_eq!(d.state(), "done", "{power}: {d:?}");
+        self.orders_of("desk", power, address, password, lines);
     }
 
     /// Week 1: Aquilonia marches into the Nemedian Marches, where Nemedia's

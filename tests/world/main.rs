@@ -5,6 +5,7 @@
 mod common;
 
 mod armies;
+mod border;
 mod campaign;
 mod campaign_by_mail;
 mod campaign_desk;
