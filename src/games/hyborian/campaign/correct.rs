@@ -91,24 +91,18 @@ pub fn take_losses(
     // On a copy: a refusal leaves the army as it was.
     let mut f = a.contents.clone();
     let names = f.unit_names();
-    let n = f.units.len();
-    for (i, name) in names.iter().enumerate() {
-        let gone = lost.get(name).copied().unwrap_or(0);
-        let fig = if i < n {
-            &mut f.units[i].figures
-        } else {
-            &mut f.mercenaries[i - n].figures
-        };
-        *fig = fig.saturating_sub(gone);
-    }
-    f.units.retain(|u| u.figures > 0);
-    f.mercenaries.retain(|m| m.figures > 0);
+    super::game::take_figures(&mut f, |i| {
+        names
+            .get(i)
+            .and_then(|name| lost.get(name))
+            .copied()
+            .unwrap_or(0)
+    });
     if f.units.is_empty() && f.mercenaries.is_empty() {
         return Err(format!(
             "{points} points would leave army {id} no figure; an edit never removes a whole army"
         ));
     }
-    f.points = super::game::contents_points(&f);
     a.contents = f;
     Ok((id, lost.into_iter().filter(|(_, n)| *n > 0).collect()))
 }

@@ -289,6 +289,23 @@ pub fn figure_cost(list: &str, designation: &str) -> Option<u32> {
 }
 
 /// An army file's worth: its units and mercenaries at §11 prices.
+/// Take `gone(i)` figures from the `i`-th unit of `f` (its own units, then
+/// its mercenaries, the order `unit_names` lists them in), drop the units
+/// left with none, and count its points again: battle losses less what is
+/// recovered, and the secretary's edits, take figures off alike.
+pub fn take_figures(f: &mut ArmyFile, gone: impl Fn(usize) -> u32) {
+    let n = f.units.len();
+    for (i, u) in f.units.iter_mut().enumerate() {
+        u.figures = u.figures.saturating_sub(gone(i));
+    }
+    for (i, m) in f.mercenaries.iter_mut().enumerate() {
+        m.figures = m.figures.saturating_sub(gone(n + i));
+    }
+    f.units.retain(|u| u.figures > 0);
+    f.mercenaries.retain(|m| m.figures > 0);
+    f.points = contents_points(f);
+}
+
 pub fn contents_points(f: &ArmyFile) -> u32 {
     let own = f
         .units

@@ -103,18 +103,11 @@ pub(super) fn recover(f: &mut ArmyFile, lost: Option<&BTreeMap<String, u32>>, ho
             got += 1;
         }
     }
-    let n = f.units.len();
-    for (i, (gone, kept)) in l.iter().zip(&back).enumerate() {
-        let fig = if i < n {
-            &mut f.units[i].figures
-        } else {
-            &mut f.mercenaries[i - n].figures
-        };
-        *fig = fig.saturating_sub(gone - kept);
-    }
-    f.units.retain(|u| u.figures > 0);
-    f.mercenaries.retain(|m| m.figures > 0);
-    f.points = crate::games::hyborian::campaign::game::contents_points(f);
+    crate::games::hyborian::campaign::game::take_figures(f, |i| {
+        l.get(i)
+            .zip(back.get(i))
+            .map_or(0, |(gone, kept)| gone - kept)
+    });
 }
 
 /// Share of its losses an army that holds the field recovers (§12: "the
