@@ -198,7 +198,8 @@ fn week_dice(secret: &str, played: u32) -> report::WeekDice {
 }
 
 /// Mail one reader's report: text and HTML alternatives, the map inline in
-/// the HTML and attached as PNG and SVG.
+/// the HTML and attached as PNG and SVG, and so the last table of each
+/// battle the reader fought, below the battle's paragraph.
 #[allow(clippy::too_many_arguments)]
 fn queue_report(
     tx: &Transaction<'_>,
@@ -219,14 +220,29 @@ fn queue_report(
     mail.auto_submitted = crate::mail::compose::AutoSubmitted::Generated;
     let stem = format!("{}-{}-turn-{}", c.id, who, c.turn);
     let cid = format!("map-{stem}@{}", config.domain());
+    // The map goes first: it stays the report's main picture.
+    let battles = report::battle_pictures(week, reader);
+    let mut shown = BTreeMap::new();
+    let mut drawn = Vec::new();
+    for (id, svg) in battles {
+        let png = crate::report::picture::png(svg).map_err(corrupt)?;
+        let stem = format!("{stem}-battle-{id}");
+        let cid = format!("{stem}@{}", config.domain());
+        shown.insert(id, format!("cid:{cid}"));
+        drawn.push((cid, stem, png, svg.to_string()));
+    }
     mail.html = Some(report::html(
         c,
         world,
         reader,
         week,
         Some(&format!("cid:{cid}")),
+        &shown,
     ));
     mail.show_picture(cid, &stem, png, svg);
+    for (cid, stem, png, svg) in drawn {
+        mail.show_picture(cid, &stem, png, svg);
+    }
     outbox::queue(
         tx,
         config,
@@ -749,6 +765,7 @@ fn secretary(desk: &Desk<'_, '_>, stored: Row, letter: &Letter) -> Result<Dispos
                     losses,
                     figures: BTreeMap::new(),
                     by: BattleMode::Secretary,
+                    picture: None,
                 };
                 let entered = serde_json::to_string(&r).map_err(corrupt)?;
                 campaigns::record_result(desk.tx, &c.id, *battle, &entered)?;

@@ -780,3 +780,65 @@ fn a_weekly_report_is_html_with_its_map_inline_its_orders_and_its_dice_revealed(
     let nemedia = body_text(&reports_to(&club.po, POWERS[2].1).pop().unwrap());
     assert!(!nemedia.contains("move to Shamar"), "{nemedia}");
 }
+
+#[test]
+fn those_who_fought_an_engine_battle_get_its_last_table_drawn_and_no_one_else() {
+    use mail_parser::MimeHeaders;
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path());
+    let mut po = PostOffice::open(config.clone()).unwrap();
+    let file = CampaignFile::load(&setup()).unwrap();
+    po.create_campaign(&file, t0()).unwrap();
+    pin_seed(&config);
+    let mut club = Club { po, n: 0 };
+    club.week(&[
+        ("aquilonia", "army aquilonia-1 move to Nemedian Marches"),
+        ("nemedia", "army nemedia-1 move to Nemedian Marches"),
+    ]);
+    let all = events(&club.po);
+    let (id, fought) = all
+        .iter()
+        .find_map(|e| match e {
+            MapEvent::Battle { id, sides, by, .. } if by == "engine" => Some((
+                *id,
+                sides.iter().map(|s| s.power.clone()).collect::<Vec<_>>(),
+            )),
+            _ => None,
+        })
+        .expect("the armies met and the engine fought");
+    let name = format!("-battle-{id}.png");
+    for (power, address) in POWERS {
+        let raw = reports_to(&club.po, address).pop().unwrap();
+        let m = mail_parser::MessageParser::default()
+            .parse(raw.as_bytes())
+            .unwrap();
+        let picture = m
+            .attachments()
+            .find(|a| a.attachment_name().is_some_and(|n| n.ends_with(&name)));
+        if fought.iter().any(|p| p == power) {
+            let png = picture.expect("a participant gets the battle's picture");
+            assert!(png.contents().starts_with(b"\x89PNG\r\n\x1a\n"));
+            // The PNG's IHDR: a picture with a width and a height.
+            let wide = u32::from_be_bytes(png.contents()[16..20].try_into().unwrap());
+            assert!(wide > 0 && &png.contents()[12..16] == b"IHDR");
+            // Inline below the battle's paragraph, after the map.
+            let html = m.body_html(0).unwrap().into_owned();
+            let cid = html
+                .split("src=\"cid:")
+                .nth(2)
+                .and_then(|s| s.split('"').next())
+                .expect("a second inline picture");
+            assert!(cid.contains(&format!("battle-{id}")), "{html}");
+            assert!(m
+                .attachments()
+                .any(|a| a.content_id() == Some(cid) && a.contents().starts_with(b"\x89PNG")));
+        } else {
+            // Fog: an onlooker reads at most that a battle was fought.
+            assert!(picture.is_none(), "{power} did not fight: no picture");
+            assert!(!raw.contains(&format!("battle-{id}.svg")), "{power}");
+        }
+    }
+    // The secretary sees every battle, and its picture.
+    let raw = reports_to(&club.po, SECRETARY).pop().unwrap();
+    assert!(raw.contains(&format!("battle-{id}.png")));
+}

@@ -195,11 +195,18 @@ fn a_battle_by_mail_is_played_in_its_own_game_and_comes_back_to_the_campaign() {
     assert!(
         evs.iter().any(|e| matches!(
             e,
-            MapEvent::Battle { id: 1, by, winner: None, .. } if by == "mail"
+            MapEvent::Battle { id: 1, by, winner: None, picture: Some(svg), .. }
+                if by == "mail" && svg.contains("<svg")
         )),
-        "{evs:?}"
+        "the game's last table comes back drawn: {evs:?}"
     );
     assert_eq!(c.armies["aquilonia-1"].province, "attalus");
+    // ... and goes to those who fought it with their report (ruling CA-33).
+    assert!(outbox(&club.po)
+        .iter()
+        .any(|(kind, to, raw)| kind == "report"
+            && to == AQUILONIA
+            && raw.contains("battle-1.png")));
     let r = report_of(&mails(&club.po), AQUILONIA);
     assert!(r.contains("played by mail"), "{r}");
 

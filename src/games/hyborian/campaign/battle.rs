@@ -349,6 +349,19 @@ pub struct Fought {
     pub lost: BTreeMap<String, BTreeMap<String, u32>>,
     pub turns: u32,
     pub reasons: Vec<String>,
+    /// The last table, for its picture in the weekly report.
+    pub last: Table,
+}
+
+/// The picture of a battle's last table, drawn as the battle game draws a
+/// table for mail, so a campaign's battle looks like a battle game's.
+pub fn last_table_svg(id: u32, end: &Table) -> String {
+    crate::games::hyborian::report::picture::svg(
+        None,
+        end,
+        &[],
+        &format!("Battle {id} — the last table"),
+    )
 }
 
 /// Standing orders for a battle the players do not write: every unit
@@ -445,6 +458,7 @@ pub fn fight(setup: &Setup, sides: [&Army; 2], dice: &mut dyn Dice) -> Result<Fo
         lost,
         turns,
         reasons: verdict.reasons,
+        last: table,
     })
 }
 

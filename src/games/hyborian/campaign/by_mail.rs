@@ -135,6 +135,7 @@ pub fn result(
         losses: Vec::new(),
         figures,
         by: BattleMode::Mail,
+        picture: Some(battle::last_table_svg(b.id, end)),
     }
 }
 

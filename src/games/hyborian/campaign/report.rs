@@ -87,7 +87,7 @@ pub fn describe(
         MapEvent::StanceTaken { army, stance, .. } => format!("Army {army} will {stance}."),
         MapEvent::Hired { employer, company, points } => format!("{company} serves {employer} until the year ends, for {points} points."),
         MapEvent::Paid { employer, company, province } => format!("{employer} gave {} to {company}; its points count from next year.", n(province)),
-        MapEvent::Battle { id, province, card, table_feet, sides, winner, by } => {
+        MapEvent::Battle { id, province, card, table_feet, sides, winner, by, .. } => {
             let fought = reader.is_none_or(|r| sides.iter().any(|s| s.power == r));
             let who = winner.as_deref().map_or("neither side broke".to_string(), |w| format!("{w} won"));
             if fought {
@@ -197,13 +197,48 @@ pub fn digest(c: &Campaign, world: &World, on_file: &OnFile) -> String {
 
 /// What `reader`'s report says, for both templates: everything in it is
 /// already cut to what the reader may see.
-fn context(c: &Campaign, world: &World, reader: Option<&str>, week: &Week<'_>) -> minijinja::Value {
+/// The battles of the week whose last table `reader` gets drawn (`None`:
+/// the secretary, every one), by id with the SVG: only those it fought. An
+/// onlooker's report says only that a battle was fought; the table would
+/// show the figures and losses its words keep back (ruling CA-33).
+pub fn battle_pictures<'e>(week: &Week<'e>, reader: Option<&str>) -> Vec<(u32, &'e str)> {
+    week.events
+        .iter()
+        .filter_map(|e| match e {
+            MapEvent::Battle {
+                id,
+                sides,
+                picture: Some(svg),
+                ..
+            } if reader.is_none_or(|r| sides.iter().any(|s| s.power == r)) => {
+                Some((*id, svg.as_str()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The report's context; `pictures` maps a battle's id to where the HTML
+/// finds the picture of its last table (empty for the text).
+fn context(
+    c: &Campaign,
+    world: &World,
+    reader: Option<&str>,
+    week: &Week<'_>,
+    pictures: &BTreeMap<u32, String>,
+) -> minijinja::Value {
     let v = view(c, world, reader);
-    let lines: Vec<String> = week
+    let lines: Vec<_> = week
         .events
         .iter()
         .filter(|e| sees(e, reader, &v.sight))
-        .map(|e| describe(e, reader, reader.map(|_| &v.sight), world))
+        .map(|e| {
+            let picture = match e {
+                MapEvent::Battle { id, .. } => pictures.get(id),
+                _ => None,
+            };
+            context! { text => describe(e, reader, reader.map(|_| &v.sight), world), picture }
+        })
         .collect();
     let armies: Vec<_> = v
         .own
@@ -362,18 +397,24 @@ fn render(name: &str, ctx: minijinja::Value) -> String {
 /// The report text of `reader` after a map turn (`None`: the secretary's);
 /// `c` is the campaign after it.
 pub fn text(c: &Campaign, world: &World, reader: Option<&str>, week: &Week<'_>) -> String {
-    render("report.txt", context(c, world, reader, week))
+    render(
+        "report.txt",
+        context(c, world, reader, week, &BTreeMap::new()),
+    )
 }
 
-/// The same report as HTML; `picture` is the map's `cid:` (or URL).
+/// The same report as HTML; `picture` is the map's `cid:` (or URL), and
+/// `battles` each pictured battle's (from [`battle_pictures`]), shown below
+/// its paragraph.
 pub fn html(
     c: &Campaign,
     world: &World,
     reader: Option<&str>,
     week: &Week<'_>,
     picture: Option<&str>,
+    battles: &BTreeMap<u32, String>,
 ) -> String {
-    let mut ctx = context(c, world, reader, week);
+    let mut ctx = context(c, world, reader, week, battles);
     ctx = context! { picture, ..ctx };
     render("report.html", ctx)
 }
@@ -975,7 +1016,14 @@ points = 300
             dice: Some(&dice),
             intro: "<script>",
         };
-        let html = html(&c, &world, Some("aquilonia"), &week, Some("cid:map"));
+        let html = html(
+            &c,
+            &world,
+            Some("aquilonia"),
+            &week,
+            Some("cid:map"),
+            &BTreeMap::new(),
+        );
         assert!(
             !html.contains("<b>War") && !html.contains("<script>") && !html.contains("<Kordava>"),
             "{html}"

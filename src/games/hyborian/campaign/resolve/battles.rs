@@ -54,6 +54,7 @@ impl Turn<'_> {
                 b.card,
                 b.table_feet,
                 r.by.word(),
+                r.picture.clone(),
             );
         }
         let (engine, waiting): (Vec<PendingBattle>, Vec<PendingBattle>) =
@@ -239,8 +240,9 @@ impl Turn<'_> {
                     }
                 }
                 let winner = f.winner.as_ref().map(|w| usize::from(*w != att_host.id));
+                let picture = Some(battle::last_table_svg(id, &f.last));
                 self.after_battle(
-                    id, &province, sides, winner, came_in, &lost, card, feet, "engine",
+                    id, &province, sides, winner, came_in, &lost, card, feet, "engine", picture,
                 );
             }
             None => {
@@ -299,6 +301,7 @@ impl Turn<'_> {
         card: impl Into<CardOrNumber>,
         feet: u32,
         by: &str,
+        picture: Option<String>,
     ) {
         let gross_share = |t: &Self, k: usize| -> f64 {
             let (mut gross, mut worth) = (0u32, 0u32);
@@ -354,6 +357,7 @@ impl Turn<'_> {
                 sides: told,
                 winner: winner_power,
                 by: by.into(),
+                picture,
             });
         }
         for (k, side) in sides.iter().enumerate() {

@@ -22,6 +22,9 @@ pub struct EnteredResult {
     /// Who fought it: [`BattleMode::Secretary`] or [`BattleMode::Mail`].
     #[serde(default)]
     pub by: BattleMode,
+    /// The SVG of a battle game's last table (none from the secretary).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub picture: Option<String>,
 }
 
 /// One side of a battle as the report tells it.
@@ -102,6 +105,11 @@ pub enum MapEvent {
         sides: Vec<BattleSide>,
         winner: Option<String>,
         by: String,
+        /// The SVG of the last table (engine and mail battles), sent with
+        /// the reports of those who fought it; events stored before it was
+        /// drawn have none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        picture: Option<String>,
     },
     /// The loser falls back (or, with nowhere to go, surrenders).
     FellBack {

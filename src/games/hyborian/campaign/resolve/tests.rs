@@ -158,6 +158,7 @@ fn in_a_draw_the_army_that_marched_in_falls_back_whatever_came_before() {
         50,
         8,
         "engine",
+        None,
     );
     assert!(
         t.events
@@ -402,6 +403,7 @@ fn a_battle_for_the_secretary_waits_for_the_mailed_result() {
         losses: vec![("aquilonia-1".into(), 100), ("nemedia-1".into(), 200)],
         figures: BTreeMap::new(),
         by: crate::games::hyborian::campaign::game::BattleMode::Secretary,
+        picture: None,
     };
     let r = resolve(
         &c,
