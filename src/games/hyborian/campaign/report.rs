@@ -838,33 +838,7 @@ mod tests {
 
     #[test]
     fn a_report_shows_own_contents_and_only_counters_of_others() {
-        let text_file = r#"id = "t"
-title = "T"
-[secretary]
-address = "s@x"
-password = "p"
-[[power]]
-id = "aquilonia"
-nation = "aquilonia"
-address = "a@x"
-password = "p"
-[[power.army]]
-province = "attalus"
-points = 300
-[[power]]
-id = "nemedia"
-nation = "nemedia"
-address = "n@x"
-password = "p"
-[[power.army]]
-province = "nemedian-marches"
-points = 300
-"#;
-        let world = World::hyborea().unwrap();
-        let c = CampaignFile::load(text_file)
-            .unwrap()
-            .start(&world)
-            .unwrap();
+        let (world, c) = campaign("T");
         let none = BTreeMap::new();
         let week = Week {
             played: "the start",
