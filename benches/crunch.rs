@@ -43,11 +43,21 @@ fn database(dir: &Path) -> PathBuf {
     }
 }
 
+/// `CRUNCH_DURABILITY=normal` (or `off`) for the store's `durability`;
+/// `full`, the default of `umpire.toml`, otherwise.
+fn durability() -> Durability {
+    match std::env::var("CRUNCH_DURABILITY").as_deref() {
+        Ok("normal") => Durability::Normal,
+        Ok("off") => Durability::Off,
+        _ => Durability::Full,
+    }
+}
+
 fn config(dir: &Path) -> Config {
     let mut config = Config {
         database: database(dir),
         address: "umpire@club.example".into(),
-        durability: Durability::Full,
+        durability: durability(),
         ..Config::default()
     };
     config.spool.outbox = dir.join("spool");
@@ -166,16 +176,23 @@ fn crunch(dir: &Path, games: usize, workers: usize, turn: usize) -> f64 {
 fn main() {
     let games = env_usize("CRUNCH_GAMES", 10_000);
     let workers = env_usize("CRUNCH_WORKERS", 1).max(1);
-    let dir = tempfile::tempdir().unwrap();
+    // `CRUNCH_DIR` (an empty folder) keeps the store and the spool there
+    // to look at after.
+    let tmp = tempfile::tempdir().unwrap();
+    let kept = std::env::var_os("CRUNCH_DIR").map(PathBuf::from);
+    if let Some(d) = &kept {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let dir: &Path = kept.as_deref().unwrap_or(tmp.path());
     let now = Utc.with_ymd_and_hms(2026, 12, 1, 10, 0, 0).unwrap();
     println!(
         "store: {}",
-        umpire::store::db::redact(&config(dir.path()).database.to_string_lossy())
+        umpire::store::db::redact(&config(dir).database.to_string_lossy())
     );
 
     let t = Instant::now();
-    let mut po = PostOffice::open(config(dir.path())).unwrap();
-    let files = dir.path().join("games");
+    let mut po = PostOffice::open(config(dir)).unwrap();
+    let files = dir.join("games");
     std::fs::create_dir_all(&files).unwrap();
     for g in 0..games {
         let path = game_file(&files, &format!("g{g:05}"));
@@ -191,7 +208,16 @@ fn main() {
     drop(po);
     // Turn 1: each player's password is checked with Argon2 once (a
     // service just started); turn 2: as a service running all season.
-    let cold = crunch(dir.path(), games, workers, 1);
-    let warm = crunch(dir.path(), games, workers, 2);
+    let cold = crunch(dir, games, workers, 1);
+    let warm = crunch(dir, games, workers, 2);
     println!("crunch: turn 1 {cold:.1} s (a service just started), turn 2 {warm:.1} s (running)");
+    // What a running service pays on every poll when nothing is due: each
+    // active game looked at for its deadline and reminders.
+    let mut po = PostOffice::open(config(dir)).unwrap();
+    let t = Instant::now();
+    let played = po.tick(now).unwrap();
+    println!(
+        "idle tick: {games} games looked at, {played} rounds played, {:.2} s",
+        t.elapsed().as_secs_f64()
+    );
 }

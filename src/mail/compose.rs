@@ -96,6 +96,9 @@ pub struct Inline {
     /// `image/png`, `image/svg+xml`, …
     pub mime: String,
     pub bytes: Vec<u8>,
+    /// The file name a reader saves it under (`Content-Disposition:
+    /// inline; filename=…`): mail clients list it with the attachments.
+    pub name: Option<String>,
 }
 
 /// A file attached to the message.
@@ -191,19 +194,17 @@ pub fn reply_subject(subject: &str) -> String {
 }
 
 impl Outgoing {
-    /// Shows a picture in the HTML as `cid:content_id` and attaches it as
-    /// `stem.png` with its SVG as `stem.svg` for printing — how every
-    /// report goes out with its picture.
+    /// Shows a picture in the HTML as `cid:content_id`, named `stem.png`
+    /// for saving, and attaches its SVG as `stem.svg` for printing — how
+    /// every report goes out with its picture. The PNG is in the mail once
+    /// (issue 24: it was also attached, which doubled a report's size):
+    /// clients list a named inline part with the attachments.
     pub fn show_picture(&mut self, content_id: String, stem: &str, png: Vec<u8>, svg: String) {
         self.inline_images.push(Inline {
             content_id,
             mime: "image/png".into(),
-            bytes: png.clone(),
-        });
-        self.attachments.push(Attachment {
-            name: format!("{stem}.png"),
-            mime: "image/png".into(),
             bytes: png,
+            name: Some(format!("{stem}.png")),
         });
         self.attachments.push(Attachment {
             name: format!("{stem}.svg"),
@@ -319,10 +320,15 @@ impl Outgoing {
                         .boundary(boundary.next("related"))
                         .singlepart(html);
                     for image in &self.inline_images {
-                        related = related.singlepart(
-                            LettreAttachment::new_inline(image.content_id.clone())
-                                .body(image.bytes.clone(), content_type(&image.mime)?),
-                        );
+                        let part = match &image.name {
+                            Some(name) => LettreAttachment::new_inline_with_name(
+                                image.content_id.clone(),
+                                name.clone(),
+                            ),
+                            None => LettreAttachment::new_inline(image.content_id.clone()),
+                        };
+                        related = related
+                            .singlepart(part.body(image.bytes.clone(), content_type(&image.mime)?));
                     }
                     Body::Multi(related)
                 };
@@ -499,6 +505,7 @@ mod tests {
                 content_id: "table".into(),
                 mime: "image/png".into(),
                 bytes: vec![0x89, b'P', b'N', b'G', 0, 1, 2],
+                name: Some("table.png".into()),
             }],
             attachments: vec![Attachment {
                 name: "table.svg".into(),
@@ -528,6 +535,12 @@ mod tests {
         assert_eq!(back.subject, mail.subject);
         let mimes: Vec<&str> = back.attachments.iter().map(|a| a.mime.as_str()).collect();
         assert_eq!(mimes, ["image/png", "image/svg+xml"]);
+        assert_eq!(
+            back.attachments[0].name.as_deref(),
+            Some("table.png"),
+            "the inline picture is named for saving"
+        );
+        assert!(text.contains("Content-Disposition: inline; filename=\"table.png\""));
         assert_eq!(back.attachments[1].name.as_deref(), Some("table.svg"));
         assert_eq!(back.attachments[1].size, 6);
     }
@@ -595,6 +608,7 @@ mod tests {
                 content_id: "x".into(),
                 mime: "image/png".into(),
                 bytes: vec![],
+                name: None,
             }],
             ..sample()
         };

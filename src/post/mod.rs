@@ -410,10 +410,7 @@ impl PostOffice {
         let games = store::games::active(self.store.conn())?;
         let mut played = 0;
         for wave in games.chunks(ahead::WAVE) {
-            let mut worked = self.work_ahead(wave, now)?;
-            for game in wave {
-                played += self.tick_game_with(game, now, false, worked.remove(game))?;
-            }
+            played += self.play_due(&mut wave.to_vec(), now)?;
         }
         // Mail held for the rounds just opened is read now.
         let released = store::deferred::released_unread(self.store.conn())?;

@@ -146,18 +146,48 @@ impl PostOffice {
 }
 
 impl PostOffice {
-    /// Play the rounds of `due` (each in its own transaction, worked out
-    /// ahead on every core), emptying it.
-    fn play_due(&mut self, due: &mut Vec<String>, now: DateTime<Utc>) -> Result<(), PostError> {
+    /// Play the rounds of `due` (worked out ahead on every core), emptying
+    /// it. On SQLite they are played in one transaction, each in its own
+    /// savepoint: one wait for the disk for the wave, not one a round. On a
+    /// shared store (PostgreSQL), and whenever that transaction is refused,
+    /// each round has a transaction of its own, so a conflict with another
+    /// worker costs one round's work.
+    pub(super) fn play_due(
+        &mut self,
+        due: &mut Vec<String>,
+        now: DateTime<Utc>,
+    ) -> Result<usize, PostError> {
         if due.is_empty() {
-            return Ok(());
+            return Ok(0);
         }
         let mut worked = self.work_ahead(due, now)?;
+        if due.len() > 1 && self.store.dialect() == store::Dialect::Sqlite {
+            let config = self.config.clone();
+            let wave: Vec<(String, Option<ahead::Ahead>)> =
+                due.iter().map(|g| (g.clone(), worked.remove(g))).collect();
+            let together = self.store.write(|tx| {
+                let mut played = 0;
+                for (game, ahead) in wave {
+                    played += tick(tx, &config, &game, now, ahead)?;
+                }
+                Ok::<_, PostError>(played)
+            });
+            match together {
+                Ok(played) => {
+                    due.clear();
+                    return Ok(played);
+                }
+                Err(e) => {
+                    tracing::info!(error = %e, rounds = due.len(), "a wave of rounds refused together; each played alone");
+                }
+            }
+        }
+        let mut played = 0;
         for game in due.drain(..) {
             let ahead = worked.remove(&game);
-            self.tick_game_with(&game, now, false, ahead)?;
+            played += self.tick_game_with(&game, now, false, ahead)?;
         }
-        Ok(())
+        Ok(played)
     }
 
     /// Work out ahead, on every core, the rounds of `ids` that may be
@@ -242,7 +272,7 @@ fn one(
                 let game = game.clone();
                 return Ok(Some(Step::Play(d, game)));
             }
-            tick(tx, config, game, now)?;
+            tick(tx, config, game, now, None)?;
             Ok(Some(Step::Handled(d)))
         }
         Guarded::Done(None) => Ok(None),
@@ -268,15 +298,19 @@ fn may_play(tx: &Transaction<'_>, game: &str, now: DateTime<Utc>) -> bool {
     now >= game.deadline() || round.writers.iter().all(|s| ready.contains(s))
 }
 
-/// Play `game`'s round if it is due, in its own savepoint: a round that
-/// cannot be played waits for the moderator, who is told why.
+/// Play `game`'s round if it is due (perhaps worked out `ahead`), in its
+/// own savepoint: a round that cannot be played waits for the moderator,
+/// who is told why.
 fn tick(
     tx: &Transaction<'_>,
     config: &Config,
     game: &str,
     now: DateTime<Utc>,
+    ahead: Option<ahead::Ahead>,
 ) -> Result<usize, PostError> {
-    match in_savepoint(tx, || round::tick_game(tx, config, game, now, false)) {
+    match in_savepoint(tx, || {
+        round::tick_game_with(tx, config, game, now, false, ahead)
+    }) {
         Guarded::Done(n) => Ok(n),
         Guarded::Later(e) => Err(e),
         Guarded::Failed(reason) => {
