@@ -267,15 +267,18 @@ const PALETTE: usize = 256;
 /// image is the same on every machine) and each rarer edge colour takes
 /// the nearest of them.
 fn quantise(pixels: &[[u8; 3]]) -> (Vec<[u8; 3]>, Vec<u8>) {
-    use std::collections::HashMap;
-    let mut counts: HashMap<[u8; 3], u32> = HashMap::new();
+    // A fixed fast hash: these maps see every run of the picture, and
+    // SipHash was a tenth of its encoding; the result does not depend on
+    // the maps' order.
+    type Map<V> = std::collections::HashMap<[u8; 3], V, foldhash::fast::FixedState>;
+    let mut counts: Map<u32> = Map::default();
     for run in pixels.chunk_by(|a, b| a == b) {
         *counts.entry(run[0]).or_default() += run.len() as u32;
     }
     let mut common: Vec<([u8; 3], u32)> = counts.into_iter().collect();
     common.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let palette: Vec<[u8; 3]> = common.iter().take(PALETTE).map(|c| c.0).collect();
-    let mut index: HashMap<[u8; 3], u8> = palette
+    let mut index: Map<u8> = palette
         .iter()
         .enumerate()
         .map(|(i, c)| (*c, i as u8))
