@@ -134,8 +134,14 @@ fn crunch(dir: &Path, games: usize, workers: usize, turn: usize) -> f64 {
                 let config = config(dir);
                 let inbox = inbox.clone();
                 s.spawn(move || {
+                    // One pass of `umpire run`: the Maildir read, what is
+                    // pending handled (messages another worker passed by
+                    // while it held them), rounds now due played.
                     let mut po = PostOffice::open(config).unwrap();
-                    ingest_maildir(&mut po, &inbox, now).unwrap()
+                    let read = ingest_maildir(&mut po, &inbox, now).unwrap();
+                    po.process_pending(now).unwrap();
+                    po.tick(now).unwrap();
+                    read
                 })
             })
             .collect();
@@ -174,6 +180,13 @@ fn crunch(dir: &Path, games: usize, workers: usize, turn: usize) -> f64 {
 }
 
 fn main() {
+    // `RUST_LOG=info` shows what the workers log (conflicts tried again).
+    if std::env::var_os("RUST_LOG").is_some() {
+        tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .with_writer(std::io::stderr)
+            .init();
+    }
     let games = env_usize("CRUNCH_GAMES", 10_000);
     let workers = env_usize("CRUNCH_WORKERS", 1).max(1);
     // `CRUNCH_DIR` (an empty folder) keeps the store and the spool there

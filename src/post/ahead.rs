@@ -40,7 +40,9 @@ pub struct Inputs {
     pub given: BTreeMap<String, u8>,
 }
 
-/// A round worked out ahead of its transaction.
+/// A round worked out ahead of its transaction (cloned for each try of a
+/// transaction refused for a moment, rather than worked out again).
+#[derive(Clone)]
 pub struct Ahead {
     inputs: Inputs,
     resolved: games::Resolved,

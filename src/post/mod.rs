@@ -368,10 +368,38 @@ impl PostOffice {
         ahead: Option<ahead::Ahead>,
     ) -> Result<usize, PostError> {
         let config = self.config.clone();
-        let store = &mut self.store;
-        match guard::guard(|| {
-            store.write(|tx| round::tick_game_with(tx, &config, id, now, force, ahead))
-        }) {
+        let mut tries = 0;
+        loop {
+            let store = &mut self.store;
+            let ahead = ahead.clone();
+            let outcome = guard::guard(|| {
+                store.write(|tx| round::tick_game_with(tx, &config, id, now, force, ahead))
+            });
+            match outcome {
+                // Another worker's transaction in the way (PostgreSQL's
+                // serialization failures): it passes in moments.
+                guard::Guarded::Later(e)
+                    if guard::is_transient(&e) && tries < pending::TRANSIENT_TRIES =>
+                {
+                    tries += 1;
+                    tracing::info!(game = id, error = %e, tries, "a moment's conflict; playing the round again");
+                    std::thread::sleep(pending::pause(tries));
+                }
+                outcome => break self.round_outcome(id, now, outcome),
+            }
+        }
+    }
+
+    /// What became of a round played in its own transaction: a failure is
+    /// recorded for the moderator; a busy store leaves it for the next run.
+    fn round_outcome(
+        &mut self,
+        id: &str,
+        now: DateTime<Utc>,
+        outcome: guard::Guarded<usize>,
+    ) -> Result<usize, PostError> {
+        let config = self.config.clone();
+        match outcome {
             guard::Guarded::Done(n) => Ok(n),
             guard::Guarded::Later(e) => {
                 tracing::warn!(game = id, error = %e, "round left for the next run");

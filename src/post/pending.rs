@@ -39,7 +39,13 @@ pub const BATCH_TIME: Duration = Duration::from_millis(25);
 /// How often a transaction refused for a moment (busy, a serialization
 /// conflict) is tried again, 20 ms to 320 ms apart, before its messages
 /// are left for the next run.
-const TRANSIENT_TRIES: u32 = 5;
+pub(super) const TRANSIENT_TRIES: u32 = 5;
+
+/// How long to wait before try number `tries` (from 1) of a transaction
+/// refused for a moment.
+pub(super) fn pause(tries: u32) -> Duration {
+    Duration::from_millis(10 << tries)
+}
 
 impl PostOffice {
     /// Handle these stored messages, in order, `config.batch` to a write
@@ -120,7 +126,7 @@ impl PostOffice {
                     Err(e) if guard::is_transient(&e) && tries < TRANSIENT_TRIES => {
                         tries += 1;
                         tracing::info!(error = %e, tries, "a moment's conflict; trying again");
-                        std::thread::sleep(Duration::from_millis(10 << tries));
+                        std::thread::sleep(pause(tries));
                     }
                     Err(e) if guard::is_transient(&e) => {
                         tracing::warn!(error = %e, messages = rest.len(), "messages left for the next run");

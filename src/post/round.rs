@@ -1075,6 +1075,7 @@ pub fn stored_report(
 
 /// A round's picture, drawn and rasterised once for every mail of the
 /// round (rasterising and compressing were most of a report's cost).
+#[derive(Clone)]
 pub struct Picture {
     svg: String,
     png: Vec<u8>,
