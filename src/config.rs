@@ -33,6 +33,11 @@ pub struct Config {
     /// (each handled in its own savepoint): one wait for the disk for all
     /// of them. 1 gives every message transactions of its own.
     pub batch: usize,
+    /// Days a sent message's body is kept in the outbox; then only its
+    /// headers are (who, when, what, its Message-ID). 0 keeps every body:
+    /// a league of thousands of games sets it, as a report with its
+    /// picture is some 70 KB (docs/scaling.md).
+    pub keep_sent_days: u32,
     pub spool: SpoolConfig,
     pub smtp: Option<ServerConfig>,
     pub imap: Option<ImapConfig>,
@@ -103,6 +108,7 @@ impl Default for Config {
             durability: crate::store::Durability::Full,
             dkim: crate::mail::dkim::Policy::Off,
             batch: 64,
+            keep_sent_days: 0,
             spool: SpoolConfig::default(),
             smtp: None,
             imap: None,
@@ -149,6 +155,8 @@ pub enum ConfigError {
 pub const POLL_SECONDS: std::ops::RangeInclusive<u64> = 1..=3_600;
 /// Messages to a transaction.
 pub const BATCH: std::ops::RangeInclusive<usize> = 1..=1_000;
+/// Bounds of `keep_sent_days` (0: for ever; at most ten years).
+pub const KEEP_SENT_DAYS: std::ops::RangeInclusive<u32> = 0..=3_650;
 /// A message of at least 64 KiB is always read; over 64 MiB never.
 pub const MESSAGE_BYTES: std::ops::RangeInclusive<usize> = 64 * 1024..=64 * 1024 * 1024;
 
@@ -223,6 +231,17 @@ impl Config {
                 format!("must be from {} to {}", BATCH.start(), BATCH.end()),
             ));
         }
+        if !KEEP_SENT_DAYS.contains(&self.keep_sent_days) {
+            return Err(bad(
+                "keep_sent_days",
+                self.keep_sent_days.to_string(),
+                format!(
+                    "must be from {} (keep every body) to {}",
+                    KEEP_SENT_DAYS.start(),
+                    KEEP_SENT_DAYS.end()
+                ),
+            ));
+        }
         if !MESSAGE_BYTES.contains(&self.max_message_bytes) {
             return Err(bad(
                 "max_message_bytes",
@@ -280,6 +299,8 @@ mod tests {
             ("poll_seconds = 0\n", "poll_seconds"),
             ("max_message_bytes = 10\n", "max_message_bytes"),
             ("batch = 0\n", "batch"),
+            ("keep_sent_days = 36500\n", "keep_sent_days"),
+            ("keep_sent_days = -1\n", "keep_sent_days"),
             ("dkim = \"always\"\n", "dkim"),
         ] {
             std::fs::write(&p, text).unwrap();

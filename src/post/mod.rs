@@ -495,7 +495,9 @@ impl PostOffice {
             None => Outlet::Spool(self.config.spool.outbox.clone()),
         };
         let from = self.config.address.clone();
-        Ok(outbox::flush(&mut self.store, &outlet, &from, now)?)
+        let flushed = outbox::flush(&mut self.store, &outlet, &from, now)?;
+        outbox::forget_sent(&mut self.store, self.config.keep_sent_days, now)?;
+        Ok(flushed)
     }
 
     /// Create a game from a game file and queue the welcome mails.

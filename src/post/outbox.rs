@@ -129,6 +129,38 @@ const LEASE_MINUTES: i64 = 10;
 /// own Message-IDs, so mail clients show one copy).
 const CLAIM: usize = 32;
 
+/// How many sent messages' bodies are forgotten in one commit.
+const FORGET: usize = 500;
+
+/// Forget the bodies of messages sent more than `days` days before `now`
+/// (`keep_sent_days`; 0 keeps them all), [`FORGET`] to a commit. Returns
+/// how many were cut to their headers.
+///
+/// # Errors
+/// On database errors.
+pub fn forget_sent(store: &mut Store, days: u32, now: DateTime<Utc>) -> Result<usize, StoreError> {
+    if days == 0 {
+        return Ok(0);
+    }
+    let cutoff = now - Duration::days(i64::from(days));
+    let mut forgotten = 0;
+    loop {
+        let n = store.write_locking(|tx| store::outbox::forget_bodies(tx, cutoff, FORGET))?;
+        forgotten += n;
+        if n < FORGET {
+            break;
+        }
+    }
+    if forgotten > 0 {
+        tracing::info!(
+            forgotten,
+            days,
+            "bodies of mail sent long ago forgotten (keep_sent_days)"
+        );
+    }
+    Ok(forgotten)
+}
+
 /// Send every due outbox message through `outlet`, [`CLAIM`] rows at a
 /// time: they are claimed (leased, so a second sender at the same moment
 /// passes them by), delivered one by one, and marked sent together once

@@ -768,6 +768,73 @@ mod tests {
         }
     }
 
+    /// `keep_sent_days`: bodies of mail sent before the cutoff are cut to
+    /// their headers, oldest first, a limit at a time; later mail, unsent
+    /// mail and bodies already cut are left alone.
+    #[test]
+    fn bodies_of_mail_sent_long_ago_are_forgotten() {
+        use chrono::TimeZone;
+        for (name, mut s) in testing::stores() {
+            let t0 = Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap();
+            let day = chrono::Duration::days(1);
+            s.write(|tx| {
+                for (n, key) in ["<a@x>", "<b@x>", "<c@x>", "<d@x>"].iter().enumerate() {
+                    let q = outbox::Queued {
+                        message_id: key,
+                        game: Some("g"),
+                        kind: "report",
+                        recipients: &["a@x".to_string()],
+                        raw: b"Subject: r\r\nX: y\r\n\r\nthe picture",
+                        secret: false,
+                    };
+                    outbox::queue(tx, &q, t0)?;
+                    // a sent on day 0, b on day 1, c on day 5; d never.
+                    let when = t0 + day * [0, 1, 5][n.min(2)];
+                    if n < 3 {
+                        let item = outbox::claim(tx, "me", when, when + day, 1)?.remove(0);
+                        outbox::mark_sent(tx, item.id, when)?;
+                    }
+                }
+                Ok::<_, StoreError>(())
+            })
+            .unwrap();
+            let cutoff = t0 + day * 3;
+            assert_eq!(
+                s.write(|tx| outbox::forget_bodies(tx, cutoff, 1)).unwrap(),
+                1,
+                "{name}"
+            );
+            assert_eq!(
+                s.write(|tx| outbox::forget_bodies(tx, cutoff, 10)).unwrap(),
+                1,
+                "{name}"
+            );
+            assert_eq!(
+                s.write(|tx| outbox::forget_bodies(tx, cutoff, 10)).unwrap(),
+                0,
+                "{name}"
+            );
+            let raw = |key: &str| -> Vec<u8> {
+                s.conn()
+                    .query_row("SELECT raw FROM outbox WHERE message_id = ?1", [key], |r| {
+                        r.get(0)
+                    })
+                    .unwrap()
+            };
+            let cut =
+                b"Subject: r\r\nX: y\r\n\r\n(sent; the body is no longer kept: keep_sent_days)";
+            assert_eq!(raw("<a@x>"), cut, "{name}");
+            assert_eq!(raw("<b@x>"), cut, "{name}");
+            for key in ["<c@x>", "<d@x>"] {
+                assert_eq!(
+                    raw(key),
+                    b"Subject: r\r\nX: y\r\n\r\nthe picture",
+                    "{name} {key}"
+                );
+            }
+        }
+    }
+
     /// The SQL literals of the store's modules (not the migrations), as
     /// SQLite reads them: `?N` a NULL, line continuations joined.
     fn statements() -> Vec<(String, String)> {

@@ -143,21 +143,48 @@ pub fn mark_sent(c: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
         .query_row([id], |r| r.get(0))
         .optional()?;
     if let Some(raw) = secret {
-        c.prepare_cached("UPDATE outbox SET raw = ?2 WHERE id = ?1")?
-            .execute(params![id, headers_only(&raw)])?;
+        c.prepare_cached("UPDATE outbox SET raw = ?2, body_kept = 0 WHERE id = ?1")?
+            .execute(params![id, headers_only(&raw, PASSWORD_NOTE)])?;
     }
     Ok(())
 }
 
-/// What is kept of a sent message that held a password: its head, up to and
-/// with the blank line, and a note where the body was.
-fn headers_only(raw: &[u8]) -> Vec<u8> {
+/// Where the body of a sent message that held a password was.
+const PASSWORD_NOTE: &[u8] = b"(sent; the body held a password and is not kept)";
+/// Where the body of a message sent longer ago than `keep_sent_days` was.
+const AGE_NOTE: &[u8] = b"(sent; the body is no longer kept: keep_sent_days)";
+
+/// Forget the bodies of up to `limit` messages sent before `cutoff`,
+/// oldest first, keeping their headers. Returns how many were cut.
+///
+/// # Errors
+/// On database errors.
+pub fn forget_bodies(c: &Connection, cutoff: DateTime<Utc>, limit: usize) -> Result<usize> {
+    let ids: Vec<i64> = c
+        .prepare_cached(
+            "SELECT id FROM outbox WHERE body_kept = 1 AND sent_at < ?1 ORDER BY sent_at LIMIT ?2",
+        )?
+        .query_map(params![ts(cutoff), limit as i64], |r| r.get(0))?
+        .collect::<super::db::Result<_>>()?;
+    for &id in &ids {
+        let raw: Vec<u8> = c
+            .prepare_cached("SELECT raw FROM outbox WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))?;
+        c.prepare_cached("UPDATE outbox SET raw = ?2, body_kept = 0 WHERE id = ?1")?
+            .execute(params![id, headers_only(&raw, AGE_NOTE)])?;
+    }
+    Ok(ids.len())
+}
+
+/// What is kept of a sent message whose body is forgotten: its head, up to
+/// and with the blank line, and `note` where the body was.
+fn headers_only(raw: &[u8], note: &[u8]) -> Vec<u8> {
     let end = raw
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
         .map_or(0, |i| i + 4);
     let mut kept = raw[..end].to_vec();
-    kept.extend_from_slice(b"(sent; the body held a password and is not kept)");
+    kept.extend_from_slice(note);
     kept
 }
 

@@ -488,4 +488,14 @@ CREATE TABLE campaign_reminders (
 );
 "#,
     ),
+    // 16: a sent message's body is forgotten after `keep_sent_days`
+    // (issue 24): `body_kept` is 0 once only its headers are left; welcome
+    // bodies (passwords) were cut when sent.
+    Migration::Portable(
+        r#"
+ALTER TABLE outbox ADD COLUMN body_kept INTEGER NOT NULL DEFAULT 1;
+UPDATE outbox SET body_kept = 0 WHERE secret <> 0 AND sent_at IS NOT NULL;
+CREATE INDEX outbox_sent_kept ON outbox(body_kept, sent_at);
+"#,
+    ),
 ];

@@ -1817,3 +1817,69 @@ fn orders_for_the_next_turn_are_held_until_it_opens() {
     po.process_pending(t0()).unwrap();
     assert_eq!(outbox(&po).len(), before);
 }
+
+/// `keep_sent_days`: a pass of sending forgets the bodies of mail sent
+/// longer ago than that (the headers stay: who, what, when, Message-ID);
+/// the spool's copies, mail sent since and mail not yet sent keep theirs.
+#[test]
+fn bodies_of_mail_sent_long_ago_are_forgotten_when_the_club_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config(dir.path());
+    config.keep_sent_days = 2;
+    let mut po = umpire::post::PostOffice::open(config).unwrap();
+    po.create_game(
+        &umpire::post::gamefile::GameFile::load(&game_file(dir.path())).unwrap(),
+        t0(),
+    )
+    .unwrap();
+    po.send(t0()).unwrap();
+    let welcomes = outbox(&po);
+    let orders = mail(
+        CONAN,
+        "o1@aquilonia.example",
+        "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n",
+    );
+    po.accept(&orders, "test", t0() + Duration::days(1))
+        .unwrap();
+    po.send(t0() + Duration::days(1)).unwrap();
+    assert!(
+        outbox(&po)
+            .iter()
+            .all(|(_, _, raw)| !raw.contains("no longer kept")),
+        "nothing is two days old yet"
+    );
+    let late = mail(
+        CONAN,
+        "o2@aquilonia.example",
+        "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 4\nEND\n",
+    );
+    po.accept(&late, "test", t0() + Duration::days(2)).unwrap();
+    po.send(t0() + Duration::days(2) + Duration::hours(1))
+        .unwrap();
+    let out = outbox(&po);
+    let (first, rest) = out.split_at(welcomes.len());
+    for (kind, _, raw) in first {
+        assert!(raw.contains("Message-ID: <"), "{kind}: headers kept");
+        assert!(raw.contains("(sent; the body"), "{kind}: body gone\n{raw}");
+        assert!(!raw.contains("Black Dragons"), "{kind}");
+    }
+    let confirmations: Vec<&String> = rest
+        .iter()
+        .filter(|(kind, _, _)| kind == "confirmation")
+        .map(|(_, _, raw)| raw)
+        .collect();
+    assert_eq!(confirmations.len(), 2);
+    for raw in confirmations {
+        assert!(
+            raw.contains("Black Dragons"),
+            "sent a day ago or today: kept"
+        );
+    }
+    // The delivered copies are untouched.
+    let spooled: Vec<String> = std::fs::read_dir(dir.path().join("outbox"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(spooled.len(), out.len());
+    assert!(spooled.iter().all(|m| !m.contains("no longer kept")));
+}
