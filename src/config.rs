@@ -213,45 +213,23 @@ impl Config {
                 "not a mail address such as umpire@club.example".into(),
             ));
         }
-        if !POLL_SECONDS.contains(&self.poll_seconds) {
-            return Err(bad(
-                "poll_seconds",
-                self.poll_seconds.to_string(),
-                format!(
-                    "must be from {} to {}",
-                    POLL_SECONDS.start(),
-                    POLL_SECONDS.end()
-                ),
-            ));
+        /// A number outside its bounds, refused by name.
+        fn within<T: PartialOrd + std::fmt::Display>(
+            key: &'static str,
+            value: &T,
+            bounds: &std::ops::RangeInclusive<T>,
+        ) -> Option<(&'static str, String, String)> {
+            (!bounds.contains(value)).then(|| {
+                let why = format!("must be from {} to {}", bounds.start(), bounds.end());
+                (key, value.to_string(), why)
+            })
         }
-        if !BATCH.contains(&self.batch) {
-            return Err(bad(
-                "batch",
-                self.batch.to_string(),
-                format!("must be from {} to {}", BATCH.start(), BATCH.end()),
-            ));
-        }
-        if !KEEP_SENT_DAYS.contains(&self.keep_sent_days) {
-            return Err(bad(
-                "keep_sent_days",
-                self.keep_sent_days.to_string(),
-                format!(
-                    "must be from {} (keep every body) to {}",
-                    KEEP_SENT_DAYS.start(),
-                    KEEP_SENT_DAYS.end()
-                ),
-            ));
-        }
-        if !MESSAGE_BYTES.contains(&self.max_message_bytes) {
-            return Err(bad(
-                "max_message_bytes",
-                self.max_message_bytes.to_string(),
-                format!(
-                    "must be from {} to {}",
-                    MESSAGE_BYTES.start(),
-                    MESSAGE_BYTES.end()
-                ),
-            ));
+        let out_of_bounds = within("poll_seconds", &self.poll_seconds, &POLL_SECONDS)
+            .or_else(|| within("batch", &self.batch, &BATCH))
+            .or_else(|| within("keep_sent_days", &self.keep_sent_days, &KEEP_SENT_DAYS))
+            .or_else(|| within("max_message_bytes", &self.max_message_bytes, &MESSAGE_BYTES));
+        if let Some((key, value, why)) = out_of_bounds {
+            return Err(bad(key, value, why));
         }
         Ok(())
     }
