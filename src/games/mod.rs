@@ -293,7 +293,10 @@ pub trait Ruleset: Sync {
     /// # Errors
     /// When stored data cannot be read or the engine cannot play.
     fn resolve(&self, input: RoundInput<'_>) -> Result<Resolved, RulesetError>;
-    /// The picture of the board after a round, as SVG.
+    /// The picture of the board after a round, as SVG, drawn from the
+    /// states and the report's title, turn, label and the rule set's own
+    /// extras alone (a picture worked out ahead is used when those are
+    /// the same; `post::round::OFFICE_EXTRAS` are not the rule set's).
     ///
     /// # Errors
     /// When stored data cannot be read.

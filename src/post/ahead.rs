@@ -1,11 +1,13 @@
 //! Rounds worked out ahead, on every core (issue 24).
 //!
-//! A round is played in a write transaction of its own (`round::play`),
-//! one game at a time. Its costly parts are pure: the rule set's resolution
-//! and the rasterising of the picture. When the rounds of several games
-//! fall due together (a deadline crunch), [`work_out`] reads what each is
-//! played from ([`Inputs`]) and works them out on every core; each game's
-//! round is then played in its own transaction as ever, handed its
+//! A round is played in a write transaction (`round::play`). Its costly
+//! parts are pure: the rule set's resolution and the rasterising of the
+//! picture. So when a game's round falls due (the message that completes
+//! it has just been handled, or a tick finds it due), [`Working::start`]
+//! reads what it is played from ([`Inputs`]) and works it out on the pool
+//! (every core) while the writer goes on: handling the next messages,
+//! playing the rounds already worked out, or reading the next wave of a
+//! tick. The round is then played in its transaction as ever, handed its
 //! [`Ahead`]. `play` gathers the inputs again under its lock and uses the
 //! work only when they are the same (orders that came in since are not
 //! lost): working ahead can waste time, never change what a round gives.
@@ -20,8 +22,8 @@ use super::PostError;
 use crate::games::{self, Json};
 use crate::report::RoundReport;
 use crate::store::Transaction;
-use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::mpsc;
 
 /// What a round of the sides is resolved from, read from the store.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,29 +63,103 @@ impl Ahead {
 pub const WAVE: usize = 32;
 
 /// A round to work out: the game, its round's label, what it is played from.
-pub struct Job(Game, String, Inputs);
+struct Job(Game, String, Inputs);
 
-/// Read the current rounds of `ids` that the sides write. A game left out
-/// (ended, waiting for its game master, unreadable) is played, or fails,
-/// in its own transaction as if nothing were ahead.
-pub fn jobs(tx: &Transaction<'_>, ids: &[String]) -> Vec<Job> {
-    ids.iter()
-        .filter_map(|id| read(tx, id).ok().flatten())
-        .collect()
+/// Rounds being worked out on the pool while the writer goes on (issue 24:
+/// a deadline crunch's writer handles the next messages, and plays the
+/// rounds already worked out, instead of waiting for the pool; the pool
+/// works while the writer does). Each started round's work comes back
+/// once, done or not (a rule set that fails or panics sends nothing to
+/// use, and its round fails again in its own transaction).
+pub struct Working {
+    send: mpsc::Sender<(String, Option<Ahead>)>,
+    back: mpsc::Receiver<(String, Option<Ahead>)>,
+    /// How many works of each game are still out (a batch tried again
+    /// starts its games again).
+    out: BTreeMap<String, usize>,
+    done: BTreeMap<String, Ahead>,
+    /// Games looked at, whether or not there was a round to work out.
+    looked: BTreeSet<String>,
 }
 
-/// Work out `jobs` on every core, with no lock held.
-pub fn work_out(jobs: Vec<Job>) -> BTreeMap<String, Ahead> {
-    jobs.into_par_iter()
-        .filter_map(|Job(game, label, inputs)| {
-            // A rule set that fails or panics here fails again, behind
-            // the guard, when the round is played in its transaction.
-            match guard::guard(|| resolve(&game, label, inputs)) {
-                Guarded::Done(ahead) => Some((game.id().to_string(), ahead)),
+impl Default for Working {
+    fn default() -> Self {
+        let (send, back) = mpsc::channel();
+        Working {
+            send,
+            back,
+            out: BTreeMap::new(),
+            done: BTreeMap::new(),
+            looked: BTreeSet::new(),
+        }
+    }
+}
+
+impl Working {
+    /// Start working out game `id`'s current round, read in `tx` (the
+    /// orders just handled in it included), if the sides write it. A game
+    /// left out (ended, waiting for its game master, unreadable) is
+    /// played, or fails, in its own transaction as if nothing were ahead.
+    pub fn start(&mut self, tx: &Transaction<'_>, id: &str) {
+        self.pass(id);
+        let Some(Job(game, label, inputs)) = read(tx, id).ok().flatten() else {
+            return;
+        };
+        let key = id.to_string();
+        *self.out.entry(key.clone()).or_default() += 1;
+        let send = self.send.clone();
+        rayon::spawn(move || {
+            let ahead = match guard::guard(|| resolve(&game, label, inputs)) {
+                Guarded::Done(ahead) => Some(ahead),
                 _ => None,
+            };
+            // The writer may have stopped waiting (an error): nothing lost.
+            let _ = send.send((key, ahead));
+        });
+    }
+
+    /// Is game `id`'s work started and all of it back?
+    pub fn is_back(&mut self, id: &str) -> bool {
+        while let Ok(got) = self.back.try_recv() {
+            self.take_in(got);
+        }
+        !self.out.contains_key(id)
+    }
+
+    /// Game `id` was looked at and has no round to work out now.
+    pub fn pass(&mut self, id: &str) {
+        self.looked.insert(id.to_string());
+    }
+
+    /// Was game `id` looked at (its work started, or passed)?
+    pub fn looked_at(&self, id: &str) -> bool {
+        self.looked.contains(id)
+    }
+
+    /// Game `id`'s round as worked out, once all its work is back; the
+    /// game is then forgotten (looked at again if it comes again).
+    pub fn take(&mut self, id: &str) -> Option<Ahead> {
+        while self.out.contains_key(id) {
+            match self.back.recv() {
+                Ok(got) => self.take_in(got),
+                Err(_) => break,
             }
-        })
-        .collect()
+        }
+        self.looked.remove(id);
+        self.done.remove(id)
+    }
+
+    fn take_in(&mut self, (id, ahead): (String, Option<Ahead>)) {
+        if let Some(n) = self.out.get_mut(&id) {
+            *n -= 1;
+            if *n == 0 {
+                self.out.remove(&id);
+            }
+        }
+        if let Some(ahead) = ahead {
+            self.done.insert(id, ahead);
+        }
+    }
 }
 
 /// A game whose round the sides write, with that round's label and inputs.
@@ -229,7 +305,17 @@ mod tests {
             }
         }
         let after = Utc.with_ymd_and_hms(2026, 12, 3, 21, 0, 0).unwrap();
-        let worked = po.work_ahead(&ids, after).unwrap();
+        let mut working = Working::default();
+        po.start_due(&ids, &mut working, after).unwrap();
+        let worked: BTreeMap<String, Ahead> = ids
+            .iter()
+            .map(|id| {
+                assert!(working.looked_at(id));
+                let ahead = working.take(id).expect("worked out on the pool");
+                assert!(working.take(id).is_none(), "taken once");
+                (id.clone(), ahead)
+            })
+            .collect();
         assert_eq!(worked.keys().cloned().collect::<Vec<_>>(), ids);
         for (id, ahead) in worked {
             let (game, inputs) = po
@@ -259,6 +345,11 @@ mod tests {
             assert!(picture.is_some(), "the picture rasterised ahead");
         }
         // Before the deadline, with WAIT written, nothing is due.
-        assert!(po.work_ahead(&ids, t0).unwrap().is_empty());
+        let mut working = Working::default();
+        po.start_due(&ids, &mut working, t0).unwrap();
+        for id in &ids {
+            assert!(working.looked_at(id) && working.is_back(id));
+            assert!(working.take(id).is_none());
+        }
     }
 }

@@ -437,8 +437,18 @@ impl PostOffice {
         let config = self.config.clone();
         let games = store::games::active(self.store.conn())?;
         let mut played = 0;
-        for wave in games.chunks(ahead::WAVE) {
-            played += self.play_due(&mut wave.to_vec(), now)?;
+        // Each wave's rounds are worked out on the pool while the wave
+        // before is played.
+        let waves: Vec<Vec<String>> = games.chunks(ahead::WAVE).map(<[_]>::to_vec).collect();
+        let mut working = ahead::Working::default();
+        if let Some(first) = waves.first() {
+            self.start_due(first, &mut working, now)?;
+        }
+        for (k, wave) in waves.iter().enumerate() {
+            if let Some(next) = waves.get(k + 1) {
+                self.start_due(next, &mut working, now)?;
+            }
+            played += self.play_due(&mut wave.clone(), &mut working, pending::Wave::All, now)?;
         }
         // Mail held for the rounds just opened is read now.
         let released = store::deferred::released_unread(self.store.conn())?;

@@ -82,6 +82,8 @@ impl PostOffice {
             // (worked out on every core, `post::ahead`) once the messages
             // before the next one for any of them are committed.
             let mut due: Vec<String> = Vec::new();
+            // Their rounds, worked out on the pool as they fall due.
+            let mut working = ahead::Working::default();
             let mut tries = 0;
             while !rest.is_empty() {
                 let done = self.store.write(|tx| {
@@ -89,35 +91,34 @@ impl PostOffice {
                     let mut done = Vec::with_capacity(rest.len());
                     for (k, &id) in rest.iter().enumerate() {
                         if k > 0 && (shared || started.elapsed() >= BATCH_TIME) {
-                            return Ok::<_, PostError>((done, k, false));
+                            return Ok::<_, PostError>((done, k, Wave::Ready));
                         }
                         if !due.is_empty() && for_any(tx, id, &due)? {
-                            return Ok((done, k, true));
+                            return Ok((done, k, Wave::All));
                         }
                         match one(tx, &config, id, now)? {
                             Some(Step::Play(d, game)) => {
                                 done.push((id, d));
+                                working.start(tx, &game);
                                 if !due.contains(&game) {
                                     due.push(game);
                                 }
                                 if due.len() >= ahead::WAVE {
-                                    return Ok((done, k + 1, true));
+                                    return Ok((done, k + 1, Wave::Ready));
                                 }
                             }
                             Some(Step::Handled(d)) => done.push((id, d)),
                             None => {}
                         }
                     }
-                    Ok((done, rest.len(), true))
+                    Ok((done, rest.len(), Wave::All))
                 });
                 match done {
-                    Ok((done, used, play)) => {
+                    Ok((done, used, wave)) => {
                         tries = 0;
                         out.extend(done);
                         rest = &rest[used..];
-                        if play {
-                            self.play_due(&mut due, now)?;
-                        }
+                        self.play_due(&mut due, &mut working, wave, now)?;
                     }
                     // A conflict with another worker (or with one just
                     // killed, whose transaction the server is still
@@ -130,7 +131,7 @@ impl PostOffice {
                     }
                     Err(e) if guard::is_transient(&e) => {
                         tracing::warn!(error = %e, messages = rest.len(), "messages left for the next run");
-                        self.play_due(&mut due, now)?;
+                        self.play_due(&mut due, &mut working, Wave::All, now)?;
                         break;
                     }
                     Err(e) => return Err(e),
@@ -151,26 +152,64 @@ impl PostOffice {
     }
 }
 
+/// Which of the due rounds to play now.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Wave {
+    /// Every one (a message for one of their games is next, or the end).
+    All,
+    /// Those worked out already; when [`ahead::WAVE`] wait, at least the
+    /// first of them.
+    Ready,
+}
+
 impl PostOffice {
-    /// Play the rounds of `due` (worked out ahead on every core), emptying
-    /// it. On SQLite they are played in one transaction, each in its own
-    /// savepoint: one wait for the disk for the wave, not one a round. On a
-    /// shared store (PostgreSQL), and whenever that transaction is refused,
-    /// each round has a transaction of its own, so a conflict with another
-    /// worker costs one round's work.
+    /// Play the rounds of `due` that `wave` picks (worked out ahead on
+    /// every core: in `working`, or else now), taking them from `due`. On
+    /// SQLite they are played in one transaction, each in its own
+    /// savepoint: one wait for the disk for the wave, not one a round. On
+    /// a shared store (PostgreSQL), and whenever that transaction is
+    /// refused, each round has a transaction of its own, so a conflict
+    /// with another worker costs one round's work.
     pub(super) fn play_due(
         &mut self,
         due: &mut Vec<String>,
+        working: &mut ahead::Working,
+        wave: Wave,
         now: DateTime<Utc>,
     ) -> Result<usize, PostError> {
-        if due.is_empty() {
+        let mut playing: Vec<String> = match wave {
+            Wave::All => std::mem::take(due),
+            Wave::Ready => due
+                .iter()
+                .filter(|g| working.looked_at(g) && working.is_back(g))
+                .cloned()
+                .collect(),
+        };
+        if playing.is_empty() && due.len() >= ahead::WAVE {
+            playing.push(due[0].clone());
+        }
+        due.retain(|g| !playing.contains(g));
+        if playing.is_empty() {
             return Ok(0);
         }
-        let mut worked = self.work_ahead(due, now)?;
-        if due.len() > 1 && self.store.dialect() == store::Dialect::Sqlite {
+        let fresh: Vec<String> = playing
+            .iter()
+            .filter(|g| !working.looked_at(g))
+            .cloned()
+            .collect();
+        self.start_due(&fresh, working, now)?;
+        let mut worked = BTreeMap::new();
+        for game in &playing {
+            if let Some(ahead) = working.take(game) {
+                worked.insert(game.clone(), ahead);
+            }
+        }
+        if playing.len() > 1 && self.store.dialect() == store::Dialect::Sqlite {
             let config = self.config.clone();
-            let wave: Vec<(String, Option<ahead::Ahead>)> =
-                due.iter().map(|g| (g.clone(), worked.remove(g))).collect();
+            let wave: Vec<(String, Option<ahead::Ahead>)> = playing
+                .iter()
+                .map(|g| (g.clone(), worked.get(g).cloned()))
+                .collect();
             let together = self.store.write(|tx| {
                 let mut played = 0;
                 for (game, ahead) in wave {
@@ -179,51 +218,51 @@ impl PostOffice {
                 Ok::<_, PostError>(played)
             });
             match together {
-                Ok(played) => {
-                    due.clear();
-                    return Ok(played);
-                }
+                Ok(played) => return Ok(played),
                 Err(e) => {
-                    tracing::info!(error = %e, rounds = due.len(), "a wave of rounds refused together; each played alone");
+                    tracing::info!(error = %e, rounds = playing.len(), "a wave of rounds refused together; each played alone");
                 }
             }
         }
         let mut played = 0;
-        for game in due.drain(..) {
+        for game in playing {
             let ahead = worked.remove(&game);
             played += self.tick_game_with(&game, now, false, ahead)?;
         }
         Ok(played)
     }
 
-    /// Work out ahead, on every core, the rounds of `ids` that may be
-    /// played now (`post::ahead`); nothing when fewer than two are.
-    pub(super) fn work_ahead(
+    /// Start working out, on the pool, the rounds of `ids` that may be
+    /// played now (`post::ahead`); every one of `ids` is looked at.
+    pub(super) fn start_due(
         &mut self,
         ids: &[String],
+        working: &mut ahead::Working,
         now: DateTime<Utc>,
-    ) -> Result<BTreeMap<String, ahead::Ahead>, PostError> {
-        let jobs = self.store.write(|tx| {
-            let playing: Vec<String> = ids
-                .iter()
-                .filter(|id| may_play(tx, id, now))
-                .cloned()
-                .collect();
-            if playing.len() < 2 {
-                return Ok::<_, PostError>(Vec::new());
+    ) -> Result<(), PostError> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let started = self.store.write(|tx| {
+            for id in ids {
+                if may_play(tx, id, now) {
+                    working.start(tx, id);
+                } else {
+                    working.pass(id);
+                }
             }
-            Ok(ahead::jobs(tx, &playing))
+            Ok::<_, PostError>(())
         });
         // Working ahead is only a saving: a store too busy to read for it
         // (another worker's conflict) leaves each round to be worked out in
         // its own transaction.
-        match jobs {
-            Ok(jobs) => Ok(ahead::work_out(jobs)),
+        match started {
             Err(e) if guard::is_transient(&e) => {
                 tracing::debug!(error = %e, "rounds not worked out ahead");
-                Ok(BTreeMap::new())
+                ids.iter().for_each(|id| working.pass(id));
+                Ok(())
             }
-            Err(e) => Err(e),
+            other => other,
         }
     }
 }

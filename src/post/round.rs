@@ -1073,17 +1073,43 @@ pub fn stored_report(
     )))
 }
 
+/// The extras [`play`] adds to a round's report after the rule set's own
+/// (which alone its picture is drawn from).
+const OFFICE_EXTRAS: [&str; 5] = [
+    GameResult::REPORT_KEY,
+    "orders_given",
+    "to_game_master",
+    "earlier_seeds",
+    "readjudicated",
+];
+
 /// A round's picture, drawn and rasterised once for every mail of the
 /// round (rasterising and compressing were most of a report's cost).
 #[derive(Clone)]
 pub struct Picture {
     svg: String,
     png: Vec<u8>,
+    drawn_from: DrawnFrom,
+}
+
+/// What a rule set draws a round's picture from (`Ruleset::picture`):
+/// the table before and after, and the report's title, number, label and
+/// the rule set's own extras. A picture worked out ahead is used when
+/// these are the same, without drawing it again to compare.
+#[derive(Clone, PartialEq)]
+struct DrawnFrom {
+    title: String,
+    turn: u32,
+    label: String,
+    extra: serde_json::Map<String, Json>,
+    before: Json,
+    after: Json,
 }
 
 impl Picture {
-    /// The rule set's picture of the round; rasterised only if `hint` (a
-    /// picture rasterised ahead, `post::ahead`) is not of the same drawing.
+    /// The rule set's picture of the round; drawn and rasterised only if
+    /// `hint` (a picture rasterised ahead, `post::ahead`) is not drawn
+    /// from the same.
     ///
     /// # Errors
     /// When the states cannot be read or the picture cannot be rasterised.
@@ -1094,12 +1120,29 @@ impl Picture {
         after: &Json,
         hint: Option<Picture>,
     ) -> Result<Self, PostError> {
-        let svg = game.ruleset.picture(before, after, rep)?;
-        if let Some(hint) = hint.filter(|h| h.svg == svg) {
+        let drawn_from = DrawnFrom {
+            title: rep.title.clone(),
+            turn: rep.turn,
+            label: rep.label.clone(),
+            extra: rep
+                .extra
+                .iter()
+                .filter(|(k, _)| !OFFICE_EXTRAS.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            before: before.clone(),
+            after: after.clone(),
+        };
+        if let Some(hint) = hint.filter(|h| h.drawn_from == drawn_from) {
             return Ok(hint);
         }
+        let svg = game.ruleset.picture(before, after, rep)?;
         let png = picture::png(&svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
-        Ok(Picture { svg, png })
+        Ok(Picture {
+            svg,
+            png,
+            drawn_from,
+        })
     }
 }
 
