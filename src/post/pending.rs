@@ -208,7 +208,7 @@ impl PostOffice {
             let config = self.config.clone();
             let wave: Vec<(String, Option<ahead::Ahead>)> = playing
                 .iter()
-                .map(|g| (g.clone(), worked.get(g).cloned()))
+                .map(|g| (g.clone(), worked.remove(g)))
                 .collect();
             let together = self.store.write(|tx| {
                 let mut played = 0;

@@ -1096,7 +1096,7 @@ pub struct Picture {
 /// the table before and after, and the report's title, number, label and
 /// the rule set's own extras. A picture worked out ahead is used when
 /// these are the same, without drawing it again to compare.
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 struct DrawnFrom {
     title: String,
     turn: u32,
@@ -1120,20 +1120,7 @@ impl Picture {
         after: &Json,
         hint: Option<Picture>,
     ) -> Result<Self, PostError> {
-        let drawn_from = DrawnFrom {
-            title: rep.title.clone(),
-            turn: rep.turn,
-            label: rep.label.clone(),
-            extra: rep
-                .extra
-                .iter()
-                .filter(|(k, _)| !OFFICE_EXTRAS.contains(&k.as_str()))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-            before: before.clone(),
-            after: after.clone(),
-        };
-        if let Some(hint) = hint.filter(|h| h.drawn_from == drawn_from) {
+        if let Some(hint) = hint.filter(|h| h.drawn_from.is(rep, before, after)) {
             return Ok(hint);
         }
         let svg = game.ruleset.picture(before, after, rep)?;
@@ -1141,9 +1128,38 @@ impl Picture {
         Ok(Picture {
             svg,
             png,
-            drawn_from,
+            drawn_from: DrawnFrom {
+                title: rep.title.clone(),
+                turn: rep.turn,
+                label: rep.label.clone(),
+                extra: ruleset_extras(rep)
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+                before: before.clone(),
+                after: after.clone(),
+            },
         })
     }
+}
+
+impl DrawnFrom {
+    /// Is this what a picture of `rep`, `before` and `after` is drawn from?
+    fn is(&self, rep: &RoundReport, before: &Json, after: &Json) -> bool {
+        self.title == rep.title
+            && self.turn == rep.turn
+            && self.label == rep.label
+            && ruleset_extras(rep).count() == self.extra.len()
+            && ruleset_extras(rep).all(|(k, v)| self.extra.get(k) == Some(v))
+            && self.before == *before
+            && self.after == *after
+    }
+}
+
+/// The report's extras that are the rule set's own.
+fn ruleset_extras(rep: &RoundReport) -> impl Iterator<Item = (&String, &Json)> {
+    rep.extra
+        .iter()
+        .filter(|(k, _)| !OFFICE_EXTRAS.contains(&k.as_str()))
 }
 
 /// The report as a mail: text and HTML alternatives, the picture inline
@@ -1242,4 +1258,49 @@ pub fn release_report(
         super::campaign_games::game_ended(tx, config, game, &rep, &after, now)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A picture worked out ahead serves a report that has gained the post
+    /// office's extras, and no report drawn from anything else.
+    #[test]
+    fn a_picture_is_drawn_from_the_states_and_the_rule_sets_own_report() {
+        let mut rep = RoundReport {
+            title: "Ford".into(),
+            turn: 2,
+            label: "turn 2".into(),
+            ..RoundReport::default()
+        };
+        rep.extra.insert("charged".into(), json!(["dragons"]));
+        let (before, after) = (json!({"turn": 2}), json!({"turn": 3}));
+        let from = DrawnFrom {
+            title: rep.title.clone(),
+            turn: rep.turn,
+            label: rep.label.clone(),
+            extra: rep.extra.clone(),
+            before: before.clone(),
+            after: after.clone(),
+        };
+        assert!(from.is(&rep, &before, &after));
+        let mut told = rep.clone();
+        for key in OFFICE_EXTRAS {
+            told.extra.insert(key.into(), json!(["anything"]));
+        }
+        assert!(from.is(&told, &before, &after), "the office's extras");
+        let mut charged = rep.clone();
+        charged.extra.insert("charged".into(), json!([]));
+        assert!(!from.is(&charged, &before, &after), "another charge");
+        let mut more = rep.clone();
+        more.extra.insert("routed".into(), json!(["knights"]));
+        assert!(!from.is(&more, &before, &after), "an extra more");
+        let mut titled = rep.clone();
+        titled.title = "Ford II".into();
+        assert!(!from.is(&titled, &before, &after), "another title");
+        assert!(!from.is(&rep, &after, &after), "another table before");
+        assert!(!from.is(&rep, &before, &before), "another table after");
+    }
 }

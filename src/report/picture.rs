@@ -211,10 +211,14 @@ pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
 /// byte a pixel instead of three.
 fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
     let pixels = pixmap.pixels();
-    let (colour, data) = if pixels.iter().all(|p| p.alpha() == u8::MAX) {
-        let rgb: Vec<[u8; 3]> = pixels
+    // One pass over the picture's 2 MB (each pass cost about as much as
+    // the compressing): its runs of one colour, which is all the palette
+    // needs.
+    let runs = runs(pixels);
+    let (colour, data) = if runs.iter().all(|(p, _)| p.alpha() == u8::MAX) {
+        let rgb: Vec<([u8; 3], usize)> = runs
             .iter()
-            .map(|p| [p.red(), p.green(), p.blue()])
+            .map(|(p, n)| ([p.red(), p.green(), p.blue()], *n))
             .collect();
         let (palette, indices) = quantise(&rgb);
         (Colour::Indexed(palette.concat()), indices)
@@ -260,20 +264,29 @@ enum Colour {
 /// Most colours a PNG palette holds.
 const PALETTE: usize = 256;
 
-/// The picture as a palette and an index a pixel. A picture of at most
+/// The runs of one colour in `pixels`, in order, with their lengths.
+fn runs<T: Copy + PartialEq>(pixels: &[T]) -> Vec<(T, usize)> {
+    pixels
+        .chunk_by(|a, b| a == b)
+        .map(|run| (run[0], run.len()))
+        .collect()
+}
+
+/// The picture (its runs of one colour, [`runs`]) as a palette and an
+/// index a pixel. A picture of at most
 /// [`PALETTE`] colours is kept exactly. A larger one is all flat colours
 /// but for the soft edges anti-aliasing draws between them: the most
 /// common colours make the palette (ties broken by the colour, so the
 /// image is the same on every machine) and each rarer edge colour takes
 /// the nearest of them.
-fn quantise(pixels: &[[u8; 3]]) -> (Vec<[u8; 3]>, Vec<u8>) {
+fn quantise(runs: &[([u8; 3], usize)]) -> (Vec<[u8; 3]>, Vec<u8>) {
     // A fixed fast hash: these maps see every run of the picture, and
     // SipHash was a tenth of its encoding; the result does not depend on
     // the maps' order.
     type Map<V> = std::collections::HashMap<[u8; 3], V, foldhash::fast::FixedState>;
     let mut counts: Map<u32> = Map::default();
-    for run in pixels.chunk_by(|a, b| a == b) {
-        *counts.entry(run[0]).or_default() += run.len() as u32;
+    for &(colour, n) in runs {
+        *counts.entry(colour).or_default() += n as u32;
     }
     let mut common: Vec<([u8; 3], u32)> = counts.into_iter().collect();
     common.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -286,10 +299,9 @@ fn quantise(pixels: &[[u8; 3]]) -> (Vec<[u8; 3]>, Vec<u8>) {
     for (rare, _) in common.iter().skip(PALETTE) {
         index.insert(*rare, nearest(&palette, *rare));
     }
-    let mut indices = Vec::with_capacity(pixels.len());
-    for run in pixels.chunk_by(|a, b| a == b) {
-        let i = index[&run[0]];
-        indices.extend(std::iter::repeat_n(i, run.len()));
+    let mut indices = Vec::with_capacity(runs.iter().map(|r| r.1).sum());
+    for (colour, n) in runs {
+        indices.extend(std::iter::repeat_n(index[colour], *n));
     }
     (palette, indices)
 }
@@ -314,7 +326,7 @@ mod tests {
     #[test]
     fn few_colours_are_kept_exactly() {
         let pixels = [[1, 2, 3], [1, 2, 3], [200, 0, 0], [1, 2, 3]];
-        let (palette, indices) = quantise(&pixels);
+        let (palette, indices) = quantise(&runs(&pixels));
         let back: Vec<[u8; 3]> = indices.iter().map(|&i| palette[i as usize]).collect();
         assert_eq!(back, pixels);
         assert_eq!(palette[0], [1, 2, 3], "the commonest colour first");
@@ -325,12 +337,16 @@ mod tests {
         // 256 common colours, each on two pixels, and 100 rare ones on one.
         let mut pixels: Vec<[u8; 3]> = (0..=255u8).flat_map(|g| [[0, g, 0], [0, g, 0]]).collect();
         pixels.extend((0..100u8).map(|b| [0, b, 1 + b % 3]));
-        let (palette, indices) = quantise(&pixels);
+        let (palette, indices) = quantise(&runs(&pixels));
         assert_eq!(palette.len(), PALETTE);
         for (p, &i) in pixels.iter().zip(&indices) {
             assert_eq!(palette[i as usize], [0, p[1], 0], "{p:?}");
         }
-        assert_eq!(quantise(&pixels), (palette, indices), "the same every time");
+        assert_eq!(
+            quantise(&runs(&pixels)),
+            (palette, indices),
+            "the same every time"
+        );
     }
 
     #[test]
