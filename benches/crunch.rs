@@ -20,6 +20,10 @@ use umpire::config::Config;
 use umpire::post::{gamefile::GameFile, ingest_maildir, PostOffice};
 use umpire::store::Durability;
 
+/// The allocator `umpire` runs with (src/main.rs).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
         .ok()
