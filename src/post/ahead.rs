@@ -58,8 +58,9 @@ impl Ahead {
     }
 }
 
-/// How many games' rounds are worked out together: enough to keep every
-/// core busy, few enough that their pictures take little memory.
+/// How many games' rounds may be due (worked out, or being worked out)
+/// before the writer plays some: enough to keep every core busy, few
+/// enough that their pictures take little memory; a tick's wave.
 pub const WAVE: usize = 32;
 
 /// A round to work out: the game, its round's label, what it is played from.
@@ -118,7 +119,7 @@ impl Working {
         });
     }
 
-    /// Is game `id`'s work started and all of it back?
+    /// Is none of game `id`'s work still out (back, or never started)?
     pub fn is_back(&mut self, id: &str) -> bool {
         while let Ok(got) = self.back.try_recv() {
             self.take_in(got);

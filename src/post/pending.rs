@@ -7,13 +7,14 @@
 //! are handled in one write transaction:
 //! each in a savepoint of its own, rolled back alone when it fails (and
 //! then marked failed in the same transaction). Orders that complete a
-//! round make its game due; the batch goes on with other games' mail until
-//! it ends, [`ahead::WAVE`] games are due, or the next message is for a
-//! game that is due (or names none). Then the batch is committed and the
-//! due rounds are played, worked out together on every core
-//! (`post::ahead`), each in a transaction of its own; only then is the
-//! next message read. So no message is read before a round it could
-//! change is played — just as if each message had had its own transaction.
+//! round make its game due, and its round starts being worked out on the
+//! pool (`post::ahead`); the batch goes on with other games' mail until it
+//! ends, [`ahead::WAVE`] games are due, or the next message is for a game
+//! that is due (or names none). After each commit the due rounds already
+//! worked out are played ([`Wave::Ready`]); before a message for a due
+//! game, and at the end, every due round is ([`Wave::All`]). So no message
+//! is read before a round it could change is played — just as if each
+//! message had had its own transaction.
 //!
 //! Architecture invariant (durability): handling acknowledges nothing to the
 //! outside world. Replies wait in the outbox until the batch's commit is on
