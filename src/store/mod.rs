@@ -750,7 +750,7 @@ mod tests {
             assert_eq!(sent, ["<s@x>", "<p@x>"], "{name}");
             let raw = |key: &str| -> Vec<u8> {
                 s.conn()
-                    .query_row("SELECT raw FROM outbox WHERE message_id = ?1", [key], |r| {
+                    .query_row("SELECT raw FROM outbox_bodies JOIN outbox ON id = outbox_id WHERE message_id = ?1", [key], |r| {
                         r.get(0)
                     })
                     .unwrap()
@@ -816,7 +816,7 @@ mod tests {
             );
             let raw = |key: &str| -> Vec<u8> {
                 s.conn()
-                    .query_row("SELECT raw FROM outbox WHERE message_id = ?1", [key], |r| {
+                    .query_row("SELECT raw FROM outbox_bodies JOIN outbox ON id = outbox_id WHERE message_id = ?1", [key], |r| {
                         r.get(0)
                     })
                     .unwrap()

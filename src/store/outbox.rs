@@ -34,13 +34,38 @@ pub struct OutboxItem {
 /// # Errors
 /// On database errors.
 pub fn queue(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<bool> {
-    let n = c
+    let id: Option<i64> = c
         .prepare_cached(
-            "INSERT INTO outbox (message_id, game_id, kind, recipients, raw, created_at, next_attempt, secret) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7) ON CONFLICT DO NOTHING",
+            "INSERT INTO outbox (message_id, game_id, kind, recipients, created_at, next_attempt, secret) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6) ON CONFLICT DO NOTHING RETURNING id",
         )?
-        .execute(params![q.message_id, q.game, q.kind, q.recipients.join(","), q.raw, ts(now), q.secret])?;
-    Ok(n == 1)
+        .query_row(
+            params![q.message_id, q.game, q.kind, q.recipients.join(","), ts(now), q.secret],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(id) = id else { return Ok(false) };
+    c.prepare_cached("INSERT INTO outbox_bodies (outbox_id, raw) VALUES (?1, ?2)")?
+        .execute(params![id, q.raw])?;
+    Ok(true)
+}
+
+/// A row's bytes.
+fn body(c: &Connection, id: i64) -> Result<Vec<u8>> {
+    Ok(
+        c.prepare_cached("SELECT raw FROM outbox_bodies WHERE outbox_id = ?1")?
+            .query_row([id], |r| r.get(0))?,
+    )
+}
+
+/// Keep only a row's headers, with `note` where its body was.
+fn cut_body(c: &Connection, id: i64, note: &[u8]) -> Result<()> {
+    let kept = headers_only(&body(c, id)?, note);
+    c.prepare_cached("UPDATE outbox_bodies SET raw = ?2 WHERE outbox_id = ?1")?
+        .execute(params![id, kept])?;
+    c.prepare_cached("UPDATE outbox SET body_kept = 0 WHERE id = ?1")?
+        .execute([id])?;
+    Ok(())
 }
 
 /// Claim the oldest rows due for sending (at most `limit`) that no other
@@ -65,7 +90,7 @@ pub fn claim(
         "UPDATE outbox SET lease_owner = ?1, lease_until = ?3 WHERE id IN (\
            SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt <= ?2 \
            AND (lease_until IS NULL OR lease_until <= ?2) ORDER BY id LIMIT ?4 FOR UPDATE SKIP LOCKED) \
-         RETURNING id, message_id, kind, recipients, raw, attempts",
+         RETURNING id, message_id, kind, recipients, attempts",
     )?;
     let rows = st.query_map(params![owner, ts(now), ts(until), limit], |r| {
         let recipients: String = r.get(3)?;
@@ -74,13 +99,16 @@ pub fn claim(
             message_id: r.get(1)?,
             kind: r.get(2)?,
             recipients: recipients.split(',').map(str::to_string).collect(),
-            raw: r.get(4)?,
-            attempts: r.get(5)?,
+            raw: Vec::new(),
+            attempts: r.get(4)?,
         })
     })?;
     let mut items: Vec<OutboxItem> = rows.collect::<super::db::Result<_>>()?;
     // RETURNING gives no order: the oldest first, as queued.
     items.sort_by_key(|i| i.id);
+    for item in &mut items {
+        item.raw = body(c, item.id)?;
+    }
     Ok(items)
 }
 
@@ -138,13 +166,11 @@ pub fn mark_sent(c: &Connection, id: i64, now: DateTime<Utc>) -> Result<()> {
         return Ok(());
     }
     // Only a welcome holds a password: its body alone is read back.
-    let secret: Option<Vec<u8>> = c
-        .prepare_cached("SELECT raw FROM outbox WHERE id = ?1 AND secret <> 0")?
-        .query_row([id], |r| r.get(0))
-        .optional()?;
-    if let Some(raw) = secret {
-        c.prepare_cached("UPDATE outbox SET raw = ?2, body_kept = 0 WHERE id = ?1")?
-            .execute(params![id, headers_only(&raw, PASSWORD_NOTE)])?;
+    let secret: bool = c
+        .prepare_cached("SELECT secret FROM outbox WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))?;
+    if secret {
+        cut_body(c, id, PASSWORD_NOTE)?;
     }
     Ok(())
 }
@@ -167,11 +193,7 @@ pub fn forget_bodies(c: &Connection, cutoff: DateTime<Utc>, limit: usize) -> Res
         .query_map(params![ts(cutoff), limit as i64], |r| r.get(0))?
         .collect::<super::db::Result<_>>()?;
     for &id in &ids {
-        let raw: Vec<u8> = c
-            .prepare_cached("SELECT raw FROM outbox WHERE id = ?1")?
-            .query_row([id], |r| r.get(0))?;
-        c.prepare_cached("UPDATE outbox SET raw = ?2, body_kept = 0 WHERE id = ?1")?
-            .execute(params![id, headers_only(&raw, AGE_NOTE)])?;
+        cut_body(c, id, AGE_NOTE)?;
     }
     Ok(ids.len())
 }

@@ -498,4 +498,20 @@ UPDATE outbox SET body_kept = 0 WHERE secret <> 0 AND sent_at IS NOT NULL;
 CREATE INDEX outbox_sent_kept ON outbox(body_kept, sent_at);
 "#,
     ),
+    // 17: a message's bytes in a table of their own (issue 24). A row is
+    // written whole whenever any column of it changes: claiming and
+    // marking a report of 70 KB sent wrote its body to the journal twice
+    // more, and the crunch's 50,000 mails a deadline became gigabytes of
+    // disk. The outbox row now holds what changes; its body is written
+    // once (and again only when it is cut to its headers).
+    Migration::Portable(
+        r#"
+CREATE TABLE outbox_bodies (
+    outbox_id INTEGER NOT NULL PRIMARY KEY REFERENCES outbox(id),
+    raw       BLOB NOT NULL
+);
+INSERT INTO outbox_bodies (outbox_id, raw) SELECT id, raw FROM outbox;
+ALTER TABLE outbox DROP COLUMN raw;
+"#,
+    ),
 ];

@@ -132,7 +132,7 @@ pub fn outbox(po: &PostOffice) -> Vec<(String, String, String)> {
     let mut st = po
         .store()
         .conn()
-        .prepare("SELECT kind, recipients, raw FROM outbox ORDER BY id")
+        .prepare("SELECT kind, recipients, raw FROM outbox JOIN outbox_bodies ON outbox_id = id ORDER BY id")
         .unwrap();
     st.query_map([], |r| {
         let raw: Vec<u8> = r.get(2)?;

@@ -103,7 +103,7 @@ fn eight_ingest_processes_lose_nothing_double_nothing_and_answer_each_message_on
     // Exactly one answer per message, threaded to it.
     let c = rusqlite::Connection::open(d.join("umpire.sqlite")).unwrap();
     let mut st = c
-        .prepare("SELECT kind, raw FROM outbox WHERE kind IN ('confirmation', 'reply')")
+        .prepare("SELECT kind, raw FROM outbox JOIN outbox_bodies ON outbox_id = id WHERE kind IN ('confirmation', 'reply')")
         .unwrap();
     let mut answers: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for row in st

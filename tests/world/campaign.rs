@@ -442,7 +442,7 @@ fn a_week_is_resolved_at_its_deadline_once_and_the_next_one_is_set() {
             .po
             .store()
             .conn()
-            .prepare("SELECT raw FROM outbox WHERE kind = 'report' ORDER BY id")
+            .prepare("SELECT raw FROM outbox JOIN outbox_bodies ON outbox_id = id WHERE kind = 'report' ORDER BY id")
             .unwrap();
         let raws: Vec<Vec<u8>> = st
             .query_map([], |r| r.get(0))
