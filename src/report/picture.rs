@@ -8,6 +8,7 @@
 //! ```
 
 use super::labels::TextBox;
+use resvg::tiny_skia::Pixmap;
 
 /// The font every picture uses (DejaVu Sans Condensed, shipped in templates/fonts).
 pub(crate) const FONT: &[u8] = include_bytes!("../../templates/fonts/DejaVuSansCondensed.ttf");
@@ -148,7 +149,7 @@ pub fn text_boxes(svg: &str) -> Result<(TextBox, Vec<(String, TextBox)>), Pictur
             }
         }
     }
-    let tree = usvg::Tree::from_str(svg, &options()).map_err(|e| PictureError(e.to_string()))?;
+    let tree = tree(svg)?;
     let size = tree.size();
     let mut out = Vec::new();
     walk(tree.root(), &mut out);
@@ -190,18 +191,115 @@ pub fn label_faults(svg: &str) -> Result<Vec<String>, PictureError> {
     Ok(faults)
 }
 
+/// Where a picture's ground begins: what is drawn first and is the same
+/// every turn of a game (and in every game of a scenario): the table, its
+/// terrain, the grid and its numbers, the keys that never change. A rule
+/// set that marks its ground ([`GROUND_END`] after it) has it rasterised
+/// once and kept ([`png`]); everything before this mark (the `<svg>` tag
+/// and `<defs>`) belongs to both parts.
+pub const GROUND: &str = "<!-- the ground -->\n";
+/// Where a picture's ground ends: what follows is drawn over it.
+pub const GROUND_END: &str = "<!-- the ground's end -->\n";
+
 /// Rasterise an SVG picture to PNG.
+///
+/// A picture whose ground is marked ([`GROUND`]) is drawn in two parts:
+/// the ground, rasterised once and kept while pictures of it are drawn,
+/// then the rest over a copy of it. Since resvg paints element after
+/// element, the pixels are the same as the whole picture's drawn at once;
+/// the ground was half a picture's time (a tenth of a deadline's), mostly
+/// its numbers and keys laid out as text again for every report.
 ///
 /// # Errors
 /// When the SVG is not valid (a bug) or the image cannot be encoded.
 pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
-    use resvg::{tiny_skia, usvg};
-    let tree = usvg::Tree::from_str(svg, &options()).map_err(|e| PictureError(e.to_string()))?;
-    let size = tree.size().to_int_size();
-    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
-        .ok_or_else(|| PictureError("empty picture".into()))?;
-    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    let pixmap = match ground_parts(svg) {
+        Some((ground, rest)) => {
+            let mut pixmap = Pixmap::clone(&*grounds().get(&ground)?);
+            draw_onto(&rest, &mut pixmap)?;
+            pixmap
+        }
+        None => rasterise(svg)?,
+    };
     encode(&pixmap).map_err(|e| PictureError(e.to_string()))
+}
+
+/// A picture's ground on its own (closed), and the rest (the picture
+/// without its ground); `None` when the ground is not marked.
+pub(crate) fn ground_parts(svg: &str) -> Option<(String, String)> {
+    let start = svg.find(GROUND)?;
+    let end = svg[start..].find(GROUND_END)? + start;
+    let ground = format!("{}</svg>\n", &svg[..end]);
+    let rest = format!("{}{}", &svg[..start], &svg[end + GROUND_END.len()..]);
+    Some((ground, rest))
+}
+
+/// An SVG picture drawn on a new, transparent canvas of its size.
+fn rasterise(svg: &str) -> Result<Pixmap, PictureError> {
+    let tree = tree(svg)?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| PictureError("empty picture".into()))?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    Ok(pixmap)
+}
+
+/// An SVG picture drawn over what `pixmap` holds.
+fn draw_onto(svg: &str, pixmap: &mut Pixmap) -> Result<(), PictureError> {
+    let tree = tree(svg)?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    Ok(())
+}
+
+fn tree(svg: &str) -> Result<resvg::usvg::Tree, PictureError> {
+    resvg::usvg::Tree::from_str(svg, &options()).map_err(|e| PictureError(e.to_string()))
+}
+
+/// Grounds rasterised lately, the latest first: a few, since a deadline
+/// draws the pictures of many games of few scenarios (and keeps a few
+/// megabytes: a ground is a picture's full size).
+struct Grounds(std::sync::Mutex<Vec<(String, std::sync::Arc<Pixmap>)>>);
+
+/// How many grounds are kept.
+const GROUNDS_KEPT: usize = 8;
+
+fn grounds() -> &'static Grounds {
+    static GROUNDS: std::sync::OnceLock<Grounds> = std::sync::OnceLock::new();
+    GROUNDS.get_or_init(|| Grounds(std::sync::Mutex::new(Vec::new())))
+}
+
+impl Grounds {
+    /// The ground `svg` rasterised: kept, or drawn now and kept. Two
+    /// threads that miss at once both draw it (the same pixels).
+    fn get(&self, svg: &str) -> Result<std::sync::Arc<Pixmap>, PictureError> {
+        let lock = || {
+            self.0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        {
+            let mut kept = lock();
+            if let Some(i) = kept.iter().position(|(k, _)| k == svg) {
+                let hit = kept.remove(i);
+                let pixmap = hit.1.clone();
+                kept.insert(0, hit);
+                return Ok(pixmap);
+            }
+        }
+        let pixmap = std::sync::Arc::new(rasterise(svg)?);
+        let mut kept = lock();
+        kept.insert(0, (svg.to_string(), pixmap.clone()));
+        kept.truncate(GROUNDS_KEPT);
+        Ok(pixmap)
+    }
 }
 
 /// A rasterised picture as PNG, made for speed and size (issue 24:
@@ -322,6 +420,38 @@ fn nearest(palette: &[[u8; 3]], c: [u8; 3]) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A picture drawn over its kept ground has the pixels of the whole
+    /// drawn at once: the first time, and when the ground is kept.
+    #[test]
+    fn a_picture_over_its_kept_ground_is_the_whole_picture() {
+        let picture = |ground: &str, end: &str| {
+            format!(
+                r##"<svg xmlns="http://www.w3.org/2000/svg" width="60" height="40" font-family="{FONT_FAMILY}">
+<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>
+{ground}<rect width="60" height="40" fill="#fff"/><polygon points="5,5 35,3 30,25" fill="#8db9e3" stroke="#2f6ea8" stroke-dasharray="3 2"/><text x="4" y="36" font-size="9">12 inches</text>
+{end}<g opacity="0.5"><polygon points="20,10 50,12 40,35" fill="#D55E00"/></g><line x1="2" y1="2" x2="30" y2="30" stroke="#111" marker-end="url(#arrow)"/><text x="30" y="20" font-size="11" stroke="#fff" stroke-width="2.5" paint-order="stroke">N1</text>
+</svg>
+"##
+            )
+        };
+        let whole = png(&picture("", "")).unwrap();
+        let marked = picture(GROUND, GROUND_END);
+        assert_eq!(png(&marked).unwrap(), whole);
+        let (ground, rest) = ground_parts(&marked).unwrap();
+        assert!(ground.contains("12 inches") && !ground.contains("N1"));
+        assert!(rest.contains("N1") && rest.contains("<defs>") && !rest.contains("12 inches"));
+        assert!(
+            grounds()
+                .0
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|(k, _)| *k == ground),
+            "the ground is kept"
+        );
+        assert_eq!(png(&marked).unwrap(), whole, "drawn over the kept ground");
+    }
 
     #[test]
     fn few_colours_are_kept_exactly() {

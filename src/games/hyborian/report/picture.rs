@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 
 use crate::report::esc;
 use crate::report::labels::{fit, text_width, wrap, Placed, Placer, TextBox};
-use crate::report::picture::{Frame, FONT_FAMILY, SCALE};
+use crate::report::picture::{Frame, FONT_FAMILY, GROUND, GROUND_END, SCALE};
 
 /// How wide a picture is drawn, pixels. A table narrower than the width at
 /// [`SCALE`] pixels an inch is drawn at that scale, narrower.
@@ -295,6 +295,11 @@ fn draw(scene: &Scene<'_>, width: Width) -> String {
     let codes = unit_codes(after);
     let keyed = |u: &Unit| scene.only.is_none_or(|o| o == u.side);
 
+    // The ground is what every turn's picture of the game shares (the
+    // rasteriser keeps it: `report::picture::GROUND`); the body and its
+    // texts are drawn over it.
+    let mut ground = String::new();
+    let mut ground_texts = Texts::default();
     let mut body = String::new();
     let mut texts = Texts::default();
     let mut placer = Placer::new(table_box);
@@ -310,21 +315,21 @@ fn draw(scene: &Scene<'_>, width: Width) -> String {
         );
     }
     let _ = writeln!(
-        body,
+        ground,
         r##"<rect x="{LEFT}" y="{top:.1}" width="{tw:.1}" height="{th:.1}" fill="#e9efd8" stroke="#555" stroke-width="1.5"/>"##
     );
-    terrain(&mut body, &f, after);
-    grid(&mut body, &mut texts, &f, after, scale);
+    terrain(&mut ground, &f, after);
+    grid(&mut ground, &mut ground_texts, &f, after, scale);
     magic(&mut body, &mut texts, &mut placer, &f, after);
 
     // The north arrow, top right of the table: kept clear of labels.
     let nx = LEFT + tw - 14.0;
     let ny = top + 6.0;
     let _ = writeln!(
-        body,
+        ground,
         r##"<path d="M{nx:.1},{ny:.1} l-6,17 l6,-5 l6,5 z" fill="#222"/>"##
     );
-    texts.put(nx, ny + 28.0, SMALL, "middle", r##"fill="#222""##, "N");
+    ground_texts.put(nx, ny + 28.0, SMALL, "middle", r##"fill="#222""##, "N");
     placer.block(TextBox {
         x0: nx - 9.0,
         y0: ny - 2.0,
@@ -418,7 +423,7 @@ fn draw(scene: &Scene<'_>, width: Width) -> String {
     let mut y = top + th + BELOW + 6.0;
     let bar = 12.0 * scale;
     let _ = writeln!(
-        body,
+        ground,
         r##"<g stroke="#222" stroke-width="2"><line x1="{SIDE}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}"/><line x1="{SIDE}" y1="{:.1}" x2="{SIDE}" y2="{:.1}"/><line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}"/></g>"##,
         SIDE + bar,
         y - 4.0,
@@ -428,7 +433,7 @@ fn draw(scene: &Scene<'_>, width: Width) -> String {
         SIDE + bar,
         y + 4.0
     );
-    texts.put(
+    ground_texts.put(
         SIDE + bar + 6.0,
         y + 4.0,
         KEY,
@@ -444,7 +449,7 @@ fn draw(scene: &Scene<'_>, width: Width) -> String {
         "Your units' paths if nothing else moved; the other side's units faint."
     };
     for line in wrap(legend, KEY, avail) {
-        texts.put(SIDE, y + 4.0, KEY, "start", r##"fill="#222""##, &line);
+        ground_texts.put(SIDE, y + 4.0, KEY, "start", r##"fill="#222""##, &line);
         y += KEY_LINE;
     }
     let sides_keyed: Vec<&String> = sides
@@ -499,9 +504,12 @@ fn draw(scene: &Scene<'_>, width: Width) -> String {
         s,
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="{FONT_FAMILY}">
 <defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>
-<rect x="0" y="0" width="{w:.0}" height="{h:.0}" fill="#ffffff"/>
+{GROUND}<rect x="0" y="0" width="{w:.0}" height="{h:.0}" fill="#ffffff"/>
 "##
     );
+    s.push_str(&ground);
+    s.push_str(&ground_texts.out);
+    s.push_str(GROUND_END);
     s.push_str(&body);
     s.push_str(&texts.out);
     s.push_str("</svg>\n");
@@ -916,6 +924,28 @@ mod tests {
         }
         let distinct: std::collections::BTreeSet<&str> = PALETTE.iter().copied().collect();
         assert_eq!(distinct.len(), PALETTE.len());
+    }
+
+    /// The ground of a game's pictures is the same from turn to turn
+    /// (units moved, figures lost), so the rasteriser keeps it; and the
+    /// units are not in it.
+    #[test]
+    fn a_turn_leaves_the_ground_of_the_picture_as_it_was() {
+        use crate::report::picture::ground_parts;
+        for (name, before, _) in shipped() {
+            let mut after = before.clone();
+            for u in after.units.values_mut() {
+                u.front += DVec2::new(1.5, 2.0);
+                u.figures = u.figures.saturating_sub(3);
+            }
+            let caption = |turn| turn_caption("A Battle", turn);
+            let (first, rest) = ground_parts(&svg(None, &before, &[], &caption(1))).unwrap();
+            let (second, _) = ground_parts(&svg(Some(&before), &after, &[], &caption(2))).unwrap();
+            assert_eq!(first, second, "{name}");
+            let (id, code) = unit_codes(&before).into_iter().next().unwrap();
+            let key = esc(&format!("{code} {}: ", before.units[&id].name));
+            assert!(!first.contains(&key) && rest.contains(&key), "{name}");
+        }
     }
 
     #[test]
