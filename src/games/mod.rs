@@ -56,6 +56,16 @@ pub enum RulesetError {
     Engine(String),
 }
 
+/// A rule set's typed value read from its stored JSON (a state, orders,
+/// options), without copying the JSON first: the round a game waits for
+/// is read from its whole table several times a message.
+pub(crate) fn read<T: serde::de::DeserializeOwned>(
+    what: &str,
+    json: &Json,
+) -> Result<T, RulesetError> {
+    T::deserialize(json).map_err(|e| RulesetError::Corrupt(format!("{what}: {e}")))
+}
+
 /// What a game starts from: the scenario file, the game file's options and
 /// limits, and the first round's seed for rolls made at set-up.
 #[derive(Debug, Clone)]

@@ -69,7 +69,13 @@ impl Game {
     /// # Errors
     /// When the stored state cannot be read.
     pub fn round(&self) -> Result<Round, PostError> {
-        Ok(self.ruleset.round(&self.state()?)?)
+        let key = RoundKey::of(self.ruleset.name(), &self.row.state);
+        if let Some(round) = key.remembered() {
+            return Ok(round);
+        }
+        let round = self.ruleset.round(&self.state()?)?;
+        key.remember(&round);
+        Ok(round)
     }
 
     /// The sides, in id order.
@@ -145,4 +151,82 @@ impl Game {
 /// On database errors.
 pub fn games_of(tx: &Transaction<'_>, address: &str) -> Result<Vec<String>, PostError> {
     Ok(rows::of_address(tx, address)?)
+}
+
+/// Rounds read lately, by rule set and state. A message's handling asks
+/// which round its game waits for several times (might it be played, is
+/// the mail for it, is it complete), each time of a game loaded anew, and
+/// each answer parsed the whole table: a sixth of the writer's time in a
+/// deadline's crunch (issue 24). The round is the rule set's function of
+/// the state alone, so a state changed is simply another key.
+struct RoundKey<'a> {
+    ruleset: &'static str,
+    state: &'a str,
+    hash: u64,
+}
+
+/// How many rounds are remembered before all are forgotten at once.
+const ROUNDS_KEPT: usize = 1024;
+
+type Remembered = std::collections::HashMap<u64, (&'static str, String, Round)>;
+
+fn remembered() -> std::sync::MutexGuard<'static, Remembered> {
+    static ROUNDS: std::sync::OnceLock<std::sync::Mutex<Remembered>> = std::sync::OnceLock::new();
+    ROUNDS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl<'a> RoundKey<'a> {
+    fn of(ruleset: &'static str, state: &'a str) -> Self {
+        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+        let hash = BuildHasherDefault::<DefaultHasher>::default().hash_one((ruleset, state));
+        RoundKey {
+            ruleset,
+            state,
+            hash,
+        }
+    }
+
+    /// The round read from this state before, if it is remembered (the
+    /// whole state compared, not its hash alone).
+    fn remembered(&self) -> Option<Round> {
+        match remembered().get(&self.hash) {
+            Some((r, s, round)) if *r == self.ruleset && s == self.state => Some(round.clone()),
+            _ => None,
+        }
+    }
+
+    fn remember(&self, round: &Round) {
+        let mut kept = remembered();
+        if kept.len() >= ROUNDS_KEPT {
+            kept.clear();
+        }
+        kept.insert(
+            self.hash,
+            (self.ruleset, self.state.to_string(), round.clone()),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_round_is_remembered_for_its_state_and_rule_set_alone() {
+        let round = Round {
+            number: 3,
+            label: "turn 3".into(),
+            writers: vec!["aquilonia".into()],
+            game_master: None,
+        };
+        let state = r#"{"turn":3,"remembered":"for this test"}"#;
+        RoundKey::of("hyborian", state).remember(&round);
+        assert_eq!(RoundKey::of("hyborian", state).remembered(), Some(round));
+        let moved_on = state.replace('3', "4");
+        assert_eq!(RoundKey::of("hyborian", &moved_on).remembered(), None);
+        assert_eq!(RoundKey::of("furor", state).remembered(), None);
+    }
 }

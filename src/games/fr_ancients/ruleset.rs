@@ -41,12 +41,12 @@ use super::table::Battle;
 use crate::case::CaseOutcome;
 use crate::diagnostic::Rendered;
 use crate::dice::{Dice, DiceError, DieKind, ScriptedDice};
+use crate::games::read;
 use crate::games::{
     Checked, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup, Welcome,
     GAME_MASTER,
 };
 use crate::report::{RoundReport, Section};
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -105,10 +105,6 @@ struct Identity {
     options: Options,
     /// The pack's name and SHA-256, when there is one.
     pack: Option<(String, String)>,
-}
-
-fn read<T: DeserializeOwned>(what: &str, json: &Json) -> Result<T, RulesetError> {
-    serde_json::from_value(json.clone()).map_err(|e| RulesetError::Corrupt(format!("{what}: {e}")))
 }
 
 fn json<T: Serialize>(value: &T) -> Result<Json, RulesetError> {

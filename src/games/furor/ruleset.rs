@@ -33,12 +33,12 @@ use super::{picture, report, victory};
 use crate::case::CaseOutcome;
 use crate::diagnostic::{Diagnostic, Rendered};
 use crate::dice::{DieKind, Recorded, SeededDice};
+use crate::games::read;
 use crate::games::{
     Checked, GameResult, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup,
     Welcome,
 };
 use crate::report::{plural, RoundReport, Section};
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -230,10 +230,6 @@ impl Deployment {
 pub struct SideOrders {
     pub turn: PlayerTurnOrders,
     pub reactions: Reactions,
-}
-
-fn read<T: DeserializeOwned>(what: &str, json: &Json) -> Result<T, RulesetError> {
-    serde_json::from_value(json.clone()).map_err(|e| RulesetError::Corrupt(format!("{what}: {e}")))
 }
 
 fn json<T: Serialize>(value: &T) -> Result<Json, RulesetError> {

@@ -17,20 +17,16 @@ use super::table::Table;
 use crate::case::CaseOutcome;
 use crate::diagnostic::Rendered;
 use crate::dice::DieKind;
+use crate::games::read;
 use crate::games::{
     Checked, GameResult, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup,
     Welcome,
 };
 use crate::report::RoundReport;
-use serde::de::DeserializeOwned;
 use std::fmt::Write as _;
 
 /// *Royal Armies of the Hyborean Age* as a [`Ruleset`].
 pub struct HyborianAge;
-
-fn read<T: DeserializeOwned>(what: &str, json: &Json) -> Result<T, RulesetError> {
-    serde_json::from_value(json.clone()).map_err(|e| RulesetError::Corrupt(format!("{what}: {e}")))
-}
 
 fn json<T: serde::Serialize>(value: &T) -> Result<Json, RulesetError> {
     serde_json::to_value(value).map_err(|e| RulesetError::Corrupt(e.to_string()))
