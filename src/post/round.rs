@@ -842,7 +842,17 @@ fn play(
             now,
         )?;
     } else {
-        release_report(tx, config, &game, played, now, hint)?;
+        mail_report(
+            tx,
+            config,
+            &game,
+            played,
+            rep,
+            &state,
+            &resolved.state,
+            now,
+            hint,
+        )?;
     }
     Ok(())
 }
@@ -1207,12 +1217,29 @@ pub fn release_report(
     now: DateTime<Utc>,
     hint: Option<Picture>,
 ) -> Result<(), PostError> {
-    let Some((mut rep, before, after)) = stored_report(tx, game.id(), round)? else {
+    let Some((rep, before, after)) = stored_report(tx, game.id(), round)? else {
         return Err(PostError::Corrupt(format!(
             "round {round} of {} has no report",
             game.id()
         )));
     };
+    mail_report(tx, config, game, round, rep, &before, &after, now, hint)
+}
+
+/// Mail the report of the round just played, `rep` of the tables `before`
+/// and `after` (as [`release_report`] reads them back: not parsed again).
+#[allow(clippy::too_many_arguments)]
+fn mail_report(
+    tx: &Transaction<'_>,
+    config: &Config,
+    game: &Game,
+    round: u32,
+    mut rep: RoundReport,
+    before: &Json,
+    after: &Json,
+    now: DateTime<Utc>,
+    hint: Option<Picture>,
+) -> Result<(), PostError> {
     rep.draft = false;
     // The next round's deadline as it stands now (a hold may have moved it).
     let current = rep.turn + 1 == game.row.round || rep.next_turn == game.row.round;
@@ -1226,7 +1253,7 @@ pub fn release_report(
         to.push((s.address.clone(), game.deadline_for(&s)));
     }
     to.push((game.row.moderator_address.clone(), game.deadline_text()));
-    let pic = Picture::of(game, &rep, &before, &after, hint)?;
+    let pic = Picture::of(game, &rep, before, after, hint)?;
     // Every player may replay the round without the server (ruling P21).
     let bundle = super::bundle::Bundle::of_report(tx, game, round)?.to_bytes()?;
     for (addr, due) in to {
@@ -1255,7 +1282,7 @@ pub fn release_report(
     // a campaign battle's to its campaign.
     if rep.ended {
         super::league::game_ended(tx, config, game, &rep, now)?;
-        super::campaign_games::game_ended(tx, config, game, &rep, &after, now)?;
+        super::campaign_games::game_ended(tx, config, game, &rep, after, now)?;
     }
     Ok(())
 }

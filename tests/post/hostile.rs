@@ -366,7 +366,7 @@ fn no_stored_copy_keeps_a_password() {
         for (table, column) in [
             ("messages", "raw"),
             ("submissions", "text"),
-            ("outbox", "raw"),
+            ("outbox_bodies", "raw"),
             ("log", "text"),
         ] {
             let n = count(
