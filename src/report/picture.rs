@@ -240,23 +240,22 @@ fn rasterise(svg: &str) -> Result<Pixmap, PictureError> {
     let size = tree.size().to_int_size();
     let mut pixmap = Pixmap::new(size.width(), size.height())
         .ok_or_else(|| PictureError("empty picture".into()))?;
-    resvg::render(
-        &tree,
-        resvg::tiny_skia::Transform::default(),
-        &mut pixmap.as_mut(),
-    );
+    paint(&tree, &mut pixmap);
     Ok(pixmap)
 }
 
 /// An SVG picture drawn over what `pixmap` holds.
 fn draw_onto(svg: &str, pixmap: &mut Pixmap) -> Result<(), PictureError> {
-    let tree = tree(svg)?;
+    paint(&tree(svg)?, pixmap);
+    Ok(())
+}
+
+fn paint(tree: &resvg::usvg::Tree, pixmap: &mut Pixmap) {
     resvg::render(
-        &tree,
+        tree,
         resvg::tiny_skia::Transform::default(),
         &mut pixmap.as_mut(),
     );
-    Ok(())
 }
 
 fn tree(svg: &str) -> Result<resvg::usvg::Tree, PictureError> {
