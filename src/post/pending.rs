@@ -67,6 +67,14 @@ impl PostOffice {
         // worker then costs one message's work, not a batch's.
         let shared = self.store.dialect() == store::Dialect::Postgres;
         let mut out = Vec::new();
+        // Games whose round these messages completed: played together
+        // (worked out on every core, `post::ahead`) once the messages
+        // before the next one for any of them are committed. They outlive
+        // a chunk (the chunks are for the DKIM look-ups), so the pool is
+        // not left idle while the writer waits at every chunk's end.
+        let mut due: Vec<String> = Vec::new();
+        // Their rounds, worked out on the pool as they fall due.
+        let mut working = ahead::Working::default();
         for chunk in ids.chunks(config.batch.max(1)) {
             // DKIM look-ups go to the network: never with the lock held.
             let mut ready = Vec::with_capacity(chunk.len());
@@ -79,12 +87,6 @@ impl PostOffice {
                 }
             }
             let mut rest = &ready[..];
-            // Games whose round these messages completed: played together
-            // (worked out on every core, `post::ahead`) once the messages
-            // before the next one for any of them are committed.
-            let mut due: Vec<String> = Vec::new();
-            // Their rounds, worked out on the pool as they fall due.
-            let mut working = ahead::Working::default();
             let mut tries = 0;
             while !rest.is_empty() {
                 let done = self.store.write(|tx| {
@@ -112,7 +114,10 @@ impl PostOffice {
                             None => {}
                         }
                     }
-                    Ok((done, rest.len(), Wave::All))
+                    // The chunk's end: the rounds back are played, the
+                    // rest go on being worked out (all are played after
+                    // the last chunk).
+                    Ok((done, rest.len(), Wave::Ready))
                 });
                 match done {
                     Ok((done, used, wave)) => {
@@ -139,6 +144,7 @@ impl PostOffice {
                 }
             }
         }
+        self.play_due(&mut due, &mut working, Wave::All, now)?;
         // Rounds played on these messages let go mail held for the rounds
         // they opened: it is read now, after them (each at most once: a
         // message is let go only once, and is not held again).
