@@ -9,7 +9,14 @@ use umpire::post::{gamefile::GameFile, ingest_maildir, PostOffice};
 
 /// `n` games of the ford, `ford1` … `fordn`, the same players in each.
 fn office_with_games(dir: &std::path::Path, n: usize) -> PostOffice {
-    let mut po = PostOffice::open(common::config(dir)).unwrap();
+    office_with_games_in_chunks(dir, n, common::config(dir).batch)
+}
+
+/// [`office_with_games`], messages handled `batch` to a chunk.
+fn office_with_games_in_chunks(dir: &std::path::Path, n: usize, batch: usize) -> PostOffice {
+    let mut config = common::config(dir);
+    config.batch = batch;
+    let mut po = PostOffice::open(config).unwrap();
     let text = std::fs::read_to_string(common::game_file(dir)).unwrap();
     for g in 1..=n {
         let path = dir.join(format!("ford{g}.toml"));
@@ -90,8 +97,22 @@ fn rounds_due_in_one_batch_are_played_once_each_and_replay_from_their_seeds() {
 
 #[test]
 fn a_message_after_the_one_that_completes_a_round_is_read_after_the_round() {
+    read_after_the_round(64);
+}
+
+/// The rounds a chunk of messages makes due are still played before a
+/// message of a later chunk for their games is read (the chunks are for
+/// the DKIM look-ups; a round may stay due from one to the next).
+#[test]
+fn a_round_due_in_one_chunk_is_played_before_a_later_chunk_reads_its_game() {
+    for batch in [1, 2, 3] {
+        read_after_the_round(batch);
+    }
+}
+
+fn read_after_the_round(batch: usize) {
     let dir = tempfile::tempdir().unwrap();
-    let mut po = office_with_games(dir.path(), 2);
+    let mut po = office_with_games_in_chunks(dir.path(), 2, batch);
     // ford2's round falls due with the second mail; ford1's with the
     // third; the fourth (no TURN) comes after ford1's round is complete,
     // so it is Aquilonia's orders for ford1's turn 2, not a change of turn 1.
@@ -120,6 +141,6 @@ fn a_message_after_the_one_that_completes_a_round_is_read_after_the_round() {
             )
             .unwrap(),
         1,
-        "the later mail is read for turn 2"
+        "the later mail is read for turn 2 (chunks of {batch})"
     );
 }
