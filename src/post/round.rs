@@ -1226,8 +1226,9 @@ pub fn release_report(
     mail_report(tx, config, game, round, rep, &before, &after, now, hint)
 }
 
-/// Mail the report of the round just played, `rep` of the tables `before`
-/// and `after` (as [`release_report`] reads them back: not parsed again).
+/// Mail a round's report, `rep` of the tables `before` and `after`: the
+/// round just played hands over what it has in hand (not read back and
+/// parsed again); [`release_report`] what it reads from the store.
 #[allow(clippy::too_many_arguments)]
 fn mail_report(
     tx: &Transaction<'_>,
