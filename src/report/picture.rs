@@ -213,15 +213,64 @@ pub const GROUND_END: &str = "<!-- the ground's end -->\n";
 /// # Errors
 /// When the SVG is not valid (a bug) or the image cannot be encoded.
 pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
-    let pixmap = match ground_parts(svg) {
-        Some((ground, rest)) => {
-            let mut pixmap = Pixmap::clone(&*grounds().get(&ground)?);
-            draw_onto(&rest, &mut pixmap)?;
-            pixmap
-        }
-        None => rasterise(svg)?,
-    };
-    encode(&pixmap).map_err(|e| PictureError(e.to_string()))
+    SCRATCH.with_borrow_mut(|scratch| {
+        let Scratch { canvas, buffers } = scratch;
+        let canvas = match ground_parts(svg) {
+            Some((ground, rest)) => {
+                let ground = grounds().get(&ground)?;
+                let canvas = canvas_of(canvas, ground.width(), ground.height())?;
+                canvas.data_mut().copy_from_slice(ground.data());
+                draw_onto(&rest, canvas)?;
+                canvas
+            }
+            None => {
+                let tree = tree(svg)?;
+                let size = tree.size().to_int_size();
+                let canvas = canvas_of(canvas, size.width(), size.height())?;
+                canvas.fill(resvg::tiny_skia::Color::TRANSPARENT);
+                paint(&tree, canvas);
+                canvas
+            }
+        };
+        buffers
+            .encode(canvas)
+            .map_err(|e| PictureError(e.to_string()))
+    })
+}
+
+/// What a thread keeps from one picture to the next: the canvas, the
+/// buffers its encoding fills, and zlib's compressor with its tables.
+///
+/// Why: they are megabytes (the canvas alone is four bytes a pixel).
+/// Made anew for each picture, the allocator gave them back to the system
+/// between pictures and took them again, zeroed page by page, and zlib's
+/// tables were allocated and zeroed anew: together a third of a picture's
+/// time in issue 24's profile.
+#[derive(Default)]
+struct Scratch {
+    canvas: Option<Pixmap>,
+    buffers: Buffers,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+/// The kept canvas when it is `width` × `height`, or a new one kept in
+/// its place.
+fn canvas_of(
+    slot: &mut Option<Pixmap>,
+    width: u32,
+    height: u32,
+) -> Result<&mut Pixmap, PictureError> {
+    let fits = |c: &Pixmap| (c.width(), c.height()) == (width, height);
+    if !slot.as_ref().is_some_and(fits) {
+        let canvas =
+            Pixmap::new(width, height).ok_or_else(|| PictureError("empty picture".into()))?;
+        *slot = Some(canvas);
+    }
+    slot.as_mut()
+        .ok_or_else(|| PictureError("empty picture".into()))
 }
 
 /// A picture's ground on its own (closed), and the rest (the picture
@@ -301,82 +350,115 @@ impl Grounds {
     }
 }
 
-/// A rasterised picture as PNG, made for speed and size (issue 24:
-/// compressing was a third of a report's cost, and the picture most of a
-/// report's bytes): the fast deflate, and, when every pixel is opaque
-/// (every picture paints its own background), an indexed palette — one
-/// byte a pixel instead of three.
-fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
-    let pixels = pixmap.pixels();
-    // One pass over the picture's 2 MB (each pass cost about as much as
-    // the compressing): its runs of one colour, which is all the palette
-    // needs.
-    let runs = runs(pixels);
-    let (colour, data) = if runs.iter().all(|(p, _)| p.alpha() == u8::MAX) {
-        let rgb: Vec<([u8; 3], usize)> = runs
-            .iter()
-            .map(|(p, n)| ([p.red(), p.green(), p.blue()], *n))
-            .collect();
-        let (palette, indices) = quantise(&rgb);
-        (Colour::Indexed(palette.concat()), indices)
-    } else {
-        let rgba = pixels
-            .iter()
-            .flat_map(|p| {
-                let c = p.demultiply();
-                [c.red(), c.green(), c.blue(), c.alpha()]
-            })
-            .collect();
-        (Colour::Rgba, rgba)
-    };
-    let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Fast);
-    match colour {
-        Colour::Indexed(palette) => {
-            encoder.set_color(png::ColorType::Indexed);
-            encoder.set_palette(palette);
-            // Filters do not help palette indices (the PNG book's advice),
-            // and fdeflate's fast mode, made for filtered RGB, barely
-            // shrinks them; zlib's fastest level does (measured on the
-            // ford's picture: 142 KB against 25 KB, in about 1 ms).
-            encoder.set_filter(png::Filter::NoFilter);
-            encoder.set_deflate_compression(png::DeflateCompression::Level(1));
-        }
-        Colour::Rgba => encoder.set_color(png::ColorType::Rgba),
-    }
-    let mut writer = encoder.write_header()?;
-    writer.write_image_data(&data)?;
-    writer.finish()?;
-    Ok(out)
+/// The buffers [`Buffers::encode`] fills, kept ([`Scratch`]).
+#[derive(Default)]
+struct Buffers {
+    runs: Vec<(resvg::tiny_skia::PremultipliedColorU8, usize)>,
+    rgb: Vec<([u8; 3], usize)>,
+    indices: Vec<u8>,
+    rows: Vec<u8>,
+    zlib: Option<flate2::write::ZlibEncoder<Vec<u8>>>,
 }
 
-/// The PNG colour type [`encode`] chose, with an indexed picture's palette.
-enum Colour {
-    Indexed(Vec<u8>),
-    Rgba,
+impl Buffers {
+    /// A rasterised picture as PNG, made for speed and size (issue 24:
+    /// compressing was a third of a report's cost, and the picture most of
+    /// a report's bytes): when every pixel is opaque (every picture paints
+    /// its own background), an indexed palette — one byte a pixel instead
+    /// of three — and zlib's fastest level; else RGBA and the fast deflate.
+    fn encode(&mut self, pixmap: &Pixmap) -> Result<Vec<u8>, png::EncodingError> {
+        let pixels = pixmap.pixels();
+        // One pass over the picture's megabytes (each pass cost about as
+        // much as the compressing): its runs of one colour, which is all
+        // the palette needs.
+        runs(pixels, &mut self.runs);
+        let mut out = Vec::new();
+        let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+        encoder.set_depth(png::BitDepth::Eight);
+        if self.runs.iter().all(|(p, _)| p.alpha() == u8::MAX) {
+            self.rgb.clear();
+            self.rgb.extend(
+                self.runs
+                    .iter()
+                    .map(|(p, n)| ([p.red(), p.green(), p.blue()], *n)),
+            );
+            let palette = quantise(&self.rgb, &mut self.indices);
+            encoder.set_color(png::ColorType::Indexed);
+            encoder.set_palette(palette.concat());
+            let idat = self.deflate_rows(pixmap.width() as usize)?;
+            let mut writer = encoder.write_header()?;
+            writer.write_chunk(png::chunk::IDAT, &idat)?;
+            writer.finish()?;
+        } else {
+            let rgba: Vec<u8> = pixels
+                .iter()
+                .flat_map(|p| {
+                    let c = p.demultiply();
+                    [c.red(), c.green(), c.blue(), c.alpha()]
+                })
+                .collect();
+            encoder.set_color(png::ColorType::Rgba);
+            encoder.set_compression(png::Compression::Fast);
+            let mut writer = encoder.write_header()?;
+            writer.write_image_data(&rgba)?;
+            writer.finish()?;
+        }
+        Ok(out)
+    }
+
+    /// The picture's palette indices as a PNG's image data: each row with
+    /// no filter, deflated by the kept compressor at zlib's fastest level.
+    /// Filters do not help palette indices (the PNG book's advice), and
+    /// fdeflate's fast mode, made for filtered RGB, barely shrinks them;
+    /// zlib's fastest level does (measured on the ford's picture: 142 KB
+    /// against 25 KB, in about 1 ms). The bytes are the ones the `png`
+    /// crate writes with `Filter::NoFilter` and `DeflateCompression::Level(1)`.
+    ///
+    /// The rows go to zlib in one write: each write zeroes the
+    /// compressor's 32 KB of output space first, which row by row was a
+    /// tenth of a picture's time.
+    fn deflate_rows(&mut self, width: usize) -> std::io::Result<Vec<u8>> {
+        use std::io::Write;
+        /// The filter byte that starts each row: none.
+        const NO_FILTER: u8 = 0;
+        self.rows.clear();
+        for row in self.indices.chunks(width) {
+            self.rows.push(NO_FILTER);
+            self.rows.extend_from_slice(row);
+        }
+        // Taken out while it works: one that failed is not kept.
+        let mut zlib = self.zlib.take().unwrap_or_else(|| {
+            flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast())
+        });
+        zlib.write_all(&self.rows)?;
+        let idat = zlib.reset(Vec::new())?;
+        self.zlib = Some(zlib);
+        Ok(idat)
+    }
 }
 
 /// Most colours a PNG palette holds.
 const PALETTE: usize = 256;
 
-/// The runs of one colour in `pixels`, in order, with their lengths.
-fn runs<T: Copy + PartialEq>(pixels: &[T]) -> Vec<(T, usize)> {
-    pixels
-        .chunk_by(|a, b| a == b)
-        .map(|run| (run[0], run.len()))
-        .collect()
+/// The runs of one colour in `pixels`, in order, with their lengths, into
+/// `out`.
+fn runs<T: Copy + PartialEq>(pixels: &[T], out: &mut Vec<(T, usize)>) {
+    out.clear();
+    out.extend(
+        pixels
+            .chunk_by(|a, b| a == b)
+            .map(|run| (run[0], run.len())),
+    );
 }
 
-/// The picture (its runs of one colour, [`runs`]) as a palette and an
-/// index a pixel. A picture of at most
+/// The picture (its runs of one colour, [`runs`]) as a palette, returned,
+/// and an index a pixel, into `indices`. A picture of at most
 /// [`PALETTE`] colours is kept exactly. A larger one is all flat colours
 /// but for the soft edges anti-aliasing draws between them: the most
 /// common colours make the palette (ties broken by the colour, so the
 /// image is the same on every machine) and each rarer edge colour takes
 /// the nearest of them.
-fn quantise(runs: &[([u8; 3], usize)]) -> (Vec<[u8; 3]>, Vec<u8>) {
+fn quantise(runs: &[([u8; 3], usize)], indices: &mut Vec<u8>) -> Vec<[u8; 3]> {
     // A fixed fast hash: these maps see every run of the picture, and
     // SipHash was a tenth of its encoding; the result does not depend on
     // the maps' order.
@@ -396,11 +478,11 @@ fn quantise(runs: &[([u8; 3], usize)]) -> (Vec<[u8; 3]>, Vec<u8>) {
     for (rare, _) in common.iter().skip(PALETTE) {
         index.insert(*rare, nearest(&palette, *rare));
     }
-    let mut indices = Vec::with_capacity(runs.iter().map(|r| r.1).sum());
+    indices.clear();
     for (colour, n) in runs {
         indices.extend(std::iter::repeat_n(index[colour], *n));
     }
-    (palette, indices)
+    palette
 }
 
 /// The palette's index of the colour nearest `c` (squared distance in RGB).
@@ -452,10 +534,17 @@ mod tests {
         assert_eq!(png(&marked).unwrap(), whole, "drawn over the kept ground");
     }
 
+    /// `pixels` through [`runs`] and [`quantise`]: the palette and indices.
+    fn quantised(pixels: &[[u8; 3]]) -> (Vec<[u8; 3]>, Vec<u8>) {
+        let (mut run, mut indices) = (Vec::new(), Vec::new());
+        runs(pixels, &mut run);
+        (quantise(&run, &mut indices), indices)
+    }
+
     #[test]
     fn few_colours_are_kept_exactly() {
         let pixels = [[1, 2, 3], [1, 2, 3], [200, 0, 0], [1, 2, 3]];
-        let (palette, indices) = quantise(&runs(&pixels));
+        let (palette, indices) = quantised(&pixels);
         let back: Vec<[u8; 3]> = indices.iter().map(|&i| palette[i as usize]).collect();
         assert_eq!(back, pixels);
         assert_eq!(palette[0], [1, 2, 3], "the commonest colour first");
@@ -466,13 +555,13 @@ mod tests {
         // 256 common colours, each on two pixels, and 100 rare ones on one.
         let mut pixels: Vec<[u8; 3]> = (0..=255u8).flat_map(|g| [[0, g, 0], [0, g, 0]]).collect();
         pixels.extend((0..100u8).map(|b| [0, b, 1 + b % 3]));
-        let (palette, indices) = quantise(&runs(&pixels));
+        let (palette, indices) = quantised(&pixels);
         assert_eq!(palette.len(), PALETTE);
         for (p, &i) in pixels.iter().zip(&indices) {
             assert_eq!(palette[i as usize], [0, p[1], 0], "{p:?}");
         }
         assert_eq!(
-            quantise(&runs(&pixels)),
+            quantised(&pixels),
             (palette, indices),
             "the same every time"
         );
@@ -525,6 +614,60 @@ mod tests {
             "the pairs are kerned at all"
         );
         assert_eq!(draw(FONT.to_vec()), draw(stripped));
+    }
+
+    /// The pixels of a PNG, as RGBA, with its size: what a mail client shows.
+    fn decoded(bytes: Vec<u8>) -> (u32, u32, Vec<u8>) {
+        let mut decoder = ::png::Decoder::new(std::io::Cursor::new(bytes));
+        decoder.set_transformations(::png::Transformations::EXPAND | ::png::Transformations::ALPHA);
+        let mut reader = decoder.read_info().unwrap();
+        let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+        let frame = reader.next_frame(&mut pixels).unwrap();
+        pixels.truncate(frame.buffer_size());
+        (frame.width, frame.height, pixels)
+    }
+
+    /// An SVG rasterised on a fresh canvas, as RGBA.
+    fn drawn(svg: &str) -> Vec<u8> {
+        let pixmap = rasterise(svg).unwrap();
+        pixmap
+            .pixels()
+            .iter()
+            .flat_map(|p| {
+                let c = p.demultiply();
+                [c.red(), c.green(), c.blue(), c.alpha()]
+            })
+            .collect()
+    }
+
+    /// A thread's kept canvas and buffers carry nothing from one picture
+    /// to the next: pictures of other sizes and other kinds (opaque or
+    /// not, with a ground or without) in between change no pixel, and an
+    /// opaque picture of few colours decodes to exactly what was drawn.
+    #[test]
+    fn a_picture_owes_nothing_to_the_one_before() {
+        let opaque = r##"<svg xmlns="http://www.w3.org/2000/svg" width="50" height="30">
+            <rect width="50" height="30" fill="#e8eedc"/><rect x="10" y="5" width="20" height="12" fill="#0072B2"/></svg>"##;
+        let clear = r##"<svg xmlns="http://www.w3.org/2000/svg" width="50" height="30">
+            <rect x="30" y="10" width="15" height="15" fill="#D55E00"/></svg>"##;
+        let other = r##"<svg xmlns="http://www.w3.org/2000/svg" width="70" height="20">
+            <rect width="70" height="20" fill="#111"/></svg>"##;
+        // On a thread of its own, so that its canvas is new.
+        let first = std::thread::spawn(move || (png(opaque).unwrap(), png(clear).unwrap()))
+            .join()
+            .unwrap();
+        for svg in [other, clear, opaque, other] {
+            png(svg).unwrap();
+        }
+        assert_eq!(png(opaque).unwrap(), first.0);
+        png(opaque).unwrap();
+        assert_eq!(
+            png(clear).unwrap(),
+            first.1,
+            "nothing left of the opaque one"
+        );
+        assert_eq!(decoded(first.0), (50, 30, drawn(opaque)));
+        assert_eq!(decoded(first.1), (50, 30, drawn(clear)));
     }
 
     /// A soft-edged circle (more than 256 colours once anti-aliased) comes
