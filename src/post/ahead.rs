@@ -83,8 +83,36 @@ pub struct Working {
     looked: BTreeSet<String>,
 }
 
+/// How much less the pool's threads get of the cores than the writer
+/// (a `nice` value, 0–19).
+const POOL_NICENESS: i32 = 10;
+
+/// The pool the rounds are worked out on: rayon's global pool, its
+/// threads made to yield the cores to the writer. Why: the writer is the
+/// one every message and round waits for, and the pool's threads, as many
+/// as the cores, took turns with it (issue 24: at 10,000 games the writer
+/// was busy 54 s of 82, the pool half idle waiting for it). A pool built
+/// before (the simulator's) is used as it is.
+fn pool() {
+    static BUILT: std::sync::Once = std::sync::Once::new();
+    BUILT.call_once(|| {
+        let built = rayon::ThreadPoolBuilder::new()
+            .start_handler(|_| {
+                let me = rustix::thread::gettid();
+                if let Err(e) = rustix::process::setpriority_process(Some(me), POOL_NICENESS) {
+                    tracing::debug!("the pool's thread keeps its priority: {e}");
+                }
+            })
+            .build_global();
+        if let Err(e) = built {
+            tracing::debug!("rayon's pool was built before: {e}");
+        }
+    });
+}
+
 impl Default for Working {
     fn default() -> Self {
+        pool();
         let (send, back) = mpsc::channel();
         Working {
             send,

@@ -144,3 +144,33 @@ fn read_after_the_round(batch: usize) {
         "the later mail is read for turn 2 (chunks of {batch})"
     );
 }
+
+/// The pool the rounds are worked out on yields the cores to the writer:
+/// its threads run at a lower priority (a higher `nice`) than the thread
+/// that handles the mail. With the same priority they took turns with the
+/// writer, which every message and round waits for (issue 24: at 10,000
+/// games, reading and playing a deadline took 82 s so and 67 s with it).
+#[test]
+fn the_pool_yields_the_cores_to_the_writer() {
+    /// This thread's `nice` (Linux's `/proc/thread-self/stat`, its 19th
+    /// field); `None` elsewhere.
+    fn nice() -> Option<i32> {
+        let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+        let fields = stat.rsplit_once(')')?.1;
+        fields.split_whitespace().nth(16)?.parse().ok()
+    }
+    let Some(writer) = nice() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_games(dir.path(), 1);
+    po.tick(common::t0()).unwrap();
+    let (send, got) = std::sync::mpsc::channel();
+    rayon::spawn(move || send.send(nice()).unwrap());
+    let pool = got.recv().unwrap().unwrap();
+    assert!(
+        pool > writer,
+        "the pool at nice {pool}, the writer at {writer}"
+    );
+    assert_eq!(nice(), Some(writer), "the writer's own priority unchanged");
+}
