@@ -8,7 +8,7 @@
 //! office's only writer, the one every message and round waits for, and
 //! the copy is the slow half of a store's writing: it is where the file
 //! grows, into memory the system has to find anew (on this machine at
-//! about 150–270 MB/s; a deadline of 10,000 games writes 2.6 GB). This
+//! 140–450 MB/s, measured; a deadline of 10,000 games writes 2.6 GB). This
 //! thread copies what has been committed, a little at a time, while the
 //! writer goes on; the writer's own checkpoint is left for when the thread
 //! falls behind.

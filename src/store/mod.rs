@@ -934,8 +934,8 @@ mod tests {
 
     /// A sender takes the oldest unsent rows of the outbox from an index
     /// that holds them in order. Sorting all the rows still to send for
-    /// each claim of a few made a deadline's sending grow with the square
-    /// of its mails (issue 24: 25 s for 50,000).
+    /// each claim of a few is work that grows with the square of a
+    /// deadline's mails (issue 24: 50,000 at 10,000 games).
     #[test]
     fn the_outbox_is_claimed_in_order_without_sorting() {
         let store = Store::open_in_memory().unwrap();

@@ -517,9 +517,9 @@ ALTER TABLE outbox DROP COLUMN raw;
     // 18: the rows still to send, in the order they were queued (issue
     // 24). A sender claims the oldest few unsent rows again and again;
     // `outbox_pending` found them but not in order, so every claim sorted
-    // all the rows still to send: a deadline's 50,000 mails were sent in
-    // time growing with their square (25 s at 10,000 games). This index
-    // holds only the unsent rows, in order, and shrinks as they go.
+    // all the rows still to send, work that grows with the square of a
+    // deadline's mails (50,000 at 10,000 games). This index holds only the
+    // unsent rows, in order, and shrinks as they go.
     Migration::Portable(
         r#"
 DROP INDEX outbox_pending;
