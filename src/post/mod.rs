@@ -502,7 +502,10 @@ impl PostOffice {
     pub fn send(&mut self, now: DateTime<Utc>) -> Result<outbox::Flushed, PostError> {
         let outlet = match &self.config.smtp {
             Some(smtp) => Outlet::smtp(smtp).map_err(|e| StoreError::Corrupt(e.to_string()))?,
-            None => Outlet::Spool(self.config.spool.outbox.clone()),
+            None => Outlet::Spool {
+                dir: self.config.spool.outbox.clone(),
+                durable: self.config.durability == crate::store::Durability::Full,
+            },
         };
         let from = self.config.address.clone();
         let flushed = outbox::flush(&mut self.store, &outlet, &from, now)?;

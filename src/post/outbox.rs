@@ -164,7 +164,8 @@ pub fn forget_sent(store: &mut Store, days: u32, now: DateTime<Utc>) -> Result<u
 /// Send every due outbox message through `outlet`, [`CLAIM`] rows at a
 /// time: they are claimed (leased, so a second sender at the same moment
 /// passes them by), delivered one by one, and marked sent together once
-/// the server has taken them (a failed delivery is marked at once).
+/// the server has taken them or the spool's files are on disk (a failed
+/// delivery is marked at once).
 ///
 /// # Errors
 /// On database errors; delivery failures are recorded and retried later.
@@ -223,6 +224,21 @@ pub fn flush(
                     done.failed += 1;
                 }
             }
+        }
+        // On disk before marked sent: otherwise a crash of the machine
+        // could lose a message the outbox says went.
+        if let Err(e) = outlet.settle().map_err(|e| e.to_string()) {
+            tracing::warn!(error = %e, "delivered mail could not be put on disk");
+            store.write_locking(|tx| {
+                items
+                    .iter()
+                    .filter(|item| sent.contains(&item.id))
+                    .try_for_each(|item| {
+                        store::outbox::mark_failed(tx, item.id, &e, now + backoff(item.attempts))
+                    })
+            })?;
+            done.failed += sent.len();
+            continue;
         }
         store.write_locking(|tx| {
             sent.iter()
