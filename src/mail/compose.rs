@@ -327,8 +327,9 @@ impl Outgoing {
                             ),
                             None => LettreAttachment::new_inline(image.content_id.clone()),
                         };
-                        related = related
-                            .singlepart(part.body(image.bytes.clone(), content_type(&image.mime)?));
+                        related = related.singlepart(
+                            part.body(encoded(&image.bytes), content_type(&image.mime)?),
+                        );
                     }
                     Body::Multi(related)
                 };
@@ -352,7 +353,7 @@ impl Outgoing {
         for file in &self.attachments {
             mixed = mixed.singlepart(
                 LettreAttachment::new(file.name.clone())
-                    .body(file.bytes.clone(), content_type(&file.mime)?),
+                    .body(encoded(&file.bytes), content_type(&file.mime)?),
             );
         }
         Ok(Body::Multi(mixed))
@@ -362,6 +363,41 @@ impl Outgoing {
 enum Body {
     Single(SinglePart),
     Multi(MultiPart),
+}
+
+/// Parts at least this large keep their encoding ([`encoded`]).
+const KEPT_PART: usize = 4096;
+/// How many encoded parts a thread keeps.
+const PARTS_KEPT: usize = 4;
+
+thread_local! {
+    /// The latest large parts encoded on this thread, with their bytes.
+    static ENCODED: std::cell::RefCell<Vec<(Vec<u8>, lettre::message::Body)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `bytes` encoded for a MIME part (base64 or quoted-printable, as lettre
+/// chooses), the encoding of a large part kept for the next message with
+/// the same bytes: a round's reports to each player and the moderator
+/// carry the same picture, SVG and bundle, and encoding them was a
+/// twentieth of a deadline's writer (issue 24). Kept by the whole bytes,
+/// compared in full, so a part is never another's.
+fn encoded(bytes: &[u8]) -> lettre::message::Body {
+    if bytes.len() < KEPT_PART {
+        return lettre::message::Body::new(bytes.to_vec());
+    }
+    ENCODED.with_borrow_mut(|kept| {
+        if let Some(i) = kept.iter().position(|(b, _)| b.as_slice() == bytes) {
+            let hit = kept.remove(i);
+            let body = hit.1.clone();
+            kept.insert(0, hit);
+            return body;
+        }
+        let body = lettre::message::Body::new(bytes.to_vec());
+        kept.insert(0, (bytes.to_vec(), body.clone()));
+        kept.truncate(PARTS_KEPT);
+        body
+    })
 }
 
 /// MIME boundaries derived from the message id, one per multipart kind.
@@ -543,6 +579,38 @@ mod tests {
         assert!(text.contains("Content-Disposition: inline; filename=\"table.png\""));
         assert_eq!(back.attachments[1].name.as_deref(), Some("table.svg"));
         assert_eq!(back.attachments[1].size, 6);
+    }
+
+    /// A large part's kept encoding serves only a part of the very same
+    /// bytes: parts that differ in their last byte, in turn, each come
+    /// back as they went in, and a message composed again is the same.
+    #[test]
+    fn a_kept_encoding_serves_only_the_same_bytes() {
+        let big = |last: u8| {
+            let mut bytes: Vec<u8> = (0..KEPT_PART * 2).map(|i| (i % 251) as u8).collect();
+            bytes.push(last);
+            bytes
+        };
+        let with = |bytes: Vec<u8>| Outgoing {
+            attachments: vec![Attachment {
+                name: "bundle.bin".into(),
+                mime: "application/octet-stream".into(),
+                bytes,
+            }],
+            ..sample()
+        };
+        let first = with(big(1)).to_rfc5322("a@valkia.example", date()).unwrap();
+        for last in [1, 2, 1, 3, 2] {
+            let raw = with(big(last))
+                .to_rfc5322("a@valkia.example", date())
+                .unwrap();
+            let parsed = mail_parser::MessageParser::default().parse(&raw).unwrap();
+            let part = parsed.attachment(0).unwrap();
+            assert_eq!(part.contents(), big(last).as_slice(), "part ending {last}");
+            if last == 1 {
+                assert_eq!(raw, first);
+            }
+        }
     }
 
     #[test]

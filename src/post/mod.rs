@@ -43,7 +43,7 @@ use sha2::{Digest, Sha256};
 pub use archive::{export_html, report_text};
 pub use handle::Disposition;
 pub(crate) use round::plain;
-pub use service::{ingest_maildir, poll_imap, serve};
+pub use service::{ingest_maildir, poll_imap, post_boy, serve};
 pub use verify::{verify_bundle, verify_turn};
 
 /// Errors of the post office.

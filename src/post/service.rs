@@ -97,8 +97,13 @@ pub fn poll_imap(po: &mut PostOffice, now: DateTime<Utc>) -> Result<usize, PostE
 }
 
 /// One round of the service: the spool Maildir and IMAP read, everything
-/// pending handled, turns due played, the outbox flushed.
-fn pass(po: &mut PostOffice, clock: &impl Fn() -> DateTime<Utc>) -> Result<(), PostError> {
+/// pending handled, turns due played, and the outbox flushed when no post
+/// boy sends it (`send`).
+fn pass(
+    po: &mut PostOffice,
+    clock: &impl Fn() -> DateTime<Utc>,
+    send: bool,
+) -> Result<(), PostError> {
     let inbox = po.config.spool.inbox.clone();
     ingest_maildir(po, &inbox, clock())?;
     if po.config.imap.is_some() {
@@ -108,26 +113,82 @@ fn pass(po: &mut PostOffice, clock: &impl Fn() -> DateTime<Utc>) -> Result<(), P
     }
     po.process_pending(clock())?;
     po.tick(clock())?;
-    po.send(clock())?;
+    if send {
+        po.send(clock())?;
+    }
     Ok(())
 }
 
 /// The service: each round reads the spool Maildir and IMAP (when
-/// configured), handles anything pending, plays turns that are due and
-/// flushes the outbox; then sleeps `poll_seconds`, waking early on `stop`.
+/// configured), handles anything pending and plays turns that are due;
+/// then sleeps `poll_seconds`, waking early on `stop`. The outbox is sent
+/// meanwhile by a [`post_boy`] on a thread of its own, so that a deadline's
+/// first reports go out while its last games are played, and a slow mail
+/// server holds up no game; with `once`, a single round sends it at its end.
 ///
 /// # Errors
-/// On database errors that are not of the moment (with `once`, on any).
-/// Mail server errors, and a database gone for a moment, are logged and
-/// retried next round.
+/// On database errors that are not of the moment (with `once`, on any),
+/// the post boy's among them. Mail server errors, and a database gone for
+/// a moment, are logged and retried next round.
 pub fn serve(
     po: &mut PostOffice,
     stop: &AtomicBool,
     once: bool,
-    clock: impl Fn() -> DateTime<Utc>,
+    clock: impl Fn() -> DateTime<Utc> + Sync,
+) -> Result<(), PostError> {
+    if once {
+        return rounds(po, stop, true, &clock);
+    }
+    let config = po.config.clone();
+    let (done, failed) = (AtomicBool::new(false), AtomicBool::new(false));
+    std::thread::scope(|s| {
+        let boy = std::thread::Builder::new()
+            .name("umpire-post-boy".into())
+            .spawn_scoped(s, || {
+                let sent = post_boy(config, &done, &clock);
+                failed.store(sent.is_err(), Ordering::Relaxed);
+                sent
+            })
+            .map_err(|e| PostError::Transport(format!("cannot start the post boy: {e}")))?;
+        let served = rounds(po, &Either(stop, &failed), false, &clock);
+        done.store(true, Ordering::Relaxed);
+        let sent = boy
+            .join()
+            .unwrap_or_else(|_| Err(PostError::Transport("the post boy panicked".into())));
+        served.and(sent)
+    })
+}
+
+/// Either of two flags.
+struct Either<'a>(&'a AtomicBool, &'a AtomicBool);
+
+/// A flag the service's rounds stop on.
+trait Stop {
+    fn is_set(&self) -> bool;
+}
+
+impl Stop for AtomicBool {
+    fn is_set(&self) -> bool {
+        self.load(Ordering::Relaxed)
+    }
+}
+
+impl Stop for Either<'_> {
+    fn is_set(&self) -> bool {
+        self.0.is_set() || self.1.is_set()
+    }
+}
+
+/// The service's rounds ([`serve`]) until `stop`, each sending the outbox
+/// itself when `send`.
+fn rounds(
+    po: &mut PostOffice,
+    stop: &impl Stop,
+    once: bool,
+    clock: &impl Fn() -> DateTime<Utc>,
 ) -> Result<(), PostError> {
     loop {
-        if let Err(e) = pass(po, &clock) {
+        if let Err(e) = pass(po, clock, once) {
             // The database gone for a moment (PostgreSQL restarted, the
             // network cut): nothing of the pass was acknowledged, so the
             // service connects again and goes on next round.
@@ -145,11 +206,52 @@ pub fn serve(
             return Ok(());
         }
         for _ in 0..po.config.poll_seconds.max(1) * 10 {
-            if stop.load(Ordering::Relaxed) {
+            if stop.is_set() {
                 tracing::info!("stopping cleanly");
                 return Ok(());
             }
             std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+}
+
+/// How long the post boy waits when the outbox had nothing to send.
+const POST_BOY_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Send the outbox, on a connection of its own, again and again until
+/// `done`, then once more (what the last round queued goes out before the
+/// service stops). It waits [`POST_BOY_WAIT`] only when nothing was sent,
+/// so during a deadline mail leaves as fast as the games are played, and
+/// looks at most once a second when all is quiet.
+///
+/// # Errors
+/// When the store cannot be opened, or on database errors that are not of
+/// the moment; a database gone for a moment is retried.
+pub fn post_boy(
+    config: crate::config::Config,
+    done: &AtomicBool,
+    clock: &impl Fn() -> DateTime<Utc>,
+) -> Result<(), PostError> {
+    let mut po = PostOffice::open(config)?;
+    loop {
+        let last = done.load(Ordering::Relaxed);
+        match po.send(clock()) {
+            Ok(f) if f.sent > 0 && !last => continue,
+            Ok(_) => {}
+            Err(e) if super::guard::is_transient(&e) => {
+                tracing::warn!(error = %e, "the database failed for a moment; sending again soon");
+                if let Err(e) = po.store.reconnect() {
+                    tracing::warn!(error = %e, "cannot connect to the database yet");
+                }
+            }
+            Err(e) => return Err(e),
+        }
+        if last {
+            return Ok(());
+        }
+        let waited = std::time::Instant::now();
+        while waited.elapsed() < POST_BOY_WAIT && !done.load(Ordering::Relaxed) {
+            std::thread::sleep(std::time::Duration::from_millis(50));
         }
     }
 }

@@ -427,7 +427,13 @@ pub struct Connection {
     /// `COMMIT` would roll back without a word; [`Transaction::commit`]
     /// says so instead.
     aborted: RefCell<Option<String>>,
+    /// A SQLite file's writers in this process take turns (`turns`).
+    turns: Option<std::sync::Arc<super::turns::Turns>>,
 }
+
+/// How long a writer waits for its turn before it leaves the waiting to
+/// SQLite's lock: as long as SQLite's own busy time-out.
+const TURN_PATIENCE: Duration = Duration::from_secs(60);
 
 impl fmt::Debug for Connection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -506,7 +512,9 @@ impl Connection {
     /// # Errors
     /// When it cannot be opened.
     pub fn open_sqlite(path: &std::path::Path) -> Result<Connection> {
-        Ok(Self::sqlite(rusqlite::Connection::open(path)?))
+        let mut c = Self::sqlite(rusqlite::Connection::open(path)?);
+        c.turns = Some(super::turns::Turns::of_file(path));
+        Ok(c)
     }
 
     /// A private in-memory SQLite database.
@@ -526,6 +534,7 @@ impl Connection {
             inner: RefCell::new(Inner::Sqlite(c)),
             dialect: Dialect::Sqlite,
             aborted: RefCell::new(None),
+            turns: None,
         }
     }
 
@@ -544,6 +553,7 @@ impl Connection {
             }),
             dialect: Dialect::Postgres,
             aborted: RefCell::new(None),
+            turns: None,
         })
     }
 
@@ -673,10 +683,12 @@ impl Connection {
 
     fn begin(&self, sql: &str) -> Result<Transaction<'_>> {
         self.aborted.replace(None);
+        let turn = self.turns.as_ref().and_then(|t| t.wait(TURN_PATIENCE));
         self.execute_batch(sql)?;
         Ok(Transaction {
             conn: self,
             open: Cell::new(true),
+            _turn: turn,
         })
     }
 
@@ -742,6 +754,9 @@ impl Connection {
 pub struct Transaction<'c> {
     conn: &'c Connection,
     open: Cell<bool>,
+    /// This process's turn at writing the file, given up after the
+    /// transaction ends (its fields drop after `commit` or `drop`).
+    _turn: Option<super::turns::Turn>,
 }
 
 impl Transaction<'_> {

@@ -26,6 +26,7 @@ pub mod rounds;
 mod schema;
 pub mod submissions;
 pub mod testing;
+mod turns;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use db::{params, OptionalExtension};

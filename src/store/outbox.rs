@@ -24,7 +24,6 @@ pub struct OutboxItem {
     pub message_id: String,
     pub kind: String,
     pub recipients: Vec<String>,
-    pub raw: Vec<u8>,
     pub attempts: i64,
 }
 
@@ -50,8 +49,11 @@ pub fn queue(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<bool>
     Ok(true)
 }
 
-/// A row's bytes.
-fn body(c: &Connection, id: i64) -> Result<Vec<u8>> {
+/// A row's bytes (the message as sent).
+///
+/// # Errors
+/// On database errors, or no such row.
+pub fn body(c: &Connection, id: i64) -> Result<Vec<u8>> {
     Ok(
         c.prepare_cached("SELECT raw FROM outbox_bodies WHERE outbox_id = ?1")?
             .query_row([id], |r| r.get(0))?,
@@ -74,7 +76,8 @@ fn cut_body(c: &Connection, id: i64, note: &[u8]) -> Result<()> {
 /// held loses nothing: the lease runs out and the row is sent again, with
 /// the same Message-ID. Senders on several machines sharing a PostgreSQL
 /// store pass by rows another is claiming this moment (`SKIP LOCKED`)
-/// instead of both taking them. In the order they were queued.
+/// instead of both taking them. In the order they were queued; their
+/// bytes are read apart ([`body`]), after the claim's short commit.
 ///
 /// # Errors
 /// On database errors.
@@ -99,16 +102,12 @@ pub fn claim(
             message_id: r.get(1)?,
             kind: r.get(2)?,
             recipients: recipients.split(',').map(str::to_string).collect(),
-            raw: Vec::new(),
             attempts: r.get(4)?,
         })
     })?;
     let mut items: Vec<OutboxItem> = rows.collect::<super::db::Result<_>>()?;
     // RETURNING gives no order: the oldest first, as queued.
     items.sort_by_key(|i| i.id);
-    for item in &mut items {
-        item.raw = body(c, item.id)?;
-    }
     Ok(items)
 }
 

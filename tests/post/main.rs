@@ -16,6 +16,7 @@ mod league;
 mod lifecycle;
 mod mail_corpus;
 mod office;
+mod post_boy;
 mod press;
 mod real_mail;
 mod report_html;
