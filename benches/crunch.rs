@@ -170,8 +170,10 @@ fn crunch(dir: &Path, games: usize, workers: usize, turn: usize) -> f64 {
     let t = Instant::now();
     let cpu = cpu_seconds();
     let (handled, ingest, ingest_cpu) = std::thread::scope(|s| {
-        let boy = alongside
-            .then(|| s.spawn(|| umpire::post::post_boy(config(dir), &done, &|| now).unwrap()));
+        // A post boy a worker, as each `umpire run` has its own.
+        let boys: Vec<_> = (0..if alongside { workers } else { 0 })
+            .map(|_| s.spawn(|| umpire::post::post_boy(config(dir), &done, &|| now).unwrap()))
+            .collect();
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 let config = config(dir);
@@ -191,7 +193,7 @@ fn crunch(dir: &Path, games: usize, workers: usize, turn: usize) -> f64 {
         let handled: usize = handles.into_iter().map(|h| h.join().unwrap()).sum();
         let ingest = (t.elapsed().as_secs_f64(), cpu_seconds() - cpu);
         done.store(true, Ordering::Relaxed);
-        if let Some(boy) = boy {
+        for boy in boys {
             boy.join().unwrap();
         }
         (handled, ingest.0, ingest.1)
@@ -208,7 +210,7 @@ fn crunch(dir: &Path, games: usize, workers: usize, turn: usize) -> f64 {
     println!(
         "turn {turn}: ingest and adjudication: {handled} mails, {turns} turns, {reports} reports queued, {ingest:.1} s, CPU {ingest_cpu:.1} s ({workers} worker{}{})",
         if workers == 1 { "" } else { "s" },
-        if alongside { ", the post boy sending alongside" } else { "" }
+        if alongside { ", a post boy each sending alongside" } else { "" }
     );
     if !send_after() {
         let total = t.elapsed().as_secs_f64();

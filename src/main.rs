@@ -42,7 +42,7 @@ enum Command {
     Poll,
     /// Send everything waiting in the outbox (SMTP, or the spool folder when no [smtp] is configured).
     Send,
-    /// The service: poll, ingest, check deadlines, adjudicate and send, round after round, until Ctrl-C or SIGTERM.
+    /// The service: poll, ingest, check deadlines and adjudicate, round after round, until Ctrl-C or SIGTERM, sending the outbox alongside from a thread of its own.
     Run {
         /// Play one round and stop.
         #[arg(long)]
