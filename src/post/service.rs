@@ -225,14 +225,24 @@ const POST_BOY_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 /// looks at most once a second when all is quiet.
 ///
 /// # Errors
-/// When the store cannot be opened, or on database errors that are not of
-/// the moment; a database gone for a moment is retried.
+/// When the store cannot be opened, or on database errors, that are not
+/// of the moment; a database gone for a moment is tried again.
 pub fn post_boy(
     config: crate::config::Config,
     done: &AtomicBool,
     clock: &impl Fn() -> DateTime<Utc>,
 ) -> Result<(), PostError> {
-    let mut po = PostOffice::open(config)?;
+    let mut po = loop {
+        match PostOffice::open(config.clone()) {
+            Ok(po) => break po,
+            // The database gone for a moment: tried again, as the rounds do.
+            Err(e) if super::guard::is_transient(&e) && !done.load(Ordering::Relaxed) => {
+                tracing::warn!(error = %e, "the post boy cannot reach the database yet");
+                std::thread::sleep(POST_BOY_WAIT);
+            }
+            Err(e) => return Err(e),
+        }
+    };
     loop {
         let last = done.load(Ordering::Relaxed);
         match po.send(clock()) {
