@@ -137,7 +137,7 @@ pub fn serve(
     clock: impl Fn() -> DateTime<Utc> + Sync,
 ) -> Result<(), PostError> {
     if once {
-        return rounds(po, stop, true, &clock);
+        return rounds(po, &|| stop.load(Ordering::Relaxed), true, &clock);
     }
     let config = po.config.clone();
     let (done, failed) = (AtomicBool::new(false), AtomicBool::new(false));
@@ -150,7 +150,8 @@ pub fn serve(
                 sent
             })
             .map_err(|e| PostError::Transport(format!("cannot start the post boy: {e}")))?;
-        let served = rounds(po, &Either(stop, &failed), false, &clock);
+        let stopped = || stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed);
+        let served = rounds(po, &stopped, false, &clock);
         done.store(true, Ordering::Relaxed);
         let sent = boy
             .join()
@@ -159,31 +160,11 @@ pub fn serve(
     })
 }
 
-/// Either of two flags.
-struct Either<'a>(&'a AtomicBool, &'a AtomicBool);
-
-/// A flag the service's rounds stop on.
-trait Stop {
-    fn is_set(&self) -> bool;
-}
-
-impl Stop for AtomicBool {
-    fn is_set(&self) -> bool {
-        self.load(Ordering::Relaxed)
-    }
-}
-
-impl Stop for Either<'_> {
-    fn is_set(&self) -> bool {
-        self.0.is_set() || self.1.is_set()
-    }
-}
-
-/// The service's rounds ([`serve`]) until `stop`, each sending the outbox
-/// itself when `send`.
+/// The service's rounds ([`serve`]) until `stop` says so (or the post
+/// boy failed), each sending the outbox itself when `once`.
 fn rounds(
     po: &mut PostOffice,
-    stop: &impl Stop,
+    stop: &impl Fn() -> bool,
     once: bool,
     clock: &impl Fn() -> DateTime<Utc>,
 ) -> Result<(), PostError> {
@@ -206,7 +187,7 @@ fn rounds(
             return Ok(());
         }
         for _ in 0..po.config.poll_seconds.max(1) * 10 {
-            if stop.is_set() {
+            if stop() {
                 tracing::info!("stopping cleanly");
                 return Ok(());
             }
