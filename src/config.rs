@@ -41,6 +41,10 @@ pub struct Config {
     pub spool: SpoolConfig,
     pub smtp: Option<ServerConfig>,
     pub imap: Option<ImapConfig>,
+    /// Where seeds and generated passwords come from: the system's
+    /// randomness; a fixed stream in tests whose mails are snapshots.
+    #[serde(skip)]
+    pub entropy: crate::post::entropy::Entropy,
 }
 
 /// Local folders used when no mail server is configured.
@@ -112,6 +116,7 @@ impl Default for Config {
             spool: SpoolConfig::default(),
             smtp: None,
             imap: None,
+            entropy: Default::default(),
         }
     }
 }

@@ -157,7 +157,7 @@ pub fn declare(
     }
     let starts = start_of(from, tz);
     let ends = start_of(to + Duration::days(1), tz);
-    let standby_pw = standby.map(|_| password::generate(&mut rand::rng()));
+    let standby_pw = standby.map(|_| config.entropy.password());
     absences::declare(
         tx,
         game.id(),
@@ -166,9 +166,7 @@ pub fn declare(
             side: side.side.clone(),
             starts,
             ends,
-            standby_pw: standby_pw
-                .as_ref()
-                .map(|p| password::hash(p, &mut rand::rng())),
+            standby_pw: standby_pw.as_ref().map(|p| config.entropy.hash(p)),
         },
         now,
     )?;

@@ -24,7 +24,6 @@ use crate::post::{password, plain, Disposition, PostError};
 use crate::store::campaigns::{self, CampaignRow, OrdersRow, PowerRow, TurnRow};
 use crate::store::{Connection, Store, Transaction};
 use chrono::{DateTime, Utc};
-use rand::Rng;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
@@ -112,15 +111,14 @@ pub fn create(
     if campaigns::exists(tx, &c.id)? {
         return Err(PostError::GameExists(c.id));
     }
-    let mut rng = rand::rng();
-    let seed: [u8; 32] = rng.random();
+    let seed = config.entropy.seed();
     let row = CampaignRow {
         id: c.id.clone(),
         title: c.title.clone(),
         state: serde_json::to_string(&c).map_err(corrupt)?,
         seed: hex::encode(seed),
         secretary_address: file.secretary.address.to_ascii_lowercase(),
-        secretary_pw: password::hash(&file.secretary.password, &mut rng),
+        secretary_pw: config.entropy.hash(&file.secretary.password),
         status: "active".into(),
     };
     campaigns::insert(tx, &row, now)?;
@@ -131,7 +129,7 @@ pub fn create(
         let player = PowerRow {
             power: p.id.clone(),
             address: p.address.to_ascii_lowercase(),
-            password: password::hash(&p.password, &mut rng),
+            password: config.entropy.hash(&p.password),
         };
         campaigns::insert_power(tx, &c.id, &player)?;
         let intro = format!(
@@ -995,14 +993,13 @@ fn replace(
             "{text}: NOT DONE: {power} is played from {address} already; nothing changed"
         ));
     }
-    let mut rng = rand::rng();
-    let pw = password::generate(&mut rng);
+    let pw = desk.config.entropy.password();
     campaigns::set_player(
         desk.tx,
         &c.id,
         &power,
         &address,
-        &password::hash(&pw, &mut rng),
+        &desk.config.entropy.hash(&pw),
     )?;
     desk.reply(
         Some(&c.id),

@@ -199,13 +199,8 @@ impl Ctx<'_, '_> {
     /// store only its hash.
     fn credentials(&self, game: &Game, player: &SideRow, why: &str) -> Result<(), PostError> {
         let (side, address) = (player.side.as_str(), player.address.as_str());
-        let pw = password::generate(&mut rand::rng());
-        game_rows::set_password(
-            self.tx,
-            game.id(),
-            side,
-            &password::hash(&pw, &mut rand::rng()),
-        )?;
+        let pw = self.config.entropy.password();
+        game_rows::set_password(self.tx, game.id(), side, &self.config.entropy.hash(&pw))?;
         let round = game.round()?;
         let text = format!(
             "{why}\n\nGame: {} ({})\nYou command: {side}\nYour password: {pw}\nOrders go to: {}\nOrders for {} are due by {}.\n\n\
@@ -825,7 +820,7 @@ fn player(
                         tx,
                         game.id(),
                         &side.side,
-                        &password::hash(new, &mut rand::rng()),
+                        &ctx.config.entropy.hash(new),
                     )?;
                     audit(
                         tx,
@@ -1286,12 +1281,7 @@ fn check_password(
     }
     if password::verify(given, &side.password) {
         if password::needs_upgrade(&side.password) {
-            game_rows::set_password(
-                tx,
-                game.id(),
-                &side.side,
-                &password::hash(given, &mut rand::rng()),
-            )?;
+            game_rows::set_password(tx, game.id(), &side.side, &ctx.config.entropy.hash(given))?;
         }
         return Ok(None);
     }

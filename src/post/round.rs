@@ -7,7 +7,7 @@ use super::ahead::{Ahead, Inputs};
 use super::game::Game;
 use super::gamefile::GameFile;
 use super::outbox::{self, Kind};
-use super::{audit, password, templates, PostError};
+use super::{audit, templates, PostError};
 use crate::config::Config;
 use crate::dice::{ModeratorDice, SeededDice};
 use crate::games::{self, GameResult, Json, RoundInput, Setup, GAME_MASTER};
@@ -17,13 +17,12 @@ use crate::report::{capitalize_first, picture, RoundReport, Section};
 use crate::store::games::{GameRow, SideRow};
 use crate::store::{rounds, submissions, Transaction};
 use chrono::{DateTime, Duration, Utc};
-use rand::Rng;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// A fresh secret seed for a round's dice, and its published hash.
-fn new_seed() -> (String, String) {
-    let seed: [u8; 32] = rand::rng().random();
+fn new_seed(config: &Config) -> (String, String) {
+    let seed = config.entropy.seed();
     let hex_seed = hex::encode(seed);
     let hash = crate::dice::seed_hash(&hex_seed);
     (hex_seed, hash)
@@ -103,7 +102,7 @@ pub(crate) fn create_game_of(
     }
     let ruleset = games::named(&file.ruleset)?;
     let (armies, pack) = file.read_armies_and_pack()?;
-    let (seed, seed_hash) = new_seed();
+    let (seed, seed_hash) = new_seed(config);
     let new = ruleset
         .new_game(&Setup {
             scenario_path: &file.scenario,
@@ -130,12 +129,11 @@ pub(crate) fn create_game_of(
             });
         }
     }
-    let mut rng = rand::rng();
     let mod_pw = file
         .moderator
         .password
         .clone()
-        .unwrap_or_else(|| password::generate(&mut rng));
+        .unwrap_or_else(|| config.entropy.password());
     let state = to_json(&new.state)?;
     let first = ruleset.round(&new.state)?;
     let row = GameRow {
@@ -149,7 +147,7 @@ pub(crate) fn create_game_of(
         status: "active".into(),
         hold: file.hold,
         moderator_address: file.moderator.address.to_ascii_lowercase(),
-        moderator_pw: password::hash(&mod_pw, &mut rng),
+        moderator_pw: config.entropy.hash(&mod_pw),
         deadline: first_deadline,
         turn_hours: file.turn_hours,
         timezone: file.timezone.clone(),
@@ -166,11 +164,11 @@ pub(crate) fn create_game_of(
         let pw = s
             .password
             .clone()
-            .unwrap_or_else(|| password::generate(&mut rng));
+            .unwrap_or_else(|| config.entropy.password());
         let side = SideRow {
             side: s.id.clone(),
             address: s.address.to_ascii_lowercase(),
-            password: password::hash(&pw, &mut rng),
+            password: config.entropy.hash(&pw),
             timezone: s.timezone.clone(),
         };
         crate::store::games::insert_side(tx, &file.id, &side)?;
@@ -722,9 +720,9 @@ fn play(
     let (next_seed, next_hash) = match correction {
         Some(c) => {
             extra.insert("readjudicated".into(), c.note);
-            c.next_seed.unwrap_or_else(new_seed)
+            c.next_seed.unwrap_or_else(|| new_seed(config))
         }
-        None => new_seed(),
+        None => new_seed(config),
     };
     let mut dice = resolved.dice;
     for line in dice.iter_mut() {
@@ -897,7 +895,7 @@ pub fn replay_rejected(
     game.row.round = round;
     game.row.status = "active".into();
     game.row.deadline -= Duration::hours(i64::from(game.row.turn_hours));
-    let (seed, hash) = new_seed();
+    let (seed, hash) = new_seed(config);
     rounds::unplay(tx, game.id(), round, &seed, &hash)?;
     game.save(tx)?;
     play(tx, config, game, now, None, None)?;

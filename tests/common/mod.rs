@@ -289,3 +289,51 @@ pub fn spool_game(dir: &Path) {
         .unwrap()
         .success());
 }
+
+/// The outbox's rows after the first `from`, as a reader receives them:
+/// for each mail its kind, recipients, subject, whether it answers a mail,
+/// the text part, and a digest of its HTML part and of each attachment (so
+/// a snapshot of them holds every byte a user sees). Message-IDs, which
+/// carry the store's random installation key, are left out.
+pub fn letters(po: &PostOffice, from: usize) -> String {
+    use mail_parser::MimeHeaders;
+    use sha2::Digest;
+    let short = |b: &[u8]| hex::encode(&sha2::Sha256::digest(b)[..6]);
+    let mut out = String::new();
+    for (i, (kind, to, raw)) in outbox(po).into_iter().enumerate().skip(from) {
+        let m = mail_parser::MessageParser::default()
+            .parse(raw.as_bytes())
+            .unwrap();
+        out.push_str(&format!(
+            "══ {} · {kind} → {to}\nSubject: {}\n",
+            i + 1,
+            m.subject().unwrap_or("")
+        ));
+        if m.in_reply_to().as_text().is_some() {
+            out.push_str("In reply to the mail it answers\n");
+        }
+        if let Some(html) = m.html_part(0).filter(|p| p.is_text_html()) {
+            out.push_str(&format!("HTML part: {}\n", short(html.contents())));
+        }
+        for a in m.attachments() {
+            out.push_str(&format!(
+                "Attached: {} ({} bytes, {})\n",
+                a.attachment_name().unwrap_or("(no name)"),
+                a.contents().len(),
+                short(a.contents())
+            ));
+        }
+        out.push('\n');
+        out.push_str(&body_text(&raw));
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// How many mails the outbox holds now (where [`letters`] starts next).
+pub fn sent_so_far(po: &PostOffice) -> usize {
+    outbox(po).len()
+}

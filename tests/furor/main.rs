@@ -8,6 +8,7 @@ mod crash;
 mod demo;
 mod guide;
 mod invariants;
+mod mails;
 mod orders;
 mod post;
 mod reports;

@@ -15,6 +15,7 @@ mod ingest_concurrent;
 mod league;
 mod lifecycle;
 mod mail_corpus;
+mod mails;
 mod office;
 mod post_boy;
 mod press;

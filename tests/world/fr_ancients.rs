@@ -181,13 +181,21 @@ proptest! {
 
 use crate::common;
 
-const SEMPRONIUS: &str = "sempronius@rome.example";
-const HANNIBAL: &str = "hannibal@carthage.example";
-const GM: &str = "gamemaster@club.example";
+pub(crate) const SEMPRONIUS: &str = "sempronius@rome.example";
+pub(crate) const HANNIBAL: &str = "hannibal@carthage.example";
+pub(crate) const GM: &str = "gamemaster@club.example";
 
 /// A post office in `dir` with the Trebia (no pack: the moderator is the
 /// game master) created from the shipped scenario and army files.
 fn trebia_office(dir: &std::path::Path) -> umpire::post::PostOffice {
+    trebia_office_with(dir, common::config(dir))
+}
+
+/// [`trebia_office`] under this configuration.
+pub(crate) fn trebia_office_with(
+    dir: &std::path::Path,
+    config: umpire::config::Config,
+) -> umpire::post::PostOffice {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/fr-ancients");
     let text = format!(
         "ruleset = \"fr-ancients\"\nid = \"trebia\"\ntitle = \"The Trebia\"\nscenario = \"{root}/scenarios/trebia.toml\"\n\
@@ -198,7 +206,7 @@ fn trebia_office(dir: &std::path::Path) -> umpire::post::PostOffice {
     );
     let path = dir.join("trebia.toml");
     std::fs::write(&path, text).unwrap();
-    let mut po = umpire::post::PostOffice::open(common::config(dir)).unwrap();
+    let mut po = umpire::post::PostOffice::open(config).unwrap();
     po.create_game(
         &umpire::post::gamefile::GameFile::load(&path).unwrap(),
         common::t0(),
@@ -223,7 +231,9 @@ fn send(po: &mut umpire::post::PostOffice, from: &str, id: &str, body: &str) {
 }
 
 /// The round the game waits for: (number, whether the game master writes it).
-fn waiting(po: &mut umpire::post::PostOffice) -> (u32, Option<String>, serde_json::Value) {
+pub(crate) fn waiting(
+    po: &mut umpire::post::PostOffice,
+) -> (u32, Option<String>, serde_json::Value) {
     let (name, state) = po.state_of("trebia").unwrap();
     let r = umpire::games::named(name).unwrap().round(&state).unwrap();
     (r.number, r.game_master, state)

@@ -11,5 +11,6 @@ mod campaign_by_mail;
 mod campaign_desk;
 mod campaign_map;
 mod fr_ancients;
+mod mails;
 mod sim;
 mod sim_generals;

@@ -1,0 +1,143 @@
+//! Every kind of mail the players, game master and campaign secretary of
+//! FR! Ancients and the Hyborean campaign receive, as reviewed snapshots
+//! (issue 40). The post office's chance is fixed, so every seed, password
+//! and roll is the same each run; review a change with `cargo insta review`.
+
+use super::border::{self, AQUILONIA, NEMEDIA, OPHIR, SECRETARY};
+use super::campaign::Club;
+use super::fr_ancients::{trebia_office_with, waiting, GM, HANNIBAL, SEMPRONIUS};
+use crate::common::*;
+use chrono::Duration;
+use umpire::games::hyborian::campaign::game::CampaignFile;
+use umpire::post::entropy::Entropy;
+use umpire::post::PostOffice;
+
+fn send(po: &mut PostOffice, from: &str, id: &str, body: &str) {
+    po.accept(&mail(from, id, body), "test", t0()).unwrap();
+}
+
+#[test]
+fn the_trebia_as_its_players_and_game_master_read_it() {
+    use umpire::games::fr_ancients::ruleset::{demo_orders, stand_in_answer};
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = config(dir.path());
+    c.entropy = Entropy::fixed(42);
+    let mut po = trebia_office_with(dir.path(), c);
+    send(&mut po, HANNIBAL, "c1@c", "GAME trebia SIDE carthage PASSWORD carth2 TURN 1\nCarthaginian Noble Cavalry: counter-charge\nNumidian Cavalry: charge the moon\nEND\n");
+    let (_, _, state) = waiting(&mut po);
+    let (_, orders) = demo_orders(&state).unwrap();
+    send(
+        &mut po,
+        SEMPRONIUS,
+        "r1@r",
+        &format!("GAME trebia SIDE rome PASSWORD rome1 TURN 1\n{orders}END\n"),
+    );
+    send(
+        &mut po,
+        SEMPRONIUS,
+        "r2@r",
+        "GAME trebia SIDE rome PASSWORD rome1 TURN 2\n1: pass\nEND\n",
+    );
+    send(
+        &mut po,
+        GM,
+        "g1@g",
+        "MODERATOR trebia PASSWORD gmpw TURN 2\n1: pas\nEND\n",
+    );
+    for i in 0..30 {
+        let (number, gm, state) = waiting(&mut po);
+        if gm.is_none() {
+            break;
+        }
+        assert!(i < 29, "the phase never completes");
+        let answer = stand_in_answer(&state).unwrap();
+        send(
+            &mut po,
+            GM,
+            &format!("g{number}@g"),
+            &format!("MODERATOR trebia PASSWORD gmpw TURN {number}\n{answer}END\n"),
+        );
+    }
+    insta::assert_snapshot!(letters(&po, 0));
+}
+
+/// The border campaign with its chance fixed.
+fn campaign(dir: &std::path::Path, settings: &str) -> Club {
+    let mut c = config(dir);
+    c.entropy = Entropy::fixed(43);
+    let mut po = PostOffice::open(c).unwrap();
+    let file = border::setup("border", "The Border", settings);
+    po.create_campaign(&CampaignFile::load(&file).unwrap(), t0())
+        .unwrap();
+    Club { po, n: 0 }
+}
+
+fn secretary(club: &mut Club, lines: &str) {
+    club.send(
+        SECRETARY,
+        &format!("CAMPAIGN border SECRETARY PASSWORD scroll\n{lines}\nEND\n"),
+    );
+}
+
+#[test]
+fn a_campaign_week_as_its_powers_and_secretary_read_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut club = campaign(dir.path(), "");
+    club.send(AQUILONIA, "CAMPAIGN border POWER aquilonia PASSWORD lion\narmy aquilonia-1 move to Nemedian Marches\narmy aquilonia-9 halt\nraise 12 Bossonian Archres\nEND\n");
+    club.send(
+        OPHIR,
+        "CAMPAIGN border POWER ophir PASSWORD wrong\narmy ophir-1 garrison\nEND\n",
+    );
+    club.send(
+        OPHIR,
+        "CAMPAIGN border POWER ophir PASSWORD disc\nSTATUS\narmy ophir-1 garrison\nEND\n",
+    );
+    secretary(&mut club, "status\nextend 0\nextend 24 hours\nmove ophir-1 to Shamr\nedit ophir-9 losses 10\nmake it rain");
+    club.po.tick(t0() + Duration::hours(150)).unwrap();
+    club.send(
+        NEMEDIA,
+        "CAMPAIGN border POWER nemedia PASSWORD dragon\n\nEND\n",
+    );
+    secretary(
+        &mut club,
+        "replace nemedia numedides@belverus.example\nrerun",
+    );
+    insta::assert_snapshot!(letters(&club.po, 0));
+}
+
+#[test]
+fn a_campaign_battle_by_mail_as_its_players_read_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut club = campaign(
+        dir.path(),
+        "battles = \"mail\"\nbattle_turn_hours = 24\nweek_hours = 0",
+    );
+    club.send(AQUILONIA, "CAMPAIGN border POWER aquilonia PASSWORD lion\narmy aquilonia-1 move to Nemedian Marches\nEND\n");
+    club.send(
+        NEMEDIA,
+        "CAMPAIGN border POWER nemedia PASSWORD dragon\n\nEND\n",
+    );
+    club.send(
+        OPHIR,
+        "CAMPAIGN border POWER ophir PASSWORD disc\narmy ophir-1 garrison\nEND\n",
+    );
+    let told = border::mails(&club.po)
+        .into_iter()
+        .find(|(_, to, subject, _)| {
+            to.contains(SECRETARY) && subject == "[border-b1] You moderate this game"
+        })
+        .expect("the secretary is told the moderator's password")
+        .3;
+    let pw = told
+        .split("Your moderator password: ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap()
+        .to_string();
+    club.send(
+        SECRETARY,
+        &format!("MODERATOR border-b1 PASSWORD {pw}\nEND GAME\n"),
+    );
+    secretary(&mut club, "resolve");
+    insta::assert_snapshot!(letters(&club.po, 0));
+}
