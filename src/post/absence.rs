@@ -21,6 +21,7 @@ use crate::config::Config;
 use crate::envelope::Absent;
 use crate::games::Round;
 use crate::store::absences::{self, Absence};
+use crate::store::games::GameStatus;
 use crate::store::games::SideRow;
 use crate::store::Transaction;
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
@@ -146,7 +147,7 @@ pub fn declare(
         Absent::Between { from, to } => (from, to),
     };
     let today = now.with_timezone(&tz).date_naive();
-    if game.row.status == "ended" {
+    if game.row.status == GameStatus::Ended {
         return Ok(format!(
             "ABSENT: game {} has ended; nothing changed.",
             game.id()

@@ -21,6 +21,7 @@ use super::round::{self, Picture};
 use super::PostError;
 use crate::games::{self, Json};
 use crate::report::RoundReport;
+use crate::store::games::GameStatus;
 use crate::store::Transaction;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::mpsc;
@@ -196,7 +197,7 @@ fn read(tx: &Transaction<'_>, id: &str) -> Result<Option<Job>, PostError> {
     let Some(game) = Game::load(tx, id)? else {
         return Ok(None);
     };
-    if game.row.status != "active" || game.row.failure.is_some() {
+    if game.row.status != GameStatus::Active || game.row.failure.is_some() {
         return Ok(None);
     }
     let round = game.round()?;

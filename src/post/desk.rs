@@ -5,6 +5,7 @@
 use super::game::Game;
 use super::handle::status_text;
 use super::{PostError, PostOffice};
+use crate::store::games::GameStatus;
 use crate::store::{self, rounds};
 use std::fmt::Write as _;
 
@@ -30,7 +31,7 @@ pub fn games(po: &mut PostOffice) -> Result<String, PostError> {
                 "{id:<16} {:<15} {:<8} {}",
                 g.row.ruleset, g.row.status, g.row.title
             );
-            if g.row.status != "ended" {
+            if g.row.status != GameStatus::Ended {
                 let _ = write!(
                     line,
                     " — {}, due {}, {ready} of {sides} sides ready",

@@ -17,6 +17,7 @@ use crate::games::{Json, GAME_MASTER};
 use crate::mail::compose::{Attachment, AutoSubmitted, Outgoing};
 use crate::mail::mask::mask_message;
 use crate::mail::read::Incoming;
+use crate::store::games::GameStatus;
 use crate::store::games::SideRow;
 use crate::store::{
     deferred, games as game_rows, messages as message_rows, outbox as outbox_rows, rounds,
@@ -899,7 +900,7 @@ fn player(
             answered.join(",")
         }));
     }
-    if game.row.status != "active" {
+    if game.row.status != GameStatus::Active {
         return ctx.refuse(
             Some(game.id()),
             vec![ctx.from.clone()],
@@ -1507,7 +1508,7 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                 | Command::Dice { .. }
                 | Command::Replace { .. }
         );
-        if changes_play && game.row.status == "ended" {
+        if changes_play && game.row.status == GameStatus::Ended {
             done.push((
                 c.span.start,
                 format!(
@@ -1584,7 +1585,7 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                     Some(false) => {
                         // Players get a whole turn's time from the release.
                         let fresh = ctx.now + Duration::hours(i64::from(game.row.turn_hours));
-                        if game.row.status == "active" && game.row.deadline < fresh {
+                        if game.row.status == GameStatus::Active && game.row.deadline < fresh {
                             game.row.deadline = fresh;
                         }
                         release_report(tx, ctx.config, &game, t, ctx.now, None)?;
@@ -1685,17 +1686,17 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                 "TIMEZONE is for players; the moderator reads the game's time ({})",
                 game.tz.name()
             ),
-            Command::Pause if game.row.status == "paused" => "the game is already paused".into(),
+            Command::Pause if game.row.status == GameStatus::Paused => "the game is already paused".into(),
             Command::Pause => {
-                game.row.status = "paused".into();
+                game.row.status = GameStatus::Paused;
                 announced.push(Change::Paused);
                 "game paused".into()
             }
-            Command::Resume if game.row.status != "paused" => {
+            Command::Resume if game.row.status != GameStatus::Paused => {
                 "the game is not paused; nothing changed".into()
             }
             Command::Resume => {
-                game.row.status = "active".into();
+                game.row.status = GameStatus::Active;
                 announced.push(Change::Resumed {
                     label: game.round()?.label,
                     at: game.row.deadline,
@@ -1703,7 +1704,7 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
                 "game resumed".into()
             }
             Command::EndGame => {
-                game.row.status = "ended".into();
+                game.row.status = GameStatus::Ended;
                 // Mail held for a later round is read, and refused, now.
                 deferred::release(tx, game.id(), u32::MAX, ctx.now)?;
                 // A campaign's battle by mail: its result goes back (CA-18).
@@ -1809,7 +1810,7 @@ fn moderate(ctx: &Ctx<'_, '_>, env: &Envelope, m: &Header) -> Result<Disposition
     // In a round the game master answers, the moderator's lines that are
     // no command are his answer.
     let round = game.round()?;
-    if round.game_master.is_some() && game.row.status == "active" {
+    if round.game_master.is_some() && game.row.status == GameStatus::Active {
         if let Some(at) = stray.first().map(|d| d.span.start) {
             let (line, taken) = game_master_answer(ctx, &game, env, m, &round)?;
             stray.clear();
@@ -1973,7 +1974,7 @@ fn orders_for(
             names.join(", ")
         )));
     };
-    if game.row.status != "active" {
+    if game.row.status != GameStatus::Active {
         return Ok(Err(format!(
             "game {} is {}; it takes no orders now; nothing entered",
             game.id(),

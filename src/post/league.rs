@@ -33,6 +33,7 @@ use crate::league::pairing::{self, Seat};
 use crate::league::standings::{standings, Entry, Table};
 use crate::league::{MailStandings, Score, Settings, System};
 use crate::report::{esc, RoundReport};
+use crate::store::games::GameStatus;
 use crate::store::leagues::{self as rows, BoardRow, LeagueRow, MemberRow};
 use crate::store::{rounds, Transaction};
 use chrono::{DateTime, Duration, DurationRound, Utc};
@@ -832,7 +833,7 @@ pub fn enter_result(
             )));
         };
         let g = Game::load(tx, game)?.ok_or_else(|| PostError::NoGame(game.to_string()))?;
-        if g.row.status != "ended" {
+        if g.row.status != GameStatus::Ended {
             return Err(PostError::League(format!(
                 "game {} is still in play ({}): it is scored when it ends; to end it now, mail the moderator's END GAME, then enter the result",
                 g.id(),

@@ -14,6 +14,7 @@ use crate::games::{self, GameResult, Json, RoundInput, Setup, GAME_MASTER};
 use crate::mail::compose::{Attachment, AutoSubmitted, Outgoing};
 use crate::mail::quote::umpire_mark_line;
 use crate::report::{capitalize_first, picture, RoundReport, Section};
+use crate::store::games::GameStatus;
 use crate::store::games::{GameRow, SideRow};
 use crate::store::{rounds, submissions, Transaction};
 use chrono::{DateTime, Duration, Utc};
@@ -144,7 +145,7 @@ pub(crate) fn create_game_of(
         options: to_json(&new.options)?,
         state,
         round: first.number,
-        status: "active".into(),
+        status: GameStatus::Active,
         hold: file.hold,
         moderator_address: file.moderator.address.to_ascii_lowercase(),
         moderator_pw: config.entropy.hash(&mod_pw),
@@ -289,7 +290,7 @@ pub fn tick_game_with(
     let Some(game) = Game::load(tx, id)? else {
         return Err(PostError::NoGame(id.to_string()));
     };
-    if game.row.status != "active" || game.row.failure.is_some() {
+    if game.row.status != GameStatus::Active || game.row.failure.is_some() {
         return Ok(0);
     }
     // A held report holds the game: nothing of the next round is played.
@@ -688,7 +689,7 @@ fn play(
     game.row.state = to_json(&resolved.state)?;
     game.row.deadline += Duration::hours(i64::from(game.row.turn_hours));
     if resolved.ended {
-        game.row.status = "ended".into();
+        game.row.status = GameStatus::Ended;
     }
     let next = game.round()?;
     game.row.round = next.number;
@@ -893,7 +894,7 @@ pub fn replay_rejected(
     };
     game.row.state = stored.played.state_before.clone();
     game.row.round = round;
-    game.row.status = "active".into();
+    game.row.status = GameStatus::Active;
     game.row.deadline -= Duration::hours(i64::from(game.row.turn_hours));
     let (seed, hash) = new_seed(config);
     rounds::unplay(tx, game.id(), round, &seed, &hash)?;
@@ -964,8 +965,8 @@ pub fn readjudicate(
     let next_seed = rounds::seed(tx, game.id(), last + 1)?;
     game.row.state = stored.played.state_before.clone();
     game.row.round = last;
-    if game.row.status == "ended" {
-        game.row.status = "active".into();
+    if game.row.status == GameStatus::Ended {
+        game.row.status = GameStatus::Active;
     }
     // The next round keeps the deadline it was given.
     game.row.deadline -= Duration::hours(i64::from(game.row.turn_hours));

@@ -19,7 +19,7 @@ pub struct GameRow {
     pub state: String,
     /// The round the game is taking orders for.
     pub round: u32,
-    pub status: String,
+    pub status: GameStatus,
     pub hold: bool,
     pub moderator_address: String,
     pub moderator_pw: String,
@@ -32,6 +32,44 @@ pub struct GameRow {
     /// Why the game's last round could not be played, until the moderator
     /// retries it (read only: see [`set_failure`]).
     pub failure: Option<String>,
+}
+
+/// Where a game stands: taking orders, paused by its moderator, or over.
+/// Stored as its word (`active`, `paused`, `ended`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameStatus {
+    Active,
+    Paused,
+    Ended,
+}
+
+impl GameStatus {
+    /// The word stored and shown to players.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Active => "active",
+            GameStatus::Paused => "paused",
+            GameStatus::Ended => "ended",
+        }
+    }
+
+    /// The status a stored word names.
+    ///
+    /// # Errors
+    /// A word that is none of the three (a damaged row).
+    pub fn parse(word: &str) -> Result<Self> {
+        [GameStatus::Active, GameStatus::Paused, GameStatus::Ended]
+            .into_iter()
+            .find(|s| s.as_str() == word)
+            .ok_or_else(|| StoreError::Corrupt(format!("game status '{word}'")))
+    }
+}
+
+impl std::fmt::Display for GameStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// One side of a game and its player.
@@ -56,7 +94,7 @@ const COLUMNS: &str =
 pub fn insert(c: &Connection, g: &GameRow, now: DateTime<Utc>) -> Result<()> {
     c.prepare_cached(&format!("INSERT INTO games ({COLUMNS}, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"))?
         .execute(params![
-            g.id, g.ruleset, g.title, g.setup, g.options, g.state, g.round, g.status, g.hold, g.moderator_address,
+            g.id, g.ruleset, g.title, g.setup, g.options, g.state, g.round, g.status.as_str(), g.hold, g.moderator_address,
             g.moderator_pw, ts(g.deadline), g.turn_hours, g.timezone, g.grace_minutes, g.reminder_hours, g.max_turns,
             ts(now)
         ])?;
@@ -82,7 +120,7 @@ pub fn load(c: &Connection, id: &str) -> Result<Option<GameRow>> {
                     options: r.get(4)?,
                     state: r.get(5)?,
                     round: r.get(6)?,
-                    status: r.get(7)?,
+                    status: GameStatus::Active,
                     hold: r.get(8)?,
                     moderator_address: r.get(9)?,
                     moderator_pw: r.get(10)?,
@@ -95,11 +133,13 @@ pub fn load(c: &Connection, id: &str) -> Result<Option<GameRow>> {
                     failure: r.get(17)?,
                 },
                 r.get::<_, String>(11)?,
+                r.get::<_, String>(7)?,
             ))
         })
         .optional()?;
-    row.map(|(mut g, deadline)| {
+    row.map(|(mut g, deadline, status)| {
         g.deadline = parse_ts(&deadline)?;
+        g.status = GameStatus::parse(&status)?;
         Ok(g)
     })
     .transpose()
@@ -112,7 +152,7 @@ pub fn load(c: &Connection, id: &str) -> Result<Option<GameRow>> {
 pub fn save(c: &Connection, g: &GameRow) -> Result<()> {
     let n = c
         .prepare_cached("UPDATE games SET state = ?2, round = ?3, status = ?4, deadline = ?5, hold = ?6 WHERE id = ?1")?
-        .execute(params![g.id, g.state, g.round, g.status, ts(g.deadline), g.hold])?;
+        .execute(params![g.id, g.state, g.round, g.status.as_str(), ts(g.deadline), g.hold])?;
     if n == 1 {
         Ok(())
     } else {
