@@ -44,7 +44,7 @@ pub struct Config {
     /// Where seeds and generated passwords come from: the system's
     /// randomness; a fixed stream in tests whose mails are snapshots.
     #[serde(skip)]
-    pub entropy: crate::post::entropy::Entropy,
+    pub entropy: crate::entropy::Entropy,
 }
 
 /// Local folders used when no mail server is configured.

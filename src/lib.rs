@@ -7,6 +7,7 @@ pub mod config;
 pub mod demo;
 pub mod diagnostic;
 pub mod dice;
+pub mod entropy;
 pub mod envelope;
 pub mod games;
 pub mod geometry;
@@ -32,6 +33,7 @@ mod layers {
             "names",
             "pleasantry",
             "dice",
+            "entropy",
             "envelope",
             "geometry",
             "sim",

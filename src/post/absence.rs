@@ -158,7 +158,7 @@ pub fn declare(
     }
     let starts = start_of(from, tz);
     let ends = start_of(to + Duration::days(1), tz);
-    let standby_pw = standby.map(|_| config.entropy.password());
+    let standby_pw = standby.map(|_| password::fresh(&config.entropy));
     absences::declare(
         tx,
         game.id(),
@@ -167,7 +167,9 @@ pub fn declare(
             side: side.side.clone(),
             starts,
             ends,
-            standby_pw: standby_pw.as_ref().map(|p| config.entropy.hash(p)),
+            standby_pw: standby_pw
+                .as_ref()
+                .map(|p| password::hash_from(&config.entropy, p)),
         },
         now,
     )?;

@@ -118,7 +118,7 @@ pub fn create(
         state: serde_json::to_string(&c).map_err(corrupt)?,
         seed: hex::encode(seed),
         secretary_address: file.secretary.address.to_ascii_lowercase(),
-        secretary_pw: config.entropy.hash(&file.secretary.password),
+        secretary_pw: password::hash_from(&config.entropy, &file.secretary.password),
         status: "active".into(),
     };
     campaigns::insert(tx, &row, now)?;
@@ -129,7 +129,7 @@ pub fn create(
         let player = PowerRow {
             power: p.id.clone(),
             address: p.address.to_ascii_lowercase(),
-            password: config.entropy.hash(&p.password),
+            password: password::hash_from(&config.entropy, &p.password),
         };
         campaigns::insert_power(tx, &c.id, &player)?;
         let intro = format!(
@@ -993,13 +993,13 @@ fn replace(
             "{text}: NOT DONE: {power} is played from {address} already; nothing changed"
         ));
     }
-    let pw = desk.config.entropy.password();
+    let pw = password::fresh(&desk.config.entropy);
     campaigns::set_player(
         desk.tx,
         &c.id,
         &power,
         &address,
-        &desk.config.entropy.hash(&pw),
+        &password::hash_from(&desk.config.entropy, &pw),
     )?;
     desk.reply(
         Some(&c.id),

@@ -20,7 +20,6 @@ pub mod campaign;
 mod campaign_games;
 pub mod desk;
 mod dkim;
-pub mod entropy;
 mod game;
 pub mod gamefile;
 mod guard;

@@ -3,6 +3,7 @@
 //! constant time by the argon2 crate. Hashes made by earlier versions
 //! (PBKDF2-SHA256) still verify, and [`needs_upgrade`] says to rehash them.
 
+use crate::entropy::Entropy;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use pbkdf2::pbkdf2_hmac;
@@ -41,6 +42,16 @@ pub fn hash(password: &str, rng: &mut impl Rng) -> String {
             "!".into()
         }
     }
+}
+
+/// A fresh password drawn from `entropy` (the system's, or a test's fixed stream).
+pub fn fresh(entropy: &Entropy) -> String {
+    entropy.with(|mut r| generate(&mut r))
+}
+
+/// `password`'s hash, with a fresh salt drawn from `entropy`.
+pub fn hash_from(entropy: &Entropy, password: &str) -> String {
+    entropy.with(|mut r| hash(password, &mut r))
 }
 
 /// Passwords are compared as typed, less surrounding space and quotes that

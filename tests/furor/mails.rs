@@ -6,7 +6,7 @@
 
 use crate::common::*;
 use chrono::Duration;
-use umpire::post::entropy::Entropy;
+use umpire::entropy::Entropy;
 use umpire::post::{gamefile::GameFile, PostOffice};
 
 const F: &str = "GAME soissons SIDE franks PASSWORD clovis1\n";

@@ -7,7 +7,7 @@
 
 use crate::common::*;
 use chrono::Duration;
-use umpire::post::entropy::Entropy;
+use umpire::entropy::Entropy;
 use umpire::post::{gamefile::GameFile, PostOffice};
 
 const AMALRIC: &str = "amalric@nemedia.example";

@@ -8,8 +8,8 @@ use super::campaign::Club;
 use super::fr_ancients::{trebia_office_with, waiting, GM, HANNIBAL, SEMPRONIUS};
 use crate::common::*;
 use chrono::Duration;
+use umpire::entropy::Entropy;
 use umpire::games::hyborian::campaign::game::CampaignFile;
-use umpire::post::entropy::Entropy;
 use umpire::post::PostOffice;
 
 fn send(po: &mut PostOffice, from: &str, id: &str, body: &str) {

@@ -9,7 +9,7 @@ use super::Ctx;
 use crate::envelope::Press;
 use crate::post::press::{self, Writer};
 use crate::post::round::{readjudicate, release_report, replay_rejected};
-use crate::post::{audit, campaign_games, game::Game, PostError};
+use crate::post::{audit, campaign_games, game::Game, password, PostError};
 use crate::store::games::{self as game_rows, GameStatus, SideRow};
 use crate::store::{deferred, rounds, Transaction};
 use chrono::{DateTime, Utc};
@@ -161,7 +161,12 @@ pub(super) fn apply(
             desk.rules.save(tx, game.id())?;
         }
         Effect::SetPassword { side, password } => {
-            game_rows::set_password(tx, game.id(), &side, &ctx.config.entropy.hash(&password))?;
+            game_rows::set_password(
+                tx,
+                game.id(),
+                &side,
+                &password::hash_from(&ctx.config.entropy, &password),
+            )?;
             let what = format!("side {side} changed its password");
             audit(tx, ctx.now, Some(game.id()), &what)?;
         }

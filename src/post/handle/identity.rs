@@ -48,7 +48,12 @@ pub(super) fn check_password(
     }
     if password::verify(given, &side.password) {
         if password::needs_upgrade(&side.password) {
-            game_rows::set_password(tx, game.id(), &side.side, &ctx.config.entropy.hash(given))?;
+            game_rows::set_password(
+                tx,
+                game.id(),
+                &side.side,
+                &password::hash_from(&ctx.config.entropy, given),
+            )?;
         }
         return Ok(None);
     }

@@ -19,7 +19,7 @@ pub(crate) use help::status_text;
 use super::game::{games_of, Game};
 use super::outbox::{self, Kind};
 use super::round::plain;
-use super::{audit, templates, PostError};
+use super::{audit, password, templates, PostError};
 use crate::config::Config;
 use crate::envelope::{self, Command, Envelope, Role};
 use crate::mail::compose::{AutoSubmitted, Outgoing};
@@ -199,8 +199,13 @@ impl Ctx<'_, '_> {
     /// store only its hash.
     fn credentials(&self, game: &Game, player: &SideRow, why: &str) -> Result<(), PostError> {
         let (side, address) = (player.side.as_str(), player.address.as_str());
-        let pw = self.config.entropy.password();
-        game_rows::set_password(self.tx, game.id(), side, &self.config.entropy.hash(&pw))?;
+        let pw = password::fresh(&self.config.entropy);
+        game_rows::set_password(
+            self.tx,
+            game.id(),
+            side,
+            &password::hash_from(&self.config.entropy, &pw),
+        )?;
         let round = game.round()?;
         let text = format!(
             "{why}\n\nGame: {} ({})\nYou command: {side}\nYour password: {pw}\nOrders go to: {}\nOrders for {} are due by {}.\n\n\

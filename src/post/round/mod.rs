@@ -21,6 +21,16 @@ use chrono::{DateTime, Duration, Utc};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+mod create;
+mod game_master;
+mod release;
+
+pub use create::create_game;
+pub(crate) use create::create_game_of;
+use game_master::{game_master_round, game_master_text};
+use release::mail_report;
+pub use release::{release_report, report_mail, stored_report, Picture};
+
 /// A fresh secret seed for a round's dice, and its published hash.
 fn new_seed(config: &Config) -> (String, String) {
     let seed = config.entropy.seed();
@@ -64,174 +74,6 @@ fn open_round(
             seed_hash,
         },
     )?;
-    Ok(())
-}
-
-/// Create the game's rows, the first round's seed, and the welcome mails.
-pub fn create_game(
-    tx: &Transaction<'_>,
-    config: &Config,
-    file: &GameFile,
-    now: DateTime<Utc>,
-) -> Result<(), PostError> {
-    let scenario_text =
-        std::fs::read_to_string(&file.scenario).map_err(|e| PostError::Scenario {
-            path: file.scenario.display().to_string(),
-            message: e.to_string(),
-        })?;
-    create_game_of(tx, config, file, scenario_text, now)
-}
-
-/// [`create_game`] with the scenario's text given rather than read from
-/// `file.scenario` (a campaign's battle by mail makes its own, ruling CA-18).
-pub(crate) fn create_game_of(
-    tx: &Transaction<'_>,
-    config: &Config,
-    file: &GameFile,
-    scenario_text: String,
-    now: DateTime<Utc>,
-) -> Result<(), PostError> {
-    if Game::load(tx, &file.id)?.is_some() {
-        return Err(PostError::GameExists(file.id.clone()));
-    }
-    let first_deadline = file.first_deadline_at(now)?;
-    if first_deadline <= now {
-        return Err(PostError::NotStarted(format!(
-            "the first deadline {} ({}) has passed: give a later first_deadline in the game file",
-            file.first_deadline, file.timezone
-        )));
-    }
-    let ruleset = games::named(&file.ruleset)?;
-    let (armies, pack) = file.read_armies_and_pack()?;
-    let (seed, seed_hash) = new_seed(config);
-    let new = ruleset
-        .new_game(&Setup {
-            scenario_path: &file.scenario,
-            scenario_text: &scenario_text,
-            options: &file.options,
-            max_turns: file.max_turns,
-            seed: seed_bytes(&seed)?,
-            armies: &armies,
-            pack: pack.as_deref(),
-        })
-        .map_err(|e| PostError::Scenario {
-            path: file.scenario.display().to_string(),
-            message: e.to_string(),
-        })?;
-    for s in &file.sides {
-        if !new.sides.contains(&s.id) {
-            return Err(PostError::Scenario {
-                path: file.scenario.display().to_string(),
-                message: format!(
-                    "the game file names side '{}' but the scenario's sides are: {}",
-                    s.id,
-                    new.sides.join(", ")
-                ),
-            });
-        }
-    }
-    let mod_pw = file
-        .moderator
-        .password
-        .clone()
-        .unwrap_or_else(|| config.entropy.password());
-    let state = to_json(&new.state)?;
-    let first = ruleset.round(&new.state)?;
-    let row = GameRow {
-        id: file.id.clone(),
-        ruleset: ruleset.name().to_string(),
-        title: file.title.clone(),
-        setup: scenario_text,
-        options: to_json(&new.options)?,
-        state,
-        round: first.number,
-        status: GameStatus::Active,
-        hold: file.hold,
-        moderator_address: file.moderator.address.to_ascii_lowercase(),
-        moderator_pw: config.entropy.hash(&mod_pw),
-        deadline: first_deadline,
-        turn_hours: file.turn_hours,
-        timezone: file.timezone.clone(),
-        grace_minutes: file.grace_minutes,
-        reminder_hours: file.reminder_hours,
-        max_turns: new.last_turn,
-        failure: None,
-    };
-    crate::store::games::insert(tx, &row, now)?;
-    let game = Game::load(tx, &file.id)?.ok_or_else(|| PostError::NoGame(file.id.clone()))?;
-    open_round(tx, &game, seed, seed_hash.clone())?;
-    super::press::MailRules::of_file(file).save(tx, &file.id)?;
-    for s in &file.sides {
-        let pw = s
-            .password
-            .clone()
-            .unwrap_or_else(|| config.entropy.password());
-        let side = SideRow {
-            side: s.id.clone(),
-            address: s.address.to_ascii_lowercase(),
-            password: config.entropy.hash(&pw),
-            timezone: s.timezone.clone(),
-        };
-        crate::store::games::insert_side(tx, &file.id, &side)?;
-        let welcome = new.welcome.get(&s.id).cloned().unwrap_or_default();
-        let text = templates::render(
-            "welcome.txt",
-            minijinja::context! {
-                title => &file.title, game => &file.id, side => &s.id, password => &pw,
-                umpire => &config.address, deadline => game.deadline_for(&side),
-                round => capitalize_first(&first.label), seed_hash => &seed_hash, address => &s.address,
-                rules => welcome.rules, length => welcome.length, briefing => welcome.briefing, example => welcome.example,
-            },
-        );
-        let mut mail = plain(
-            config,
-            vec![s.address.clone()],
-            format!("[{}] Welcome: you command {}", file.id, s.id),
-            text,
-            None,
-        );
-        if let Some(svg) = &welcome.picture {
-            let png = picture::png(svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
-            let name = format!("{}-start", file.id);
-            mail.attachments.push(Attachment {
-                name: format!("{name}.png"),
-                mime: "image/png".into(),
-                bytes: png,
-            });
-            mail.attachments.push(Attachment {
-                name: format!("{name}.svg"),
-                mime: "image/svg+xml".into(),
-                bytes: svg.clone().into_bytes(),
-            });
-        }
-        outbox::queue(tx, config, Some(&file.id), Kind::Welcome, &mail, &s.id, now)?;
-    }
-    let text = format!(
-        "You moderate {} ({}). Your moderator password: {mod_pw}\n\
-         Moderator commands start with the line: MODERATOR {} PASSWORD {mod_pw}\n\
-         First deadline: {}\n",
-        file.title,
-        file.id,
-        file.id,
-        game.deadline_text()
-    );
-    let mail = plain(
-        config,
-        vec![file.moderator.address.clone()],
-        format!("[{}] You moderate this game", file.id),
-        text,
-        None,
-    );
-    outbox::queue(
-        tx,
-        config,
-        Some(&file.id),
-        Kind::Welcome,
-        &mail,
-        "moderator",
-        now,
-    )?;
-    audit(tx, now, Some(&file.id), "game created")?;
     Ok(())
 }
 
@@ -359,144 +201,6 @@ pub fn tick_game_with(
         }
     }
     Ok(0)
-}
-
-/// A round the game master answers: played once his answer is in without a
-/// refused line (or on the moderator's FORCE, on what he has sent). It is
-/// never played at its deadline without him (ruling P19): the game waits;
-/// at the reminder time he gets the situation again, and at each missed
-/// deadline he is told it is overdue, the players are told the game waits
-/// for him, and the deadline moves on by the game's `turn_hours`.
-#[allow(clippy::too_many_arguments)]
-fn game_master_round(
-    tx: &Transaction<'_>,
-    config: &Config,
-    mut game: Game,
-    label: &str,
-    situation: &str,
-    now: DateTime<Utc>,
-    force: bool,
-    due: bool,
-) -> Result<usize, PostError> {
-    let number = game.row.round;
-    let ready = submissions::ready_of(tx, game.id(), number, GAME_MASTER)?;
-    if force || ready == Some(true) {
-        play(tx, config, game, now, None, None)?;
-        return Ok(1);
-    }
-    let gm = game.row.moderator_address.clone();
-    if due {
-        let missed = game.deadline_text();
-        game.row.deadline += Duration::hours(i64::from(game.row.turn_hours));
-        game.save(tx)?;
-        let key = format!("overdue:{number}:{}", game.row.deadline.timestamp());
-        let text = format!(
-            "Your answer for {label} of {} ({}) was due by {missed}. The game waits for it: \
-             the round is never played without the game master. The new deadline is {}.\n\n{}",
-            game.row.title,
-            game.id(),
-            game.deadline_text(),
-            game_master_text(&game, label, situation)
-        );
-        let mail = plain(
-            config,
-            vec![gm],
-            format!(
-                "[{}] {}: your answer is overdue",
-                game.id(),
-                capitalize_first(label)
-            ),
-            text,
-            None,
-        );
-        outbox::queue(
-            tx,
-            config,
-            Some(game.id()),
-            Kind::Reminder,
-            &mail,
-            &key,
-            now,
-        )?;
-        for s in game.sides(tx)? {
-            let text = format!(
-                "{} ({}): {label} waits for the game master's answer, which was due by \
-                 {missed}. Nothing is played without it; the report comes when the phase is \
-                 complete.\n",
-                game.row.title,
-                game.id()
-            );
-            let mail = plain(
-                config,
-                vec![s.address.clone()],
-                format!("[{}] The game waits for the game master", game.id()),
-                text,
-                None,
-            );
-            outbox::queue(
-                tx,
-                config,
-                Some(game.id()),
-                Kind::Notice,
-                &mail,
-                &format!("{key}:{}", s.side),
-                now,
-            )?;
-        }
-        audit(
-            tx,
-            now,
-            Some(game.id()),
-            &format!("{label}: the game master's answer is overdue; the deadline moves on"),
-        )?;
-        return Ok(0);
-    }
-    if game.row.reminder_hours > 0
-        && now >= game.deadline() - Duration::hours(i64::from(game.row.reminder_hours))
-        && rounds::remind_once(tx, game.id(), number, GAME_MASTER)?
-    {
-        let text = format!(
-            "Your answer for {label} of {} ({}) is due by {}.
-
-{}",
-            game.row.title,
-            game.id(),
-            game.deadline_text(),
-            game_master_text(&game, label, situation)
-        );
-        let mail = plain(
-            config,
-            vec![gm],
-            format!(
-                "[{}] {}: your answer is due",
-                game.id(),
-                capitalize_first(label)
-            ),
-            text,
-            None,
-        );
-        outbox::queue(
-            tx,
-            config,
-            Some(game.id()),
-            Kind::Reminder,
-            &mail,
-            &format!("{number}:{GAME_MASTER}"),
-            now,
-        )?;
-    }
-    Ok(0)
-}
-
-/// The situation as the game master reads it, with how to answer.
-fn game_master_text(game: &Game, label: &str, situation: &str) -> String {
-    templates::render(
-        "game_master.txt",
-        minijinja::context! {
-            title => &game.row.title, game => game.id(), round => game.row.round,
-            label => label, deadline => game.deadline_text(), situation => situation,
-        },
-    )
 }
 
 /// A game's round could not be played: it waits for the moderator, who is
@@ -663,7 +367,7 @@ fn play(
             ..
         },
     ) = gather(tx, &game, &round)?;
-    let (resolved, hint) = match ahead.and_then(|a| a.for_inputs(&inputs)) {
+    let (mut resolved, hint) = match ahead.and_then(|a| a.for_inputs(&inputs)) {
         Some(worked) => worked,
         None => {
             let resolved = resolve_stored(
@@ -697,27 +401,15 @@ fn play(
     // him alone; the report the players get when the phase is complete
     // names the seeds of the rounds that led to it.
     let to_game_master = next.game_master.is_some();
-    let mut extra = resolved.extra;
-    if let Some(result) = resolved.result.filter(|_| resolved.ended) {
-        extra.insert(
-            GameResult::REPORT_KEY.into(),
-            serde_json::to_value(result).map_err(|e| PostError::Corrupt(e.to_string()))?,
-        );
-    }
-    if !orders_given.is_empty() {
-        extra.insert(
-            "orders_given".into(),
-            serde_json::to_value(&orders_given).map_err(|e| PostError::Corrupt(e.to_string()))?,
-        );
-    }
-    if to_game_master {
-        extra.insert("to_game_master".into(), Json::Bool(true));
-    } else {
-        let earlier = earlier_seeds(tx, game.id(), played)?;
-        if !earlier.is_empty() {
-            extra.insert("earlier_seeds".into(), serde_json::json!(earlier));
-        }
-    }
+    let mut extra = office_notes(
+        tx,
+        &game,
+        std::mem::take(&mut resolved.extra),
+        resolved.result.take().filter(|_| resolved.ended),
+        &orders_given,
+        to_game_master,
+        played,
+    )?;
     let (next_seed, next_hash) = match correction {
         Some(c) => {
             extra.insert("readjudicated".into(), c.note);
@@ -725,16 +417,7 @@ fn play(
         }
         None => new_seed(config),
     };
-    let mut dice = resolved.dice;
-    for line in dice.iter_mut() {
-        if line
-            .split(" = ")
-            .next()
-            .is_some_and(|k| given.contains_key(k))
-        {
-            line.push_str(" (the moderator's die)");
-        }
-    }
+    let dice = marked(std::mem::take(&mut resolved.dice), &given);
     let rep = RoundReport {
         ruleset: game.ruleset.name().to_string(),
         title: game.row.title.clone(),
@@ -792,13 +475,100 @@ fn play(
         Some(game.id()),
         &format!("{} adjudicated", round.label),
     )?;
+    let drawn = Drawn {
+        before: &state,
+        after: &resolved.state,
+        hint,
+    };
+    deliver(tx, config, &game, &next, rep, drawn, now)?;
+    Ok(())
+}
+
+/// The post office's notes in a round's report, beside the rule set's own:
+/// the result at the end, the orders each side gave as understood, and
+/// either that the round goes to the game master alone or the seeds of
+/// the game master's rounds on the way to it.
+fn office_notes(
+    tx: &Transaction<'_>,
+    game: &Game,
+    mut extra: serde_json::Map<String, Json>,
+    result: Option<GameResult>,
+    orders_given: &[Section],
+    to_game_master: bool,
+    played: u32,
+) -> Result<serde_json::Map<String, Json>, PostError> {
+    if let Some(result) = result {
+        extra.insert(
+            GameResult::REPORT_KEY.into(),
+            serde_json::to_value(result).map_err(|e| PostError::Corrupt(e.to_string()))?,
+        );
+    }
+    if !orders_given.is_empty() {
+        extra.insert(
+            "orders_given".into(),
+            serde_json::to_value(orders_given).map_err(|e| PostError::Corrupt(e.to_string()))?,
+        );
+    }
+    if to_game_master {
+        extra.insert("to_game_master".into(), Json::Bool(true));
+    } else {
+        let earlier = earlier_seeds(tx, game.id(), played)?;
+        if !earlier.is_empty() {
+            extra.insert("earlier_seeds".into(), serde_json::json!(earlier));
+        }
+    }
+    Ok(extra)
+}
+
+/// The dice lines of a round, those the moderator gave marked so.
+fn marked(mut dice: Vec<String>, given: &BTreeMap<String, u8>) -> Vec<String> {
+    for line in dice.iter_mut() {
+        if line
+            .split(" = ")
+            .next()
+            .is_some_and(|k| given.contains_key(k))
+        {
+            line.push_str(" (the moderator's die)");
+        }
+    }
+    dice
+}
+
+/// The tables a round's picture is drawn from, and the picture worked out
+/// ahead if there is one.
+struct Drawn<'a> {
+    before: &'a Json,
+    after: &'a Json,
+    hint: Option<Picture>,
+}
+
+/// A round just played goes out: to the game master alone when the next
+/// round is his, to the moderator as a draft when reports are held, else
+/// to every player and the moderator.
+#[allow(clippy::too_many_arguments)]
+fn deliver(
+    tx: &Transaction<'_>,
+    config: &Config,
+    game: &Game,
+    next: &games::Round,
+    rep: RoundReport,
+    drawn: Drawn<'_>,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
+    let played = rep.turn;
+    let (seed, seed_hash) = (&rep.seed, &rep.seed_hash);
+    let Drawn {
+        before,
+        after,
+        hint,
+    } = drawn;
     if let Some(situation) = &next.game_master {
-        let mut text = game_master_text(&game, &next.label, situation);
+        let mut text = game_master_text(game, &next.label, situation);
         let _ = write!(
             text,
             "\nThe dice of {} (round {played}) came from the seed {seed}; its SHA-256,\n\
              published before the round, was {seed_hash}.\n",
-            round.label
+            rep.label
         );
         for d in &rep.dice {
             let _ = writeln!(text, "  {d}");
@@ -825,7 +595,7 @@ fn play(
             now,
         )?;
     } else if game.row.hold {
-        let pic = Picture::of(&game, &rep, &state, &resolved.state, hint)?;
+        let pic = Picture::of(game, &rep, before, after, hint)?;
         let mail = report_mail(config, vec![game.row.moderator_address.clone()], &rep, &pic)?;
         outbox::queue(
             tx,
@@ -841,17 +611,7 @@ fn play(
             now,
         )?;
     } else {
-        mail_report(
-            tx,
-            config,
-            &game,
-            played,
-            rep,
-            &state,
-            &resolved.state,
-            now,
-            hint,
-        )?;
+        mail_report(tx, config, game, played, rep, before, after, now, hint)?;
     }
     Ok(())
 }
@@ -1063,271 +823,4 @@ pub fn resolve_round(
         orders,
         dice: &mut dice,
     })?)
-}
-
-/// A stored round's report with the states before and after it.
-pub fn stored_report(
-    tx: &Transaction<'_>,
-    game: &str,
-    round: u32,
-) -> Result<Option<(RoundReport, Json, Json)>, PostError> {
-    let Some(stored) = rounds::played(tx, game, round)? else {
-        return Ok(None);
-    };
-    let what = format!("round {round} of {game}");
-    Ok(Some((
-        from_json(&what, &stored.played.report)?,
-        from_json(&what, &stored.played.state_before)?,
-        from_json(&what, &stored.played.state_after)?,
-    )))
-}
-
-/// The extras [`play`] adds to a round's report after the rule set's own
-/// (which alone its picture is drawn from).
-const OFFICE_EXTRAS: [&str; 5] = [
-    GameResult::REPORT_KEY,
-    "orders_given",
-    "to_game_master",
-    "earlier_seeds",
-    "readjudicated",
-];
-
-/// A round's picture, drawn and rasterised once for every mail of the
-/// round (rasterising and compressing were most of a report's cost).
-#[derive(Clone)]
-pub struct Picture {
-    svg: String,
-    png: Vec<u8>,
-    drawn_from: DrawnFrom,
-}
-
-/// What a rule set draws a round's picture from (`Ruleset::picture`):
-/// the table before and after, and the report's title, number, label and
-/// the rule set's own extras. A picture worked out ahead is used when
-/// these are the same, without drawing it again to compare.
-#[derive(Clone)]
-struct DrawnFrom {
-    title: String,
-    turn: u32,
-    label: String,
-    extra: serde_json::Map<String, Json>,
-    before: Json,
-    after: Json,
-}
-
-impl Picture {
-    /// The rule set's picture of the round; drawn and rasterised only if
-    /// `hint` (a picture rasterised ahead, `post::ahead`) is not drawn
-    /// from the same.
-    ///
-    /// # Errors
-    /// When the states cannot be read or the picture cannot be rasterised.
-    pub fn of(
-        game: &Game,
-        rep: &RoundReport,
-        before: &Json,
-        after: &Json,
-        hint: Option<Picture>,
-    ) -> Result<Self, PostError> {
-        if let Some(hint) = hint.filter(|h| h.drawn_from.is(rep, before, after)) {
-            return Ok(hint);
-        }
-        let svg = game.ruleset.picture(before, after, rep)?;
-        let png = picture::png(&svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
-        Ok(Picture {
-            svg,
-            png,
-            drawn_from: DrawnFrom {
-                title: rep.title.clone(),
-                turn: rep.turn,
-                label: rep.label.clone(),
-                extra: ruleset_extras(rep)
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect(),
-                before: before.clone(),
-                after: after.clone(),
-            },
-        })
-    }
-}
-
-impl DrawnFrom {
-    /// Is this what a picture of `rep`, `before` and `after` is drawn from?
-    fn is(&self, rep: &RoundReport, before: &Json, after: &Json) -> bool {
-        self.title == rep.title
-            && self.turn == rep.turn
-            && self.label == rep.label
-            && ruleset_extras(rep).count() == self.extra.len()
-            && ruleset_extras(rep).all(|(k, v)| self.extra.get(k) == Some(v))
-            && self.before == *before
-            && self.after == *after
-    }
-}
-
-/// The report's extras that are the rule set's own.
-fn ruleset_extras(rep: &RoundReport) -> impl Iterator<Item = (&String, &Json)> {
-    rep.extra
-        .iter()
-        .filter(|(k, _)| !OFFICE_EXTRAS.contains(&k.as_str()))
-}
-
-/// The report as a mail: text and HTML alternatives, the picture inline
-/// in the HTML and attached as a PNG, and the SVG attached for printing.
-pub fn report_mail(
-    config: &Config,
-    to: Vec<String>,
-    rep: &RoundReport,
-    pic: &Picture,
-) -> Result<Outgoing, PostError> {
-    let cid = format!("table-{}-{}@{}", rep.game, rep.turn, config.domain());
-    let label = if rep.label.is_empty() {
-        format!("turn {}", rep.turn)
-    } else {
-        rep.label.clone()
-    };
-    let corrected = if rep.extra.contains_key("readjudicated") {
-        "corrected report"
-    } else {
-        "report"
-    };
-    let subject = if rep.draft {
-        format!("[{}] DRAFT {corrected} of {label}", rep.game)
-    } else {
-        format!("[{}] {} of {label}", rep.game, capitalize_first(corrected))
-    };
-    let file = format!(
-        "{}-{}",
-        rep.game,
-        label.replace([' ', ','], "-").replace("--", "-")
-    );
-    let mut mail = plain(config, to, subject, rep.text(), None);
-    mail.html = Some(rep.html(Some(&format!("cid:{cid}"))));
-    mail.show_picture(cid, &file, pic.png.clone(), pic.svg.clone());
-    Ok(mail)
-}
-
-/// Mail a round's report to every player and the moderator (its picture
-/// perhaps rasterised ahead: `hint`).
-pub fn release_report(
-    tx: &Transaction<'_>,
-    config: &Config,
-    game: &Game,
-    round: u32,
-    now: DateTime<Utc>,
-    hint: Option<Picture>,
-) -> Result<(), PostError> {
-    let Some((rep, before, after)) = stored_report(tx, game.id(), round)? else {
-        return Err(PostError::Corrupt(format!(
-            "round {round} of {} has no report",
-            game.id()
-        )));
-    };
-    mail_report(tx, config, game, round, rep, &before, &after, now, hint)
-}
-
-/// Mail a round's report, `rep` of the tables `before` and `after`: the
-/// round just played hands over what it has in hand (not read back and
-/// parsed again); [`release_report`] what it reads from the store.
-#[allow(clippy::too_many_arguments)]
-fn mail_report(
-    tx: &Transaction<'_>,
-    config: &Config,
-    game: &Game,
-    round: u32,
-    mut rep: RoundReport,
-    before: &Json,
-    after: &Json,
-    now: DateTime<Utc>,
-    hint: Option<Picture>,
-) -> Result<(), PostError> {
-    rep.draft = false;
-    // The next round's deadline as it stands now (a hold may have moved it).
-    let current = rep.turn + 1 == game.row.round || rep.next_turn == game.row.round;
-    let standbys = super::absence::standing_in(tx, game, now)?;
-    let mut to: Vec<(String, String)> = Vec::new();
-    for s in game.sides(tx)? {
-        // A side away: its standby reads the report too.
-        if let Some(standby) = standbys.get(&s.side) {
-            to.push((standby.clone(), game.deadline_text()));
-        }
-        to.push((s.address.clone(), game.deadline_for(&s)));
-    }
-    to.push((game.row.moderator_address.clone(), game.deadline_text()));
-    let pic = Picture::of(game, &rep, before, after, hint)?;
-    // Every player may replay the round without the server (ruling P21).
-    let bundle = super::bundle::Bundle::of_report(tx, game, round)?.to_bytes()?;
-    for (addr, due) in to {
-        if current {
-            // Each player reads the next deadline in their own time zone.
-            rep.deadline = due;
-        }
-        let mut mail = report_mail(config, vec![addr.clone()], &rep, &pic)?;
-        mail.attachments.push(Attachment {
-            name: super::bundle::Bundle::file_name(game.id(), round),
-            mime: "application/json".into(),
-            bytes: bundle.clone(),
-        });
-        outbox::queue(
-            tx,
-            config,
-            Some(game.id()),
-            Kind::Report,
-            &mail,
-            &format!("{round}:{addr}{}", correction_tag(&rep)),
-            now,
-        )?;
-    }
-    rounds::release(tx, game.id(), round)?;
-    // The last report is out: a league game's result goes to its league,
-    // a campaign battle's to its campaign.
-    if rep.ended {
-        super::league::game_ended(tx, config, game, &rep, now)?;
-        super::campaign_games::game_ended(tx, config, game, &rep, after, now)?;
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    /// A picture worked out ahead serves a report that has gained the post
-    /// office's extras, and no report drawn from anything else.
-    #[test]
-    fn a_picture_is_drawn_from_the_states_and_the_rule_sets_own_report() {
-        let mut rep = RoundReport {
-            title: "Ford".into(),
-            turn: 2,
-            label: "turn 2".into(),
-            ..RoundReport::default()
-        };
-        rep.extra.insert("charged".into(), json!(["dragons"]));
-        let (before, after) = (json!({"turn": 2}), json!({"turn": 3}));
-        let from = DrawnFrom {
-            title: rep.title.clone(),
-            turn: rep.turn,
-            label: rep.label.clone(),
-            extra: rep.extra.clone(),
-            before: before.clone(),
-            after: after.clone(),
-        };
-        assert!(from.is(&rep, &before, &after));
-        let mut told = rep.clone();
-        for key in OFFICE_EXTRAS {
-            told.extra.insert(key.into(), json!(["anything"]));
-        }
-        assert!(from.is(&told, &before, &after), "the office's extras");
-        let mut charged = rep.clone();
-        charged.extra.insert("charged".into(), json!([]));
-        assert!(!from.is(&charged, &before, &after), "another charge");
-        let mut more = rep.clone();
-        more.extra.insert("routed".into(), json!(["knights"]));
-        assert!(!from.is(&more, &before, &after), "an extra more");
-        let mut titled = rep.clone();
-        titled.title = "Ford II".into();
-        assert!(!from.is(&titled, &before, &after), "another title");
-        assert!(!from.is(&rep, &after, &after), "another table before");
-        assert!(!from.is(&rep, &before, &before), "another table after");
-    }
 }

@@ -1,5 +1,6 @@
 //! Where the post office's chance comes from: round seeds, generated
-//! passwords and their salts, a campaign's secret seed.
+//! passwords and their salts, a campaign's secret seed (`post::password`
+//! draws its passwords and salts from it).
 //!
 //! In service it is the operating system's randomness. A test whose mails
 //! are snapshots gives a fixed stream instead ([`Entropy::fixed`]), so that
@@ -25,16 +26,6 @@ impl Entropy {
             None => f(&mut rand::rng()),
             Some(m) => f(&mut *m.lock().unwrap_or_else(|p| p.into_inner())),
         }
-    }
-
-    /// A fresh password for a player (`password::generate`).
-    pub fn password(&self) -> String {
-        self.with(|mut r| super::password::generate(&mut r))
-    }
-
-    /// `pw`'s stored hash, with a fresh salt (`password::hash`).
-    pub fn hash(&self, pw: &str) -> String {
-        self.with(|mut r| super::password::hash(pw, &mut r))
     }
 
     /// 32 random bytes (a seed).

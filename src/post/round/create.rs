@@ -1,0 +1,173 @@
+//! A new game: its rows, the first round's committed seed, and the
+//! welcome mails (each with the table at the start).
+
+use super::*;
+use crate::post::password;
+
+/// Create the game's rows, the first round's seed, and the welcome mails.
+pub fn create_game(
+    tx: &Transaction<'_>,
+    config: &Config,
+    file: &GameFile,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
+    let scenario_text =
+        std::fs::read_to_string(&file.scenario).map_err(|e| PostError::Scenario {
+            path: file.scenario.display().to_string(),
+            message: e.to_string(),
+        })?;
+    create_game_of(tx, config, file, scenario_text, now)
+}
+
+/// [`create_game`] with the scenario's text given rather than read from
+/// `file.scenario` (a campaign's battle by mail makes its own, ruling CA-18).
+pub(crate) fn create_game_of(
+    tx: &Transaction<'_>,
+    config: &Config,
+    file: &GameFile,
+    scenario_text: String,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
+    if Game::load(tx, &file.id)?.is_some() {
+        return Err(PostError::GameExists(file.id.clone()));
+    }
+    let first_deadline = file.first_deadline_at(now)?;
+    if first_deadline <= now {
+        return Err(PostError::NotStarted(format!(
+            "the first deadline {} ({}) has passed: give a later first_deadline in the game file",
+            file.first_deadline, file.timezone
+        )));
+    }
+    let ruleset = games::named(&file.ruleset)?;
+    let (armies, pack) = file.read_armies_and_pack()?;
+    let (seed, seed_hash) = new_seed(config);
+    let new = ruleset
+        .new_game(&Setup {
+            scenario_path: &file.scenario,
+            scenario_text: &scenario_text,
+            options: &file.options,
+            max_turns: file.max_turns,
+            seed: seed_bytes(&seed)?,
+            armies: &armies,
+            pack: pack.as_deref(),
+        })
+        .map_err(|e| PostError::Scenario {
+            path: file.scenario.display().to_string(),
+            message: e.to_string(),
+        })?;
+    for s in &file.sides {
+        if !new.sides.contains(&s.id) {
+            return Err(PostError::Scenario {
+                path: file.scenario.display().to_string(),
+                message: format!(
+                    "the game file names side '{}' but the scenario's sides are: {}",
+                    s.id,
+                    new.sides.join(", ")
+                ),
+            });
+        }
+    }
+    let mod_pw = file
+        .moderator
+        .password
+        .clone()
+        .unwrap_or_else(|| password::fresh(&config.entropy));
+    let state = to_json(&new.state)?;
+    let first = ruleset.round(&new.state)?;
+    let row = GameRow {
+        id: file.id.clone(),
+        ruleset: ruleset.name().to_string(),
+        title: file.title.clone(),
+        setup: scenario_text,
+        options: to_json(&new.options)?,
+        state,
+        round: first.number,
+        status: GameStatus::Active,
+        hold: file.hold,
+        moderator_address: file.moderator.address.to_ascii_lowercase(),
+        moderator_pw: password::hash_from(&config.entropy, &mod_pw),
+        deadline: first_deadline,
+        turn_hours: file.turn_hours,
+        timezone: file.timezone.clone(),
+        grace_minutes: file.grace_minutes,
+        reminder_hours: file.reminder_hours,
+        max_turns: new.last_turn,
+        failure: None,
+    };
+    crate::store::games::insert(tx, &row, now)?;
+    let game = Game::load(tx, &file.id)?.ok_or_else(|| PostError::NoGame(file.id.clone()))?;
+    open_round(tx, &game, seed, seed_hash.clone())?;
+    crate::post::press::MailRules::of_file(file).save(tx, &file.id)?;
+    for s in &file.sides {
+        let pw = s
+            .password
+            .clone()
+            .unwrap_or_else(|| password::fresh(&config.entropy));
+        let side = SideRow {
+            side: s.id.clone(),
+            address: s.address.to_ascii_lowercase(),
+            password: password::hash_from(&config.entropy, &pw),
+            timezone: s.timezone.clone(),
+        };
+        crate::store::games::insert_side(tx, &file.id, &side)?;
+        let welcome = new.welcome.get(&s.id).cloned().unwrap_or_default();
+        let text = templates::render(
+            "welcome.txt",
+            minijinja::context! {
+                title => &file.title, game => &file.id, side => &s.id, password => &pw,
+                umpire => &config.address, deadline => game.deadline_for(&side),
+                round => capitalize_first(&first.label), seed_hash => &seed_hash, address => &s.address,
+                rules => welcome.rules, length => welcome.length, briefing => welcome.briefing, example => welcome.example,
+            },
+        );
+        let mut mail = plain(
+            config,
+            vec![s.address.clone()],
+            format!("[{}] Welcome: you command {}", file.id, s.id),
+            text,
+            None,
+        );
+        if let Some(svg) = &welcome.picture {
+            let png = picture::png(svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
+            let name = format!("{}-start", file.id);
+            mail.attachments.push(Attachment {
+                name: format!("{name}.png"),
+                mime: "image/png".into(),
+                bytes: png,
+            });
+            mail.attachments.push(Attachment {
+                name: format!("{name}.svg"),
+                mime: "image/svg+xml".into(),
+                bytes: svg.clone().into_bytes(),
+            });
+        }
+        outbox::queue(tx, config, Some(&file.id), Kind::Welcome, &mail, &s.id, now)?;
+    }
+    let text = format!(
+        "You moderate {} ({}). Your moderator password: {mod_pw}\n\
+         Moderator commands start with the line: MODERATOR {} PASSWORD {mod_pw}\n\
+         First deadline: {}\n",
+        file.title,
+        file.id,
+        file.id,
+        game.deadline_text()
+    );
+    let mail = plain(
+        config,
+        vec![file.moderator.address.clone()],
+        format!("[{}] You moderate this game", file.id),
+        text,
+        None,
+    );
+    outbox::queue(
+        tx,
+        config,
+        Some(&file.id),
+        Kind::Welcome,
+        &mail,
+        "moderator",
+        now,
+    )?;
+    audit(tx, now, Some(&file.id), "game created")?;
+    Ok(())
+}
