@@ -589,7 +589,7 @@ fn header(p: Pair<Rule>, off: usize) -> Vec<(Field, Span)> {
         let value = f
             .clone()
             .into_inner()
-            .find(|x| matches!(x.as_rule(), Rule::token | Rule::int))
+            .find(|x| matches!(x.as_rule(), Rule::token | Rule::int | Rule::turn_number))
             .map(|x| x.as_str().to_string());
         let field = match (f.as_rule(), value) {
             (Rule::game_field, Some(v)) => Field::Game(v),
@@ -871,6 +871,31 @@ mod tests {
         assert_eq!(h.turn, Some(4));
         assert!(s.diagnostics.is_empty());
         assert!(s.sheet.trim().is_empty());
+    }
+
+    #[test]
+    fn the_turn_stands_anywhere_in_the_header() {
+        for text in [
+            "GAME ford SIDE nemedia TURN 2 PASSWORD serpent3\nEND\n",
+            "GAME ford TURN: 2 SIDE nemedia PASSWORD serpent3\nEND\n",
+            "GAME ford SIDE nemedia PASSWORD serpent3 TURN 2.\nEND\n",
+        ] {
+            let s = read(text);
+            let h = s
+                .header
+                .unwrap_or_else(|| panic!("{text}: {:?}", s.diagnostics))
+                .node;
+            assert_eq!((h.game.as_str(), h.turn), ("ford", Some(2)), "{text}");
+            assert_eq!(h.password, "serpent3", "{text}");
+            assert!(s.diagnostics.is_empty(), "{text}: {:?}", s.diagnostics);
+        }
+        // A turn that is no whole number is no turn field.
+        assert_eq!(
+            read("GAME g SIDE s PASSWORD p TURN 2x\n")
+                .header
+                .and_then(|h| h.node.turn),
+            None
+        );
     }
 
     #[test]
