@@ -14,6 +14,7 @@
 use crate::dice::DieKind;
 use crate::games::furor::ask::{Answer, Question};
 use crate::games::furor::board::{Board, Relation, SideId, Unit, UnitId};
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::{
     DieModifier, Drop, Event, ImpetuousCause, LossCause, MoraleCause, Share, Skip,
 };
@@ -28,7 +29,6 @@ use crate::games::furor::rules::terrain::HexsideFeature;
 use crate::games::furor::rules::{
     Kind, Mark, BAGGAGE_DEFENCE, CHARGE_BONUS, MISSILE_MELEE_PENALTY, STRENGTH_FLOOR,
 };
-use crate::games::furor::sequence::EngineError;
 use crate::games::furor::{advance, charge, losses, morale, retreat, special, zoc};
 
 /// One attacker as it takes part.

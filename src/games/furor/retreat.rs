@@ -28,12 +28,12 @@
 
 use crate::games::furor::ask::{Answer, Question};
 use crate::games::furor::board::{Board, Relation, Unit, UnitId};
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::{Event, LossCause, MoraleCause};
 use crate::games::furor::hex::Hex;
 use crate::games::furor::options::{ChainMorale, OffMapRetreat, Options};
 use crate::games::furor::play::Play;
 use crate::games::furor::rules::Kind;
-use crate::games::furor::sequence::EngineError;
 use crate::games::furor::{losses, morale, zoc};
 use std::collections::BTreeSet;
 

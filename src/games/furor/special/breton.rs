@@ -7,6 +7,7 @@
 
 use crate::games::furor::ask::{Answer, Question};
 use crate::games::furor::board::{Board, Role, Unit, UnitId};
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::Event;
 use crate::games::furor::hex::Hex;
 use crate::games::furor::orders::Evasion;
@@ -14,7 +15,6 @@ use crate::games::furor::play::Play;
 use crate::games::furor::retreat::move_with_commander;
 use crate::games::furor::rules::crt::Column;
 use crate::games::furor::rules::special::{BRETON_EVADE_HEXES, BRETON_EVADE_ON};
-use crate::games::furor::sequence::EngineError;
 
 /// Whether the unit may step into `n` while evading.
 fn open(board: &Board, from: Hex, n: Hex) -> bool {
