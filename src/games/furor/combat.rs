@@ -12,7 +12,7 @@
 //! ```
 
 use crate::dice::DieKind;
-use crate::games::furor::ask::{Answer, Question};
+use crate::games::furor::ask::Question;
 use crate::games::furor::board::{Board, Relation, SideId, Unit, UnitId};
 use crate::games::furor::error::EngineError;
 use crate::games::furor::events::{
@@ -21,7 +21,7 @@ use crate::games::furor::events::{
 use crate::games::furor::hex::Hex;
 use crate::games::furor::movement::{self, Start};
 use crate::games::furor::options::{Options, WaterBonus};
-use crate::games::furor::orders::{Advance, Attack, DefenderAdvance};
+use crate::games::furor::orders::{Advance, Answer, Attack, DefenderAdvance};
 use crate::games::furor::play::Play;
 use crate::games::furor::rules::crt::{column_for, Column, CombatResult, Crt};
 use crate::games::furor::rules::special::IMPETUOUS_RUSH_ON;

@@ -4,13 +4,13 @@
 //! `morale:UNIT:K`). Every step of the engine works on a [`Play`].
 
 use crate::dice::{Dice, DieKind};
-use crate::games::furor::ask::{Answer, Pause, Question};
+use crate::games::furor::ask::{Pause, Question};
 use crate::games::furor::board::{Board, SideId, UnitId};
 use crate::games::furor::error::EngineError;
 use crate::games::furor::events::Event;
 use crate::games::furor::hex::Hex;
 use crate::games::furor::options::Options;
-use crate::games::furor::orders::{PlayerTurnOrders, Reactions};
+use crate::games::furor::orders::{Answer, PlayerTurnOrders, Reactions};
 use crate::games::furor::rules::HalfMp;
 use std::collections::{BTreeMap, BTreeSet};
 
