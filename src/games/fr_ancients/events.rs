@@ -9,7 +9,7 @@
 
 use super::part::Part;
 use super::questions::{rolls_text as rolls, Loss, MoveKind, Outcome, Roll, Test};
-use super::standards::TableResult;
+use super::sheet::TableResult;
 use super::table::{Battle, CharacterId, Fury, Place, SideId, StandardState, UnitId};
 use super::weapons::Weapon;
 use crate::geometry::Face;
