@@ -13,9 +13,9 @@ use super::events::{Event, Logged};
 use super::options::Options;
 use super::orders::TurnOrders;
 use super::pack::{CharacterLoss, Pack};
+use super::part::Part;
 use super::questions::{Answer, Ask, Base, Judgement, Loss, MoveKind, MoveResult, Question, Roll};
 use super::rage::{after_dmz, enraged_bearing, roll_compass, Turn};
-use super::sequence::Part;
 use super::standards::{fate, read, Fate};
 use super::table::{
     shifted, Battle, CharacterStatus, Fury, Place, StandardState, Status, Unit, UnitId, CONTACT,

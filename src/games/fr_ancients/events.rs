@@ -7,9 +7,9 @@
 //! assert!(matches!(e, Event::Fury { .. }));
 //! ```
 
+use super::part::Part;
 use super::questions::{rolls_text as rolls, Loss, MoveKind, Outcome, Roll, Test};
-use super::sequence::Part;
-use super::standards::TableResult;
+use super::sheet::TableResult;
 use super::table::{Battle, CharacterId, Fury, Place, SideId, StandardState, UnitId};
 use super::weapons::Weapon;
 use crate::geometry::Face;

@@ -33,6 +33,7 @@ pub mod new_rules;
 pub mod options;
 pub mod orders;
 pub mod pack;
+pub mod part;
 pub mod points;
 pub mod questions;
 pub mod rage;

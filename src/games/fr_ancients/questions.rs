@@ -30,7 +30,7 @@
 //! assert!(!Answer::Yes.fits(&q.ask));
 //! ```
 
-use super::sequence::Part;
+use super::part::Part;
 use super::table::{Battle, CharacterId, Place, SideId, UnitId};
 use super::weapons::Weapon;
 use crate::geometry::Face;

@@ -14,7 +14,8 @@
 //! [`sheet`] cannot fail at run time.
 
 use super::weapons::Weapon;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use std::fmt;
 use std::sync::OnceLock;
 
 const WEAPONS: &str = include_str!("../../../campaigns/fr-ancients/weapons.toml");
@@ -362,8 +363,35 @@ pub struct StandardsFile {
 #[serde(deny_unknown_fields)]
 pub struct StandardRow {
     pub faces: Vec<u8>,
-    pub result: super::standards::TableResult,
+    pub result: TableResult,
     pub text: String,
+}
+
+/// A row of the standards result table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TableResult {
+    Lost,
+    Escapes,
+    Captured,
+    LeftBehind,
+}
+
+impl TableResult {
+    pub fn name(self) -> &'static str {
+        match self {
+            TableResult::Lost => "lost",
+            TableResult::Escapes => "escapes",
+            TableResult::Captured => "captured",
+            TableResult::LeftBehind => "left behind",
+        }
+    }
+}
+
+impl fmt::Display for TableResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// `points.toml` (§8).

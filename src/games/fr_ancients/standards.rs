@@ -16,36 +16,12 @@
 //! assert_eq!(fate(TableResult::Captured, false, None, None), Fate::LeftBehind);
 //! ```
 
+// The table's column of results is the sheet's data type; this module
+// names it too, as its doc example does.
+pub use super::sheet::TableResult;
+
 use super::sheet::sheet;
 use serde::{Deserialize, Serialize};
-use std::fmt;
-
-/// A row of the standards result table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum TableResult {
-    Lost,
-    Escapes,
-    Captured,
-    LeftBehind,
-}
-
-impl TableResult {
-    pub fn name(self) -> &'static str {
-        match self {
-            TableResult::Lost => "lost",
-            TableResult::Escapes => "escapes",
-            TableResult::Captured => "captured",
-            TableResult::LeftBehind => "left behind",
-        }
-    }
-}
-
-impl fmt::Display for TableResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// The table's result for a d10 face (1–10, 10 for the face marked 0).
 pub fn read(face: u8) -> TableResult {

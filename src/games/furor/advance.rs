@@ -17,12 +17,12 @@
 //! ```
 
 use crate::games::furor::board::{Board, Unit, UnitId};
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::Event;
 use crate::games::furor::hex::Hex;
 use crate::games::furor::movement::{can_stand, enter};
 use crate::games::furor::play::Play;
 use crate::games::furor::rules::Kind;
-use crate::games::furor::sequence::EngineError;
 
 /// Whether the unit may advance into the adjacent vacated hex.
 pub fn may_advance(board: &Board, u: &Unit, into: Hex) -> bool {

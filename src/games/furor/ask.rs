@@ -15,7 +15,7 @@
 
 use crate::games::furor::board::{Board, UnitId};
 use crate::games::furor::hex::Hex;
-use crate::games::furor::orders::{DefenderAdvance, Evasion, Reactions};
+use crate::games::furor::orders::{Answer, DefenderAdvance, Evasion, Reactions};
 use crate::games::furor::rules::crt::Column;
 use serde::{Deserialize, Serialize};
 
@@ -35,21 +35,6 @@ pub enum Question {
     Advance { unit: UnitId, hexes: Vec<Hex> },
     /// The Bretons may try to evade an attack at this column.
     Evade { unit: UnitId, column: Column },
-}
-
-/// The owner's choice for one occasion.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind", content = "hex")]
-pub enum Answer {
-    /// Retreat to, or advance into, this hex.
-    Hex(Hex),
-    /// Do not advance.
-    Stay,
-    Evade,
-    DoNotEvade,
-    /// He was asked and did not answer by the deadline: the umpire's
-    /// default, and no second question.
-    Default,
 }
 
 /// Where a turn stopped for a question: what to ask, and how far the turn

@@ -12,15 +12,16 @@
 //! ```
 
 use crate::dice::DieKind;
-use crate::games::furor::ask::{Answer, Question};
+use crate::games::furor::ask::Question;
 use crate::games::furor::board::{Board, Relation, SideId, Unit, UnitId};
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::{
     DieModifier, Drop, Event, ImpetuousCause, LossCause, MoraleCause, Share, Skip,
 };
 use crate::games::furor::hex::Hex;
 use crate::games::furor::movement::{self, Start};
 use crate::games::furor::options::{Options, WaterBonus};
-use crate::games::furor::orders::{Advance, Attack, DefenderAdvance};
+use crate::games::furor::orders::{Advance, Answer, Attack, DefenderAdvance};
 use crate::games::furor::play::Play;
 use crate::games::furor::rules::crt::{column_for, Column, CombatResult, Crt};
 use crate::games::furor::rules::special::IMPETUOUS_RUSH_ON;
@@ -28,7 +29,6 @@ use crate::games::furor::rules::terrain::HexsideFeature;
 use crate::games::furor::rules::{
     Kind, Mark, BAGGAGE_DEFENCE, CHARGE_BONUS, MISSILE_MELEE_PENALTY, STRENGTH_FLOOR,
 };
-use crate::games::furor::sequence::EngineError;
 use crate::games::furor::{advance, charge, losses, morale, retreat, special, zoc};
 
 /// One attacker as it takes part.

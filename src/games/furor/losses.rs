@@ -17,10 +17,10 @@
 //! ```
 
 use crate::games::furor::board::{Board, Status, UnitId};
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::{Event, LossCause};
 use crate::games::furor::play::Play;
 use crate::games::furor::rules::Kind;
-use crate::games::furor::sequence::EngineError;
 use crate::games::furor::special;
 use std::collections::BTreeMap;
 

@@ -25,6 +25,7 @@ pub mod board;
 pub mod case;
 pub mod charge;
 pub mod combat;
+pub mod error;
 pub mod events;
 pub mod hex;
 pub mod losses;

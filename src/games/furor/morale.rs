@@ -17,6 +17,7 @@
 //! ```
 
 use crate::games::furor::board::{Board, Unit, UnitId};
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::{Event, LossCause, MoraleCause};
 use crate::games::furor::hex::Hex;
 use crate::games::furor::options::Options;
@@ -24,7 +25,6 @@ use crate::games::furor::play::Play;
 use crate::games::furor::rules::{
     morale_outcome, Kind, MoraleOutcome, COMMANDER_MORALE_BONUS, STRENGTH_FLOOR,
 };
-use crate::games::furor::sequence::EngineError;
 use crate::games::furor::{losses, retreat, special};
 
 /// Whether commander `c` lends his bonuses (§6) to unit `u`: a friend, and

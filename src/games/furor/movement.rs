@@ -17,6 +17,7 @@
 //! ```
 
 use crate::games::furor::board::{Board, Relation, Unit, UnitId};
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::{Event, ImpetuousCause, LossCause, Refusal};
 use crate::games::furor::hex::Hex;
 use crate::games::furor::map::Map;
@@ -28,7 +29,6 @@ use crate::games::furor::rules::terrain::{
     HexsideFeature, FORD_COST, ROAD_COST, STREAM_CROSSING_EXTRA,
 };
 use crate::games::furor::rules::{HalfMp, Kind, Mark, MoraleOutcome};
-use crate::games::furor::sequence::EngineError;
 use crate::games::furor::zoc;
 use crate::games::furor::{charge, losses, morale, special};
 use std::collections::{BTreeMap, BTreeSet};

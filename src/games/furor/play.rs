@@ -4,14 +4,14 @@
 //! `morale:UNIT:K`). Every step of the engine works on a [`Play`].
 
 use crate::dice::{Dice, DieKind};
-use crate::games::furor::ask::{Answer, Pause, Question};
+use crate::games::furor::ask::{Pause, Question};
 use crate::games::furor::board::{Board, SideId, UnitId};
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::Event;
 use crate::games::furor::hex::Hex;
 use crate::games::furor::options::Options;
-use crate::games::furor::orders::{PlayerTurnOrders, Reactions};
+use crate::games::furor::orders::{Answer, PlayerTurnOrders, Reactions};
 use crate::games::furor::rules::HalfMp;
-use crate::games::furor::sequence::EngineError;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What the rules count within one phase.

@@ -26,14 +26,15 @@
 //!            Choice::Moves(vec![("militia".into(), "0506".parse().unwrap())]));
 //! ```
 
-use crate::games::furor::ask::{Answer, Question};
+use crate::games::furor::ask::Question;
 use crate::games::furor::board::{Board, Relation, Unit, UnitId};
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::{Event, LossCause, MoraleCause};
 use crate::games::furor::hex::Hex;
 use crate::games::furor::options::{ChainMorale, OffMapRetreat, Options};
+use crate::games::furor::orders::Answer;
 use crate::games::furor::play::Play;
 use crate::games::furor::rules::Kind;
-use crate::games::furor::sequence::EngineError;
 use crate::games::furor::{losses, morale, zoc};
 use std::collections::BTreeSet;
 

@@ -24,13 +24,13 @@ use crate::games::furor::board::{
     Board, BoardSpec, ChararicRule, DivineHelpRule, Edge, EndOfGame, Memory, Side, SideId,
     SpecialRules, UnitId, UnitSpec,
 };
+use crate::games::furor::error::EngineError;
 use crate::games::furor::hex::Hex;
 use crate::games::furor::map::{content_hash, Map};
 use crate::games::furor::options::Options;
 use crate::games::furor::rules::reconstructed;
 #[cfg(test)]
 use crate::games::furor::rules::reconstructed::ReducedSide;
-use crate::games::furor::sequence::EngineError;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 

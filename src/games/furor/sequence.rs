@@ -22,9 +22,10 @@
 //! assert_eq!(r.board.phasing().as_str(), "romans");
 //! ```
 
-use crate::dice::{Dice, DiceError};
+use crate::dice::Dice;
 use crate::games::furor::ask::Pause;
 use crate::games::furor::board::{Board, UnitId};
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::{Event, Phase};
 use crate::games::furor::options::Options;
 use crate::games::furor::orders::{PlayerTurnOrders, Reactions};
@@ -62,20 +63,6 @@ impl FromStr for StopAfter {
             }
         })
     }
-}
-
-/// Why the engine could not play the turn (bad input, not bad orders:
-/// orders the rules refuse are events).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum EngineError {
-    #[error(transparent)]
-    Dice(DiceError),
-    #[error("the orders name {0}, which is not a counter of this board")]
-    UnknownUnit(UnitId),
-    #[error("the battle is over")]
-    GameOver,
-    #[error("engine fault: {0}")]
-    Internal(String),
 }
 
 /// The new board and what happened, in order.

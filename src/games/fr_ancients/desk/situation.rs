@@ -1,10 +1,10 @@
 //! The situation the game master reads: the questions of one part of a
 //! phase, numbered, each with what the sheet fixes and the dice rolled.
 
+use crate::games::fr_ancients::part::Part;
 use crate::games::fr_ancients::questions::{
     rolls_text, Ask, Fighter, Modifier, MoveKind, Question, Test,
 };
-use crate::games::fr_ancients::sequence::Part;
 use crate::games::fr_ancients::table::{Battle, Place};
 use std::fmt::Write as _;
 

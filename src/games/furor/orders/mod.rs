@@ -21,7 +21,6 @@ pub mod read;
 pub mod setup;
 
 use crate::diagnostic::Severity;
-use crate::games::furor::ask::Answer;
 use crate::games::furor::board::UnitId;
 use crate::games::furor::hex::Hex;
 use crate::games::furor::rules::crt::Column;
@@ -174,6 +173,21 @@ pub enum Evasion {
     Never,
     /// Only when the attack's column is this or higher.
     AtOdds(Column),
+}
+
+/// The owner's choice for one occasion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "hex")]
+pub enum Answer {
+    /// Retreat to, or advance into, this hex.
+    Hex(Hex),
+    /// Do not advance.
+    Stay,
+    Evade,
+    DoNotEvade,
+    /// He was asked and did not answer by the deadline: the umpire's
+    /// default, and no second question.
+    Default,
 }
 
 /// Choices a player makes for his units in the other player's turn.

@@ -11,13 +11,14 @@
 
 use super::{overlay, read, round_of, Exchange, Moved, SideOrders, State};
 use crate::dice::{Dice, Recorded, Replayed};
-use crate::games::furor::ask::{answer_text, Answer, Question};
+use crate::games::furor::ask::{answer_text, Question};
 use crate::games::furor::board::{Board, SideId};
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::Event;
 use crate::games::furor::options::Options;
-use crate::games::furor::orders::{PlayerTurnOrders, Reactions};
+use crate::games::furor::orders::{Answer, PlayerTurnOrders, Reactions};
 use crate::games::furor::sequence::{
-    begin_turn, resolve, resolve_combat, resolve_movement, EngineError, Resolution, StopAfter,
+    begin_turn, resolve, resolve_combat, resolve_movement, Resolution, StopAfter,
 };
 use crate::games::{Json, RulesetError};
 use serde::{Deserialize, Serialize};

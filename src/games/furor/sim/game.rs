@@ -26,6 +26,7 @@
 use super::general;
 use crate::dice::SeededDice;
 use crate::games::furor::board::{Board, Outcome as Result_, SideId};
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::Event;
 use crate::games::furor::options::Options;
 use crate::games::furor::orders::check::{check, Checked};
@@ -33,7 +34,7 @@ use crate::games::furor::orders::confirm::problems;
 use crate::games::furor::orders::Reactions;
 use crate::games::furor::ruleset::overlay;
 use crate::games::furor::scenario::{shipped, Scenario};
-use crate::games::furor::sequence::{resolve, EngineError, Resolution, StopAfter};
+use crate::games::furor::sequence::{resolve, Resolution, StopAfter};
 use crate::sim::seed::BattleSeed;
 use crate::sim::Style;
 use serde::Serialize;

@@ -5,16 +5,16 @@
 //! never into an occupied hex or across a river without a crossing. The
 //! combat is then cancelled; the attackers have attacked and do not advance.
 
-use crate::games::furor::ask::{Answer, Question};
+use crate::games::furor::ask::Question;
 use crate::games::furor::board::{Board, Role, Unit, UnitId};
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::Event;
 use crate::games::furor::hex::Hex;
-use crate::games::furor::orders::Evasion;
+use crate::games::furor::orders::{Answer, Evasion};
 use crate::games::furor::play::Play;
 use crate::games::furor::retreat::move_with_commander;
 use crate::games::furor::rules::crt::Column;
 use crate::games::furor::rules::special::{BRETON_EVADE_HEXES, BRETON_EVADE_ON};
-use crate::games::furor::sequence::EngineError;
 
 /// Whether the unit may step into `n` while evading.
 fn open(board: &Board, from: Hex, n: Hex) -> bool {

@@ -7,12 +7,12 @@
 
 use crate::dice::DieKind;
 use crate::games::furor::board::SideId;
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::{Event, JoinReason};
 use crate::games::furor::play::Play;
 use crate::games::furor::rules::special::{
     chararic_choice, ChararicChoice, CHARARIC_NEUTRAL_TURNS,
 };
-use crate::games::furor::sequence::EngineError;
 
 /// The corps goes over to `side` for the rest of the game.
 fn join(play: &mut Play, side: SideId, reason: JoinReason) {

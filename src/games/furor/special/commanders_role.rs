@@ -7,10 +7,10 @@
 
 use crate::dice::DieKind;
 use crate::games::furor::board::{Effect, UnitId};
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::Event;
 use crate::games::furor::play::Play;
 use crate::games::furor::rules::special::commander_loss_effect;
-use crate::games::furor::sequence::EngineError;
 
 /// A commander was eliminated.
 pub(crate) fn commander_lost(play: &mut Play, id: &UnitId) -> Result<(), EngineError> {

@@ -8,10 +8,10 @@
 
 use crate::dice::DieKind;
 use crate::games::furor::board::{Role, Status, UnitId};
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::Event;
 use crate::games::furor::options::AlanDefection;
 use crate::games::furor::play::Play;
-use crate::games::furor::sequence::EngineError;
 
 /// After a result cost the unit `taken` steps (`was_full`: before it).
 pub(crate) fn after_loss(

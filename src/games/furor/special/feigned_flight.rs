@@ -9,6 +9,7 @@
 
 use crate::dice::DieKind;
 use crate::games::furor::board::{Board, Relation, SideId, UnitId};
+use crate::games::furor::error::EngineError;
 use crate::games::furor::events::Event;
 use crate::games::furor::options::{FeignedFlightTarget, Options};
 use crate::games::furor::play::Play;
@@ -18,7 +19,6 @@ use crate::games::furor::rules::special::{
     FEIGNED_FLIGHT_SKILLED_TARGET,
 };
 use crate::games::furor::rules::{Kind, Mark};
-use crate::games::furor::sequence::EngineError;
 use std::collections::BTreeSet;
 
 /// Whether unit `id` of `side` may try a feigned flight at `target` now;

@@ -8,7 +8,7 @@
 //! the turn after them is winter quarters, then a new year begins.
 
 use super::map::World;
-use crate::games::hyborian::army::{ArmyFile, Nation};
+use crate::games::hyborian::army::{Arm, ArmyFile, Designation, Nation};
 use crate::names::key;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -286,6 +286,32 @@ pub fn figure_cost(list: &str, designation: &str) -> Option<u32> {
     find_list(lists(), list)?
         .designation(designation)
         .map(|(_, d)| d.figure_cost())
+}
+
+/// Units of an arm that may only fight at home (Hyrkanian foot), by name.
+pub(crate) fn home_only_units(f: &ArmyFile) -> Vec<String> {
+    units_where(f, |arm, _| arm.home_only)
+}
+
+/// Guard units of an army, by name.
+pub(crate) fn guard_units(f: &ArmyFile) -> Vec<String> {
+    units_where(f, |_, d| d.is_guard())
+}
+
+/// The names of an army's units whose entry in its national list passes
+/// `test`; a unit the list does not know passes nothing.
+fn units_where(f: &ArmyFile, test: impl Fn(&Arm, &Designation) -> bool) -> Vec<String> {
+    let names = f.unit_names();
+    let list = find_list(lists(), &f.nation);
+    f.units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| {
+            list.and_then(|n| n.designation(&u.designation))
+                .is_some_and(|(arm, d)| test(arm, d))
+        })
+        .map(|(i, _)| names[i].clone())
+        .collect()
 }
 
 /// An army file's worth: its units and mercenaries at §11 prices.
@@ -665,15 +691,11 @@ impl CampaignFile {
                     }
                 };
                 let mut contents = contents;
-                let has_guard = |a: &Army| {
-                    a.owner == p.id
-                        && !crate::games::hyborian::campaign::resolve::guard_units(&a.contents)
-                            .is_empty()
-                };
+                let has_guard = |a: &Army| a.owner == p.id && !guard_units(&a.contents).is_empty();
                 if start.units.is_none() && c.armies.values().any(has_guard) {
                     // A proposed army leaves out the guard unit another army
                     // has (ruling CA-13): it starts the guard's points short.
-                    let guards = crate::games::hyborian::campaign::resolve::guard_units(&contents);
+                    let guards = guard_units(&contents);
                     let names = contents.unit_names();
                     let keep: Vec<bool> = names.iter().map(|n| !guards.contains(n)).collect();
                     let mut k = keep.iter();
@@ -683,14 +705,12 @@ impl CampaignFile {
                         cmd.with = first;
                     }
                 }
-                let guard = crate::games::hyborian::campaign::resolve::guard_units(&contents);
+                let guard = guard_units(&contents);
                 if let (Some(g), Some(other)) = (
                     guard.first(),
-                    c.armies.values().find(|a| {
-                        a.owner == p.id
-                            && !crate::games::hyborian::campaign::resolve::guard_units(&a.contents)
-                                .is_empty()
-                    }),
+                    c.armies
+                        .values()
+                        .find(|a| a.owner == p.id && !guard_units(&a.contents).is_empty()),
                 ) {
                     return Err(bad(format!(
                         "power {}: the army in {} would have {g}, but army {} has a guard unit already; a guard unit can be in only one army (§12): give this army its units (`units`, from `umpire army new`) without it",

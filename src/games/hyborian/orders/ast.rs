@@ -124,7 +124,7 @@ pub enum UnitRef {
 impl fmt::Display for UnitRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            UnitRef::Name(n) if crate::games::hyborian::orders::parse::is_plain_name(n) => {
+            UnitRef::Name(n) if crate::games::hyborian::orders::grammar::is_plain_name(n) => {
                 f.write_str(n)
             }
             UnitRef::Name(n) => write!(f, "\"{n}\""),

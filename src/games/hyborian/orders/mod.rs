@@ -31,6 +31,7 @@
 pub mod ast;
 pub mod confirm;
 pub mod diagnostic;
+mod grammar;
 pub mod names;
 pub mod parse;
 pub mod plan;

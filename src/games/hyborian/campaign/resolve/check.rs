@@ -1,8 +1,10 @@
 //! Whether a power may give an order this week (§12 and the army lists):
 //! checked against the campaign as the orders were given.
 
-use crate::games::hyborian::army::{Arm, ArmyFile, Designation, Mercenaries, UnitLine};
-use crate::games::hyborian::campaign::game::{find_list, lists, Campaign, Stance};
+use crate::games::hyborian::army::{ArmyFile, Mercenaries, UnitLine};
+use crate::games::hyborian::campaign::game::{
+    find_list, guard_units, home_only_units, lists, Campaign, Stance,
+};
 use crate::games::hyborian::campaign::map::World;
 use crate::games::hyborian::campaign::orders::Order;
 use std::collections::{BTreeMap, BTreeSet};
@@ -238,32 +240,6 @@ fn not_yours(c: &Campaign, power: &str, written: &str) -> String {
         format!("yours are: {}", mine.join(", "))
     };
     format!("you have no army '{written}'; {yours}")
-}
-
-/// Units of an arm that may only fight at home (Hyrkanian foot), by name.
-pub(crate) fn home_only_units(f: &ArmyFile) -> Vec<String> {
-    units_where(f, |arm, _| arm.home_only)
-}
-
-/// Guard units of an army, by name.
-pub(crate) fn guard_units(f: &ArmyFile) -> Vec<String> {
-    units_where(f, |_, d| d.is_guard())
-}
-
-/// The names of an army's units whose entry in its national list passes
-/// `test`; a unit the list does not know passes nothing.
-fn units_where(f: &ArmyFile, test: impl Fn(&Arm, &Designation) -> bool) -> Vec<String> {
-    let names = f.unit_names();
-    let list = find_list(lists(), &f.nation);
-    f.units
-        .iter()
-        .enumerate()
-        .filter(|(_, u)| {
-            list.and_then(|n| n.designation(&u.designation))
-                .is_some_and(|(arm, d)| test(arm, d))
-        })
-        .map(|(i, _)| names[i].clone())
-        .collect()
 }
 
 /// All of a power's own armies as one army file: what its list's caps are

@@ -22,7 +22,6 @@ mod losses;
 mod march;
 
 pub use check::check;
-pub(crate) use check::guard_units;
 pub use events::{BattleSide, EnteredResult, MapEvent, Resolved};
 pub use losses::{share_of, RECOVERED_FALLING_BACK, RECOVERED_HOLDING_THE_FIELD};
 

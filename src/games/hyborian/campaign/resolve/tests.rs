@@ -1,7 +1,7 @@
 use super::losses::{gross_points, recover, unit_cost};
 use super::*;
 use crate::games::hyborian::army::UnitLine;
-use crate::games::hyborian::campaign::game::{find_list, lists, CampaignFile};
+use crate::games::hyborian::campaign::game::{find_list, guard_units, lists, CampaignFile};
 use crate::games::hyborian::campaign::orders::read;
 use crate::games::hyborian::dice::SeededDice;
 use std::collections::BTreeSet;

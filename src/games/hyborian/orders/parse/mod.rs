@@ -10,6 +10,7 @@
 
 use crate::games::hyborian::orders::ast::*;
 use crate::games::hyborian::orders::diagnostic::{Diagnostic, Invalid, Span};
+use crate::games::hyborian::orders::grammar::{OrdersParser, Rule};
 use pest::iterators::Pair;
 use pest::Parser as _;
 
@@ -18,10 +19,6 @@ mod walk;
 
 use suggest::{not_understood, starts_with_keyword};
 use walk::{clauses, unit_ref};
-
-#[derive(pest_derive::Parser)]
-#[grammar = "../grammar/orders.pest"]
-struct OrdersParser;
 
 /// Longest line the reader looks at; anything longer is not an order.
 const MAX_LINE: usize = 2_000;
@@ -241,55 +238,6 @@ fn strip_comment(line: &str) -> &str {
         }
     }
     line
-}
-
-/// True when a unit's name can be written bare in canonical form and read
-/// back as the same name (otherwise it is written in quotes).
-pub(crate) fn is_plain_name(name: &str) -> bool {
-    const RESERVED: [&str; 22] = [
-        "forward",
-        "forwards",
-        "ahead",
-        "straight",
-        "bearing",
-        "at",
-        "to",
-        "toward",
-        "towards",
-        "left",
-        "right",
-        "north",
-        "south",
-        "east",
-        "west",
-        "northeast",
-        "northwest",
-        "southeast",
-        "southwest",
-        "unit",
-        "number",
-        "no",
-    ];
-    // Canonical text names the same few units over and over: remember the
-    // answers (a small cache; it changes no result, only saves parsing).
-    thread_local! {
-        static PLAIN: std::cell::RefCell<std::collections::HashMap<String, bool>> = Default::default();
-    }
-    if let Some(known) = PLAIN.with(|c| c.borrow().get(name).copied()) {
-        return known;
-    }
-    let first = name.split_whitespace().next().unwrap_or("").to_lowercase();
-    let plain = name == name.trim()
-        && !RESERVED.contains(&first.as_str())
-        && OrdersParser::parse(Rule::name_only, name).is_ok();
-    PLAIN.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.len() >= 512 {
-            c.clear();
-        }
-        c.insert(name.to_string(), plain);
-    });
-    plain
 }
 
 fn span(p: &Pair<Rule>, off: usize) -> Span {

@@ -1,4 +1,5 @@
 use super::*;
+use crate::games::hyborian::orders::grammar::is_plain_name;
 
 fn one(text: &str) -> (OrderSheet, Vec<Diagnostic>) {
     let s = scan(text);

@@ -754,18 +754,18 @@ impl Ruleset for FurorBarbarus {
     }
 
     fn guide(&self) -> &'static str {
-        include_str!("../../../docs/furor-barbarus/guide.md")
+        include_str!("../../../../docs/furor-barbarus/guide.md")
     }
 
     fn templates(&self) -> &'static [(&'static str, &'static str)] {
         &[
             (
                 "furor-barbarus/summary.txt",
-                include_str!("../../../templates/furor-barbarus/summary.txt"),
+                include_str!("../../../../templates/furor-barbarus/summary.txt"),
             ),
             (
                 "furor-barbarus/summary.html",
-                include_str!("../../../templates/furor-barbarus/summary.html"),
+                include_str!("../../../../templates/furor-barbarus/summary.html"),
             ),
         ]
     }
