@@ -6,89 +6,14 @@
 //! A new moderator command is one function here, one arm in [`decide`], and
 //! one snapshot (`tests/post/mails.rs`).
 
-use super::effect::{Change, Effect};
+use super::desk::Desk;
+use super::effect::{Change, Decision, Effect};
 use super::help::guide;
 use super::{MAX_DEADLINE_DAYS, MAX_EXTEND_HOURS, MODERATOR};
 use crate::envelope::{Command, GivenDie};
-use crate::post::game::Game;
-use crate::post::press::MailRules;
 use crate::post::PostError;
-use crate::store::games::{GameStatus, SideRow};
-use chrono::{DateTime, Duration, NaiveDateTime, TimeZone, Utc};
-
-/// What the store says of a game's rounds, read when a decision asks.
-pub(super) trait Ledger {
-    /// The round whose report waits for the moderator's approval.
-    fn draft(&self) -> Result<Option<u32>, PostError>;
-    /// Whether round `t`'s report is released (`None`: it was not played).
-    fn released(&self, t: u32) -> Result<Option<bool>, PostError>;
-    /// The game's status as a moderator's STATUS reads it.
-    fn status(&self, game: &Game) -> Result<String, PostError>;
-}
-
-/// The game as a moderator's command reads it: as the mail's earlier
-/// commands left it. Only `effect::apply` changes it.
-pub(super) struct Desk<'a> {
-    pub game: Game,
-    pub sides: Vec<SideRow>,
-    pub rules: MailRules,
-    pub now: DateTime<Utc>,
-    pub ledger: &'a dyn Ledger,
-}
-
-/// A command's answer and what carries it out.
-#[derive(Debug, Default)]
-pub(super) struct Decision {
-    /// What the reply says of the line; `None` when the effect that carries
-    /// it out words it (a replay's fresh seed, a re-adjudication's verdict,
-    /// a broadcast's recipients).
-    pub answer: Option<String>,
-    pub effects: Vec<Effect>,
-}
-
-impl Decision {
-    pub(super) fn said(answer: impl Into<String>) -> Self {
-        Decision {
-            answer: Some(answer.into()),
-            effects: Vec::new(),
-        }
-    }
-
-    pub(super) fn doing(answer: impl Into<String>, effects: Vec<Effect>) -> Self {
-        Decision {
-            answer: Some(answer.into()),
-            effects,
-        }
-    }
-
-    fn worded_by(effect: Effect) -> Self {
-        Decision {
-            answer: None,
-            effects: vec![effect],
-        }
-    }
-}
-
-impl Desk<'_> {
-    fn side(&self, name: &str) -> Option<&SideRow> {
-        self.sides
-            .iter()
-            .find(|s| s.side.eq_ignore_ascii_case(name))
-    }
-
-    fn side_names(&self) -> String {
-        let names: Vec<&str> = self.sides.iter().map(|s| s.side.as_str()).collect();
-        names.join(", ")
-    }
-
-    fn label(&self) -> Result<String, PostError> {
-        Ok(self.game.round()?.label)
-    }
-
-    fn show(&self, t: DateTime<Utc>) -> String {
-        crate::post::gamefile::show_deadline(t, self.game.tz)
-    }
-}
+use crate::store::games::GameStatus;
+use chrono::{Duration, NaiveDateTime, TimeZone, Utc};
 
 /// Whether a command changes how the game is played (refused once it has ended).
 pub(super) fn changes_play(c: &Command) -> bool {
@@ -409,7 +334,10 @@ fn press_switch(desk: &Desk<'_>, on: bool) -> Decision {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::games::GameRow;
+    use crate::post::game::Game;
+    use crate::post::handle::desk::Ledger;
+    use crate::post::press::MailRules;
+    use crate::store::games::{GameRow, SideRow};
 
     /// A ledger of a game with no round played.
     struct Fresh;

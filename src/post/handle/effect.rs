@@ -1,9 +1,9 @@
-//! What a decision does, as values ([`Effect`]), and the one place that
+//! A command's [`Decision`], and what it does, as values ([`Effect`]), and the one place that
 //! does it: [`apply`] writes an effect in the message's transaction and
 //! brings the [`Desk`] up to date, so the next line reads the game as this
 //! one left it.
 
-use super::commands::{Desk, Ledger};
+use super::desk::{Desk, Ledger};
 use super::help::status_text;
 use super::Ctx;
 use crate::envelope::Press;
@@ -13,6 +13,39 @@ use crate::post::{audit, campaign_games, game::Game, password, PostError};
 use crate::store::games::{self as game_rows, GameStatus, SideRow};
 use crate::store::{deferred, rounds, Transaction};
 use chrono::{DateTime, Utc};
+
+/// A command's answer and what carries it out.
+#[derive(Debug, Default)]
+pub(super) struct Decision {
+    /// What the reply says of the line; `None` when the effect that carries
+    /// it out words it (a replay's fresh seed, a re-adjudication's verdict,
+    /// a broadcast's recipients).
+    pub answer: Option<String>,
+    pub effects: Vec<Effect>,
+}
+
+impl Decision {
+    pub(super) fn said(answer: impl Into<String>) -> Self {
+        Decision {
+            answer: Some(answer.into()),
+            effects: Vec::new(),
+        }
+    }
+
+    pub(super) fn doing(answer: impl Into<String>, effects: Vec<Effect>) -> Self {
+        Decision {
+            answer: Some(answer.into()),
+            effects,
+        }
+    }
+
+    pub(super) fn worded_by(effect: Effect) -> Self {
+        Decision {
+            answer: None,
+            effects: vec![effect],
+        }
+    }
+}
 
 /// One thing a command does to the game, its players or the store.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,6 +6,7 @@
 //! right password comes from another address both are told.
 
 mod commands;
+mod desk;
 mod effect;
 mod game_master;
 mod help;

@@ -3,7 +3,8 @@
 //! the game master's answer and `ORDERS FOR` blocks, and one reply that
 //! answers every line where it stood.
 
-use super::commands::{decide, Desk};
+use super::commands::decide;
+use super::desk::Desk;
 use super::effect::{apply, After, StoreLedger};
 use super::game_master::{game_master_answer, orders_for};
 use super::identity::check_password;

@@ -1,8 +1,8 @@
 //! A player's mail: the game and side its header names, proof that it is
 //! theirs (the password, or a standby's), the mail commands, and the orders.
 
-use super::commands::{Decision, Desk};
-use super::effect::{apply, After, Effect, StoreLedger};
+use super::desk::Desk;
+use super::effect::{apply, After, Decision, Effect, StoreLedger};
 use super::help::{help_reply, resend_report, status_text};
 use super::identity::check_password;
 use super::orders::{arrival, deferral, hold, preview, take_orders, Taken};
