@@ -9,39 +9,22 @@
 //! again by key and the answers by occasion, so it repeats, event for
 //! event, what the reports already told, and only then goes on.
 
-use super::{overlay, read, round_of, Exchange, Moved, SideOrders, State};
+use super::rounds::{answering, exchange_of, round_of};
+use super::state::{overlay, Asked, Moved, SideOrders, State};
 use crate::dice::{Dice, Recorded, Replayed};
-use crate::games::furor::ask::{answer_text, Question};
-use crate::games::furor::board::{Board, SideId};
+use crate::games::furor::ask::answer_text;
+use crate::games::furor::board::SideId;
 use crate::games::furor::error::EngineError;
 use crate::games::furor::events::Event;
 use crate::games::furor::options::Options;
-use crate::games::furor::orders::{Answer, PlayerTurnOrders, Reactions};
+use crate::games::furor::orders::check::Exchange;
+use crate::games::furor::orders::{Answer, Reactions};
 use crate::games::furor::sequence::{
     begin_turn, resolve, resolve_combat, resolve_movement, Resolution, StopAfter,
 };
+use crate::games::read;
 use crate::games::{Json, RulesetError};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-/// A player-turn stopped at a question to the other player.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Asked {
-    /// The board the player-turn started from (after the turn's start).
-    pub start: Board,
-    /// The phasing player's orders for it.
-    pub orders: PlayerTurnOrders,
-    /// The other player's reactions as they stood when it began, with his
-    /// answers to the earlier questions of the turn.
-    pub reactions: Reactions,
-    /// The player-turn's rolls before the question, in order.
-    pub dice: Vec<(String, u8)>,
-    /// How many of the player-turn's events the reports have told.
-    pub shown: usize,
-    /// The occasion asked about (`retreat:UNIT:K`) and the question.
-    pub key: String,
-    pub question: Question,
-}
 
 /// What a battle round gives the rule set's `resolve`.
 pub struct Played {
@@ -51,11 +34,6 @@ pub struct Played {
     pub dice: Vec<String>,
     /// The question the round stopped at, for the report.
     pub question: Option<Vec<String>>,
-}
-
-/// The side that answers a question: the other player.
-pub fn answering(state: &State) -> Option<SideId> {
-    state.board.opponent(state.board.phasing()).cloned()
 }
 
 /// What an answering mail's reactions settle, for its confirmation.
@@ -138,7 +116,7 @@ pub fn play(
         head = s.events;
     }
     let begun = dice.rolls().len();
-    let (mut r, moved) = match super::exchange_of(&state) {
+    let (mut r, moved) = match exchange_of(&state) {
         Exchange::Whole => (
             resolve(
                 &board,
