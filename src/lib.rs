@@ -136,6 +136,42 @@ mod layers {
         assert!(broken.is_empty(), "{}", broken.join("\n"));
     }
 
+    /// The post office, the store, the mail and the report frame know a
+    /// rule set only through `games::Ruleset` and a campaign only through
+    /// `games::campaign::CampaignRules`: none of them names a rule set's
+    /// own module (`hyborian::…`, `furor::…`, `fr_ancients::…`).
+    #[test]
+    fn the_post_office_names_no_rule_set() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let sets: Vec<String> = std::fs::read_dir(src.join("games"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
+            .collect();
+        assert!(sets.len() >= 3, "{sets:?}");
+        let mut broken = Vec::new();
+        for wing in ["post", "store", "mail", "report"] {
+            let mut all = Vec::new();
+            files(&src.join(wing), &mut all);
+            for path in all {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for set in &sets {
+                    let named = text.match_indices(&format!("{set}::")).any(|(i, _)| {
+                        !text[..i]
+                            .chars()
+                            .next_back()
+                            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                    });
+                    if named {
+                        broken.push(format!("{} names {set}::", path.display()));
+                    }
+                }
+            }
+        }
+        assert!(broken.is_empty(), "{}", broken.join("\n"));
+    }
+
     /// What two rule sets share (table geometry, pictures, dice, names)
     /// lives below them; no rule set reaches into another's folder.
     #[test]

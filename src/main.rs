@@ -729,7 +729,9 @@ fn campaign(config: &std::path::Path, command: CampaignCommand) -> Result<ExitCo
     let current = |po: &umpire::post::PostOffice,
                    id: &str|
      -> Result<umpire::games::hyborian::campaign::game::Campaign> {
-        secretary::campaign(po.store(), id)?.with_context(|| format!("no campaign called '{id}'"))
+        let state = secretary::state(po.store(), id)?
+            .with_context(|| format!("no campaign called '{id}'"))?;
+        Ok(serde_json::from_str(&state)?)
     };
     match command {
         CampaignCommand::New { file } => {

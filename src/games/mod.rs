@@ -26,6 +26,7 @@
 //! assert!(umpire::games::ruleset("chess").is_none());
 //! ```
 
+pub mod campaign;
 pub mod fr_ancients;
 pub mod furor;
 pub mod hyborian;
@@ -36,6 +37,11 @@ use crate::dice::{Dice, DieKind};
 use crate::report::{RoundReport, Section};
 use std::collections::BTreeMap;
 use std::path::Path;
+
+/// The rule set a game, scenario or case file plays when it names none:
+/// the Hyborean Age, umpire's first (files written before the others came
+/// name none).
+pub const DEFAULT_RULESET: &str = hyborian::RULESET;
 
 /// A rule set's state, options, orders or events as stored: JSON that only
 /// the rule set reads.
@@ -340,6 +346,16 @@ pub trait Ruleset: Sync {
     fn canonical(&self, state: &Json) -> Result<Json, RulesetError> {
         Ok(state.clone())
     }
+    /// The result of the game as it stands, for a game its moderator ends
+    /// before its last round (a campaign's battle by mail goes back with
+    /// it): the side that has won by then, or `None` when the rule set
+    /// names no winner before the end.
+    ///
+    /// # Errors
+    /// When the stored state or scenario cannot be read.
+    fn standing(&self, _setup: &str, _state: &Json) -> Result<Option<GameResult>, RulesetError> {
+        Ok(None)
+    }
     /// Run the text of one of this rule set's case files.
     fn run_case(&self, text: &str) -> CaseOutcome;
     /// The board a case file sets up, for checking orders against it offline.
@@ -356,6 +372,12 @@ pub fn all() -> &'static [&'static dyn Ruleset] {
         &furor::ruleset::FurorBarbarus,
         &fr_ancients::ruleset::FrAncients,
     ]
+}
+
+/// The campaign system umpire runs: the Hyborean world campaign (a second
+/// would add a column naming it to the campaigns' store rows).
+pub fn campaign_rules() -> &'static dyn campaign::CampaignRules {
+    &hyborian::campaign::desk::HyboreanCampaign
 }
 
 /// The rule set of that name.
@@ -386,7 +408,7 @@ pub fn ruleset_named_in(text: &str) -> Result<String, String> {
     let value: toml::Table =
         toml::from_str(text).map_err(|e| format!("not TOML: {}", e.message()))?;
     match value.get("ruleset") {
-        None => Ok(hyborian::RULESET.to_string()),
+        None => Ok(DEFAULT_RULESET.to_string()),
         Some(toml::Value::String(s)) => Ok(s.clone()),
         Some(other) => Err(format!("ruleset must be a name in quotes, not {other}")),
     }

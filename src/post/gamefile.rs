@@ -175,7 +175,7 @@ pub struct SideEntry {
 }
 
 fn default_ruleset() -> String {
-    crate::games::hyborian::RULESET.into()
+    crate::games::DEFAULT_RULESET.into()
 }
 fn utc() -> String {
     "UTC".into()

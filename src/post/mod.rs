@@ -17,7 +17,6 @@ mod ahead;
 mod archive;
 pub mod bundle;
 pub mod campaign;
-mod campaign_games;
 pub mod desk;
 mod dkim;
 mod game;
@@ -533,7 +532,7 @@ impl PostOffice {
     /// When the campaign exists or on database errors.
     pub fn create_campaign(
         &mut self,
-        file: &crate::games::hyborian::campaign::game::CampaignFile,
+        file: &dyn crate::games::campaign::SetUp,
         now: DateTime<Utc>,
     ) -> Result<(), PostError> {
         let config = self.config.clone();

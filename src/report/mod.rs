@@ -71,7 +71,7 @@ pub struct RoundReport {
 }
 
 fn default_ruleset() -> String {
-    crate::games::hyborian::RULESET.to_string()
+    crate::games::DEFAULT_RULESET.to_string()
 }
 
 /// Text made safe for SVG and HTML attributes and content.

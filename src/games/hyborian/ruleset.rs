@@ -480,6 +480,17 @@ impl Ruleset for HyborianAge {
         json(&read::<Table>("the table", state)?)
     }
 
+    fn standing(&self, setup: &str, state: &Json) -> Result<Option<GameResult>, RulesetError> {
+        let table: Table = serde_json::from_value(state.clone())
+            .map_err(|e| RulesetError::Corrupt(e.to_string()))?;
+        let loaded = scenario::load(setup).map_err(|e| RulesetError::Corrupt(e.to_string()))?;
+        Ok(loaded
+            .scenario
+            .as_ref()
+            .and_then(|sc| scenario::assess(sc, &table, false).winner)
+            .map(|side| GameResult::Won { side }))
+    }
+
     fn run_case(&self, text: &str) -> CaseOutcome {
         super::case::run_text(text)
     }

@@ -385,9 +385,7 @@ pub fn handle(
             .diagnostics
             .iter()
             .any(|d| d.kind == envelope::Trouble::IncompleteHeader);
-    if !battle_header
-        && crate::games::hyborian::campaign::orders::is_campaign_mail(&msg.orders_text)
-    {
+    if !battle_header && super::campaign::is_campaign_mail(&msg.orders_text) {
         let d = super::campaign::handle(tx, config, &msg, row, &ctx.from, now)?;
         let secrets = super::campaign::secrets(&msg.orders_text);
         let secrets: Vec<&str> = secrets.iter().map(String::as_str).collect();

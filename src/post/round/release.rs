@@ -221,7 +221,7 @@ pub(super) fn mail_report(
     // a campaign battle's to its campaign.
     if rep.ended {
         crate::post::league::game_ended(tx, config, game, &rep, now)?;
-        crate::post::campaign_games::game_ended(tx, config, game, &rep, after, now)?;
+        crate::post::campaign::battles::game_ended(tx, config, game, &rep, after, now)?;
     }
     Ok(())
 }

@@ -12,8 +12,12 @@
 //!   game's last table back as a result.
 //! - [`fog`]: what each power may see; [`report`]: its weekly report and map.
 //!
+//! - [`desk`]: the campaign behind the post office's boundary
+//!   ([`crate::games::campaign::CampaignRules`]).
+//!
 //! The secretary's mail desk (store, identity, confirmations, reports through
-//! the outbox) is the post office's: `post::campaign`.
+//! the outbox) is the post office's: `post::campaign`, which knows the
+//! campaign only through that boundary.
 //!
 //! Architecture invariant: nothing here does I/O, reads the clock or draws
 //! OS randomness.
@@ -21,6 +25,7 @@
 pub mod battle;
 pub mod by_mail;
 pub mod correct;
+pub mod desk;
 pub mod fog;
 pub mod game;
 pub mod map;

@@ -29,20 +29,7 @@ use serde::{Deserialize, Serialize};
 #[grammar = "../grammar/campaign.pest"]
 struct Grammar;
 
-/// Who writes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Role {
-    Power(String),
-    Secretary,
-}
-
-/// The header line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Header {
-    pub campaign: String,
-    pub role: Role,
-    pub password: String,
-}
+pub use crate::games::campaign::{Header, Line, Role};
 
 /// One order of a power for this map turn.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -154,15 +141,6 @@ STATUS answers with your orders on file for this week; HELP with this guide.
 Neither replaces your orders. A later message with orders replaces earlier
 ones for the same week.
 ";
-
-/// A line and what it says.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Line<T> {
-    /// 1-based line number in the message text.
-    pub number: usize,
-    pub text: String,
-    pub item: T,
-}
 
 /// A whole message read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -13,7 +13,6 @@ use super::map::{MARCH_DAYS_FOOT, MARCH_DAYS_MOUNTED};
 use super::orders::{Line, Order};
 use super::resolve::MapEvent;
 use minijinja::{context, AutoEscape, Environment};
-use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::sync::OnceLock;
@@ -35,20 +34,7 @@ pub struct Week<'a> {
     pub intro: &'a str,
 }
 
-/// A week's dice as the reports publish them, the battle game's way: each
-/// report commits to the coming week's seed by its SHA-256
-/// ([`crate::dice::seed_hash`]) and reveals the seed of the week just
-/// resolved, so a player can check it was fixed before the orders came in
-/// (ruling CA-21).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct WeekDice {
-    /// The seed of the week just resolved (hex); none in the opening report.
-    pub revealed: Option<String>,
-    /// What the previous report published for it.
-    pub revealed_hash: Option<String>,
-    /// The SHA-256 of the coming week's seed.
-    pub next_hash: String,
-}
+pub use crate::games::campaign::WeekDice;
 
 fn name<'a>(world: &'a World, id: &'a str) -> &'a str {
     world.province(id).map_or(id, |p| p.name.as_str())

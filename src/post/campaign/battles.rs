@@ -1,26 +1,23 @@
 //! The campaign's battles by mail, the post office's side (ruling CA-18).
 //! A waiting battle the campaign plays by mail becomes a battle game in the
 //! same store ([`start_games`]): its id the campaign's and the battle's
-//! (`dragon-b3`), its scenario from `campaign::by_mail::scenario`, its
+//! (`dragon-b3`), its scenario from the campaign's rules, its
 //! sides the two powers with their players' addresses (new passwords in
 //! the welcome), the campaign's secretary its moderator. When the game
 //! ends — its last report released ([`game_ended`]) or the moderator's END
 //! GAME ([`game_stopped`]) — its last table goes back as an entered result
-//! (`campaign::by_mail::result`), recorded where the secretary's results
+//! ([`CampaignRules::returned`]), recorded where the secretary's results
 //! are, and the next week applies it like any other. Only the two powers
 //! and the secretary hear of the game: onlookers read the campaign's
 //! reports, which never name its contents.
 
-use super::game::Game;
-use super::gamefile::GameFile;
-use super::{audit, round, PostError};
 use crate::config::Config;
-use crate::games::hyborian::army::scenario::{self, BATTLE_TURNS};
-use crate::games::hyborian::campaign::by_mail;
-use crate::games::hyborian::campaign::game::{BattleMode, Campaign, PendingBattle};
-use crate::games::hyborian::campaign::map::World;
-use crate::games::hyborian::table::Table;
+use crate::games::campaign::{MailBattle, Returned};
+use crate::games::campaign_rules as rules;
 use crate::games::{GameResult, Json};
+use crate::post::game::Game;
+use crate::post::gamefile::GameFile;
+use crate::post::{audit, round, PostError};
 use crate::report::RoundReport;
 use crate::store::{campaign_battles, campaigns, Transaction};
 use chrono::{DateTime, Utc};
@@ -47,52 +44,44 @@ pub(crate) fn start_games(
     let Some(row) = campaigns::load(tx, id)? else {
         return Ok(Vec::new());
     };
-    let mut c: Campaign = serde_json::from_str(&row.state).map_err(corrupt)?;
-    let world = World::hyborea().map_err(corrupt)?;
-    let players = campaigns::players(tx, &c.id)?;
+    let players = campaigns::players(tx, id)?;
+    let mut state = row.state.clone();
     let mut made = Vec::new();
-    let mut changed = false;
-    let waiting: Vec<PendingBattle> = c
-        .pending
-        .iter()
-        .filter(|b| b.by == BattleMode::Mail)
-        .cloned()
-        .collect();
-    for b in waiting {
-        if campaign_battles::game_of(tx, &c.id, b.id)?.is_some() {
+    for b in rules().mail_battles(&row.state).map_err(corrupt)? {
+        if campaign_battles::game_of(tx, id, b.battle)?.is_some() {
             continue;
         }
-        let game_id = b.game_id(&c.id);
-        let made_one = by_mail::scenario(&c, &world, &b).and_then(|text| {
-            let file = game_file(config, &c, &b, &row.secretary_address, &players, now)?;
+        let made_one = b.scenario.clone().and_then(|text| {
+            let file = game_file(config, &b, id, &row.secretary_address, &players, now)?;
             Ok((file, text))
         });
         let outcome = match made_one {
             Ok((file, text)) => {
                 round::create_game_of(tx, config, &file, text, now)?;
-                campaign_battles::insert(tx, &c.id, b.id, &game_id, now)?;
+                campaign_battles::insert(tx, id, b.battle, &b.game_id, now)?;
                 audit(
                     tx,
                     now,
-                    Some(&c.id),
-                    &format!("battle {} is played by mail as game {game_id}", b.id),
+                    Some(id),
+                    &format!(
+                        "battle {} is played by mail as game {}",
+                        b.battle, b.game_id
+                    ),
                 )?;
-                Ok(game_id)
+                Ok(b.game_id)
             }
             Err(why) => {
                 // No game can be made: the battle waits for the secretary.
-                if let Some(p) = c.pending.iter_mut().find(|p| p.id == b.id) {
-                    p.by = BattleMode::Secretary;
-                    p.why = Some(why.clone());
-                    changed = true;
-                }
+                state = rules()
+                    .not_by_mail(&state, b.battle, &why)
+                    .map_err(corrupt)?;
                 Err(why)
             }
         };
-        made.push((b.id, outcome));
+        made.push((b.battle, outcome));
     }
-    if changed {
-        campaigns::set_state(tx, &c.id, &serde_json::to_string(&c).map_err(corrupt)?)?;
+    if state != row.state {
+        campaigns::set_state(tx, id, &state)?;
     }
     Ok(made)
 }
@@ -102,42 +91,43 @@ pub(crate) fn start_games(
 /// time zone.
 fn game_file(
     config: &Config,
-    c: &Campaign,
-    b: &PendingBattle,
+    b: &MailBattle,
+    campaign: &str,
     secretary: &str,
     players: &[(String, String)],
     now: DateTime<Utc>,
 ) -> Result<GameFile, String> {
-    let hours = c.settings.battle_turn_hours;
+    let hours = b.turn_hours;
     let tz: chrono_tz::Tz = config.timezone.parse().unwrap_or(chrono_tz::UTC);
     let mut t = toml::Table::new();
-    let title: String = format!("{}: battle {}", c.title, b.id)
+    let title: String = b
+        .title
         .chars()
-        .take(super::gamefile::bounds::TITLE_LEN)
+        .take(crate::post::gamefile::bounds::TITLE_LEN)
         .collect();
-    t.insert("id".into(), b.game_id(&c.id).into());
+    t.insert("id".into(), b.game_id.clone().into());
     t.insert("title".into(), title.into());
     t.insert(
         "scenario".into(),
-        format!("campaign {} battle {}", c.id, b.id).into(),
+        format!("campaign {campaign} battle {}", b.battle).into(),
     );
     t.insert("timezone".into(), tz.name().into());
     t.insert(
         "first_deadline".into(),
-        super::league::first_deadline(now, hours, tz).into(),
+        crate::post::league::first_deadline(now, hours, tz).into(),
     );
     t.insert("turn_hours".into(), i64::from(hours).into());
-    t.insert("max_turns".into(), i64::from(BATTLE_TURNS).into());
+    t.insert("max_turns".into(), i64::from(b.turns).into());
     let mut moderator = toml::Table::new();
     moderator.insert("address".into(), secretary.into());
     t.insert("moderator".into(), moderator.into());
     let mut sides = Vec::new();
-    for power in by_mail::powers(c, b) {
-        let Some((_, address)) = players.iter().find(|(p, _)| *p == power) else {
+    for power in &b.powers {
+        let Some((_, address)) = players.iter().find(|(p, _)| p == power) else {
             return Err(format!("power {power} has no player to fight it by mail"));
         };
         let mut s = toml::Table::new();
-        s.insert("id".into(), power.into());
+        s.insert("id".into(), power.clone().into());
         s.insert("address".into(), address.clone().into());
         sides.push(toml::Value::Table(s));
     }
@@ -163,22 +153,13 @@ pub(crate) fn game_ended(
     last: &Json,
     now: DateTime<Utc>,
 ) -> Result<(), PostError> {
-    // Only a game that plays a campaign's battle is read (other rule sets'
-    // states are not Hyborean tables).
-    if campaign_battles::open_battle_of(tx, game.id())?.is_none() {
-        return Ok(());
-    }
-    let won = match GameResult::of_report(rep) {
-        Some(GameResult::Won { side }) => Some(side),
-        _ => None,
-    };
-    let end: Table = serde_json::from_value(last.clone()).map_err(corrupt)?;
-    give_back(tx, config, game, &end, won, "it has ended", now)
+    let result = GameResult::of_report(rep);
+    give_back(tx, config, game, last, result.as_ref(), "it has ended", now)
 }
 
 /// The moderator ended a game with END GAME: if it plays a campaign's
 /// battle, the battle's result goes back from the table as it stands (the
-/// side that broke the other by then wins; else no one).
+/// side the battle's rule set says has won by then; else no one).
 ///
 /// # Errors
 /// Damaged stored data or database errors.
@@ -191,24 +172,34 @@ pub(crate) fn game_stopped(
     if campaign_battles::open_battle_of(tx, game.id())?.is_none() {
         return Ok(());
     }
-    let end: Table = serde_json::from_str(&game.row.state).map_err(corrupt)?;
-    let loaded = scenario::load(&game.row.setup).map_err(corrupt)?;
-    let won = loaded
-        .scenario
-        .as_ref()
-        .and_then(|sc| scenario::assess(sc, &end, false).winner);
-    give_back(tx, config, game, &end, won, "its moderator ended it", now)
+    let last: Json = serde_json::from_str(&game.row.state).map_err(corrupt)?;
+    let result = game
+        .ruleset
+        .standing(&game.row.setup, &last)
+        .map_err(corrupt)?;
+    give_back(
+        tx,
+        config,
+        game,
+        &last,
+        result.as_ref(),
+        "its moderator ended it",
+        now,
+    )
 }
 
+/// The battle's result back to its campaign, recorded for the next week,
+/// and the secretary told.
 fn give_back(
     tx: &Transaction<'_>,
     config: &Config,
     game: &Game,
-    end: &Table,
-    won: Option<String>,
+    last: &Json,
+    result: Option<&GameResult>,
     how: &str,
     now: DateTime<Utc>,
 ) -> Result<(), PostError> {
+    // Only a game that plays a campaign's battle is read.
     let Some((cid, battle)) = campaign_battles::open_battle_of(tx, game.id())? else {
         return Ok(());
     };
@@ -216,41 +207,24 @@ fn give_back(
     let Some(row) = campaigns::load(tx, &cid)? else {
         return Ok(());
     };
-    let c: Campaign = serde_json::from_str(&row.state).map_err(corrupt)?;
-    let Some(b) = c.pending.iter().find(|b| b.id == battle) else {
+    let Some(Returned {
+        entered,
+        winner,
+        lost,
+    }) = rules()
+        .returned(&row.state, battle, &game.row.setup, last, result)
+        .map_err(corrupt)?
+    else {
         // The secretary entered a result already; it stands.
         return Ok(());
     };
-    let start = scenario::load(&game.row.setup).map_err(corrupt)?.table;
-    let r = by_mail::result(&c, b, &start, end, won.as_deref());
-    campaigns::record_result(
-        tx,
-        &cid,
-        battle,
-        &serde_json::to_string(&r).map_err(corrupt)?,
-    )?;
-    let mut lost = Vec::new();
-    for (army, units) in &r.figures {
-        let parts: Vec<String> = units
-            .iter()
-            .filter(|(_, n)| **n > 0)
-            .map(|(u, n)| format!("{n} {u}"))
-            .collect();
-        lost.push(format!(
-            "{army}: {}",
-            if parts.is_empty() {
-                "none".to_string()
-            } else {
-                parts.join(", ")
-            }
-        ));
-    }
+    campaigns::record_result(tx, &cid, battle, &entered)?;
     let text = format!(
         "Battle {battle} of campaign {cid}, played by mail as game {}, is over: {how}.\n\
          {}.\nFigures lost before recovery: {}.\n\n\
          The result is recorded; it takes effect when the week is resolved (as a result you enter would).\n",
         game.id(),
-        r.winner.as_deref().map_or_else(
+        winner.as_deref().map_or_else(
             || "Neither side broke".to_string(),
             |w| format!("{w} broke the enemy and holds the field")
         ),
