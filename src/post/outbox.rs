@@ -76,6 +76,61 @@ pub fn queue(
     tag: &str,
     now: DateTime<Utc>,
 ) -> Result<String, StoreError> {
+    let to = Queue {
+        game,
+        kind,
+        tag,
+        secret: kind.holds_password(),
+    };
+    queue_as(tx, config, &to, mail, now)
+}
+
+/// Queue mail of another kind than a welcome that carries a password
+/// all the same (a campaign's opening report): its body is cut once sent,
+/// as a welcome's is.
+///
+/// # Errors
+/// As [`queue`].
+pub fn queue_with_password(
+    tx: &Transaction<'_>,
+    config: &Config,
+    game: Option<&str>,
+    kind: Kind,
+    mail: &Outgoing,
+    tag: &str,
+    now: DateTime<Utc>,
+) -> Result<String, StoreError> {
+    let to = Queue {
+        game,
+        kind,
+        tag,
+        secret: true,
+    };
+    queue_as(tx, config, &to, mail, now)
+}
+
+/// What a queued mail is, besides its text.
+struct Queue<'a> {
+    game: Option<&'a str>,
+    kind: Kind,
+    tag: &'a str,
+    /// Whether its body holds a password (cut once sent).
+    secret: bool,
+}
+
+fn queue_as(
+    tx: &Transaction<'_>,
+    config: &Config,
+    q: &Queue<'_>,
+    mail: &Outgoing,
+    now: DateTime<Utc>,
+) -> Result<String, StoreError> {
+    let Queue {
+        game,
+        kind,
+        tag,
+        secret,
+    } = *q;
     let mut h = Sha256::new();
     for part in [
         &store::installation(tx)?,
@@ -100,7 +155,7 @@ pub fn queue(
             kind: kind.code(),
             recipients: &mail.to,
             raw: &raw,
-            secret: kind.holds_password(),
+            secret,
         },
         now,
     )?;

@@ -324,6 +324,24 @@ fn the_deadline_is_extended_powers_are_reminded_once_and_a_power_changes_hands()
         .map(|(_, to, _, _)| to)
         .collect();
     assert_eq!(told.len(), 3);
+    // Mail of its own to each power: not a reply to the secretary's
+    // letter, whose subject is his.
+    let subjects: Vec<String> = mails(&club.po)
+        .into_iter()
+        .filter(|(kind, _, _, body)| kind == "notice" && body.contains("extended the deadline"))
+        .map(|(_, _, subject, _)| subject)
+        .collect();
+    assert!(
+        subjects
+            .iter()
+            .all(|s| s == "[desk] The deadline is extended"),
+        "{subjects:?}"
+    );
+    let threaded = outbox(&club.po)
+        .into_iter()
+        .filter(|(kind, _, raw)| kind == "notice" && raw.contains("In-Reply-To"))
+        .count();
+    assert_eq!(threaded, 0, "no notice threads under the secretary's mail");
     assert_eq!(
         club.po.tick(t0() + Duration::hours(72)).unwrap(),
         0,
@@ -396,4 +414,78 @@ fn the_deadline_is_extended_powers_are_reminded_once_and_a_power_changes_hands()
     assert_eq!(d.state(), "refused", "the old player's mail");
     club.power_orders("nemedia", "numedides@belverus.example", &pw, "");
     assert_eq!(state(&club.po).turn, 0, "Ophir's orders still missing");
+}
+
+#[test]
+fn a_powers_opening_report_holds_its_password_only_until_it_is_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut club = open(dir.path(), "");
+    let opening = |club: &Club| -> Vec<(String, String, String)> {
+        outbox(&club.po)
+            .into_iter()
+            .filter(|(kind, _, _)| kind == "report")
+            .collect()
+    };
+    let before = opening(&club);
+    assert_eq!(before.len(), 4, "three powers and the secretary");
+    assert!(
+        mails(&club.po)
+            .iter()
+            .any(|(_, to, _, body)| to == AQUILONIA && body.contains("Your password: lion")),
+        "queued with its password"
+    );
+    club.po.send(t0()).unwrap();
+    for (_, to, raw) in opening(&club) {
+        assert!(raw.contains("Message-ID: <"), "{to}: headers kept");
+        if to == SECRETARY {
+            assert!(
+                !raw.contains("(sent; the body"),
+                "{to}: nothing secret in it"
+            );
+            continue;
+        }
+        assert!(
+            raw.contains("(sent; the body held a password and is not kept)"),
+            "{to}: body cut\n{raw}"
+        );
+        for pw in ["lion", "dragon", "disc"] {
+            assert!(!raw.contains(pw), "{to}: {pw} kept");
+        }
+    }
+}
+
+#[test]
+fn a_powers_status_marks_the_orders_the_week_will_refuse() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut club = open(dir.path(), "");
+    club.power_orders(
+        "aquilonia",
+        AQUILONIA,
+        "lion",
+        "army aquilonia-1 move to Nemedian Marches\narmy aquilonia-9 halt",
+    );
+    club.send(
+        AQUILONIA,
+        "CAMPAIGN desk POWER aquilonia PASSWORD lion\nSTATUS\nEND\n",
+    );
+    let status = mails(&club.po)
+        .into_iter()
+        .rev()
+        .find(|(kind, to, _, _)| kind == "confirmation" && to == AQUILONIA)
+        .unwrap()
+        .3;
+    let lines: Vec<&str> = status.lines().collect();
+    let halt = lines
+        .iter()
+        .position(|l| l.trim() == "army aquilonia-9 halt")
+        .unwrap_or_else(|| panic!("{status}"));
+    assert!(
+        lines[halt + 1].trim_start().starts_with("REFUSED: "),
+        "{status}"
+    );
+    let march = lines
+        .iter()
+        .position(|l| l.trim() == "army aquilonia-1 move to Nemedian Marches")
+        .unwrap();
+    assert!(!lines[march + 1].contains("REFUSED"), "{status}");
 }

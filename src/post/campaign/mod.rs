@@ -146,7 +146,7 @@ pub fn create(
             "Welcome to the campaign {} as {}. Your password: {}\nWrite your orders as:\n\n  CAMPAIGN {} POWER {} PASSWORD <password>\n  army <army> move to <province>\n  END\n\n{}\n{due}",
             c.title, p.id, p.password, c.id, p.id, rules().guide()
         );
-        let to = week::Reader::power(&p.id, &p.address);
+        let to = week::Reader::power(&p.id, &p.address).with_password();
         let week = crate::games::campaign::Week {
             intro: &intro,
             ..start
@@ -329,7 +329,7 @@ fn power_orders(
     // A letter of STATUS or HELP alone asks; it does not replace the
     // week's orders.
     if letter.orders.is_empty() && !letter.commands.is_empty() {
-        return power_asks(desk, c, power, letter);
+        return power_asks(desk, stored, power, letter);
     }
     let kept = OrdersRow {
         turn,
@@ -388,30 +388,16 @@ fn confirmation(c: &Facts, power: &str, letter: &Letter, verdicts: &[Option<Stri
 /// A power's STATUS or HELP: the guide, and its orders on file this week.
 fn power_asks(
     desk: &Desk<'_, '_>,
-    c: &Facts,
+    stored: &Row,
     power: &str,
     letter: &Letter,
 ) -> Result<Disposition, PostError> {
+    let c = &stored.facts;
     let mut text = String::new();
     for l in &letter.commands {
         match l.item {
             Command::Help => text.push_str(rules().guide()),
-            Command::Status => {
-                text.push_str(&format!("{} ({}), orders of {power}:\n", c.date, c.title));
-                let on_file = campaigns::latest_orders(desk.tx, &c.id, c.turn + 1)?;
-                match on_file.iter().find(|(p, _)| p == power) {
-                    Some((_, json)) => {
-                        let lines = stored_orders(json)?;
-                        if lines.is_empty() {
-                            text.push_str("  (no orders: your armies stand)\n");
-                        }
-                        for l in lines {
-                            text.push_str(&format!("  {}\n", l.text));
-                        }
-                    }
-                    None => text.push_str("  none sent yet\n"),
-                }
-            }
+            Command::Status => text.push_str(&on_file_of(desk, stored, power)?),
             _ => text.push_str(&format!(
                 "\"{}\" is the secretary's command; powers send orders (HELP for the guide).\n",
                 l.text
@@ -429,6 +415,32 @@ fn power_asks(
     Ok(Disposition::Done(format!(
         "campaign status/help for {power}"
     )))
+}
+
+/// A power's orders on file this week, each refused one marked with why
+/// (as its confirmation and the secretary's digest mark it).
+fn on_file_of(desk: &Desk<'_, '_>, stored: &Row, power: &str) -> Result<String, PostError> {
+    let c = &stored.facts;
+    let mut text = format!("{} ({}), orders of {power}:\n", c.date, c.title);
+    let on_file = campaigns::latest_orders(desk.tx, &c.id, c.turn + 1)?;
+    let Some((_, json)) = on_file.iter().find(|(p, _)| p == power) else {
+        text.push_str("  none sent yet\n");
+        return Ok(text);
+    };
+    let lines = stored_orders(json)?;
+    if lines.is_empty() {
+        text.push_str("  (no orders: your armies stand)\n");
+    }
+    let verdicts = rules()
+        .check(&stored.state, power, &lines)
+        .map_err(corrupt)?;
+    for (l, verdict) in lines.iter().zip(verdicts) {
+        text.push_str(&format!("  {}\n", l.text));
+        if let Some(why) = verdict {
+            text.push_str(&format!("    REFUSED: {why}\n"));
+        }
+    }
+    Ok(text)
 }
 
 /// Each power's orders on file for the week being ordered (`None`: it

@@ -4,7 +4,8 @@
 //! resolve, rerun, digest, help) are the same for every campaign; the
 //! rules' own pass through
 //! [`crate::games::campaign::CampaignRules::secretary`] and come back as a
-//! [`Ruling`] applied here.
+//! [`Ruling`] applied here. What the powers are told goes as mail of its
+//! own, never as a reply to the secretary's letter (whose subject is his).
 
 use super::desk::Desk;
 use super::week::{self, due_text};
@@ -110,7 +111,8 @@ fn apply(desk: &Desk<'_, '_>, c: &Row, own: &Json, text: &str) -> Result<String,
     }
     for (power, notice) in tell {
         if let Some(row) = campaigns::power(desk.tx, id, &power)? {
-            desk.reply(Some(id), Kind::Notice, &[row.address], notice)?;
+            let subject = format!("[{id}] The secretary's correction");
+            desk.send(Some(id), Kind::Notice, &[row.address], subject, notice)?;
         }
     }
     match by_mail {
@@ -159,10 +161,11 @@ fn extend(desk: &Desk<'_, '_>, c: &Facts, text: &str, hours: u32) -> Result<Stri
     campaigns::set_deadline(desk.tx, &c.id, Some(later))?;
     let when = due_text(desk.config, later);
     for (_, address) in campaigns::players(desk.tx, &c.id)? {
-        desk.reply(
+        desk.send(
             Some(&c.id),
             Kind::Notice,
             &[address],
+            format!("[{}] The deadline is extended", c.id),
             format!(
                 "The secretary of {} has extended the deadline: orders for {} are now due by {when}.\n",
                 c.title, c.date
@@ -233,10 +236,11 @@ fn replace(
         &address,
         &password::hash_from(&desk.config.entropy, &pw),
     )?;
-    desk.reply(
+    desk.send(
         Some(&c.id),
         Kind::Notice,
         &[old],
+        format!("[{}] {power} is handed to another player", c.id),
         format!(
             "The secretary of {} ({}) has handed {power} to another player ({address}).\nYour password for {power} no longer works. Thank you for playing.\n",
             c.title, c.id
@@ -333,10 +337,11 @@ fn cancel(desk: &Desk<'_, '_>, c: &Facts, power: &str, n: u32) -> Result<String,
         orders: &serde_json::to_string(&lines).map_err(corrupt)?,
     };
     campaigns::insert_orders(desk.tx, &c.id, &kept, desk.now)?;
-    desk.reply(
+    desk.send(
         Some(&c.id),
         Kind::Notice,
         &[address],
+        format!("[{}] An order of yours is cancelled", c.id),
         format!(
             "The secretary of {} cancelled your order \"{}\" for {}. Your other orders stand; a new message for this week replaces them all as usual.\n",
             c.title, gone.text, c.date

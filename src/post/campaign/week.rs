@@ -94,6 +94,9 @@ pub(super) fn dice(secret: &str, played: u32) -> WeekDice {
 pub(super) struct Reader<'a> {
     power: Option<&'a str>,
     address: &'a str,
+    /// Whether the report carries the reader's password (the opening
+    /// report's welcome): the outbox cuts its body once sent.
+    password: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -101,6 +104,15 @@ impl<'a> Reader<'a> {
         Reader {
             power: Some(power),
             address,
+            password: false,
+        }
+    }
+
+    /// The same reader, the report carrying its password.
+    pub(super) fn with_password(self) -> Self {
+        Reader {
+            password: true,
+            ..self
         }
     }
 
@@ -108,6 +120,7 @@ impl<'a> Reader<'a> {
         Reader {
             power: None,
             address,
+            password: false,
         }
     }
 }
@@ -154,7 +167,12 @@ pub(super) fn queue_report(
     for (cid, stem, png, svg) in drawn {
         mail.show_picture(cid, &stem, png, svg);
     }
-    outbox::queue(
+    let queue = if to.password {
+        outbox::queue_with_password
+    } else {
+        outbox::queue
+    };
+    queue(
         tx,
         config,
         Some(&c.id),
