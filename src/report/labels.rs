@@ -24,10 +24,16 @@ const FARTHEST: usize = 14;
 /// A label pushed this many steps away or more gets a leader line.
 const LEADER_FROM: usize = 2;
 
+/// The font every picture uses (DejaVu Sans Condensed, shipped in
+/// templates/fonts): labels are measured with it, pictures drawn with it.
+pub(crate) const FONT: &[u8] = include_bytes!("../../templates/fonts/DejaVuSansCondensed.ttf");
+/// The font family pictures name in their SVG.
+pub const FONT_FAMILY: &str = "DejaVu Sans";
+
 /// The shipped font, parsed once.
 fn font() -> &'static FontRef<'static> {
-    static FONT: OnceLock<FontRef<'static>> = OnceLock::new();
-    FONT.get_or_init(|| FontRef::new(super::picture::FONT).expect("the shipped font parses"))
+    static PARSED: OnceLock<FontRef<'static>> = OnceLock::new();
+    PARSED.get_or_init(|| FontRef::new(FONT).expect("the shipped font parses"))
 }
 
 /// The advance width of `text` at `size` pixels, in pixels.

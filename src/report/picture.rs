@@ -7,13 +7,9 @@
 //! assert!(umpire::report::picture::png(svg).unwrap().starts_with(b"\x89PNG"));
 //! ```
 
-use super::labels::TextBox;
+pub use super::labels::FONT_FAMILY;
+use super::labels::{TextBox, FONT};
 use resvg::tiny_skia::Pixmap;
-
-/// The font every picture uses (DejaVu Sans Condensed, shipped in templates/fonts).
-pub(crate) const FONT: &[u8] = include_bytes!("../../templates/fonts/DejaVuSansCondensed.ttf");
-/// The font family pictures name in their SVG.
-pub const FONT_FAMILY: &str = "DejaVu Sans";
 
 /// Pixels per inch of a continuous table (the Hyborean Age, FR! Ancients).
 pub const SCALE: f64 = 10.0;

@@ -284,3 +284,55 @@ fn the_secretary_sends_a_waiting_battle_to_mail_and_ends_its_game() {
         MapEvent::Battle { id: 1, by, .. } if by == "mail"
     )));
 }
+
+#[test]
+fn a_result_the_secretary_enters_ends_the_battle_game_and_tells_its_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = PostOffice::open(config(dir.path())).unwrap();
+    po.create_campaign(&CampaignFile::load(&setup("mail")).unwrap(), t0())
+        .unwrap();
+    let mut club = Club { po, n: 0 };
+    club.armies_meet();
+    assert_eq!(club.game_status("dragon-b1").as_deref(), Some("active"));
+    let d = club.send(
+        SECRETARY,
+        "CAMPAIGN dragon SECRETARY PASSWORD scroll\nbattle 1 won by aquilonia losses aquilonia-1 0\nEND\n",
+    );
+    assert_eq!(d.state(), "done", "{d:?}");
+    let all = mails(&club.po);
+    let reply = &all
+        .iter()
+        .rev()
+        .find(|(kind, to, _, _)| kind == "reply" && to.contains(SECRETARY))
+        .unwrap()
+        .3;
+    assert!(
+        reply.contains("battle 1: result recorded")
+            && reply.contains("its game by mail, dragon-b1, is ended"),
+        "{reply}"
+    );
+    assert_eq!(club.game_status("dragon-b1").as_deref(), Some("ended"));
+    for address in [AQUILONIA, NEMEDIA] {
+        let told = all
+            .iter()
+            .find(|(kind, to, subject, _)| {
+                kind == "notice"
+                    && to.contains(address)
+                    && subject == "[dragon-b1] This battle no longer counts"
+            })
+            .unwrap_or_else(|| panic!("{address} is not told"));
+        assert!(
+            told.3.contains("no more turns will be played"),
+            "{}",
+            told.3
+        );
+    }
+    assert!(
+        !all.iter()
+            .any(|(_, to, subject, _)| to.contains(OPHIR) && subject.contains("dragon-b1")),
+        "an onlooker hears nothing of the game"
+    );
+    // The week applies the secretary's result; the ended game sends nothing back.
+    club.resolve();
+    assert!(state(&club.po).pending.is_empty());
+}

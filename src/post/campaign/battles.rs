@@ -251,3 +251,53 @@ fn give_back(
     )?;
     Ok(())
 }
+
+/// The secretary entered battle `battle`'s result himself while its game
+/// by mail was still being played: the game no longer counts. It is ended
+/// (no more turns), unlinked from the campaign so its end sends nothing
+/// back, and its players are told why. Returns the game's id, when there
+/// was one still open.
+///
+/// # Errors
+/// Damaged stored data or database errors.
+pub(crate) fn overridden(
+    tx: &Transaction<'_>,
+    config: &Config,
+    campaign: &str,
+    battle: u32,
+    now: DateTime<Utc>,
+) -> Result<Option<String>, PostError> {
+    let Some(id) = campaign_battles::game_of(tx, campaign, battle)? else {
+        return Ok(None);
+    };
+    if campaign_battles::open_battle_of(tx, &id)?.is_none() {
+        return Ok(None);
+    }
+    campaign_battles::returned(tx, &id, now)?;
+    let Some(mut game) = Game::load(tx, &id)? else {
+        return Ok(None);
+    };
+    game.row.status = crate::store::games::GameStatus::Ended;
+    game.save(tx)?;
+    for side in game.sides(tx)? {
+        round::queue_notice(
+            tx,
+            config,
+            &id,
+            &side.address,
+            format!("[{id}] This battle no longer counts"),
+            format!(
+                "The secretary of campaign {campaign} has entered the result of battle {battle} himself, so game {id} no longer counts: no more turns will be played, and the campaign's next report tells the result.\n"
+            ),
+            &format!("{campaign}:battle-{battle}:overridden:{}", side.side),
+            now,
+        )?;
+    }
+    audit(
+        tx,
+        now,
+        Some(campaign),
+        &format!("battle {battle}: the secretary's result ends game {id}"),
+    )?;
+    Ok(Some(id))
+}

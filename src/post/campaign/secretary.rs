@@ -103,8 +103,15 @@ fn apply(desk: &Desk<'_, '_>, c: &Row, own: &Json, text: &str) -> Result<String,
     if let Some(state) = &state {
         campaigns::set_state(desk.tx, id, state)?;
     }
+    let mut answer = answer;
     if let Some((battle, entered)) = &result {
         campaigns::record_result(desk.tx, id, *battle, entered)?;
+        let ended = super::battles::overridden(desk.tx, desk.config, id, *battle, desk.now)?;
+        if let Some(game) = ended {
+            answer.push_str(&format!(
+                "; its game by mail, {game}, is ended and its players are told it no longer counts"
+            ));
+        }
     }
     if let Some(line) = &audit {
         crate::post::audit(desk.tx, desk.now, Some(id), line)?;
