@@ -13,7 +13,6 @@
 //! Architecture invariant: the files are checked by this module's tests, so
 //! [`sheet`] cannot fail at run time.
 
-use super::weapons::Weapon;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::OnceLock;
@@ -24,6 +23,23 @@ const ABILITIES: &str = include_str!("../../../campaigns/fr-ancients/abilities.t
 const CHARACTERS: &str = include_str!("../../../campaigns/fr-ancients/characters.toml");
 const STANDARDS: &str = include_str!("../../../campaigns/fr-ancients/standards.toml");
 const POINTS: &str = include_str!("../../../campaigns/fr-ancients/points.toml");
+
+/// A weapon of the sheet's table, the key of its row (what a weapon does
+/// is in [`super::weapons`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Weapon {
+    #[serde(rename = "Massed Bows")]
+    MassedBows,
+    #[serde(rename = "Bows/Slings")]
+    BowsSlings,
+    Javelins,
+    Thrown,
+    Pila,
+    #[serde(rename = "Light Artillery")]
+    LightArtillery,
+    #[serde(rename = "Heavy Artillery")]
+    HeavyArtillery,
+}
 
 /// Every table of the sheet.
 #[derive(Debug)]

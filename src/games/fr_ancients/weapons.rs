@@ -18,25 +18,10 @@
 //! assert_eq!(Scale::Centimetres.of_inches(6.0), 8.0);
 //! ```
 
+pub use super::sheet::Weapon;
 use super::sheet::{sheet, WeaponRow};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// A weapon of the sheet's table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Weapon {
-    #[serde(rename = "Massed Bows")]
-    MassedBows,
-    #[serde(rename = "Bows/Slings")]
-    BowsSlings,
-    Javelins,
-    Thrown,
-    Pila,
-    #[serde(rename = "Light Artillery")]
-    LightArtillery,
-    #[serde(rename = "Heavy Artillery")]
-    HeavyArtillery,
-}
 
 /// The column of the range table a game measures in (R5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
