@@ -43,7 +43,7 @@ use sha2::{Digest, Sha256};
 pub use archive::{export_html, report_text};
 pub use handle::Disposition;
 pub(crate) use round::plain;
-pub use service::{ingest_maildir, poll_imap, post_boy, serve};
+pub use service::{ingest_maildir, poll_imap, post_boy, prepare_folders, prepare_outbox, serve};
 pub use verify::{verify_bundle, verify_turn};
 
 /// Errors of the post office.
@@ -82,6 +82,9 @@ pub enum PostError {
     /// A league file, pairing or result umpire will not take, saying why.
     #[error("{0}")]
     League(String),
+    /// A configured folder umpire cannot work in, saying which and the fix.
+    #[error("{0}")]
+    Folder(String),
 }
 
 /// The umpire's mail service over one store.

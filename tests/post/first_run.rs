@@ -1,0 +1,137 @@
+//! A club's first days with the real binary (issue 43): `umpire run` on a
+//! fresh directory, configured paths that are wrong, and exit statuses a
+//! cron job can trust.
+
+use crate::common;
+use common::*;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+/// The real binary on `dir`'s umpire.toml, its output kept.
+fn umpire_output(dir: &Path, args: &[&str]) -> Output {
+    umpire_in(dir)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+/// Wait up to `tenths` tenths of a second for `ready`.
+fn within(tenths: u32, ready: impl Fn() -> bool) -> bool {
+    (0..tenths).any(|_| {
+        if ready() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        false
+    })
+}
+
+/// A spool file whose name says it is a `kind` (the outbox key's kind).
+fn spooled(folder: &Path, kind: &str) -> bool {
+    std::fs::read_dir(folder)
+        .map(|rd| {
+            rd.flatten()
+                .any(|e| e.file_name().to_string_lossy().contains(kind))
+        })
+        .unwrap_or(false)
+}
+
+/// Stop a running `umpire run` as systemd would, and see it stop cleanly.
+fn stop(mut child: std::process::Child) {
+    assert!(Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let stopped = (0..50).find_map(|_| {
+        std::thread::sleep(Duration::from_millis(100));
+        child.try_wait().unwrap()
+    });
+    let status = stopped.expect("umpire run did not stop within 5 s of SIGTERM");
+    assert!(status.success(), "{status}");
+}
+
+#[test]
+fn a_first_run_on_a_fresh_directory_makes_its_spool_and_answers_a_mailed_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // As the README's first steps: an umpire.toml without [spool], [smtp]
+    // or [imap] (the default spool/in and spool/out), then a game.
+    std::fs::write(
+        d.join("umpire.toml"),
+        format!("address = \"{UMPIRE}\"\npoll_seconds = 1\n"),
+    )
+    .unwrap();
+    let gf = game_file_ahead(d);
+    let made = umpire_output(d, &["game", "new", &gf.to_string_lossy()]);
+    assert!(made.status.success(), "{made:?}");
+    assert!(
+        !d.join("spool").exists(),
+        "nothing made the spool before run"
+    );
+    let child = umpire_in(d).arg("run").spawn().unwrap();
+    let maildir = d.join("spool/in");
+    assert!(
+        within(100, || maildir.join("new").is_dir()),
+        "umpire run made no spool Maildir"
+    );
+    for sub in ["cur", "tmp"] {
+        assert!(maildir.join(sub).is_dir(), "no spool/in/{sub}");
+    }
+    // Delivered as a Maildir is: written in tmp/, renamed into new/.
+    let order = mail(
+        CONAN,
+        "first-run@aquilonia.example",
+        "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 hold\nEND\n",
+    );
+    std::fs::write(maildir.join("tmp/1.order"), order).unwrap();
+    std::fs::rename(maildir.join("tmp/1.order"), maildir.join("new/1.order")).unwrap();
+    let out = d.join("spool/out");
+    assert!(
+        within(150, || spooled(&out, "confirmation")),
+        "umpire run did not answer the order dropped in its spool"
+    );
+    assert!(spooled(&out, "welcome"), "the welcomes went out too");
+    stop(child);
+    assert!(
+        maildir.join("cur").read_dir().unwrap().count() == 1,
+        "the order was marked seen"
+    );
+}
+
+#[test]
+fn run_says_before_it_starts_which_spool_path_is_wrong_and_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("umpire.toml"),
+        format!("address = \"{UMPIRE}\"\npoll_seconds = 1\n"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(d.join("spool")).unwrap();
+    std::fs::write(d.join("spool/in"), "not a Maildir").unwrap();
+    let run = umpire_output(d, &["run"]);
+    assert!(!run.status.success(), "{run:?}");
+    let said = String::from_utf8_lossy(&run.stderr);
+    let inbox = d.join("spool/in").display().to_string();
+    assert!(
+        said.contains(&format!("the spool inbox {inbox} is not usable"))
+            && said.contains(&format!("{inbox} is a file, not a folder"))
+            && said.contains("set inbox under [spool] in umpire.toml"),
+        "{said}"
+    );
+    // The outbox's turn: the inbox is fine now, the outbox is a file.
+    std::fs::remove_file(d.join("spool/in")).unwrap();
+    std::fs::remove_dir_all(d.join("spool/out")).unwrap();
+    std::fs::write(d.join("spool/out"), "not a folder").unwrap();
+    let run = umpire_output(d, &["run", "--once"]);
+    assert!(!run.status.success(), "{run:?}");
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        said.contains("the spool outbox") && said.contains("is a file, not a folder"),
+        "{said}"
+    );
+}
