@@ -258,14 +258,25 @@ impl PostOffice {
     }
 
     /// What needs the moderator's or administrator's eye: messages that
-    /// could not be handled and games whose round could not be played.
+    /// could not be handled, games whose round could not be played, and
+    /// games whose stored row cannot be read.
     ///
     /// # Errors
     /// On database errors.
     pub fn doctor(&self) -> Result<String, PostError> {
         use std::fmt::Write as _;
         let messages = store::messages::failed(self.store.conn())?;
-        let games = store::games::failed(self.store.conn())?;
+        let mut games = store::games::failed(self.store.conn())?;
+        // A game whose row cannot be read (its deadline no time) is named
+        // even before a round of the service has set it aside.
+        for id in store::games::ids(self.store.conn())? {
+            if games.iter().any(|(g, _)| *g == id) {
+                continue;
+            }
+            if let Err(e) = store::games::load(self.store.conn(), &id) {
+                games.push((id, e.to_string()));
+            }
+        }
         let mut out = String::new();
         if messages.is_empty() && games.is_empty() {
             out.push_str(

@@ -135,3 +135,106 @@ fn run_says_before_it_starts_which_spool_path_is_wrong_and_the_fix() {
         "{said}"
     );
 }
+
+/// An umpire.toml of the spool alone (`[spool]` in `inbox` and `outbox`),
+/// read every second, and the game file of 'ford' with its deadline far
+/// ahead, written with `id` and no passwords (umpire makes them).
+fn spool_config_and_game(d: &Path, id: &str) -> std::path::PathBuf {
+    std::fs::write(
+        d.join("umpire.toml"),
+        format!("address = \"{UMPIRE}\"\npoll_seconds = 1\n[spool]\ninbox = \"inbox\"\noutbox = \"outbox\"\n"),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(game_file_ahead(d))
+        .unwrap()
+        .replace("id = \"ford\"", &format!("id = \"{id}\""))
+        .lines()
+        .filter(|l| !l.starts_with("password"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let path = d.join(format!("{id}.toml"));
+    std::fs::write(&path, text).unwrap();
+    let made = umpire_output(d, &["game", "new", &path.to_string_lossy()]);
+    assert!(made.status.success(), "{made:?}");
+    path
+}
+
+/// Spoil game `id`'s stored deadline, as a disk error or a hand edit would.
+fn damage_deadline(d: &Path, id: &str) {
+    let c = rusqlite::Connection::open(d.join("umpire.sqlite")).unwrap();
+    let n = c
+        .execute("UPDATE games SET deadline = 'garbage' WHERE id = ?1", [id])
+        .unwrap();
+    assert_eq!(n, 1);
+}
+
+/// A message's state in the store.
+fn state_of(d: &Path, message_id: &str) -> String {
+    let c = rusqlite::Connection::open(d.join("umpire.sqlite")).unwrap();
+    c.query_row(
+        "SELECT state FROM messages WHERE message_id = ?1",
+        [message_id],
+        |r| r.get(0),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_game_whose_deadline_cannot_be_read_is_set_aside_and_the_others_go_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    spool_config_and_game(d, "ford");
+    spool_config_and_game(d, "ford2");
+    damage_deadline(d, "ford");
+    // doctor names it at once, before any round has tried it.
+    let doctor = umpire_output(d, &["doctor"]);
+    let said = String::from_utf8_lossy(&doctor.stdout);
+    assert!(
+        said.contains("game ford: ")
+            && said.contains("its deadline 'garbage' is not a time")
+            && said.contains("umpire retry ford")
+            && !said.contains("Nothing has failed"),
+        "{said}"
+    );
+    std::fs::create_dir_all(d.join("inbox/new")).unwrap();
+    for (n, game) in [(1, "ford"), (2, "ford2")] {
+        // ford2's passwords are made: the order is refused, but answered.
+        std::fs::write(
+            d.join(format!("inbox/new/{n}.m")),
+            mail(
+                CONAN,
+                &format!("order-{game}@aquilonia.example"),
+                &format!(
+                    "GAME {game} SIDE aquilonia PASSWORD wrong\nBlack Dragons: phase 1 hold\nEND\n"
+                ),
+            ),
+        )
+        .unwrap();
+    }
+    let run = umpire_output(d, &["run", "--once"]);
+    assert!(
+        run.status.success(),
+        "one damaged game stopped the service: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(state_of(d, "order-ford@aquilonia.example"), "failed");
+    assert_eq!(state_of(d, "order-ford2@aquilonia.example"), "refused");
+    assert!(
+        spooled(&d.join("outbox"), "refusal"),
+        "ford2's mail answered"
+    );
+    assert!(
+        spooled(&d.join("outbox"), "notice"),
+        "ford's moderator told"
+    );
+    let doctor = umpire_output(d, &["doctor"]);
+    let said = String::from_utf8_lossy(&doctor.stdout);
+    assert!(
+        said.contains("game ford: ") && said.contains("its deadline 'garbage' is not a time"),
+        "{said}"
+    );
+    assert!(!said.contains("game ford2"), "{said}");
+    // A second round passes the game set aside by.
+    let again = umpire_output(d, &["run", "--once"]);
+    assert!(again.status.success(), "{again:?}");
+}
