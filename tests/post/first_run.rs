@@ -179,6 +179,20 @@ fn state_of(d: &Path, message_id: &str) -> String {
     .unwrap()
 }
 
+/// `umpire ingest` with `raw` on its standard input.
+fn ingest(d: &Path, raw: &[u8]) -> Output {
+    use std::io::Write as _;
+    let mut child = umpire_in(d)
+        .arg("ingest")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(raw).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 #[test]
 fn a_game_whose_deadline_cannot_be_read_is_set_aside_and_the_others_go_on() {
     let dir = tempfile::tempdir().unwrap();
@@ -237,4 +251,122 @@ fn a_game_whose_deadline_cannot_be_read_is_set_aside_and_the_others_go_on() {
     // A second round passes the game set aside by.
     let again = umpire_output(d, &["run", "--once"]);
     assert!(again.status.success(), "{again:?}");
+}
+
+#[test]
+fn send_fails_loudly_when_no_delivery_can_be_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    spool_config_and_game(d, "ford");
+    // The spool outbox a file: said at once, nothing marked sent.
+    std::fs::write(d.join("outbox"), "in the way").unwrap();
+    let send = umpire_output(d, &["send"]);
+    assert!(!send.status.success(), "{send:?}");
+    let said = String::from_utf8_lossy(&send.stderr);
+    assert!(
+        said.contains("the spool outbox") && said.contains("is a file, not a folder"),
+        "{said}"
+    );
+    assert_eq!(
+        count_in(d, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL"),
+        count_in(d, "SELECT COUNT(*) FROM outbox")
+    );
+    // A closed SMTP port: every delivery fails, and the exit says so.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    std::fs::write(
+        d.join("umpire.toml"),
+        format!("address = \"{UMPIRE}\"\n[smtp]\nhost = \"127.0.0.1\"\nport = {port}\nsecurity = \"none\"\n"),
+    )
+    .unwrap();
+    let send = umpire_output(d, &["send"]);
+    assert!(!send.status.success(), "{send:?}");
+    let said = String::from_utf8_lossy(&send.stderr);
+    assert!(
+        said.contains("3 of 3 deliveries failed") && said.contains("check the [smtp] section"),
+        "{said}"
+    );
+    assert_eq!(
+        count_in(d, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NOT NULL"),
+        0
+    );
+}
+
+#[test]
+fn ingest_exits_non_zero_when_the_message_is_not_handled() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    spool_config_and_game(d, "ford");
+    let order = |id: &str| {
+        mail(
+            CONAN,
+            id,
+            "GAME ford SIDE aquilonia PASSWORD wrong\nBlack Dragons: phase 1 hold\nEND\n",
+        )
+    };
+    // A table gone: the message is stored but cannot be handled; the MTA
+    // is asked to try again (EX_TEMPFAIL), and it stays waiting.
+    let c = rusqlite::Connection::open(d.join("umpire.sqlite")).unwrap();
+    c.execute_batch("DROP TABLE outbox_bodies").unwrap();
+    drop(c);
+    let out = ingest(d, &order("lost-table@aquilonia.example"));
+    assert_eq!(out.status.code(), Some(75), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("but not handled") && said.contains("outbox_bodies"),
+        "{said}"
+    );
+    assert_eq!(state_of(d, "lost-table@aquilonia.example"), "new");
+
+    // A damaged deadline: the message is set aside for the moderator.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    spool_config_and_game(d, "ford");
+    damage_deadline(d, "ford");
+    let out = ingest(d, &order("damaged@aquilonia.example"));
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("could not be handled")
+            && said.contains("its deadline 'garbage' is not a time")
+            && said.contains("umpire retry 1"),
+        "{said}"
+    );
+    assert_eq!(state_of(d, "damaged@aquilonia.example"), "failed");
+}
+
+#[test]
+fn an_empty_database_file_is_refused_not_made_anew() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    spool_config_and_game(d, "ford");
+    // Emptied, as a failed copy or a full disk leaves it.
+    std::fs::write(d.join("umpire.sqlite"), b"").unwrap();
+    let order = mail(
+        CONAN,
+        "to-nowhere@aquilonia.example",
+        "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 hold\nEND\n",
+    );
+    let out = ingest(d, &order);
+    assert_eq!(
+        out.status.code(),
+        Some(75),
+        "the MTA keeps the mail: {out:?}"
+    );
+    let said = String::from_utf8_lossy(&out.stderr);
+    let db = d.join("umpire.sqlite").display().to_string();
+    assert!(
+        said.contains(&format!(
+            "the database {db} is an empty file (0 bytes), not an umpire store"
+        )) && said.contains("restore the store from a backup"),
+        "{said}"
+    );
+    assert_eq!(std::fs::metadata(d.join("umpire.sqlite")).unwrap().len(), 0);
+    assert!(!d.join("outbox").exists(), "no player was answered");
+    let games = umpire_output(d, &["games"]);
+    assert!(!games.status.success(), "{games:?}");
+    assert!(String::from_utf8_lossy(&games.stderr).contains("is an empty file"));
 }
