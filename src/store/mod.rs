@@ -273,6 +273,10 @@ impl Store {
             c.pragma_update(None, "synchronous", durability.pragma())?;
             c.pragma_update(None, "wal_autocheckpoint", CHECKPOINT_PAGES)?;
             c.pragma_update(None, "cache_size", -CACHE_KIB)?;
+            // What is deleted is overwritten with zeros, not left in the
+            // file's free pages: a welcome's password cut from the outbox
+            // once sent is gone from the file too (issue 43).
+            c.pragma_update(None, "secure_delete", "ON")?;
             c.pragma_update(None, "foreign_keys", "ON")
         })
         .transpose()?;

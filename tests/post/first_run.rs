@@ -370,3 +370,44 @@ fn an_empty_database_file_is_refused_not_made_anew() {
     assert!(!games.status.success(), "{games:?}");
     assert!(String::from_utf8_lossy(&games.stderr).contains("is an empty file"));
 }
+
+#[test]
+fn a_password_cut_from_a_sent_welcome_is_gone_from_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    spool_config_and_game(d, "ford");
+    let store_bytes = || {
+        let mut bytes = std::fs::read(d.join("umpire.sqlite")).unwrap();
+        for extra in ["umpire.sqlite-wal", "umpire.sqlite-journal"] {
+            bytes.extend(std::fs::read(d.join(extra)).unwrap_or_default());
+        }
+        bytes
+    };
+    let holds =
+        |bytes: &[u8], secret: &str| bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
+    let before = store_bytes();
+    let send = umpire_output(d, &["send"]);
+    assert!(send.status.success(), "{send:?}");
+    let mut passwords = Vec::new();
+    for e in std::fs::read_dir(d.join("outbox")).unwrap().flatten() {
+        let raw = std::fs::read_to_string(e.path()).unwrap();
+        let text = body_text(&raw);
+        // "Your password: …" to a side, "Your moderator password: …".
+        if let Some((_, after)) = text.split_once("password: ") {
+            let word: String = after
+                .chars()
+                .take_while(char::is_ascii_alphanumeric)
+                .collect();
+            passwords.push(word);
+        }
+    }
+    assert_eq!(passwords.len(), 3, "two sides and the moderator welcomed");
+    assert!(passwords.iter().all(|p| p.len() >= 8), "{passwords:?}");
+    for p in &passwords {
+        assert!(holds(&before, p), "{p} was in the store while queued");
+    }
+    let after = store_bytes();
+    for p in &passwords {
+        assert!(!holds(&after, p), "{p} is still in the store's file");
+    }
+}
