@@ -114,6 +114,8 @@ enum Command {
     },
     /// List what could not be handled: failed messages and games whose round could not be played.
     Doctor,
+    /// Try the configuration before the service runs: the database, the IMAP and SMTP servers (TLS and login), the spool folders; what works, what does not and the fix. Exit 0 only when `umpire run` would start and deliver.
+    Check,
     /// Every game at a glance: rule set, state, round, deadline, who is ready, what waits for the moderator.
     Games,
     /// A game's log (the audit trail), the latest lines.
@@ -649,6 +651,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             "{}",
             umpire::post::desk::show(&mut open(&cli.config)?, &game)?
         ),
+        Command::Check => {
+            let (text, ok) = umpire::post::check::check(&cli.config);
+            print!("{text}");
+            return Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            });
+        }
         Command::Doctor => {
             print!("{}", open(&cli.config)?.doctor()?);
         }

@@ -18,6 +18,7 @@ mod archive;
 pub mod bundle;
 pub mod campaign;
 mod campaign_games;
+pub mod check;
 pub mod desk;
 mod dkim;
 mod game;

@@ -411,3 +411,102 @@ fn a_password_cut_from_a_sent_welcome_is_gone_from_the_file() {
         assert!(!holds(&after, p), "{p} is still in the store's file");
     }
 }
+
+/// A port on 127.0.0.1 nothing listens on.
+fn closed_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[test]
+fn check_passes_a_fresh_spool_and_names_what_is_wrong_with_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // No umpire.toml at all: the defaults, nothing made yet.
+    let check = umpire_output(d, &["check"]);
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(check.status.success(), "{said}");
+    assert!(
+        said.contains("ok   database: ")
+            && said.contains("the first `umpire game new` or `umpire run` makes it")
+            && said.contains(
+                "(the spool Maildir every round reads) is not there yet: umpire run makes it"
+            )
+            && said.contains("Everything umpire run needs works: it would start and deliver."),
+        "{said}"
+    );
+    assert!(!d.join("umpire.sqlite").exists(), "check made no store");
+    // Servers on closed ports, a spool inbox that is a file.
+    let (smtp, imap) = (closed_port(), closed_port());
+    std::fs::write(
+        d.join("umpire.toml"),
+        format!(
+            "address = \"{UMPIRE}\"\n[spool]\ninbox = \"in\"\n\
+             [smtp]\nhost = \"127.0.0.1\"\nport = {smtp}\nsecurity = \"none\"\nusername = \"umpire\"\npassword = \"smtp-s3cret\"\n\
+             [imap]\nhost = \"127.0.0.1\"\nport = {imap}\nsecurity = \"none\"\nusername = \"umpire\"\npassword = \"imap-s3cret\"\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(d.join("in"), "a file").unwrap();
+    let check = umpire_output(d, &["check"]);
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(!check.status.success(), "{said}");
+    assert!(
+        said.contains(&format!(
+            "FAIL mail out: SMTP 127.0.0.1:{smtp} (no TLS) as umpire: "
+        )) && said.contains("fix: check host and port under [smtp]")
+            && said.contains(&format!(
+                "FAIL mail in: IMAP 127.0.0.1:{imap} (no TLS) as umpire, mailbox INBOX: "
+            ))
+            && said.contains("fix: check host and port under [imap]")
+            && said.contains("is a file, not a folder")
+            && said.contains("fix: move the file away, or set inbox under [spool]")
+            && said.contains("3 things to mend before umpire run would start and deliver."),
+        "{said}"
+    );
+    assert!(!said.contains("s3cret"), "a secret was printed: {said}");
+}
+
+#[test]
+#[ignore = "needs the test mail servers on 127.0.0.1: run scripts/test (the README's test command)"]
+fn check_passes_against_the_test_servers_and_refuses_a_wrong_password() {
+    let env = |name: &str| {
+        std::env::var(name).unwrap_or_else(|_| {
+            panic!(
+                "{name} is not set: run the tests with scripts/test, which starts the mail servers"
+            )
+        })
+    };
+    let (smtp, imap) = (env("UMPIRE_TEST_SMTP"), env("UMPIRE_TEST_IMAP"));
+    let (smtp_host, smtp_port) = smtp.split_once(':').unwrap();
+    let (imap_host, imap_port) = imap.split_once(':').unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let config = |password: &str| {
+        format!(
+            "address = \"{UMPIRE}\"\n\
+             [smtp]\nhost = \"{smtp_host}\"\nport = {smtp_port}\nsecurity = \"none\"\n\
+             [imap]\nhost = \"{imap_host}\"\nport = {imap_port}\nsecurity = \"none\"\nusername = \"umpire\"\npassword = \"{password}\"\n"
+        )
+    };
+    std::fs::write(d.join("umpire.toml"), config("secret")).unwrap();
+    let check = umpire_output(d, &["check"]);
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(check.status.success(), "{said}");
+    assert!(
+        said.contains("logged in") && said.contains("connected"),
+        "{said}"
+    );
+    std::fs::write(d.join("umpire.toml"), config("wrong-pw")).unwrap();
+    let check = umpire_output(d, &["check"]);
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(!check.status.success(), "{said}");
+    assert!(
+        said.contains("fix: check username and password under [imap]")
+            && !said.contains("wrong-pw"),
+        "{said}"
+    );
+}
