@@ -241,7 +241,6 @@ fn server_fix(section: &str, error: &str, tls_port: u16) -> String {
         || e.contains("login")
         || e.contains("credentials")
         || e.contains("535")
-        || e.contains("no [")
     {
         format!("check username and password under [{section}]")
     } else {
