@@ -417,6 +417,13 @@ pub struct OrdersFor {
     pub sheet: String,
 }
 
+/// The most lines of a moderator's mail that no command read which
+/// [`Envelope::orders_for`] lists, each quoted in the reply; the rest are
+/// counted in one more line. A player's reply is bounded so too (50 errors
+/// listed): a mail of 20,000 such lines was answered by 7 MB quoting
+/// every one (issue 43).
+pub const MAX_STRAY: usize = 50;
+
 /// The moderator's commands as they are written, for suggestions.
 const MODERATOR_WORDS: [&str; 23] = [
     "STATUS",
@@ -479,11 +486,16 @@ impl Envelope {
         }
         let first = starts.first().map_or(self.sheet.len(), |(_, s)| s.start);
         let mut stray = Vec::new();
+        // Past MAX_STRAY, lines are only counted: where they start, how many.
+        let mut unlisted: Option<(Span, usize)> = None;
         let mut offset = 0;
         for line in self.sheet[..first].split('\n') {
             let lead = line.len() - line.trim_start().len();
             let written = line.trim();
-            if !written.is_empty() {
+            if !written.is_empty() && stray.len() == MAX_STRAY {
+                let span = Span::new(offset + lead, offset + lead + written.len());
+                unlisted.get_or_insert((span, 0)).1 += 1;
+            } else if !written.is_empty() {
                 let span = Span::new(offset + lead, offset + lead + written.len());
                 let word = written.split_whitespace().next().unwrap_or("");
                 let d = Diagnostic::new(
@@ -500,6 +512,22 @@ impl Envelope {
                 });
             }
             offset += line.len() + 1;
+        }
+        if let Some((span, more)) = unlisted {
+            stray.push(
+                Diagnostic::new(
+                    Trouble::NotACommand,
+                    span,
+                    format!(
+                        "{more} more {} from here on {} not moderator commands and {} not listed; nothing was done for {}",
+                        if more == 1 { "line" } else { "lines" },
+                        if more == 1 { "is" } else { "are" },
+                        if more == 1 { "is" } else { "are" },
+                        if more == 1 { "it" } else { "them" },
+                    ),
+                )
+                .with_help("write one command to a line; a side's orders go after ORDERS FOR <side>"),
+            );
         }
         (blocks, stray)
     }

@@ -114,6 +114,8 @@ enum Command {
     },
     /// List what could not be handled: failed messages and games whose round could not be played.
     Doctor,
+    /// Try the configuration before the service runs: the database, the IMAP and SMTP servers (TLS and login), the spool folders; what works, what does not and the fix. Exit 0 only when `umpire run` would start and deliver.
+    Check,
     /// Every game at a glance: rule set, state, round, deadline, who is ready, what waits for the moderator.
     Games,
     /// A game's log (the audit trail), the latest lines.
@@ -455,18 +457,35 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     return Ok(ExitCode::from(EX_TEMPFAIL));
                 }
             };
-            // Stored: from here on nothing is lost, whatever happens.
-            match po.process_pending(Utc::now()) {
-                Ok(_) => println!(
-                    "{}",
-                    if stored.fresh {
-                        "stored and handled"
-                    } else {
-                        "already stored"
-                    }
-                ),
-                Err(e) => eprintln!("umpire: stored; handling waits for the next run: {e}"),
+            // Stored: from here on nothing is lost, whatever happens. But
+            // the exit says whether the work is done: a message left
+            // unhandled asks the MTA to try again (each try handles it
+            // again), one set aside for the moderator is a failure.
+            if let Err(e) = po.process_pending(Utc::now()) {
+                eprintln!(
+                    "umpire: stored as message {}, but not handled: {e:#}\n\
+                     It stays waiting; the next `umpire run` or `umpire ingest` handles it once this is mended.",
+                    stored.id
+                );
+                return Ok(ExitCode::from(EX_TEMPFAIL));
             }
+            let failed = umpire::store::messages::failed(po.store().conn())?;
+            if let Some(f) = failed.iter().find(|f| f.id == stored.id) {
+                eprintln!(
+                    "umpire: stored as message {}, but it could not be handled: {}\n\
+                     It is set aside and the moderator told; `umpire retry {}` handles it after a fix.",
+                    f.id, f.reason, f.id
+                );
+                return Ok(ExitCode::FAILURE);
+            }
+            println!(
+                "{}",
+                if stored.fresh {
+                    "stored and handled"
+                } else {
+                    "already stored"
+                }
+            );
         }
         Command::Ingest { maildir: Some(dir) } => {
             let mut po = open(&cli.config)?;
@@ -480,8 +499,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Send => {
             let mut po = open(&cli.config)?;
+            umpire::post::prepare_outbox(&po.config)?;
             let f = po.send(Utc::now())?;
             println!("{} sent, {} failed (will be retried)", f.sent, f.failed);
+            if f.failed > 0 {
+                let fix = if po.config.smtp.is_some() {
+                    "check the [smtp] section of the configuration (host, port, security, username, password) and that the server takes mail"
+                } else {
+                    "check that umpire may write in the spool outbox folder"
+                };
+                eprintln!(
+                    "umpire: {} of {} deliveries failed, the last with: {}\n\
+                     They are tried again by the next `umpire send` or `umpire run`; {fix}.",
+                    f.failed,
+                    f.sent + f.failed,
+                    f.last_error.as_deref().unwrap_or("no reason given")
+                );
+                return Ok(ExitCode::FAILURE);
+            }
         }
         Command::Run { once } => {
             let mut po = open(&cli.config)?;
@@ -616,6 +651,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             "{}",
             umpire::post::desk::show(&mut open(&cli.config)?, &game)?
         ),
+        Command::Check => {
+            let (text, ok) = umpire::post::check::check(&cli.config);
+            print!("{text}");
+            return Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            });
+        }
         Command::Doctor => {
             print!("{}", open(&cli.config)?.doctor()?);
         }

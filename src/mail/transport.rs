@@ -115,6 +115,29 @@ impl Outlet {
         }
     }
 
+    /// Try the way out without sending: an SMTP server is connected to,
+    /// with its TLS and login, and left (`umpire check`); a spool folder
+    /// must be there.
+    ///
+    /// # Errors
+    /// When the server cannot be reached, refuses the TLS or the login, or
+    /// the spool is not a folder.
+    pub fn test(&self) -> Result<(), TransportError> {
+        match self {
+            Outlet::Smtp(t) => {
+                if t.test_connection()? {
+                    Ok(())
+                } else {
+                    Err(TransportError::Io {
+                        path: "SMTP".into(),
+                        source: std::io::Error::other("the server did not answer NOOP"),
+                    })
+                }
+            }
+            Outlet::Spool { dir, .. } => std::fs::read_dir(dir).map(|_| ()).map_err(io_err(dir)),
+        }
+    }
+
     /// Make what was delivered so far survive a crash of the machine; the
     /// outbox marks a message sent only after this. An SMTP server that
     /// accepted a message has taken it on (RFC 5321 §6.1), but a spool file
@@ -222,6 +245,53 @@ pub fn imap_poll<E: std::fmt::Display>(
     cfg: &ImapConfig,
     mut keep: impl FnMut(&[u8], Option<chrono::DateTime<chrono::Utc>>) -> Result<(), E>,
 ) -> Result<usize, TransportError> {
+    let imap_err = |e: imap::Error| TransportError::Imap(e.to_string());
+    let mut session = imap_session(cfg)?;
+    let mut unseen: Vec<u32> = session
+        .uid_search("UNSEEN")
+        .map_err(imap_err)?
+        .into_iter()
+        .collect();
+    unseen.sort_unstable();
+    let mut count = 0;
+    for uid in unseen {
+        let fetched = session
+            .uid_fetch(uid.to_string(), "(INTERNALDATE BODY.PEEK[])")
+            .map_err(imap_err)?;
+        for f in fetched.iter() {
+            if let Some(body) = f.body() {
+                let arrived = f.internal_date().map(|d| d.with_timezone(&chrono::Utc));
+                keep(body, arrived)
+                    .map_err(|e| TransportError::Imap(format!("storing message {uid}: {e}")))?;
+                count += 1;
+            }
+        }
+        session
+            .uid_store(uid.to_string(), "+FLAGS (\\Seen)")
+            .map_err(imap_err)?;
+    }
+    session.logout().ok();
+    Ok(count)
+}
+
+/// Log in to the configured IMAP mailbox and select it, as a poll would,
+/// touching no message: how many messages are unseen (`umpire check`).
+///
+/// # Errors
+/// When the server cannot be reached, the TLS handshake or the login
+/// fails, or there is no such mailbox.
+pub fn imap_check(cfg: &ImapConfig) -> Result<usize, TransportError> {
+    let mut session = imap_session(cfg)?;
+    let unseen = session
+        .search("UNSEEN")
+        .map_err(|e| TransportError::Imap(e.to_string()))?
+        .len();
+    session.logout().ok();
+    Ok(unseen)
+}
+
+/// A logged-in IMAP session with the configured mailbox selected.
+fn imap_session(cfg: &ImapConfig) -> Result<imap::Session<Box<dyn Stream>>, TransportError> {
     let tcp =
         TcpStream::connect((cfg.host.as_str(), cfg.port)).map_err(|source| TransportError::Io {
             path: format!("{}:{}", cfg.host, cfg.port),
@@ -250,31 +320,7 @@ pub fn imap_poll<E: std::fmt::Display>(
         .login(&cfg.username, &cfg.password)
         .map_err(|(e, _)| imap_err(e))?;
     session.select(&cfg.mailbox).map_err(imap_err)?;
-    let mut unseen: Vec<u32> = session
-        .uid_search("UNSEEN")
-        .map_err(imap_err)?
-        .into_iter()
-        .collect();
-    unseen.sort_unstable();
-    let mut count = 0;
-    for uid in unseen {
-        let fetched = session
-            .uid_fetch(uid.to_string(), "(INTERNALDATE BODY.PEEK[])")
-            .map_err(imap_err)?;
-        for f in fetched.iter() {
-            if let Some(body) = f.body() {
-                let arrived = f.internal_date().map(|d| d.with_timezone(&chrono::Utc));
-                keep(body, arrived)
-                    .map_err(|e| TransportError::Imap(format!("storing message {uid}: {e}")))?;
-                count += 1;
-            }
-        }
-        session
-            .uid_store(uid.to_string(), "+FLAGS (\\Seen)")
-            .map_err(imap_err)?;
-    }
-    session.logout().ok();
-    Ok(count)
+    Ok(session)
 }
 
 /// DKIM keys from the system's DNS resolver (`/etc/resolv.conf`), each

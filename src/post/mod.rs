@@ -17,6 +17,7 @@ mod ahead;
 mod archive;
 pub mod bundle;
 pub mod campaign;
+pub mod check;
 pub mod desk;
 mod dkim;
 mod game;
@@ -42,7 +43,7 @@ use sha2::{Digest, Sha256};
 pub use archive::{export_html, report_text};
 pub use handle::Disposition;
 pub(crate) use round::plain;
-pub use service::{ingest_maildir, poll_imap, post_boy, serve};
+pub use service::{ingest_maildir, poll_imap, post_boy, prepare_folders, prepare_outbox, serve};
 pub use verify::{verify_bundle, verify_turn};
 
 /// Errors of the post office.
@@ -81,6 +82,9 @@ pub enum PostError {
     /// A league file, pairing or result umpire will not take, saying why.
     #[error("{0}")]
     League(String),
+    /// A configured folder umpire cannot work in, saying which and the fix.
+    #[error("{0}")]
+    Folder(String),
 }
 
 /// The umpire's mail service over one store.
@@ -254,14 +258,25 @@ impl PostOffice {
     }
 
     /// What needs the moderator's or administrator's eye: messages that
-    /// could not be handled and games whose round could not be played.
+    /// could not be handled, games whose round could not be played, and
+    /// games whose stored row cannot be read.
     ///
     /// # Errors
     /// On database errors.
     pub fn doctor(&self) -> Result<String, PostError> {
         use std::fmt::Write as _;
         let messages = store::messages::failed(self.store.conn())?;
-        let games = store::games::failed(self.store.conn())?;
+        let mut games = store::games::failed(self.store.conn())?;
+        // A game whose row cannot be read (its deadline no time) is named
+        // even before a round of the service has set it aside.
+        for id in store::games::ids(self.store.conn())? {
+            if games.iter().any(|(g, _)| *g == id) {
+                continue;
+            }
+            if let Err(e) = store::games::load(self.store.conn(), &id) {
+                games.push((id, e.to_string()));
+            }
+        }
         let mut out = String::new();
         if messages.is_empty() && games.is_empty() {
             out.push_str(

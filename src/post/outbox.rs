@@ -163,10 +163,12 @@ fn queue_as(
 }
 
 /// What one flush did.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Flushed {
     pub sent: usize,
     pub failed: usize,
+    /// Why the last delivery that failed did (`umpire send` says it).
+    pub last_error: Option<String>,
 }
 
 /// Wait before the next attempt: 1, 2, 4 … minutes, at most 6 hours.
@@ -274,6 +276,7 @@ pub fn flush(
                 Ok(()) => sent.push(item.id),
                 Err(e) => {
                     tracing::warn!(message_id = %item.message_id, error = %e, "delivery failed");
+                    done.last_error = Some(e.to_string());
                     store.write_locking(|tx| {
                         store::outbox::mark_failed(
                             tx,
@@ -290,6 +293,7 @@ pub fn flush(
         // could lose a message the outbox says went.
         if let Err(e) = outlet.settle().map_err(|e| e.to_string()) {
             tracing::warn!(error = %e, "delivered mail could not be put on disk");
+            done.last_error = Some(e.clone());
             store.write_locking(|tx| {
                 items
                     .iter()

@@ -7,6 +7,70 @@ use chrono::{DateTime, Utc};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// Make the folders the service works in when they are missing: the spool
+/// Maildir (`new/`, `cur/` and `tmp/`) every round reads, and the spool
+/// outbox when mail goes out there (no `[smtp]`). A first `umpire run` on
+/// a fresh directory then starts instead of stopping on a missing folder.
+///
+/// # Errors
+/// A configured path that is a file, or that cannot be made: the error
+/// names the `[spool]` key, what is in the way and the fix.
+pub fn prepare_folders(config: &crate::config::Config) -> Result<(), PostError> {
+    prepare_outbox(config)?;
+    let inbox = &config.spool.inbox;
+    for sub in ["new", "cur", "tmp"] {
+        make_folder(
+            &inbox.join(sub),
+            "inbox",
+            inbox,
+            "umpire run reads the mail dropped in this Maildir (new/, cur/ and tmp/ inside)",
+        )?;
+    }
+    Ok(())
+}
+
+/// Make the spool outbox when mail goes out there (no `[smtp]`) and it is
+/// missing: `umpire send` says at once that it cannot be written, instead
+/// of failing every delivery.
+///
+/// # Errors
+/// As [`prepare_folders`].
+pub fn prepare_outbox(config: &crate::config::Config) -> Result<(), PostError> {
+    if config.smtp.is_some() {
+        return Ok(());
+    }
+    make_folder(
+        &config.spool.outbox,
+        "outbox",
+        &config.spool.outbox,
+        "without [smtp], every mail umpire sends is written there as an .eml file",
+    )
+}
+
+/// Make `path` (the `[spool]` `key`, configured as `configured`) a folder.
+fn make_folder(path: &Path, key: &str, configured: &Path, why: &str) -> Result<(), PostError> {
+    if path.is_dir() {
+        return Ok(());
+    }
+    let Err(e) = std::fs::create_dir_all(path) else {
+        return Ok(());
+    };
+    let what = match path.ancestors().find(|a| a.exists() && !a.is_dir()) {
+        Some(file) => format!(
+            "{} is a file, not a folder: move it away, or set {key} under [spool] in umpire.toml to a folder umpire may make",
+            file.display()
+        ),
+        None => format!(
+            "{} cannot be made ({e}): let the user umpire runs as write there, or set {key} under [spool] in umpire.toml to a folder it may make",
+            path.display()
+        ),
+    };
+    Err(PostError::Folder(format!(
+        "the spool {key} {} is not usable ({why}): {what}",
+        configured.display()
+    )))
+}
+
 impl From<transport::TransportError> for PostError {
     fn from(e: transport::TransportError) -> Self {
         PostError::Transport(e.to_string())
@@ -126,8 +190,11 @@ fn pass(
 /// first reports go out while its last games are played, and a slow mail
 /// server holds up no game; with `once`, a single round sends it at its end.
 ///
+/// The spool's folders are made first ([`prepare_folders`]).
+///
 /// # Errors
-/// On database errors that are not of the moment (with `once`, on any),
+/// A spool folder that cannot be made, before anything else is done. On
+/// database errors that are not of the moment (with `once`, on any),
 /// the post boy's among them. Mail server errors, and a database gone for
 /// a moment, are logged and retried next round.
 pub fn serve(
@@ -136,6 +203,7 @@ pub fn serve(
     once: bool,
     clock: impl Fn() -> DateTime<Utc> + Sync,
 ) -> Result<(), PostError> {
+    prepare_folders(&po.config)?;
     if once {
         return rounds(po, &|| stop.load(Ordering::Relaxed), true, &clock);
     }

@@ -138,11 +138,31 @@ pub fn load(c: &Connection, id: &str) -> Result<Option<GameRow>> {
         })
         .optional()?;
     row.map(|(mut g, deadline, status)| {
-        g.deadline = parse_ts(&deadline)?;
+        g.deadline = parse_ts(&deadline).map_err(|_| {
+            StoreError::Corrupt(format!(
+                "game {}: its deadline '{deadline}' is not a time; mend the game's row in the store (or restore a backup), then run `umpire retry {}`",
+                g.id, g.id
+            ))
+        })?;
         g.status = GameStatus::parse(&status)?;
         Ok(g)
     })
     .transpose()
+}
+
+/// Who to tell about a game whatever else its row holds: its id, title,
+/// moderator's address and round, read without the columns that could be
+/// damaged (a deadline that is no time), so a game that cannot be loaded
+/// can still be set aside and its moderator told.
+///
+/// # Errors
+/// On database errors.
+pub fn moderator_of(c: &Connection, id: &str) -> Result<Option<(String, String, String, u32)>> {
+    Ok(c.prepare_cached(
+        "SELECT id, title, moderator_address, round FROM games WHERE lower(id) = lower(?1)",
+    )?
+    .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+    .optional()?)
 }
 
 /// Store what changes as a game goes on: state, round, status, deadline, hold.

@@ -48,6 +48,9 @@ pub enum StoreError {
     },
     #[error("stored data is damaged: {0}")]
     Corrupt(String),
+    /// A database file of 0 bytes: not a store, and not made one.
+    #[error("the database {path} is an empty file (0 bytes), not an umpire store: restore the store from a backup, or delete the file to start a new store there")]
+    Empty { path: String },
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -120,6 +123,29 @@ pub fn local_folder(location: &Path) -> Option<&Path> {
     location.parent()
 }
 
+/// Refuse a SQLite file of 0 bytes with no write-ahead log beside it:
+/// SQLite would take it for a new database, and umpire would make a fresh
+/// store in it and answer players that their game does not exist. A file
+/// emptied by accident (a failed copy, a full disk, `> umpire.sqlite`) is
+/// a store lost, for the administrator to restore; a store umpire makes
+/// is a file that does not exist yet. (A new store's first pages may be
+/// in its `-wal` file alone, its main file still empty: that is a store.)
+///
+/// # Errors
+/// [`StoreError::Empty`] for such a file.
+fn refuse_empty_file(path: &Path) -> Result<()> {
+    let empty = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() == 0);
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    let wal = Path::new(&wal);
+    if empty(path) && (!wal.exists() || empty(wal)) {
+        return Err(StoreError::Empty {
+            path: path.display().to_string(),
+        });
+    }
+    Ok(())
+}
+
 /// A store's location as it may be shown: a PostgreSQL URL without its
 /// password.
 pub fn shown(location: &Path) -> String {
@@ -166,7 +192,8 @@ impl Store {
     /// SQLite file, or a PostgreSQL URL (`postgres://user@host:port/db`).
     ///
     /// # Errors
-    /// When the file cannot be opened or was written by a newer schema.
+    /// When the file cannot be opened, was written by a newer schema, or is
+    /// an empty file (0 bytes: a store lost, never made anew).
     pub fn open(path: &Path) -> Result<Store> {
         Self::open_with(path, Durability::Full)
     }
@@ -175,12 +202,14 @@ impl Store {
     /// commits as `durability` says.
     ///
     /// # Errors
-    /// When the file cannot be opened or was written by a newer schema.
+    /// When the file cannot be opened, was written by a newer schema, or is
+    /// an empty file (0 bytes: a store lost, never made anew).
     pub fn open_with(path: &Path, durability: Durability) -> Result<Store> {
         let location = path.to_string_lossy();
         if db::is_postgres_url(&location) {
             return Self::open_postgres(&location, durability);
         }
+        refuse_empty_file(path)?;
         let conn = Connection::open_sqlite(path)?;
         let mut store = Self::setup(conn, &path.display().to_string(), durability)?;
         store.checkpointer = checkpoint::Checkpointer::start(path, durability);
@@ -244,6 +273,10 @@ impl Store {
             c.pragma_update(None, "synchronous", durability.pragma())?;
             c.pragma_update(None, "wal_autocheckpoint", CHECKPOINT_PAGES)?;
             c.pragma_update(None, "cache_size", -CACHE_KIB)?;
+            // What is deleted is overwritten with zeros, not left in the
+            // file's free pages: a welcome's password cut from the outbox
+            // once sent is gone from the file too (issue 43).
+            c.pragma_update(None, "secure_delete", "ON")?;
             c.pragma_update(None, "foreign_keys", "ON")
         })
         .transpose()?;

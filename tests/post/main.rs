@@ -9,6 +9,7 @@ mod huge_message;
 mod ahead;
 mod crash_safety;
 mod dkim;
+mod first_run;
 mod fuzz;
 mod hostile;
 mod ingest_concurrent;

@@ -1546,6 +1546,43 @@ fn every_moderator_line_is_answered_with_a_suggestion() {
     );
 }
 
+/// Issue 43: a moderator's mail of 20,000 lines that are no command was
+/// answered by quoting every one (7 MB); the reply lists the first
+/// `MAX_STRAY` and counts the rest in one line that points at the first
+/// of them.
+#[test]
+fn a_moderators_reply_to_thousands_of_stray_lines_is_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    let mut body = String::from("MODERATOR ford PASSWORD modpw\nEXTEND 24\n");
+    for i in 1..=20_000 {
+        body.push_str(&format!(
+            "note {i:05}: the river is high at the ford tonight\n"
+        ));
+    }
+    po.accept(&mail(MODERATOR, "m-stray@m", &body), "test", t0())
+        .unwrap();
+    let raw = outbox(&po).last().unwrap().2.clone();
+    assert!(raw.len() < 40_000, "a reply of {} bytes", raw.len());
+    let reply = body_text(&raw);
+    let listed = umpire::envelope::MAX_STRAY;
+    assert_eq!(
+        reply.matches("not a moderator command").count(),
+        listed,
+        "{reply}"
+    );
+    assert!(reply.contains("  deadline extended to"), "{reply}");
+    assert!(reply.contains(&format!("note {listed:05}:")), "{reply}");
+    assert!(
+        reply.contains(&format!(
+            "{} more lines from here on are not moderator commands and are not listed; nothing was done for them",
+            20_000 - listed
+        )) && reply.contains(&format!("note {:05}:", listed + 1))
+            && !reply.contains(&format!("note {:05}:", listed + 2)),
+        "{reply}"
+    );
+}
+
 /// Issue 15: lateness is judged by when the club's server took the mail
 /// (its topmost `Received:` stamp) when the mailbox gives no time, not by
 /// when umpire read it; a stamp lower down, or one days before umpire

@@ -460,19 +460,21 @@ pub fn failed(
             .flatten()
         })
         .and_then(|env| env.header.map(|h| h.node.game));
-    if let Some(game) = named.map(|g| Game::load(tx, &g)).transpose()?.flatten() {
+    // Read without the columns that may be what is damaged.
+    let game = named
+        .map(|g| crate::store::games::moderator_of(tx, &g))
+        .transpose()?;
+    if let Some((id, title, moderator, _)) = game.flatten() {
         let text = format!(
-            "umpire could not handle a message for {} ({}), stored as message {row}:\n\n  {reason}\n\n\
-             The sender has had no answer yet; every other message and game goes on. After a fix, run\n\n  umpire retry {row}\n",
-            game.row.title,
-            game.id()
+            "umpire could not handle a message for {title} ({id}), stored as message {row}:\n\n  {reason}\n\n\
+             The sender has had no answer yet; every other message and game goes on. After a fix, run\n\n  umpire retry {row}\n"
         );
         super::round::queue_notice(
             tx,
             config,
-            game.id(),
-            &game.row.moderator_address,
-            format!("[{}] A message could not be handled", game.id()),
+            &id,
+            &moderator,
+            format!("[{id}] A message could not be handled"),
             text,
             &format!("failed-msg{row}:{}", now.timestamp()),
             now,

@@ -219,22 +219,22 @@ pub fn failed(
         Some(id),
         &format!("the round could not be played: {reason}"),
     )?;
-    if let Some(game) = Game::load(tx, id)? {
+    // Read without the columns that may be what is damaged (a deadline
+    // that is no time): the game is set aside and its moderator told all
+    // the same, and the other games go on.
+    if let Some((id, title, moderator, round)) = crate::store::games::moderator_of(tx, id)? {
         let text = format!(
-            "umpire could not play the current round of {} ({}):\n\n  {reason}\n\n\
-             The game waits until this is mended; the other games go on. After a fix, run\n\n  umpire retry {}\n",
-            game.row.title,
-            game.id(),
-            game.id()
+            "umpire could not play the current round of {title} ({id}):\n\n  {reason}\n\n\
+             The game waits until this is mended; the other games go on. After a fix, run\n\n  umpire retry {id}\n"
         );
         queue_notice(
             tx,
             config,
-            game.id(),
-            &game.row.moderator_address,
-            format!("[{}] The round could not be played", game.id()),
+            &id,
+            &moderator,
+            format!("[{id}] The round could not be played"),
             text,
-            &format!("failed:{}:{}", game.row.round, now.timestamp()),
+            &format!("failed:{round}:{}", now.timestamp()),
             now,
         )?;
     }
