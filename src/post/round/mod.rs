@@ -367,20 +367,7 @@ fn play(
             ..
         },
     ) = gather(tx, &game, &round)?;
-    let (mut resolved, hint) = match ahead.and_then(|a| a.for_inputs(&inputs)) {
-        Some(worked) => worked,
-        None => {
-            let resolved = resolve_stored(
-                &game,
-                &inputs.state,
-                &inputs.options,
-                &inputs.orders,
-                &inputs.seed,
-                &inputs.given,
-            )?;
-            (resolved, None)
-        }
-    };
+    let (mut resolved, hint) = resolved_for(&game, &inputs, ahead)?;
     let Inputs {
         seed,
         state,
@@ -390,13 +377,7 @@ fn play(
         ..
     } = inputs;
     let played = round.number;
-    game.row.state = to_json(&resolved.state)?;
-    game.row.deadline += Duration::hours(i64::from(game.row.turn_hours));
-    if resolved.ended {
-        game.row.status = GameStatus::Ended;
-    }
-    let next = game.round()?;
-    game.row.round = next.number;
+    let next = advance(&mut game, &resolved)?;
     // A round that ends at a question for the game master is reported to
     // him alone; the report the players get when the phase is complete
     // names the seeds of the rounds that led to it.
@@ -410,13 +391,7 @@ fn play(
         to_game_master,
         played,
     )?;
-    let (next_seed, next_hash) = match correction {
-        Some(c) => {
-            extra.insert("readjudicated".into(), c.note);
-            c.next_seed.unwrap_or_else(|| new_seed(config))
-        }
-        None => new_seed(config),
-    };
+    let (next_seed, next_hash) = next_seed(config, correction, &mut extra);
     let dice = marked(std::mem::take(&mut resolved.dice), &given);
     let rep = RoundReport {
         ruleset: game.ruleset.name().to_string(),
@@ -461,14 +436,7 @@ fn play(
         open_round(tx, &game, next_seed, next_hash)?;
     }
     game.save(tx)?;
-    // Mail held for the round now open is read again (the caller does, once
-    // this is committed); a held report keeps it until it is released, and
-    // the game's end lets all of it go, to be told so.
-    if resolved.ended {
-        crate::store::deferred::release(tx, game.id(), u32::MAX, now)?;
-    } else if !game.row.hold {
-        crate::store::deferred::release(tx, game.id(), next.number, now)?;
-    }
+    release_held(tx, &game, resolved.ended, next.number, now)?;
     audit(
         tx,
         now,
@@ -481,6 +449,74 @@ fn play(
         hint,
     };
     deliver(tx, config, &game, &next, rep, drawn, now)?;
+    Ok(())
+}
+
+/// The round resolved: the one worked out ahead when it was worked out
+/// from these very inputs (with the picture drawn then), else resolved now.
+fn resolved_for(
+    game: &Game,
+    inputs: &Inputs,
+    ahead: Option<Ahead>,
+) -> Result<(games::Resolved, Option<Picture>), PostError> {
+    if let Some(worked) = ahead.and_then(|a| a.for_inputs(inputs)) {
+        return Ok(worked);
+    }
+    let resolved = resolve_stored(
+        game,
+        &inputs.state,
+        &inputs.options,
+        &inputs.orders,
+        &inputs.seed,
+        &inputs.given,
+    )?;
+    Ok((resolved, None))
+}
+
+/// Move the game (not yet saved) past the round just resolved: its new
+/// state, the next deadline, ended if it ended; the round it now waits for.
+fn advance(game: &mut Game, resolved: &games::Resolved) -> Result<games::Round, PostError> {
+    game.row.state = to_json(&resolved.state)?;
+    game.row.deadline += Duration::hours(i64::from(game.row.turn_hours));
+    if resolved.ended {
+        game.row.status = GameStatus::Ended;
+    }
+    let next = game.round()?;
+    game.row.round = next.number;
+    Ok(next)
+}
+
+/// The next round's seed and hash: fresh, or for a re-adjudication the one
+/// already published (and the report marked `readjudicated`).
+fn next_seed(
+    config: &Config,
+    correction: Option<Correction>,
+    extra: &mut serde_json::Map<String, Json>,
+) -> (String, String) {
+    match correction {
+        Some(c) => {
+            extra.insert("readjudicated".into(), c.note);
+            c.next_seed.unwrap_or_else(|| new_seed(config))
+        }
+        None => new_seed(config),
+    }
+}
+
+/// Mail held for the round now open is read again (the caller does, once
+/// this is committed); a held report keeps it until it is released, and
+/// the game's end lets all of it go, to be told so.
+fn release_held(
+    tx: &Transaction<'_>,
+    game: &Game,
+    ended: bool,
+    next: u32,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
+    if ended {
+        crate::store::deferred::release(tx, game.id(), u32::MAX, now)?;
+    } else if !game.row.hold {
+        crate::store::deferred::release(tx, game.id(), next, now)?;
+    }
     Ok(())
 }
 
