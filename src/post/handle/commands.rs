@@ -400,11 +400,11 @@ mod tests {
             timezone: None,
         };
         Desk {
-            game: Game {
-                ruleset: crate::games::named("hyborian-age").unwrap(),
-                tz: chrono_tz::UTC,
+            game: Game::new(
                 row,
-            },
+                crate::games::named("hyborian-age").unwrap(),
+                chrono_tz::UTC,
+            ),
             sides: vec![side("aquilonia"), side("nemedia")],
             rules: MailRules::default(),
             now: t(9),

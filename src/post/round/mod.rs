@@ -476,7 +476,7 @@ fn resolved_for(
 /// Move the game (not yet saved) past the round just resolved: its new
 /// state, the next deadline, ended if it ended; the round it now waits for.
 fn advance(game: &mut Game, resolved: &games::Resolved) -> Result<games::Round, PostError> {
-    game.row.state = to_json(&resolved.state)?;
+    game.set_state(to_json(&resolved.state)?);
     game.row.deadline += Duration::hours(i64::from(game.row.turn_hours));
     if resolved.ended {
         game.row.status = GameStatus::Ended;
@@ -688,7 +688,7 @@ pub fn replay_rejected(
             round,
         });
     };
-    game.row.state = stored.played.state_before.clone();
+    game.set_state(stored.played.state_before.clone());
     game.row.round = round;
     game.row.status = GameStatus::Active;
     game.row.deadline -= Duration::hours(i64::from(game.row.turn_hours));
@@ -759,7 +759,7 @@ pub fn readjudicate(
         stored.played.rules.clone()
     };
     let next_seed = rounds::seed(tx, game.id(), last + 1)?;
-    game.row.state = stored.played.state_before.clone();
+    game.set_state(stored.played.state_before.clone());
     game.row.round = last;
     if game.row.status == GameStatus::Ended {
         game.row.status = GameStatus::Active;
