@@ -13,9 +13,9 @@
 
 use super::game::Game;
 use super::gamefile::WhenAbsent;
+use super::letter::{plain, queue_notice};
 use super::outbox::{self, Kind};
 use super::press::MailRules;
-use super::round::{plain, queue_notice};
 use super::{audit, password, PostError};
 use crate::config::Config;
 use crate::envelope::Absent;

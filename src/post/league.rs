@@ -23,8 +23,9 @@
 
 use super::game::Game;
 use super::gamefile::{self, GameFile};
+use super::letter::{plain, queue_notice};
 use super::outbox::{self, Kind};
-use super::round::{self, plain};
+use super::round;
 use super::{audit, PostError, PostOffice};
 use crate::config::Config;
 use crate::games::{self, GameResult};
@@ -674,7 +675,7 @@ pub(crate) fn game_ended(
                 game.id(),
                 game.id(),
             );
-            super::round::queue_notice(
+            queue_notice(
                 tx,
                 config,
                 game.id(),

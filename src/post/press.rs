@@ -12,8 +12,8 @@
 
 use super::game::Game;
 use super::gamefile::{AbsenceRule, PressRule};
+use super::letter::plain;
 use super::outbox::{self, Kind};
-use super::round::plain;
 use super::PostError;
 use crate::config::Config;
 use crate::envelope::Press;
