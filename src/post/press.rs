@@ -18,6 +18,7 @@ use super::PostError;
 use crate::config::Config;
 use crate::envelope::Press;
 use crate::mail::compose::Outgoing;
+use crate::report::plural;
 use crate::store::games::SideRow;
 use crate::store::{press as press_rows, Transaction};
 use chrono::{DateTime, Utc};
@@ -304,17 +305,19 @@ fn press_mail(
 
 /// The reply's line for a block that went to `names`.
 fn delivered(what: &str, writer: Writer<'_>, press: &Press, names: &str) -> String {
-    let lines = press.body.lines().count();
-    let chars = press.body.chars().count();
+    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    let lines = plural(count(press.body.lines().count()), "line", "lines");
+    let chars = plural(count(press.body.chars().count()), "character", "characters");
     match writer {
-        Writer::Moderator => format!("{what}: sent to every player ({names}; {lines} lines)."),
-        Writer::Side(_) => {
-            format!(
-            "{what}: delivered to {names} ({lines} {}, {chars} characters){}; the moderator has a copy.",
-            if lines == 1 { "line" } else { "lines" },
-            if press.grey { " without your side's name" } else { " with your side named" }
-        )
-        }
+        Writer::Moderator => format!("{what}: sent to every player ({names}; {lines})."),
+        Writer::Side(_) => format!(
+            "{what}: delivered to {names} ({lines}, {chars}){}; the moderator has a copy.",
+            if press.grey {
+                " without your side's name"
+            } else {
+                " with your side named"
+            }
+        ),
     }
 }
 
