@@ -13,9 +13,9 @@
 
 use super::game::Game;
 use super::gamefile::WhenAbsent;
+use super::letter::{plain, queue_notice};
 use super::outbox::{self, Kind};
 use super::press::MailRules;
-use super::round::{plain, queue_notice};
 use super::{audit, password, PostError};
 use crate::config::Config;
 use crate::envelope::Absent;
@@ -113,37 +113,7 @@ pub fn declare(
         .map_or_else(|| zone_of(game, side), |s| zone_of(game, s));
     let standby = rules.standby.get(&side.side);
     let (from, to) = match what {
-        Absent::Cancel => {
-            let pending = absences::pending(tx, game.id(), &side.side, now)?;
-            absences::cancel(tx, game.id(), &side.side, now)?;
-            let Some(was) = pending else {
-                return Ok("ABSENT CANCEL: you had no absence to come; nothing changed.".into());
-            };
-            if let (Some(addr), Some(_)) = (standby, &was.standby_pw) {
-                queue_notice(
-                    tx,
-                    config,
-                    game.id(),
-                    addr,
-                    format!("[{}] No longer needed as standby for {}", game.id(), side.side),
-                    format!(
-                        "The player of {} in {} ({}) is back: the password you were mailed to stand in no longer works. Thank you.\n",
-                        side.side, game.row.title, game.id()
-                    ),
-                    &tag(),
-                    now,
-                )?;
-            }
-            audit(
-                tx,
-                now,
-                Some(game.id()),
-                &format!("side {} cancelled its absence", side.side),
-            )?;
-            return Ok(
-                "ABSENT CANCEL: your absence is cancelled; turns are yours alone again.".into(),
-            );
-        }
+        Absent::Cancel => return cancel(tx, config, game, side, standby, tag, now),
         Absent::Between { from, to } => (from, to),
     };
     let today = now.with_timezone(&tz).date_naive();
@@ -156,8 +126,16 @@ pub fn declare(
     if let Some(why) = refusal(from, to, today, rules.absence.max_days) {
         return Ok(format!("ABSENT: {why}. Nothing changed."));
     }
-    let starts = start_of(from, tz);
-    let ends = start_of(to + Duration::days(1), tz);
+    let away = Away {
+        starts: start_of(from, tz),
+        ends: start_of(to + Duration::days(1), tz),
+        span: format!(
+            "from {} to {} (both days, {})",
+            from.format("%A %Y-%m-%d"),
+            to.format("%A %Y-%m-%d"),
+            tz.name()
+        ),
+    };
     let standby_pw = standby.map(|_| password::fresh(&config.entropy));
     absences::declare(
         tx,
@@ -165,40 +143,25 @@ pub fn declare(
         &Absence {
             id: 0,
             side: side.side.clone(),
-            starts,
-            ends,
+            starts: away.starts,
+            ends: away.ends,
             standby_pw: standby_pw
                 .as_ref()
                 .map(|p| password::hash_from(&config.entropy, p)),
         },
         now,
     )?;
-    let span = format!(
-        "from {} to {} (both days, {})",
-        from.format("%A %Y-%m-%d"),
-        to.format("%A %Y-%m-%d"),
-        tz.name()
+    let mut told = format!(
+        "ABSENT: you are away {}; {}.",
+        away.span,
+        what_happens(rules)
     );
-    let mut told = format!("ABSENT: you are away {span}; {}.", what_happens(rules));
     if let (Some(addr), Some(pw)) = (standby, &standby_pw) {
-        let text = format!(
-            "The player of {side} in {} ({}) is away {span}, and the game file names you as the side's standby.\n\n\
-             While they are away you may order for {side}, from this address only, with a password of your own:\n\n  \
-             GAME {} SIDE {side} PASSWORD {pw}\n\n\
-             It works from {} to {} and for nothing else; you get the side's reminders and reports meanwhile. \
-             Orders the player sends themselves count as ever: the latest mail counts. Mail HELP for the order guide.\n",
-            game.row.title,
-            game.id(),
-            game.id(),
-            super::gamefile::show_deadline(starts, game.tz),
-            super::gamefile::show_deadline(ends, game.tz),
-            side = side.side,
-        );
         let mail = plain(
             config,
             vec![addr.clone()],
             format!("[{}] You stand in for {}", game.id(), side.side),
-            text,
+            standby_letter(game, side, &away, pw),
             None,
         );
         outbox::queue(
@@ -222,18 +185,7 @@ pub fn declare(
         game.id(),
         &game.row.moderator_address,
         format!("[{}] {} is away", game.id(), side.side),
-        format!(
-            "The player of {} in {} ({}) is away {span}.\n{}{}\n",
-            side.side,
-            game.row.title,
-            game.id(),
-            capitalize(&what_happens(rules))
-                .replace("you are", "they are")
-                .replace("your ", "their "),
-            standby.map_or(String::new(), |a| format!(
-                ".\nTheir standby, {a}, was mailed a password to order for the side meanwhile."
-            ))
-        ),
+        moderator_notice(game, side, &away, rules, standby),
         &tag(),
         now,
     )?;
@@ -241,9 +193,101 @@ pub fn declare(
         tx,
         now,
         Some(game.id()),
-        &format!("side {} is away {span}", side.side),
+        &format!("side {} is away {}", side.side, away.span),
     )?;
     Ok(told)
+}
+
+/// An absence taken: when it begins and ends, and how the mails say so.
+struct Away {
+    starts: DateTime<Utc>,
+    ends: DateTime<Utc>,
+    /// "from Thursday 2026-12-10 to … (both days, Europe/Paris)".
+    span: String,
+}
+
+/// `ABSENT CANCEL`: the absence to come is dropped and its standby, if one
+/// was mailed a password, is told it no longer works.
+#[allow(clippy::too_many_arguments)]
+fn cancel(
+    tx: &Transaction<'_>,
+    config: &Config,
+    game: &Game,
+    side: &SideRow,
+    standby: Option<&String>,
+    tag: &dyn Fn() -> String,
+    now: DateTime<Utc>,
+) -> Result<String, PostError> {
+    let pending = absences::pending(tx, game.id(), &side.side, now)?;
+    absences::cancel(tx, game.id(), &side.side, now)?;
+    let Some(was) = pending else {
+        return Ok("ABSENT CANCEL: you had no absence to come; nothing changed.".into());
+    };
+    if let (Some(addr), Some(_)) = (standby, &was.standby_pw) {
+        queue_notice(
+            tx,
+            config,
+            game.id(),
+            addr,
+            format!("[{}] No longer needed as standby for {}", game.id(), side.side),
+            format!(
+                "The player of {} in {} ({}) is back: the password you were mailed to stand in no longer works. Thank you.\n",
+                side.side, game.row.title, game.id()
+            ),
+            &tag(),
+            now,
+        )?;
+    }
+    audit(
+        tx,
+        now,
+        Some(game.id()),
+        &format!("side {} cancelled its absence", side.side),
+    )?;
+    Ok("ABSENT CANCEL: your absence is cancelled; turns are yours alone again.".into())
+}
+
+/// The standby's letter: the side's header with their own password `pw`,
+/// and when it works.
+fn standby_letter(game: &Game, side: &SideRow, away: &Away, pw: &str) -> String {
+    format!(
+        "The player of {side} in {} ({}) is away {}, and the game file names you as the side's standby.\n\n\
+         While they are away you may order for {side}, from this address only, with a password of your own:\n\n  \
+         GAME {} SIDE {side} PASSWORD {pw}\n\n\
+         It works from {} to {} and for nothing else; you get the side's reminders and reports meanwhile. \
+         Orders the player sends themselves count as ever: the latest mail counts. Mail HELP for the order guide.\n",
+        game.row.title,
+        game.id(),
+        away.span,
+        game.id(),
+        super::gamefile::show_deadline(away.starts, game.tz),
+        super::gamefile::show_deadline(away.ends, game.tz),
+        side = side.side,
+    )
+}
+
+/// The moderator's notice of an absence: when, what becomes of the turns,
+/// and who stands in.
+fn moderator_notice(
+    game: &Game,
+    side: &SideRow,
+    away: &Away,
+    rules: &MailRules,
+    standby: Option<&String>,
+) -> String {
+    format!(
+        "The player of {} in {} ({}) is away {}.\n{}{}\n",
+        side.side,
+        game.row.title,
+        game.id(),
+        away.span,
+        capitalize(&what_happens(rules))
+            .replace("you are", "they are")
+            .replace("your ", "their "),
+        standby.map_or(String::new(), |a| format!(
+            ".\nTheir standby, {a}, was mailed a password to order for the side meanwhile."
+        ))
+    )
 }
 
 fn capitalize(s: &str) -> String {

@@ -15,33 +15,17 @@
 //! Architecture invariant: nothing here writes the store; what a round
 //! gives is decided in `round::play`, whether worked out ahead or not.
 
+use super::drawing::Picture;
 use super::game::Game;
 use super::guard::{self, Guarded};
-use super::round::{self, Picture};
+use super::resolve::{self, Inputs};
 use super::PostError;
-use crate::games::{self, Json};
+use crate::games;
 use crate::report::RoundReport;
 use crate::store::games::GameStatus;
 use crate::store::Transaction;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::mpsc;
-
-/// What a round of the sides is resolved from, read from the store.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Inputs {
-    /// The round's number.
-    pub round: u32,
-    /// Its secret seed.
-    pub seed: String,
-    /// The state before it.
-    pub state: Json,
-    /// The game's options.
-    pub options: Json,
-    /// Every side's latest orders (and the game master's answer).
-    pub orders: BTreeMap<String, Json>,
-    /// The moderator's dice.
-    pub given: BTreeMap<String, u8>,
-}
 
 /// A round worked out ahead of its transaction (cloned for each try of a
 /// transaction refused for a moment, rather than worked out again).
@@ -204,7 +188,7 @@ fn read(tx: &Transaction<'_>, id: &str) -> Result<Option<Job>, PostError> {
     if round.game_master.is_some() {
         return Ok(None);
     }
-    let inputs = round::inputs(tx, &game, &round)?;
+    let inputs = resolve::inputs(tx, &game, &round)?;
     Ok(Some(Job(game, round.label, inputs)))
 }
 
@@ -212,7 +196,7 @@ fn read(tx: &Transaction<'_>, id: &str) -> Result<Option<Job>, PostError> {
 /// the report will draw it (its caption from the game's title, the round's
 /// number and label; its marks from the resolution).
 fn resolve(game: &Game, label: String, inputs: Inputs) -> Result<Ahead, PostError> {
-    let resolved = round::resolve_stored(
+    let resolved = resolve::resolve_stored(
         game,
         &inputs.state,
         &inputs.options,
@@ -241,6 +225,7 @@ fn resolve(game: &Game, label: String, inputs: Inputs) -> Result<Ahead, PostErro
 mod tests {
     use super::*;
     use crate::config::Config;
+    use crate::games::Json;
     use crate::post::gamefile::GameFile;
     use crate::post::PostOffice;
     use chrono::{TimeZone, Utc};
@@ -353,12 +338,12 @@ mod tests {
                 .write(|tx| {
                     let game = Game::load(tx, &id)?.unwrap();
                     let round = game.round()?;
-                    let inputs = round::inputs(tx, &game, &round)?;
+                    let inputs = resolve::inputs(tx, &game, &round)?;
                     Ok::<_, PostError>((game, inputs))
                 })
                 .unwrap();
             assert_eq!(inputs.orders.len(), 2, "both sides' orders");
-            let played = round::resolve_stored(
+            let played = resolve::resolve_stored(
                 &game,
                 &inputs.state,
                 &inputs.options,

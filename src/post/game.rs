@@ -7,13 +7,24 @@ use crate::store::games::{self as rows, GameRow, SideRow};
 use crate::store::{rounds, submissions, Transaction};
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
+use std::sync::OnceLock;
 
 /// One game, loaded.
+///
+/// The round its state waits for is read from the state the first time it
+/// is asked and kept with the game: a message's handling asks it several
+/// times (might it be played, is the mail for it, is it complete), and
+/// each reading parses the whole table (issue 24). The round is the rule
+/// set's function of the state alone, so the state is changed only through
+/// [`Game::set_state`], which forgets it.
 #[derive(Clone)]
 pub struct Game {
+    /// The stored row. Its `state` is changed by [`Game::set_state`] only.
     pub row: GameRow,
     pub ruleset: &'static dyn Ruleset,
     pub tz: Tz,
+    /// The round `row.state` waits for, once read.
+    round: OnceLock<Round>,
 }
 
 impl std::fmt::Debug for Game {
@@ -39,7 +50,24 @@ impl Game {
         let tz = row.timezone.parse().map_err(|_| {
             PostError::Corrupt(format!("game {} time zone {}", row.id, row.timezone))
         })?;
-        Ok(Some(Game { row, ruleset, tz }))
+        Ok(Some(Game::new(row, ruleset, tz)))
+    }
+
+    /// A game of a row already read, its round not read yet.
+    pub fn new(row: GameRow, ruleset: &'static dyn Ruleset, tz: Tz) -> Game {
+        Game {
+            row,
+            ruleset,
+            tz,
+            round: OnceLock::new(),
+        }
+    }
+
+    /// Give the game a new state (not yet saved): the round it waits for
+    /// is read from it when next asked.
+    pub fn set_state(&mut self, state: String) {
+        self.row.state = state;
+        self.round = OnceLock::new();
     }
 
     pub fn id(&self) -> &str {
@@ -69,13 +97,11 @@ impl Game {
     /// # Errors
     /// When the stored state cannot be read.
     pub fn round(&self) -> Result<Round, PostError> {
-        let key = RoundKey::of(self.ruleset.name(), &self.row.state);
-        if let Some(round) = key.remembered() {
-            return Ok(round);
+        if let Some(round) = self.round.get() {
+            return Ok(round.clone());
         }
         let round = self.ruleset.round(&self.state()?)?;
-        key.remember(&round);
-        Ok(round)
+        Ok(self.round.get_or_init(|| round).clone())
     }
 
     /// The sides, in id order.
@@ -153,80 +179,51 @@ pub fn games_of(tx: &Transaction<'_>, address: &str) -> Result<Vec<String>, Post
     Ok(rows::of_address(tx, address)?)
 }
 
-/// Rounds read lately, by rule set and state. A message's handling asks
-/// which round its game waits for several times (might it be played, is
-/// the mail for it, is it complete), each time of a game loaded anew, and
-/// each answer parsed the whole table: a sixth of the writer's time in a
-/// deadline's crunch (issue 24). The round is the rule set's function of
-/// the state alone, so a state changed is simply another key.
-struct RoundKey<'a> {
-    ruleset: &'static str,
-    state: &'a str,
-    hash: u64,
-}
-
-/// How many rounds are remembered before all are forgotten at once.
-const ROUNDS_KEPT: usize = 1024;
-
-type Remembered = std::collections::HashMap<u64, (&'static str, String, Round)>;
-
-fn remembered() -> std::sync::MutexGuard<'static, Remembered> {
-    static ROUNDS: std::sync::OnceLock<std::sync::Mutex<Remembered>> = std::sync::OnceLock::new();
-    ROUNDS
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-impl<'a> RoundKey<'a> {
-    fn of(ruleset: &'static str, state: &'a str) -> Self {
-        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
-        let hash = BuildHasherDefault::<DefaultHasher>::default().hash_one((ruleset, state));
-        RoundKey {
-            ruleset,
-            state,
-            hash,
-        }
-    }
-
-    /// The round read from this state before, if it is remembered (the
-    /// whole state compared, not its hash alone).
-    fn remembered(&self) -> Option<Round> {
-        match remembered().get(&self.hash) {
-            Some((r, s, round)) if *r == self.ruleset && s == self.state => Some(round.clone()),
-            _ => None,
-        }
-    }
-
-    fn remember(&self, round: &Round) {
-        let mut kept = remembered();
-        if kept.len() >= ROUNDS_KEPT {
-            kept.clear();
-        }
-        kept.insert(
-            self.hash,
-            (self.ruleset, self.state.to_string(), round.clone()),
-        );
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn game(state: &str) -> Game {
+        let row = GameRow {
+            id: "g".into(),
+            ruleset: "hyborian-age".into(),
+            title: "G".into(),
+            setup: String::new(),
+            options: "{}".into(),
+            state: state.into(),
+            round: 3,
+            status: rows::GameStatus::Active,
+            hold: false,
+            moderator_address: "m@example.org".into(),
+            moderator_pw: String::new(),
+            deadline: DateTime::UNIX_EPOCH,
+            turn_hours: 24,
+            timezone: "UTC".into(),
+            grace_minutes: 0,
+            reminder_hours: 0,
+            max_turns: 10,
+            failure: None,
+        };
+        Game::new(row, games::named("hyborian-age").unwrap(), chrono_tz::UTC)
+    }
+
     #[test]
-    fn a_round_is_remembered_for_its_state_and_rule_set_alone() {
+    fn a_round_is_read_once_and_again_after_the_state_is_set() {
+        let mut g = game("not json: read only when asked");
+        assert!(
+            g.round().is_err(),
+            "the state is read when the round is asked"
+        );
         let round = Round {
             number: 3,
             label: "turn 3".into(),
             writers: vec!["aquilonia".into()],
             game_master: None,
         };
-        let state = r#"{"turn":3,"remembered":"for this test"}"#;
-        RoundKey::of("hyborian", state).remember(&round);
-        assert_eq!(RoundKey::of("hyborian", state).remembered(), Some(round));
-        let moved_on = state.replace('3', "4");
-        assert_eq!(RoundKey::of("hyborian", &moved_on).remembered(), None);
-        assert_eq!(RoundKey::of("furor", state).remembered(), None);
+        let _ = g.round.set(round.clone());
+        assert_eq!(g.round().unwrap(), round, "kept with the game");
+        assert_eq!(g.clone().round().unwrap(), round, "and with its clone");
+        g.set_state("still not json".into());
+        assert!(g.round().is_err(), "a new state is read anew");
     }
 }

@@ -20,15 +20,18 @@ pub mod campaign;
 pub mod check;
 pub mod desk;
 mod dkim;
+mod drawing;
 mod game;
 pub mod gamefile;
 mod guard;
 mod handle;
 pub mod league;
+mod letter;
 pub mod outbox;
 pub mod password;
 mod pending;
 mod press;
+mod resolve;
 mod round;
 mod service;
 mod templates;
@@ -42,7 +45,7 @@ use sha2::{Digest, Sha256};
 
 pub use archive::{export_html, report_text};
 pub use handle::Disposition;
-pub(crate) use round::plain;
+pub(crate) use letter::plain;
 pub use service::{ingest_maildir, poll_imap, post_boy, prepare_folders, prepare_outbox, serve};
 pub use verify::{verify_bundle, verify_turn};
 

@@ -379,16 +379,10 @@ fn in_savepoint<T>(
     tx: &Transaction<'_>,
     work: impl FnOnce() -> Result<T, PostError>,
 ) -> Guarded<T> {
-    if let Err(e) = tx.execute_batch("SAVEPOINT one_message") {
-        return Guarded::Later(e.into());
-    }
-    let outcome = guard::guard(work);
-    let end = match outcome {
-        Guarded::Done(_) => "RELEASE one_message",
-        _ => "ROLLBACK TO one_message; RELEASE one_message",
-    };
-    match tx.execute_batch(end) {
-        Ok(()) => outcome,
-        Err(e) => Guarded::Later(e.into()),
-    }
+    tx.savepoint(
+        "one_message",
+        || guard::guard(work),
+        |outcome| matches!(outcome, Guarded::Done(_)),
+    )
+    .unwrap_or_else(|e| Guarded::Later(e.into()))
 }

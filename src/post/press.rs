@@ -12,11 +12,13 @@
 
 use super::game::Game;
 use super::gamefile::{AbsenceRule, PressRule};
+use super::letter::plain;
 use super::outbox::{self, Kind};
-use super::round::plain;
 use super::PostError;
 use crate::config::Config;
 use crate::envelope::Press;
+use crate::mail::compose::Outgoing;
+use crate::report::plural;
 use crate::store::games::SideRow;
 use crate::store::{press as press_rows, Transaction};
 use chrono::{DateTime, Utc};
@@ -161,6 +163,164 @@ fn named(p: &Press) -> String {
     }
 }
 
+/// Why a block may not go before its readers are looked at, if it may not:
+/// it is empty, too long, or the game's rules refuse a player's press.
+fn refusal_of(rules: &MailRules, writer: Writer<'_>, press: &Press, what: &str) -> Option<String> {
+    let chars = press.body.chars().count();
+    if press.body.trim().is_empty() {
+        return Some(format!(
+            "the message is empty (write it between {what} and END {})",
+            if press.to.is_none() {
+                "BROADCAST"
+            } else {
+                "PRESS"
+            }
+        ));
+    }
+    if chars > MAX_PRESS_CHARS {
+        return Some(format!(
+            "the message has {chars} characters, and press is at most {MAX_PRESS_CHARS} characters a block: send it in shorter blocks"
+        ));
+    }
+    match writer {
+        Writer::Side(_) => rules.refusal(press.grey),
+        Writer::Moderator => None,
+    }
+}
+
+/// The words of a block's mails: their subject, the line over the text,
+/// the line under it (how to answer), and the line over the moderator's
+/// copy of a player's block.
+struct Wording {
+    subject: String,
+    head: String,
+    answer: String,
+    copy: Option<String>,
+}
+
+/// How a block's mails are worded, for `readers` in the round `label`:
+/// the moderator's broadcast, grey press (its sender unnamed to the
+/// readers, named to the moderator) or press from a named side.
+fn wording(
+    game: &Game,
+    writer: Writer<'_>,
+    press: &Press,
+    readers: &[&SideRow],
+    label: &str,
+) -> Wording {
+    let everyone = press
+        .to
+        .as_deref()
+        .is_none_or(|t| t.eq_ignore_ascii_case("all"));
+    let names = side_names(readers).join(", ");
+    let audience = if everyone {
+        "every player".to_string()
+    } else {
+        names.clone()
+    };
+    let (subject, head) = match writer {
+        Writer::Moderator => (
+            "Broadcast from the moderator".to_string(),
+            format!(
+                "The moderator of {} ({}) writes to every player:",
+                game.row.title,
+                game.id()
+            ),
+        ),
+        Writer::Side(_) if press.grey => (
+            "Grey press".to_string(),
+            format!(
+                "Grey press (its sender is not named) to {audience} in {} ({}), {label}:",
+                game.row.title,
+                game.id(),
+            ),
+        ),
+        Writer::Side(s) => (
+            format!("Press from {}", s.side),
+            format!(
+                "Press from {} to {audience} in {} ({}), {label}:",
+                s.side,
+                game.row.title,
+                game.id(),
+            ),
+        ),
+    };
+    let answer = match writer {
+        Writer::Side(s) if !press.grey => format!("To answer, mail the umpire your header and PRESS TO {} … END PRESS.", s.side),
+        _ => "To write to the other players, mail the umpire your header and PRESS TO <side> (or ALL) … END PRESS.".to_string(),
+    };
+    let copy = match writer {
+        Writer::Side(s) => Some(format!(
+            "Copy for the moderator: {} from {} to {names}{}:",
+            if press.grey { "grey press" } else { "press" },
+            s.side,
+            if press.grey {
+                " (they were not told who wrote it)"
+            } else {
+                ""
+            }
+        )),
+        Writer::Moderator => None,
+    };
+    Wording {
+        subject,
+        head,
+        answer,
+        copy,
+    }
+}
+
+/// The readers' sides, as the reply, the copy and the log list them.
+fn side_names<'a>(readers: &[&'a SideRow]) -> Vec<&'a str> {
+    readers.iter().map(|s| s.side.as_str()).collect()
+}
+
+/// One mail of a block to `to`: the text between `head` and `foot`, with an
+/// HTML part in which everything the sender wrote is escaped.
+fn press_mail(
+    config: &Config,
+    game: &Game,
+    subject: &str,
+    press: &Press,
+    to: &str,
+    head: &str,
+    foot: &str,
+) -> Outgoing {
+    let mut m = plain(
+        config,
+        vec![to.to_string()],
+        format!("[{}] {subject}", game.id()),
+        format!("{head}\n\n{}\n\n{foot}\n", press.body),
+        None,
+    );
+    let esc = crate::report::esc;
+    m.html = Some(format!(
+        "<!DOCTYPE html>\n<html><body>\n<p>{}</p>\n<pre>{}</pre>\n<p>{}</p>\n</body></html>\n",
+        esc(head),
+        esc(&press.body),
+        esc(foot)
+    ));
+    m
+}
+
+/// The reply's line for a block that went to `names`.
+fn delivered(what: &str, writer: Writer<'_>, press: &Press, names: &str) -> String {
+    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    let lines = plural(count(press.body.lines().count()), "line", "lines");
+    let chars = plural(count(press.body.chars().count()), "character", "characters");
+    match writer {
+        Writer::Moderator => format!("{what}: sent to every player ({names}; {lines})."),
+        Writer::Side(_) => format!(
+            "{what}: delivered to {names} ({lines}, {chars}){}; the moderator has a copy.",
+            if press.grey {
+                " without your side's name"
+            } else {
+                " with your side named"
+            }
+        ),
+    }
+}
+
 /// Check one block and, if it may go, queue it to every reader (and a copy
 /// to the moderator, who sees every press with its true sender), log it,
 /// and say what was done; a refused block says why and nothing is sent.
@@ -182,138 +342,67 @@ pub fn deliver(
 ) -> Result<String, PostError> {
     let what = named(press);
     let refused = |why: String| Ok(format!("{what}: {why}; nothing was sent."));
-    let chars = press.body.chars().count();
-    if press.body.trim().is_empty() {
-        return refused(format!(
-            "the message is empty (write it between {what} and END {})",
-            if press.to.is_none() {
-                "BROADCAST"
-            } else {
-                "PRESS"
-            }
-        ));
-    }
-    if chars > MAX_PRESS_CHARS {
-        return refused(format!(
-            "the message has {chars} characters, and press is at most {MAX_PRESS_CHARS} characters a block: send it in shorter blocks"
-        ));
-    }
-    if let Writer::Side(_) = writer {
-        if let Some(why) = rules.refusal(press.grey) {
-            return refused(why);
-        }
+    if let Some(why) = refusal_of(rules, writer, press, &what) {
+        return refused(why);
     }
     let sides = game.sides(tx)?;
     let to = match readers(&sides, writer, press.to.as_deref(), press.grey, game) {
         Ok(to) => to,
         Err(why) => return refused(why),
     };
+    let round = game.round()?;
+    let words = wording(game, writer, press, &to, &round.label);
+    for reader in &to {
+        let mail = press_mail(
+            config,
+            game,
+            &words.subject,
+            press,
+            &reader.address,
+            &words.head,
+            &words.answer,
+        );
+        outbox::queue(tx, config, Some(game.id()), Kind::Press, &mail, &tag(), now)?;
+    }
+    if let Some(copy) = &words.copy {
+        let mail = press_mail(
+            config,
+            game,
+            &words.subject,
+            press,
+            &game.row.moderator_address,
+            copy,
+            "PRESS OFF in a moderator's mail stops press between the players; PRESS ON lets it go on.",
+        );
+        outbox::queue(tx, config, Some(game.id()), Kind::Press, &mail, &tag(), now)?;
+    }
+    let names = side_names(&to);
+    log_block(tx, game, writer, press, round.number, message, &names, now)?;
+    Ok(delivered(&what, writer, press, &names.join(", ")))
+}
+
+/// Keep a block that went in the game's press log and the audit trail,
+/// with its true sender.
+#[allow(clippy::too_many_arguments)]
+fn log_block(
+    tx: &Transaction<'_>,
+    game: &Game,
+    writer: Writer<'_>,
+    press: &Press,
+    round: u32,
+    message: i64,
+    names: &[&str],
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
     let sender = match writer {
         Writer::Side(s) => s.side.as_str(),
         Writer::Moderator => FROM_MODERATOR,
     };
-    let round = game.round()?;
-    let everyone = press
-        .to
-        .as_deref()
-        .is_none_or(|t| t.eq_ignore_ascii_case("all"));
-    let audience = if everyone {
-        "every player".to_string()
-    } else {
-        to.iter()
-            .map(|s| s.side.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let (subject, head) = match writer {
-        Writer::Moderator => (
-            "Broadcast from the moderator".to_string(),
-            format!(
-                "The moderator of {} ({}) writes to every player:",
-                game.row.title,
-                game.id()
-            ),
-        ),
-        Writer::Side(_) if press.grey => (
-            "Grey press".to_string(),
-            format!(
-                "Grey press (its sender is not named) to {audience} in {} ({}), {}:",
-                game.row.title,
-                game.id(),
-                round.label
-            ),
-        ),
-        Writer::Side(s) => (
-            format!("Press from {}", s.side),
-            format!(
-                "Press from {} to {audience} in {} ({}), {}:",
-                s.side,
-                game.row.title,
-                game.id(),
-                round.label
-            ),
-        ),
-    };
-    let answer = match writer {
-        Writer::Side(s) if !press.grey => format!("To answer, mail the umpire your header and PRESS TO {} … END PRESS.", s.side),
-        _ => "To write to the other players, mail the umpire your header and PRESS TO <side> (or ALL) … END PRESS.".to_string(),
-    };
-    let mail = |to: &str, head: &str, foot: &str| {
-        let mut m = plain(
-            config,
-            vec![to.to_string()],
-            format!("[{}] {subject}", game.id()),
-            format!("{head}\n\n{}\n\n{foot}\n", press.body),
-            None,
-        );
-        let esc = crate::report::esc;
-        m.html = Some(format!(
-            "<!DOCTYPE html>\n<html><body>\n<p>{}</p>\n<pre>{}</pre>\n<p>{}</p>\n</body></html>\n",
-            esc(head),
-            esc(&press.body),
-            esc(foot)
-        ));
-        m
-    };
-    for reader in &to {
-        outbox::queue(
-            tx,
-            config,
-            Some(game.id()),
-            Kind::Press,
-            &mail(&reader.address, &head, &answer),
-            &tag(),
-            now,
-        )?;
-    }
-    let names: Vec<&str> = to.iter().map(|s| s.side.as_str()).collect();
-    if let Writer::Side(s) = writer {
-        let copy = format!(
-            "Copy for the moderator: {} from {} to {}{}:",
-            if press.grey { "grey press" } else { "press" },
-            s.side,
-            names.join(", "),
-            if press.grey {
-                " (they were not told who wrote it)"
-            } else {
-                ""
-            }
-        );
-        outbox::queue(
-            tx,
-            config,
-            Some(game.id()),
-            Kind::Press,
-            &mail(&game.row.moderator_address, &copy, "PRESS OFF in a moderator's mail stops press between the players; PRESS ON lets it go on."),
-            &tag(),
-            now,
-        )?;
-    }
     press_rows::log(
         tx,
         game.id(),
         &press_rows::Sent {
-            round: round.number,
+            round,
             message,
             sender: sender.to_string(),
             readers: names.join(","),
@@ -327,26 +416,13 @@ pub fn deliver(
         now,
         Some(game.id()),
         &format!(
-            "press from {sender} to {} ({chars} characters{})",
+            "press from {sender} to {} ({} characters{})",
             names.join(", "),
+            press.body.chars().count(),
             if press.grey { ", grey" } else { "" }
         ),
     )?;
-    let lines = press.body.lines().count();
-    Ok(match writer {
-        Writer::Moderator => format!(
-            "{what}: sent to every player ({}; {lines} lines).",
-            names.join(", ")
-        ),
-        Writer::Side(_) => {
-            format!(
-            "{what}: delivered to {} ({lines} {}, {chars} characters){}; the moderator has a copy.",
-            names.join(", "),
-            if lines == 1 { "line" } else { "lines" },
-            if press.grey { " without your side's name" } else { " with your side named" }
-        )
-        }
-    })
+    Ok(())
 }
 
 #[cfg(test)]

@@ -165,7 +165,7 @@ fn check_round(
         let _ = writeln!(out, "  the moderator supplied: {}", list.join(" "));
     }
     let replay = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        super::round::resolve_round(
+        super::resolve::resolve_round(
             ruleset,
             &bundle.setup,
             bundle.last_turn,

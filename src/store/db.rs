@@ -777,6 +777,36 @@ impl Transaction<'_> {
         }
         done
     }
+
+    /// Run `work` in a savepoint of this transaction named `name` (an SQL
+    /// identifier): what it wrote stays when `keep` says so of its outcome,
+    /// else all of it is taken back and nothing written before. Savepoints
+    /// read the same in SQLite and PostgreSQL; on PostgreSQL the way back
+    /// also ends the abort an error in `work` left (see [`Connection`]).
+    ///
+    /// # Errors
+    /// When the savepoint cannot be made (then `work` is not run), or
+    /// cannot be released or rolled back to.
+    pub fn savepoint<T>(
+        &self,
+        name: &str,
+        work: impl FnOnce() -> T,
+        keep: impl FnOnce(&T) -> bool,
+    ) -> Result<T> {
+        debug_assert!(
+            name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+            "savepoint name {name:?}"
+        );
+        self.conn.execute_batch(&format!("SAVEPOINT {name}"))?;
+        let outcome = work();
+        let end = if keep(&outcome) {
+            format!("RELEASE {name}")
+        } else {
+            format!("ROLLBACK TO {name}; RELEASE {name}")
+        };
+        self.conn.execute_batch(&end)?;
+        Ok(outcome)
+    }
 }
 
 impl Drop for Transaction<'_> {

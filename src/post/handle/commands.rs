@@ -100,6 +100,8 @@ fn deadline(desk: &Desk<'_>, local: &NaiveDateTime) -> Result<Decision, PostErro
         .from_local_datetime(local)
         .earliest()
         .map(|t| t.with_timezone(&Utc));
+    // As written, to the minute, like every deadline the umpire shows.
+    let local = local.format("%Y-%m-%d %H:%M");
     Ok(match at {
         Some(t) if t <= now => Decision::said(format!(
             "{local} has passed; deadline unchanged (FORCE plays the turn now)"
@@ -400,11 +402,11 @@ mod tests {
             timezone: None,
         };
         Desk {
-            game: Game {
-                ruleset: crate::games::named("hyborian-age").unwrap(),
-                tz: chrono_tz::UTC,
+            game: Game::new(
                 row,
-            },
+                crate::games::named("hyborian-age").unwrap(),
+                chrono_tz::UTC,
+            ),
             sides: vec![side("aquilonia"), side("nemedia")],
             rules: MailRules::default(),
             now: t(9),

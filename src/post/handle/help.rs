@@ -46,7 +46,7 @@ pub(super) fn help_reply(
     topic: Option<&str>,
 ) -> Result<(), PostError> {
     use crate::report::guide;
-    let mut mail = ctx.reply_mail(vec![ctx.from.clone()], &ctx.msg.subject, guide(game, topic));
+    let mut mail = ctx.answer_mail(guide(game, topic));
     let parts: Option<Vec<String>> = guides(game)
         .into_iter()
         .map(|markdown| match topic {
@@ -122,13 +122,7 @@ pub(super) fn resend_report(ctx: &Ctx<'_, '_>, game: &Game, round: u32) -> Resul
             } else {
                 format!("There is no released report of turn {round}.")
             };
-            ctx.reply(
-                Some(game.id()),
-                Kind::Reply,
-                vec![ctx.from.clone()],
-                &ctx.msg.subject,
-                text,
-            )?;
+            ctx.answer(game, text)?;
         }
     }
     Ok(())

@@ -123,6 +123,32 @@ impl Ctx<'_, '_> {
         self.send(game, kind, &self.reply_mail(to, subject, text))
     }
 
+    /// Answer the sender about `game`: a reply to their mail, threaded to it.
+    fn answer(&self, game: &Game, text: String) -> Result<(), PostError> {
+        self.answer_as(game, Kind::Reply, text)
+    }
+
+    /// Confirm the sender's orders for `game`, in a reply to their mail.
+    fn confirm(&self, game: &Game, text: String) -> Result<(), PostError> {
+        self.answer_as(game, Kind::Confirmation, text)
+    }
+
+    /// Answer the sender about `game` in a reply of the outbox's `kind`.
+    fn answer_as(&self, game: &Game, kind: Kind, text: String) -> Result<(), PostError> {
+        self.reply(
+            Some(game.id()),
+            kind,
+            vec![self.from.clone()],
+            &self.msg.subject,
+            text,
+        )
+    }
+
+    /// The answer to the sender, threaded to their mail, not yet queued.
+    fn answer_mail(&self, text: String) -> Outgoing {
+        self.reply_mail(vec![self.from.clone()], &self.msg.subject, text)
+    }
+
     /// A reply to the mail being answered, threaded to it, not yet queued.
     fn reply_mail(&self, to: Vec<String>, subject: &str, text: String) -> Outgoing {
         let subject = match strip_re(subject) {

@@ -11,7 +11,6 @@ use super::identity::check_password;
 use super::{Ctx, Disposition, MODERATOR};
 use crate::envelope::{Envelope, Header};
 use crate::post::game::Game;
-use crate::post::outbox::Kind;
 use crate::post::press::MailRules;
 use crate::post::{audit, PostError};
 use crate::store::games::{GameStatus, SideRow};
@@ -193,11 +192,5 @@ fn reply(ctx: &Ctx<'_, '_>, game: &Game, done: &[String]) -> Result<(), PostErro
     } else {
         done.join("\n\n") + "\n"
     };
-    ctx.reply(
-        Some(game.id()),
-        Kind::Reply,
-        vec![ctx.from.clone()],
-        &ctx.msg.subject,
-        text,
-    )
+    ctx.answer(game, text)
 }

@@ -7,7 +7,6 @@ use crate::envelope::Header;
 use crate::games::Json;
 use crate::mail::compose::Attachment;
 use crate::post::game::Game;
-use crate::post::outbox::Kind;
 use crate::post::{audit, templates, PostError};
 use crate::store::games::SideRow;
 use crate::store::{deferred, messages as message_rows, rounds, submissions};
@@ -98,13 +97,7 @@ pub(super) fn hold(
             round => game.round()?.label, deadline => game.deadline_for(side),
         },
     );
-    ctx.reply(
-        Some(game.id()),
-        Kind::Reply,
-        vec![ctx.from.clone()],
-        &ctx.msg.subject,
-        text,
-    )?;
+    ctx.answer(game, text)?;
     audit(
         ctx.tx,
         ctx.now,

@@ -266,24 +266,12 @@ fn commands(
             continue;
         };
         if let Some(text) = answer {
-            ctx.reply(
-                Some(game.id()),
-                Kind::Reply,
-                vec![ctx.from.clone()],
-                &ctx.msg.subject,
-                text,
-            )?;
+            ctx.answer(game, text)?;
         }
         answered.push(what);
     }
     if !talk.is_empty() {
-        ctx.reply(
-            Some(game.id()),
-            Kind::Reply,
-            vec![ctx.from.clone()],
-            &ctx.msg.subject,
-            talk.join("\n\n") + "\n",
-        )?;
+        ctx.answer(game, talk.join("\n\n") + "\n")?;
         answered.push("press");
     }
     Ok(answered)
@@ -505,13 +493,7 @@ fn readiness(
     } else {
         format!("{}: your orders for {} stand as they are; the round is played as soon as every side that writes is ready.\n", game.row.title, round.label)
     };
-    ctx.reply(
-        Some(game.id()),
-        Kind::Confirmation,
-        vec![ctx.from.clone()],
-        &ctx.msg.subject,
-        text,
-    )?;
+    ctx.confirm(game, text)?;
     Ok(Disposition::Orders {
         note: format!(
             "{} for {} {}",
@@ -580,7 +562,7 @@ fn orders(
         Some(_) => format!("{text}\nThe picture attached shows where your orders take your units if nothing else moves.\n"),
         None => text,
     };
-    let mut mail = ctx.reply_mail(vec![ctx.from.clone()], &ctx.msg.subject, text);
+    let mut mail = ctx.answer_mail(text);
     mail.attachments.extend(preview);
     ctx.send(Some(game.id()), Kind::Confirmation, &mail)?;
     if standby {

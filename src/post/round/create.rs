@@ -2,7 +2,7 @@
 //! welcome mails (each with the table at the start).
 
 use super::*;
-use crate::post::password;
+use crate::post::{gamefile, password};
 
 /// Create the game's rows, the first round's seed, and the welcome mails.
 pub fn create_game(
@@ -39,40 +39,13 @@ pub(crate) fn create_game_of(
         )));
     }
     let ruleset = games::named(&file.ruleset)?;
-    let (armies, pack) = file.read_armies_and_pack()?;
     let (seed, seed_hash) = new_seed(config);
-    let new = ruleset
-        .new_game(&Setup {
-            scenario_path: &file.scenario,
-            scenario_text: &scenario_text,
-            options: &file.options,
-            max_turns: file.max_turns,
-            seed: seed_bytes(&seed)?,
-            armies: &armies,
-            pack: pack.as_deref(),
-        })
-        .map_err(|e| PostError::Scenario {
-            path: file.scenario.display().to_string(),
-            message: e.to_string(),
-        })?;
-    for s in &file.sides {
-        if !new.sides.contains(&s.id) {
-            return Err(PostError::Scenario {
-                path: file.scenario.display().to_string(),
-                message: format!(
-                    "the game file names side '{}' but the scenario's sides are: {}",
-                    s.id,
-                    new.sides.join(", ")
-                ),
-            });
-        }
-    }
+    let new = set_up(ruleset, file, &scenario_text, &seed)?;
     let mod_pw = file
         .moderator
         .password
         .clone()
         .unwrap_or_else(|| password::fresh(&config.entropy));
-    let state = to_json(&new.state)?;
     let first = ruleset.round(&new.state)?;
     let row = GameRow {
         id: file.id.clone(),
@@ -80,7 +53,7 @@ pub(crate) fn create_game_of(
         title: file.title.clone(),
         setup: scenario_text,
         options: to_json(&new.options)?,
-        state,
+        state: to_json(&new.state)?,
         round: first.number,
         status: GameStatus::Active,
         hold: file.hold,
@@ -98,51 +71,131 @@ pub(crate) fn create_game_of(
     let game = Game::load(tx, &file.id)?.ok_or_else(|| PostError::NoGame(file.id.clone()))?;
     open_round(tx, &game, seed, seed_hash.clone())?;
     crate::post::press::MailRules::of_file(file).save(tx, &file.id)?;
+    let opening = Opening {
+        file,
+        game: &game,
+        first: &first,
+        seed_hash: &seed_hash,
+    };
     for s in &file.sides {
-        let pw = s
-            .password
-            .clone()
-            .unwrap_or_else(|| password::fresh(&config.entropy));
-        let side = SideRow {
-            side: s.id.clone(),
-            address: s.address.to_ascii_lowercase(),
-            password: password::hash_from(&config.entropy, &pw),
-            timezone: s.timezone.clone(),
-        };
-        crate::store::games::insert_side(tx, &file.id, &side)?;
         let welcome = new.welcome.get(&s.id).cloned().unwrap_or_default();
-        let text = templates::render(
-            "welcome.txt",
-            minijinja::context! {
-                title => &file.title, game => &file.id, side => &s.id, password => &pw,
-                umpire => &config.address, deadline => game.deadline_for(&side),
-                round => capitalize_first(&first.label), seed_hash => &seed_hash, address => &s.address,
-                rules => welcome.rules, length => welcome.length, briefing => welcome.briefing, example => welcome.example,
-            },
-        );
-        let mut mail = plain(
-            config,
-            vec![s.address.clone()],
-            format!("[{}] Welcome: you command {}", file.id, s.id),
-            text,
-            None,
-        );
-        if let Some(svg) = &welcome.picture {
-            let png = picture::png(svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
-            let name = format!("{}-start", file.id);
-            mail.attachments.push(Attachment {
-                name: format!("{name}.png"),
-                mime: "image/png".into(),
-                bytes: png,
-            });
-            mail.attachments.push(Attachment {
-                name: format!("{name}.svg"),
-                mime: "image/svg+xml".into(),
-                bytes: svg.clone().into_bytes(),
-            });
-        }
-        outbox::queue(tx, config, Some(&file.id), Kind::Welcome, &mail, &s.id, now)?;
+        welcome_side(tx, config, &opening, s, welcome, now)?;
     }
+    welcome_moderator(tx, config, &opening, &mod_pw, now)?;
+    audit(tx, now, Some(&file.id), "game created")?;
+    Ok(())
+}
+
+/// The rule set's new game from the game file and the scenario, with a
+/// committed `seed`; refused when the game file names a side the scenario
+/// does not have.
+fn set_up(
+    ruleset: &dyn games::Ruleset,
+    file: &GameFile,
+    scenario_text: &str,
+    seed: &str,
+) -> Result<games::NewGame, PostError> {
+    let (armies, pack) = file.read_armies_and_pack()?;
+    let scenario_error = |message: String| PostError::Scenario {
+        path: file.scenario.display().to_string(),
+        message,
+    };
+    let new = ruleset
+        .new_game(&Setup {
+            scenario_path: &file.scenario,
+            scenario_text,
+            options: &file.options,
+            max_turns: file.max_turns,
+            seed: seed_bytes(seed)?,
+            armies: &armies,
+            pack: pack.as_deref(),
+        })
+        .map_err(|e| scenario_error(e.to_string()))?;
+    if let Some(s) = file.sides.iter().find(|s| !new.sides.contains(&s.id)) {
+        return Err(scenario_error(format!(
+            "the game file names side '{}' but the scenario's sides are: {}",
+            s.id,
+            new.sides.join(", ")
+        )));
+    }
+    Ok(new)
+}
+
+/// What every welcome of a new game names: the game file, the game as
+/// stored, its first round and that round's published seed hash.
+struct Opening<'a> {
+    file: &'a GameFile,
+    game: &'a Game,
+    first: &'a games::Round,
+    seed_hash: &'a str,
+}
+
+/// Store one side with its password and queue its welcome: the password,
+/// the first deadline, the rule set's briefing, and the table at the start
+/// as PNG and SVG where the rule set draws one.
+fn welcome_side(
+    tx: &Transaction<'_>,
+    config: &Config,
+    opening: &Opening<'_>,
+    s: &gamefile::SideEntry,
+    welcome: games::Welcome,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
+    let file = opening.file;
+    let pw = s
+        .password
+        .clone()
+        .unwrap_or_else(|| password::fresh(&config.entropy));
+    let side = SideRow {
+        side: s.id.clone(),
+        address: s.address.to_ascii_lowercase(),
+        password: password::hash_from(&config.entropy, &pw),
+        timezone: s.timezone.clone(),
+    };
+    crate::store::games::insert_side(tx, &file.id, &side)?;
+    let text = templates::render(
+        "welcome.txt",
+        minijinja::context! {
+            title => &file.title, game => &file.id, side => &s.id, password => &pw,
+            umpire => &config.address, deadline => opening.game.deadline_for(&side),
+            round => capitalize_first(&opening.first.label), seed_hash => opening.seed_hash, address => &s.address,
+            rules => welcome.rules, length => welcome.length, briefing => welcome.briefing, example => welcome.example,
+        },
+    );
+    let mut mail = plain(
+        config,
+        vec![s.address.clone()],
+        format!("[{}] Welcome: you command {}", file.id, s.id),
+        text,
+        None,
+    );
+    if let Some(svg) = &welcome.picture {
+        let png = picture::png(svg).map_err(|e| PostError::Corrupt(e.to_string()))?;
+        let name = format!("{}-start", file.id);
+        mail.attachments.push(Attachment {
+            name: format!("{name}.png"),
+            mime: "image/png".into(),
+            bytes: png,
+        });
+        mail.attachments.push(Attachment {
+            name: format!("{name}.svg"),
+            mime: "image/svg+xml".into(),
+            bytes: svg.clone().into_bytes(),
+        });
+    }
+    outbox::queue(tx, config, Some(&file.id), Kind::Welcome, &mail, &s.id, now)?;
+    Ok(())
+}
+
+/// Queue the moderator's welcome: his password and the first deadline.
+fn welcome_moderator(
+    tx: &Transaction<'_>,
+    config: &Config,
+    opening: &Opening<'_>,
+    mod_pw: &str,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
+    let file = opening.file;
     let text = format!(
         "You moderate {} ({}). Your moderator password: {mod_pw}\n\
          Moderator commands start with the line: MODERATOR {} PASSWORD {mod_pw}\n\
@@ -150,7 +203,7 @@ pub(crate) fn create_game_of(
         file.title,
         file.id,
         file.id,
-        game.deadline_text()
+        opening.game.deadline_text()
     );
     let mail = plain(
         config,
@@ -168,6 +221,5 @@ pub(crate) fn create_game_of(
         "moderator",
         now,
     )?;
-    audit(tx, now, Some(&file.id), "game created")?;
     Ok(())
 }

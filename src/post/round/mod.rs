@@ -3,16 +3,18 @@
 //! (or holding) the report. Nothing here knows a rule set's turn structure:
 //! the rule set says which round the state waits for and who writes it.
 
-use super::ahead::{Ahead, Inputs};
+use super::ahead::Ahead;
+pub use super::drawing::Picture;
 use super::game::Game;
 use super::gamefile::GameFile;
+pub use super::letter::plain;
+pub(crate) use super::letter::queue_notice;
 use super::outbox::{self, Kind};
+use super::resolve::{from_json, gather, resolve_stored, seed_bytes, Gathered, Inputs};
 use super::{audit, templates, PostError};
 use crate::config::Config;
-use crate::dice::{ModeratorDice, SeededDice};
-use crate::games::{self, GameResult, Json, RoundInput, Setup, GAME_MASTER};
-use crate::mail::compose::{Attachment, AutoSubmitted, Outgoing};
-use crate::mail::quote::umpire_mark_line;
+use crate::games::{self, GameResult, Json, Setup, GAME_MASTER};
+use crate::mail::compose::{Attachment, Outgoing};
 use crate::report::{capitalize_first, picture, RoundReport, Section};
 use crate::store::games::GameStatus;
 use crate::store::games::{GameRow, SideRow};
@@ -29,7 +31,7 @@ pub use create::create_game;
 pub(crate) use create::create_game_of;
 use game_master::{game_master_round, game_master_text};
 use release::mail_report;
-pub use release::{release_report, report_mail, stored_report, Picture};
+pub use release::{release_report, report_mail, stored_report};
 
 /// A fresh secret seed for a round's dice, and its published hash.
 fn new_seed(config: &Config) -> (String, String) {
@@ -39,20 +41,8 @@ fn new_seed(config: &Config) -> (String, String) {
     (hex_seed, hash)
 }
 
-/// A stored seed's bytes.
-fn seed_bytes(seed_hex: &str) -> Result<[u8; 32], PostError> {
-    hex::decode(seed_hex)
-        .ok()
-        .and_then(|v| v.try_into().ok())
-        .ok_or_else(|| PostError::Corrupt(format!("seed {seed_hex}")))
-}
-
 fn to_json<T: serde::Serialize>(v: &T) -> Result<String, PostError> {
     serde_json::to_string(v).map_err(|e| PostError::Corrupt(e.to_string()))
-}
-
-fn from_json<T: serde::de::DeserializeOwned>(what: &str, s: &str) -> Result<T, PostError> {
-    serde_json::from_str(s).map_err(|e| PostError::Corrupt(format!("{what}: {e}")))
 }
 
 /// Open the round the game's state waits for: commit its seed.
@@ -75,38 +65,6 @@ fn open_round(
         },
     )?;
     Ok(())
-}
-
-/// A plain-text mail from the umpire.
-///
-/// The text opens with the umpire's mark line: a player who replies on top
-/// of it, even in a client that quotes without `>`, never has the quoted
-/// text (old orders among it) read again.
-pub fn plain(
-    config: &Config,
-    to: Vec<String>,
-    subject: String,
-    text: String,
-    in_reply_to: Option<String>,
-) -> Outgoing {
-    let text = format!("{}\n\n{text}", umpire_mark_line(&subject));
-    Outgoing {
-        from: format!("{} <{}>", config.name, config.address),
-        to,
-        subject,
-        text,
-        html: None,
-        inline_images: Vec::new(),
-        attachments: Vec::new(),
-        references: in_reply_to.iter().cloned().collect(),
-        // An answer to someone's mail, or mail umpire makes on its own.
-        auto_submitted: if in_reply_to.is_some() {
-            AutoSubmitted::Replied
-        } else {
-            AutoSubmitted::Generated
-        },
-        in_reply_to,
-    }
 }
 
 /// Reminders and deadlines for one game. Returns how many rounds were played.
@@ -241,102 +199,6 @@ pub fn failed(
     Ok(())
 }
 
-/// The orders of a round: every side's latest, the sides that were to
-/// write and sent nothing, and each side's orders as its confirmation
-/// understood them (the report shows them once the round is played).
-struct Gathered {
-    orders: BTreeMap<String, Json>,
-    missing: Vec<String>,
-    given: Vec<Section>,
-}
-
-/// The latest orders of every side for the current round.
-fn gather_orders(
-    tx: &Transaction<'_>,
-    game: &Game,
-    writers: &[String],
-) -> Result<Gathered, PostError> {
-    let mut orders = BTreeMap::new();
-    let mut missing = Vec::new();
-    let mut given = Vec::new();
-    // A round the game master answers: his answer, under GAME_MASTER.
-    if let Some((checked, _)) = submissions::latest(tx, game.id(), game.row.round, GAME_MASTER)? {
-        orders.insert(GAME_MASTER.to_string(), from_json("orders", &checked)?);
-    }
-    for s in game.sides(tx)? {
-        match submissions::latest(tx, game.id(), game.row.round, &s.side)? {
-            Some((checked, understood)) => {
-                let understood: Vec<(String, String)> = from_json("understood", &understood)?;
-                given.push(Section {
-                    title: s.side.clone(),
-                    lines: understood.into_iter().map(|(_, line)| line).collect(),
-                });
-                orders.insert(s.side, from_json("orders", &checked)?);
-            }
-            None if writers.contains(&s.side) => missing.push(s.side),
-            None => {}
-        }
-    }
-    Ok(Gathered {
-        orders,
-        missing,
-        given,
-    })
-}
-
-/// What the current `round` of `game` is played from, and its orders as
-/// gathered for the report.
-fn gather(
-    tx: &Transaction<'_>,
-    game: &Game,
-    round: &games::Round,
-) -> Result<(Inputs, Gathered), PostError> {
-    let (seed, _) = game.seed(tx)?;
-    let gathered = gather_orders(tx, game, &round.writers)?;
-    let inputs = Inputs {
-        round: round.number,
-        seed,
-        state: game.state()?,
-        options: game.options()?,
-        orders: gathered.orders.clone(),
-        given: rounds::given_dice(tx, game.id(), round.number)?,
-    };
-    Ok((inputs, gathered))
-}
-
-/// What the current `round` of `game` is played from (`post::ahead`).
-///
-/// # Errors
-/// When the stored game or orders cannot be read.
-pub(super) fn inputs(
-    tx: &Transaction<'_>,
-    game: &Game,
-    round: &games::Round,
-) -> Result<Inputs, PostError> {
-    Ok(gather(tx, game, round)?.0)
-}
-
-/// A plain notice about `game` to one address, queued under `tag` (the
-/// moderator's "could not be played", a player's hand-over notice…).
-///
-/// # Errors
-/// When the outbox cannot be written.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn queue_notice(
-    tx: &Transaction<'_>,
-    config: &Config,
-    game: &str,
-    to: &str,
-    subject: String,
-    text: String,
-    tag: &str,
-    now: DateTime<Utc>,
-) -> Result<(), PostError> {
-    let mail = plain(config, vec![to.to_string()], subject, text, None);
-    outbox::queue(tx, config, Some(game), Kind::Notice, &mail, tag, now)?;
-    Ok(())
-}
-
 /// A round judged again under new rules: the seed of the round after it
 /// is kept (its hash was published with the first report), and the report
 /// says what it corrects.
@@ -367,20 +229,7 @@ fn play(
             ..
         },
     ) = gather(tx, &game, &round)?;
-    let (mut resolved, hint) = match ahead.and_then(|a| a.for_inputs(&inputs)) {
-        Some(worked) => worked,
-        None => {
-            let resolved = resolve_stored(
-                &game,
-                &inputs.state,
-                &inputs.options,
-                &inputs.orders,
-                &inputs.seed,
-                &inputs.given,
-            )?;
-            (resolved, None)
-        }
-    };
+    let (mut resolved, hint) = resolved_for(&game, &inputs, ahead)?;
     let Inputs {
         seed,
         state,
@@ -390,13 +239,7 @@ fn play(
         ..
     } = inputs;
     let played = round.number;
-    game.row.state = to_json(&resolved.state)?;
-    game.row.deadline += Duration::hours(i64::from(game.row.turn_hours));
-    if resolved.ended {
-        game.row.status = GameStatus::Ended;
-    }
-    let next = game.round()?;
-    game.row.round = next.number;
+    let next = advance(&mut game, &resolved)?;
     // A round that ends at a question for the game master is reported to
     // him alone; the report the players get when the phase is complete
     // names the seeds of the rounds that led to it.
@@ -410,13 +253,7 @@ fn play(
         to_game_master,
         played,
     )?;
-    let (next_seed, next_hash) = match correction {
-        Some(c) => {
-            extra.insert("readjudicated".into(), c.note);
-            c.next_seed.unwrap_or_else(|| new_seed(config))
-        }
-        None => new_seed(config),
-    };
+    let (next_seed, next_hash) = next_seed(config, correction, &mut extra);
     let dice = marked(std::mem::take(&mut resolved.dice), &given);
     let rep = RoundReport {
         ruleset: game.ruleset.name().to_string(),
@@ -461,14 +298,7 @@ fn play(
         open_round(tx, &game, next_seed, next_hash)?;
     }
     game.save(tx)?;
-    // Mail held for the round now open is read again (the caller does, once
-    // this is committed); a held report keeps it until it is released, and
-    // the game's end lets all of it go, to be told so.
-    if resolved.ended {
-        crate::store::deferred::release(tx, game.id(), u32::MAX, now)?;
-    } else if !game.row.hold {
-        crate::store::deferred::release(tx, game.id(), next.number, now)?;
-    }
+    release_held(tx, &game, resolved.ended, next.number, now)?;
     audit(
         tx,
         now,
@@ -481,6 +311,74 @@ fn play(
         hint,
     };
     deliver(tx, config, &game, &next, rep, drawn, now)?;
+    Ok(())
+}
+
+/// The round resolved: the one worked out ahead when it was worked out
+/// from these very inputs (with the picture drawn then), else resolved now.
+fn resolved_for(
+    game: &Game,
+    inputs: &Inputs,
+    ahead: Option<Ahead>,
+) -> Result<(games::Resolved, Option<Picture>), PostError> {
+    if let Some(worked) = ahead.and_then(|a| a.for_inputs(inputs)) {
+        return Ok(worked);
+    }
+    let resolved = resolve_stored(
+        game,
+        &inputs.state,
+        &inputs.options,
+        &inputs.orders,
+        &inputs.seed,
+        &inputs.given,
+    )?;
+    Ok((resolved, None))
+}
+
+/// Move the game (not yet saved) past the round just resolved: its new
+/// state, the next deadline, ended if it ended; the round it now waits for.
+fn advance(game: &mut Game, resolved: &games::Resolved) -> Result<games::Round, PostError> {
+    game.set_state(to_json(&resolved.state)?);
+    game.row.deadline += Duration::hours(i64::from(game.row.turn_hours));
+    if resolved.ended {
+        game.row.status = GameStatus::Ended;
+    }
+    let next = game.round()?;
+    game.row.round = next.number;
+    Ok(next)
+}
+
+/// The next round's seed and hash: fresh, or for a re-adjudication the one
+/// already published (and the report marked `readjudicated`).
+fn next_seed(
+    config: &Config,
+    correction: Option<Correction>,
+    extra: &mut serde_json::Map<String, Json>,
+) -> (String, String) {
+    match correction {
+        Some(c) => {
+            extra.insert("readjudicated".into(), c.note);
+            c.next_seed.unwrap_or_else(|| new_seed(config))
+        }
+        None => new_seed(config),
+    }
+}
+
+/// Mail held for the round now open is read again (the caller does, once
+/// this is committed); a held report keeps it until it is released, and
+/// the game's end lets all of it go, to be told so.
+fn release_held(
+    tx: &Transaction<'_>,
+    game: &Game,
+    ended: bool,
+    next: u32,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
+    if ended {
+        crate::store::deferred::release(tx, game.id(), u32::MAX, now)?;
+    } else if !game.row.hold {
+        crate::store::deferred::release(tx, game.id(), next, now)?;
+    }
     Ok(())
 }
 
@@ -652,7 +550,7 @@ pub fn replay_rejected(
             round,
         });
     };
-    game.row.state = stored.played.state_before.clone();
+    game.set_state(stored.played.state_before.clone());
     game.row.round = round;
     game.row.status = GameStatus::Active;
     game.row.deadline -= Duration::hours(i64::from(game.row.turn_hours));
@@ -723,7 +621,7 @@ pub fn readjudicate(
         stored.played.rules.clone()
     };
     let next_seed = rounds::seed(tx, game.id(), last + 1)?;
-    game.row.state = stored.played.state_before.clone();
+    game.set_state(stored.played.state_before.clone());
     game.row.round = last;
     if game.row.status == GameStatus::Ended {
         game.row.status = GameStatus::Active;
@@ -770,57 +668,4 @@ fn correction_tag(rep: &RoundReport) -> String {
         .and_then(Json::as_str)
         .map(|now| format!(":corrected:{now}"))
         .unwrap_or_default()
-}
-
-/// Resolve a round of `game` from stored values: the state before, each
-/// side's orders, the seed and the moderator's dice (used to play a round).
-///
-/// # Errors
-/// When the seed or stored values cannot be read, or the engine cannot play.
-pub fn resolve_stored(
-    game: &Game,
-    state: &Json,
-    options: &Json,
-    orders: &BTreeMap<String, Json>,
-    seed_hex: &str,
-    given: &BTreeMap<String, u8>,
-) -> Result<games::Resolved, PostError> {
-    resolve_round(
-        game.ruleset,
-        &game.row.setup,
-        game.row.max_turns,
-        state,
-        options,
-        orders,
-        seed_hex,
-        given,
-    )
-}
-
-/// Resolve a round of a game of `ruleset` created from `setup`: the one
-/// way a round is played, by the post office and by `verify` (from the
-/// store or from a player's bundle) alike.
-///
-/// # Errors
-/// When the seed or stored values cannot be read, or the engine cannot play.
-#[allow(clippy::too_many_arguments)]
-pub fn resolve_round(
-    ruleset: &dyn games::Ruleset,
-    setup: &str,
-    last_turn: u32,
-    state: &Json,
-    options: &Json,
-    orders: &BTreeMap<String, Json>,
-    seed_hex: &str,
-    given: &BTreeMap<String, u8>,
-) -> Result<games::Resolved, PostError> {
-    let mut dice = ModeratorDice::new(given.clone(), SeededDice::new(seed_bytes(seed_hex)?));
-    Ok(ruleset.resolve(RoundInput {
-        state,
-        options,
-        setup,
-        last_turn,
-        orders,
-        dice: &mut dice,
-    })?)
 }
