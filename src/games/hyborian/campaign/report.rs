@@ -87,9 +87,14 @@ pub fn describe(
         MapEvent::StanceTaken { army, stance, .. } => format!("Army {army} will {stance}."),
         MapEvent::Hired { employer, company, points } => format!("{company} serves {employer} until the year ends, for {points} points."),
         MapEvent::Paid { employer, company, province } => format!("{employer} gave {} to {company}; its points count from next year.", n(province)),
-        MapEvent::Battle { id, province, card, table_feet, sides, winner, by, .. } => {
+        MapEvent::Battle { id, province, card, table_feet, sides, winner, both_broke, by, .. } => {
             let fought = reader.is_none_or(|r| sides.iter().any(|s| s.power == r));
-            let who = winner.as_deref().map_or("neither side broke".to_string(), |w| format!("{w} won"));
+            let who = match (winner.as_deref(), both_broke) {
+                (Some(w), true) => format!("both armies broke in the same turn; {w}, having lost the smaller share of its points, held the field and won (a reconstructed rule, ruling A-25)"),
+                (None, true) => "both armies broke in the same turn with equal shares of their points lost: no one won (a reconstructed rule, ruling A-25)".to_string(),
+                (Some(w), false) => format!("{w} won"),
+                (None, false) => "neither side broke".to_string(),
+            };
             if fought {
                 let s: Vec<String> = sides
                     .iter()
@@ -109,7 +114,7 @@ pub fn describe(
                 )
             } else {
                 let armies: Vec<&str> = sides.iter().map(|s| s.army.as_str()).collect();
-                format!("A battle was fought at {} between armies {}: {}.", n(province), armies.join(", "), if winner.is_some() { "one side broke" } else { "neither side broke" })
+                format!("A battle was fought at {} between armies {}: {}.", n(province), armies.join(", "), if *both_broke { "both sides broke" } else if winner.is_some() { "one side broke" } else { "neither side broke" })
             }
         }
         MapEvent::FellBack { army, power, from, to } => match to {

@@ -104,6 +104,10 @@ pub enum MapEvent {
         /// Every army that fought, each power's side together.
         sides: Vec<BattleSide>,
         winner: Option<String>,
+        /// Both armies broke in the same turn (ruling A-25): `winner`, if
+        /// any, held the field by having lost the smaller share.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        both_broke: bool,
         by: String,
         /// The SVG of the last table (engine and mail battles), sent with
         /// the reports of those who fought it; events stored before it was

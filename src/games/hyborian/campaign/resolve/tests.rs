@@ -153,6 +153,7 @@ fn in_a_draw_the_army_that_marched_in_falls_back_whatever_came_before() {
         "shamar",
         [vec!["nemedia-1".into()], vec!["aquilonia-1".into()]],
         None,
+        false,
         [true, false],
         &lost,
         50,
