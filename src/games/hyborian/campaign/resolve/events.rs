@@ -48,6 +48,11 @@ pub enum MapEvent {
         power: String,
         line: String,
         why: String,
+        /// The order's line number in the power's mail: two identical
+        /// lines get each their own verdict (issue 45). Events stored
+        /// before it have none, and are matched by their text.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        number: Option<usize>,
     },
     Marched {
         army: String,
@@ -157,10 +162,16 @@ pub enum MapEvent {
         province: String,
         power: String,
         from: Option<String>,
+        /// The hired company whose armies took it for `power`: the flag
+        /// onlookers read (ruling CA-15).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seen_as: Option<String>,
     },
     Pacified {
         province: String,
         power: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seen_as: Option<String>,
     },
     Transferred {
         province: String,
