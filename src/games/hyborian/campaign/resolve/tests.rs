@@ -700,7 +700,7 @@ points = 1500
         Ok(()),
         "one raise alone is within the list"
     );
-    let lines = vec!["raise 12 Royal Cavalry"; 6].join("\n");
+    let lines = ["raise 12 Royal Cavalry"; 6].join("\n");
     let o = orders("koth", &lines);
     let verdicts = check_all(&c, &w, "koth", o["koth"].iter().map(|l| &l.item));
     let ok = verdicts.iter().filter(|v| v.is_ok()).count();
