@@ -199,7 +199,7 @@ fn outcome(
         }
     };
     let verdict = scenario::assess(scenario, table, last);
-    let ended = last || standing < 2 || verdict.winner.is_some();
+    let ended = last || standing < 2 || verdict.over;
     let result = ended.then(|| match verdict.winner.clone() {
         Some(side) => GameResult::Won { side },
         None => GameResult::Drawn,

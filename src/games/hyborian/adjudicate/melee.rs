@@ -171,7 +171,7 @@ pub(crate) fn round(
         *losses.entry(o.clone()).or_default() += n;
     }
     for (id, n) in losses {
-        lose_with_heroes(turn, &id, n);
+        take_losses(turn, &id, n);
     }
     tally
 }
@@ -193,31 +193,6 @@ pub fn charge_bonus_due(
                     .iter()
                     .any(|m| matches!(m, MeleeModifier::Charge(_)))
         })
-}
-
-/// Casualties on a unit; its attached heroes die last (§4), one casualty each.
-fn lose_with_heroes(turn: &mut TurnState, id: &str, n: u32) {
-    let figures = turn.table.units.get(id).map_or(0, |u| u.figures);
-    take_losses(turn, id, n);
-    let mut left = n.saturating_sub(figures);
-    let heroes: Vec<UnitId> = turn
-        .table
-        .units
-        .values()
-        .filter(|h| {
-            h.attached_to.as_deref() == Some(id)
-                && h.kind.is_single_figure()
-                && h.kind != UnitType::Commander
-        })
-        .map(|h| h.id.clone())
-        .collect();
-    for h in heroes {
-        if left == 0 {
-            break;
-        }
-        take_losses(turn, &h, 1);
-        left -= 1;
-    }
 }
 
 /// Every unit's bout against each opponent, in id order. `written` holds

@@ -28,7 +28,7 @@ use crate::geometry::{point_at_station, polyline_length, station_on_polyline};
 use glam::DVec2;
 
 /// Wheels smaller than this are not made (degrees).
-const NO_WHEEL: f64 = 0.5;
+const NO_WHEEL: f64 = movement::WHEEL_TOLERANCE;
 
 /// One stretch of a plan.
 #[derive(Debug, Clone, PartialEq)]
@@ -231,11 +231,7 @@ pub fn wheel_toward(from: Pose, kind: UnitType, aim: DVec2) -> f64 {
 /// Largest wheel (degrees) that costs no more than `max_cost` inches on the outer flank.
 fn wheel_limit(from: Pose, kind: UnitType, max_cost: f64) -> f64 {
     let frontage = 2.0 * from.footprint(kind).half_width;
-    if frontage <= 0.0 {
-        180.0
-    } else {
-        (max_cost / frontage).to_degrees().min(180.0)
-    }
+    movement::wheel_costing(frontage, max_cost)
 }
 
 /// Change of face about the front centre (§2), set back so that no part of

@@ -278,6 +278,13 @@ pub fn load(text: &str) -> Result<Loaded, ScenarioError> {
 pub struct Verdict {
     /// The winning side, or `None` (still fighting, or a draw).
     pub winner: Option<String>,
+    /// The battle ends now: a side has won, or several met a condition in
+    /// the same turn (ruling A-25). A battle also ends after its last turn,
+    /// which its caller knows.
+    pub over: bool,
+    /// Every side broke (lost the `army-broken` share) in the same turn;
+    /// `winner` is then the one over its threshold by less, if any.
+    pub all_broken: bool,
     /// The conditions met, in words.
     pub reasons: Vec<String>,
     /// The conditions not met, each with how far it has come:
@@ -347,18 +354,97 @@ pub fn assess(scenario: &Scenario, table: &Table, last_turn: bool) -> Verdict {
             }
         }
     }
-    let winner = if winners.len() == 1 {
-        winners.pop()
-    } else {
-        None
+    let over = !winners.is_empty();
+    let mut all_broken = false;
+    let winner = match winners.len() {
+        0 => None,
+        1 => winners.pop(),
+        _ => {
+            let (winner, all, why) = every_army_broke(scenario, table, &winners);
+            all_broken = all;
+            reasons.push(why);
+            winner
+        }
     };
-    if winner.is_none() && !reasons.is_empty() {
-        reasons.push("both sides met a condition in the same turn: a draw".into());
-    }
     Verdict {
         winner,
+        over,
+        all_broken,
         reasons,
         standing,
+    }
+}
+
+/// Several sides met a condition in the same turn (`winners`). When each
+/// of them has itself lost the `army-broken` share, every army broke in
+/// that turn: the one over its threshold by less — the smaller share of its
+/// own points lost — holds the field and wins; equal shares are a draw.
+/// Any other meeting of conditions is a draw (ruling A-25).
+fn every_army_broke(
+    scenario: &Scenario,
+    table: &Table,
+    winners: &[String],
+) -> (Option<String>, bool, String) {
+    let draw = || {
+        (
+            None,
+            false,
+            "both sides met a condition in the same turn: a draw".to_string(),
+        )
+    };
+    let Some(percent) = scenario.victory.iter().find_map(|c| match c {
+        Victory::ArmyBroken { percent } => Some(u64::from(*percent)),
+        _ => None,
+    }) else {
+        return draw();
+    };
+    let shares: Vec<(&str, u64, u64)> = winners
+        .iter()
+        .map(|side| {
+            let (worth, lost) = table.units_of(side).map(points).fold((0u64, 0u64), |a, b| {
+                (a.0 + u64::from(b.0), a.1 + u64::from(b.1))
+            });
+            (side.as_str(), lost, worth)
+        })
+        .collect();
+    if shares
+        .iter()
+        .any(|(_, lost, worth)| *worth == 0 || lost * 100 < percent * worth)
+    {
+        return draw();
+    }
+    let words: Vec<String> = shares
+        .iter()
+        .map(|(side, lost, worth)| format!("{side} {}%", lost * 100 / worth))
+        .collect();
+    // lost/worth compared exactly: a/b < c/d ⇔ a·d < c·b.
+    let least = shares
+        .iter()
+        .min_by(|a, b| (a.1 * b.2).cmp(&(b.1 * a.2)))
+        .expect("two or more sides");
+    let tied = shares
+        .iter()
+        .filter(|s| s.1 * least.2 == least.1 * s.2)
+        .count()
+        > 1;
+    let lost = words.join(", ");
+    if tied {
+        (
+            None,
+            true,
+            format!(
+                "every army broke in the same turn, with equal shares of its points lost ({lost}): a draw (ruling A-25)"
+            ),
+        )
+    } else {
+        (
+            Some(least.0.to_string()),
+            true,
+            format!(
+                "every army broke in the same turn ({lost} of its points lost): {}, over the {percent}% by less, holds the field (ruling A-25)",
+                least.0
+            ),
+        )
     }
 }
 
@@ -634,6 +720,8 @@ mod tests {
             v,
             Verdict {
                 winner: None,
+                over: false,
+                all_broken: false,
                 reasons: vec![],
                 standing: vec![
                     "koth has 0 units routed, surrendered or destroyed; 2 lose the battle".into(),
@@ -735,9 +823,74 @@ mod tests {
             false,
         );
         assert_eq!(v.winner, None);
+        assert!(v.over && v.all_broken, "the battle ends there");
         assert_eq!(
             v.reasons.last().map(String::as_str),
-            Some("both sides met a condition in the same turn: a draw")
+            Some("every army broke in the same turn, with equal shares of its points lost (aquilonia 100%, koth 100%): a draw (ruling A-25)")
+        );
+    }
+
+    /// Issue 45, item 1: both armies past half their points in one turn
+    /// (the engine battle that played on to its last turn); the one over
+    /// its threshold by less holds the field, and the battle stops there.
+    #[test]
+    fn both_armies_breaking_at_once_the_smaller_loss_holds_the_field() {
+        let t = table(vec![
+            unit(
+                "foot",
+                "aquilonia",
+                UnitType::HeavyInfantry,
+                24,
+                24,
+                Status::Rout,
+                [20.0, 18.0],
+            ),
+            unit(
+                "spear",
+                "koth",
+                UnitType::MediumInfantry,
+                24,
+                24,
+                Status::Rout,
+                [24.0, 20.0],
+            ),
+            unit(
+                "guard",
+                "koth",
+                UnitType::MediumInfantry,
+                20,
+                24,
+                Status::Ready,
+                [24.0, 30.0],
+            ),
+        ]);
+        let v = assess(
+            &scenario(vec![Victory::ArmyBroken { percent: 50 }]),
+            &t,
+            false,
+        );
+        assert_eq!(v.winner.as_deref(), Some("koth"), "{:?}", v.reasons);
+        assert!(v.over && v.all_broken);
+        assert_eq!(
+            v.reasons.last().map(String::as_str),
+            Some("every army broke in the same turn (aquilonia 100%, koth 58% of its points lost): koth, over the 50% by less, holds the field (ruling A-25)")
+        );
+        let one_side = assess(
+            &scenario(vec![Victory::ArmyBroken { percent: 50 }]),
+            &table(vec![unit(
+                "foot",
+                "aquilonia",
+                UnitType::HeavyInfantry,
+                24,
+                24,
+                Status::Ready,
+                [20.0, 18.0],
+            )]),
+            false,
+        );
+        assert!(
+            !one_side.over,
+            "nobody has met a condition: the battle goes on"
         );
     }
 }

@@ -342,8 +342,12 @@ pub fn breaking<'a>(
 /// What the engine's battle came to.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fought {
-    /// The winning army's id; `None` when neither side broke.
+    /// The winning army's id; `None` when neither side broke, or both did
+    /// with equal shares of their points lost.
     pub winner: Option<String>,
+    /// Both armies broke in the same turn; the winner, if any, is the one
+    /// over its threshold by less and holds the field (ruling A-25).
+    pub both_broke: bool,
     /// Figures lost per army and unit name (units routed, surrendered,
     /// captured or gone count whole: §12 "surrender count as casualties").
     pub lost: BTreeMap<String, BTreeMap<String, u32>>,
@@ -428,8 +432,9 @@ pub fn losses(start: &Table, end: &Table) -> BTreeMap<String, BTreeMap<String, u
     lost
 }
 
-/// Play the battle with the turn engine until one army breaks (half its
-/// points lost) or [`BATTLE_TURNS`] are played.
+/// Play the battle with the turn engine until an army breaks (half its
+/// points lost; both in the same turn: the one over the half by less holds
+/// the field, ruling A-25) or [`BATTLE_TURNS`] are played.
 ///
 /// # Errors
 /// [`BattleError`] when the table cannot be set or a scripted die is missing.
@@ -446,7 +451,7 @@ pub fn fight(setup: &Setup, sides: [&Army; 2], dice: &mut dyn Dice) -> Result<Fo
     let options = GameOptions::default();
     let mut turns = 0;
     let mut verdict = assess(&scenario, &table, false);
-    while turns < BATTLE_TURNS && verdict.winner.is_none() {
+    while turns < BATTLE_TURNS && !verdict.over {
         let orders = general_engagement(&table);
         table = resolve_turn(&table, &orders, &options, dice, StopAfter::Turn)?.table;
         turns += 1;
@@ -455,6 +460,7 @@ pub fn fight(setup: &Setup, sides: [&Army; 2], dice: &mut dyn Dice) -> Result<Fo
     let lost = losses(&start, &table);
     Ok(Fought {
         winner: verdict.winner,
+        both_broke: verdict.all_broken,
         lost,
         turns,
         reasons: verdict.reasons,
@@ -562,5 +568,48 @@ mod tests {
         assert_eq!(fought.lost.len(), 2);
         let again = fight(&setup, [&a, &b], &mut SeededDice::new([3; 32])).unwrap();
         assert_eq!(fought, again, "deterministic");
+    }
+
+    /// Issue 45, item 1: when both armies are past half their points in the
+    /// same turn the battle stops there, and the one over the half by less
+    /// holds the field (ruling A-25); it used to play on to its last turn
+    /// with "neither side broke".
+    #[test]
+    fn a_battle_where_both_armies_broke_stops_there() {
+        let mk = |id: &str, nation: &str| Army {
+            id: id.into(),
+            owner: nation.to_lowercase(),
+            hired_by: None,
+            province: "shamar".into(),
+            contents: crate::games::hyborian::army::propose(nation, 500).unwrap(),
+            stance: super::super::game::Stance::Field,
+            march: None,
+            came_from: None,
+        };
+        let (a, b) = (mk("aquilonia-1", "Aquilonia"), mk("nemedia-1", "Nemedia"));
+        let card = Card {
+            number: 50,
+            kind: CardKind::Open,
+            draws: 1,
+        };
+        let mut setup = table_setup(&card, 4, &a, &b).unwrap();
+        // Aquilonia has lost two thirds of every unit, Nemedia three fifths:
+        // both are broken before a die is rolled.
+        for u in setup.units.iter_mut().filter(|u| u.figures > 1) {
+            u.original = Some(if u.side == "aquilonia-1" {
+                u.figures * 3
+            } else {
+                u.figures * 5 / 2
+            });
+        }
+        let fought = fight(&setup, [&a, &b], &mut ScriptedDice::new(BTreeMap::new())).unwrap();
+        assert_eq!(fought.turns, 0, "no turn is played once both have broken");
+        assert!(fought.both_broke);
+        assert_eq!(
+            fought.winner.as_deref(),
+            Some("nemedia-1"),
+            "{:?}",
+            fought.reasons
+        );
     }
 }

@@ -122,12 +122,27 @@ pub struct Holding {
     pub held_for: u32,
     /// Pacified: its points move to the occupier at the start of next year.
     pub pacified: bool,
+    /// The flag others see occupying it: the Free Company whose armies took
+    /// it in the occupier's pay. Whom a company serves is not seen (ruling
+    /// CA-15); none when the occupier's own armies took it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seen_as: Option<String>,
 }
 
 impl Holding {
     /// The power in control now: the occupier, else the owner.
     pub fn holder(&self) -> Option<&str> {
         self.occupier.as_deref().or(self.owner.as_deref())
+    }
+
+    /// The power in control as `reader` sees it (`None`: the secretary):
+    /// a province a hired company took shows the company's flag to every
+    /// power but the occupier and the company (ruling CA-15).
+    pub fn holder_seen_by(&self, reader: Option<&str>) -> Option<&str> {
+        match (self.occupier.as_deref(), self.seen_as.as_deref(), reader) {
+            (Some(o), Some(f), Some(r)) if r != o && r != f => Some(f),
+            _ => self.holder(),
+        }
     }
 }
 
@@ -654,6 +669,7 @@ impl CampaignFile {
                     occupier: None,
                     held_for: 0,
                     pacified: false,
+                    seen_as: None,
                 },
             );
         }

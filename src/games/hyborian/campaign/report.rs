@@ -73,9 +73,14 @@ pub fn describe(
         MapEvent::StanceTaken { army, stance, .. } => format!("Army {army} will {stance}."),
         MapEvent::Hired { employer, company, points } => format!("{company} serves {employer} until the year ends, for {points} points."),
         MapEvent::Paid { employer, company, province } => format!("{employer} gave {} to {company}; its points count from next year.", n(province)),
-        MapEvent::Battle { id, province, card, table_feet, sides, winner, by, .. } => {
+        MapEvent::Battle { id, province, card, table_feet, sides, winner, both_broke, by, .. } => {
             let fought = reader.is_none_or(|r| sides.iter().any(|s| s.power == r));
-            let who = winner.as_deref().map_or("neither side broke".to_string(), |w| format!("{w} won"));
+            let who = match (winner.as_deref(), both_broke) {
+                (Some(w), true) => format!("both armies broke in the same turn; {w}, having lost the smaller share of its points, held the field and won (a reconstructed rule, ruling A-25)"),
+                (None, true) => "both armies broke in the same turn with equal shares of their points lost: no one won (a reconstructed rule, ruling A-25)".to_string(),
+                (Some(w), false) => format!("{w} won"),
+                (None, false) => "neither side broke".to_string(),
+            };
             if fought {
                 let s: Vec<String> = sides
                     .iter()
@@ -95,7 +100,7 @@ pub fn describe(
                 )
             } else {
                 let armies: Vec<&str> = sides.iter().map(|s| s.army.as_str()).collect();
-                format!("A battle was fought at {} between armies {}: {}.", n(province), armies.join(", "), if winner.is_some() { "one side broke" } else { "neither side broke" })
+                format!("A battle was fought at {} between armies {}: {}.", n(province), armies.join(", "), if *both_broke { "both sides broke" } else if winner.is_some() { "one side broke" } else { "neither side broke" })
             }
         }
         MapEvent::FellBack { army, power, from, to } => match to {
@@ -122,12 +127,20 @@ pub fn describe(
         MapEvent::BattleAwaits { province, armies, .. } => format!("A battle is to be fought at {} between armies {}.", n(province), armies.join(", ")),
         MapEvent::Besieging { province, army, power, weeks, needed } => format!("Army {army}{} besieges {}: week {weeks} of {needed}.", of(power), n(province)),
         MapEvent::StarvedOut { province, army, power } => format!("The garrison of {} (army {army}{}) is starved out and must fight.", n(province), of(power)),
-        MapEvent::Occupied { province, power, from } => match from {
-            Some(f) if f != power => format!("{power} occupies {} (land of {f}).", n(province)),
-            Some(_) => format!("{power} holds {} again.", n(province)),
-            None => format!("{power} occupies {}.", n(province)),
-        },
-        MapEvent::Pacified { province, power } => format!("{} is pacified by {power}; its points move at the start of next year.", n(province)),
+        MapEvent::Occupied { province, power, from, seen_as } => {
+            // An onlooker reads a hired company's own flag (ruling CA-15).
+            let company = seen_as.as_deref().filter(|f| !party && reader != Some(*f));
+            let power = company.unwrap_or(power);
+            match from {
+                Some(f) if f != power => format!("{power} occupies {} (land of {f}).", n(province)),
+                Some(_) => format!("{power} holds {} again.", n(province)),
+                None => format!("{power} occupies {}.", n(province)),
+            }
+        }
+        MapEvent::Pacified { province, power, seen_as } => {
+            let company = seen_as.as_deref().filter(|f| !party && reader != Some(*f));
+            format!("{} is pacified by {}; its points move at the start of next year.", n(province), company.unwrap_or(power))
+        }
         MapEvent::Transferred { province, from, to } => {
             format!("{} passes from {} to {to}.", n(province), from.as_deref().unwrap_or("no one"))
         }
@@ -206,6 +219,20 @@ pub fn battle_pictures<'e>(week: &Week<'e>, reader: Option<&str>) -> Vec<(u32, &
 
 /// The report's context; `pictures` maps a battle's id to where the HTML
 /// finds the picture of its last table (empty for the text).
+/// The campaign as a report shows it: in winter quarters the year has
+/// already ended for the orders now written (pacified provinces changed
+/// hands, contracts over, treasuries rebuilt; ruling CA-12), so the report
+/// that opens winter orders shows the new year's treasury, provinces and
+/// contracts, as the orders will be judged (issue 45: it showed last
+/// year's).
+fn as_shown<'c>(c: &'c Campaign, world: &World) -> std::borrow::Cow<'c, Campaign> {
+    if c.winter() {
+        std::borrow::Cow::Owned(super::resolve::as_ordered(c, world))
+    } else {
+        std::borrow::Cow::Borrowed(c)
+    }
+}
+
 fn context(
     c: &Campaign,
     world: &World,
@@ -213,6 +240,8 @@ fn context(
     week: &Week<'_>,
     pictures: &BTreeMap<u32, String>,
 ) -> minijinja::Value {
+    let shown = as_shown(c, world);
+    let c: &Campaign = &shown;
     let v = view(c, world, reader);
     let lines: Vec<_> = week
         .events
@@ -271,7 +300,7 @@ fn context(
                     ""
                 }
             );
-            if let Some(o) = &h.occupier {
+            if let Some(o) = h.occupier.as_ref().and(h.holder_seen_by(reader)) {
                 let _ = write!(
                     s,
                     ", occupied by {o} for {} turn{}{}",
@@ -444,7 +473,10 @@ fn orders_given(reader: Option<&str>, week: &Week<'_>) -> Vec<minijinja::Value> 
                         power: p,
                         line,
                         why,
-                    } if p == power && *line == l.text => Some(why.as_str()),
+                        number,
+                    } if p == power && *line == l.text && number.is_none_or(|n| n == l.number) => {
+                        Some(why.as_str())
+                    }
                     _ => None,
                 });
                 context! { power, line => &l.text, refused }
@@ -529,6 +561,8 @@ fn battle_marker(s: &mut String, x: f64, y: f64) {
 /// battles waiting marked, unseen provinces shaded, names placed so that
 /// none leaves the picture or lies on another, and a legend.
 pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
+    let shown = as_shown(c, world);
+    let c: &Campaign = &shown;
     let v: View<'_> = view(c, world, reader);
     let colour = |power: Option<&str>, nation: Option<&str>| -> String {
         let nation = power
@@ -590,7 +624,7 @@ pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
         // What a power cannot see it knows only by its owner, not who
         // occupies it now (ruling CA-15).
         let fill = if seen {
-            colour(hold.holder(), p.nation.as_deref())
+            colour(hold.holder_seen_by(v.power.as_deref()), p.nation.as_deref())
         } else {
             colour(hold.owner.as_deref(), p.nation.as_deref())
         };
@@ -856,6 +890,206 @@ mod tests {
             .starts_with(b"\x89PNG"));
     }
 
+    /// Issue 45, item 3: a hired company takes a province; an onlooker
+    /// reads and sees the company's own flag there, never its employer's
+    /// (ruling CA-15), while the employer and the company know.
+    #[test]
+    fn an_onlooker_sees_the_company_not_whom_it_serves() {
+        let world = World::hyborea().unwrap();
+        let file = r#"id = "t"
+title = "T"
+[secretary]
+address = "s@x"
+password = "p"
+[[power]]
+id = "aquilonia"
+nation = "aquilonia"
+address = "a@x"
+password = "p"
+[[power.army]]
+province = "tarantia"
+points = 600
+[[power]]
+id = "nemedia"
+nation = "nemedia"
+address = "n@x"
+password = "p"
+[[power.army]]
+province = "northern-nemedia"
+points = 400
+[[power]]
+id = "wolves"
+nation = "free-companies"
+address = "w@x"
+password = "p"
+[[power.army]]
+province = "border-kingdom"
+points = 100
+"#;
+        let mut c = CampaignFile::load(file).unwrap().start(&world).unwrap();
+        c.armies.get_mut("wolves-1").unwrap().hired_by = Some("aquilonia".into());
+        let none = BTreeMap::new();
+        let r = crate::games::hyborian::campaign::resolve::resolve(
+            &c,
+            &world,
+            &none,
+            &[],
+            &mut crate::games::hyborian::dice::SeededDice::new([1; 32]),
+        )
+        .unwrap();
+        assert!(
+            r.events.iter().any(
+                |e| matches!(e, MapEvent::Occupied { province, power, seen_as: Some(f), .. }
+                if province == "border-kingdom" && power == "aquilonia" && f == "wolves")
+            ),
+            "{:?}",
+            r.events
+        );
+        let week = Week {
+            played: "week 1",
+            events: &r.events,
+            orders: &none,
+            dice: None,
+            intro: "",
+        };
+        let onlooker = text(&r.campaign, &world, Some("nemedia"), &week);
+        assert!(
+            onlooker.contains("wolves occupies Border Kingdom"),
+            "{onlooker}"
+        );
+        assert!(!onlooker.contains("aquilonia occupies"), "{onlooker}");
+        let employer = text(&r.campaign, &world, Some("aquilonia"), &week);
+        assert!(
+            employer.contains("aquilonia occupies Border Kingdom"),
+            "{employer}"
+        );
+        let h = &r.campaign.holdings["border-kingdom"];
+        assert_eq!(h.holder_seen_by(Some("nemedia")), Some("wolves"));
+        assert_eq!(h.holder_seen_by(Some("aquilonia")), Some("aquilonia"));
+        // The onlooker's map colours the province as the company's counter.
+        let theirs = svg(&r.campaign, &world, Some("nemedia"));
+        let mine = svg(&r.campaign, &world, Some("aquilonia"));
+        let p = world.province("border-kingdom").unwrap();
+        let circle = format!(
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\"",
+            MARGIN + p.at[0] * SCALE,
+            MARGIN + p.at[1] * SCALE
+        );
+        let fill_of = |svg: &str| -> String {
+            let line = svg
+                .lines()
+                .find(|l| l.starts_with(&circle))
+                .expect("the province's circle");
+            line.split("fill=\"")
+                .nth(1)
+                .unwrap_or("")
+                .chars()
+                .take(7)
+                .collect()
+        };
+        let company = "#555555";
+        assert_eq!(
+            fill_of(&theirs),
+            company,
+            "the company's colour, as its counter"
+        );
+        assert_ne!(fill_of(&mine), company, "the employer sees its own colour");
+    }
+
+    /// Issue 45, item 6: four identical raise lines, three carried out and
+    /// the fourth refused: "orders given" marks only the fourth.
+    #[test]
+    fn identical_order_lines_each_get_their_own_verdict() {
+        let line = "raise 12 Mailed Knights";
+        let orders: BTreeMap<String, Vec<Line<Order>>> = [(
+            "ophir".to_string(),
+            (2..6)
+                .map(|number| Line {
+                    number,
+                    text: line.into(),
+                    item: Order::Raise {
+                        figures: 12,
+                        designation: "Mailed Knights".into(),
+                    },
+                })
+                .collect(),
+        )]
+        .into();
+        let mut events: Vec<MapEvent> = (0..3)
+            .map(|_| MapEvent::Raised {
+                power: "ophir".into(),
+                army: "ophir-1".into(),
+                figures: 12,
+                designation: "Mailed Knights".into(),
+                cost: 120,
+            })
+            .collect();
+        events.push(MapEvent::Refused {
+            power: "ophir".into(),
+            line: line.into(),
+            why: "the treasury holds 40 points, not 120".into(),
+            number: Some(5),
+        });
+        let week = Week {
+            played: "week 1",
+            events: &events,
+            orders: &orders,
+            dice: None,
+            intro: "",
+        };
+        let refused: Vec<bool> = orders_given(Some("ophir"), &week)
+            .iter()
+            .map(|o| !o.get_attr("refused").unwrap().is_none())
+            .collect();
+        assert_eq!(refused, [false, false, false, true]);
+    }
+
+    /// Issue 45, item 5: the report that opens winter orders shows the new
+    /// year — the pacified province now the conqueror's, the treasury
+    /// rebuilt, the contract over — as the orders will be judged.
+    #[test]
+    fn the_winter_report_shows_the_new_year() {
+        let (world, mut c) = campaign("T");
+        c.week = c.settings.weeks_per_year + 1;
+        assert!(c.winter());
+        c.powers.get_mut("aquilonia").unwrap().treasury = 0;
+        let h = c.holdings.get_mut("nemedian-marches").unwrap();
+        h.occupier = Some("aquilonia".into());
+        h.held_for = 10;
+        h.pacified = true;
+        c.armies.get_mut("nemedia-1").unwrap().hired_by = Some("aquilonia".into());
+        let new = crate::games::hyborian::campaign::resolve::as_ordered(&c, &world);
+        let (treasury, allowance) = (
+            new.powers["aquilonia"].treasury,
+            new.allowance(&world, "aquilonia"),
+        );
+        assert!(treasury > 0 && allowance > c.allowance(&world, "aquilonia"));
+        let none = BTreeMap::new();
+        let week = Week {
+            played: "week 35",
+            events: &[],
+            orders: &none,
+            dice: None,
+            intro: "",
+        };
+        let secretary = text(&c, &world, None, &week);
+        assert!(
+            secretary.contains(&format!(
+                "aquilonia: {treasury} points unspent of {allowance} campaign points"
+            )),
+            "{secretary}"
+        );
+        assert!(
+            !secretary.contains("occupied by aquilonia"),
+            "the province is aquilonia's now: {secretary}"
+        );
+        let aquilonia = text(&c, &world, Some("aquilonia"), &week);
+        assert!(
+            !aquilonia.contains("serving") && !aquilonia.contains("hired from"),
+            "the contract is over: {aquilonia}"
+        );
+    }
+
     fn campaign(title: &str) -> (World, Campaign) {
         let file = format!(
             r#"id = "t"
@@ -963,6 +1197,7 @@ points = 300
             power: "aquilonia".into(),
             line: "army aquilonia-1 move to <Kordava>".into(),
             why: "Kordava is not next to Attalus".into(),
+            number: Some(2),
         }];
         let dice = WeekDice {
             revealed: Some("ab".repeat(32)),

@@ -89,6 +89,9 @@ pub enum Remark {
     Reading,
     /// A greeting or signature around the orders, set aside (ruling O-27).
     Greeting,
+    /// A wheel longer than half the move: accepted, and cut to the wheel
+    /// the move allows (ruling E-8).
+    WheelCut,
 }
 
 /// Which kind of diagnostic.

@@ -91,6 +91,36 @@ pub const CHARGE_STRAIGHT_SHARE: f64 = 0.5;
 /// A wheel (or a charge's sweep) turns at most this far; more is a face
 /// about (ruling O-22).
 pub const MAX_WHEEL_DEGREES: f64 = 180.0;
+/// Wheels smaller than this (degrees) are not made, and a wheel cut by
+/// less is made as ordered: the engine's tolerance, not the book's.
+pub const WHEEL_TOLERANCE: f64 = 0.5;
+
+/// The largest wheel (degrees) a unit `frontage` inches wide may make with
+/// an `allowance` of inches: its outer flank travels frontage × angle and
+/// may use at most half the move (§3, ruling E-8); never more than
+/// [`MAX_WHEEL_DEGREES`].
+///
+/// ```
+/// use umpire::games::hyborian::rules::movement::wheel_limit;
+/// // 12 inches wide with a 12-inch move: 6 inches on the outer flank, half a radian.
+/// assert!((wheel_limit(12.0, 12.0) - 28.6479).abs() < 1e-3);
+/// assert_eq!(wheel_limit(0.0, 12.0), 180.0);
+/// ```
+pub fn wheel_limit(frontage: f64, allowance: f64) -> f64 {
+    wheel_costing(frontage, allowance * WHEEL_SHARE)
+}
+
+/// The largest wheel (degrees) whose outer flank, `frontage` inches from
+/// the pivot, travels no more than `cost` inches; never more than
+/// [`MAX_WHEEL_DEGREES`].
+pub fn wheel_costing(frontage: f64, cost: f64) -> f64 {
+    if frontage <= 0.0 {
+        MAX_WHEEL_DEGREES
+    } else {
+        (cost / frontage).to_degrees().min(MAX_WHEEL_DEGREES)
+    }
+}
+
 /// Oblique moves up to 45° from straight ahead (§3).
 pub const OBLIQUE_MAX_DEGREES: f64 = 45.0;
 /// A forced march never comes within 24 inches of the enemy (§3).

@@ -218,7 +218,7 @@ pub fn play(
                 })
             })
             .count();
-        let ended = turn > 0 && (is_last || verdict.winner.is_some() || standing < 2);
+        let ended = turn > 0 && (is_last || verdict.over || standing < 2);
         if outcome.first_break.is_none() && turn > 0 {
             let now = [0, 1].map(|i| {
                 result.table.units_of(sides[i]).any(|u| {

@@ -9,7 +9,11 @@ use crate::games::hyborian::campaign::orders::{Line, Order};
 use std::collections::BTreeSet;
 
 impl Turn<'_> {
+    /// Contracts (ruling CA-14): a `hire` and the company's `serve` of the
+    /// same week make one; either line without the other is refused, so a
+    /// `serve` no one took up is not reported carried out (issue 45).
     pub(super) fn contracts(&mut self, valid: &[(String, &Line<Order>)]) {
+        let mut made: BTreeSet<(String, String)> = BTreeSet::new();
         for (employer, line) in valid {
             let Order::Hire { company, points } = &line.item else {
                 continue;
@@ -37,6 +41,7 @@ impl Turn<'_> {
                     for a in self.c.armies.values_mut().filter(|a| a.owner == fc) {
                         a.hired_by = Some(employer.clone());
                     }
+                    made.insert((fc.clone(), employer.clone()));
                     self.events.push(MapEvent::Hired {
                         employer: employer.clone(),
                         company: fc,
@@ -47,7 +52,26 @@ impl Turn<'_> {
                     power: employer.clone(),
                     line: line.text.clone(),
                     why: format!("{fc} did not agree to serve you for {points} points this week"),
+                    number: Some(line.number),
                 }),
+            }
+        }
+        for (company, line) in valid {
+            let Order::Serve { employer, points } = &line.item else {
+                continue;
+            };
+            let Some(e) = self.c.find_power(employer).map(|p| p.id.clone()) else {
+                continue;
+            };
+            if !made.contains(&(company.clone(), e.clone())) {
+                self.events.push(MapEvent::Refused {
+                    power: company.clone(),
+                    line: line.text.clone(),
+                    why: format!(
+                        "no contract was made: {e} did not hire you for {points} points or more this week (a contract needs both orders in one week, ruling CA-14)"
+                    ),
+                    number: Some(line.number),
+                });
             }
         }
     }
@@ -58,6 +82,7 @@ impl Turn<'_> {
                 power: power.to_string(),
                 line: line.text.clone(),
                 why,
+                number: Some(line.number),
             })
         };
         let army_id = line
@@ -270,6 +295,7 @@ impl Turn<'_> {
                 power: power.into(),
                 line: line.text.clone(),
                 why,
+                number: Some(line.number),
             });
             return;
         }

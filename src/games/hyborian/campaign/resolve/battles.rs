@@ -49,6 +49,7 @@ impl Turn<'_> {
                 &b.province,
                 sides,
                 winner,
+                false,
                 b.came_in,
                 &lost,
                 b.card,
@@ -242,7 +243,17 @@ impl Turn<'_> {
                 let winner = f.winner.as_ref().map(|w| usize::from(*w != att_host.id));
                 let picture = Some(battle::last_table_svg(id, &f.last));
                 self.after_battle(
-                    id, &province, sides, winner, came_in, &lost, card, feet, "engine", picture,
+                    id,
+                    &province,
+                    sides,
+                    winner,
+                    f.both_broke,
+                    came_in,
+                    &lost,
+                    card,
+                    feet,
+                    "engine",
+                    picture,
                 );
             }
             None => {
@@ -284,7 +295,8 @@ impl Turn<'_> {
     }
 
     /// Losses and recovery, then the side that lost the field falls back.
-    /// `winner` is the index of the side that broke the other; with none,
+    /// `winner` is the index of the side that broke the other (both broken:
+    /// the one over the half by less, `both_broke`, ruling A-25); with none,
     /// the side that marched in this week falls back (both that did: the one
     /// that lost the larger share of its points; neither: no one), ruling
     /// CA-9. The side holding the field recovers 3/4 of its losses, the
@@ -296,6 +308,7 @@ impl Turn<'_> {
         province: &str,
         sides: [Vec<String>; 2],
         winner: Option<usize>,
+        both_broke: bool,
         came_in: [bool; 2],
         lost: &BTreeMap<String, BTreeMap<String, u32>>,
         card: impl Into<CardOrNumber>,
@@ -356,6 +369,7 @@ impl Turn<'_> {
                 table_feet: feet,
                 sides: told,
                 winner: winner_power,
+                both_broke,
                 by: by.into(),
                 picture,
             });

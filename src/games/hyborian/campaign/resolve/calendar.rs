@@ -52,6 +52,15 @@ impl Turn<'_> {
                     .insert(a.commander());
                 m
             });
+        // The owners of the armies a commander has in each province: a
+        // hired company's own flag, which is all others see of it.
+        let flags: BTreeMap<(&str, &str), BTreeSet<&str>> =
+            self.c.armies.values().fold(BTreeMap::new(), |mut m, a| {
+                m.entry((a.province.as_str(), a.commander()))
+                    .or_default()
+                    .insert(a.owner.as_str());
+                m
+            });
         let mut events = Vec::new();
         for (id, h) in self.c.holdings.iter_mut() {
             let here = present.get(id.as_str());
@@ -67,10 +76,18 @@ impl Turn<'_> {
                     }
                     h.held_for = u32::from(h.occupier.is_some());
                     h.pacified = false;
+                    h.seen_as = flags
+                        .get(&(id.as_str(), x))
+                        .and_then(|f| match f.iter().copied().collect::<Vec<_>>()[..] {
+                            [company] if company != *x => Some(company.to_string()),
+                            _ => None,
+                        })
+                        .filter(|_| h.occupier.is_some());
                     events.push(MapEvent::Occupied {
                         province: id.clone(),
                         power: x.to_string(),
                         from: h.owner.clone(),
+                        seen_as: h.seen_as.clone(),
                     });
                 }
                 Some([_]) | None => {
@@ -81,6 +98,7 @@ impl Turn<'_> {
                             events.push(MapEvent::Pacified {
                                 province: id.clone(),
                                 power: occ,
+                                seen_as: h.seen_as.clone(),
                             });
                         }
                     }

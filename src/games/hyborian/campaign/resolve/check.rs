@@ -9,12 +9,75 @@ use crate::games::hyborian::campaign::map::World;
 use crate::games::hyborian::campaign::orders::Order;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Every order of one power's week, judged in the order given: each raise
+/// against the armies and treasury as the raises before it in the same
+/// week leave them (the unit added where it will be raised, its cost off
+/// the treasury), every other order as [`check`] judges it alone. A raise
+/// refused after others says that it was judged with them (issue 45: three
+/// `raise 12 Royal Cavalry` were each judged against the week's start).
+pub fn check_all<'o>(
+    c: &Campaign,
+    world: &World,
+    power: &str,
+    orders: impl IntoIterator<Item = &'o Order>,
+) -> Vec<Result<(), String>> {
+    let mut now: Option<super::Turn<'_>> = None;
+    let mut raised: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for order in orders {
+        let judged_on = now.as_ref().map_or(c, |t| &t.c);
+        let verdict = check(judged_on, world, power, order);
+        if let (
+            Ok(()),
+            Order::Raise {
+                figures,
+                designation,
+            },
+        ) = (&verdict, order)
+        {
+            let t = now.get_or_insert_with(|| super::Turn {
+                c: c.clone(),
+                world,
+                events: Vec::new(),
+            });
+            let line = crate::games::hyborian::campaign::orders::Line {
+                number: 0,
+                text: String::new(),
+                item: order.clone(),
+            };
+            t.raise(power, &line, *figures, designation);
+            raised.push(format!("{figures} {designation}"));
+        }
+        let verdict = match (verdict, order) {
+            (Err(why), Order::Raise { .. }) if !raised.is_empty() => Err(format!(
+                "{why} (judged with the raises above it this week: {})",
+                raised.join(", ")
+            )),
+            (v, _) => v,
+        };
+        out.push(verdict);
+    }
+    out
+}
+
 /// Whether `power` may give `order` now; `Err` says why in the book's terms.
 ///
 /// # Errors
 /// The reason, for the confirmation and the report.
 pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<(), String> {
     if let Some(written) = order.army() {
+        if let Some(a) = c
+            .find_army(written)
+            .filter(|a| a.owner == power && a.commander() != power)
+        {
+            // The company's own army, hired: it knows whom it serves.
+            return Err(format!(
+                "army {} serves {} until the year ends and takes its orders from {} (ruling CA-14)",
+                a.id,
+                a.commander(),
+                a.commander()
+            ));
+        }
         // One answer whether the army is another power's or no one's: the
         // answer must not tell a probe which armies exist (ruling CA-15).
         let Some(army) = c.find_army(written).filter(|a| a.commander() == power) else {
@@ -183,9 +246,7 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
                     "'{company}' is not a Free Company of this campaign"
                 ));
             };
-            let may = find_list(lists(), &me.list)
-                .is_some_and(|n| !matches!(n.mercenaries, Mercenaries::None));
-            if !may {
+            if !may_hire(&me.list) {
                 return Err(format!(
                     "{} may not hire Free Companies (Appendix I)",
                     me.list
@@ -197,14 +258,36 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
                     me.treasury
                 ));
             }
+            // Not whom it serves: that is the company's and its employer's
+            // business (ruling CA-15).
+            if hired_by(c, &fc.id).is_some_and(|e| e != power) {
+                return Err(format!(
+                    "{} is under contract to another power until the year ends",
+                    fc.id
+                ));
+            }
             mercenary_breach(c, power, &fc.id)?;
         }
         Order::Serve { employer, .. } => {
             if me.nation.is_some() {
                 return Err("only a Free Company serves for pay".into());
             }
-            if c.find_power(employer).is_none() {
+            let Some(e) = c.find_power(employer) else {
                 return Err(format!("there is no power '{employer}'"));
+            };
+            if let Some(now) = hired_by(c, power) {
+                return Err(format!(
+                    "your company serves {now} until the year ends (ruling CA-14)"
+                ));
+            }
+            if e.nation.is_none() {
+                return Err(format!(
+                    "{} is a Free Company; companies serve nations",
+                    e.id
+                ));
+            }
+            if !may_hire(&e.list) {
+                return Err(format!("{} may not hire Free Companies (Appendix I)", e.id));
             }
         }
         Order::Pay { company, province } => {
@@ -223,6 +306,19 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
         _ => {}
     }
     Ok(())
+}
+
+/// Whether a nation of `list` may hire Free Companies (Appendix I).
+fn may_hire(list: &str) -> bool {
+    find_list(lists(), list).is_some_and(|n| !matches!(n.mercenaries, Mercenaries::None))
+}
+
+/// The power a Free Company's armies serve this year, if hired.
+fn hired_by<'c>(c: &'c Campaign, company: &str) -> Option<&'c str> {
+    c.armies
+        .values()
+        .filter(|a| a.owner == company)
+        .find_map(|a| a.hired_by.as_deref())
 }
 
 /// The refusal for an army the writer does not command, the same whether

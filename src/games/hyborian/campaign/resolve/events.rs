@@ -48,6 +48,11 @@ pub enum MapEvent {
         power: String,
         line: String,
         why: String,
+        /// The order's line number in the power's mail: two identical
+        /// lines get each their own verdict (issue 45). Events stored
+        /// before it have none, and are matched by their text.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        number: Option<usize>,
     },
     Marched {
         army: String,
@@ -104,6 +109,10 @@ pub enum MapEvent {
         /// Every army that fought, each power's side together.
         sides: Vec<BattleSide>,
         winner: Option<String>,
+        /// Both armies broke in the same turn (ruling A-25): `winner`, if
+        /// any, held the field by having lost the smaller share.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        both_broke: bool,
         by: String,
         /// The SVG of the last table (engine and mail battles), sent with
         /// the reports of those who fought it; events stored before it was
@@ -153,10 +162,16 @@ pub enum MapEvent {
         province: String,
         power: String,
         from: Option<String>,
+        /// The hired company whose armies took it for `power`: the flag
+        /// onlookers read (ruling CA-15).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seen_as: Option<String>,
     },
     Pacified {
         province: String,
         power: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seen_as: Option<String>,
     },
     Transferred {
         province: String,

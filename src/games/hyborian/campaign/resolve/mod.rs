@@ -21,7 +21,7 @@ mod events;
 mod losses;
 mod march;
 
-pub use check::check;
+pub use check::{check, check_all};
 pub use events::{BattleSide, EnteredResult, MapEvent, Resolved};
 pub use losses::{share_of, RECOVERED_FALLING_BACK, RECOVERED_HOLDING_THE_FIELD};
 
@@ -69,15 +69,19 @@ pub fn resolve(
     // Checked against the campaign as the orders were given (after the
     // year's end in winter, ruling CA-12), then carried out in order.
     let basis = t.c.clone();
+    // Each of a power's raises is judged against its armies as its
+    // earlier raises of the week leave them (issue 45).
     let mut valid: Vec<(String, &Line<Order>)> = Vec::new();
     for (power, lines) in orders {
-        for line in lines {
-            match check(&basis, world, power, &line.item) {
+        let verdicts = check_all(&basis, world, power, lines.iter().map(|l| &l.item));
+        for (line, verdict) in lines.iter().zip(verdicts) {
+            match verdict {
                 Ok(()) => valid.push((power.clone(), line)),
                 Err(why) => t.events.push(MapEvent::Refused {
                     power: power.clone(),
                     line: line.text.clone(),
                     why,
+                    number: Some(line.number),
                 }),
             }
         }

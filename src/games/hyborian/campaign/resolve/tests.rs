@@ -153,6 +153,7 @@ fn in_a_draw_the_army_that_marched_in_falls_back_whatever_came_before() {
         "shamar",
         [vec!["nemedia-1".into()], vec!["aquilonia-1".into()]],
         None,
+        false,
         [true, false],
         &lost,
         50,
@@ -549,15 +550,20 @@ points = 100
         }
     )
     .is_ok());
-    assert!(check(
+    // Issue 45, item 7: the company is told why, not "you have no army".
+    let why = check(
         &r.campaign,
         &w,
         "wolves",
         &Order::Garrison {
-            army: "wolves-1".into()
-        }
+            army: "wolves-1".into(),
+        },
     )
-    .is_err());
+    .unwrap_err();
+    assert!(
+        why.starts_with("army wolves-1 serves aquilonia until the year ends"),
+        "{why}"
+    );
     let mut c = r.campaign;
     while !c.winter() {
         c = turn(&c, &w, &BTreeMap::new()).campaign;
@@ -581,4 +587,150 @@ points = 100
         3000 - 250,
         "Westermarck paid away"
     );
+}
+
+fn company_campaign(w: &World) -> Campaign {
+    let text = r#"id = "t"
+title = "T"
+[secretary]
+address = "s@x"
+password = "p"
+[[power]]
+id = "aquilonia"
+nation = "aquilonia"
+address = "a@x"
+password = "p"
+[[power.army]]
+province = "tarantia"
+points = 1500
+[[power]]
+id = "nemedia"
+nation = "nemedia"
+address = "n@x"
+password = "p"
+[[power.army]]
+province = "belverus"
+points = 400
+[[power]]
+id = "wolves"
+nation = "free-companies"
+address = "w@x"
+password = "p"
+[[power.army]]
+province = "border-kingdom"
+points = 100
+"#;
+    CampaignFile::load(text).unwrap().start(w).unwrap()
+}
+
+/// Issue 45, item 7: a `serve` that makes no contract is refused, not
+/// reported carried out; a company already hired cannot serve again.
+#[test]
+fn a_serve_without_a_contract_is_refused() {
+    let w = World::hyborea().unwrap();
+    let c = company_campaign(&w);
+    let o = orders("wolves", "serve aquilonia for 100 points");
+    let r = turn(&c, &w, &o);
+    assert!(
+        r.events.iter().any(|e| matches!(e, MapEvent::Refused { power, why, number: Some(2), .. }
+            if power == "wolves" && why.starts_with("no contract was made: aquilonia did not hire you"))),
+        "{:?}",
+        r.events
+    );
+    assert!(!r.events.iter().any(|e| matches!(e, MapEvent::Hired { .. })));
+    let may_not = check(
+        &c,
+        &w,
+        "wolves",
+        &Order::Serve {
+            employer: "nemedia".into(),
+            points: 50,
+        },
+    )
+    .unwrap_err();
+    assert!(may_not.contains("may not hire Free Companies"), "{may_not}");
+    let mut o = orders("aquilonia", "hire wolves for 120 points");
+    o.extend(orders("wolves", "serve aquilonia for 100 points"));
+    let hired = turn(&c, &w, &o).campaign;
+    let again = check(
+        &hired,
+        &w,
+        "wolves",
+        &Order::Serve {
+            employer: "nemedia".into(),
+            points: 50,
+        },
+    )
+    .unwrap_err();
+    assert!(
+        again.contains("serves aquilonia until the year ends"),
+        "{again}"
+    );
+}
+
+/// Issue 45, item 2: several raises in one mail are judged one after the
+/// other, each against the armies as the raises before it leave them; they
+/// were each judged against the week's start, so every one of six
+/// `raise 12 Royal Cavalry` was carried out, far past Koth's 0–10%.
+#[test]
+fn raises_in_one_mail_are_judged_one_after_the_other() {
+    let w = World::hyborea().unwrap();
+    let text = r#"id = "t"
+title = "T"
+[secretary]
+address = "s@x"
+password = "p"
+[[power]]
+id = "koth"
+nation = "koth"
+address = "k@x"
+password = "p"
+[[power.army]]
+province = "khorshemish"
+points = 1500
+"#;
+    let mut c = CampaignFile::load(text).unwrap().start(&w).unwrap();
+    c.powers.get_mut("koth").unwrap().treasury = 5000;
+    let raise = Order::Raise {
+        figures: 12,
+        designation: "Royal Cavalry".into(),
+    };
+    assert_eq!(
+        check(&c, &w, "koth", &raise),
+        Ok(()),
+        "one raise alone is within the list"
+    );
+    let lines = ["raise 12 Royal Cavalry"; 6].join("\n");
+    let o = orders("koth", &lines);
+    let verdicts = check_all(&c, &w, "koth", o["koth"].iter().map(|l| &l.item));
+    let ok = verdicts.iter().filter(|v| v.is_ok()).count();
+    assert!((1..6).contains(&ok), "{verdicts:?}");
+    assert!(
+        verdicts[ok..].iter().all(|v| v
+            .as_ref()
+            .is_err_and(|why| why.contains("judged with the raises above it this week"))),
+        "the first raise refused and every one after it, saying why: {verdicts:?}"
+    );
+    let r = turn(&c, &w, &o);
+    let raised = r
+        .events
+        .iter()
+        .filter(|e| matches!(e, MapEvent::Raised { .. }))
+        .count();
+    assert_eq!(raised, ok, "{:?}", r.events);
+    assert!(
+        check(&r.campaign, &w, "koth", &raise).is_err(),
+        "the week raised as many as the list allows"
+    );
+    // Each refused line is told apart from its identical neighbours.
+    let refused: Vec<Option<usize>> = r
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            MapEvent::Refused { number, .. } => Some(*number),
+            _ => None,
+        })
+        .collect();
+    let expected: Vec<Option<usize>> = o["koth"][ok..].iter().map(|l| Some(l.number)).collect();
+    assert_eq!(refused, expected);
 }

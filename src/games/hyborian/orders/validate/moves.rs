@@ -3,6 +3,7 @@
 //! and the canonical order the engine gets.
 
 use super::*;
+use crate::games::hyborian::orders::plan::Hand;
 
 impl<'a> Ctx<'a> {
     pub(super) fn may_face(&mut self, span: Span) -> Option<()> {
@@ -67,6 +68,7 @@ impl<'a> Ctx<'a> {
             );
         }
         let mut allowance = self.allowance(m, formation);
+        let whole_move = allowance;
         let direction = match &m.direction {
             MoveDirection::Forward => plan::Direction::Forward,
             MoveDirection::Back => {
@@ -117,6 +119,7 @@ impl<'a> Ctx<'a> {
                             );
                             return None;
                         }
+                        self.wheel_beyond_half(*d, *hand, whole_move, formation, span);
                         plan::WheelAngle::Degrees(*d)
                     }
                     WheelAngle::ToFace(t) => plan::WheelAngle::ToFace(self.target(t, span, true)?),
@@ -152,6 +155,54 @@ impl<'a> Ctx<'a> {
             forced_march: m.forced_march,
             along_road: m.along_road,
         })
+    }
+
+    /// A wheel of `degrees` longer than half the move is accepted and cut
+    /// by the engine (ruling E-8): the confirmation says so, with the wheel
+    /// that will be made. Only where the unit's frontage is known when the
+    /// orders are checked (it wheels in the formation it stands in); the
+    /// allowance is the largest the move may have, so the note is given
+    /// only when the wheel is surely cut.
+    fn wheel_beyond_half(
+        &mut self,
+        degrees: f64,
+        hand: Hand,
+        allowance: f64,
+        formation: Formation,
+        span: Span,
+    ) {
+        let u = self.unit;
+        if u.kind.is_single_figure() || formation != u.formation {
+            return;
+        }
+        let frontage = 2.0 * u.footprint().half_width;
+        let limit = movement::wheel_limit(frontage, allowance);
+        if degrees - limit <= movement::WHEEL_TOLERANCE {
+            return;
+        }
+        let made = limit.floor();
+        self.notes.push(
+            Diagnostic::note(
+                Remark::WheelCut,
+                span,
+                format!(
+                    "{} will wheel {} {}, not {}: a wheel of {} inches' frontage may use at most {} of their {} inches",
+                    u.name,
+                    hand_word(hand),
+                    fmt_in(made),
+                    fmt_in(degrees),
+                    fmt_in(frontage),
+                    fmt_in(allowance * movement::WHEEL_SHARE),
+                    fmt_in(allowance),
+                ),
+            )
+            .with_note("§3: a wheel may use at most half the move; a longer wheel is cut to that limit (ruling E-8)")
+            .with_help(format!(
+                "write 'wheel {} {}' to make the wheel you will get, or change face and move",
+                hand_word(hand),
+                fmt_in(made)
+            )),
+        );
     }
 
     pub(super) fn nearest_enemy(&self) -> Option<(&'a Unit, f64)> {
@@ -394,5 +445,69 @@ impl<'a> Ctx<'a> {
             breakthrough: c.breakthrough,
             break_off: c.break_off,
         })
+    }
+}
+
+fn hand_word(h: Hand) -> &'static str {
+    match h {
+        Hand::Left => "left",
+        Hand::Right => "right",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::games::hyborian::orders::diagnostic::{Kind, Remark};
+    use crate::games::hyborian::orders::{check_side, sample};
+    use crate::games::hyborian::rules::movement::{self, Pace};
+    use crate::games::hyborian::rules::{Formation, UnitType};
+
+    /// Issue 45, item 14: knights told to wheel 90° may wheel only half
+    /// their move's worth; the order stands, and the confirmation says
+    /// which wheel will be made (ruling E-8) instead of leaving it to the
+    /// turn's report.
+    #[test]
+    fn a_wheel_longer_than_half_the_move_is_accepted_with_the_wheel_made() {
+        let table = sample::table();
+        let knights = table
+            .units
+            .values()
+            .find(|u| u.name == "Black Dragons")
+            .expect("the sample's knights");
+        let frontage = 2.0 * knights.footprint().half_width;
+        let allowance =
+            movement::allowance(UnitType::HeavyCavalry, Formation::Line, Pace::Normal, false);
+        let made = movement::wheel_limit(frontage, allowance).floor();
+        assert!(made < 89.0, "the sample's knights cannot wheel 90: {made}");
+
+        let c = check_side("Black Dragons: phase 1 wheel left 90", "aquilonia", &table);
+        assert!(c.rejected.is_empty(), "{:#?}", c.diagnostics);
+        assert!(c.diagnostics.iter().all(|d| !d.is_error()));
+        let notes: Vec<_> = c
+            .diagnostics
+            .iter()
+            .filter(|d| d.kind == Kind::Note(Remark::WheelCut))
+            .collect();
+        assert_eq!(notes.len(), 1, "{:#?}", c.diagnostics);
+        let said = notes[0].render(&c.source);
+        assert!(
+            said.contains(&format!("Black Dragons will wheel left {made}, not 90")),
+            "{said}"
+        );
+        assert!(said.contains("ruling E-8"), "{said}");
+
+        let short = check_side(
+            &format!("Black Dragons: phase 1 wheel left {}", made - 1.0),
+            "aquilonia",
+            &table,
+        );
+        assert!(
+            short
+                .diagnostics
+                .iter()
+                .all(|d| d.kind != Kind::Note(Remark::WheelCut)),
+            "a wheel within half the move is made as written: {:#?}",
+            short.diagnostics
+        );
     }
 }
