@@ -181,10 +181,16 @@ impl CampaignRules for HyboreanCampaign {
     ) -> Result<Vec<Option<String>>, RulesetError> {
         let world = world()?;
         let judged = resolve::as_ordered(&campaign(state)?, &world);
-        Ok(typed(orders)?
-            .iter()
-            .map(|l| resolve::check(&judged, &world, power, &l.item).err())
-            .collect())
+        // Each order judged as the earlier ones of the letter leave the
+        // army (a second raise against the first's figures), as the week
+        // will judge it.
+        let lines = typed(orders)?;
+        Ok(
+            resolve::check_all(&judged, &world, power, lines.iter().map(|l| &l.item))
+                .into_iter()
+                .map(Result::err)
+                .collect(),
+        )
     }
 
     fn resolve(

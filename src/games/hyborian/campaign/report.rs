@@ -181,9 +181,11 @@ pub fn digest(c: &Campaign, world: &World, on_file: &OnFile) -> String {
             }
             Some(l) => {
                 let _ = writeln!(out, "{power}:");
-                for (i, line) in l.iter().enumerate() {
+                let verdicts =
+                    super::resolve::check_all(&judged, world, power, l.iter().map(|o| &o.item));
+                for (i, (line, verdict)) in l.iter().zip(verdicts).enumerate() {
                     let _ = writeln!(out, "  {}. {}", i + 1, line.text);
-                    if let Err(why) = super::resolve::check(&judged, world, power, &line.item) {
+                    if let Err(why) = verdict {
                         let _ = writeln!(out, "     REFUSED: {why}");
                     }
                 }
