@@ -499,6 +499,13 @@ fn the_welcome_briefs_each_side_with_story_victory_rules_both_armies_and_its_set
         b.contains("by the end of turn 6, the gallo-romans win a minor victory"),
         "{b}"
     );
+    // §10: an eliminated commander adds his strength + 4, baggage its strength + 2.
+    assert!(
+        b.contains(
+            "Losses count each eliminated unit's full printed strength, a commander's strength plus 4 and baggage's strength plus 2,"
+        ),
+        "{b}"
+    );
     assert!(b.contains("Chararic: his corps is neutral"), "{b}");
     assert!(b.contains("syagrius: Syagrius, commander"), "{b}");
     assert!(b.contains("The enemy's counters"), "{b}");
