@@ -79,10 +79,13 @@ const MAX_FORWARDS: usize = 4;
 /// "Date: …", "Subject: …", "To: …", quoted or not).
 fn forwarded_alone(lines: &[&str]) -> Option<usize> {
     let first = lines.iter().position(|l| !l.trim().is_empty())?;
-    let marker = if is_forward_marker(lines[first]) {
+    // The marker may be quoted with the rest (Gmail's HTML puts a forward
+    // in its quote container).
+    let marks = |l: &str| is_forward_marker(unquote_line(l));
+    let marker = if marks(lines[first]) {
         first
     } else if is_signature(lines[first]) {
-        first + lines[first..].iter().position(|l| is_forward_marker(l))?
+        first + lines[first..].iter().position(|l| marks(l))?
     } else {
         return None;
     };
@@ -506,6 +509,12 @@ mod tests {
         assert_eq!(strip(&text), ORDERS);
         let text = "Here are my orders again.\n\nBegin forwarded message:\n\nFrom: Conan\nSubject: x\n\nBlack Dragons: hold\n";
         assert_eq!(strip(text), "Here are my orders again.");
+        // Gmail's HTML quotes the whole forward, marker and all.
+        let quoted: String = ORDERS.lines().map(|l| format!("> {l}\n")).collect();
+        let text = format!(
+            "\n> ---------- Forwarded message ---------\n> From: Conan\n> To: umpire\n>\n{quoted}"
+        );
+        assert_eq!(strip(&text), ORDERS);
     }
 
     #[test]
