@@ -277,10 +277,15 @@ fn demo_day() -> chrono::NaiveDate {
 /// written) in its text.
 fn dates_in(text: &str) -> Vec<chrono::NaiveDate> {
     let b = text.as_bytes();
+    let shaped = |i: usize| {
+        (0..10).all(|k| match k {
+            4 | 7 => b[i + k] == b'-',
+            _ => b[i + k].is_ascii_digit(),
+        }) && (i == 0 || !b[i - 1].is_ascii_digit())
+    };
     (0..b.len().saturating_sub(9))
-        .filter(|&i| i == 0 || !b[i - 1].is_ascii_digit())
-        .filter_map(|i| text.get(i..i + 10))
-        .filter_map(|s| chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
+        .filter(|&i| shaped(i))
+        .filter_map(|i| chrono::NaiveDate::parse_from_str(&text[i..i + 10], "%Y-%m-%d").ok())
         .collect()
 }
 
