@@ -169,10 +169,10 @@ fn strip_lines(lines: &[&str]) -> String {
             i += 1;
             continue;
         }
-        if starts_quoted_message(&lines, i) || is_signature(line) {
+        if starts_quoted_message(lines, i) || is_signature(line) {
             break;
         }
-        if let Some(len) = attribution_len(&lines, i) {
+        if let Some(len) = attribution_len(lines, i) {
             // An attribution followed by `>` lines is dropped and reading goes
             // on (the author may answer below the quote); one followed by
             // unmarked text introduces a quote that runs to the end.

@@ -230,7 +230,7 @@ pub(super) fn continuations(order: &str) -> Option<String> {
     wanted.dedup();
     // The end of the order last.
     let end = "the end of the order";
-    let has_end = wanted.iter().any(|w| *w == end);
+    let has_end = wanted.contains(&end);
     wanted.retain(|w| *w != end);
     if has_end {
         wanted.push(end);
