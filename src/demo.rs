@@ -20,7 +20,7 @@ use crate::config::Config;
 use crate::games::Json;
 use crate::mail::compose::Outgoing;
 use crate::post::{gamefile::GameFile, serve, PostError, PostOffice};
-use chrono::{DateTime, Duration, TimeZone, Utc};
+use chrono::{DateTime, Duration, NaiveDate, NaiveTime, TimeZone, Utc};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -31,7 +31,7 @@ const GAME: &str = r#"id = "ford"
 title = "The Ford of the Tybor"
 scenario = "river-crossing.toml"
 timezone = "UTC"
-first_deadline = "2026-12-03 20:00"
+first_deadline = "FIRST_DEADLINE"
 turn_hours = 48
 max_turns = 4
 
@@ -84,7 +84,7 @@ id = "soissons"
 title = "Soissons, 486"
 scenario = "soissons.toml"
 timezone = "UTC"
-first_deadline = "2026-12-03 20:00"
+first_deadline = "FIRST_DEADLINE"
 turn_hours = 48
 
 [moderator]
@@ -136,7 +136,7 @@ id = "trebia"
 title = "The Trebia, December 218 BC"
 scenario = "trebia.toml"
 timezone = "UTC"
-first_deadline = "2026-12-03 20:00"
+first_deadline = "FIRST_DEADLINE"
 turn_hours = 48
 
 # No pack: the moderator is the game master.
@@ -337,11 +337,17 @@ fn current(po: &PostOffice, id: &str) -> Result<(u32, DateTime<Utc>), PostError>
     ))
 }
 
-/// Play the demo game in `dir` and say where everything is.
+/// The placeholder in the demo games' files for the first deadline: two
+/// days after the demo's day, at 20:00.
+const FIRST_DEADLINE: &str = "\"FIRST_DEADLINE\"";
+
+/// Play the demo game in `dir` and say where everything is. `today` is the
+/// day it is run (the caller reads the clock): the simulated clock starts
+/// at 09:00 UTC that day, so every deadline its mails give lies ahead.
 ///
 /// # Errors
 /// When `dir` is not empty, or on any store or file error.
-pub fn run(dir: &Path, game: Game) -> Result<String, PostError> {
+pub fn run(dir: &Path, game: Game, today: NaiveDate) -> Result<String, PostError> {
     let demo = game.demo();
     let io = |e: std::io::Error| PostError::Transport(format!("{}: {e}", dir.display()));
     if dir.exists() && std::fs::read_dir(dir).map_err(io)?.next().is_some() {
@@ -352,7 +358,15 @@ pub fn run(dir: &Path, game: Game) -> Result<String, PostError> {
     }
     std::fs::create_dir_all(dir.join("inbox/new")).map_err(io)?;
     std::fs::write(dir.join(demo.scenario.0), demo.scenario.1).map_err(io)?;
-    std::fs::write(dir.join("game.toml"), demo.game_file).map_err(io)?;
+    let first_deadline = format!(
+        "\"{} 20:00\"",
+        (today + Duration::days(2)).format("%Y-%m-%d")
+    );
+    std::fs::write(
+        dir.join("game.toml"),
+        demo.game_file.replace(FIRST_DEADLINE, &first_deadline),
+    )
+    .map_err(io)?;
     for (name, text) in demo.files {
         std::fs::write(dir.join(name), text).map_err(io)?;
     }
@@ -365,10 +379,7 @@ pub fn run(dir: &Path, game: Game) -> Result<String, PostError> {
         Config::load(&dir.join("umpire.toml")).map_err(|e| PostError::Transport(e.to_string()))?;
     let umpire_address = config.address.clone();
     let mut po = PostOffice::open(config)?;
-    let mut now = Utc
-        .with_ymd_and_hms(2026, 12, 1, 9, 0, 0)
-        .single()
-        .unwrap_or_else(Utc::now);
+    let mut now = Utc.from_utc_datetime(&today.and_time(NaiveTime::MIN)) + Duration::hours(9);
     po.create_game(&GameFile::load(&dir.join("game.toml"))?, now)?;
     let stop = AtomicBool::new(false);
     serve(&mut po, &stop, true, || now)?;

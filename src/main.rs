@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 use chrono::Utc;
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use umpire::config::Config;
 use umpire::post::{gamefile::GameFile, PostOffice};
@@ -269,9 +269,12 @@ enum OrdersCommand {
         /// The side whose orders these are (default: the header's SIDE).
         #[arg(long)]
         side: Option<String>,
-        /// A scenario file to check against.
+        /// A scenario file of any rule set, or a game file (its scenario, options, army files and pack), to check against.
         #[arg(long, conflicts_with_all = ["game", "case"])]
         scenario: Option<PathBuf>,
+        /// With a scenario that takes its forces from army files (FR! Ancients): a side's army file, as SIDE=FILE; once per side.
+        #[arg(long, value_name = "SIDE=FILE", requires = "scenario")]
+        army: Vec<String>,
         /// A rules case file to check against.
         #[arg(long, conflicts_with_all = ["game", "scenario"])]
         case: Option<PathBuf>,
@@ -552,6 +555,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     game,
                     side,
                     scenario,
+                    army,
                     case,
                 },
         } => {
@@ -561,21 +565,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 let (name, state) = open(&cli.config)?.state_of(&g)?;
                 (umpire::games::named(name)?, state)
             } else if let Some(s) = scenario {
-                let scenario_text = std::fs::read_to_string(&s)
-                    .with_context(|| format!("reading {}", s.display()))?;
-                let ruleset = umpire::games::named(
-                    &umpire::games::ruleset_named_in(&scenario_text).map_err(anyhow::Error::msg)?,
-                )?;
-                let setup = umpire::games::Setup {
-                    scenario_path: &s,
-                    scenario_text: &scenario_text,
-                    options: &toml::Table::new(),
-                    max_turns: u32::MAX,
-                    seed: [0; 32],
-                    armies: &Default::default(),
-                    pack: None,
+                let (ruleset, game, scenario_text) = scenario_game(&s, &army)?;
+                // Checked against the first round this side writes in.
+                let whose = side
+                    .clone()
+                    .or_else(|| umpire::games::header_side(&umpire::envelope::read(&text)));
+                let state = match whose {
+                    Some(w) => umpire::games::first_round_for(ruleset, &game, &scenario_text, &w)?,
+                    None => game.state,
                 };
-                (ruleset, ruleset.new_game(&setup)?.state)
+                (ruleset, state)
             } else if let Some(c) = case {
                 let case_text = std::fs::read_to_string(&c)
                     .with_context(|| format!("reading {}", c.display()))?;
@@ -695,7 +694,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             return Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)));
         }
         Command::Demo { dir, game } => {
-            let summary = umpire::demo::run(&dir, game)?;
+            let summary = umpire::demo::run(&dir, game, Utc::now().date_naive())?;
             print!("{summary}");
         }
     }
@@ -877,4 +876,68 @@ fn campaign(config: &std::path::Path, command: CampaignCommand) -> Result<ExitCo
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The game a scenario file starts, or the game a game file would start
+/// (`umpire orders check --scenario`), with the sides' army files given as
+/// `SIDE=FILE`: its rule set, the new game and the scenario's text.
+fn scenario_game(
+    path: &Path,
+    army: &[String],
+) -> anyhow::Result<(
+    &'static dyn umpire::games::Ruleset,
+    umpire::games::NewGame,
+    String,
+)> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let is_game_file = toml::from_str::<toml::Table>(&text)
+        .is_ok_and(|t| matches!(t.get("scenario"), Some(toml::Value::String(_))));
+    if is_game_file {
+        if !army.is_empty() {
+            anyhow::bail!(
+                "{} is a game file: its [[side]] tables name the army files; leave out --army",
+                path.display()
+            );
+        }
+        let gf = GameFile::load(path)?;
+        let scenario_text = std::fs::read_to_string(&gf.scenario)
+            .with_context(|| format!("reading {}", gf.scenario.display()))?;
+        let (armies, pack) = gf.read_armies_and_pack()?;
+        let ruleset = umpire::games::named(&gf.ruleset)?;
+        let game = ruleset.new_game(&umpire::games::Setup {
+            scenario_path: &gf.scenario,
+            scenario_text: &scenario_text,
+            options: &gf.options,
+            max_turns: gf.max_turns,
+            seed: [0; 32],
+            armies: &armies,
+            pack: pack.as_deref(),
+        })?;
+        return Ok((ruleset, game, scenario_text));
+    }
+    let mut armies = std::collections::BTreeMap::new();
+    for a in army {
+        let Some((side, file)) = a.split_once('=') else {
+            anyhow::bail!("--army {a}: write SIDE=FILE, e.g. --army rome=campaigns/fr-ancients/armies/consular-legion-218bc.toml");
+        };
+        let army_text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
+        armies.insert(side.trim().to_string(), army_text);
+    }
+    let (ruleset, game) = umpire::games::scenario_game(&umpire::games::Setup {
+        scenario_path: path,
+        scenario_text: &text,
+        options: &toml::Table::new(),
+        max_turns: u32::MAX,
+        seed: [0; 32],
+        armies: &armies,
+        pack: None,
+    })
+    .with_context(|| {
+        format!(
+            "checking against {} (a scenario whose armies come from army files, as FR! Ancients', takes --army SIDE=FILE for each side, or give its game file instead)",
+            path.display()
+        )
+    })?;
+    Ok((ruleset, game, text))
 }

@@ -414,6 +414,100 @@ pub fn ruleset_named_in(text: &str) -> Result<String, String> {
     }
 }
 
+/// The game a scenario starts (`umpire orders check --scenario`): under
+/// the rule set its `ruleset` key names, or, when it names none (no shipped
+/// scenario does: its game file names the rule set), under the first rule
+/// set of [`all`] that starts a game from it.
+///
+/// # Errors
+/// When the named rule set refuses it, or no rule set reads it: then each
+/// one's reason, so a mistyped key still shows.
+pub fn scenario_game(setup: &Setup<'_>) -> Result<(&'static dyn Ruleset, NewGame), RulesetError> {
+    let named_in = toml::from_str::<toml::Table>(setup.scenario_text)
+        .map_err(|e| {
+            RulesetError::Setup(format!(
+                "{} is not TOML: {}",
+                setup.scenario_path.display(),
+                e.message()
+            ))
+        })?
+        .get("ruleset")
+        .map(|v| match v {
+            toml::Value::String(s) => named(s),
+            other => Err(RulesetError::Setup(format!(
+                "ruleset must be a name in quotes, not {other}"
+            ))),
+        })
+        .transpose()?;
+    if let Some(r) = named_in {
+        return Ok((r, r.new_game(setup)?));
+    }
+    let mut reasons = Vec::new();
+    for r in all() {
+        match r.new_game(setup) {
+            Ok(g) => return Ok((*r, g)),
+            Err(e) => reasons.push(format!("  as {} ({}): {e}", r.title(), r.name())),
+        }
+    }
+    Err(RulesetError::Setup(format!(
+        "{} starts no game under any rule set:\n{}",
+        setup.scenario_path.display(),
+        reasons.join("\n")
+    )))
+}
+
+/// The side an orders mail's header names (`GAME … SIDE s PASSWORD …`).
+pub fn header_side(env: &crate::envelope::Envelope) -> Option<String> {
+    env.header.as_ref().and_then(|h| match &h.node.role {
+        crate::envelope::Role::Player { side } => Some(side.clone()),
+        crate::envelope::Role::Moderator => None,
+    })
+}
+
+/// At most this many rounds [`first_round_for`] plays to reach a side's.
+const OFFLINE_ROUNDS: usize = 16;
+
+/// The state of a new game at the first round `side` writes in: the rounds
+/// before it played as if no one wrote (the forces standing as the
+/// scenario lists them), with fixed dice. `umpire orders check
+/// --scenario` checks against it, so a side that sets up second (Furor
+/// Barbarus) is checked against its own set-up round, not told it is the
+/// other side's. A round the game master would answer is not played: the
+/// state before it is given.
+///
+/// # Errors
+/// When a round cannot be played.
+pub fn first_round_for(
+    ruleset: &dyn Ruleset,
+    game: &NewGame,
+    scenario_text: &str,
+    side: &str,
+) -> Result<Json, RulesetError> {
+    let mut state = game.state.clone();
+    if !ruleset.sides(&state)?.iter().any(|s| s == side) {
+        return Ok(state);
+    }
+    for _ in 0..OFFLINE_ROUNDS {
+        let round = ruleset.round(&state)?;
+        if round.game_master.is_some() || round.writers.iter().any(|w| w == side) {
+            break;
+        }
+        let played = ruleset.resolve(RoundInput {
+            state: &state,
+            options: &game.options,
+            setup: scenario_text,
+            last_turn: game.last_turn,
+            orders: &BTreeMap::new(),
+            dice: &mut crate::dice::SeededDice::new([0; 32]),
+        })?;
+        if played.ended || ruleset.round(&played.state)?.game_master.is_some() {
+            break;
+        }
+        state = played.state;
+    }
+    Ok(state)
+}
+
 /// The offline check of an orders mail (`umpire orders check`), like
 /// Eressea's echeck: the confirmation a player would get for `side` (or
 /// the header's SIDE), and whether every order was accepted.
@@ -427,11 +521,7 @@ pub fn check_offline(
     side: Option<&str>,
 ) -> Result<(String, bool), RulesetError> {
     let env = crate::envelope::read(text);
-    let header_side = env.header.as_ref().and_then(|h| match &h.node.role {
-        crate::envelope::Role::Player { side } => Some(side.clone()),
-        crate::envelope::Role::Moderator => None,
-    });
-    let Some(side) = side.map(str::to_string).or(header_side) else {
+    let Some(side) = side.map(str::to_string).or_else(|| header_side(&env)) else {
         return Ok((
             format!(
                 "Whose orders are these? Give --side (one of: {}) or start the file with a GAME … SIDE … PASSWORD … line.\n",

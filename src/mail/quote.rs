@@ -16,6 +16,11 @@
 //! - everything from a signature on: `-- `, `--`, `—` alone on a line, and
 //!   phone footers like "Sent from my iPhone".
 //!
+//! A mail that is only a forward — nothing above its marker but blank lines
+//! and a signature — is the player forwarding his own orders: it is read
+//! from the forwarded message's body (its header block skipped, a level of
+//! `>` taken off when it is all quoted), with the same rules.
+//!
 //! ```
 //! let reply = "GAME valkia SIDE aquilonia PASSWORD dragon7\nEND\n\n\
 //!              On Mon, 30 Nov 2026 at 15:04, Umpire <umpire@valkia.example> wrote:\n\
@@ -41,8 +46,121 @@ pub fn umpire_mark_line(title: &str) -> String {
 /// Returns the author's new text: quotes, quoted-message blocks and the
 /// signature removed, trailing white space trimmed from every line, runs of
 /// blank lines collapsed to one, and no blank lines at either end.
+///
+/// A mail that is only a forward (nothing above the forward marker but
+/// blank lines and a signature) is read from the forwarded message's body:
+/// the player forwarding his own orders (see [`forwarded_alone`]).
 pub fn strip(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
+    let mut lines: Vec<std::borrow::Cow<'_, str>> = text.lines().map(Into::into).collect();
+    // A forward of a forward is read too, to a depth no real mail reaches,
+    // so hostile nesting costs linear time.
+    for _ in 0..MAX_FORWARDS {
+        let view: Vec<&str> = lines.iter().map(AsRef::as_ref).collect();
+        let Some(body) = forwarded_alone(&view) else {
+            break;
+        };
+        lines = unquote(&view[body..])
+            .into_iter()
+            .map(|l| std::borrow::Cow::Owned(l.to_string()))
+            .collect();
+    }
+    let view: Vec<&str> = lines.iter().map(AsRef::as_ref).collect();
+    strip_lines(&view)
+}
+
+/// How many forwards within forwards [`strip`] opens.
+const MAX_FORWARDS: usize = 4;
+
+/// If the text is a forward and nothing but blank lines and a signature
+/// stands above its marker ("---------- Forwarded message ---------",
+/// Thunderbird's "-------- Forwarded Message --------", Apple's "Begin
+/// forwarded message:"), the line where the forwarded message's body
+/// starts: after the marker and the header block below it ("From: …",
+/// "Date: …", "Subject: …", "To: …", quoted or not).
+fn forwarded_alone(lines: &[&str]) -> Option<usize> {
+    let first = lines.iter().position(|l| !l.trim().is_empty())?;
+    // The marker may be quoted with the rest (Gmail's HTML puts a forward
+    // in its quote container).
+    let marks = |l: &str| is_forward_marker(unquote_line(l));
+    let marker = if marks(lines[first]) {
+        first
+    } else if is_signature(lines[first]) {
+        first + lines[first..].iter().position(|l| marks(l))?
+    } else {
+        return None;
+    };
+    let mut i = marker + 1;
+    let mut in_header = false;
+    while let Some(line) = lines.get(i) {
+        let bare_line = unquote_line(line);
+        if bare_line.trim().is_empty() {
+            if in_header {
+                return Some(i + 1);
+            }
+        } else if header_field(bare_line) {
+            in_header = true;
+        } else if !(in_header && bare_line.starts_with([' ', '\t'])) {
+            // The body starts without a blank line after the header block,
+            // or with no header block at all.
+            return Some(i);
+        }
+        i += 1;
+    }
+    Some(lines.len())
+}
+
+/// A forward marker line (not a reply's separator).
+fn is_forward_marker(line: &str) -> bool {
+    let line = bare(line);
+    let lower = line.to_lowercase();
+    (line.starts_with("---") && FORWARD_WORDS.iter().any(|w| lower.contains(w)))
+        || FORWARD_LINES.contains(&lower.as_str())
+}
+
+/// Words inside a dashed separator line that begin a forwarded message.
+const FORWARD_WORDS: &[&str] = &[
+    "forwarded message",
+    "weitergeleitete nachricht",
+    "message transféré",
+    "mensaje reenviado",
+    "messaggio inoltrato",
+];
+
+/// Whether the line is a field of a forwarded message's header block.
+fn header_field(line: &str) -> bool {
+    let names = HEADER_FROM.iter().chain(HEADER_NEXT).chain(FORWARD_HEADER);
+    names
+        .into_iter()
+        .any(|n| starts_with_ignore_case(bare(line), n))
+}
+
+/// Header fields a forward shows besides those of a reply's header block.
+const FORWARD_HEADER: &[&str] = &["reply-to:", "message-id:", "antwort an:", "répondre à :"];
+
+/// The forwarded part without one level of `>` when every line of it that
+/// is not blank is quoted (Apple's mail on a phone quotes what it forwards);
+/// otherwise as it is.
+fn unquote<'a>(lines: &[&'a str]) -> Vec<&'a str> {
+    let all_quoted = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .all(|l| is_quoted(l));
+    if !all_quoted {
+        return lines.to_vec();
+    }
+    lines.iter().map(|l| unquote_line(l)).collect()
+}
+
+/// The line without one level of `>` and the space after it, if quoted.
+fn unquote_line(line: &str) -> &str {
+    match line.trim_start().strip_prefix('>') {
+        Some(t) => t.strip_prefix(' ').unwrap_or(t),
+        None => line,
+    }
+}
+
+/// [`strip`] on lines, once any forward is opened.
+fn strip_lines(lines: &[&str]) -> String {
     let mut kept: Vec<&str> = Vec::with_capacity(lines.len());
     let mut i = 0;
     while i < lines.len() {
@@ -51,10 +169,10 @@ pub fn strip(text: &str) -> String {
             i += 1;
             continue;
         }
-        if starts_quoted_message(&lines, i) || is_signature(line) {
+        if starts_quoted_message(lines, i) || is_signature(line) {
             break;
         }
-        if let Some(len) = attribution_len(&lines, i) {
+        if let Some(len) = attribution_len(lines, i) {
             // An attribution followed by `>` lines is dropped and reading goes
             // on (the author may answer below the quote); one followed by
             // unmarked text introduces a quote that runs to the end.
@@ -357,6 +475,49 @@ mod tests {
     }
 
     #[test]
+    fn a_forward_with_nothing_above_is_read_from_its_body() {
+        for (marker, header) in [
+            (
+                "---------- Forwarded message ---------",
+                "From: Conan <conan@aquilonia.example>\nDate: Tue, Dec 1, 2026 at 9:12 AM\nSubject: orders\nTo: <umpire@valkia.example>\n\n",
+            ),
+            (
+                "-------- Forwarded Message --------",
+                "Subject: \torders\nDate: \tTue, 1 Dec 2026 09:12:44 +0100\nFrom: \tConan <conan@aquilonia.example>\nTo: \tumpire@valkia.example\n\n\n",
+            ),
+            ("Begin forwarded message:", "\nFrom: Conan\nSubject: orders\n\n"),
+            ("---------- Forwarded message ---------", ""),
+        ] {
+            let text = format!("\n\n{marker}\n{header}{ORDERS}\n-- \nConan\n");
+            assert_eq!(strip(&text), ORDERS, "{marker:?} with {header:?}");
+        }
+        // Apple's mail on a phone quotes what it forwards, below its footer.
+        let quoted: String = ORDERS.lines().map(|l| format!("> {l}\n")).collect();
+        let text = format!("Sent from my iPhone\n\nBegin forwarded message:\n\n> From: Conan\n> Subject: orders\n>\n{quoted}");
+        assert_eq!(strip(&text), ORDERS);
+        // A signature above the forward is not text of the author's.
+        let text = format!("-- \nConan\n\n---------- Forwarded message ---------\nFrom: Conan\nTo: umpire\n\n{ORDERS}");
+        assert_eq!(strip(&text), ORDERS);
+        // What the forwarded mail quoted is not read either.
+        let text = format!("---------- Forwarded message ---------\nFrom: Conan\nTo: umpire\n\n{ORDERS}\n\nOn Mon, 30 Nov 2026, Umpire wrote:\n> Black Dragons: hold\n");
+        assert_eq!(strip(&text), ORDERS);
+    }
+
+    #[test]
+    fn a_forward_below_the_authors_text_is_not_read() {
+        let text = format!("{ORDERS}\n\n---------- Forwarded message ---------\nFrom: Conan\nTo: umpire\n\nBlack Dragons: hold\n");
+        assert_eq!(strip(&text), ORDERS);
+        let text = "Here are my orders again.\n\nBegin forwarded message:\n\nFrom: Conan\nSubject: x\n\nBlack Dragons: hold\n";
+        assert_eq!(strip(text), "Here are my orders again.");
+        // Gmail's HTML quotes the whole forward, marker and all.
+        let quoted: String = ORDERS.lines().map(|l| format!("> {l}\n")).collect();
+        let text = format!(
+            "\n> ---------- Forwarded message ---------\n> From: Conan\n> To: umpire\n>\n{quoted}"
+        );
+        assert_eq!(strip(&text), ORDERS);
+    }
+
+    #[test]
     fn signatures_end_the_text() {
         for sig in [
             "-- ",
@@ -390,6 +551,9 @@ mod tests {
             "From: a\n".repeat(n),
             "__________\n".repeat(n),
             "wrote:\n\n".repeat(n) + "> q",
+            "---------- Forwarded message ---------\n".repeat(n),
+            "Begin forwarded message:\n\n> ".repeat(n),
+            "--\n".to_string() + &"From: a\n".repeat(n),
         ] {
             let start = std::time::Instant::now();
             let _ = strip(&text);

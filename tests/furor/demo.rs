@@ -11,7 +11,7 @@ use common::body_text;
 fn the_furor_demo_plays_soissons_through_the_spool() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("demo");
-    let summary = umpire::demo::run(&out, "soissons".parse().unwrap()).unwrap();
+    let summary = umpire::demo::run(&out, "soissons".parse().unwrap(), day()).unwrap();
     assert!(summary.contains("The demo game 'soissons'"), "{summary}");
     for kind in ["report", "confirmation", "refusal", "welcome"] {
         assert!(summary.contains(&format!("e.g. a {kind}: ")), "{summary}");
@@ -69,7 +69,7 @@ fn the_furor_demo_plays_soissons_through_the_spool() {
     assert_eq!(refused.len(), 1, "{refused:#?}");
     assert!(refused[0].contains("did you mean"), "{}", refused[0]);
     assert!(
-        umpire::demo::run(&out, umpire::demo::Game::Soissons).is_err(),
+        umpire::demo::run(&out, umpire::demo::Game::Soissons, day()).is_err(),
         "the folder must be fresh"
     );
 }
@@ -80,7 +80,7 @@ fn the_furor_demo_plays_soissons_through_the_spool() {
 fn the_trebia_demo_plays_a_turn_with_a_game_master() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("demo");
-    let summary = umpire::demo::run(&out, "trebia".parse().unwrap()).unwrap();
+    let summary = umpire::demo::run(&out, "trebia".parse().unwrap(), day()).unwrap();
     assert!(summary.contains("The demo game 'trebia'"), "{summary}");
     let mails: Vec<String> = std::fs::read_dir(out.join("outbox"))
         .unwrap()
@@ -116,4 +116,9 @@ fn the_trebia_demo_plays_a_turn_with_a_game_master() {
             .all(|m| !m.contains("Nothing was taken") && !m.contains("could not be played")),
         "no scripted mail is lost"
     );
+}
+
+/// The day the demo is run on in these tests: fixed, never the wall clock.
+fn day() -> chrono::NaiveDate {
+    chrono::NaiveDate::from_ymd_opt(2026, 12, 1).unwrap()
 }

@@ -131,3 +131,50 @@ fn missing_phase_text() {
 "#
     );
 }
+
+#[test]
+fn words_after_an_order_are_pointed_at_not_read_as_a_new_order() {
+    // Was: "'move toward the ford full' does not say which phase it is for".
+    let text = "Aquilonian Foot: phase 1 move 4 towards the ford";
+    let (sheet, errors) = parse_sheet(text);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(
+        sheet.blocks[0].node.broken,
+        "the unit's orders are refused whole"
+    );
+    assert_eq!(
+        errors[0].render(text),
+        r#"error: could not read 'towards the ford' after the order 'phase 1 move 4'
+ --> orders:1:33
+  |
+1 | Aquilonian Foot: phase 1 move 4 towards the ford
+  |                                 ^^^^^^^^^^^^^^^^
+  = note: after 'phase 1 move 4' the order language reads 'along the road', 'back', 'forward', 'oblique left|right DEGREES' or the end of the order; a ';' begins the next order
+  = help: a move towards a place names it before the distance: 'move towards (x, y) 6' or 'move towards UNIT 6'; or write 'phase 1 move 4' alone
+"#
+    );
+    // Other words that read as an order without its phase get the same
+    // pointer, and a help that gives them one.
+    let text = "Black Dragons: phase 1 face left 90 move 6";
+    let (_, errors) = parse_sheet(text);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    let r = errors[0].render(text);
+    assert!(
+        r.starts_with("error: could not read 'move 6' after the order 'phase 1 face left 90'\n --> orders:1:37\n"),
+        "{r}"
+    );
+    assert!(
+        r.contains("= help: if 'move 6' is an order of its own, begin it with ';' and its phase: 'phase 1 face left 90; phase 2 move 6'"),
+        "{r}"
+    );
+    // After a separator it is an order of its own, without its phase, as before.
+    let text = "Black Dragons: phase 1 face left 90; move 6";
+    let (_, errors) = parse_sheet(text);
+    assert!(
+        errors[0]
+            .render(text)
+            .starts_with("error: 'move 6' does not say which phase it is for"),
+        "{}",
+        errors[0].render(text)
+    );
+}

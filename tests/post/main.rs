@@ -18,6 +18,7 @@ mod lifecycle;
 mod mail_corpus;
 mod mails;
 mod office;
+mod offline_check;
 mod post_boy;
 mod press;
 mod real_mail;

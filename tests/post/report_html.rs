@@ -250,7 +250,7 @@ fn json_report_and_verify_from_the_command_line() {
 fn the_demo_plays_a_game_and_says_where_every_kind_of_mail_is() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("demo");
-    let summary = umpire::demo::run(&out, umpire::demo::Game::Ford).unwrap();
+    let summary = umpire::demo::run(&out, umpire::demo::Game::Ford, demo_day()).unwrap();
     for kind in ["report", "confirmation", "refusal", "welcome"] {
         assert!(summary.contains(&format!("e.g. a {kind}: ")), "{summary}");
     }
@@ -264,5 +264,66 @@ fn the_demo_plays_a_game_and_says_where_every_kind_of_mail_is() {
         "at least three turns reported to three addresses: {reports}"
     );
     // The folder must be fresh: a second run refuses instead of mixing games.
-    assert!(umpire::demo::run(&out, umpire::demo::Game::Ford).is_err());
+    assert!(umpire::demo::run(&out, umpire::demo::Game::Ford, demo_day()).is_err());
+}
+
+/// The day the demo tests run the demo on: fixed, so they never depend on
+/// the wall clock.
+fn demo_day() -> chrono::NaiveDate {
+    chrono::NaiveDate::from_ymd_opt(2031, 6, 15).unwrap()
+}
+
+/// Every date a mail of the demo gives (`YYYY-MM-DD`, as deadlines are
+/// written) in its text.
+fn dates_in(text: &str) -> Vec<chrono::NaiveDate> {
+    let b = text.as_bytes();
+    let shaped = |i: usize| {
+        (0..10).all(|k| match k {
+            4 | 7 => b[i + k] == b'-',
+            _ => b[i + k].is_ascii_digit(),
+        }) && (i == 0 || !b[i - 1].is_ascii_digit())
+    };
+    (0..b.len().saturating_sub(9))
+        .filter(|&i| shaped(i))
+        .filter_map(|i| chrono::NaiveDate::parse_from_str(&text[i..i + 10], "%Y-%m-%d").ok())
+        .collect()
+}
+
+#[test]
+fn the_demos_deadlines_lie_after_the_day_it_is_run() {
+    // Run on a day after the dates the demo once had fixed (2026-12-03),
+    // and on one before: its mails follow the day given.
+    for (day, game) in [
+        (demo_day(), umpire::demo::Game::Ford),
+        (
+            chrono::NaiveDate::from_ymd_opt(2026, 12, 6).unwrap(),
+            umpire::demo::Game::Ford,
+        ),
+        (
+            chrono::NaiveDate::from_ymd_opt(2026, 12, 6).unwrap(),
+            umpire::demo::Game::Soissons,
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("demo");
+        umpire::demo::run(&out, game, day).unwrap();
+        let mut deadlines = 0;
+        for e in std::fs::read_dir(out.join("outbox")).unwrap().flatten() {
+            let text = body_text(&std::fs::read_to_string(e.path()).unwrap());
+            for line in text
+                .lines()
+                .filter(|l| l.to_lowercase().contains("deadline") || l.contains("due by"))
+            {
+                for d in dates_in(line) {
+                    deadlines += 1;
+                    assert!(
+                        d > day,
+                        "run on {day}, {} gives a deadline on {d}: {line}",
+                        e.file_name().to_string_lossy()
+                    );
+                }
+            }
+        }
+        assert!(deadlines > 0, "the demo's mails give deadlines");
+    }
 }

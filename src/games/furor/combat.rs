@@ -483,6 +483,8 @@ fn vacated(board: &Board, h: Hex) -> bool {
 
 /// §9.11: one hand-to-hand attacker into the defender's vacated hex; a
 /// charger must (the player picks among chargers, else the first listed).
+/// A defender still in its hex keeps it; a pillaged baggage unit keeps its
+/// hex only as a marker (§9.4, O19), which holds nothing.
 fn attacker_advances(
     play: &mut Play,
     a: &Attack,
@@ -490,7 +492,8 @@ fn attacker_advances(
     dhex: Hex,
     origins: &[(UnitId, Hex)],
 ) -> Result<(), EngineError> {
-    if !vacated(&play.board, dhex) || play.board.get(did).hex == Some(dhex) {
+    let d = play.board.get(did);
+    if !vacated(&play.board, dhex) || (d.is_on_map() && d.hex == Some(dhex)) {
         return Ok(());
     }
     let able: Vec<&UnitId> = origins

@@ -1,7 +1,8 @@
 //! Game options (`[options]` in a game or case file): every reading of an
 //! OPEN point where clubs could differ, and the book's optional rules. The
-//! defaults are the rulings of `docs/rulings/furor.md`; each option names
-//! the digest's point it settles. The list for players is
+//! defaults are the rulings of `docs/rulings/furor.md`, and every optional
+//! rule of the book is off unless the file turns it on (§11, FB-20); each
+//! option names the digest's point it settles. The list for players is
 //! `docs/furor-barbarus/options.md`.
 //!
 //! ```
@@ -10,6 +11,9 @@
 //! assert!(o.crt_row_7);
 //! assert_eq!(o.road_bonus, RoadBonus::FromStart);
 //! assert!(toml::from_str::<Options>("crt_row_8 = true").is_err());
+//! // The book's optional rules are off unless the file turns them on (§11).
+//! let d = Options::default();
+//! assert!(!d.zoc_to_zoc_test && !d.counter_charge && !d.commanders_role && !d.impetuousness);
 //! ```
 
 use crate::games::furor::rules::reconstructed::ReducedSide;
@@ -49,8 +53,9 @@ pub struct Options {
     pub alan_defection: AlanDefection,
     /// Campus Mauriacus optional rule 5: the role of the commanders.
     pub commanders_role: bool,
-    /// Campus Mauriacus optional rule 6: impetuousness (the mark is the
-    /// switch; false plays without the rule).
+    /// Campus Mauriacus optional rule 6: impetuousness. Off unless turned
+    /// on, as every optional rule (§11: both players agree to use it); a
+    /// case file has it on, its marks being the switch (FB-20).
     pub impetuousness: bool,
     /// O31: when the first-player roll is made.
     pub first_player_roll: FirstPlayerRoll,
@@ -95,7 +100,7 @@ impl Default for Options {
             feigned_flight_whole_move: false,
             alan_defection: AlanDefection::Units,
             commanders_role: false,
-            impetuousness: true,
+            impetuousness: false,
             first_player_roll: FirstPlayerRoll::AfterSetup,
             reduced_side: ReducedSide::FullMinusOne,
             soissons_free_setup: false,

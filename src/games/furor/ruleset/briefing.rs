@@ -6,7 +6,7 @@
 use crate::games::furor::board::{Board, EndOfGame, SideId, Unit};
 use crate::games::furor::options::Options;
 use crate::games::furor::orders::check::check;
-use crate::games::furor::rules::Kind;
+use crate::games::furor::rules::{Kind, BAGGAGE_LOSS_EXTRA, COMMANDER_LOSS_EXTRA};
 use crate::games::furor::scenario::Scenario;
 use crate::report::plural;
 use std::fmt::Write as _;
@@ -112,7 +112,10 @@ pub(super) fn briefing(
             a.name
         );
     }
-    s.push_str("  Losses count each eliminated unit's full printed strength, a commander 4 and baggage 2, checked at the end of every game turn.\n");
+    let _ = writeln!(
+        s,
+        "  Losses count each eliminated unit's full printed strength, a commander's strength plus {COMMANDER_LOSS_EXTRA} and baggage's strength plus {BAGGAGE_LOSS_EXTRA}, checked at the end of every game turn."
+    );
     s.push_str("  If both armies break in the same turn, the one over its threshold by less wins a minor victory (equal margins: a tie).\n");
     let end = match &board.rules.end_of_game {
         EndOfGame::LesserLoss => {

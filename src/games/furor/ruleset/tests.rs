@@ -499,6 +499,13 @@ fn the_welcome_briefs_each_side_with_story_victory_rules_both_armies_and_its_set
         b.contains("by the end of turn 6, the gallo-romans win a minor victory"),
         "{b}"
     );
+    // §10: an eliminated commander adds his strength + 4, baggage its strength + 2.
+    assert!(
+        b.contains(
+            "Losses count each eliminated unit's full printed strength, a commander's strength plus 4 and baggage's strength plus 2,"
+        ),
+        "{b}"
+    );
     assert!(b.contains("Chararic: his corps is neutral"), "{b}");
     assert!(b.contains("syagrius: Syagrius, commander"), "{b}");
     assert!(b.contains("The enemy's counters"), "{b}");
@@ -543,4 +550,39 @@ fn dice_keys_name_their_die() {
         Ok(DieKind::TwoD6)
     );
     assert!(FurorBarbarus.die_for(&none, "melee:dragons").is_err());
+}
+
+#[test]
+fn optional_rules_are_off_unless_the_game_file_turns_them_on() {
+    // §11: both players must agree to an optional rule (FB-20). Campus
+    // Mauriacus has impetuous units; without the option they never test.
+    let (g, _) = game("campus-mauriacus", "");
+    assert_eq!(
+        g.options["impetuousness"],
+        Json::Bool(false),
+        "{}",
+        g.options
+    );
+    assert_eq!(g.options["commanders_role"], Json::Bool(false));
+    assert_eq!(g.options["zoc_to_zoc_test"], Json::Bool(false));
+    assert_eq!(g.options["counter_charge"], Json::Bool(false));
+    for w in g.welcome.values() {
+        assert!(!w.briefing.contains("Impetuousness"), "{}", w.briefing);
+    }
+    let (g, _) = game("campus-mauriacus", "impetuousness = true");
+    assert_eq!(g.options["impetuousness"], Json::Bool(true));
+    for w in g.welcome.values() {
+        assert!(
+            w.briefing
+                .contains("Impetuousness: units with the impetuous mark may rush at the enemy."),
+            "{}",
+            w.briefing
+        );
+    }
+    // The shipped game file plays rule 6, and says so in its [options].
+    let file: toml::Table = toml::from_str(include_str!(
+        "../../../../campaigns/furor-barbarus/games/campus-mauriacus.toml"
+    ))
+    .unwrap();
+    assert_eq!(file["options"]["impetuousness"], toml::Value::Boolean(true));
 }

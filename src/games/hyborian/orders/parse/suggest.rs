@@ -202,6 +202,68 @@ pub(super) fn not_understood(line: &str, off: usize, e: &pest::error::Error<Rule
     d.with_help_if_none("see the guide (send HELP): a unit's line reads 'Black Dragons: phase 1 move 6; phase 2 face left 90'")
 }
 
+/// What the order language reads after `order` (one clause, as written)
+/// within that order: the words that may continue it, or its end, as a
+/// list for a note ("'back', 'oblique left|right' or the end of the
+/// order"). `None` when the clause does not read alone.
+pub(super) fn continuations(order: &str) -> Option<String> {
+    use pest::Parser as _;
+    // A character no rule reads, after the order: the parser fails there
+    // and lists what it tried at that point.
+    let probe = format!("{order} \u{1}");
+    let e = match super::OrdersParser::parse(Rule::clause_only, &probe) {
+        Ok(_) => return None,
+        Err(e) => e,
+    };
+    let at = match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    if at < order.len() {
+        return None;
+    }
+    let pest::error::ErrorVariant::ParsingError { positives, .. } = &e.variant else {
+        return None;
+    };
+    let mut wanted: Vec<&str> = positives.iter().filter_map(|r| continuation(*r)).collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    // The end of the order last.
+    let end = "the end of the order";
+    let has_end = wanted.contains(&end);
+    wanted.retain(|w| *w != end);
+    if has_end {
+        wanted.push(end);
+    }
+    match wanted.as_slice() {
+        [] => None,
+        [one] => Some((*one).to_string()),
+        [rest @ .., last] => Some(format!("{} or {last}", rest.join(", "))),
+    }
+}
+
+/// The words a rule tried after a whole clause stand for.
+fn continuation(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::road | Rule::k_along | Rule::k_on | Rule::k_by | Rule::k_down => "'along the road'",
+        Rule::back | Rule::k_back | Rule::k_fall | Rule::k_backward | Rule::k_retire => "'back'",
+        Rule::oblique | Rule::k_oblique => "'oblique left|right DEGREES'",
+        Rule::k_forward => "'forward'",
+        Rule::k_then => "'then'",
+        Rule::k_and => "'and'",
+        Rule::breakthrough | Rule::k_with => "'with breakthrough'",
+        Rule::charge_break_off => "'then break off'",
+        Rule::ranks | Rule::k_in => "'in N ranks'",
+        Rule::files => "'N wide'",
+        Rule::k_fast | Rule::k_position | Rule::k_still => "'fast'",
+        Rule::hand | Rule::k_left | Rule::k_right => "'left' or 'right'",
+        Rule::degrees | Rule::number => "a number",
+        Rule::distance | Rule::inches | Rule::full => "a distance ('6', '6\"', 'full')",
+        Rule::EOI => "the end of the order",
+        _ => return None,
+    })
+}
+
 impl Diagnostic {
     pub(super) fn with_help_if_none(self, help: &str) -> Self {
         if self.help.is_some() {

@@ -20,8 +20,19 @@ pub(super) fn clauses(
     errors: &mut Vec<Diagnostic>,
 ) -> Vec<Spanned<Clause>> {
     let mut out = Vec::new();
+    let mut previous: Option<Pair<Rule>> = None;
     for c in p.into_inner() {
         let sp = span(&c, off);
+        let before = previous.replace(c.clone());
+        // Words straight after an order, with no ';' or ',' between, that
+        // read only as an order of their own without its phase: they were
+        // meant as more of that order (`phase 1 move 4 towards the ford`).
+        if c.as_rule() == Rule::bare_function {
+            if let Some(prev) = before.filter(|b| follows_directly(b, &c)) {
+                errors.push(trailing_words(&prev, &c, off));
+                continue;
+            }
+        }
         match c.as_rule() {
             Rule::phase_clause => {
                 let mut phase = None;
@@ -102,6 +113,44 @@ pub(super) fn clauses(
         }
     }
     out
+}
+
+/// Whether only white space stands between two clauses of a line.
+fn follows_directly(prev: &Pair<Rule>, next: &Pair<Rule>) -> bool {
+    let input = next.get_input();
+    let (end, start) = (prev.as_span().end(), next.as_span().start());
+    end <= start && input.get(end..start).is_some_and(|t| t.trim().is_empty())
+}
+
+/// The error for words after an order that do not continue it: pointed at
+/// those words, with what the order language reads after that order.
+fn trailing_words(prev: &Pair<Rule>, words: &Pair<Rule>, off: usize) -> Diagnostic {
+    let order = prev.as_str().trim();
+    let text = words.as_str().trim();
+    let mut d = Diagnostic::invalid(
+        Invalid::NotUnderstood,
+        span(words, off),
+        format!("could not read '{text}' after the order '{order}'"),
+    );
+    if let Some(expected) = super::suggest::continuations(order) {
+        d = d.with_note(format!(
+            "after '{order}' the order language reads {expected}; a ';' begins the next order"
+        ));
+    }
+    let toward = words
+        .clone()
+        .into_inner()
+        .flatten()
+        .any(|x| x.as_rule() == Rule::toward);
+    if toward {
+        d.with_help(format!(
+            "a move towards a place names it before the distance: 'move towards (x, y) 6' or 'move towards UNIT 6'; or write '{order}' alone"
+        ))
+    } else {
+        d.with_help(format!(
+            "if '{text}' is an order of its own, begin it with ';' and its phase: '{order}; phase 2 {text}'"
+        ))
+    }
 }
 
 pub(super) fn number(p: &Pair<Rule>) -> f64 {
