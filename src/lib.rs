@@ -136,6 +136,19 @@ mod layers {
         assert!(broken.is_empty(), "{}", broken.join("\n"));
     }
 
+    /// The rule sets' folders under `src/games`, by name.
+    fn rule_sets() -> Vec<String> {
+        let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games");
+        let sets: Vec<String> = std::fs::read_dir(games)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
+            .collect();
+        assert!(sets.len() >= 3, "{sets:?}");
+        sets
+    }
+
     /// The post office, the store, the mail and the report frame know a
     /// rule set only through `games::Ruleset` and a campaign only through
     /// `games::campaign::CampaignRules`: none of them names a rule set's
@@ -143,13 +156,7 @@ mod layers {
     #[test]
     fn the_post_office_names_no_rule_set() {
         let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let sets: Vec<String> = std::fs::read_dir(src.join("games"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.is_dir())
-            .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
-            .collect();
-        assert!(sets.len() >= 3, "{sets:?}");
+        let sets = rule_sets();
         let mut broken = Vec::new();
         for wing in ["post", "store", "mail", "report"] {
             let mut all = Vec::new();
@@ -177,13 +184,7 @@ mod layers {
     #[test]
     fn no_rule_set_uses_another() {
         let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games");
-        let sets: Vec<String> = std::fs::read_dir(&games)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.is_dir())
-            .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
-            .collect();
-        assert!(sets.len() >= 3, "{sets:?}");
+        let sets = rule_sets();
         let mut broken = Vec::new();
         for set in &sets {
             let mut all = Vec::new();

@@ -85,40 +85,22 @@ pub fn queue(
     queue_as(tx, config, &to, mail, now)
 }
 
-/// Queue mail of another kind than a welcome that carries a password
-/// all the same (a campaign's opening report): its body is cut once sent,
-/// as a welcome's is.
+/// What a queued mail is, besides its text.
+pub struct Queue<'a> {
+    pub game: Option<&'a str>,
+    pub kind: Kind,
+    /// What the mail is, unique for each decision (see [`queue`]).
+    pub tag: &'a str,
+    /// Whether its body holds a password, so it is cut once sent: a
+    /// welcome's, or a campaign's opening report.
+    pub secret: bool,
+}
+
+/// Queue `mail` as [`queue`] does, described in full.
 ///
 /// # Errors
 /// As [`queue`].
-pub fn queue_with_password(
-    tx: &Transaction<'_>,
-    config: &Config,
-    game: Option<&str>,
-    kind: Kind,
-    mail: &Outgoing,
-    tag: &str,
-    now: DateTime<Utc>,
-) -> Result<String, StoreError> {
-    let to = Queue {
-        game,
-        kind,
-        tag,
-        secret: true,
-    };
-    queue_as(tx, config, &to, mail, now)
-}
-
-/// What a queued mail is, besides its text.
-struct Queue<'a> {
-    game: Option<&'a str>,
-    kind: Kind,
-    tag: &'a str,
-    /// Whether its body holds a password (cut once sent).
-    secret: bool,
-}
-
-fn queue_as(
+pub fn queue_as(
     tx: &Transaction<'_>,
     config: &Config,
     q: &Queue<'_>,

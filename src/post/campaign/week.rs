@@ -167,20 +167,13 @@ pub(super) fn queue_report(
     for (cid, stem, png, svg) in drawn {
         mail.show_picture(cid, &stem, png, svg);
     }
-    let queue = if to.password {
-        outbox::queue_with_password
-    } else {
-        outbox::queue
+    let queued = outbox::Queue {
+        game: Some(&c.id),
+        kind: Kind::Report,
+        tag: &report_tag(tx, c, who)?,
+        secret: to.password,
     };
-    queue(
-        tx,
-        config,
-        Some(&c.id),
-        Kind::Report,
-        &mail,
-        &report_tag(tx, c, who)?,
-        now,
-    )?;
+    outbox::queue_as(tx, config, &queued, &mail, now)?;
     Ok(())
 }
 
