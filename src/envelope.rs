@@ -104,6 +104,9 @@ pub enum Command {
     Readjudicate(Option<u32>),
     /// Moderator: `REPLACE <side> <address>`.
     Replace { side: String, address: String },
+    /// Moderator: `REPLACE <side> GENERAL <style>`: the umpire's general
+    /// plays the side from now on.
+    ReplaceGeneral { side: String, style: String },
     /// Moderator: `PAUSE`.
     Pause,
     /// Moderator: `RESUME`.
@@ -698,8 +701,24 @@ fn command(
                 .into_inner()
                 .filter(|x| x.as_rule() == Rule::token);
             let side = t.next()?.as_str().to_string();
-            let address = t.next()?.as_str().to_string();
-            Command::Replace { side, address }
+            let general = p
+                .clone()
+                .into_inner()
+                .find(|x| x.as_rule() == Rule::general_style);
+            match general {
+                Some(g) => Command::ReplaceGeneral {
+                    side,
+                    style: g
+                        .into_inner()
+                        .find(|x| x.as_rule() == Rule::token)?
+                        .as_str()
+                        .to_string(),
+                },
+                None => Command::Replace {
+                    side,
+                    address: t.next()?.as_str().to_string(),
+                },
+            }
         }
         Rule::pause_cmd => Command::Pause,
         Rule::resume_cmd => Command::Resume,
@@ -923,6 +942,30 @@ mod tests {
                 .header
                 .and_then(|h| h.node.turn),
             None
+        );
+    }
+
+    #[test]
+    fn replace_hands_a_side_to_a_general_or_to_an_address() {
+        let s = read(
+            "MODERATOR g PASSWORD p\nREPLACE nemedia GENERAL cautious\nreplace nemedia with general aggressive\nREPLACE nemedia general@club.example\n",
+        );
+        assert!(s.diagnostics.is_empty(), "{:#?}", s.diagnostics);
+        let got: Vec<Command> = s.commands.into_iter().map(|c| c.node).collect();
+        let general = |style: &str| Command::ReplaceGeneral {
+            side: "nemedia".into(),
+            style: style.into(),
+        };
+        assert_eq!(
+            got,
+            [
+                general("cautious"),
+                general("aggressive"),
+                Command::Replace {
+                    side: "nemedia".into(),
+                    address: "general@club.example".into()
+                }
+            ]
         );
     }
 

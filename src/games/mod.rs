@@ -356,6 +356,33 @@ pub trait Ruleset: Sync {
     fn standing(&self, _setup: &str, _state: &Json) -> Result<Option<GameResult>, RulesetError> {
         Ok(None)
     }
+    /// Whether the umpire's generals can play a side of a game with these
+    /// options (`Err`: why not, in words for the moderator who wrote the
+    /// game file). By default a rule set has no general.
+    fn general_plays(&self, _options: &Json) -> Result<(), String> {
+        Err(format!(
+            "the umpire has no general for {} yet: every side needs a player's address",
+            self.title()
+        ))
+    }
+    /// The sheet the general of `style` writes for `side` in the round the
+    /// state waits for: the lines a player would mail under the header. A
+    /// pure function of the state, so a game with a general replays as any.
+    ///
+    /// # Errors
+    /// When the state cannot be read, or the rule set has no general
+    /// ([`Ruleset::general_plays`] says so before a game is made).
+    fn general_orders(
+        &self,
+        _state: &Json,
+        _side: &str,
+        _style: crate::sim::Style,
+    ) -> Result<String, RulesetError> {
+        Err(RulesetError::Setup(format!(
+            "the umpire has no general for {}",
+            self.title()
+        )))
+    }
     /// Run the text of one of this rule set's case files.
     fn run_case(&self, text: &str) -> CaseOutcome;
     /// The board a case file sets up, for checking orders against it offline.

@@ -87,6 +87,10 @@ fn what_happens(rules: &MailRules) -> String {
             rules.absence.extend_hours
         ),
         WhenAbsent::Hold => "a turn due while you are away is played at its deadline; without your orders your units stand (orders you sent for it stand)".to_string(),
+        WhenAbsent::General => format!(
+            "a turn due while you are away, without your orders, is played for you by the umpire's {} general (orders you send for it replace the general's)",
+            rules.absence.general.unwrap_or(crate::sim::Style::Cautious)
+        ),
     }
 }
 
@@ -351,6 +355,28 @@ pub fn standing_in(
     Ok(absences::covering(tx, game.id(), at)?
         .into_iter()
         .filter_map(|a| rules.standby.get(&a.side).map(|s| (a.side, s.clone())))
+        .collect())
+}
+
+/// Sides away now, without a standby, whose turns the umpire's general
+/// plays (`when = "general"`), with its style.
+///
+/// # Errors
+/// On database errors.
+pub fn played_by_general(
+    tx: &Transaction<'_>,
+    game: &Game,
+    now: DateTime<Utc>,
+) -> Result<Vec<(String, crate::sim::Style)>, PostError> {
+    let rules = MailRules::load(tx, game.id())?;
+    if rules.absence.when != WhenAbsent::General {
+        return Ok(Vec::new());
+    }
+    let style = rules.absence.general.unwrap_or(crate::sim::Style::Cautious);
+    Ok(absences::covering(tx, game.id(), now)?
+        .into_iter()
+        .filter(|a| !rules.standby.contains_key(&a.side))
+        .map(|a| (a.side, style))
         .collect())
 }
 

@@ -66,7 +66,11 @@ pub fn show(po: &mut PostOffice, id: &str) -> Result<String, PostError> {
             g.row.ruleset, g.row.moderator_address, g.row.turn_hours, g.row.grace_minutes, g.row.reminder_hours);
         let _ = writeln!(out, "Sides:");
         for s in g.sides(tx)? {
-            let _ = writeln!(out, "  {}: {}", s.side, s.address);
+            match &s.general {
+                Some(style) => writeln!(out, "  {}: the umpire's {style} general", s.side),
+                None => writeln!(out, "  {}: {}", s.side, s.address),
+            }
+            .ok();
         }
         let rules = super::press::MailRules::load(tx, g.id())?;
         let now = chrono::Utc::now();

@@ -112,6 +112,10 @@ pub struct AbsenceRule {
     /// The longest absence a player may declare, in days.
     #[serde(default = "default_absence_days")]
     pub max_days: u32,
+    /// The style of the general who plays an absent player's turns
+    /// (`when = "general"`); cautious when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub general: Option<crate::sim::Style>,
 }
 
 impl Default for AbsenceRule {
@@ -120,6 +124,7 @@ impl Default for AbsenceRule {
             when: WhenAbsent::default(),
             extend_hours: default_absence_extend_hours(),
             max_days: default_absence_days(),
+            general: None,
         }
     }
 }
@@ -135,6 +140,10 @@ pub enum WhenAbsent {
     /// The turn is played at its deadline as for a side without orders
     /// (its units stand), and need not wait for the deadline on its account.
     Hold,
+    /// The umpire's general writes the side's orders as the round opens
+    /// (a standby, when the side has one, orders instead); orders the
+    /// player sends for it still replace the general's.
+    General,
 }
 
 fn default_absence_extend_hours() -> u32 {
@@ -159,7 +168,14 @@ pub struct Player {
 pub struct SideEntry {
     /// The side's id as in the scenario's units (`side = "aquilonia"`).
     pub id: String,
+    /// The player's address; none for a side the umpire's general plays.
+    #[serde(default)]
     pub address: String,
+    /// The style of the umpire's general who plays the side instead of a
+    /// player (`general = "aggressive"`): it writes the side's orders as
+    /// each round opens and is mailed nothing (`post::general`).
+    #[serde(default)]
+    pub general: Option<crate::sim::Style>,
     pub password: Option<String>,
     /// The player's own time zone for the deadlines they are shown
     /// (`Europe/Paris`); the game's when not given.
@@ -329,9 +345,9 @@ impl GameFile {
         // Any instant reads the form; the game's creation gives the time.
         self.first_deadline_at(DateTime::<Utc>::UNIX_EPOCH)?;
         let mut seen = std::collections::BTreeSet::new();
-        for a in
-            std::iter::once(&self.moderator.address).chain(self.sides.iter().map(|s| &s.address))
-        {
+        self.check_players()?;
+        let players = self.sides.iter().filter(|s| s.general.is_none());
+        for a in std::iter::once(&self.moderator.address).chain(players.map(|s| &s.address)) {
             if !crate::mail::address::is_valid(a) {
                 return Err(GameFileError::Address(a.clone()));
             }
@@ -355,6 +371,39 @@ impl GameFile {
         }
         if self.sides.len() < 2 {
             return Err(GameFileError::TooFewSides);
+        }
+        Ok(())
+    }
+
+    /// Each side has a player's address or a general, not both; a general
+    /// has no standby; at least one side is a player's.
+    fn check_players(&self) -> Result<(), GameFileError> {
+        let value = |key, value: String, why: String| GameFileError::Value { key, value, why };
+        for s in &self.sides {
+            match (&s.general, s.address.is_empty(), &s.standby) {
+                (Some(g), false, _) => {
+                    return Err(value("general", g.to_string(), format!(
+                        "side {} has a player ({}) and a general: keep `address` for a player, or `general` for the umpire's general",
+                        s.id, s.address
+                    )))
+                }
+                (Some(g), true, Some(standby)) => {
+                    return Err(value("standby", standby.clone(), format!(
+                        "side {} is played by the {g} general, who needs no standby: remove `standby`",
+                        s.id
+                    )))
+                }
+                (None, true, _) => {
+                    return Err(value("address", String::new(), format!(
+                        "side {} needs its player's `address`, or `general = \"aggressive\"` (or \"cautious\") for the umpire's general",
+                        s.id
+                    )))
+                }
+                _ => {}
+            }
+        }
+        if !self.sides.is_empty() && self.sides.iter().all(|s| s.general.is_some()) {
+            return Err(value("general", String::new(), "every side is played by a general, and nobody would read the reports: give at least one side a player (`umpire simulate` plays generals against each other)".into()));
         }
         Ok(())
     }
@@ -583,7 +632,8 @@ mod tests {
             AbsenceRule {
                 when: WhenAbsent::Hold,
                 extend_hours: 72,
-                max_days: 10
+                max_days: 10,
+                general: None,
             }
         );
         assert_eq!(file("").unwrap().absence.when, WhenAbsent::Extend);

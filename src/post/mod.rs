@@ -23,6 +23,7 @@ mod dkim;
 mod drawing;
 mod game;
 pub mod gamefile;
+mod general;
 mod guard;
 mod handle;
 pub mod league;

@@ -113,6 +113,18 @@ pub fn queue_as(
         tag,
         secret,
     } = *q;
+    // A side the umpire's general plays has no address: mail for it
+    // alone is not queued, and it is left off mail to others.
+    let addressed;
+    let mail = if mail.to.iter().any(String::is_empty) {
+        addressed = Outgoing {
+            to: mail.to.iter().filter(|a| !a.is_empty()).cloned().collect(),
+            ..mail.clone()
+        };
+        &addressed
+    } else {
+        mail
+    };
     let mut h = Sha256::new();
     for part in [
         &store::installation(tx)?,
@@ -126,6 +138,9 @@ pub fn queue_as(
     let digest = hex::encode(&h.finalize()[..12]);
     let message_id =
         crate::mail::compose::new_message_id(config.domain(), &format!("{}.{digest}", kind.code()));
+    if mail.to.is_empty() {
+        return Ok(message_id);
+    }
     let raw = mail
         .to_rfc5322(&message_id, now)
         .map_err(|e| StoreError::Corrupt(format!("cannot compose {}: {e}", kind.code())))?;

@@ -125,17 +125,31 @@ fn readers<'a>(
         Writer::Side(s) => Some(s.side.as_str()),
         Writer::Moderator => None,
     };
+    // The umpire's generals read no press.
+    let players = || sides.iter().filter(|s| s.mailed());
+    let some = |to: Vec<&'a SideRow>| {
+        if to.is_empty() {
+            Err("the other sides are played by the umpire's general, who reads no press".into())
+        } else {
+            Ok(to)
+        }
+    };
     match to {
         // Grey press to all goes to the sender too, so the list of those
         // who got it points at no one (ruling P23).
-        None => Ok(sides.iter().collect()),
-        Some(t) if t.eq_ignore_ascii_case("all") => Ok(sides
-            .iter()
-            .filter(|s| grey || Some(s.side.as_str()) != own)
-            .collect()),
+        None => some(players().collect()),
+        Some(t) if t.eq_ignore_ascii_case("all") => some(
+            players()
+                .filter(|s| grey || Some(s.side.as_str()) != own)
+                .collect(),
+        ),
         Some(t) => match sides.iter().find(|s| s.side.eq_ignore_ascii_case(t)) {
             Some(s) if Some(s.side.as_str()) == own => Err(format!(
                 "{} is your own side; press goes to another side, or to ALL",
+                s.side
+            )),
+            Some(s) if !s.mailed() => Err(format!(
+                "{} is played by the umpire's general, who reads no press",
                 s.side
             )),
             Some(s) => Ok(vec![s]),

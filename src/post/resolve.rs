@@ -74,7 +74,19 @@ fn gather_orders(
             Some((checked, understood)) => {
                 let understood: Vec<(String, String)> = from_json("understood", &understood)?;
                 given.push(Section {
-                    title: s.side.clone(),
+                    title: match &s.general {
+                        Some(style) => format!("{} (the umpire's {style} general)", s.side),
+                        None if submissions::by_general(
+                            tx,
+                            game.id(),
+                            game.row.round,
+                            &s.side,
+                        )? =>
+                        {
+                            format!("{} (the umpire's general, for its player away)", s.side)
+                        }
+                        None => s.side.clone(),
+                    },
                     lines: understood.into_iter().map(|(_, line)| line).collect(),
                 });
                 orders.insert(s.side, from_json("orders", &checked)?);

@@ -27,6 +27,15 @@ pub enum Style {
 impl Style {
     pub const ALL: [Style; 2] = [Style::Cautious, Style::Aggressive];
 
+    /// How the style plays, as a player is told in a sentence (the end
+    /// of "the umpire's general, who …").
+    pub fn manner(self) -> &'static str {
+        match self {
+            Style::Cautious => "waits for the enemy or for good odds, keeps its army together in good ground and fights only with the odds in its favour",
+            Style::Aggressive => "advances at once, charges whatever it can reach and accepts worse odds to come to grips",
+        }
+    }
+
     pub fn code(self) -> &'static str {
         match self {
             Style::Cautious => "cautious",

@@ -81,6 +81,17 @@ pub struct SideRow {
     pub password: String,
     /// The player's own time zone (`Europe/Paris`); `None`: the game's.
     pub timezone: Option<String>,
+    /// The style of the umpire's general who plays the side (`aggressive`),
+    /// `None` for a player's side. A general's side has no address and
+    /// gets no mail.
+    pub general: Option<String>,
+}
+
+impl SideRow {
+    /// Whether a person plays the side, who is mailed its turns.
+    pub fn mailed(&self) -> bool {
+        self.general.is_none()
+    }
 }
 
 const COLUMNS: &str =
@@ -227,8 +238,8 @@ pub fn of_address(c: &Connection, address: &str) -> Result<Vec<String>> {
 /// # Errors
 /// On database errors (the side exists).
 pub fn insert_side(c: &Connection, game: &str, s: &SideRow) -> Result<()> {
-    c.prepare_cached("INSERT INTO sides (game_id, side, address, password, timezone) VALUES (?1, ?2, ?3, ?4, ?5)")?
-        .execute(params![game, s.side, s.address, s.password, s.timezone])?;
+    c.prepare_cached("INSERT INTO sides (game_id, side, address, password, timezone, general) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
+        .execute(params![game, s.side, s.address, s.password, s.timezone, s.general])?;
     Ok(())
 }
 
@@ -238,7 +249,7 @@ pub fn insert_side(c: &Connection, game: &str, s: &SideRow) -> Result<()> {
 /// On database errors.
 pub fn sides(c: &Connection, game: &str) -> Result<Vec<SideRow>> {
     let mut st = c.prepare_cached(
-        "SELECT side, address, password, timezone FROM sides WHERE game_id = ?1 ORDER BY side",
+        "SELECT side, address, password, timezone, general FROM sides WHERE game_id = ?1 ORDER BY side",
     )?;
     let rows = st
         .query_map([game], |r| {
@@ -247,6 +258,7 @@ pub fn sides(c: &Connection, game: &str) -> Result<Vec<SideRow>> {
                 address: r.get(1)?,
                 password: r.get(2)?,
                 timezone: r.get(3)?,
+                general: r.get(4)?,
             })
         })?
         .collect::<super::db::Result<Vec<_>>>()?;
@@ -270,9 +282,23 @@ pub fn set_timezone(c: &Connection, game: &str, side: &str, zone: Option<&str>) 
 pub fn set_address(c: &Connection, game: &str, side: &str, address: &str) -> Result<bool> {
     let n = c
         .prepare_cached(
-            "UPDATE sides SET address = ?3 WHERE game_id = ?1 AND lower(side) = lower(?2)",
+            "UPDATE sides SET address = ?3, general = NULL WHERE game_id = ?1 AND lower(side) = lower(?2)",
         )?
         .execute(params![game, side, address])?;
+    Ok(n == 1)
+}
+
+/// Hand a side to the umpire's general of `style`: it has no address
+/// from now on. Whether the side was found.
+///
+/// # Errors
+/// On database errors.
+pub fn set_general(c: &Connection, game: &str, side: &str, style: &str) -> Result<bool> {
+    let n = c
+        .prepare_cached(
+            "UPDATE sides SET address = '', general = ?3 WHERE game_id = ?1 AND lower(side) = lower(?2)",
+        )?
+        .execute(params![game, side, style])?;
     Ok(n == 1)
 }
 

@@ -526,4 +526,31 @@ DROP INDEX outbox_pending;
 CREATE INDEX outbox_unsent ON outbox(id) WHERE sent_at IS NULL;
 "#,
     ),
+    // 19: sides played by the umpire's generals (issue 42). A side's
+    // `general` is the style its general plays (NULL: a player's side);
+    // a general's orders come in no message, so a submission's `message`
+    // may be NULL. SQLite cannot drop a NOT NULL: the table is copied.
+    Migration::Each {
+        both: "ALTER TABLE sides ADD COLUMN general TEXT;",
+        sqlite: r#"
+CREATE TABLE submissions_19 (
+    id          INTEGER PRIMARY KEY,
+    game_id     TEXT NOT NULL REFERENCES games(id),
+    round       INTEGER NOT NULL,
+    side        TEXT NOT NULL,
+    message     INTEGER REFERENCES messages(id),
+    text        TEXT NOT NULL,
+    checked     TEXT NOT NULL,
+    understood  TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    ready       INTEGER NOT NULL DEFAULT 1
+);
+INSERT INTO submissions_19 (id, game_id, round, side, message, text, checked, understood, created_at, ready)
+    SELECT id, game_id, round, side, message, text, checked, understood, created_at, ready FROM submissions;
+DROP TABLE submissions;
+ALTER TABLE submissions_19 RENAME TO submissions;
+CREATE INDEX submissions_turn ON submissions(game_id, round, side);
+"#,
+        postgres: "ALTER TABLE submissions ALTER COLUMN message DROP NOT NULL;",
+    },
 ];

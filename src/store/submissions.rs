@@ -10,8 +10,9 @@ use chrono::{DateTime, Utc};
 pub struct Submission {
     pub round: u32,
     pub side: String,
-    /// The message row they came in.
-    pub message: i64,
+    /// The message row they came in; `None` for a general's orders,
+    /// which come in no mail.
+    pub message: Option<i64>,
     /// The text as written.
     pub text: String,
     /// The rule set's checked orders, as JSON.
@@ -50,6 +51,20 @@ pub fn latest(
     )?
     .query_row(params![game, round, side], |r| Ok((r.get(0)?, r.get(1)?)))
     .optional()?)
+}
+
+/// Whether a side's latest orders for a round came in no mail: the
+/// umpire's general wrote them.
+///
+/// # Errors
+/// On database errors.
+pub fn by_general(c: &Connection, game: &str, round: u32, side: &str) -> Result<bool> {
+    Ok(c.prepare_cached(
+        "SELECT message IS NULL FROM submissions WHERE game_id = ?1 AND round = ?2 AND side = ?3 ORDER BY id DESC LIMIT 1",
+    )?
+    .query_row(params![game, round, side], |r| r.get(0))
+    .optional()?
+    .unwrap_or(false))
 }
 
 /// Whether the latest orders `side` sent for a round let it be played now;

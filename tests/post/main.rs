@@ -11,6 +11,7 @@ mod crash_safety;
 mod dkim;
 mod first_run;
 mod fuzz;
+mod general;
 mod hostile;
 mod ingest_concurrent;
 mod league;

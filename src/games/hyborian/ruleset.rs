@@ -491,6 +491,22 @@ impl Ruleset for HyborianAge {
             .map(|side| GameResult::Won { side }))
     }
 
+    /// Every side writes every turn; the generals of the balance lab
+    /// (`sim::general`) write a whole turn's orders from the table.
+    fn general_plays(&self, _options: &Json) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn general_orders(
+        &self,
+        state: &Json,
+        side: &str,
+        style: crate::sim::Style,
+    ) -> Result<String, RulesetError> {
+        let table: Table = read("the table", state)?;
+        Ok(super::sim::general::orders(&table, side, style))
+    }
+
     fn run_case(&self, text: &str) -> CaseOutcome {
         super::case::run_text(text)
     }

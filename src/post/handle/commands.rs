@@ -28,6 +28,7 @@ pub(super) fn changes_play(c: &Command) -> bool {
             | Command::HoldTurns(_)
             | Command::Dice { .. }
             | Command::Replace { .. }
+            | Command::ReplaceGeneral { .. }
     )
 }
 
@@ -55,6 +56,7 @@ pub(super) fn decide(desk: &Desk<'_>, c: &Command) -> Result<Option<Decision>, P
         Command::Reject(round) => reject(desk, *round)?,
         Command::Readjudicate(round) => Decision::worded_by(Effect::Readjudicate(*round)),
         Command::Replace { side, address } => replace(desk, side, address),
+        Command::ReplaceGeneral { side, style } => to_general(desk, side, style),
         Command::ResetPassword { side } => reset_password(desk, side),
         Command::NewPassword(_) => Decision::said(
             "NEW PASSWORD is for players; the moderator's password is set in the game file",
@@ -199,6 +201,9 @@ fn reject(desk: &Desk<'_>, round: Option<u32>) -> Result<Decision, PostError> {
 
 /// REPLACE side address: the side handed to another player.
 fn replace(desk: &Desk<'_>, side: &str, address: &str) -> Decision {
+    if address.eq_ignore_ascii_case("general") {
+        return Decision::said(format!("REPLACE: name the general's style: REPLACE {side} GENERAL aggressive (or cautious); nothing changed"));
+    }
     if !crate::mail::address::is_valid(address) {
         return Decision::said(format!("REPLACE: '{address}' is not a mail address such as new.player@example.org; nothing changed"));
     }
@@ -216,6 +221,49 @@ fn replace(desk: &Desk<'_>, side: &str, address: &str) -> Decision {
             desk.side_names()
         )),
     }
+}
+
+/// REPLACE side GENERAL style: the umpire's general of that style plays
+/// the side from now on, where the rule set has generals.
+fn to_general(desk: &Desk<'_>, side: &str, style: &str) -> Decision {
+    let style = match style.parse::<crate::sim::Style>() {
+        Ok(s) => s,
+        Err(e) => return Decision::said(format!("REPLACE: {e}; nothing changed")),
+    };
+    let plays = desk
+        .game
+        .options()
+        .map_err(|e| e.to_string())
+        .and_then(|o| desk.game.ruleset.general_plays(&o));
+    if let Err(why) = plays {
+        return Decision::said(format!("REPLACE: {why}; nothing changed"));
+    }
+    let Some(old) = desk.side(side) else {
+        return Decision::said(format!(
+            "REPLACE: no side '{side}' in game {} (sides: {})",
+            desk.game.id(),
+            desk.side_names()
+        ));
+    };
+    if old.general.as_deref() == Some(style.code()) {
+        return Decision::said(format!(
+            "REPLACE: the {style} general already plays {}; nothing changed",
+            old.side
+        ));
+    }
+    if desk.sides.iter().all(|s| s.side == old.side || !s.mailed()) {
+        return Decision::said(format!("REPLACE: {} is the last side a player plays, and nobody would read the reports; nothing changed (END GAME ends the game)", old.side));
+    }
+    Decision::doing(
+        format!(
+            "side {} is now played by the umpire's {style} general; its player was told",
+            old.side
+        ),
+        vec![Effect::ToGeneral {
+            side: old.clone(),
+            style,
+        }],
+    )
 }
 
 /// RESET PASSWORD side: a fresh password mailed to the side's player.
@@ -400,6 +448,7 @@ mod tests {
             address: format!("{s}@example.org"),
             password: String::new(),
             timezone: None,
+            general: None,
         };
         Desk {
             game: Game::new(

@@ -81,6 +81,12 @@ pub(super) enum Effect {
         side: SideRow,
         to: String,
     },
+    /// A side handed to the umpire's general of a style: its player told,
+    /// and the general writes its orders for the open round if it writes.
+    ToGeneral {
+        side: SideRow,
+        style: crate::sim::Style,
+    },
     /// A side's player mailed a fresh password, with why.
     Credentials {
         side: SideRow,
@@ -182,7 +188,31 @@ pub(super) fn apply(
             return Ok(Some(said));
         }
         Effect::StopCampaignBattle => campaign_games::game_stopped(tx, ctx.config, game, ctx.now)?,
-        Effect::HandOver { side, to } => hand_over(ctx, desk, &side, &to)?,
+        Effect::HandOver { side, to } => {
+            if !side.mailed() {
+                after.announced.push(Change::Player {
+                    side: side.side.clone(),
+                    by: "a player".into(),
+                });
+                // The general's orders for the open round stand, but the
+                // round waits for the new player's or for its deadline.
+                crate::store::submissions::set_ready(
+                    tx,
+                    game.id(),
+                    game.row.round,
+                    &side.side,
+                    false,
+                )?;
+            }
+            hand_over(ctx, desk, &side, &to)?;
+        }
+        Effect::ToGeneral { side, style } => {
+            to_general(ctx, desk, &side, style)?;
+            after.announced.push(Change::Player {
+                side: side.side.clone(),
+                by: format!("the umpire's {style} general"),
+            });
+        }
         Effect::Credentials { side, why } => ctx.credentials(game, &side, &why)?,
         Effect::Unlock { side } => game_rows::unlock(tx, game.id(), &side)?,
         Effect::GiveDice { turn, dice } => {
@@ -258,15 +288,18 @@ fn hand_over(
         game.id(),
         old.side
     );
-    ctx.notice(
-        game,
-        &old.address,
-        &format!("You no longer command {}", old.side),
-        text,
-    )?;
+    if old.mailed() {
+        ctx.notice(
+            game,
+            &old.address,
+            &format!("You no longer command {}", old.side),
+            text,
+        )?;
+    }
     let new = SideRow {
         address: address.to_string(),
         timezone: None,
+        general: None,
         ..old.clone()
     };
     ctx.credentials(
@@ -280,6 +313,38 @@ fn hand_over(
     if let Some(s) = desk.sides.iter_mut().find(|s| s.side == old.side) {
         *s = new;
     }
+    Ok(())
+}
+
+/// REPLACE … GENERAL: the side has no address from now on; its player is
+/// told, and the general writes at once if the open round is its to write.
+fn to_general(
+    ctx: &Ctx<'_, '_>,
+    desk: &mut Desk<'_>,
+    old: &SideRow,
+    style: crate::sim::Style,
+) -> Result<(), PostError> {
+    let game = &desk.game;
+    game_rows::set_general(ctx.tx, game.id(), &old.side, style.code())?;
+    if old.mailed() {
+        let text = format!(
+            "The moderator of {} ({}) has handed side {} to the umpire's {style} general.\nYour password for the side no longer works. Thank you for playing.\n",
+            game.row.title,
+            game.id(),
+            old.side
+        );
+        ctx.notice(
+            game,
+            &old.address,
+            &format!("You no longer command {}", old.side),
+            text,
+        )?;
+    }
+    if let Some(s) = desk.sides.iter_mut().find(|s| s.side == old.side) {
+        s.address = String::new();
+        s.general = Some(style.code().to_string());
+    }
+    crate::post::general::write_orders(ctx.tx, ctx.config, game, ctx.now)?;
     Ok(())
 }
 
@@ -299,6 +364,11 @@ pub(super) enum Change {
     Ended,
     /// The moderator's PRESS ON / PRESS OFF.
     Press(bool),
+    /// A side handed to another player, or to the umpire's general (`by`).
+    Player {
+        side: String,
+        by: String,
+    },
 }
 
 impl Change {
@@ -329,6 +399,7 @@ impl Change {
             Change::Press(true) => {
                 "Press between the players is on: PRESS TO <side> (or ALL), the message, then END PRESS.".into()
             }
+            Change::Player { side, by } => format!("Side {side} is now played by {by}."),
             Change::Press(false) => {
                 "Press between the players is off until the moderator turns it on again.".into()
             }

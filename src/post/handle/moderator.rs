@@ -74,6 +74,7 @@ fn prove(ctx: &Ctx<'_, '_>, game: &Game, m: &Header) -> Result<Option<Dispositio
         address: game.row.moderator_address.clone(),
         password: game.row.moderator_pw.clone(),
         timezone: None,
+        general: None,
     };
     if let Some(d) = check_password(ctx, game, &moderator, &m.password)? {
         return Ok(Some(d));

@@ -185,7 +185,7 @@ pub(super) fn take_orders(
         &submissions::Submission {
             round,
             side: side.to_string(),
-            message: ctx.row,
+            message: Some(ctx.row),
             text,
             checked: serde_json::to_string(&checked.orders)
                 .map_err(|e| PostError::Corrupt(e.to_string()))?,

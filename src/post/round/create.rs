@@ -41,6 +41,12 @@ pub(crate) fn create_game_of(
     let ruleset = games::named(&file.ruleset)?;
     let (seed, seed_hash) = new_seed(config);
     let new = set_up(ruleset, file, &scenario_text, &seed)?;
+    let stand_in = file.absence.when == gamefile::WhenAbsent::General;
+    if stand_in || file.sides.iter().any(|s| s.general.is_some()) {
+        ruleset
+            .general_plays(&new.options)
+            .map_err(PostError::NotStarted)?;
+    }
     let mod_pw = file
         .moderator
         .password
@@ -82,6 +88,7 @@ pub(crate) fn create_game_of(
         welcome_side(tx, config, &opening, s, welcome, now)?;
     }
     welcome_moderator(tx, config, &opening, &mod_pw, now)?;
+    crate::post::general::write_orders(tx, config, &game, now)?;
     audit(tx, now, Some(&file.id), "game created")?;
     Ok(())
 }
@@ -151,8 +158,18 @@ fn welcome_side(
         address: s.address.to_ascii_lowercase(),
         password: password::hash_from(&config.entropy, &pw),
         timezone: s.timezone.clone(),
+        general: s.general.map(|g| g.code().to_string()),
     };
     crate::store::games::insert_side(tx, &file.id, &side)?;
+    // A general's side is mailed nothing; its password is never told.
+    if s.general.is_some() {
+        return Ok(());
+    }
+    let opponents: Vec<String> = file
+        .sides
+        .iter()
+        .filter_map(|o| o.general.map(|g| general_line(&o.id, g)))
+        .collect();
     let text = templates::render(
         "welcome.txt",
         minijinja::context! {
@@ -160,6 +177,7 @@ fn welcome_side(
             umpire => &config.address, deadline => opening.game.deadline_for(&side),
             round => capitalize_first(&opening.first.label), seed_hash => opening.seed_hash, address => &s.address,
             rules => welcome.rules, length => welcome.length, briefing => welcome.briefing, example => welcome.example,
+            generals => opponents,
         },
     );
     let mut mail = plain(
@@ -187,6 +205,14 @@ fn welcome_side(
     Ok(())
 }
 
+/// What a player is told of a side the umpire's general plays.
+fn general_line(side: &str, style: crate::sim::Style) -> String {
+    format!(
+        "{side} is played by the umpire's {style} general, who {}. Its orders appear in each report with yours.",
+        style.manner()
+    )
+}
+
 /// Queue the moderator's welcome: his password and the first deadline.
 fn welcome_moderator(
     tx: &Transaction<'_>,
@@ -196,7 +222,7 @@ fn welcome_moderator(
     now: DateTime<Utc>,
 ) -> Result<(), PostError> {
     let file = opening.file;
-    let text = format!(
+    let mut text = format!(
         "You moderate {} ({}). Your moderator password: {mod_pw}\n\
          Moderator commands start with the line: MODERATOR {} PASSWORD {mod_pw}\n\
          First deadline: {}\n",
@@ -205,6 +231,15 @@ fn welcome_moderator(
         file.id,
         opening.game.deadline_text()
     );
+    for s in &file.sides {
+        if let Some(style) = s.general {
+            let _ = writeln!(
+                text,
+                "{} is played by the umpire's {style} general: it writes as each round opens, and you are told if the rules ever refuse a line of it. REPLACE {} new@address hands the side to a player.",
+                s.id, s.id
+            );
+        }
+    }
     let mail = plain(
         config,
         vec![file.moderator.address.clone()],

@@ -102,6 +102,9 @@ pub fn tick_game_with(
     if let Some(situation) = &round.game_master {
         return game_master_round(tx, config, game, &round.label, situation, now, force, due);
     }
+    // A player away whose turns the general plays: it writes now.
+    let stand_ins = super::absence::played_by_general(tx, &game, now)?;
+    crate::post::general::write_for(tx, config, &game, &stand_ins, now)?;
     let sides_in = game.sides_in(tx)?;
     let ready = game.sides_ready(tx)?;
     // A side away whose turns are played without it does not hold the
@@ -120,6 +123,11 @@ pub fn tick_game_with(
     }
     if force || all_in || due {
         play(tx, config, game, now, None, ahead)?;
+        // A round only the umpire's generals write is played at once.
+        let next = Game::load(tx, id)?.ok_or_else(|| PostError::NoGame(id.to_string()))?;
+        if crate::post::general::only_generals_write(tx, &next)? {
+            return Ok(1 + tick_game_with(tx, config, id, now, false, None)?);
+        }
         return Ok(1);
     }
     if game.row.reminder_hours > 0
@@ -298,6 +306,9 @@ fn play(
         open_round(tx, &game, next_seed, next_hash)?;
     }
     game.save(tx)?;
+    if !resolved.ended {
+        crate::post::general::write_orders(tx, config, &game, now)?;
+    }
     release_held(tx, &game, resolved.ended, next.number, now)?;
     audit(
         tx,

@@ -95,7 +95,7 @@ pub(super) fn mail_report(
     let current = rep.turn + 1 == game.row.round || rep.next_turn == game.row.round;
     let standbys = crate::post::absence::standing_in(tx, game, now)?;
     let mut to: Vec<(String, String)> = Vec::new();
-    for s in game.sides(tx)? {
+    for s in game.sides(tx)?.into_iter().filter(SideRow::mailed) {
         // A side away: its standby reads the report too.
         if let Some(standby) = standbys.get(&s.side) {
             to.push((standby.clone(), game.deadline_text()));

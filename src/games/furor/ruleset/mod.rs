@@ -22,6 +22,7 @@
 //! summary partials' data (`summary`) and a battle round (`turn`).
 
 mod briefing;
+mod general;
 mod rounds;
 mod setup;
 mod state;
@@ -456,6 +457,19 @@ impl Ruleset for FurorBarbarus {
 
     fn canonical(&self, state: &Json) -> Result<Json, RulesetError> {
         json(&stored(state)?)
+    }
+
+    fn general_plays(&self, options: &Json) -> Result<(), String> {
+        general::plays(options)
+    }
+
+    fn general_orders(
+        &self,
+        state: &Json,
+        side: &str,
+        style: crate::sim::Style,
+    ) -> Result<String, RulesetError> {
+        general::sheet(state, side, style)
     }
 
     fn run_case(&self, text: &str) -> CaseOutcome {
