@@ -93,6 +93,23 @@ pub fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// The indefinite article before a number read aloud: "an 8-foot table",
+/// "a 6-foot table", "an 11-turn battle".
+///
+/// ```
+/// use umpire::report::article;
+/// assert_eq!([article(8), article(6), article(11), article(80), article(1)], ["an", "a", "an", "an", "a"]);
+/// ```
+pub fn article(n: u32) -> &'static str {
+    let eighteen = n == 18 || (18_000..19_000).contains(&n);
+    let eleven = n == 11 || (11_000..12_000).contains(&n);
+    if n.to_string().starts_with('8') || eleven || eighteen {
+        "an"
+    } else {
+        "a"
+    }
+}
+
 /// "turn 3" → "Turn 3".
 pub fn capitalize_first(s: &str) -> String {
     let mut c = s.chars();

@@ -76,7 +76,7 @@ pub fn scenario(c: &Campaign, world: &World, b: &PendingBattle) -> Result<String
     let armies = |k: usize| b.sides()[k].join(", ");
     let (north_side, south_side) = if b.north == 0 { (0, 1) } else { (1, 0) };
     sc.briefing = format!(
-        "Battle {} of the campaign {}, at {place}, {}: terrain card {} ({}), a {}-foot table. \
+        "Battle {} of the campaign {}, at {place}, {}: terrain card {} ({}), {} {}-foot table. \
          {} (armies {}) stands on the north edge, {} (armies {}) on the south edge, each on the \
          side it came from. The battle is won by breaking the enemy (half its points lost) within \
          {} turns. When it ends, the losses and who broke go back to the campaign; the armies stay \
@@ -86,6 +86,7 @@ pub fn scenario(c: &Campaign, world: &World, b: &PendingBattle) -> Result<String
         c.date(),
         card.number,
         card.kind.words(),
+        crate::report::article(b.table_feet),
         b.table_feet,
         [&att.0, &def.0][north_side].id,
         armies(north_side),

@@ -87,10 +87,11 @@ pub fn describe(
                     .map(|s| format!("army {} of {} ({} points) lost {} points, {} recovered", s.army, s.power, s.points, s.lost + s.recovered, s.recovered))
                     .collect();
                 format!(
-                    "Battle {id} at {} (card {}, {}, a {table_feet}-foot table, {}): {who}. {}.",
+                    "Battle {id} at {} (card {}, {}, {} {table_feet}-foot table, {}): {who}. {}.",
                     n(province),
                     card.number,
                     card.kind.words(),
+                    crate::report::article(*table_feet),
                     match by.as_str() {
                         "engine" => "played by the engine",
                         "mail" => "played by mail",
@@ -117,11 +118,12 @@ pub fn describe(
                 BattleMode::Secretary => "fight it and send the result to the secretary",
             };
             format!(
-                "Battle {id} at {} between armies {}: card {}, {}, a {table_feet}-foot table; battle in progress: {how}.{why}",
+                "Battle {id} at {} between armies {}: card {}, {}, {} {table_feet}-foot table; battle in progress: {how}.{why}",
                 n(province),
                 armies.join(", "),
                 card.number,
-                card.kind.words()
+                card.kind.words(),
+                crate::report::article(*table_feet)
             )
         }
         MapEvent::BattleAwaits { province, armies, .. } => format!("A battle is to be fought at {} between armies {}.", n(province), armies.join(", ")),

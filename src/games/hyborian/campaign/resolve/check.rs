@@ -192,6 +192,12 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
                     "{here} has no walls: only a capital can be garrisoned (ruling CA-5); an army that stands holds the province without an order"
                 ));
             }
+            Order::Halt { .. } if army.march.is_none() => {
+                return Err(format!(
+                    "army {} is not marching: halt stops a march under way",
+                    army.id
+                ));
+            }
             Order::Sally { .. } if army.stance != Stance::Garrison => {
                 return Err(format!("army {} is not a garrison", army.id));
             }

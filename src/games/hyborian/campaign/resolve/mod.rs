@@ -62,13 +62,15 @@ pub fn resolve(
         world,
         events: Vec::new(),
     };
+    // Checked against the campaign as the orders were given (after the
+    // year's end in winter, ruling CA-12), before the battle results
+    // entered since: an order the confirmation refused because its army
+    // awaited a battle stays refused (issue 45); then carried out in order.
+    let basis = as_ordered(start, world);
     t.entered_results(results, dice)?;
     if t.c.winter() {
         t.year_ends();
     }
-    // Checked against the campaign as the orders were given (after the
-    // year's end in winter, ruling CA-12), then carried out in order.
-    let basis = t.c.clone();
     // Each of a power's raises is judged against its armies as its
     // earlier raises of the week leave them (issue 45).
     let mut valid: Vec<(String, &Line<Order>)> = Vec::new();

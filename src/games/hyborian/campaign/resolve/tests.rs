@@ -100,6 +100,19 @@ fn an_order_for_another_powers_army_is_refused() {
             .replace(army, "X")
     };
     assert_eq!(probe("aquilonia-1"), probe("aquilonia-9"));
+    // Halting an army that is not marching is refused, not "carried out"
+    // (issue 45, item 12).
+    assert_eq!(
+        check(
+            &c,
+            &w,
+            "nemedia",
+            &Order::Halt {
+                army: "nemedia-1".into()
+            }
+        ),
+        Err("army nemedia-1 is not marching: halt stops a march under way".into())
+    );
 }
 
 /// Both powers' armies in Shamar; `came` marched in this week.
@@ -406,14 +419,22 @@ fn a_battle_for_the_secretary_waits_for_the_mailed_result() {
         by: crate::games::hyborian::campaign::game::BattleMode::Secretary,
         picture: None,
     };
+    // The order the confirmation refused stays refused once the result is
+    // in (issue 45, item 4): what the player was told is what happens.
     let r = resolve(
         &c,
         &w,
-        &BTreeMap::new(),
+        &orders("nemedia", "army nemedia-1 move to Belverus"),
         &[result],
         &mut SeededDice::new([1; 32]),
     )
     .unwrap();
+    assert!(
+        r.events.iter().any(|e| matches!(e,
+            MapEvent::Refused { why, .. } if why == "army nemedia-1 awaits the result of battle 1")),
+        "{:?}",
+        r.events
+    );
     let battle = r.events.iter().find_map(|e| match e {
         MapEvent::Battle {
             sides, winner, by, ..
