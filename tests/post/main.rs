@@ -23,5 +23,6 @@ mod post_boy;
 mod press;
 mod real_mail;
 mod report_html;
+mod service_unit;
 mod verify_bundle;
 mod workers;
