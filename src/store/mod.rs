@@ -12,6 +12,7 @@
 //! on the next run) or fully handled.
 
 pub mod absences;
+pub mod backup;
 pub mod campaign_battles;
 pub mod campaigns;
 mod checkpoint;

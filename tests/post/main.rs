@@ -7,6 +7,7 @@ mod common;
 mod huge_message;
 
 mod ahead;
+mod backup;
 mod crash_safety;
 mod dkim;
 mod first_run;

@@ -1,5 +1,6 @@
-//! The systemd unit a club installs (`contrib/systemd/umpire.service`,
-//! issue 43): its command is one this umpire takes, and the configuration
+//! The systemd units a club installs (`contrib/systemd/umpire.service`
+//! and the nightly `umpire-backup.service`, issue 43): their commands are
+//! ones this umpire takes, and the configuration
 //! shipped beside it keeps every path the service writes inside the one
 //! folder the hardening leaves writable. `scripts/verify-units` (run by
 //! `.ci/run`) has `systemd-analyze verify` read the units themselves.
@@ -121,4 +122,41 @@ fn the_shipped_configuration_writes_only_where_the_unit_may() {
             writable.display()
         );
     }
+}
+
+#[test]
+fn the_backup_units_command_is_one_this_umpire_takes() {
+    let unit = std::fs::read_to_string(contrib("umpire-backup.service")).unwrap();
+    let keys = service_section(&unit);
+    assert_eq!(one(&keys, "User"), "umpire");
+    assert_eq!(one(&keys, "ReadWritePaths"), "/var/lib/umpire");
+    let exec = one(&keys, "ExecStart");
+    // /bin/sh -c 'exec /usr/local/bin/umpire ARGS', the weekday from date.
+    let command = exec
+        .split_once("'exec ")
+        .and_then(|(_, rest)| rest.strip_suffix('\''))
+        .expect("ExecStart=/bin/sh -c 'exec umpire ...'")
+        .replace("$(date +%%a)", "Mon");
+    let args: Vec<&str> = command.split_whitespace().collect();
+    assert_eq!(args[0], "/usr/local/bin/umpire");
+    assert_eq!(
+        &args[1..4],
+        ["--config", "/etc/umpire/umpire.toml", "backup"],
+        "{command}"
+    );
+    assert!(
+        args[4].starts_with("/var/lib/umpire/backups/"),
+        "inside the folder the unit may write: {command}"
+    );
+    let parsed = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(&args[1..])
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(
+        parsed.status.success(),
+        "umpire {} is not a command this umpire takes: {}",
+        args[1..].join(" "),
+        String::from_utf8_lossy(&parsed.stderr)
+    );
 }
