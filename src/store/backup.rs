@@ -484,6 +484,76 @@ pub fn backup(store: &Path, file: &Path) -> Result<Taken> {
     })
 }
 
+/// Before this build migrates the SQLite store at `store` from an older
+/// schema: a backup of it as it is, beside it as `STORE.schema-N.backup`
+/// (N its schema now), returned for the log to say where. One already
+/// there (an upgrade tried before, or another process's at the same
+/// moment) is kept, and a copy that is not of schema `version` (another
+/// process migrated the store meanwhile) is not put in place. `None`
+/// when the file is not a store of an older schema.
+///
+/// # Errors
+/// The copy could not be made (the store is then not to be migrated).
+pub fn before_migrating(store: &Path) -> Result<Option<PathBuf>> {
+    let known = super::schema::MIGRATIONS.len() as i64;
+    // Every `umpire ingest` opens the store: most are current, and their
+    // file's header says so without a connection. (It may lag behind the
+    // journal, never ahead of it: a lower number is read again below.)
+    if header_version(store).is_none_or(|v| v >= known) {
+        return Ok(None);
+    }
+    let version = match open_existing(store)
+        .and_then(|c| contents(&c, store))
+        .map(|c| c.schema)
+    {
+        Ok(v) if v < known => v,
+        // Current, or not a store this can read: Store::open says why.
+        _ => return Ok(None),
+    };
+    let target = beside(store, &format!(".schema-{version}.backup"));
+    if target.exists() {
+        return Ok(Some(target));
+    }
+    let partial = beside(&target, &format!(".partial-{}", std::process::id()));
+    let made = open_existing(store)
+        .and_then(|source| copy(&source, store, &partial))
+        .and_then(|()| {
+            let c = open_existing(&partial)?;
+            let found = contents(&c, &partial)?;
+            whole(&c, &partial)?;
+            Ok(found.schema == version)
+        });
+    match made {
+        Ok(true) => {
+            rename(&partial, &target)?;
+            Ok(Some(target))
+        }
+        Ok(false) => {
+            let _ = std::fs::remove_file(&partial);
+            Ok(None)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            Err(e)
+        }
+    }
+}
+
+/// The schema version in a SQLite file's header (`user_version`, bytes 60
+/// to 63), as last written to the file itself; `None` for a file that is
+/// not a SQLite database or cannot be read.
+fn header_version(path: &Path) -> Option<i64> {
+    use std::io::Read as _;
+    let mut head = [0u8; 64];
+    std::fs::File::open(path).ok()?.read_exact(&mut head).ok()?;
+    if &head[..16] != b"SQLite format 3\0" {
+        return None;
+    }
+    Some(i64::from(i32::from_be_bytes([
+        head[60], head[61], head[62], head[63],
+    ])))
+}
+
 /// Whether another connection has the store open: SQLite removes a WAL
 /// store's `-wal` and `-shm` files when its last connection closes, so
 /// after ours closes they remain only while another has it open.
@@ -551,6 +621,9 @@ pub fn restore(file: &Path, store: &Path, force: bool, now: DateTime<Utc>) -> Re
         }
     }
     // The copy first, beside the store: a failure leaves the store as it was.
+    if let Some(dir) = store.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+    }
     let incoming = beside(store, &format!(".restoring-{}", std::process::id()));
     let copied = open_existing(file)
         .and_then(|source| copy(&source, file, &incoming))
@@ -656,6 +729,36 @@ mod tests {
                 .contains("pg_dump --format=custom --file=club.dump 'postgres://umpire@db/umpire'"),
             "{advice}"
         );
+    }
+
+    #[test]
+    fn an_older_store_is_kept_once_before_it_is_migrated() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("u.sqlite");
+        drop(crate::store::Store::open(&path).unwrap());
+        let known = crate::store::schema::MIGRATIONS.len() as i64;
+        assert_eq!(header_version(&path), Some(known));
+        assert_eq!(before_migrating(&path).unwrap(), None, "current");
+        let older = known - 1;
+        Connection::open(&path)
+            .unwrap()
+            .execute_batch(&format!("PRAGMA user_version = {older}"))
+            .unwrap();
+        let kept = before_migrating(&path).unwrap().expect("a backup");
+        assert_eq!(
+            kept,
+            dir.path().join(format!("u.sqlite.schema-{older}.backup"))
+        );
+        assert_eq!(inspect(&kept).unwrap().schema, older);
+        std::fs::write(dir.path().join("marker"), "").unwrap();
+        let first = std::fs::metadata(&kept).unwrap().modified().unwrap();
+        assert_eq!(before_migrating(&path).unwrap(), Some(kept.clone()));
+        assert_eq!(
+            std::fs::metadata(&kept).unwrap().modified().unwrap(),
+            first,
+            "the first backup kept"
+        );
+        assert_eq!(header_version(&dir.path().join("marker")), None);
     }
 
     #[test]

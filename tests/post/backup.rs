@@ -63,7 +63,7 @@ fn a_backup_taken_while_the_store_is_written_restores_whole_into_a_fresh_folder(
     drop(po);
 
     let fresh = tempfile::tempdir().unwrap();
-    let store = fresh.path().join("umpire.sqlite");
+    let store = fresh.path().join("club/umpire.sqlite");
     let done = backup::restore(&saved.path().join("first.sqlite"), &store, false, t0()).unwrap();
     assert!(done.replaced.is_none());
     let said = done.to_string();
@@ -71,7 +71,7 @@ fn a_backup_taken_while_the_store_is_written_restores_whole_into_a_fresh_folder(
         said.contains("restored to") && said.contains("1 game"),
         "{said}"
     );
-    let mut restored = PostOffice::open(config(fresh.path())).unwrap();
+    let mut restored = PostOffice::open(config(&fresh.path().join("club"))).unwrap();
     assert_eq!(
         submissions(&restored),
         2,
@@ -83,7 +83,7 @@ fn a_backup_taken_while_the_store_is_written_restores_whole_into_a_fresh_folder(
         .unwrap()
         .contains("ford"));
     assert!(
-        !fresh.path().read_dir().unwrap().any(|e| e
+        !fresh.path().join("club").read_dir().unwrap().any(|e| e
             .unwrap()
             .file_name()
             .to_string_lossy()
