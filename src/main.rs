@@ -116,6 +116,19 @@ enum Command {
     Doctor,
     /// Try the configuration before the service runs: the database, the IMAP and SMTP servers (TLS and login), the spool folders; what works, what does not and the fix. Exit 0 only when `umpire run` would start and deliver.
     Check,
+    /// Copy the SQLite store to FILE while the service runs (SQLite's online backup), checked whole; an earlier backup there is replaced. For a PostgreSQL store, the pg_dump command.
+    Backup {
+        /// The backup file to write.
+        file: PathBuf,
+    },
+    /// Put a backup from `umpire backup` in place of the store, the service stopped: checked first, the store it replaces kept beside it.
+    Restore {
+        /// The backup file.
+        file: PathBuf,
+        /// Replace a store that changed after the backup was taken, or another installation's.
+        #[arg(long)]
+        force: bool,
+    },
     /// Every game at a glance: rule set, state, round, deadline, who is ready, what waits for the moderator.
     Games,
     /// A game's log (the audit trail), the latest lines.
@@ -659,6 +672,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExitCode::FAILURE
             });
         }
+        Command::Backup { file } => return backup(&cli.config, &file),
+        Command::Restore { file, force } => return restore(&cli.config, &file, force),
         Command::Doctor => {
             print!("{}", open(&cli.config)?.doctor()?);
         }
@@ -698,6 +713,40 @@ fn run(cli: Cli) -> Result<ExitCode> {
             print!("{summary}");
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `umpire backup FILE`: a SQLite store copied while the service runs; a
+/// PostgreSQL one is pg_dump's work (the command printed, exit 1: no backup
+/// was made).
+fn backup(config: &Path, file: &Path) -> Result<ExitCode> {
+    let database = Config::load(config)?.database;
+    let location = database.to_string_lossy();
+    if umpire::store::db::is_postgres_url(&location) {
+        eprint!(
+            "umpire: no backup made: {}",
+            umpire::store::backup::postgres_advice(&location, file, false)
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    print!("{}", umpire::store::backup::backup(&database, file)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `umpire restore FILE [--force]`: a backup checked and put in place of
+/// the SQLite store (pg_restore's work for PostgreSQL).
+fn restore(config: &Path, file: &Path, force: bool) -> Result<ExitCode> {
+    let database = Config::load(config)?.database;
+    let location = database.to_string_lossy();
+    if umpire::store::db::is_postgres_url(&location) {
+        eprint!(
+            "umpire: nothing restored: {}",
+            umpire::store::backup::postgres_advice(&location, file, true)
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    let done = umpire::store::backup::restore(file, &database, force, Utc::now())?;
+    print!("{done}");
     Ok(ExitCode::SUCCESS)
 }
 

@@ -12,6 +12,7 @@
 //! on the next run) or fully handled.
 
 pub mod absences;
+pub mod backup;
 pub mod campaign_battles;
 pub mod campaigns;
 mod checkpoint;
@@ -48,6 +49,13 @@ pub enum StoreError {
     },
     #[error("stored data is damaged: {0}")]
     Corrupt(String),
+    /// A store of an older schema whose backup before migrating failed.
+    #[error("the database {path} is of an older schema and is migrated only once a backup of it is made, which failed: {source}")]
+    NoBackup {
+        path: String,
+        #[source]
+        source: backup::BackupError,
+    },
     /// A database file of 0 bytes: not a store, and not made one.
     #[error("the database {path} is an empty file (0 bytes), not an umpire store: restore the store from a backup, or delete the file to start a new store there")]
     Empty { path: String },
@@ -210,6 +218,23 @@ impl Store {
             return Self::open_postgres(&location, durability);
         }
         refuse_empty_file(path)?;
+        // An upgrade that migrates the store keeps it as it was first.
+        match backup::before_migrating(path) {
+            Ok(Some(kept)) => tracing::warn!(
+                database = %path.display(),
+                backup = %kept.display(),
+                "this umpire migrates the store to schema {}; the store as it was is kept at {}",
+                schema::MIGRATIONS.len(),
+                kept.display()
+            ),
+            Ok(None) => {}
+            Err(source) => {
+                return Err(StoreError::NoBackup {
+                    path: path.display().to_string(),
+                    source,
+                })
+            }
+        }
         let conn = Connection::open_sqlite(path)?;
         let mut store = Self::setup(conn, &path.display().to_string(), durability)?;
         store.checkpointer = checkpoint::Checkpointer::start(path, durability);

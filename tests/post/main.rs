@@ -7,6 +7,7 @@ mod common;
 mod huge_message;
 
 mod ahead;
+mod backup;
 mod crash_safety;
 mod dkim;
 mod first_run;
@@ -24,5 +25,6 @@ mod post_boy;
 mod press;
 mod real_mail;
 mod report_html;
+mod service_unit;
 mod verify_bundle;
 mod workers;

@@ -683,6 +683,10 @@ fn a_store_of_the_previous_schema_migrates_verifies_and_reports() {
     .unwrap();
     let mut po = umpire::post::PostOffice::open(cfg).unwrap();
     assert_eq!(count(&po, "games", "ruleset = 'hyborian-age'"), 1);
+    // The upgrade kept the store as it was beside it first (issue 43).
+    let kept =
+        umpire::store::backup::inspect(&dir.path().join("old.sqlite.schema-4.backup")).unwrap();
+    assert_eq!((kept.schema, kept.games), (4, 1));
     for turn in 1..=4 {
         let (text, ok) = umpire::post::verify_turn(&mut po, "ford", turn).unwrap();
         assert!(ok, "turn {turn}: {text}");
