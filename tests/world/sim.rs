@@ -255,7 +255,7 @@ fn the_command_replays_a_battle_to_a_folder() {
         points: 300,
         battles: Some(2),
         seed: 4,
-        styles: vec![Style::Aggressive],
+        styles: vec![Style::Aggressive.into()],
         scenario: None,
         card: Some(77),
         turns: Some(3),
