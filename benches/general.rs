@@ -85,9 +85,10 @@ fn general(c: &mut Criterion) {
     let turan = opening.units_of("turan").count();
     let mut g = c.benchmark_group("general");
     for (when, table) in [("opening", &opening), ("turn-5", &mid)] {
-        g.bench_function(format!("hyborean/marches-turan-{turan}-units/{when}"), |b| {
-            b.iter(|| orders(black_box(table), "turan", Style::Aggressive))
-        });
+        g.bench_function(
+            format!("hyborean/marches-turan-{turan}-units/{when}"),
+            |b| b.iter(|| orders(black_box(table), "turan", Style::Aggressive)),
+        );
     }
     let (opening, mid, side) = furor_boards();
     let counters = opening.units.values().filter(|u| u.side == side).count();
