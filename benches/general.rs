@@ -75,7 +75,7 @@ fn furor_boards() -> (Board, Board, SideId) {
         .iter()
         .filter(mine)
         .find(|b| b.turn >= MID_TURN as u8)
-        .unwrap_or_else(|| boards.iter().filter(mine).last().unwrap())
+        .unwrap_or_else(|| boards.iter().rfind(mine).unwrap())
         .clone();
     (opening, mid, largest)
 }
