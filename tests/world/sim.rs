@@ -314,8 +314,9 @@ const AGAINST_HOLD: u64 = 20;
 /// floors a little under today's wins at these seeds.
 ///
 /// Today it falls short of the 90% in four places, asserted as
-/// they stand (docs/balance.md says why): at Border Raid the Kothians win
-/// by holding their ground while Aquilonia's general leaves its own; at the
+/// they stand (docs/balance.md says why): at Border Raid the Kothians, who
+/// only stand and shoot, break the Aquilonian border force charging them
+/// about as often as it breaks them, and draw the rest; at the
 /// Ford of the Tybor the general marches its foot and knights straight at
 /// the river and stands on the bank instead of going round by the ford
 /// (Nemedia wins 1 in 20, the other 19 drawn); at Valkia Aquilonia's
