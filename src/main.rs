@@ -174,9 +174,9 @@ struct SimulateArgs {
     /// The master seed every battle's seed is derived from.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The generals: cautious or aggressive, for both or one each ("cautious,aggressive").
+    /// The generals: cautious or aggressive, for both or one each ("cautious,aggressive"); hold for a side that writes no orders (its units stand), the baseline a general must beat ("aggressive,hold").
     #[arg(long, value_delimiter = ',')]
-    style: Vec<umpire::sim::Style>,
+    style: Vec<umpire::sim::Commander>,
     /// Fight on a scenario file: in its zones with the armies named, or with its own armies; with --game furor a shipped scenario's name (campus-mauriacus, soissons, tolbiac, vouille).
     #[arg(long, conflicts_with = "card")]
     scenario: Option<PathBuf>,

@@ -2,7 +2,9 @@
 //! docs/balance.md), below the rule sets so that none reaches into
 //! another's folder: game seeds derived from one master seed ([`seed`]),
 //! Wilson intervals ([`stats`]), the generals' two temperaments
-//! ([`Style`]), and running games on a pool of threads ([`on_threads`]).
+//! ([`Style`]), who commands a side — a general or nobody, the side that
+//! only holds ([`Commander`]) — and running games on a pool of threads
+//! ([`on_threads`]).
 //! The generals, the games and the commands live with each rule set
 //! (`games::hyborian::sim`, `games::furor::sim`).
 //!
@@ -15,10 +17,12 @@
 //! Architecture invariant: no I/O, no clock; only the rule sets' `sim::cli`
 //! modules print or write (the progress bar they draw is [`progress`]).
 
+mod commander;
 pub mod seed;
 pub mod stats;
 mod style;
 
+pub use commander::{Commander, UnknownCommander};
 pub use style::{Style, UnknownStyle};
 
 /// Play `runs` games from `master` on `threads` threads (0: one per

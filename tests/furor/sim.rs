@@ -132,3 +132,44 @@ fn a_replay_reproduces_the_simulated_game() {
         last.report
     );
 }
+
+/// Games of each scenario, the aggressive general on each side in turn.
+const AGAINST_HOLD: u64 = 20;
+
+/// Issue 42, "strength you can feel": on every shipped battle, from both
+/// sides of the table, the aggressive general beats an army that only
+/// holds (writes no orders) and never writes a refused line. The lab's
+/// measurement is 400 games (docs/balance.md); this is its tripwire, with
+/// floors a little under today's shares at these seeds.
+#[test]
+fn the_aggressive_general_beats_an_army_that_only_holds() {
+    use umpire::sim::Commander;
+    let general = Commander::General(Style::Aggressive);
+    let mut report = Vec::new();
+    let mut failures = Vec::new();
+    for name in SCENARIOS {
+        for g in 0..2 {
+            let mut commanders = [Commander::Hold; 2];
+            commanders[g] = general;
+            let m = Matchup::new(name, commanders, Default::default(), None).unwrap();
+            let s = simulate(&m, 42, AGAINST_HOLD, 0, &|| {}).unwrap();
+            let line = format!(
+                "{name}, the general with the {}: won {} tied {} lost {}, {} refused",
+                m.sides[g],
+                s.wins[g].count,
+                s.ties.count,
+                s.wins[1 - g].count,
+                s.refused_orders
+            );
+            // Soissons: the Franks lose 41.5% of 400 games to Gallo-Romans
+            // who only hold (docs/balance.md): a known weakness of the general.
+            let floor = if name == "soissons" && g == 0 { 9 } else { 18 };
+            if s.refused_orders > 0 || s.wins[g].count < floor {
+                failures.push(format!("{line} (at least {floor} wins wanted)"));
+            }
+            report.push(line);
+        }
+    }
+    println!("{}", report.join("\n"));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

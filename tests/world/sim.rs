@@ -255,7 +255,7 @@ fn the_command_replays_a_battle_to_a_folder() {
         points: 300,
         battles: Some(2),
         seed: 4,
-        styles: vec![Style::Aggressive],
+        styles: vec![Style::Aggressive.into()],
         scenario: None,
         card: Some(77),
         turns: Some(3),
@@ -302,4 +302,68 @@ fn the_command_replays_a_battle_to_a_folder() {
     })
     .unwrap_err();
     assert!(err.to_string().contains("not a battle seed"), "{err}");
+}
+
+/// Battles of each scenario, the aggressive general on each side in turn.
+const AGAINST_HOLD: u64 = 20;
+
+/// Issue 42, "strength you can feel": on every shipped scenario, from both
+/// sides of the table, the aggressive general beats a side that only holds
+/// (writes no orders) and never writes a refused order. The lab's
+/// measurement is 400 battles (docs/balance.md); this is its tripwire, with
+/// floors a little under today's wins at these seeds.
+///
+/// Today it falls short of the issue's 90% in four places, asserted as
+/// they stand (docs/balance.md says why): at Border Raid the Kothians, who
+/// only stand and shoot, break the Aquilonian border force charging them
+/// about as often as it breaks them, and draw the rest; at the
+/// Ford of the Tybor the general marches its foot and knights straight at
+/// the river and stands on the bank instead of going round by the ford
+/// (Nemedia wins 1 in 20, the other 19 drawn); at Valkia Aquilonia's
+/// general breaks the Nemedian host in time in only about a third of the
+/// battles.
+#[test]
+fn the_aggressive_general_beats_a_side_that_only_holds() {
+    use umpire::sim::Commander;
+    // Wins of 20 wanted, the general with the scenario's first side, then its second.
+    const FLOORS: [(&str, [u64; 2]); 4] = [
+        ("border-raid", [4, 18]),
+        ("river-crossing", [7, 0]),
+        ("the-marches-of-the-east", [17, 12]),
+        ("valkia", [4, 15]),
+    ];
+    let general = Commander::General(Style::Aggressive);
+    let mut report = Vec::new();
+    let mut failures = Vec::new();
+    for (file, floors) in FLOORS {
+        let text =
+            std::fs::read_to_string(repo(&format!("campaigns/scenarios/{file}.toml"))).unwrap();
+        for g in 0..2 {
+            let mut commanders = [Commander::Hold; 2];
+            commanders[g] = general;
+            let m = Matchup::new(
+                commanders.map(|c| Contender::scenario_side(file, c)),
+                Field::Scenario(text.clone()),
+                Default::default(),
+                None,
+            )
+            .unwrap();
+            let s = simulate(&m, 42, AGAINST_HOLD, 0, &|| {}).unwrap();
+            let line = format!(
+                "{file}, the general with {}: won {} drew {} lost {}, {} refused",
+                m.sides()[g],
+                s.wins[g].count,
+                s.draws.count,
+                s.wins[1 - g].count,
+                s.refused_orders
+            );
+            let floor = floors[g];
+            if s.refused_orders > 0 || s.wins[g].count < floor {
+                failures.push(format!("{line} (at least {floor} wins wanted)"));
+            }
+            report.push(line);
+        }
+    }
+    println!("{}", report.join("\n"));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -13,7 +13,7 @@ use super::simulate::simulate;
 use crate::games::furor::options::Options;
 use crate::games::furor::scenario::SCENARIOS;
 use crate::sim::seed::{BadSeed, BattleSeed};
-use crate::sim::Style;
+use crate::sim::{Commander, Style};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -32,8 +32,9 @@ pub struct Request {
     pub scenario: String,
     pub games: Option<u64>,
     pub seed: u64,
-    /// One style for both generals, or one each (in the scenario's order of armies).
-    pub styles: Vec<Style>,
+    /// One commander for both armies, or one each (in the scenario's order
+    /// of armies): a general's style, or `hold` (an army that writes no orders).
+    pub styles: Vec<Commander>,
     /// Play to this turn instead of the scenario's last.
     pub turns: Option<u32>,
     /// A TOML file of game options (`games::furor::options::Options`).
@@ -100,7 +101,7 @@ pub fn matchup(req: &Request) -> Result<Matchup, SimError> {
         )));
     }
     let styles = match req.styles.as_slice() {
-        [] => [Style::Cautious; 2],
+        [] => [Commander::General(Style::Cautious); 2],
         [s] => [*s; 2],
         [a, b] => [*a, *b],
         _ => {
@@ -165,8 +166,10 @@ fn replay_to(req: &Request, m: &Matchup, seed: BattleSeed) -> Result<(String, i3
     let r = replay(m, seed)?;
     let [a, b] = &m.sides;
     let title = format!(
-        "{}: the {a} ({} general) against the {b} ({} general)",
-        m.scenario.name, m.styles[0], m.styles[1]
+        "{}: the {a} ({}) against the {b} ({})",
+        m.scenario.name,
+        m.commanders[0].describe(),
+        m.commanders[1].describe()
     );
     let verdict = match r.turns.last() {
         Some(t) => t

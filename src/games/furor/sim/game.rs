@@ -36,7 +36,7 @@ use crate::games::furor::ruleset::overlay;
 use crate::games::furor::scenario::{shipped, Scenario};
 use crate::games::furor::sequence::{resolve, Resolution, StopAfter};
 use crate::sim::seed::BattleSeed;
-use crate::sim::Style;
+use crate::sim::Commander;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -59,8 +59,8 @@ pub struct Matchup {
     pub scenario: Scenario,
     /// The armies in the scenario's order.
     pub sides: [SideId; 2],
-    /// The general of each army, in that order.
-    pub styles: [Style; 2],
+    /// Who commands each army, in that order: a general, or nobody (it holds).
+    pub commanders: [Commander; 2],
     pub options: Options,
     /// Play to this turn instead of the scenario's last.
     pub last_turn: Option<u8>,
@@ -71,7 +71,7 @@ impl Matchup {
     /// [`GameError::Setup`]: no such scenario, or a last turn past its own.
     pub fn new(
         name: &str,
-        styles: [Style; 2],
+        commanders: [impl Into<Commander>; 2],
         options: Options,
         last_turn: Option<u8>,
     ) -> Result<Matchup, GameError> {
@@ -96,7 +96,7 @@ impl Matchup {
             name: name.to_string(),
             scenario,
             sides: [a, b],
-            styles,
+            commanders: commanders.map(Into::into),
             options,
             last_turn,
         })
@@ -238,12 +238,20 @@ pub fn play(
         }
         let i = m.index(&side);
         let other = m.sides[1 - i].clone();
-        let reactions_text = general::standing(&board, options, &other, m.styles[1 - i]);
+        // A side that holds writes nothing: no reactions but the defaults,
+        // no moves, no attacks but those the rules make for it.
+        let reactions_text = match m.commanders[1 - i] {
+            Commander::General(style) => general::standing(&board, options, &other, style),
+            Commander::Hold => String::new(),
+        };
         let r = check(&reactions_text, &other, &board, options);
         refusals(&reactions_text, &r, board.turn, &other, &mut refused);
         let reactions = standing.entry(other.clone()).or_default();
         overlay(reactions, &r.reactions);
-        let orders = general::player_turn(&board, options, m.styles[i]);
+        let orders = match m.commanders[i] {
+            Commander::General(style) => general::player_turn(&board, options, style),
+            Commander::Hold => String::new(),
+        };
         let checked = check(&orders, &side, &board, options);
         refusals(&orders, &checked, board.turn, &side, &mut refused);
         let resolution = resolve(

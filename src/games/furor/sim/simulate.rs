@@ -19,8 +19,8 @@
 //! ```
 
 use super::game::{play, Conduct, Decision, GameError, KindLoss, Matchup, Outcome, Refusal};
-use crate::sim::play_runs;
 use crate::sim::stats::{Estimate, Proportion};
+use crate::sim::{play_runs, Commander};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -32,7 +32,10 @@ const REFUSALS_SHOWN: usize = 5;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Army {
     pub side: String,
+    /// Its commander: a style, or `hold` (an army that writes no orders).
     pub general: String,
+    #[serde(skip)]
+    pub commander: Commander,
     pub threshold: u16,
 }
 
@@ -136,7 +139,8 @@ pub fn summarise(m: &Matchup, master: u64, outcomes: &[Outcome]) -> Summary {
     let per = |x: f64| x / n.max(1) as f64;
     let armies = [0, 1].map(|i| Army {
         side: m.sides[i].to_string(),
-        general: m.styles[i].to_string(),
+        general: m.commanders[i].to_string(),
+        commander: m.commanders[i],
         threshold: m.scenario.armies[&m.sides[i]].threshold,
     });
     let losses = [0, 1].map(|i| {
@@ -232,8 +236,13 @@ impl Summary {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "{} ({}): the {} ({} general) against the {} ({} general)",
-            self.title, self.scenario, a.side, a.general, b.side, b.general
+            "{} ({}): the {} ({}) against the {} ({})",
+            self.title,
+            self.scenario,
+            a.side,
+            a.commander.describe(),
+            b.side,
+            b.commander.describe()
         );
         let _ = writeln!(
             out,

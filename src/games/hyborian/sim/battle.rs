@@ -35,6 +35,7 @@ use crate::games::hyborian::orders::plan::TurnOrders;
 use crate::games::hyborian::orders::{check_side, Checked};
 use crate::games::hyborian::rules::UnitType;
 use crate::games::hyborian::table::{Status, Table};
+use crate::sim::Commander;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -188,12 +189,12 @@ pub fn play(
     };
     loop {
         let turn = table.turn;
-        // The deployment turn: the generals keep the scenario's placement.
-        let texts = if turn == 0 {
-            [String::new(), String::new()]
-        } else {
-            [0, 1].map(|i| general::orders(&table, sides[i], m.contenders[i].style))
-        };
+        // The deployment turn: the generals keep the scenario's placement;
+        // a side that holds writes nothing, ever.
+        let texts = [0, 1].map(|i| match m.contenders[i].commander {
+            Commander::General(style) if turn > 0 => general::orders(&table, sides[i], style),
+            _ => String::new(),
+        });
         let checked = [0, 1].map(|i| check_side(&texts[i], sides[i], &table));
         let mut orders = TurnOrders::default();
         for (i, c) in checked.iter().enumerate() {

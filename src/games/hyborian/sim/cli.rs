@@ -14,6 +14,7 @@ use super::seed::{BadSeed, BattleSeed};
 use super::simulate::simulate;
 use crate::games::hyborian::army::{self, scenario, ArmyFile};
 use crate::games::hyborian::rules::options::GameOptions;
+use crate::sim::Commander;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -32,8 +33,9 @@ pub struct Request {
     /// Battles (a simulation) or battles per pairing (the fairness table).
     pub battles: Option<u64>,
     pub seed: u64,
-    /// One style for both generals, or one each.
-    pub styles: Vec<Style>,
+    /// One commander for both sides, or one each: a general's style, or
+    /// `hold` (a side that writes no orders, the lab's baseline).
+    pub styles: Vec<Commander>,
     pub scenario: Option<PathBuf>,
     /// A terrain card number; none: drawn for each battle.
     pub card: Option<u32>,
@@ -101,7 +103,7 @@ fn make_dir(path: &Path) -> Result<(), SimError> {
 }
 
 /// An army named on the command line: a file if it looks like one, else a nation.
-fn contender(arg: &str, points: u32, style: Style) -> Result<Contender, SimError> {
+fn contender(arg: &str, points: u32, style: Commander) -> Result<Contender, SimError> {
     let path = Path::new(arg);
     if arg.ends_with(".toml") || path.is_file() {
         let army = ArmyFile::from_toml(arg, &read(path)?)?;
@@ -129,9 +131,9 @@ fn options(req: &Request) -> Result<GameOptions, SimError> {
     }
 }
 
-fn styles(req: &Request) -> Result<[Style; 2], SimError> {
+fn styles(req: &Request) -> Result<[Commander; 2], SimError> {
     match req.styles.as_slice() {
-        [] => Ok([Style::Cautious; 2]),
+        [] => Ok([Commander::General(Style::Cautious); 2]),
         [s] => Ok([*s; 2]),
         [a, b] => Ok([*a, *b]),
         _ => Err(SimError::Usage(
@@ -293,7 +295,17 @@ fn fairness(req: &Request) -> Result<(String, i32), SimError> {
     let styles = if req.styles.is_empty() {
         Style::ALL.to_vec()
     } else {
-        req.styles.clone()
+        req.styles
+            .iter()
+            .map(|c| {
+                c.style().ok_or_else(|| {
+                    SimError::Usage(
+                        "--fairness pits generals against each other: --style cautious or aggressive, not hold"
+                            .into(),
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?
     };
     let t = Tournament {
         points: req.points,

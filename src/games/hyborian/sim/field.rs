@@ -14,7 +14,6 @@
 //! assert_eq!(m.sides(), ["aquilonia", "nemedia"]);
 //! ```
 
-use super::general::Style;
 use crate::games::hyborian::army::scenario::{self, Scenario, Zone, BATTLE_TURNS};
 use crate::games::hyborian::army::{self, ArmyFile, DeploymentLine};
 use crate::games::hyborian::campaign::battle::{
@@ -24,6 +23,7 @@ use crate::games::hyborian::campaign::battle::{
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::table::setup::{Setup, TableSize, UnitSetup};
 use crate::games::hyborian::table::Table;
+use crate::sim::Commander;
 
 /// Feet of table per 500 points of the larger army (§12 recommends 4).
 pub const FEET_PER_500: u32 = 4;
@@ -47,13 +47,13 @@ pub enum SetupError {
 }
 
 /// One side of a simulated battle: the army (none: a scenario's own units)
-/// and the general who commands it.
+/// and who commands it — a general of a style, or nobody (the side holds).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Contender {
     /// How reports name it: "Aquilonia 500", or the army file's name.
     pub label: String,
     pub army: Option<ArmyFile>,
-    pub style: Style,
+    pub commander: Commander,
 }
 
 impl Contender {
@@ -61,30 +61,34 @@ impl Contender {
     ///
     /// # Errors
     /// [`SetupError::Army`] for an unknown nation or no legal army.
-    pub fn proposed(nation: &str, points: u32, style: Style) -> Result<Contender, SetupError> {
+    pub fn proposed(
+        nation: &str,
+        points: u32,
+        commander: impl Into<Commander>,
+    ) -> Result<Contender, SetupError> {
         let army = army::propose(nation, points)?;
         Ok(Contender {
             label: format!("{} {points}", army.nation),
             army: Some(army),
-            style,
+            commander: commander.into(),
         })
     }
 
     /// An army from its file.
-    pub fn with_army(label: &str, army: ArmyFile, style: Style) -> Contender {
+    pub fn with_army(label: &str, army: ArmyFile, commander: impl Into<Commander>) -> Contender {
         Contender {
             label: label.to_string(),
             army: Some(army),
-            style,
+            commander: commander.into(),
         }
     }
 
     /// A scenario's own units for its side.
-    pub fn scenario_side(label: &str, style: Style) -> Contender {
+    pub fn scenario_side(label: &str, commander: impl Into<Commander>) -> Contender {
         Contender {
             label: label.to_string(),
             army: None,
-            style,
+            commander: commander.into(),
         }
     }
 }
@@ -364,6 +368,7 @@ fn in_zone(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::Style;
 
     #[test]
     fn side_ids_are_short_and_mirrors_differ() {

@@ -102,8 +102,9 @@ fn turn_of(m: &Matchup, seed: BattleSeed, title: &str, p: &Played) -> Turn {
     let orders = [0, 1].map(|i| {
         let (text, checked) = p.orders[i];
         let mut out = format!(
-            "{} ({} general) wrote:\n{text}\nThe umpire understood:\n",
-            m.contenders[i].label, m.contenders[i].style
+            "{} ({}) wrote:\n{text}\nThe umpire understood:\n",
+            m.contenders[i].label,
+            m.contenders[i].commander.describe()
         );
         for (_, line) in &checked.understood {
             out.push_str(line);

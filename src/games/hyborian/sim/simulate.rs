@@ -23,7 +23,7 @@ use super::battle::{play, BattleError, Outcome, Refusal, TypeLoss};
 use super::field::Matchup;
 use super::stats::{Estimate, Proportion};
 use crate::games::hyborian::army;
-use crate::sim::play_runs;
+use crate::sim::{play_runs, Commander};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -36,7 +36,10 @@ const REFUSALS_SHOWN: usize = 5;
 pub struct Entrant {
     pub label: String,
     pub side: String,
+    /// Its commander: a style, or `hold` (a side that writes no orders).
     pub general: String,
+    #[serde(skip)]
+    pub commander: Commander,
     /// Points the army cost (by `army::check`), and the limit it was bought to.
     pub points: Option<u32>,
     pub limit: Option<u32>,
@@ -124,7 +127,8 @@ fn entrant(m: &Matchup, i: usize) -> Entrant {
     Entrant {
         label: c.label.clone(),
         side: m.sides()[i].to_string(),
-        general: c.style.to_string(),
+        general: c.commander.to_string(),
+        commander: c.commander,
         points,
         limit: c.army.as_ref().map(|a| a.points),
     }
@@ -243,7 +247,7 @@ impl Summary {
                 (Some(p), Some(l)) if p != l => format!(", {p} of {l} points spent"),
                 _ => String::new(),
             };
-            format!("{} ({} general{cost})", e.label, e.general)
+            format!("{} ({}{cost})", e.label, e.commander.describe())
         };
         let mut out = String::new();
         let _ = writeln!(out, "{} against {}", name(a), name(b));
