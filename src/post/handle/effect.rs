@@ -282,20 +282,7 @@ fn hand_over(
     game_rows::set_address(ctx.tx, game.id(), &old.side, address)?;
     // The new player reads the game's time until they say otherwise.
     game_rows::set_timezone(ctx.tx, game.id(), &old.side, None)?;
-    let text = format!(
-        "The moderator of {} ({}) has handed side {} to another player ({address}).\nYour password for the side no longer works. Thank you for playing.\n",
-        game.row.title,
-        game.id(),
-        old.side
-    );
-    if old.mailed() {
-        ctx.notice(
-            game,
-            &old.address,
-            &format!("You no longer command {}", old.side),
-            text,
-        )?;
-    }
+    farewell(ctx, game, old, &format!("another player ({address})"))?;
     let new = SideRow {
         address: address.to_string(),
         timezone: None,
@@ -316,6 +303,26 @@ fn hand_over(
     Ok(())
 }
 
+/// Tell a side's old player, if a player had it, that it is handed `to`
+/// someone else and his password no longer works.
+fn farewell(ctx: &Ctx<'_, '_>, game: &Game, old: &SideRow, to: &str) -> Result<(), PostError> {
+    if !old.mailed() {
+        return Ok(());
+    }
+    let text = format!(
+        "The moderator of {} ({}) has handed side {} to {to}.\nYour password for the side no longer works. Thank you for playing.\n",
+        game.row.title,
+        game.id(),
+        old.side
+    );
+    ctx.notice(
+        game,
+        &old.address,
+        &format!("You no longer command {}", old.side),
+        text,
+    )
+}
+
 /// REPLACE … GENERAL: the side has no address from now on; its player is
 /// told, and the general writes at once if the open round is its to write.
 fn to_general(
@@ -326,20 +333,7 @@ fn to_general(
 ) -> Result<(), PostError> {
     let game = &desk.game;
     game_rows::set_general(ctx.tx, game.id(), &old.side, style.code())?;
-    if old.mailed() {
-        let text = format!(
-            "The moderator of {} ({}) has handed side {} to the umpire's {style} general.\nYour password for the side no longer works. Thank you for playing.\n",
-            game.row.title,
-            game.id(),
-            old.side
-        );
-        ctx.notice(
-            game,
-            &old.address,
-            &format!("You no longer command {}", old.side),
-            text,
-        )?;
-    }
+    farewell(ctx, game, old, &format!("the umpire's {style} general"))?;
     if let Some(s) = desk.sides.iter_mut().find(|s| s.side == old.side) {
         s.address = String::new();
         s.general = Some(style.code().to_string());
