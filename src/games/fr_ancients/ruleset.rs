@@ -39,6 +39,7 @@ use super::report::{svg, Report};
 use super::resolve::PackRules;
 use super::sequence::{run_phase, Stopped};
 use super::table::Battle;
+use super::verdict::{judge, Ending, Verdict};
 use crate::case::CaseOutcome;
 use crate::diagnostic::Rendered;
 use crate::dice::{Dice, DiceError, DieKind, ScriptedDice};
@@ -119,6 +120,11 @@ impl State {
             .map(Pack::from_toml)
             .transpose()
             .map_err(|e| RulesetError::Corrupt(format!("the pack: {}", e.join("; "))))
+    }
+
+    /// Where the pack ends the battle on the clock, when there is a pack.
+    fn ends_at(&self) -> Result<Option<i32>, RulesetError> {
+        Ok(self.pack()?.map(|p| p.clock.ends_at))
     }
 
     /// The report line naming the base rules.
@@ -429,7 +435,7 @@ impl Ruleset for FrAncients {
             ),
             None => "No pack: the game master resolves the base rules; a phase may wait for his answers before its report comes.".to_string(),
         };
-        let decided = "How a phase is won (the sheet's step 7): 1 point for each enemy unit demoralized, 2 for each destroyed; the higher total wins the phase, and the loser lowers its morale clock by one (step 8). A character destroyed, the baggage looted or a battle standard lost lowers it too. When the clock runs down and the battle ends is the base rules' (the pack or the game master); the last turn's report says who won.";
+        let decided = "How a phase is won (the sheet's step 7): 1 point for each enemy unit demoralized, 2 for each destroyed; the higher total wins the phase, and the loser lowers its morale clock by one (step 8). A character destroyed, the baggage looted or a battle standard lost lowers it too. With a pack, a side whose clock runs down to the pack's end has lost the battle; otherwise the battle ends after its last turn and the higher clock wins (level clocks: the standards taken, then a draw). The last report says who won and why.";
         let length = format!(
             "The battle lasts at most {} turns, each of two phases: {}'s, then {}'s. Each phase is a round: the phasing side writes its moves, charges, shots and challenges; the other may send its standing orders (counter-charge, open ranks) before it is played.\n{base}\n{decided}",
             setup.max_turns,
@@ -725,20 +731,21 @@ impl Ruleset for FrAncients {
                     title: s.heading.to_string(),
                     lines: s.lines.clone(),
                 }));
-                let over = after.over.clone();
-                let ended = over.is_some() || after.turn > state.last_turn;
-                let mut victory: Vec<String> = report
-                    .summary
-                    .iter()
-                    .filter(|l| over.is_some() && !l.contains("morale clock"))
-                    .cloned()
-                    .collect();
-                if over.is_none() && ended {
-                    victory.push(format!(
-                        "The battle ends after turn {}, its last.",
-                        state.last_turn
-                    ));
-                }
+                let ended = after.over.is_some() || after.turn > state.last_turn;
+                let verdict = if ended {
+                    let ending = if after.over.is_some() {
+                        Ending::ClockRanDown
+                    } else {
+                        Ending::LastTurn(state.last_turn)
+                    };
+                    Some(judge(&after, state.ends_at()?, ending, &state.options))
+                } else {
+                    None
+                };
+                let victory = verdict
+                    .as_ref()
+                    .map(|v| v.lines.clone())
+                    .unwrap_or_default();
                 let events = event_lines(&r.run.events, &after);
                 let summary = summary(&after);
                 next.battle = after;
@@ -759,10 +766,7 @@ impl Ruleset for FrAncients {
                     summary_title,
                     victory,
                     ended,
-                    // Why the battle ended is the pack's text, not a
-                    // winner: a league's moderator enters the result
-                    // (docs/rulings/league.md, LG-6).
-                    result: None,
+                    result: verdict.as_ref().map(Verdict::result),
                     extra,
                 })
             }
@@ -786,6 +790,25 @@ impl Ruleset for FrAncients {
 
     fn canonical(&self, state: &Json) -> Result<Json, RulesetError> {
         json(&read::<State>("the game", state)?)
+    }
+
+    /// The battle judged as it stands (ruling FA-45): a side whose clock
+    /// has run down has lost; else the higher clock, then the standards'
+    /// points, or a draw (`last_turn_result = "draw"`: a draw).
+    fn standing(
+        &self,
+        _setup: &str,
+        state: &Json,
+    ) -> Result<Option<crate::games::GameResult>, RulesetError> {
+        let state: State = read("the game", state)?;
+        let ending = if state.battle.over.is_some() {
+            Ending::ClockRanDown
+        } else {
+            Ending::Stopped
+        };
+        Ok(Some(
+            judge(&state.battle, state.ends_at()?, ending, &state.options).result(),
+        ))
     }
 
     fn run_case(&self, text: &str) -> CaseOutcome {
@@ -846,4 +869,108 @@ pub fn demo_orders(state: &Json) -> Result<(String, String), RulesetError> {
     let state: State = read("the game", state)?;
     let side = state.battle.phasing().clone();
     Ok((side.clone(), super::demo::orders_for(&state.battle, &side)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameResult;
+
+    /// Two units a side apart, with the stand-in pack and these clocks.
+    fn state(rome: i32, carthage: i32) -> Json {
+        let case = format!(
+            r#"ruleset = "fr-ancients"
+title = "t"
+rule = "M10"
+pack = "stand-in"
+[table]
+width = 48.0
+depth = 48.0
+[[side]]
+id = "rome"
+clock = {rome}
+[[side]]
+id = "carthage"
+clock = {carthage}
+[[unit]]
+id = "a"
+side = "rome"
+name = "Hastati"
+type = "Handweapons"
+files = 4
+ranks = 1
+front = [10.0, 10.0]
+facing = 0.0
+[[unit]]
+id = "b"
+side = "carthage"
+name = "Spearmen"
+type = "Spears"
+files = 4
+ranks = 1
+front = [30.0, 40.0]
+facing = 180.0
+"#
+        );
+        FrAncients.case_state(&case).unwrap()
+    }
+
+    /// Play the phase the state waits for, with no orders.
+    fn play(state: &Json, last_turn: u32) -> Resolved {
+        let mut state = state.clone();
+        state["last_turn"] = last_turn.into();
+        let mut dice = crate::dice::SeededDice::new([7; 32]);
+        FrAncients
+            .resolve(RoundInput {
+                state: &state,
+                options: &Json::Null,
+                setup: "",
+                last_turn,
+                orders: &BTreeMap::new(),
+                dice: &mut dice,
+            })
+            .unwrap()
+    }
+
+    #[test]
+    fn the_last_phase_names_the_winner_and_why() {
+        let mut s = state(6, 5);
+        s["battle"]["phase"] = 2.into();
+        let r = play(&s, 1);
+        assert!(r.ended);
+        assert_eq!(
+            r.result,
+            Some(GameResult::Won {
+                side: "rome".into()
+            })
+        );
+        assert!(
+            r.victory[0].contains("Rome's morale clock stands at 6, Carthage's at 5"),
+            "{:?}",
+            r.victory
+        );
+        assert_eq!(r.victory.last().unwrap(), "Rome has won the battle.");
+    }
+
+    #[test]
+    fn a_phase_before_the_last_names_no_result() {
+        let r = play(&state(6, 5), 1);
+        assert!(!r.ended, "phase 1 of the last turn is not the end");
+        assert_eq!(r.result, None);
+        assert!(r.victory.is_empty());
+    }
+
+    #[test]
+    fn the_standing_result_judges_the_clocks_as_they_are() {
+        assert_eq!(
+            FrAncients.standing("", &state(4, 7)).unwrap(),
+            Some(GameResult::Won {
+                side: "carthage".into()
+            })
+        );
+        assert_eq!(
+            FrAncients.standing("", &state(5, 5)).unwrap(),
+            Some(GameResult::Drawn)
+        );
+    }
 }
