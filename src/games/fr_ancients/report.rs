@@ -16,6 +16,7 @@
 use super::events::{Event, Logged};
 use super::standards::end_points;
 use super::table::{Battle, Fury, StandardState};
+use super::verdict::side_name;
 use crate::geometry::Edge;
 use crate::report::esc;
 use crate::report::picture::{Frame, MARGIN, SCALE};
@@ -65,12 +66,7 @@ impl Report {
                 }),
             }
         }
-        let caption = format!(
-            "{title}: turn {}, phase {} ({})",
-            before.turn,
-            before.phase,
-            before.phasing()
-        );
+        let caption = format!("{title}: {}", super::ruleset::phase_label(before));
         let charged: Vec<String> = events
             .iter()
             .filter_map(|l| match &l.event {
@@ -97,8 +93,11 @@ impl Report {
     /// The report as plain text.
     pub fn text(&self) -> String {
         let mut out = format!(
-            "{}: turn {}, phase {} ({}'s phase)\n{}\n",
-            self.title, self.turn, self.phase, self.phasing, self.banner
+            "{}: turn {}, {}'s phase\n{}\n",
+            self.title,
+            self.turn,
+            super::verdict::side_name(&self.phasing),
+            self.banner
         );
         for s in &self.sections {
             let _ = writeln!(out, "\n{}", s.heading);
@@ -119,9 +118,9 @@ fn summary(b: &Battle) -> Vec<String> {
     let mut out = Vec::new();
     for s in &b.sides {
         let clock = match s.clock() {
-            Some(c) => format!("{c}"),
+            Some(c) => format!("at {c}"),
             None => format!(
-                "its start is the base book's (M10); lost so far {}",
+                "has lost {} from its start (the base rules set the start)",
                 s.clock_lost
             ),
         };
@@ -134,7 +133,10 @@ fn summary(b: &Battle) -> Vec<String> {
             Some(StandardState::LeftBehind(_)) => "standard left behind on the field".to_string(),
             Some(StandardState::Lost) => "standard lost".to_string(),
         };
-        out.push(format!("{}: morale clock {clock}; {standard}", s.id));
+        out.push(format!(
+            "{}: morale clock {clock}; {standard}",
+            side_name(&s.id)
+        ));
     }
     if let Some(why) = &b.over {
         out.push(format!("The battle is over: {why}"));
@@ -145,7 +147,7 @@ fn summary(b: &Battle) -> Vec<String> {
                 _ => None,
             };
             if let Some(p) = points {
-                out.push(format!("{}'s standard is worth {p} points to its enemy at the end of the battle (rule 15; what the points count towards is M14)", s.id));
+                out.push(format!("{}'s standard is worth {p} points to its enemy at the end of the battle (rule 15)", side_name(&s.id)));
             }
         }
     }

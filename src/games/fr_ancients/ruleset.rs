@@ -39,7 +39,7 @@ use super::report::{svg, Report};
 use super::resolve::PackRules;
 use super::sequence::{run_phase, Stopped};
 use super::table::Battle;
-use super::verdict::{judge, Ending, Verdict};
+use super::verdict::{judge, side_name, Ending, Verdict};
 use crate::case::CaseOutcome;
 use crate::diagnostic::Rendered;
 use crate::dice::{Dice, DiceError, DieKind, ScriptedDice};
@@ -140,28 +140,49 @@ impl State {
     }
 }
 
+/// The phase as players call it: "turn 3, Rome's phase". The game
+/// master's rounds of a phase carry the same words: their report is the
+/// phase's.
+pub fn phase_label(b: &Battle) -> String {
+    format!("turn {}, {}'s phase", b.turn, side_name(b.phasing()))
+}
+
 /// The round a state waits for.
 fn round_of(state: &State) -> Round {
     let b = &state.battle;
     let number = state.played + 1;
-    let phase = format!("turn {}, phase {} ({})", b.turn, b.phase, b.phasing());
+    let label = phase_label(b);
     match &state.pending {
         Some(p) => Round {
             number,
-            label: format!(
-                "{phase}: the game master's answer to part {}",
-                p.part.code()
-            ),
+            label,
             writers: Vec::new(),
             game_master: Some(p.situation.clone()),
         },
         None => Round {
             number,
-            label: phase,
+            label,
             writers: vec![b.phasing().clone()],
             game_master: None,
         },
     }
+}
+
+/// The round a player's `TURN turn` names (a game turn, ruling FA-44): the
+/// round waiting when it is of that turn; the next, when the waiting one is
+/// the turn's second phase (and no game master's round may come between);
+/// else none (0). And the `TURN` of the round waiting.
+fn header_turn_of(state: &State, turn: u32) -> (u32, u32) {
+    let b = &state.battle;
+    let number = state.played + 1;
+    let named = if turn == b.turn {
+        number
+    } else if turn == b.turn + 1 && b.phase == 2 && state.pending.is_none() {
+        number + 1
+    } else {
+        0
+    };
+    (named, b.turn)
 }
 
 /// Dice for a replay: the phase's dice already rolled, then the round's
@@ -330,7 +351,7 @@ fn summary(b: &Battle) -> Json {
                 .collect();
             serde_json::json!({
                 "side": s.id,
-                "clock": s.clock().map_or("the base book's start (M10)".to_string(), |c| c.to_string()),
+                "clock": s.clock().map_or(format!("has lost {} from its start", s.clock_lost), |c| c.to_string()),
                 "units": units,
             })
         })
@@ -489,6 +510,10 @@ impl Ruleset for FrAncients {
 
     fn round(&self, state: &Json) -> Result<Round, RulesetError> {
         Ok(round_of(&read("the game", state)?))
+    }
+
+    fn header_turn(&self, state: &Json, turn: u32) -> Result<(u32, u32), RulesetError> {
+        Ok(header_turn_of(&read("the game", state)?, turn))
     }
 
     fn check_orders(
@@ -656,8 +681,7 @@ impl Ruleset for FrAncients {
         let base_rules = state.base_rules()?;
         let mut next = state.clone();
         next.played = this_round;
-        let b = &state.battle;
-        let phase = format!("turn {}, phase {} ({})", b.turn, b.phase, b.phasing());
+        let phase = phase_label(&state.battle);
         match r.situation {
             Some(situation) => {
                 let mut all = rolled;
@@ -958,6 +982,18 @@ facing = 180.0
         assert!(!r.ended, "phase 1 of the last turn is not the end");
         assert_eq!(r.result, None);
         assert!(r.victory.is_empty());
+    }
+
+    #[test]
+    fn a_players_turn_is_the_game_turn() {
+        let mut s: State = read("the game", &state(5, 5)).unwrap();
+        s.played = 6;
+        assert_eq!(header_turn_of(&s, 1), (7, 1), "turn 1: the round waiting");
+        assert_eq!(header_turn_of(&s, 7).0, 0, "a round's number is no turn");
+        assert_eq!(header_turn_of(&s, 2).0, 0, "turn 2 is two rounds away");
+        s.battle.phase = 2;
+        assert_eq!(header_turn_of(&s, 2), (8, 1), "the next phase: held");
+        assert_eq!(round_of(&s).label, "turn 1, Carthage's phase");
     }
 
     #[test]
