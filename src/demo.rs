@@ -197,7 +197,11 @@ fn trebia(round: u32, state: &Json) -> Vec<(&'static str, String)> {
     }
     mails.push((
         from,
-        format!("GAME trebia SIDE {side} PASSWORD {password} TURN {round}\n{orders}END\n"),
+        // A player's TURN is the game turn (the round is the game master's).
+        format!(
+            "GAME trebia SIDE {side} PASSWORD {password} TURN {}\n{orders}END\n",
+            state["battle"]["turn"].as_u64().unwrap_or(1)
+        ),
     ));
     mails
 }

@@ -423,6 +423,47 @@ fn the_trebia_by_mail_with_a_game_master() {
     let bundle = umpire::post::bundle::Bundle::read(&bytes).unwrap();
     assert!(bundle.rounds.len() > 1, "{:?}", bundle.rounds.len());
     assert_eq!(bundle.rounds[0].round, 1);
+
+    // A player's TURN is the game turn (issue 41): Carthage's phase of
+    // turn 1 is round {number}, and TURN 1 names it; TURN {number} does not.
+    assert!(number > 2, "the game master's rounds came between");
+    let line = "Carthaginian Noble Cavalry: counter-charge\n";
+    let mark = common::outbox(&po).len();
+    send(
+        &mut po,
+        HANNIBAL,
+        "t1@c",
+        &format!("GAME trebia SIDE carthage PASSWORD carth2 TURN {number}\n{line}END\n"),
+    );
+    let refused = &mails_to(&po, HANNIBAL, mark)[0].1;
+    assert!(
+        refused.contains("taking orders for turn 1, Carthage's phase")
+            && refused.contains("Write TURN 1 in the header"),
+        "{refused}"
+    );
+    // Rome's TURN 2 is its next phase: held until it opens.
+    let mark = common::outbox(&po).len();
+    send(
+        &mut po,
+        SEMPRONIUS,
+        "t3@r",
+        "GAME trebia SIDE rome PASSWORD rome1 TURN 2\nRoman Cavalry: move to 23, 12\nEND\n",
+    );
+    let held = &mails_to(&po, SEMPRONIUS, mark)[0].1;
+    assert!(
+        held.contains("your mail for turn 2 (rome) is held"),
+        "{held}"
+    );
+    let mark = common::outbox(&po).len();
+    send(
+        &mut po,
+        HANNIBAL,
+        "t2@c",
+        &format!("GAME trebia SIDE carthage PASSWORD carth2 TURN 1\n{line}END\n"),
+    );
+    // Carthage's TURN 1 is its phase, open now.
+    let taken = &mails_to(&po, HANNIBAL, mark)[0].1;
+    assert!(taken.contains("Understood:"), "{taken}");
 }
 
 #[test]

@@ -333,11 +333,53 @@ fn battle_case(file: &CaseFile, pack: Option<&Pack>) -> Result<Vec<String>, Stri
         ));
     }
     for (k, v) in &file.expect {
-        if let Err(e) = expectation(k, v, &run, &refused, &order_errors, &file.tolerance) {
+        let checked = match k.as_str() {
+            "result" | "result.why" => result_expectation(k, v, &run.battle, pack, &options),
+            _ => expectation(k, v, &run, &refused, &order_errors, &file.tolerance),
+        };
+        if let Err(e) = checked {
             fails.push(e);
         }
     }
     Ok(fails)
+}
+
+/// `result = "SIDE"` or `"drawn"`, `result.why = ["words", …]`: the battle
+/// judged as the run leaves it (ruling FA-45), ended by the clock or, if
+/// not, as it stands.
+fn result_expectation(
+    key: &str,
+    want: &toml::Value,
+    b: &Battle,
+    pack: Option<&Pack>,
+    options: &Options,
+) -> Result<(), String> {
+    use super::verdict::{judge, Ending};
+    let ending = if b.over.is_some() {
+        Ending::ClockRanDown
+    } else {
+        Ending::Stopped
+    };
+    let v = judge(b, pack.map(|p| p.clock.ends_at), ending, options);
+    if key == "result" {
+        let got = v.winner.clone().unwrap_or_else(|| "drawn".into());
+        return match want.as_str() {
+            Some(w) if w == got => Ok(()),
+            _ => Err(format!("result expected {want}, got {got}: {:?}", v.lines)),
+        };
+    }
+    let missing: Vec<String> = strings(want)
+        .into_iter()
+        .filter(|w| !v.lines.iter().any(|l| l.contains(w.as_str())))
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "the result does not say {missing:?}: {:?}",
+            v.lines
+        ))
+    }
 }
 
 enum Stop {

@@ -389,7 +389,9 @@ impl<'a> Engine<'a> {
         });
         if let (Some(p), Some(v)) = (self.pack, now) {
             if v <= p.clock.ends_at && self.battle.over.is_none() {
-                let why = format!("{side}'s morale clock has run down to {v} (the pack ends the battle at {}, M14)", p.clock.ends_at);
+                let why = format!(
+                    "{side}'s morale clock has run down to {v}, where the pack ends the battle"
+                );
                 self.battle.over = Some(why.clone());
                 self.log(Event::BattleOver { why });
             }

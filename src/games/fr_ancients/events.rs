@@ -178,7 +178,7 @@ pub enum Event {
         why: String,
         now: Option<i32>,
     },
-    /// "The battle is over: carthage's morale clock has run down (M14)"
+    /// "The battle is over: carthage's morale clock has run down to 0, where the pack ends the battle"
     BattleOver { why: String },
     /// "End of turn 1, phase 1: carthage plays phase 2"
     PhaseEnds { turn: u32, phase: u8, next: SideId },
@@ -480,7 +480,7 @@ impl Event {
                 match winner {
                     Some(w) => format!("Phase winner: {s}; {w} wins the phase"),
                     None => {
-                        format!("Phase winner: {s}; a tie, nobody loses the phase (ruling FA-2)")
+                        format!("Phase winner: {s}; a tie, nobody loses the phase")
                     }
                 }
             }

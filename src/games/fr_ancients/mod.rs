@@ -47,6 +47,7 @@ pub mod standards;
 mod steps;
 pub mod table;
 pub mod troops;
+pub mod verdict;
 pub mod weapons;
 
 /// Every diagnostic about a text, rendered rustc-style, in order.

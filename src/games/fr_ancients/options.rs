@@ -34,6 +34,9 @@ pub struct Options {
     /// that causes them fear) test again every phase, not only when they
     /// come there (ruling FA-28).
     pub fear_every_phase: bool,
+    /// Who has won a battle that no morale clock ended, at its last turn or
+    /// stopped by the moderator: the higher clock, or nobody (ruling FA-45).
+    pub last_turn_result: LastTurnResult,
 }
 
 impl Default for Options {
@@ -47,6 +50,7 @@ impl Default for Options {
             adjacent_within: 0.5,
             fire_into_melee: false,
             fear_every_phase: false,
+            last_turn_result: LastTurnResult::Clock,
         }
     }
 }
@@ -70,6 +74,17 @@ pub enum ClockMode {
     PerTurn,
 }
 
+/// The result of a battle no morale clock ended (ruling FA-45).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LastTurnResult {
+    /// The side whose clock stands higher wins; level clocks go to the
+    /// standards' points; level again is a draw.
+    Clock,
+    /// A draw.
+    Draw,
+}
+
 /// The die rolled for the 8-point compasses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -81,7 +96,7 @@ pub enum CompassDie {
 }
 
 /// The option names, for "did you mean".
-const NAMES: [&str; 8] = [
+const NAMES: [&str; 9] = [
     "fire_by",
     "morale_clock",
     "scipio",
@@ -90,6 +105,7 @@ const NAMES: [&str; 8] = [
     "adjacent_within",
     "fire_into_melee",
     "fear_every_phase",
+    "last_turn_result",
 ];
 
 impl Options {

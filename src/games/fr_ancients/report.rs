@@ -16,8 +16,10 @@
 use super::events::{Event, Logged};
 use super::standards::end_points;
 use super::table::{Battle, Fury, StandardState};
+use super::verdict::side_name;
 use crate::geometry::Edge;
 use crate::report::esc;
+use crate::report::labels::{Placer, TextBox};
 use crate::report::picture::{Frame, MARGIN, SCALE};
 use glam::DVec2;
 use std::fmt::Write as _;
@@ -65,12 +67,7 @@ impl Report {
                 }),
             }
         }
-        let caption = format!(
-            "{title}: turn {}, phase {} ({})",
-            before.turn,
-            before.phase,
-            before.phasing()
-        );
+        let caption = format!("{title}: {}", super::ruleset::phase_label(before));
         let charged: Vec<String> = events
             .iter()
             .filter_map(|l| match &l.event {
@@ -97,8 +94,11 @@ impl Report {
     /// The report as plain text.
     pub fn text(&self) -> String {
         let mut out = format!(
-            "{}: turn {}, phase {} ({}'s phase)\n{}\n",
-            self.title, self.turn, self.phase, self.phasing, self.banner
+            "{}: turn {}, {}'s phase\n{}\n",
+            self.title,
+            self.turn,
+            super::verdict::side_name(&self.phasing),
+            self.banner
         );
         for s in &self.sections {
             let _ = writeln!(out, "\n{}", s.heading);
@@ -119,9 +119,9 @@ fn summary(b: &Battle) -> Vec<String> {
     let mut out = Vec::new();
     for s in &b.sides {
         let clock = match s.clock() {
-            Some(c) => format!("{c}"),
+            Some(c) => format!("at {c}"),
             None => format!(
-                "its start is the base book's (M10); lost so far {}",
+                "has lost {} from its start (the base rules set the start)",
                 s.clock_lost
             ),
         };
@@ -134,7 +134,10 @@ fn summary(b: &Battle) -> Vec<String> {
             Some(StandardState::LeftBehind(_)) => "standard left behind on the field".to_string(),
             Some(StandardState::Lost) => "standard lost".to_string(),
         };
-        out.push(format!("{}: morale clock {clock}; {standard}", s.id));
+        out.push(format!(
+            "{}: morale clock {clock}; {standard}",
+            side_name(&s.id)
+        ));
     }
     if let Some(why) = &b.over {
         out.push(format!("The battle is over: {why}"));
@@ -145,7 +148,7 @@ fn summary(b: &Battle) -> Vec<String> {
                 _ => None,
             };
             if let Some(p) = points {
-                out.push(format!("{}'s standard is worth {p} points to its enemy at the end of the battle (rule 15; what the points count towards is M14)", s.id));
+                out.push(format!("{}'s standard is worth {p} points to its enemy at the end of the battle (rule 15)", side_name(&s.id)));
             }
         }
     }
@@ -186,6 +189,17 @@ fn svg_with(before: Option<&Battle>, after: &Battle, caption: &str, charged: &[S
         tw = after.width * SCALE,
         th = after.depth * SCALE
     );
+    // Labels go on last, each placed where no other is (report::labels),
+    // inside the table: units first, then characters, then terrain.
+    let mut placer = Placer::new(TextBox {
+        x0: MARGIN,
+        y0: MARGIN,
+        x1: MARGIN + after.width * SCALE,
+        y1: MARGIN + after.depth * SCALE,
+    });
+    let mut terrain_labels: Vec<(String, &str, (f64, f64))> = Vec::new();
+    let mut unit_labels: Vec<(String, &str, (f64, f64))> = Vec::new();
+    let mut character_labels: Vec<(String, (f64, f64))> = Vec::new();
     for t in &after.terrain {
         let (fill, line) = terrain_style(&t.kind);
         let _ = writeln!(
@@ -194,12 +208,7 @@ fn svg_with(before: Option<&Battle>, after: &Battle, caption: &str, charged: &[S
             f.points(&t.points)
         );
         let c = t.points.iter().copied().sum::<DVec2>() / t.points.len().max(1) as f64;
-        let (x, y) = f.p(c);
-        let _ = writeln!(
-            s,
-            r##"<text x="{x:.1}" y="{y:.1}" font-size="10" fill="{line}" text-anchor="middle">{}</text>"##,
-            esc(&t.kind)
-        );
+        terrain_labels.push((t.kind.clone(), line, f.p(c)));
     }
     for u in after.units.values().filter(|u| u.is_present()) {
         let i = usize::from(after.sides.first().is_none_or(|s| s.id != u.side));
@@ -217,7 +226,7 @@ fn svg_with(before: Option<&Battle>, after: &Battle, caption: &str, charged: &[S
             r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{line}" stroke-width="3"/>"##
         );
         let (cx, cy) = f.p(fp.centre);
-        let mut label: String = u.name.chars().take(18).collect();
+        let mut label = u.name.clone();
         if u.dmz > 0 {
             label.push_str(&format!(" {}DMZ", u.dmz));
         }
@@ -226,12 +235,7 @@ fn svg_with(before: Option<&Battle>, after: &Battle, caption: &str, charged: &[S
             Fury::Panicked => label.push_str(" PANIC"),
             Fury::Calm => {}
         }
-        let _ = writeln!(
-            s,
-            r##"<text x="{cx:.1}" y="{:.1}" font-size="7" text-anchor="middle" fill="#111">{}</text>"##,
-            cy + 2.5,
-            esc(&label)
-        );
+        unit_labels.push((label, line, (cx, cy)));
         if after.bears_standard(&u.id) || !after.holds_standard_of(&u.id).is_empty() {
             let (fx, fy) = f.p(u.front);
             let _ = writeln!(
@@ -262,6 +266,7 @@ fn svg_with(before: Option<&Battle>, after: &Battle, caption: &str, charged: &[S
     for side in &after.sides {
         if let Some(StandardState::LeftBehind(p)) = side.standard {
             let (x, y) = f.p(p);
+            placer.block(TextBox::centred("✕", 14.0, x, y));
             let _ = writeln!(
                 s,
                 r##"<text x="{x:.1}" y="{y:.1}" font-size="14" text-anchor="middle" fill="#b03a2e">✕</text>"##
@@ -276,13 +281,38 @@ fn svg_with(before: Option<&Battle>, after: &Battle, caption: &str, charged: &[S
             .filter(|u| u.is_present())
         {
             let (x, y) = f.p(u.footprint().centre);
+            character_labels.push((c.name.clone(), (x, y - 7.0)));
+        }
+    }
+    let mut label = |s: &mut String, text: &str, size: f64, fill: &str, at: (f64, f64)| {
+        if let Some(p) = placer.place(text, size, at) {
+            if p.leader {
+                let _ = writeln!(
+                    s,
+                    r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{fill}" stroke-width="0.8"/>"##,
+                    p.x,
+                    (p.frame.y0 + p.frame.y1) / 2.0,
+                    at.0,
+                    at.1
+                );
+            }
             let _ = writeln!(
                 s,
-                r##"<text x="{x:.1}" y="{:.1}" font-size="6" text-anchor="middle" fill="#111">{}</text>"##,
-                y - 5.0,
-                esc(&c.name)
+                r##"<text x="{:.1}" y="{:.1}" font-size="{size}" text-anchor="middle" fill="{fill}">{}</text>"##,
+                p.x,
+                p.y,
+                esc(text)
             );
         }
+    };
+    for (text, _, at) in &unit_labels {
+        label(&mut s, text, 7.0, "#111", *at);
+    }
+    for (text, at) in &character_labels {
+        label(&mut s, text, 6.0, "#111", *at);
+    }
+    for (text, line, at) in &terrain_labels {
+        label(&mut s, text, 10.0, line, *at);
     }
     let ly = MARGIN + after.depth * SCALE + 25.0;
     let _ = writeln!(
@@ -320,5 +350,10 @@ mod tests {
         let png = crate::report::picture::png(&svg).unwrap();
         assert_eq!(&png[1..4], b"PNG");
         assert!(svg.contains("Roman Triarii"), "units are labelled");
+        for u in g.battle.units.values() {
+            assert!(svg.contains(&format!(">{}<", esc(&u.name))), "{} is labelled", u.name);
+        }
+        let faults = crate::report::picture::label_faults(&svg).unwrap();
+        assert!(faults.is_empty(), "{faults:#?}");
     }
 }

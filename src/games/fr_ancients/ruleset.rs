@@ -39,6 +39,7 @@ use super::report::{svg, Report};
 use super::resolve::PackRules;
 use super::sequence::{run_phase, Stopped};
 use super::table::Battle;
+use super::verdict::{judge, side_name, Ending, Verdict};
 use crate::case::CaseOutcome;
 use crate::diagnostic::Rendered;
 use crate::dice::{Dice, DiceError, DieKind, ScriptedDice};
@@ -121,6 +122,11 @@ impl State {
             .map_err(|e| RulesetError::Corrupt(format!("the pack: {}", e.join("; "))))
     }
 
+    /// Where the pack ends the battle on the clock, when there is a pack.
+    fn ends_at(&self) -> Result<Option<i32>, RulesetError> {
+        Ok(self.pack()?.map(|p| p.clock.ends_at))
+    }
+
     /// The report line naming the base rules.
     fn base_rules(&self) -> Result<String, RulesetError> {
         Ok(match self.pack()? {
@@ -134,28 +140,49 @@ impl State {
     }
 }
 
+/// The phase as players call it: "turn 3, Rome's phase". The game
+/// master's rounds of a phase carry the same words: their report is the
+/// phase's.
+pub fn phase_label(b: &Battle) -> String {
+    format!("turn {}, {}'s phase", b.turn, side_name(b.phasing()))
+}
+
 /// The round a state waits for.
 fn round_of(state: &State) -> Round {
     let b = &state.battle;
     let number = state.played + 1;
-    let phase = format!("turn {}, phase {} ({})", b.turn, b.phase, b.phasing());
+    let label = phase_label(b);
     match &state.pending {
         Some(p) => Round {
             number,
-            label: format!(
-                "{phase}: the game master's answer to part {}",
-                p.part.code()
-            ),
+            label,
             writers: Vec::new(),
             game_master: Some(p.situation.clone()),
         },
         None => Round {
             number,
-            label: phase,
+            label,
             writers: vec![b.phasing().clone()],
             game_master: None,
         },
     }
+}
+
+/// The round a player's `TURN turn` names (a game turn, ruling FA-44): the
+/// round waiting when it is of that turn; the next, when the waiting one is
+/// the turn's second phase (and no game master's round may come between);
+/// else none (0). And the `TURN` of the round waiting.
+fn header_turn_of(state: &State, turn: u32) -> (u32, u32) {
+    let b = &state.battle;
+    let number = state.played + 1;
+    let named = if turn == b.turn {
+        number
+    } else if turn == b.turn + 1 && b.phase == 2 && state.pending.is_none() {
+        number + 1
+    } else {
+        0
+    };
+    (named, b.turn)
 }
 
 /// Dice for a replay: the phase's dice already rolled, then the round's
@@ -324,7 +351,7 @@ fn summary(b: &Battle) -> Json {
                 .collect();
             serde_json::json!({
                 "side": s.id,
-                "clock": s.clock().map_or("the base book's start (M10)".to_string(), |c| c.to_string()),
+                "clock": s.clock().map_or(format!("has lost {} from its start", s.clock_lost), |c| c.to_string()),
                 "units": units,
             })
         })
@@ -429,7 +456,7 @@ impl Ruleset for FrAncients {
             ),
             None => "No pack: the game master resolves the base rules; a phase may wait for his answers before its report comes.".to_string(),
         };
-        let decided = "How a phase is won (the sheet's step 7): 1 point for each enemy unit demoralized, 2 for each destroyed; the higher total wins the phase, and the loser lowers its morale clock by one (step 8). A character destroyed, the baggage looted or a battle standard lost lowers it too. When the clock runs down and the battle ends is the base rules' (the pack or the game master); the last turn's report says who won.";
+        let decided = "How a phase is won (the sheet's step 7): 1 point for each enemy unit demoralized, 2 for each destroyed; the higher total wins the phase, and the loser lowers its morale clock by one (step 8). A character destroyed, the baggage looted or a battle standard lost lowers it too. With a pack, a side whose clock runs down to the pack's end has lost the battle; otherwise the battle ends after its last turn and the higher clock wins (level clocks: the standards taken, then a draw). The last report says who won and why.";
         let length = format!(
             "The battle lasts at most {} turns, each of two phases: {}'s, then {}'s. Each phase is a round: the phasing side writes its moves, charges, shots and challenges; the other may send its standing orders (counter-charge, open ranks) before it is played.\n{base}\n{decided}",
             setup.max_turns,
@@ -483,6 +510,10 @@ impl Ruleset for FrAncients {
 
     fn round(&self, state: &Json) -> Result<Round, RulesetError> {
         Ok(round_of(&read("the game", state)?))
+    }
+
+    fn header_turn(&self, state: &Json, turn: u32) -> Result<(u32, u32), RulesetError> {
+        Ok(header_turn_of(&read("the game", state)?, turn))
     }
 
     fn check_orders(
@@ -650,8 +681,7 @@ impl Ruleset for FrAncients {
         let base_rules = state.base_rules()?;
         let mut next = state.clone();
         next.played = this_round;
-        let b = &state.battle;
-        let phase = format!("turn {}, phase {} ({})", b.turn, b.phase, b.phasing());
+        let phase = phase_label(&state.battle);
         match r.situation {
             Some(situation) => {
                 let mut all = rolled;
@@ -725,20 +755,21 @@ impl Ruleset for FrAncients {
                     title: s.heading.to_string(),
                     lines: s.lines.clone(),
                 }));
-                let over = after.over.clone();
-                let ended = over.is_some() || after.turn > state.last_turn;
-                let mut victory: Vec<String> = report
-                    .summary
-                    .iter()
-                    .filter(|l| over.is_some() && !l.contains("morale clock"))
-                    .cloned()
-                    .collect();
-                if over.is_none() && ended {
-                    victory.push(format!(
-                        "The battle ends after turn {}, its last.",
-                        state.last_turn
-                    ));
-                }
+                let ended = after.over.is_some() || after.turn > state.last_turn;
+                let verdict = if ended {
+                    let ending = if after.over.is_some() {
+                        Ending::ClockRanDown
+                    } else {
+                        Ending::LastTurn(state.last_turn)
+                    };
+                    Some(judge(&after, state.ends_at()?, ending, &state.options))
+                } else {
+                    None
+                };
+                let victory = verdict
+                    .as_ref()
+                    .map(|v| v.lines.clone())
+                    .unwrap_or_default();
                 let events = event_lines(&r.run.events, &after);
                 let summary = summary(&after);
                 next.battle = after;
@@ -759,10 +790,7 @@ impl Ruleset for FrAncients {
                     summary_title,
                     victory,
                     ended,
-                    // Why the battle ended is the pack's text, not a
-                    // winner: a league's moderator enters the result
-                    // (docs/rulings/league.md, LG-6).
-                    result: None,
+                    result: verdict.as_ref().map(Verdict::result),
                     extra,
                 })
             }
@@ -786,6 +814,25 @@ impl Ruleset for FrAncients {
 
     fn canonical(&self, state: &Json) -> Result<Json, RulesetError> {
         json(&read::<State>("the game", state)?)
+    }
+
+    /// The battle judged as it stands (ruling FA-45): a side whose clock
+    /// has run down has lost; else the higher clock, then the standards'
+    /// points, or a draw (`last_turn_result = "draw"`: a draw).
+    fn standing(
+        &self,
+        _setup: &str,
+        state: &Json,
+    ) -> Result<Option<crate::games::GameResult>, RulesetError> {
+        let state: State = read("the game", state)?;
+        let ending = if state.battle.over.is_some() {
+            Ending::ClockRanDown
+        } else {
+            Ending::Stopped
+        };
+        Ok(Some(
+            judge(&state.battle, state.ends_at()?, ending, &state.options).result(),
+        ))
     }
 
     fn run_case(&self, text: &str) -> CaseOutcome {
@@ -846,4 +893,120 @@ pub fn demo_orders(state: &Json) -> Result<(String, String), RulesetError> {
     let state: State = read("the game", state)?;
     let side = state.battle.phasing().clone();
     Ok((side.clone(), super::demo::orders_for(&state.battle, &side)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameResult;
+
+    /// Two units a side apart, with the stand-in pack and these clocks.
+    fn state(rome: i32, carthage: i32) -> Json {
+        let case = format!(
+            r#"ruleset = "fr-ancients"
+title = "t"
+rule = "M10"
+pack = "stand-in"
+[table]
+width = 48.0
+depth = 48.0
+[[side]]
+id = "rome"
+clock = {rome}
+[[side]]
+id = "carthage"
+clock = {carthage}
+[[unit]]
+id = "a"
+side = "rome"
+name = "Hastati"
+type = "Handweapons"
+files = 4
+ranks = 1
+front = [10.0, 10.0]
+facing = 0.0
+[[unit]]
+id = "b"
+side = "carthage"
+name = "Spearmen"
+type = "Spears"
+files = 4
+ranks = 1
+front = [30.0, 40.0]
+facing = 180.0
+"#
+        );
+        FrAncients.case_state(&case).unwrap()
+    }
+
+    /// Play the phase the state waits for, with no orders.
+    fn play(state: &Json, last_turn: u32) -> Resolved {
+        let mut state = state.clone();
+        state["last_turn"] = last_turn.into();
+        let mut dice = crate::dice::SeededDice::new([7; 32]);
+        FrAncients
+            .resolve(RoundInput {
+                state: &state,
+                options: &Json::Null,
+                setup: "",
+                last_turn,
+                orders: &BTreeMap::new(),
+                dice: &mut dice,
+            })
+            .unwrap()
+    }
+
+    #[test]
+    fn the_last_phase_names_the_winner_and_why() {
+        let mut s = state(6, 5);
+        s["battle"]["phase"] = 2.into();
+        let r = play(&s, 1);
+        assert!(r.ended);
+        assert_eq!(
+            r.result,
+            Some(GameResult::Won {
+                side: "rome".into()
+            })
+        );
+        assert!(
+            r.victory[0].contains("Rome's morale clock stands at 6, Carthage's at 5"),
+            "{:?}",
+            r.victory
+        );
+        assert_eq!(r.victory.last().unwrap(), "Rome has won the battle.");
+    }
+
+    #[test]
+    fn a_phase_before_the_last_names_no_result() {
+        let r = play(&state(6, 5), 1);
+        assert!(!r.ended, "phase 1 of the last turn is not the end");
+        assert_eq!(r.result, None);
+        assert!(r.victory.is_empty());
+    }
+
+    #[test]
+    fn a_players_turn_is_the_game_turn() {
+        let mut s: State = read("the game", &state(5, 5)).unwrap();
+        s.played = 6;
+        assert_eq!(header_turn_of(&s, 1), (7, 1), "turn 1: the round waiting");
+        assert_eq!(header_turn_of(&s, 7).0, 0, "a round's number is no turn");
+        assert_eq!(header_turn_of(&s, 2).0, 0, "turn 2 is two rounds away");
+        s.battle.phase = 2;
+        assert_eq!(header_turn_of(&s, 2), (8, 1), "the next phase: held");
+        assert_eq!(round_of(&s).label, "turn 1, Carthage's phase");
+    }
+
+    #[test]
+    fn the_standing_result_judges_the_clocks_as_they_are() {
+        assert_eq!(
+            FrAncients.standing("", &state(4, 7)).unwrap(),
+            Some(GameResult::Won {
+                side: "carthage".into()
+            })
+        );
+        assert_eq!(
+            FrAncients.standing("", &state(5, 5)).unwrap(),
+            Some(GameResult::Drawn)
+        );
+    }
 }

@@ -46,35 +46,39 @@ pub(super) fn preview(
     }
 }
 
-/// The round a mail is to be held for: its header's `TURN n + 1` while
-/// round `n` is open, when the rule set says the side writes in it or
-/// cannot say who does. Any other turn is judged as before.
+/// The round a mail is to be held for: the round after the open one, when
+/// its header's `TURN` names it (`Ruleset::header_turn`: `TURN n + 1` while
+/// round `n` is open, where a round is a turn), when the rule set says the side writes in it or
+/// cannot say who does: that round and the `TURN` written. Any other turn
+/// is judged as before.
 pub(super) fn deferral(
     ctx: &Ctx<'_, '_>,
     game: &Game,
     header: &Header,
     side: &str,
-) -> Result<Option<u32>, PostError> {
-    let Some(t) = header.turn else {
+) -> Result<Option<(u32, u32)>, PostError> {
+    let Some(written) = header.turn else {
         return Ok(None);
     };
     let round = game.round()?;
+    let (t, _) = game.ruleset.header_turn(&game.state()?, written)?;
     // While a report waits for the moderator, no orders are taken (nor held).
     if t != round.number + 1 || rounds::draft(ctx.tx, game.id())?.is_some() {
         return Ok(None);
     }
     Ok(match game.ruleset.next_writers(&game.state()?)? {
         Some(writers) if !writers.iter().any(|w| w == side) => None,
-        _ => Some(t),
+        _ => Some((t, written)),
     })
 }
 
-/// Hold the mail for round `t` and tell its sender so at once.
+/// Hold the mail for round `t` (its header's `TURN written`) and tell its
+/// sender so at once.
 pub(super) fn hold(
     ctx: &Ctx<'_, '_>,
     game: &Game,
     side: &SideRow,
-    t: u32,
+    (t, written): (u32, u32),
 ) -> Result<Disposition, PostError> {
     let note = format!("held for turn {t}");
     deferred::hold(
@@ -93,7 +97,7 @@ pub(super) fn hold(
     let text = templates::render(
         "held.txt",
         minijinja::context! {
-            title => &game.row.title, game => game.id(), side => &side.side, turn => t,
+            title => &game.row.title, game => game.id(), side => &side.side, turn => written,
             round => game.round()?.label, deadline => game.deadline_for(side),
         },
     );

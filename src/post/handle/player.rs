@@ -452,18 +452,18 @@ fn open_to(
             "You will get the report, with the next deadline, as soon as the game master has answered; send your orders then.",
         );
     }
-    if let Some(t) = header.turn.filter(|t| *t != round.number) {
-        return refuse(
-            &format!(
-                "These orders are for turn {t}, but game {} is taking orders for {}.",
-                game.id(),
-                round.label
-            ),
-            &format!(
-                "Write TURN {} in the header, or leave TURN out.",
-                round.number
-            ),
-        );
+    if let Some(t) = header.turn {
+        let (named, write) = game.ruleset.header_turn(&game.state()?, t)?;
+        if named != round.number {
+            return refuse(
+                &format!(
+                    "These orders are for turn {t}, but game {} is taking orders for {}.",
+                    game.id(),
+                    round.label
+                ),
+                &format!("Write TURN {write} in the header, or leave TURN out."),
+            );
+        }
     }
     if arrival(ctx)? > game.deadline() + Duration::minutes(i64::from(game.row.grace_minutes)) {
         // The deadline passed but the round has not been played yet: played

@@ -55,7 +55,7 @@ impl Engine<'_> {
                 self.log(Event::Refused {
                     unit: ca.with.clone().unwrap_or_default(),
                     order: format!("{}: challenge {}", ca.name, cb.name),
-                    why: "a challenge is between characters whose units are in contact (ruling FA-33)".into(),
+                    why: "a challenge is between characters whose units are in contact".into(),
                 });
                 continue;
             }

@@ -614,7 +614,7 @@ impl Engine<'_> {
                 self.refuse(
                     &u.id,
                     text,
-                    "turning 90 or 180 degrees takes a full turn (§5 Unmanoeuvreable; ruling FA-9)",
+                    "turning 90 or 180 degrees takes a full turn (§5 Unmanoeuvreable)",
                 );
                 return Ok(());
             }
