@@ -45,11 +45,12 @@ pub fn report_mail(
     } else {
         format!("[{}] {} of {label}", rep.game, capitalize_first(corrected))
     };
-    let file = format!(
-        "{}-{}",
-        rep.game,
-        label.replace([' ', ','], "-").replace("--", "-")
-    );
+    // Letters and digits, words joined by one '-': "turn-1-Rome-s-phase".
+    let words: Vec<&str> = label
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let file = format!("{}-{}", rep.game, words.join("-"));
     let mut mail = plain(config, to, subject, rep.text(), None);
     mail.html = Some(rep.html(Some(&format!("cid:{cid}"))));
     mail.show_picture(cid, &file, pic.png.clone(), pic.svg.clone());
