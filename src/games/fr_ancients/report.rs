@@ -351,7 +351,11 @@ mod tests {
         assert_eq!(&png[1..4], b"PNG");
         assert!(svg.contains("Roman Triarii"), "units are labelled");
         for u in g.battle.units.values() {
-            assert!(svg.contains(&format!(">{}<", esc(&u.name))), "{} is labelled", u.name);
+            assert!(
+                svg.contains(&format!(">{}<", esc(&u.name))),
+                "{} is labelled",
+                u.name
+            );
         }
         let faults = crate::report::picture::label_faults(&svg).unwrap();
         assert!(faults.is_empty(), "{faults:#?}");
