@@ -67,7 +67,7 @@ impl Report {
                 }),
             }
         }
-        let caption = format!("{title}: {}", super::ruleset::phase_label(before));
+        let caption = format!("{title}: {}", super::verdict::phase_label(before));
         let charged: Vec<String> = events
             .iter()
             .filter_map(|l| match &l.event {

@@ -39,7 +39,7 @@ use super::report::{svg, Report};
 use super::resolve::PackRules;
 use super::sequence::{run_phase, Stopped};
 use super::table::Battle;
-use super::verdict::{judge, side_name, Ending, Verdict};
+use super::verdict::{judge, phase_label, Ending, Verdict};
 use crate::case::CaseOutcome;
 use crate::diagnostic::Rendered;
 use crate::dice::{Dice, DiceError, DieKind, ScriptedDice};
@@ -138,13 +138,6 @@ impl State {
             None => "No pack: the game master resolves the base rules.".to_string(),
         })
     }
-}
-
-/// The phase as players call it: "turn 3, Rome's phase". The game
-/// master's rounds of a phase carry the same words: their report is the
-/// phase's.
-pub fn phase_label(b: &Battle) -> String {
-    format!("turn {}, {}'s phase", b.turn, side_name(b.phasing()))
 }
 
 /// The round a state waits for.

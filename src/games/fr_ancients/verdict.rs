@@ -57,6 +57,13 @@ impl Verdict {
     }
 }
 
+/// The phase as players call it: "turn 3, Rome's phase". The game
+/// master's rounds of a phase carry the same words: their report is the
+/// phase's.
+pub fn phase_label(b: &Battle) -> String {
+    format!("turn {}, {}'s phase", b.turn, side_name(b.phasing()))
+}
+
 /// A side as a player reads it: "rome" → "Rome".
 pub fn side_name(id: &str) -> String {
     capitalize_first(id)
