@@ -127,6 +127,11 @@ pub struct Holding {
     /// CA-15); none when the occupier's own armies took it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seen_as: Option<String>,
+    /// The Free Company its owner paid it to: its points, and the
+    /// province, move at the start of next year (`pay … with …`); until
+    /// then it is the owner's (issue 45).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promised: Option<String>,
 }
 
 impl Holding {
@@ -670,6 +675,7 @@ impl CampaignFile {
                     held_for: 0,
                     pacified: false,
                     seen_as: None,
+                    promised: None,
                 },
             );
         }

@@ -290,7 +290,11 @@ fn context(
         .holdings
         .iter()
         .filter(|(_, h)| {
-            reader.is_none_or(|r| h.holder() == Some(r) || h.owner.as_deref() == Some(r))
+            reader.is_none_or(|r| {
+                h.holder() == Some(r)
+                    || h.owner.as_deref() == Some(r)
+                    || h.promised.as_deref() == Some(r)
+            })
         })
         .map(|(id, h)| {
             let p = world.province(id);
@@ -312,6 +316,9 @@ fn context(
                     if h.held_for == 1 { "" } else { "s" },
                     if h.pacified { ", pacified" } else { "" }
                 );
+            }
+            if let Some(to) = &h.promised {
+                let _ = write!(s, ", paid to {to}: theirs from next year");
             }
             if reader.is_none() {
                 let _ = write!(s, ", owner {}", h.owner.as_deref().unwrap_or("none"));

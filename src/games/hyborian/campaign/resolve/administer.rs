@@ -254,7 +254,7 @@ impl Turn<'_> {
                 };
                 let h = self.c.holdings.get_mut(&p.id);
                 if let Some(h) = h.filter(|h| h.owner.as_deref() == Some(power)) {
-                    h.owner = Some(fc.clone());
+                    h.promised = Some(fc.clone());
                     self.events.push(MapEvent::Paid {
                         employer: power.into(),
                         company: fc,

@@ -16,6 +16,15 @@ impl Turn<'_> {
                 });
                 h.pacified = false;
                 h.held_for = 0;
+                // Its owner lost it: what he promised of it lapses.
+                h.promised = None;
+            } else if let Some(to) = h.promised.take() {
+                // Paid to a company: its points are the company's now.
+                self.events.push(MapEvent::Transferred {
+                    province: id.clone(),
+                    from: h.owner.replace(to.clone()),
+                    to,
+                });
             }
         }
         for a in self.c.armies.values_mut() {

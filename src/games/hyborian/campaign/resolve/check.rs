@@ -305,8 +305,15 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
             let Some(p) = world.find(province) else {
                 return Err(format!("there is no province '{province}'"));
             };
-            if c.holdings[&p.id].owner.as_deref() != Some(power) {
+            let h = &c.holdings[&p.id];
+            if h.owner.as_deref() != Some(power) {
                 return Err(format!("{} is not yours to give", p.name));
+            }
+            if let Some(to) = &h.promised {
+                return Err(format!(
+                    "{} is already promised to {to} from next year",
+                    p.name
+                ));
             }
         }
         _ => {}

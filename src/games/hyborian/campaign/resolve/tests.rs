@@ -556,10 +556,28 @@ points = 100
         r.campaign.powers["aquilonia"].treasury,
         c.powers["aquilonia"].treasury - 100
     );
+    // Paid, the province is the company's from next year: until then its
+    // points and its colour stay the payer's (issue 45, item 8).
+    let paid = &r.campaign.holdings["westermarck"];
     assert_eq!(
-        r.campaign.holdings["westermarck"].owner.as_deref(),
-        Some("wolves")
+        (paid.owner.as_deref(), paid.promised.as_deref()),
+        (Some("aquilonia"), Some("wolves"))
     );
+    assert_eq!(
+        r.campaign.allowance(&w, "aquilonia"),
+        c.allowance(&w, "aquilonia")
+    );
+    assert!(check(
+        &r.campaign,
+        &w,
+        "aquilonia",
+        &Order::Pay {
+            company: "wolves".into(),
+            province: "Westermarck".into()
+        }
+    )
+    .unwrap_err()
+    .contains("already promised to wolves"));
     // The employer now commands the company, and the company does not.
     assert!(check(
         &r.campaign,
@@ -598,6 +616,16 @@ points = 100
         r.events
     );
     assert_eq!(r.campaign.armies["wolves-1"].hired_by, None);
+    let paid = &r.campaign.holdings["westermarck"];
+    assert_eq!(
+        (paid.owner.as_deref(), paid.promised.as_deref()),
+        (Some("wolves"), None),
+        "the year's end gives the company the province"
+    );
+    assert!(
+        r.events.iter().any(|e| matches!(e,
+        MapEvent::Transferred { province, to, .. } if province == "westermarck" && to == "wolves"))
+    );
     assert_eq!(
         r.campaign.allowance(&w, "wolves"),
         200 + 250,
