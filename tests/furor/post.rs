@@ -643,7 +643,7 @@ fn split_turn_by_mail_moves_then_attacks() {
         "{conf}"
     );
     let moves = body_text(&reps[2]);
-    assert!(moves.contains("Report of turn 1, franks, moves"), "{moves}");
+    assert!(moves.contains("Turn 1, franks, moves: report"), "{moves}");
     assert!(moves.contains("Turn 1: movement of the franks"), "{moves}");
     assert!(!moves.contains("combat of the franks"), "{moves}");
     assert!(
@@ -662,7 +662,7 @@ fn split_turn_by_mail_moves_then_attacks() {
     );
     let attacks = body_text(&reps[3]);
     assert!(
-        attacks.contains("Report of turn 1, franks, attacks"),
+        attacks.contains("Turn 1, franks, attacks: report"),
         "{attacks}"
     );
     assert!(
@@ -678,7 +678,13 @@ fn split_turn_by_mail_moves_then_attacks() {
     ] {
         assert_eq!(po.tick(now).unwrap(), 1);
         let r = body_text(reports(&po).last().unwrap());
-        assert!(r.contains(&format!("Report of {label}")), "{r}");
+        assert!(
+            r.contains(&format!(
+                "{}: report",
+                umpire::report::capitalize_first(label)
+            )),
+            "{r}"
+        );
         assert!(r.contains("gallo-romans sent no orders"), "{r}");
         now += Duration::days(2);
     }
@@ -748,7 +754,7 @@ END
     assert_eq!(reps.len(), 4, "{conf}");
     let played = body_text(&reps[3]);
     assert!(
-        played.contains("Report of turn 1, franks: the gallo-romans' answer"),
+        played.contains("Turn 1, franks: the gallo-romans' answer: report"),
         "{played}"
     );
     assert!(played.contains("0507 → 0407"), "{played}");

@@ -163,7 +163,7 @@ fn a_league_of_four_is_paired_played_by_mail_scored_mailed_and_exported() {
     let (_, a1) = outbox(&club.po)
         .into_iter()
         .map(|(k, _, raw)| (k, raw))
-        .find(|(k, raw)| k == "report" && raw.contains("[winter-1-1] Report"))
+        .find(|(k, raw)| k == "report" && raw.contains("[winter-1-1] Turn 1: report"))
         .expect("the report of winter-1-1");
     assert!(!a1.is_empty());
     // In winter-1-2 only aquilonia writes: at the deadline nemedia's player

@@ -999,7 +999,7 @@ fn the_moderator_readjudicates_the_last_turn_under_new_rules() {
     assert!(
         corrected
             .2
-            .contains("Subject: [ford] Corrected report of turn 1"),
+            .contains("Subject: [ford] Turn 1: corrected report"),
         "{}",
         corrected.2
     );

@@ -40,11 +40,14 @@ pub fn report_mail(
     } else {
         "report"
     };
-    let subject = if rep.draft {
-        format!("[{}] DRAFT {corrected} of {label}", rep.game)
-    } else {
-        format!("[{}] {} of {label}", rep.game, capitalize_first(corrected))
-    };
+    // The round first, so a mail client's list sorts and reads by it:
+    // "[trebia] Turn 3, Rome's phase: report".
+    let draft = if rep.draft { "DRAFT " } else { "" };
+    let subject = format!(
+        "[{}] {}: {draft}{corrected}",
+        rep.game,
+        capitalize_first(&label)
+    );
     // Letters and digits, words joined by one '-': "turn-1-Rome-s-phase".
     let words: Vec<&str> = label
         .split(|c: char| !c.is_alphanumeric())
