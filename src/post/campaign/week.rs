@@ -157,7 +157,14 @@ pub(super) fn queue_report(
     let (text, html) = rules()
         .report(state, reader, week, Some(&sources))
         .map_err(corrupt)?;
-    let subject = format!("[{}] {} report: {}", c.id, who, c.date);
+    // Named by the week its results are of ("Year 1, week 1: ophir's
+    // report"), the round first as every report's subject.
+    let whose = reader.map_or("the secretary's".to_string(), |p| format!("{p}'s"));
+    let subject = format!(
+        "[{}] {}: {whose} report",
+        c.id,
+        crate::report::capitalize_first(week.played)
+    );
     let mut mail = plain(config, vec![to.address.to_string()], subject, text, None);
     mail.auto_submitted = crate::mail::compose::AutoSubmitted::Generated;
     mail.html = html;

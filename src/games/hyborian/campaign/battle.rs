@@ -197,6 +197,21 @@ pub enum Edge {
     South,
 }
 
+/// How far in from its edge the strip runs that a host is set out in (its
+/// line stands 6 inches in): what the battle game's welcome names as each
+/// side's deployment zone.
+pub const EDGE_ZONE_DEPTH: f64 = 12.0;
+
+/// The strip along `edge` of a table `width` inches long where
+/// [`edge_units`] sets a host out.
+pub fn edge_zone(edge: Edge, width: f64) -> Zone {
+    let y = match edge {
+        Edge::North => [TABLE_DEPTH - EDGE_ZONE_DEPTH, TABLE_DEPTH],
+        Edge::South => [0.0, EDGE_ZONE_DEPTH],
+    };
+    Zone { x: [0.0, width], y }
+}
+
 /// An army's units as `side` along one edge of a table `width` inches long
 /// and [`TABLE_DEPTH`] deep: 6 inches in, facing the other edge, 2 inches
 /// between units (a quarter inch when the line is too short for that).

@@ -13,7 +13,7 @@
 //! # Ok(()) }
 //! ```
 
-use super::battle::{self, Card};
+use super::battle::{self, Card, Edge};
 use super::game::{Army, BattleMode, Campaign, PendingBattle};
 use super::map::World;
 use super::resolve::EnteredResult;
@@ -72,10 +72,15 @@ pub fn scenario(c: &Campaign, world: &World, b: &PendingBattle) -> Result<String
             .map(|h| (h.id.as_str(), h.contents.nation.as_str())),
         setup.table.width,
     );
+    // Each host stands along its own edge, not anywhere on the table.
+    for (side, edge) in sc.sides.iter_mut().zip([Edge::North, Edge::South]) {
+        side.zone = battle::edge_zone(edge, setup.table.width);
+    }
     sc.source = Some(format!("the campaign {} ({})", c.title, c.id));
     let armies = |k: usize| b.sides()[k].join(", ");
     let (north_side, south_side) = if b.north == 0 { (0, 1) } else { (1, 0) };
-    sc.briefing = format!(
+    sc.briefing =
+        format!(
         "Battle {} of the campaign {}, at {place}, {}: terrain card {} ({}), {} {}-foot table. \
          {} (armies {}) stands on the north edge, {} (armies {}) on the south edge, each on the \
          side it came from. The battle is won by breaking the enemy (half its points lost) within \
@@ -83,7 +88,7 @@ pub fn scenario(c: &Campaign, world: &World, b: &PendingBattle) -> Result<String
          where they are until then.",
         b.id,
         c.title,
-        c.date(),
+        if b.week.is_empty() { c.date() } else { b.week.clone() },
         card.number,
         card.kind.words(),
         crate::report::article(b.table_feet),

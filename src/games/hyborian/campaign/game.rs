@@ -238,6 +238,10 @@ pub struct PendingBattle {
     /// The side (0 or 1) on the table's north edge (ruling CA-7).
     #[serde(default)]
     pub north: usize,
+    /// The week it was met in, as reports name it ("year 1, week 1"); empty
+    /// in campaigns stored before it was kept.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub week: String,
 }
 
 fn attacker_came() -> [bool; 2] {

@@ -70,7 +70,9 @@ pub fn describe(
         MapEvent::Split { army, new_army, units, .. } => format!("Army {army} split off army {new_army}: {}.", units.join(", ")),
         MapEvent::Merged { army, into, .. } => format!("Army {army} merged into army {into}."),
         MapEvent::Raised { army, figures, designation, cost, .. } => format!("Raised {figures} {designation} for {cost} points, in army {army}."),
-        MapEvent::StanceTaken { army, stance, .. } => format!("Army {army} will {stance}."),
+        // Told after the week: what the army did, not what it will do.
+        MapEvent::StanceTaken { army, stance, .. } if stance == "besiege" => format!("Army {army} lays siege."),
+        MapEvent::StanceTaken { army, .. } => format!("Army {army} stands in garrison."),
         MapEvent::Hired { employer, company, points } => format!("{company} serves {employer} until the year ends, for {points} points."),
         MapEvent::Paid { employer, company, province } => format!("{employer} gave {} to {company}; its points count from next year.", n(province)),
         MapEvent::Battle { id, province, card, table_feet, sides, winner, both_broke, by, .. } => {

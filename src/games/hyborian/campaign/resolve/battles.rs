@@ -288,6 +288,7 @@ impl Turn<'_> {
                     by,
                     came_in,
                     north,
+                    week: self.c.date(),
                 });
             }
         }
