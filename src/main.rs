@@ -67,12 +67,12 @@ enum Command {
         #[command(subcommand)]
         command: OrdersCommand,
     },
-    /// Replay a played turn and check every roll and result matches: from the store (GAME TURN), or from the verification bundle a report attached (--bundle FILE, no database or configuration needed).
+    /// Replay a played turn and check every roll and result matches: from the store (GAME TURN, or CAMPAIGN MAP-TURN for a campaign's week), or from the verification bundle a report attached (--bundle FILE, no database or configuration needed).
     Verify {
-        /// The game id.
+        /// The game id, or a campaign's.
         #[arg(required_unless_present = "bundle")]
         game: Option<String>,
-        /// The turn to replay.
+        /// The turn to replay (a campaign's map turn: 1 is its first week).
         #[arg(required_unless_present = "bundle")]
         turn: Option<u32>,
         /// A verification bundle (umpire-verify-GAME-TURN.json, attached to every report).

@@ -89,6 +89,9 @@ pub enum PostError {
     /// A configured folder umpire cannot work in, saying which and the fix.
     #[error("{0}")]
     Folder(String),
+    /// A stored week umpire cannot replay, saying why.
+    #[error("{0}")]
+    Unverifiable(String),
 }
 
 /// The umpire's mail service over one store.

@@ -39,9 +39,20 @@ pub fn verify_turn(
     round: u32,
 ) -> Result<(String, bool), PostError> {
     let bundle = po.store.write(|tx| {
-        let g = Game::load(tx, game)?.ok_or_else(|| PostError::NoGame(game.to_string()))?;
-        Bundle::of_rounds(tx, &g, &[round])
+        let Some(g) = Game::load(tx, game)? else {
+            // A campaign's id: its map turn `round` is replayed instead.
+            return if crate::store::campaigns::exists(tx, game)? {
+                super::campaign::verify_week(tx, game, round).map(Err)
+            } else {
+                Err(PostError::NoGame(game.to_string()))
+            };
+        };
+        Bundle::of_rounds(tx, &g, &[round]).map(Ok)
     })?;
+    let bundle = match bundle {
+        Ok(b) => b,
+        Err(week) => return Ok(week),
+    };
     let ruleset = games::named(&bundle.ruleset)?;
     check(ruleset, &bundle, &mut |r, e| match e {
         Replay::Engine(e) => Err(e),

@@ -66,6 +66,8 @@ pub struct PlayedTurn {
     pub state_before: String,
     pub state_after: String,
     pub orders: String,
+    /// The events the week's reports were written from, as stored.
+    pub events: String,
     /// `None`: resolved before the turns kept their results (migration 15).
     pub results: Option<String>,
     pub reruns: u32,
@@ -335,7 +337,7 @@ pub fn insert_turn(c: &Connection, id: &str, t: &TurnRow<'_>, now: DateTime<Utc>
 pub fn played_turn(c: &Connection, id: &str, turn: u32) -> Result<Option<PlayedTurn>> {
     let row = c
         .prepare_cached(
-            "SELECT state_before, state_after, orders, results, reruns, resolved_at \
+            "SELECT state_before, state_after, orders, results, reruns, resolved_at, events \
              FROM campaign_turns WHERE campaign_id = ?1 AND turn = ?2",
         )?
         .query_row(params![id, turn], |r| {
@@ -346,15 +348,17 @@ pub fn played_turn(c: &Connection, id: &str, turn: u32) -> Result<Option<PlayedT
                 r.get(3)?,
                 r.get(4)?,
                 r.get::<_, String>(5)?,
+                r.get(6)?,
             ))
         })
         .optional()?;
     row.map(
-        |(state_before, state_after, orders, results, reruns, at)| -> Result<PlayedTurn> {
+        |(state_before, state_after, orders, results, reruns, at, events)| -> Result<PlayedTurn> {
             Ok(PlayedTurn {
                 state_before,
                 state_after,
                 orders,
+                events,
                 results,
                 reruns,
                 resolved_at: parse_ts(&at)?,
@@ -608,6 +612,7 @@ mod tests {
                 state_before: "before".into(),
                 state_after: "corrected".into(),
                 orders: "{}".into(),
+                events: "[]".into(),
                 results: Some("[]".into()),
                 reruns: 1,
                 resolved_at: t0,

@@ -2,8 +2,9 @@
 //! real SQLite file with the spool outlet, two campaigning years of 12
 //! weeks: marches, a battle played by the engine, a siege that starves a
 //! garrison out, a province pacified and changing hands at the new year,
-//! winter rebuilding — and no power's report ever shows what another
-//! power's armies hold.
+//! winter rebuilding, a Free Company hired for a year — and no power's
+//! report ever shows what another power's armies hold, nor whom the
+//! company serves; every week replays with `umpire verify`.
 
 use crate::common;
 use chrono::Duration;
@@ -71,8 +72,36 @@ points = 500
     )
 }
 
+/// The Free Company of the two-year campaign, beside the four powers.
+const COMPANY: (&str, &str) = ("wolves", "ulric@wolves.example");
+
+fn company() -> String {
+    format!(
+        r#"[[power]]
+id = "wolves"
+nation = "free-companies"
+address = "{}"
+password = "pack"
+[[power.army]]
+province = "border-kingdom"
+points = 100
+"#,
+        COMPANY.1
+    )
+}
+
+fn address(power: &str) -> &'static str {
+    POWERS
+        .iter()
+        .chain([&COMPANY])
+        .find(|(p, _)| *p == power)
+        .map(|(_, a)| *a)
+        .unwrap()
+}
+
 fn password(power: &str) -> &'static str {
     match power {
+        "wolves" => "pack",
         "aquilonia" => "lion",
         "koth" => "triangle",
         "nemedia" => "dragon",
@@ -130,8 +159,10 @@ impl Club {
 
     /// Every power mails its orders for the week (the last one in resolves it).
     fn week(&mut self, orders: &[(&str, &str)]) {
-        let before = state(&self.po).turn;
-        for (power, address) in POWERS {
+        let c = state(&self.po);
+        let before = c.turn;
+        for power in c.powers.keys().map(String::as_str) {
+            let address = address(power);
             let lines: Vec<&str> = orders
                 .iter()
                 .filter(|(p, _)| *p == power)
@@ -158,7 +189,7 @@ fn two_years_of_campaign_by_mail() {
     let dir = tempfile::tempdir().unwrap();
     let config = config(dir.path());
     let mut po = PostOffice::open(config.clone()).unwrap();
-    let file = CampaignFile::load(&setup()).unwrap();
+    let file = CampaignFile::load(&format!("{}{}", setup(), company())).unwrap();
     po.create_campaign(&file, t0()).unwrap();
     pin_seed(&config);
     let mut club = Club { po, n: 0 };
@@ -177,6 +208,8 @@ fn two_years_of_campaign_by_mail() {
     club.week(&[
         ("aquilonia", "army aquilonia-1 move to Nemedian Marches"),
         ("aquilonia", "army aquilonia-2 move to Border Kingdom"),
+        ("aquilonia", "hire wolves for 120 points"),
+        ("wolves", "serve aquilonia for 100 points"),
         ("nemedia", "army nemedia-1 move to Nemedian Marches"),
         ("ophir", "army ophir-1 garrison"),
         ("koth", "army koth-1 move to Kothian Plains"),
@@ -347,16 +380,40 @@ fn two_years_of_campaign_by_mail() {
             .all(|(_, r)| r.contains("<img class=\"map\" src=\"cid:")),
         "every report has its map inline"
     );
+    assert_eq!(
+        events(&club.po)
+            .iter()
+            .filter(|e| matches!(e, MapEvent::Hired { .. }))
+            .count(),
+        1,
+        "the wolves were hired in week 1"
+    );
+    // The armies a power owned or commanded at some time (a company its
+    // employer hired): its reports of those weeks show them in full.
+    let commanded = |power: &str| -> std::collections::BTreeSet<&str> {
+        states
+            .iter()
+            .flat_map(|s| s.armies.values())
+            .filter(|a| a.owner == power || a.commander() == power)
+            .map(|a| a.id.as_str())
+            .collect()
+    };
     let mut checked = BTreeMap::new();
-    for (power, address) in POWERS {
-        let own_list = umpire::games::hyborian::army::nation(power).unwrap();
+    for (power, address) in POWERS.iter().chain([&COMPANY]).copied() {
+        let nation = if power == COMPANY.0 {
+            "free-companies"
+        } else {
+            power
+        };
+        let own_list = umpire::games::hyborian::army::nation(nation).unwrap();
+        let mine = commanded(power);
         for (_, text) in reports.iter().filter(|(to, _)| to == address) {
+            // Whom the company serves is the employer's and the company's secret.
+            if !["aquilonia", COMPANY.0].contains(&power) {
+                assert!(!text.contains("hired from wolves"), "{power}:\n{text}");
+            }
             for s in &states {
-                for a in s
-                    .armies
-                    .values()
-                    .filter(|a| a.owner != power && a.commander() != power)
-                {
+                for a in s.armies.values().filter(|a| !mine.contains(a.id.as_str())) {
                     assert!(
                         !text.contains(&format!("army {} in ", a.id)),
                         "{power} sees inside {}:\n{text}",
@@ -395,6 +452,40 @@ fn two_years_of_campaign_by_mail() {
     // Reports went out with their maps, through the spool.
     let flushed = club.po.send(t0() + Duration::days(1)).unwrap();
     assert!(flushed.sent >= 26 * 5, "{flushed:?}");
+
+    // `umpire verify hyboria N`: every week replays from the store, with
+    // its revealed seed, to the events and campaign its reports came from.
+    for turn in 1..=states.len() as u32 {
+        let (text, ok) = umpire::post::verify_turn(&mut club.po, "hyboria", turn).unwrap();
+        assert!(ok, "map turn {turn}: {text}");
+        assert!(
+            text.contains("events (") && text.contains("as stored"),
+            "{text}"
+        );
+    }
+    let (first, _) = umpire::post::verify_turn(&mut club.po, "hyboria", 1).unwrap();
+    assert!(
+        first.contains("Year 1, week 1 (map turn 1): seed ")
+            && first.contains("Verdict: everything matches"),
+        "{first}"
+    );
+    // A stored week that was tampered with is found out.
+    club.po
+        .store()
+        .conn()
+        .execute(
+            "UPDATE campaign_turns SET events = '[]' WHERE campaign_id = 'hyboria' AND turn = 1",
+            [],
+        )
+        .unwrap();
+    let (text, ok) = umpire::post::verify_turn(&mut club.po, "hyboria", 1).unwrap();
+    assert!(!ok && text.contains("THE REPLAY DIFFERS"), "{text}");
+    assert!(
+        text.contains("the first that differs is number 1"),
+        "{text}"
+    );
+    let err = umpire::post::verify_turn(&mut club.po, "hyboria", 99).unwrap_err();
+    assert!(err.to_string().contains("has no map turn 99"), "{err}");
 }
 
 #[test]

@@ -508,7 +508,11 @@ impl Ruleset for HyborianAge {
     }
 
     fn run_case(&self, text: &str) -> CaseOutcome {
-        super::case::run_text(text)
+        if super::campaign::case::is_campaign_case(text) {
+            super::campaign::case::run_text(text)
+        } else {
+            super::case::run_text(text)
+        }
     }
 
     fn case_state(&self, text: &str) -> Result<Json, RulesetError> {

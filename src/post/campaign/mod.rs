@@ -20,9 +20,11 @@ pub(crate) mod battles;
 mod desk;
 mod reminders;
 mod secretary;
+mod verify;
 mod week;
 
 pub use reminders::{remind_if_due, reminders_due};
+pub use verify::verify_week;
 pub use week::{due, rerun, resolve_if_due, resolve_now};
 
 use crate::config::Config;

@@ -70,7 +70,7 @@ pub fn due(store: &Store, now: DateTime<Utc>) -> Result<Vec<String>, PostError> 
 
 /// The seed of map turn `turn`'s dice: the campaign's secret seed and the
 /// turn's number hashed, so revealing one week's seed reveals no other.
-fn seed(secret: &str, turn: u32) -> [u8; 32] {
+pub(super) fn seed(secret: &str, turn: u32) -> [u8; 32] {
     Sha256::new()
         .chain_update(secret.as_bytes())
         .chain_update(format!(":{turn}").as_bytes())

@@ -24,6 +24,7 @@
 
 pub mod battle;
 pub mod by_mail;
+pub mod case;
 pub mod correct;
 pub mod desk;
 pub mod fog;
