@@ -26,8 +26,37 @@ struct Cli {
     /// The configuration file (a missing file means: SQLite and spool folders beside it).
     #[arg(long, short, global = true, default_value = "umpire.toml")]
     config: PathBuf,
+    /// How the log on standard error is written: text, or one JSON object a line for a log search (also UMPIRE_LOG_FORMAT).
+    #[arg(long, global = true, value_enum)]
+    log_format: Option<LogFormat>,
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+/// The log on standard error, filtered by UMPIRE_LOG (default "warn"), as
+/// text or as JSON lines (`--log-format`, else UMPIRE_LOG_FORMAT).
+fn start_log(format: Option<LogFormat>) {
+    let json = format.map_or_else(
+        || std::env::var("UMPIRE_LOG_FORMAT").is_ok_and(|f| f.eq_ignore_ascii_case("json")),
+        |f| f == LogFormat::Json,
+    );
+    let log = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("UMPIRE_LOG")
+                .unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr);
+    if json {
+        log.json().init();
+    } else {
+        log.init();
+    }
 }
 
 #[derive(Subcommand)]
@@ -392,14 +421,9 @@ enum GameCommand {
 }
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("UMPIRE_LOG")
-                .unwrap_or_else(|_| "warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
-    match run(Cli::parse()) {
+    let cli = Cli::parse();
+    start_log(cli.log_format);
+    match run(cli) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("umpire: {e:#}");

@@ -293,6 +293,18 @@ fn send_fails_loudly_when_no_delivery_can_be_made() {
         count_in(d, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NOT NULL"),
         0
     );
+    // The same failures logged for a log search: one JSON object a line.
+    let send = umpire_output(d, &["--log-format", "json", "send"]);
+    let logged: Vec<serde_json::Value> = String::from_utf8_lossy(&send.stderr)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert!(
+        logged.iter().any(|l| l["level"] == "WARN"
+            && l["fields"]["message"] == "delivery failed"
+            && l["fields"]["error"].is_string()),
+        "{send:?}"
+    );
 }
 
 #[test]
