@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod club;
 mod crash;
 mod demo;
 mod guide;

@@ -121,6 +121,13 @@ fn an_fr_ancients_scenario_checks_orders_offline_with_its_armies() {
     let game = path("campaigns/fr-ancients/games/trebia.toml");
     let (out, text) = check(orders, &["--scenario", &game, "--side", "rome"]);
     assert!(out.status.success(), "{text}");
+    // A line that does not read fails the check, quoted where it goes wrong.
+    let (out, text) = check(
+        "Roman Cavalry: mvoe to 23, 12\n",
+        &["--scenario", &game, "--side", "rome"],
+    );
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("mvoe"), "{text}");
     // Carthage moves second: checked against its own phase.
     let (out, text) = check(
         "Carthaginian Noble Cavalry: move to 36, 36\n",

@@ -20,7 +20,7 @@
 
 use crate::games::furor::hex::Hex;
 use crate::games::furor::map::Map;
-use crate::games::furor::rules::reconstructed;
+use crate::games::furor::rules::reconstructed::{self, CounterValue, Guessed};
 use crate::games::furor::rules::special::ELITE_BONUS;
 use crate::games::furor::rules::{Kind, Mark, BAGGAGE_LOSS_EXTRA, COMMANDER_LOSS_EXTRA};
 use serde::{Deserialize, Serialize};
@@ -153,6 +153,14 @@ pub struct Unit {
     pub command_core: bool,
     /// Vouillé's "Elite strength +1" marker.
     pub elite: bool,
+    /// The values on this counter that are reconstructed (R1–R6, R9, R10):
+    /// the reports mark the results that rest on them.
+    #[serde(default, skip_serializing_if = "nothing_guessed")]
+    pub reconstructed: Guessed,
+}
+
+fn nothing_guessed(g: &Guessed) -> bool {
+    g.is_empty()
 }
 
 impl Unit {
@@ -174,6 +182,11 @@ impl Unit {
         } else {
             1
         }
+    }
+
+    /// Whether the counter shows its reduced side (§2).
+    pub fn showing_reduced(&self) -> bool {
+        self.reduced.is_some() && self.steps < 2
     }
 
     pub fn is_full(&self) -> bool {
@@ -526,6 +539,11 @@ pub struct UnitSpec {
     pub command_core: Option<bool>,
     #[serde(default)]
     pub elite: Option<bool>,
+    /// The values the file reconstructs (`kind`, `strength`, `reduced`,
+    /// `mp`, `range`, `marks`); a value the file leaves out is
+    /// reconstructed whatever this says.
+    #[serde(default)]
+    pub reconstructed: Vec<String>,
 }
 
 /// A board as written: map, sides, counters, turn and special rules.
@@ -701,6 +719,13 @@ fn check_unit(u: &UnitSpec, map: &Map) -> Result<Unit, String> {
             ))
         }
     };
+    let mut guessed = Guessed::parse(&u.reconstructed)?;
+    if u.mp.is_none() {
+        guessed = guessed.with(CounterValue::Mp);
+    }
+    if u.range.is_none() && kind.is_missile() {
+        guessed = guessed.with(CounterValue::Range);
+    }
     let mp =
         u.mp.map(|m| bounded(m, "mp", 0))
             .transpose()?
@@ -796,5 +821,6 @@ fn check_unit(u: &UnitSpec, map: &Map) -> Result<Unit, String> {
         command: u.command.clone().map(UnitId),
         command_core: u.command_core.unwrap_or(true),
         elite: u.elite.unwrap_or(false),
+        reconstructed: guessed,
     })
 }

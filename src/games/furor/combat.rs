@@ -16,7 +16,7 @@ use crate::games::furor::ask::Question;
 use crate::games::furor::board::{Board, Relation, SideId, Unit, UnitId};
 use crate::games::furor::error::EngineError;
 use crate::games::furor::events::{
-    DieModifier, Drop, Event, ImpetuousCause, LossCause, MoraleCause, Share, Skip,
+    Counted, DieModifier, Drop, Event, ImpetuousCause, LossCause, MoraleCause, Share, Skip,
 };
 use crate::games::furor::hex::Hex;
 use crate::games::furor::movement::{self, Start};
@@ -48,6 +48,9 @@ pub struct Odds {
     pub shifts: u8,
     pub column: Column,
     pub modifiers: Vec<DieModifier>,
+    /// The counters whose printed strength the sums count (the report's
+    /// notes on reconstructed strengths read it).
+    pub counted: Vec<Counted>,
 }
 
 fn floored(v: i16) -> u8 {
@@ -97,8 +100,10 @@ pub fn strengths(
     let any_fire = attackers.iter().any(|a| a.fire);
     let melee = !hand_to_hand.is_empty();
     let mut shares = Vec::new();
+    let mut count = Vec::new();
     for a in attackers {
         let u = board.get(&a.unit);
+        count.push(Counted::of(u));
         let mut s = i16::from(u.current_strength()) + special::strength_modifier(board, u);
         let mut bonus = false;
         if !a.fire {
@@ -116,6 +121,9 @@ pub fn strengths(
         } else {
             None
         };
+        if let Some((c, _)) = &commander {
+            count.push(Counted::of(board.get(c)));
+        }
         shares.push(Share {
             unit: u.id.clone(),
             strength: floored(s),
@@ -139,8 +147,12 @@ pub fn strengths(
             d -= missile_penalty(defender, foes_all_missile);
         }
         let mut total = u16::from(floored(d));
+        count.push(Counted::of(defender));
         if melee {
-            total += commander_share(board, options, defender).map_or(0, |c| u16::from(c.1));
+            if let Some((c, v)) = commander_share(board, options, defender) {
+                total += u16::from(v);
+                count.push(Counted::of(board.get(&c)));
+            }
         }
         if board
             .at(dhex)
@@ -190,6 +202,7 @@ pub fn strengths(
         shifts,
         column: odds.shifted_left(shifts),
         modifiers,
+        counted: count,
     }
 }
 
@@ -393,6 +406,7 @@ fn resolve(play: &mut Play, index: usize, a: &Attack) -> Result<Option<Skip>, En
             die,
             roll,
             result,
+            counted: odds.counted.clone(),
         }
     };
     if special::breton::evades(play, &did, &attacker_hexes, odds.column)? {

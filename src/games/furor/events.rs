@@ -9,7 +9,7 @@
 //! assert_eq!(serde_json::from_str::<Event>(&json).unwrap(), e);
 //! ```
 
-use crate::games::furor::board::{Outcome, SideId, UnitId};
+use crate::games::furor::board::{Outcome, SideId, Unit, UnitId};
 use crate::games::furor::hex::Hex;
 use crate::games::furor::rules::crt::{Column, CombatResult};
 use crate::games::furor::rules::special::ChararicChoice;
@@ -141,6 +141,26 @@ pub struct Share {
     pub commander: Option<(UnitId, u8)>,
 }
 
+/// A counter whose printed strength a combat's sums count, and the side
+/// it showed (§9.5): what the report's notes on reconstructed values read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counted {
+    pub unit: UnitId,
+    /// It showed its reduced side.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reduced: bool,
+}
+
+impl Counted {
+    /// The counter as it stands now.
+    pub fn of(u: &Unit) -> Counted {
+        Counted {
+            unit: u.id.clone(),
+            reduced: u.showing_reduced(),
+        }
+    }
+}
+
 /// A die modifier of a combat (§9.5, §9.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -236,6 +256,10 @@ pub enum Event {
         modified: i8,
         against: u8,
         drawn: Vec<Hex>,
+        /// The counters whose strength `against` counts: the target and a
+        /// commander with it.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        counted: Vec<Counted>,
     },
     /// "Huns 3 cannot feign flight at Visigoths 2: it is next to another unit."
     FeignedFlightRefused {
@@ -323,6 +347,11 @@ pub enum Event {
         die: Option<u8>,
         roll: Option<u8>,
         result: Option<CombatResult>,
+        /// Every counter whose printed strength the two sums count: the
+        /// attackers, their commanders, the defender and its commander
+        /// (absent from combats stored before it was kept).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        counted: Vec<Counted>,
     },
     /// "Burgundy loses a step (now reduced)."
     StepLost {
@@ -356,6 +385,9 @@ pub enum Event {
         morale: u8,
         outcome: MoraleOutcome,
         cause: MoraleCause,
+        /// Its morale is its reduced side's strength (§2).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        reduced: bool,
     },
     /// "Aquitaine advances into 0708 (with Lothaire)."
     Advanced {

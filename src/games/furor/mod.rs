@@ -10,7 +10,8 @@
 //! [`retreat`]s, [`morale`] checks and [`advance`] after combat, the
 //! scenarios' [`special`] rules, [`victory`], and the [`case`] runner of
 //! `shared/spec/cases-hex.md`. Game [`options`] hold every reading of the
-//! book's OPEN points where clubs could differ (`docs/rulings/furor.md`).
+//! book's OPEN points where clubs could differ (`docs/rulings/furor.md`);
+//! [`reconstruction`] says which results rest on what the text lost.
 //!
 //! ```
 //! use umpire::games::furor::{hex::Hex, RULESET};
@@ -36,6 +37,7 @@ pub mod options;
 pub mod orders;
 pub mod picture;
 mod play;
+pub mod reconstruction;
 pub mod report;
 pub mod retreat;
 pub mod rules;

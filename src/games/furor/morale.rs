@@ -77,6 +77,7 @@ pub(crate) fn check(
         morale: v,
         outcome,
         cause,
+        reduced: u.showing_reduced(),
     });
     match outcome {
         MoraleOutcome::Holds => Ok(()),

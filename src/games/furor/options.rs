@@ -53,9 +53,9 @@ pub struct Options {
     pub alan_defection: AlanDefection,
     /// Campus Mauriacus optional rule 5: the role of the commanders.
     pub commanders_role: bool,
-    /// Campus Mauriacus optional rule 6: impetuousness. Off unless turned
-    /// on, as every optional rule (§11: both players agree to use it); a
-    /// case file has it on, its marks being the switch (FB-20).
+    /// Campus Mauriacus optional rule 6: impetuousness. Off unless the game
+    /// or case file turns it on, as every optional rule (§11: both players
+    /// agree to use it; FB-20).
     pub impetuousness: bool,
     /// O31: when the first-player roll is made.
     pub first_player_roll: FirstPlayerRoll,

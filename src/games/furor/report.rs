@@ -12,9 +12,11 @@
 //! let board = shipped("soissons").unwrap().start(&Options::default(), &Default::default(), &"franks".into()).unwrap();
 //! let orders = sparring::orders(&board, &Options::default());
 //! let r = resolve(&board, &orders, &Reactions::default(), &Options::default(), &mut SeededDice::new([3; 32]), StopAfter::PlayerTurn).unwrap();
-//! let sections = report::sections(&r);
+//! let sections = report::sections(&r, &Options::default());
 //! assert_eq!(sections[0].heading, "Turn 1: movement of the franks");
 //! assert!(sections.iter().any(|s| s.heading == "Army morale (§10)"));
+//! // Soissons is played on the reconstructed open field, and says so last.
+//! assert_eq!(sections.last().unwrap().heading, report::RECONSTRUCTED);
 //! ```
 
 use crate::games::furor::board::{Board, Outcome, UnitId};
@@ -22,7 +24,9 @@ use crate::games::furor::events::{
     Event, ImpetuousCause, JoinReason, LossCause, MoraleCause, Phase,
 };
 use crate::games::furor::hex::Hex;
+use crate::games::furor::options::Options;
 use crate::games::furor::orders::confirm::modifiers;
+use crate::games::furor::reconstruction::{self, Notes};
 use crate::games::furor::rules::special::ChararicChoice;
 use crate::games::furor::rules::MoraleOutcome;
 use crate::games::furor::sequence::Resolution;
@@ -72,7 +76,7 @@ pub fn line(b: &Board, e: &Event) -> Option<String> {
             JoinReason::AttackedBy(by) => format!("The {by} attacked Chararic's corps: it joins the {side} (Soissons rule 1)."),
         },
         Event::DivineHelpInForce { side, .. } => format!("The god of Clotilde helps the {side} this turn: +1 strength next to Clovis, +2 for Clovis, +1 morale for all."),
-        Event::FeignedFlight { unit, target, roll, modified, against, drawn } => {
+        Event::FeignedFlight { unit, target, roll, modified, against, drawn, .. } => {
             let effect = if drawn.is_empty() && *modified < *against as i8 {
                 "no effect".to_string()
             } else if drawn.is_empty() {
@@ -169,7 +173,7 @@ pub fn line(b: &Board, e: &Event) -> Option<String> {
         Event::CannotRetreat { unit, hex } => format!("{} cannot retreat from {hex}.", n(unit)),
         Event::ForcedOffMap { unit, from } => format!("{} is forced off the map from {from}.", n(unit)),
         Event::RetreatIgnored { unit } => format!("{} stands by its baggage: the retreat has no effect (§9.4).", n(unit)),
-        Event::MoraleCheck { unit, roll, morale, outcome, cause } => format!(
+        Event::MoraleCheck { unit, roll, morale, outcome, cause, .. } => format!(
             "{} checks morale{}: {roll} against {morale} — {}.",
             n(unit),
             if *cause == MoraleCause::Chain { " after the retreat chain" } else { "" },
@@ -209,9 +213,16 @@ pub fn line(b: &Board, e: &Event) -> Option<String> {
     })
 }
 
-/// The report of one resolution, in sections.
-pub fn sections(r: &Resolution) -> Vec<Section> {
+/// The heading of the notes on reconstructed parts that close a report.
+pub const RECONSTRUCTED: &str = "Reconstructed parts (R1-R12 in the rulings)";
+
+/// The report of one resolution, in sections. A line whose result rests on
+/// a part of the game the text lost ends with marks (`[1]`), and the last
+/// section lists each note once ([`reconstruction`]), with a line on the
+/// map when it is reconstructed.
+pub fn sections(r: &Resolution, options: &Options) -> Vec<Section> {
     let b = &r.board;
+    let mut notes = Notes::default();
     let mut out: Vec<Section> = Vec::new();
     let open = |heading: String, out: &mut Vec<Section>| {
         out.push(Section {
@@ -243,7 +254,11 @@ pub fn sections(r: &Resolution) -> Vec<Section> {
             open("Events".into(), &mut out);
         }
         if let Some(l) = line(b, e) {
-            out.last_mut().expect("a section").lines.push(l);
+            let marks = notes.mark(reconstruction::parts(b, options, e));
+            out.last_mut()
+                .expect("a section")
+                .lines
+                .push(format!("{l}{marks}"));
         }
     }
     for s in out.iter_mut().filter(|s| s.lines.is_empty()) {
@@ -257,6 +272,14 @@ pub fn sections(r: &Resolution) -> Vec<Section> {
         heading: "Turn track".into(),
         lines: track(b),
     });
+    let mut lines = notes.lines(b);
+    lines.extend(reconstruction::map_note(b));
+    if !lines.is_empty() {
+        out.push(Section {
+            heading: RECONSTRUCTED.into(),
+            lines,
+        });
+    }
     out
 }
 

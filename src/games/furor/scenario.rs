@@ -28,9 +28,9 @@ use crate::games::furor::error::EngineError;
 use crate::games::furor::hex::Hex;
 use crate::games::furor::map::{content_hash, Map};
 use crate::games::furor::options::Options;
-use crate::games::furor::rules::reconstructed;
 #[cfg(test)]
 use crate::games::furor::rules::reconstructed::ReducedSide;
+use crate::games::furor::rules::reconstructed::{self, CounterValue, Guessed};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -110,33 +110,24 @@ struct SideFile {
     home_edge: Edge,
 }
 
-/// A counter as a scenario writes it: the case format's keys, plus
+/// A counter as a scenario writes it: the case format's keys, with
 /// `reconstructed`, the values the text does not state (R1–R6, R9, R10).
 struct CounterFile {
     unit: UnitSpec,
-    reconstructed: Vec<String>,
 }
 
 impl CounterFile {
-    fn read(mut t: toml::Table) -> Result<CounterFile, String> {
-        let reconstructed = match t.remove("reconstructed") {
-            None => Vec::new(),
-            Some(v) => v
-                .try_into()
-                .map_err(|e: toml::de::Error| format!("reconstructed: {}", e.message()))?,
-        };
+    fn read(t: toml::Table) -> Result<CounterFile, String> {
         let id = t
             .get("id")
             .and_then(|v| v.as_str())
             .unwrap_or("?")
             .to_string();
-        let unit = toml::Value::Table(t)
+        let unit: UnitSpec = toml::Value::Table(t)
             .try_into()
             .map_err(|e: toml::de::Error| format!("counter {id}: {}", e.message()))?;
-        Ok(CounterFile {
-            unit,
-            reconstructed,
-        })
+        Guessed::parse(&unit.reconstructed).map_err(|e| format!("counter {id}: {e}"))?;
+        Ok(CounterFile { unit })
     }
 }
 
@@ -465,7 +456,7 @@ impl Scenario {
                 .collect(),
             reconstructed: counters
                 .iter()
-                .map(|c| (UnitId(c.unit.id.clone()), c.reconstructed.clone()))
+                .map(|c| (UnitId(c.unit.id.clone()), c.unit.reconstructed.clone()))
                 .collect(),
             counters: counters.into_iter().map(|c| c.unit).collect(),
             groups,
@@ -735,6 +726,11 @@ impl Scenario {
                     u.reduced =
                         reconstructed::reduced_strength(c.strength as u8, options.reduced_side)
                             .map(i64::from);
+                    // Drawn from the full side (R3): reconstructed. (A
+                    // strength-1 counter without one has one step, R4.)
+                    if u.reduced.is_some() {
+                        u.reconstructed.push(CounterValue::Reduced.name().into());
+                    }
                 }
                 if options.vouille_variation && self.variation_elite.contains(&UnitId(c.id.clone()))
                 {

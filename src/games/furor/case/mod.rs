@@ -12,8 +12,9 @@
 //! (Vouillé rule 1). Counters' roles come from their names (`Alan…`,
 //! `Sangiban`, `Breton…`, `Clovis`). A case starts at the beginning of
 //! its `turn` with the phasing side as player 1 of that turn. Options not
-//! given are a game's defaults, but for `impetuousness`: on, since the
-//! format's marks apply whatever the scenario (ruling FB-20).
+//! given are a game's defaults: the book's optional rules, rule 6
+//! (`impetuousness`) among them, are off unless the case's `[options]`
+//! turns them on (ruling FB-20).
 //!
 //! ```
 //! use umpire::games::furor::case::run_text;
@@ -206,11 +207,6 @@ impl Case {
                 ))
             }
         };
-        // FB-20: a case's marks apply whatever the scenario, so optional
-        // rule 6 is on in a case unless it says otherwise; games have it off.
-        options_table
-            .entry("impetuousness")
-            .or_insert(toml::Value::Boolean(true));
         let options: Options = toml::Value::Table(options_table)
             .try_into()
             .map_err(|e: toml::de::Error| CaseError(format!("[options]: {}", e.message())))?;

@@ -6,6 +6,8 @@
 use crate::games::furor::board::{Board, EndOfGame, SideId, Unit};
 use crate::games::furor::options::Options;
 use crate::games::furor::orders::check::check;
+use crate::games::furor::reconstruction;
+use crate::games::furor::rules::reconstructed::CounterValue;
 use crate::games::furor::rules::{Kind, BAGGAGE_LOSS_EXTRA, COMMANDER_LOSS_EXTRA};
 use crate::games::furor::scenario::Scenario;
 use crate::report::plural;
@@ -189,6 +191,7 @@ pub(super) fn briefing(
             line(&mut s, u);
         }
     }
+    s.push_str(&reconstructed(board));
     let area = scenario.setup_area(options, side);
     if scenario.has_choice(options, side) && !area.is_empty() {
         let hexes: Vec<String> = area.iter().map(ToString::to_string).collect();
@@ -278,5 +281,58 @@ pub(super) fn setup_story(scenario: &Scenario, rounds: &[Vec<SideId>]) -> String
     if scenario.sealed_commanders {
         s.push_str(" The commanders' hexes are sealed: no one sees them until both sides have set up; the last set-up's report shows them together.");
     }
+    s
+}
+
+/// What the welcome says is reconstructed in this game: the combat table's
+/// rows 4–6 always, the counters' values and the map as the game's files
+/// mark them (R1–R12), and how the reports and a club deal with it.
+pub(super) fn reconstructed(board: &Board) -> String {
+    let all: Vec<&Unit> = board.units.values().collect();
+    let mut parts = vec!["rows 4-6 of the combat table (R7)".to_string()];
+    // The value, its words, its rulings, and the counters that have one.
+    type Line = (CounterValue, &'static str, &'static str, fn(&Unit) -> bool);
+    let values: [Line; 5] = [
+        (CounterValue::Kind, "type", "R1", |_| true),
+        (CounterValue::Strength, "strength", "R2, R10", |_| true),
+        (CounterValue::Reduced, "reduced side", "R3, R4", |u| {
+            u.kind.is_combat()
+        }),
+        (CounterValue::Mp, "movement points", "R5", |_| true),
+        (CounterValue::Range, "range", "R6", |u| u.kind.is_missile()),
+    ];
+    for (v, what, rulings, counts) in values {
+        let of = all.iter().filter(|u| counts(u)).count();
+        let n = all
+            .iter()
+            .filter(|u| counts(u) && u.reconstructed.has(v))
+            .count();
+        if n == 0 {
+            continue;
+        }
+        parts.push(if n == of {
+            format!("every counter's {what} ({rulings})")
+        } else {
+            format!("the {what} of {n} of the {of} counters ({rulings})")
+        });
+    }
+    let last = parts.pop().unwrap_or_default();
+    let listed = if parts.is_empty() {
+        last
+    } else {
+        format!("{} and {last}", parts.join(", "))
+    };
+    let mut s = String::from("\nWhat is reconstructed:\n");
+    let _ = writeln!(
+        s,
+        "  The text of Furor Barbarus lost its counter sheet, its maps and part of its combat table. This game plays the umpire's reconstructions of {listed}{}.",
+        if reconstruction::map_is_reconstructed(board) {
+            ", on a reconstructed map: open ground of a guessed size (R11, R12)"
+        } else {
+            ""
+        }
+    );
+    s.push_str("  Each report marks a result that rests on one with [1], [2]… and lists under \"Reconstructed parts\" what each mark stands for; the rulings (R1-R12) give the reasons.\n");
+    s.push_str("  A club that owns the game can type in its real counters and map: they are data files (HELP reconstructed).\n");
     s
 }

@@ -379,7 +379,7 @@ impl Ruleset for FurorBarbarus {
         };
         let played = turn::play(state, input.orders, input.options, input.dice)?;
         let (state, r) = (played.state, played.resolution);
-        let sections = report::sections(&r)
+        let sections = report::sections(&r, &state.options)
             .into_iter()
             .map(|s| Section {
                 title: s.heading,

@@ -194,6 +194,8 @@ pub struct PlayerTurn<'a> {
     pub reactions_text: &'a str,
     pub reactions: &'a Reactions,
     pub resolution: &'a Resolution,
+    /// The game's options (the report reads the combat table's rows by them).
+    pub options: &'a Options,
 }
 
 fn refusals(text: &str, c: &Checked, turn: u8, side: &SideId, out: &mut Vec<Refusal>) {
@@ -272,6 +274,7 @@ pub fn play(
             reactions_text: &reactions_text,
             reactions,
             resolution: &resolution,
+            options,
         });
         board = resolution.board;
     }

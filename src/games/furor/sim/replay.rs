@@ -72,7 +72,7 @@ fn turn_of(p: &PlayerTurn<'_>) -> Turn {
         number: p.number,
         turn: p.before.turn,
         side: p.side.to_string(),
-        report: report::text(&report::sections(r)),
+        report: report::text(&report::sections(r, p.options)),
         svg,
         orders: orders + "\n",
     }

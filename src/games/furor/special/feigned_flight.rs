@@ -10,7 +10,7 @@
 use crate::dice::DieKind;
 use crate::games::furor::board::{Board, Relation, SideId, UnitId};
 use crate::games::furor::error::EngineError;
-use crate::games::furor::events::Event;
+use crate::games::furor::events::{Counted, Event};
 use crate::games::furor::options::{FeignedFlightTarget, Options};
 use crate::games::furor::play::Play;
 use crate::games::furor::retreat::move_with_commander;
@@ -104,12 +104,16 @@ pub(crate) fn attempt(play: &mut Play, id: &UnitId, target: &UnitId) -> Result<(
         modified += FEIGNED_FLIGHT_IMPETUOUS_TARGET;
     }
     let th = t.hex.expect("on the map");
-    let commander = play
+    let stacked = play
         .board
         .at(th)
-        .find(|c| c.kind == Kind::Commander && c.side == t.side)
-        .map_or(0, |c| c.strength);
+        .find(|c| c.kind == Kind::Commander && c.side == t.side);
+    let commander = stacked.map_or(0, |c| c.strength);
     let against = t.current_strength() + commander;
+    let counted: Vec<Counted> = std::iter::once(&t)
+        .chain(stacked)
+        .map(Counted::of)
+        .collect();
     let mut drawn = Vec::new();
     if modified >= against as i8 {
         let toward = play.board.get(id).hex.expect("on the map");
@@ -136,6 +140,7 @@ pub(crate) fn attempt(play: &mut Play, id: &UnitId, target: &UnitId) -> Result<(
         modified,
         against,
         drawn,
+        counted,
     });
     Ok(())
 }
