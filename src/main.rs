@@ -709,7 +709,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             return Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)));
         }
         Command::Demo { dir, game } => {
-            let summary = umpire::demo::run(&dir, game, Utc::now().date_naive())?;
+            let summary = umpire::demo::run_at(&dir, game, Utc::now())?;
             print!("{summary}");
         }
     }
