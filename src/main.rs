@@ -146,7 +146,7 @@ enum Command {
     },
     /// The balance lab: battles between two armies played by scripted generals, the fairness table of every nation, replays.
     Simulate(SimulateArgs),
-    /// Play a whole demonstration game through the local spool and show where the mails are.
+    /// Play a whole demonstration game through the local spool and show which mail shows what.
     Demo {
         /// The folder to play in (created; must be empty or absent).
         #[arg(long, default_value = "demo-out")]
