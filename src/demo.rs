@@ -725,8 +725,16 @@ impl Mail {
 pub struct Shown {
     /// The moment, in words ("missile fire").
     pub moment: &'static str,
-    /// The mail's file in the outbox, its subject and whom it went to.
-    pub mail: Option<(PathBuf, String, String)>,
+    /// The mail that shows it.
+    pub mail: Option<MailRef>,
+}
+
+/// A mail in the outbox: its file, its subject and whom it went to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MailRef {
+    pub path: PathBuf,
+    pub subject: String,
+    pub to: String,
 }
 
 /// The umpire's mails in `outbox`, in the order they were written (by
@@ -806,12 +814,10 @@ fn shown_in(moments: &[Moment], mails: &[Mail]) -> Vec<Shown> {
             mail: order
                 .iter()
                 .find(|&&i| (m.shows)(&mails[i], &mails[..i]))
-                .map(|&i| {
-                    (
-                        mails[i].path.clone(),
-                        mails[i].subject.clone(),
-                        mails[i].to.clone(),
-                    )
+                .map(|&i| MailRef {
+                    path: mails[i].path.clone(),
+                    subject: mails[i].subject.clone(),
+                    to: mails[i].to.clone(),
                 }),
         })
         .collect()
@@ -821,7 +827,7 @@ fn shown_in(moments: &[Moment], mails: &[Mail]) -> Vec<Shown> {
 /// moment, moment", then any moment no mail shows.
 fn moments_text(shown: &[Shown]) -> String {
     let mut out = String::from("What to read, mail by mail:\n");
-    let mut by_mail: Vec<(&(PathBuf, String, String), Vec<&str>)> = Vec::new();
+    let mut by_mail: Vec<(&MailRef, Vec<&str>)> = Vec::new();
     for s in shown {
         if let Some(mail) = &s.mail {
             match by_mail.iter_mut().find(|(m, _)| *m == mail) {
@@ -830,11 +836,13 @@ fn moments_text(shown: &[Shown]) -> String {
             }
         }
     }
-    for ((path, subject, to), what) in by_mail {
+    for (mail, what) in by_mail {
         let _ = writeln!(
             out,
-            "  {}\n    ({subject}, to {to}): {}",
-            path.display(),
+            "  {}\n    ({}, to {}): {}",
+            mail.path.display(),
+            mail.subject,
+            mail.to,
             what.join("; ")
         );
     }

@@ -76,11 +76,14 @@ fn the_furor_demo_plays_soissons_through_the_spool() {
             .iter()
             .find(|s| s.moment.starts_with(w))
             .unwrap_or_else(|| panic!("the demo names no moment '{w}'"));
-        let (path, _, _) = s
+        let mail = s
             .mail
             .as_ref()
             .unwrap_or_else(|| panic!("no mail shows {}:\n{summary}", s.moment));
-        assert!(summary.contains(&path.display().to_string()), "{summary}");
+        assert!(
+            summary.contains(&mail.path.display().to_string()),
+            "{summary}"
+        );
     }
     assert!(!summary.contains("shown by no mail"), "{summary}");
     assert!(

@@ -282,14 +282,16 @@ fn the_demo_plays_a_game_and_says_where_every_kind_of_mail_is() {
             .iter()
             .find(|s| s.moment.contains(w))
             .unwrap_or_else(|| panic!("the demo names no moment '{w}'"));
-        let (path, subject, to) = s
+        let mail = s
             .mail
             .as_ref()
             .unwrap_or_else(|| panic!("no mail shows {}:\n{summary}", s.moment));
         assert!(
-            summary.contains(&path.display().to_string()),
-            "{}: {subject} to {to}\n{summary}",
-            s.moment
+            summary.contains(&mail.path.display().to_string()),
+            "{}: {} to {}\n{summary}",
+            s.moment,
+            mail.subject,
+            mail.to
         );
     }
     assert!(!summary.contains("shown by no mail"), "{summary}");
