@@ -1,39 +1,57 @@
 //! `umpire demo`: a whole game played through the local spool, so a
-//! newcomer sees every kind of mail umpire sends without a mail server.
+//! newcomer sees every kind of mail umpire sends, and the umpire's work in
+//! them, without a mail server.
 //!
-//! The demo writes a configuration, the ready scenario and a game file into
-//! a fresh folder, creates the game, then for each round drops the players'
+//! The demo writes a configuration, the scenario and a game file into a
+//! fresh folder, creates the game, then for each round drops the players'
 //! order mails into the spool Maildir and runs the same round as
-//! `umpire run --once` on a simulated clock; a round its writers miss is
-//! played at its deadline. Three games are scripted: the Hyborean ford
-//! (`--game ford`, the default), Soissons of Furor Barbarus (`--game
-//! soissons`: the set-up rounds, moves and an attack, standing reactions, a
-//! missed player-turn) and the Trebia of FR! Ancients (`--game trebia`: the
-//! first turn without a pack, the moderator as game master answering every
-//! situation by mail, his first answer with a mistyped line refused; his
-//! answers follow the stand-in pack's procedures, "stand-in rules, not
-//! FR!"). Among the mails are a typo (answered with a
-//! suggestion) and a spoofed message with a wrong password (refused to the
-//! registered address); the ford's also has a STATUS request.
+//! `umpire run --once` on a simulated clock that starts when the demo is
+//! run and goes on two days a round; a round its writers miss is played at
+//! its deadline. The store's entropy is seeded ([`Entropy::fixed`]), so
+//! every round's seed, and so every die, is the same each run. Three games
+//! are scripted:
+//!
+//! - the Hyborean ford (`--game ford`, the default): the battle of
+//!   `campaigns/demo/ford.toml` with the mails of
+//!   `campaigns/demo/ford-mails.toml` — charges and their bonuses, archery,
+//!   a spell and its casting roll, a melee over two rounds, morale tests
+//!   with a commander's +10, units falling back and routing, and a victor;
+//!   among the mails a typo (answered with "did you mean"), a spoofed
+//!   message with a wrong password (refused to the registered address) and
+//!   a STATUS request;
+//! - Soissons of Furor Barbarus (`--game soissons`, the mails of
+//!   `campaigns/demo/soissons-mails.toml`): the set-up rounds, a typo, a
+//!   spy, a cavalry charge, a retreat chain, a lone commander overrun,
+//!   standing reactions and a missed player-turn;
+//! - the Trebia of FR! Ancients (`--game trebia`: the first turn without a
+//!   pack, the moderator as game master answering every situation by mail,
+//!   his first answer with a mistyped line refused; his answers follow the
+//!   stand-in pack's procedures, "stand-in rules, not FR!").
+//!
+//! What the ford and Soissons show is not claimed but found: [`moments`]
+//! reads the mails the demo wrote and names, for each moment, the first
+//! mail whose text shows it (or none), and the summary prints that list.
 
 use crate::config::Config;
+use crate::entropy::Entropy;
 use crate::games::Json;
 use crate::mail::compose::Outgoing;
 use crate::post::{gamefile::GameFile, serve, PostError, PostOffice};
-use chrono::{DateTime, Duration, NaiveDate, NaiveTime, TimeZone, Utc};
+use chrono::{DateTime, Duration, NaiveDate, NaiveTime, TimeZone, Timelike, Utc};
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-const SCENARIO: &str = include_str!("../campaigns/scenarios/river-crossing.toml");
+const SCENARIO: &str = include_str!("../campaigns/demo/ford.toml");
+/// The ford's order mails, turn by turn (data: `campaigns/demo/ford-mails.toml`).
+const FORD_MAILS: &str = include_str!("../campaigns/demo/ford-mails.toml");
 
 const GAME: &str = r#"id = "ford"
 title = "The Ford of the Tybor"
-scenario = "river-crossing.toml"
+scenario = "ford.toml"
 timezone = "UTC"
 first_deadline = "FIRST_DEADLINE"
 turn_hours = 48
-max_turns = 4
 
 [moderator]
 address = "moderator@club.example"
@@ -51,30 +69,172 @@ password = "serpent3"
 "#;
 /// One round's scripted mails, from the round's number and the game's
 /// state: (from, body).
-type Script = fn(u32, &Json) -> Vec<(&'static str, String)>;
+type Script = fn(u32, &Json) -> Result<Vec<(&'static str, String)>, PostError>;
 
-/// The Hyborean ford's mails, turn by turn.
-fn ford(turn: u32, _: &Json) -> Vec<(&'static str, String)> {
-    let a = "conan@aquilonia.example";
-    let n = "tarascus@nemedia.example";
-    let ha = format!("GAME ford SIDE aquilonia PASSWORD dragon7 TURN {turn}\n");
-    let hn = format!("GAME ford SIDE nemedia PASSWORD serpent3 TURN {turn}\n");
-    match turn {
-        1 => vec![
-            (n, format!("{hn}Nemedian Knigts: phase 1 move 6\nNemedian Spearmen: phase 1 move full\nEND\n")),
-            ("spy@zamora.example", "GAME ford SIDE nemedia PASSWORD guess\nNemedian Knights: phase 1 move full\nEND\n".into()),
-            (n, format!("{hn}STATUS\nNemedian Knights: phase 1 move 6\nNemedian Adventurers: phase 1 move 8\nNemedian Spearmen: phase 1 move full\nEND\n")),
-            (a, format!("{ha}Black Dragons: phase 1 move full\nBossonian Archers: phase 1 move 4\nAquilonian Foot: phase 1 move full\nEND\n")),
-        ],
-        2 => vec![
-            (a, format!("{ha}Black Dragons: phase 1 move 6\nBossonian Archers: phase 1 hold\nAquilonian Foot: phase 1 move full\nEND\n")),
-            (n, format!("{hn}Nemedian Knights: phase 1 move 6\nNemedian Spearmen: phase 1 form column 4 wide\nEND\n")),
-        ],
-        _ => vec![
-            (a, format!("{ha}Black Dragons: phase 1 charge Nemedian Knights\nEND\n")),
-            (n, format!("{hn}Nemedian Knights: phase 1 charge Black Dragons\nEND\n")),
-        ],
-    }
+/// A demo's order mails as its data file (`campaigns/demo/*-mails.toml`)
+/// writes them.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScriptedMails {
+    mail: Vec<ScriptedMail>,
+}
+
+/// One order mail: its round, the side it writes for, whether it is a
+/// stranger's with a guessed password, and its lines.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScriptedMail {
+    round: u32,
+    side: String,
+    #[serde(default)]
+    spy: bool,
+    text: String,
+}
+
+/// Who writes a scripted game's mails: its id, each side's (id, address,
+/// password), and the stranger who tries a guessed password.
+struct Writers {
+    game: &'static str,
+    sides: &'static [(&'static str, &'static str, &'static str)],
+    spy: &'static str,
+}
+
+/// The mails of `round` in the data file `name` (text `data`): each with
+/// its header (`GAME … SIDE … PASSWORD … TURN round`) and `END`; a spy's
+/// with a guessed password and no turn.
+fn scripted(
+    name: &str,
+    data: &str,
+    writers: &Writers,
+    round: u32,
+) -> Result<Vec<(&'static str, String)>, PostError> {
+    let bad = |e: String| PostError::Transport(format!("campaigns/demo/{name}: {e}"));
+    let mails: ScriptedMails = toml::from_str(data).map_err(|e| bad(e.to_string()))?;
+    mails
+        .mail
+        .iter()
+        .filter(|m| m.round == round)
+        .map(|m| {
+            let &(side, address, password) = writers
+                .sides
+                .iter()
+                .find(|s| s.0 == m.side)
+                .ok_or_else(|| bad(format!("no side '{}' in {}", m.side, writers.game)))?;
+            let (from, header) = if m.spy {
+                (
+                    writers.spy,
+                    format!("GAME {} SIDE {side} PASSWORD guess", writers.game),
+                )
+            } else {
+                (
+                    address,
+                    format!(
+                        "GAME {} SIDE {side} PASSWORD {password} TURN {round}",
+                        writers.game
+                    ),
+                )
+            };
+            Ok((from, format!("{header}\n{}END\n", m.text)))
+        })
+        .collect()
+}
+
+/// The ford's writers.
+const FORD_WRITERS: Writers = Writers {
+    game: "ford",
+    sides: &[
+        ("aquilonia", "conan@aquilonia.example", "dragon7"),
+        ("nemedia", "tarascus@nemedia.example", "serpent3"),
+    ],
+    spy: "spy@zamora.example",
+};
+
+/// The Hyborean ford's mails for `turn`, read from its data file.
+fn ford(turn: u32, _: &Json) -> Result<Vec<(&'static str, String)>, PostError> {
+    scripted("ford-mails.toml", FORD_MAILS, &FORD_WRITERS, turn)
+}
+
+/// What the ford's mails show, each found in the mails themselves.
+const FORD_MOMENTS: &[Moment] = &[
+    Moment {
+        what: "a refused line and its \"did you mean\"",
+        shows: |m, _| {
+            m.kind == "confirmation"
+                && m.text.contains("did you mean")
+                && m.text.contains("refused")
+        },
+    },
+    Moment {
+        what: "a charge with its bonuses",
+        shows: |m, _| {
+            m.has_line(|l| l.contains(" charged ") && l.contains(" and struck "))
+                && m.has_line(|l| l.contains(" fought ") && l.contains(", charge +"))
+        },
+    },
+    Moment {
+        what: "missile fire",
+        shows: |m, _| m.has_line(|l| l.contains(" shot at ") && l.contains("kills:")),
+    },
+    Moment {
+        what: "a spell and its casting roll",
+        shows: |m, _| m.has_line(|l| l.contains(" cast the ") && l.contains(": roll ")),
+    },
+    Moment {
+        what: "a melee's second round",
+        shows: |m, before| {
+            let now = fought(&m.text);
+            before
+                .iter()
+                .filter(|b| b.kind == "report" && b.to == m.to)
+                .any(|b| fought(&b.text).iter().any(|p| now.contains(p)))
+        },
+    },
+    Moment {
+        what: "morale tests",
+        shows: |m, _| m.has_line(|l| l.contains(" tested morale ")),
+    },
+    Moment {
+        what: "a commander's effect (commander with the unit +10)",
+        shows: |m, _| {
+            m.has_line(|l| l.contains("tested morale") && l.contains("commander with the unit +"))
+        },
+    },
+    Moment {
+        what: "a unit falling back",
+        shows: |m, _| m.has_line(|l| l.contains(" fell back ")),
+    },
+    Moment {
+        what: "a unit routing",
+        shows: |m, _| {
+            m.has_line(|l| {
+                l.split(" routed ").skip(1).any(|rest| {
+                    rest.starts_with(|c: char| c.is_ascii_digit()) || rest.starts_with("on ")
+                })
+            })
+        },
+    },
+    Moment {
+        what: "the end: a victor and the reason",
+        shows: |m, _| {
+            m.kind == "report"
+                && m.text.contains("has won the battle.")
+                && m.text.contains("The battle is over")
+        },
+    },
+];
+
+/// The seed the ford's dice come from: with it, every moment of
+/// [`FORD_MOMENTS`] happens (the demo's test says so).
+const FORD_SEED: u64 = 44;
+
+/// "Black Dragons fought Nemedian Knights" for each melee line of a report.
+fn fought(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter_map(|l| {
+            let (pair, _) = l.split_once(" with ")?;
+            pair.contains(" fought ").then_some(pair.trim())
+        })
+        .collect()
 }
 
 const SOISSONS: &str = include_str!("../campaigns/furor-barbarus/scenarios/soissons.toml");
@@ -102,30 +262,48 @@ address = "syagrius@soissons.example"
 password = "syag2"
 "#;
 
-/// Soissons' mails, round by round: the Gallo-Roman then the Frankish
-/// set-up, the Franks' turn 1 (a typo first) with the Gallo-Romans'
-/// standing reactions and a spy, a Gallo-Roman player-turn missed, turn 2.
-/// Every line but the typo is taken on whatever board the dice make.
-fn soissons(round: u32, _: &Json) -> Vec<(&'static str, String)> {
-    let f = "clovis@franks.example";
-    let g = "syagrius@soissons.example";
-    let hf = format!("GAME soissons SIDE franks PASSWORD clovis1 TURN {round}\n");
-    let hg = format!("GAME soissons SIDE gallo-romans PASSWORD syag2 TURN {round}\n");
-    match round {
-        1 => vec![(g, format!("{hg}gr-archers-a: set up in 0410\nplace gr-archers-b in 0412\nEND\n"))],
-        2 => vec![(f, format!("{hf}place light-1 in 0814\nEND\n"))],
-        3 => vec![
-            (g, format!("{hg}retreat legionaries-4 0406 0506\nadvance palatina into 0608\nEND\n")),
-            ("spy@alamanni.example", "GAME soissons SIDE franks PASSWORD guess\nsalian-4a: move 0706\nEND\n".into()),
-            (f, format!("{hf}Salain 4a: move 0706 0606\nEND\n")),
-            (f, format!("{hf}salian-4a: move 0706 0606\nClovis: move 0706 0606\narchers: move 0807 0708\nattack legionaries-4 with salian-4a\nEND\n")),
-        ],
-        5 => vec![(f, format!("{hf}salian-3d: move 0711\nEND\n"))],
-        6 => vec![(g, format!("{hg}militia-1b: move 0404\nEND\n"))],
-        // Round 4, the Gallo-Romans' turn 1: they miss it.
-        _ => Vec::new(),
-    }
+/// Soissons' order mails (data: `campaigns/demo/soissons-mails.toml`).
+const SOISSONS_MAILS: &str = include_str!("../campaigns/demo/soissons-mails.toml");
+
+/// Soissons' writers.
+const SOISSONS_WRITERS: Writers = Writers {
+    game: "soissons",
+    sides: &[
+        ("franks", "clovis@franks.example", "clovis1"),
+        ("gallo-romans", "syagrius@soissons.example", "syag2"),
+    ],
+    spy: "spy@alamanni.example",
+};
+
+/// Soissons' mails for `round`, read from its data file.
+fn soissons(round: u32, _: &Json) -> Result<Vec<(&'static str, String)>, PostError> {
+    scripted(
+        "soissons-mails.toml",
+        SOISSONS_MAILS,
+        &SOISSONS_WRITERS,
+        round,
+    )
 }
+
+/// The seed Soissons' set-up and dice come from: with it, the scripted
+/// orders find the board they were written for.
+const SOISSONS_SEED: u64 = 486;
+
+/// What Soissons shows, each found in the mails themselves.
+const SOISSONS_MOMENTS: &[Moment] = &[
+    Moment {
+        what: "a charge",
+        shows: |m, _| m.kind == "report" && m.has_line(|l| l.contains(", charging ")),
+    },
+    Moment {
+        what: "a retreat chain (a friend gives way)",
+        shows: |m, _| m.has_line(|l| l.contains(" gives way to ")),
+    },
+    Moment {
+        what: "a commander overrun",
+        shows: |m, _| m.has_line(|l| l.contains(" is overrun by ")),
+    },
+];
 
 const TREBIA: &str = include_str!("../campaigns/fr-ancients/scenarios/trebia.toml");
 const ROME: &str = include_str!("../campaigns/fr-ancients/armies/consular-legion-218bc.toml");
@@ -161,7 +339,12 @@ army = "hannibal-218bc.toml"
 /// skirmishers forward; a spy with a guessed password in the first round),
 /// and in each round the game master answers, his answer by the stand-in
 /// pack's procedures (the first one after a line he mistyped, refused).
-fn trebia(round: u32, state: &Json) -> Vec<(&'static str, String)> {
+fn trebia(round: u32, state: &Json) -> Result<Vec<(&'static str, String)>, PostError> {
+    Ok(trebia_mails(round, state))
+}
+
+/// [`trebia`]'s mails.
+fn trebia_mails(round: u32, state: &Json) -> Vec<(&'static str, String)> {
     use crate::games::fr_ancients::ruleset::{demo_orders, stand_in_answer};
     let gm = "gamemaster@club.example";
     let header = format!("MODERATOR trebia PASSWORD demo-gm TURN {round}\n");
@@ -257,6 +440,12 @@ struct Demo {
     subject: &'static str,
     /// The kinds of mail umpire sends in this game, for the summary.
     mails: &'static str,
+    /// The seed of the store's entropy (every round's seed and password
+    /// is drawn from it), so the dice fall the same way every run; `None`:
+    /// the system's randomness.
+    seed: Option<u64>,
+    /// What the demonstration shows, each found in the mails it wrote.
+    moments: &'static [Moment],
 }
 
 impl Game {
@@ -264,14 +453,16 @@ impl Game {
         match self {
             Game::Ford => Demo {
                 id: "ford",
-                scenario: ("river-crossing.toml", SCENARIO),
+                scenario: ("ford.toml", SCENARIO),
                 game_file: GAME,
                 files: &[],
-                rounds: 4,
+                rounds: 8,
                 script: ford,
                 done: never_done,
                 subject: "Orders for turn",
-                mails: "welcomes, confirmations, a refusal, reports",
+                mails: "welcomes, confirmations, a refusal, a status, reports",
+                seed: Some(FORD_SEED),
+                moments: FORD_MOMENTS,
             },
             Game::Soissons => Demo {
                 id: "soissons",
@@ -283,6 +474,8 @@ impl Game {
                 done: never_done,
                 subject: "Orders for round",
                 mails: "welcomes, confirmations, a refusal, reports with the map",
+                seed: Some(SOISSONS_SEED),
+                moments: SOISSONS_MOMENTS,
             },
             Game::Trebia => Demo {
                 id: "trebia",
@@ -297,6 +490,8 @@ impl Game {
                 done: trebia_done,
                 subject: "Orders for round",
                 mails: "welcomes, confirmations, a refusal, the game master's situations and the answers to him, reports",
+                seed: None,
+                moments: &[],
             },
         }
     }
@@ -345,13 +540,24 @@ fn current(po: &PostOffice, id: &str) -> Result<(u32, DateTime<Utc>), PostError>
 /// days after the demo's day, at 20:00.
 const FIRST_DEADLINE: &str = "\"FIRST_DEADLINE\"";
 
-/// Play the demo game in `dir` and say where everything is. `today` is the
-/// day it is run (the caller reads the clock): the simulated clock starts
-/// at 09:00 UTC that day, so every deadline its mails give lies ahead.
+/// Play the demo game in `dir` and say where everything is, the simulated
+/// clock starting at 09:00 UTC on `today` (see [`run_at`]).
+///
+/// # Errors
+/// As [`run_at`].
+pub fn run(dir: &Path, game: Game, today: NaiveDate) -> Result<String, PostError> {
+    let start = Utc.from_utc_datetime(&today.and_time(NaiveTime::MIN)) + Duration::hours(9);
+    run_at(dir, game, start)
+}
+
+/// Play the demo game in `dir` and say where everything is and which mail
+/// shows which moment. `start` is when it is run (the caller reads the
+/// clock): the simulated clock starts there and runs on two days a round,
+/// so the first mails are dated `start` and every deadline lies ahead.
 ///
 /// # Errors
 /// When `dir` is not empty, or on any store or file error.
-pub fn run(dir: &Path, game: Game, today: NaiveDate) -> Result<String, PostError> {
+pub fn run_at(dir: &Path, game: Game, start: DateTime<Utc>) -> Result<String, PostError> {
     let demo = game.demo();
     let io = |e: std::io::Error| PostError::Transport(format!("{}: {e}", dir.display()));
     if dir.exists() && std::fs::read_dir(dir).map_err(io)?.next().is_some() {
@@ -362,9 +568,10 @@ pub fn run(dir: &Path, game: Game, today: NaiveDate) -> Result<String, PostError
     }
     std::fs::create_dir_all(dir.join("inbox/new")).map_err(io)?;
     std::fs::write(dir.join(demo.scenario.0), demo.scenario.1).map_err(io)?;
+    let start = start.with_nanosecond(0).unwrap_or(start);
     let first_deadline = format!(
         "\"{} 20:00\"",
-        (today + Duration::days(2)).format("%Y-%m-%d")
+        (start.date_naive() + Duration::days(2)).format("%Y-%m-%d")
     );
     std::fs::write(
         dir.join("game.toml"),
@@ -379,11 +586,14 @@ pub fn run(dir: &Path, game: Game, today: NaiveDate) -> Result<String, PostError
         "database = \"umpire.sqlite\"\naddress = \"umpire@club.example\"\npoll_seconds = 1\n\n[spool]\noutbox = \"outbox\"\ninbox = \"inbox\"\n",
     )
     .map_err(io)?;
-    let config =
+    let mut config =
         Config::load(&dir.join("umpire.toml")).map_err(|e| PostError::Transport(e.to_string()))?;
+    if let Some(seed) = demo.seed {
+        config.entropy = Entropy::fixed(seed);
+    }
     let umpire_address = config.address.clone();
     let mut po = PostOffice::open(config)?;
-    let mut now = Utc.from_utc_datetime(&today.and_time(NaiveTime::MIN)) + Duration::hours(9);
+    let mut now = start;
     po.create_game(&GameFile::load(&dir.join("game.toml"))?, now)?;
     let stop = AtomicBool::new(false);
     serve(&mut po, &stop, true, || now)?;
@@ -391,11 +601,11 @@ pub fn run(dir: &Path, game: Game, today: NaiveDate) -> Result<String, PostError
     for _ in 0..demo.rounds {
         let (round, _) = current(&po, demo.id)?;
         let (_, state) = po.state_of(demo.id)?;
-        if (demo.done)(&state) {
+        if (demo.done)(&state) || ended(&po, demo.id)? {
             break;
         }
         now += Duration::hours(2);
-        for (from, body) in (demo.script)(round, &state) {
+        for (from, body) in (demo.script)(round, &state)? {
             n += 1;
             let raw = player_mail(
                 from,
@@ -411,7 +621,7 @@ pub fn run(dir: &Path, game: Game, today: NaiveDate) -> Result<String, PostError
         }
         // A round its writers missed is played at its deadline.
         let (waiting, deadline) = current(&po, demo.id)?;
-        if waiting == round {
+        if waiting == round && !ended(&po, demo.id)? {
             now = now.max(deadline + Duration::minutes(1));
             serve(&mut po, &stop, true, || now)?;
         }
@@ -448,6 +658,19 @@ pub fn run(dir: &Path, game: Game, today: NaiveDate) -> Result<String, PostError
         files.len(),
         demo.mails
     );
+    let mails = outbox_mails(&outbox)?;
+    let last = mails
+        .iter()
+        .map(|m| m.date)
+        .max()
+        .and_then(|t| DateTime::from_timestamp(t, 0))
+        .unwrap_or(start);
+    let _ = writeln!(
+        out,
+        "  the clock:      simulated, from {} (when you ran the demo) to {}, two days a round,\n                  so every deadline in the mails lies ahead",
+        start.format("%Y-%m-%d %H:%M UTC"),
+        last.format("%Y-%m-%d %H:%M UTC"),
+    );
     for kind in ["report", "confirmation", "refusal", "welcome"] {
         // Spool files are named after their Message-ID: umpire.KIND.….eml
         if let Some(f) = files.iter().find(|f| {
@@ -457,5 +680,179 @@ pub fn run(dir: &Path, game: Game, today: NaiveDate) -> Result<String, PostError
             let _ = writeln!(out, "  e.g. a {kind}: {}", f.display());
         }
     }
+    let shown = shown_in(game.demo().moments, &mails);
+    if !shown.is_empty() {
+        out.push_str(&moments_text(&shown));
+    }
     Ok(out)
+}
+
+/// Whether the game has ended.
+fn ended(po: &PostOffice, id: &str) -> Result<bool, PostError> {
+    let row = crate::store::games::load(po.store().conn(), id)?
+        .ok_or_else(|| PostError::NoGame(id.to_string()))?;
+    Ok(row.status == crate::store::games::GameStatus::Ended)
+}
+
+/// One thing a demonstration shows, and how to see it in a mail: `shows`
+/// is given the mail and every mail before it.
+struct Moment {
+    what: &'static str,
+    shows: fn(&Mail, &[Mail]) -> bool,
+}
+
+/// A mail umpire wrote to the spool, as the moment finder reads it.
+#[derive(Debug)]
+struct Mail {
+    path: PathBuf,
+    /// What the spool's file name says it is: "report", "confirmation"….
+    kind: String,
+    to: String,
+    date: i64,
+    subject: String,
+    text: String,
+}
+
+impl Mail {
+    fn has_line(&self, f: impl Fn(&str) -> bool) -> bool {
+        self.text.lines().any(f)
+    }
+}
+
+/// Where a demonstration's moment is shown: the first mail (a player's
+/// copy before the moderator's) that shows it, or `None` when no mail does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    /// The moment, in words ("missile fire").
+    pub moment: &'static str,
+    /// The mail that shows it.
+    pub mail: Option<MailRef>,
+}
+
+/// A mail in the outbox: its file, its subject and whom it went to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MailRef {
+    pub path: PathBuf,
+    pub subject: String,
+    pub to: String,
+}
+
+/// The umpire's mails in `outbox`, in the order they were written (by
+/// date, a player's copy before the moderator's).
+fn outbox_mails(outbox: &Path) -> Result<Vec<Mail>, PostError> {
+    let io = |e: std::io::Error| PostError::Transport(format!("{}: {e}", outbox.display()));
+    let mut mails = Vec::new();
+    for entry in std::fs::read_dir(outbox).map_err(io)? {
+        let path = entry.map_err(io)?.path();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        if !name.ends_with(".eml") {
+            continue;
+        }
+        let raw = std::fs::read(&path).map_err(io)?;
+        let Some(m) = mail_parser::MessageParser::default().parse(&raw) else {
+            continue;
+        };
+        let to = m
+            .to()
+            .and_then(|a| a.first())
+            .and_then(|a| a.address())
+            .unwrap_or_default()
+            .to_string();
+        mails.push(Mail {
+            kind: name.split('.').nth(1).unwrap_or_default().to_string(),
+            to,
+            date: m.date().map_or(0, mail_parser::DateTime::to_timestamp),
+            subject: m.subject().unwrap_or_default().to_string(),
+            text: m
+                .body_text(0)
+                .map(|t| t.replace("\r\n", "\n"))
+                .unwrap_or_default(),
+            path,
+        });
+    }
+    // Spool file names are random: order copies of one mail by address.
+    mails.sort_by(|a, b| {
+        (a.date, a.to.starts_with("moderator@"), &a.to, &a.path).cmp(&(
+            b.date,
+            b.to.starts_with("moderator@"),
+            &b.to,
+            &b.path,
+        ))
+    });
+    Ok(mails)
+}
+
+/// Which mail of the demo played in `dir` shows each of `game`'s moments,
+/// found by reading the mails (so a moment the battle no longer has shows
+/// as `None`).
+///
+/// # Errors
+/// When the outbox cannot be read.
+pub fn moments(dir: &Path, game: Game) -> Result<Vec<Shown>, PostError> {
+    let moments = game.demo().moments;
+    if moments.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(shown_in(moments, &outbox_mails(&dir.join("outbox"))?))
+}
+
+/// Where each of `moments` is shown among `mails` (in the order written).
+fn shown_in(moments: &[Moment], mails: &[Mail]) -> Vec<Shown> {
+    // A player's copy first: the moderator's copies of the same mail come after.
+    let moderator = |i: &usize| mails[*i].to.starts_with("moderator@");
+    let order: Vec<usize> = (0..mails.len())
+        .filter(|i| !moderator(i))
+        .chain((0..mails.len()).filter(moderator))
+        .collect();
+    moments
+        .iter()
+        .map(|m| Shown {
+            moment: m.what,
+            mail: order
+                .iter()
+                .find(|&&i| (m.shows)(&mails[i], &mails[..i]))
+                .map(|&i| MailRef {
+                    path: mails[i].path.clone(),
+                    subject: mails[i].subject.clone(),
+                    to: mails[i].to.clone(),
+                }),
+        })
+        .collect()
+}
+
+/// The moments in the summary, one line a mail: "FILE (subject, to):
+/// moment, moment", then any moment no mail shows.
+fn moments_text(shown: &[Shown]) -> String {
+    let mut out = String::from("What to read, mail by mail:\n");
+    let mut by_mail: Vec<(&MailRef, Vec<&str>)> = Vec::new();
+    for s in shown {
+        if let Some(mail) = &s.mail {
+            match by_mail.iter_mut().find(|(m, _)| *m == mail) {
+                Some((_, what)) => what.push(s.moment),
+                None => by_mail.push((mail, vec![s.moment])),
+            }
+        }
+    }
+    for (mail, what) in by_mail {
+        let _ = writeln!(
+            out,
+            "  {}\n    ({}, to {}): {}",
+            mail.path.display(),
+            mail.subject,
+            mail.to,
+            what.join("; ")
+        );
+    }
+    let missing: Vec<&str> = shown
+        .iter()
+        .filter(|s| s.mail.is_none())
+        .map(|s| s.moment)
+        .collect();
+    if !missing.is_empty() {
+        let _ = writeln!(out, "  shown by no mail: {}", missing.join("; "));
+    }
+    out
 }

@@ -175,7 +175,7 @@ enum Command {
     },
     /// The balance lab: battles between two armies played by scripted generals, the fairness table of every nation, replays.
     Simulate(SimulateArgs),
-    /// Play a whole demonstration game through the local spool and show where the mails are.
+    /// Play a whole demonstration game through the local spool and show which mail shows what.
     Demo {
         /// The folder to play in (created; must be empty or absent).
         #[arg(long, default_value = "demo-out")]
@@ -733,7 +733,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             return Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)));
         }
         Command::Demo { dir, game } => {
-            let summary = umpire::demo::run(&dir, game, Utc::now().date_naive())?;
+            let summary = umpire::demo::run_at(&dir, game, Utc::now())?;
             print!("{summary}");
         }
     }

@@ -1,8 +1,9 @@
 //! `umpire demo --game soissons`: Soissons of Furor Barbarus played through
 //! the spool by the same driver as the Hyborean ford (and `--game trebia`,
 //! FR! Ancients with a game master, at the end). Reports,
-//! confirmations and the map land in the outbox, and no scripted order line
-//! is refused but the deliberate typo.
+//! confirmations and the map land in the outbox, no scripted order line
+//! is refused but the deliberate typo, and a mail shows each of Furor's
+//! moments (a charge, a retreat chain, a commander overrun).
 
 use crate::common;
 use common::body_text;
@@ -68,6 +69,23 @@ fn the_furor_demo_plays_soissons_through_the_spool() {
         .collect();
     assert_eq!(refused.len(), 1, "{refused:#?}");
     assert!(refused[0].contains("did you mean"), "{}", refused[0]);
+    // Furor Barbarus' own moments, each found in a mail the summary names.
+    let shown = umpire::demo::moments(&out, umpire::demo::Game::Soissons).unwrap();
+    for w in ["a charge", "a retreat chain", "a commander overrun"] {
+        let s = shown
+            .iter()
+            .find(|s| s.moment.starts_with(w))
+            .unwrap_or_else(|| panic!("the demo names no moment '{w}'"));
+        let mail = s
+            .mail
+            .as_ref()
+            .unwrap_or_else(|| panic!("no mail shows {}:\n{summary}", s.moment));
+        assert!(
+            summary.contains(&mail.path.display().to_string()),
+            "{summary}"
+        );
+    }
+    assert!(!summary.contains("shown by no mail"), "{summary}");
     assert!(
         umpire::demo::run(&out, umpire::demo::Game::Soissons, day()).is_err(),
         "the folder must be fresh"

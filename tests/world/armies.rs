@@ -519,8 +519,8 @@ fn ready_scenarios_load_and_match_their_armies() {
     }
 }
 
-/// The demo's bare set-up still loads (no scenario keys), and a unit on a
-/// side the scenario does not declare is refused.
+/// The ford's bare set-up (river-crossing.toml) still loads (no scenario
+/// keys), and a unit on a side the scenario does not declare is refused.
 #[test]
 fn scenario_files_without_own_keys_and_with_unknown_sides() {
     use umpire::games::hyborian::army::scenario::{self, ScenarioError};
