@@ -282,20 +282,15 @@ fn send_fails_loudly_when_no_delivery_can_be_made() {
         format!("address = \"{UMPIRE}\"\n[smtp]\nhost = \"127.0.0.1\"\nport = {port}\nsecurity = \"none\"\n"),
     )
     .unwrap();
-    let send = umpire_output(d, &["send"]);
+    // Logged as one JSON object a line, for a log search.
+    let send = umpire_output(d, &["--log-format", "json", "send"]);
     assert!(!send.status.success(), "{send:?}");
     let said = String::from_utf8_lossy(&send.stderr);
     assert!(
         said.contains("3 of 3 deliveries failed") && said.contains("check the [smtp] section"),
         "{said}"
     );
-    assert_eq!(
-        count_in(d, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NOT NULL"),
-        0
-    );
-    // The same failures logged for a log search: one JSON object a line.
-    let send = umpire_output(d, &["--log-format", "json", "send"]);
-    let logged: Vec<serde_json::Value> = String::from_utf8_lossy(&send.stderr)
+    let logged: Vec<serde_json::Value> = said
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect();
@@ -303,7 +298,11 @@ fn send_fails_loudly_when_no_delivery_can_be_made() {
         logged.iter().any(|l| l["level"] == "WARN"
             && l["fields"]["message"] == "delivery failed"
             && l["fields"]["error"].is_string()),
-        "{send:?}"
+        "{said}"
+    );
+    assert_eq!(
+        count_in(d, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NOT NULL"),
+        0
     );
 }
 
