@@ -23,6 +23,7 @@
 
 mod footprint;
 mod lines;
+pub mod voronoi;
 
 pub use footprint::{Edge, Face, Footprint};
 pub use lines::{

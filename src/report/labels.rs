@@ -199,6 +199,71 @@ impl Placer {
     }
 }
 
+impl Placer {
+    /// Put `lines`, one under another and centred, at the first of
+    /// `centres` (the middle of the block) where the block is inside the
+    /// bounds, clear of every earlier label and blocked area, and `fits`
+    /// takes its frame (a region it must stay in). One [`Placed`] a line;
+    /// `None` when no centre will do.
+    pub fn place_lines(
+        &mut self,
+        lines: &[&str],
+        size: f64,
+        centres: impl IntoIterator<Item = (f64, f64)>,
+        fits: impl Fn(&TextBox) -> bool,
+    ) -> Option<Vec<Placed>> {
+        let probe = TextBox::centred("Hg", size, 0.0, 0.0);
+        let (h, drop) = (probe.y1 - probe.y0, -(probe.y0 + probe.y1) / 2.0);
+        let widths: Vec<f64> = lines.iter().map(|l| text_width(l, size)).collect();
+        let half = widths.iter().copied().fold(0.0, f64::max) / 2.0;
+        let top = lines.len() as f64 * h / 2.0;
+        for (cx, cy) in centres {
+            let frames: Vec<TextBox> = widths
+                .iter()
+                .enumerate()
+                .map(|(i, w)| {
+                    let y0 = cy - top + i as f64 * h;
+                    TextBox {
+                        x0: cx - w / 2.0,
+                        y0,
+                        x1: cx + w / 2.0,
+                        y1: y0 + h,
+                    }
+                })
+                .collect();
+            let block = TextBox {
+                x0: cx - half,
+                y0: cy - top,
+                x1: cx + half,
+                y1: cy + top,
+            };
+            let free = |f: &TextBox| {
+                let padded = f.grown(PAD);
+                !self.taken.iter().any(|t| t.overlaps(&padded))
+            };
+            if !self.bounds.holds(&block) || !frames.iter().all(free) || !fits(&block) {
+                continue;
+            }
+            self.taken.extend(frames.iter().copied());
+            return Some(
+                frames
+                    .into_iter()
+                    .map(|frame| {
+                        let (x, y) = frame.centre();
+                        Placed {
+                            x,
+                            y: y + drop,
+                            frame,
+                            leader: false,
+                        }
+                    })
+                    .collect(),
+            );
+        }
+        None
+    }
+}
+
 /// Cut `text` to fit `width` pixels at `size`, ending with "…" if cut.
 pub fn fit(text: &str, size: f64, width: f64) -> String {
     if text_width(text, size) <= width {
@@ -238,6 +303,35 @@ pub fn wrap(text: &str, size: f64, width: f64) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_are_placed_together_where_the_test_allows_and_nothing_lies() {
+        let mut p = Placer::new(TextBox {
+            x0: 0.0,
+            y0: 0.0,
+            x1: 200.0,
+            y1: 100.0,
+        });
+        p.block(TextBox {
+            x0: 90.0,
+            y0: 40.0,
+            x1: 110.0,
+            y1: 60.0,
+        });
+        let centres = [(100.0, 50.0), (100.0, 20.0), (40.0, 50.0)];
+        // The blocked middle is skipped; the test refuses the top half.
+        let two = p
+            .place_lines(&["Kezankian", "Mountains"], 9.0, centres, |b| b.y0 > 30.0)
+            .unwrap();
+        assert_eq!(two.len(), 2);
+        assert_eq!((two[0].x, two[1].x), (40.0, 40.0));
+        assert!(two[0].frame.y1 <= two[1].frame.y0 && two[1].y > two[0].y);
+        // That place is taken now; nothing else is free.
+        assert_eq!(
+            p.place_lines(&["Akif"], 9.0, [(40.0, 50.0)], |_| true),
+            None
+        );
+    }
 
     #[test]
     fn widths_come_from_the_font() {

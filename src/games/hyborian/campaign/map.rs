@@ -107,6 +107,10 @@ pub struct Province {
     pub capital: bool,
     /// Where the picture draws it: x east, y south.
     pub at: [f64; 2],
+    /// More points of its region on the map picture, where its cell grown
+    /// from `at` alone would not meet its neighbours' (`atlas`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shape: Vec<[f64; 2]>,
     pub borders: Vec<Border>,
 }
 
@@ -329,6 +333,14 @@ impl World {
             for p in self.provinces.values().filter(|p| sea.holds(p.at)) {
                 out.push(format!("{} lies in the sea {}", p.id, sea.name));
             }
+            for p in self.provinces.values() {
+                for at in p.shape.iter().filter(|at| sea.holds(**at)) {
+                    out.push(format!(
+                        "{}'s shape point {at:?} lies in the sea {}",
+                        p.id, sea.name
+                    ));
+                }
+            }
         }
         // Connected: every province reachable from the first.
         if let Some(start) = self.provinces.keys().next() {
@@ -462,7 +474,7 @@ mod tests {
     fn the_seas_are_drawn_and_no_province_lies_in_one() {
         let w = World::hyborea().unwrap();
         let names: Vec<&str> = w.seas.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(names, ["Western Ocean", "Vilayet Sea"]);
+        assert_eq!(names, ["Western Ocean", "Vilayet Sea", "Southern Ocean"]);
         let points: BTreeMap<String, u32> = BTreeMap::new();
         let seas = |w: &World| -> Vec<String> {
             w.problems(&points)

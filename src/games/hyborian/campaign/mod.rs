@@ -3,14 +3,16 @@
 //! of written orders resolved all at once, battles when armies meet,
 //! sieges, pacification and winter quarters.
 //!
-//! - [`map`]: the world as a graph of provinces (`campaigns/world/map.toml`).
+//! - [`map`]: the world as a graph of provinces (`campaigns/world/map.toml`);
+//!   [`atlas`]: the same world as regions, frontiers and seas for the map picture.
 //! - [`game`]: the campaign's state and the secretary's set-up file.
 //! - [`orders`]: campaign mail in its own grammar (`grammar/campaign.pest`).
 //! - [`resolve`]: one map turn, pure and deterministic (dice via `crate::dice`).
 //! - [`battle`]: terrain cards, the table, and battles played by the turn engine.
 //! - [`by_mail`]: a waiting battle as a battle game's scenario, and the
 //!   game's last table back as a result.
-//! - [`fog`]: what each power may see; [`report`]: its weekly report and map.
+//! - [`fog`]: what each power may see; [`report`]: its weekly report;
+//!   [`picture`]: its map.
 //!
 //! - [`desk`]: the campaign behind the post office's boundary
 //!   ([`crate::games::campaign::CampaignRules`]).
@@ -22,6 +24,7 @@
 //! Architecture invariant: nothing here does I/O, reads the clock or draws
 //! OS randomness.
 
+pub mod atlas;
 pub mod battle;
 pub mod by_mail;
 pub mod case;
@@ -31,5 +34,6 @@ pub mod fog;
 pub mod game;
 pub mod map;
 pub mod orders;
+pub mod picture;
 pub mod report;
 pub mod resolve;

@@ -5,7 +5,7 @@
 //! the map picture, drawn as SVG with owners' colours and the unseen
 //! provinces shaded, rasterised by `report::picture::png`.
 
-use super::fog::{sees, view, View};
+use super::fog::{sees, view};
 use super::game::Army;
 use super::game::{BattleMode, Campaign, PendingBattle, Stance};
 use super::map::World;
@@ -231,7 +231,7 @@ pub fn battle_pictures<'e>(week: &Week<'e>, reader: Option<&str>) -> Vec<(u32, &
 /// that opens winter orders shows the new year's treasury, provinces and
 /// contracts, as the orders will be judged (issue 45: it showed last
 /// year's).
-fn as_shown<'c>(c: &'c Campaign, world: &World) -> std::borrow::Cow<'c, Campaign> {
+pub(super) fn as_shown<'c>(c: &'c Campaign, world: &World) -> std::borrow::Cow<'c, Campaign> {
     if c.winter() {
         std::borrow::Cow::Owned(super::resolve::as_ordered(c, world))
     } else {
@@ -498,371 +498,7 @@ fn orders_given(reader: Option<&str>, week: &Week<'_>) -> Vec<minijinja::Value> 
         .collect()
 }
 
-/// Pixels per map unit.
-const SCALE: f64 = 9.0;
-/// The margin round the map, pixels.
-const MARGIN: f64 = 20.0;
-/// A province's circle, in map units.
-const RADIUS: f64 = 2.3;
-/// An army counter, pixels, and how far each one under the top of a
-/// stack shows (up to [`STACK_SHOWN`] of them).
-const COUNTER: (f64, f64) = (18.0, 12.0);
-const STACK_STEP: f64 = 3.0;
-const STACK_SHOWN: usize = 3;
-/// Text sizes: province names, counters, the legend and the caption.
-const NAME_SIZE: f64 = 9.0;
-const COUNTER_SIZE: f64 = 7.0;
-const LEGEND_SIZE: f64 = 9.0;
-const CAPTION_SIZE: f64 = 14.0;
-/// A legend row's height, and a swatch's side, pixels.
-const LEGEND_ROW: f64 = 16.0;
-const SWATCH: f64 = 10.0;
-const SEA: &str = "#b9d7ea";
-const UNSEEN_OPACITY: f64 = 0.35;
-const BATTLE: &str = "#c0392b";
-
-use crate::report::esc;
-use crate::report::labels::{text_width, Placer, TextBox};
-
-/// One entry of the legend: what its swatch draws, and its words.
-enum Key {
-    Fill(String, f64),
-    Line(&'static str),
-    Counter(String),
-    Battle,
-    Capital,
-}
-
-/// The rows of the legend, each entry with its x, fitted to `width`.
-fn legend_rows(keys: Vec<(Key, String)>, width: f64) -> Vec<Vec<(f64, Key, String)>> {
-    let mut rows: Vec<Vec<(f64, Key, String)>> = vec![Vec::new()];
-    let mut x = MARGIN;
-    for (key, words) in keys {
-        let w = SWATCH + 4.0 + text_width(&words, LEGEND_SIZE) + 14.0;
-        if x + w > width - MARGIN && x > MARGIN {
-            rows.push(Vec::new());
-            x = MARGIN;
-        }
-        if let Some(row) = rows.last_mut() {
-            row.push((x, key, words));
-        }
-        x += w;
-    }
-    rows
-}
-
-/// A battle marker (crossed swords) centred on `(x, y)`.
-fn battle_marker(s: &mut String, x: f64, y: f64) {
-    let d = 4.0;
-    let _ = writeln!(
-        s,
-        r#"<path d="M{:.1},{:.1}L{:.1},{:.1}M{:.1},{:.1}L{:.1},{:.1}" stroke="{BATTLE}" stroke-width="2.5" stroke-linecap="round"/>"#,
-        x - d,
-        y - d,
-        x + d,
-        y + d,
-        x + d,
-        y - d,
-        x - d,
-        y + d
-    );
-}
-
-/// The map as SVG for `reader` (`None`: all of it): the seas, provinces in
-/// their holders' colours, rivers blue, passes dashed, capitals ringed,
-/// army counters where the reader sees them (a stack with its count),
-/// battles waiting marked, unseen provinces shaded, names placed so that
-/// none leaves the picture or lies on another, and a legend.
-pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
-    let shown = as_shown(c, world);
-    let c: &Campaign = &shown;
-    let v: View<'_> = view(c, world, reader);
-    let colour = |power: Option<&str>, nation: Option<&str>| -> String {
-        let nation = power
-            .and_then(|p| c.powers.get(p))
-            .and_then(|p| p.nation.as_deref())
-            .or(nation);
-        match (power, nation.and_then(|n| world.nation(n))) {
-            (Some(p), None) if c.powers.contains_key(p) => "#555555".into(),
-            (_, Some(n)) => n.colour.clone(),
-            _ => "#cfcfcf".into(),
-        }
-    };
-    let w = world.width * SCALE + 2.0 * MARGIN;
-    let map_h = world.height * SCALE + 2.0 * MARGIN;
-    let at = |p: [f64; 2]| (MARGIN + p[0] * SCALE, MARGIN + p[1] * SCALE);
-    let centre = |id: &str| world.province(id).map_or((0.0, 0.0), |p| at(p.at));
-    let mut placer = Placer::new(TextBox {
-        x0: 0.0,
-        y0: 0.0,
-        x1: w,
-        y1: map_h,
-    });
-    let mut s = String::new();
-    for sea in &world.seas {
-        let points: Vec<String> = sea
-            .shore
-            .iter()
-            .map(|p| {
-                let (x, y) = at(*p);
-                format!("{x:.1},{y:.1}")
-            })
-            .collect();
-        let _ = writeln!(
-            s,
-            r##"<polygon points="{}" fill="{SEA}" stroke="#5d8aa8" stroke-width="1"/>"##,
-            points.join(" ")
-        );
-    }
-    for p in world.provinces.values() {
-        for b in p.borders.iter().filter(|b| b.to > p.id) {
-            let ((x1, y1), (x2, y2)) = (centre(&p.id), centre(&b.to));
-            let style = if b.river.is_some() {
-                r##"stroke="#2e86c1" stroke-width="3""##
-            } else if b.pass.is_some() {
-                r##"stroke="#784212" stroke-width="2" stroke-dasharray="5,4""##
-            } else {
-                r##"stroke="#a6a6a6" stroke-width="1""##
-            };
-            let _ = writeln!(
-                s,
-                r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" {style}/>"#
-            );
-        }
-    }
-    for (id, p) in &world.provinces {
-        let hold = &c.holdings[id];
-        let (x, y) = centre(id);
-        let seen = v.sight.contains(id);
-        // What a power cannot see it knows only by its owner, not who
-        // occupies it now (ruling CA-15).
-        let fill = if seen {
-            colour(hold.holder_seen_by(v.power.as_deref()), p.nation.as_deref())
-        } else {
-            colour(hold.owner.as_deref(), p.nation.as_deref())
-        };
-        let opacity = if seen { 1.0 } else { UNSEEN_OPACITY };
-        let ring = if p.capital {
-            r##" stroke="#000000" stroke-width="2.5""##
-        } else {
-            r##" stroke="#333333" stroke-width="0.8""##
-        };
-        let _ = writeln!(
-            s,
-            r#"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="{fill}" fill-opacity="{opacity}"{ring}/>"#,
-            RADIUS * SCALE
-        );
-    }
-    // The counters each province shows, the reader's own first.
-    let mut stacks: BTreeMap<&str, Vec<(&str, String)>> = BTreeMap::new();
-    for a in &v.own {
-        stacks
-            .entry(a.province.as_str())
-            .or_default()
-            .push((a.id.as_str(), colour(Some(a.commander()), None)));
-    }
-    for k in &v.counters {
-        stacks
-            .entry(k.province.as_str())
-            .or_default()
-            .push((k.army.as_str(), colour(Some(&k.power), None)));
-    }
-    for (province, stack) in &stacks {
-        let (x, y) = centre(province);
-        let (cw, ch) = COUNTER;
-        let shown = stack.len().min(STACK_SHOWN);
-        // The top counter sits on the province; those under it peek out
-        // up and to the right, so the top one's number stays clear.
-        let (x0, y0) = (x - cw / 2.0, y - ch / 2.0);
-        for (i, (_, fill)) in stack.iter().take(shown).enumerate().rev() {
-            let off = i as f64 * STACK_STEP;
-            let _ = writeln!(
-                s,
-                r##"<rect x="{:.1}" y="{:.1}" width="{cw}" height="{ch}" fill="{fill}" stroke="#000000" stroke-width="1"/>"##,
-                x0 + off,
-                y0 - off
-            );
-        }
-        let top = stack[0].0;
-        let number = crate::report::labels::fit(
-            top.rsplit('-').next().unwrap_or(top),
-            COUNTER_SIZE,
-            cw - 2.0,
-        );
-        let _ = writeln!(
-            s,
-            r##"<text x="{x:.1}" y="{:.1}" font-size="{COUNTER_SIZE}" text-anchor="middle" fill="#ffffff" stroke="#000000" stroke-width="0.3">{}</text>"##,
-            y + COUNTER_SIZE / 2.0 - 1.0,
-            esc(&number)
-        );
-        let off = (shown - 1) as f64 * STACK_STEP;
-        placer.block(TextBox {
-            x0,
-            y0: y0 - off,
-            x1: x0 + cw + off,
-            y1: y0 + ch,
-        });
-        if stack.len() > 1 {
-            let count = format!("×{}", stack.len());
-            if let Some(p) = placer.place(&count, NAME_SIZE, (x0 + cw + off + 8.0, y0 - off)) {
-                let _ = writeln!(
-                    s,
-                    r##"<text x="{:.1}" y="{:.1}" font-size="{NAME_SIZE}" font-weight="bold" text-anchor="middle" fill="#000000">{count}</text>"##,
-                    p.x, p.y
-                );
-            }
-        }
-    }
-    // Battles waiting where the reader sees.
-    for b in c.pending.iter().filter(|b| v.sight.contains(&b.province)) {
-        let (x, y) = centre(&b.province);
-        let r = RADIUS * SCALE;
-        let (bx, by) = (x - r * 0.8, y - r * 0.8);
-        battle_marker(&mut s, bx, by);
-        placer.block(TextBox {
-            x0: bx - 5.0,
-            y0: by - 5.0,
-            x1: bx + 5.0,
-            y1: by + 5.0,
-        });
-    }
-    // Names last, each as near its province (or sea) as it fits.
-    let names = world
-        .provinces
-        .values()
-        .map(|p| {
-            let (x, y) = at(p.at);
-            (
-                p.name.as_str(),
-                (x, y + RADIUS * SCALE + NAME_SIZE / 2.0 + 1.0),
-                (x, y),
-                "#111111",
-            )
-        })
-        .chain(world.seas.iter().map(|sea| {
-            let m = at(sea.middle());
-            (sea.name.as_str(), m, m, "#1b4f72")
-        }));
-    for (text, want, to, fill) in names.collect::<Vec<_>>() {
-        let Some(p) = placer.place(text, NAME_SIZE, want) else {
-            continue;
-        };
-        if p.leader {
-            let _ = writeln!(
-                s,
-                r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#777777" stroke-width="0.6"/>"##,
-                p.x, p.frame.y0, to.0, to.1
-            );
-        }
-        let _ = writeln!(
-            s,
-            r#"<text x="{:.1}" y="{:.1}" font-size="{NAME_SIZE}" text-anchor="middle" fill="{fill}">{}</text>"#,
-            p.x,
-            p.y,
-            esc(text)
-        );
-    }
-    // The legend under the map, then the caption.
-    let mut keys: Vec<(Key, String)> = c
-        .powers
-        .keys()
-        .map(|p| (Key::Fill(colour(Some(p), None), 1.0), p.clone()))
-        .collect();
-    keys.extend([
-        (Key::Fill("#cfcfcf".into(), 1.0), "no power".to_string()),
-        (
-            Key::Fill("#888888".into(), UNSEEN_OPACITY),
-            "unseen (shaded: its owner, not who holds it now)".to_string(),
-        ),
-        (Key::Capital, "capital".to_string()),
-        (Key::Counter("1".into()), "army (its number)".to_string()),
-        (
-            Key::Counter("×3".into()),
-            "armies in one province".to_string(),
-        ),
-        (Key::Battle, "battle waiting".to_string()),
-        (
-            Key::Line(r##"stroke="#2e86c1" stroke-width="3""##),
-            "river".to_string(),
-        ),
-        (
-            Key::Line(r##"stroke="#784212" stroke-width="2" stroke-dasharray="5,4""##),
-            "pass".to_string(),
-        ),
-        (Key::Fill(SEA.into(), 1.0), "sea".to_string()),
-    ]);
-    let rows = legend_rows(keys, w);
-    let h = map_h + rows.len() as f64 * LEGEND_ROW + CAPTION_SIZE + MARGIN;
-    for (i, row) in rows.iter().enumerate() {
-        let y = map_h + i as f64 * LEGEND_ROW;
-        let mid = y + LEGEND_ROW / 2.0;
-        for (x, key, words) in row {
-            let (sx, sy) = (*x, mid - SWATCH / 2.0);
-            match key {
-                Key::Fill(fill, opacity) => {
-                    let _ = writeln!(
-                        s,
-                        r##"<rect x="{sx:.1}" y="{sy:.1}" width="{SWATCH}" height="{SWATCH}" fill="{fill}" fill-opacity="{opacity}" stroke="#333333" stroke-width="0.8"/>"##
-                    );
-                }
-                Key::Capital => {
-                    let _ = writeln!(
-                        s,
-                        r##"<circle cx="{:.1}" cy="{mid:.1}" r="{:.1}" fill="#ffffff" stroke="#000000" stroke-width="2.5"/>"##,
-                        sx + SWATCH / 2.0,
-                        SWATCH / 2.0 - 1.0
-                    );
-                }
-                Key::Line(style) => {
-                    let _ = writeln!(
-                        s,
-                        r#"<line x1="{sx:.1}" y1="{mid:.1}" x2="{:.1}" y2="{mid:.1}" {style}/>"#,
-                        sx + SWATCH
-                    );
-                }
-                Key::Battle => battle_marker(&mut s, sx + SWATCH / 2.0, mid),
-                Key::Counter(mark) => {
-                    let _ = writeln!(
-                        s,
-                        r##"<rect x="{sx:.1}" y="{sy:.1}" width="{SWATCH}" height="{SWATCH}" fill="#555555" stroke="#000000" stroke-width="1"/>"##
-                    );
-                    // A stack's count is drawn beside it, as on the map.
-                    if mark.starts_with('×') {
-                        let _ = writeln!(
-                            s,
-                            r##"<rect x="{:.1}" y="{:.1}" width="{SWATCH}" height="{SWATCH}" fill="#555555" stroke="#000000" stroke-width="1"/>"##,
-                            sx - 2.0,
-                            sy + 2.0
-                        );
-                    }
-                }
-            }
-            let _ = writeln!(
-                s,
-                r##"<text x="{:.1}" y="{:.1}" font-size="{LEGEND_SIZE}" fill="#111111">{}</text>"##,
-                sx + SWATCH + 4.0,
-                mid + LEGEND_SIZE / 3.0,
-                esc(words)
-            );
-        }
-    }
-    let caption = format!(
-        "{} — {} — {}",
-        c.title,
-        c.date(),
-        reader.unwrap_or("secretary's map")
-    );
-    let caption = crate::report::labels::fit(&caption, CAPTION_SIZE, w - 2.0 * MARGIN);
-    let _ = writeln!(
-        s,
-        r#"<text x="{MARGIN}" y="{:.1}" font-size="{CAPTION_SIZE}">{}</text>"#,
-        h - MARGIN / 2.0 - 2.0,
-        esc(&caption)
-    );
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.0} {h:.0}\" font-family=\"DejaVu Sans\">\n<rect width=\"100%\" height=\"100%\" fill=\"#f4ecd8\"/>\n{s}</svg>\n"
-    )
-}
+pub use super::picture::svg;
 
 #[cfg(test)]
 mod tests {
@@ -895,7 +531,7 @@ mod tests {
         let svg = svg(&c, &world, Some("aquilonia"));
         assert!(
             svg.lines()
-                .any(|l| l.starts_with("<circle") && l.contains("fill-opacity=\"0.35\"")),
+                .any(|l| l.starts_with("<path id=\"p-") && l.contains("class=\"unseen\"")),
             "unseen provinces shaded"
         );
         assert!(crate::report::picture::png(&svg)
@@ -982,17 +618,12 @@ points = 100
         // The onlooker's map colours the province as the company's counter.
         let theirs = svg(&r.campaign, &world, Some("nemedia"));
         let mine = svg(&r.campaign, &world, Some("aquilonia"));
-        let p = world.province("border-kingdom").unwrap();
-        let circle = format!(
-            "<circle cx=\"{:.1}\" cy=\"{:.1}\"",
-            MARGIN + p.at[0] * SCALE,
-            MARGIN + p.at[1] * SCALE
-        );
+        let region = "<path id=\"p-border-kingdom\"";
         let fill_of = |svg: &str| -> String {
             let line = svg
                 .lines()
-                .find(|l| l.starts_with(&circle))
-                .expect("the province's circle");
+                .find(|l| l.starts_with(region))
+                .expect("the province's region");
             line.split("fill=\"")
                 .nth(1)
                 .unwrap_or("")
@@ -1145,6 +776,11 @@ points = 300
             let faults = crate::report::picture::label_faults(&svg).unwrap();
             assert_eq!(faults, Vec::<String>::new(), "{reader:?}");
             let (_, texts) = crate::report::picture::text_boxes(&svg).unwrap();
+            // A name set on two lines reads as the two texts one after the other.
+            let two: Vec<String> = texts
+                .windows(2)
+                .map(|w| format!("{} {}", w[0].0, w[1].0))
+                .collect();
             for name in world
                 .provinces
                 .values()
@@ -1152,7 +788,7 @@ points = 300
                 .chain(world.seas.iter().map(|s| &s.name))
             {
                 assert!(
-                    texts.iter().any(|(t, _)| t == name),
+                    texts.iter().any(|(t, _)| t == name) || two.contains(name),
                     "{name} is on the map for {reader:?}"
                 );
             }
