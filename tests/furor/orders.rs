@@ -260,3 +260,73 @@ fn greetings_and_signatures_are_set_aside() {
     let (c, _) = franks("salian-4a: move 0706 0606\nHello there\nSalian 3c: move to 0709\n");
     assert_eq!(errors(&c).len(), 1, "{:?}", errors(&c));
 }
+
+/// A Frankish unit in 0508, the Roman commander Syagrius alone in 0606,
+/// Roman infantry in 0605 whose zone of control covers 0606.
+fn syagrius_alone_in_a_zone() -> Board {
+    use umpire::games::furor::board::{BoardSpec, UnitSpec};
+    use umpire::games::furor::map::Map;
+    let map = Map::from_spec(&toml::from_str("columns = 12\nrows = 15").unwrap()).unwrap();
+    let u = |id: &str, name: &str, side: &str, kind: &str, strength: i64, hex: &str| UnitSpec {
+        id: id.into(),
+        name: name.into(),
+        side: side.into(),
+        kind: kind.into(),
+        strength,
+        hex: Some(hex.into()),
+        ..UnitSpec::default()
+    };
+    Board::from_spec(BoardSpec {
+        map,
+        units: vec![
+            u("a", "Salian Franks", "franks", "infantry", 3, "0508"),
+            u(
+                "syagrius",
+                "Syagrius",
+                "gallo-romans",
+                "commander",
+                2,
+                "0606",
+            ),
+            u("r", "Legionaries", "gallo-romans", "infantry", 3, "0605"),
+        ],
+        ..BoardSpec::default()
+    })
+    .unwrap()
+}
+
+#[test]
+fn a_lone_enemy_commander_in_a_zone_is_overrun_and_the_confirmation_says_so() {
+    let b = syagrius_alone_in_a_zone();
+    let text = "a: move 0507 0606";
+    let c = check(text, &"franks".into(), &b, &Options::default());
+    assert!(errors(&c).is_empty(), "{:?}", errors(&c));
+    let out = confirmation(text, &c, &b);
+    assert!(
+        out.contains("Salian Franks (a): 0508 → 0606 (2 MP), overrunning Syagrius (syagrius), alone in 0606 (§6)"),
+        "{out}"
+    );
+    // By destination the umpire finds the same hex.
+    let c = check("a: move to 0606", &"franks".into(), &b, &Options::default());
+    assert!(errors(&c).is_empty(), "{:?}", errors(&c));
+    assert_eq!(c.moves[0].to.to_string(), "0606");
+}
+
+#[test]
+fn going_on_past_an_overrun_commander_in_a_zone_is_refused_in_true_words() {
+    let b = syagrius_alone_in_a_zone();
+    let c = check(
+        "a: move 0507 0606 0607",
+        &"franks".into(),
+        &b,
+        &Options::default(),
+    );
+    let e = errors(&c);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].contains("it goes on to 0607 after entering an enemy zone of control (§8)"),
+        "{}",
+        e[0]
+    );
+    assert!(!e[0].contains("friend"), "{}", e[0]);
+}

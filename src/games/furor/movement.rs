@@ -82,9 +82,36 @@ pub struct Walk {
     pub zoc_test: bool,
 }
 
-/// Whether the unit may end its move (or retreat, or advance) in the hex (§5, O2).
+/// Whether `u` entering hex `h` overruns `o` there (§6, O5): `u` is a
+/// combat unit and `o` an enemy commander with no combat unit in `h`. A
+/// neutral commander is not overrun: Chararic's corps blocks its hexes (O37).
+pub fn overruns(board: &Board, u: &Unit, o: &Unit, h: Hex) -> bool {
+    u.is_combat()
+        && o.kind == Kind::Commander
+        && board.relation(&u.side, o) == Relation::Enemy
+        && board.combat_unit_at(h).is_none()
+}
+
+/// The lone enemy commanders the unit overruns along the path, with
+/// their hexes, in the order it enters them (§6, O5).
+pub fn overrun_on(board: &Board, u: &Unit, path: &[Hex]) -> Vec<(UnitId, Hex)> {
+    path.iter()
+        .flat_map(|&h| {
+            board
+                .at(h)
+                .filter(move |o| overruns(board, u, o, h))
+                .map(move |o| (o.id.clone(), h))
+        })
+        .collect()
+}
+
+/// Whether the unit may end its move (or advance) in the hex (§5, O2): a
+/// lone enemy commander it would overrun there does not count (§6, O5).
 pub fn can_stand(board: &Board, u: &Unit, h: Hex) -> bool {
-    let others: Vec<&Unit> = board.at(h).filter(|o| o.id != u.id).collect();
+    let others: Vec<&Unit> = board
+        .at(h)
+        .filter(|o| o.id != u.id && !overruns(board, u, o, h))
+        .collect();
     if others
         .iter()
         .any(|o| board.relation(&u.side, o) != Relation::Friend)
@@ -119,11 +146,11 @@ fn step_rule(
     if !board.map.passable(from, to) {
         return Err(Refusal::Impassable { from, to });
     }
-    // A combat unit may pass through (and so overrun) a lone enemy commander (§6, O5).
-    let blocked = board.at(to).any(|o| {
-        board.relation(&u.side, o) != Relation::Friend
-            && !(u.is_combat() && o.kind == Kind::Commander && board.combat_unit_at(to).is_none())
-    });
+    // A combat unit may enter (and so overrun) a lone enemy commander's
+    // hex, passing or stopping (§6, O5).
+    let blocked = board
+        .at(to)
+        .any(|o| board.relation(&u.side, o) != Relation::Friend && !overruns(board, u, o, to));
     if blocked {
         return Err(Refusal::Occupied { hex: to });
     }
@@ -136,7 +163,9 @@ fn step_rule(
             return Err(Refusal::ZocToZoc { from, to });
         }
     }
-    if into_zoc && board.at(to).next().is_some() && !can_stand(board, u, to) {
+    // Only friends are left in the hex here: enemies block, and a lone
+    // enemy commander is overrun, so the unit may stop on his hex (O3, O5).
+    if into_zoc && !can_stand(board, u, to) {
         return Err(Refusal::FriendInZoc { hex: to });
     }
     Ok(zoc_test)
@@ -417,12 +446,10 @@ fn record_move(
 
 /// Put the unit in the hex, overrunning a lone enemy commander there (§6).
 pub(crate) fn enter(play: &mut Play, id: &UnitId, to: Hex) -> Result<(), EngineError> {
-    let side = play.board.get(id).side.clone();
-    let overrun: Vec<UnitId> = play
-        .board
-        .at(to)
-        .filter(|o| o.kind == Kind::Commander && o.side != side)
-        .map(|o| o.id.clone())
+    let u = play.board.get(id).clone();
+    let overrun: Vec<UnitId> = overrun_on(&play.board, &u, &[to])
+        .into_iter()
+        .map(|(c, _)| c)
         .collect();
     for c in overrun {
         play.emit(Event::CommanderOverrun {

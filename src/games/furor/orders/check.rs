@@ -19,10 +19,10 @@
 use super::read::{read, AttackText, Spanned, UnitOrder, UnitText, Written};
 use super::{Advance, Attack, DefenderAdvance, Move, PlayerTurnOrders, Problem, Reactions, Route};
 use crate::diagnostic::{Diagnostic, Span};
-use crate::games::furor::board::{Board, Relation, Role, SideId, UnitId};
+use crate::games::furor::board::{Board, Relation, Role, SideId, Status, UnitId};
 use crate::games::furor::combat::{self, strengths, Attacker, Odds};
 use crate::games::furor::hex::Hex;
-use crate::games::furor::movement::{check_walk, reachable, Start};
+use crate::games::furor::movement::{self, check_walk, reachable, Start};
 use crate::games::furor::options::Options;
 use crate::games::furor::rules::{HalfMp, Kind, Mark};
 use crate::games::furor::{charge, special};
@@ -37,6 +37,8 @@ pub struct PlannedMove {
     pub spent: HalfMp,
     /// The charge's target, when the charge is allowed.
     pub charge: Option<UnitId>,
+    /// The lone enemy commanders the move overruns, with their hexes (§6, O5).
+    pub overruns: Vec<(UnitId, Hex)>,
 }
 
 /// An attack as planned, with its odds on the board after the moves.
@@ -406,6 +408,13 @@ impl Checker<'_> {
                 self.charges.insert(id.clone(), t);
             }
             let to = *path.last().expect("a path");
+            let overruns = movement::overrun_on(&self.scratch, &u, path);
+            for (c, _) in &overruns {
+                let c = self.scratch.get_mut(c);
+                c.status = Status::Eliminated;
+                c.steps = 0;
+                c.hex = None;
+            }
             self.scratch.get_mut(&id).hex = Some(to);
             self.out.moves.push(PlannedMove {
                 unit: id.clone(),
@@ -413,6 +422,7 @@ impl Checker<'_> {
                 to,
                 spent: walk.spent,
                 charge: self.charges.get(&id).cloned(),
+                overruns,
             });
         }
         self.out

@@ -57,9 +57,14 @@ pub fn confirmation(source: &str, c: &Checked, board: &Board) -> String {
                 .as_ref()
                 .map(|t| format!(", charging {}", name(board, t)))
                 .unwrap_or_default();
+            let overruns: String = m
+                .overruns
+                .iter()
+                .map(|(c, h)| format!(", overrunning {}, alone in {h} (§6)", name(board, c)))
+                .collect();
             let _ = writeln!(
                 out,
-                "  {}: {} → {} ({} MP{charge})",
+                "  {}: {} → {} ({} MP{charge}){overruns}",
                 name(board, &m.unit),
                 m.from,
                 m.to,
