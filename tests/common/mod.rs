@@ -337,3 +337,28 @@ pub fn letters(po: &PostOffice, from: usize) -> String {
 pub fn sent_so_far(po: &PostOffice) -> usize {
     outbox(po).len()
 }
+
+/// `umpire demo`'s summary names, for each of `wanted`, the mail that
+/// shows it (found in the demo's mails in `dir`), and no moment goes
+/// unshown.
+pub fn demo_shows(dir: &std::path::Path, game: umpire::demo::Game, summary: &str, wanted: &[&str]) {
+    let shown = umpire::demo::moments(dir, game).unwrap();
+    for w in wanted {
+        let s = shown
+            .iter()
+            .find(|s| s.moment.contains(w))
+            .unwrap_or_else(|| panic!("the demo names no moment '{w}'"));
+        let mail = s
+            .mail
+            .as_ref()
+            .unwrap_or_else(|| panic!("no mail shows {}:\n{summary}", s.moment));
+        assert!(
+            summary.contains(&mail.path.display().to_string()),
+            "{}: {} to {}\n{summary}",
+            s.moment,
+            mail.subject,
+            mail.to
+        );
+    }
+    assert!(!summary.contains("shown by no mail"), "{summary}");
+}

@@ -70,22 +70,12 @@ fn the_furor_demo_plays_soissons_through_the_spool() {
     assert_eq!(refused.len(), 1, "{refused:#?}");
     assert!(refused[0].contains("did you mean"), "{}", refused[0]);
     // Furor Barbarus' own moments, each found in a mail the summary names.
-    let shown = umpire::demo::moments(&out, umpire::demo::Game::Soissons).unwrap();
-    for w in ["a charge", "a retreat chain", "a commander overrun"] {
-        let s = shown
-            .iter()
-            .find(|s| s.moment.starts_with(w))
-            .unwrap_or_else(|| panic!("the demo names no moment '{w}'"));
-        let mail = s
-            .mail
-            .as_ref()
-            .unwrap_or_else(|| panic!("no mail shows {}:\n{summary}", s.moment));
-        assert!(
-            summary.contains(&mail.path.display().to_string()),
-            "{summary}"
-        );
-    }
-    assert!(!summary.contains("shown by no mail"), "{summary}");
+    common::demo_shows(
+        &out,
+        umpire::demo::Game::Soissons,
+        &summary,
+        &["a charge", "a retreat chain", "a commander overrun"],
+    );
     assert!(
         umpire::demo::run(&out, umpire::demo::Game::Soissons, day()).is_err(),
         "the folder must be fresh"

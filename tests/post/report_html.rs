@@ -264,7 +264,6 @@ fn the_demo_plays_a_game_and_says_where_every_kind_of_mail_is() {
         "at least three turns reported to three addresses: {reports}"
     );
     // Each moment of the battle is found in a mail, and the summary names it.
-    let shown = umpire::demo::moments(&out, umpire::demo::Game::Ford).unwrap();
     let wanted = [
         "did you mean",
         "charge with its bonuses",
@@ -277,24 +276,7 @@ fn the_demo_plays_a_game_and_says_where_every_kind_of_mail_is() {
         "routing",
         "a victor and the reason",
     ];
-    for w in wanted {
-        let s = shown
-            .iter()
-            .find(|s| s.moment.contains(w))
-            .unwrap_or_else(|| panic!("the demo names no moment '{w}'"));
-        let mail = s
-            .mail
-            .as_ref()
-            .unwrap_or_else(|| panic!("no mail shows {}:\n{summary}", s.moment));
-        assert!(
-            summary.contains(&mail.path.display().to_string()),
-            "{}: {} to {}\n{summary}",
-            s.moment,
-            mail.subject,
-            mail.to
-        );
-    }
-    assert!(!summary.contains("shown by no mail"), "{summary}");
+    common::demo_shows(&out, umpire::demo::Game::Ford, &summary, &wanted);
     // The folder must be fresh: a second run refuses instead of mixing games.
     assert!(umpire::demo::run(&out, umpire::demo::Game::Ford, demo_day()).is_err());
 }
