@@ -113,7 +113,7 @@ impl Sheet {
 
 /// The map as SVG for `reader` (`None`: all of it).
 pub fn svg(c: &Campaign, world: &World, reader: Option<&str>) -> String {
-    let shown = super::report::as_shown(c, world);
+    let shown = super::resolve::as_shown(c, world);
     let c: &Campaign = &shown;
     let v: View<'_> = view(c, world, reader);
     let atlas = Atlas::of(world);

@@ -223,22 +223,6 @@ pub fn battle_pictures<'e>(week: &Week<'e>, reader: Option<&str>) -> Vec<(u32, &
         .collect()
 }
 
-/// The report's context; `pictures` maps a battle's id to where the HTML
-/// finds the picture of its last table (empty for the text).
-/// The campaign as a report shows it: in winter quarters the year has
-/// already ended for the orders now written (pacified provinces changed
-/// hands, contracts over, treasuries rebuilt; ruling CA-12), so the report
-/// that opens winter orders shows the new year's treasury, provinces and
-/// contracts, as the orders will be judged (issue 45: it showed last
-/// year's).
-pub(super) fn as_shown<'c>(c: &'c Campaign, world: &World) -> std::borrow::Cow<'c, Campaign> {
-    if c.winter() {
-        std::borrow::Cow::Owned(super::resolve::as_ordered(c, world))
-    } else {
-        std::borrow::Cow::Borrowed(c)
-    }
-}
-
 fn context(
     c: &Campaign,
     world: &World,
@@ -246,7 +230,7 @@ fn context(
     week: &Week<'_>,
     pictures: &BTreeMap<u32, String>,
 ) -> minijinja::Value {
-    let shown = as_shown(c, world);
+    let shown = super::resolve::as_shown(c, world);
     let c: &Campaign = &shown;
     let v = view(c, world, reader);
     let lines: Vec<_> = week

@@ -46,6 +46,22 @@ pub fn as_ordered(c: &Campaign, world: &World) -> Campaign {
     t.c
 }
 
+/// The report's context; `pictures` maps a battle's id to where the HTML
+/// finds the picture of its last table (empty for the text).
+/// The campaign as a report shows it: in winter quarters the year has
+/// already ended for the orders now written (pacified provinces changed
+/// hands, contracts over, treasuries rebuilt; ruling CA-12), so the report
+/// that opens winter orders shows the new year's treasury, provinces and
+/// contracts, as the orders will be judged (issue 45: it showed last
+/// year's).
+pub fn as_shown<'c>(c: &'c Campaign, world: &World) -> std::borrow::Cow<'c, Campaign> {
+    if c.winter() {
+        std::borrow::Cow::Owned(as_ordered(c, world))
+    } else {
+        std::borrow::Cow::Borrowed(c)
+    }
+}
+
 /// Resolve the map turn.
 ///
 /// # Errors
