@@ -41,10 +41,20 @@ pub struct Config {
     pub spool: SpoolConfig,
     pub smtp: Option<ServerConfig>,
     pub imap: Option<ImapConfig>,
+    /// The club's web pages, kept current by `umpire run` (`post::site`).
+    pub web: Option<WebConfig>,
     /// Where seeds and generated passwords come from: the system's
     /// randomness; a fixed stream in tests whose mails are snapshots.
     #[serde(skip)]
     pub entropy: crate::entropy::Entropy,
+}
+
+/// `[web]`: the folder the club's web pages are written to (relative
+/// paths are relative to the config file); a web server serves it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebConfig {
+    pub dir: PathBuf,
 }
 
 /// Local folders used when no mail server is configured.
@@ -116,6 +126,7 @@ impl Default for Config {
             spool: SpoolConfig::default(),
             smtp: None,
             imap: None,
+            web: None,
             entropy: Default::default(),
         }
     }
@@ -201,6 +212,9 @@ impl Config {
         }
         config.spool.outbox = base.join(&config.spool.outbox);
         config.spool.inbox = base.join(&config.spool.inbox);
+        if let Some(web) = &mut config.web {
+            web.dir = base.join(&web.dir);
+        }
         Ok(config)
     }
 

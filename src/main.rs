@@ -141,6 +141,8 @@ enum Command {
         #[arg(long)]
         html: PathBuf,
     },
+    /// Write the club's web pages into the `[web] dir` of umpire.toml now (`umpire run` keeps them current after every pass): the games, leagues and campaigns, every released turn.
+    Site,
     /// List what could not be handled: failed messages and games whose round could not be played.
     Doctor,
     /// Try the configuration before the service runs: the database, the IMAP and SMTP servers (TLS and login), the spool folders; what works, what does not and the fix. Exit 0 only when `umpire run` would start and deliver.
@@ -675,6 +677,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Export { game, html } => {
             let n = umpire::post::export_html(&mut open(&cli.config)?, &game, &html)?;
             println!("{n} turns written to {}", html.join("index.html").display());
+        }
+        Command::Site => {
+            let mut po = open(&cli.config)?;
+            let Some(web) = po.config.web.clone() else {
+                anyhow::bail!(
+                    "{} has no [web] section: add one with dir = \"FOLDER\" (the folder a web server serves)",
+                    cli.config.display()
+                );
+            };
+            let done = umpire::post::site::refresh(&mut po, &web.dir)?;
+            println!(
+                "{}: {}",
+                web.dir.join("index.html").display(),
+                if done.written {
+                    format!("written ({} new turns)", done.turns)
+                } else {
+                    "up to date".to_string()
+                }
+            );
         }
         Command::Games => print!("{}", umpire::post::desk::games(&mut open(&cli.config)?)?),
         Command::Log { game, lines } => print!(

@@ -289,6 +289,12 @@ pub trait CampaignRules: Sync {
         reader: Option<&str>,
         week: &Week<'_>,
     ) -> Result<Pictures, RulesetError>;
+    /// The map as anyone may see it, for the club's web pages: what every
+    /// power knows of every province (its owner), no army, no battle.
+    ///
+    /// # Errors
+    /// A damaged state.
+    fn public_map(&self, state: &Stored) -> Result<String, RulesetError>;
     /// `reader`'s report as text, and as HTML when `sources` says where its
     /// pictures are.
     ///

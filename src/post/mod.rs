@@ -35,6 +35,7 @@ mod press;
 mod resolve;
 mod round;
 mod service;
+pub mod site;
 mod templates;
 mod verify;
 

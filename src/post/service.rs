@@ -177,6 +177,13 @@ fn pass(
     }
     po.process_pending(clock())?;
     po.tick(clock())?;
+    if let Some(web) = po.config.web.clone() {
+        // The pages follow the games; a folder that cannot be written
+        // holds up no game and no mail.
+        if let Err(e) = super::site::refresh(po, &web.dir) {
+            tracing::warn!(error = %e, dir = %web.dir.display(), "the club's web pages could not be written; trying again next round");
+        }
+    }
     if send {
         po.send(clock())?;
     }
@@ -184,7 +191,8 @@ fn pass(
 }
 
 /// The service: each round reads the spool Maildir and IMAP (when
-/// configured), handles anything pending and plays turns that are due;
+/// configured), handles anything pending and plays turns that are due,
+/// and brings the club's web pages up to date (`[web]`);
 /// then sleeps `poll_seconds`, waking early on `stop`. The outbox is sent
 /// meanwhile by a [`post_boy`] on a thread of its own, so that a deadline's
 /// first reports go out while its last games are played, and a slow mail

@@ -461,6 +461,38 @@ pub fn with_deadline(c: &Connection) -> Result<Vec<String>> {
     Ok(ids)
 }
 
+/// Every campaign as the club's web pages show it: its id, status and
+/// deadline ([`super::games::marks`]).
+///
+/// # Errors
+/// On database errors.
+pub fn marks(c: &Connection) -> Result<Vec<String>> {
+    let mut st = c.prepare_cached("SELECT id, status, deadline FROM campaigns ORDER BY id")?;
+    let marks = st
+        .query_map([], |r| {
+            Ok(format!(
+                "{} {} {}",
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<String>>(2)?.unwrap_or_default()
+            ))
+        })?
+        .collect::<super::db::Result<Vec<String>>>()?;
+    Ok(marks)
+}
+
+/// Every campaign's id, in order.
+///
+/// # Errors
+/// On database errors.
+pub fn ids(c: &Connection) -> Result<Vec<String>> {
+    let mut st = c.prepare_cached("SELECT id FROM campaigns ORDER BY id")?;
+    let ids = st
+        .query_map([], |r| r.get(0))?
+        .collect::<super::db::Result<Vec<String>>>()?;
+    Ok(ids)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

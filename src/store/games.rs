@@ -218,6 +218,33 @@ pub fn ids(c: &Connection) -> Result<Vec<String>> {
     Ok(ids)
 }
 
+/// Every game as the club's web pages show it, in one query: its id,
+/// round, status, stored deadline and released rounds. The pages are
+/// written again only when these change (`post::site`).
+///
+/// # Errors
+/// On database errors.
+pub fn marks(c: &Connection) -> Result<Vec<String>> {
+    let mut st = c.prepare_cached(
+        "SELECT g.id, g.round, g.status, g.deadline, \
+         (SELECT count(*) FROM rounds r WHERE r.game_id = g.id AND r.released = 1 AND r.report IS NOT NULL) \
+         FROM games g ORDER BY g.id",
+    )?;
+    let marks = st
+        .query_map([], |r| {
+            Ok(format!(
+                "{} {} {} {} {}",
+                r.get::<_, String>(0)?,
+                r.get::<_, u32>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, i64>(4)?
+            ))
+        })?
+        .collect::<super::db::Result<Vec<String>>>()?;
+    Ok(marks)
+}
+
 /// Every game an address plays in (or moderates), in id order.
 ///
 /// # Errors

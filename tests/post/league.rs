@@ -323,6 +323,23 @@ fn a_league_of_four_is_paired_played_by_mail_scored_mailed_and_exported() {
     assert!(page.contains("Carl forfeited to Bob"), "{page}");
     assert!(site.join("winter-1-1/index.html").exists());
     assert!(site.join("winter-1-2/turn-1.html").exists());
+
+    // The club's web pages: the league listed, its page linking each
+    // game's own pages on the site.
+    let web = dir.path().join("web");
+    umpire::post::site::refresh(&mut club.po, &web).unwrap();
+    let index = std::fs::read_to_string(web.join("index.html")).unwrap();
+    assert!(
+        index.contains("href=\"leagues/winter/index.html\""),
+        "{index}"
+    );
+    let page = std::fs::read_to_string(web.join("leagues/winter/index.html")).unwrap();
+    assert!(
+        page.contains("<a href=\"../../games/winter-1-1/index.html\">winter-1-1</a>"),
+        "{page}"
+    );
+    assert!(page.contains("href=\"../../style.css\""), "{page}");
+    assert!(web.join("games/winter-1-1/index.html").exists());
 }
 
 #[test]

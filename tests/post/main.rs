@@ -26,5 +26,6 @@ mod press;
 mod real_mail;
 mod report_html;
 mod service_unit;
+mod site;
 mod verify_bundle;
 mod workers;

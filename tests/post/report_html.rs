@@ -200,7 +200,7 @@ fn exported_archive_renders_in_chromium_with_the_picture_visible() {
 }
 
 /// Headless Chromium with a profile of its own in `dir`, quiet on the network.
-fn chromium(dir: &std::path::Path) -> Command {
+pub(crate) fn chromium(dir: &std::path::Path) -> Command {
     let mut c = Command::new("chromium");
     c.args([
         "--headless",

@@ -141,3 +141,29 @@ fn a_campaign_battle_by_mail_as_its_players_read_it() {
     secretary(&mut club, "resolve");
     insta::assert_snapshot!(letters(&club.po, 0));
 }
+
+/// The club's web pages show a campaign's public map: every province in
+/// its owner's colour, no army and nothing a power's fog hides.
+#[test]
+fn the_club_site_shows_the_campaigns_public_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut club = campaign(dir.path(), "");
+    let web = dir.path().join("web");
+    umpire::post::site::refresh(&mut club.po, &web).unwrap();
+    let index = std::fs::read_to_string(web.join("index.html")).unwrap();
+    assert!(
+        index.contains("href=\"campaigns/border/index.html\""),
+        "{index}"
+    );
+    let page = std::fs::read_to_string(web.join("campaigns/border/index.html")).unwrap();
+    assert!(page.contains("src=\"map.png\""), "{page}");
+    let map = std::fs::read_to_string(web.join("campaigns/border/map.svg")).unwrap();
+    assert!(map.contains("the public map"), "the caption names it");
+    assert!(
+        !map.contains("class=\"counter\""),
+        "an army shows on the public map"
+    );
+    assert!(!map.contains("class=\"seen\""), "a province is seen into");
+    assert!(!map.contains("aquilonia-1"), "an army's name shows");
+    assert!(web.join("campaigns/border/map.png").exists());
+}

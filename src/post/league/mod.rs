@@ -30,6 +30,7 @@ pub use load::{load, Loaded};
 pub use pair::pair;
 pub use results::enter_result;
 pub(crate) use results::game_ended;
+pub(crate) use standings::site_page;
 pub use standings::{export, standings_json, standings_text};
 
 use super::{audit, PostError, PostOffice};

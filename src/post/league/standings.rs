@@ -79,8 +79,7 @@ pub fn standings_json(po: &mut PostOffice, id: &str) -> Result<String, PostError
 /// When there is no such league or the folder cannot be written.
 pub fn export(po: &mut PostOffice, id: &str, dir: &Path) -> Result<usize, PostError> {
     let league = po.store.write(|tx| League::load(tx, id))?;
-    let io = |e: std::io::Error| PostError::Transport(format!("{}: {e}", dir.display()));
-    std::fs::create_dir_all(dir).map_err(io)?;
+    std::fs::create_dir_all(dir).map_err(crate::post::archive::io_at(dir))?;
     let mut written = BTreeSet::new();
     for b in &league.boards {
         let Some(g) = &b.game else { continue };
@@ -92,6 +91,31 @@ pub fn export(po: &mut PostOffice, id: &str, dir: &Path) -> Result<usize, PostEr
             written.insert(g.clone());
         }
     }
+    let page = page(&league, &written, "", None);
+    crate::post::archive::write_whole(&dir.join("index.html"), page.as_bytes())?;
+    Ok(written.len())
+}
+
+/// League `id`'s page for the club's site (`post::site`): [`page`].
+///
+/// # Errors
+/// When there is no such league.
+pub(crate) fn site_page(
+    po: &mut PostOffice,
+    id: &str,
+    archived: &BTreeSet<String>,
+    games: &str,
+    root: &str,
+) -> Result<String, PostError> {
+    let league = po.store.write(|tx| League::load(tx, id))?;
+    Ok(page(&league, archived, games, Some(root)))
+}
+
+/// The league's page: the standings and each member's games, those in
+/// `archived` linked to `{games}GAME/index.html`; within the club's site,
+/// `root` leads to its stylesheet and index.
+fn page(league: &League, archived: &BTreeSet<String>, games: &str, root: Option<&str>) -> String {
+    let written = archived;
     let table = league.table();
     let mut page = format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
@@ -141,7 +165,7 @@ pub fn export(po: &mut PostOffice, id: &str, dir: &Path) -> Result<usize, PostEr
                 None => "in play".into(),
             };
             let name = if written.contains(g) {
-                format!("<a href=\"{g}/index.html\">{g}</a>", g = esc(g))
+                format!("<a href=\"{games}{g}/index.html\">{g}</a>", g = esc(g))
             } else {
                 esc(g)
             };
@@ -157,6 +181,17 @@ pub fn export(po: &mut PostOffice, id: &str, dir: &Path) -> Result<usize, PostEr
         page.push_str("</ul>\n");
     }
     page.push_str("</body></html>\n");
-    std::fs::write(dir.join("index.html"), page).map_err(io)?;
-    Ok(written.len())
+    if let Some(root) = root {
+        page = page.replacen(
+            "</head>",
+            &format!("<link rel=\"stylesheet\" href=\"{root}style.css\"></head>"),
+            1,
+        );
+        page = page.replacen(
+            "<h1>",
+            &format!("<p><a href=\"{root}index.html\">The club</a></p>\n<h1>"),
+            1,
+        );
+    }
+    page
 }

@@ -238,6 +238,16 @@ impl CampaignRules for HyboreanCampaign {
         })
     }
 
+    fn public_map(&self, state: &Stored) -> Result<String, RulesetError> {
+        // A reader who is no power sees no province and no army: only the
+        // owners' colours every map shows (ruling CA-15).
+        Ok(report::svg(
+            &campaign(state)?,
+            &world()?,
+            Some("the public map"),
+        ))
+    }
+
     fn report(
         &self,
         state: &Stored,

@@ -17,7 +17,7 @@ use super::map::{Province, World};
 use crate::report::esc;
 use crate::report::labels::{text_width, Placed, Placer, TextBox};
 use glam::DVec2;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 /// Pixels per map unit.
@@ -544,6 +544,7 @@ fn legend_keys(c: &Campaign, paint: &Paint<'_>) -> Vec<(Key, String)> {
         .keys()
         .map(|p| (Key::Fill(paint.of(Some(p), None), 1.0), p.clone()))
         .collect();
+    keys.extend(unplayed_nations(c, paint));
     let words = |k: Key, w: &str| (k, w.to_string());
     keys.extend([
         words(Key::Fill("#cfcfcf".into(), 1.0), "no power"),
@@ -562,6 +563,34 @@ fn legend_keys(c: &Campaign, paint: &Paint<'_>) -> Vec<(Key, String)> {
         words(Key::Fill(SEA.into(), 1.0), "sea"),
     ]);
     keys
+}
+
+/// The nations on the map that no power plays, each in its own colour
+/// (their provinces are drawn so: [`Paint::of`]), named "(not played)".
+fn unplayed_nations(c: &Campaign, paint: &Paint<'_>) -> Vec<(Key, String)> {
+    let played: BTreeSet<&str> = c
+        .powers
+        .values()
+        .filter_map(|p| p.nation.as_deref())
+        .collect();
+    let shown: BTreeSet<&str> = paint
+        .world
+        .provinces
+        .iter()
+        .filter(|(id, _)| c.holdings.get(*id).is_some_and(|h| h.owner.is_none()))
+        .filter_map(|(_, p)| p.nation.as_deref())
+        .filter(|n| !played.contains(n))
+        .collect();
+    shown
+        .into_iter()
+        .filter_map(|n| paint.world.nation(n))
+        .map(|n| {
+            (
+                Key::Fill(n.colour.clone(), 1.0),
+                format!("{} (not played)", n.name),
+            )
+        })
+        .collect()
 }
 
 /// One legend entry's swatch at `(sx, sy)`, its row's middle `mid`.
@@ -691,6 +720,32 @@ mod tests {
             c.pending.push(serde_json::from_value(b).unwrap());
         }
         (world, c)
+    }
+
+    /// Issue 45, item 12: a nation nobody plays is drawn in its own
+    /// colour, and the legend says whose colour that is.
+    #[test]
+    fn the_legend_names_the_nations_nobody_plays() {
+        let world = World::hyborea().unwrap();
+        let mut file = String::from(
+            "id = \"two\"\ntitle = \"Two Kings\"\n[secretary]\naddress = \"s@x\"\npassword = \"p\"\n",
+        );
+        for n in ["aquilonia", "nemedia"] {
+            let _ = write!(
+                file,
+                "[[power]]\nid = \"{n}\"\nnation = \"{n}\"\naddress = \"{n}@x\"\npassword = \"p\"\n"
+            );
+        }
+        let c = CampaignFile::load(&file).unwrap().start(&world).unwrap();
+        let svg = svg(&c, &world, Some("aquilonia"));
+        let koth = world.nation("koth").unwrap();
+        assert!(
+            svg.contains(">Koth (not played)<"),
+            "no legend entry for Koth"
+        );
+        assert!(svg.contains(&format!("fill=\"{}\"", koth.colour)));
+        assert!(!svg.contains("Aquilonia (not played)"));
+        assert!(!svg.contains("Nemedia (not played)"));
     }
 
     /// The boxes of the counters, capitals and battle markers of a map.
