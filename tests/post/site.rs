@@ -159,6 +159,17 @@ fn umpire_site_writes_the_pages_named_in_the_configuration() {
     );
     assert!(dir.path().join("public/index.html").exists());
     assert!(dir.path().join("public/style.css").exists());
+
+    // The service writes them after its pass.
+    std::fs::remove_dir_all(dir.path().join("public")).unwrap();
+    let run = umpire_in(dir.path())
+        .args(["run", "--once"])
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let index = std::fs::read_to_string(dir.path().join("public/index.html")).unwrap();
+    assert!(index.contains("(ford)"), "{index}");
 }
 
 #[test]
