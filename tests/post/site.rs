@@ -25,6 +25,24 @@ fn files(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
     out
 }
 
+/// Both sides' orders for turn 1 of the ford: the turn is played.
+fn both_sides_order(po: &mut umpire::post::PostOffice) {
+    for (from, id, body) in [
+        (
+            CONAN,
+            "a1@x",
+            "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n",
+        ),
+        (
+            TARASCUS,
+            "n1@x",
+            "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 move 3\nEND\n",
+        ),
+    ] {
+        po.accept(&mail(from, id, body), "test", t0()).unwrap();
+    }
+}
+
 #[test]
 fn the_site_follows_the_games_and_shows_only_what_is_released() {
     let dir = tempfile::tempdir().unwrap();
@@ -103,26 +121,7 @@ fn a_draft_is_not_published() {
         t0(),
     )
     .unwrap();
-    po.accept(
-        &mail(
-            CONAN,
-            "a1@x",
-            "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n",
-        ),
-        "test",
-        t0(),
-    )
-    .unwrap();
-    po.accept(
-        &mail(
-            TARASCUS,
-            "n1@x",
-            "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 move 3\nEND\n",
-        ),
-        "test",
-        t0(),
-    )
-    .unwrap();
+    both_sides_order(&mut po);
     refresh(&mut po, &site).unwrap();
     assert!(!site.join("games/ford").exists(), "a draft was published");
     let index = std::fs::read_to_string(site.join("index.html")).unwrap();
@@ -167,7 +166,11 @@ fn umpire_site_writes_the_pages_named_in_the_configuration() {
         .stderr(std::process::Stdio::piped())
         .output()
         .unwrap();
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let index = std::fs::read_to_string(dir.path().join("public/index.html")).unwrap();
     assert!(index.contains("(ford)"), "{index}");
 }
@@ -178,26 +181,7 @@ fn the_site_reads_on_a_phone_in_chromium() {
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("site");
     let mut po = office_with_game(dir.path());
-    po.accept(
-        &mail(
-            CONAN,
-            "a1@x",
-            "GAME ford SIDE aquilonia PASSWORD dragon7\nBlack Dragons: phase 1 move 6\nEND\n",
-        ),
-        "test",
-        t0(),
-    )
-    .unwrap();
-    po.accept(
-        &mail(
-            TARASCUS,
-            "n1@x",
-            "GAME ford SIDE nemedia PASSWORD serpent3\nNemedian Knights: phase 1 move 3\nEND\n",
-        ),
-        "test",
-        t0(),
-    )
-    .unwrap();
+    both_sides_order(&mut po);
     refresh(&mut po, &site).unwrap();
     // The index and the turn's page at a phone's width: the stylesheet is
     // read (the page's width stays within the screen) and the picture drawn.
