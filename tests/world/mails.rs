@@ -77,7 +77,10 @@ fn internal_words(letters: &str) -> Vec<String> {
     let mut found = Vec::new();
     for section in letters.split("══ ").skip(1) {
         let head = section.lines().next().unwrap_or_default();
-        let situation = section.lines().nth(1).is_some_and(|l| l.contains("] Round "));
+        let situation = section
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.contains("] Round "));
         if head.contains(GM) && situation {
             continue;
         }

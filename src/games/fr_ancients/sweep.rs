@@ -130,7 +130,10 @@ pub fn may_pass(mover: &Unit, friend: &Unit, battle: &Battle, options: &Options)
     if drill {
         return true;
     }
-    let closed = matches!(friend.formation, Formation::ShieldWall | Formation::Tortoise);
+    let closed = matches!(
+        friend.formation,
+        Formation::ShieldWall | Formation::Tortoise
+    );
     if mover.troop == TroopType::Skirmishers && closed {
         return false;
     }
@@ -189,8 +192,10 @@ mod tests {
     #[test]
     fn a_wide_body_meets_what_its_centre_misses() {
         // 4 files of 1.5": 6" wide, from x 21 to 27; the spearmen stand at x 26–32.
-        let b = battle(&(unit("h", "rome", "HW", 4, 24.0, 10.0, 0.0)
-            + &unit("sp", "carthage", "SP", 4, 29.0, 15.0, 180.0)));
+        let b = battle(
+            &(unit("h", "rome", "HW", 4, 24.0, 10.0, 0.0)
+                + &unit("sp", "carthage", "SP", 4, 29.0, 15.0, 180.0)),
+        );
         let h = &b.units["h"];
         let to = Place {
             front: glam::DVec2::new(24.0, 20.0),
@@ -207,8 +212,10 @@ mod tests {
         // A 6" unit turning 90° about its front centre swings its right
         // half through a unit standing south-east of it, clear of both
         // the place it starts from and the place it ends at.
-        let b = battle(&(unit("c", "rome", "HC", 4, 24.0, 10.0, 0.0)
-            + &unit("x", "carthage", "SP", 1, 25.5, 8.5, 0.0)));
+        let b = battle(
+            &(unit("c", "rome", "HC", 4, 24.0, 10.0, 0.0)
+                + &unit("x", "carthage", "SP", 1, 25.5, 8.5, 0.0)),
+        );
         let c = &b.units["c"];
         let to = Place {
             front: c.front,
@@ -222,8 +229,10 @@ mod tests {
 
     #[test]
     fn a_clear_way_has_no_stop() {
-        let b = battle(&(unit("h", "rome", "HW", 4, 24.0, 10.0, 0.0)
-            + &unit("sp", "carthage", "SP", 4, 34.0, 15.0, 180.0)));
+        let b = battle(
+            &(unit("h", "rome", "HW", 4, 24.0, 10.0, 0.0)
+                + &unit("sp", "carthage", "SP", 4, 34.0, 15.0, 180.0)),
+        );
         let h = &b.units["h"];
         let to = Place {
             front: glam::DVec2::new(24.0, 20.0),

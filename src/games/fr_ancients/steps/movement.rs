@@ -343,8 +343,8 @@ impl Engine<'_> {
     /// A charge whose way is barred by another unit goes no further than
     /// where it touches it, and does not reach its target (ruling FA-51).
     fn charge_blocked(&mut self, u: &Unit, t: &Unit, kind: MoveKind, stop: Place) -> Go {
-        let in_terrain = self.battle.in_terrain(&u.footprint())
-            || self.battle.in_terrain(&u.footprint_at(stop));
+        let in_terrain =
+            self.battle.in_terrain(&u.footprint()) || self.battle.in_terrain(&u.footprint_at(stop));
         let ask = self.move_ask(u, kind.clone(), stop, self.allowance(u, in_terrain), false);
         let key = self.move_key(&u.id, "charge");
         let Some(Answer::Move(r)) = self.ask(key, ask) else {
