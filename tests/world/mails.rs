@@ -58,7 +58,43 @@ fn the_trebia_as_its_players_and_game_master_read_it() {
             &format!("MODERATOR trebia PASSWORD gmpw TURN {number}\n{answer}END\n"),
         );
     }
-    insta::assert_snapshot!(letters(&po, 0));
+    let text = letters(&po, 0);
+    assert_eq!(
+        internal_words(&text),
+        Vec::<String>::new(),
+        "player mail shows internal ids or ruling codes"
+    );
+    insta::assert_snapshot!(text);
+}
+
+/// The internal ids (`carthage-numidianjavelinmen1`) and ruling codes
+/// (`FA-27`) in the mails people read: the players' mails, the game
+/// master's replies and reports (not the game master's situations, which
+/// cite each question's key for reference). A unit id inside a dice key
+/// (`rally:rome-celticinfantry1:1 = 8`) is the verification file's
+/// reference for that roll, and stays.
+fn internal_words(letters: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for section in letters.split("══ ").skip(1) {
+        let head = section.lines().next().unwrap_or_default();
+        let situation = section
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.contains("] Round "));
+        if head.contains(GM) && situation {
+            continue;
+        }
+        let words = section.split(|c: char| !(c.is_ascii_alphanumeric() || "-:".contains(c)));
+        for word in words {
+            let bare = word.trim_matches(|c: char| c == ':' || c == '-');
+            let id = ["rome-", "carthage-"].iter().any(|s| bare.starts_with(s));
+            let code = bare.starts_with("FA-") || bare.starts_with("FB-");
+            if (id && !word.contains(':')) || code {
+                found.push(bare.to_string());
+            }
+        }
+    }
+    found
 }
 
 /// The border campaign with its chance fixed.

@@ -127,6 +127,10 @@ pub struct UnitLine {
     /// Abilities beyond the list's (Maneuverability, Tortoise…).
     #[serde(default)]
     pub abilities: Vec<String>,
+    /// The troop types these units cause fear to, decided before the game
+    /// (§5 Cause Fear; ruling FA-54), or `["all"]`.
+    #[serde(default)]
+    pub causes_fear_to: Vec<String>,
 }
 
 fn one() -> u32 {
@@ -177,6 +181,55 @@ pub struct ArmyUnit {
     pub abilities: Vec<Ability>,
     pub grade: Option<Grade>,
     pub bonus: Triple,
+    /// Who it causes fear to, decided before the game (ruling FA-54).
+    pub causes_fear: Fear,
+}
+
+/// The troop types a unit causes fear to, by the players' choice before the
+/// game (§5 Cause Fear: "decide which units cause fear and to whom").
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Fear {
+    /// Every enemy unit.
+    pub all: bool,
+    /// Enemy units of these types.
+    pub to: Vec<TroopType>,
+}
+
+impl Fear {
+    /// Read `causes_fear_to`: troop types (names or codes) or `"all"`.
+    ///
+    /// # Errors
+    /// Each entry that is neither, with the closest type name.
+    pub fn read(entries: &[String]) -> Result<Fear, Vec<(String, Option<String>)>> {
+        let mut fear = Fear::default();
+        let mut bad = Vec::new();
+        for e in entries {
+            if crate::names::key(e) == "all" {
+                fear.all = true;
+            } else if let Some(t) = TroopType::parse(e) {
+                if !fear.to.contains(&t) {
+                    fear.to.push(t);
+                }
+            } else {
+                bad.push((e.clone(), TroopType::suggest(e).map(str::to_string)));
+            }
+        }
+        if bad.is_empty() {
+            Ok(fear)
+        } else {
+            Err(bad)
+        }
+    }
+
+    /// The types among `to` that no unit of `enemy` is: a choice that can
+    /// never matter, most likely a slip (ruling FA-54).
+    pub fn absent_from(&self, enemy: &[TroopType]) -> Vec<TroopType> {
+        self.to
+            .iter()
+            .copied()
+            .filter(|t| !enemy.contains(t))
+            .collect()
+    }
 }
 
 /// A breach of the sheet, in its words.
@@ -235,6 +288,12 @@ pub enum Breach {
     Baggage { given: String },
     /// The army names a unit twice.
     DuplicateName { name: String },
+    /// "Celtic Nobles: causes_fear_to 'Light Infantery' is not a troop type (did you mean 'Light Infantry'?)"
+    FearOf {
+        unit: String,
+        given: String,
+        suggestion: Option<String>,
+    },
 }
 
 impl fmt::Display for Breach {
@@ -298,6 +357,20 @@ impl fmt::Display for Breach {
             ),
             Breach::DuplicateName { name } => {
                 write!(f, "two units are called '{name}': give them different names")
+            }
+            Breach::FearOf {
+                unit,
+                given,
+                suggestion,
+            } => {
+                write!(
+                    f,
+                    "{unit}: causes_fear_to '{given}' is not a troop type of the sheet"
+                )?;
+                match suggestion {
+                    Some(s) => write!(f, " (did you mean '{s}'?)"),
+                    None => write!(f, "; write troop types, or \"all\" (§5 Cause Fear)"),
+                }
             }
         }
     }
@@ -618,6 +691,14 @@ fn unit_of(
             });
         }
     }
+    let causes_fear = Fear::read(&line.causes_fear_to).unwrap_or_else(|bad| {
+        breaches.extend(bad.into_iter().map(|(given, suggestion)| Breach::FearOf {
+            unit: name.clone(),
+            given,
+            suggestion,
+        }));
+        Fear::default()
+    });
     ArmyUnit {
         name,
         entry: entry.name.clone(),
@@ -626,6 +707,7 @@ fn unit_of(
         abilities,
         grade,
         bonus,
+        causes_fear,
     }
 }
 
@@ -710,7 +792,38 @@ fn describe(u: &ArmyUnit) -> String {
             format!("{g} {}", u.bonus)
         });
     }
+    if u.causes_fear.all {
+        parts.push("causes fear to all enemies".into());
+    } else if !u.causes_fear.to.is_empty() {
+        let to: Vec<&str> = u.causes_fear.to.iter().map(|t| t.name()).collect();
+        parts.push(format!("causes fear to {}", to.join(", ")));
+    }
     parts.join("; ")
+}
+
+/// Checked when the game is made, both armies on the table: every troop
+/// type a unit causes fear to must be one the enemy fields (ruling FA-54).
+pub fn fear_not_fielded(battle: &super::table::Battle) -> Vec<String> {
+    let mut out = Vec::new();
+    for u in battle.units.values() {
+        let enemy: Vec<TroopType> = battle
+            .units
+            .values()
+            .filter(|e| e.side != u.side)
+            .map(|e| e.troop)
+            .collect();
+        let fear = Fear {
+            all: u.causes_fear_to_all,
+            to: u.causes_fear_to.clone(),
+        };
+        for t in fear.absent_from(&enemy) {
+            out.push(format!(
+                "{}: causes_fear_to '{t}', but the enemy fields no {t}: name a type of its army, or leave it out (§5 Cause Fear, ruling FA-54)",
+                u.name
+            ));
+        }
+    }
+    out
 }
 
 /// The report as `umpire army check` prints it.

@@ -194,7 +194,7 @@ fn army_case(army: &toml::Table, pack: Option<&Pack>, expect: &toml::Table) -> C
                 let rest = &other[5..];
                 let Some((name, field)) = rest.rsplit_once('.') else {
                     fails.push(format!(
-                        "{other}: write unit.NAME.abilities or unit.NAME.grade"
+                        "{other}: write unit.NAME.abilities, .grade, .weapons or .causes_fear_to"
                     ));
                     continue;
                 };
@@ -218,6 +218,18 @@ fn army_case(army: &toml::Table, pack: Option<&Pack>, expect: &toml::Table) -> C
                             .map(|w| toml::Value::String(w.name().into()))
                             .collect(),
                     ),
+                    "causes_fear_to" => {
+                        let mut to: Vec<toml::Value> = u
+                            .causes_fear
+                            .to
+                            .iter()
+                            .map(|t| toml::Value::String(t.name().into()))
+                            .collect();
+                        if u.causes_fear.all {
+                            to.insert(0, toml::Value::String("all".into()));
+                        }
+                        toml::Value::Array(to)
+                    }
                     _ => {
                         fails.push(format!("{other}: unknown field '{field}'"));
                         continue;

@@ -95,7 +95,9 @@ pub fn one_turn_with_gm() -> Vec<String> {
                         .iter()
                         .enumerate()
                         .filter_map(|(i, q)| {
-                            rules.answer(&at, q).map(|a| write_answer(i + 1, &a) + "\n")
+                            rules
+                                .answer(&at, q)
+                                .map(|a| write_answer(i + 1, &a, &|id: &str| id.to_string()) + "\n")
                         })
                         .collect();
                     out.push(format!("From the game master:\n{answer}"));

@@ -10,7 +10,7 @@
 
 use super::abilities::Ability;
 use super::events::{Event, Logged};
-use super::options::Options;
+use super::options::{ElephantFear, Options};
 use super::orders::TurnOrders;
 use super::pack::{CharacterLoss, Pack};
 use super::part::Part;
@@ -618,7 +618,21 @@ impl<'a> Engine<'a> {
         let distance = self
             .pack
             .map(|p| p.demoralization.retreat_depths * u.depth());
-        let proposed = shifted(u.place(), away, distance.unwrap_or(u.depth()));
+        let mut proposed = shifted(u.place(), away, distance.unwrap_or(u.depth()));
+        // Its way back goes no further than the first unit in it (ruling
+        // FA-51); a retreat that ends on a unit is the base's to judge.
+        if !self.overlaps_any(&u, u.footprint_at(proposed)) {
+            if let Some(stop) =
+                super::sweep::stop_on_way(&self.battle, &u, proposed, &[], self.options)
+            {
+                self.log(Event::Blocked {
+                    unit: u.id.clone(),
+                    by: stop.by,
+                    at: stop.at,
+                });
+                proposed = stop.at;
+            }
+        }
         let kind = MoveKind::Retreat {
             from: from.clone().unwrap_or_default(),
         };
@@ -695,6 +709,30 @@ impl<'a> Engine<'a> {
             to,
         });
         self.pick_up_standards(unit, from, to);
+        self.carry_attached(unit, from, to);
+    }
+
+    /// Units attached to a unit that moved go with it, where they stood
+    /// beside it (rule 13; how is the base book's, M11: ruling FA-55).
+    fn carry_attached(&mut self, host: &str, from: Place, to: Place) {
+        let turn = crate::geometry::turn_between(from.facing, to.facing);
+        let riders: Vec<UnitId> = self
+            .battle
+            .present()
+            .filter(|a| a.attached_to.as_deref() == Some(host))
+            .map(|a| a.id.clone())
+            .collect();
+        for id in riders {
+            let Some(a) = self.battle.units.get_mut(&id) else {
+                continue;
+            };
+            let offset = crate::geometry::rotate_cw(a.front - from.front, turn);
+            let now = Place {
+                front: to.front + offset,
+                facing: (a.facing + turn).rem_euclid(360.0),
+            };
+            a.set_place(now);
+        }
     }
 
     pub fn off_table(&mut self, unit: &str) {
@@ -1068,14 +1106,19 @@ pub fn contact_place(battle: &Battle, u: &Unit, target: &Unit, edge: Edge) -> Op
         })
 }
 
-/// Every (unit, elephant) pair adjacent, and every (unit, enemy that causes
+/// Every (unit, elephant) pair adjacent (only cavalry and the enemy with
+/// option `elephant_fear = "cavalry-and-enemies"`, ruling FA-53), and every (unit, enemy that causes
 /// it fear) pair in contact: the neighbours that call for fear checks.
 pub fn fearsome_pairs(battle: &Battle, options: &Options) -> BTreeSet<(UnitId, UnitId)> {
     let mut out = BTreeSet::new();
     for e in battle.present() {
         for o in battle.present().filter(|o| o.id != e.id) {
+            let afraid = match options.elephant_fear {
+                ElephantFear::Adjacent => true,
+                ElephantFear::CavalryAndEnemies => o.side != e.side || o.troop.is_cavalry(),
+            };
             let adjacent_elephant =
-                e.troop.causes_fear_by_nature() && battle.adjacent(o, e, options);
+                e.troop.causes_fear_by_nature() && afraid && battle.adjacent(o, e, options);
             let feared_contact = battle.touching(o, e) && causes_fear(e, o);
             if adjacent_elephant || feared_contact {
                 out.insert((o.id.clone(), e.id.clone()));

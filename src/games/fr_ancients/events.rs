@@ -113,6 +113,12 @@ pub enum Event {
         against: UnitId,
         why: String,
     },
+    /// "Celtic Cavalry stops at 30.0, 24.5: Roman Hastati 2 is in the way"
+    /// — a move, charge or retreat cut short by the first unit its body
+    /// would touch ([`super::sweep`]).
+    Blocked { unit: UnitId, by: UnitId, at: Place },
+    /// "Balearic Slingers 1 is left behind by Carthaginian Cavalry 1's counter-charge (rule 8)"
+    LeftBehind { unit: UnitId, by: UnitId },
     /// "Latin Cavalry 1 balks one base away from African War Elephants 2"
     Balked { unit: UnitId, from: UnitId },
     /// An order that could not be carried out when its turn came, and why.
@@ -360,6 +366,18 @@ impl Event {
             Event::NoCounterCharge { unit, against, why } => {
                 format!("{} does not counter-charge {}: {why}", n(unit), n(against))
             }
+            Event::Blocked { unit, by, at } => format!(
+                "{} stops at {:.1}, {:.1}: {} is in the way",
+                n(unit),
+                at.front.x,
+                at.front.y,
+                n(by)
+            ),
+            Event::LeftBehind { unit, by } => format!(
+                "{} is left behind by {}'s counter-charge (rule 8)",
+                n(unit),
+                n(by)
+            ),
             Event::Balked { unit, from } => {
                 format!("{} balks one base away from {}", n(unit), n(from))
             }

@@ -231,6 +231,7 @@ pub fn start_battle(
             Err(e) => errors.extend(e),
         }
     }
+    errors.extend(super::army::fear_not_fielded(&battle));
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -283,6 +284,7 @@ fn deploy(
             abilities: Vec::new(),
             grade: None,
             bonus: Default::default(),
+            causes_fear: Default::default(),
         },
         files_of(TroopType::Baggage),
     ));
@@ -342,6 +344,8 @@ fn deploy(
             unit.abilities = u.abilities.iter().copied().collect();
             unit.grade = u.grade;
             unit.bonus = u.bonus;
+            unit.causes_fear_to_all = u.causes_fear.all;
+            unit.causes_fear_to = u.causes_fear.to.clone();
             unit.profile = Profile::default().or_pack(pack, u.troop);
             if !battle.on_table(&unit.footprint()) {
                 errors.push(format!(

@@ -45,6 +45,7 @@ pub mod setup;
 pub mod sheet;
 pub mod standards;
 mod steps;
+pub mod sweep;
 pub mod table;
 pub mod troops;
 pub mod verdict;

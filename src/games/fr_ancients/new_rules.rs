@@ -220,10 +220,45 @@ pub fn may_wrap(troop: TroopType, to: Face) -> Result<(), String> {
     }
 }
 
+/// Rule 13: "Skirmishers attached to skirmishers make a double skirmish
+/// unit" (written `double_skirmish`, one unit), and "Skirmishers may attach
+/// to Heavy Cavalry where historically accurate" (a unit `attached_to` its
+/// host). Nothing else attaches by the sheet; how attachment works beyond
+/// that is the base book's (M11).
+///
+/// # Errors
+/// Why the pair may not attach, in the sheet's words.
+pub fn may_attach(unit: TroopType, host: TroopType) -> Result<(), String> {
+    match (unit, host) {
+        (TroopType::Skirmishers, TroopType::HeavyCavalry) => Ok(()),
+        (TroopType::Skirmishers, TroopType::Skirmishers) => Err(
+            "Skirmishers attached to Skirmishers make one double skirmish unit: write double_skirmish = true on one unit (rule 13)".into(),
+        ),
+        (TroopType::Skirmishers, h) => Err(format!(
+            "Skirmishers may attach to Heavy Cavalry, not to {h} (rule 13)"
+        )),
+        (u, _) => Err(format!("only Skirmishers attach to another unit, not {u} (rule 13)")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use TroopType::*;
+
+    #[test]
+    fn rule_thirteen_attachments() {
+        assert!(may_attach(Skirmishers, HeavyCavalry).is_ok());
+        assert!(may_attach(Skirmishers, MediumCavalry)
+            .unwrap_err()
+            .contains("not to Medium Cavalry"));
+        assert!(may_attach(Skirmishers, Skirmishers)
+            .unwrap_err()
+            .contains("double_skirmish"));
+        assert!(may_attach(LightInfantry, HeavyCavalry)
+            .unwrap_err()
+            .contains("only Skirmishers"));
+    }
 
     #[test]
     fn rule_one_in_terrain() {

@@ -6,6 +6,10 @@
 //! let o = Options::from_table(&toml::from_str("morale_clock = \"per-turn\"").unwrap()).unwrap();
 //! assert_eq!(o.morale_clock, ClockMode::PerTurn);
 //! assert!(Options::from_table(&toml::from_str("moral_clock = 1").unwrap()).unwrap_err().contains("did you mean 'morale_clock'"));
+//! use umpire::games::fr_ancients::options::{ElephantFear, Interpenetration};
+//! let o = Options::from_table(&toml::from_str("interpenetration = \"light-troops\"\nelephant_fear = \"cavalry-and-enemies\"").unwrap()).unwrap();
+//! assert_eq!((o.interpenetration, o.elephant_fear), (Interpenetration::LightTroops, ElephantFear::CavalryAndEnemies));
+//! assert_eq!(Options::default().interpenetration, Interpenetration::Skirmishers);
 //! ```
 
 use super::abilities::Drill;
@@ -37,6 +41,14 @@ pub struct Options {
     /// Who has won a battle that no morale clock ended, at its last turn or
     /// stopped by the moderator: the higher clock, or nobody (ruling FA-45).
     pub last_turn_result: LastTurnResult,
+    /// Which units pass through their friends on a move (M4, ruling FA-50):
+    /// Skirmishers only, light troops, or every unit. Roman Battle Drill's
+    /// Pass Through holds whatever this says, and Skirmishers never pass a
+    /// unit in shieldwall or tortoise (§5).
+    pub interpenetration: Interpenetration,
+    /// Who fears an elephant beside it (§5 Cause Fear, ruling FA-8/FA-53):
+    /// every adjacent unit, friend or foe, or only cavalry and the enemy.
+    pub elephant_fear: ElephantFear,
 }
 
 impl Default for Options {
@@ -51,6 +63,8 @@ impl Default for Options {
             fire_into_melee: false,
             fear_every_phase: false,
             last_turn_result: LastTurnResult::Clock,
+            interpenetration: Interpenetration::Skirmishers,
+            elephant_fear: ElephantFear::Adjacent,
         }
     }
 }
@@ -85,6 +99,31 @@ pub enum LastTurnResult {
     Draw,
 }
 
+/// Which units may move through a friend (ruling FA-50).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Interpenetration {
+    /// Skirmishers only, the one passing the sheet implies ("Units in
+    /// Shieldwall may not be interpenetrated by Skirmishers").
+    Skirmishers,
+    /// Skirmishers, Light Infantry, Light Cavalry, Light Chariots and Light
+    /// Camelry; and any unit through friendly Skirmishers.
+    LightTroops,
+    /// Every unit through every friend (the engine before bodies collided).
+    All,
+}
+
+/// Who takes a fear check beside an elephant (§5 Cause Fear).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ElephantFear {
+    /// "also to adjacent units, friend or foe": every adjacent unit (FA-8).
+    Adjacent,
+    /// Only cavalry (of either side) and enemy units fear an elephant;
+    /// its own side's other units stand beside it unafraid (FA-53).
+    CavalryAndEnemies,
+}
+
 /// The die rolled for the 8-point compasses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -96,7 +135,7 @@ pub enum CompassDie {
 }
 
 /// The option names, for "did you mean".
-const NAMES: [&str; 9] = [
+const NAMES: [&str; 11] = [
     "fire_by",
     "morale_clock",
     "scipio",
@@ -106,6 +145,8 @@ const NAMES: [&str; 9] = [
     "fire_into_melee",
     "fear_every_phase",
     "last_turn_result",
+    "interpenetration",
+    "elephant_fear",
 ];
 
 impl Options {

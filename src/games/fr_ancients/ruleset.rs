@@ -542,6 +542,12 @@ impl Ruleset for FrAncients {
                 ));
             };
             let reading = read_answers(&situation, &r.run.battle, sheet);
+            // The echo names units and characters, never their ids.
+            let b = &r.run.battle;
+            let shown = |id: &str| match b.characters.get(id) {
+                Some(c) => c.name.clone(),
+                None => b.name(id),
+            };
             let understood: Vec<(String, String)> = situation
                 .questions
                 .iter()
@@ -550,7 +556,7 @@ impl Ruleset for FrAncients {
                     reading
                         .answers
                         .get(&q.key)
-                        .map(|a| (q.key.clone(), write_answer(i + 1, a)))
+                        .map(|a| (q.key.clone(), write_answer(i + 1, a, &shown)))
                 })
                 .collect();
             text.push_str("Understood:\n");
@@ -872,7 +878,7 @@ pub fn stand_in_answer(state: &Json) -> Result<String, RulesetError> {
         .filter_map(|(i, q)| {
             rules
                 .answer(&r.run.battle, q)
-                .map(|a| write_answer(i + 1, &a) + "\n")
+                .map(|a| write_answer(i + 1, &a, &|id: &str| id.to_string()) + "\n")
         })
         .collect())
 }

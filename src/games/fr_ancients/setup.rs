@@ -153,6 +153,9 @@ pub struct UnitSetup {
     pub artillery: Option<String>,
     #[serde(default)]
     pub causes_fear_to: Vec<String>,
+    /// The unit it is attached to (rule 13).
+    #[serde(default)]
+    pub attached_to: Option<String>,
     #[serde(default)]
     pub cf: Option<i32>,
     #[serde(default)]
@@ -237,6 +240,18 @@ impl Layout {
                     errors.push(format!(
                         "units '{a}' and '{b}' overlap: units may touch but not overlap (step 4)"
                     ));
+                }
+            }
+        }
+        for u in units.values() {
+            if let Some(host) = &u.attached_to {
+                let why = match units.get(host) {
+                    None => Err(format!("no unit '{host}'")),
+                    Some(h) if h.side != u.side => Err(format!("'{host}' is an enemy")),
+                    Some(h) => super::new_rules::may_attach(u.troop, h.troop),
+                };
+                if let Err(why) = why {
+                    errors.push(format!("unit '{}': attached_to: {why}", u.id));
                 }
             }
         }
@@ -500,6 +515,7 @@ impl Layout {
         unit.artillery = artillery;
         unit.causes_fear_to = fear_to;
         unit.causes_fear_to_all = fear_all;
+        unit.attached_to = u.attached_to.clone();
         Ok(unit)
     }
 

@@ -196,6 +196,10 @@ pub struct Unit {
     /// ("Units that cause fear only do so historically"); `all` for every enemy.
     pub causes_fear_to: Vec<TroopType>,
     pub causes_fear_to_all: bool,
+    /// The unit this one is attached to (rule 13: Skirmishers to Heavy
+    /// Cavalry): it moves with it, and is left behind in a counter-charge
+    /// (rule 8).
+    pub attached_to: Option<UnitId>,
 }
 
 impl Unit {
@@ -234,6 +238,7 @@ impl Unit {
             artillery: None,
             causes_fear_to: Vec::new(),
             causes_fear_to_all: false,
+            attached_to: None,
         }
     }
 

@@ -810,8 +810,10 @@ fn melee(
 }
 
 /// An answer written in the game master's language (`N: …`), as
-/// [`read_answers`] reads it back: units and characters by id.
-pub fn write_answer(n: usize, a: &Answer) -> String {
+/// [`read_answers`] reads it back: units and characters as `name` writes
+/// them (their ids for an answer to be read back, as two sides may have
+/// units of one name; their names in a confirmation a person reads).
+pub fn write_answer(n: usize, a: &Answer, name: &dyn Fn(&str) -> String) -> String {
     let body = match a {
         Answer::Pass => "pass".to_string(),
         Answer::Fail { dmz: Some(d) } => format!("fail, {d} dmz"),
@@ -831,13 +833,18 @@ pub fn write_answer(n: usize, a: &Answer) -> String {
                 .map_or("draw".to_string(), |w| format!("{w} wins"))];
             for (u, o) in results {
                 if o.destroyed {
-                    parts.push(format!("{u} destroyed"));
+                    parts.push(format!("{} destroyed", name(u)));
                 } else if o.dmz > 0 {
-                    parts.push(format!("{u} {} dmz", o.dmz));
+                    parts.push(format!("{} {} dmz", name(u), o.dmz));
                 }
             }
             for w in wraps {
-                parts.push(format!("{} wraps to the {} of {}", w.unit, w.to, w.around));
+                parts.push(format!(
+                    "{} wraps to the {} of {}",
+                    name(&w.unit),
+                    w.to,
+                    name(&w.around)
+                ));
             }
             parts.join("; ")
         }
@@ -859,11 +866,11 @@ pub fn write_answer(n: usize, a: &Answer) -> String {
                 Loss::Captured => "captured",
                 _ => "unhurt",
             };
-            format!("{w} wins; {fate}")
+            format!("{} wins; {fate}", name(w))
         }
         Answer::Fate(Loss::Killed) => "killed".to_string(),
         Answer::Fate(Loss::Captured) => "captured".to_string(),
-        Answer::Fate(Loss::Joins(u)) => format!("joins {u}"),
+        Answer::Fate(Loss::Joins(u)) => format!("joins {}", name(u)),
         Answer::Fate(Loss::Unhurt) => "unhurt".to_string(),
     };
     format!("{n}: {body}")

@@ -12,6 +12,7 @@ use crate::games::fr_ancients::new_rules::{may_withdraw, Withdrawal};
 use crate::games::fr_ancients::options::Options;
 use crate::games::fr_ancients::pack::Pack;
 use crate::games::fr_ancients::steps::fire::{free_to_choose, legal_targets};
+use crate::games::fr_ancients::sweep::stop_on_way;
 use crate::games::fr_ancients::table::{
     ArtilleryKind, Battle, CharacterStatus, Formation, Place, Unit, CONTACT,
 };
@@ -128,6 +129,20 @@ pub fn check(
         diagnostics: c.diagnostics,
         refused: c.refused,
         source: text.to_string(),
+    }
+}
+
+/// Who may pass through a friend under the game's options, for players.
+fn passers(options: &Options) -> &'static str {
+    use crate::games::fr_ancients::options::Interpenetration;
+    match options.interpenetration {
+        Interpenetration::Skirmishers => {
+            "only Skirmishers, and Roman Battle Drill units one behind the other, pass through friends"
+        }
+        Interpenetration::LightTroops => {
+            "only light troops, and Roman Battle Drill units one behind the other, pass through friends, and any unit through Skirmishers"
+        }
+        Interpenetration::All => "Skirmishers never pass through a unit in shieldwall or tortoise",
     }
 }
 
@@ -377,10 +392,11 @@ impl Checker<'_> {
                 format!("the table is {} x {}", b.width, b.depth),
             );
         }
-        if let Some(o) = b
-            .present()
-            .find(|o| o.id != u.id && o.footprint().overlaps(&f))
-        {
+        if let Some(o) = b.present().find(|o| {
+            o.id != u.id
+                && o.attached_to.as_deref() != Some(u.id.as_str())
+                && o.footprint().overlaps(&f)
+        }) {
             return self.illegal(
                 span,
                 format!("{} would end overlapping {}", u.name, o.name),
@@ -436,7 +452,7 @@ impl Checker<'_> {
             return self.illegal(
                 span,
                 format!("{} turns {turn:.0}° and moves", u.name),
-                "turning 90 or 180 degrees takes a full turn (§5 Unmanoeuvreable; ruling FA-9)",
+                "turning 90 or 180 degrees takes a full turn: the whole move of the phase (§5 Unmanoeuvreable)",
             );
         }
         if u.has(Ability::Unmanoeuvreable) && turn > 0.5 {
@@ -491,6 +507,22 @@ impl Checker<'_> {
                     ),
                 );
             }
+        }
+        if let Some(stop) = stop_on_way(b, u, to, &[], self.options) {
+            let why = match b.units.get(&stop.by) {
+                Some(o) if o.side != u.side => "to fight it, charge it (step 4)".to_string(),
+                _ => passers(self.options).to_string(),
+            };
+            self.note(
+                span,
+                format!(
+                    "{} stops at {:.1}, {:.1}: {} is in the way; {why}",
+                    u.name,
+                    stop.at.front.x,
+                    stop.at.front.y,
+                    b.name(&stop.by)
+                ),
+            );
         }
         self.orders.moves.push(UnitOrder::Move {
             unit: u.id.clone(),
@@ -564,7 +596,7 @@ impl Checker<'_> {
             return self.illegal(
                 target.1,
                 format!("{} cannot shoot at {}: {} away, range {}", u.name, t.name, self.battle.scale.show(d), self.battle.scale.show(w.range(self.battle.scale))),
-                "a target must be in range (§3), in the fire arc (rule 3), in sight and not in melee (ruling FA-27)",
+                "a target must be in range (§3), in the fire arc (rule 3), in sight and not in melee (M6: the umpire's reading)",
             );
         }
         let (nearest, nd) = legal[0].clone();
@@ -768,7 +800,7 @@ impl Checker<'_> {
         let theirs = t.with.as_deref().and_then(|u| self.battle.units.get(u));
         let touching = matches!((mine, theirs), (Some(a), Some(b)) if self.battle.touching(a, b));
         if !touching {
-            self.note(target.1, "a challenge is fought only if the two characters' units are in contact in step 5 (ruling FA-33); they are not now");
+            self.note(target.1, "a challenge is fought only if the two characters' units are in contact in step 5; they are not now");
         }
         self.orders.challenges.push((c.to_string(), t.id.clone()));
     }

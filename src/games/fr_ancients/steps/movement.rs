@@ -19,6 +19,7 @@ use crate::games::fr_ancients::questions::{
     Answer, Ask, Judgement, Modifier, MoveKind, MoveResult, Test,
 };
 use crate::games::fr_ancients::sheet::sheet;
+use crate::games::fr_ancients::sweep;
 use crate::games::fr_ancients::table::{
     shifted, ArtilleryKind, Formation, Fury, Place, Unit, UnitId, CONTACT,
 };
@@ -275,6 +276,9 @@ impl Engine<'_> {
             );
             return Ok(());
         };
+        if let Some(stop) = self.stop_on_way(u, place, &[t.id.as_str()]) {
+            return self.charge_blocked(u, t, kind, stop);
+        }
         if u.troop.is_cavalry() && t.troop == TroopType::Elephants {
             let m = sheet().abilities.cause_fear.cavalry_charging_elephant;
             match self.rally_test(
@@ -333,6 +337,26 @@ impl Engine<'_> {
                 });
             }
         }
+        Ok(())
+    }
+
+    /// A charge whose way is barred by another unit goes no further than
+    /// where it touches it, and does not reach its target (ruling FA-51).
+    fn charge_blocked(&mut self, u: &Unit, t: &Unit, kind: MoveKind, stop: Place) -> Go {
+        let in_terrain =
+            self.battle.in_terrain(&u.footprint()) || self.battle.in_terrain(&u.footprint_at(stop));
+        let ask = self.move_ask(u, kind.clone(), stop, self.allowance(u, in_terrain), false);
+        let key = self.move_key(&u.id, "charge");
+        let Some(Answer::Move(r)) = self.ask(key, ask) else {
+            return Ok(());
+        };
+        self.apply_move(&u.id, kind, stop, r, None)?;
+        self.log(Event::Charged {
+            unit: u.id.clone(),
+            target: t.id.clone(),
+            face: Face::Front,
+            reached: false,
+        });
         Ok(())
     }
 
@@ -409,6 +433,7 @@ impl Engine<'_> {
                     unit: c.id.clone(),
                     against: charger.id.clone(),
                 });
+                self.leave_attached_behind(&c.id);
                 Ok(true)
             }
             CounterCharge::Test {
@@ -429,6 +454,7 @@ impl Engine<'_> {
                             unit: c.id.clone(),
                             against: charger.id.clone(),
                         });
+                        self.leave_attached_behind(&c.id);
                         Ok(true)
                     }
                     Some(false) if panics => {
@@ -450,6 +476,26 @@ impl Engine<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// Rule 8: "Attached units are left behind in a counter charge": they
+    /// stay where they stand, no longer attached.
+    fn leave_attached_behind(&mut self, host: &str) {
+        let riders: Vec<UnitId> = self
+            .battle
+            .present()
+            .filter(|a| a.attached_to.as_deref() == Some(host))
+            .map(|a| a.id.clone())
+            .collect();
+        for id in riders {
+            if let Some(a) = self.battle.units.get_mut(&id) {
+                a.attached_to = None;
+            }
+            self.log(Event::LeftBehind {
+                unit: id,
+                by: host.into(),
+            });
         }
     }
 
@@ -555,6 +601,19 @@ impl Engine<'_> {
         }
     }
 
+    /// Where a move of `u` to `to` is stopped by the first unit its body
+    /// would touch (enemies, and friends it may not pass: [`sweep`]), logged;
+    /// `None` when the way is clear. `ignore`: a charge's target.
+    pub(crate) fn stop_on_way(&mut self, u: &Unit, to: Place, ignore: &[&str]) -> Option<Place> {
+        let stop = sweep::stop_on_way(&self.battle, u, to, ignore, self.options)?;
+        self.log(Event::Blocked {
+            unit: u.id.clone(),
+            by: stop.by,
+            at: stop.at,
+        });
+        Some(stop.at)
+    }
+
     /// Roman Battle Drill's free facing change: entirely in open terrain (§5 Maneuverability).
     fn free_change(&self, u: &Unit, to: Place) -> bool {
         u.has(Ability::Maneuverability)
@@ -637,7 +696,7 @@ impl Engine<'_> {
         let overlapped = self
             .battle
             .present()
-            .find(|o| o.id != u.id && o.footprint().overlaps(&f))
+            .find(|o| o.id != u.id && !rides_with(o, u) && o.footprint().overlaps(&f))
             .map(|o| o.name.clone());
         if let Some(o) = overlapped {
             let why = format!("it would end overlapping {o}");
@@ -648,6 +707,7 @@ impl Engine<'_> {
             self.refuse(&u.id, text, "it would leave the table");
             return Ok(());
         }
+        let to = self.stop_on_way(u, to, &[]).unwrap_or(to);
         let ask = self.move_ask(u, MoveKind::Normal, to, allowance, self.free_change(u, to));
         let key = self.move_key(&u.id, "move");
         if let Some(Answer::Move(r)) = self.ask(key, ask) {
@@ -797,7 +857,8 @@ impl Engine<'_> {
         Ok(())
     }
 
-    /// One fear check (once a phase); a failure costs the DMZs the base rules say (M9).
+    /// One fear check (once a phase), with the Rally bonuses of characters
+    /// and the standard; a failure costs the DMZs the base rules say (M9).
     pub(crate) fn fear_check(&mut self, unit: &str, reasons: Vec<(String, UnitId)>) -> Go {
         let Some(u) = self.unit(unit).cloned() else {
             return Ok(());
@@ -808,10 +869,14 @@ impl Engine<'_> {
         let key = format!("fear:{unit}:{}", self.phase());
         let roll = self.roll(&key)?;
         let source = reasons.first().map(|(_, s)| s.clone());
-        let modifiers = reasons
+        // A fear check is a rally check (§5 Cause Fear: "a rally check …
+        // because of its fear"), so the general's, sub-generals' and the
+        // standard's Rally bonuses count as in every rally test (ruling FA-52).
+        let mut modifiers: Vec<Modifier> = reasons
             .iter()
             .map(|(why, _)| Modifier::new(0, why.clone()))
             .collect();
+        modifiers.extend(self.rally_bonuses(&u));
         let ask = Ask::Test {
             unit: unit.into(),
             test: Test::Fear,
@@ -849,6 +914,11 @@ impl Engine<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether `o` is attached to `u`, and so moves with it (rule 13).
+pub fn rides_with(o: &Unit, u: &Unit) -> bool {
+    o.attached_to.as_deref() == Some(u.id.as_str())
 }
 
 /// Whether `c` is directly in front of `u`: its centre ahead of `u`'s
