@@ -702,7 +702,8 @@ fn a_mixed_game_asks_the_game_master_only_what_its_pack_leaves_out() {
             &format!("MODERATOR trebia PASSWORD gmpw TURN {number}\n{answer}END\n"),
         );
     }
-    assert!(rounds > 0, "the moves went to the game master");
+    // Rome's first phase may need none of the game master's parts: then
+    // it is played at once, and the report still names who judges what.
     let report = &mails_to(&po, HANNIBAL, mark)
         .into_iter()
         .find(|(k, _)| k == "report")

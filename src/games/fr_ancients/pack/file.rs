@@ -809,7 +809,11 @@ mod tests {
     #[test]
     fn contradictions_are_refused_with_their_lines() {
         let bad = STAND_IN
-            .replace("loss_dmz = 1\n", "wrap_at = 0\n[[melee.loss]]\nmargin = 1\nloser = 2\n[[melee.loss]]\nmargin = 1\nloser = 1\n")
+            .replace("loss_dmz = 1\n", "wrap_at = 0\n")
+            .replace(
+                "support = 1\n",
+                "support = 1\n[[melee.loss]]\nmargin = 1\nloser = 2\n[[melee.loss]]\nmargin = 1\nloser = 1\n",
+            )
             .replace("ends_at = 0", "ends_at = 12")
             .replace("dmz_at = [7, 10]", "dmz_at = [10, 7]")
             .replace("kind = \"rough\"", "kind = \"woods\"");
