@@ -23,12 +23,18 @@
 //!   `campaigns/demo/soissons-mails.toml`): the set-up rounds, a typo, a
 //!   spy, a cavalry charge, a retreat chain, a lone commander overrun,
 //!   standing reactions and a missed player-turn;
-//! - the Trebia of FR! Ancients (`--game trebia`: the first turn without a
-//!   pack, the moderator as game master answering every situation by mail,
-//!   his first answer with a mistyped line refused; his answers follow the
-//!   stand-in pack's procedures, "stand-in rules, not FR!").
+//! - the Trebia of FR! Ancients (`--game trebia`): first the whole battle
+//!   judged by the umpire's house pack (`campaigns/fr-ancients/house-pack.toml`,
+//!   "umpire house rules — not Chipco's Fantasy Rules!"), the orders of
+//!   each phase written by a small deterministic order writer
+//!   ([`crate::games::fr_ancients::demo::battle_orders`]) until a morale
+//!   clock runs down or the last turn's verdict (ruling FA-45) names the
+//!   result; then the first turn again without a pack, the moderator as
+//!   game master answering every situation by mail, his first answer with
+//!   a mistyped line refused (his answers follow the stand-in pack's
+//!   procedures, "stand-in rules, not FR!").
 //!
-//! What the ford and Soissons show is not claimed but found: [`moments`]
+//! What the demos show is not claimed but found: [`moments`]
 //! reads the mails the demo wrote and names, for each moment, the first
 //! mail whose text shows it (or none), and the summary prints that list.
 
@@ -335,6 +341,118 @@ password = "carth2"
 army = "hannibal-218bc.toml"
 "#;
 
+/// The umpire's house pack: a whole base book, not FR!.
+const HOUSE_PACK: &str = include_str!("../campaigns/fr-ancients/house-pack.toml");
+
+const TREBIA_HOUSE_GAME: &str = r#"ruleset = "fr-ancients"
+id = "trebia-house"
+title = "The Trebia, December 218 BC (umpire house rules)"
+scenario = "trebia.toml"
+pack = "house-pack.toml"
+timezone = "UTC"
+first_deadline = "FIRST_DEADLINE"
+turn_hours = 48
+max_turns = 8
+
+# A whole pack: no game master is asked.
+[moderator]
+address = "moderator@club.example"
+password = "demo-moderator"
+
+[[side]]
+id = "rome"
+address = "sempronius@rome.example"
+password = "rome1"
+army = "consular-legion-218bc.toml"
+
+[[side]]
+id = "carthage"
+address = "hannibal@carthage.example"
+password = "carth2"
+army = "hannibal-218bc.toml"
+"#;
+
+/// The seed of the Trebia's store: its dice, with the order writer's
+/// orders, play the house battle to a result through every moment of
+/// [`TREBIA_MOMENTS`] (the demo's test says so).
+const TREBIA_SEED: u64 = 218;
+
+/// The house battle's mails: the phasing side's orders, as the order
+/// writer writes them for the table as it stands.
+fn trebia_house(_round: u32, state: &Json) -> Result<Vec<(&'static str, String)>, PostError> {
+    let (side, orders, turn) = crate::games::fr_ancients::demo::house_orders(state)
+        .map_err(|e| PostError::Transport(format!("the Trebia's order writer: {e}")))?;
+    let (from, password) = if side == "rome" {
+        ("sempronius@rome.example", "rome1")
+    } else {
+        ("hannibal@carthage.example", "carth2")
+    };
+    Ok(vec![(
+        from,
+        format!("GAME trebia-house SIDE {side} PASSWORD {password} TURN {turn}\n{orders}END\n"),
+    )])
+}
+
+/// A line of a report (not of a confirmation) that `f` accepts.
+fn reported(m: &Mail, f: impl Fn(&str) -> bool) -> bool {
+    m.kind == "report" && m.has_line(f)
+}
+
+/// What the Trebia shows, each found in the mails themselves.
+const TREBIA_MOMENTS: &[Moment] = &[
+    Moment {
+        what: "a charge",
+        shows: |m, _| reported(m, |l| l.contains(" charges the ")),
+    },
+    Moment {
+        what: "missile fire",
+        shows: |m, _| reported(m, |l| l.contains(" shoots ") && l.contains("): ")),
+    },
+    Moment {
+        what: "a melee",
+        shows: |m, _| reported(m, |l| l.contains("Melee of ")),
+    },
+    Moment {
+        what: "a rally or fear test",
+        shows: |m, _| {
+            reported(m, |l| {
+                l.contains(" rallies (")
+                    || l.contains(" fails to rally (")
+                    || l.contains(" fear check")
+            })
+        },
+    },
+    Moment {
+        what: "a unit destroyed or routed",
+        shows: |m, _| {
+            reported(m, |l| {
+                l.contains(" is destroyed") || l.contains(" flees off the table")
+            })
+        },
+    },
+    Moment {
+        what: "the morale clock",
+        shows: |m, _| reported(m, |l| l.contains("morale clock loses 1")),
+    },
+    Moment {
+        what: "the result and its reason",
+        shows: |m, _| {
+            m.kind == "report"
+                && (m.text.contains("has won the battle.")
+                    || m.text.contains("The battle is a draw."))
+                && m.text.contains("morale clock")
+        },
+    },
+    Moment {
+        what: "a situation for the game master",
+        shows: |m, _| m.text.contains("You are the game master"),
+    },
+    Moment {
+        what: "the game master's mistyped answer refused",
+        shows: |m, _| m.text.contains("not an answer I can read"),
+    },
+];
+
 /// The Trebia's mails: the phasing side's orders (its horse and
 /// skirmishers forward; a spy with a guessed password in the first round),
 /// and in each round the game master answers, his answer by the stand-in
@@ -444,14 +562,22 @@ struct Demo {
     /// is drawn from it), so the dice fall the same way every run; `None`:
     /// the system's randomness.
     seed: Option<u64>,
-    /// What the demonstration shows, each found in the mails it wrote.
-    moments: &'static [Moment],
 }
 
 impl Game {
-    fn demo(self) -> Demo {
+    /// What the demonstration shows, each found in the mails it wrote.
+    fn moments(self) -> &'static [Moment] {
         match self {
-            Game::Ford => Demo {
+            Game::Ford => FORD_MOMENTS,
+            Game::Soissons => SOISSONS_MOMENTS,
+            Game::Trebia => TREBIA_MOMENTS,
+        }
+    }
+
+    /// The games the demonstration plays, one after another.
+    fn demos(self) -> Vec<Demo> {
+        match self {
+            Game::Ford => vec![Demo {
                 id: "ford",
                 scenario: ("ford.toml", SCENARIO),
                 game_file: GAME,
@@ -462,9 +588,8 @@ impl Game {
                 subject: "Orders for turn",
                 mails: "welcomes, confirmations, a refusal, a status, reports",
                 seed: Some(FORD_SEED),
-                moments: FORD_MOMENTS,
-            },
-            Game::Soissons => Demo {
+            }],
+            Game::Soissons => vec![Demo {
                 id: "soissons",
                 scenario: ("soissons.toml", SOISSONS),
                 game_file: SOISSONS_GAME,
@@ -475,9 +600,25 @@ impl Game {
                 subject: "Orders for round",
                 mails: "welcomes, confirmations, a refusal, reports with the map",
                 seed: Some(SOISSONS_SEED),
-                moments: SOISSONS_MOMENTS,
-            },
-            Game::Trebia => Demo {
+            }],
+            Game::Trebia => vec![
+                Demo {
+                    id: "trebia-house",
+                    scenario: ("trebia.toml", TREBIA),
+                    game_file: TREBIA_HOUSE_GAME,
+                    files: &[
+                        ("consular-legion-218bc.toml", ROME),
+                        ("hannibal-218bc.toml", CARTHAGE),
+                        ("house-pack.toml", HOUSE_PACK),
+                    ],
+                    rounds: 20,
+                    script: trebia_house,
+                    done: never_done,
+                    subject: "Orders for round",
+                    mails: "welcomes, confirmations, reports to the result",
+                    seed: Some(TREBIA_SEED),
+                },
+                Demo {
                 id: "trebia",
                 scenario: ("trebia.toml", TREBIA),
                 game_file: TREBIA_GAME,
@@ -490,9 +631,9 @@ impl Game {
                 done: trebia_done,
                 subject: "Orders for round",
                 mails: "welcomes, confirmations, a refusal, the game master's situations and the answers to him, reports",
-                seed: None,
-                moments: &[],
-            },
+                seed: Some(TREBIA_SEED),
+                },
+            ],
         }
     }
 }
@@ -558,7 +699,7 @@ pub fn run(dir: &Path, game: Game, today: NaiveDate) -> Result<String, PostError
 /// # Errors
 /// When `dir` is not empty, or on any store or file error.
 pub fn run_at(dir: &Path, game: Game, start: DateTime<Utc>) -> Result<String, PostError> {
-    let demo = game.demo();
+    let demos = game.demos();
     let io = |e: std::io::Error| PostError::Transport(format!("{}: {e}", dir.display()));
     if dir.exists() && std::fs::read_dir(dir).map_err(io)?.next().is_some() {
         return Err(PostError::Transport(format!(
@@ -567,20 +708,7 @@ pub fn run_at(dir: &Path, game: Game, start: DateTime<Utc>) -> Result<String, Po
         )));
     }
     std::fs::create_dir_all(dir.join("inbox/new")).map_err(io)?;
-    std::fs::write(dir.join(demo.scenario.0), demo.scenario.1).map_err(io)?;
     let start = start.with_nanosecond(0).unwrap_or(start);
-    let first_deadline = format!(
-        "\"{} 20:00\"",
-        (start.date_naive() + Duration::days(2)).format("%Y-%m-%d")
-    );
-    std::fs::write(
-        dir.join("game.toml"),
-        demo.game_file.replace(FIRST_DEADLINE, &first_deadline),
-    )
-    .map_err(io)?;
-    for (name, text) in demo.files {
-        std::fs::write(dir.join(name), text).map_err(io)?;
-    }
     std::fs::write(
         dir.join("umpire.toml"),
         "database = \"umpire.sqlite\"\naddress = \"umpire@club.example\"\npoll_seconds = 1\n\n[spool]\noutbox = \"outbox\"\ninbox = \"inbox\"\n",
@@ -588,45 +716,93 @@ pub fn run_at(dir: &Path, game: Game, start: DateTime<Utc>) -> Result<String, Po
     .map_err(io)?;
     let mut config =
         Config::load(&dir.join("umpire.toml")).map_err(|e| PostError::Transport(e.to_string()))?;
-    if let Some(seed) = demo.seed {
+    if let Some(seed) = demos.first().and_then(|d| d.seed) {
         config.entropy = Entropy::fixed(seed);
     }
     let umpire_address = config.address.clone();
     let mut po = PostOffice::open(config)?;
     let mut now = start;
-    po.create_game(&GameFile::load(&dir.join("game.toml"))?, now)?;
-    let stop = AtomicBool::new(false);
-    serve(&mut po, &stop, true, || now)?;
     let mut n = 0;
+    for (i, demo) in demos.iter().enumerate() {
+        let name = if i == 0 {
+            "game.toml".to_string()
+        } else {
+            format!("game-{}.toml", demo.id)
+        };
+        now = play(dir, &mut po, demo, (&name, &umpire_address), now, &mut n)?;
+    }
+    summary(dir, game, &demos, start)
+}
+
+/// Write one demo game's files into `dir`, create it at `now` and play its
+/// rounds, its player mails sent to `umpire_address`; the simulated clock
+/// when it is over. `n` numbers the player mails across the games.
+fn play(
+    dir: &Path,
+    po: &mut PostOffice,
+    demo: &Demo,
+    (game_file, umpire_address): (&str, &str),
+    start: DateTime<Utc>,
+    n: &mut usize,
+) -> Result<DateTime<Utc>, PostError> {
+    let io = |e: std::io::Error| PostError::Transport(format!("{}: {e}", dir.display()));
+    std::fs::write(dir.join(demo.scenario.0), demo.scenario.1).map_err(io)?;
+    let first_deadline = format!(
+        "\"{} 20:00\"",
+        (start.date_naive() + Duration::days(2)).format("%Y-%m-%d")
+    );
+    std::fs::write(
+        dir.join(game_file),
+        demo.game_file.replace(FIRST_DEADLINE, &first_deadline),
+    )
+    .map_err(io)?;
+    for (name, text) in demo.files {
+        std::fs::write(dir.join(name), text).map_err(io)?;
+    }
+    let mut now = start;
+    po.create_game(&GameFile::load(&dir.join(game_file))?, now)?;
+    let stop = AtomicBool::new(false);
+    serve(po, &stop, true, || now)?;
     for _ in 0..demo.rounds {
-        let (round, _) = current(&po, demo.id)?;
+        let (round, _) = current(po, demo.id)?;
         let (_, state) = po.state_of(demo.id)?;
-        if (demo.done)(&state) || ended(&po, demo.id)? {
+        if (demo.done)(&state) || ended(po, demo.id)? {
             break;
         }
         now += Duration::hours(2);
         for (from, body) in (demo.script)(round, &state)? {
-            n += 1;
+            *n += 1;
             let raw = player_mail(
                 from,
-                &umpire_address,
+                umpire_address,
                 &format!("{} {round}", demo.subject),
                 body,
-                n,
+                *n,
                 now,
             )?;
-            std::fs::write(dir.join(format!("inbox/new/{n:04}.demo")), raw).map_err(io)?;
+            std::fs::write(dir.join(format!("inbox/new/{:04}.demo", *n)), raw).map_err(io)?;
             now += Duration::minutes(5);
-            serve(&mut po, &stop, true, || now)?;
+            serve(po, &stop, true, || now)?;
         }
         // A round its writers missed is played at its deadline.
-        let (waiting, deadline) = current(&po, demo.id)?;
-        if waiting == round && !ended(&po, demo.id)? {
+        let (waiting, deadline) = current(po, demo.id)?;
+        if waiting == round && !ended(po, demo.id)? {
             now = now.max(deadline + Duration::minutes(1));
-            serve(&mut po, &stop, true, || now)?;
+            serve(po, &stop, true, || now)?;
         }
         now += Duration::hours(46);
     }
+    Ok(now)
+}
+
+/// The summary: where everything is, and which mail shows which moment.
+fn summary(
+    dir: &Path,
+    game: Game,
+    demos: &[Demo],
+    start: DateTime<Utc>,
+) -> Result<String, PostError> {
+    let io = |e: std::io::Error| PostError::Transport(format!("{}: {e}", dir.display()));
     let mut out = String::new();
     let outbox = dir.join("outbox");
     let mut files: Vec<_> = std::fs::read_dir(&outbox)
@@ -635,12 +811,15 @@ pub fn run_at(dir: &Path, game: Game, start: DateTime<Utc>) -> Result<String, Po
         .map(|e| e.path())
         .collect();
     files.sort();
-    let _ = writeln!(
-        out,
-        "The demo game '{}' was played in {}.",
-        demo.id,
-        dir.display()
-    );
+    for demo in demos {
+        let _ = writeln!(
+            out,
+            "The demo game '{}' was played in {}.",
+            demo.id,
+            dir.display()
+        );
+    }
+    let kinds: Vec<&str> = demos.iter().map(|d| d.mails).collect();
     let _ = writeln!(
         out,
         "  store:          {}",
@@ -656,7 +835,7 @@ pub fn run_at(dir: &Path, game: Game, start: DateTime<Utc>) -> Result<String, Po
         "  umpire's mails: {} ({} .eml files: {})",
         outbox.display(),
         files.len(),
-        demo.mails
+        kinds.join("; then ")
     );
     let mails = outbox_mails(&outbox)?;
     let last = mails
@@ -680,7 +859,7 @@ pub fn run_at(dir: &Path, game: Game, start: DateTime<Utc>) -> Result<String, Po
             let _ = writeln!(out, "  e.g. a {kind}: {}", f.display());
         }
     }
-    let shown = shown_in(game.demo().moments, &mails);
+    let shown = shown_in(game.moments(), &mails);
     if !shown.is_empty() {
         out.push_str(&moments_text(&shown));
     }
@@ -792,10 +971,7 @@ fn outbox_mails(outbox: &Path) -> Result<Vec<Mail>, PostError> {
 /// # Errors
 /// When the outbox cannot be read.
 pub fn moments(dir: &Path, game: Game) -> Result<Vec<Shown>, PostError> {
-    let moments = game.demo().moments;
-    if moments.is_empty() {
-        return Ok(Vec::new());
-    }
+    let moments = game.moments();
     Ok(shown_in(moments, &outbox_mails(&dir.join("outbox"))?))
 }
 

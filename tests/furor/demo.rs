@@ -82,14 +82,38 @@ fn the_furor_demo_plays_soissons_through_the_spool() {
     );
 }
 
-/// `umpire demo --game trebia`: the first turn of the Trebia (FR! Ancients)
-/// without a pack, the moderator answering as game master by mail.
+/// `umpire demo --game trebia`: the whole Trebia (FR! Ancients) judged by
+/// the house pack, its orders written by the order writer, to its named
+/// result; then the first turn without a pack, the moderator answering as
+/// game master by mail.
 #[test]
-fn the_trebia_demo_plays_a_turn_with_a_game_master() {
+fn the_trebia_demo_plays_the_battle_to_its_result_then_a_turn_with_a_game_master() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("demo");
+    let began = std::time::Instant::now();
     let summary = umpire::demo::run(&out, "trebia".parse().unwrap(), day()).unwrap();
-    assert!(summary.contains("The demo game 'trebia'"), "{summary}");
+    eprintln!("the Trebia demo took {:?}", began.elapsed());
+    assert!(
+        summary.contains("The demo game 'trebia-house'")
+            && summary.contains("The demo game 'trebia'"),
+        "{summary}"
+    );
+    common::demo_shows(
+        &out,
+        umpire::demo::Game::Trebia,
+        &summary,
+        &[
+            "a charge",
+            "missile fire",
+            "a melee",
+            "a rally or fear test",
+            "a unit destroyed or routed",
+            "the morale clock",
+            "the result and its reason",
+            "a situation for the game master",
+            "the game master's mistyped answer refused",
+        ],
+    );
     let mails: Vec<String> = std::fs::read_dir(out.join("outbox"))
         .unwrap()
         .flatten()
@@ -118,6 +142,20 @@ fn the_trebia_demo_plays_a_turn_with_a_game_master() {
         "two phases, to two players and the moderator"
     );
     assert!(reports.iter().any(|r| r.contains("End of turn 1, phase 2")));
+    let house: Vec<&String> = mails
+        .iter()
+        .filter(|m| m.contains("umpire house rules — not Chipco's Fantasy Rules!"))
+        .collect();
+    assert!(
+        house
+            .iter()
+            .any(|m| m.contains("has won the battle.") || m.contains("The battle is a draw.")),
+        "the house battle ends with a named result"
+    );
+    assert!(
+        house.iter().all(|m| !m.contains("You are the game master")),
+        "a whole pack asks no game master"
+    );
     assert!(
         mails
             .iter()

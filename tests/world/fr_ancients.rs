@@ -624,3 +624,133 @@ fn the_shipped_trebia_game_file_names_both_armies() {
     assert_eq!(armies.keys().collect::<Vec<_>>(), ["carthage", "rome"]);
     assert!(pack.is_none(), "the moderator is the game master");
 }
+
+/// The Trebia's game file under `pack` (a path), written into `dir`, and a
+/// post office there; the game's creation's result.
+fn trebia_with_pack(
+    dir: &std::path::Path,
+    pack: &str,
+) -> (umpire::post::PostOffice, Result<(), String>) {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/fr-ancients");
+    let text = format!(
+        "ruleset = \"fr-ancients\"\nid = \"trebia\"\ntitle = \"The Trebia\"\nscenario = \"{root}/scenarios/trebia.toml\"\npack = \"{pack}\"\n\
+         first_deadline = \"2026-12-03 20:00\"\nturn_hours = 48\n\n\
+         [moderator]\naddress = \"{GM}\"\npassword = \"gmpw\"\n\n\
+         [[side]]\nid = \"rome\"\naddress = \"{SEMPRONIUS}\"\npassword = \"rome1\"\narmy = \"{root}/armies/consular-legion-218bc.toml\"\n\n\
+         [[side]]\nid = \"carthage\"\naddress = \"{HANNIBAL}\"\npassword = \"carth2\"\narmy = \"{root}/armies/hannibal-218bc.toml\"\n"
+    );
+    let path = dir.join("trebia.toml");
+    std::fs::write(&path, text).unwrap();
+    let mut po = umpire::post::PostOffice::open(common::config(dir)).unwrap();
+    let made = umpire::post::gamefile::GameFile::load(&path)
+        .map_err(|e| e.to_string())
+        .and_then(|f| {
+            po.create_game(&f, common::t0())
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        });
+    (po, made)
+}
+
+/// The house pack without its `[movement]` part: a mixed game.
+fn house_without_movement() -> String {
+    let house = umpire::games::fr_ancients::pack::HOUSE;
+    let start = house.find("[movement]").unwrap();
+    let end = start + house[start..].find("[clock]").unwrap();
+    format!("{}{}", &house[..start], &house[end..])
+}
+
+#[test]
+fn a_mixed_game_asks_the_game_master_only_what_its_pack_leaves_out() {
+    use umpire::games::fr_ancients::ruleset::{demo_orders, stand_in_answer};
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("mixed.toml");
+    std::fs::write(&pack, house_without_movement()).unwrap();
+    let (mut po, made) = trebia_with_pack(dir.path(), &pack.display().to_string());
+    made.unwrap();
+    let welcome = &mails_to(&po, SEMPRONIUS, 0)[0].1;
+    assert!(
+        welcome.contains("A mixed game: the pack judges the troop table, tests, missile fire, melee, demoralization, the morale clock, characters; the game master judges movement"),
+        "{welcome}"
+    );
+    let (_, gm, state) = waiting(&mut po);
+    assert!(gm.is_none());
+    let (side, orders) = demo_orders(&state).unwrap();
+    assert_eq!(side, "rome");
+    let mark = common::outbox(&po).len();
+    send(
+        &mut po,
+        SEMPRONIUS,
+        "m1@r",
+        &format!("GAME trebia SIDE rome PASSWORD rome1 TURN 1\n{orders}END\n"),
+    );
+    // Played at once, or at its deadline (a refused line holds it until then).
+    if waiting(&mut po).0 == 1 {
+        po.tick(common::t0() + chrono::Duration::days(3)).unwrap();
+    }
+    let mut rounds = 0;
+    loop {
+        let (number, gm, state) = waiting(&mut po);
+        let Some(situation) = gm else { break };
+        assert!(
+            situation.contains("move") && !situation.contains("rally:"),
+            "only the moves are his: {situation}"
+        );
+        rounds += 1;
+        assert!(rounds < 30, "the phase never completes");
+        let answer = stand_in_answer(&state).unwrap();
+        send(
+            &mut po,
+            GM,
+            &format!("m{number}@g"),
+            &format!("MODERATOR trebia PASSWORD gmpw TURN {number}\n{answer}END\n"),
+        );
+    }
+    assert!(rounds > 0, "the moves went to the game master");
+    let report = &mails_to(&po, HANNIBAL, mark)
+        .into_iter()
+        .find(|(k, _)| k == "report")
+        .expect("the phase report")
+        .1;
+    assert!(
+        report.contains("umpire house rules — not Chipco's Fantasy Rules!")
+            && report.contains("the game master judges movement")
+            && report.contains("End of turn 1, phase 1"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_broken_pack_is_refused_at_creation_with_its_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = umpire::games::fr_ancients::pack::HOUSE
+        .replace("ends_at = 0", "ends_at = 9")
+        .replace("escape_at = 7\n", "");
+    let pack = dir.path().join("bad.toml");
+    std::fs::write(&pack, &bad).unwrap();
+    let (_, made) = trebia_with_pack(dir.path(), &pack.display().to_string());
+    let e = made.unwrap_err();
+    let line = bad.lines().position(|l| l == "ends_at = 9").unwrap() + 1;
+    assert!(
+        e.contains(&format!(
+            "line {line}: clock.ends_at: 9 is not below the start 6"
+        )) && e.contains("tests.escape_at: missing"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_shipped_house_game_is_judged_by_the_whole_house_pack() {
+    let file = umpire::post::gamefile::GameFile::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/campaigns/fr-ancients/games/trebia-house.toml"
+    )))
+    .unwrap();
+    let (armies, pack) = file.read_armies_and_pack().unwrap();
+    assert_eq!(armies.keys().collect::<Vec<_>>(), ["carthage", "rome"]);
+    let pack = umpire::games::fr_ancients::pack::Pack::from_toml(&pack.unwrap()).unwrap();
+    assert!(pack.is_whole() && !pack.stand_in);
+    assert!(pack
+        .banner()
+        .contains("umpire house rules — not Chipco's Fantasy Rules!"));
+}

@@ -372,7 +372,7 @@ fn result_expectation(
     } else {
         Ending::Stopped
     };
-    let v = judge(b, pack.map(|p| p.clock.ends_at), ending, options);
+    let v = judge(b, pack.and_then(Pack::ends_at), ending, options);
     if key == "result" {
         let got = v.winner.clone().unwrap_or_else(|| "drawn".into());
         return match want.as_str() {

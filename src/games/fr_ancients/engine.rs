@@ -275,12 +275,12 @@ impl<'a> Engine<'a> {
 
     /// The standard fire arc (M6), or 45° from the corners without a pack (ruling FA-15).
     pub fn fire_arc(&self) -> f64 {
-        self.pack.map_or(45.0, |p| p.fire_arc)
+        self.pack.and_then(Pack::fire_arc).unwrap_or(45.0)
     }
 
     /// The movement arc (M4), or 45° from the corners without a pack (ruling FA-15).
     pub fn movement_arc(&self) -> f64 {
-        self.pack.map_or(45.0, |p| p.movement.arc)
+        self.pack.and_then(Pack::movement_arc).unwrap_or(45.0)
     }
 
     /// A unit's movement allowance ([`allowance`]).
@@ -354,8 +354,8 @@ impl<'a> Engine<'a> {
     /// Whether a unit with 3 or more levels is destroyed: the pack's
     /// number, or the game master's call (M8).
     fn destroyed_by_levels(&mut self, unit: &str, levels: u8) -> bool {
-        if let Some(p) = self.pack {
-            return levels >= p.demoralization.destroyed_at;
+        if let Some(at) = self.pack.and_then(Pack::destroyed_at) {
+            return levels >= at;
         }
         let key = format!("judge:{unit}:{}:destroyed-{levels}", self.phase());
         let facts = vec![format!(
@@ -387,8 +387,8 @@ impl<'a> Engine<'a> {
             why: why.into(),
             now,
         });
-        if let (Some(p), Some(v)) = (self.pack, now) {
-            if v <= p.clock.ends_at && self.battle.over.is_none() {
+        if let (Some(ends_at), Some(v)) = (self.pack.and_then(Pack::ends_at), now) {
+            if v <= ends_at && self.battle.over.is_none() {
                 let why = format!(
                     "{side}'s morale clock has run down to {v}, where the pack ends the battle"
                 );
@@ -514,8 +514,8 @@ impl<'a> Engine<'a> {
     /// A character whose unit was destroyed: the pack says what becomes of
     /// it, or the game master does (M11).
     fn character_loses_unit(&mut self, character: &str, unit: &str) {
-        let loss = match self.pack {
-            Some(p) => match p.characters.unit_destroyed {
+        let loss = match self.pack.and_then(Pack::unit_destroyed) {
+            Some(l) => match l {
                 CharacterLoss::Killed => Loss::Killed,
                 CharacterLoss::Captured => Loss::Captured,
             },
@@ -617,7 +617,8 @@ impl<'a> Engine<'a> {
         };
         let distance = self
             .pack
-            .map(|p| p.demoralization.retreat_depths * u.depth());
+            .and_then(Pack::retreat_depths)
+            .map(|d| d * u.depth());
         let mut proposed = shifted(u.place(), away, distance.unwrap_or(u.depth()));
         // Its way back goes no further than the first unit in it (ruling
         // FA-51); a retreat that ends on a unit is the base's to judge.

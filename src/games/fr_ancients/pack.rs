@@ -1,15 +1,20 @@
 //! Base-rule packs (`docs/fr-ancients/pack.md`): what the sheet leaves to
 //! the base book (§11 M1–M16), as a data file a club fills from its own
 //! copy — the troop table (CF, Melee/Rally/Missile, charge bonus, movement,
-//! shots, cost, base size, "?" options), the tests, the Bowfire and damage
-//! lines, melee and demoralization numbers, the movement and fire arcs,
-//! terrain cover and the morale clock's start. The umpire ships no base
-//! content: only [`STAND_IN`], a deliberately simple pack for tests and
-//! demonstrations, which every report names as "stand-in rules, not FR!".
+//! shots, cost, base size, "?" options), the tests and their pass marks,
+//! the Bowfire and damage lines (read by modified roll or by margin), melee
+//! numbers with losses by the margin of the win and wrap-arounds, the
+//! demoralization numbers, the movement and fire arcs, terrain cover and
+//! movement costs, and the morale clock. The umpire ships no base content:
+//! only [`STAND_IN`], a deliberately simple pack for tests, and
+//! [`HOUSE`], the umpire's own house rules, complete enough to play a
+//! battle without a game master; neither is FR!.
 //!
-//! A [`Pack`] is checked ([`Pack::from_toml`]: every number bounded, every
-//! troop type named once) and carries the SHA-256 of its text, which every
-//! report prints.
+//! Every part but the name and scale may be left out: a **mixed** game's
+//! game master judges the parts its pack leaves out ([`Pack::parts`]).
+//! A [`Pack`] is checked ([`Pack::from_toml`], in [`file`]: every number
+//! bounded, every missing or contradictory entry reported with its line)
+//! and carries the SHA-256 of its text, which every report prints.
 //!
 //! ```
 //! use umpire::games::fr_ancients::pack::{Pack, STAND_IN};
@@ -21,108 +26,106 @@
 //! assert_eq!(pack.troop(TroopType::HeavyCavalry).unwrap().cf, 4);
 //! assert_eq!(pack.fire_dmz(1, 8), 1);
 //! assert_eq!(pack.fire_dmz(1, 7), 0);
+//! assert!(pack.parts().iter().all(|p| p.1));
 //! ```
 
+pub mod file;
+
+use super::abilities::Ability;
 use super::grades::Triple;
 use super::troops::TroopType;
 use super::weapons::{Scale, Weapon};
-use serde::Deserialize;
-use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
 /// The stand-in pack (`tests/support/fr-standin-pack.toml`): not FR!.
 pub const STAND_IN: &str = include_str!("../../../tests/support/fr-standin-pack.toml");
 
-/// The largest distance a pack may give (inches or cm): a whole table.
-const MAX_DISTANCE: f64 = 500.0;
-/// The largest CF, value, bonus or cover a pack may give, either sign.
-const MAX_VALUE: i32 = 50;
-/// The largest cost of one unit.
-const MAX_COST: i32 = 10_000;
+/// The umpire's house rules (`campaigns/fr-ancients/house-pack.toml`): a
+/// whole base book of made-up numbers, not FR!.
+pub const HOUSE: &str = include_str!("../../../campaigns/fr-ancients/house-pack.toml");
 
-/// A pack as written (unchecked).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PackFile {
-    name: String,
-    #[serde(default)]
-    stand_in: bool,
-    scale: String,
-    tests: Tests,
-    fire: FireFile,
-    melee: Melee,
-    demoralization: Demoralization,
-    movement: Movement,
-    clock: Clock,
-    #[serde(default)]
-    characters: Characters,
-    #[serde(default)]
-    terrain: Vec<TerrainRule>,
-    troop: Vec<TroopFile>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FireFile {
-    arc: f64,
-    cover: i32,
-    damage_dmz_at: Vec<i32>,
-    line: Vec<FireLine>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TroopFile {
-    #[serde(rename = "type")]
-    troop: String,
-    cf: i32,
-    values: [i32; 3],
-    charge_bonus: i32,
-    #[serde(rename = "move")]
-    movement: [f64; 2],
-    #[serde(default)]
-    shots: u32,
-    cost: i32,
-    base: [f64; 2],
-    #[serde(default)]
-    options: Vec<String>,
-}
-
-/// M1: tests. A test passes when d10 + the unit's Rally + modifiers ≥ `pass_at`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// M1: tests. A test passes when d10 + the unit's Rally + modifiers reaches
+/// its pass mark.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Tests {
     pub pass_at: i32,
     /// A captured character escapes on a d10 of at least this.
     pub escape_at: i32,
-    /// DMZs a failed fear check gives (M9).
+    /// DMZs a failed fear check gives (M9), when `fear_fail` gives no band.
     pub fear_fail_dmz: u8,
+    /// A test's own pass mark, by the word of its key (`rally`, `fear`…).
+    pub pass_at_for: BTreeMap<String, i32>,
+    /// A failed fear check's DMZs by how far it failed, rising.
+    pub fear_fail: Vec<Band>,
 }
 
-/// One line of the Bowfire table: for `units` firing together, a modified
-/// roll of at least `dmz_at[i]` inflicts i + 1 DMZs.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A line of a table read by margin: at a margin of at least `margin`,
+/// `dmz` DMZs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Band {
+    pub margin: i32,
+    pub dmz: u8,
+}
+
+/// How a results table is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    /// By the modified roll itself.
+    Roll,
+    /// By the margin of the modified roll over the target's Rally (its
+    /// grade's +1 included).
+    Margin,
+}
+
+/// One line of the Bowfire table: for `units` firing together, a result
+/// of at least `dmz_at[i]` inflicts i + 1 DMZs.
+#[derive(Debug, Clone, PartialEq)]
 pub struct FireLine {
     pub units: u32,
     pub dmz_at: Vec<i32>,
 }
 
-/// M7: melee.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Melee {
+/// M6: missile fire.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fire {
+    /// The standard fire arc (degrees from straight ahead, from the front corners).
+    pub arc: f64,
+    /// Cover's modifier to missile fire (heavy armour counts as in cover).
+    pub cover: i32,
+    pub read: Reading,
+    /// The Bowfire table, by number of firing units, rising.
+    pub lines: Vec<FireLine>,
+    /// The artillery damage roll: at least `damage_dmz_at[i]` inflicts i + 1 DMZs.
+    pub damage_dmz_at: Vec<i32>,
+}
+
+/// A melee's losses when won by at least `margin`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MarginLoss {
+    pub margin: i32,
     /// DMZs each unit of the losing side takes.
-    pub loss_dmz: u8,
+    pub loser: u8,
+    /// DMZs each unit of the winning side takes.
+    pub winner: u8,
+}
+
+/// M7: melee.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Melee {
     /// Overlap bonus for striking a flank and a rear.
     pub overlap: [i32; 2],
     /// Bonus for each supporting unit.
     pub support: i32,
+    /// The losses by margin, rising; without a table, one line: any win,
+    /// the pack's `loss_dmz` to each loser.
+    pub losses: Vec<MarginLoss>,
+    /// A winner wraps round the flank of the unit it beat when it wins by
+    /// at least this (rule 11 still limits who may); `None`: never.
+    pub wrap_at: Option<i32>,
 }
 
 /// M8: demoralization.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Demoralization {
     /// Levels of DMZ that destroy a unit.
     pub destroyed_at: u8,
@@ -131,8 +134,7 @@ pub struct Demoralization {
 }
 
 /// M4: movement.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Movement {
     /// The movement arc: degrees either side of straight ahead, from the front corners.
     pub arc: f64,
@@ -141,8 +143,7 @@ pub struct Movement {
 }
 
 /// M10: the morale clock.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Clock {
     pub start: i32,
     /// The battle ends when a side's clock comes down to this (M14).
@@ -150,29 +151,29 @@ pub struct Clock {
 }
 
 /// M11: characters.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Characters {
     /// What becomes of a character whose unit is destroyed.
-    #[serde(default)]
     pub unit_destroyed: CharacterLoss,
 }
 
 /// A character whose unit is destroyed is killed or captured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum CharacterLoss {
     #[default]
     Killed,
     Captured,
 }
 
-/// M13: a terrain kind's cover against missile fire.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// M13: a terrain kind's cover and what crossing it costs.
+#[derive(Debug, Clone, PartialEq)]
 pub struct TerrainRule {
-    pub kind: String,
     pub cover: i32,
+    /// Movement each unit of distance in it costs (1: as the open); `None`:
+    /// the troop table's terrain allowance applies instead.
+    pub cost: Option<f64>,
+    /// A troop type's own cost there.
+    pub cost_for: BTreeMap<TroopType, f64>,
 }
 
 /// One line of the troop table (M2, M3, M15).
@@ -192,10 +193,11 @@ pub struct Troop {
     /// Missile types shown with "?" (5 points each under the guidelines).
     pub optional_missiles: Vec<Weapon>,
     /// Abilities shown with "?".
-    pub optional_abilities: Vec<super::abilities::Ability>,
+    pub optional_abilities: Vec<Ability>,
 }
 
-/// A checked pack.
+/// A checked pack. A part left out (`None`, or no troop lines) is the
+/// game master's.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pack {
     pub name: String,
@@ -205,21 +207,15 @@ pub struct Pack {
     pub hash: String,
     /// The column its distances are written in.
     pub scale: Scale,
-    pub tests: Tests,
-    /// The standard fire arc (degrees from straight ahead, from the front corners).
-    pub fire_arc: f64,
-    /// Cover's modifier to missile fire (heavy armour counts as in cover).
-    pub cover: i32,
-    /// The Bowfire table, by number of firing units.
-    pub fire_lines: Vec<FireLine>,
-    /// The artillery damage roll: at least `damage_dmz_at[i]` inflicts i + 1 DMZs.
-    pub damage_dmz_at: Vec<i32>,
-    pub melee: Melee,
-    pub demoralization: Demoralization,
-    pub movement: Movement,
-    pub clock: Clock,
-    pub characters: Characters,
-    pub terrain: BTreeMap<String, i32>,
+    pub tests: Option<Tests>,
+    pub fire: Option<Fire>,
+    pub melee: Option<Melee>,
+    pub demoralization: Option<Demoralization>,
+    pub movement: Option<Movement>,
+    pub clock: Option<Clock>,
+    pub characters: Option<Characters>,
+    /// By terrain kind (its key).
+    pub terrain: BTreeMap<String, TerrainRule>,
     pub troops: BTreeMap<TroopType, Troop>,
 }
 
@@ -227,158 +223,9 @@ impl Pack {
     /// Read and check a pack.
     ///
     /// # Errors
-    /// Every problem found, each naming the field and what to write.
+    /// Every problem found, each with its line, the field and what to write.
     pub fn from_toml(text: &str) -> Result<Pack, Vec<String>> {
-        let raw: PackFile =
-            toml::from_str(text).map_err(|e| vec![format!("not a pack: {}", e.message())])?;
-        let mut errors = Vec::new();
-        let scale = Scale::parse(&raw.scale).unwrap_or_else(|| {
-            errors.push(format!(
-                "scale '{}': write \"inches\" or \"centimetres\"",
-                raw.scale
-            ));
-            Scale::Inches
-        });
-        let mut value = |what: String, v: i32| {
-            if v.abs() > MAX_VALUE {
-                errors.push(format!("{what} = {v}: keep it within ±{MAX_VALUE}"));
-            }
-        };
-        value("tests.pass_at".into(), raw.tests.pass_at);
-        value("tests.escape_at".into(), raw.tests.escape_at);
-        value("fire.cover".into(), raw.fire.cover);
-        for (i, v) in raw.melee.overlap.iter().enumerate() {
-            value(format!("melee.overlap[{i}]"), *v);
-        }
-        value("melee.support".into(), raw.melee.support);
-        value("clock.start".into(), raw.clock.start);
-        value("clock.ends_at".into(), raw.clock.ends_at);
-        let mut troops = BTreeMap::new();
-        for t in &raw.troop {
-            let Some(kind) = TroopType::parse(&t.troop) else {
-                let hint = TroopType::suggest(&t.troop)
-                    .map(|s| format!(" (did you mean '{s}'?)"))
-                    .unwrap_or_default();
-                errors.push(format!(
-                    "troop type '{}' is not one the sheet names{hint}",
-                    t.troop
-                ));
-                continue;
-            };
-            let at = kind.name();
-            for (what, v) in [("cf", t.cf), ("charge_bonus", t.charge_bonus)]
-                .into_iter()
-                .chain([
-                    ("values", t.values[0]),
-                    ("values", t.values[1]),
-                    ("values", t.values[2]),
-                ])
-            {
-                if v.abs() > MAX_VALUE {
-                    errors.push(format!("{at}: {what} = {v}: keep it within ±{MAX_VALUE}"));
-                }
-            }
-            if !(0..=MAX_COST).contains(&t.cost) {
-                errors.push(format!("{at}: cost = {}: 0 to {MAX_COST}", t.cost));
-            }
-            for d in t.movement.iter().chain(&t.base) {
-                if !(0.0..=MAX_DISTANCE).contains(d) {
-                    errors.push(format!("{at}: distance {d} must be 0 to {MAX_DISTANCE}"));
-                }
-            }
-            if t.base.iter().any(|d| *d <= 0.0) {
-                errors.push(format!("{at}: a base needs a width and a depth above 0"));
-            }
-            if t.shots > 10 {
-                errors.push(format!("{at}: shots = {}: at most 10", t.shots));
-            }
-            let mut missiles = Vec::new();
-            let mut abilities = Vec::new();
-            for o in &t.options {
-                if let Some(w) = Weapon::parse(o) {
-                    missiles.push(w);
-                } else if let Some(a) = super::abilities::Ability::parse(o) {
-                    abilities.push(a);
-                } else {
-                    errors.push(format!(
-                        "{at}: option '{o}' is neither a weapon nor an ability of the sheet"
-                    ));
-                }
-            }
-            let troop = Troop {
-                cf: t.cf,
-                values: Triple::new(t.values),
-                charge_bonus: t.charge_bonus,
-                movement: t.movement,
-                shots: t.shots,
-                cost: t.cost,
-                base: t.base,
-                optional_missiles: missiles,
-                optional_abilities: abilities,
-            };
-            if troops.insert(kind, troop).is_some() {
-                errors.push(format!("troop type '{at}' is given twice"));
-            }
-        }
-        let mut lines = raw.fire.line;
-        lines.sort_by_key(|l| l.units);
-        if lines.first().is_none_or(|l| l.units != 1) {
-            errors.push("fire.line: the Bowfire table needs a line for 1 unit".into());
-        }
-        for l in &lines {
-            if l.dmz_at.windows(2).any(|w| w[0] >= w[1]) || l.dmz_at.is_empty() {
-                errors.push(format!(
-                    "fire.line for {} units: dmz_at must rise, e.g. [8, 11]",
-                    l.units
-                ));
-            }
-        }
-        if raw.fire.damage_dmz_at.windows(2).any(|w| w[0] >= w[1]) {
-            errors.push("fire.damage_dmz_at must rise, e.g. [6, 10]".into());
-        }
-        for (what, a) in [
-            ("fire.arc", raw.fire.arc),
-            ("movement.arc", raw.movement.arc),
-        ] {
-            if !(0.0..=180.0).contains(&a) {
-                errors.push(format!(
-                    "{what} = {a}: degrees from straight ahead, 0 to 180"
-                ));
-            }
-        }
-        if !(0.0..=MAX_DISTANCE).contains(&raw.movement.facing_change)
-            || !(0.0..=10.0).contains(&raw.demoralization.retreat_depths)
-        {
-            errors.push("movement.facing_change and demoralization.retreat_depths must be distances of 0 or more".into());
-        }
-        if raw.demoralization.destroyed_at < 3 {
-            errors.push("demoralization.destroyed_at: at least 3 (two levels are the sheet's double demoralization)".into());
-        }
-        if !errors.is_empty() {
-            return Err(errors);
-        }
-        Ok(Pack {
-            name: raw.name,
-            stand_in: raw.stand_in,
-            hash: hex::encode(Sha256::digest(text.as_bytes())),
-            scale,
-            tests: raw.tests,
-            fire_arc: raw.fire.arc,
-            cover: raw.fire.cover,
-            fire_lines: lines,
-            damage_dmz_at: raw.fire.damage_dmz_at,
-            melee: raw.melee,
-            demoralization: raw.demoralization,
-            movement: raw.movement,
-            clock: raw.clock,
-            characters: raw.characters,
-            terrain: raw
-                .terrain
-                .into_iter()
-                .map(|t| (crate::names::key(&t.kind), t.cover))
-                .collect(),
-            troops,
-        })
+        file::read(text)
     }
 
     /// The stand-in pack, checked.
@@ -389,49 +236,162 @@ impl Pack {
         }
     }
 
+    /// The umpire's house rules, checked.
+    pub fn house() -> Pack {
+        match Pack::from_toml(HOUSE) {
+            Ok(p) => p,
+            Err(e) => unreachable!("the house pack is checked by tests: {e:?}"),
+        }
+    }
+
     /// The troop table's line for a type, if the pack has one.
     pub fn troop(&self, t: TroopType) -> Option<&Troop> {
         self.troops.get(&t)
     }
 
-    /// The line a report prints: name and hash, and the stand-in warning.
-    pub fn banner(&self) -> String {
-        let short = &self.hash[..16.min(self.hash.len())];
-        if self.stand_in {
-            format!(
-                "Base rules: {} (sha256 {short}…) — stand-in rules, not FR!",
-                self.name
-            )
-        } else {
-            format!("Base rules: {} (sha256 {short}…)", self.name)
-        }
+    /// Each part of the base rules and whether this pack judges it (else
+    /// the game master does).
+    pub fn parts(&self) -> [(&'static str, bool); 8] {
+        [
+            ("the troop table", !self.troops.is_empty()),
+            ("tests", self.tests.is_some()),
+            ("missile fire", self.fire.is_some()),
+            ("melee", self.melee.is_some()),
+            ("demoralization", self.demoralization.is_some()),
+            ("movement", self.movement.is_some()),
+            ("the morale clock", self.clock.is_some()),
+            ("characters", self.characters.is_some()),
+        ]
     }
 
-    /// DMZs a modified missile roll inflicts on the line for `units` firing
-    /// together (the highest line at or below `units`).
-    pub fn fire_dmz(&self, units: u32, roll: i32) -> u8 {
-        let line = self
-            .fire_lines
+    /// Whether the pack leaves no part to the game master.
+    pub fn is_whole(&self) -> bool {
+        self.parts().iter().all(|p| p.1)
+    }
+
+    /// "the pack judges …; the game master judges …" for a mixed pack.
+    pub fn division(&self) -> Option<String> {
+        if self.is_whole() {
+            return None;
+        }
+        let list = |judged: bool| {
+            self.parts()
+                .iter()
+                .filter(|p| p.1 == judged)
+                .map(|p| p.0)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let pack = list(true);
+        let pack = if pack.is_empty() {
+            "nothing".to_string()
+        } else {
+            pack
+        };
+        Some(format!(
+            "the pack judges {pack}; the game master judges {}",
+            list(false)
+        ))
+    }
+
+    /// The line a report prints: name and hash, the stand-in warning, and
+    /// for a mixed pack who judges what.
+    pub fn banner(&self) -> String {
+        let short = &self.hash[..16.min(self.hash.len())];
+        let mut out = format!("Base rules: {} (sha256 {short}…)", self.name);
+        if self.stand_in {
+            out.push_str(" — stand-in rules, not FR!");
+        }
+        if let Some(d) = self.division() {
+            out.push_str(&format!("; {d}"));
+        }
+        out
+    }
+
+    /// DMZs a result on the line for `units` firing together (the highest
+    /// line at or below `units`); 0 without a fire table.
+    pub fn fire_dmz(&self, units: u32, result: i32) -> u8 {
+        let Some(fire) = &self.fire else {
+            return 0;
+        };
+        let line = fire
+            .lines
             .iter()
             .rev()
             .find(|l| l.units <= units)
-            .or(self.fire_lines.first());
+            .or(fire.lines.first());
         line.map_or(0, |l| {
-            l.dmz_at.iter().filter(|at| roll >= **at).count() as u8
+            l.dmz_at.iter().filter(|at| result >= **at).count() as u8
         })
     }
 
     /// DMZs a modified artillery damage roll inflicts.
     pub fn damage_dmz(&self, roll: i32) -> u8 {
-        self.damage_dmz_at.iter().filter(|at| roll >= **at).count() as u8
+        self.fire.as_ref().map_or(0, |f| {
+            f.damage_dmz_at.iter().filter(|at| roll >= **at).count() as u8
+        })
     }
 
     /// Cover of a terrain kind (0 when the pack does not name it).
     pub fn terrain_cover(&self, kind: &str) -> i32 {
         self.terrain
             .get(&crate::names::key(kind))
-            .copied()
-            .unwrap_or(0)
+            .map_or(0, |t| t.cover)
+    }
+
+    /// What a unit of distance in a terrain kind costs a troop type, when
+    /// the pack prices that kind.
+    pub fn terrain_cost(&self, kind: &str, troop: TroopType) -> Option<f64> {
+        let t = self.terrain.get(&crate::names::key(kind))?;
+        t.cost_for.get(&troop).copied().or(t.cost)
+    }
+
+    /// Whether the pack prices movement through terrain by cost.
+    pub fn prices_terrain(&self) -> bool {
+        self.terrain
+            .values()
+            .any(|t| t.cost.is_some() || !t.cost_for.is_empty())
+    }
+
+    /// The standard fire arc (M6), when the pack gives it.
+    pub fn fire_arc(&self) -> Option<f64> {
+        self.fire.as_ref().map(|f| f.arc)
+    }
+
+    /// The movement arc (M4), when the pack gives it.
+    pub fn movement_arc(&self) -> Option<f64> {
+        self.movement.as_ref().map(|m| m.arc)
+    }
+
+    /// What a facing change costs (M4), when the pack gives it.
+    pub fn facing_change(&self) -> Option<f64> {
+        self.movement.as_ref().map(|m| m.facing_change)
+    }
+
+    /// The levels that destroy a unit (M8), when the pack gives them.
+    pub fn destroyed_at(&self) -> Option<u8> {
+        self.demoralization.as_ref().map(|d| d.destroyed_at)
+    }
+
+    /// How many depths a DD unit falls back (M8), when the pack says.
+    pub fn retreat_depths(&self) -> Option<f64> {
+        self.demoralization.as_ref().map(|d| d.retreat_depths)
+    }
+
+    /// Where the morale clock starts (M10), when the pack says.
+    pub fn clock_start(&self) -> Option<i32> {
+        self.clock.as_ref().map(|c| c.start)
+    }
+
+    /// Where a side's clock ends the battle (M14), when the pack says.
+    pub fn ends_at(&self) -> Option<i32> {
+        self.clock.as_ref().map(|c| c.ends_at)
+    }
+
+    /// What becomes of a character whose unit is destroyed (M11), when the
+    /// pack says.
+    pub fn unit_destroyed(&self) -> Option<CharacterLoss> {
+        self.characters.as_ref().map(|c| c.unit_destroyed)
     }
 }
 
@@ -454,23 +414,35 @@ mod tests {
         );
         assert_eq!(p.damage_dmz(5), 0);
         assert_eq!(p.terrain_cover("Woods"), -2);
+        assert!(p.is_whole());
+        assert!(
+            !p.prices_terrain(),
+            "the stand-in keeps the terrain allowance"
+        );
+        let melee = p.melee.unwrap();
+        assert_eq!(
+            melee.losses,
+            vec![MarginLoss {
+                margin: 1,
+                loser: 1,
+                winner: 0
+            }],
+            "without a table: one flat loss, as before"
+        );
+        assert_eq!(melee.wrap_at, None);
     }
 
     #[test]
-    fn bad_packs_say_what_to_fix() {
-        let bad = STAND_IN
-            .replace("type = \"Camelry\"", "type = \"Camlery\"")
-            .replace("pass_at = 11", "pass_at = 900");
-        let errors = Pack::from_toml(&bad).unwrap_err();
-        assert!(
-            errors.iter().any(|e| e.contains("did you mean 'Camelry'")),
-            "{errors:?}"
-        );
-        assert!(
-            errors.iter().any(|e| e.starts_with("tests.pass_at = 900")),
-            "{errors:?}"
-        );
-        assert!(Pack::from_toml("name = 1").is_err());
+    fn the_house_pack_is_whole_and_no_stand_in_of_fr() {
+        let p = Pack::house();
+        assert!(p.is_whole());
+        assert!(p.name.contains("not Chipco's Fantasy Rules!"), "{}", p.name);
+        assert!(p.prices_terrain());
+        assert!(p.melee.as_ref().unwrap().losses.len() > 1);
+        assert!(p.melee.as_ref().unwrap().wrap_at.is_some());
+        for t in TroopType::ALL {
+            assert!(p.troop(t).is_some(), "{t}");
+        }
     }
 
     #[test]
@@ -481,5 +453,20 @@ mod tests {
             p.hash, q.hash,
             "any change to the file changes the hash a report prints"
         );
+    }
+
+    #[test]
+    fn a_pack_may_leave_parts_to_the_game_master() {
+        let p = Pack::from_toml(
+            "name = \"fire only\"\nscale = \"inches\"\n[fire]\narc = 45.0\ncover = -2\ndamage_dmz_at = [6]\n[[fire.line]]\nunits = 1\ndmz_at = [8]\n",
+        )
+        .unwrap();
+        assert!(!p.is_whole());
+        assert_eq!(
+            p.division().unwrap(),
+            "the pack judges missile fire; the game master judges the troop table, tests, melee, demoralization, movement, the morale clock, characters"
+        );
+        assert!(p.banner().contains("; the pack judges missile fire;"));
+        assert_eq!(p.ends_at(), None);
     }
 }

@@ -36,7 +36,7 @@ use super::pack::Pack;
 use super::part::Part;
 use super::questions::Base;
 use super::report::{svg, Report};
-use super::resolve::PackRules;
+use super::resolve::{Mixed, PackRules};
 use super::sequence::{run_phase, Stopped};
 use super::table::Battle;
 use super::verdict::{judge, phase_label, Ending, Verdict};
@@ -124,17 +124,23 @@ impl State {
 
     /// Where the pack ends the battle on the clock, when there is a pack.
     fn ends_at(&self) -> Result<Option<i32>, RulesetError> {
-        Ok(self.pack()?.map(|p| p.clock.ends_at))
+        Ok(self.pack()?.as_ref().and_then(Pack::ends_at))
     }
 
     /// The report line naming the base rules.
     fn base_rules(&self) -> Result<String, RulesetError> {
         Ok(match self.pack()? {
-            Some(p) if p.stand_in => format!(
-                "Pack: {} (sha256 {}) — stand-in rules, not FR!",
-                p.name, p.hash
+            Some(p) => format!(
+                "Pack: {} (sha256 {}){}{}",
+                p.name,
+                p.hash,
+                if p.stand_in {
+                    " — stand-in rules, not FR!"
+                } else {
+                    ""
+                },
+                p.division().map(|d| format!("; {d}")).unwrap_or_default()
             ),
-            Some(p) => format!("Pack: {} (sha256 {})", p.name, p.hash),
             None => "No pack: the game master resolves the base rules.".to_string(),
         })
     }
@@ -224,10 +230,13 @@ fn replay(
             fresh: &mut *fresh,
             rolls: Vec::new(),
         };
-        let mut rules = pack.as_ref().map(|p| PackRules { pack: p });
         let mut answers_so_far = desk.clone();
-        let base: &mut dyn Base = match rules.as_mut() {
-            Some(r) => r,
+        let mut mixed;
+        let base: &mut dyn Base = match pack.as_ref() {
+            Some(p) => {
+                mixed = Mixed::new(p, &mut answers_so_far);
+                &mut mixed
+            }
             None => &mut answers_so_far,
         };
         let run = run_phase(
@@ -438,14 +447,17 @@ impl Ruleset for FrAncients {
         }
         let base = match &pack {
             Some(p) => format!(
-                "Base rules: the pack {} (sha256 {}){}.",
+                "Base rules: the pack {} (sha256 {}){}.{}",
                 p.name,
                 p.hash,
                 if p.stand_in {
                     " — stand-in rules, not FR!"
                 } else {
                     ""
-                }
+                },
+                p.division()
+                    .map(|d| format!(" A mixed game: {d}, and a phase may wait for his answers before its report comes."))
+                    .unwrap_or_default()
             ),
             None => "No pack: the game master resolves the base rules; a phase may wait for his answers before its report comes.".to_string(),
         };

@@ -560,7 +560,7 @@ impl Layout {
                 if s.clock.is_some_and(|c| !(-100..=1000).contains(&c)) || !(0..=1000).contains(&s.clock_lost) {
                     errors.push(format!("side '{}': clock values are -100 to 1000", s.id));
                 }
-                Side { id: s.id.clone(), clock_start: s.clock.or(pack.map(|p| p.clock.start)), clock_lost: s.clock_lost, standard, turn_tally: 0 }
+                Side { id: s.id.clone(), clock_start: s.clock.or(pack.and_then(Pack::clock_start)), clock_lost: s.clock_lost, standard, turn_tally: 0 }
             })
             .collect()
     }

@@ -442,7 +442,7 @@ impl Checker<'_> {
             }
         }
         if u.formation == Formation::ShieldWall && u.has(Ability::Hoplite) && distance > CONTACT {
-            let arc = self.pack.map_or(45.0, |p| p.movement.arc);
+            let arc = self.pack.and_then(Pack::movement_arc).unwrap_or(45.0);
             let way = turn_between(u.facing, bearing_of(to.front - u.front));
             if way < -arc - 0.5 || way > 90.5 {
                 return self.illegal(span, format!("{} moves off to its left", u.name), "hoplites in shieldwall move forward or to the right of their movement arc (§5 Hoplite)");
@@ -479,11 +479,15 @@ impl Checker<'_> {
                 return self.illegal(span, format!("{} would pass through {}, in {}", u.name, o.name, o.formation.code()), "units in shieldwall or tortoise may not be interpenetrated by Skirmishers (§5)");
             }
         }
-        if let (Some(p), Some(a)) = (self.pack, allowance(b, u, in_terrain)) {
+        if let (Some(p), Some(a), Some(facing_change)) = (
+            self.pack,
+            allowance(b, u, in_terrain),
+            self.pack.and_then(Pack::facing_change),
+        ) {
             let free = u.has(Ability::Maneuverability) && !in_terrain;
             let cost = distance
                 + if turn > 0.5 && !free {
-                    p.movement.facing_change
+                    facing_change
                 } else {
                     0.0
                 };
@@ -589,7 +593,7 @@ impl Checker<'_> {
             );
         };
         let Some(t) = self.enemy(target) else { return };
-        let arc = self.pack.map_or(45.0, |p| p.fire_arc);
+        let arc = self.pack.and_then(Pack::fire_arc).unwrap_or(45.0);
         let legal = legal_targets(self.battle, self.options, arc, u, w);
         if !legal.iter().any(|(id, _)| *id == t.id) {
             let d = self.battle.distance(u, &t);
@@ -635,7 +639,7 @@ impl Checker<'_> {
                 format!("{} has no missile weapon that shoots", u.name),
             );
         };
-        let arc = self.pack.map_or(45.0, |p| p.fire_arc);
+        let arc = self.pack.and_then(Pack::fire_arc).unwrap_or(45.0);
         let nearest = legal_targets(self.battle, self.options, arc, u, w)
             .first()
             .map_or(f64::INFINITY, |(_, d)| *d);

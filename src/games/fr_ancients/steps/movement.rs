@@ -891,7 +891,10 @@ impl Engine<'_> {
             Answer::Pass => (true, 0),
             Answer::Fail { dmz } => (
                 false,
-                dmz.or(self.pack.map(|p| p.tests.fear_fail_dmz))
+                dmz.or(self
+                    .pack
+                    .and_then(|p| p.tests.as_ref())
+                    .map(|t| t.fear_fail_dmz))
                     .unwrap_or(1),
             ),
             _ => return Ok(()),
