@@ -61,6 +61,50 @@ fn the_trebia_as_its_players_and_game_master_read_it() {
     insta::assert_snapshot!(letters(&po, 0));
 }
 
+/// The game master's VALUES as he reads the replies: a block with refused
+/// lines (nothing taken), then a good one, alone while the players write;
+/// then one beside his answers to a situation.
+#[test]
+fn the_game_masters_values_as_he_reads_them() {
+    use umpire::games::fr_ancients::ruleset::{demo_orders, stand_in_answer};
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = config(dir.path());
+    c.entropy = Entropy::fixed(42);
+    let mut po = trebia_office_with(dir.path(), c);
+    let mark = outbox(&po).len();
+    send(
+        &mut po,
+        GM,
+        "v1@g",
+        "MODERATOR trebia PASSWORD gmpw\nVALUES\nHeavy Cavalary: CF 4; 3/4/0; move 8/4\nSpears: CF 40\nLight Cavalry: move 12/6; move 10/5\nWarband CF 3\nEND VALUES\nEND\n",
+    );
+    send(
+        &mut po,
+        GM,
+        "v2@g",
+        "MODERATOR trebia PASSWORD gmpw\nVALUES\nHeavy Cavalry: CF 4; 3/4/0; move 8/4; charge 1\nSpears: CF 4; 4/4/0; move 6/3\nEND VALUES\nEND\n",
+    );
+    let (_, _, state) = waiting(&mut po);
+    let (_, orders) = demo_orders(&state).unwrap();
+    send(
+        &mut po,
+        SEMPRONIUS,
+        "r1@r",
+        &format!("GAME trebia SIDE rome PASSWORD rome1 TURN 1\n{orders}END\n"),
+    );
+    let (number, gm, state) = waiting(&mut po);
+    if gm.is_some() {
+        let answer = stand_in_answer(&state).unwrap();
+        send(
+            &mut po,
+            GM,
+            "g2@g",
+            &format!("MODERATOR trebia PASSWORD gmpw TURN {number}\nVALUES\nLight Cavalry: CF 2; 2/3/2; move 12/6\nEND VALUES\n{answer}END\n"),
+        );
+    }
+    insta::assert_snapshot!(letters(&po, mark));
+}
+
 /// The border campaign with its chance fixed.
 fn campaign(dir: &std::path::Path, settings: &str) -> Club {
     let mut c = config(dir);

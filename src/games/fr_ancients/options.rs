@@ -37,6 +37,11 @@ pub struct Options {
     /// Who has won a battle that no morale clock ended, at its last turn or
     /// stopped by the moderator: the higher clock, or nobody (ruling FA-45).
     pub last_turn_result: LastTurnResult,
+    /// The longest move any troop type may have in the base book, in
+    /// inches (converted in a centimetre game): without a pack the game
+    /// master is not asked whether an enemy farther away is within a unit's
+    /// movement distance (ruling FA-46).
+    pub longest_move: f64,
 }
 
 impl Default for Options {
@@ -51,6 +56,7 @@ impl Default for Options {
             fire_into_melee: false,
             fear_every_phase: false,
             last_turn_result: LastTurnResult::Clock,
+            longest_move: 20.0,
         }
     }
 }
@@ -96,7 +102,7 @@ pub enum CompassDie {
 }
 
 /// The option names, for "did you mean".
-const NAMES: [&str; 9] = [
+const NAMES: [&str; 10] = [
     "fire_by",
     "morale_clock",
     "scipio",
@@ -106,6 +112,7 @@ const NAMES: [&str; 9] = [
     "fire_into_melee",
     "fear_every_phase",
     "last_turn_result",
+    "longest_move",
 ];
 
 impl Options {
@@ -132,6 +139,12 @@ impl Options {
             return Err(format!(
                 "adjacent_within = {}: 0 to 6 inches",
                 o.adjacent_within
+            ));
+        }
+        if !(1.0..=100.0).contains(&o.longest_move) {
+            return Err(format!(
+                "longest_move = {}: 1 to 100 inches, the longest move of any troop type in the base book",
+                o.longest_move
             ));
         }
         Ok(o)
