@@ -526,7 +526,12 @@ fn a_phase_resolves_the_same_with_the_same_seed() {
         let next = r.round(&after).unwrap();
         match pack {
             Some(_) => assert_eq!(next.writers, ["carthage"], "a pack plays the phase through"),
-            None => assert!(next.game_master.is_some(), "the game master is asked"),
+            // Without orders nothing may need the base rules: the far
+            // enemies are beyond the longest move (ruling FA-46).
+            None => assert!(
+                next.game_master.is_some() || next.writers == ["carthage"],
+                "the game master is asked, or the phase is played through"
+            ),
         }
     }
 }

@@ -355,8 +355,14 @@ fn suggest(battle: Option<&Battle>, name: &str) -> Option<String> {
 
 /// One field, checked: given once, within bounds.
 fn field(f: Pair<Rule>, at: usize, e: &mut Entry, out: &mut Vec<Diagnostic<GmKind>>) {
-    let sp = Span::new(at + f.as_span().start(), at + f.as_span().end());
     let rule = f.as_rule();
+    if !matches!(
+        rule,
+        Rule::cf_f | Rule::triple_f | Rule::move_f | Rule::charge_f
+    ) {
+        return; // the end of the line
+    }
+    let sp = Span::new(at + f.as_span().start(), at + f.as_span().end());
     let nums: Vec<f64> = f
         .clone()
         .into_inner()
@@ -386,11 +392,12 @@ fn field(f: Pair<Rule>, at: usize, e: &mut Entry, out: &mut Vec<Diagnostic<GmKin
             e.movement.replace([nums[0], nums[1]]).is_some(),
             moves(&nums),
         ),
-        _ => (
+        Rule::charge_f => (
             "the charge bonus",
             e.charge_bonus.replace(ints[0]).is_some(),
             out_of("a charge bonus", &ints, CHARGE),
         ),
+        _ => return,
     };
     if twice {
         out.push(
