@@ -527,7 +527,7 @@ fn a_phase_resolves_the_same_with_the_same_seed() {
         match pack {
             Some(_) => assert_eq!(next.writers, ["carthage"], "a pack plays the phase through"),
             // Without orders nothing may need the base rules: the far
-            // enemies are beyond the longest move (ruling FA-46).
+            // enemies are beyond the longest move (ruling FA-56).
             None => assert!(
                 next.game_master.is_some() || next.writers == ["carthage"],
                 "the game master is asked, or the phase is played through"

@@ -40,7 +40,7 @@ pub struct Options {
     /// The longest move any troop type may have in the base book, in
     /// inches (converted in a centimetre game): without a pack the game
     /// master is not asked whether an enemy farther away is within a unit's
-    /// movement distance (ruling FA-46).
+    /// movement distance (ruling FA-56).
     pub longest_move: f64,
 }
 

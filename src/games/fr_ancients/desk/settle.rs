@@ -1,5 +1,5 @@
 //! Questions the desk answers itself, so the game master never sees them:
-//! those the geometry or the values he gave settle (rulings FA-46, FA-47).
+//! those the geometry or the values he gave settle (rulings FA-56, FA-57).
 //!
 //! - **Within movement distance** (§5 Impetuous, M4): an enemy farther than
 //!   the longest move any troop type may have (the game option
