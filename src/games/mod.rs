@@ -302,6 +302,20 @@ pub trait Ruleset: Sync {
         sheet: &str,
         envelope: &[Rendered],
     ) -> Result<Checked, RulesetError>;
+    /// Standing data the moderator sends for the game while no round waits
+    /// for his answer (FR! Ancients: the game master's `VALUES` block):
+    /// `None` when `text` holds none; else the new state, when the data was
+    /// taken, and the reply that says what was taken or why not.
+    ///
+    /// # Errors
+    /// When the state cannot be read.
+    fn moderator_data(
+        &self,
+        _state: &Json,
+        _text: &str,
+    ) -> Result<Option<(Option<Json>, String)>, RulesetError> {
+        Ok(None)
+    }
     /// The die a dice key of this rule set uses, for a moderator's `DICE`.
     ///
     /// # Errors

@@ -104,6 +104,24 @@ impl Game {
         Ok(self.round.get_or_init(|| round).clone())
     }
 
+    /// The hours a round lasts, deadline to deadline: the game master's
+    /// `gm_hours` for a round he answers (when the game file gives them),
+    /// else the players' `turn_hours`.
+    pub fn hours_of(&self, round: &Round) -> u32 {
+        match (&round.game_master, self.row.gm_hours) {
+            (Some(_), Some(h)) => h,
+            _ => self.row.turn_hours,
+        }
+    }
+
+    /// The hours the round waiting now lasts ([`Game::hours_of`]).
+    ///
+    /// # Errors
+    /// When the stored state cannot be read.
+    pub fn round_hours(&self) -> Result<u32, PostError> {
+        Ok(self.hours_of(&self.round()?))
+    }
+
     /// The sides, in id order.
     ///
     /// # Errors
@@ -198,6 +216,7 @@ mod tests {
             moderator_pw: String::new(),
             deadline: DateTime::UNIX_EPOCH,
             turn_hours: 24,
+            gm_hours: None,
             timezone: "UTC".into(),
             grace_minutes: 0,
             reminder_hours: 0,

@@ -10,6 +10,7 @@
 //! first_deadline = "2026-12-03 20:00" # local time in `timezone`,
 //!                                     # or "in 3 days" / "in 72 hours"
 //! turn_hours = 72
+//! gm_hours = 24                       # the game master's rounds (default: turn_hours)
 //! reminder_hours = 24
 //!
 //! [moderator]
@@ -56,6 +57,10 @@ pub struct GameFile {
     /// Hours between deadlines.
     #[serde(default = "default_turn_hours")]
     pub turn_hours: u32,
+    /// Hours the game master has to answer a round that waits for him (a
+    /// game without a base-rule pack); absent: `turn_hours`.
+    #[serde(default)]
+    pub gm_hours: Option<u32>,
     /// Orders arriving this many minutes after the deadline still count.
     #[serde(default = "default_grace_minutes")]
     pub grace_minutes: u32,
@@ -309,6 +314,9 @@ impl GameFile {
             }
         };
         range("turn_hours", self.turn_hours, bounds::TURN_HOURS)?;
+        if let Some(h) = self.gm_hours {
+            range("gm_hours", h, bounds::TURN_HOURS)?;
+        }
         range("grace_minutes", self.grace_minutes, bounds::GRACE_MINUTES)?;
         range(
             "reminder_hours",

@@ -25,6 +25,9 @@ pub struct GameRow {
     pub moderator_pw: String,
     pub deadline: DateTime<Utc>,
     pub turn_hours: u32,
+    /// Hours the game master has for a round he answers (the game file's
+    /// `gm_hours`); `None`: the players' `turn_hours`.
+    pub gm_hours: Option<u32>,
     pub timezone: String,
     pub grace_minutes: u32,
     pub reminder_hours: u32,
@@ -96,18 +99,18 @@ impl SideRow {
 
 const COLUMNS: &str =
     "id, ruleset, title, setup, options, state, round, status, hold, moderator_address, \
-     moderator_pw, deadline, turn_hours, timezone, grace_minutes, reminder_hours, max_turns";
+     moderator_pw, deadline, turn_hours, timezone, grace_minutes, reminder_hours, max_turns, gm_hours";
 
 /// Create a game's row.
 ///
 /// # Errors
 /// On database errors (a game with that id exists).
 pub fn insert(c: &Connection, g: &GameRow, now: DateTime<Utc>) -> Result<()> {
-    c.prepare_cached(&format!("INSERT INTO games ({COLUMNS}, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"))?
+    c.prepare_cached(&format!("INSERT INTO games ({COLUMNS}, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"))?
         .execute(params![
             g.id, g.ruleset, g.title, g.setup, g.options, g.state, g.round, g.status.as_str(), g.hold, g.moderator_address,
             g.moderator_pw, ts(g.deadline), g.turn_hours, g.timezone, g.grace_minutes, g.reminder_hours, g.max_turns,
-            ts(now)
+            g.gm_hours, ts(now)
         ])?;
     Ok(())
 }
@@ -141,7 +144,8 @@ pub fn load(c: &Connection, id: &str) -> Result<Option<GameRow>> {
                     grace_minutes: r.get(14)?,
                     reminder_hours: r.get(15)?,
                     max_turns: r.get(16)?,
-                    failure: r.get(17)?,
+                    gm_hours: r.get(17)?,
+                    failure: r.get(18)?,
                 },
                 r.get::<_, String>(11)?,
                 r.get::<_, String>(7)?,

@@ -553,4 +553,7 @@ CREATE INDEX submissions_turn ON submissions(game_id, round, side);
 "#,
         postgres: "ALTER TABLE submissions ALTER COLUMN message DROP NOT NULL;",
     },
+    // 20: the game master's own deadline (issue 41): hours for a round he
+    // answers; NULL, the players' turn_hours.
+    Migration::Portable("ALTER TABLE games ADD COLUMN gm_hours INTEGER;"),
 ];

@@ -97,6 +97,66 @@ fn internal_words(letters: &str) -> Vec<String> {
     found
 }
 
+/// The game master's VALUES as he reads the replies: a block with refused
+/// lines (nothing taken), then a good one, alone while the players write;
+/// then one beside his answers to a situation. (Its replies are checked by
+/// their content here; a snapshot is still to be taken.)
+#[test]
+fn the_game_masters_values_as_he_reads_them() {
+    use umpire::games::fr_ancients::ruleset::{demo_orders, stand_in_answer};
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = config(dir.path());
+    c.entropy = Entropy::fixed(42);
+    let mut po = trebia_office_with(dir.path(), c);
+    let mark = outbox(&po).len();
+    send(
+        &mut po,
+        GM,
+        "v1@g",
+        "MODERATOR trebia PASSWORD gmpw\nVALUES\nHeavy Cavalary: CF 4; 3/4/0; move 8/4\nSpears: CF 40\nLight Cavalry: move 12/6; move 10/5\nWarband CF 3\nEND VALUES\nEND\n",
+    );
+    send(
+        &mut po,
+        GM,
+        "v2@g",
+        "MODERATOR trebia PASSWORD gmpw\nVALUES\nHeavy Cavalry: CF 4; 3/4/0; move 8/4; charge 1\nSpears: CF 4; 4/4/0; move 6/3\nEND VALUES\nEND\n",
+    );
+    let replies = letters(&po, mark);
+    assert!(
+        replies.contains("did you mean 'Heavy Cavalry'?")
+            && replies.contains("40 is out of bounds for CF")
+            && replies.contains("the movement allowance is given twice on this line")
+            && replies.contains("Nothing was taken")
+            && replies.contains("values: Heavy Cavalry: CF 4; 3/4/0; move 8/4; charge 1")
+            && replies.contains("They hold for the rest of the game"),
+        "{replies}"
+    );
+    let (_, _, state) = waiting(&mut po);
+    let (_, orders) = demo_orders(&state).unwrap();
+    send(
+        &mut po,
+        SEMPRONIUS,
+        "r1@r",
+        &format!("GAME trebia SIDE rome PASSWORD rome1 TURN 1\n{orders}END\n"),
+    );
+    let (number, gm, state) = waiting(&mut po);
+    if gm.is_some() {
+        let answer = stand_in_answer(&state).unwrap();
+        send(
+            &mut po,
+            GM,
+            "g2@g",
+            &format!("MODERATOR trebia PASSWORD gmpw TURN {number}\nVALUES\nLight Cavalry: CF 2; 2/3/2; move 12/6\nEND VALUES\n{answer}END\n"),
+        );
+        let all = letters(&po, mark);
+        assert!(
+            all.contains("values: Light Cavalry: CF 2; 2/3/2; move 12/6")
+                && all.contains("from the next phase on"),
+            "{all}"
+        );
+    }
+}
+
 /// The border campaign with its chance fixed.
 fn campaign(dir: &std::path::Path, settings: &str) -> Club {
     let mut c = config(dir);

@@ -415,7 +415,7 @@ fn play(
         Stop::Turn => vec![Part::EndOfPhase, Part::EndOfPhase],
         Stop::Phase(p) => vec![p],
     };
-    let mut desk = Desk::default();
+    let mut desk = Desk::for_game(battle, options);
     let mut rounds = gm.iter();
     let mut gm_errors = Vec::new();
     let mut start = battle.clone();
@@ -455,7 +455,7 @@ fn play(
                             .filter(|d| d.is_error())
                             .map(|d| d.render(&round.answer)),
                     );
-                    desk.answers.extend(reading.answers);
+                    desk.take(&situation, reading.answers);
                 }
             }
         }

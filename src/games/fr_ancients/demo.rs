@@ -187,7 +187,7 @@ pub fn one_turn_with_gm() -> Vec<String> {
                             reading.render()
                         ));
                     }
-                    desk.answers.extend(reading.answers);
+                    desk.take(&situation, reading.answers);
                 }
                 Resolution::Done { after, report, .. } => {
                     out.push(format!("Report to both sides:\n{}", report.text().replace(&report.banner, &format!("{} (the demonstration's game master plays by the stand-in rules, not FR!)", report.banner))));

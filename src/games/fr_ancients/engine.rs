@@ -212,6 +212,17 @@ impl<'a> Engine<'a> {
         (self.battle, self.events)
     }
 
+    /// The questions waiting for the game master so far, in the order asked.
+    pub fn waiting(&self) -> &[Question] {
+        &self.pending
+    }
+
+    /// Keep only the first `n` questions waiting: the later ones wait on
+    /// their answers and are asked in a later situation.
+    pub fn keep_waiting(&mut self, n: usize) {
+        self.pending.truncate(n);
+    }
+
     /// The battle as far as played, the events, and the waiting questions.
     pub fn finish_waiting(self) -> (Battle, Vec<Logged>, Vec<Question>) {
         (self.battle, self.events, self.pending)

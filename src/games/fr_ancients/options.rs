@@ -49,6 +49,11 @@ pub struct Options {
     /// Who fears an elephant beside it (§5 Cause Fear, ruling FA-8/FA-53):
     /// every adjacent unit, friend or foe, or only cavalry and the enemy.
     pub elephant_fear: ElephantFear,
+    /// The longest move any troop type may have in the base book, in
+    /// inches (converted in a centimetre game): without a pack the game
+    /// master is not asked whether an enemy farther away is within a unit's
+    /// movement distance (ruling FA-56).
+    pub longest_move: f64,
 }
 
 impl Default for Options {
@@ -65,6 +70,7 @@ impl Default for Options {
             last_turn_result: LastTurnResult::Clock,
             interpenetration: Interpenetration::Skirmishers,
             elephant_fear: ElephantFear::Adjacent,
+            longest_move: 20.0,
         }
     }
 }
@@ -135,7 +141,7 @@ pub enum CompassDie {
 }
 
 /// The option names, for "did you mean".
-const NAMES: [&str; 11] = [
+const NAMES: [&str; 12] = [
     "fire_by",
     "morale_clock",
     "scipio",
@@ -147,6 +153,7 @@ const NAMES: [&str; 11] = [
     "last_turn_result",
     "interpenetration",
     "elephant_fear",
+    "longest_move",
 ];
 
 impl Options {
@@ -173,6 +180,12 @@ impl Options {
             return Err(format!(
                 "adjacent_within = {}: 0 to 6 inches",
                 o.adjacent_within
+            ));
+        }
+        if !(1.0..=100.0).contains(&o.longest_move) {
+            return Err(format!(
+                "longest_move = {}: 1 to 100 inches, the longest move of any troop type in the base book",
+                o.longest_move
             ));
         }
         Ok(o)

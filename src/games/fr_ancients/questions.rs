@@ -34,7 +34,7 @@ use super::part::Part;
 use super::table::{Battle, CharacterId, Place, SideId, UnitId};
 use super::weapons::Weapon;
 use crate::geometry::Face;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// A number the sheet adds to a roll or a factor, and why (with its section).
@@ -177,6 +177,17 @@ pub enum MoveKind {
 }
 
 impl MoveKind {
+    /// The other unit the move is about: its target, or whom it leaves.
+    pub fn other(&self) -> Option<UnitId> {
+        match self {
+            MoveKind::Charge { target }
+            | MoveKind::Impetuous { target }
+            | MoveKind::FollowUp { target } => Some(target.clone()),
+            MoveKind::Retreat { from } | MoveKind::Balk { from } => Some(from.clone()),
+            MoveKind::Normal | MoveKind::Fury | MoveKind::Withdraw | MoveKind::Pursuit => None,
+        }
+    }
+
     pub fn word(&self) -> &'static str {
         match self {
             MoveKind::Normal => "move",
@@ -355,6 +366,34 @@ impl Ask {
             Ask::Fate { unit, .. } => vec![unit.clone()],
             Ask::Escape { .. } | Ask::Challenge { .. } => Vec::new(),
         }
+    }
+
+    /// Every unit whose fate or place the answer may change, or that the
+    /// question reads: two questions that touch no unit in common may be
+    /// asked in the same situation (neither answer changes the other's
+    /// question). A character's question touches the unit he is with.
+    pub fn touches(&self, battle: &Battle) -> BTreeSet<UnitId> {
+        let with = |c: &CharacterId| battle.characters.get(c).and_then(|c| c.with.clone());
+        let mut out: BTreeSet<UnitId> = self.units().into_iter().collect();
+        match self {
+            Ask::Fire { firers, .. } => out.extend(firers.iter().cloned()),
+            Ask::Melee { fighters } => {
+                for f in fighters {
+                    out.extend(f.strikes.iter().map(|(u, _)| u.clone()));
+                    out.extend(f.support.iter().map(|s| s.by.clone()));
+                }
+            }
+            Ask::Move { kind, .. } | Ask::Distance { kind, .. } => out.extend(kind.other()),
+            Ask::Escape { character, .. } => out.extend(with(character)),
+            Ask::Challenge {
+                challenger,
+                challenged,
+                ..
+            } => out.extend([with(challenger), with(challenged)].into_iter().flatten()),
+            Ask::Fate { character, .. } => out.extend(with(character)),
+            Ask::Test { .. } | Ask::Judge { .. } => {}
+        }
+        out
     }
 }
 

@@ -27,6 +27,7 @@
 //! assert!(r.guide().contains("Trebia"));
 //! ```
 
+use super::desk::values::{read_values, Values};
 use super::desk::{read_answers, write_answer, Desk, Situation};
 use super::events::Logged;
 use super::game::start_battle;
@@ -70,6 +71,9 @@ pub struct State {
     pub last_turn: u32,
     /// The phase under way while the game master is asked.
     pub pending: Option<Pending>,
+    /// The base values the game master gave for the game (`VALUES`).
+    #[serde(default)]
+    pub values: Values,
 }
 
 /// A phase stopped for the game master.
@@ -86,6 +90,11 @@ pub struct Pending {
     /// The part the phase stopped at, and the situation mailed.
     pub part: Part,
     pub situation: String,
+    /// The values the phase is played with: those of its start, so that
+    /// every answer given keeps meaning what it said when the phase is
+    /// replayed (values given meanwhile hold from the next phase).
+    #[serde(default)]
+    pub values: Values,
 }
 
 /// One die of a phase under way.
@@ -95,7 +104,8 @@ pub struct Rolled {
     pub round: u32,
 }
 
-/// The game master's checked answer, as stored: its text.
+/// The game master's checked answer, as stored: its text (with any
+/// `VALUES` block, blanked out when the answers are read).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct GmOrders {
     answer: String,
@@ -221,7 +231,13 @@ fn replay(
     fresh: &mut dyn Dice,
 ) -> Result<Replayed, RulesetError> {
     let pack = state.pack()?;
-    let mut desk = Desk::default();
+    let mut battle = state.battle.clone();
+    state
+        .pending
+        .as_ref()
+        .map_or(&state.values, |p| &p.values)
+        .apply(&mut battle);
+    let mut desk = Desk::for_game(&battle, &state.options);
     let engine = |e: DiceError| RulesetError::Engine(e.to_string());
     let mut n = 0;
     loop {
@@ -240,7 +256,7 @@ fn replay(
             None => &mut answers_so_far,
         };
         let run = run_phase(
-            &state.battle,
+            &battle,
             orders,
             &state.options,
             pack.as_ref(),
@@ -258,8 +274,9 @@ fn replay(
         };
         match (&situation, answers.get(n)) {
             (Some(s), Some(text)) => {
-                let reading = read_answers(s, &run.battle, text);
-                desk.answers.extend(reading.answers);
+                let answers = read_values(Some(&run.battle), text).rest;
+                let reading = read_answers(s, &run.battle, &answers);
+                desk.take(s, reading.answers);
                 n += 1;
             }
             _ => {
@@ -271,6 +288,95 @@ fn replay(
             }
         }
     }
+}
+
+/// The game master's mail for the round he answers: a `VALUES` block (if
+/// any) and his answers to the situation, each checked.
+fn check_gm(
+    state: &State,
+    sheet: &str,
+    mut text: String,
+    envelope_errors: usize,
+) -> Result<Checked, RulesetError> {
+    let Some(p) = &state.pending else {
+        text.push_str("No question waits for the game master; nothing was taken.\n");
+        return Ok(Checked {
+            orders: json(&GmOrders::default())?,
+            understood: Vec::new(),
+            confirmation: text,
+            errors: envelope_errors + 1,
+        });
+    };
+    // The situation again: the phase replayed with the dice rolled.
+    let mut none = ScriptedDice::default();
+    let r = replay(state, &p.orders, &p.answers, &p.rolled, &mut none)?;
+    let Some(situation) = r.situation else {
+        return Err(RulesetError::Corrupt(
+            "the phase waiting for the game master replays to its end".into(),
+        ));
+    };
+    let values = read_values(Some(&r.run.battle), sheet);
+    let reading = read_answers(&situation, &r.run.battle, &values.rest);
+    let mut understood: Vec<(String, String)> = values
+        .understood(Some(&r.run.battle))
+        .into_iter()
+        .map(|l| ("values".to_string(), l))
+        .collect();
+    // The echo names units and characters, never their ids.
+    let b = &r.run.battle;
+    let shown = |id: &str| match b.characters.get(id) {
+        Some(c) => c.name.clone(),
+        None => b.name(id),
+    };
+    understood.extend(situation.questions.iter().enumerate().filter_map(|(i, q)| {
+        reading
+            .answers
+            .get(&q.key)
+            .map(|a| (q.key.clone(), write_answer(i + 1, a, &shown)))
+    }));
+    text.push_str("Understood:\n");
+    if understood.is_empty() {
+        text.push_str("  (nothing)\n");
+    }
+    for (_, l) in &understood {
+        let _ = writeln!(text, "  {l}");
+    }
+    if values.found {
+        text.push_str("  (the values hold for the rest of the game, from the next phase on)\n");
+    }
+    for rendered in [values.render(), reading.render()] {
+        if !rendered.is_empty() {
+            text.push('\n');
+            text.push_str(&rendered);
+            text.push('\n');
+        }
+    }
+    let errors = values
+        .diagnostics
+        .iter()
+        .chain(&reading.diagnostics)
+        .filter(|d| crate::diagnostic::Severity::is_error(&d.kind))
+        .count();
+    Ok(Checked {
+        orders: json(&GmOrders {
+            answer: sheet.to_string(),
+        })?,
+        understood,
+        confirmation: text,
+        errors: errors + envelope_errors,
+    })
+}
+
+/// The battle a phase left, with each unit's profile as the scenario gave
+/// it: the game master's values are applied afresh to every phase, so a
+/// later `VALUES` replaces an entry whole.
+fn without_values(mut after: Battle, before: &Battle) -> Battle {
+    for (id, u) in after.units.iter_mut() {
+        if let Some(b) = before.units.get(id) {
+            u.profile = b.profile;
+        }
+    }
+    after
 }
 
 /// A side's units for its welcome, and an order to copy.
@@ -496,6 +602,7 @@ impl Ruleset for FrAncients {
             played: 0,
             last_turn: setup.max_turns,
             pending: None,
+            values: Values::default(),
         };
         Ok(NewGame {
             state: json(&state)?,
@@ -536,67 +643,7 @@ impl Ruleset for FrAncients {
         }
         let envelope_errors = envelope.iter().filter(|d| d.error).count();
         if side == GAME_MASTER {
-            let Some(p) = &state.pending else {
-                text.push_str("No question waits for the game master; nothing was taken.\n");
-                return Ok(Checked {
-                    orders: json(&GmOrders::default())?,
-                    understood: Vec::new(),
-                    confirmation: text,
-                    errors: envelope_errors + 1,
-                });
-            };
-            // The situation again: the phase replayed with the dice rolled.
-            let mut none = ScriptedDice::default();
-            let r = replay(&state, &p.orders, &p.answers, &p.rolled, &mut none)?;
-            let Some(situation) = r.situation else {
-                return Err(RulesetError::Corrupt(
-                    "the phase waiting for the game master replays to its end".into(),
-                ));
-            };
-            let reading = read_answers(&situation, &r.run.battle, sheet);
-            // The echo names units and characters, never their ids.
-            let b = &r.run.battle;
-            let shown = |id: &str| match b.characters.get(id) {
-                Some(c) => c.name.clone(),
-                None => b.name(id),
-            };
-            let understood: Vec<(String, String)> = situation
-                .questions
-                .iter()
-                .enumerate()
-                .filter_map(|(i, q)| {
-                    reading
-                        .answers
-                        .get(&q.key)
-                        .map(|a| (q.key.clone(), write_answer(i + 1, a, &shown)))
-                })
-                .collect();
-            text.push_str("Understood:\n");
-            if understood.is_empty() {
-                text.push_str("  (nothing)\n");
-            }
-            for (_, l) in &understood {
-                let _ = writeln!(text, "  {l}");
-            }
-            let rendered = reading.render();
-            if !rendered.is_empty() {
-                text.push('\n');
-                text.push_str(&rendered);
-                text.push('\n');
-            }
-            let errors = reading
-                .diagnostics
-                .iter()
-                .filter(|d| crate::diagnostic::Severity::is_error(&d.kind))
-                .count();
-            return Ok(Checked {
-                orders: json(&GmOrders {
-                    answer: sheet.to_string(),
-                })?,
-                understood,
-                confirmation: text,
-                errors: errors + envelope_errors,
-            });
+            return check_gm(&state, sheet, text, envelope_errors);
         }
         let pack = state.pack()?;
         let c = check(&state.battle, side, sheet, pack.as_ref(), &state.options);
@@ -629,6 +676,46 @@ impl Ruleset for FrAncients {
             confirmation: text,
             errors: errors + envelope_errors,
         })
+    }
+
+    /// The game master's `VALUES` while no situation waits for him: taken
+    /// whole or not at all, and held from the phase played next.
+    fn moderator_data(
+        &self,
+        state: &Json,
+        text: &str,
+    ) -> Result<Option<(Option<Json>, String)>, RulesetError> {
+        let mut state: State = read("the game", state)?;
+        let v = read_values(Some(&state.battle), text);
+        if !v.found {
+            return Ok(None);
+        }
+        let mut reply = String::from("Your VALUES for the game:\n");
+        let lines = v.understood(Some(&state.battle));
+        if lines.is_empty() {
+            reply.push_str("  (nothing)\n");
+        }
+        for l in &lines {
+            let _ = writeln!(reply, "  {l}");
+        }
+        let rendered = v.render();
+        if !rendered.is_empty() {
+            let _ = write!(reply, "\n{rendered}\n");
+        }
+        if v.rest.lines().any(|l| !l.trim().is_empty()) {
+            reply.push_str("\nThe lines outside the block were not read: no question waits for the game master now.\n");
+        }
+        let refused = v
+            .diagnostics
+            .iter()
+            .any(|d| crate::diagnostic::Severity::is_error(&d.kind));
+        if refused {
+            reply.push_str("\nNothing was taken: send the block again, corrected.\n");
+            return Ok(Some((None, reply)));
+        }
+        state.values.merge(&v.values);
+        reply.push_str("\nThey hold for the rest of the game, from the phase played next; a later VALUES replaces the entries it names.\n");
+        Ok(Some((Some(json(&state)?), reply)))
     }
 
     fn die_for(&self, _state: &Json, key: &str) -> Result<DieKind, String> {
@@ -675,9 +762,12 @@ impl Ruleset for FrAncients {
                 (orders, Vec::new(), BTreeMap::new())
             }
         };
+        let mut given = Values::default();
         if state.pending.is_some() {
             if let Some(gm) = input.orders.get(GAME_MASTER) {
-                answers.push(read::<GmOrders>("the game master's answer", gm)?.answer);
+                let text = read::<GmOrders>("the game master's answer", gm)?.answer;
+                given = read_values(Some(&state.battle), &text).values;
+                answers.push(text);
             }
         }
         let r = replay(&state, &orders, &answers, &rolled, input.dice)?;
@@ -692,6 +782,7 @@ impl Ruleset for FrAncients {
         let base_rules = state.base_rules()?;
         let mut next = state.clone();
         next.played = this_round;
+        next.values.merge(&given);
         let phase = phase_label(&state.battle);
         match r.situation {
             Some(situation) => {
@@ -735,6 +826,11 @@ impl Ruleset for FrAncients {
                     rolled: all,
                     part: situation.part,
                     situation: situation.text,
+                    values: state
+                        .pending
+                        .as_ref()
+                        .map_or(&state.values, |p| &p.values)
+                        .clone(),
                 });
                 Ok(Resolved {
                     state: json(&next)?,
@@ -783,7 +879,7 @@ impl Ruleset for FrAncients {
                     .unwrap_or_default();
                 let events = event_lines(&r.run.events, &after);
                 let summary = summary(&after);
-                next.battle = after;
+                next.battle = without_values(after, &state.battle);
                 next.pending = None;
                 let summary_title = if ended {
                     "The table at the end".to_string()
@@ -860,6 +956,7 @@ impl Ruleset for FrAncients {
             played: 0,
             last_turn: u32::MAX,
             pending: None,
+            values: Values::default(),
         })
     }
 }

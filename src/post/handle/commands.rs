@@ -437,6 +437,7 @@ mod tests {
             moderator_pw: String::new(),
             deadline: t(20),
             turn_hours: 48,
+            gm_hours: None,
             timezone: "UTC".into(),
             grace_minutes: 0,
             reminder_hours: 24,

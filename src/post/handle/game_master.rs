@@ -34,22 +34,7 @@ pub(super) fn game_master_answer(
             false,
         ));
     }
-    let first = env
-        .commands
-        .iter()
-        .find(|c| matches!(c.node, Command::OrdersFor { .. }))
-        .map_or(env.sheet.len(), |c| c.span.start);
-    let sheet: String = env
-        .sheet
-        .char_indices()
-        .map(|(i, c)| {
-            if i < first || c == '\n' {
-                c.to_string()
-            } else {
-                " ".repeat(c.len_utf8())
-            }
-        })
-        .collect();
+    let sheet = before_orders_for(env);
     let text = crate::mail::mask::mask_text(&ctx.msg.orders_text, &[&m.password]);
     let Taken { checked, .. } = take_orders(
         ctx,
@@ -73,6 +58,26 @@ pub(super) fn game_master_answer(
         out.push_str("\n\nEvery line is taken: the phase is played on.");
     }
     Ok((out, true))
+}
+
+/// The moderator's mail up to its first `ORDERS FOR`, the rest blanked
+/// (line ends kept, so places in it still point into the mail).
+pub(super) fn before_orders_for(env: &Envelope) -> String {
+    let first = env
+        .commands
+        .iter()
+        .find(|c| matches!(c.node, Command::OrdersFor { .. }))
+        .map_or(env.sheet.len(), |c| c.span.start);
+    env.sheet
+        .char_indices()
+        .map(|(i, c)| {
+            if i < first || c == '\n' {
+                c.to_string()
+            } else {
+                " ".repeat(c.len_utf8())
+            }
+        })
+        .collect()
 }
 
 /// `ORDERS FOR side`: the moderator enters a side's orders for the round

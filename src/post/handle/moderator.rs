@@ -44,7 +44,7 @@ pub(super) fn moderate(
     let mut after = After::default();
     // A reply line for every line the moderator wrote, in the order written.
     let mut done = commands(ctx, env, &mut desk, &mut after)?;
-    let entered = answers_and_orders(ctx, env, m, &desk.game, &mut done)?;
+    let entered = answers_and_orders(ctx, env, m, &mut desk.game, &mut done)?;
     done.sort_by_key(|(at, _)| *at);
     let done: Vec<String> = done.into_iter().map(|(_, line)| line).collect();
     let game = desk.game;
@@ -138,23 +138,28 @@ fn quoted(env: &Envelope, span: crate::diagnostic::Span, answer: &str) -> String
 }
 
 /// The game master's answer (in a round he answers, the lines that are no
-/// command), the `ORDERS FOR` blocks, and what was not understood; whether
-/// any orders were entered.
+/// command) or, between his rounds, the rule set's standing data for the
+/// game (`Ruleset::moderator_data`), the `ORDERS FOR` blocks, and what was
+/// not understood; whether any orders were entered.
 fn answers_and_orders(
     ctx: &Ctx<'_, '_>,
     env: &Envelope,
     m: &Header,
-    game: &Game,
+    game: &mut Game,
     done: &mut Vec<(usize, String)>,
 ) -> Result<bool, PostError> {
     let (blocks, mut stray) = env.orders_for();
     let mut entered = false;
     let round = game.round()?;
-    if round.game_master.is_some() && game.row.status == GameStatus::Active {
-        if let Some(at) = stray.first().map(|d| d.span.start) {
+    let active = game.row.status == GameStatus::Active;
+    if let Some(at) = stray.first().map(|d| d.span.start).filter(|_| active) {
+        if round.game_master.is_some() {
             let (line, taken) = game_master_answer(ctx, game, env, m, &round)?;
             stray.clear();
             entered |= taken;
+            done.push((at, line));
+        } else if let Some(line) = standing_data(ctx, game, env)? {
+            stray.clear();
             done.push((at, line));
         }
     }
@@ -172,6 +177,32 @@ fn answers_and_orders(
         done.push((d.span.start, d.render(&env.source)));
     }
     Ok(entered)
+}
+
+/// The rule set's standing data in the moderator's mail (the lines before
+/// its first `ORDERS FOR`), taken into the game's state: the reply, or
+/// `None` when the mail holds none.
+fn standing_data(
+    ctx: &Ctx<'_, '_>,
+    game: &mut Game,
+    env: &Envelope,
+) -> Result<Option<String>, PostError> {
+    let sheet = super::game_master::before_orders_for(env);
+    let Some((state, reply)) = game.ruleset.moderator_data(&game.state()?, &sheet)? else {
+        return Ok(None);
+    };
+    if let Some(state) = state {
+        let text = serde_json::to_string(&state)
+            .map_err(|e| PostError::Corrupt(format!("game {}: {e}", game.id())))?;
+        game.set_state(text);
+        audit(
+            ctx.tx,
+            ctx.now,
+            Some(game.id()),
+            "the moderator's standing data for the game taken",
+        )?;
+    }
+    Ok(Some(reply))
 }
 
 /// The reply to the moderator, and the log's line of it.

@@ -67,6 +67,7 @@ pub(crate) fn create_game_of(
         moderator_pw: password::hash_from(&config.entropy, &mod_pw),
         deadline: first_deadline,
         turn_hours: file.turn_hours,
+        gm_hours: file.gm_hours,
         timezone: file.timezone.clone(),
         grace_minutes: file.grace_minutes,
         reminder_hours: file.reminder_hours,

@@ -8,7 +8,8 @@ use super::*;
 /// never played at its deadline without him (ruling P19): the game waits;
 /// at the reminder time he gets the situation again, and at each missed
 /// deadline he is told it is overdue, the players are told the game waits
-/// for him, and the deadline moves on by the game's `turn_hours`.
+/// for him, and the deadline moves on by his `gm_hours` (the game's
+/// `turn_hours` when the game file gives none).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn game_master_round(
     tx: &Transaction<'_>,
@@ -29,7 +30,7 @@ pub(super) fn game_master_round(
     let gm = game.row.moderator_address.clone();
     if due {
         let missed = game.deadline_text();
-        game.row.deadline += Duration::hours(i64::from(game.row.turn_hours));
+        game.row.deadline += Duration::hours(i64::from(game.hours_of(&game.round()?)));
         game.save(tx)?;
         let key = format!("overdue:{number}:{}", game.row.deadline.timestamp());
         let text = format!(

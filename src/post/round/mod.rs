@@ -350,11 +350,11 @@ fn resolved_for(
 /// state, the next deadline, ended if it ended; the round it now waits for.
 fn advance(game: &mut Game, resolved: &games::Resolved) -> Result<games::Round, PostError> {
     game.set_state(to_json(&resolved.state)?);
-    game.row.deadline += Duration::hours(i64::from(game.row.turn_hours));
     if resolved.ended {
         game.row.status = GameStatus::Ended;
     }
     let next = game.round()?;
+    game.row.deadline += Duration::hours(i64::from(game.hours_of(&next)));
     game.row.round = next.number;
     Ok(next)
 }
@@ -561,10 +561,12 @@ pub fn replay_rejected(
             round,
         });
     };
+    // The round after it had its deadline moved on by its own hours.
+    let back = game.round_hours()?;
     game.set_state(stored.played.state_before.clone());
     game.row.round = round;
     game.row.status = GameStatus::Active;
-    game.row.deadline -= Duration::hours(i64::from(game.row.turn_hours));
+    game.row.deadline -= Duration::hours(i64::from(back));
     let (seed, hash) = new_seed(config);
     rounds::unplay(tx, game.id(), round, &seed, &hash)?;
     game.save(tx)?;
@@ -632,13 +634,14 @@ pub fn readjudicate(
         stored.played.rules.clone()
     };
     let next_seed = rounds::seed(tx, game.id(), last + 1)?;
+    let back = game.round_hours()?;
     game.set_state(stored.played.state_before.clone());
     game.row.round = last;
     if game.row.status == GameStatus::Ended {
         game.row.status = GameStatus::Active;
     }
     // The next round keeps the deadline it was given.
-    game.row.deadline -= Duration::hours(i64::from(game.row.turn_hours));
+    game.row.deadline -= Duration::hours(i64::from(back));
     rounds::reopen(tx, game.id(), last)?;
     game.save(tx)?;
     let held = game.row.hold;

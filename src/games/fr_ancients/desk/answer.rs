@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/fr_gm.pest"]
-struct GmParser;
+pub(super) struct GmParser;
 
 /// The most DMZs one answer may give a unit.
 const MAX_DMZ: u32 = 3;

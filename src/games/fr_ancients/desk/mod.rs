@@ -8,6 +8,15 @@
 //! kept by question key in a [`Desk`], let the phase be replayed to the
 //! next stop or its end.
 //!
+//! The desk asks little: the game master gives the base values once
+//! ([`values`], `VALUES` … `END VALUES`), questions the geometry or those
+//! values settle are answered here ([`settle`]), and each situation holds
+//! every question of the phase that does not wait on another's answer
+//! ([`super::sequence::run_phase`]). An answer holds only for the question
+//! it answered ([`Desk::asked`]): a question asked beside the one it came
+//! after may read differently once that one is answered, and is then asked
+//! again.
+//!
 //! ```
 //! use umpire::games::fr_ancients::desk::{read_answers, Desk, Situation};
 //! use umpire::games::fr_ancients::questions::{Ask, Question, Roll, Test, Answer};
@@ -51,12 +60,14 @@
 //! ```
 
 mod answer;
+pub mod settle;
 mod situation;
+pub mod values;
 
 pub use answer::{read_answers, write_answer, GmKind, GmReading};
 pub use situation::Situation;
 
-use super::questions::{Answer, Base, Question};
+use super::questions::{Answer, Ask, Base, Question};
 use super::table::Battle;
 use std::collections::BTreeMap;
 
@@ -65,11 +76,44 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Desk {
     pub answers: BTreeMap<String, Answer>,
+    /// The question each answer was given to, when known: the answer holds
+    /// only while the question under its key reads the same.
+    pub asked: BTreeMap<String, Ask>,
+    /// The longest move any troop type may have, in the table's measure
+    /// (the game option `longest_move`): no enemy farther away is within a
+    /// unit's movement distance.
+    pub longest_move: Option<f64>,
+}
+
+impl Desk {
+    /// A desk for a game played under these options on this battle's table.
+    pub fn for_game(battle: &Battle, options: &super::options::Options) -> Desk {
+        Desk {
+            longest_move: Some(battle.inches(options.longest_move)),
+            ..Desk::default()
+        }
+    }
+
+    /// Take a checked answer to a situation: each answer with its question.
+    pub fn take(&mut self, s: &Situation, answers: BTreeMap<String, Answer>) {
+        for q in &s.questions {
+            if answers.contains_key(&q.key) {
+                self.asked.insert(q.key.clone(), q.ask.clone());
+            }
+        }
+        self.answers.extend(answers);
+    }
 }
 
 impl Base for Desk {
-    fn answer(&mut self, _battle: &Battle, q: &Question) -> Option<Answer> {
-        self.answers.get(&q.key).cloned()
+    fn answer(&mut self, battle: &Battle, q: &Question) -> Option<Answer> {
+        if let Some(a) = settle::settled(battle, q, self.longest_move) {
+            return Some(a);
+        }
+        match self.asked.get(&q.key) {
+            Some(ask) if *ask != q.ask => None,
+            _ => self.answers.get(&q.key).cloned(),
+        }
     }
 
     fn banner(&self) -> String {

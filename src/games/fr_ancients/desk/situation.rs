@@ -1,5 +1,7 @@
-//! The situation the game master reads: the questions of one part of a
-//! phase, numbered, each with what the sheet fixes and the dice rolled.
+//! The situation the game master reads: the questions of a phase that wait
+//! for him — of one part, or of several whose questions do not wait on each
+//! other's answers, grouped by part — numbered, each with what the sheet
+//! fixes and the dice rolled.
 
 use crate::games::fr_ancients::part::Part;
 use crate::games::fr_ancients::questions::{
@@ -15,6 +17,7 @@ pub struct Situation {
     pub turn: u32,
     pub phase: u8,
     pub phasing: String,
+    /// The part of the first question.
     pub part: Part,
     /// Numbered from 1 in this order.
     pub questions: Vec<Question>,
@@ -39,9 +42,10 @@ fn mods(ms: &[Modifier]) -> String {
 }
 
 fn known(v: Option<i32>) -> String {
-    v.map_or("not known (the base troop table, M2)".into(), |v| {
-        v.to_string()
-    })
+    v.map_or(
+        "not known (the base troop table, M2: send it once with VALUES)".into(),
+        |v| v.to_string(),
+    )
 }
 
 impl Situation {
@@ -65,6 +69,14 @@ impl Situation {
         s
     }
 
+    /// The parts the questions come from, in the order of play.
+    pub fn parts(&self) -> Vec<Part> {
+        let mut parts: Vec<Part> = self.questions.iter().map(|q| q.part).collect();
+        parts.sort();
+        parts.dedup();
+        parts
+    }
+
     fn write(&self, b: &Battle) -> String {
         let mut out = String::new();
         let game = self
@@ -72,14 +84,16 @@ impl Situation {
             .as_ref()
             .map(|g| format!("game {g}, "))
             .unwrap_or_default();
+        let parts = self.parts();
+        let named = |p: &Part| format!("{} (part {})", p.heading(), p.code());
+        let which = match parts.as_slice() {
+            [.., last] if parts.len() > 1 => format!("{} to {}", named(&parts[0]), named(last)),
+            _ => named(&self.part),
+        };
         let _ = writeln!(
             out,
-            "FR! Ancients: {game}turn {}, phase {} ({}'s phase), {} (part {})",
-            self.turn,
-            self.phase,
-            self.phasing,
-            self.part.heading(),
-            self.part.code()
+            "FR! Ancients: {game}turn {}, phase {} ({}'s phase), {which}",
+            self.turn, self.phase, self.phasing,
         );
         let _ = writeln!(out, "The sheet leaves these to the base rules. The umpire rolled the dice below; check them with the seed it publishes.");
         let _ = writeln!(out, "Answer each question on a line of its own, `NUMBER: ANSWER` (docs/fr-ancients/gm.md).\n");
@@ -106,8 +120,13 @@ impl Situation {
             let _ = writeln!(out, "  none");
         }
         out.push('\n');
+        let mut heading = None;
         for (i, q) in self.questions.iter().enumerate() {
             let n = i + 1;
+            if parts.len() > 1 && heading != Some(q.part) {
+                heading = Some(q.part);
+                let _ = writeln!(out, "{}:\n", named(&q.part));
+            }
             let _ = writeln!(out, "{n}. {}", self.question(b, n, q).trim_end());
             out.push('\n');
         }
@@ -256,7 +275,7 @@ impl Situation {
                     out,
                     "   {} and a turn of {turn:.0}°, {ground}; allowance {}",
                     show(*distance),
-                    allowance.map_or("not known (M2, M4)".into(), show)
+                    allowance.map_or("not known (M2, M4: send it once with VALUES)".into(), show)
                 );
                 if *free_change {
                     let _ = writeln!(out, "   Roman Battle Drill: one facing change or rank change at no movement penalty (§5 Maneuverability)");
