@@ -37,6 +37,12 @@ pub struct Options {
     /// Who has won a battle that no morale clock ended, at its last turn or
     /// stopped by the moderator: the higher clock, or nobody (ruling FA-45).
     pub last_turn_result: LastTurnResult,
+    /// Whether the players place their armies in a deployment round before
+    /// turn 1, or the scenario's layout stands (ruling FA-48).
+    pub deployment_round: bool,
+    /// Whether the morale clock limits a side's movement orders each phase
+    /// (ruling FA-47).
+    pub order_limit: OrderLimit,
 }
 
 impl Default for Options {
@@ -51,6 +57,8 @@ impl Default for Options {
             fire_into_melee: false,
             fear_every_phase: false,
             last_turn_result: LastTurnResult::Clock,
+            deployment_round: false,
+            order_limit: OrderLimit::None,
         }
     }
 }
@@ -85,6 +93,17 @@ pub enum LastTurnResult {
     Draw,
 }
 
+/// How many movement orders a side may give a phase (ruling FA-47).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OrderLimit {
+    /// No limit: the sheet does not give one (M10).
+    None,
+    /// As many as the side's morale clock stands, besides the general's
+    /// free group move and each sub-general's free unit move.
+    Clock,
+}
+
 /// The die rolled for the 8-point compasses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -96,7 +115,7 @@ pub enum CompassDie {
 }
 
 /// The option names, for "did you mean".
-const NAMES: [&str; 9] = [
+const NAMES: [&str; 11] = [
     "fire_by",
     "morale_clock",
     "scipio",
@@ -106,6 +125,8 @@ const NAMES: [&str; 9] = [
     "fire_into_melee",
     "fear_every_phase",
     "last_turn_result",
+    "deployment_round",
+    "order_limit",
 ];
 
 impl Options {
