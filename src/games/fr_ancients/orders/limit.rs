@@ -80,10 +80,10 @@ mod tests {
 
     fn battle(clock: i32) -> crate::games::fr_ancients::table::Battle {
         let mut units = String::new();
-        for i in 0..4 {
+        for i in 0..4_i32 {
             units.push_str(&format!(
-                "[[unit]]\nid = \"u{i}\"\nside = \"rome\"\nname = \"Hastati {i}\"\ntype = \"Hand Weapons\"\nfiles = 4\nranks = 1\nfront = [{}.0, 10.0]\nfacing = 0\n",
-                6 + 7 * i
+                "[[unit]]\nid = \"u{i}\"\nside = \"rome\"\nname = \"Hastati {i}\"\ntype = \"Hand Weapons\"\nfiles = 4\nranks = 1\nfront = [{:.1}, 10.0]\nfacing = 0\n",
+                6.0 + 6.5 * f64::from(i)
             ));
         }
         let text = format!(
