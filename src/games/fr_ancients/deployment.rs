@@ -92,6 +92,7 @@ pub fn check(
     };
     let d = check_deployment(&state.battle, side, sheet, zone);
     let lines = d.confirmation(&state.battle);
+    let keys = d.keys();
     text.push_str("Understood (the deployment: sealed until both sides are in):\n");
     for l in &lines {
         let _ = writeln!(text, "  {l}");
@@ -109,11 +110,7 @@ pub fn check(
         .count();
     Ok(Checked {
         orders: json(&Placing { places: d.places })?,
-        understood: lines
-            .into_iter()
-            .enumerate()
-            .map(|(i, l)| (format!("line {}", i + 1), l))
-            .collect(),
+        understood: keys.into_iter().zip(lines).collect(),
         confirmation: text,
         errors: errors + envelope_errors,
     })

@@ -68,6 +68,21 @@ impl Deployed {
         crate::games::fr_ancients::render_all(&self.diagnostics, &self.source)
     }
 
+    /// What each line of [`Deployed::confirmation`] is about, for the
+    /// changes a resent mail makes: the unit placed, or the units kept.
+    pub fn keys(&self) -> Vec<String> {
+        let mut keys: Vec<String> = self
+            .order
+            .iter()
+            .filter(|id| self.places.contains_key(*id))
+            .cloned()
+            .collect();
+        if !self.kept.is_empty() {
+            keys.push("not named".into());
+        }
+        keys
+    }
+
     /// The placings as understood, one line each, and a last line naming
     /// the units that keep the scenario's layout.
     pub fn confirmation(&self, battle: &Battle) -> Vec<String> {
