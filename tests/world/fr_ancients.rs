@@ -626,7 +626,7 @@ fn the_shipped_trebia_game_file_names_both_armies() {
 }
 
 /// The Trebia with the stand-in pack and a deployment round (option
-/// `deployment_round`, ruling FA-48), its chance fixed.
+/// `deployment_round`, ruling FA-61), its chance fixed.
 fn trebia_deploying(dir: &std::path::Path) -> umpire::post::PostOffice {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/fr-ancients");
     let pack = concat!(

@@ -1,4 +1,4 @@
-//! The deployment round (ruling FA-48, option `deployment_round`): before
+//! The deployment round (ruling FA-61, option `deployment_round`): before
 //! turn 1 both sides place their units in their zones, each mail checked
 //! at once ([`check_deployment`]), sealed until both are in (a side's
 //! confirmation shows only its own placing, and its welcome lists the

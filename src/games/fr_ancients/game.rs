@@ -114,7 +114,7 @@ pub struct Deployment {
     pub facing: f64,
     /// The side's deployment zone for the deployment round, `[x0, y0, x1,
     /// y1]`; by default the strip between its own table edge and `front`,
-    /// the whole width of the table (ruling FA-48).
+    /// the whole width of the table (ruling FA-61).
     #[serde(default)]
     pub zone: Option<[f64; 4]>,
 }

@@ -38,10 +38,10 @@ pub struct Options {
     /// stopped by the moderator: the higher clock, or nobody (ruling FA-45).
     pub last_turn_result: LastTurnResult,
     /// Whether the players place their armies in a deployment round before
-    /// turn 1, or the scenario's layout stands (ruling FA-48).
+    /// turn 1, or the scenario's layout stands (ruling FA-61).
     pub deployment_round: bool,
     /// Whether the morale clock limits a side's movement orders each phase
-    /// (ruling FA-47).
+    /// (ruling FA-60).
     pub order_limit: OrderLimit,
 }
 
@@ -93,7 +93,7 @@ pub enum LastTurnResult {
     Draw,
 }
 
-/// How many movement orders a side may give a phase (ruling FA-47).
+/// How many movement orders a side may give a phase (ruling FA-60).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum OrderLimit {

@@ -1,4 +1,4 @@
-//! The deployment round's orders (ruling FA-48): each side places its units
+//! The deployment round's orders (ruling FA-61): each side places its units
 //! in its zone, sealed until both are in. A line is
 //! `Roman Hastati 1: deploy at 30, 12 facing 0`; a unit not named keeps its
 //! place in the scenario's layout. Each place is checked at once: on the

@@ -1,5 +1,5 @@
 //! The morale clock's limit on orders (option `order_limit = "clock"`,
-//! ruling FA-47): the sheet says running short of the clock means "the
+//! ruling FA-60): the sheet says running short of the clock means "the
 //! inability to issue sufficient orders" (rule 10) but not how many a clock
 //! allows (M10), so by default no limit is set. A club that limits them
 //! lets a side give, each phase, as many movement orders (a unit's line, or
@@ -66,7 +66,7 @@ impl Checker<'_> {
         self.illegal(
             span,
             format!("your morale clock stands at {clock}: no order is left for this line"),
-            "each phase a side gives as many movement orders as its clock stands, besides the general's free group move and each sub-general's free unit move (§7, rule 10; ruling FA-47)",
+            "each phase a side gives as many movement orders as its clock stands, besides the general's free group move and each sub-general's free unit move (§7, rule 10; ruling FA-60)",
         );
         false
     }

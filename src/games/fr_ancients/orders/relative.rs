@@ -3,7 +3,7 @@
 //! gives the place the unit ends at; the checker then checks and plans it
 //! as an ordinary move to that place, so the engine plays it unchanged.
 //!
-//! A wheel pivots on the front corner it turns towards (ruling FA-46): a
+//! A wheel pivots on the front corner it turns towards (ruling FA-59): a
 //! right wheel keeps the front-right corner still and swings the left
 //! forward. A group wheels as one body on the outer front corner of its
 //! line.

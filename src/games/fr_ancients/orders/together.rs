@@ -183,7 +183,7 @@ fn for_a_group(order: &WrittenOrder) -> bool {
 
 impl Checker<'_> {
     /// `group A, B, C: ORDER`: the units named, side by side or one behind
-    /// another (ruling FA-47), take the order together.
+    /// another (ruling FA-60), take the order together.
     pub(super) fn group(&mut self, w: Written) {
         let mut units: Vec<Unit> = Vec::new();
         for m in &w.group {
@@ -227,7 +227,7 @@ impl Checker<'_> {
                     stray.name
                 ),
                 format!(
-                    "a group's units stand within {} of one another, edge to edge (ruling FA-47)",
+                    "a group's units stand within {} of one another, edge to edge (ruling FA-60)",
                     self.battle
                         .scale
                         .show(self.battle.inches(self.options.adjacent_within))
@@ -301,7 +301,7 @@ impl Checker<'_> {
                 return self.illegal(
                     span,
                     format!("{} does not face as {} does", u.name, units[0].name),
-                    "a group wheels as one body: its units face the same way (ruling FA-47)",
+                    "a group wheels as one body: its units face the same way (ruling FA-60)",
                 );
             }
         }
