@@ -25,7 +25,7 @@ use super::army::{check as check_army, ArmyFile, ArmyUnit};
 use super::desk::{read_answers, Desk, GmReading, Situation};
 use super::events::Logged;
 use super::options::Options;
-use super::orders::{check as check_orders, Checked, TurnOrders};
+use super::orders::{check as check_orders, Checked, TurnOrders, Zone};
 use super::pack::Pack;
 use super::part::Part;
 use super::report::Report;
@@ -112,6 +112,92 @@ pub struct Deployment {
     pub front: f64,
     /// 0 (north) or 180 (south).
     pub facing: f64,
+    /// The side's deployment zone for the deployment round, `[x0, y0, x1,
+    /// y1]`; by default the strip between its own table edge and `front`,
+    /// the whole width of the table (ruling FA-61).
+    #[serde(default)]
+    pub zone: Option<[f64; 4]>,
+}
+
+impl Deployment {
+    /// The side's zone: the one written, or the strip behind `front`.
+    pub fn zone(&self, battle: &Battle) -> Zone {
+        match self.zone {
+            Some([x0, y0, x1, y1]) => Zone {
+                min: [x0.min(x1), y0.min(y1)],
+                max: [x0.max(x1), y0.max(y1)],
+            },
+            None if facing_north(self.facing) => Zone {
+                min: [0.0, 0.0],
+                max: [battle.width, self.front],
+            },
+            None => Zone {
+                min: [0.0, self.front],
+                max: [battle.width, battle.depth],
+            },
+        }
+    }
+}
+
+/// Whether a facing is towards the north half of the compass: such an army
+/// stands along the south edge.
+fn facing_north(facing: f64) -> bool {
+    let f = facing.rem_euclid(360.0);
+    !(90.0..=270.0).contains(&f)
+}
+
+/// The deployment zones of a scenario's sides, checked against the battle
+/// its layout made: each on the table, none sharing ground with another,
+/// and each holding its side's units as the layout placed them (those a
+/// player does not name stay there).
+///
+/// # Errors
+/// Every zone that breaks one of these.
+pub fn zones(scenario: &str, battle: &Battle) -> Result<BTreeMap<String, Zone>, Vec<String>> {
+    let deployments = deployments(scenario)?;
+    let mut out = BTreeMap::new();
+    let mut errors = Vec::new();
+    for d in &deployments {
+        let z = d.zone(battle);
+        if z.min[0] < 0.0 || z.min[1] < 0.0 || z.max[0] > battle.width || z.max[1] > battle.depth {
+            errors.push(format!(
+                "scenario [[deployment]] {}: the zone {} runs off the {} x {} table",
+                d.side,
+                z.show(),
+                battle.width,
+                battle.depth
+            ));
+        }
+        if let Some((other, _)) = out.iter().find(|(_, o): &(&String, &Zone)| o.meets(&z)) {
+            errors.push(format!(
+                "scenario [[deployment]] {}: its zone shares ground with {other}'s",
+                d.side
+            ));
+        }
+        for u in battle.units.values().filter(|u| u.side == d.side) {
+            if !z.holds(&u.footprint()) {
+                errors.push(format!("scenario [[deployment]] {}: the layout puts {} outside its zone {}; widen `zone` or move `front`", d.side, u.name, z.show()));
+            }
+        }
+        out.insert(d.side.clone(), z);
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+/// A scenario's `[[deployment]]` entries.
+fn deployments(scenario: &str) -> Result<Vec<Deployment>, Vec<String>> {
+    let mut table: toml::Table =
+        toml::from_str(scenario).map_err(|e| vec![format!("scenario: {}", e.message())])?;
+    match table.remove("deployment") {
+        Some(v) => v.try_into().map_err(|e: toml::de::Error| {
+            vec![format!("scenario [[deployment]]: {}", e.message())]
+        }),
+        None => Ok(Vec::new()),
+    }
 }
 
 /// A game in progress: the battle at the start of the phase to play.
@@ -290,11 +376,7 @@ fn deploy(
     ));
     all.sort_by_key(|(u, _)| line_of(u.troop));
     let base_of = |t: TroopType| pack.and_then(|p| p.troop(t)).map(|r| r.base).or(table_base);
-    let back = if d.facing.rem_euclid(360.0) < 90.0 || d.facing.rem_euclid(360.0) > 270.0 {
-        -1.0
-    } else {
-        1.0
-    };
+    let back = if facing_north(d.facing) { -1.0 } else { 1.0 };
     let margin = 2.0;
     let gap = 0.5;
     let mut front_y = d.front;

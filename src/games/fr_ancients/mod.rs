@@ -23,6 +23,7 @@ pub mod army;
 pub mod case;
 pub mod characters;
 pub mod demo;
+pub mod deployment;
 pub mod desk;
 pub mod engine;
 pub mod events;

@@ -54,6 +54,12 @@ pub struct Options {
     /// master is not asked whether an enemy farther away is within a unit's
     /// movement distance (ruling FA-56).
     pub longest_move: f64,
+    /// Whether the players place their armies in a deployment round before
+    /// turn 1, or the scenario's layout stands (ruling FA-61).
+    pub deployment_round: bool,
+    /// Whether the morale clock limits a side's movement orders each phase
+    /// (ruling FA-60).
+    pub order_limit: OrderLimit,
 }
 
 impl Default for Options {
@@ -71,6 +77,8 @@ impl Default for Options {
             interpenetration: Interpenetration::Skirmishers,
             elephant_fear: ElephantFear::Adjacent,
             longest_move: 20.0,
+            deployment_round: false,
+            order_limit: OrderLimit::None,
         }
     }
 }
@@ -130,6 +138,17 @@ pub enum ElephantFear {
     CavalryAndEnemies,
 }
 
+/// How many movement orders a side may give a phase (ruling FA-60).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OrderLimit {
+    /// No limit: the sheet does not give one (M10).
+    None,
+    /// As many as the side's morale clock stands, besides the general's
+    /// free group move and each sub-general's free unit move.
+    Clock,
+}
+
 /// The die rolled for the 8-point compasses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -141,7 +160,7 @@ pub enum CompassDie {
 }
 
 /// The option names, for "did you mean".
-const NAMES: [&str; 12] = [
+const NAMES: [&str; 14] = [
     "fire_by",
     "morale_clock",
     "scipio",
@@ -154,6 +173,8 @@ const NAMES: [&str; 12] = [
     "interpenetration",
     "elephant_fear",
     "longest_move",
+    "deployment_round",
+    "order_limit",
 ];
 
 impl Options {

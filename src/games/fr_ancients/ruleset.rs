@@ -28,6 +28,7 @@
 //! ```
 
 use super::desk::values::{read_values, Values};
+use super::deployment::{self, Deploying};
 use super::desk::{read_answers, write_answer, Desk, Situation};
 use super::events::Logged;
 use super::game::start_battle;
@@ -74,6 +75,9 @@ pub struct State {
     /// The base values the game master gave for the game (`VALUES`).
     #[serde(default)]
     pub values: Values,
+    /// The deployment round, while it waits (option `deployment_round`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deploying: Option<Deploying>,
 }
 
 /// A phase stopped for the game master.
@@ -158,6 +162,9 @@ impl State {
 
 /// The round a state waits for.
 fn round_of(state: &State) -> Round {
+    if state.deploying.is_some() {
+        return deployment::round(state);
+    }
     let b = &state.battle;
     let number = state.played + 1;
     let label = phase_label(b);
@@ -182,6 +189,9 @@ fn round_of(state: &State) -> Round {
 /// the turn's second phase (and no game master's round may come between);
 /// else none (0). And the `TURN` of the round waiting.
 fn header_turn_of(state: &State, turn: u32) -> (u32, u32) {
+    if state.deploying.is_some() {
+        return deployment::header_turn(state, turn);
+    }
     let b = &state.battle;
     let number = state.played + 1;
     let named = if turn == b.turn {
@@ -379,13 +389,20 @@ fn without_values(mut after: Battle, before: &Battle) -> Battle {
     after
 }
 
-/// A side's units for its welcome, and an order to copy.
-fn forces(b: &Battle, side: &str) -> (String, String) {
+/// A side's units for its welcome, and an order to copy; with `sealed`
+/// (a deployment round to come) the enemy's places are not told, and the
+/// order to copy is a placing.
+fn forces(b: &Battle, side: &str, sealed: bool) -> (String, String) {
     let mut s = String::from("Your units:\n");
     let mut example = String::new();
     for u in b.units.values().filter(|u| u.side == side) {
         let _ = writeln!(s, "  {}", unit_line(u));
-        if example.is_empty() && u.troop.is_cavalry() {
+        if example.is_empty() && u.troop.is_cavalry() && sealed {
+            example = format!(
+                "{}: deploy at {:.1}, {:.1} facing {:.0}\n",
+                u.name, u.front.x, u.front.y, u.facing
+            );
+        } else if example.is_empty() && u.troop.is_cavalry() {
             let ahead = if b.sides[0].id == side { 6.0 } else { -6.0 };
             example = format!(
                 "{}: move to {:.1}, {:.1}\n",
@@ -398,9 +415,21 @@ fn forces(b: &Battle, side: &str) -> (String, String) {
     characters(&mut s, b, |c| c == side, "Your characters");
     // A miniatures table hides nothing: the enemy stands in plain view.
     for enemy in b.sides.iter().filter(|e| e.id != side) {
-        let _ = writeln!(s, "\nThe enemy, {}:", enemy.id);
+        if sealed {
+            let _ = writeln!(
+                s,
+                "\nThe enemy, {} (their places are sealed until both sides have deployed):",
+                enemy.id
+            );
+        } else {
+            let _ = writeln!(s, "\nThe enemy, {}:", enemy.id);
+        }
         for u in b.units.values().filter(|u| u.side == enemy.id) {
-            let _ = writeln!(s, "  {}", unit_line(u));
+            if sealed {
+                let _ = writeln!(s, "  {} ({}, {} bases wide)", u.name, u.troop, u.files);
+            } else {
+                let _ = writeln!(s, "  {}", unit_line(u));
+            }
         }
         characters(&mut s, b, |c| c == enemy.id, "Their characters");
     }
@@ -439,7 +468,7 @@ fn characters(s: &mut String, b: &Battle, whose: impl Fn(&str) -> bool, heading:
 }
 
 /// The table summary for the report partials.
-fn summary(b: &Battle) -> Json {
+pub(super) fn summary(b: &Battle) -> Json {
     let sides: Vec<Json> = b
         .sides
         .iter()
@@ -574,19 +603,38 @@ impl Ruleset for FrAncients {
             battle.sides[0].id,
             battle.sides[1].id,
         );
+        let deploying = if options.deployment_round {
+            let zones = super::game::zones(setup.scenario_text, &battle)
+                .map_err(|e| RulesetError::Setup(e.join("; ")))?;
+            Some(Deploying { zones })
+        } else {
+            None
+        };
         let start = super::report::svg(None, &battle, "The table at the start");
         let welcome = ids
             .iter()
             .map(|id| {
-                let (briefing, example) = forces(&battle, id);
+                let (mut briefing, example) = forces(&battle, id, deploying.is_some());
+                let mut picture = start.clone();
+                let mut length = length.clone();
+                if let Some(d) = &deploying {
+                    length.push('\n');
+                    length.push_str(&deployment::briefing(&d.zones, id));
+                    briefing.push_str("\nYour units stand where the scenario's layout puts them until you place them.\n");
+                    picture = super::report::svg(
+                        None,
+                        &deployment::own_side(&battle, id),
+                        "Your army as the scenario lays it out",
+                    );
+                }
                 (
                     id.clone(),
                     Welcome {
                         rules: self.title().to_string(),
-                        length: length.clone(),
+                        length,
                         briefing,
                         example,
-                        picture: Some(start.clone()),
+                        picture: Some(picture),
                     },
                 )
             })
@@ -603,6 +651,7 @@ impl Ruleset for FrAncients {
             last_turn: setup.max_turns,
             pending: None,
             values: Values::default(),
+            deploying,
         };
         Ok(NewGame {
             state: json(&state)?,
@@ -644,6 +693,9 @@ impl Ruleset for FrAncients {
         let envelope_errors = envelope.iter().filter(|d| d.error).count();
         if side == GAME_MASTER {
             return check_gm(&state, sheet, text, envelope_errors);
+        }
+        if let Some(d) = &state.deploying {
+            return deployment::check(&state, d, side, sheet, text, envelope_errors);
         }
         let pack = state.pack()?;
         let c = check(&state.battle, side, sheet, pack.as_ref(), &state.options);
@@ -747,6 +799,9 @@ impl Ruleset for FrAncients {
 
     fn resolve(&self, input: RoundInput<'_>) -> Result<Resolved, RulesetError> {
         let state: State = read("the game", input.state)?;
+        if let Some(d) = &state.deploying {
+            return deployment::resolve(&state, d, input.orders);
+        }
         let this_round = state.played + 1;
         let (orders, mut answers, rolled) = match &state.pending {
             Some(p) => (p.orders.clone(), p.answers.clone(), p.rolled.clone()),
@@ -911,7 +966,10 @@ impl Ruleset for FrAncients {
         report: &RoundReport,
     ) -> Result<String, RulesetError> {
         let after: State = read("the game", after)?;
-        let before: Option<State> = read("the game", before).ok();
+        // After the deployment nothing moved: the table is drawn as placed.
+        let before: Option<State> = read::<State>("the game", before)
+            .ok()
+            .filter(|s| s.deploying.is_none());
         Ok(svg(
             before.as_ref().map(|s| &s.battle),
             &after.battle,
@@ -957,6 +1015,7 @@ impl Ruleset for FrAncients {
             last_turn: u32::MAX,
             pending: None,
             values: Values::default(),
+            deploying: None,
         })
     }
 }

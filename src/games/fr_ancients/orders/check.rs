@@ -47,7 +47,11 @@ impl Checked {
                 .map_or_else(|| id.to_string(), |c| c.name.clone())
         };
         let o = &self.orders;
-        let mut out: Vec<String> = o.moves.iter().map(|m| m.text(n)).collect();
+        let mut out: Vec<String> = o
+            .moves
+            .iter()
+            .map(|m| m.said(n, o.said.get(m.unit())))
+            .collect();
         for (u, s) in &o.shoot {
             out.push(match s {
                 Shoot::At(t) => format!("{}: shoot {}", n(u), n(t)),
@@ -80,23 +84,30 @@ impl Checked {
 }
 
 /// Whom a line names.
-enum Who {
+pub(super) enum Who {
     Unit(Box<Unit>),
     Character(String),
 }
 
-struct Checker<'a> {
-    battle: &'a Battle,
-    side: &'a str,
-    pack: Option<&'a Pack>,
-    options: &'a Options,
-    orders: SideOrders,
-    diagnostics: Vec<Diagnostic<OrderKind>>,
+pub(super) struct Checker<'a> {
+    pub(super) battle: &'a Battle,
+    pub(super) side: &'a str,
+    pub(super) pack: Option<&'a Pack>,
+    pub(super) options: &'a Options,
+    pub(super) orders: SideOrders,
+    pub(super) diagnostics: Vec<Diagnostic<OrderKind>>,
     /// Units with a movement order already.
-    moving: BTreeSet<String>,
+    pub(super) moving: BTreeSet<String>,
     /// The unit or character the line being checked names.
-    current: Option<String>,
-    refused: BTreeSet<String>,
+    pub(super) current: Option<String>,
+    pub(super) refused: BTreeSet<String>,
+    /// `follow` orders, checked once every other move is known: the
+    /// follower, its leader as written, the order's span.
+    pub(super) follows: Vec<(Unit, (String, Span), Span)>,
+    /// The orders spent against the clock's limit (option `order_limit`).
+    pub(super) spent: super::limit::Spent,
+    /// Checking one unit of a group: its order is the group's, spent once.
+    pub(super) in_group: bool,
 }
 
 /// Check a side's order text against the battle as it stands.
@@ -118,10 +129,21 @@ pub fn check(
         moving: BTreeSet::new(),
         current: None,
         refused: BTreeSet::new(),
+        follows: Vec::new(),
+        spent: Default::default(),
+        in_group: false,
     };
     for w in reading.orders {
         c.current = None;
-        c.one(w);
+        if w.group.is_empty() {
+            c.one(w);
+        } else {
+            c.group(w);
+        }
+    }
+    for (u, leader, span) in std::mem::take(&mut c.follows) {
+        c.current = Some(u.id.clone());
+        c.follow(&u, &leader, span);
     }
     c.diagnostics.sort_by_key(|d| d.span.start);
     Checked {
@@ -147,13 +169,18 @@ fn passers(options: &Options) -> &'static str {
 }
 
 impl Checker<'_> {
-    fn illegal(&mut self, span: Span, message: impl Into<String>, note: impl Into<String>) {
+    pub(super) fn illegal(
+        &mut self,
+        span: Span,
+        message: impl Into<String>,
+        note: impl Into<String>,
+    ) {
         self.diagnostics
             .push(Diagnostic::new(OrderKind::Illegal, span, message).with_note(note));
         self.refuse_current();
     }
 
-    fn invalid(&mut self, d: Diagnostic<OrderKind>) {
+    pub(super) fn invalid(&mut self, d: Diagnostic<OrderKind>) {
         self.diagnostics.push(d);
         self.refuse_current();
     }
@@ -164,13 +191,13 @@ impl Checker<'_> {
         }
     }
 
-    fn note(&mut self, span: Span, message: impl Into<String>) {
+    pub(super) fn note(&mut self, span: Span, message: impl Into<String>) {
         self.diagnostics
             .push(Diagnostic::new(OrderKind::Note, span, message));
     }
 
     /// A unit or character by name (names compared as keys; ids accepted).
-    fn who(&mut self, (name, span): &(String, Span)) -> Option<Who> {
+    pub(super) fn who(&mut self, (name, span): &(String, Span)) -> Option<Who> {
         let k = crate::names::key(name);
         if let Some(c) = self
             .battle
@@ -287,7 +314,7 @@ impl Checker<'_> {
         }
     }
 
-    fn one(&mut self, w: Written) {
+    pub(super) fn one(&mut self, w: Written) {
         let Some(who) = self.who(&w.who) else { return };
         let u = match (who, &w.order) {
             (Who::Character(c), WrittenOrder::Join { unit }) => return self.join(&c, unit),
@@ -314,9 +341,20 @@ impl Checker<'_> {
             }
             (Who::Unit(u), _) => u,
         };
+        if let WrittenOrder::Deploy { .. } = w.order {
+            return self.illegal(
+                w.span,
+                format!("{} is on the table already", u.name),
+                "`deploy at` is for the deployment round before turn 1; in the battle write `move to`, `advance` or `wheel`",
+            );
+        }
         let movement = matches!(
             w.order,
             WrittenOrder::Move { .. }
+                | WrittenOrder::Advance { .. }
+                | WrittenOrder::Wheel { .. }
+                | WrittenOrder::Turn { .. }
+                | WrittenOrder::Follow { .. }
                 | WrittenOrder::Face { .. }
                 | WrittenOrder::Charge { .. }
                 | WrittenOrder::PassThrough { .. }
@@ -328,6 +366,9 @@ impl Checker<'_> {
                 format!("{} has a movement order already", u.name),
                 "a unit moves once in its movement phase (step 4)",
             );
+        }
+        if movement && !self.in_group && !self.spend(false, w.span) {
+            return;
         }
         match &w.order {
             WrittenOrder::Move {
@@ -348,6 +389,10 @@ impl Checker<'_> {
                 *full_speed,
                 w.span,
             ),
+            WrittenOrder::Advance { .. }
+            | WrittenOrder::Wheel { .. }
+            | WrittenOrder::Turn { .. } => self.relative(&u, &w.order, w.span),
+            WrittenOrder::Follow { leader } => self.follows.push((*u, leader.clone(), w.span)),
             WrittenOrder::Charge { target } => self.charge(&u, target, w.span),
             WrittenOrder::Shoot { target } => self.shoot(&u, target, w.span),
             WrittenOrder::HoldFire => self.hold(&u, w.span),
@@ -371,11 +416,13 @@ impl Checker<'_> {
             WrittenOrder::OpenRanks => {
                 self.orders.open_ranks.insert(u.id.clone());
             }
-            WrittenOrder::Join { .. } | WrittenOrder::Challenge { .. } => {}
+            WrittenOrder::Join { .. }
+            | WrittenOrder::Challenge { .. }
+            | WrittenOrder::Deploy { .. } => {}
         }
     }
 
-    fn movement(&mut self, u: &Unit, to: Place, full_speed: bool, span: Span) {
+    pub(super) fn movement(&mut self, u: &Unit, to: Place, full_speed: bool, span: Span) {
         let b = self.battle;
         if b.in_melee(u) {
             return self.illegal(
@@ -632,7 +679,7 @@ impl Checker<'_> {
             .insert(u.id.clone(), Shoot::At(t.id.clone()));
     }
 
-    fn hold(&mut self, u: &Unit, span: Span) {
+    pub(super) fn hold(&mut self, u: &Unit, span: Span) {
         let Some(w) = u.missile() else {
             return self.note(
                 span,
@@ -649,7 +696,7 @@ impl Checker<'_> {
         self.orders.shoot.insert(u.id.clone(), Shoot::Hold);
     }
 
-    fn form(&mut self, u: &Unit, order: &WrittenOrder, span: Span) {
+    pub(super) fn form(&mut self, u: &Unit, order: &WrittenOrder, span: Span) {
         let (formation, ok, why) = match order {
             WrittenOrder::ShieldWall => (
                 Formation::ShieldWall,
@@ -741,7 +788,7 @@ impl Checker<'_> {
         }
     }
 
-    fn counter_charge(&mut self, u: &Unit, span: Span) {
+    pub(super) fn counter_charge(&mut self, u: &Unit, span: Span) {
         if !u.troop.may_charge() {
             return self.illegal(
                 span,

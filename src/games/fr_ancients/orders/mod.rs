@@ -36,10 +36,15 @@
 //! ```
 
 mod check;
+mod deploy;
+mod limit;
 pub mod parse;
 mod plan;
+pub mod relative;
+mod together;
 
 pub use check::{check, Checked};
+pub use deploy::{check_deployment, Deployed, Zone};
 pub use plan::{Shoot, SideOrders, TurnOrders, UnitOrder};
 
 use crate::diagnostic::Severity;

@@ -30,6 +30,33 @@ pub enum WrittenOrder {
         facing: f64,
         full_speed: bool,
     },
+    /// "deploy at 30, 12 facing 0" (the deployment round only).
+    Deploy {
+        x: f64,
+        y: f64,
+        facing: Option<f64>,
+    },
+    /// "advance 6": straight ahead by this distance.
+    Advance {
+        distance: f64,
+        full_speed: bool,
+    },
+    /// "wheel right 45": clockwise when `right`, on the front corner it
+    /// turns towards.
+    Wheel {
+        right: bool,
+        degrees: f64,
+        full_speed: bool,
+    },
+    /// "turn left|right|about": -90, 90 or 180 degrees in place.
+    Turn {
+        by: f64,
+        full_speed: bool,
+    },
+    /// "follow Roman Hastati 1"
+    Follow {
+        leader: (String, Span),
+    },
     Charge {
         target: (String, Span),
     },
@@ -58,8 +85,12 @@ pub enum WrittenOrder {
 /// One order with the span of its text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Written {
-    /// The unit or character the line names, and where.
+    /// The unit or character the line names, and where (for a group, the
+    /// whole `group …` text).
     pub who: (String, Span),
+    /// The units a `group A, B, C:` line names, in order; empty for a line
+    /// that names one unit or character.
+    pub group: Vec<(String, Span)>,
     pub order: WrittenOrder,
     pub span: Span,
 }
@@ -124,7 +155,7 @@ pub fn read(text: &str) -> Reading {
                 let d = Diagnostic::new(OrderKind::Invalid, span, "this line is not an order I can read")
                     .with_note("a line is `UNIT: ORDER; ORDER`, for example `Roman Hastati 1: move to 30, 20 facing 0` (docs/fr-ancients/orders.md)")
                     .with_help(
-                        "orders: move to X, Y [facing B] [at full speed]; face B; charge UNIT; shoot UNIT; hold fire; fire singly; shieldwall; tortoise; form line; pass through UNIT; withdraw; counter-charge; open ranks; join UNIT; challenge CHARACTER",
+                        "orders: move to X, Y [facing B] [at full speed]; advance N; wheel left|right N; turn left|right|about; follow UNIT; face B; charge UNIT; shoot UNIT; hold fire; fire singly; shieldwall; tortoise; form line; pass through UNIT; withdraw; counter-charge; open ranks; join UNIT; challenge CHARACTER",
                     );
                 reading.diagnostics.push(d);
             }
@@ -163,6 +194,14 @@ fn unit_line(p: Pair<Rule>, base: usize, reading: &mut Reading) {
     let mut inner = p.into_inner();
     let Some(name) = inner.next() else { return };
     let who = named(&name, base);
+    let group: Vec<(String, Span)> = if name.as_rule() == Rule::group {
+        name.into_inner()
+            .filter(|m| m.as_rule() == Rule::member)
+            .map(|m| named(&m, base))
+            .collect()
+    } else {
+        Vec::new()
+    };
     for o in inner {
         let span = span_of(&o, base);
         let rule = o.as_rule();
@@ -181,6 +220,26 @@ fn unit_line(p: Pair<Rule>, base: usize, reading: &mut Reading) {
                     y: nums[1],
                     facing: nums.get(2).copied(),
                     full_speed,
+                }
+            }
+            Rule::deploy_o => {
+                let nums: Vec<f64> = parts
+                    .filter(|x| x.as_rule() == Rule::number)
+                    .map(number)
+                    .collect();
+                WrittenOrder::Deploy {
+                    x: nums[0],
+                    y: nums[1],
+                    facing: nums.get(2).copied(),
+                }
+            }
+            Rule::advance_o | Rule::wheel_o | Rule::turn_o => relative(rule, parts.collect()),
+            Rule::follow_o => {
+                let Some(t) = parts.find(|x| x.as_rule() == Rule::target) else {
+                    continue;
+                };
+                WrittenOrder::Follow {
+                    leader: named(&t, base),
                 }
             }
             Rule::face_o => {
@@ -219,9 +278,42 @@ fn unit_line(p: Pair<Rule>, base: usize, reading: &mut Reading) {
         };
         reading.orders.push(Written {
             who: who.clone(),
+            group: group.clone(),
             order,
             span,
         });
+    }
+}
+
+/// An `advance`, `wheel` or `turn` order from its parts.
+fn relative(rule: Rule, all: Vec<Pair<Rule>>) -> WrittenOrder {
+    let full_speed = all.iter().any(|x| x.as_rule() == Rule::full_speed);
+    let n = all
+        .iter()
+        .find(|x| x.as_rule() == Rule::number)
+        .map_or(0.0, |x| number(x.clone()));
+    let right = all
+        .iter()
+        .any(|x| x.as_rule() == Rule::hand && x.as_str().eq_ignore_ascii_case("right"));
+    let about = all.iter().any(|x| x.as_rule() == Rule::about);
+    match rule {
+        Rule::advance_o => WrittenOrder::Advance {
+            distance: n,
+            full_speed,
+        },
+        Rule::wheel_o => WrittenOrder::Wheel {
+            right,
+            degrees: n,
+            full_speed,
+        },
+        _ => WrittenOrder::Turn {
+            by: match (about, right) {
+                (true, _) => 180.0,
+                (false, true) => 90.0,
+                (false, false) => -90.0,
+            },
+            full_speed,
+        },
     }
 }
 
@@ -270,6 +362,74 @@ mod tests {
         assert_eq!(r.diagnostics.len(), 1);
         assert_eq!(r.orders.len(), 1, "END stops the reading");
         assert_eq!(r.orders[0].order, WrittenOrder::Withdraw);
+    }
+
+    #[test]
+    fn relative_deploy_and_group_orders_read() {
+        let text = "Roman Hastati 1: deploy at 30, 12.5 facing 0\n\
+                    Roman Hastati 2: advance 6; wheel right 45 degrees; wheel left 30 at full speed\n\
+                    Roman Cavalry: turn about; turn left; Turn Right; follow Roman Hastati 1\n\
+                    group Roman Hastati 1, Roman Hastati 2 ,Roman Principes 1: advance 4\n";
+        let r = read(text);
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+        let kinds: Vec<&WrittenOrder> = r.orders.iter().map(|w| &w.order).collect();
+        assert_eq!(
+            kinds[0],
+            &WrittenOrder::Deploy {
+                x: 30.0,
+                y: 12.5,
+                facing: Some(0.0)
+            }
+        );
+        assert_eq!(
+            kinds[1],
+            &WrittenOrder::Advance {
+                distance: 6.0,
+                full_speed: false
+            }
+        );
+        assert_eq!(
+            kinds[2],
+            &WrittenOrder::Wheel {
+                right: true,
+                degrees: 45.0,
+                full_speed: false
+            }
+        );
+        assert_eq!(
+            kinds[3],
+            &WrittenOrder::Wheel {
+                right: false,
+                degrees: 30.0,
+                full_speed: true
+            }
+        );
+        let turns: Vec<f64> = kinds[4..7]
+            .iter()
+            .map(|k| match k {
+                WrittenOrder::Turn { by, .. } => *by,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(turns, [180.0, -90.0, 90.0]);
+        assert!(
+            matches!(kinds[7], WrittenOrder::Follow { leader } if leader.0 == "Roman Hastati 1")
+        );
+        assert!(r.orders[..8].iter().all(|w| w.group.is_empty()));
+        let g: Vec<&str> = r.orders[8].group.iter().map(|m| m.0.as_str()).collect();
+        assert_eq!(
+            g,
+            ["Roman Hastati 1", "Roman Hastati 2", "Roman Principes 1"]
+        );
+        let at = text.find("Roman Principes 1").unwrap();
+        assert_eq!(r.orders[8].group[2].1.start, at, "each member is spanned");
+    }
+
+    #[test]
+    fn a_wheel_needs_a_hand_and_a_turn_a_direction() {
+        let r = read("Hastati: wheel 45\nHastati: turn 90\nHastati: advance\n");
+        assert_eq!(r.diagnostics.len(), 3, "{:?}", r.diagnostics);
+        assert!(r.orders.is_empty());
     }
 
     #[test]

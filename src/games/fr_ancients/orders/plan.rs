@@ -38,6 +38,29 @@ impl UnitOrder {
         }
     }
 
+    /// The order as the confirmation writes it back; a move written as a
+    /// relative order says how ("advances 6 to 30.0, 26.0 facing 0").
+    pub fn said(&self, name: impl Fn(&str) -> String, said: Option<&String>) -> String {
+        match (self, said) {
+            (
+                UnitOrder::Move {
+                    unit,
+                    to,
+                    full_speed,
+                },
+                Some(how),
+            ) => format!(
+                "{}: {how} to {:.1}, {:.1} facing {:.0}{}",
+                name(unit),
+                to.front.x,
+                to.front.y,
+                to.facing,
+                if *full_speed { " at full speed" } else { "" }
+            ),
+            _ => self.text(name),
+        }
+    }
+
     /// The order as the confirmation writes it back.
     pub fn text(&self, name: impl Fn(&str) -> String) -> String {
         match self {
@@ -98,6 +121,11 @@ pub struct SideOrders {
     pub challenges: Vec<(CharacterId, CharacterId)>,
     /// "Mago Barca: join Celtic Infantry 3"
     pub joins: Vec<(CharacterId, UnitId)>,
+    /// How a move was written when not as a place ("advances 6", "wheels
+    /// right 45", "follows Roman Hastati 1", "in a group, advances 6"): the
+    /// confirmation says it with the place it comes to.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub said: BTreeMap<UnitId, String>,
 }
 
 /// Both sides' orders for the turn.
