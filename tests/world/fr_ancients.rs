@@ -826,66 +826,6 @@ fn a_mixed_game_asks_the_game_master_only_what_its_pack_leaves_out() {
     assert!(gm.is_none());
     let (side, orders) = demo_orders(&state).unwrap();
     assert_eq!(side, "rome");
-
-/// The Trebia with the stand-in pack and a deployment round (option
-/// `deployment_round`, ruling FA-61), its chance fixed.
-fn trebia_deploying(dir: &std::path::Path) -> umpire::post::PostOffice {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/fr-ancients");
-    let pack = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/support/fr-standin-pack.toml"
-    );
-    let text = format!(
-        "ruleset = \"fr-ancients\"\nid = \"trebia\"\ntitle = \"The Trebia\"\nscenario = \"{root}/scenarios/trebia.toml\"\n\
-         pack = \"{pack}\"\nfirst_deadline = \"2026-12-03 20:00\"\nturn_hours = 48\n\n\
-         [moderator]\naddress = \"{GM}\"\npassword = \"gmpw\"\n\n\
-         [[side]]\nid = \"rome\"\naddress = \"{SEMPRONIUS}\"\npassword = \"rome1\"\narmy = \"{root}/armies/consular-legion-218bc.toml\"\n\n\
-         [[side]]\nid = \"carthage\"\naddress = \"{HANNIBAL}\"\npassword = \"carth2\"\narmy = \"{root}/armies/hannibal-218bc.toml\"\n\n\
-         [options]\ndeployment_round = true\n"
-    );
-    let path = dir.join("trebia.toml");
-    std::fs::write(&path, text).unwrap();
-    let mut config = common::config(dir);
-    config.entropy = umpire::entropy::Entropy::fixed(41);
-    let mut po = umpire::post::PostOffice::open(config).unwrap();
-    po.create_game(
-        &umpire::post::gamefile::GameFile::load(&path).unwrap(),
-        common::t0(),
-    )
-    .unwrap();
-    po
-}
-
-/// The last mail to `to` from outbox row `from` on.
-fn last_to(po: &umpire::post::PostOffice, to: &str, from: usize) -> String {
-    mails_to(po, to, from).pop().expect("a mail").1
-}
-
-/// Issue 41: both sides deploy by mail, sealed, then give relative and
-/// group orders; every confirmation is a reviewed snapshot.
-#[test]
-fn the_trebia_deployed_and_commanded_by_mail() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut po = trebia_deploying(dir.path());
-    let welcome = last_to(&po, SEMPRONIUS, 0);
-    assert!(
-        welcome.contains("deployment round")
-            && welcome.contains("Your deployment zone: x 0 to 72, y 0 to 16.")
-            && welcome.contains("their places are sealed until both sides have deployed")
-            && welcome.contains("Carthaginian Noble Cavalry (Heavy Cavalry, 4 bases wide)\n"),
-        "{welcome}"
-    );
-    let (number, _, state) = waiting(&mut po);
-    let round = umpire::games::named("fr-ancients")
-        .unwrap()
-        .round(&state)
-        .unwrap();
-    assert_eq!(
-        (number, round.label.as_str(), round.writers.len()),
-        (1, "the deployment", 2)
-    );
-
-    // Rome places three units: one outside its zone, one on its velites.
     let mark = common::outbox(&po).len();
     send(
         &mut po,
@@ -962,7 +902,71 @@ fn the_shipped_house_game_is_judged_by_the_whole_house_pack() {
     assert!(pack
         .banner()
         .contains("umpire house rules — not Chipco's Fantasy Rules!"));
+}
 
+/// The Trebia with the stand-in pack and a deployment round (option
+/// `deployment_round`, ruling FA-61), its chance fixed.
+fn trebia_deploying(dir: &std::path::Path) -> umpire::post::PostOffice {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/fr-ancients");
+    let pack = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/support/fr-standin-pack.toml"
+    );
+    let text = format!(
+        "ruleset = \"fr-ancients\"\nid = \"trebia\"\ntitle = \"The Trebia\"\nscenario = \"{root}/scenarios/trebia.toml\"\n\
+         pack = \"{pack}\"\nfirst_deadline = \"2026-12-03 20:00\"\nturn_hours = 48\n\n\
+         [moderator]\naddress = \"{GM}\"\npassword = \"gmpw\"\n\n\
+         [[side]]\nid = \"rome\"\naddress = \"{SEMPRONIUS}\"\npassword = \"rome1\"\narmy = \"{root}/armies/consular-legion-218bc.toml\"\n\n\
+         [[side]]\nid = \"carthage\"\naddress = \"{HANNIBAL}\"\npassword = \"carth2\"\narmy = \"{root}/armies/hannibal-218bc.toml\"\n\n\
+         [options]\ndeployment_round = true\n"
+    );
+    let path = dir.join("trebia.toml");
+    std::fs::write(&path, text).unwrap();
+    let mut config = common::config(dir);
+    config.entropy = umpire::entropy::Entropy::fixed(41);
+    let mut po = umpire::post::PostOffice::open(config).unwrap();
+    po.create_game(
+        &umpire::post::gamefile::GameFile::load(&path).unwrap(),
+        common::t0(),
+    )
+    .unwrap();
+    po
+}
+
+/// The last mail to `to` from outbox row `from` on.
+fn last_to(po: &umpire::post::PostOffice, to: &str, from: usize) -> String {
+    mails_to(po, to, from).pop().expect("a mail").1
+}
+
+/// Issue 41: both sides deploy by mail, sealed, then give relative and
+/// group orders; every confirmation is a reviewed snapshot.
+#[test]
+fn the_trebia_deployed_and_commanded_by_mail() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = trebia_deploying(dir.path());
+    let welcome = last_to(&po, SEMPRONIUS, 0);
+    assert!(
+        welcome.contains("deployment round")
+            && welcome.contains("Your deployment zone: x 0 to 72, y 0 to 16.")
+            && welcome.contains("their places are sealed until both sides have deployed")
+            && welcome.contains("Carthaginian Noble Cavalry (Heavy Cavalry, 4 bases wide)\n"),
+        "{welcome}"
+    );
+    let (number, _, state) = waiting(&mut po);
+    let round = umpire::games::named("fr-ancients")
+        .unwrap()
+        .round(&state)
+        .unwrap();
+    assert_eq!(
+        (number, round.label.as_str(), round.writers.len()),
+        (1, "the deployment", 2)
+    );
+
+    // Rome places three units: one outside its zone, one on its velites.
+    let mark = common::outbox(&po).len();
+    send(
+        &mut po,
+        SEMPRONIUS,
         "d1@r",
         "GAME trebia SIDE rome PASSWORD rome1 TURN 0\n\
          Roman Cavalry: deploy at 6, 15 facing 0\n\
