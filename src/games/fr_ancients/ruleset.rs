@@ -27,8 +27,8 @@
 //! assert!(r.guide().contains("Trebia"));
 //! ```
 
-use super::desk::values::{read_values, Values};
 use super::deployment::{self, Deploying};
+use super::desk::values::{read_values, Values};
 use super::desk::{read_answers, write_answer, Desk, Situation};
 use super::events::Logged;
 use super::game::start_battle;

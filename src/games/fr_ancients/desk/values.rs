@@ -225,7 +225,10 @@ pub fn read_values(battle: Option<&Battle>, text: &str) -> ValuesReading {
     }
     if let Some(sp) = open {
         r.values = Values::default();
-        r.diagnostics.push(
+        // The missing end first: it is why the lines after it read as
+        // entries and were refused.
+        r.diagnostics.insert(
+            0,
             Diagnostic::new(GmKind::Invalid, sp, "this VALUES block has no END VALUES")
                 .with_note("without its end the umpire cannot tell the values from the answers, so none of them was taken")
                 .with_help("write a line `END VALUES` after the block's last entry"),
