@@ -380,7 +380,7 @@ const TREBIA_SEED: u64 = 218;
 /// The house battle's mails: the phasing side's orders, as the order
 /// writer writes them for the table as it stands.
 fn trebia_house(_round: u32, state: &Json) -> Result<Vec<(&'static str, String)>, PostError> {
-    let (side, orders, turn) = crate::games::fr_ancients::demo::house_orders(state)
+    let (side, orders, turn) = crate::games::fr_ancients::ruleset::house_orders(state)
         .map_err(|e| PostError::Transport(format!("the Trebia's order writer: {e}")))?;
     let (from, password) = if side == "rome" {
         ("sempronius@rome.example", "rome1")

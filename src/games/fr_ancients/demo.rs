@@ -118,20 +118,6 @@ pub fn battle_orders(b: &Battle, side: &str) -> String {
         .collect()
 }
 
-/// The whole-battle demonstration's orders for the round a game's state
-/// waits for: the phasing side, its [`battle_orders`] and the game turn
-/// its `TURN` header names.
-///
-/// # Errors
-/// When the state is not an FR! Ancients game's.
-pub fn house_orders(state: &crate::games::Json) -> Result<(String, String, u32), String> {
-    let state: super::ruleset::State =
-        serde_json::from_value(state.clone()).map_err(|e| e.to_string())?;
-    let b = &state.battle;
-    let side = b.phasing().clone();
-    Ok((side.clone(), battle_orders(b, &side), b.turn))
-}
-
 /// The transcript, one mail (or report) per entry.
 pub fn one_turn_with_gm() -> Vec<String> {
     let mut out = Vec::new();

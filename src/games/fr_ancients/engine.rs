@@ -17,6 +17,7 @@ use super::part::Part;
 use super::questions::{Answer, Ask, Base, Judgement, Loss, MoveKind, MoveResult, Question, Roll};
 use super::rage::{after_dmz, enraged_bearing, roll_compass, Turn};
 use super::standards::{fate, read, Fate};
+pub use super::table::directly_behind;
 use super::table::{
     shifted, Battle, CharacterStatus, Fury, Place, StandardState, Status, Unit, UnitId, CONTACT,
 };
@@ -1164,16 +1165,4 @@ pub struct Sweep {
 enum Blocker {
     Unit(UnitId),
     Edge,
-}
-
-/// Whether `r` stands directly behind `u`: facing the same way, its front
-/// at `u`'s rear edge (within `gap`), and its centre behind `u`'s frontage.
-pub fn directly_behind(u: &Unit, r: &Unit, gap: f64) -> bool {
-    let same_way = crate::geometry::turn_between(u.facing, r.facing).abs() <= 10.0;
-    let rear_centre = u.front - heading(u.facing) * u.depth();
-    let offset = r.front - rear_centre;
-    let right = crate::geometry::rotate_cw(heading(u.facing), 90.0);
-    same_way
-        && offset.dot(heading(u.facing)).abs() <= gap + CONTACT
-        && offset.dot(right).abs() <= u.width() / 2.0
 }

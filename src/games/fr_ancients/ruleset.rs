@@ -1062,6 +1062,19 @@ pub fn demo_orders(state: &Json) -> Result<(String, String), RulesetError> {
     Ok((side.clone(), super::demo::orders_for(&state.battle, &side)))
 }
 
+/// The whole-battle demonstration's orders for the round a game's state
+/// waits for: the phasing side, its [`super::demo::battle_orders`] and the game turn
+/// its `TURN` header names.
+///
+/// # Errors
+/// When the state is not an FR! Ancients game's.
+pub fn house_orders(state: &crate::games::Json) -> Result<(String, String, u32), String> {
+    let state: State = serde_json::from_value(state.clone()).map_err(|e| e.to_string())?;
+    let b = &state.battle;
+    let side = b.phasing().clone();
+    Ok((side.clone(), super::demo::battle_orders(b, &side), b.turn))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

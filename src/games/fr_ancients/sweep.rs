@@ -19,9 +19,8 @@
 //! ```
 
 use super::abilities::Ability;
-use super::engine::directly_behind;
 use super::options::{Interpenetration, Options};
-use super::table::{Battle, Formation, Place, Unit, UnitId};
+use super::table::{directly_behind, Battle, Formation, Place, Unit, UnitId};
 use super::troops::TroopType;
 use crate::geometry::turn_between;
 

@@ -598,6 +598,18 @@ pub fn shifted(p: Place, bearing: f64, distance: f64) -> Place {
     }
 }
 
+/// Whether `r` stands directly behind `u`: facing the same way, its front
+/// at `u`'s rear edge (within `gap`), and its centre behind `u`'s frontage.
+pub fn directly_behind(u: &Unit, r: &Unit, gap: f64) -> bool {
+    let same_way = crate::geometry::turn_between(u.facing, r.facing).abs() <= 10.0;
+    let rear_centre = u.front - heading(u.facing) * u.depth();
+    let offset = r.front - rear_centre;
+    let right = crate::geometry::rotate_cw(heading(u.facing), 90.0);
+    same_way
+        && offset.dot(heading(u.facing)).abs() <= gap + CONTACT
+        && offset.dot(right).abs() <= u.width() / 2.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

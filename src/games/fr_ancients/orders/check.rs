@@ -21,6 +21,18 @@ use crate::games::fr_ancients::weapons::Weapon;
 use crate::geometry::{bearing_of, turn_between};
 use std::collections::BTreeSet;
 
+/// What a side has spent of its orders this phase (option `order_limit`:
+/// `limit` counts them).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Spent {
+    /// The general's free group move, used.
+    pub group_free: bool,
+    /// Sub-generals' free unit moves used.
+    pub units_free: usize,
+    /// Orders counted against the clock.
+    pub counted: i32,
+}
+
 /// A side's checked orders and what was said about them.
 #[derive(Debug, Clone)]
 pub struct Checked {
@@ -105,7 +117,7 @@ pub(super) struct Checker<'a> {
     /// follower, its leader as written, the order's span.
     pub(super) follows: Vec<(Unit, (String, Span), Span)>,
     /// The orders spent against the clock's limit (option `order_limit`).
-    pub(super) spent: super::limit::Spent,
+    pub(super) spent: Spent,
     /// Checking one unit of a group: its order is the group's, spent once.
     pub(super) in_group: bool,
 }

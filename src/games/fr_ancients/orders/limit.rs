@@ -12,17 +12,6 @@ use crate::games::fr_ancients::characters::Rank;
 use crate::games::fr_ancients::options::OrderLimit;
 use crate::games::fr_ancients::table::CharacterStatus;
 
-/// What a side has spent of its orders this phase.
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Spent {
-    /// The general's free group move, used.
-    pub group_free: bool,
-    /// Sub-generals' free unit moves used.
-    pub units_free: usize,
-    /// Orders counted against the clock.
-    pub counted: i32,
-}
-
 impl Checker<'_> {
     /// The side's active characters of a rank.
     fn active(&self, rank: Rank) -> usize {
