@@ -238,6 +238,31 @@ fn a_campaign_battle_by_mail_as_its_players_read_it() {
     insta::assert_snapshot!(letters(&club.po, 0));
 }
 
+/// The secretary's commands the week above does not use, as he and the
+/// powers read the answers: the digest, a cancelled order and the refused
+/// ones, an extension out of bounds and one without a deadline, every
+/// refused hand-over, and the guide.
+#[test]
+fn the_secretarys_other_commands_as_he_and_the_powers_read_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut club = campaign(dir.path(), "");
+    club.send(AQUILONIA, "CAMPAIGN border POWER aquilonia PASSWORD lion\narmy aquilonia-1 move to Nemedian Marches\narmy aquilonia-9 halt\nEND\n");
+    let mark = outbox(&club.po).len();
+    secretary(
+        &mut club,
+        &format!("digest\ncancel aquilonia 2\ncancel aquilonia 9\ncancel ophir 1\ncancel khitai 1\nstatus\nextend 400\nreplace koth a@b.example\nreplace nemedia not-an-address\nreplace nemedia {NEMEDIA}\nhelp"),
+    );
+    let still = tempfile::tempdir().unwrap();
+    let mut waiting = campaign(still.path(), "week_hours = 0");
+    let quiet = outbox(&waiting.po).len();
+    secretary(&mut waiting, "extend 24");
+    insta::assert_snapshot!(format!(
+        "{}\n======== a campaign without deadlines\n{}",
+        letters(&club.po, mark),
+        letters(&waiting.po, quiet)
+    ));
+}
+
 /// The club's web pages show a campaign's public map: every province in
 /// its owner's colour, no army and nothing a power's fog hides.
 #[test]
