@@ -34,6 +34,7 @@ pub mod hyborian;
 use crate::case::CaseOutcome;
 use crate::diagnostic::Rendered;
 use crate::dice::{Dice, DieKind};
+pub use crate::report::GameResult;
 use crate::report::{RoundReport, Section};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -193,38 +194,6 @@ pub struct Resolved {
     pub result: Option<GameResult>,
     /// What else the report keeps for the picture.
     pub extra: serde_json::Map<String, Json>,
-}
-
-/// How an ended game came out, as its rule set judges it: what a league
-/// scores (`post::league`). Stored in the last round's report (its extra
-/// field `result`).
-///
-/// ```
-/// use umpire::games::GameResult;
-/// let won = GameResult::Won { side: "koth".into() };
-/// assert_eq!(serde_json::to_string(&won).unwrap(), r#"{"won":{"side":"koth"}}"#);
-/// assert_eq!(serde_json::to_string(&GameResult::Drawn).unwrap(), r#""drawn""#);
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GameResult {
-    /// One side won (a Furor Barbarus minor or major victory alike).
-    Won { side: String },
-    /// Nobody won: a draw, a tie, a battle without a victor.
-    Drawn,
-}
-
-impl GameResult {
-    /// The key of a round report's extra fields that carries the result.
-    pub const REPORT_KEY: &'static str = "result";
-
-    /// The result a stored round report carries, if any.
-    pub fn of_report(report: &RoundReport) -> Option<GameResult> {
-        report
-            .extra
-            .get(Self::REPORT_KEY)
-            .and_then(|v| serde_json::from_value(v.clone()).ok())
-    }
 }
 
 /// The inputs of a round's resolution.

@@ -111,8 +111,7 @@ pub(crate) fn export_game(
             write_whole(&dir.join(format!("turn-{turn}.svg")), svg.as_bytes())?;
             write_whole(&dir.join(format!("turn-{turn}.png")), &png)?;
         }
-        rep.extra
-            .insert("bundle_link".into(), bundle_file.clone().into());
+        rep.office.bundle_link = Some(bundle_file.clone());
         title = rep.title.clone();
         let nav = nav(&turns, i, within.root);
         let mut html = rep.html(Some(&format!("turn-{turn}.png")));

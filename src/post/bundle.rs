@@ -355,9 +355,7 @@ impl Bundle {
             let Some((rep, _, _)) = super::round::stored_report(tx, game.id(), r)? else {
                 break;
             };
-            if rep.extra.get("to_game_master") != Some(&Json::Bool(true))
-                || numbers.len() >= MAX_ROUNDS
-            {
+            if !rep.office.to_game_master || numbers.len() >= MAX_ROUNDS {
                 break;
             }
             numbers.push(r);

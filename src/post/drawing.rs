@@ -4,18 +4,8 @@
 
 use super::game::Game;
 use super::PostError;
-use crate::games::{GameResult, Json};
+use crate::games::Json;
 use crate::report::{picture, RoundReport};
-
-/// The extras `round::play` adds to a round's report after the rule set's own
-/// (which alone its picture is drawn from).
-const OFFICE_EXTRAS: [&str; 5] = [
-    GameResult::REPORT_KEY,
-    "orders_given",
-    "to_game_master",
-    "earlier_seeds",
-    "readjudicated",
-];
 
 /// A round's picture, drawn and rasterised once for every mail of the
 /// round (rasterising and compressing were most of a report's cost).
@@ -28,7 +18,8 @@ pub struct Picture {
 
 /// What a rule set draws a round's picture from (`Ruleset::picture`):
 /// the table before and after, and the report's title, number, label and
-/// the rule set's own extras. A picture worked out ahead is used when
+/// the rule set's own extras (never the post office's notes, which the
+/// report gains after it was worked out ahead). A picture worked out ahead is used when
 /// these are the same, without drawing it again to compare.
 #[derive(Clone)]
 struct DrawnFrom {
@@ -66,9 +57,7 @@ impl Picture {
                 title: rep.title.clone(),
                 turn: rep.turn,
                 label: rep.label.clone(),
-                extra: ruleset_extras(rep)
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect(),
+                extra: rep.extra.clone(),
                 before: before.clone(),
                 after: after.clone(),
             },
@@ -82,18 +71,10 @@ impl DrawnFrom {
         self.title == rep.title
             && self.turn == rep.turn
             && self.label == rep.label
-            && ruleset_extras(rep).count() == self.extra.len()
-            && ruleset_extras(rep).all(|(k, v)| self.extra.get(k) == Some(v))
+            && self.extra == rep.extra
             && self.before == *before
             && self.after == *after
     }
-}
-
-/// The report's extras that are the rule set's own.
-fn ruleset_extras(rep: &RoundReport) -> impl Iterator<Item = (&String, &Json)> {
-    rep.extra
-        .iter()
-        .filter(|(k, _)| !OFFICE_EXTRAS.contains(&k.as_str()))
 }
 
 #[cfg(test)]
@@ -123,10 +104,10 @@ mod tests {
         };
         assert!(from.is(&rep, &before, &after));
         let mut told = rep.clone();
-        for key in OFFICE_EXTRAS {
-            told.extra.insert(key.into(), json!(["anything"]));
-        }
-        assert!(from.is(&told, &before, &after), "the office's extras");
+        told.office.to_game_master = true;
+        told.office.earlier_seeds = vec!["round 1: aa bb".into()];
+        told.office.result = Some(crate::games::GameResult::Drawn);
+        assert!(from.is(&told, &before, &after), "the office's notes");
         let mut charged = rep.clone();
         charged.extra.insert("charged".into(), json!([]));
         assert!(!from.is(&charged, &before, &after), "another charge");

@@ -65,9 +65,70 @@ pub struct RoundReport {
     /// How the battle stands against the scenario's victory conditions.
     #[serde(default)]
     pub victory: Vec<String>,
-    /// What else the rule set keeps for its picture (the Hyborean Age: `charged`).
+    /// What the post office adds: the result, the orders given, the
+    /// seeds of the game master's rounds. Declared before `extra` so that,
+    /// read back, these keys are the office's and not the rule set's.
+    #[serde(flatten)]
+    pub office: OfficeNotes,
+    /// What else the rule set keeps for its picture (the Hyborean Age:
+    /// `charged`); the rule set's alone, never the post office's.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The post office's notes in a round's report, typed apart from the rule
+/// set's own extras (from which alone its picture is drawn). Each is
+/// stored under its own key beside the report's fields and only when it
+/// says something, as the templates read them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct OfficeNotes {
+    /// How the game came out, in the report of its last round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<GameResult>,
+    /// Each side's orders as understood, after the round they were for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub orders_given: Vec<Section>,
+    /// The round ended at a question for the game master: reported to him
+    /// alone.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub to_game_master: bool,
+    /// The seeds (`round N: SEED HASH`) of the game master's rounds that led
+    /// to this one, which the players never saw.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier_seeds: Vec<String>,
+    /// The round judged again under the rules of a later build.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readjudicated: Option<Readjudicated>,
+    /// The verification bundle's file name beside a report on the club's
+    /// pages (`post::archive`), where no bundle is attached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bundle_link: Option<String>,
+}
+
+/// The builds a re-adjudicated round was first and then played under.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Readjudicated {
+    pub first: String,
+    pub now: String,
+}
+
+/// How an ended game came out, as its rule set judges it: what a league
+/// scores (`post::league`). Stored in the last round's report
+/// ([`OfficeNotes::result`]).
+///
+/// ```
+/// use umpire::games::GameResult;
+/// let won = GameResult::Won { side: "koth".into() };
+/// assert_eq!(serde_json::to_string(&won).unwrap(), r#"{"won":{"side":"koth"}}"#);
+/// assert_eq!(serde_json::to_string(&GameResult::Drawn).unwrap(), r#""drawn""#);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameResult {
+    /// One side won (a Furor Barbarus minor or major victory alike).
+    Won { side: String },
+    /// Nobody won: a draw, a tie, a battle without a victor.
+    Drawn,
 }
 
 fn default_ruleset() -> String {
@@ -223,6 +284,7 @@ mod tests {
             draft: true,
             rejected_seeds: Vec::new(),
             victory: vec!["nemedia has won the battle.".into()],
+            office: OfficeNotes::default(),
             extra: Default::default(),
         }
     }
@@ -263,17 +325,19 @@ mod tests {
     fn the_last_report_says_who_won_and_every_report_the_orders_given() {
         let mut r = report();
         r.ended = true;
-        r.extra.insert(
-            "result".into(),
-            serde_json::json!({"won": {"side": "nemedia"}}),
-        );
-        r.extra.insert(
-            "orders_given".into(),
-            serde_json::json!([
-                {"title": "aquilonia", "lines": ["Black Dragons: phase 1 move 6"]},
-                {"title": "nemedia", "lines": []}
-            ]),
-        );
+        r.office.result = Some(GameResult::Won {
+            side: "nemedia".into(),
+        });
+        r.office.orders_given = vec![
+            Section {
+                title: "aquilonia".into(),
+                lines: vec!["Black Dragons: phase 1 move 6".into()],
+            },
+            Section {
+                title: "nemedia".into(),
+                lines: vec![],
+            },
+        ];
         let text = r.text();
         assert!(
             text.contains("The battle is over: nemedia has won. Why: see Victory above."),
@@ -291,7 +355,7 @@ mod tests {
             "{html}"
         );
         assert!(html.contains("<h2>Orders given</h2>"), "{html}");
-        r.extra.insert("result".into(), serde_json::json!("drawn"));
+        r.office.result = Some(GameResult::Drawn);
         assert!(r.text().contains("The battle is over: it is a draw."));
     }
 
@@ -303,5 +367,45 @@ mod tests {
         assert_eq!(back.extra["charged"], serde_json::json!(["dragons"]));
         let again = serde_json::to_value(&back).unwrap();
         assert_eq!(again["charged"], serde_json::json!(["dragons"]));
+    }
+
+    /// The office's notes are stored under the keys reports stored before
+    /// they were typed used, and read back as the office's, never as the
+    /// rule set's extras.
+    #[test]
+    fn the_office_notes_keep_their_stored_keys_apart_from_the_rule_sets() {
+        let stored = serde_json::json!({
+            "title": "Ford", "game": "ford", "turn": 3, "seed": "00", "seed_hash": "11",
+            "nmr": [], "sections": [], "dice": [], "sides": [], "ended": true, "next_turn": 4,
+            "deadline": "", "next_seed_hash": "", "draft": false,
+            "result": {"won": {"side": "koth"}},
+            "orders_given": [{"title": "koth", "lines": ["Guard: hold"]}],
+            "earlier_seeds": ["round 2: aa bb"],
+            "readjudicated": {"first": "0.1", "now": "0.2"},
+            "charged": ["guard"]
+        });
+        let back: RoundReport = serde_json::from_value(stored.clone()).unwrap();
+        assert_eq!(
+            back.office.result,
+            Some(GameResult::Won {
+                side: "koth".into()
+            })
+        );
+        assert_eq!(back.office.orders_given[0].lines, ["Guard: hold"]);
+        assert_eq!(back.office.earlier_seeds, ["round 2: aa bb"]);
+        assert_eq!(back.office.readjudicated.as_ref().unwrap().now, "0.2");
+        assert!(!back.office.to_game_master);
+        assert_eq!(back.extra.keys().collect::<Vec<_>>(), ["charged"]);
+        let again = serde_json::to_value(&back).unwrap();
+        for key in [
+            "result",
+            "orders_given",
+            "earlier_seeds",
+            "readjudicated",
+            "charged",
+        ] {
+            assert_eq!(again[key], stored[key], "{key}");
+        }
+        assert!(again.get("to_game_master").is_none() && again.get("bundle_link").is_none());
     }
 }

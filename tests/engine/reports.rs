@@ -72,6 +72,7 @@ fn play(file: &str, turns: u32) -> String {
             draft: false,
             rejected_seeds: vec![],
             victory: resolved.victory,
+            office: Default::default(),
             extra: resolved.extra,
         };
         out.push_str(&rep.text());

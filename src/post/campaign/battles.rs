@@ -153,8 +153,15 @@ pub(crate) fn game_ended(
     last: &Json,
     now: DateTime<Utc>,
 ) -> Result<(), PostError> {
-    let result = GameResult::of_report(rep);
-    give_back(tx, config, game, last, result.as_ref(), "it has ended", now)
+    give_back(
+        tx,
+        config,
+        game,
+        last,
+        rep.office.result.as_ref(),
+        "it has ended",
+        now,
+    )
 }
 
 /// The moderator ended a game with END GAME: if it plays a campaign's

@@ -82,7 +82,7 @@ pub(crate) fn game_ended(
     };
     // A result stands, unless this report corrects the one it came from
     // (the moderator's READJUDICATE, ruling P20).
-    if board.score.is_some() && !rep.extra.contains_key("readjudicated") {
+    if board.score.is_some() && rep.office.readjudicated.is_none() {
         return Ok(());
     }
     let league = League::load(tx, &lid)?;
@@ -103,7 +103,7 @@ pub(crate) fn game_ended(
             return record(tx, config, &league, &board, score, How::Nmr, now);
         }
     }
-    let score = match GameResult::of_report(rep) {
+    let score = match &rep.office.result {
         Some(GameResult::Drawn) => Some(Score::Drawn),
         Some(GameResult::Won { side }) if side.eq_ignore_ascii_case(first_side) => {
             Some(Score::FirstWon)

@@ -15,7 +15,7 @@ use super::{audit, templates, PostError};
 use crate::config::Config;
 use crate::games::{self, GameResult, Json, Setup, GAME_MASTER};
 use crate::mail::compose::{Attachment, Outgoing};
-use crate::report::{capitalize_first, picture, RoundReport, Section};
+use crate::report::{capitalize_first, picture, OfficeNotes, Readjudicated, RoundReport, Section};
 use crate::store::games::GameStatus;
 use crate::store::games::{GameRow, SideRow};
 use crate::store::{rounds, submissions, Transaction};
@@ -212,8 +212,8 @@ pub fn failed(
 /// says what it corrects.
 struct Correction {
     next_seed: Option<(String, String)>,
-    /// `{"first": rules, "now": rules}`, the report's `readjudicated`.
-    note: Json,
+    /// The builds, the report's `readjudicated`.
+    note: Readjudicated,
 }
 
 /// Resolve the current round, store everything, queue the report; with a
@@ -252,16 +252,15 @@ fn play(
     // him alone; the report the players get when the phase is complete
     // names the seeds of the rounds that led to it.
     let to_game_master = next.game_master.is_some();
-    let mut extra = office_notes(
+    let mut office = office_notes(
         tx,
         &game,
-        std::mem::take(&mut resolved.extra),
         resolved.result.take().filter(|_| resolved.ended),
-        &orders_given,
+        orders_given,
         to_game_master,
         played,
     )?;
-    let (next_seed, next_hash) = next_seed(config, correction, &mut extra);
+    let (next_seed, next_hash) = next_seed(config, correction, &mut office);
     let dice = marked(std::mem::take(&mut resolved.dice), &given);
     let rep = RoundReport {
         ruleset: game.ruleset.name().to_string(),
@@ -284,7 +283,8 @@ fn play(
         draft: game.row.hold && !to_game_master,
         rejected_seeds: rounds::rejected(tx, game.id(), played)?,
         victory: resolved.victory,
-        extra,
+        office,
+        extra: resolved.extra,
     };
     rounds::record(
         tx,
@@ -364,11 +364,11 @@ fn advance(game: &mut Game, resolved: &games::Resolved) -> Result<games::Round, 
 fn next_seed(
     config: &Config,
     correction: Option<Correction>,
-    extra: &mut serde_json::Map<String, Json>,
+    office: &mut OfficeNotes,
 ) -> (String, String) {
     match correction {
         Some(c) => {
-            extra.insert("readjudicated".into(), c.note);
+            office.readjudicated = Some(c.note);
             c.next_seed.unwrap_or_else(|| new_seed(config))
         }
         None => new_seed(config),
@@ -400,33 +400,23 @@ fn release_held(
 fn office_notes(
     tx: &Transaction<'_>,
     game: &Game,
-    mut extra: serde_json::Map<String, Json>,
     result: Option<GameResult>,
-    orders_given: &[Section],
+    orders_given: Vec<Section>,
     to_game_master: bool,
     played: u32,
-) -> Result<serde_json::Map<String, Json>, PostError> {
-    if let Some(result) = result {
-        extra.insert(
-            GameResult::REPORT_KEY.into(),
-            serde_json::to_value(result).map_err(|e| PostError::Corrupt(e.to_string()))?,
-        );
-    }
-    if !orders_given.is_empty() {
-        extra.insert(
-            "orders_given".into(),
-            serde_json::to_value(orders_given).map_err(|e| PostError::Corrupt(e.to_string()))?,
-        );
-    }
-    if to_game_master {
-        extra.insert("to_game_master".into(), Json::Bool(true));
+) -> Result<OfficeNotes, PostError> {
+    let earlier_seeds = if to_game_master {
+        Vec::new()
     } else {
-        let earlier = earlier_seeds(tx, game.id(), played)?;
-        if !earlier.is_empty() {
-            extra.insert("earlier_seeds".into(), serde_json::json!(earlier));
-        }
-    }
-    Ok(extra)
+        earlier_seeds(tx, game.id(), played)?
+    };
+    Ok(OfficeNotes {
+        result,
+        orders_given,
+        to_game_master,
+        earlier_seeds,
+        ..OfficeNotes::default()
+    })
 }
 
 /// The dice lines of a round, those the moderator gave marked so.
@@ -533,7 +523,7 @@ fn earlier_seeds(tx: &Transaction<'_>, game: &str, round: u32) -> Result<Vec<Str
         let Some((rep, _, _)) = stored_report(tx, game, r)? else {
             break;
         };
-        if rep.extra.get("to_game_master") != Some(&Json::Bool(true)) {
+        if !rep.office.to_game_master {
             break;
         }
         out.push(format!("round {r}: {} {}", rep.seed, rep.seed_hash));
@@ -652,7 +642,10 @@ pub fn readjudicate(
         now,
         Some(Correction {
             next_seed,
-            note: serde_json::json!({ "first": first, "now": now_rules }),
+            note: Readjudicated {
+                first: first.clone(),
+                now: now_rules.clone(),
+            },
         }),
         None,
     )?;
@@ -676,10 +669,9 @@ pub fn readjudicate(
 /// What sets a corrected report's mail apart from the first one's, so the
 /// outbox does not take it for a copy.
 fn correction_tag(rep: &RoundReport) -> String {
-    rep.extra
-        .get("readjudicated")
-        .and_then(|n| n.get("now"))
-        .and_then(Json::as_str)
-        .map(|now| format!(":corrected:{now}"))
+    rep.office
+        .readjudicated
+        .as_ref()
+        .map(|n| format!(":corrected:{}", n.now))
         .unwrap_or_default()
 }

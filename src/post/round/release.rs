@@ -35,7 +35,7 @@ pub fn report_mail(
     } else {
         rep.label.clone()
     };
-    let corrected = if rep.extra.contains_key("readjudicated") {
+    let corrected = if rep.office.readjudicated.is_some() {
         "corrected report"
     } else {
         "report"

@@ -286,6 +286,7 @@ mod tests {
             label: String::new(),
             summary_title: String::new(),
             next_label: String::new(),
+            office: Default::default(),
             extra: Default::default(),
             title: "<i>War</i>".into(),
             game: "g".into(),

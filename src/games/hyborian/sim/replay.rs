@@ -95,6 +95,7 @@ fn turn_of(m: &Matchup, seed: BattleSeed, title: &str, p: &Played) -> Turn {
         draft: false,
         rejected_seeds: Vec::new(),
         victory,
+        office: Default::default(),
         extra,
     };
     let caption = picture::turn_caption(title, p.turn);
