@@ -18,6 +18,7 @@ mod archive;
 pub mod bundle;
 pub mod campaign;
 pub mod check;
+mod decision;
 pub mod desk;
 mod dkim;
 mod drawing;

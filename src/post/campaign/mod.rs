@@ -18,6 +18,7 @@
 
 pub(crate) mod battles;
 mod desk;
+mod office;
 mod reminders;
 mod secretary;
 mod verify;

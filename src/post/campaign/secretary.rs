@@ -1,21 +1,66 @@
-//! The secretary's letter: each command carried out in turn, each reading
-//! the campaign as the ones before it left it, and one answer of a line a
-//! command. The office's commands (extend, replace, cancel, status,
-//! resolve, rerun, digest, help) are the same for every campaign; the
-//! rules' own pass through
-//! [`crate::games::campaign::CampaignRules::secretary`] and come back as a
-//! [`Ruling`] applied here. What the powers are told goes as mail of its
-//! own, never as a reply to the secretary's letter (whose subject is his).
+//! The secretary's letter: each command decided in turn from a [`View`]
+//! of the campaign as the ones before it left it, into a [`Decision`] whose
+//! effects `office::apply` carries out; one answer of a line a command.
+//! The office's commands (extend, replace, cancel, status, resolve, rerun,
+//! digest, help) are the same for every campaign; the rules' own pass
+//! through [`crate::games::campaign::CampaignRules::secretary`] and come
+//! back as a [`Ruling`], whose parts become effects here. What the powers
+//! are told goes as mail of its own, never as a reply to the secretary's
+//! letter (whose subject is his).
 
 use super::desk::Desk;
-use super::week::{self, due_text};
-use super::{corrupt, load, rules, stored_orders, Row, MAX_EXTEND_HOURS};
-use crate::games::campaign::{Command, Facts, Letter, Line, Ruling, Week as Told};
-use crate::games::Json;
+use super::office::{self, Effect, Words};
+use super::week::due_text;
+use super::{corrupt, load, on_file, rules, Row, MAX_EXTEND_HOURS};
+use crate::config::Config;
+use crate::games::campaign::{Command, Letter, Line, OnFile, Ruling};
 use crate::post::outbox::Kind;
-use crate::post::{password, Disposition, PostError};
-use crate::store::campaigns::{self, OrdersRow, PowerRow};
+use crate::post::{Disposition, PostError};
+use crate::store::campaigns;
+use chrono::{DateTime, Utc};
 use std::collections::BTreeMap;
+
+/// A secretary's command decided: its answer and [`Effect`]s.
+type Decision = crate::post::decision::Decision<Effect>;
+
+/// What a secretary's command reads of the campaign, loaded once for it.
+pub(super) struct View {
+    pub(super) row: Row,
+    /// The open week's deadline (none when `week_hours` is 0 or the
+    /// campaign is not active).
+    pub(super) deadline: Option<DateTime<Utc>>,
+    /// Each power's address, by power.
+    pub(super) addresses: BTreeMap<String, String>,
+    /// Each power's orders on file for the open week, by power.
+    pub(super) on_file: OnFile,
+    pub(super) now: DateTime<Utc>,
+}
+
+impl View {
+    fn read(desk: &Desk<'_, '_>, row: Row) -> Result<View, PostError> {
+        let id = &row.facts.id;
+        Ok(View {
+            deadline: campaigns::deadline(desk.tx, id)?,
+            addresses: campaigns::players(desk.tx, id)?.into_iter().collect(),
+            on_file: on_file(desk.tx, &row.facts)?,
+            now: desk.now,
+            row,
+        })
+    }
+
+    /// A power as written (any case), and its address.
+    fn power(&self, written: &str) -> Option<(&String, &String)> {
+        self.addresses
+            .iter()
+            .find(|(p, _)| p.eq_ignore_ascii_case(written))
+    }
+
+    /// The powers' ids, for an answer naming a power that is not.
+    fn powers(&self) -> String {
+        let powers: Vec<&str> = self.addresses.keys().map(String::as_str).collect();
+        powers.join(", ")
+    }
+}
 
 /// Carry out a secretary's letter and answer it.
 pub(super) fn commands(
@@ -35,7 +80,9 @@ pub(super) fn commands(
             lines.push(format!("{} will be resolved now", fresh.facts.date));
             continue;
         }
-        lines.push(one(desk, &fresh, item, text)?);
+        let view = View::read(desk, fresh)?;
+        let decision = decide(desk.config, &view, item, text)?;
+        lines.push(carry_out(desk, &view, decision)?);
     }
     for l in &letter.orders {
         lines.push(format!(
@@ -67,31 +114,49 @@ pub(super) fn commands(
     )))
 }
 
-/// One command carried out; the line of the answer.
-fn one(desk: &Desk<'_, '_>, c: &Row, item: &Command, text: &str) -> Result<String, PostError> {
-    Ok(match item {
-        Command::Rules(own) => apply(desk, c, own, text)?,
-        Command::Rerun { turn, without } => {
-            match super::rerun(desk.tx, desk.config, &c.facts.id, *turn, without, desk.now)? {
-                Ok(done) => format!("{text}: done: {done}"),
-                Err(why) => format!("{text}: NOT DONE: {why}"),
+/// The decision's effects applied in order; the line of the answer.
+fn carry_out(desk: &Desk<'_, '_>, view: &View, decision: Decision) -> Result<String, PostError> {
+    let mut said = decision.answer;
+    for effect in decision.effects {
+        match office::apply(desk, view, effect)? {
+            Some(Words::Whole(w)) => said = Some(w),
+            Some(Words::More(more)) => {
+                if let Some(s) = &mut said {
+                    s.push_str(&more);
+                }
             }
+            None => {}
         }
-        Command::Extend { hours } => extend(desk, &c.facts, text, *hours)?,
-        Command::Replace { power, address } => replace(desk, c, text, power, address)?,
-        Command::Status => status(desk, c)?,
-        Command::Digest => week::digest(desk.tx, c)?,
-        Command::Cancel { power, line } => cancel(desk, &c.facts, power, *line)?,
-        Command::Help => rules().secretary_guide().to_string(),
-        Command::Resolve => format!("{} will be resolved now", c.facts.date),
+    }
+    Ok(said.unwrap_or_default())
+}
+
+/// One command decided from what it reads, without writing anything.
+fn decide(config: &Config, view: &View, item: &Command, text: &str) -> Result<Decision, PostError> {
+    let c = &view.row;
+    Ok(match item {
+        Command::Rules(own) => ruled(rules().secretary(&c.state, own, text).map_err(corrupt)?),
+        Command::Rerun { turn, without } => Decision::worded_by(Effect::Rerun {
+            text: text.to_string(),
+            turn: *turn,
+            without: without.clone(),
+        }),
+        Command::Extend { hours } => extend(config, view, text, *hours),
+        Command::Replace { power, address } => replace(view, text, power, address),
+        Command::Status => Decision::said(status(view)?),
+        Command::Digest => {
+            Decision::said(rules().digest(&c.state, &view.on_file).map_err(corrupt)?)
+        }
+        Command::Cancel { power, line } => cancel(view, power, *line),
+        Command::Help => Decision::said(rules().secretary_guide()),
+        Command::Resolve => Decision::said(format!("{} will be resolved now", c.facts.date)),
     })
 }
 
-/// A command of the rules' own, decided by them and applied here: the
-/// state stored, a result recorded, the powers concerned told, a battle
-/// sent to mail.
-fn apply(desk: &Desk<'_, '_>, c: &Row, own: &Json, text: &str) -> Result<String, PostError> {
-    let id = &c.facts.id;
+/// A command of the rules' own, as they decided it: the state stored, a
+/// result recorded, the log written, the powers concerned told, a battle
+/// sent to mail (whose start words the answer).
+fn ruled(ruling: Ruling) -> Decision {
     let Ruling {
         answer,
         state,
@@ -99,105 +164,52 @@ fn apply(desk: &Desk<'_, '_>, c: &Row, own: &Json, text: &str) -> Result<String,
         tell,
         audit,
         by_mail,
-    } = rules().secretary(&c.state, own, text).map_err(corrupt)?;
-    if let Some(state) = &state {
-        campaigns::set_state(desk.tx, id, state)?;
+    } = ruling;
+    let mut effects: Vec<Effect> = state.map(Effect::SetState).into_iter().collect();
+    effects.extend(result.map(|(battle, entered)| Effect::RecordResult { battle, entered }));
+    effects.extend(audit.map(Effect::Audit));
+    effects.extend(
+        tell.into_iter()
+            .map(|(power, notice)| Effect::Tell { power, notice }),
+    );
+    effects.extend(by_mail.map(Effect::ToMail));
+    Decision {
+        answer: by_mail.is_none().then_some(answer),
+        effects,
     }
-    let mut answer = answer;
-    if let Some((battle, entered)) = &result {
-        campaigns::record_result(desk.tx, id, *battle, entered)?;
-        let ended = super::battles::overridden(desk.tx, desk.config, id, *battle, desk.now)?;
-        if let Some(game) = ended {
-            answer.push_str(&format!(
-                "; its game by mail, {game}, is ended and its players are told it no longer counts"
-            ));
-        }
-    }
-    if let Some(line) = &audit {
-        crate::post::audit(desk.tx, desk.now, Some(id), line)?;
-    }
-    for (power, notice) in tell {
-        if let Some(row) = campaigns::power(desk.tx, id, &power)? {
-            let subject = format!("[{id}] The secretary's correction");
-            desk.send(Some(id), Kind::Notice, &[row.address], subject, notice)?;
-        }
-    }
-    match by_mail {
-        Some(battle) => to_mail(desk, id, battle),
-        None => Ok(answer),
-    }
-}
-
-/// `battle N by mail`: its battle game created at once and the welcomes
-/// queued (ruling CA-18).
-fn to_mail(desk: &Desk<'_, '_>, id: &str, battle: u32) -> Result<String, PostError> {
-    let made = super::battles::start_games(desk.tx, desk.config, id, desk.now)?;
-    Ok(match made.into_iter().find(|(b, _)| *b == battle) {
-        Some((_, Ok(game))) => format!(
-            "battle {battle} is played by mail as game {game}: both players have their welcome, and you moderate it; its result comes back to the campaign when it ends"
-        ),
-        Some((_, Err(why))) => format!(
-            "battle {battle} by mail: NOT DONE: no battle game could be made ({why}); it waits for your result"
-        ),
-        None => format!("battle {battle} is played by mail already"),
-    })
 }
 
 /// The secretary's `extend HOURS`: the open week's deadline later, every
 /// power told (ruling CA-32).
-fn extend(desk: &Desk<'_, '_>, c: &Facts, text: &str, hours: u32) -> Result<String, PostError> {
+fn extend(config: &Config, view: &View, text: &str, hours: u32) -> Decision {
+    let c = &view.row.facts;
     if !(1..=MAX_EXTEND_HOURS).contains(&hours) {
-        return Ok(format!(
+        return Decision::said(format!(
             "{text}: NOT DONE: extend by 1 to {MAX_EXTEND_HOURS} hours (a fortnight), e.g. extend 48; the deadline is unchanged"
         ));
     }
-    let Some(deadline) = campaigns::deadline(desk.tx, &c.id)? else {
-        return Ok(format!(
+    let Some(deadline) = view.deadline else {
+        return Decision::said(format!(
             "{text}: NOT DONE: {} has no deadline (the campaign's week_hours is 0, or it is not active); it waits for every power's orders or your resolve",
             c.date
         ));
     };
     // From now if the deadline has passed unresolved (the tick not yet run).
-    let later = deadline.max(desk.now) + chrono::Duration::hours(i64::from(hours));
-    if later > desk.now + chrono::Duration::days(crate::post::handle::MAX_DEADLINE_DAYS) {
-        return Ok(format!(
-            "{text}: NOT DONE: the deadline would be more than {} days away; the deadline is unchanged",
-            crate::post::handle::MAX_DEADLINE_DAYS
+    let later = deadline.max(view.now) + chrono::Duration::hours(i64::from(hours));
+    let furthest = crate::post::handle::MAX_DEADLINE_DAYS;
+    if later > view.now + chrono::Duration::days(furthest) {
+        return Decision::said(format!(
+            "{text}: NOT DONE: the deadline would be more than {furthest} days away; the deadline is unchanged"
         ));
     }
-    campaigns::set_deadline(desk.tx, &c.id, Some(later))?;
-    let when = due_text(desk.config, later);
-    for (_, address) in campaigns::players(desk.tx, &c.id)? {
-        desk.send(
-            Some(&c.id),
-            Kind::Notice,
-            &[address],
-            format!("[{}] The deadline is extended", c.id),
-            format!(
-                "The secretary of {} has extended the deadline: orders for {} are now due by {when}.\n",
-                c.title, c.date
-            ),
-        )?;
-    }
-    crate::post::audit(
-        desk.tx,
-        desk.now,
-        Some(&c.id),
-        &format!("secretary extended the deadline by {hours} hours"),
-    )?;
-    Ok(format!(
-        "{text}: done: orders for {} are now due by {when}; every power is told",
-        c.date
-    ))
-}
-
-/// The powers' ids, for an answer naming a power that is not.
-fn powers(desk: &Desk<'_, '_>, id: &str) -> Result<String, PostError> {
-    let powers: Vec<String> = campaigns::players(desk.tx, id)?
-        .into_iter()
-        .map(|(p, _)| p)
-        .collect();
-    Ok(powers.join(", "))
+    Decision::doing(
+        format!(
+            "{text}: done: orders for {} are now due by {}; every power is told",
+            c.date,
+            due_text(config, later)
+        ),
+        vec![Effect::SetDeadline { at: later, hours }],
+    )
 }
 
 /// The secretary's `replace POWER ADDRESS` (ruling CA-32), as a battle
@@ -205,181 +217,100 @@ fn powers(desk: &Desk<'_, '_>, id: &str) -> Result<String, PostError> {
 /// with a fresh password mailed there; the old password stops working and
 /// the old address is told. Orders on file for the week stand until the new
 /// player sends theirs.
-fn replace(
-    desk: &Desk<'_, '_>,
-    stored: &Row,
-    text: &str,
-    power: &str,
-    address: &str,
-) -> Result<String, PostError> {
-    let c = &stored.facts;
+fn replace(view: &View, text: &str, power: &str, address: &str) -> Decision {
     if !crate::mail::address::is_valid(address) {
-        return Ok(format!(
+        return Decision::said(format!(
             "{text}: NOT DONE: '{address}' is not a mail address such as new.player@club.example; nothing changed"
         ));
     }
-    let Some(PowerRow {
-        power,
-        address: old,
-        ..
-    }) = campaigns::power(desk.tx, &c.id, power)?
-    else {
-        return Ok(format!(
+    let Some((power, old)) = view.power(power) else {
+        return Decision::said(format!(
             "{text}: NOT DONE: there is no power '{power}'; the powers are {}",
-            powers(desk, &c.id)?
+            view.powers()
         ));
     };
     let address = address.to_ascii_lowercase();
-    if address == old {
-        return Ok(format!(
+    if address == *old {
+        return Decision::said(format!(
             "{text}: NOT DONE: {power} is played from {address} already; nothing changed"
         ));
     }
-    let pw = password::fresh(&desk.config.entropy);
-    campaigns::set_player(
-        desk.tx,
-        &c.id,
-        &power,
-        &address,
-        &password::hash_from(&desk.config.entropy, &pw),
-    )?;
-    desk.send(
-        Some(&c.id),
-        Kind::Notice,
-        &[old],
-        format!("[{}] {power} is handed to another player", c.id),
+    Decision::doing(
         format!(
-            "The secretary of {} ({}) has handed {power} to another player ({address}).\nYour password for {power} no longer works. Thank you for playing.\n",
-            c.title, c.id
+            "{text}: done: {power} is now played from {address}; the new player has a fresh password and the old one was told"
         ),
-    )?;
-    let welcome = taking_over(desk, stored, &power, &pw)?;
-    desk.send(
-        Some(&c.id),
-        Kind::Welcome,
-        std::slice::from_ref(&address),
-        format!("[{}] You take over {power}", c.id),
-        welcome,
-    )?;
-    crate::post::audit(
-        desk.tx,
-        desk.now,
-        Some(&c.id),
-        &format!("secretary handed {power} to {address}"),
-    )?;
-    Ok(format!(
-        "{text}: done: {power} is now played from {address}; the new player has a fresh password and the old one was told"
-    ))
-}
-
-/// The welcome of a player who takes a power over: the password, how to
-/// write, the deadline and the power's report as it stands.
-fn taking_over(
-    desk: &Desk<'_, '_>,
-    stored: &Row,
-    power: &str,
-    pw: &str,
-) -> Result<String, PostError> {
-    let c = &stored.facts;
-    let due = match campaigns::deadline(desk.tx, &c.id)? {
-        Some(d) => format!(
-            "Orders for {} are due by {}.\n",
-            c.date,
-            due_text(desk.config, d)
-        ),
-        None => String::new(),
-    };
-    let none = BTreeMap::new();
-    let now = Told {
-        played: &c.date,
-        events: None,
-        orders: &none,
-        dice: None,
-        intro: "",
-    };
-    let (report, _) = rules()
-        .report(&stored.state, Some(power), &now, None)
-        .map_err(corrupt)?;
-    Ok(format!(
-        "The secretary of {} has handed you the power {power}: welcome.\nYour password: {pw}\nWrite your orders as:\n\n  CAMPAIGN {} POWER {power} PASSWORD <password>\n  army <army> move to <province>\n  END\n\n{}\n{due}Orders on file for {power} this week stand until you send yours (STATUS shows them).\n\n{report}",
-        c.title,
-        c.id,
-        rules().guide(),
-    ))
+        vec![Effect::HandOver {
+            power: power.clone(),
+            old: old.clone(),
+            to: address,
+        }],
+    )
 }
 
 /// The secretary's `cancel POWER N`: the power's orders on file again
 /// without its N-th line (as the digest numbers them), kept as the power's
 /// latest orders; the power is told. A later message of the power's
 /// replaces them as always.
-fn cancel(desk: &Desk<'_, '_>, c: &Facts, power: &str, n: u32) -> Result<String, PostError> {
+fn cancel(view: &View, power: &str, n: u32) -> Decision {
+    let c = &view.row.facts;
     let written = format!("cancel {power} {n}");
-    let Some(PowerRow { power, address, .. }) = campaigns::power(desk.tx, &c.id, power)? else {
-        return Ok(format!(
+    let Some((power, address)) = view.power(power) else {
+        return Decision::said(format!(
             "{written}: NOT DONE: there is no power '{power}'; the powers are {}",
-            powers(desk, &c.id)?
+            view.powers()
         ));
     };
-    let turn = c.turn + 1;
-    let latest = campaigns::latest_orders(desk.tx, &c.id, turn)?;
-    let Some((_, json)) = latest.iter().find(|(p, _)| *p == power) else {
-        return Ok(format!(
+    let Some(Some(lines)) = view.on_file.get(power) else {
+        return Decision::said(format!(
             "{written}: NOT DONE: {power} has sent no orders for {}",
             c.date
         ));
     };
-    let mut lines = stored_orders(json)?;
     let Some(i) = (n as usize).checked_sub(1).filter(|i| *i < lines.len()) else {
-        return Ok(format!(
+        return Decision::said(format!(
             "{written}: NOT DONE: {power} has {} on file; write a number the digest shows",
             crate::report::plural(lines.len() as u32, "order", "orders")
         ));
     };
-    let gone = lines.remove(i);
-    let kept = OrdersRow {
-        turn,
-        power: &power,
-        message: desk.row,
-        text: &format!("(the secretary cancelled: {})", gone.text),
-        orders: &serde_json::to_string(&lines).map_err(corrupt)?,
-    };
-    campaigns::insert_orders(desk.tx, &c.id, &kept, desk.now)?;
-    desk.send(
-        Some(&c.id),
-        Kind::Notice,
-        &[address],
-        format!("[{}] An order of yours is cancelled", c.id),
-        format!(
-            "The secretary of {} cancelled your order \"{}\" for {}. Your other orders stand; a new message for this week replaces them all as usual.\n",
-            c.title, gone.text, c.date
-        ),
-    )?;
-    Ok(format!(
-        "{written}: done: {power}'s order \"{}\" is cancelled, and {power} is told",
-        gone.text
-    ))
+    let mut kept = lines.clone();
+    let gone = kept.remove(i).text;
+    Decision::doing(
+        format!("{written}: done: {power}'s order \"{gone}\" is cancelled, and {power} is told"),
+        vec![Effect::CancelOrder {
+            power: power.clone(),
+            address: address.clone(),
+            kept,
+            gone,
+        }],
+    )
 }
 
 /// The secretary's `status`: who has sent orders, the orders on file, and
 /// the rules' part (battles awaiting results, treasuries).
-fn status(desk: &Desk<'_, '_>, stored: &Row) -> Result<String, PostError> {
-    let c = &stored.facts;
-    let rows = campaigns::orders_in(desk.tx, &c.id, c.turn + 1)?;
+fn status(view: &View) -> Result<String, PostError> {
+    let c = &view.row.facts;
     let mut out = format!(
         "{}: {}; battles awaiting results: {}\n",
         c.title,
         c.date,
         c.pending.len()
     );
-    for (p, done) in rows {
+    for (p, orders) in &view.on_file {
         out.push_str(&format!(
             "  {p}: {}\n",
-            if done { "orders in" } else { "no orders yet" }
+            if orders.is_some() {
+                "orders in"
+            } else {
+                "no orders yet"
+            }
         ));
     }
     out.push_str("Orders on file this week:\n");
-    for (p, json) in campaigns::latest_orders(desk.tx, &c.id, c.turn + 1)? {
-        let lines = stored_orders(&json)?;
+    for (p, lines) in view
+        .on_file
+        .iter()
+        .filter_map(|(p, l)| Some((p, l.as_ref()?)))
+    {
         if lines.is_empty() {
             out.push_str(&format!("  {p}: (stands)\n"));
         }
@@ -387,6 +318,195 @@ fn status(desk: &Desk<'_, '_>, stored: &Row) -> Result<String, PostError> {
             out.push_str(&format!("  {p}: {}\n", l.text));
         }
     }
-    out.push_str(&rules().status(&stored.state).map_err(corrupt)?);
+    out.push_str(&rules().status(&view.row.state).map_err(corrupt)?);
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::campaign::Facts;
+    use crate::games::Json;
+    use chrono::TimeZone;
+
+    fn now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 12, 6, 12, 0, 0).unwrap()
+    }
+
+    /// The border campaign's week 3, ophir with two orders on file and
+    /// nemedia with none; its deadline in a day.
+    fn view() -> View {
+        let line = |text: &str| Line {
+            number: 1,
+            text: text.to_string(),
+            item: Json::Null,
+        };
+        View {
+            row: Row {
+                state: String::new(),
+                facts: Facts {
+                    id: "border".into(),
+                    title: "The Border".into(),
+                    date: "week 3 of 1288".into(),
+                    turn: 2,
+                    week_hours: 168,
+                    reminder_hours: 0,
+                    pending: Vec::new(),
+                },
+                seed: String::new(),
+                secretary_address: "sec@club.example".into(),
+                secretary_pw: String::new(),
+                status: "active".into(),
+            },
+            deadline: Some(now() + chrono::Duration::hours(24)),
+            addresses: BTreeMap::from([
+                ("nemedia".into(), "tarascus@nemedia.example".into()),
+                ("ophir".into(), "amalrus@ophir.example".into()),
+            ]),
+            on_file: BTreeMap::from([
+                ("nemedia".into(), None),
+                (
+                    "ophir".into(),
+                    Some(vec![
+                        line("army ophir-1 garrison"),
+                        line("army ophir-9 halt"),
+                    ]),
+                ),
+            ]),
+            now: now(),
+        }
+    }
+
+    /// `extend` is decided without the store: a deadline a day later and
+    /// nothing else, or a refusal that changes nothing.
+    #[test]
+    fn an_extension_is_a_new_deadline_or_nothing() {
+        let config = Config::default();
+        let d = extend(&config, &view(), "extend 24", 24);
+        assert_eq!(
+            d.effects,
+            [Effect::SetDeadline {
+                at: now() + chrono::Duration::hours(48),
+                hours: 24
+            }]
+        );
+        assert!(d
+            .answer
+            .unwrap()
+            .starts_with("extend 24: done: orders for week 3 of 1288"));
+        for hours in [0, MAX_EXTEND_HOURS + 1] {
+            let d = extend(&config, &view(), "extend", hours);
+            assert!(d.effects.is_empty() && d.answer.unwrap().contains("NOT DONE"));
+        }
+        let mut none = view();
+        none.deadline = None;
+        let d = extend(&config, &none, "extend 24", 24);
+        assert!(d.effects.is_empty() && d.answer.unwrap().contains("has no deadline"));
+    }
+
+    /// `replace` hands the power, named in any case, to the new address
+    /// written in any case; a bad address, an unknown power or the same
+    /// player again change nothing.
+    #[test]
+    fn a_power_is_handed_over_only_to_a_new_address() {
+        let d = replace(&view(), "replace", "Ophir", "Tzota@Ophir.example");
+        assert_eq!(
+            d.effects,
+            [Effect::HandOver {
+                power: "ophir".into(),
+                old: "amalrus@ophir.example".into(),
+                to: "tzota@ophir.example".into(),
+            }]
+        );
+        for (power, address, why) in [
+            ("ophir", "not-an-address", "is not a mail address"),
+            (
+                "koth",
+                "a@b.example",
+                "there is no power 'koth'; the powers are nemedia, ophir",
+            ),
+            (
+                "ophir",
+                "AMALRUS@ophir.example",
+                "is played from amalrus@ophir.example already",
+            ),
+        ] {
+            let d = replace(&view(), "replace", power, address);
+            let answer = d.answer.unwrap();
+            assert!(d.effects.is_empty() && answer.contains(why), "{answer}");
+        }
+    }
+
+    /// `cancel` keeps the power's other orders, numbered as the digest
+    /// numbers them; a number past them, a power without orders or no
+    /// power at all change nothing.
+    #[test]
+    fn an_order_is_cancelled_by_its_number() {
+        let d = cancel(&view(), "ophir", 2);
+        let [Effect::CancelOrder {
+            power, kept, gone, ..
+        }] = &d.effects[..]
+        else {
+            panic!("{:?}", d.effects);
+        };
+        assert_eq!(
+            (power.as_str(), gone.as_str()),
+            ("ophir", "army ophir-9 halt")
+        );
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].text, "army ophir-1 garrison");
+        for (power, n, why) in [
+            ("ophir", 3, "ophir has 2 orders on file"),
+            ("ophir", 0, "ophir has 2 orders on file"),
+            (
+                "nemedia",
+                1,
+                "nemedia has sent no orders for week 3 of 1288",
+            ),
+            ("khitai", 1, "there is no power 'khitai'"),
+        ] {
+            let d = cancel(&view(), power, n);
+            let answer = d.answer.unwrap();
+            assert!(d.effects.is_empty() && answer.contains(why), "{answer}");
+        }
+    }
+
+    /// The rules' own command: its parts become effects in the order the
+    /// office carries them out; a battle sent to mail words the answer.
+    #[test]
+    fn a_rules_ruling_becomes_effects_in_order() {
+        let d = ruled(Ruling {
+            answer: "edit ophir-9 losses 10: done".into(),
+            state: Some("{}".into()),
+            result: Some((1, "\"drawn\"".into())),
+            tell: vec![("ophir".into(), "ophir-9 lost 10".into())],
+            audit: Some("secretary edited ophir-9".into()),
+            by_mail: None,
+        });
+        assert_eq!(d.answer.as_deref(), Some("edit ophir-9 losses 10: done"));
+        assert_eq!(
+            d.effects,
+            [
+                Effect::SetState("{}".into()),
+                Effect::RecordResult {
+                    battle: 1,
+                    entered: "\"drawn\"".into()
+                },
+                Effect::Audit("secretary edited ophir-9".into()),
+                Effect::Tell {
+                    power: "ophir".into(),
+                    notice: "ophir-9 lost 10".into()
+                },
+            ]
+        );
+        let mailed = ruled(Ruling {
+            answer: "unused".into(),
+            by_mail: Some(2),
+            ..Ruling::default()
+        });
+        assert_eq!(
+            (mailed.answer, mailed.effects),
+            (None, vec![Effect::ToMail(2)])
+        );
+    }
 }

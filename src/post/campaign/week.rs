@@ -2,7 +2,7 @@
 //! its resolution (on time, by the secretary's `resolve`, or re-run by his
 //! `rerun`), and every reader's report queued.
 
-use super::{corrupt, facts, load, on_file, rules, week_orders, Row};
+use super::{corrupt, facts, load, rules, week_orders, Row};
 use crate::config::Config;
 use crate::games::campaign::{Facts, Line, Sources, Week as Told, WeekDice};
 use crate::games::Json;
@@ -547,10 +547,4 @@ fn drop_lines(
     }
     dropped.sort();
     Ok(dropped)
-}
-
-/// The orders on file and their digest, for the secretary's `digest`.
-pub(super) fn digest(tx: &Transaction<'_>, stored: &Row) -> Result<String, PostError> {
-    let on_file = on_file(tx, &stored.facts)?;
-    rules().digest(&stored.state, &on_file).map_err(corrupt)
 }

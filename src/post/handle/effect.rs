@@ -15,38 +15,8 @@ use crate::store::games::{self as game_rows, GameStatus, SideRow};
 use crate::store::{deferred, rounds, Transaction};
 use chrono::{DateTime, Utc};
 
-/// A command's answer and what carries it out.
-#[derive(Debug, Default)]
-pub(super) struct Decision {
-    /// What the reply says of the line; `None` when the effect that carries
-    /// it out words it (a replay's fresh seed, a re-adjudication's verdict,
-    /// a broadcast's recipients).
-    pub answer: Option<String>,
-    pub effects: Vec<Effect>,
-}
-
-impl Decision {
-    pub(super) fn said(answer: impl Into<String>) -> Self {
-        Decision {
-            answer: Some(answer.into()),
-            effects: Vec::new(),
-        }
-    }
-
-    pub(super) fn doing(answer: impl Into<String>, effects: Vec<Effect>) -> Self {
-        Decision {
-            answer: Some(answer.into()),
-            effects,
-        }
-    }
-
-    pub(super) fn worded_by(effect: Effect) -> Self {
-        Decision {
-            answer: None,
-            effects: vec![effect],
-        }
-    }
-}
+/// A battle game's command decided: its answer and [`Effect`]s.
+pub(super) type Decision = crate::post::decision::Decision<Effect>;
 
 /// One thing a command does to the game, its players or the store.
 #[derive(Debug, Clone, PartialEq, Eq)]
