@@ -476,7 +476,7 @@ fn section<'a>(markdown: &'a str, asked: &str) -> Result<(Vec<Part<'a>>, usize),
 mod tests {
     use super::*;
 
-    const GUIDES: [(&str, &str); 3] = [
+    const GUIDES: [(&str, &str); 4] = [
         ("hyborian-age", include_str!("../../docs/orders.md")),
         (
             "furor-barbarus",
@@ -486,6 +486,7 @@ mod tests {
             "fr-ancients",
             include_str!("../../docs/fr-ancients/guide.md"),
         ),
+        ("mail commands", include_str!("../../docs/mail-commands.md")),
     ];
 
     #[test]
@@ -581,7 +582,7 @@ mod tests {
             "{err}"
         );
         assert!(err.contains("  4. Moving (§3)\n"), "{err}");
-        assert!(err.contains("  15. Reading the umpire's answer\n"), "{err}");
+        assert!(err.contains("  14. Reading the umpire's answer\n"), "{err}");
         let nothing = topic(md, "zebra").unwrap_err();
         assert!(!nothing.contains("Did you mean"), "{nothing}");
         assert!(nothing.contains("  1. The shape of a mail\n"));

@@ -1,4 +1,6 @@
-//! Every example in the player's guide (docs/orders.md) reads as shown.
+//! Every example in the player's guide (docs/orders.md) and in the mail
+//! commands every game's guide ends with (docs/mail-commands.md) reads as
+//! shown.
 //!
 //! Fenced blocks tagged `orders` are order sheets for the sample battle
 //! (`umpire::games::hyborian::orders::sample`); words after the tag adjust the check:
@@ -19,9 +21,7 @@ struct Example {
     text: String,
 }
 
-fn examples() -> Vec<Example> {
-    let guide =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/orders.md")).unwrap();
+fn examples(guide: &str) -> Vec<Example> {
     let mut out = Vec::new();
     let mut current: Option<Example> = None;
     for (i, line) in guide.lines().enumerate() {
@@ -47,7 +47,7 @@ fn examples() -> Vec<Example> {
 
 #[test]
 fn every_example_in_the_guide_reads_as_shown() {
-    let all = examples();
+    let all = examples(include_str!("../../docs/orders.md"));
     let orders: Vec<&Example> = all
         .iter()
         .filter(|e| e.tags.first().map(String::as_str) == Some("orders"))
@@ -61,7 +61,16 @@ fn every_example_in_the_guide_reads_as_shown() {
         "only {} order examples found",
         orders.len()
     );
-    assert!(mails.len() >= 4);
+    let commands = examples(include_str!("../../docs/mail-commands.md"));
+    let mails: Vec<&Example> = mails
+        .into_iter()
+        .chain(
+            commands
+                .iter()
+                .filter(|e| e.tags.first().map(String::as_str) == Some("mail")),
+        )
+        .collect();
+    assert!(mails.len() >= 7, "{} mails", mails.len());
     for ex in orders {
         let has = |t: &str| ex.tags.iter().any(|x| x == t);
         let mut table = sample::table();

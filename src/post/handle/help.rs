@@ -21,19 +21,40 @@ pub(super) fn guide(game: Option<&Game>, topic: Option<&str>) -> String {
         None => guide::plain(markdown),
     };
     guides(game)
-        .into_iter()
-        .map(one)
+        .iter()
+        .map(|g| one(g))
         .collect::<Vec<_>>()
         .join("\n\n")
 }
 
+/// The post office's part of every guide: the mail commands every game
+/// takes, a player's and a moderator's, whatever its rules.
+const MAIL_COMMANDS: &str = include_str!("../../../docs/mail-commands.md");
+
 /// The guides a HELP answers from: the game's rule set's, or every rule
-/// set's when the writer plays more than one.
-fn guides(game: Option<&Game>) -> Vec<&'static str> {
-    match game {
+/// set's when the writer plays more than one; the last followed by the
+/// mail commands, so that a topic finds them in the guide it searches.
+fn guides(game: Option<&Game>) -> Vec<String> {
+    let rules: Vec<&str> = match game {
         Some(g) => vec![g.ruleset.guide()],
         None => crate::games::all().iter().map(|r| r.guide()).collect(),
-    }
+    };
+    with_mail_commands(&rules)
+}
+
+fn with_mail_commands(rules: &[&str]) -> Vec<String> {
+    let last = rules.len().saturating_sub(1);
+    rules
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            if i == last {
+                format!("{}\n\n{MAIL_COMMANDS}", g.trim_end())
+            } else {
+                g.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Answer a HELP: the guide (or its one section) as plain text and as an
@@ -48,7 +69,7 @@ pub(super) fn help_reply(
     use crate::report::guide;
     let mut mail = ctx.answer_mail(guide(game, topic));
     let parts: Option<Vec<String>> = guides(game)
-        .into_iter()
+        .iter()
         .map(|markdown| match topic {
             Some(t) => guide::topic_html(markdown, t),
             None => Some(guide::html(markdown)),
@@ -147,4 +168,56 @@ pub(crate) fn status_text(
         minijinja::context! { title => &game.row.title, game => game.id(), round => game.round()?.label, status => &game.row.status,
         deadline => reader.map_or_else(|| game.deadline_text(), |r| game.deadline_for(r)), sides => sides, hold => game.row.hold, draft => rounds::draft(tx, game.id())? },
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A command of the envelope's grammar as written — the keywords its
+    /// rule starts with: `reset_password_cmd = { k_reset ~ k_password ~
+    /// token }` is RESET PASSWORD.
+    fn command_written(line: &str) -> Option<String> {
+        let (name, rule) = line.split_once('=')?;
+        if !name.trim().ends_with("_cmd") {
+            return None;
+        }
+        let body = rule.trim().strip_prefix('{')?.rsplit_once('}')?.0;
+        let words: Vec<String> = body
+            .split('~')
+            .map(str::trim)
+            .skip_while(|t| t.ends_with('?'))
+            .take_while(|t| t.starts_with("k_") && !t.ends_with('?'))
+            .map(|t| t.trim_start_matches("k_").to_uppercase())
+            .collect();
+        (!words.is_empty()).then(|| words.join(" "))
+    }
+
+    /// Every command the post office reads is explained in the guide a
+    /// HELP answers with, whatever the game's rules: the mails name no
+    /// command their game's players cannot look up.
+    #[test]
+    fn every_mail_command_is_in_every_games_help() {
+        let grammar = include_str!("../../../grammar/envelope.pest");
+        let written: Vec<String> = grammar.lines().filter_map(command_written).collect();
+        for w in [
+            "RESET PASSWORD",
+            "PRESS TO",
+            "END GAME",
+            "HISTORY",
+            "UNLOCK",
+        ] {
+            assert!(written.iter().any(|c| c == w), "{w} in {written:?}");
+        }
+        for rules in crate::games::all() {
+            let help = crate::report::guide::plain(&with_mail_commands(&[rules.guide()])[0]);
+            for w in &written {
+                assert!(
+                    help.contains(w.as_str()),
+                    "{}: HELP does not explain {w}",
+                    rules.name()
+                );
+            }
+        }
+    }
 }
