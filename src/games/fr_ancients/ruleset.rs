@@ -29,13 +29,13 @@
 
 use super::deployment;
 use super::desk::values::{read_values, Values};
-use super::desk::{read_answers, write_answer};
+use super::desk::{read_answers, write_answer, Situation};
 use super::events::Logged;
 use super::options::Options;
 use super::orders::{SideOrders, TurnOrders};
 use super::report::{svg, table_summary, Report};
 use super::start::{start_battle, zones};
-use super::state::{json, replay, Deploying, Pending, Rolled, State};
+use super::state::{json, replay, Deploying, Pending, Replayed, Rolled, State};
 use super::table::Battle;
 use super::verdict::{judge, phase_label, Ending, Verdict};
 use crate::case::CaseOutcome;
@@ -287,6 +287,196 @@ fn event_lines(events: &[Logged], b: &Battle) -> Json {
             .map(|l| serde_json::json!({"part": l.part.code(), "line": l.event.line(b)}))
             .collect(),
     )
+}
+
+/// A phase round's input: the phase's orders (the players' of its first
+/// round, kept while the game master is asked), his answers so far with
+/// this round's, the dice already rolled, and the `VALUES` he gave now
+/// (held from the next phase).
+struct PhaseInput {
+    orders: TurnOrders,
+    answers: Vec<String>,
+    rolled: BTreeMap<String, Rolled>,
+    given: Values,
+}
+
+impl PhaseInput {
+    fn of(state: &State, orders: &BTreeMap<String, Json>) -> Result<PhaseInput, RulesetError> {
+        let (phase_orders, mut answers, rolled) = match &state.pending {
+            Some(p) => (p.orders.clone(), p.answers.clone(), p.rolled.clone()),
+            None => {
+                let mut phase_orders = TurnOrders::default();
+                for (side, o) in orders {
+                    if side != GAME_MASTER {
+                        phase_orders
+                            .sides
+                            .insert(side.clone(), read::<SideOrders>("orders", o)?);
+                    }
+                }
+                (phase_orders, Vec::new(), BTreeMap::new())
+            }
+        };
+        let mut given = Values::default();
+        if state.pending.is_some() {
+            if let Some(gm) = orders.get(GAME_MASTER) {
+                let text = read::<GmOrders>("the game master's answer", gm)?.answer;
+                given = read_values(Some(&state.battle), &text).values;
+                answers.push(text);
+            }
+        }
+        Ok(PhaseInput {
+            orders: phase_orders,
+            answers,
+            rolled,
+            given,
+        })
+    }
+}
+
+/// Every die a replay rolled, as the report lists it: those of earlier
+/// rounds with the round that rolled them.
+fn dice_lines(r: &Replayed) -> Vec<String> {
+    r.rolls
+        .iter()
+        .map(|(k, v, earlier)| match earlier {
+            Some(n) => format!("{k} = {v} (rolled in round {n})"),
+            None => format!("{k} = {v}"),
+        })
+        .collect()
+}
+
+/// The round stopped at a situation: the phase so far is reported, the
+/// game master is asked, and the phase waits ([`Pending`]) with every die
+/// rolled so far.
+fn waiting(
+    state: &State,
+    mut next: State,
+    phase: PhaseInput,
+    r: Replayed,
+    situation: Situation,
+) -> Result<Resolved, RulesetError> {
+    let this_round = state.played + 1;
+    let label = phase_label(&state.battle);
+    let mut all = phase.rolled;
+    for (k, v, earlier) in &r.rolls {
+        if earlier.is_none() {
+            all.insert(
+                k.clone(),
+                Rolled {
+                    value: *v,
+                    round: this_round,
+                },
+            );
+        }
+    }
+    let lines: Vec<String> = r
+        .run
+        .events
+        .iter()
+        .map(|l| format!("{}: {}", l.part.heading(), l.event.line(&r.run.battle)))
+        .collect();
+    let sections = vec![
+        Section {
+            title: "Base rules".into(),
+            lines: vec![state.base_rules()?],
+        },
+        Section {
+            title: format!("{label} so far"),
+            lines,
+        },
+        Section {
+            title: "The game master is asked".into(),
+            lines: situation.text.lines().map(str::to_string).collect(),
+        },
+    ];
+    next.pending = Some(Pending {
+        orders: phase.orders,
+        answers: phase.answers,
+        rolled: all,
+        part: situation.part,
+        situation: situation.text,
+        values: state
+            .pending
+            .as_ref()
+            .map_or(&state.values, |p| &p.values)
+            .clone(),
+    });
+    Ok(Resolved {
+        state: json(&next)?,
+        events: event_lines(&r.run.events, &r.run.battle),
+        sections,
+        dice: dice_lines(&r),
+        summary: table_summary(&r.run.battle),
+        summary_title: format!("The table where {label} waits"),
+        victory: Vec::new(),
+        ended: false,
+        result: None,
+        extra: serde_json::Map::new(),
+    })
+}
+
+/// The phase played to its end: its report (after `answers` of the game
+/// master's, if any), and after the last turn or a clock run down who won.
+fn played(
+    state: &State,
+    mut next: State,
+    answers: usize,
+    r: Replayed,
+) -> Result<Resolved, RulesetError> {
+    let dice = dice_lines(&r);
+    let after = r.run.battle;
+    let report = Report::new(&after, &r.run.events);
+    let mut sections = vec![Section {
+        title: "Base rules".into(),
+        lines: vec![state.base_rules()?],
+    }];
+    if answers > 0 {
+        sections[0].lines.push(format!(
+            "The game master answered {answers} situation(s) of this phase."
+        ));
+    }
+    sections.extend(report.sections.iter().map(|s| Section {
+        title: s.heading.to_string(),
+        lines: s.lines.clone(),
+    }));
+    let ended = after.over.is_some() || after.turn > state.last_turn;
+    let verdict = if ended {
+        let ending = if after.over.is_some() {
+            Ending::ClockRanDown
+        } else {
+            Ending::LastTurn(state.last_turn)
+        };
+        Some(judge(&after, state.ends_at()?, ending, &state.options))
+    } else {
+        None
+    };
+    let victory = verdict
+        .as_ref()
+        .map(|v| v.lines.clone())
+        .unwrap_or_default();
+    let events = event_lines(&r.run.events, &after);
+    let summary = table_summary(&after);
+    next.battle = without_values(after, &state.battle);
+    next.pending = None;
+    let summary_title = if ended {
+        "The table at the end".to_string()
+    } else {
+        format!("The table before {}", round_of(&next).label)
+    };
+    let mut extra = serde_json::Map::new();
+    extra.insert("clocks".into(), json(&report.summary)?);
+    Ok(Resolved {
+        state: json(&next)?,
+        events,
+        sections,
+        dice,
+        summary,
+        summary_title,
+        victory,
+        ended,
+        result: verdict.as_ref().map(Verdict::result),
+        extra,
+    })
 }
 
 impl Ruleset for FrAncients {
@@ -585,160 +775,20 @@ impl Ruleset for FrAncients {
         if let Some(d) = &state.deploying {
             return deployment::resolve(&state, d, input.orders);
         }
-        let this_round = state.played + 1;
-        let (orders, mut answers, rolled) = match &state.pending {
-            Some(p) => (p.orders.clone(), p.answers.clone(), p.rolled.clone()),
-            None => {
-                let mut orders = TurnOrders::default();
-                for (side, o) in input.orders {
-                    if side != GAME_MASTER {
-                        orders
-                            .sides
-                            .insert(side.clone(), read::<SideOrders>("orders", o)?);
-                    }
-                }
-                (orders, Vec::new(), BTreeMap::new())
-            }
-        };
-        let mut given = Values::default();
-        if state.pending.is_some() {
-            if let Some(gm) = input.orders.get(GAME_MASTER) {
-                let text = read::<GmOrders>("the game master's answer", gm)?.answer;
-                given = read_values(Some(&state.battle), &text).values;
-                answers.push(text);
-            }
-        }
-        let r = replay(&state, &orders, &answers, &rolled, input.dice)?;
-        let dice: Vec<String> = r
-            .rolls
-            .iter()
-            .map(|(k, v, earlier)| match earlier {
-                Some(n) => format!("{k} = {v} (rolled in round {n})"),
-                None => format!("{k} = {v}"),
-            })
-            .collect();
-        let base_rules = state.base_rules()?;
+        let phase = PhaseInput::of(&state, input.orders)?;
+        let mut r = replay(
+            &state,
+            &phase.orders,
+            &phase.answers,
+            &phase.rolled,
+            input.dice,
+        )?;
         let mut next = state.clone();
-        next.played = this_round;
-        next.values.merge(&given);
-        let phase = phase_label(&state.battle);
-        match r.situation {
-            Some(situation) => {
-                let mut all = rolled;
-                for (k, v, earlier) in &r.rolls {
-                    if earlier.is_none() {
-                        all.insert(
-                            k.clone(),
-                            Rolled {
-                                value: *v,
-                                round: this_round,
-                            },
-                        );
-                    }
-                }
-                let lines: Vec<String> = r
-                    .run
-                    .events
-                    .iter()
-                    .map(|l| format!("{}: {}", l.part.heading(), l.event.line(&r.run.battle)))
-                    .collect();
-                let sections = vec![
-                    Section {
-                        title: "Base rules".into(),
-                        lines: vec![base_rules],
-                    },
-                    Section {
-                        title: format!("{phase} so far"),
-                        lines,
-                    },
-                    Section {
-                        title: "The game master is asked".into(),
-                        lines: situation.text.lines().map(str::to_string).collect(),
-                    },
-                ];
-                let events = event_lines(&r.run.events, &r.run.battle);
-                let summary = table_summary(&r.run.battle);
-                next.pending = Some(Pending {
-                    orders,
-                    answers,
-                    rolled: all,
-                    part: situation.part,
-                    situation: situation.text,
-                    values: state
-                        .pending
-                        .as_ref()
-                        .map_or(&state.values, |p| &p.values)
-                        .clone(),
-                });
-                Ok(Resolved {
-                    state: json(&next)?,
-                    events,
-                    sections,
-                    dice,
-                    summary,
-                    summary_title: format!("The table where {phase} waits"),
-                    victory: Vec::new(),
-                    ended: false,
-                    result: None,
-                    extra: serde_json::Map::new(),
-                })
-            }
-            None => {
-                let after = r.run.battle;
-                let report = Report::new(&after, &r.run.events);
-                let mut sections = vec![Section {
-                    title: "Base rules".into(),
-                    lines: vec![base_rules],
-                }];
-                if !answers.is_empty() {
-                    sections[0].lines.push(format!(
-                        "The game master answered {} situation(s) of this phase.",
-                        answers.len()
-                    ));
-                }
-                sections.extend(report.sections.iter().map(|s| Section {
-                    title: s.heading.to_string(),
-                    lines: s.lines.clone(),
-                }));
-                let ended = after.over.is_some() || after.turn > state.last_turn;
-                let verdict = if ended {
-                    let ending = if after.over.is_some() {
-                        Ending::ClockRanDown
-                    } else {
-                        Ending::LastTurn(state.last_turn)
-                    };
-                    Some(judge(&after, state.ends_at()?, ending, &state.options))
-                } else {
-                    None
-                };
-                let victory = verdict
-                    .as_ref()
-                    .map(|v| v.lines.clone())
-                    .unwrap_or_default();
-                let events = event_lines(&r.run.events, &after);
-                let summary = table_summary(&after);
-                next.battle = without_values(after, &state.battle);
-                next.pending = None;
-                let summary_title = if ended {
-                    "The table at the end".to_string()
-                } else {
-                    format!("The table before {}", round_of(&next).label)
-                };
-                let mut extra = serde_json::Map::new();
-                extra.insert("clocks".into(), json(&report.summary)?);
-                Ok(Resolved {
-                    state: json(&next)?,
-                    events,
-                    sections,
-                    dice,
-                    summary,
-                    summary_title,
-                    victory,
-                    ended,
-                    result: verdict.as_ref().map(Verdict::result),
-                    extra,
-                })
-            }
+        next.played = state.played + 1;
+        next.values.merge(&phase.given);
+        match r.situation.take() {
+            Some(situation) => waiting(&state, next, phase, r, situation),
+            None => played(&state, next, phase.answers.len(), r),
         }
     }
 
