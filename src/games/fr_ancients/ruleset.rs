@@ -33,6 +33,7 @@ use super::desk::{read_answers, write_answer, Situation};
 use super::events::Logged;
 use super::options::Options;
 use super::orders::{SideOrders, TurnOrders};
+use super::pack::Pack;
 use super::report::{svg, table_summary, Report};
 use super::start::{start_battle, zones};
 use super::state::{json, replay, Deploying, Pending, Replayed, Rolled, State};
@@ -479,6 +480,75 @@ fn played(
     })
 }
 
+/// What the welcome says of the game's length, its base rules and how a
+/// phase and the battle are won.
+fn length_of(max_turns: u32, battle: &Battle, pack: Option<&Pack>) -> String {
+    let base = match pack {
+        Some(p) => format!(
+            "Base rules: the pack {} (sha256 {}){}.{}",
+            p.name,
+            p.hash,
+            if p.stand_in {
+                " — stand-in rules, not FR!"
+            } else {
+                ""
+            },
+            p.division()
+                .map(|d| format!(" A mixed game: {d}, and a phase may wait for his answers before its report comes."))
+                .unwrap_or_default()
+        ),
+        None => "No pack: the game master resolves the base rules; a phase may wait for his answers before its report comes.".to_string(),
+    };
+    let decided = "How a phase is won (the sheet's step 7): 1 point for each enemy unit demoralized, 2 for each destroyed; the higher total wins the phase, and the loser lowers its morale clock by one (step 8). A character destroyed, the baggage looted or a battle standard lost lowers it too. With a pack, a side whose clock runs down to the pack's end has lost the battle; otherwise the battle ends after its last turn and the higher clock wins (level clocks: the standards taken, then a draw). The last report says who won and why.";
+    format!(
+        "The battle lasts at most {} turns, each of two phases: {}'s, then {}'s. Each phase is a round: the phasing side writes its moves, charges, shots and challenges; the other may send its standing orders (counter-charge, open ranks) before it is played.\n{base}\n{decided}",
+        max_turns,
+        battle.sides[0].id,
+        battle.sides[1].id,
+    )
+}
+
+/// Each side's welcome: the length, its forces and an order to copy, and
+/// the table at the start; with a deployment round to come, its zone and
+/// only its own army in the picture.
+fn welcomes(
+    title: &str,
+    battle: &Battle,
+    ids: &[String],
+    length: &str,
+    deploying: Option<&Deploying>,
+) -> BTreeMap<String, Welcome> {
+    let start = svg(None, battle, "The table at the start");
+    ids
+        .iter()
+        .map(|id| {
+            let (mut briefing, example) = forces(battle, id, deploying.is_some());
+            let mut picture = start.clone();
+            let mut length = length.to_string();
+            if let Some(d) = deploying {
+                length.push('\n');
+                length.push_str(&deployment::briefing(&d.zones, id));
+                briefing.push_str("\nYour units stand where the scenario's layout puts them until you place them.\n");
+                picture = svg(
+                    None,
+                    &deployment::own_side(battle, id),
+                    "Your army as the scenario lays it out",
+                );
+            }
+            (
+                id.clone(),
+                Welcome {
+                    rules: title.to_string(),
+                    length,
+                    briefing,
+                    example,
+                    picture: Some(picture),
+                },
+            )
+        })
+        .collect()
+}
+
 impl Ruleset for FrAncients {
     fn name(&self) -> &'static str {
         super::RULESET
@@ -554,29 +624,7 @@ impl Ruleset for FrAncients {
                 )));
             }
         }
-        let base = match &pack {
-            Some(p) => format!(
-                "Base rules: the pack {} (sha256 {}){}.{}",
-                p.name,
-                p.hash,
-                if p.stand_in {
-                    " — stand-in rules, not FR!"
-                } else {
-                    ""
-                },
-                p.division()
-                    .map(|d| format!(" A mixed game: {d}, and a phase may wait for his answers before its report comes."))
-                    .unwrap_or_default()
-            ),
-            None => "No pack: the game master resolves the base rules; a phase may wait for his answers before its report comes.".to_string(),
-        };
-        let decided = "How a phase is won (the sheet's step 7): 1 point for each enemy unit demoralized, 2 for each destroyed; the higher total wins the phase, and the loser lowers its morale clock by one (step 8). A character destroyed, the baggage looted or a battle standard lost lowers it too. With a pack, a side whose clock runs down to the pack's end has lost the battle; otherwise the battle ends after its last turn and the higher clock wins (level clocks: the standards taken, then a draw). The last report says who won and why.";
-        let length = format!(
-            "The battle lasts at most {} turns, each of two phases: {}'s, then {}'s. Each phase is a round: the phasing side writes its moves, charges, shots and challenges; the other may send its standing orders (counter-charge, open ranks) before it is played.\n{base}\n{decided}",
-            setup.max_turns,
-            battle.sides[0].id,
-            battle.sides[1].id,
-        );
+        let length = length_of(setup.max_turns, &battle, pack.as_ref());
         let deploying = if options.deployment_round {
             let zones = zones(setup.scenario_text, &battle)
                 .map_err(|e| RulesetError::Setup(e.join("; ")))?;
@@ -584,35 +632,7 @@ impl Ruleset for FrAncients {
         } else {
             None
         };
-        let start = svg(None, &battle, "The table at the start");
-        let welcome = ids
-            .iter()
-            .map(|id| {
-                let (mut briefing, example) = forces(&battle, id, deploying.is_some());
-                let mut picture = start.clone();
-                let mut length = length.clone();
-                if let Some(d) = &deploying {
-                    length.push('\n');
-                    length.push_str(&deployment::briefing(&d.zones, id));
-                    briefing.push_str("\nYour units stand where the scenario's layout puts them until you place them.\n");
-                    picture = svg(
-                        None,
-                        &deployment::own_side(&battle, id),
-                        "Your army as the scenario lays it out",
-                    );
-                }
-                (
-                    id.clone(),
-                    Welcome {
-                        rules: self.title().to_string(),
-                        length,
-                        briefing,
-                        example,
-                        picture: Some(picture),
-                    },
-                )
-            })
-            .collect();
+        let welcome = welcomes(self.title(), &battle, &ids, &length, deploying.as_ref());
         let identity = Identity {
             options: options.clone(),
             pack: pack.as_ref().map(|p| (p.name.clone(), p.hash.clone())),

@@ -299,6 +299,17 @@ fn deploy(
         }
         front_y += back * (depth + 1.0);
     }
+    place_people(battle, army, &side);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// An army's characters with the units the army file names, and its
+/// standard with its bearer.
+fn place_people(battle: &mut Battle, army: &ArmyFile, side: &str) {
     let unit_named = |name: &str| {
         let k = crate::names::key(name);
         battle
@@ -323,7 +334,7 @@ fn deploy(
             id.clone(),
             Character {
                 id,
-                side: side.clone(),
+                side: side.to_string(),
                 name: c.name.clone(),
                 rank,
                 with,
@@ -333,14 +344,9 @@ fn deploy(
     }
     if let Some(s) = &army.standard {
         let bearer = unit_named(&s.with);
-        if let (Some(b), Some(sd)) = (bearer, battle.side_mut(&side)) {
+        if let (Some(b), Some(sd)) = (bearer, battle.side_mut(side)) {
             sd.standard = Some(StandardState::With(b));
         }
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
     }
 }
 
