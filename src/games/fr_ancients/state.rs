@@ -5,6 +5,15 @@
 //! already rolled and every answer so far. The rule set's boundary
 //! (`ruleset`), the deployment round and the demonstrations all read and
 //! play the game through these, so there is one way to play a phase.
+//!
+//! ```
+//! use umpire::games::fr_ancients::{demo::trebia, state::State};
+//! let game = trebia(None).unwrap();
+//! let stored = game.to_json().unwrap();
+//! assert_eq!(State::read(&stored).unwrap().battle.turn, 1);
+//! let checked = game.check_orders("rome", "Nobody: charge Hannibal\n").unwrap();
+//! assert!(!checked.diagnostics.is_empty(), "no unit of that name");
+//! ```
 
 use super::desk::values::{read_values, Values};
 use super::desk::{read_answers, Desk, Situation};
