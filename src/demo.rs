@@ -380,7 +380,7 @@ const TREBIA_SEED: u64 = 218;
 /// The house battle's mails: the phasing side's orders, as the order
 /// writer writes them for the table as it stands.
 fn trebia_house(_round: u32, state: &Json) -> Result<Vec<(&'static str, String)>, PostError> {
-    let (side, orders, turn) = crate::games::fr_ancients::ruleset::house_orders(state)
+    let (side, orders, turn) = crate::games::fr_ancients::demo::house_orders(state)
         .map_err(|e| PostError::Transport(format!("the Trebia's order writer: {e}")))?;
     let (from, password) = if side == "rome" {
         ("sempronius@rome.example", "rome1")
@@ -463,7 +463,7 @@ fn trebia(round: u32, state: &Json) -> Result<Vec<(&'static str, String)>, PostE
 
 /// [`trebia`]'s mails.
 fn trebia_mails(round: u32, state: &Json) -> Vec<(&'static str, String)> {
-    use crate::games::fr_ancients::ruleset::{demo_orders, stand_in_answer};
+    use crate::games::fr_ancients::demo::{demo_orders, stand_in_answer};
     let gm = "gamemaster@club.example";
     let header = format!("MODERATOR trebia PASSWORD demo-gm TURN {round}\n");
     if state.get("pending").is_some_and(|p| !p.is_null()) {

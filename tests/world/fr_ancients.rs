@@ -3,15 +3,18 @@
 //! game master, and property tests of the readers and the engine.
 
 use proptest::prelude::*;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use umpire::case::{case_files, run_file, CaseOutcome};
 use umpire::dice::SeededDice;
-use umpire::games::fr_ancients::desk::{read_answers, Desk, Situation};
-use umpire::games::fr_ancients::game::{trebia, Resolution};
-use umpire::games::fr_ancients::orders::TurnOrders;
+use umpire::games::fr_ancients::demo::{play_round, trebia};
+use umpire::games::fr_ancients::desk::{read_answers, Situation};
 use umpire::games::fr_ancients::pack::STAND_IN;
 use umpire::games::fr_ancients::questions::{Ask, Question, Roll, Test};
+use umpire::games::fr_ancients::ruleset::FrAncients;
 use umpire::games::fr_ancients::sequence::Part;
+use umpire::games::fr_ancients::state::State;
+use umpire::games::Ruleset;
 
 fn catalogue() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cases/fr-ancients")
@@ -88,20 +91,26 @@ fn the_demonstration_turn_with_a_game_master() {
 
 #[test]
 fn a_stand_in_game_names_its_pack_and_draws_the_table() {
-    let g = trebia(Some(STAND_IN)).unwrap();
+    let before = trebia(Some(STAND_IN)).unwrap();
     let mut dice = SeededDice::new([5; 32]);
-    let Resolution::Done { report, .. } = g
-        .resolve(&TurnOrders::default(), &Desk::default(), &mut dice)
-        .unwrap()
-    else {
-        panic!("the pack answers everything")
-    };
-    let text = report.text();
+    let r = play_round(&before.to_json().unwrap(), &BTreeMap::new(), &mut dice).unwrap();
+    assert!(
+        FrAncients.round(&r.state).unwrap().game_master.is_none(),
+        "the pack answers everything"
+    );
+    let text: String = r
+        .sections
+        .iter()
+        .flat_map(|s| s.lines.iter())
+        .map(|l| format!("{l}\n"))
+        .collect();
     assert!(
         text.contains("stand-in rules, not FR!") && text.contains("sha256"),
         "{text}"
     );
-    let png = umpire::report::picture::png(&report.svg).unwrap();
+    let after = State::read(&r.state).unwrap();
+    let svg = umpire::games::fr_ancients::report::svg(Some(&before.battle), &after.battle, "after");
+    let png = umpire::report::picture::png(&svg).unwrap();
     assert!(png.len() > 1000);
 }
 
@@ -139,7 +148,7 @@ proptest! {
     #[test]
     fn no_order_text_panics_the_checker(text in "[ -~\\n]{0,300}") {
         let g = trebia(None).unwrap();
-        let c = g.check_orders("rome", &text);
+        let c = g.check_orders("rome", &text).unwrap();
         prop_assert!(c.diagnostics.iter().all(|d| d.span.start <= text.len()));
     }
 }
@@ -151,7 +160,8 @@ proptest! {
     fn a_stand_in_turn_never_overlaps_units(seed in any::<[u8; 32]>(), step in 1.0f64..12.0) {
         let mut g = trebia(Some(STAND_IN)).unwrap();
         for _ in 0..2 {
-            let mut orders = TurnOrders::default();
+            let state = g.to_json().unwrap();
+            let mut orders = BTreeMap::new();
             for side in ["rome", "carthage"] {
                 let ahead = if g.battle.sides[0].id == side { step } else { -step };
                 let text: String = g
@@ -161,12 +171,15 @@ proptest! {
                     .filter(|u| u.side == side && u.is_present())
                     .map(|u| format!("{}: move to {:.1}, {:.1}\n", u.name, u.front.x, u.front.y + ahead))
                     .collect();
-                orders.sides.insert(side.to_string(), g.check_orders(side, &text).orders);
+                orders.insert(side.to_string(), FrAncients.check_orders(&state, side, &text, &[]).unwrap().orders);
             }
             let mut dice = SeededDice::new(seed);
-            let Resolution::Done { after, .. } = g.resolve(&orders, &Desk::default(), &mut dice).unwrap() else {
+            let r = play_round(&state, &orders, &mut dice).unwrap();
+            if FrAncients.round(&r.state).unwrap().game_master.is_some() {
                 return Err(TestCaseError::fail("a pack answers everything"));
-            };
+            }
+            g = State::read(&r.state).unwrap();
+            let after = &g.battle;
             let units: Vec<_> = after.units.values().filter(|u| u.is_present()).collect();
             for (i, a) in units.iter().enumerate() {
                 prop_assert!(after.on_table(&a.footprint()), "{} off the table", a.name);
@@ -174,7 +187,6 @@ proptest! {
                     prop_assert!(!a.footprint().overlaps(&b.footprint()), "{} overlaps {}", a.name, b.name);
                 }
             }
-            g.advance(after);
         }
     }
 }
@@ -250,7 +262,7 @@ pub(crate) fn waiting(
 
 #[test]
 fn the_trebia_by_mail_with_a_game_master() {
-    use umpire::games::fr_ancients::ruleset::{demo_orders, stand_in_answer};
+    use umpire::games::fr_ancients::demo::{demo_orders, stand_in_answer};
     let dir = tempfile::tempdir().unwrap();
     let mut po = trebia_office(dir.path());
     let welcome = &mails_to(&po, SEMPRONIUS, 0)[0].1;
@@ -562,7 +574,7 @@ fn every_example_in_the_players_guide_is_checked() {
     for (info, text) in blocks {
         let words: Vec<&str> = info.split_whitespace().collect();
         assert_eq!(words[1], "trebia", "{info}");
-        let c = game.check_orders(words[2], &text);
+        let c = game.check_orders(words[2], &text).unwrap();
         let errors = c
             .diagnostics
             .iter()
@@ -582,7 +594,7 @@ fn every_example_in_the_players_guide_is_checked() {
 
 #[test]
 fn a_game_master_who_misses_the_deadline_holds_the_game() {
-    use umpire::games::fr_ancients::ruleset::demo_orders;
+    use umpire::games::fr_ancients::demo::demo_orders;
     let dir = tempfile::tempdir().unwrap();
     let mut po = trebia_office(dir.path());
     let (_, _, state) = waiting(&mut po);
@@ -647,7 +659,7 @@ pub(crate) fn trebia_values() -> String {
 /// demonstration's orders (and `more`), the game master answers every
 /// situation by the stand-in's procedures. The game master's rounds.
 fn play_phase(po: &mut umpire::post::PostOffice, more: &str) -> u32 {
-    use umpire::games::fr_ancients::ruleset::{demo_orders, stand_in_answer};
+    use umpire::games::fr_ancients::demo::{demo_orders, stand_in_answer};
     let (number, gm, state) = waiting(po);
     assert!(gm.is_none(), "a players' round");
     let (side, orders) = demo_orders(&state).unwrap();
@@ -723,7 +735,7 @@ fn the_desk_without_values_asks_one_situation_a_step() {
 /// A game master's round lasts `gm_hours`, not the players' `turn_hours`.
 #[test]
 fn the_game_masters_deadline_is_his_own() {
-    use umpire::games::fr_ancients::ruleset::demo_orders;
+    use umpire::games::fr_ancients::demo::demo_orders;
     let dir = tempfile::tempdir().unwrap();
     let mut po = trebia_office_file(dir.path(), common::config(dir.path()), "gm_hours = 12\n");
     let (_, _, state) = waiting(&mut po);
@@ -806,7 +818,7 @@ fn house_without_movement() -> String {
 
 #[test]
 fn a_mixed_game_asks_the_game_master_only_what_its_pack_leaves_out() {
-    use umpire::games::fr_ancients::ruleset::{demo_orders, stand_in_answer};
+    use umpire::games::fr_ancients::demo::{demo_orders, stand_in_answer};
     let dir = tempfile::tempdir().unwrap();
     let pack = dir.path().join("mixed.toml");
     std::fs::write(&pack, house_without_movement()).unwrap();

@@ -18,7 +18,7 @@ fn send(po: &mut PostOffice, from: &str, id: &str, body: &str) {
 
 #[test]
 fn the_trebia_as_its_players_and_game_master_read_it() {
-    use umpire::games::fr_ancients::ruleset::{demo_orders, stand_in_answer};
+    use umpire::games::fr_ancients::demo::{demo_orders, stand_in_answer};
     let dir = tempfile::tempdir().unwrap();
     let mut c = config(dir.path());
     c.entropy = Entropy::fixed(42);
@@ -103,7 +103,7 @@ fn internal_words(letters: &str) -> Vec<String> {
 /// their content here; a snapshot is still to be taken.)
 #[test]
 fn the_game_masters_values_as_he_reads_them() {
-    use umpire::games::fr_ancients::ruleset::{demo_orders, stand_in_answer};
+    use umpire::games::fr_ancients::demo::{demo_orders, stand_in_answer};
     let dir = tempfile::tempdir().unwrap();
     let mut c = config(dir.path());
     c.entropy = Entropy::fixed(42);

@@ -9,7 +9,8 @@
 //! sides as writers, and is played once both are ready or at the deadline.
 
 use super::orders::{check_deployment, Zone};
-use super::ruleset::{summary, State};
+use super::report::table_summary;
+use super::state::{json, Deploying, State};
 use super::table::{Battle, Place, SideId, UnitId};
 use crate::games::{Checked, Json, Resolved, Round, RulesetError};
 use crate::report::Section;
@@ -17,20 +18,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-/// A game waiting for its deployment round: each side's zone.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Deploying {
-    pub zones: BTreeMap<SideId, Zone>,
-}
-
 /// A side's checked placing: the places taken, by unit.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Placing {
     pub places: BTreeMap<UnitId, Place>,
-}
-
-fn json<T: Serialize>(value: &T) -> Result<Json, RulesetError> {
-    serde_json::to_value(value).map_err(|e| RulesetError::Corrupt(e.to_string()))
 }
 
 /// The round: both sides write, and `TURN 0` names it.
@@ -169,7 +160,7 @@ pub fn resolve(
             lines,
         }],
         dice: Vec::new(),
-        summary: summary(&next.battle),
+        summary: table_summary(&next.battle),
         summary_title: format!("The table before {first}"),
         victory: Vec::new(),
         ended: false,

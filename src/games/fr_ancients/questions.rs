@@ -493,7 +493,4 @@ impl Answer {
 pub trait Base {
     /// The answer, or `None` when it must wait for the game master.
     fn answer(&mut self, battle: &Battle, q: &Question) -> Option<Answer>;
-
-    /// "the stand-in pack…", "the game master": named in every report.
-    fn banner(&self) -> String;
 }

@@ -1,22 +1,23 @@
-//! What a player reads after a phase: the base rules' banner (the pack and
-//! its hash, "stand-in rules, not FR!", or the game master), one section per
-//! step of the sequence with every event as a plain-English line, the
-//! clocks and standards, and the table drawn as SVG ([`svg`]; rasterise with
+//! What a player reads after a phase ([`Report`]): one section per step of
+//! the sequence with every event as a plain-English line, the clocks and
+//! standards, the table's summary for the report partials
+//! ([`table_summary`]), and the table drawn as SVG ([`svg`]; rasterise with
 //! `crate::report::picture::png`). Reports only format
 //! events; they never compute rules.
 //!
 //! ```
 //! use umpire::games::fr_ancients::report::svg;
-//! use umpire::games::fr_ancients::game::trebia;
+//! use umpire::games::fr_ancients::demo::trebia;
 //! let g = trebia(None).unwrap();
 //! let picture = svg(None, &g.battle, "The Trebia: deployment");
 //! assert!(picture.starts_with("<svg") && picture.contains("Hannibal"));
 //! ```
 
-use super::events::{Event, Logged};
+use super::events::Logged;
 use super::standards::end_points;
 use super::table::{Battle, Fury, StandardState};
 use super::verdict::side_name;
+use crate::games::Json;
 use crate::geometry::Edge;
 use crate::report::esc;
 use crate::report::labels::{Placer, TextBox};
@@ -31,30 +32,18 @@ pub struct Section {
     pub lines: Vec<String>,
 }
 
-/// A phase's report.
+/// A phase's report: what the rule set's round report shows of it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Report {
-    pub title: String,
-    /// Who answered for the base rules, named on every report.
-    pub banner: String,
-    pub turn: u32,
-    pub phase: u8,
-    pub phasing: String,
     pub sections: Vec<Section>,
     /// Clocks, standards and, at the end, the standards' points.
     pub summary: Vec<String>,
-    pub svg: String,
 }
 
 impl Report {
-    /// The report of the phase that took `before` to `after`.
-    pub fn new(
-        title: &str,
-        before: &Battle,
-        after: &Battle,
-        events: &[Logged],
-        banner: &str,
-    ) -> Report {
+    /// The report of a phase: its events, as the battle it left names
+    /// their units.
+    pub fn new(after: &Battle, events: &[Logged]) -> Report {
         let mut sections: Vec<Section> = Vec::new();
         for l in events {
             let heading = l.part.heading();
@@ -67,50 +56,10 @@ impl Report {
                 }),
             }
         }
-        let caption = format!("{title}: {}", super::verdict::phase_label(before));
-        let charged: Vec<String> = events
-            .iter()
-            .filter_map(|l| match &l.event {
-                Event::Charged {
-                    unit,
-                    reached: true,
-                    ..
-                } => Some(unit.clone()),
-                _ => None,
-            })
-            .collect();
         Report {
-            title: title.to_string(),
-            banner: banner.to_string(),
-            turn: before.turn,
-            phase: before.phase,
-            phasing: before.phasing().clone(),
             sections,
             summary: summary(after),
-            svg: svg_with(Some(before), after, &caption, &charged),
         }
-    }
-
-    /// The report as plain text.
-    pub fn text(&self) -> String {
-        let mut out = format!(
-            "{}: turn {}, {}'s phase\n{}\n",
-            self.title,
-            self.turn,
-            super::verdict::side_name(&self.phasing),
-            self.banner
-        );
-        for s in &self.sections {
-            let _ = writeln!(out, "\n{}", s.heading);
-            for l in &s.lines {
-                let _ = writeln!(out, "  - {l}");
-            }
-        }
-        out.push('\n');
-        for l in &self.summary {
-            let _ = writeln!(out, "{l}");
-        }
-        out
     }
 }
 
@@ -155,6 +104,36 @@ fn summary(b: &Battle) -> Vec<String> {
     out
 }
 
+/// The table summary for the report partials (`fr-ancients/summary.*`):
+/// each side's clock and present units.
+pub fn table_summary(b: &Battle) -> Json {
+    let sides: Vec<Json> = b
+        .sides
+        .iter()
+        .map(|s| {
+            let units: Vec<Json> = b
+                .units
+                .values()
+                .filter(|u| u.side == s.id && u.is_present())
+                .map(|u| {
+                    serde_json::json!({
+                        "name": u.name,
+                        "at": format!("{:.1}, {:.1} facing {:.0}", u.front.x, u.front.y, u.facing),
+                        "dmz": u.dmz,
+                        "status": u.status.code(),
+                    })
+                })
+                .collect();
+            serde_json::json!({
+                "side": s.id,
+                "clock": s.clock().map_or(format!("has lost {} from its start", s.clock_lost), |c| c.to_string()),
+                "units": units,
+            })
+        })
+        .collect();
+    Json::Array(sides)
+}
+
 /// The legend strip under the table, pixels.
 const LEGEND: f64 = 40.0;
 const SIDE_COLOURS: [(&str, &str); 2] = [("#c0392b", "#5b1a13"), ("#2e5fa8", "#13284a")];
@@ -171,10 +150,6 @@ fn terrain_style(kind: &str) -> (&'static str, &'static str) {
 
 /// The table after a phase, with arrows from where units stood before it.
 pub fn svg(before: Option<&Battle>, after: &Battle, caption: &str) -> String {
-    svg_with(before, after, caption, &[])
-}
-
-fn svg_with(before: Option<&Battle>, after: &Battle, caption: &str, charged: &[String]) -> String {
     let f = Frame::standard(after.depth);
     let w = after.width * SCALE + 2.0 * MARGIN;
     let h = after.depth * SCALE + 2.0 * MARGIN + LEGEND;
@@ -246,19 +221,9 @@ fn svg_with(before: Option<&Battle>, after: &Battle, caption: &str, charged: &[S
         if let Some(b) = before.and_then(|b| b.units.get(&u.id)) {
             if b.front.distance(u.front) > 0.05 {
                 let ((x0, y0), (x3, y3)) = (f.p(b.front), f.p(u.front));
-                let colour = if charged.contains(&u.id) {
-                    "#b03a2e"
-                } else {
-                    "#333"
-                };
-                let dash = if charged.contains(&u.id) {
-                    ""
-                } else {
-                    r#" stroke-dasharray="4 3""#
-                };
                 let _ = writeln!(
                     s,
-                    r##"<line x1="{x0:.1}" y1="{y0:.1}" x2="{x3:.1}" y2="{y3:.1}" stroke="{colour}" stroke-width="1.5"{dash} marker-end="url(#arrow)"/>"##
+                    r##"<line x1="{x0:.1}" y1="{y0:.1}" x2="{x3:.1}" y2="{y3:.1}" stroke="#333" stroke-width="1.5" stroke-dasharray="4 3" marker-end="url(#arrow)"/>"##
                 );
             }
         }
@@ -345,7 +310,7 @@ mod tests {
 
     #[test]
     fn the_picture_rasterises() {
-        let g = super::super::game::trebia(None).unwrap();
+        let g = super::super::demo::trebia(None).unwrap();
         let svg = svg(None, &g.battle, "deployment");
         let png = crate::report::picture::png(&svg).unwrap();
         assert_eq!(&png[1..4], b"PNG");

@@ -28,25 +28,39 @@
 //!   is destroyed) and one that ends off the table leaves it.
 //!
 //! ```
-//! use umpire::games::fr_ancients::pack::Pack;
+//! use umpire::games::fr_ancients::{demo::trebia, pack::Pack, part::Part};
+//! use umpire::games::fr_ancients::questions::{Answer, Ask, Base, Question, Roll};
 //! use umpire::games::fr_ancients::resolve::PackRules;
-//! use umpire::games::fr_ancients::questions::Base;
+//! let battle = trebia(None).unwrap().battle;
+//! let roll = Roll { key: "escape:carthage-hannibalbarca:1".into(), value: 9 };
+//! let escape = Question {
+//!     key: roll.key.clone(),
+//!     part: Part::EscapeRolls,
+//!     ask: Ask::Escape { character: "carthage-hannibalbarca".into(), roll },
+//! };
 //! let pack = Pack::stand_in();
-//! assert!(PackRules { pack: &pack }.banner().contains("stand-in rules, not FR!"));
+//! assert_eq!(PackRules { pack: &pack }.answer(&battle, &escape), Some(Answer::Pass));
 //! ```
 //!
 //! A mixed game's base: the pack where it covers the question, the desk
 //! (here with no answers yet) where it does not.
 //!
 //! ```
-//! use umpire::games::fr_ancients::desk::Desk;
-//! use umpire::games::fr_ancients::pack::Pack;
+//! use umpire::games::fr_ancients::{demo::trebia, desk::Desk, pack::Pack, part::Part};
+//! use umpire::games::fr_ancients::questions::{Ask, Base, Question, Roll};
 //! use umpire::games::fr_ancients::resolve::Mixed;
-//! use umpire::games::fr_ancients::questions::Base;
 //! let pack = Pack::from_toml("name = \"our clock\"\nscale = \"inches\"\n[clock]\nstart = 8\nends_at = 0\n").unwrap();
+//! assert!(pack.division().unwrap().contains("the pack judges the morale clock; the game master judges the troop table, tests"));
+//! let battle = trebia(None).unwrap().battle;
+//! let roll = Roll { key: "escape:carthage-hannibalbarca:1".into(), value: 9 };
+//! let escape = Question {
+//!     key: roll.key.clone(),
+//!     part: Part::EscapeRolls,
+//!     ask: Ask::Escape { character: "carthage-hannibalbarca".into(), roll },
+//! };
 //! let mut desk = Desk::default();
-//! let mixed = Mixed::new(&pack, &mut desk);
-//! assert!(mixed.banner().contains("the pack judges the morale clock; the game master judges the troop table, tests"));
+//! let mut mixed = Mixed::new(&pack, &mut desk);
+//! assert_eq!(mixed.answer(&battle, &escape), None, "tests are the game master's: he is asked");
 //! ```
 
 use super::abilities::Ability;
@@ -91,10 +105,6 @@ impl Base for Mixed<'_, '_> {
         self.pack
             .answer(battle, q)
             .or_else(|| self.gm.answer(battle, q))
-    }
-
-    fn banner(&self) -> String {
-        self.pack.banner()
     }
 }
 
@@ -556,9 +566,5 @@ impl Base for PackRules<'_> {
                 CharacterLoss::Captured => Loss::Captured,
             })),
         }
-    }
-
-    fn banner(&self) -> String {
-        self.pack.banner()
     }
 }

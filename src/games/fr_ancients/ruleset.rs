@@ -27,24 +27,21 @@
 //! assert!(r.guide().contains("Trebia"));
 //! ```
 
-use super::deployment::{self, Deploying};
+use super::deployment;
 use super::desk::values::{read_values, Values};
-use super::desk::{read_answers, write_answer, Desk, Situation};
+use super::desk::{read_answers, write_answer, Situation};
 use super::events::Logged;
-use super::game::start_battle;
 use super::options::Options;
-use super::orders::{check, SideOrders, TurnOrders};
+use super::orders::{SideOrders, TurnOrders};
 use super::pack::Pack;
-use super::part::Part;
-use super::questions::Base;
-use super::report::{svg, Report};
-use super::resolve::{Mixed, PackRules};
-use super::sequence::{run_phase, Stopped};
+use super::report::{svg, table_summary, Report};
+use super::start::{start_battle, zones};
+use super::state::{json, replay, Deploying, Pending, Replayed, Rolled, State};
 use super::table::Battle;
 use super::verdict::{judge, phase_label, Ending, Verdict};
 use crate::case::CaseOutcome;
 use crate::diagnostic::Rendered;
-use crate::dice::{Dice, DiceError, DieKind, ScriptedDice};
+use crate::dice::{DieKind, ScriptedDice};
 use crate::games::read;
 use crate::games::{
     Checked, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup, Welcome,
@@ -57,56 +54,6 @@ use std::fmt::Write as _;
 
 /// *FR! Ancients* as a [`Ruleset`].
 pub struct FrAncients;
-
-/// A game between rounds.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct State {
-    /// The battle at the start of the phase to play.
-    pub battle: Battle,
-    pub options: Options,
-    /// The pack's text, when the game is played with one.
-    pub pack: Option<String>,
-    /// The rounds played so far (the players' and the game master's).
-    pub played: u32,
-    /// The last turn of the battle (the game file's `max_turns`).
-    pub last_turn: u32,
-    /// The phase under way while the game master is asked.
-    pub pending: Option<Pending>,
-    /// The base values the game master gave for the game (`VALUES`).
-    #[serde(default)]
-    pub values: Values,
-    /// The deployment round, while it waits (option `deployment_round`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deploying: Option<Deploying>,
-}
-
-/// A phase stopped for the game master.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Pending {
-    /// The phase's orders, as they stood when it was first played.
-    pub orders: TurnOrders,
-    /// The game master's answers so far, in order, as he wrote them: the
-    /// phase is replayed reading each against the situation it answered.
-    pub answers: Vec<String>,
-    /// Every die rolled in the phase so far, with the round whose seed
-    /// rolled it: a replay rolls them again from here.
-    pub rolled: BTreeMap<String, Rolled>,
-    /// The part the phase stopped at, and the situation mailed.
-    pub part: Part,
-    pub situation: String,
-    /// The values the phase is played with: those of its start, so that
-    /// every answer given keeps meaning what it said when the phase is
-    /// replayed (values given meanwhile hold from the next phase).
-    #[serde(default)]
-    pub values: Values,
-}
-
-/// One die of a phase under way.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Rolled {
-    pub value: u8,
-    pub round: u32,
-}
 
 /// The game master's checked answer, as stored: its text (with any
 /// `VALUES` block, blanked out when the answers are read).
@@ -121,43 +68,6 @@ struct Identity {
     options: Options,
     /// The pack's name and SHA-256, when there is one.
     pack: Option<(String, String)>,
-}
-
-fn json<T: Serialize>(value: &T) -> Result<Json, RulesetError> {
-    serde_json::to_value(value).map_err(|e| RulesetError::Corrupt(e.to_string()))
-}
-
-impl State {
-    fn pack(&self) -> Result<Option<Pack>, RulesetError> {
-        self.pack
-            .as_deref()
-            .map(Pack::from_toml)
-            .transpose()
-            .map_err(|e| RulesetError::Corrupt(format!("the pack: {}", e.join("; "))))
-    }
-
-    /// Where the pack ends the battle on the clock, when there is a pack.
-    fn ends_at(&self) -> Result<Option<i32>, RulesetError> {
-        Ok(self.pack()?.as_ref().and_then(Pack::ends_at))
-    }
-
-    /// The report line naming the base rules.
-    fn base_rules(&self) -> Result<String, RulesetError> {
-        Ok(match self.pack()? {
-            Some(p) => format!(
-                "Pack: {} (sha256 {}){}{}",
-                p.name,
-                p.hash,
-                if p.stand_in {
-                    " — stand-in rules, not FR!"
-                } else {
-                    ""
-                },
-                p.division().map(|d| format!("; {d}")).unwrap_or_default()
-            ),
-            None => "No pack: the game master resolves the base rules.".to_string(),
-        })
-    }
 }
 
 /// The round a state waits for.
@@ -202,102 +112,6 @@ fn header_turn_of(state: &State, turn: u32) -> (u32, u32) {
         0
     };
     (named, b.turn)
-}
-
-/// Dice for a replay: the phase's dice already rolled, then the round's
-/// own; every roll written down with whether it is new.
-struct Replay<'a> {
-    rolled: &'a BTreeMap<String, Rolled>,
-    fresh: &'a mut dyn Dice,
-    rolls: Vec<(String, u8, Option<u32>)>,
-}
-
-impl Dice for Replay<'_> {
-    fn roll_die(&mut self, key: &str, die: DieKind) -> Result<u8, DiceError> {
-        let (v, earlier) = match self.rolled.get(key) {
-            Some(r) => (r.value, Some(r.round)),
-            None => (self.fresh.roll_die(key, die)?, None),
-        };
-        self.rolls.push((key.to_string(), v, earlier));
-        Ok(v)
-    }
-}
-
-/// What replaying a phase came to.
-struct Replayed {
-    run: super::sequence::PhaseRun,
-    rolls: Vec<(String, u8, Option<u32>)>,
-    /// The situation the run stopped at, when it did.
-    situation: Option<Situation>,
-}
-
-/// Play the state's phase from its start with `answers` (read in order,
-/// each against the situation it answers) and the dice.
-fn replay(
-    state: &State,
-    orders: &TurnOrders,
-    answers: &[String],
-    rolled: &BTreeMap<String, Rolled>,
-    fresh: &mut dyn Dice,
-) -> Result<Replayed, RulesetError> {
-    let pack = state.pack()?;
-    let mut battle = state.battle.clone();
-    state
-        .pending
-        .as_ref()
-        .map_or(&state.values, |p| &p.values)
-        .apply(&mut battle);
-    let mut desk = Desk::for_game(&battle, &state.options);
-    let engine = |e: DiceError| RulesetError::Engine(e.to_string());
-    let mut n = 0;
-    loop {
-        let mut dice = Replay {
-            rolled,
-            fresh: &mut *fresh,
-            rolls: Vec::new(),
-        };
-        let mut answers_so_far = desk.clone();
-        let mut mixed;
-        let base: &mut dyn Base = match pack.as_ref() {
-            Some(p) => {
-                mixed = Mixed::new(p, &mut answers_so_far);
-                &mut mixed
-            }
-            None => &mut answers_so_far,
-        };
-        let run = run_phase(
-            &battle,
-            orders,
-            &state.options,
-            pack.as_ref(),
-            base,
-            &mut dice,
-            Part::EndOfPhase,
-        )
-        .map_err(engine)?;
-        let rolls = dice.rolls;
-        let situation = match &run.stopped {
-            Stopped::Done => None,
-            Stopped::Gm { part, questions } => {
-                Some(Situation::new(&run.battle, *part, questions.clone(), None))
-            }
-        };
-        match (&situation, answers.get(n)) {
-            (Some(s), Some(text)) => {
-                let answers = read_values(Some(&run.battle), text).rest;
-                let reading = read_answers(s, &run.battle, &answers);
-                desk.take(s, reading.answers);
-                n += 1;
-            }
-            _ => {
-                return Ok(Replayed {
-                    run,
-                    rolls,
-                    situation,
-                })
-            }
-        }
-    }
 }
 
 /// The game master's mail for the round he answers: a `VALUES` block (if
@@ -467,35 +281,6 @@ fn characters(s: &mut String, b: &Battle, whose: impl Fn(&str) -> bool, heading:
     }
 }
 
-/// The table summary for the report partials.
-pub(super) fn summary(b: &Battle) -> Json {
-    let sides: Vec<Json> = b
-        .sides
-        .iter()
-        .map(|s| {
-            let units: Vec<Json> = b
-                .units
-                .values()
-                .filter(|u| u.side == s.id && u.is_present())
-                .map(|u| {
-                    serde_json::json!({
-                        "name": u.name,
-                        "at": format!("{:.1}, {:.1} facing {:.0}", u.front.x, u.front.y, u.facing),
-                        "dmz": u.dmz,
-                        "status": u.status.code(),
-                    })
-                })
-                .collect();
-            serde_json::json!({
-                "side": s.id,
-                "clock": s.clock().map_or(format!("has lost {} from its start", s.clock_lost), |c| c.to_string()),
-                "units": units,
-            })
-        })
-        .collect();
-    Json::Array(sides)
-}
-
 fn event_lines(events: &[Logged], b: &Battle) -> Json {
     Json::Array(
         events
@@ -503,6 +288,265 @@ fn event_lines(events: &[Logged], b: &Battle) -> Json {
             .map(|l| serde_json::json!({"part": l.part.code(), "line": l.event.line(b)}))
             .collect(),
     )
+}
+
+/// A phase round's input: the phase's orders (the players' of its first
+/// round, kept while the game master is asked), his answers so far with
+/// this round's, the dice already rolled, and the `VALUES` he gave now
+/// (held from the next phase).
+struct PhaseInput {
+    orders: TurnOrders,
+    answers: Vec<String>,
+    rolled: BTreeMap<String, Rolled>,
+    given: Values,
+}
+
+impl PhaseInput {
+    fn of(state: &State, orders: &BTreeMap<String, Json>) -> Result<PhaseInput, RulesetError> {
+        let (phase_orders, mut answers, rolled) = match &state.pending {
+            Some(p) => (p.orders.clone(), p.answers.clone(), p.rolled.clone()),
+            None => {
+                let mut phase_orders = TurnOrders::default();
+                for (side, o) in orders {
+                    if side != GAME_MASTER {
+                        phase_orders
+                            .sides
+                            .insert(side.clone(), read::<SideOrders>("orders", o)?);
+                    }
+                }
+                (phase_orders, Vec::new(), BTreeMap::new())
+            }
+        };
+        let mut given = Values::default();
+        if state.pending.is_some() {
+            if let Some(gm) = orders.get(GAME_MASTER) {
+                let text = read::<GmOrders>("the game master's answer", gm)?.answer;
+                given = read_values(Some(&state.battle), &text).values;
+                answers.push(text);
+            }
+        }
+        Ok(PhaseInput {
+            orders: phase_orders,
+            answers,
+            rolled,
+            given,
+        })
+    }
+}
+
+/// Every die a replay rolled, as the report lists it: those of earlier
+/// rounds with the round that rolled them.
+fn dice_lines(r: &Replayed) -> Vec<String> {
+    r.rolls
+        .iter()
+        .map(|(k, v, earlier)| match earlier {
+            Some(n) => format!("{k} = {v} (rolled in round {n})"),
+            None => format!("{k} = {v}"),
+        })
+        .collect()
+}
+
+/// The round stopped at a situation: the phase so far is reported, the
+/// game master is asked, and the phase waits ([`Pending`]) with every die
+/// rolled so far.
+fn waiting(
+    state: &State,
+    mut next: State,
+    phase: PhaseInput,
+    r: Replayed,
+    situation: Situation,
+) -> Result<Resolved, RulesetError> {
+    let this_round = state.played + 1;
+    let label = phase_label(&state.battle);
+    let mut all = phase.rolled;
+    for (k, v, earlier) in &r.rolls {
+        if earlier.is_none() {
+            all.insert(
+                k.clone(),
+                Rolled {
+                    value: *v,
+                    round: this_round,
+                },
+            );
+        }
+    }
+    let lines: Vec<String> = r
+        .run
+        .events
+        .iter()
+        .map(|l| format!("{}: {}", l.part.heading(), l.event.line(&r.run.battle)))
+        .collect();
+    let sections = vec![
+        Section {
+            title: "Base rules".into(),
+            lines: vec![state.base_rules()?],
+        },
+        Section {
+            title: format!("{label} so far"),
+            lines,
+        },
+        Section {
+            title: "The game master is asked".into(),
+            lines: situation.text.lines().map(str::to_string).collect(),
+        },
+    ];
+    next.pending = Some(Pending {
+        orders: phase.orders,
+        answers: phase.answers,
+        rolled: all,
+        part: situation.part,
+        situation: situation.text,
+        values: state
+            .pending
+            .as_ref()
+            .map_or(&state.values, |p| &p.values)
+            .clone(),
+    });
+    Ok(Resolved {
+        state: json(&next)?,
+        events: event_lines(&r.run.events, &r.run.battle),
+        sections,
+        dice: dice_lines(&r),
+        summary: table_summary(&r.run.battle),
+        summary_title: format!("The table where {label} waits"),
+        victory: Vec::new(),
+        ended: false,
+        result: None,
+        extra: serde_json::Map::new(),
+    })
+}
+
+/// The phase played to its end: its report (after `answers` of the game
+/// master's, if any), and after the last turn or a clock run down who won.
+fn played(
+    state: &State,
+    mut next: State,
+    answers: usize,
+    r: Replayed,
+) -> Result<Resolved, RulesetError> {
+    let dice = dice_lines(&r);
+    let after = r.run.battle;
+    let report = Report::new(&after, &r.run.events);
+    let mut sections = vec![Section {
+        title: "Base rules".into(),
+        lines: vec![state.base_rules()?],
+    }];
+    if answers > 0 {
+        sections[0].lines.push(format!(
+            "The game master answered {answers} situation(s) of this phase."
+        ));
+    }
+    sections.extend(report.sections.iter().map(|s| Section {
+        title: s.heading.to_string(),
+        lines: s.lines.clone(),
+    }));
+    let ended = after.over.is_some() || after.turn > state.last_turn;
+    let verdict = if ended {
+        let ending = if after.over.is_some() {
+            Ending::ClockRanDown
+        } else {
+            Ending::LastTurn(state.last_turn)
+        };
+        Some(judge(&after, state.ends_at()?, ending, &state.options))
+    } else {
+        None
+    };
+    let victory = verdict
+        .as_ref()
+        .map(|v| v.lines.clone())
+        .unwrap_or_default();
+    let events = event_lines(&r.run.events, &after);
+    let summary = table_summary(&after);
+    next.battle = without_values(after, &state.battle);
+    next.pending = None;
+    let summary_title = if ended {
+        "The table at the end".to_string()
+    } else {
+        format!("The table before {}", round_of(&next).label)
+    };
+    let mut extra = serde_json::Map::new();
+    extra.insert("clocks".into(), json(&report.summary)?);
+    Ok(Resolved {
+        state: json(&next)?,
+        events,
+        sections,
+        dice,
+        summary,
+        summary_title,
+        victory,
+        ended,
+        result: verdict.as_ref().map(Verdict::result),
+        extra,
+    })
+}
+
+/// What the welcome says of the game's length, its base rules and how a
+/// phase and the battle are won.
+fn length_of(max_turns: u32, battle: &Battle, pack: Option<&Pack>) -> String {
+    let base = match pack {
+        Some(p) => format!(
+            "Base rules: the pack {} (sha256 {}){}.{}",
+            p.name,
+            p.hash,
+            if p.stand_in {
+                " — stand-in rules, not FR!"
+            } else {
+                ""
+            },
+            p.division()
+                .map(|d| format!(" A mixed game: {d}, and a phase may wait for his answers before its report comes."))
+                .unwrap_or_default()
+        ),
+        None => "No pack: the game master resolves the base rules; a phase may wait for his answers before its report comes.".to_string(),
+    };
+    let decided = "How a phase is won (the sheet's step 7): 1 point for each enemy unit demoralized, 2 for each destroyed; the higher total wins the phase, and the loser lowers its morale clock by one (step 8). A character destroyed, the baggage looted or a battle standard lost lowers it too. With a pack, a side whose clock runs down to the pack's end has lost the battle; otherwise the battle ends after its last turn and the higher clock wins (level clocks: the standards taken, then a draw). The last report says who won and why.";
+    format!(
+        "The battle lasts at most {} turns, each of two phases: {}'s, then {}'s. Each phase is a round: the phasing side writes its moves, charges, shots and challenges; the other may send its standing orders (counter-charge, open ranks) before it is played.\n{base}\n{decided}",
+        max_turns,
+        battle.sides[0].id,
+        battle.sides[1].id,
+    )
+}
+
+/// Each side's welcome: the length, its forces and an order to copy, and
+/// the table at the start; with a deployment round to come, its zone and
+/// only its own army in the picture.
+fn welcomes(
+    title: &str,
+    battle: &Battle,
+    ids: &[String],
+    length: &str,
+    deploying: Option<&Deploying>,
+) -> BTreeMap<String, Welcome> {
+    let start = svg(None, battle, "The table at the start");
+    ids
+        .iter()
+        .map(|id| {
+            let (mut briefing, example) = forces(battle, id, deploying.is_some());
+            let mut picture = start.clone();
+            let mut length = length.to_string();
+            if let Some(d) = deploying {
+                length.push('\n');
+                length.push_str(&deployment::briefing(&d.zones, id));
+                briefing.push_str("\nYour units stand where the scenario's layout puts them until you place them.\n");
+                picture = svg(
+                    None,
+                    &deployment::own_side(battle, id),
+                    "Your army as the scenario lays it out",
+                );
+            }
+            (
+                id.clone(),
+                Welcome {
+                    rules: title.to_string(),
+                    length,
+                    briefing,
+                    example,
+                    picture: Some(picture),
+                },
+            )
+        })
+        .collect()
 }
 
 impl Ruleset for FrAncients {
@@ -580,65 +624,15 @@ impl Ruleset for FrAncients {
                 )));
             }
         }
-        let base = match &pack {
-            Some(p) => format!(
-                "Base rules: the pack {} (sha256 {}){}.{}",
-                p.name,
-                p.hash,
-                if p.stand_in {
-                    " — stand-in rules, not FR!"
-                } else {
-                    ""
-                },
-                p.division()
-                    .map(|d| format!(" A mixed game: {d}, and a phase may wait for his answers before its report comes."))
-                    .unwrap_or_default()
-            ),
-            None => "No pack: the game master resolves the base rules; a phase may wait for his answers before its report comes.".to_string(),
-        };
-        let decided = "How a phase is won (the sheet's step 7): 1 point for each enemy unit demoralized, 2 for each destroyed; the higher total wins the phase, and the loser lowers its morale clock by one (step 8). A character destroyed, the baggage looted or a battle standard lost lowers it too. With a pack, a side whose clock runs down to the pack's end has lost the battle; otherwise the battle ends after its last turn and the higher clock wins (level clocks: the standards taken, then a draw). The last report says who won and why.";
-        let length = format!(
-            "The battle lasts at most {} turns, each of two phases: {}'s, then {}'s. Each phase is a round: the phasing side writes its moves, charges, shots and challenges; the other may send its standing orders (counter-charge, open ranks) before it is played.\n{base}\n{decided}",
-            setup.max_turns,
-            battle.sides[0].id,
-            battle.sides[1].id,
-        );
+        let length = length_of(setup.max_turns, &battle, pack.as_ref());
         let deploying = if options.deployment_round {
-            let zones = super::game::zones(setup.scenario_text, &battle)
+            let zones = zones(setup.scenario_text, &battle)
                 .map_err(|e| RulesetError::Setup(e.join("; ")))?;
             Some(Deploying { zones })
         } else {
             None
         };
-        let start = super::report::svg(None, &battle, "The table at the start");
-        let welcome = ids
-            .iter()
-            .map(|id| {
-                let (mut briefing, example) = forces(&battle, id, deploying.is_some());
-                let mut picture = start.clone();
-                let mut length = length.clone();
-                if let Some(d) = &deploying {
-                    length.push('\n');
-                    length.push_str(&deployment::briefing(&d.zones, id));
-                    briefing.push_str("\nYour units stand where the scenario's layout puts them until you place them.\n");
-                    picture = super::report::svg(
-                        None,
-                        &deployment::own_side(&battle, id),
-                        "Your army as the scenario lays it out",
-                    );
-                }
-                (
-                    id.clone(),
-                    Welcome {
-                        rules: self.title().to_string(),
-                        length,
-                        briefing,
-                        example,
-                        picture: Some(picture),
-                    },
-                )
-            })
-            .collect();
+        let welcome = welcomes(self.title(), &battle, &ids, &length, deploying.as_ref());
         let identity = Identity {
             options: options.clone(),
             pack: pack.as_ref().map(|p| (p.name.clone(), p.hash.clone())),
@@ -663,18 +657,18 @@ impl Ruleset for FrAncients {
     }
 
     fn sides(&self, state: &Json) -> Result<Vec<String>, RulesetError> {
-        let s: State = read("the game", state)?;
+        let s: State = State::read(state)?;
         let mut ids: Vec<String> = s.battle.sides.iter().map(|s| s.id.clone()).collect();
         ids.sort();
         Ok(ids)
     }
 
     fn round(&self, state: &Json) -> Result<Round, RulesetError> {
-        Ok(round_of(&read("the game", state)?))
+        Ok(round_of(&State::read(state)?))
     }
 
     fn header_turn(&self, state: &Json, turn: u32) -> Result<(u32, u32), RulesetError> {
-        Ok(header_turn_of(&read("the game", state)?, turn))
+        Ok(header_turn_of(&State::read(state)?, turn))
     }
 
     fn check_orders(
@@ -684,7 +678,7 @@ impl Ruleset for FrAncients {
         sheet: &str,
         envelope: &[Rendered],
     ) -> Result<Checked, RulesetError> {
-        let state: State = read("the game", state)?;
+        let state: State = State::read(state)?;
         let mut text = String::new();
         for d in envelope {
             text.push_str(&d.text);
@@ -697,8 +691,7 @@ impl Ruleset for FrAncients {
         if let Some(d) = &state.deploying {
             return deployment::check(&state, d, side, sheet, text, envelope_errors);
         }
-        let pack = state.pack()?;
-        let c = check(&state.battle, side, sheet, pack.as_ref(), &state.options);
+        let c = state.check_orders(side, sheet)?;
         let lines = c.confirmation(&state.battle);
         text.push_str("Understood:\n");
         if lines.is_empty() {
@@ -737,7 +730,7 @@ impl Ruleset for FrAncients {
         state: &Json,
         text: &str,
     ) -> Result<Option<(Option<Json>, String)>, RulesetError> {
-        let mut state: State = read("the game", state)?;
+        let mut state: State = State::read(state)?;
         let v = read_values(Some(&state.battle), text);
         if !v.found {
             return Ok(None);
@@ -798,164 +791,24 @@ impl Ruleset for FrAncients {
     }
 
     fn resolve(&self, input: RoundInput<'_>) -> Result<Resolved, RulesetError> {
-        let state: State = read("the game", input.state)?;
+        let state: State = State::read(input.state)?;
         if let Some(d) = &state.deploying {
             return deployment::resolve(&state, d, input.orders);
         }
-        let this_round = state.played + 1;
-        let (orders, mut answers, rolled) = match &state.pending {
-            Some(p) => (p.orders.clone(), p.answers.clone(), p.rolled.clone()),
-            None => {
-                let mut orders = TurnOrders::default();
-                for (side, o) in input.orders {
-                    if side != GAME_MASTER {
-                        orders
-                            .sides
-                            .insert(side.clone(), read::<SideOrders>("orders", o)?);
-                    }
-                }
-                (orders, Vec::new(), BTreeMap::new())
-            }
-        };
-        let mut given = Values::default();
-        if state.pending.is_some() {
-            if let Some(gm) = input.orders.get(GAME_MASTER) {
-                let text = read::<GmOrders>("the game master's answer", gm)?.answer;
-                given = read_values(Some(&state.battle), &text).values;
-                answers.push(text);
-            }
-        }
-        let r = replay(&state, &orders, &answers, &rolled, input.dice)?;
-        let dice: Vec<String> = r
-            .rolls
-            .iter()
-            .map(|(k, v, earlier)| match earlier {
-                Some(n) => format!("{k} = {v} (rolled in round {n})"),
-                None => format!("{k} = {v}"),
-            })
-            .collect();
-        let base_rules = state.base_rules()?;
+        let phase = PhaseInput::of(&state, input.orders)?;
+        let mut r = replay(
+            &state,
+            &phase.orders,
+            &phase.answers,
+            &phase.rolled,
+            input.dice,
+        )?;
         let mut next = state.clone();
-        next.played = this_round;
-        next.values.merge(&given);
-        let phase = phase_label(&state.battle);
-        match r.situation {
-            Some(situation) => {
-                let mut all = rolled;
-                for (k, v, earlier) in &r.rolls {
-                    if earlier.is_none() {
-                        all.insert(
-                            k.clone(),
-                            Rolled {
-                                value: *v,
-                                round: this_round,
-                            },
-                        );
-                    }
-                }
-                let lines: Vec<String> = r
-                    .run
-                    .events
-                    .iter()
-                    .map(|l| format!("{}: {}", l.part.heading(), l.event.line(&r.run.battle)))
-                    .collect();
-                let sections = vec![
-                    Section {
-                        title: "Base rules".into(),
-                        lines: vec![base_rules],
-                    },
-                    Section {
-                        title: format!("{phase} so far"),
-                        lines,
-                    },
-                    Section {
-                        title: "The game master is asked".into(),
-                        lines: situation.text.lines().map(str::to_string).collect(),
-                    },
-                ];
-                let events = event_lines(&r.run.events, &r.run.battle);
-                let summary = summary(&r.run.battle);
-                next.pending = Some(Pending {
-                    orders,
-                    answers,
-                    rolled: all,
-                    part: situation.part,
-                    situation: situation.text,
-                    values: state
-                        .pending
-                        .as_ref()
-                        .map_or(&state.values, |p| &p.values)
-                        .clone(),
-                });
-                Ok(Resolved {
-                    state: json(&next)?,
-                    events,
-                    sections,
-                    dice,
-                    summary,
-                    summary_title: format!("The table where {phase} waits"),
-                    victory: Vec::new(),
-                    ended: false,
-                    result: None,
-                    extra: serde_json::Map::new(),
-                })
-            }
-            None => {
-                let after = r.run.battle;
-                let report = Report::new("", &state.battle, &after, &r.run.events, "");
-                let mut sections = vec![Section {
-                    title: "Base rules".into(),
-                    lines: vec![base_rules],
-                }];
-                if !answers.is_empty() {
-                    sections[0].lines.push(format!(
-                        "The game master answered {} situation(s) of this phase.",
-                        answers.len()
-                    ));
-                }
-                sections.extend(report.sections.iter().map(|s| Section {
-                    title: s.heading.to_string(),
-                    lines: s.lines.clone(),
-                }));
-                let ended = after.over.is_some() || after.turn > state.last_turn;
-                let verdict = if ended {
-                    let ending = if after.over.is_some() {
-                        Ending::ClockRanDown
-                    } else {
-                        Ending::LastTurn(state.last_turn)
-                    };
-                    Some(judge(&after, state.ends_at()?, ending, &state.options))
-                } else {
-                    None
-                };
-                let victory = verdict
-                    .as_ref()
-                    .map(|v| v.lines.clone())
-                    .unwrap_or_default();
-                let events = event_lines(&r.run.events, &after);
-                let summary = summary(&after);
-                next.battle = without_values(after, &state.battle);
-                next.pending = None;
-                let summary_title = if ended {
-                    "The table at the end".to_string()
-                } else {
-                    format!("The table before {}", round_of(&next).label)
-                };
-                let mut extra = serde_json::Map::new();
-                extra.insert("clocks".into(), json(&report.summary)?);
-                Ok(Resolved {
-                    state: json(&next)?,
-                    events,
-                    sections,
-                    dice,
-                    summary,
-                    summary_title,
-                    victory,
-                    ended,
-                    result: verdict.as_ref().map(Verdict::result),
-                    extra,
-                })
-            }
+        next.played = state.played + 1;
+        next.values.merge(&phase.given);
+        match r.situation.take() {
+            Some(situation) => waiting(&state, next, phase, r, situation),
+            None => played(&state, next, phase.answers.len(), r),
         }
     }
 
@@ -965,11 +818,9 @@ impl Ruleset for FrAncients {
         after: &Json,
         report: &RoundReport,
     ) -> Result<String, RulesetError> {
-        let after: State = read("the game", after)?;
+        let after: State = State::read(after)?;
         // After the deployment nothing moved: the table is drawn as placed.
-        let before: Option<State> = read::<State>("the game", before)
-            .ok()
-            .filter(|s| s.deploying.is_none());
+        let before: Option<State> = State::read(before).ok().filter(|s| s.deploying.is_none());
         Ok(svg(
             before.as_ref().map(|s| &s.battle),
             &after.battle,
@@ -978,7 +829,7 @@ impl Ruleset for FrAncients {
     }
 
     fn canonical(&self, state: &Json) -> Result<Json, RulesetError> {
-        json(&read::<State>("the game", state)?)
+        json(&State::read(state)?)
     }
 
     /// The battle judged as it stands (ruling FA-45): a side whose clock
@@ -989,7 +840,7 @@ impl Ruleset for FrAncients {
         _setup: &str,
         state: &Json,
     ) -> Result<Option<crate::games::GameResult>, RulesetError> {
-        let state: State = read("the game", state)?;
+        let state: State = State::read(state)?;
         let ending = if state.battle.over.is_some() {
             Ending::ClockRanDown
         } else {
@@ -1018,61 +869,6 @@ impl Ruleset for FrAncients {
             deploying: None,
         })
     }
-}
-
-/// The game master's answer to the situation a state waits on, by the
-/// stand-in pack's procedures (the demonstration's game master, as
-/// [`super::demo`] plays him): one `NUMBER: ANSWER` line a question.
-///
-/// # Errors
-/// When the state waits for no situation or cannot be read.
-pub fn stand_in_answer(state: &Json) -> Result<String, RulesetError> {
-    let state: State = read("the game", state)?;
-    let Some(p) = &state.pending else {
-        return Err(RulesetError::Setup(
-            "no situation waits for the game master".into(),
-        ));
-    };
-    let mut none = ScriptedDice::default();
-    let r = replay(&state, &p.orders, &p.answers, &p.rolled, &mut none)?;
-    let Some(s) = r.situation else {
-        return Err(RulesetError::Corrupt("the phase replays to its end".into()));
-    };
-    let pack = Pack::stand_in();
-    let mut rules = PackRules { pack: &pack };
-    Ok(s.questions
-        .iter()
-        .enumerate()
-        .filter_map(|(i, q)| {
-            rules
-                .answer(&r.run.battle, q)
-                .map(|a| write_answer(i + 1, &a, &|id: &str| id.to_string()) + "\n")
-        })
-        .collect())
-}
-
-/// The demonstration's orders for the phasing side of a state: its horse
-/// and skirmishers step forward.
-///
-/// # Errors
-/// When the state cannot be read.
-pub fn demo_orders(state: &Json) -> Result<(String, String), RulesetError> {
-    let state: State = read("the game", state)?;
-    let side = state.battle.phasing().clone();
-    Ok((side.clone(), super::demo::orders_for(&state.battle, &side)))
-}
-
-/// The whole-battle demonstration's orders for the round a game's state
-/// waits for: the phasing side, its [`super::demo::battle_orders`] and the game turn
-/// its `TURN` header names.
-///
-/// # Errors
-/// When the state is not an FR! Ancients game's.
-pub fn house_orders(state: &crate::games::Json) -> Result<(String, String, u32), String> {
-    let state: State = serde_json::from_value(state.clone()).map_err(|e| e.to_string())?;
-    let b = &state.battle;
-    let side = b.phasing().clone();
-    Ok((side.clone(), super::demo::battle_orders(b, &side), b.turn))
 }
 
 #[cfg(test)]
@@ -1166,7 +962,7 @@ facing = 180.0
 
     #[test]
     fn a_players_turn_is_the_game_turn() {
-        let mut s: State = read("the game", &state(5, 5)).unwrap();
+        let mut s: State = State::read(&state(5, 5)).unwrap();
         s.played = 6;
         assert_eq!(header_turn_of(&s, 1), (7, 1), "turn 1: the round waiting");
         assert_eq!(header_turn_of(&s, 7).0, 0, "a round's number is no turn");

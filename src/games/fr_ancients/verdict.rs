@@ -12,7 +12,7 @@
 //! makes a battle that no clock ended a draw.
 //!
 //! ```
-//! use umpire::games::fr_ancients::game::trebia;
+//! use umpire::games::fr_ancients::demo::trebia;
 //! use umpire::games::fr_ancients::options::Options;
 //! use umpire::games::fr_ancients::verdict::{judge, Ending};
 //! let mut b = trebia(None).unwrap().battle;
@@ -209,7 +209,7 @@ fn by_clock_then_standards(b: &Battle, lines: &mut Vec<String>) -> Option<String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::fr_ancients::game::trebia;
+    use crate::games::fr_ancients::demo::trebia;
 
     fn battle() -> Battle {
         trebia(None).unwrap().battle

@@ -115,8 +115,4 @@ impl Base for Desk {
             _ => self.answers.get(&q.key).cloned(),
         }
     }
-
-    fn banner(&self) -> String {
-        "Base rules: the game master (no pack); the umpire rolled every die".into()
-    }
 }

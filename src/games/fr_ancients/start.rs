@@ -1,107 +1,25 @@
-//! An FR! Ancients game as the post office plays it, in pure functions:
-//! [`GameFile`] (what a moderator writes), [`start`] (the battle from the
-//! scenario, each side's army file and the pack, if any), [`Game::check_orders`]
-//! (one player's orders text), [`Game::resolve`] (the current phase, with the
-//! pack or up to the game master's next situation) and
-//! [`Game::read_gm_answer`]. The caller reads the files and mails; nothing
-//! here does I/O.
+//! How an FR! Ancients game starts: [`start_battle`] puts the scenario's
+//! table together with each side's army file (checked: an army with breaches
+//! does not start) deployed in lines by the scenario's `[[deployment]]`, the
+//! house rules and the pack; [`zones`] gives each side's deployment zone for
+//! the deployment round. The rule set's `new_game` calls these; the caller
+//! reads the files, nothing here does I/O.
 //!
 //! ```
-//! use umpire::games::fr_ancients::game::{trebia, Resolution};
-//! use umpire::games::fr_ancients::desk::Desk;
-//! use umpire::games::fr_ancients::sequence::Part;
-//! use umpire::dice::SeededDice;
+//! use umpire::games::fr_ancients::demo::trebia;
 //! let game = trebia(None).unwrap();
 //! assert_eq!(game.battle.units.len(), 36 + 35 + 2, "both lists and two baggage trains");
-//! let orders = umpire::games::fr_ancients::orders::TurnOrders::default();
-//! let mut dice = SeededDice::new([1; 32]);
-//! // Without a pack the Romans' impetuous Celts need the game master: is an
-//! // enemy within their movement distance (M4)?
-//! let r = game.resolve(&orders, &Desk::default(), &mut dice).unwrap();
-//! assert!(matches!(r, Resolution::NeedsGm { situation, .. } if situation.part == Part::ImpetuousChecks));
 //! ```
 
 use super::army::{check as check_army, ArmyFile, ArmyUnit};
-use super::desk::{read_answers, Desk, GmReading, Situation};
-use super::events::Logged;
 use super::options::Options;
-use super::orders::{check as check_orders, Checked, TurnOrders, Zone};
+use super::orders::Zone;
 use super::pack::Pack;
-use super::part::Part;
-use super::report::Report;
-use super::resolve::PackRules;
-use super::sequence::{run_phase, Stopped};
 use super::setup::Layout;
 use super::table::{Battle, Character, CharacterStatus, Place, Profile, StandardState, Unit};
 use super::troops::{Arm, TroopType};
-use crate::dice::{Dice, DiceError};
 use serde::Deserialize;
 use std::collections::BTreeMap;
-
-/// The game file a moderator writes (unchecked); paths are relative to it.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GameFile {
-    pub ruleset: String,
-    pub id: String,
-    pub title: String,
-    pub scenario: String,
-    #[serde(default)]
-    pub pack: Option<String>,
-    #[serde(default)]
-    pub timezone: Option<String>,
-    pub first_deadline: String,
-    #[serde(default)]
-    pub turn_hours: Option<u32>,
-    #[serde(default)]
-    pub reminder_hours: Option<u32>,
-    pub moderator: Moderator,
-    #[serde(rename = "side")]
-    pub sides: Vec<SideEntry>,
-    #[serde(default)]
-    pub options: toml::Table,
-}
-
-/// The moderator, who is the game master when there is no pack.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Moderator {
-    pub address: String,
-    #[serde(default)]
-    pub password: Option<String>,
-}
-
-/// One side, its player and its army file.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SideEntry {
-    pub id: String,
-    pub address: String,
-    #[serde(default)]
-    pub password: Option<String>,
-    pub army: String,
-}
-
-impl GameFile {
-    /// Read a game file.
-    ///
-    /// # Errors
-    /// Not TOML, another rule set, or not two sides.
-    pub fn from_toml(text: &str) -> Result<GameFile, String> {
-        let g: GameFile = toml::from_str(text).map_err(|e| e.message().to_string())?;
-        if g.ruleset != super::RULESET {
-            return Err(format!(
-                "ruleset is '{}', not '{}'",
-                g.ruleset,
-                super::RULESET
-            ));
-        }
-        if g.sides.len() != 2 {
-            return Err("an FR! Ancients game has two sides".into());
-        }
-        Ok(g)
-    }
-}
 
 /// Where a side's army stands at the start (a scenario's `[[deployment]]`).
 #[derive(Debug, Clone, Deserialize)]
@@ -154,7 +72,7 @@ fn facing_north(facing: f64) -> bool {
 /// # Errors
 /// Every zone that breaks one of these.
 pub fn zones(scenario: &str, battle: &Battle) -> Result<BTreeMap<String, Zone>, Vec<String>> {
-    let deployments = deployments(scenario)?;
+    let (deployments, _) = deployments(scenario)?;
     let mut out = BTreeMap::new();
     let mut errors = Vec::new();
     for d in &deployments {
@@ -188,70 +106,17 @@ pub fn zones(scenario: &str, battle: &Battle) -> Result<BTreeMap<String, Zone>, 
     }
 }
 
-/// A scenario's `[[deployment]]` entries.
-fn deployments(scenario: &str) -> Result<Vec<Deployment>, Vec<String>> {
+/// A scenario's `[[deployment]]` entries, and the rest of it (its layout).
+fn deployments(scenario: &str) -> Result<(Vec<Deployment>, toml::Table), Vec<String>> {
     let mut table: toml::Table =
         toml::from_str(scenario).map_err(|e| vec![format!("scenario: {}", e.message())])?;
-    match table.remove("deployment") {
+    let deployments = match table.remove("deployment") {
         Some(v) => v.try_into().map_err(|e: toml::de::Error| {
             vec![format!("scenario [[deployment]]: {}", e.message())]
-        }),
-        None => Ok(Vec::new()),
-    }
-}
-
-/// A game in progress: the battle at the start of the phase to play.
-#[derive(Debug, Clone)]
-pub struct Game {
-    pub id: String,
-    pub title: String,
-    pub battle: Battle,
-    pub options: Options,
-    pub pack: Option<Pack>,
-}
-
-/// What resolving a phase came to.
-#[derive(Debug, Clone)]
-pub enum Resolution {
-    /// The phase is played: the battle after it and its report.
-    Done {
-        after: Battle,
-        events: Vec<Logged>,
-        report: Report,
-    },
-    /// The game master must answer before the phase goes on; `at` is the
-    /// battle where it stopped (the situation's places refer to it).
-    NeedsGm {
-        situation: Situation,
-        at: Battle,
-        events: Vec<Logged>,
-    },
-}
-
-/// Start a game: the scenario's table, each side's army (checked: an army
-/// with breaches does not start), deployed by the scenario, and the pack.
-///
-/// # Errors
-/// Every problem found in the files.
-pub fn start(
-    game: &GameFile,
-    scenario: &str,
-    armies: &BTreeMap<String, String>,
-    pack: Option<&str>,
-) -> Result<Game, Vec<String>> {
-    let sides: Vec<(String, String)> = game
-        .sides
-        .iter()
-        .map(|s| (s.id.clone(), s.army.clone()))
-        .collect();
-    let (battle, options, pack) = start_battle(&game.options, &sides, scenario, armies, pack)?;
-    Ok(Game {
-        id: game.id.clone(),
-        title: game.title.clone(),
-        battle,
-        options,
-        pack,
-    })
+        })?,
+        None => Vec::new(),
+    };
+    Ok((deployments, table))
 }
 
 /// The battle a game starts from: the scenario's table with each side's
@@ -273,14 +138,7 @@ pub fn start_battle(
             .collect::<Vec<_>>()
     })?;
     let options = Options::from_table(house_rules).map_err(|e| vec![format!("[options] {e}")])?;
-    let mut table: toml::Table =
-        toml::from_str(scenario).map_err(|e| vec![format!("scenario: {}", e.message())])?;
-    let deployments: Vec<Deployment> = match table.remove("deployment") {
-        Some(v) => v.try_into().map_err(|e: toml::de::Error| {
-            vec![format!("scenario [[deployment]]: {}", e.message())]
-        })?,
-        None => Vec::new(),
-    };
+    let (deployments, table) = deployments(scenario)?;
     let layout: Layout = toml::Value::Table(table)
         .try_into()
         .map_err(|e: toml::de::Error| vec![format!("scenario: {}", e.message())])?;
@@ -441,6 +299,17 @@ fn deploy(
         }
         front_y += back * (depth + 1.0);
     }
+    place_people(battle, army, &side);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// An army's characters with the units the army file names, and its
+/// standard with its bearer.
+fn place_people(battle: &mut Battle, army: &ArmyFile, side: &str) {
     let unit_named = |name: &str| {
         let k = crate::names::key(name);
         battle
@@ -465,7 +334,7 @@ fn deploy(
             id.clone(),
             Character {
                 id,
-                side: side.clone(),
+                side: side.to_string(),
                 name: c.name.clone(),
                 rank,
                 with,
@@ -475,106 +344,15 @@ fn deploy(
     }
     if let Some(s) = &army.standard {
         let bearer = unit_named(&s.with);
-        if let (Some(b), Some(sd)) = (bearer, battle.side_mut(&side)) {
+        if let (Some(b), Some(sd)) = (bearer, battle.side_mut(side)) {
             sd.standard = Some(StandardState::With(b));
         }
     }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
-    }
-}
-
-impl Game {
-    /// Check one player's orders against the battle as it stands.
-    pub fn check_orders(&self, side: &str, text: &str) -> Checked {
-        check_orders(&self.battle, side, text, self.pack.as_ref(), &self.options)
-    }
-
-    /// Resolve the current phase with both sides' orders: with the pack at
-    /// once; without one, up to the next part the game master must answer
-    /// (`answers` holds the answers so far, by question key). Replaying with
-    /// the same dice and answers gives the same result.
-    ///
-    /// # Errors
-    /// A scripted die without a value.
-    pub fn resolve(
-        &self,
-        orders: &TurnOrders,
-        answers: &Desk,
-        dice: &mut dyn Dice,
-    ) -> Result<Resolution, DiceError> {
-        let mut desk = answers.clone();
-        let mut rules = self.pack.as_ref().map(|p| PackRules { pack: p });
-        let base: &mut dyn super::questions::Base = match rules.as_mut() {
-            Some(r) => r,
-            None => &mut desk,
-        };
-        let banner = base.banner();
-        let run = run_phase(
-            &self.battle,
-            orders,
-            &self.options,
-            self.pack.as_ref(),
-            base,
-            dice,
-            Part::EndOfPhase,
-        )?;
-        Ok(match run.stopped {
-            Stopped::Done => {
-                let report =
-                    Report::new(&self.title, &self.battle, &run.battle, &run.events, &banner);
-                Resolution::Done {
-                    after: run.battle,
-                    events: run.events,
-                    report,
-                }
-            }
-            Stopped::Gm { part, questions } => {
-                let situation = Situation::new(&run.battle, part, questions, Some(&self.id));
-                Resolution::NeedsGm {
-                    situation,
-                    at: run.battle,
-                    events: run.events,
-                }
-            }
-        })
-    }
-
-    /// Read the game master's answer to a situation (checked against it).
-    pub fn read_gm_answer(&self, situation: &Situation, at: &Battle, text: &str) -> GmReading {
-        read_answers(situation, at, text)
-    }
-
-    /// The next phase starts from the battle a finished phase left.
-    pub fn advance(&mut self, after: Battle) {
-        self.battle = after;
-    }
-}
-
-/// The shipped Trebia game (`campaigns/fr-ancients/games/trebia.toml`) with
-/// the sheet's two Hannibal armies, and a pack if given (its text).
-///
-/// # Errors
-/// When a shipped file or the pack is wrong.
-pub fn trebia(pack: Option<&str>) -> Result<Game, Vec<String>> {
-    const GAME: &str = include_str!("../../../campaigns/fr-ancients/games/trebia.toml");
-    const SCENARIO: &str = include_str!("../../../campaigns/fr-ancients/scenarios/trebia.toml");
-    const ROME: &str =
-        include_str!("../../../campaigns/fr-ancients/armies/consular-legion-218bc.toml");
-    const CARTHAGE: &str =
-        include_str!("../../../campaigns/fr-ancients/armies/hannibal-218bc.toml");
-    let file = GameFile::from_toml(GAME).map_err(|e| vec![e])?;
-    let armies = BTreeMap::from([
-        ("rome".to_string(), ROME.to_string()),
-        ("carthage".to_string(), CARTHAGE.to_string()),
-    ]);
-    start(&file, SCENARIO, &armies, pack)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::demo::trebia;
     use super::*;
 
     #[test]
@@ -617,33 +395,18 @@ mod tests {
     }
 
     #[test]
-    fn with_the_stand_in_a_phase_is_played_through() {
-        let g = trebia(Some(super::super::pack::STAND_IN)).unwrap();
-        let mut dice = crate::dice::SeededDice::new([3; 32]);
-        match g
-            .resolve(&TurnOrders::default(), &Desk::default(), &mut dice)
-            .unwrap()
-        {
-            Resolution::Done { report, after, .. } => {
-                assert!(report.text().contains("stand-in rules, not FR!"));
-                assert_eq!(after.phase, 2);
-            }
-            Resolution::NeedsGm { .. } => panic!("a pack answers everything"),
-        }
-    }
-
-    #[test]
     fn a_game_with_an_illegal_army_does_not_start() {
-        let file = GameFile::from_toml(include_str!(
-            "../../../campaigns/fr-ancients/games/trebia.toml"
-        ))
-        .unwrap();
         let armies = BTreeMap::from([
             ("rome".to_string(), "ruleset = \"fr-ancients\"\nlist = \"Republican Roman Consular Legion\"\npoints = 1000\n".to_string()),
             ("carthage".to_string(), include_str!("../../../campaigns/fr-ancients/armies/hannibal-218bc.toml").to_string()),
         ]);
-        let errors = start(
-            &file,
+        let sides = [
+            ("rome".to_string(), "consular-legion-218bc.toml".to_string()),
+            ("carthage".to_string(), "hannibal-218bc.toml".to_string()),
+        ];
+        let errors = start_battle(
+            &toml::Table::new(),
+            &sides,
             include_str!("../../../campaigns/fr-ancients/scenarios/trebia.toml"),
             &armies,
             None,
