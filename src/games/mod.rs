@@ -27,14 +27,16 @@
 //! ```
 
 pub mod campaign;
+mod case_outcome;
 pub mod fr_ancients;
 pub mod furor;
 pub mod hyborian;
+pub mod rendering;
 
-use crate::case::CaseOutcome;
 use crate::diagnostic::Rendered;
 use crate::dice::{Dice, DieKind};
 use crate::report::{RoundReport, Section};
+pub use case_outcome::CaseOutcome;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -621,6 +623,13 @@ pub fn run_case(text: &str) -> CaseOutcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A report stored before reports named their rule set reads as the
+    /// one a file naming none plays.
+    #[test]
+    fn a_report_naming_no_rule_set_is_the_default_rule_sets() {
+        assert_eq!(crate::report::UNNAMED_RULESET, DEFAULT_RULESET);
+    }
 
     #[test]
     fn the_header_names_the_side_and_errors_fail_the_offline_check() {

@@ -25,7 +25,6 @@
 
 mod expect;
 
-use crate::case::CaseOutcome;
 use crate::dice::ScriptedDice;
 use crate::games::furor::board::{
     Board, BoardSpec, ChararicRule, DivineHelpRule, Edge, EndOfGame, Role, Side, SideId,
@@ -39,6 +38,7 @@ use crate::games::furor::orders::{
 };
 use crate::games::furor::rules::special::DIVINE_HELP_TRIGGER;
 use crate::games::furor::sequence::{resolve, StopAfter};
+use crate::games::CaseOutcome;
 use expect::Expectation;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};

@@ -16,13 +16,13 @@ mod expect;
 
 pub use expect::{Expectation, Tolerance};
 
-pub use crate::case::CaseOutcome;
 use crate::games::hyborian::adjudicate::{resolve_turn, StopAfter};
 use crate::games::hyborian::dice::{DiceKey, ScriptedDice};
 use crate::games::hyborian::orders::plan::TurnOrders;
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::table::setup::{Setup, TableSize, TerrainSetup, UnitSetup};
 use crate::games::hyborian::table::{Table, UnitId};
+pub use crate::games::CaseOutcome;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
