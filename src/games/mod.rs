@@ -91,6 +91,11 @@ pub struct Setup<'a> {
     pub armies: &'a BTreeMap<String, String>,
     /// The game file's `pack`: a club's data file of base rules, as text.
     pub pack: Option<&'a str>,
+    /// The files the rule set names beside the scenario
+    /// ([`Ruleset::companions`]), by that name, as text: the caller that
+    /// reads the scenario reads them (a rule set reads no file); one that
+    /// could not be read is absent.
+    pub companions: &'a BTreeMap<String, String>,
 }
 
 impl Setup<'_> {
@@ -254,6 +259,13 @@ pub trait Ruleset: Sync {
     fn guide(&self) -> &'static str;
     /// The rule set's report partials (`RULESET/summary.txt`, `.html`).
     fn templates(&self) -> &'static [(&'static str, &'static str)];
+    /// The files a game from this scenario needs besides it, as paths
+    /// relative to the scenario file (Furor Barbarus: its map,
+    /// `../maps/NAME.toml`), for whoever reads the scenario to read into
+    /// [`Setup::companions`]. None by default.
+    fn companions(&self, _scenario_text: &str) -> Vec<String> {
+        Vec::new()
+    }
     /// Start a game from its scenario.
     ///
     /// # Errors
@@ -467,6 +479,18 @@ pub fn ruleset_named_in(text: &str) -> Result<String, String> {
         Some(toml::Value::String(s)) => Ok(s.clone()),
         Some(other) => Err(format!("ruleset must be a name in quotes, not {other}")),
     }
+}
+
+/// The files beside a scenario that any rule set [`scenario_game`] may try
+/// names ([`Ruleset::companions`]), sorted.
+pub fn scenario_companions(scenario_text: &str) -> Vec<String> {
+    let mut names: Vec<String> = all()
+        .iter()
+        .flat_map(|r| r.companions(scenario_text))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// The game a scenario starts (`umpire orders check --scenario`): under

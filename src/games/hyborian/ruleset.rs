@@ -537,6 +537,7 @@ mod tests {
                 seed: [1; 32],
                 armies: &Default::default(),
                 pack: None,
+                companions: &Default::default(),
             })
             .unwrap()
     }
@@ -694,6 +695,7 @@ mod tests {
                 seed: [1; 32],
                 armies: &Default::default(),
                 pack: None,
+                companions: &Default::default(),
             })
             .unwrap();
         assert_eq!(new.sides, ["aquilonia", "nemedia"]);

@@ -98,6 +98,10 @@ impl Ruleset for FurorBarbarus {
         ]
     }
 
+    fn companions(&self, scenario_text: &str) -> Vec<String> {
+        setup::companions(scenario_text)
+    }
+
     fn new_game(&self, setup: &Setup<'_>) -> Result<NewGame, RulesetError> {
         setup.no_armies_nor_pack(self.title())?;
         let (scenario, map) = load_scenario(setup)?;
