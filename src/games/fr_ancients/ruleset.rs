@@ -42,10 +42,10 @@ use super::resolve::{Mixed, PackRules};
 use super::sequence::{run_phase, Stopped};
 use super::table::Battle;
 use super::verdict::{judge, phase_label, Ending, Verdict};
-use crate::case::CaseOutcome;
 use crate::diagnostic::Rendered;
 use crate::dice::{Dice, DiceError, DieKind, ScriptedDice};
 use crate::games::read;
+use crate::games::CaseOutcome;
 use crate::games::{
     Checked, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup, Welcome,
     GAME_MASTER,
