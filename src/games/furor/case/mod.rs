@@ -3,7 +3,7 @@
 //! the other player's standing reactions, the dice that fall, and what
 //! must come of it. [`Case::parse`] reads and checks a file, [`Case::run`]
 //! plays it and checks every expectation; `umpire case FILE_OR_DIR` runs
-//! them through the shared frame (`crate::case`).
+//! them through the shared frame (`umpire::case`).
 //!
 //! The format has no key for a scenario's special rules; a case switches
 //! them on with `[options] scenario = "campus-mauriacus" | "soissons" |

@@ -1,7 +1,7 @@
 //! Rules case files (`/work/shared/spec/cases.md`): one small battle, the
 //! orders written for it, the dice that fall and what must come of it.
 //! [`Case::load`] reads and checks a file, [`Case::run`] adjudicates it,
-//! the shared runner (`crate::case`) is `umpire case FILE_OR_DIR...`.
+//! the shared runner (`umpire::case`) is `umpire case FILE_OR_DIR...`.
 //!
 //! A missing dice key is an ERROR naming the key; a key given but never
 //! used is a FAIL unless `strict_dice = false`; orders refused without a
