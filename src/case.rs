@@ -10,15 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-/// The result of running one case.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CaseOutcome {
-    Pass,
-    /// Every expectation that did not hold.
-    Fail(Vec<String>),
-    /// The case could not be run (bad file, missing dice, bad set-up).
-    Error(String),
-}
+pub use crate::games::CaseOutcome;
 
 /// Run one case file through its rule set.
 pub fn run_file(path: &Path) -> CaseOutcome {

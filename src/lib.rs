@@ -44,8 +44,17 @@ mod layers {
         &["demo"],
     ];
 
-    /// Modules of one layer that must not use each other either.
-    const APART: [(&str, &str); 3] = [("store", "mail"), ("mail", "store"), ("store", "config")];
+    /// Modules of one layer that must not use each other either: the
+    /// store and the mail reader; and the report frame below the rule sets
+    /// (which draw with it) below the case runner (which runs them).
+    const APART: [(&str, &str); 6] = [
+        ("store", "mail"),
+        ("mail", "store"),
+        ("store", "config"),
+        ("report", "games"),
+        ("report", "case"),
+        ("games", "case"),
+    ];
 
     fn layer(module: &str) -> usize {
         LAYERS
@@ -112,6 +121,209 @@ mod layers {
             "lower layers use higher ones:\n{}",
             broken.join("\n")
         );
+    }
+
+    /// The modules under `src/games` that may read files: the command
+    /// line's edges (`umpire army check`, the case files, the balance
+    /// labs' files). The rule sets' engines, order checkers and boundaries
+    /// read none: what a game needs arrives as data (`games::Setup`).
+    const FILE_EDGES: [&str; 5] = [
+        "games/mod.rs",
+        "games/fr_ancients/army.rs",
+        "games/hyborian/case/mod.rs",
+        "games/hyborian/sim/cli.rs",
+        "games/furor/sim/cli.rs",
+    ];
+
+    /// A file's code: its comments and its `mod tests` left out.
+    fn code(text: &str) -> String {
+        let text = text.split("#[cfg(test)]\nmod tests").next().unwrap_or(text);
+        text.lines()
+            .map(|l| l.split("//").next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn rule_sets_read_no_files_outside_the_command_lines_edges() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut all = Vec::new();
+        files(&src.join("games"), &mut all);
+        let mut broken = Vec::new();
+        for path in all {
+            let rel = path
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            if FILE_EDGES.contains(&rel.as_str()) || rel.ends_with("/tests.rs") {
+                continue;
+            }
+            let text = code(&std::fs::read_to_string(&path).unwrap());
+            let fs = text.match_indices("fs::").any(|(i, _)| {
+                !text[..i].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+            });
+            if fs {
+                broken.push(rel);
+            }
+        }
+        for edge in FILE_EDGES {
+            assert!(
+                src.join(edge).exists(),
+                "FILE_EDGES names {edge}, which is gone"
+            );
+        }
+        assert!(broken.is_empty(), "rule sets read files: {broken:?}");
+    }
+
+    /// Every path a file's code names from `crate`, `super` or `self`,
+    /// `use` braces expanded: `use crate::a::{b, c::d}` names `crate::a::b`
+    /// and `crate::a::c::d`.
+    fn rooted_paths(code: &str) -> Vec<Vec<String>> {
+        let mut tokens: Vec<String> = Vec::new();
+        let mut chars = code.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c.is_alphanumeric() || c == '_' {
+                let mut word = c.to_string();
+                while let Some(&n) = chars.peek().filter(|n| n.is_alphanumeric() || **n == '_') {
+                    word.push(n);
+                    chars.next();
+                }
+                tokens.push(word);
+            } else if c == ':' && chars.peek() == Some(&':') {
+                chars.next();
+                tokens.push("::".into());
+            } else if !c.is_whitespace() {
+                tokens.push(c.to_string());
+            }
+        }
+        /// The paths of the tree at `t[i..]`, each after `path`; the index
+        /// after the tree.
+        fn tree(
+            t: &[String],
+            mut i: usize,
+            mut path: Vec<String>,
+            out: &mut Vec<Vec<String>>,
+        ) -> usize {
+            while let Some(tok) = t.get(i) {
+                if tok == "{" {
+                    i += 1;
+                    while t.get(i).is_some_and(|t| t != "}") {
+                        i = tree(t, i, path.clone(), out);
+                        // Past what follows the item (`as name`, a glob's `*`).
+                        while t.get(i).is_some_and(|t| t != "," && t != "}") {
+                            i += 1;
+                        }
+                        i += usize::from(t.get(i).is_some_and(|t| t == ","));
+                    }
+                    return i + 1;
+                }
+                if !tok.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+                    break;
+                }
+                path.push(tok.clone());
+                i += 1;
+                if t.get(i).is_some_and(|t| t == "::") {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            out.push(path);
+            i
+        }
+        let mut out = Vec::new();
+        for i in 0..tokens.len() {
+            let root = ["crate", "super", "self"].contains(&tokens[i].as_str());
+            let rooted = i == 0 || tokens[i - 1] != "::";
+            if root && rooted && tokens.get(i + 1).is_some_and(|t| t == "::") {
+                tree(&tokens, i, Vec::new(), &mut out);
+            }
+        }
+        out
+    }
+
+    /// No file imports one that (through others) imports it: each module
+    /// stands on those below it, as `shared/tools/cycles.py` reads them.
+    #[test]
+    fn no_file_import_cycles() {
+        use std::collections::{BTreeMap, BTreeSet};
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut all = Vec::new();
+        files(&src, &mut all);
+        // Each file's module path: `games/furor/mod.rs` is `games::furor`.
+        let module = |path: &std::path::Path| -> Vec<String> {
+            let rel = path.strip_prefix(&src).unwrap().with_extension("");
+            let mut m: Vec<String> = rel
+                .iter()
+                .map(|c| c.to_string_lossy().to_string())
+                .collect();
+            if m.last()
+                .is_some_and(|l| l == "mod" || l == "lib" || l == "main")
+            {
+                m.pop();
+            }
+            m
+        };
+        let modules: BTreeSet<Vec<String>> = all.iter().map(|p| module(p)).collect();
+        let mut uses: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+        for path in &all {
+            let me = module(path);
+            if me.is_empty() || path.ends_with("tests.rs") {
+                continue;
+            }
+            let text = code(&std::fs::read_to_string(path).unwrap());
+            for p in rooted_paths(&text) {
+                let mut at = match p[0].as_str() {
+                    "crate" => Vec::new(),
+                    "self" => me.clone(),
+                    _ => me[..me.len() - 1].to_vec(),
+                };
+                for part in &p[1..] {
+                    match part.as_str() {
+                        "super" => drop(at.pop()),
+                        "self" => {}
+                        _ => at.push(part.clone()),
+                    }
+                }
+                while !at.is_empty() && !modules.contains(&at) {
+                    at.pop();
+                }
+                if !at.is_empty() && at != me {
+                    uses.entry(me.clone()).or_default().insert(at);
+                }
+            }
+        }
+        // A file on a cycle reaches itself: the way, found breadth first.
+        let mut broken = Vec::new();
+        for start in uses.keys() {
+            let mut came_from: BTreeMap<&Vec<String>, &Vec<String>> = BTreeMap::new();
+            let mut next = vec![start];
+            while !next.is_empty() && !came_from.contains_key(start) {
+                let mut after = Vec::new();
+                for m in next {
+                    for n in uses.get(m).into_iter().flatten() {
+                        if !came_from.contains_key(n) {
+                            came_from.insert(n, m);
+                            after.push(n);
+                        }
+                    }
+                }
+                next = after;
+            }
+            if came_from.contains_key(start) {
+                let mut way = vec![start.join("/")];
+                let mut at = came_from[start];
+                while at != start {
+                    way.push(at.join("/"));
+                    at = came_from[at];
+                }
+                way.push(start.join("/"));
+                way.reverse();
+                broken.push(way.join(" -> "));
+            }
+        }
+        assert!(broken.is_empty(), "import cycles:\n{}", broken.join("\n"));
     }
 
     /// Inside the Hyborean Age, lowest first: the book's numbers, the table,

@@ -7,7 +7,10 @@ use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use umpire::config::Config;
-use umpire::post::{gamefile::GameFile, PostOffice};
+use umpire::post::{
+    gamefile::{read_companions, GameFile},
+    PostOffice,
+};
 
 /// mimalloc, not glibc's malloc: a deadline crunch allocates and frees
 /// mail, JSON and pictures by the megabyte, and glibc's allocator was a
@@ -999,6 +1002,7 @@ fn scenario_game(
             .with_context(|| format!("reading {}", gf.scenario.display()))?;
         let (armies, pack) = gf.read_armies_and_pack()?;
         let ruleset = umpire::games::named(&gf.ruleset)?;
+        let companions = read_companions(&gf.scenario, &ruleset.companions(&scenario_text));
         let game = ruleset.new_game(&umpire::games::Setup {
             scenario_path: &gf.scenario,
             scenario_text: &scenario_text,
@@ -1007,6 +1011,7 @@ fn scenario_game(
             seed: [0; 32],
             armies: &armies,
             pack: pack.as_deref(),
+            companions: &companions,
         })?;
         return Ok((ruleset, game, scenario_text));
     }
@@ -1018,6 +1023,7 @@ fn scenario_game(
         let army_text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
         armies.insert(side.trim().to_string(), army_text);
     }
+    let companions = read_companions(path, &umpire::games::scenario_companions(&text));
     let (ruleset, game) = umpire::games::scenario_game(&umpire::games::Setup {
         scenario_path: path,
         scenario_text: &text,
@@ -1026,6 +1032,7 @@ fn scenario_game(
         seed: [0; 32],
         armies: &armies,
         pack: None,
+        companions: &companions,
     })
     .with_context(|| {
         format!(

@@ -27,15 +27,17 @@
 //! ```
 
 pub mod campaign;
+mod case_outcome;
 pub mod fr_ancients;
 pub mod furor;
 pub mod hyborian;
+pub mod rendering;
 
-use crate::case::CaseOutcome;
 use crate::diagnostic::Rendered;
 use crate::dice::{Dice, DieKind};
 pub use crate::report::GameResult;
 use crate::report::{RoundReport, Section};
+pub use case_outcome::CaseOutcome;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -90,6 +92,11 @@ pub struct Setup<'a> {
     pub armies: &'a BTreeMap<String, String>,
     /// The game file's `pack`: a club's data file of base rules, as text.
     pub pack: Option<&'a str>,
+    /// The files the rule set names beside the scenario
+    /// ([`Ruleset::companions`]), by that name, as text: the caller that
+    /// reads the scenario reads them (a rule set reads no file); one that
+    /// could not be read is absent.
+    pub companions: &'a BTreeMap<String, String>,
 }
 
 impl Setup<'_> {
@@ -221,6 +228,13 @@ pub trait Ruleset: Sync {
     fn guide(&self) -> &'static str;
     /// The rule set's report partials (`RULESET/summary.txt`, `.html`).
     fn templates(&self) -> &'static [(&'static str, &'static str)];
+    /// The files a game from this scenario needs besides it, as paths
+    /// relative to the scenario file (Furor Barbarus: its map,
+    /// `../maps/NAME.toml`), for whoever reads the scenario to read into
+    /// [`Setup::companions`]. None by default.
+    fn companions(&self, _scenario_text: &str) -> Vec<String> {
+        Vec::new()
+    }
     /// Start a game from its scenario.
     ///
     /// # Errors
@@ -436,6 +450,18 @@ pub fn ruleset_named_in(text: &str) -> Result<String, String> {
     }
 }
 
+/// The files beside a scenario that any rule set [`scenario_game`] may try
+/// names ([`Ruleset::companions`]), sorted.
+pub fn scenario_companions(scenario_text: &str) -> Vec<String> {
+    let mut names: Vec<String> = all()
+        .iter()
+        .flat_map(|r| r.companions(scenario_text))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// The game a scenario starts (`umpire orders check --scenario`): under
 /// the rule set its `ruleset` key names, or, when it names none (no shipped
 /// scenario does: its game file names the rule set), under the first rule
@@ -590,6 +616,13 @@ pub fn run_case(text: &str) -> CaseOutcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A report stored before reports named their rule set reads as the
+    /// one a file naming none plays.
+    #[test]
+    fn a_report_naming_no_rule_set_is_the_default_rule_sets() {
+        assert_eq!(crate::report::UNNAMED_RULESET, DEFAULT_RULESET);
+    }
 
     #[test]
     fn the_header_names_the_side_and_errors_fail_the_offline_check() {

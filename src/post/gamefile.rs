@@ -36,6 +36,7 @@
 use chrono::{DateTime, DurationRound, NaiveDateTime, TimeZone, Utc};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// A parsed game file.
@@ -541,6 +542,34 @@ pub fn zone(name: &str) -> Result<Tz, Vec<&'static str>> {
         })
 }
 
+/// The files a rule set names beside a scenario
+/// (`games::Ruleset::companions`), by that name, read relative to the
+/// scenario file. A file that is missing or cannot be read is left out:
+/// the rule set then falls back on one it ships, or says which it lacks.
+pub fn read_companions(scenario: &Path, names: &[String]) -> BTreeMap<String, String> {
+    names
+        .iter()
+        .filter_map(|name| {
+            let text = std::fs::read_to_string(beside(scenario, name)?).ok()?;
+            Some((name.clone(), text))
+        })
+        .collect()
+}
+
+/// A `/`-separated path relative to the scenario file, its `..` taken by
+/// name: the folder of `x.toml` has no parent, so its `../maps` is nowhere.
+fn beside(scenario: &Path, name: &str) -> Option<PathBuf> {
+    let mut at = scenario.parent()?.to_path_buf();
+    for part in name.split('/') {
+        match part {
+            ".." => at = at.parent()?.to_path_buf(),
+            "" | "." => {}
+            p => at.push(p),
+        }
+    }
+    Some(at)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -680,5 +709,28 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("side a's own player"));
+    }
+
+    #[test]
+    fn companions_are_read_relative_to_the_scenario_and_a_missing_one_is_left_out() {
+        let at = |scenario: &str| beside(Path::new(scenario), "../maps/m.toml");
+        assert_eq!(
+            at("club/scenarios/s.toml"),
+            Some(PathBuf::from("club/maps/m.toml"))
+        );
+        assert_eq!(at("scenarios/s.toml"), Some(PathBuf::from("maps/m.toml")));
+        assert_eq!(at("s.toml"), None);
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("maps")).unwrap();
+        std::fs::write(dir.path().join("maps/m.toml"), "map").unwrap();
+        let scenario = dir.path().join("scenarios/s.toml");
+        let names = [
+            "../maps/m.toml".to_string(),
+            "../maps/gone.toml".to_string(),
+        ];
+        assert_eq!(
+            read_companions(&scenario, &names),
+            BTreeMap::from([("../maps/m.toml".to_string(), "map".to_string())])
+        );
     }
 }

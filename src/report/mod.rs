@@ -4,7 +4,9 @@
 //! summary of the board and the victory standing. Rendered to text and HTML
 //! through `templates/report.*` (minijinja, HTML autoescaped); each rule set
 //! renders its own summary with its partials `templates/RULESET/summary.*`,
-//! registered through [`crate::games::Ruleset::templates`].
+//! handed to the frame's [`Templates`] (the rule sets hand theirs:
+//! `RoundReport::text` and `html` are rendered with every rule set's, by
+//! `games::rendering`), so the frame never looks a rule set up.
 //!
 //! Architecture invariant: the report only formats; it computes no rules.
 //! Nothing a side wrote for the coming round is ever in a report.
@@ -15,7 +17,6 @@ pub mod picture;
 
 use minijinja::{AutoEscape, Environment};
 use serde::{Deserialize, Serialize};
-use std::sync::OnceLock;
 
 /// A part of the story: "Phase 1 movement" and what happened in it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -117,7 +118,7 @@ pub struct Readjudicated {
 /// ([`OfficeNotes::result`]).
 ///
 /// ```
-/// use umpire::games::GameResult;
+/// use umpire::report::GameResult;
 /// let won = GameResult::Won { side: "koth".into() };
 /// assert_eq!(serde_json::to_string(&won).unwrap(), r#"{"won":{"side":"koth"}}"#);
 /// assert_eq!(serde_json::to_string(&GameResult::Drawn).unwrap(), r#""drawn""#);
@@ -131,8 +132,13 @@ pub enum GameResult {
     Drawn,
 }
 
+/// The rule set of a report stored before reports named theirs: the
+/// Hyborean Age, then the only one (`games::DEFAULT_RULESET`; a test of
+/// `games` holds the two equal).
+pub const UNNAMED_RULESET: &str = "hyborian-age";
+
 fn default_ruleset() -> String {
-    crate::games::DEFAULT_RULESET.to_string()
+    UNNAMED_RULESET.to_string()
 }
 
 /// Text made safe for SVG and HTML attributes and content.
@@ -180,9 +186,18 @@ pub fn capitalize_first(s: &str) -> String {
     }
 }
 
-fn env() -> &'static Environment<'static> {
-    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
-    ENV.get_or_init(|| {
+/// The frame's templates (`templates/report.*`) with the rule sets'
+/// summary partials handed in (`RULESET/summary.txt`, `.html`), which the
+/// frame includes by the report's `ruleset`.
+pub struct Templates(Environment<'static>);
+
+impl Templates {
+    /// The frame with these partials, by name.
+    ///
+    /// # Panics
+    /// When a built-in template does not parse (every report test renders
+    /// them).
+    pub fn new(partials: impl IntoIterator<Item = (&'static str, &'static str)>) -> Templates {
         let mut env = Environment::new();
         env.set_auto_escape_callback(|name| {
             if name.ends_with(".html") {
@@ -196,23 +211,20 @@ fn env() -> &'static Environment<'static> {
             ("report.txt", include_str!("../../templates/report.txt")),
             ("report.html", include_str!("../../templates/report.html")),
         ];
-        let partials = crate::games::all()
-            .iter()
-            .flat_map(|r| r.templates().iter().copied());
         for (name, text) in shared.into_iter().chain(partials) {
             env.add_template(name, text)
                 .unwrap_or_else(|e| panic!("built-in template {name} is broken: {e}"));
         }
-        env
-    })
-}
+        Templates(env)
+    }
 
-fn render(name: &str, ctx: minijinja::Value) -> String {
-    match env().get_template(name).and_then(|t| t.render(ctx)) {
-        Ok(s) => s,
-        Err(e) => {
-            tracing::error!(template = name, error = %e, "report template failed");
-            format!("(umpire could not format this report: {e})")
+    fn render(&self, name: &str, ctx: minijinja::Value) -> String {
+        match self.0.get_template(name).and_then(|t| t.render(ctx)) {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::error!(template = name, error = %e, "report template failed");
+                format!("(umpire could not format this report: {e})")
+            }
         }
     }
 }
@@ -233,17 +245,18 @@ impl RoundReport {
         r
     }
 
-    /// The plain-text report.
-    pub fn text(&self) -> String {
-        render(
+    /// The plain-text report, rendered with these templates.
+    pub fn text_with(&self, templates: &Templates) -> String {
+        templates.render(
             "report.txt",
             minijinja::context! { r => minijinja::Value::from_serialize(self.labelled()) },
         )
     }
 
-    /// The HTML report; `picture` is the `cid:` (or URL) of the board's picture.
-    pub fn html(&self, picture: Option<&str>) -> String {
-        render(
+    /// The HTML report, rendered with these templates; `picture` is the
+    /// `cid:` (or URL) of the board's picture.
+    pub fn html_with(&self, templates: &Templates, picture: Option<&str>) -> String {
+        templates.render(
             "report.html",
             minijinja::context! { r => minijinja::Value::from_serialize(self.labelled()), picture => picture },
         )

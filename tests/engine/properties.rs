@@ -269,6 +269,7 @@ fn golden_turns_replay_byte_for_byte() {
         seed: [7; 32],
         armies: &Default::default(),
         pack: None,
+        companions: &Default::default(),
     };
     let game = ruleset.new_game(&setup).unwrap();
     let sheets = [

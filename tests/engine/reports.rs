@@ -22,6 +22,7 @@ fn play(file: &str, turns: u32) -> String {
             seed: [3; 32],
             armies: &Default::default(),
             pack: None,
+            companions: &Default::default(),
         })
         .unwrap();
     let mut out = String::new();

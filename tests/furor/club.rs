@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use umpire::dice::SeededDice;
 use umpire::games::{named, Json, NewGame, Resolved, RoundInput, Ruleset, Setup};
+use umpire::post::gamefile::read_companions;
 
 fn repo(p: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
@@ -63,18 +64,19 @@ fn club_map() -> String {
 
 fn new_game(scenario: &Path) -> NewGame {
     let text = std::fs::read_to_string(scenario).unwrap();
-    named("furor-barbarus")
-        .unwrap()
-        .new_game(&Setup {
-            scenario_path: scenario,
-            scenario_text: &text,
-            options: &toml::Table::new(),
-            max_turns: 6,
-            seed: [5; 32],
-            armies: &Default::default(),
-            pack: None,
-        })
-        .unwrap()
+    let r = named("furor-barbarus").unwrap();
+    let companions = read_companions(scenario, &r.companions(&text));
+    r.new_game(&Setup {
+        scenario_path: scenario,
+        scenario_text: &text,
+        options: &toml::Table::new(),
+        max_turns: 6,
+        seed: [5; 32],
+        armies: &Default::default(),
+        pack: None,
+        companions: &companions,
+    })
+    .unwrap()
 }
 
 fn play(

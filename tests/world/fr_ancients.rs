@@ -513,6 +513,7 @@ fn a_phase_resolves_the_same_with_the_same_seed() {
                 seed: [2; 32],
                 armies: &armies,
                 pack,
+                companions: &Default::default(),
             })
             .unwrap();
         assert!(r.version(&new.options).contains(match pack {

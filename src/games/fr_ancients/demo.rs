@@ -207,6 +207,7 @@ pub fn trebia(pack: Option<&str>) -> Result<State, RulesetError> {
         seed: [0; 32],
         armies: &armies,
         pack,
+        companions: &BTreeMap::new(),
     })?;
     State::read(&game.state)
 }

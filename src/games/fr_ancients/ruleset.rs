@@ -39,10 +39,10 @@ use super::start::{start_battle, zones};
 use super::state::{json, replay, Deploying, Pending, Replayed, Rolled, State};
 use super::table::Battle;
 use super::verdict::{judge, phase_label, Ending, Verdict};
-use crate::case::CaseOutcome;
 use crate::diagnostic::Rendered;
 use crate::dice::{DieKind, ScriptedDice};
 use crate::games::read;
+use crate::games::CaseOutcome;
 use crate::games::{
     Checked, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup, Welcome,
     GAME_MASTER,

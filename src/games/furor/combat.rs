@@ -29,7 +29,7 @@ use crate::games::furor::rules::terrain::HexsideFeature;
 use crate::games::furor::rules::{
     Kind, Mark, BAGGAGE_DEFENCE, CHARGE_BONUS, MISSILE_MELEE_PENALTY, STRENGTH_FLOOR,
 };
-use crate::games::furor::{advance, charge, losses, morale, retreat, special, zoc};
+use crate::games::furor::{advance, charge, losses, morale, special, zoc};
 
 /// One attacker as it takes part.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -452,7 +452,7 @@ fn on_defender(
 ) -> Result<(), EngineError> {
     losses::take_steps(play, did, result.steps(), LossCause::Combat)?;
     if result.retreats() {
-        retreat::retreat(play, did, attacker_hexes)?;
+        morale::retreat(play, did, attacker_hexes)?;
     }
     if result.tests_morale() {
         morale::check(play, did, MoraleCause::Result, attacker_hexes)?;
@@ -481,7 +481,7 @@ fn on_attackers(
     }
     for id in &sufferers {
         if result.retreats() {
-            retreat::retreat(play, id, &away)?;
+            morale::retreat(play, id, &away)?;
         }
         if result.tests_morale() {
             morale::check(play, id, MoraleCause::Result, &away)?;

@@ -20,7 +20,7 @@ use crate::games::furor::board::{Board, Unit, UnitId};
 use crate::games::furor::error::EngineError;
 use crate::games::furor::events::{Event, LossCause, MoraleCause};
 use crate::games::furor::hex::Hex;
-use crate::games::furor::options::Options;
+use crate::games::furor::options::{ChainMorale, Options};
 use crate::games::furor::play::Play;
 use crate::games::furor::rules::{
     morale_outcome, Kind, MoraleOutcome, COMMANDER_MORALE_BONUS, STRENGTH_FLOOR,
@@ -81,7 +81,22 @@ pub(crate) fn check(
     });
     match outcome {
         MoraleOutcome::Holds => Ok(()),
-        MoraleOutcome::Retreats => retreat::retreat(play, id, enemies),
+        MoraleOutcome::Retreats => retreat(play, id, enemies),
         MoraleOutcome::LosesStep => losses::take_steps(play, id, 1, LossCause::Morale),
     }
+}
+
+/// Retreat the unit one hex (an R result, or a check's "equal"), then
+/// §9.8: each unit of the displacement chain checks morale once, in chain
+/// order (O24; a unit tests once per combat for chains, so chains end).
+pub(crate) fn retreat(play: &mut Play, id: &UnitId, enemies: &[Hex]) -> Result<(), EngineError> {
+    let chain = retreat::retreat(play, id, enemies)?;
+    let skip_first = play.options.chain_morale == ChainMorale::DisplacedOnly;
+    for (i, m) in chain.iter().enumerate() {
+        if (i == 0 && skip_first) || !play.chain_tested.insert(m.clone()) {
+            continue;
+        }
+        check(play, m, MoraleCause::Chain, enemies)?;
+    }
+    Ok(())
 }

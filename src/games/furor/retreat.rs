@@ -5,7 +5,9 @@
 //! chain; no unit moves twice). Among equal hexes the owner's preference,
 //! else the hex farthest from the enemy units of the combat, then nearest
 //! the owner's home edge, then the lowest id. No hex: a step loss; only
-//! the map's edge: eliminated. After a chain every unit in it checks morale.
+//! the map's edge: eliminated. After a chain every unit in it checks morale
+//! (`morale::retreat`: a retreat returns its chain, so this module never
+//! calls back into morale).
 //!
 //! ```
 //! use umpire::games::furor::retreat::{choose, Choice};
@@ -29,13 +31,13 @@
 use crate::games::furor::ask::Question;
 use crate::games::furor::board::{Board, Relation, Unit, UnitId};
 use crate::games::furor::error::EngineError;
-use crate::games::furor::events::{Event, LossCause, MoraleCause};
+use crate::games::furor::events::{Event, LossCause};
 use crate::games::furor::hex::Hex;
-use crate::games::furor::options::{ChainMorale, OffMapRetreat, Options};
+use crate::games::furor::options::{OffMapRetreat, Options};
 use crate::games::furor::orders::Answer;
 use crate::games::furor::play::Play;
 use crate::games::furor::rules::Kind;
-use crate::games::furor::{losses, morale, zoc};
+use crate::games::furor::{losses, zoc};
 use std::collections::BTreeSet;
 
 /// Where a retreating unit goes.
@@ -209,14 +211,21 @@ pub fn choose(
 }
 
 /// Retreat the unit one hex (an R result, or a morale check's "equal").
-pub(crate) fn retreat(play: &mut Play, id: &UnitId, enemies: &[Hex]) -> Result<(), EngineError> {
+/// Returns the displacement chain, the retreating unit first, when friends
+/// were displaced (else nothing): its units check morale next (§9.8), as
+/// `morale::retreat` has them do.
+pub(crate) fn retreat(
+    play: &mut Play,
+    id: &UnitId,
+    enemies: &[Hex],
+) -> Result<Vec<UnitId>, EngineError> {
     let u = play.board.get(id).clone();
     let Some(from) = u.hex.filter(|_| u.is_on_map() && u.is_combat()) else {
-        return Ok(());
+        return Ok(Vec::new());
     };
     if held_by_baggage(&play.board, &u) {
         play.emit(Event::RetreatIgnored { unit: id.clone() });
-        return Ok(());
+        return Ok(Vec::new());
     }
     let answer = owners_choice(play, &u, from);
     let prefs = |x: &UnitId| match answer {
@@ -255,25 +264,26 @@ pub(crate) fn retreat(play: &mut Play, id: &UnitId, enemies: &[Hex]) -> Result<(
                     to: moves[i].1,
                 });
             }
-            if moves.len() > 1 {
-                let movers: Vec<UnitId> = moves.into_iter().map(|(m, _)| m).collect();
-                chain_checks(play, &movers, enemies)?;
+            if moves.len() < 2 {
+                return Ok(Vec::new());
             }
-            Ok(())
+            Ok(moves.into_iter().map(|(m, _)| m).collect())
         }
         Choice::OffMap if play.options.off_map_retreat == OffMapRetreat::Eliminated => {
             play.emit(Event::ForcedOffMap {
                 unit: id.clone(),
                 from,
             });
-            losses::take_steps(play, id, u8::MAX, LossCause::OffMap)
+            losses::take_steps(play, id, u8::MAX, LossCause::OffMap)?;
+            Ok(Vec::new())
         }
         Choice::OffMap | Choice::Blocked => {
             play.emit(Event::CannotRetreat {
                 unit: id.clone(),
                 hex: from,
             });
-            losses::take_steps(play, id, 1, LossCause::NoRetreat)
+            losses::take_steps(play, id, 1, LossCause::NoRetreat)?;
+            Ok(Vec::new())
         }
     }
 }
@@ -316,17 +326,4 @@ pub(crate) fn move_with_commander(play: &mut Play, id: &UnitId, to: Hex) {
     if let Some(c) = commander {
         play.board.get_mut(&c).hex = Some(to);
     }
-}
-
-/// §9.8: each unit of a displacement chain checks morale once, in chain
-/// order (O24; a unit tests once per combat for chains, so chains end).
-fn chain_checks(play: &mut Play, movers: &[UnitId], enemies: &[Hex]) -> Result<(), EngineError> {
-    let skip_first = play.options.chain_morale == ChainMorale::DisplacedOnly;
-    for (i, m) in movers.iter().enumerate() {
-        if (i == 0 && skip_first) || !play.chain_tested.insert(m.clone()) {
-            continue;
-        }
-        morale::check(play, m, MoraleCause::Chain, enemies)?;
-    }
-    Ok(())
 }

@@ -14,10 +14,10 @@ use super::orders::{self, plan::TurnOrders};
 use super::report::{self as story, picture};
 use super::rules::options::GameOptions;
 use super::table::Table;
-use crate::case::CaseOutcome;
 use crate::diagnostic::Rendered;
 use crate::dice::DieKind;
 use crate::games::read;
+use crate::games::CaseOutcome;
 use crate::games::{
     Checked, GameResult, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup,
     Welcome,
@@ -537,6 +537,7 @@ mod tests {
                 seed: [1; 32],
                 armies: &Default::default(),
                 pack: None,
+                companions: &Default::default(),
             })
             .unwrap()
     }
@@ -694,6 +695,7 @@ mod tests {
                 seed: [1; 32],
                 armies: &Default::default(),
                 pack: None,
+                companions: &Default::default(),
             })
             .unwrap();
         assert_eq!(new.sides, ["aquilonia", "nemedia"]);

@@ -22,6 +22,7 @@ mod office;
 mod reminders;
 mod secretary;
 mod verify;
+mod view;
 mod week;
 
 pub use reminders::{remind_if_due, reminders_due};

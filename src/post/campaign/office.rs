@@ -6,7 +6,7 @@
 //! also has (a deadline set, a side handed over) are named as its are.
 
 use super::desk::Desk;
-use super::secretary::View;
+use super::view::View;
 use super::week::due_text;
 use super::{corrupt, rules};
 use crate::games::campaign::{Line, Week as Told};

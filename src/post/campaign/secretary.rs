@@ -10,57 +10,16 @@
 
 use super::desk::Desk;
 use super::office::{self, Effect, Words};
+use super::view::View;
 use super::week::due_text;
-use super::{corrupt, load, on_file, rules, Row, MAX_EXTEND_HOURS};
+use super::{corrupt, load, rules, Row, MAX_EXTEND_HOURS};
 use crate::config::Config;
-use crate::games::campaign::{Command, Letter, Line, OnFile, Ruling};
+use crate::games::campaign::{Command, Letter, Line, Ruling};
 use crate::post::outbox::Kind;
 use crate::post::{Disposition, PostError};
-use crate::store::campaigns;
-use chrono::{DateTime, Utc};
-use std::collections::BTreeMap;
 
 /// A secretary's command decided: its answer and [`Effect`]s.
 type Decision = crate::post::decision::Decision<Effect>;
-
-/// What a secretary's command reads of the campaign, loaded once for it.
-pub(super) struct View {
-    pub(super) row: Row,
-    /// The open week's deadline (none when `week_hours` is 0 or the
-    /// campaign is not active).
-    pub(super) deadline: Option<DateTime<Utc>>,
-    /// Each power's address, by power.
-    pub(super) addresses: BTreeMap<String, String>,
-    /// Each power's orders on file for the open week, by power.
-    pub(super) on_file: OnFile,
-    pub(super) now: DateTime<Utc>,
-}
-
-impl View {
-    fn read(desk: &Desk<'_, '_>, row: Row) -> Result<View, PostError> {
-        let id = &row.facts.id;
-        Ok(View {
-            deadline: campaigns::deadline(desk.tx, id)?,
-            addresses: campaigns::players(desk.tx, id)?.into_iter().collect(),
-            on_file: on_file(desk.tx, &row.facts)?,
-            now: desk.now,
-            row,
-        })
-    }
-
-    /// A power as written (any case), and its address.
-    fn power(&self, written: &str) -> Option<(&String, &String)> {
-        self.addresses
-            .iter()
-            .find(|(p, _)| p.eq_ignore_ascii_case(written))
-    }
-
-    /// The powers' ids, for an answer naming a power that is not.
-    fn powers(&self) -> String {
-        let powers: Vec<&str> = self.addresses.keys().map(String::as_str).collect();
-        powers.join(", ")
-    }
-}
 
 /// Carry out a secretary's letter and answer it.
 pub(super) fn commands(
@@ -327,7 +286,8 @@ mod tests {
     use super::*;
     use crate::games::campaign::Facts;
     use crate::games::Json;
-    use chrono::TimeZone;
+    use chrono::{DateTime, TimeZone, Utc};
+    use std::collections::BTreeMap;
 
     fn now() -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 12, 6, 12, 0, 0).unwrap()

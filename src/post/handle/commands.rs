@@ -416,6 +416,7 @@ mod tests {
                 seed: [0; 32],
                 armies: &Default::default(),
                 pack: None,
+                companions: &Default::default(),
             })
             .unwrap();
         new.state.to_string()

@@ -95,6 +95,7 @@ fn scenario_sides(gf: &GameFile) -> Result<Vec<String>, String> {
     let text = std::fs::read_to_string(&gf.scenario)
         .map_err(|e| format!("scenario {}: {e}", gf.scenario.display()))?;
     let (armies, pack) = gf.read_armies_and_pack().map_err(|e| e.to_string())?;
+    let companions = gamefile::read_companions(&gf.scenario, &ruleset.companions(&text));
     let new = ruleset
         .new_game(&games::Setup {
             scenario_path: &gf.scenario,
@@ -104,6 +105,7 @@ fn scenario_sides(gf: &GameFile) -> Result<Vec<String>, String> {
             seed: [0; 32],
             armies: &armies,
             pack: pack.as_deref(),
+            companions: &companions,
         })
         .map_err(|e| format!("scenario {}: {e}", gf.scenario.display()))?;
     for s in &gf.sides {

@@ -104,6 +104,7 @@ fn set_up(
     seed: &str,
 ) -> Result<games::NewGame, PostError> {
     let (armies, pack) = file.read_armies_and_pack()?;
+    let companions = gamefile::read_companions(&file.scenario, &ruleset.companions(scenario_text));
     let scenario_error = |message: String| PostError::Scenario {
         path: file.scenario.display().to_string(),
         message,
@@ -117,6 +118,7 @@ fn set_up(
             seed: seed_bytes(seed)?,
             armies: &armies,
             pack: pack.as_deref(),
+            companions: &companions,
         })
         .map_err(|e| scenario_error(e.to_string()))?;
     if let Some(s) = file.sides.iter().find(|s| !new.sides.contains(&s.id)) {

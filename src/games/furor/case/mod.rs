@@ -3,7 +3,7 @@
 //! the other player's standing reactions, the dice that fall, and what
 //! must come of it. [`Case::parse`] reads and checks a file, [`Case::run`]
 //! plays it and checks every expectation; `umpire case FILE_OR_DIR` runs
-//! them through the shared frame (`crate::case`).
+//! them through the shared frame (`umpire::case`).
 //!
 //! The format has no key for a scenario's special rules; a case switches
 //! them on with `[options] scenario = "campus-mauriacus" | "soissons" |
@@ -25,7 +25,6 @@
 
 mod expect;
 
-use crate::case::CaseOutcome;
 use crate::dice::ScriptedDice;
 use crate::games::furor::board::{
     Board, BoardSpec, ChararicRule, DivineHelpRule, Edge, EndOfGame, Role, Side, SideId,
@@ -39,6 +38,7 @@ use crate::games::furor::orders::{
 };
 use crate::games::furor::rules::special::DIVINE_HELP_TRIGGER;
 use crate::games::furor::sequence::{resolve, StopAfter};
+use crate::games::CaseOutcome;
 use expect::Expectation;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};

@@ -43,10 +43,10 @@ use super::orders::{PlayerTurnOrders, Problem};
 use super::picture;
 use super::report;
 use super::scenario::FirstPlayer;
-use crate::case::CaseOutcome;
 use crate::diagnostic::{Diagnostic, Rendered};
 use crate::dice::{DieKind, SeededDice};
 use crate::games::read;
+use crate::games::CaseOutcome;
 use crate::games::{
     Checked, GameResult, Json, NewGame, Resolved, Round, RoundInput, Ruleset, RulesetError, Setup,
     Welcome,
@@ -96,6 +96,10 @@ impl Ruleset for FurorBarbarus {
                 include_str!("../../../../templates/furor-barbarus/summary.html"),
             ),
         ]
+    }
+
+    fn companions(&self, scenario_text: &str) -> Vec<String> {
+        setup::companions(scenario_text)
     }
 
     fn new_game(&self, setup: &Setup<'_>) -> Result<NewGame, RulesetError> {

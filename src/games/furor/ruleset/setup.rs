@@ -13,11 +13,10 @@ use crate::games::{read, Json, Resolved, RulesetError, Setup};
 use crate::report::Section;
 use std::collections::BTreeMap;
 
-/// The scenario a game file names, with its map's text: `maps/NAME.toml`
-/// beside the scenario's folder when the club ships its own, else the
-/// built-in one.
-pub(super) fn load_scenario(setup: &Setup<'_>) -> Result<(Scenario, String), RulesetError> {
-    let head: toml::Table = toml::from_str(setup.scenario_text)
+/// The map a scenario names (`[scenario] map = "NAME"`), refused when it
+/// is a path rather than a name under `maps/`.
+fn map_name(scenario_text: &str) -> Result<String, RulesetError> {
+    let head: toml::Table = toml::from_str(scenario_text)
         .map_err(|e| RulesetError::Setup(format!("the scenario is not TOML: {}", e.message())))?;
     let map_name = head
         .get("scenario")
@@ -31,14 +30,32 @@ pub(super) fn load_scenario(setup: &Setup<'_>) -> Result<(Scenario, String), Rul
             "map '{map_name}' must be a name under maps/, not a path"
         )));
     }
-    let beside = setup
-        .scenario_path
-        .parent()
-        .and_then(|p| p.parent())
-        .map(|p| p.join("maps").join(format!("{map_name}.toml")));
-    let map_text = match beside.and_then(|p| std::fs::read_to_string(p).ok()) {
-        Some(t) => t,
-        None => scenario::shipped_map(map_name)
+    Ok(map_name.to_string())
+}
+
+/// A club's own map file, relative to the scenario file: `maps/NAME.toml`
+/// beside the scenario's folder.
+fn map_beside(map_name: &str) -> String {
+    format!("../maps/{map_name}.toml")
+}
+
+/// The club's map a scenario names, for the caller to read beside it
+/// (`Ruleset::companions`); none when the scenario names none, or names
+/// a path (`load_scenario` says why).
+pub(super) fn companions(scenario_text: &str) -> Vec<String> {
+    map_name(scenario_text)
+        .map(|m| vec![map_beside(&m)])
+        .unwrap_or_default()
+}
+
+/// The scenario a game file names, with its map's text: the club's own
+/// (`maps/NAME.toml` beside the scenario's folder, read by the caller into
+/// `Setup::companions`) when there is one, else the built-in one.
+pub(super) fn load_scenario(setup: &Setup<'_>) -> Result<(Scenario, String), RulesetError> {
+    let map_name = map_name(setup.scenario_text)?;
+    let map_text = match setup.companions.get(&map_beside(&map_name)) {
+        Some(t) => t.clone(),
+        None => scenario::shipped_map(&map_name)
             .map(str::to_string)
             .ok_or_else(|| RulesetError::Setup(format!("no map '{map_name}'")))?,
     };

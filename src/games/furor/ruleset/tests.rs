@@ -18,6 +18,7 @@ fn game(name: &str, options: &str) -> (NewGame, String) {
             seed: [5; 32],
             armies: &Default::default(),
             pack: None,
+            companions: &Default::default(),
         })
         .unwrap();
     (g, text)
@@ -585,4 +586,47 @@ fn optional_rules_are_off_unless_the_game_file_turns_them_on() {
     ))
     .unwrap();
     assert_eq!(file["options"]["impetuousness"], toml::Value::Boolean(true));
+}
+
+/// The map arrives as data: the scenario names it, the caller reads it
+/// beside the scenario (`maps/NAME.toml`), and the rule set takes it from
+/// `Setup::companions`, else the shipped map of that name, else says so.
+#[test]
+fn the_map_comes_from_beside_the_scenario_else_the_shipped_one() {
+    let soissons = include_str!("../../../../campaigns/furor-barbarus/scenarios/soissons.toml");
+    let new_game = |text: &str, companions: &BTreeMap<String, String>| {
+        FurorBarbarus.new_game(&Setup {
+            scenario_path: std::path::Path::new("scenarios/soissons.toml"),
+            scenario_text: text,
+            options: &toml::Table::new(),
+            max_turns: 12,
+            seed: [5; 32],
+            armies: &Default::default(),
+            pack: None,
+            companions,
+        })
+    };
+    assert_eq!(
+        FurorBarbarus.companions(soissons),
+        ["../maps/clovis-battles.toml"]
+    );
+    assert!(new_game(soissons, &BTreeMap::new()).is_ok());
+
+    let unknown = soissons.replace("map = \"clovis-battles\"", "map = \"our-club\"");
+    assert_eq!(
+        FurorBarbarus.companions(&unknown),
+        ["../maps/our-club.toml"]
+    );
+    let missing = new_game(&unknown, &BTreeMap::new()).unwrap_err();
+    assert_eq!(missing.to_string(), "no map 'our-club'");
+    let ours = crate::games::furor::scenario::shipped_map("clovis-battles").unwrap();
+    let beside = BTreeMap::from([("../maps/our-club.toml".to_string(), ours.to_string())]);
+    assert!(new_game(&unknown, &beside).is_ok());
+
+    let path = soissons.replace("map = \"clovis-battles\"", "map = \"../../etc/passwd\"");
+    assert!(FurorBarbarus.companions(&path).is_empty());
+    assert_eq!(
+        new_game(&path, &BTreeMap::new()).unwrap_err().to_string(),
+        "map '../../etc/passwd' must be a name under maps/, not a path"
+    );
 }

@@ -36,8 +36,8 @@
 
 use super::desk::HyboreanCampaign;
 use super::game::{Campaign, CampaignFile};
-use crate::case::CaseOutcome;
 use crate::games::campaign::{CampaignRules, Command, Line, SetUp, Week};
+use crate::games::CaseOutcome;
 use crate::games::Json;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};

@@ -1,7 +1,7 @@
 //! Rules case files (`/work/shared/spec/cases.md`): one small battle, the
 //! orders written for it, the dice that fall and what must come of it.
 //! [`Case::load`] reads and checks a file, [`Case::run`] adjudicates it,
-//! the shared runner (`crate::case`) is `umpire case FILE_OR_DIR...`.
+//! the shared runner (`umpire::case`) is `umpire case FILE_OR_DIR...`.
 //!
 //! A missing dice key is an ERROR naming the key; a key given but never
 //! used is a FAIL unless `strict_dice = false`; orders refused without a
@@ -16,13 +16,13 @@ mod expect;
 
 pub use expect::{Expectation, Tolerance};
 
-pub use crate::case::CaseOutcome;
 use crate::games::hyborian::adjudicate::{resolve_turn, StopAfter};
 use crate::games::hyborian::dice::{DiceKey, ScriptedDice};
 use crate::games::hyborian::orders::plan::TurnOrders;
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::table::setup::{Setup, TableSize, TerrainSetup, UnitSetup};
 use crate::games::hyborian::table::{Table, UnitId};
+pub use crate::games::CaseOutcome;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
