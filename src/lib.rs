@@ -245,8 +245,11 @@ mod layers {
 
     /// No file imports one that (through others) imports it: each module
     /// stands on those below it, as `shared/tools/cycles.py` reads them.
-    #[test]
-    fn no_file_import_cycles() {
+    /// Every file's module path (`games/furor/mod.rs` is `games::furor`)
+    /// and the modules it uses, through `crate::`, `super::` and `self::`
+    /// paths with `use` braces expanded; tests apart.
+    fn import_graph(
+    ) -> std::collections::BTreeMap<Vec<String>, std::collections::BTreeSet<Vec<String>>> {
         use std::collections::{BTreeMap, BTreeSet};
         let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
         let mut all = Vec::new();
@@ -294,6 +297,13 @@ mod layers {
                 }
             }
         }
+        uses
+    }
+
+    #[test]
+    fn no_file_import_cycles() {
+        use std::collections::BTreeMap;
+        let uses = import_graph();
         // A file on a cycle reaches itself: the way, found breadth first.
         let mut broken = Vec::new();
         for start in uses.keys() {
@@ -341,6 +351,96 @@ mod layers {
                 for high in &HYBOREAN[i + 1..] {
                     if text.contains(&format!("hyborian::{high}::")) {
                         broken.push(format!("{} uses hyborian::{high}", path.display()));
+                    }
+                }
+            }
+        }
+        assert!(broken.is_empty(), "{}", broken.join("\n"));
+    }
+
+    /// Inside Furor Barbarus and FR! Ancients, lowest first: the book's
+    /// tables; the board and what stands on it (with the questions and
+    /// events told of it); the orders and the engine that plays them; the
+    /// face the post office plays through (its stored state, the `Ruleset`,
+    /// and what it runs besides: Furor's general and lab, FR!'s case
+    /// runner); the edges above them (Furor's case runner, FR!'s demo). A
+    /// module uses its own layer's and those below, never one above.
+    #[test]
+    fn the_furor_and_fr_ancients_layers_hold() {
+        const FUROR: [&[&str]; 5] = [
+            &["rules"],
+            &[
+                "hex",
+                "map",
+                "board",
+                "options",
+                "scenario",
+                "events",
+                "wording",
+                "reconstruction",
+                "error",
+            ],
+            &[
+                "orders", "ask", "play", "movement", "zoc", "charge", "combat", "advance",
+                "losses", "morale", "retreat", "special", "sequence", "victory", "sparring",
+                "report", "picture",
+            ],
+            &["ruleset", "sim"],
+            &["case"],
+        ];
+        const FR_ANCIENTS: [&[&str]; 5] = [
+            &[
+                "sheet",
+                "troops",
+                "weapons",
+                "grades",
+                "abilities",
+                "characters",
+                "standards",
+                "points",
+                "lists",
+                "options",
+                "pack",
+            ],
+            &[
+                "table",
+                "setup",
+                "sweep",
+                "army",
+                "part",
+                "events",
+                "verdict",
+                "questions",
+                "rage",
+                "new_rules",
+            ],
+            &[
+                "orders", "engine", "steps", "sequence", "desk", "resolve", "report",
+            ],
+            &["state", "start", "deployment", "ruleset", "case"],
+            &["demo"],
+        ];
+        let uses = import_graph();
+        let mut broken = Vec::new();
+        for (set, layers) in [("furor", &FUROR), ("fr_ancients", &FR_ANCIENTS)] {
+            let layer_of = |m: &[String]| -> Option<usize> {
+                match m {
+                    [g, s, top, ..] if g == "games" && s == set => {
+                        let found = layers.iter().position(|l| l.contains(&top.as_str()));
+                        assert!(
+                            found.is_some(),
+                            "games::{set}::{top} is in no layer: add it"
+                        );
+                        found
+                    }
+                    _ => None,
+                }
+            };
+            for (me, used) in &uses {
+                let Some(mine) = layer_of(me) else { continue };
+                for u in used {
+                    if layer_of(u).is_some_and(|theirs| theirs > mine) {
+                        broken.push(format!("{} uses {}", me.join("::"), u.join("::")));
                     }
                 }
             }
