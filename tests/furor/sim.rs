@@ -126,11 +126,15 @@ fn a_replay_reproduces_the_simulated_game() {
         .iter()
         .all(|t| t.svg.starts_with("<svg") && t.report.contains("Army morale")));
     let last = r.turns.last().unwrap();
+    let ended = last.ended.as_deref().expect("the last player-turn ends it");
     assert!(
-        last.report.contains("The battle ended in turn"),
-        "{}",
+        ended.starts_with("The battle ended in turn") && last.report.contains(ended),
+        "{ended}\n{}",
         last.report
     );
+    assert!(r.turns[..r.turns.len() - 1]
+        .iter()
+        .all(|t| t.ended.is_none()));
 }
 
 /// Games of each scenario, the aggressive general on each side in turn.

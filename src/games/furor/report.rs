@@ -303,11 +303,23 @@ pub fn totals(b: &Board) -> Vec<String> {
         .collect()
 }
 
+/// How the battle ended, once it has: "The battle ended in turn 7 of 12:
+/// …" (the first line of [`track`], and a replay's verdict).
+pub fn ended(b: &Board) -> Option<String> {
+    let of = b.last_turn.map(|l| format!(" of {l}")).unwrap_or_default();
+    let o = b.outcome.as_ref()?;
+    Some(format!(
+        "The battle ended in turn {}{of}: {}.",
+        b.turn,
+        outcome(o)
+    ))
+}
+
 /// Where the game stands: the turn, who writes next, markers on the track.
 pub fn track(b: &Board) -> Vec<String> {
     let of = b.last_turn.map(|l| format!(" of {l}")).unwrap_or_default();
-    let mut lines = vec![match (&b.outcome, b.next_to_write()) {
-        (Some(o), _) => format!("The battle ended in turn {}{of}: {}.", b.turn, outcome(o)),
+    let mut lines = vec![match (ended(b), b.next_to_write()) {
+        (Some(ended), _) => ended,
         (None, Some(side)) => format!(
             "Turn {}{of}; next: the player-turn of the {side}.",
             b.turn,

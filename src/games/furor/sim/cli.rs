@@ -171,15 +171,11 @@ fn replay_to(req: &Request, m: &Matchup, seed: BattleSeed) -> Result<(String, i3
         m.commanders[0].describe(),
         m.commanders[1].describe()
     );
-    let verdict = match r.turns.last() {
-        Some(t) => t
-            .report
-            .lines()
-            .rev()
-            .find(|l| l.starts_with("The battle ended")),
-        None => None,
-    }
-    .map_or_else(|| "The battle did not end.".to_string(), str::to_string);
+    let verdict = r
+        .turns
+        .last()
+        .and_then(|t| t.ended.clone())
+        .unwrap_or_else(|| "The battle did not end.".to_string());
     let mut index = format!(
         "<!doctype html>\n<meta charset=\"utf-8\">\n<title>{0}</title>\n<h1>{0}</h1>\n<p>Game seed <code>{1}</code>. {2}</p>\n<ul>\n",
         crate::report::esc(&title),

@@ -34,6 +34,8 @@ pub struct Turn {
     /// The phasing general's orders as written, then as the umpire read
     /// them, then the other general's standing reactions.
     pub orders: String,
+    /// How the battle ended, when it ended in this player-turn.
+    pub ended: Option<String>,
 }
 
 /// A replayed game.
@@ -75,6 +77,7 @@ fn turn_of(p: &PlayerTurn<'_>) -> Turn {
         report: report::text(&report::sections(r, p.options)),
         svg,
         orders: orders + "\n",
+        ended: report::ended(&r.board),
     }
 }
 
