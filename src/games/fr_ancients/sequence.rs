@@ -140,21 +140,15 @@ mod tests {
     use crate::games::fr_ancients::desk::values::read_values;
     use crate::games::fr_ancients::desk::{read_answers, Desk, Situation};
     use crate::games::fr_ancients::orders::check;
-    use crate::games::fr_ancients::setup::Layout;
+    use crate::games::fr_ancients::setup::test_battle;
 
     /// Rome's demoralised hastati (a rally roll) and its horse, far from
     /// Carthage's spearmen.
     fn battle() -> Battle {
-        let layout: Layout = toml::from_str(
+        test_battle(
+            60.0,
+            60.0,
             r#"
-[table]
-width = 60.0
-depth = 60.0
-base = [1.5, 0.75]
-[[side]]
-id = "rome"
-[[side]]
-id = "carthage"
 [[unit]]
 id = "h"
 side = "rome"
@@ -185,8 +179,6 @@ front = [30.0, 55.0]
 facing = 180
 "#,
         )
-        .unwrap();
-        layout.battle(None).unwrap()
     }
 
     /// Play Rome's phase with these orders, the game master passing every

@@ -614,3 +614,16 @@ impl Layout {
         out
     }
 }
+
+/// A test battle: Rome against Carthage on a `width` × `depth` table of
+/// 1.5" × 0.75" bases, with `units` (the layout's `[[unit]]` tables) on it.
+#[cfg(test)]
+pub(crate) fn test_battle(width: f64, depth: f64, units: &str) -> Battle {
+    let text = format!(
+        "[table]\nwidth = {width:?}\ndepth = {depth:?}\nbase = [1.5, 0.75]\n[[side]]\nid = \"rome\"\n[[side]]\nid = \"carthage\"\n{units}"
+    );
+    toml::from_str::<Layout>(&text)
+        .expect("a test layout reads")
+        .battle(None)
+        .expect("a test layout is a battle")
+}

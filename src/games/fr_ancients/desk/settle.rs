@@ -89,21 +89,13 @@ fn nearest_enemy(battle: &Battle, unit: &str) -> Option<f64> {
 mod tests {
     use super::*;
     use crate::games::fr_ancients::part::Part;
-    use crate::games::fr_ancients::setup::Layout;
+    use crate::games::fr_ancients::setup::test_battle;
     use crate::games::fr_ancients::table::Place;
 
     /// Two units `gap` apart, the Roman one impetuous.
     fn battle(gap: f64) -> Battle {
-        let text = format!(
+        let units = format!(
             r#"
-[table]
-width = 48.0
-depth = 60.0
-base = [1.5, 0.75]
-[[side]]
-id = "rome"
-[[side]]
-id = "carthage"
 [[unit]]
 id = "c"
 side = "rome"
@@ -125,10 +117,7 @@ facing = 180
 "#,
             10.0 + gap + 1.5
         );
-        toml::from_str::<Layout>(&text)
-            .unwrap()
-            .battle(None)
-            .unwrap()
+        test_battle(48.0, 60.0, &units)
     }
 
     fn within(unit: &str) -> Question {

@@ -443,19 +443,13 @@ fn moves(v: &[f64]) -> Option<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::fr_ancients::setup::Layout;
+    use crate::games::fr_ancients::setup::test_battle;
 
     fn battle() -> Battle {
-        let layout: Layout = toml::from_str(
+        test_battle(
+            48.0,
+            48.0,
             r#"
-[table]
-width = 48.0
-depth = 48.0
-base = [1.5, 0.75]
-[[side]]
-id = "rome"
-[[side]]
-id = "carthage"
 [[unit]]
 id = "h"
 side = "rome"
@@ -476,8 +470,6 @@ front = [24.0, 40.0]
 facing = 180
 "#,
         )
-        .unwrap();
-        layout.battle(None).unwrap()
     }
 
     fn read(text: &str) -> ValuesReading {

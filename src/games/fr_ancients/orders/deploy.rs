@@ -293,19 +293,13 @@ fn overlaps(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::fr_ancients::setup::Layout;
+    use crate::games::fr_ancients::setup::test_battle;
 
     fn battle() -> Battle {
-        let layout: Layout = toml::from_str(
+        test_battle(
+            48.0,
+            48.0,
             r#"
-[table]
-width = 48.0
-depth = 48.0
-base = [1.5, 0.75]
-[[side]]
-id = "rome"
-[[side]]
-id = "carthage"
 [[unit]]
 id = "h1"
 side = "rome"
@@ -335,8 +329,6 @@ front = [20.0, 40.0]
 facing = 180
 "#,
         )
-        .unwrap();
-        layout.battle(None).unwrap()
     }
 
     const ZONE: Zone = Zone {
