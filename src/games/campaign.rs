@@ -237,6 +237,8 @@ pub struct Returned {
     pub entered: String,
     /// The power that holds the field, if any.
     pub winner: Option<String>,
+    /// Both armies broke in the same turn (`winner` then broke by less).
+    pub both_broke: bool,
     /// The figures each army lost, in words ("aquilonia-1: 3 Gundermen").
     pub lost: Vec<String>,
 }

@@ -217,6 +217,7 @@ fn give_back(
     let Some(Returned {
         entered,
         winner,
+        both_broke,
         lost,
     }) = rules()
         .returned(&row.state, battle, &game.row.setup, last, result)
@@ -231,10 +232,7 @@ fn give_back(
          {}.\nFigures lost before recovery: {}.\n\n\
          The result is recorded; it takes effect when the week is resolved (as a result you enter would).\n",
         game.id(),
-        winner.as_deref().map_or_else(
-            || "Neither side broke".to_string(),
-            |w| format!("{w} broke the enemy and holds the field")
-        ),
+        field_words(winner.as_deref(), both_broke),
         lost.join("; "),
     );
     round::queue_notice(
@@ -257,6 +255,18 @@ fn give_back(
         ),
     )?;
     Ok(())
+}
+
+/// Who holds the field, as the secretary's notice says it.
+fn field_words(winner: Option<&str>, both_broke: bool) -> String {
+    match (winner, both_broke) {
+        (Some(w), true) => format!(
+            "Both armies broke in the same turn; {w}, having lost the smaller share of its points, holds the field (a reconstructed rule, ruling A-25)"
+        ),
+        (None, true) => "Both armies broke in the same turn with equal shares lost: neither holds the field (a reconstructed rule, ruling A-25)".to_string(),
+        (Some(w), false) => format!("{w} broke the enemy and holds the field"),
+        (None, false) => "Neither side broke".to_string(),
+    }
 }
 
 /// The secretary entered battle `battle`'s result himself while its game

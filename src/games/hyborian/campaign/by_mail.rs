@@ -108,13 +108,16 @@ pub fn scenario(c: &Campaign, world: &World, b: &PendingBattle) -> Result<String
 /// each army's units lost between the game's first table and its last
 /// (units routed off, surrendered or gone count whole), and the power
 /// whose side won (`won`, the game's result: the side that broke the
-/// other; `None`, a battle without a victor).
+/// other, or of two that broke in the same turn the one over its half by
+/// less; `None`, a battle without a victor). `both_broke` says the two
+/// broke together (ruling A-25), which the week's report tells.
 pub fn result(
     c: &Campaign,
     b: &PendingBattle,
     start: &Table,
     end: &Table,
     won: Option<&str>,
+    both_broke: bool,
 ) -> EnteredResult {
     let hosts = hosts(c, b);
     let lost = battle::losses(start, end);
@@ -142,6 +145,7 @@ pub fn result(
         figures,
         by: BattleMode::Mail,
         picture: Some(battle::last_table_svg(b.id, end)),
+        both_broke,
     }
 }
 
@@ -219,7 +223,7 @@ points = 400
             sc.briefing
         );
         // Nothing happened: nothing lost, no winner.
-        let same = result(&c, b, &loaded.table, &loaded.table, None);
+        let same = result(&c, b, &loaded.table, &loaded.table, None, false);
         assert_eq!(same.winner, None);
         assert!(same
             .figures
@@ -234,7 +238,7 @@ points = 400
             (u.name.clone(), u.figures)
         };
         end.units.remove(&gone);
-        let r = result(&c, b, &loaded.table, &end, Some("Aquilonia"));
+        let r = result(&c, b, &loaded.table, &end, Some("Aquilonia"), false);
         assert_eq!(r.winner.as_deref(), Some("aquilonia"));
         assert_eq!(r.figures["nemedia-1"][&name], figures);
         assert_eq!(r.by, BattleMode::Mail);
@@ -284,5 +288,64 @@ points = 400
             crate::games::hyborian::campaign::resolve::MapEvent::Refused { why, .. }
                 if why.contains("awaits the result of battle 1")
         )));
+    }
+
+    /// Both hosts lose most of their units in the game's last turn: the
+    /// game's verdict says both broke, and so must the campaign (issue 45,
+    /// item 1, by mail): the secretary's notice and the week's battle
+    /// event say both broke, not "one side broke".
+    #[test]
+    fn a_battle_by_mail_where_both_armies_broke_comes_back_so() {
+        use crate::games::campaign::CampaignRules;
+        use crate::games::hyborian::campaign::desk::HyboreanCampaign;
+        use crate::games::hyborian::campaign::resolve::MapEvent;
+        use crate::games::hyborian::table::Status;
+        let (c, world) = met();
+        let b = c.pending.first().expect("the armies met");
+        let setup = scenario(&c, &world, b).unwrap();
+        let start = scenario::load(&setup).unwrap().table;
+        let mut end = start.clone();
+        // Aquilonia loses all but its commander, Nemedia all but one unit
+        // more: each is far past its half, Aquilonia by more.
+        for side in ["aquilonia", "nemedia"] {
+            let mut ids: Vec<String> = end.units_of(side).map(|u| u.id.clone()).collect();
+            ids.sort();
+            let keep = usize::from(side == "nemedia");
+            for id in ids.iter().skip(1 + keep) {
+                end.units.get_mut(id).unwrap().status = Status::Rout;
+            }
+        }
+        let last = serde_json::to_value(&end).unwrap();
+        let state = serde_json::to_string(&c).unwrap();
+        let sc = scenario::load(&setup).unwrap().scenario.unwrap();
+        let verdict = scenario::assess(&sc, &end, false);
+        assert!(verdict.all_broken, "{verdict:?}");
+        let won = verdict
+            .winner
+            .clone()
+            .map(|side| crate::report::GameResult::Won { side });
+        let back = HyboreanCampaign
+            .returned(&state, b.id, &setup, &last, won.as_ref())
+            .unwrap()
+            .expect("the battle waits");
+        assert!(back.both_broke);
+        let entered: EnteredResult = serde_json::from_str(&back.entered).unwrap();
+        assert!(entered.both_broke);
+        let next = resolve(
+            &c,
+            &world,
+            &BTreeMap::new(),
+            &[entered],
+            &mut SeededDice::new([6; 32]),
+        )
+        .unwrap();
+        assert!(
+            next.events.iter().any(|e| matches!(
+                e,
+                MapEvent::Battle { both_broke: true, by, .. } if by == "mail"
+            )),
+            "{:?}",
+            next.events
+        );
     }
 }

@@ -361,12 +361,18 @@ impl CampaignRules for HyboreanCampaign {
             return Ok(None);
         };
         let end: Table = serde_json::from_value(last.clone()).map_err(damaged)?;
-        let start = scenario::load(setup).map_err(damaged)?.table;
+        let loaded = scenario::load(setup).map_err(damaged)?;
+        // The battle game ended on its own verdict; whether both armies
+        // broke in that last turn is read from the same verdict.
+        let both_broke = loaded
+            .scenario
+            .as_ref()
+            .is_some_and(|sc| scenario::assess(sc, &end, false).all_broken);
         let won = match result {
             Some(GameResult::Won { side }) => Some(side.as_str()),
             _ => None,
         };
-        let r = by_mail::result(&c, b, &start, &end, won);
+        let r = by_mail::result(&c, b, &loaded.table, &end, won, both_broke);
         let lost = r
             .figures
             .iter()
@@ -389,6 +395,7 @@ impl CampaignRules for HyboreanCampaign {
         Ok(Some(Returned {
             entered: serde_json::to_string(&r).map_err(damaged)?,
             winner: r.winner.clone(),
+            both_broke,
             lost,
         }))
     }
@@ -470,6 +477,7 @@ fn enter_result(
         figures: BTreeMap::new(),
         by: BattleMode::Secretary,
         picture: None,
+        both_broke: false,
     };
     Ok(Ruling {
         answer: format!(

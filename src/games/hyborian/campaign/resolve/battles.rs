@@ -49,7 +49,7 @@ impl Turn<'_> {
                 &b.province,
                 sides,
                 winner,
-                false,
+                r.both_broke,
                 b.came_in,
                 &lost,
                 b.card,

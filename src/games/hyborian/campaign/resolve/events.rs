@@ -25,6 +25,10 @@ pub struct EnteredResult {
     /// The SVG of a battle game's last table (none from the secretary).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub picture: Option<String>,
+    /// Both armies broke in the same turn of the battle game (ruling
+    /// `winner`, if any, is the one over its half by less.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub both_broke: bool,
 }
 
 /// One side of a battle as the report tells it.

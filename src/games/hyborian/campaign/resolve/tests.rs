@@ -418,6 +418,7 @@ fn a_battle_for_the_secretary_waits_for_the_mailed_result() {
         figures: BTreeMap::new(),
         by: crate::games::hyborian::campaign::game::BattleMode::Secretary,
         picture: None,
+        both_broke: false,
     };
     // The order the confirmation refused stays refused once the result is
     // in (issue 45, item 4): what the player was told is what happens.
