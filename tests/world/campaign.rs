@@ -1,7 +1,8 @@
 //! A whole campaign by mail (issue 9): four powers and the secretary on a
 //! real SQLite file with the spool outlet, two campaigning years of 12
-//! weeks: marches, a battle played by the engine, a siege that starves a
-//! garrison out, a province pacified and changing hands at the new year,
+//! weeks: marches, a battle the secretary gives to the engine, a siege that
+//! starves a garrison out and whose battle he gives to mail (played in its
+//! own game, issue 45), a province pacified and changing hands at the new year,
 //! winter rebuilding, a Free Company hired for a year — and no power's
 //! report ever shows what another power's armies hold, nor whom the
 //! company serves; every week replays with `umpire verify`.
@@ -189,7 +190,13 @@ fn two_years_of_campaign_by_mail() {
     let dir = tempfile::tempdir().unwrap();
     let config = config(dir.path());
     let mut po = PostOffice::open(config.clone()).unwrap();
-    let file = CampaignFile::load(&format!("{}{}", setup(), company())).unwrap();
+    // Every battle waits for the secretary, who gives one to the engine and
+    // one to mail.
+    let setup = setup().replace(
+        "siege_weeks = 4\n",
+        "siege_weeks = 4\nbattles = \"secretary\"\nbattle_turn_hours = 24\n",
+    );
+    let file = CampaignFile::load(&format!("{setup}{}", company())).unwrap();
     po.create_campaign(&file, t0()).unwrap();
     pin_seed(&config);
     let mut club = Club { po, n: 0 };
@@ -214,6 +221,32 @@ fn two_years_of_campaign_by_mail() {
         ("ophir", "army ophir-1 garrison"),
         ("koth", "army koth-1 move to Kothian Plains"),
     ]);
+    // The battle waits for the secretary, who gives it to the engine with
+    // next week's resolution.
+    let c = state(&club.po);
+    assert_eq!(c.pending.len(), 1, "the armies met: {:?}", c.pending);
+    assert_eq!(c.pending[0].province, "nemedian-marches");
+
+    // Week 2: Ophir sends nothing; the secretary resolves the week.
+    club.send(
+        POWERS[0].1,
+        "CAMPAIGN hyboria POWER aquilonia PASSWORD lion\nEND\n",
+    );
+    club.send(
+        POWERS[1].1,
+        "CAMPAIGN hyboria POWER koth PASSWORD triangle\narmy koth-1 move to Southern Ophir\nEND\n",
+    );
+    club.send(
+        POWERS[2].1,
+        "CAMPAIGN hyboria POWER nemedia PASSWORD dragon\nEND\n",
+    );
+    assert_eq!(state(&club.po).week, 2, "not all orders in yet");
+    club.send(
+        SECRETARY,
+        "CAMPAIGN hyboria SECRETARY PASSWORD scroll\nbattle 1 by engine\nstatus\nresolve\nEND\n",
+    );
+    assert_eq!(state(&club.po).week, 3);
+    assert_eq!(state(&club.po).armies["koth-1"].province, "southern-ophir");
     let all = events(&club.po);
     let battle = all.iter().find_map(|e| match e {
         MapEvent::Battle {
@@ -236,27 +269,6 @@ fn two_years_of_campaign_by_mail() {
         "the loser falls back: {all:?}"
     );
 
-    // Week 2: Ophir sends nothing; the secretary resolves the week.
-    club.send(
-        POWERS[0].1,
-        "CAMPAIGN hyboria POWER aquilonia PASSWORD lion\nEND\n",
-    );
-    club.send(
-        POWERS[1].1,
-        "CAMPAIGN hyboria POWER koth PASSWORD triangle\narmy koth-1 move to Southern Ophir\nEND\n",
-    );
-    club.send(
-        POWERS[2].1,
-        "CAMPAIGN hyboria POWER nemedia PASSWORD dragon\nEND\n",
-    );
-    assert_eq!(state(&club.po).week, 2, "not all orders in yet");
-    club.send(
-        SECRETARY,
-        "CAMPAIGN hyboria SECRETARY PASSWORD scroll\nstatus\nresolve\nEND\n",
-    );
-    assert_eq!(state(&club.po).week, 3);
-    assert_eq!(state(&club.po).armies["koth-1"].province, "southern-ophir");
-
     // Weeks 3-7: Koth reaches Ianthe and besieges it; the garrison holds
     // behind its walls until starved out.
     club.week(&[("koth", "army koth-1 move to Ianthe")]);
@@ -275,11 +287,53 @@ fn two_years_of_campaign_by_mail() {
             .any(|e| matches!(e, MapEvent::StarvedOut { province, .. } if province == "ianthe")),
         "{all:?}"
     );
-    assert!(
-        all.iter()
-            .any(|e| matches!(e, MapEvent::Battle { province, .. } if province == "ianthe")),
-        "the starved garrison must fight: {all:?}"
+    // The starved garrison must fight: the secretary gives that battle to
+    // mail, and Koth's and Ophir's players fight it in its own game, its
+    // moderator playing its turns, while the campaign waits for it.
+    let siege = state(&club.po)
+        .pending
+        .iter()
+        .find(|b| b.province == "ianthe")
+        .map(|b| (b.id, b.game_id("hyboria")))
+        .expect("the starved garrison must fight");
+    let (id, game) = siege;
+    club.send(
+        SECRETARY,
+        &format!("CAMPAIGN hyboria SECRETARY PASSWORD scroll\nbattle {id} by mail\nEND\n"),
     );
+    let pw = super::campaign_by_mail::moderator_password(&club.po, &game);
+    for _ in 0..20 {
+        let d = club.send(
+            SECRETARY,
+            &format!("MODERATOR {game} PASSWORD {pw}\nFORCE\nEND\n"),
+        );
+        assert_eq!(d.state(), "done", "{d:?}");
+        if club
+            .po
+            .store()
+            .count("campaign_results", &format!("battle = {id}"))
+            .unwrap()
+            == 1
+        {
+            break;
+        }
+    }
+    club.week(&[]);
+    assert!(
+        events(&club.po).iter().any(
+            |e| matches!(e, MapEvent::Battle { province, by, .. } if province == "ianthe" && by == "mail")
+        ),
+        "the battle by mail comes back to the campaign"
+    );
+    // Only those who fought it (and the secretary) ever read of its game.
+    for (_, to, raw) in outbox(&club.po) {
+        if raw.contains(&game) {
+            assert!(
+                [POWERS[1].1, POWERS[3].1, SECRETARY].contains(&to.as_str()),
+                "{to} reads of {game}"
+            );
+        }
+    }
 
     // The rest of year 1: the Border Kingdom, held since week 1, is pacified.
     while !state(&club.po).winter() {
@@ -304,8 +358,8 @@ fn two_years_of_campaign_by_mail() {
     // Winter quarters: the year ends, points move, every power rebuilds and raises.
     club.week(&[
         ("aquilonia", "raise 12 Aquilonians"),
+        ("aquilonia", "army aquilonia-2 move to Attalus"),
         ("nemedia", "raise 12 Nemedian Knights"),
-        ("koth", "army koth-1 move to Southern Ophir"),
     ]);
     let c = state(&club.po);
     assert_eq!((c.year, c.week), (2, 1));
@@ -320,7 +374,7 @@ fn two_years_of_campaign_by_mail() {
         .iter()
         .any(|e| matches!(e, MapEvent::Raised { power, .. } if power == "aquilonia")));
     assert!(
-        all.iter().any(|e| matches!(e, MapEvent::Refused { power, why, .. } if power == "koth" && why.contains("winter"))),
+        all.iter().any(|e| matches!(e, MapEvent::Refused { power, why, .. } if power == "aquilonia" && why.contains("winter"))),
         "no marching in winter"
     );
     assert_eq!(
@@ -370,7 +424,9 @@ fn two_years_of_campaign_by_mail() {
     );
     let reports: Vec<(String, String)> = outbox(&club.po)
         .into_iter()
-        .filter(|(k, _, _)| k == "report")
+        // The campaign's weekly reports; the battle game's own reports
+        // show both sides' units to those who fight it, as any battle does.
+        .filter(|(k, _, raw)| k == "report" && !raw.contains(&format!("[{game}]")))
         // What the HTML shows is held to the same fog as the text.
         .map(|(_, to, raw)| (to, format!("{}\n{}", body_text(&raw), body_html(&raw))))
         .collect();

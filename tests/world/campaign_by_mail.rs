@@ -62,7 +62,7 @@ impl Club {
     }
 }
 
-fn moderator_password(po: &PostOffice, game: &str) -> String {
+pub(crate) fn moderator_password(po: &PostOffice, game: &str) -> String {
     let all = mails(po);
     let (_, _, _, body) = all
         .iter()

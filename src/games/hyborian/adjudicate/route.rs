@@ -23,7 +23,7 @@ use crate::games::hyborian::rules::{Formation, UnitType};
 use crate::games::hyborian::table::geometry::{files_and_ranks, Pose};
 use crate::games::hyborian::table::positional::bent;
 use crate::games::hyborian::table::{Table, TerrainKind, Unit, UnitId};
-use crate::geometry::{bearing_of, heading, normalize_bearing, rotate_cw, turn_between, EPSILON};
+use crate::geometry::{bearing_of, heading, normalize_bearing, rotate_cw, turn_between};
 use crate::geometry::{point_at_station, polyline_length, station_on_polyline};
 use glam::DVec2;
 
@@ -213,19 +213,10 @@ pub fn wheel_leg(from: Pose, kind: UnitType, turn: f64) -> Leg {
     }
 }
 
-/// The wheel (degrees, positive right) that points the unit at `aim`,
-/// found by a few fixed-point steps (the pivot moves the front centre).
+/// The wheel (degrees, positive right) that points the unit at `aim`
+/// ([`Pose::wheel_toward`], which the order checker uses too).
 pub fn wheel_toward(from: Pose, kind: UnitType, aim: DVec2) -> f64 {
-    let mut turn = turn_between(from.facing, bearing_of(aim - from.front));
-    for _ in 0..4 {
-        let p = wheel_leg(from, kind, turn).end();
-        if p.front.distance(aim) < EPSILON {
-            break;
-        }
-        turn += turn_between(p.facing, bearing_of(aim - p.front));
-        turn = turn.clamp(-180.0, 180.0);
-    }
-    turn
+    from.wheel_toward(kind, aim)
 }
 
 /// Largest wheel (degrees) that costs no more than `max_cost` inches on the outer flank.
@@ -890,6 +881,17 @@ mod tests {
             .fold(f64::MIN, f64::max);
         assert!(max_y <= 10.0 + 1e-9);
         assert!((right.facing - 90.0).abs() < 1e-9);
+    }
+
+    /// The order checker weighs wheels with `Pose::wheeled`; it must be
+    /// the engine's wheel to the last bit.
+    #[test]
+    fn a_pose_wheels_exactly_as_the_wheel_leg_ends() {
+        let p = pose(10.0, 10.0, 30.0, 8, 2);
+        for turn in [-170.0, -45.5, -0.3, 0.0, 12.25, 90.0, 180.0] {
+            let leg = wheel_leg(p, UnitType::MediumInfantry, turn).end();
+            assert_eq!(p.wheeled(UnitType::MediumInfantry, turn), leg, "{turn}");
+        }
     }
 
     #[test]

@@ -275,12 +275,15 @@ fn context(
     let provinces: Vec<String> = c
         .holdings
         .iter()
-        .filter(|(_, h)| {
-            reader.is_none_or(|r| {
+        .filter(|(_, h)| match reader {
+            Some(r) => {
                 h.holder() == Some(r)
                     || h.owner.as_deref() == Some(r)
                     || h.promised.as_deref() == Some(r)
-            })
+            }
+            // The secretary reads every province someone owns, occupies
+            // or was paid; the lands of no one are listed apart.
+            None => h.owner.is_some() || h.occupier.is_some() || h.promised.is_some(),
         })
         .map(|(id, h)| {
             let p = world.province(id);
@@ -312,14 +315,6 @@ fn context(
             s
         })
         .collect();
-    let provinces: Vec<String> = if reader.is_none() {
-        provinces
-            .into_iter()
-            .filter(|s| !s.ends_with("owner none"))
-            .collect()
-    } else {
-        provinces
-    };
     let pending: Vec<String> = c
         .pending
         .iter()
@@ -362,7 +357,7 @@ fn context(
     let unplayed: Vec<&str> = if reader.is_none() {
         c.holdings
             .iter()
-            .filter(|(_, h)| h.owner.is_none())
+            .filter(|(_, h)| h.owner.is_none() && h.occupier.is_none())
             .map(|(id, _)| name(world, id))
             .collect()
     } else {

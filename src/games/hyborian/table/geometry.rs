@@ -17,7 +17,9 @@
 use crate::games::hyborian::rules::bases::{base, models};
 use crate::games::hyborian::rules::{Formation, UnitType};
 use crate::games::hyborian::table::Unit;
-use crate::geometry::{normalize_bearing, Edge, Face, Footprint};
+use crate::geometry::{
+    bearing_of, normalize_bearing, rotate_cw, turn_between, Edge, Face, Footprint, EPSILON,
+};
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
 
@@ -56,6 +58,43 @@ impl Pose {
             ),
         };
         Footprint::behind(self.front, self.facing, width, depth)
+    }
+
+    /// The pose after wheeling `turn` degrees (positive right) about the
+    /// inner front corner (§3), the outer flank travelling frontage ×
+    /// angle: the same arithmetic as the engine's wheel leg, step for
+    /// step, so that a wheel checked here is the wheel the engine makes.
+    pub fn wheeled(&self, kind: UnitType, turn: f64) -> Pose {
+        let fp = self.footprint(kind);
+        let frontage = 2.0 * fp.half_width;
+        let side = if turn >= 0.0 { fp.right() } else { -fp.right() };
+        let pivot = self.front + side * fp.half_width;
+        let travelled = frontage * turn.abs().to_radians();
+        let phi = if frontage > 0.0 {
+            (travelled / frontage).to_degrees() * turn.signum()
+        } else {
+            0.0
+        };
+        Pose {
+            front: pivot + rotate_cw(self.front - pivot, phi),
+            facing: normalize_bearing(self.facing + phi),
+            ..*self
+        }
+    }
+
+    /// The wheel (degrees, positive right) that points the unit at `aim`,
+    /// found by a few fixed-point steps (the pivot moves the front centre).
+    pub fn wheel_toward(&self, kind: UnitType, aim: DVec2) -> f64 {
+        let mut turn = turn_between(self.facing, bearing_of(aim - self.front));
+        for _ in 0..4 {
+            let p = self.wheeled(kind, turn);
+            if p.front.distance(aim) < EPSILON {
+                break;
+            }
+            turn += turn_between(p.facing, bearing_of(aim - p.front));
+            turn = turn.clamp(-180.0, 180.0);
+        }
+        turn
     }
 }
 

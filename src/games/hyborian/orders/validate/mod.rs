@@ -552,7 +552,13 @@ impl<'a> Ctx<'a> {
             }
         }
         match &f.node {
-            Function::Move(m) => self.move_fn(m, f.span, formation).map(plan::Function::Move),
+            Function::Move(m) => {
+                // Where the unit stands now is where this move starts only
+                // when nothing before it in the turn moves or turns it.
+                let from_here = phase == Phase::One || phases[0].is_none();
+                self.move_fn(m, f.span, formation, from_here)
+                    .map(plan::Function::Move)
+            }
             Function::Face(x) => {
                 self.may_face(f.span)?;
                 self.face(x, f.span).map(plan::Function::Face)
@@ -579,7 +585,9 @@ impl<'a> Ctx<'a> {
                 let b = self.form(b, self.unit.front, f.span);
                 Some(plan::Function::FaceAndFormation(a?, b?))
             }
-            Function::Charge(c) => self.charge(c, f.span).map(plan::Function::Charge),
+            Function::Charge(c) => self
+                .charge(c, f.span, formation)
+                .map(plan::Function::Charge),
             Function::BreakOff => {
                 let after_charge = phase == Phase::Two
                     && matches!(phases[0].map(|p| &p.node), Some(Function::Charge(_)));

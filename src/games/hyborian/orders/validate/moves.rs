@@ -30,6 +30,7 @@ impl<'a> Ctx<'a> {
         m: &MoveOrder,
         span: Span,
         formation: Formation,
+        from_here: bool,
     ) -> Option<plan::Move> {
         let u = self.unit;
         let k = u.kind;
@@ -119,10 +120,23 @@ impl<'a> Ctx<'a> {
                             );
                             return None;
                         }
-                        self.wheel_beyond_half(*d, *hand, whole_move, formation, span);
+                        let cut = Cut {
+                            wheel: *d,
+                            hand: *hand,
+                            allowance: whole_move,
+                            asked: fmt_in(*d),
+                            what: "wheel",
+                        };
+                        self.wheel_beyond_half(cut, formation, span);
                         plan::WheelAngle::Degrees(*d)
                     }
-                    WheelAngle::ToFace(t) => plan::WheelAngle::ToFace(self.target(t, span, true)?),
+                    WheelAngle::ToFace(t) => {
+                        let target = self.target(t, span, true)?;
+                        if from_here {
+                            self.wheel_to_face_beyond_half(&target, whole_move, formation, span);
+                        }
+                        plan::WheelAngle::ToFace(target)
+                    }
                 },
             }),
         };
@@ -157,52 +171,90 @@ impl<'a> Ctx<'a> {
         })
     }
 
-    /// A wheel of `degrees` longer than half the move is accepted and cut
-    /// by the engine (ruling E-8): the confirmation says so, with the wheel
-    /// that will be made. Only where the unit's frontage is known when the
-    /// orders are checked (it wheels in the formation it stands in); the
-    /// allowance is the largest the move may have, so the note is given
-    /// only when the wheel is surely cut.
-    fn wheel_beyond_half(
-        &mut self,
-        degrees: f64,
-        hand: Hand,
-        allowance: f64,
-        formation: Formation,
-        span: Span,
-    ) {
+    /// A wheel longer than half the move (a sweep: half the charge) is
+    /// accepted and cut by the engine (ruling E-8, O-25): the confirmation
+    /// says so, with the wheel that will be made. Only where the unit's
+    /// frontage is known when the orders are checked (it wheels in the
+    /// formation it stands in); the allowance is the largest the move may
+    /// have, so the note is given only when the wheel is surely cut.
+    fn wheel_beyond_half(&mut self, cut: Cut, formation: Formation, span: Span) {
         let u = self.unit;
         if u.kind.is_single_figure() || formation != u.formation {
             return;
         }
         let frontage = 2.0 * u.footprint().half_width;
-        let limit = movement::wheel_limit(frontage, allowance);
-        if degrees - limit <= movement::WHEEL_TOLERANCE {
+        let limit = movement::wheel_limit(frontage, cut.allowance);
+        if cut.wheel - limit <= movement::WHEEL_TOLERANCE {
             return;
         }
         let made = limit.floor();
+        let hand = hand_word(cut.hand);
+        let (book, rewrite) = if cut.what == "sweep" {
+            (
+                "§3: a sweep may use at most half the charge; a longer sweep is cut to that limit (rulings E-8, O-25)",
+                format!("write 'sweep {hand} {}' to make the sweep you will get", fmt_in(made)),
+            )
+        } else {
+            (
+                "§3: a wheel may use at most half the move; a longer wheel is cut to that limit (ruling E-8)",
+                format!(
+                    "write 'wheel {hand} {}' to make the wheel you will get, or change face and move",
+                    fmt_in(made)
+                ),
+            )
+        };
         self.notes.push(
             Diagnostic::note(
                 Remark::WheelCut,
                 span,
                 format!(
-                    "{} will wheel {} {}, not {}: a wheel of {} inches' frontage may use at most {} of their {} inches",
+                    "{} will {} {hand} {}, not {}: a {} of {} inches' frontage may use at most {} of their {} inches",
                     u.name,
-                    hand_word(hand),
+                    cut.what,
                     fmt_in(made),
-                    fmt_in(degrees),
+                    cut.asked,
+                    cut.what,
                     fmt_in(frontage),
-                    fmt_in(allowance * movement::WHEEL_SHARE),
-                    fmt_in(allowance),
+                    fmt_in(cut.allowance * movement::WHEEL_SHARE),
+                    fmt_in(cut.allowance),
                 ),
             )
-            .with_note("§3: a wheel may use at most half the move; a longer wheel is cut to that limit (ruling E-8)")
-            .with_help(format!(
-                "write 'wheel {} {}' to make the wheel you will get, or change face and move",
-                hand_word(hand),
-                fmt_in(made)
-            )),
+            .with_note(book)
+            .with_help(rewrite),
         );
+    }
+
+    /// `wheel … to face X` from where the unit stands now: the wheel it
+    /// takes as the table stands (the engine's own [`Pose::wheel_toward`]),
+    /// noted when longer than half the move. The target may still move
+    /// before the wheel is made; the note says so.
+    fn wheel_to_face_beyond_half(
+        &mut self,
+        target: &plan::Target,
+        allowance: f64,
+        formation: Formation,
+        span: Span,
+    ) {
+        let (aim, name) = match target {
+            plan::Target::Point(p) => (*p, format!("({}, {})", fmt_in(p.x), fmt_in(p.y))),
+            plan::Target::Unit(id) => match self.table.units.get(id) {
+                Some(t) => (t.footprint().centre, t.name.clone()),
+                None => return,
+            },
+        };
+        let u = self.unit;
+        let turn = u.pose().wheel_toward(u.kind, aim);
+        let cut = Cut {
+            wheel: turn.abs(),
+            hand: if turn >= 0.0 { Hand::Right } else { Hand::Left },
+            allowance,
+            asked: format!(
+                "the {} it takes to face {name} as the table stands now",
+                fmt_in(turn.abs())
+            ),
+            what: "wheel",
+        };
+        self.wheel_beyond_half(cut, formation, span);
     }
 
     pub(super) fn nearest_enemy(&self) -> Option<(&'a Unit, f64)> {
@@ -327,7 +379,12 @@ impl<'a> Ctx<'a> {
         })
     }
 
-    pub(super) fn charge(&mut self, c: &ChargeOrder, span: Span) -> Option<plan::Charge> {
+    pub(super) fn charge(
+        &mut self,
+        c: &ChargeOrder,
+        span: Span,
+        formation: Formation,
+    ) -> Option<plan::Charge> {
         let u = self.unit;
         if matches!(u.kind, UnitType::Wizard | UnitType::Commander) {
             let why = if u.kind == UnitType::Wizard {
@@ -436,8 +493,17 @@ impl<'a> Ctx<'a> {
                 );
                 return None;
             }
-            Some((plan::Hand::Right, d)) => Some(d),
-            Some((plan::Hand::Left, d)) => Some(-d),
+            Some((hand, d)) => {
+                let cut = Cut {
+                    wheel: d,
+                    hand,
+                    allowance: movement::allowance(u.kind, formation, Pace::Charge, false),
+                    asked: fmt_in(d),
+                    what: "sweep",
+                };
+                self.wheel_beyond_half(cut, formation, span);
+                Some(if hand == plan::Hand::Right { d } else { -d })
+            }
         };
         Some(plan::Charge {
             target,
@@ -446,6 +512,19 @@ impl<'a> Ctx<'a> {
             break_off: c.break_off,
         })
     }
+}
+
+/// A written wheel or sweep, as [`Ctx::wheel_beyond_half`] weighs it.
+struct Cut {
+    /// Degrees asked for.
+    wheel: f64,
+    hand: Hand,
+    /// The inches the move (or the charge) allows, at most.
+    allowance: f64,
+    /// What was asked, in words: "90", "the 64 it takes to face …".
+    asked: String,
+    /// "wheel" or "sweep".
+    what: &'static str,
 }
 
 fn hand_word(h: Hand) -> &'static str {
@@ -509,5 +588,81 @@ mod tests {
             "a wheel within half the move is made as written: {:#?}",
             short.diagnostics
         );
+    }
+
+    fn wheel_cuts(text: &str) -> Vec<String> {
+        let table = sample::table();
+        let c = check_side(text, "aquilonia", &table);
+        assert!(c.rejected.is_empty(), "{:#?}", c.diagnostics);
+        c.diagnostics
+            .iter()
+            .filter(|d| d.kind == Kind::Note(Remark::WheelCut))
+            .map(|d| d.render(&c.source))
+            .collect()
+    }
+
+    /// Issue 45, item 14, for wheels to face a target: the wheel it takes
+    /// from where the unit stands is weighed like a written one, and only
+    /// when the unit starts its move from there (phase 1, or a phase 2
+    /// with nothing before it).
+    #[test]
+    fn a_wheel_to_face_a_target_beyond_half_the_move_is_noted() {
+        // (60, 8) lies a little behind the knights' right: more than 90°.
+        let cut = wheel_cuts("Black Dragons: phase 1 wheel right to face (60, 8) then move 2");
+        assert_eq!(cut.len(), 1, "{cut:#?}");
+        assert!(
+            cut[0].contains("Black Dragons will wheel right"),
+            "{}",
+            cut[0]
+        );
+        assert!(
+            cut[0].contains("it takes to face (60, 8) as the table stands now"),
+            "{}",
+            cut[0]
+        );
+        assert!(
+            wheel_cuts("Black Dragons: phase 1 wheel right to face (22, 40) then move 2")
+                .is_empty()
+        );
+        assert!(
+            wheel_cuts("Black Dragons: phase 1 face left 45; phase 2 wheel right to face (60, 8)")
+                .is_empty(),
+            "after a change of face in phase 1 the wheel is not known yet"
+        );
+        assert_eq!(
+            wheel_cuts("Black Dragons: phase 2 wheel right to face (60, 8)").len(),
+            1,
+            "a phase 2 with nothing before it starts from here"
+        );
+    }
+
+    /// A written sweep longer than half the charge is cut (ruling O-25):
+    /// the confirmation says so, with the sweep that will be made.
+    #[test]
+    fn a_sweep_beyond_half_the_charge_is_noted() {
+        let table = sample::table();
+        let knights = table
+            .units
+            .values()
+            .find(|u| u.name == "Black Dragons")
+            .expect("the sample's knights");
+        let frontage = 2.0 * knights.footprint().half_width;
+        let charge =
+            movement::allowance(UnitType::HeavyCavalry, Formation::Line, Pace::Charge, false);
+        let made = movement::wheel_limit(frontage, charge).floor();
+        assert!(made < 170.0, "the knights cannot sweep 170: {made}");
+        let cut = wheel_cuts("Black Dragons: phase 1 sweep right 170 then charge Nemedian Knights");
+        assert_eq!(cut.len(), 1, "{cut:#?}");
+        assert!(
+            cut[0].contains(&format!("Black Dragons will sweep right {made}, not 170")),
+            "{}",
+            cut[0]
+        );
+        assert!(cut[0].contains("O-25"), "{}", cut[0]);
+        assert!(wheel_cuts(&format!(
+            "Black Dragons: phase 1 sweep right {} then charge Nemedian Knights",
+            made - 1.0
+        ))
+        .is_empty());
     }
 }
