@@ -193,6 +193,54 @@ fn game_files_and_scenarios_out_of_bounds_are_refused_where_they_enter() {
     assert!(e.contains("1 to 1,200"), "{e}");
 }
 
+/// A STATUS from a phone ends with the phone's signature and no END; a
+/// mistyped command reads like a greeting. Beside a command, such lines
+/// are no sheet of orders: nothing is stored for the side, it is not made
+/// ready, and the round does not play early (it did: the empty sheet stood
+/// as the side's orders).
+#[test]
+fn a_command_with_a_signature_or_a_mistyped_line_stores_no_orders() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = office_with_game(dir.path());
+    for (n, stray) in ["Sent from my iPhone", "UNLOKC aquilonia"]
+        .iter()
+        .enumerate()
+    {
+        let before = outbox(&po).len();
+        let d = po
+            .accept(
+                &mail(
+                    CONAN,
+                    &format!("stray{n}@aquilonia.example"),
+                    &format!("GAME ford SIDE aquilonia PASSWORD dragon7\nSTATUS\n{stray}\n"),
+                ),
+                "test",
+                t0(),
+            )
+            .unwrap();
+        assert_eq!(d.map(|d| d.state()), Some("done"));
+        assert_eq!(
+            count(&po, "submissions", "side = 'aquilonia'"),
+            0,
+            "{stray}"
+        );
+        assert_eq!(outbox(&po).len(), before + 1, "STATUS is answered");
+    }
+    // A sheet with an order among such lines is a sheet: the signature is
+    // set aside and the order stands.
+    po.accept(
+        &mail(
+            CONAN,
+            "orders@aquilonia.example",
+            "GAME ford SIDE aquilonia PASSWORD dragon7\nSTATUS\nBlack Dragons: phase 1 move 4\nSent from my iPhone\n",
+        ),
+        "test",
+        t0(),
+    )
+    .unwrap();
+    assert_eq!(count(&po, "submissions", "side = 'aquilonia'"), 1);
+}
+
 #[test]
 fn every_reply_is_its_own_message() {
     let dir = tempfile::tempdir().unwrap();

@@ -46,7 +46,8 @@ pub(super) fn player(
     let side = refreshed.unwrap_or(side);
     let wait = env.commands.iter().any(|c| c.node == Command::Wait);
     let ready = env.commands.iter().any(|c| c.node == Command::Ready);
-    let readiness_only = env.sheet.trim().is_empty() && env.diagnostics.is_empty();
+    let readiness_only =
+        (env.sheet.trim().is_empty() || only_pleasantries(env)) && env.diagnostics.is_empty();
     if readiness_only && !(wait || ready) {
         return Ok(Disposition::Done(if answered.is_empty() {
             "header only".into()
@@ -68,6 +69,21 @@ pub(super) fn player(
         standby,
     };
     orders(ctx, env, header, &game, &side, &round, sheet)
+}
+
+/// A mail of commands whose other lines only look like a letter's greeting
+/// or a mail program's signature ("Sent from my iPhone", a mistyped
+/// "UNLOKC franks"): those lines are no sheet of orders (ruling O-27
+/// applied to the whole mail), so a STATUS sent from a phone neither
+/// replaces the side's orders with an empty sheet nor makes it ready.
+fn only_pleasantries(env: &Envelope) -> bool {
+    !env.commands.is_empty()
+        && env
+            .sheet
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .all(crate::pleasantry::is_shaped)
 }
 
 /// The game and side the header names, or the refusal when either is
