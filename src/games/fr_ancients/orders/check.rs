@@ -228,12 +228,7 @@ impl Checker<'_> {
             self.current = Some(c.id.clone());
             return Some(Who::Character(c.id.clone()));
         }
-        if let Some(u) = self
-            .battle
-            .units
-            .values()
-            .find(|u| crate::names::key(&u.name) == k || u.id == *name)
-        {
+        if let Some(u) = self.battle.unit_named(name, &self.side, true) {
             if u.side != self.side {
                 self.illegal(
                     *span,
@@ -282,13 +277,7 @@ impl Checker<'_> {
 
     /// An enemy unit by name, for charges and shots.
     fn enemy(&mut self, (name, span): &(String, Span)) -> Option<Unit> {
-        let k = crate::names::key(name);
-        match self
-            .battle
-            .units
-            .values()
-            .find(|u| crate::names::key(&u.name) == k || u.id == *name)
-        {
+        match self.battle.unit_named(name, &self.side, false) {
             Some(u) if u.side == self.side => {
                 self.illegal(
                     *span,
