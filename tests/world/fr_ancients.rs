@@ -1283,3 +1283,36 @@ fn a_name_both_armies_field_means_the_players_own_or_the_enemy_it_attacks() {
         "a name only one side fields is that side's"
     );
 }
+
+/// With a pack that prices terrain (the house pack: woods cost Hand
+/// Weapons 2 an inch), the checker prices a move as the engine will: one
+/// that the woods make too long is not refused against the terrain
+/// allowance but told where it will stop short.
+#[test]
+fn a_move_the_packs_terrain_costs_make_too_long_is_told_it_stops_short() {
+    let mut game = trebia(Some(umpire::games::fr_ancients::pack::HOUSE)).unwrap();
+    // Latin Hastati 1 (5" in the open, 3.5" in terrain) brought up to 2.4"
+    // short of the wooded stream bed.
+    let id = game
+        .battle
+        .unit_named("Latin Hastati 1", "rome", true)
+        .unwrap()
+        .id
+        .clone();
+    game.battle.units.get_mut(&id).unwrap().front.y = 17.0;
+    let into = game
+        .check_orders("rome", "Latin Hastati 1: advance 5\n")
+        .unwrap();
+    let said = into.render();
+    assert!(
+        !into.diagnostics.iter().any(|d| umpire::diagnostic::Severity::is_error(&d.kind))
+            && said.contains(
+                "Latin Hastati 1 will stop short, 3.5\" along its way: the terrain makes the way cost 8\" of its 5\""
+            ),
+        "{said}"
+    );
+    let short = game
+        .check_orders("rome", "Latin Hastati 1: advance 1.5\n")
+        .unwrap();
+    assert!(short.diagnostics.is_empty(), "{}", short.render());
+}

@@ -202,10 +202,9 @@ pub fn house_values() -> String {
             row.cf,
             row.charge_bonus
         );
-        if let [open, terrain] = row.movement {
-            if open > 0.0 && terrain > 0.0 {
-                let _ = write!(v, "; move {open}/{terrain}");
-            }
+        let [open, terrain] = row.movement;
+        if open > 0.0 && terrain > 0.0 {
+            let _ = write!(v, "; move {open}/{terrain}");
         }
         v.push('\n');
     }
