@@ -1316,3 +1316,43 @@ fn a_move_the_packs_terrain_costs_make_too_long_is_told_it_stops_short() {
         .unwrap();
     assert!(short.diagnostics.is_empty(), "{}", short.render());
 }
+
+/// With a deployment round to come, each side's welcome picture outlines
+/// its own zone (and without one, none).
+#[test]
+fn the_welcome_picture_outlines_the_sides_deployment_zone() {
+    use umpire::games::{named, Setup};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/fr-ancients");
+    let scenario = std::fs::read_to_string(root.join("scenarios/trebia.toml")).unwrap();
+    let armies = BTreeMap::from([
+        (
+            "rome".to_string(),
+            std::fs::read_to_string(root.join("armies/consular-legion-218bc.toml")).unwrap(),
+        ),
+        (
+            "carthage".to_string(),
+            std::fs::read_to_string(root.join("armies/hannibal-218bc.toml")).unwrap(),
+        ),
+    ]);
+    let welcome = |deploying: bool| {
+        let mut options = toml::Table::new();
+        options.insert("deployment_round".into(), deploying.into());
+        let new = named("fr-ancients")
+            .unwrap()
+            .new_game(&Setup {
+                scenario_path: &root.join("scenarios/trebia.toml"),
+                scenario_text: &scenario,
+                options: &options,
+                max_turns: 8,
+                seed: [3; 32],
+                armies: &armies,
+                pack: None,
+                companions: &Default::default(),
+            })
+            .unwrap();
+        new.welcome["rome"].picture.clone().unwrap()
+    };
+    let zoned = welcome(true);
+    assert_eq!(zoned.matches("your deployment zone").count(), 1, "{zoned}");
+    assert!(!welcome(false).contains("your deployment zone"));
+}
