@@ -229,7 +229,7 @@ impl Checker<'_> {
             self.current = Some(c.id.clone());
             return Some(Who::Character(c.id.clone()));
         }
-        if let Some(u) = self.battle.unit_named(name, &self.side, true) {
+        if let Some(u) = self.battle.unit_named(name, self.side, true) {
             if u.side != self.side {
                 self.illegal(
                     *span,
@@ -278,7 +278,7 @@ impl Checker<'_> {
 
     /// An enemy unit by name, for charges and shots.
     fn enemy(&mut self, (name, span): &(String, Span)) -> Option<Unit> {
-        match self.battle.unit_named(name, &self.side, false) {
+        match self.battle.unit_named(name, self.side, false) {
             Some(u) if u.side == self.side => {
                 self.illegal(
                     *span,
