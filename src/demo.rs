@@ -29,9 +29,13 @@
 //!   each phase written by a small deterministic order writer
 //!   ([`crate::games::fr_ancients::demo::battle_orders`]) until a morale
 //!   clock runs down or the last turn's verdict (ruling FA-45) names the
-//!   result; then the first turn again without a pack, the moderator as
-//!   game master answering every situation by mail, his first answer with
-//!   a mistyped line refused (his answers follow the stand-in pack's
+//!   result; then the battle again without a pack, the moderator as game
+//!   master: he gives his values once (`VALUES`, the house pack's troop
+//!   table) in the deployment round, where each side places a horse unit,
+//!   and answers every situation of turn 1 by mail — Rome's phase (an
+//!   advance) asks him nothing, Carthage's (the Numidians charge the Roman
+//!   horse: a charge and a melee) one situation, the melee; his first answer
+//!   has a mistyped line, refused (his answers follow the stand-in pack's
 //!   procedures, "stand-in rules, not FR!").
 //!
 //! What the demos show is not claimed but found: [`moments`]
@@ -339,6 +343,9 @@ id = "carthage"
 address = "hannibal@carthage.example"
 password = "carth2"
 army = "hannibal-218bc.toml"
+
+[options]
+deployment_round = true
 "#;
 
 /// The umpire's house pack: a whole base book, not FR!.
@@ -453,17 +460,20 @@ const TREBIA_MOMENTS: &[Moment] = &[
     },
 ];
 
-/// The Trebia's mails: the phasing side's orders (its horse and
-/// skirmishers forward; a spy with a guessed password in the first round),
-/// and in each round the game master answers, his answer by the stand-in
-/// pack's procedures (the first one after a line he mistyped, refused).
+/// The Trebia's mails with a game master: in the deployment round his
+/// values for the game (the house pack's troop table, `VALUES`), a spy
+/// with a guessed password, and each side's placing of a horse unit at the
+/// east end of its zone; in turn 1 the Roman horse advances and the
+/// Numidians charge it (a phase with contact: a charge and a melee). In
+/// each round the game master answers, by the stand-in pack's procedures
+/// (his first answer after a line he mistyped, refused).
 fn trebia(round: u32, state: &Json) -> Result<Vec<(&'static str, String)>, PostError> {
     Ok(trebia_mails(round, state))
 }
 
 /// [`trebia`]'s mails.
 fn trebia_mails(round: u32, state: &Json) -> Vec<(&'static str, String)> {
-    use crate::games::fr_ancients::demo::{demo_orders, stand_in_answer};
+    use crate::games::fr_ancients::demo::{house_values, stand_in_answer};
     let gm = "gamemaster@club.example";
     let header = format!("MODERATOR trebia PASSWORD demo-gm TURN {round}\n");
     if state.get("pending").is_some_and(|p| !p.is_null()) {
@@ -471,45 +481,64 @@ fn trebia_mails(round: u32, state: &Json) -> Vec<(&'static str, String)> {
             return Vec::new();
         };
         let mut mails = Vec::new();
-        let first = state.get("played").and_then(Json::as_u64) == Some(1)
-            && state["pending"]["answers"]
-                .as_array()
-                .is_some_and(Vec::is_empty);
-        if first {
+        if first_situation(state) {
             mails.push((gm, format!("{header}1: pas\nEND\n")));
         }
         mails.push((gm, format!("{header}{answer}END\n")));
         return mails;
     }
-    let Ok((side, orders)) = demo_orders(state) else {
-        return Vec::new();
-    };
-    let (from, password) = if side == "rome" {
-        ("sempronius@rome.example", "rome1")
-    } else {
-        ("hannibal@carthage.example", "carth2")
-    };
-    let mut mails = Vec::new();
-    if round == 1 {
-        mails.push((
-            "spy@carthage.example",
-            "GAME trebia SIDE rome PASSWORD guess\nRoman Cavalry: move to 1, 1\nEND\n".to_string(),
-        ));
-    }
-    mails.push((
-        from,
+    let player = |side: &str, turn: u64, orders: &str| {
+        let (from, password) = if side == "rome" {
+            ("sempronius@rome.example", "rome1")
+        } else {
+            ("hannibal@carthage.example", "carth2")
+        };
         // A player's TURN is the game turn (the round is the game master's).
-        format!(
-            "GAME trebia SIDE {side} PASSWORD {password} TURN {}\n{orders}END\n",
-            state["battle"]["turn"].as_u64().unwrap_or(1)
-        ),
-    ));
-    mails
+        let body =
+            format!("GAME trebia SIDE {side} PASSWORD {password} TURN {turn}\n{orders}END\n");
+        (from, body)
+    };
+    if state.get("deploying").is_some_and(|d| !d.is_null()) {
+        return vec![
+            (
+                gm,
+                format!("MODERATOR trebia PASSWORD demo-gm\n{}END\n", house_values()),
+            ),
+            (
+                "spy@carthage.example",
+                "GAME trebia SIDE rome PASSWORD guess\nRoman Cavalry: move to 1, 1\nEND\n".into(),
+            ),
+            player("rome", 0, "Roman Cavalry: deploy at 48, 15 facing 0\n"),
+            player(
+                "carthage",
+                0,
+                "Numidian Horsemen 1: deploy at 48, 33 facing 180\n",
+            ),
+        ];
+    }
+    match state["battle"]["phase"].as_u64() {
+        Some(1) => vec![player("rome", 1, "Roman Cavalry: advance 8\n")],
+        _ => vec![player(
+            "carthage",
+            1,
+            "Numidian Horsemen 1: charge Roman Cavalry\n",
+        )],
+    }
 }
 
 /// Whether the Trebia's demonstration is over: its first turn is played.
 fn trebia_done(state: &Json) -> bool {
     state["battle"]["turn"].as_u64().is_some_and(|t| t >= 2)
+}
+
+/// Whether the situation a state waits on is the game master's first: the
+/// first of the charge's phase (turn 1, Carthage's), the game's first with
+/// the values given.
+fn first_situation(state: &Json) -> bool {
+    state["battle"]["phase"].as_u64() == Some(2)
+        && state["pending"]["answers"]
+            .as_array()
+            .is_some_and(Vec::is_empty)
 }
 
 fn never_done(_: &Json) -> bool {

@@ -211,29 +211,75 @@ pub(crate) fn trebia_office_with(
     trebia_office_file(dir, config, "")
 }
 
-/// [`trebia_office_with`], with `extra` lines in the game file's head.
+/// [`trebia_office_with`], with `head` lines in the game file's head.
 pub(crate) fn trebia_office_file(
     dir: &std::path::Path,
     config: umpire::config::Config,
-    extra: &str,
+    head: &str,
 ) -> umpire::post::PostOffice {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/fr-ancients");
-    let text = format!(
-        "ruleset = \"fr-ancients\"\nid = \"trebia\"\ntitle = \"The Trebia\"\nscenario = \"{root}/scenarios/trebia.toml\"\n\
-         first_deadline = \"2026-12-03 20:00\"\nturn_hours = 48\nreminder_hours = 24\n{extra}\n\
-         [moderator]\naddress = \"{GM}\"\npassword = \"gmpw\"\n\n\
-         [[side]]\nid = \"rome\"\naddress = \"{SEMPRONIUS}\"\npassword = \"rome1\"\narmy = \"{root}/armies/consular-legion-218bc.toml\"\n\n\
-         [[side]]\nid = \"carthage\"\naddress = \"{HANNIBAL}\"\npassword = \"carth2\"\narmy = \"{root}/armies/hannibal-218bc.toml\"\n"
-    );
-    let path = dir.join("trebia.toml");
-    std::fs::write(&path, text).unwrap();
-    let mut po = umpire::post::PostOffice::open(config).unwrap();
-    po.create_game(
-        &umpire::post::gamefile::GameFile::load(&path).unwrap(),
-        common::t0(),
-    )
-    .unwrap();
+    let game = Trebia {
+        head: &format!("reminder_hours = 24\n{head}"),
+        ..Trebia::default()
+    };
+    let (po, made) = game.open(dir, config);
+    made.unwrap();
     po
+}
+
+/// How a test's Trebia differs from the plain one (the shipped scenario
+/// and armies, the moderator its game master): the one game-file text of
+/// these tests.
+#[derive(Default)]
+struct Trebia<'a> {
+    /// The base-rule pack's path (none: the game master judges all).
+    pack: Option<&'a str>,
+    /// Lines in the game file's head (`gm_hours = 12`).
+    head: &'a str,
+    /// Lines of its `[options]` table.
+    options: &'a str,
+}
+
+impl Trebia<'_> {
+    /// The game file, written into `dir`.
+    fn write(&self, dir: &std::path::Path) -> std::path::PathBuf {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/fr-ancients");
+        let pack = self
+            .pack
+            .map(|p| format!("pack = \"{p}\"\n"))
+            .unwrap_or_default();
+        let text = format!(
+            "ruleset = \"fr-ancients\"\nid = \"trebia\"\ntitle = \"The Trebia\"\nscenario = \"{root}/scenarios/trebia.toml\"\n{pack}\
+             first_deadline = \"2026-12-03 20:00\"\nturn_hours = 48\n{head}\n\
+             [moderator]\naddress = \"{GM}\"\npassword = \"gmpw\"\n\n\
+             [[side]]\nid = \"rome\"\naddress = \"{SEMPRONIUS}\"\npassword = \"rome1\"\narmy = \"{root}/armies/consular-legion-218bc.toml\"\n\n\
+             [[side]]\nid = \"carthage\"\naddress = \"{HANNIBAL}\"\npassword = \"carth2\"\narmy = \"{root}/armies/hannibal-218bc.toml\"\n\n\
+             [options]\n{options}",
+            head = self.head,
+            options = self.options,
+        );
+        let path = dir.join("trebia.toml");
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// A post office in `dir` under `config`, and whether the game was
+    /// created (else why not).
+    fn open(
+        &self,
+        dir: &std::path::Path,
+        config: umpire::config::Config,
+    ) -> (umpire::post::PostOffice, Result<(), String>) {
+        let path = self.write(dir);
+        let mut po = umpire::post::PostOffice::open(config).unwrap();
+        let made = umpire::post::gamefile::GameFile::load(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|f| {
+                po.create_game(&f, common::t0())
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            });
+        (po, made)
+    }
 }
 
 /// The decoded bodies of the mails to `to` from outbox row `from` on.
@@ -782,38 +828,30 @@ fn the_shipped_trebia_game_file_names_both_armies() {
     assert!(pack.is_none(), "the moderator is the game master");
 }
 
-/// The Trebia's game file under `pack` (a path), written into `dir`, and a
-/// post office there; the game's creation's result.
+/// The Trebia under `pack` (a path), in a post office in `dir`; the
+/// game's creation's result.
 fn trebia_with_pack(
     dir: &std::path::Path,
     pack: &str,
 ) -> (umpire::post::PostOffice, Result<(), String>) {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/fr-ancients");
-    let text = format!(
-        "ruleset = \"fr-ancients\"\nid = \"trebia\"\ntitle = \"The Trebia\"\nscenario = \"{root}/scenarios/trebia.toml\"\npack = \"{pack}\"\n\
-         first_deadline = \"2026-12-03 20:00\"\nturn_hours = 48\n\n\
-         [moderator]\naddress = \"{GM}\"\npassword = \"gmpw\"\n\n\
-         [[side]]\nid = \"rome\"\naddress = \"{SEMPRONIUS}\"\npassword = \"rome1\"\narmy = \"{root}/armies/consular-legion-218bc.toml\"\n\n\
-         [[side]]\nid = \"carthage\"\naddress = \"{HANNIBAL}\"\npassword = \"carth2\"\narmy = \"{root}/armies/hannibal-218bc.toml\"\n"
-    );
-    let path = dir.join("trebia.toml");
-    std::fs::write(&path, text).unwrap();
-    let mut po = umpire::post::PostOffice::open(common::config(dir)).unwrap();
-    let made = umpire::post::gamefile::GameFile::load(&path)
-        .map_err(|e| e.to_string())
-        .and_then(|f| {
-            po.create_game(&f, common::t0())
-                .map(|_| ())
-                .map_err(|e| e.to_string())
-        });
-    (po, made)
+    let game = Trebia {
+        pack: Some(pack),
+        ..Trebia::default()
+    };
+    game.open(dir, common::config(dir))
 }
 
-/// The house pack without its `[movement]` part: a mixed game.
-fn house_without_movement() -> String {
+/// The house pack without one of its parts (`movement`, `melee`: its
+/// table and the `[[part.…]]` tables under it): a mixed game.
+fn house_without(part: &str) -> String {
     let house = umpire::games::fr_ancients::pack::HOUSE;
-    let start = house.find("[movement]").unwrap();
-    let end = start + house[start..].find("[clock]").unwrap();
+    let start = house.find(&format!("\n[{part}]\n")).unwrap() + 1;
+    let own = [format!("[{part}."), format!("[[{part}.")];
+    let end = house[start + 1..]
+        .match_indices("\n[")
+        .map(|(i, _)| start + 2 + i)
+        .find(|&i| !own.iter().any(|o| house[i..].starts_with(o.as_str())))
+        .unwrap_or(house.len());
     format!("{}{}", &house[..start], &house[end..])
 }
 
@@ -822,7 +860,7 @@ fn a_mixed_game_asks_the_game_master_only_what_its_pack_leaves_out() {
     use umpire::games::fr_ancients::demo::{demo_orders, stand_in_answer};
     let dir = tempfile::tempdir().unwrap();
     let pack = dir.path().join("mixed.toml");
-    std::fs::write(&pack, house_without_movement()).unwrap();
+    std::fs::write(&pack, house_without("movement")).unwrap();
     let (mut po, made) = trebia_with_pack(dir.path(), &pack.display().to_string());
     made.unwrap();
     let welcome = &mails_to(&po, SEMPRONIUS, 0)[0].1;
@@ -918,29 +956,19 @@ fn the_shipped_house_game_is_judged_by_the_whole_house_pack() {
 /// The Trebia with the stand-in pack and a deployment round (option
 /// `deployment_round`, ruling FA-61), its chance fixed.
 fn trebia_deploying(dir: &std::path::Path) -> umpire::post::PostOffice {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/campaigns/fr-ancients");
     let pack = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/support/fr-standin-pack.toml"
     );
-    let text = format!(
-        "ruleset = \"fr-ancients\"\nid = \"trebia\"\ntitle = \"The Trebia\"\nscenario = \"{root}/scenarios/trebia.toml\"\n\
-         pack = \"{pack}\"\nfirst_deadline = \"2026-12-03 20:00\"\nturn_hours = 48\n\n\
-         [moderator]\naddress = \"{GM}\"\npassword = \"gmpw\"\n\n\
-         [[side]]\nid = \"rome\"\naddress = \"{SEMPRONIUS}\"\npassword = \"rome1\"\narmy = \"{root}/armies/consular-legion-218bc.toml\"\n\n\
-         [[side]]\nid = \"carthage\"\naddress = \"{HANNIBAL}\"\npassword = \"carth2\"\narmy = \"{root}/armies/hannibal-218bc.toml\"\n\n\
-         [options]\ndeployment_round = true\n"
-    );
-    let path = dir.join("trebia.toml");
-    std::fs::write(&path, text).unwrap();
+    let game = Trebia {
+        pack: Some(pack),
+        options: "deployment_round = true\n",
+        ..Trebia::default()
+    };
     let mut config = common::config(dir);
     config.entropy = umpire::entropy::Entropy::fixed(41);
-    let mut po = umpire::post::PostOffice::open(config).unwrap();
-    po.create_game(
-        &umpire::post::gamefile::GameFile::load(&path).unwrap(),
-        common::t0(),
-    )
-    .unwrap();
+    let (po, made) = game.open(dir, config);
+    made.unwrap();
     po
 }
 
@@ -1052,4 +1080,279 @@ fn the_trebia_deployed_and_commanded_by_mail() {
          END\n",
     );
     insta::assert_snapshot!("turn_1_relative_and_group", last_to(&po, SEMPRONIUS, mark));
+}
+
+/// Whether the game is over (its last report sent).
+fn ended(po: &umpire::post::PostOffice) -> bool {
+    use umpire::store::games::{load, GameStatus};
+    load(po.store().conn(), "trebia").unwrap().unwrap().status == GameStatus::Ended
+}
+
+/// The player who writes for `side`, and his password.
+fn player(side: &str) -> (&'static str, &'static str) {
+    if side == "rome" {
+        (SEMPRONIUS, "rome1")
+    } else {
+        (HANNIBAL, "carth2")
+    }
+}
+
+/// Issue 41's "done when": a whole FR! Ancients game by mail, through the
+/// post office, to its result. Both sides deploy in the deployment round;
+/// Rome's first orders mix relative, follow and group orders, one of them
+/// stopped by a friend in its way (the confirmation says where and why);
+/// the pack leaves melee out, so the game master judges every melee (his
+/// first answer, a draw, is what the report shows); every other phase's
+/// orders are the order writer's (`battle_orders`), turn after turn, until
+/// the last report names the winner (or a draw) and why.
+#[test]
+fn a_whole_game_by_mail_deployed_commanded_and_mixed_to_its_result() {
+    use umpire::games::fr_ancients::demo::{house_orders, stand_in_answer};
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("house-without-melee.toml");
+    std::fs::write(&pack, house_without("melee")).unwrap();
+    let game = Trebia {
+        pack: Some(&pack.display().to_string()),
+        head: "max_turns = 8\n",
+        options: "deployment_round = true\n",
+    };
+    let mut config = common::config(dir.path());
+    config.entropy = umpire::entropy::Entropy::fixed(41);
+    let (mut po, made) = game.open(dir.path(), config);
+    made.unwrap();
+    let welcome = last_to(&po, SEMPRONIUS, 0);
+    assert!(
+        welcome.contains("the game master judges melee") && welcome.contains("deployment round"),
+        "{welcome}"
+    );
+
+    // The deployment round: both sides place, sealed, then turn 1 opens.
+    send(
+        &mut po,
+        SEMPRONIUS,
+        "d1@r",
+        "GAME trebia SIDE rome PASSWORD rome1 TURN 0\n\
+         Roman Cavalry: deploy at 6, 15 facing 0\n\
+         END\n",
+    );
+    let mark = common::outbox(&po).len();
+    send(
+        &mut po,
+        HANNIBAL,
+        "d2@c",
+        "GAME trebia SIDE carthage PASSWORD carth2 TURN 0\n\
+         Numidian Horsemen 1: deploy at 66, 33 facing 180\n\
+         END\n",
+    );
+    let deployed = mails_to(&po, SEMPRONIUS, mark)
+        .into_iter()
+        .find(|(k, _)| k == "report")
+        .expect("both in: the deployment is played")
+        .1;
+    assert!(
+        deployed.contains("Roman Cavalry at 6.0, 15.0 facing 0")
+            && deployed.contains("Numidian Horsemen 1 at 66.0, 33.0 facing 180"),
+        "{deployed}"
+    );
+
+    // Turn 1: Rome's own lines, the order writer's for the rest.
+    let (number, gm, _) = waiting(&mut po);
+    assert_eq!((number, gm), (2, None), "turn 1, Rome's phase");
+    let mark = common::outbox(&po).len();
+    send(
+        &mut po,
+        SEMPRONIUS,
+        "t1@r",
+        "GAME trebia SIDE rome PASSWORD rome1 TURN 1\n\
+         Roman Cavalry: wheel right 20\n\
+         Roman and Latin Velites 1: advance 4\n\
+         group Roman Hastati 1, Roman Hastati 2: advance 3\n\
+         Roman and Latin Velites 2: follow Roman Hastati 2\n\
+         END\n",
+    );
+    let confirmation = mails_to(&po, SEMPRONIUS, mark).remove(0).1;
+    assert!(
+        confirmation.contains(
+            "Roman Hastati 1 stops at 56.7, 12.4: Roman and Latin Velites 6 is in the way"
+        ),
+        "{confirmation}"
+    );
+    insta::assert_snapshot!("whole_game_first_orders", confirmation);
+
+    // Every later round: the phasing side's orders by the order writer;
+    // the game master answers each melee by the stand-in's procedures, but
+    // the first, which he calls a draw.
+    let mut asked = 0;
+    for i in 0.. {
+        assert!(i < 200, "the battle never ends");
+        if ended(&po) {
+            break;
+        }
+        let (number, gm, state) = waiting(&mut po);
+        if gm.is_some() {
+            asked += 1;
+            let mut answer = stand_in_answer(&state).unwrap();
+            let mark = common::outbox(&po).len();
+            if asked == 1 {
+                insta::assert_snapshot!("whole_game_first_question", last_to(&po, GM, 0));
+                answer = answer
+                    .lines()
+                    .map(|l| {
+                        if l.starts_with("1:") {
+                            "1: draw\n".into()
+                        } else {
+                            format!("{l}\n")
+                        }
+                    })
+                    .collect();
+            }
+            send(
+                &mut po,
+                GM,
+                &format!("g{number}@g"),
+                &format!("MODERATOR trebia PASSWORD gmpw TURN {number}\n{answer}END\n"),
+            );
+            if asked == 1 {
+                let report = mails_to(&po, HANNIBAL, mark)
+                    .into_iter()
+                    .find(|(k, _)| k == "report")
+                    .expect("his one question answered, the phase is reported")
+                    .1;
+                assert!(
+                    report
+                        .lines()
+                        .any(|l| l.starts_with("Melee of ") && l.ends_with(": a draw; no losses")),
+                    "his answer is the melee's result: {report}"
+                );
+            }
+            continue;
+        }
+        let (side, orders, turn) = house_orders(&state).unwrap();
+        let (from, pw) = player(&side);
+        send(
+            &mut po,
+            from,
+            &format!("o{number}@x"),
+            &format!("GAME trebia SIDE {side} PASSWORD {pw} TURN {turn}\n{orders}END\n"),
+        );
+        // A line the order writer got wrong holds the round to its deadline.
+        if waiting(&mut po).0 == number {
+            let row = umpire::store::games::load(po.store().conn(), "trebia");
+            let row = row.unwrap().unwrap();
+            let late = i64::from(row.grace_minutes) + 1;
+            po.tick(row.deadline + chrono::Duration::minutes(late))
+                .unwrap();
+        }
+    }
+    assert!(asked >= 2, "the game master judged the melees: {asked}");
+    let last = last_to(&po, HANNIBAL, 0);
+    assert!(
+        (last.contains("has won the battle.") || last.contains("The battle is a draw."))
+            && last.contains("The battle is over:"),
+        "{last}"
+    );
+    insta::assert_snapshot!("whole_game_last_report", last);
+}
+
+/// Both Trebia armies field a "Celtic Infantry 1": a player's own line
+/// means his own, a charge means the enemy's (the order writer's lines for
+/// Rome's Celts were refused as "not one of your units").
+#[test]
+fn a_name_both_armies_field_means_the_players_own_or_the_enemy_it_attacks() {
+    let game = trebia(None).unwrap();
+    let own = game
+        .check_orders("rome", "Celtic Infantry 1: advance 1\n")
+        .unwrap();
+    assert!(
+        !own.render().contains("not one of your units"),
+        "{}",
+        own.render()
+    );
+    let b = &game.battle;
+    let rome = b.unit_named("Celtic Infantry 1", "rome", true).unwrap();
+    let theirs = b.unit_named("celtic infantry 1", "rome", false).unwrap();
+    assert_eq!(
+        (rome.side.as_str(), theirs.side.as_str()),
+        ("rome", "carthage")
+    );
+    assert_eq!(
+        b.unit_named("Roman Triarii", "carthage", false)
+            .unwrap()
+            .side,
+        "rome",
+        "a name only one side fields is that side's"
+    );
+}
+
+/// With a pack that prices terrain (the house pack: woods cost Hand
+/// Weapons 2 an inch), the checker prices a move as the engine will: one
+/// that the woods make too long is not refused against the terrain
+/// allowance but told where it will stop short.
+#[test]
+fn a_move_the_packs_terrain_costs_make_too_long_is_told_it_stops_short() {
+    let mut game = trebia(Some(umpire::games::fr_ancients::pack::HOUSE)).unwrap();
+    // Latin Hastati 1 (5" in the open, 3.5" in terrain) brought up to 2.4"
+    // short of the wooded stream bed.
+    let id = game
+        .battle
+        .unit_named("Latin Hastati 1", "rome", true)
+        .unwrap()
+        .id
+        .clone();
+    game.battle.units.get_mut(&id).unwrap().front.y = 17.0;
+    let into = game
+        .check_orders("rome", "Latin Hastati 1: advance 5\n")
+        .unwrap();
+    let said = into.render();
+    assert!(
+        !into.diagnostics.iter().any(|d| umpire::diagnostic::Severity::is_error(&d.kind))
+            && said.contains(
+                "Latin Hastati 1 will stop short, 3.5\" along its way: the terrain makes the way cost 8\" of its 5\""
+            ),
+        "{said}"
+    );
+    let short = game
+        .check_orders("rome", "Latin Hastati 1: advance 1.5\n")
+        .unwrap();
+    assert!(short.diagnostics.is_empty(), "{}", short.render());
+}
+
+/// With a deployment round to come, each side's welcome picture outlines
+/// its own zone (and without one, none).
+#[test]
+fn the_welcome_picture_outlines_the_sides_deployment_zone() {
+    use umpire::games::{named, Setup};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/fr-ancients");
+    let scenario = std::fs::read_to_string(root.join("scenarios/trebia.toml")).unwrap();
+    let armies = BTreeMap::from([
+        (
+            "rome".to_string(),
+            std::fs::read_to_string(root.join("armies/consular-legion-218bc.toml")).unwrap(),
+        ),
+        (
+            "carthage".to_string(),
+            std::fs::read_to_string(root.join("armies/hannibal-218bc.toml")).unwrap(),
+        ),
+    ]);
+    let welcome = |deploying: bool| {
+        let mut options = toml::Table::new();
+        options.insert("deployment_round".into(), deploying.into());
+        let new = named("fr-ancients")
+            .unwrap()
+            .new_game(&Setup {
+                scenario_path: &root.join("scenarios/trebia.toml"),
+                scenario_text: &scenario,
+                options: &options,
+                max_turns: 8,
+                seed: [3; 32],
+                armies: &armies,
+                pack: None,
+                companions: &Default::default(),
+            })
+            .unwrap();
+        new.welcome["rome"].picture.clone().unwrap()
+    };
+    let zoned = welcome(true);
+    assert_eq!(zoned.matches("your deployment zone").count(), 1, "{zoned}");
+    assert!(!welcome(false).contains("your deployment zone"));
 }

@@ -20,6 +20,7 @@
 //! ```
 
 use super::desk::write_answer;
+use super::grades::Triple;
 use super::pack::Pack;
 use super::questions::Base;
 use super::resolve::PackRules;
@@ -30,6 +31,7 @@ use crate::dice::{Dice, ScriptedDice, SeededDice};
 use crate::games::{Json, Resolved, RoundInput, Ruleset, RulesetError, Setup, GAME_MASTER};
 use crate::report::Section;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::Path;
 
 /// The seed of the demonstration's dice.
@@ -174,9 +176,40 @@ pub fn demo_orders(state: &Json) -> Result<(String, String), RulesetError> {
 /// When the state is not an FR! Ancients game's.
 pub fn house_orders(state: &Json) -> Result<(String, String, u32), String> {
     let state = State::read(state).map_err(|e| e.to_string())?;
-    let b = &state.battle;
+    // The values a game master gave are the allowances the writer reaches with.
+    let mut b = state.battle;
+    state.values.apply(&mut b);
     let side = b.phasing().clone();
-    Ok((side.clone(), battle_orders(b, &side), b.turn))
+    Ok((side.clone(), battle_orders(&b, &side), b.turn))
+}
+
+/// The base values a game master gives once for the game (`VALUES` …
+/// `END VALUES`, ruling FA-57), as the demonstration's game master gives
+/// them: the house pack's troop table, one line a troop type (a type that
+/// does not move gives no allowance).
+pub fn house_values() -> String {
+    let mut v = String::from("VALUES\n");
+    for (t, row) in &Pack::house().troops {
+        let Triple {
+            melee,
+            rally,
+            missile,
+        } = row.values;
+        let _ = write!(
+            v,
+            "{}: CF {}; {melee}/{rally}/{missile}; charge {}",
+            t.name(),
+            row.cf,
+            row.charge_bonus
+        );
+        let [open, terrain] = row.movement;
+        if open > 0.0 && terrain > 0.0 {
+            let _ = write!(v, "; move {open}/{terrain}");
+        }
+        v.push('\n');
+    }
+    v.push_str("END VALUES\n");
+    v
 }
 
 /// The length of the shipped game (its game file gives no `max_turns`: the

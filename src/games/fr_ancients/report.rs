@@ -14,6 +14,7 @@
 //! ```
 
 use super::events::Logged;
+use super::orders::Zone;
 use super::standards::end_points;
 use super::table::{Battle, Fury, StandardState};
 use super::verdict::side_name;
@@ -304,9 +305,49 @@ pub fn svg(before: Option<&Battle>, after: &Battle, caption: &str) -> String {
     s
 }
 
+/// A picture with a side's deployment zone outlined on it, for the welcome
+/// while the deployment round waits: a dashed rectangle over the table,
+/// drawn last so no unit hides it, named in its `<title>`.
+pub fn with_zone(picture: &str, battle: &Battle, zone: &Zone) -> String {
+    let f = Frame::standard(battle.depth);
+    let [x0, y0] = zone.min;
+    let [x1, y1] = zone.max;
+    let corners = [
+        DVec2::new(x0, y0),
+        DVec2::new(x1, y0),
+        DVec2::new(x1, y1),
+        DVec2::new(x0, y1),
+    ];
+    let outline = format!(
+        r##"<polygon points="{}" fill="none" stroke="#1f4e9c" stroke-width="2.5" stroke-dasharray="8 5"><title>your deployment zone</title></polygon>
+</svg>
+"##,
+        f.points(&corners)
+    );
+    match picture.rfind("</svg>") {
+        Some(end) => format!("{}{outline}", &picture[..end]),
+        None => picture.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_deployment_zone_is_outlined_over_the_table() {
+        let g = super::super::demo::trebia(None).unwrap();
+        let zone = Zone {
+            min: [0.0, 0.0],
+            max: [72.0, 16.0],
+        };
+        let plain = svg(None, &g.battle, "deployment");
+        let zoned = with_zone(&plain, &g.battle, &zone);
+        assert!(!plain.contains("your deployment zone"));
+        assert!(zoned.contains("your deployment zone") && zoned.ends_with("</svg>\n"));
+        let png = crate::report::picture::png(&zoned).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+    }
 
     #[test]
     fn the_picture_rasterises() {

@@ -307,8 +307,7 @@ impl PackRules<'_> {
         })
     }
 
-    /// The priced cost of a straight path and the distance along it that a
-    /// budget reaches, when the pack prices terrain; `None` otherwise.
+    /// [`priced_path`] under this pack.
     fn priced(
         &self,
         battle: &Battle,
@@ -317,29 +316,7 @@ impl PackRules<'_> {
         to: Place,
         budget: f64,
     ) -> Option<(f64, f64)> {
-        if !self.pack.prices_terrain() {
-            return None;
-        }
-        let way = bearing_of(to.front - from.front);
-        let length = from.front.distance(to.front);
-        let step = length / f64::from(STRETCHES);
-        let (mut cost, mut reach) = (0.0, 0.0);
-        for i in 0..STRETCHES {
-            let mid = shifted(from, way, step * (f64::from(i) + 0.5));
-            let factor = battle
-                .terrain_kinds(&u.footprint_at(Place {
-                    facing: to.facing,
-                    ..mid
-                }))
-                .into_iter()
-                .filter_map(|k| self.pack.terrain_cost(k, u.troop))
-                .fold(1.0, f64::max);
-            cost += step * factor;
-            if cost <= budget + EPSILON {
-                reach = step * f64::from(i + 1);
-            }
-        }
-        Some((cost, reach))
+        priced_path(self.pack, battle, u, from, to, budget)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -567,4 +544,41 @@ impl Base for PackRules<'_> {
             })),
         }
     }
+}
+
+/// The priced cost of a straight path and the distance along it that a
+/// budget reaches, when the pack prices terrain; `None` otherwise. The
+/// order checker prices a move the same way, to say before the phase that
+/// it will stop short.
+pub(crate) fn priced_path(
+    pack: &Pack,
+    battle: &Battle,
+    u: &Unit,
+    from: Place,
+    to: Place,
+    budget: f64,
+) -> Option<(f64, f64)> {
+    if !pack.prices_terrain() {
+        return None;
+    }
+    let way = bearing_of(to.front - from.front);
+    let length = from.front.distance(to.front);
+    let step = length / f64::from(STRETCHES);
+    let (mut cost, mut reach) = (0.0, 0.0);
+    for i in 0..STRETCHES {
+        let mid = shifted(from, way, step * (f64::from(i) + 0.5));
+        let factor = battle
+            .terrain_kinds(&u.footprint_at(Place {
+                facing: to.facing,
+                ..mid
+            }))
+            .into_iter()
+            .filter_map(|k| pack.terrain_cost(k, u.troop))
+            .fold(1.0, f64::max);
+        cost += step * factor;
+        if cost <= budget + EPSILON {
+            reach = step * f64::from(i + 1);
+        }
+    }
+    Some((cost, reach))
 }

@@ -34,7 +34,7 @@ use super::events::Logged;
 use super::options::Options;
 use super::orders::{SideOrders, TurnOrders};
 use super::pack::Pack;
-use super::report::{svg, table_summary, Report};
+use super::report::{self, svg, table_summary, Report};
 use super::start::{start_battle, zones};
 use super::state::{json, replay, Deploying, Pending, Replayed, Rolled, State};
 use super::table::Battle;
@@ -529,11 +529,11 @@ fn welcomes(
                 length.push('\n');
                 length.push_str(&deployment::briefing(&d.zones, id));
                 briefing.push_str("\nYour units stand where the scenario's layout puts them until you place them.\n");
-                picture = svg(
-                    None,
-                    &deployment::own_side(battle, id),
-                    "Your army as the scenario lays it out",
-                );
+                let own = deployment::own_side(battle, id);
+                picture = svg(None, &own, "Your army as the scenario lays it out");
+                if let Some(zone) = d.zones.get(id) {
+                    picture = report::with_zone(&picture, &own, zone);
+                }
             }
             (
                 id.clone(),

@@ -446,6 +446,20 @@ impl Battle {
             .unwrap_or_default()
     }
 
+    /// The unit a player means by `name` (its name compared as a key, or
+    /// its id). Both armies may field units of one name (the Trebia's
+    /// Celtic Infantry 1), so a unit of `side` is taken first when `mine`,
+    /// an enemy of it first otherwise; the other only when none is.
+    pub fn unit_named(&self, name: &str, side: &str, mine: bool) -> Option<&Unit> {
+        let k = crate::names::key(name);
+        let mut named = self
+            .units
+            .values()
+            .filter(|u| crate::names::key(&u.name) == k || u.id == name);
+        let first = named.clone().next();
+        named.find(|u| (u.side == side) == mine).or(first)
+    }
+
     /// Units still on the table.
     pub fn present(&self) -> impl Iterator<Item = &Unit> {
         self.units.values().filter(|u| u.is_present())

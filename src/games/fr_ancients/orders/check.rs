@@ -11,6 +11,7 @@ use crate::games::fr_ancients::engine::{allowance, contact_place, directly_behin
 use crate::games::fr_ancients::new_rules::{may_withdraw, Withdrawal};
 use crate::games::fr_ancients::options::Options;
 use crate::games::fr_ancients::pack::Pack;
+use crate::games::fr_ancients::resolve::priced_path;
 use crate::games::fr_ancients::steps::fire::{free_to_choose, legal_targets};
 use crate::games::fr_ancients::sweep::stop_on_way;
 use crate::games::fr_ancients::table::{
@@ -228,12 +229,7 @@ impl Checker<'_> {
             self.current = Some(c.id.clone());
             return Some(Who::Character(c.id.clone()));
         }
-        if let Some(u) = self
-            .battle
-            .units
-            .values()
-            .find(|u| crate::names::key(&u.name) == k || u.id == *name)
-        {
+        if let Some(u) = self.battle.unit_named(name, self.side, true) {
             if u.side != self.side {
                 self.illegal(
                     *span,
@@ -282,13 +278,7 @@ impl Checker<'_> {
 
     /// An enemy unit by name, for charges and shots.
     fn enemy(&mut self, (name, span): &(String, Span)) -> Option<Unit> {
-        let k = crate::names::key(name);
-        match self
-            .battle
-            .units
-            .values()
-            .find(|u| crate::names::key(&u.name) == k || u.id == *name)
-        {
+        match self.battle.unit_named(name, self.side, false) {
             Some(u) if u.side == self.side => {
                 self.illegal(
                     *span,
@@ -544,13 +534,32 @@ impl Checker<'_> {
             self.pack.and_then(Pack::facing_change),
         ) {
             let free = u.has(Ability::Maneuverability) && !in_terrain;
-            let cost = distance
-                + if turn > 0.5 && !free {
-                    facing_change
-                } else {
-                    0.0
-                };
-            if cost > a + CONTACT {
+            let turning = if turn > 0.5 && !free {
+                facing_change
+            } else {
+                0.0
+            };
+            // Priced terrain spends the open allowance, as the engine does
+            // (resolve.rs): too long a way stops short, it is not refused.
+            let open = allowance(b, u, false).filter(|_| p.prices_terrain());
+            if let Some((open, (cost, reach))) =
+                open.and_then(|o| priced_path(p, b, u, u.place(), to, o - turning).map(|c| (o, c)))
+            {
+                if cost + turning > open + CONTACT {
+                    self.note(
+                        span,
+                        format!(
+                            "{} will stop short, {} along its way: the terrain makes the way cost {} of its {} (the pack's terrain costs: {})",
+                            u.name,
+                            b.scale.show(reach),
+                            b.scale.show(cost + turning),
+                            b.scale.show(open),
+                            p.name
+                        ),
+                    );
+                }
+            } else if distance + turning > a + CONTACT {
+                let cost = distance + turning;
                 return self.illegal(
                     span,
                     format!(

@@ -174,12 +174,7 @@ fn one(
         ));
     }
     let (name, span) = &w.who;
-    let k = crate::names::key(name);
-    let Some(u) = battle
-        .units
-        .values()
-        .find(|u| crate::names::key(&u.name) == k || u.id == *name)
-    else {
+    let Some(u) = battle.unit_named(name, side, true) else {
         let own = battle
             .units
             .values()
