@@ -106,39 +106,14 @@ impl<'a> Ctx<'a> {
         };
         let wheel = match &m.wheel {
             None => None,
-            Some((hand, angle)) => Some(plan::Wheel {
-                hand: *hand,
-                angle: match angle {
-                    WheelAngle::Degrees(d) => {
-                        if *d <= 0.0 || *d > movement::MAX_WHEEL_DEGREES {
-                            self.refuse(
-                                Illegal::BeyondAllowance,
-                                span,
-                                format!("a wheel of {} degrees", fmt_in(*d)),
-                                "a wheel turns the unit by 180 degrees at most",
-                                Some("face about instead".into()),
-                            );
-                            return None;
-                        }
-                        let cut = Cut {
-                            wheel: *d,
-                            hand: *hand,
-                            allowance: whole_move,
-                            asked: fmt_in(*d),
-                            what: "wheel",
-                        };
-                        self.wheel_beyond_half(cut, formation, span);
-                        plan::WheelAngle::Degrees(*d)
-                    }
-                    WheelAngle::ToFace(t) => {
-                        let target = self.target(t, span, true)?;
-                        if from_here {
-                            self.wheel_to_face_beyond_half(&target, whole_move, formation, span);
-                        }
-                        plan::WheelAngle::ToFace(target)
-                    }
-                },
-            }),
+            Some((hand, angle)) => {
+                let at = Reach {
+                    allowance: whole_move,
+                    formation,
+                    from_here,
+                };
+                Some(self.wheel(*hand, angle, at, span)?)
+            }
         };
         let distance = match m.distance {
             ast::Distance::Full => plan::Distance::Full,
@@ -169,6 +144,72 @@ impl<'a> Ctx<'a> {
             forced_march: m.forced_march,
             along_road: m.along_road,
         })
+    }
+
+    /// A written wheel (§3): at most 180 degrees, and noted when the move
+    /// will surely cut it (ruling E-8).
+    fn wheel(
+        &mut self,
+        hand: Hand,
+        angle: &WheelAngle,
+        at: Reach,
+        span: Span,
+    ) -> Option<plan::Wheel> {
+        let angle = match angle {
+            WheelAngle::Degrees(d) => {
+                if *d <= 0.0 || *d > movement::MAX_WHEEL_DEGREES {
+                    self.refuse(
+                        Illegal::BeyondAllowance,
+                        span,
+                        format!("a wheel of {} degrees", fmt_in(*d)),
+                        "a wheel turns the unit by 180 degrees at most",
+                        Some("face about instead".into()),
+                    );
+                    return None;
+                }
+                let cut = Cut {
+                    wheel: *d,
+                    hand,
+                    allowance: at.allowance,
+                    asked: fmt_in(*d),
+                    what: "wheel",
+                };
+                self.wheel_beyond_half(cut, at.formation, span);
+                plan::WheelAngle::Degrees(*d)
+            }
+            WheelAngle::ToFace(t) => {
+                let target = self.target(t, span, true)?;
+                if at.from_here {
+                    self.wheel_to_face_beyond_half(&target, at.allowance, at.formation, span);
+                }
+                plan::WheelAngle::ToFace(target)
+            }
+        };
+        Some(plan::Wheel { hand, angle })
+    }
+
+    /// A written sweep (ruling O-25), signed (right positive): more than 0
+    /// and at most 180 degrees, and noted when the charge will surely cut it.
+    fn sweep(&mut self, hand: Hand, d: f64, formation: Formation, span: Span) -> Option<f64> {
+        if !(d > 0.0 && d <= movement::MAX_WHEEL_DEGREES) {
+            self.refuse(
+                Illegal::BeyondAllowance,
+                span,
+                format!("a sweep of {d}°"),
+                "§3: a sweep wheels at most 180° (more is a face about) and uses at most half the charge",
+                Some("write the sweep in degrees, e.g. 'sweep right 30 then charge …'".into()),
+            );
+            return None;
+        }
+        let cut = Cut {
+            wheel: d,
+            hand,
+            allowance: movement::allowance(self.unit.kind, formation, Pace::Charge, false),
+            asked: fmt_in(d),
+            what: "sweep",
+        };
+        self.wheel_beyond_half(cut, formation, span);
+        Some(if hand == Hand::Right { d } else { -d })
     }
 
     /// A wheel longer than half the move (a sweep: half the charge) is
@@ -483,27 +524,7 @@ impl<'a> Ctx<'a> {
         }
         let sweep = match c.sweep {
             None => None,
-            Some((_, d)) if !(d > 0.0 && d <= movement::MAX_WHEEL_DEGREES) => {
-                self.refuse(
-                    Illegal::BeyondAllowance,
-                    span,
-                    format!("a sweep of {d}°"),
-                    "§3: a sweep wheels at most 180° (more is a face about) and uses at most half the charge",
-                    Some("write the sweep in degrees, e.g. 'sweep right 30 then charge …'".into()),
-                );
-                return None;
-            }
-            Some((hand, d)) => {
-                let cut = Cut {
-                    wheel: d,
-                    hand,
-                    allowance: movement::allowance(u.kind, formation, Pace::Charge, false),
-                    asked: fmt_in(d),
-                    what: "sweep",
-                };
-                self.wheel_beyond_half(cut, formation, span);
-                Some(if hand == plan::Hand::Right { d } else { -d })
-            }
+            Some((hand, d)) => Some(self.sweep(hand, d, formation, span)?),
         };
         Some(plan::Charge {
             target,
@@ -512,6 +533,16 @@ impl<'a> Ctx<'a> {
             break_off: c.break_off,
         })
     }
+}
+
+/// What a move's wheel is weighed against: the largest allowance of the
+/// move, the formation it is made in, and whether it starts from where the
+/// unit stands now.
+#[derive(Clone, Copy)]
+struct Reach {
+    allowance: f64,
+    formation: Formation,
+    from_here: bool,
 }
 
 /// A written wheel or sweep, as [`Ctx::wheel_beyond_half`] weighs it.
@@ -545,8 +576,9 @@ mod tests {
     /// their move's worth; the order stands, and the confirmation says
     /// which wheel will be made (ruling E-8) instead of leaving it to the
     /// turn's report.
-    #[test]
-    fn a_wheel_longer_than_half_the_move_is_accepted_with_the_wheel_made() {
+    /// The sample's table and the whole degrees the Black Dragons (heavy
+    /// cavalry in line) may wheel at `pace`.
+    fn black_dragons_wheel(pace: Pace) -> (crate::games::hyborian::table::Table, f64) {
         let table = sample::table();
         let knights = table
             .units
@@ -554,9 +586,14 @@ mod tests {
             .find(|u| u.name == "Black Dragons")
             .expect("the sample's knights");
         let frontage = 2.0 * knights.footprint().half_width;
-        let allowance =
-            movement::allowance(UnitType::HeavyCavalry, Formation::Line, Pace::Normal, false);
+        let allowance = movement::allowance(UnitType::HeavyCavalry, Formation::Line, pace, false);
         let made = movement::wheel_limit(frontage, allowance).floor();
+        (table, made)
+    }
+
+    #[test]
+    fn a_wheel_longer_than_half_the_move_is_accepted_with_the_wheel_made() {
+        let (table, made) = black_dragons_wheel(Pace::Normal);
         assert!(made < 89.0, "the sample's knights cannot wheel 90: {made}");
 
         let c = check_side("Black Dragons: phase 1 wheel left 90", "aquilonia", &table);
@@ -640,16 +677,7 @@ mod tests {
     /// the confirmation says so, with the sweep that will be made.
     #[test]
     fn a_sweep_beyond_half_the_charge_is_noted() {
-        let table = sample::table();
-        let knights = table
-            .units
-            .values()
-            .find(|u| u.name == "Black Dragons")
-            .expect("the sample's knights");
-        let frontage = 2.0 * knights.footprint().half_width;
-        let charge =
-            movement::allowance(UnitType::HeavyCavalry, Formation::Line, Pace::Charge, false);
-        let made = movement::wheel_limit(frontage, charge).floor();
+        let (_, made) = black_dragons_wheel(Pace::Charge);
         assert!(made < 170.0, "the knights cannot sweep 170: {made}");
         let cut = wheel_cuts("Black Dragons: phase 1 sweep right 170 then charge Nemedian Knights");
         assert_eq!(cut.len(), 1, "{cut:#?}");
