@@ -22,12 +22,14 @@ pub mod games;
 pub mod leagues;
 pub mod messages;
 pub mod outbox;
+pub mod password_key;
 pub mod press;
 pub mod rounds;
 mod schema;
 pub mod submissions;
 pub mod testing;
 mod turns;
+pub mod verifiers;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use db::{params, OptionalExtension};
