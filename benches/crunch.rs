@@ -15,7 +15,8 @@
 //! it once everything is in and played instead.
 //! It prints one line per stage and the total; the numbers are in
 //! docs/scaling.md. Game creation (the welcomes) is set-up, timed apart;
-//! `CRUNCH_SETUP=FILE` keeps it for the next run (SQLite only).
+//! `CRUNCH_SETUP=FILE` keeps it for the next run (SQLite only), with its
+//! password verifier key as `FILE.key`.
 
 use chrono::{TimeZone, Utc};
 use std::path::{Path, PathBuf};
@@ -258,8 +259,13 @@ fn set_up(dir: &Path, games: usize, now: chrono::DateTime<Utc>) {
     let kept = std::env::var_os("CRUNCH_SETUP")
         .map(PathBuf::from)
         .filter(|_| sqlite);
+    // The verifiers in the store answer only under their key (issue 43).
+    let key = umpire::store::password_key::beside;
     if let Some(kept) = kept.as_ref().filter(|k| k.exists()) {
         std::fs::copy(kept, &store).unwrap();
+        if key(kept).exists() {
+            std::fs::copy(key(kept), key(&store)).unwrap();
+        }
         println!("set-up: copied from {}", kept.display());
         return;
     }
@@ -281,7 +287,10 @@ fn set_up(dir: &Path, games: usize, now: chrono::DateTime<Utc>) {
     // Closing the last connection folds the journal into the file.
     drop(po);
     if let Some(kept) = kept {
-        std::fs::copy(&store, kept).unwrap();
+        std::fs::copy(&store, &kept).unwrap();
+        if key(&store).exists() {
+            std::fs::copy(key(&store), key(&kept)).unwrap();
+        }
     }
 }
 
@@ -310,8 +319,9 @@ fn main() {
     );
 
     set_up(dir, games, now);
-    // Turn 1: each player's password is checked with Argon2 once (a
-    // service just started); turn 2: as a service running all season.
+    // Turn 1: a service just started (each player's password is proven
+    // by the verifier kept when it was made, not by Argon2: issue 43);
+    // turn 2: as a service running all season.
     let cold = crunch(dir, games, workers, 1);
     let warm = crunch(dir, games, workers, 2);
     println!("crunch: turn 1 {cold:.1} s (a service just started), turn 2 {warm:.1} s (running)");

@@ -47,6 +47,11 @@ pub struct Config {
     /// randomness; a fixed stream in tests whose mails are snapshots.
     #[serde(skip)]
     pub entropy: crate::entropy::Entropy,
+    /// The key password verifiers are made with (`post::password::verify_kept`):
+    /// read from the key file beside a SQLite store when the post office
+    /// opens; none for a PostgreSQL store (docs/scaling.md).
+    #[serde(skip)]
+    pub password_key: Option<crate::store::password_key::Key>,
 }
 
 /// `[web]`: the folder the club's web pages are written to (relative
@@ -128,6 +133,7 @@ impl Default for Config {
             imap: None,
             web: None,
             entropy: Default::default(),
+            password_key: None,
         }
     }
 }

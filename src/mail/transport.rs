@@ -19,15 +19,119 @@ pub enum TransportError {
     Address(String),
     #[error("SMTP: {0}")]
     Smtp(#[from] lettre::transport::smtp::Error),
-    #[error("IMAP: {0}")]
-    Imap(String),
+    #[error("IMAP: {said}")]
+    Imap { trouble: Trouble, said: String },
     #[error("TLS: {0}")]
     Tls(String),
+    /// A mail server not reached (`host:port` in `at`).
+    #[error("{at}: {source}")]
+    Unreachable { at: String, source: std::io::Error },
     #[error("{path}: {source}")]
     Io {
         path: String,
         source: std::io::Error,
     },
+}
+
+/// What kind of trouble a mail server gave, for the fix a person needs
+/// (`umpire check`). Decided where the error is made, from the kinds the
+/// system, lettre and the IMAP crate give their errors, never from the
+/// error's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Trouble {
+    /// Not reached: the host's name not found, the port closed, no answer
+    /// in time (`127.0.0.1:2525: Connection refused`).
+    Connect,
+    /// TLS failed: no TLS on that port, or a certificate not for the host
+    /// (`received corrupt message of type InvalidContentType`).
+    Tls,
+    /// The login refused (`535 5.7.8 authentication failed`, IMAP's `NO`
+    /// to `LOGIN`).
+    Authentication,
+    /// Anything else (a mailbox that does not exist, a refused command).
+    Other,
+}
+
+impl TransportError {
+    /// What kind of trouble this is ([`Trouble`]).
+    pub fn trouble(&self) -> Trouble {
+        match self {
+            TransportError::Unreachable { .. } => Trouble::Connect,
+            TransportError::Tls(_) => Trouble::Tls,
+            TransportError::Imap { trouble, .. } => *trouble,
+            TransportError::Smtp(e) => smtp_trouble(e),
+            TransportError::Address(_) | TransportError::Io { .. } => Trouble::Other,
+        }
+    }
+}
+
+/// The trouble of an SMTP error, by lettre's kinds and the reply's code.
+fn smtp_trouble(e: &lettre::transport::smtp::Error) -> Trouble {
+    if e.is_tls() {
+        return Trouble::Tls;
+    }
+    if let Some(code) = e.status() {
+        // Authentication required, temporarily failed, mechanism too weak,
+        // credentials invalid, encryption required for it (RFC 4954).
+        return match u16::from(code) {
+            454 | 530 | 534 | 535 | 538 => Trouble::Authentication,
+            _ => Trouble::Other,
+        };
+    }
+    if e.is_timeout() {
+        return Trouble::Connect;
+    }
+    std::error::Error::source(e)
+        .and_then(|s| s.downcast_ref::<std::io::Error>())
+        .map_or(Trouble::Other, io_trouble)
+}
+
+/// The trouble of an I/O error on a mail server's connection: a TLS error
+/// rustls gave it, or its kind.
+fn io_trouble(e: &std::io::Error) -> Trouble {
+    use std::io::ErrorKind as K;
+    if e.get_ref().is_some_and(|inner| inner.is::<rustls::Error>()) {
+        return Trouble::Tls;
+    }
+    match e.kind() {
+        K::ConnectionRefused
+        | K::ConnectionReset
+        | K::ConnectionAborted
+        | K::NotConnected
+        | K::TimedOut
+        | K::HostUnreachable
+        | K::NetworkUnreachable
+        | K::AddrNotAvailable => Trouble::Connect,
+        _ => Trouble::Other,
+    }
+}
+
+/// An IMAP error as a [`TransportError`]: `refused` is the trouble of a
+/// `NO` or `BAD` answer to the command that failed (the login's is
+/// [`Trouble::Authentication`]).
+fn imap_failed(e: imap::Error, refused: Trouble) -> TransportError {
+    let trouble = match &e {
+        imap::Error::No(_) | imap::Error::Bad(_) => refused,
+        imap::Error::Io(io) => io_trouble(io),
+        _ => Trouble::Other,
+    };
+    TransportError::Imap {
+        trouble,
+        said: e.to_string(),
+    }
+}
+
+/// Connect to a mail server at `host:port`: the name looked up and the
+/// port reached, or [`TransportError::Unreachable`].
+///
+/// # Errors
+/// When the name is not found, or no address of it takes the connection.
+pub fn reach(host: &str, port: u16) -> Result<TcpStream, TransportError> {
+    TcpStream::connect((host, port)).map_err(|source| TransportError::Unreachable {
+        at: format!("{host}:{port}"),
+        source,
+    })
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> TransportError + '_ {
@@ -245,7 +349,7 @@ pub fn imap_poll<E: std::fmt::Display>(
     cfg: &ImapConfig,
     mut keep: impl FnMut(&[u8], Option<chrono::DateTime<chrono::Utc>>) -> Result<(), E>,
 ) -> Result<usize, TransportError> {
-    let imap_err = |e: imap::Error| TransportError::Imap(e.to_string());
+    let imap_err = |e: imap::Error| imap_failed(e, Trouble::Other);
     let mut session = imap_session(cfg)?;
     let mut unseen: Vec<u32> = session
         .uid_search("UNSEEN")
@@ -261,8 +365,10 @@ pub fn imap_poll<E: std::fmt::Display>(
         for f in fetched.iter() {
             if let Some(body) = f.body() {
                 let arrived = f.internal_date().map(|d| d.with_timezone(&chrono::Utc));
-                keep(body, arrived)
-                    .map_err(|e| TransportError::Imap(format!("storing message {uid}: {e}")))?;
+                keep(body, arrived).map_err(|e| TransportError::Imap {
+                    trouble: Trouble::Other,
+                    said: format!("storing message {uid}: {e}"),
+                })?;
                 count += 1;
             }
         }
@@ -284,7 +390,7 @@ pub fn imap_check(cfg: &ImapConfig) -> Result<usize, TransportError> {
     let mut session = imap_session(cfg)?;
     let unseen = session
         .search("UNSEEN")
-        .map_err(|e| TransportError::Imap(e.to_string()))?
+        .map_err(|e| imap_failed(e, Trouble::Other))?
         .len();
     session.logout().ok();
     Ok(unseen)
@@ -292,11 +398,7 @@ pub fn imap_check(cfg: &ImapConfig) -> Result<usize, TransportError> {
 
 /// A logged-in IMAP session with the configured mailbox selected.
 fn imap_session(cfg: &ImapConfig) -> Result<imap::Session<Box<dyn Stream>>, TransportError> {
-    let tcp =
-        TcpStream::connect((cfg.host.as_str(), cfg.port)).map_err(|source| TransportError::Io {
-            path: format!("{}:{}", cfg.host, cfg.port),
-            source,
-        })?;
+    let tcp = reach(&cfg.host, cfg.port)?;
     tcp.set_read_timeout(Some(Duration::from_secs(60))).ok();
     let stream: Box<dyn Stream> = match cfg.security {
         Security::None => Box::new(tcp),
@@ -308,18 +410,23 @@ fn imap_session(cfg: &ImapConfig) -> Result<imap::Session<Box<dyn Stream>>, Tran
             Box::new(rustls::StreamOwned::new(conn, tcp))
         }
         Security::Starttls => {
-            return Err(TransportError::Imap(
-                "STARTTLS is not supported for IMAP; use security = \"tls\" (port 993)".into(),
-            ))
+            return Err(TransportError::Imap {
+                trouble: Trouble::Tls,
+                said: "STARTTLS is not supported for IMAP; use security = \"tls\" (port 993)"
+                    .into(),
+            })
         }
     };
-    let imap_err = |e: imap::Error| TransportError::Imap(e.to_string());
     let mut client = imap::Client::new(stream);
-    client.read_greeting().map_err(imap_err)?;
+    client
+        .read_greeting()
+        .map_err(|e| imap_failed(e, Trouble::Other))?;
     let mut session = client
         .login(&cfg.username, &cfg.password)
-        .map_err(|(e, _)| imap_err(e))?;
-    session.select(&cfg.mailbox).map_err(imap_err)?;
+        .map_err(|(e, _)| imap_failed(e, Trouble::Authentication))?;
+    session
+        .select(&cfg.mailbox)
+        .map_err(|e| imap_failed(e, Trouble::Other))?;
     Ok(session)
 }
 
@@ -357,6 +464,123 @@ impl crate::mail::dkim::KeyLookup for DnsKeys {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use std::io::{BufRead, BufReader};
+    use std::net::TcpListener;
+
+    /// A server on 127.0.0.1 for one connection: it says `greeting`, then
+    /// answers each line it reads with the next of `replies` (`{tag}` the
+    /// line's first word, as IMAP answers), and hangs up. Its port.
+    fn scripted(greeting: &'static str, replies: &'static [&'static str]) -> u16 {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            let (stream, _) = listener.accept().unwrap();
+            let mut lines = BufReader::new(stream.try_clone().unwrap());
+            let mut out = stream;
+            let _ = out.write_all(greeting.as_bytes());
+            for reply in replies {
+                let mut line = String::new();
+                if lines.read_line(&mut line).unwrap_or(0) == 0 {
+                    return;
+                }
+                let tag = line.split_whitespace().next().unwrap_or_default();
+                let _ = out.write_all(reply.replace("{tag}", tag).as_bytes());
+            }
+        });
+        port
+    }
+
+    fn imap(port: u16, security: Security) -> ImapConfig {
+        ImapConfig {
+            host: "127.0.0.1".into(),
+            port,
+            security,
+            username: "umpire".into(),
+            password: "pw".into(),
+            mailbox: "INBOX".into(),
+        }
+    }
+
+    fn smtp_test(port: u16, security: Security) -> TransportError {
+        let cfg = ServerConfig {
+            host: "127.0.0.1".into(),
+            port,
+            security,
+            username: Some("umpire".into()),
+            password: Some("pw".into()),
+        };
+        Outlet::smtp(&cfg)
+            .and_then(|o| o.test())
+            .expect_err("the server refuses")
+    }
+
+    /// A port on 127.0.0.1 nothing listens on.
+    fn closed_port() -> u16 {
+        TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+    }
+
+    #[test]
+    fn a_server_not_reached_is_connect_trouble() {
+        let port = closed_port();
+        assert_eq!(
+            reach("127.0.0.1", port).unwrap_err().trouble(),
+            Trouble::Connect
+        );
+        let e = imap_check(&imap(port, Security::None)).unwrap_err();
+        assert_eq!(e.trouble(), Trouble::Connect, "{e}");
+        let e = smtp_test(port, Security::None);
+        assert_eq!(e.trouble(), Trouble::Connect, "{e}");
+    }
+
+    #[test]
+    fn tls_spoken_to_a_plain_port_is_tls_trouble() {
+        let port = scripted("* OK plain IMAP here\r\n", &[]);
+        let e = imap_check(&imap(port, Security::Tls)).unwrap_err();
+        assert_eq!(e.trouble(), Trouble::Tls, "{e}");
+        let port = scripted("220 plain SMTP here\r\n", &[]);
+        let e = smtp_test(port, Security::Tls);
+        assert_eq!(e.trouble(), Trouble::Tls, "{e}");
+    }
+
+    #[test]
+    fn a_refused_login_is_authentication_trouble() {
+        let port = scripted(
+            "* OK ready\r\n",
+            &["{tag} NO [AUTHENTICATIONFAILED] Authentication failed.\r\n"],
+        );
+        let e = imap_check(&imap(port, Security::None)).unwrap_err();
+        assert_eq!(e.trouble(), Trouble::Authentication, "{e}");
+        let port = scripted(
+            "220 ready\r\n",
+            &[
+                "250-hello\r\n250 AUTH PLAIN LOGIN\r\n",
+                "535 5.7.8 Authentication credentials invalid\r\n",
+            ],
+        );
+        let e = smtp_test(port, Security::None);
+        assert_eq!(e.trouble(), Trouble::Authentication, "{e}");
+    }
+
+    #[test]
+    fn a_missing_mailbox_is_other_trouble() {
+        let port = scripted(
+            "* OK ready\r\n",
+            &[
+                "{tag} OK logged in\r\n",
+                "{tag} NO Mailbox doesn't exist: INBOX\r\n",
+            ],
+        );
+        let e = imap_check(&imap(port, Security::None)).unwrap_err();
+        assert_eq!(e.trouble(), Trouble::Other, "{e}");
+        let port = scripted("554 no service here\r\n", &[]);
+        let e = smtp_test(port, Security::None);
+        assert_eq!(e.trouble(), Trouble::Other, "{e}");
+    }
 
     #[test]
     fn spool_is_idempotent_per_message_id() {

@@ -17,7 +17,7 @@
 //! ```
 
 use crate::config::{Config, Security};
-use crate::mail::transport::{self, Outlet};
+use crate::mail::transport::{self, Outlet, Trouble};
 use crate::store::{self, Store};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -225,26 +225,14 @@ fn security(s: Security) -> &'static str {
     }
 }
 
-/// The fix for a server that could not be reached or logged in to.
-fn server_fix(section: &str, error: &str, tls_port: u16) -> String {
-    let e = error.to_ascii_lowercase();
-    if e.contains("refused")
-        || e.contains("timed out")
-        || e.contains("resolve")
-        || e.contains("lookup")
-        || e.contains("no route")
-    {
-        format!("check host and port under [{section}], and that the server runs and this machine may reach it")
-    } else if e.contains("tls") || e.contains("certificate") || e.contains("handshake") {
-        format!("check security under [{section}]: \"tls\" needs the server's TLS port (usually {tls_port}), \"starttls\" its plain port; the certificate must name the host")
-    } else if e.contains("auth")
-        || e.contains("login")
-        || e.contains("credentials")
-        || e.contains("535")
-    {
-        format!("check username and password under [{section}]")
-    } else {
-        format!("check the [{section}] section against what the mail provider says")
+/// The fix for a server that could not be reached or logged in to, by
+/// the kind of trouble it gave.
+fn server_fix(section: &str, trouble: Trouble, tls_port: u16) -> String {
+    match trouble {
+        Trouble::Connect => format!("check host and port under [{section}], and that the server runs and this machine may reach it"),
+        Trouble::Tls => format!("check security under [{section}]: \"tls\" needs the server's TLS port (usually {tls_port}), \"starttls\" its plain port; the certificate must name the host"),
+        Trouble::Authentication => format!("check username and password under [{section}]"),
+        Trouble::Other => format!("check the [{section}] section against what the mail provider says"),
     }
 }
 
@@ -259,11 +247,11 @@ fn imap_login(cfg: &crate::config::ImapConfig) -> Finding {
     );
     match transport::imap_check(cfg) {
         Ok(unseen) => Finding::ok("mail in", format!("{at}: logged in, {unseen} unseen")),
-        Err(e) => {
-            let e = e.to_string();
-            let fix = server_fix("imap", &e, 993);
-            Finding::wrong("mail in", format!("{at}: {e}"), fix)
-        }
+        Err(e) => Finding::wrong(
+            "mail in",
+            format!("{at}: {e}"),
+            server_fix("imap", e.trouble(), 993),
+        ),
     }
 }
 
@@ -278,7 +266,11 @@ fn smtp_login(cfg: &crate::config::ServerConfig) -> Finding {
             .map(|u| format!(" as {u}"))
             .unwrap_or_default()
     );
-    let tried = Outlet::smtp(cfg).and_then(|outlet| outlet.test());
+    // Reached on a connection of our own first: lettre's errors do not
+    // tell a server not reached from other trouble by their kind.
+    let tried = transport::reach(&cfg.host, cfg.port)
+        .and_then(|_| Outlet::smtp(cfg))
+        .and_then(|outlet| outlet.test());
     match tried {
         Ok(()) => Finding::ok(
             "mail out",
@@ -291,10 +283,40 @@ fn smtp_login(cfg: &crate::config::ServerConfig) -> Finding {
                 }
             ),
         ),
-        Err(e) => {
-            let e = e.to_string();
-            let fix = server_fix("smtp", &e, 465);
-            Finding::wrong("mail out", format!("{at}: {e}"), fix)
-        }
+        Err(e) => Finding::wrong(
+            "mail out",
+            format!("{at}: {e}"),
+            server_fix("smtp", e.trouble(), 465),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each kind of trouble has its own fix, naming the section.
+    #[test]
+    fn each_kind_of_trouble_has_its_fix() {
+        let fix = |t| server_fix("smtp", t, 465);
+        assert_eq!(
+            fix(Trouble::Connect),
+            "check host and port under [smtp], and that the server runs and this machine may reach it"
+        );
+        assert!(
+            fix(Trouble::Tls).starts_with(
+                "check security under [smtp]: \"tls\" needs the server's TLS port (usually 465)"
+            ),
+            "{}",
+            fix(Trouble::Tls)
+        );
+        assert_eq!(
+            fix(Trouble::Authentication),
+            "check username and password under [smtp]"
+        );
+        assert_eq!(
+            fix(Trouble::Other),
+            "check the [smtp] section against what the mail provider says"
+        );
     }
 }

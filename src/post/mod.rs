@@ -133,6 +133,18 @@ impl PostOffice {
             }
         }
         let store = Store::open_with(&config.database, config.durability)?;
+        let mut config = config;
+        if store.dialect() == store::Dialect::Sqlite && config.password_key.is_none() {
+            let file = store::password_key::beside(&config.database);
+            config.password_key = store::password_key::load_or_make(&file)
+                .map_err(|e| {
+                    tracing::warn!(
+                        error = %e,
+                        "no password verifier key: every password is verified with Argon2 once per process"
+                    );
+                })
+                .ok();
+        }
         Ok(PostOffice {
             store,
             config,

@@ -490,16 +490,15 @@ pub fn backup(store: &Path, file: &Path) -> Result<Taken> {
 /// there (an upgrade tried before, or another process's at the same
 /// moment) is kept, and a copy that is not of schema `version` (another
 /// process migrated the store meanwhile) is not put in place. `None`
-/// when the file is not a store of an older schema.
+/// when the file is not a store of an older schema. `found` is the schema
+/// the caller's connection reads: most stores are current, and are not
+/// opened again here.
 ///
 /// # Errors
 /// The copy could not be made (the store is then not to be migrated).
-pub fn before_migrating(store: &Path) -> Result<Option<PathBuf>> {
+pub fn before_migrating(store: &Path, found: i64) -> Result<Option<PathBuf>> {
     let known = super::schema::MIGRATIONS.len() as i64;
-    // Every `umpire ingest` opens the store: most are current, and their
-    // file's header says so without a connection. (It may lag behind the
-    // journal, never ahead of it: a lower number is read again below.)
-    if header_version(store).is_none_or(|v| v >= known) {
+    if found >= known {
         return Ok(None);
     }
     let version = match open_existing(store)
@@ -537,21 +536,6 @@ pub fn before_migrating(store: &Path) -> Result<Option<PathBuf>> {
             Err(e)
         }
     }
-}
-
-/// The schema version in a SQLite file's header (`user_version`, bytes 60
-/// to 63), as last written to the file itself; `None` for a file that is
-/// not a SQLite database or cannot be read.
-fn header_version(path: &Path) -> Option<i64> {
-    use std::io::Read as _;
-    let mut head = [0u8; 64];
-    std::fs::File::open(path).ok()?.read_exact(&mut head).ok()?;
-    if &head[..16] != b"SQLite format 3\0" {
-        return None;
-    }
-    Some(i64::from(i32::from_be_bytes([
-        head[60], head[61], head[62], head[63],
-    ])))
 }
 
 /// Whether another connection has the store open: SQLite removes a WAL
@@ -737,14 +721,13 @@ mod tests {
         let path = dir.path().join("u.sqlite");
         drop(crate::store::Store::open(&path).unwrap());
         let known = crate::store::schema::MIGRATIONS.len() as i64;
-        assert_eq!(header_version(&path), Some(known));
-        assert_eq!(before_migrating(&path).unwrap(), None, "current");
+        assert_eq!(before_migrating(&path, known).unwrap(), None, "current");
         let older = known - 1;
         Connection::open(&path)
             .unwrap()
             .execute_batch(&format!("PRAGMA user_version = {older}"))
             .unwrap();
-        let kept = before_migrating(&path).unwrap().expect("a backup");
+        let kept = before_migrating(&path, older).unwrap().expect("a backup");
         assert_eq!(
             kept,
             dir.path().join(format!("u.sqlite.schema-{older}.backup"))
@@ -752,13 +735,14 @@ mod tests {
         assert_eq!(inspect(&kept).unwrap().schema, older);
         std::fs::write(dir.path().join("marker"), "").unwrap();
         let first = std::fs::metadata(&kept).unwrap().modified().unwrap();
-        assert_eq!(before_migrating(&path).unwrap(), Some(kept.clone()));
+        assert_eq!(before_migrating(&path, older).unwrap(), Some(kept.clone()));
         assert_eq!(
             std::fs::metadata(&kept).unwrap().modified().unwrap(),
             first,
             "the first backup kept"
         );
-        assert_eq!(header_version(&dir.path().join("marker")), None);
+        let marker = dir.path().join("marker");
+        assert_eq!(before_migrating(&marker, 0).unwrap(), None, "no store");
     }
 
     #[test]

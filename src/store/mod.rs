@@ -22,12 +22,14 @@ pub mod games;
 pub mod leagues;
 pub mod messages;
 pub mod outbox;
+pub mod password_key;
 pub mod press;
 pub mod rounds;
 mod schema;
 pub mod submissions;
 pub mod testing;
 mod turns;
+pub mod verifiers;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use db::{params, OptionalExtension};
@@ -218,8 +220,15 @@ impl Store {
             return Self::open_postgres(&location, durability);
         }
         refuse_empty_file(path)?;
+        let conn = Connection::open_sqlite(path)?;
+        // Read through SQLite, not from the file's header: a process that
+        // opens and closes the file any other way drops the locks all its
+        // connections hold on it (POSIX), and the next command to close the
+        // store elsewhere takes itself for the last and deletes the journal
+        // a running service still writes (issue 43).
+        let found = version_in(&conn)?;
         // An upgrade that migrates the store keeps it as it was first.
-        match backup::before_migrating(path) {
+        match backup::before_migrating(path, found) {
             Ok(Some(kept)) => tracing::warn!(
                 database = %path.display(),
                 backup = %kept.display(),
@@ -235,7 +244,6 @@ impl Store {
                 })
             }
         }
-        let conn = Connection::open_sqlite(path)?;
         let mut store = Self::setup(conn, &path.display().to_string(), durability)?;
         store.checkpointer = checkpoint::Checkpointer::start(path, durability);
         Ok(store)

@@ -556,4 +556,16 @@ CREATE INDEX submissions_turn ON submissions(game_id, round, side);
     // 20: the game master's own deadline (issue 41): hours for a round he
     // answers; NULL, the players' turn_hours.
     Migration::Portable("ALTER TABLE games ADD COLUMN gm_hours INTEGER;"),
+    // 21: a keyed verifier of each password proven right (issue 43), found
+    // by the hash it was proven against: a restarted service verifies a
+    // known password without Argon2 (post::password). A changed password
+    // is a new hash, which has none until it is proven.
+    Migration::Portable(
+        r#"
+CREATE TABLE password_verifiers (
+    hash     TEXT NOT NULL PRIMARY KEY,
+    verifier TEXT NOT NULL
+);
+"#,
+    ),
 ];

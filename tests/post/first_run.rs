@@ -382,29 +382,31 @@ fn an_empty_database_file_is_refused_not_made_anew() {
     assert!(String::from_utf8_lossy(&games.stderr).contains("is an empty file"));
 }
 
-#[test]
-fn a_password_cut_from_a_sent_welcome_is_gone_from_the_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    spool_config_and_game(d, "ford");
-    let store_bytes = || {
-        let mut bytes = std::fs::read(d.join("umpire.sqlite")).unwrap();
-        for extra in ["umpire.sqlite-wal", "umpire.sqlite-journal"] {
-            bytes.extend(std::fs::read(d.join(extra)).unwrap_or_default());
-        }
-        bytes
-    };
-    let holds =
-        |bytes: &[u8], secret: &str| bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
-    let before = store_bytes();
-    let send = umpire_output(d, &["send"]);
-    assert!(send.status.success(), "{send:?}");
+/// The bytes of the store in `d`: its file, and the journal files beside it.
+fn store_files(d: &Path) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for name in [
+        "umpire.sqlite",
+        "umpire.sqlite-wal",
+        "umpire.sqlite-shm",
+        "umpire.sqlite-journal",
+    ] {
+        bytes.extend(std::fs::read(d.join(name)).unwrap_or_default());
+    }
+    bytes
+}
+
+fn holds(bytes: &[u8], secret: &str) -> bool {
+    bytes.windows(secret.len()).any(|w| w == secret.as_bytes())
+}
+
+/// The passwords the welcomes spooled in `outbox` tell: "Your password:
+/// …" to a side, "Your moderator password: …".
+fn welcomed_passwords(outbox: &Path) -> Vec<String> {
     let mut passwords = Vec::new();
-    for e in std::fs::read_dir(d.join("outbox")).unwrap().flatten() {
+    for e in std::fs::read_dir(outbox).unwrap().flatten() {
         let raw = std::fs::read_to_string(e.path()).unwrap();
-        let text = body_text(&raw);
-        // "Your password: …" to a side, "Your moderator password: …".
-        if let Some((_, after)) = text.split_once("password: ") {
+        if let Some((_, after)) = body_text(&raw).split_once("password: ") {
             let word: String = after
                 .chars()
                 .take_while(char::is_ascii_alphanumeric)
@@ -412,15 +414,89 @@ fn a_password_cut_from_a_sent_welcome_is_gone_from_the_file() {
             passwords.push(word);
         }
     }
-    assert_eq!(passwords.len(), 3, "two sides and the moderator welcomed");
     assert!(passwords.iter().all(|p| p.len() >= 8), "{passwords:?}");
+    passwords
+}
+
+#[test]
+fn a_password_cut_from_a_sent_welcome_is_gone_from_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    spool_config_and_game(d, "ford");
+    let before = store_files(d);
+    let send = umpire_output(d, &["send"]);
+    assert!(send.status.success(), "{send:?}");
+    let passwords = welcomed_passwords(&d.join("outbox"));
+    assert_eq!(passwords.len(), 3, "two sides and the moderator welcomed");
     for p in &passwords {
         assert!(holds(&before, p), "{p} was in the store while queued");
     }
-    let after = store_bytes();
+    let after = store_files(d);
     for p in &passwords {
         assert!(!holds(&after, p), "{p} is still in the store's file");
     }
+}
+
+/// A service left running keeps its store open, and its journal (the
+/// `-wal` file) with it: a welcome queued while it runs is written there,
+/// and once sent and cut must not stay there, nor in the `-shm` file.
+#[test]
+fn a_running_service_keeps_no_cut_password_in_its_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    spool_config_and_game(d, "ford");
+    let child = umpire_in(d).arg("run").spawn().unwrap();
+    let welcomes = || {
+        std::fs::read_dir(d.join("outbox")).map_or(0, |rd| {
+            rd.flatten()
+                .filter(|e| e.file_name().to_string_lossy().contains("welcome"))
+                .count()
+        })
+    };
+    assert!(within(150, || welcomes() == 3), "ford's welcomes not sent");
+    // A game made while the service runs: its welcomes are queued in the
+    // journal the service holds open, sent by the service and cut.
+    spool_config_and_game(d, "ford2");
+    assert!(within(150, || welcomes() == 6), "ford2's welcomes not sent");
+    let passwords = welcomed_passwords(&d.join("outbox"));
+    let kept = || {
+        let bytes = store_files(d);
+        passwords
+            .iter()
+            .filter(|p| holds(&bytes, p))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        within(100, || kept().is_empty()),
+        "still in the store's files while it runs: {:?}",
+        kept()
+    );
+    stop(child);
+}
+
+/// The service opens its store more than once (its rounds, its post boy,
+/// each store's checkpoint thread); no opening may drop the locks the
+/// others hold, or a command run meanwhile takes itself, when it closes
+/// the store, for its last user and deletes the journal the service
+/// still writes to.
+#[test]
+fn a_command_run_beside_the_service_leaves_it_its_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    spool_config_and_game(d, "ford");
+    let child = umpire_in(d).arg("run").spawn().unwrap();
+    assert!(
+        within(150, || spooled(&d.join("outbox"), "welcome")),
+        "the service did not start sending"
+    );
+    let wal = d.join("umpire.sqlite-wal");
+    assert!(wal.exists(), "the service's journal");
+    let games = umpire_output(d, &["games"]);
+    assert!(games.status.success(), "{games:?}");
+    assert!(wal.exists(), "deleted by `umpire games` under the service");
+    stop(child);
+    assert!(!wal.exists(), "folded away when the service stopped");
 }
 
 /// A port on 127.0.0.1 nothing listens on.

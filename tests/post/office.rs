@@ -1932,3 +1932,64 @@ fn bodies_of_mail_sent_long_ago_are_forgotten_when_the_club_says_so() {
     assert_eq!(spooled.len(), out.len());
     assert!(spooled.iter().all(|m| !m.contains("no longer kept")));
 }
+
+/// A restart (the post office opened again on its store) verifies a
+/// known player's password without Argon2: the verifier kept when the
+/// password was made, under the key in the file beside the store, answers
+/// for it (issue 43). Argon2 stays the authority for anything else.
+#[test]
+fn a_restarted_office_knows_its_players_passwords_without_argon2() {
+    use umpire::post::password::slow_verifications;
+    let dir = tempfile::tempdir().unwrap();
+    drop(office_with_game(dir.path()));
+    let key = dir.path().join("umpire.sqlite.key");
+    assert!(key.exists(), "the key file beside the store");
+    let order = |po: &mut umpire::post::PostOffice, id: &str, pw: &str, then: &str| {
+        let before = slow_verifications();
+        let d = po
+            .accept(
+                &mail(
+                    CONAN,
+                    id,
+                    &format!("GAME ford SIDE aquilonia PASSWORD {pw}\n{then}"),
+                ),
+                "test",
+                t0(),
+            )
+            .unwrap()
+            .unwrap();
+        (d.state().to_string(), slow_verifications() - before)
+    };
+    let mut po = umpire::post::PostOffice::open(config(dir.path())).unwrap();
+    let hold = "Black Dragons: phase 1 hold\nEND\n";
+    assert_eq!(order(&mut po, "k1@a", "dragon7", hold), ("done".into(), 0));
+    assert_eq!(
+        order(&mut po, "k2@a", "dragon8", hold),
+        ("refused".into(), 1)
+    );
+    // A new password: the old one's verifier answers for nothing.
+    let new = "NEW PASSWORD black-lotus\n";
+    assert_eq!(order(&mut po, "k3@a", "dragon7", new).0, "done");
+    assert_eq!(
+        order(&mut po, "k4@a", "dragon7", hold),
+        ("refused".into(), 1)
+    );
+    drop(po);
+    let mut po = umpire::post::PostOffice::open(config(dir.path())).unwrap();
+    assert_eq!(
+        order(&mut po, "k5@a", "black-lotus", hold),
+        ("done".into(), 0)
+    );
+    drop(po);
+    // The key file lost: Argon2 answers, and a new key's verifier after.
+    std::fs::remove_file(&key).unwrap();
+    let mut po = umpire::post::PostOffice::open(config(dir.path())).unwrap();
+    assert_eq!(
+        order(&mut po, "k6@a", "black-lotus", hold),
+        ("done".into(), 1)
+    );
+    assert_eq!(
+        order(&mut po, "k7@a", "black-lotus", hold),
+        ("done".into(), 0)
+    );
+}

@@ -124,7 +124,7 @@ pub fn create(
         state: opening.state.clone(),
         seed: hex::encode(config.entropy.seed()),
         secretary_address: opening.secretary.address.to_ascii_lowercase(),
-        secretary_pw: password::hash_from(&config.entropy, &opening.secretary.password),
+        secretary_pw: password::hash_kept(tx, config, &opening.secretary.password)?,
         status: "active".into(),
     };
     campaigns::insert(tx, &row, now)?;
@@ -143,7 +143,7 @@ pub fn create(
         let player = PowerRow {
             power: p.id.clone(),
             address: p.address.to_ascii_lowercase(),
-            password: password::hash_from(&config.entropy, &p.password),
+            password: password::hash_kept(tx, config, &p.password)?,
         };
         campaigns::insert_power(tx, &c.id, &player)?;
         let intro = format!(
@@ -264,7 +264,12 @@ fn secretary_refused(
 ) -> Result<Option<Disposition>, PostError> {
     let id = &stored.facts.id;
     let to = std::slice::from_ref(&stored.secretary_address);
-    if !password::verify(password, &stored.secretary_pw) {
+    if !password::verify_kept(
+        desk.tx,
+        desk.config.password_key.as_ref(),
+        password,
+        &stored.secretary_pw,
+    )? {
         return desk
             .refuse(
                 Some(id),
@@ -308,7 +313,12 @@ fn power_known(
             .map(Err);
     };
     let (power, address) = (&seat.power, &seat.address);
-    let why = if !password::verify(password, &seat.password) {
+    let why = if !password::verify_kept(
+        desk.tx,
+        desk.config.password_key.as_ref(),
+        password,
+        &seat.password,
+    )? {
         format!("A message for {power} came with the wrong password. If you did not send it, tell the secretary.")
     } else if *address != desk.from {
         format!("Orders for {power} came with your password, but from {}, not from your registered address. If you did not send them, someone knows your password: tell the secretary.", desk.from)

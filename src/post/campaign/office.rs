@@ -179,7 +179,7 @@ fn hand_over(
         &c.id,
         power,
         to,
-        &password::hash_from(&desk.config.entropy, &pw),
+        &password::hash_kept(desk.tx, desk.config, &pw)?,
     )?;
     desk.send(
         Some(&c.id),

@@ -199,7 +199,7 @@ pub(super) fn apply(
                 tx,
                 game.id(),
                 &side,
-                &password::hash_from(&ctx.config.entropy, &password),
+                &password::hash_kept(tx, ctx.config, &password)?,
             )?;
             let what = format!("side {side} changed its password");
             audit(tx, ctx.now, Some(game.id()), &what)?;

@@ -46,13 +46,13 @@ pub(super) fn check_password(
             side.side, ctx.from
         ))));
     }
-    if password::verify(given, &side.password) {
+    if password::verify_kept(tx, ctx.config.password_key.as_ref(), given, &side.password)? {
         if password::needs_upgrade(&side.password) {
             game_rows::set_password(
                 tx,
                 game.id(),
                 &side.side,
-                &password::hash_from(&ctx.config.entropy, given),
+                &password::hash_kept(tx, ctx.config, given)?,
             )?;
         }
         return Ok(None);

@@ -231,7 +231,7 @@ impl Ctx<'_, '_> {
             self.tx,
             game.id(),
             side,
-            &password::hash_from(&self.config.entropy, &pw),
+            &password::hash_kept(self.tx, self.config, &pw)?,
         )?;
         let round = game.round()?;
         let text = format!(

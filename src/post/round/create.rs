@@ -64,7 +64,7 @@ pub(crate) fn create_game_of(
         status: GameStatus::Active,
         hold: file.hold,
         moderator_address: file.moderator.address.to_ascii_lowercase(),
-        moderator_pw: password::hash_from(&config.entropy, &mod_pw),
+        moderator_pw: password::hash_kept(tx, config, &mod_pw)?,
         deadline: first_deadline,
         turn_hours: file.turn_hours,
         gm_hours: file.gm_hours,
@@ -159,7 +159,7 @@ fn welcome_side(
     let side = SideRow {
         side: s.id.clone(),
         address: s.address.to_ascii_lowercase(),
-        password: password::hash_from(&config.entropy, &pw),
+        password: password::hash_kept(tx, config, &pw)?,
         timezone: s.timezone.clone(),
         general: s.general.map(|g| g.code().to_string()),
     };
