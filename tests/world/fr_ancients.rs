@@ -979,6 +979,32 @@ fn last_to(po: &umpire::post::PostOffice, to: &str, from: usize) -> String {
 
 /// Issue 41: both sides deploy by mail, sealed, then give relative and
 /// group orders; every confirmation is a reviewed snapshot.
+/// The report of the deployment round to `to`, among the mails since
+/// `mark`: both sides are in, so the deployment is played.
+fn deployment_report(po: &umpire::post::PostOffice, to: &str, mark: usize) -> String {
+    mails_to(po, to, mark)
+        .into_iter()
+        .find(|(k, _)| k == "report")
+        .expect("both in: the deployment is played")
+        .1
+}
+
+/// Carthage's placing in the deployment tests (its Numidian horse on the
+/// far edge), mailed as message `id`; the outbox's length before it, to
+/// read what the mail brought.
+fn carthage_deploys(po: &mut umpire::post::PostOffice, id: &str) -> usize {
+    let mark = common::outbox(po).len();
+    send(
+        po,
+        HANNIBAL,
+        id,
+        "GAME trebia SIDE carthage PASSWORD carth2 TURN 0\n\
+         Numidian Horsemen 1: deploy at 66, 33 facing 180\n\
+         END\n",
+    );
+    mark
+}
+
 #[test]
 fn the_trebia_deployed_and_commanded_by_mail() {
     let dir = tempfile::tempdir().unwrap();
@@ -1031,26 +1057,14 @@ fn the_trebia_deployed_and_commanded_by_mail() {
          END\n",
     );
     insta::assert_snapshot!("deployment_rome", last_to(&po, SEMPRONIUS, mark));
-    let mark = common::outbox(&po).len();
-    send(
-        &mut po,
-        HANNIBAL,
-        "d3@c",
-        "GAME trebia SIDE carthage PASSWORD carth2 TURN 0\n\
-         Numidian Horsemen 1: deploy at 66, 33 facing 180\n\
-         END\n",
-    );
+    let mark = carthage_deploys(&mut po, "d3@c");
     let confirm = &mails_to(&po, HANNIBAL, mark)[0].1;
     assert!(
         confirm.contains("Numidian Horsemen 1: deploys at 66.0, 33.0 facing 180")
             && !confirm.contains("Roman Cavalry: deploys"),
         "sealed: {confirm}"
     );
-    let report = mails_to(&po, HANNIBAL, mark)
-        .into_iter()
-        .find(|(k, _)| k == "report")
-        .expect("both in: the deployment is played")
-        .1;
+    let report = deployment_report(&po, HANNIBAL, mark);
     assert!(
         report.contains("The deployment")
             && report.contains("Roman Cavalry at 6.0, 15.0 facing 0")
@@ -1135,20 +1149,8 @@ fn a_whole_game_by_mail_deployed_commanded_and_mixed_to_its_result() {
          Roman Cavalry: deploy at 6, 15 facing 0\n\
          END\n",
     );
-    let mark = common::outbox(&po).len();
-    send(
-        &mut po,
-        HANNIBAL,
-        "d2@c",
-        "GAME trebia SIDE carthage PASSWORD carth2 TURN 0\n\
-         Numidian Horsemen 1: deploy at 66, 33 facing 180\n\
-         END\n",
-    );
-    let deployed = mails_to(&po, SEMPRONIUS, mark)
-        .into_iter()
-        .find(|(k, _)| k == "report")
-        .expect("both in: the deployment is played")
-        .1;
+    let mark = carthage_deploys(&mut po, "d2@c");
+    let deployed = deployment_report(&po, SEMPRONIUS, mark);
     assert!(
         deployed.contains("Roman Cavalry at 6.0, 15.0 facing 0")
             && deployed.contains("Numidian Horsemen 1 at 66.0, 33.0 facing 180"),
