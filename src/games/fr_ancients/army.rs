@@ -70,6 +70,9 @@ pub struct ArmyFile {
     pub standard: Option<StandardLine>,
     #[serde(default, rename = "unit")]
     pub units: Vec<UnitLine>,
+    /// Skirmishers attached to Heavy Cavalry (rule 13).
+    #[serde(default, rename = "attachment")]
+    pub attachments: Vec<AttachmentLine>,
     /// `scipio = "father"`, `sub_general_step = 500`.
     #[serde(default)]
     pub options: ArmyOptions,
@@ -104,6 +107,18 @@ pub struct StandardLine {
     #[serde(default)]
     pub name: Option<String>,
     pub with: String,
+}
+
+/// `[[attachment]] unit = "Balearic Slingers 1"`, `to = "Carthaginian
+/// Noble Cavalry"`: "Skirmishers may attach to Heavy Cavalry where
+/// historically accurate" (rule 13), the players' choice (ruling FA-55).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttachmentLine {
+    /// The Skirmishers' name in this army.
+    pub unit: String,
+    /// Their host's name in this army.
+    pub to: String,
 }
 
 /// Units taken from one entry of the list.
@@ -183,6 +198,8 @@ pub struct ArmyUnit {
     pub bonus: Triple,
     /// Who it causes fear to, decided before the game (ruling FA-54).
     pub causes_fear: Fear,
+    /// The name of the unit it is attached to (rule 13).
+    pub attached_to: Option<String>,
 }
 
 /// The troop types a unit causes fear to, by the players' choice before the
@@ -288,6 +305,12 @@ pub enum Breach {
     Baggage { given: String },
     /// The army names a unit twice.
     DuplicateName { name: String },
+    /// "Numidian Javelinmen 1 may not attach to Numidian Horsemen 1: Skirmishers may attach to Heavy Cavalry, not to Light Cavalry (rule 13)"
+    Attachment {
+        unit: String,
+        to: String,
+        why: String,
+    },
     /// "Celtic Nobles: causes_fear_to 'Light Infantery' is not a troop type (did you mean 'Light Infantry'?)"
     FearOf {
         unit: String,
@@ -357,6 +380,9 @@ impl fmt::Display for Breach {
             ),
             Breach::DuplicateName { name } => {
                 write!(f, "two units are called '{name}': give them different names")
+            }
+            Breach::Attachment { unit, to, why } => {
+                write!(f, "{unit} may not attach to {to}: {why}")
             }
             Breach::FearOf {
                 unit,
@@ -489,7 +515,8 @@ pub fn check(army: &ArmyFile, pack: Option<&Pack>) -> Report {
             breaches.push(Breach::Baggage { given: b.clone() });
         }
     }
-    let notes = characters(army, &units, &mut breaches);
+    let mut notes = characters(army, &units, &mut breaches);
+    notes.extend(attachments(army, &mut units, &mut breaches));
     let mut lines = Vec::new();
     let mut total_surcharge = 0;
     let mut total = pack.map(|_| 0);
@@ -708,29 +735,15 @@ fn unit_of(
         grade,
         bonus,
         causes_fear,
+        attached_to: None,
     }
 }
 
 /// Check the general, sub-generals and standard; their descriptions.
 fn characters(army: &ArmyFile, units: &[ArmyUnit], breaches: &mut Vec<Breach>) -> Vec<String> {
     let mut notes = Vec::new();
-    let find = |who: String, unit: &str, breaches: &mut Vec<Breach>| -> Option<String> {
-        let k = crate::names::key(unit);
-        match units.iter().find(|u| crate::names::key(&u.name) == k) {
-            Some(u) => Some(u.name.clone()),
-            None => {
-                let suggestion = crate::names::closest(
-                    unit,
-                    units.iter().map(|u| (u.name.as_str(), u.name.clone())),
-                );
-                breaches.push(Breach::NoSuchUnit {
-                    who,
-                    unit: unit.to_string(),
-                    suggestion,
-                });
-                None
-            }
-        }
+    let find = |who: String, unit: &str, breaches: &mut Vec<Breach>| {
+        unit_called(units, who, unit, breaches).map(|i| units[i].name.clone())
     };
     // An army file has room for one general ("An army may have a single general").
     if army.general.is_none() {
@@ -775,6 +788,62 @@ fn characters(army: &ArmyFile, units: &[ArmyUnit], breaches: &mut Vec<Breach>) -
                     super::standards::adjacent_rally()
                 ));
             }
+        }
+    }
+    notes
+}
+
+/// The army's unit called `unit` (its index), or a breach naming `who`
+/// looked for it, with the closest name.
+fn unit_called(
+    units: &[ArmyUnit],
+    who: String,
+    unit: &str,
+    breaches: &mut Vec<Breach>,
+) -> Option<usize> {
+    let k = crate::names::key(unit);
+    let found = units.iter().position(|u| crate::names::key(&u.name) == k);
+    if found.is_none() {
+        let suggestion = crate::names::closest(
+            unit,
+            units.iter().map(|u| (u.name.as_str(), u.name.clone())),
+        );
+        breaches.push(Breach::NoSuchUnit {
+            who,
+            unit: unit.to_string(),
+            suggestion,
+        });
+    }
+    found
+}
+
+/// The army file's attachments (rule 13), each checked against the sheet
+/// and written on its Skirmishers; the notes the report gives them.
+fn attachments(army: &ArmyFile, units: &mut [ArmyUnit], breaches: &mut Vec<Breach>) -> Vec<String> {
+    let mut notes = Vec::new();
+    for a in &army.attachments {
+        let who = format!("the attachment of {}", a.unit);
+        let (Some(i), Some(h)) = (
+            unit_called(units, who.clone(), &a.unit, breaches),
+            unit_called(units, who, &a.to, breaches),
+        ) else {
+            continue;
+        };
+        let (unit, host) = (units[i].name.clone(), units[h].name.clone());
+        let why = match &units[i].attached_to {
+            Some(already) => Err(format!("it is attached to {already} already")),
+            None => super::new_rules::may_attach(units[i].troop, units[h].troop),
+        };
+        match why {
+            Ok(()) => {
+                notes.push(format!("{unit} attached to {host} (rule 13)"));
+                units[i].attached_to = Some(host);
+            }
+            Err(why) => breaches.push(Breach::Attachment {
+                unit,
+                to: host,
+                why,
+            }),
         }
     }
     notes
@@ -911,6 +980,55 @@ mod tests {
     }
 
     const CHARACTERS: &str = "[general]\nname = \"Flaminius\"\nwith = \"Roman Cavalry\"\n[standard]\nwith = \"Roman Hastati 2\"\n";
+
+    #[test]
+    fn skirmishers_attach_to_heavy_cavalry_and_nothing_else() {
+        let velites = "[[unit]]\nentry = \"Roman and Latin Velites\"\ncount = 2\n[[unit]]\nentry = \"Celtic Cavalry\"\n";
+        let attach = |unit: &str, to: &str| {
+            format!("{CHARACTERS}{velites}[[attachment]]\nunit = \"{unit}\"\nto = \"{to}\"\n")
+        };
+        let r = check(
+            &army(&attach("Roman and Latin Velites 1", "celtic cavalry")),
+            None,
+        );
+        assert!(r.breaches.is_empty(), "{:?}", r.breaches);
+        let v = r
+            .units
+            .iter()
+            .find(|u| u.name == "Roman and Latin Velites 1")
+            .unwrap();
+        assert_eq!(v.attached_to.as_deref(), Some("Celtic Cavalry"));
+        assert!(r.notes.contains(
+            &"Roman and Latin Velites 1 attached to Celtic Cavalry (rule 13)".to_string()
+        ));
+        let r = check(
+            &army(&attach("Roman and Latin Velites 1", "Roman Cavalry")),
+            None,
+        );
+        assert_eq!(
+            r.breaches.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            ["Roman and Latin Velites 1 may not attach to Roman Cavalry: Skirmishers may attach to Heavy Cavalry, not to Medium Cavalry (rule 13)"]
+        );
+        let r = check(&army(&attach("Roman Hastati 1", "Celtic Cavalry")), None);
+        assert!(
+            matches!(&r.breaches[..], [Breach::Attachment { why, .. }] if why.contains("only Skirmishers attach"))
+        );
+        let r = check(
+            &army(&attach("Roman and Latin Velites 3", "Celtic Cavalry")),
+            None,
+        );
+        assert!(
+            matches!(&r.breaches[..], [Breach::NoSuchUnit { unit, .. }] if unit == "Roman and Latin Velites 3")
+        );
+        let twice = format!(
+            "{}[[attachment]]\nunit = \"Roman and Latin Velites 1\"\nto = \"Celtic Cavalry\"\n",
+            attach("Roman and Latin Velites 1", "Celtic Cavalry")
+        );
+        let r = check(&army(&twice), None);
+        assert!(
+            matches!(&r.breaches[..], [Breach::Attachment { why, .. }] if why.contains("already"))
+        );
+    }
 
     #[test]
     fn a_legal_army_numbers_its_units() {

@@ -728,7 +728,6 @@ impl<'a> Engine<'a> {
     /// Units attached to a unit that moved go with it, where they stood
     /// beside it (rule 13; how is the base book's, M11: ruling FA-55).
     fn carry_attached(&mut self, host: &str, from: Place, to: Place) {
-        let turn = crate::geometry::turn_between(from.facing, to.facing);
         let riders: Vec<UnitId> = self
             .battle
             .present()
@@ -739,11 +738,7 @@ impl<'a> Engine<'a> {
             let Some(a) = self.battle.units.get_mut(&id) else {
                 continue;
             };
-            let offset = crate::geometry::rotate_cw(a.front - from.front, turn);
-            let now = Place {
-                front: to.front + offset,
-                facing: (a.facing + turn).rem_euclid(360.0),
-            };
+            let now = a.carried(from, to);
             a.set_place(now);
         }
     }

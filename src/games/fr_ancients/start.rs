@@ -203,6 +203,27 @@ fn line_of(t: TroopType) -> u8 {
     }
 }
 
+/// The army's units in groups to lay out, by line: each unit with the
+/// Skirmishers attached to it beside it, in its line (rule 13; ruling
+/// FA-55: they "move with their host, keeping where they stood beside it").
+fn beside_hosts(all: Vec<(ArmyUnit, u32)>) -> Vec<Vec<(ArmyUnit, u32)>> {
+    let (riders, hosts): (Vec<_>, Vec<_>) =
+        all.into_iter().partition(|(u, _)| u.attached_to.is_some());
+    let mut groups: Vec<Vec<(ArmyUnit, u32)>> = hosts.into_iter().map(|h| vec![h]).collect();
+    for r in riders {
+        let host = r.0.attached_to.as_deref();
+        match groups
+            .iter_mut()
+            .find(|g| Some(g[0].0.name.as_str()) == host)
+        {
+            Some(g) => g.push(r),
+            None => groups.push(vec![r]),
+        }
+    }
+    groups.sort_by_key(|g| line_of(g[0].0.troop));
+    groups
+}
+
 /// Place an army's units (and its baggage) in lines, its characters with
 /// their units and its standard with its bearer.
 fn deploy(
@@ -229,10 +250,11 @@ fn deploy(
             grade: None,
             bonus: Default::default(),
             causes_fear: Default::default(),
+            attached_to: None,
         },
         files_of(TroopType::Baggage),
     ));
-    all.sort_by_key(|(u, _)| line_of(u.troop));
+    let groups = beside_hosts(all);
     let base_of = |t: TroopType| pack.and_then(|p| p.troop(t)).map(|r| r.base).or(table_base);
     let back = if facing_north(d.facing) { -1.0 } else { 1.0 };
     let margin = 2.0;
@@ -240,22 +262,30 @@ fn deploy(
     let mut front_y = d.front;
     let mut errors = Vec::new();
     let mut i = 0;
-    while i < all.len() {
-        let line = line_of(all[i].0.troop);
+    while i < groups.len() {
+        let line = line_of(groups[i][0].0.troop);
         // One row: as many of this line's units as fit across the table.
         let mut row = Vec::new();
         let mut width = 0.0;
-        while i < all.len() && line_of(all[i].0.troop) == line {
-            let Some(b) = base_of(all[i].0.troop) else {
-                errors.push(format!("{}: base sizes are a base rule (M3): the scenario's [table] needs `base`, or use a pack", all[i].0.name));
-                return Err(errors);
-            };
-            let w = all[i].1 as f64 * b[0];
+        while i < groups.len() && line_of(groups[i][0].0.troop) == line {
+            let mut members = Vec::new();
+            for (u, files) in &groups[i] {
+                let Some(b) = base_of(u.troop) else {
+                    errors.push(format!("{}: base sizes are a base rule (M3): the scenario's [table] needs `base`, or use a pack", u.name));
+                    return Err(errors);
+                };
+                members.push((u.clone(), *files, b));
+            }
+            let w = members
+                .iter()
+                .map(|(_, f, b)| *f as f64 * b[0])
+                .sum::<f64>()
+                + gap * (members.len() - 1) as f64;
             if !row.is_empty() && width + gap + w > battle.width - 2.0 * margin {
                 break;
             }
             width += if row.is_empty() { w } else { gap + w };
-            row.push((all[i].0.clone(), all[i].1, b));
+            row.extend(members);
             i += 1;
         }
         let mut x = (battle.width - width) / 2.0;
@@ -286,6 +316,7 @@ fn deploy(
             unit.bonus = u.bonus;
             unit.causes_fear_to_all = u.causes_fear.all;
             unit.causes_fear_to = u.causes_fear.to.clone();
+            unit.attached_to = u.attached_to.as_deref().map(id_of);
             unit.profile = Profile::default().or_pack(pack, u.troop);
             if !battle.on_table(&unit.footprint()) {
                 errors.push(format!(
@@ -391,6 +422,50 @@ mod tests {
         assert_eq!(
             b.characters["carthage-hannibalbarca"].with.as_deref(),
             Some("carthage-carthaginiannoblecavalry")
+        );
+    }
+
+    #[test]
+    fn attached_skirmishers_start_beside_their_host() {
+        let carthage = format!(
+            "{}\n[[attachment]]\nunit = \"Balearic Slingers 2\"\nto = \"Carthaginian Noble Cavalry\"\n",
+            include_str!("../../../campaigns/fr-ancients/armies/hannibal-218bc.toml")
+        );
+        let armies = BTreeMap::from([
+            (
+                "rome".to_string(),
+                include_str!("../../../campaigns/fr-ancients/armies/consular-legion-218bc.toml")
+                    .to_string(),
+            ),
+            ("carthage".to_string(), carthage),
+        ]);
+        let sides = [
+            ("rome".to_string(), "consular-legion-218bc.toml".to_string()),
+            ("carthage".to_string(), "hannibal-218bc.toml".to_string()),
+        ];
+        let (b, _, _) = start_battle(
+            &toml::Table::new(),
+            &sides,
+            include_str!("../../../campaigns/fr-ancients/scenarios/trebia.toml"),
+            &armies,
+            None,
+        )
+        .unwrap();
+        let slingers = &b.units["carthage-balearicslingers2"];
+        let host = &b.units["carthage-carthaginiannoblecavalry"];
+        assert_eq!(slingers.attached_to.as_deref(), Some(host.id.as_str()));
+        assert_eq!(
+            slingers.front.y, host.front.y,
+            "in its host's line, not the skirmish screen"
+        );
+        let apart =
+            (slingers.front.x - host.front.x).abs() - (slingers.width() + host.width()) / 2.0;
+        assert!((0.0..=0.5).contains(&apart), "beside it: {apart} apart");
+        assert!(!slingers.footprint().overlaps(&host.footprint()));
+        let others = &b.units["carthage-balearicslingers1"];
+        assert_ne!(
+            others.front.y, host.front.y,
+            "the unattached stay in the screen"
         );
     }
 

@@ -266,6 +266,17 @@ impl Unit {
         self.footprint_at(self.place())
     }
 
+    /// Where this unit, attached to a host that goes from `from` to `to`,
+    /// stands after it: where it stood beside it (rule 13; ruling FA-55).
+    pub fn carried(&self, from: Place, to: Place) -> Place {
+        let turn = crate::geometry::turn_between(from.facing, to.facing);
+        let offset = crate::geometry::rotate_cw(self.front - from.front, turn);
+        Place {
+            front: to.front + offset,
+            facing: (self.facing + turn).rem_euclid(360.0),
+        }
+    }
+
     /// The rectangle the unit would cover at another place.
     pub fn footprint_at(&self, p: Place) -> Footprint {
         Footprint::behind(p.front, p.facing, self.width(), self.depth())

@@ -118,8 +118,10 @@ pub fn check_deployment(battle: &Battle, side: &str, text: &str, zone: &Zone) ->
     let mut diagnostics = reading.diagnostics;
     let mut placed: Vec<(Unit, Place, Span)> = Vec::new();
     for w in reading.orders {
-        match one(battle, side, zone, &w, &placed) {
-            Ok((u, p)) => placed.push((u, p, w.span)),
+        match one(battle, side, zone, &w, &placed)
+            .and_then(|(u, p)| with_riders(battle, zone, &w, u, p))
+        {
+            Ok(places) => placed.extend(places.into_iter().map(|(u, p)| (u, p, w.span))),
             Err(d) => diagnostics.push(d),
         }
     }
@@ -197,6 +199,18 @@ fn one(
             "a player deploys only his own side's units",
         ));
     }
+    if let Some(host) = &u.attached_to {
+        return Err(illegal(
+            *span,
+            format!(
+                "{} is attached to {} and deploys with it",
+                u.name,
+                battle.name(host)
+            ),
+            "attached Skirmishers keep their place beside their host (rule 13)",
+        )
+        .with_help(format!("deploy {}", battle.name(host))));
+    }
     if placed.iter().any(|(p, _, _)| p.id == u.id) {
         return Err(illegal(
             w.span,
@@ -226,6 +240,42 @@ fn one(
         ));
     }
     Ok((u.clone(), at))
+}
+
+/// A host's place and, beside it, the places of the Skirmishers attached
+/// to it (rule 13), each of which must be on the table and in the zone.
+fn with_riders(
+    battle: &Battle,
+    zone: &Zone,
+    w: &Written,
+    host: Unit,
+    at: Place,
+) -> Result<Vec<(Unit, Place)>, Diagnostic<OrderKind>> {
+    let mut out = Vec::new();
+    for r in battle
+        .units
+        .values()
+        .filter(|r| r.attached_to.as_ref() == Some(&host.id))
+    {
+        let p = r.carried(host.place(), at);
+        let f = r.footprint_at(p);
+        if !battle.on_table(&f) || !zone.holds(&f) {
+            return Err(illegal(
+                w.span,
+                format!(
+                    "{}, attached to {}, would stand outside your deployment zone",
+                    r.name, host.name
+                ),
+                format!(
+                    "attached Skirmishers keep their place beside their host (rule 13); your zone is {}",
+                    zone.show()
+                ),
+            ));
+        }
+        out.push((r.clone(), p));
+    }
+    out.insert(0, (host, at));
+    Ok(out)
 }
 
 /// Refuse, the last written first, each place that overlaps another of the
@@ -281,7 +331,9 @@ fn overlaps(
             )
         };
         diagnostics.push(d);
-        placed.remove(i);
+        // A host and its attached Skirmishers stand or fall together.
+        let host = u.attached_to.clone().unwrap_or_else(|| u.id.clone());
+        placed.retain(|(p, _, _)| p.id != host && p.attached_to.as_ref() != Some(&host));
     }
 }
 
@@ -353,6 +405,67 @@ facing = 180
                 "Not named, so where the scenario's layout puts them: Roman Hastati 2"
             ]
         );
+    }
+
+    #[test]
+    fn attached_skirmishers_deploy_with_their_host() {
+        let b = test_battle(
+            48.0,
+            48.0,
+            r#"
+[[unit]]
+id = "eq"
+side = "rome"
+name = "Roman Cavalry"
+type = "Heavy Cavalry"
+files = 4
+ranks = 1
+front = [10.0, 10.0]
+facing = 0
+[[unit]]
+id = "v"
+side = "rome"
+name = "Velites"
+type = "Skirmishers"
+files = 4
+ranks = 1
+front = [20.0, 10.0]
+facing = 0
+attached_to = "eq"
+[[unit]]
+id = "h"
+side = "rome"
+name = "Roman Hastati"
+type = "Hand Weapons"
+files = 4
+ranks = 1
+front = [40.0, 4.0]
+facing = 0
+"#,
+        );
+        let d = check_deployment(&b, "rome", "Roman Cavalry: deploy at 24, 8\n", &ZONE);
+        assert!(d.diagnostics.is_empty(), "{}", d.render());
+        assert_eq!(
+            d.places["v"],
+            Place::new(34.0, 8.0, 0.0),
+            "still 10 to its right"
+        );
+        let d = check_deployment(&b, "rome", "Velites: deploy at 30, 8\n", &ZONE);
+        assert_eq!(
+            errors(&d),
+            ["Velites is attached to Roman Cavalry and deploys with it"]
+        );
+        let d = check_deployment(&b, "rome", "Roman Cavalry: deploy at 38, 8\n", &ZONE);
+        assert_eq!(
+            errors(&d),
+            ["Velites, attached to Roman Cavalry, would stand outside your deployment zone"]
+        );
+        let d = check_deployment(&b, "rome", "Roman Cavalry: deploy at 30, 4\n", &ZONE);
+        assert_eq!(
+            errors(&d),
+            ["Velites would overlap Roman Hastati, which keeps its place in the scenario's layout ((40.0, 4.0) facing 0)"]
+        );
+        assert!(d.places.is_empty(), "the host falls with its Skirmishers");
     }
 
     #[test]
