@@ -122,6 +122,9 @@ pub struct Melee {
     /// A winner wraps round the flank of the unit it beat when it wins by
     /// at least this (rule 11 still limits who may); `None`: never.
     pub wrap_at: Option<i32>,
+    /// A winner follows the unit it beat, when that fell back, when it wins
+    /// by at least this; `None`: only the sheet's impetuous units do (§5).
+    pub follow_up_at: Option<i32>,
 }
 
 /// M8: demoralization.

@@ -460,6 +460,9 @@ pub enum Answer {
         winner: Option<SideId>,
         results: BTreeMap<UnitId, Outcome>,
         wraps: Vec<Wrap>,
+        /// Winners that follow the unit they beat, if it fell back (M7;
+        /// the sheet's impetuous units always do, §5).
+        follow_ups: Vec<UnitId>,
     },
     Move(MoveResult),
     Distance(f64),

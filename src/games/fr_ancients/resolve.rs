@@ -19,7 +19,9 @@
 //!   margin's line of `melee.loss` says what each unit of the losing and
 //!   of the winning side takes (a winner's Wild Charge: at least 2 to the
 //!   loser, §5); from `melee.wrap_at` on, each winning unit that struck a
-//!   beaten unit's front wraps round its flank; a tie is a draw.
+//!   beaten unit's front wraps round its flank, and from
+//!   `melee.follow_up_at` on each winning unit that struck follows a beaten
+//!   unit that fell back; a tie is a draw.
 //! - A move goes if its cost plus the facing change (one change, free
 //!   with Maneuverability) fits the allowance, else stops short; its cost
 //!   is its length, or, where the pack prices terrain, each stretch's
@@ -257,6 +259,7 @@ impl PackRules<'_> {
                 winner: None,
                 results: BTreeMap::new(),
                 wraps: Vec::new(),
+                follow_ups: Vec::new(),
             });
         }
         let (winner, (top, wild)) = sides[0];
@@ -300,10 +303,19 @@ impl PackRules<'_> {
             Some(at) if margin >= at => wraps(fighters, winner),
             _ => Vec::new(),
         };
+        let follow_ups = match table.follow_up_at {
+            Some(at) if margin >= at => fighters
+                .iter()
+                .filter(|f| f.side == winner && !f.strikes.is_empty())
+                .map(|f| f.unit.clone())
+                .collect(),
+            _ => Vec::new(),
+        };
         Some(Answer::Melee {
             winner: Some(winner.to_string()),
             results,
             wraps,
+            follow_ups,
         })
     }
 
@@ -581,4 +593,61 @@ pub(crate) fn priced_path(
         }
     }
     Some((cost, reach))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::fr_ancients::questions::Roll;
+
+    fn fighter(unit: &str, side: &str, roll: u8, strikes: &[&str]) -> Fighter {
+        Fighter {
+            unit: unit.into(),
+            side: side.into(),
+            cf: Some(2),
+            melee: Some(0),
+            strikes: strikes
+                .iter()
+                .map(|s| (s.to_string(), Face::Front))
+                .collect(),
+            modifiers: Vec::new(),
+            support: Vec::new(),
+            roll: Roll {
+                key: format!("melee:{unit}:1"),
+                value: roll,
+            },
+            charged: false,
+            wild_charge: false,
+        }
+    }
+
+    fn follow_ups(pack: &Pack, winner_roll: u8) -> Vec<String> {
+        let fighters = [
+            fighter("sp", "carthage", winner_roll, &["h"]),
+            fighter("back", "carthage", 1, &[]),
+            fighter("h", "rome", 4, &["sp"]),
+        ];
+        match (PackRules { pack }).melee(&fighters) {
+            Some(Answer::Melee { follow_ups, .. }) => follow_ups,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_win_by_the_packs_margin_sends_the_winners_that_struck_after_the_beaten() {
+        let never = Pack::stand_in();
+        assert_eq!(never.melee.as_ref().unwrap().follow_up_at, None);
+        assert!(
+            follow_ups(&never, 10).is_empty(),
+            "without follow_up_at only the impetuous follow"
+        );
+        let text = super::super::pack::STAND_IN.replace("[melee]\n", "[melee]\nfollow_up_at = 3\n");
+        let pack = Pack::from_toml(&text).unwrap();
+        assert_eq!(
+            follow_ups(&pack, 7),
+            ["sp"],
+            "won by 3: the striker follows, not the unit behind"
+        );
+        assert!(follow_ups(&pack, 6).is_empty(), "won by 2");
+    }
 }

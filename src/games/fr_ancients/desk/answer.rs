@@ -95,6 +95,9 @@ enum Clause {
         face: Face,
         around: (String, Span),
     },
+    FollowsUp {
+        name: (String, Span),
+    },
     Killed {
         name: Option<(String, Span)>,
     },
@@ -286,6 +289,9 @@ fn clause(p: Pair<Rule>, base: usize) -> Clause {
                 around: names.get(1).cloned().unwrap_or_default(),
             }
         }
+        Rule::follows_c => Clause::FollowsUp {
+            name: names[0].clone(),
+        },
         Rule::killed_c => Clause::Killed { name: first },
         Rule::captured_c => Clause::Captured { name: first },
         Rule::unhurt_c => Clause::Unhurt { name: first },
@@ -698,6 +704,7 @@ fn melee(
     let mut draw = false;
     let mut results: BTreeMap<String, Outcome> = BTreeMap::new();
     let mut wraps = Vec::new();
+    let mut follow_ups = Vec::new();
     for (c, sp) in clauses {
         match c {
             Clause::Draw => draw = true,
@@ -765,6 +772,7 @@ fn melee(
                     to: *face,
                 });
             }
+            Clause::FollowsUp { name } => follow_ups.push(which(battle, &ids, name, "unit")?),
             _ => return Err(wrong_kind(q, *sp)),
         }
     }
@@ -802,10 +810,23 @@ fn melee(
             }
         }
     }
+    if let Some(u) = follow_ups.iter().find(|u| {
+        winner.is_none()
+            || fighters
+                .iter()
+                .any(|f| &f.unit == *u && Some(&f.side) != winner.as_ref())
+    }) {
+        return Err((
+            line,
+            format!("{} did not win: only a winner follows up", battle.name(u)),
+            "a unit of the winning side may follow the unit it beat (M7)".into(),
+        ));
+    }
     Ok(Answer::Melee {
         winner,
         results,
         wraps,
+        follow_ups,
     })
 }
 
@@ -827,6 +848,7 @@ pub fn write_answer(n: usize, a: &Answer, name: &dyn Fn(&str) -> String) -> Stri
             winner,
             results,
             wraps,
+            follow_ups,
         } => {
             let mut parts = vec![winner
                 .as_ref()
@@ -845,6 +867,9 @@ pub fn write_answer(n: usize, a: &Answer, name: &dyn Fn(&str) -> String) -> Stri
                     w.to,
                     name(&w.around)
                 ));
+            }
+            for u in follow_ups {
+                parts.push(format!("{} follows up", name(u)));
             }
             parts.join("; ")
         }

@@ -244,7 +244,7 @@ impl Situation {
                 for f in fighters {
                     let _ = writeln!(out, "   - {}", self.fighter(b, f));
                 }
-                let _ = writeln!(out, "   Answer: `{n}: SIDE wins; UNIT D dmz; …` or `{n}: draw`, adding `UNIT destroyed` and `UNIT wraps to the flank|rear of UNIT` as the base rules say");
+                let _ = writeln!(out, "   Answer: `{n}: SIDE wins; UNIT D dmz; …` or `{n}: draw`, adding `UNIT destroyed`, `UNIT wraps to the flank|rear of UNIT` and `UNIT follows up` as the base rules say");
             }
             Ask::Move {
                 unit,

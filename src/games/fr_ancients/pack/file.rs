@@ -96,6 +96,7 @@ struct MeleeFile {
     #[serde(default)]
     loss: Vec<LossFile>,
     wrap_at: Option<i32>,
+    follow_up_at: Option<i32>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -479,11 +480,14 @@ fn melee(c: &mut Checker, m: MeleeFile) -> Option<Melee> {
         }
         losses(c, m.loss)?
     };
-    if let Some(w) = m.wrap_at {
-        if !(1..=MAX_VALUE).contains(&w) {
+    for (key, at, never) in [
+        ("melee.wrap_at", m.wrap_at, "never"),
+        ("melee.follow_up_at", m.follow_up_at, "only impetuous units"),
+    ] {
+        if let Some(w) = at.filter(|w| !(1..=MAX_VALUE).contains(w)) {
             c.at(
-                "melee.wrap_at",
-                format!("{w}: a margin of 1 to {MAX_VALUE} (leave it out for never)"),
+                key,
+                format!("{w}: a margin of 1 to {MAX_VALUE} (leave it out for {never})"),
             );
         }
     }
@@ -492,6 +496,7 @@ fn melee(c: &mut Checker, m: MeleeFile) -> Option<Melee> {
         support: support?,
         losses,
         wrap_at: m.wrap_at,
+        follow_up_at: m.follow_up_at,
     })
 }
 
@@ -809,7 +814,7 @@ mod tests {
     #[test]
     fn contradictions_are_refused_with_their_lines() {
         let bad = STAND_IN
-            .replace("loss_dmz = 1\n", "wrap_at = 0\n")
+            .replace("loss_dmz = 1\n", "wrap_at = 0\nfollow_up_at = 100\n")
             .replace(
                 "support = 1\n",
                 "support = 1\n[[melee.loss]]\nmargin = 1\nloser = 2\n[[melee.loss]]\nmargin = 1\nloser = 1\n",
@@ -821,6 +826,12 @@ mod tests {
         assert!(
             e.iter()
                 .any(|e| e.contains("melee.wrap_at: 0: a margin of 1")),
+            "{e:?}"
+        );
+        assert!(
+            e.iter().any(|e| e.contains(
+                "melee.follow_up_at: 100: a margin of 1 to 50 (leave it out for only impetuous units)"
+            )),
             "{e:?}"
         );
         assert!(

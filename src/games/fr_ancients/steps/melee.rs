@@ -136,6 +136,7 @@ impl Engine<'_> {
                 winner,
                 results,
                 wraps,
+                follow_ups,
             }) = self.ask(
                 key,
                 Ask::Melee {
@@ -174,6 +175,33 @@ impl Engine<'_> {
             self.settle()?;
             if let Some(side) = winner {
                 self.impetuous_after(&side, &ids, &before, &results)?;
+            }
+            self.follow_ups(&follow_ups, &before)?;
+        }
+        Ok(())
+    }
+
+    /// Winners the base rules send after the unit they beat (M7): each
+    /// follows an enemy of its combat that fell back out of contact. The
+    /// impetuous follow up by the sheet already (`impetuous_after`).
+    fn follow_ups(&mut self, units: &[UnitId], before: &BTreeMap<UnitId, Unit>) -> Go {
+        for id in units {
+            let Some(w) = self.unit(id).cloned() else {
+                continue;
+            };
+            if !w.is_present()
+                || w.has(Ability::Impetuous)
+                || self.record.no_follow_up.contains(&w.id)
+            {
+                continue;
+            }
+            let foe = before.values().filter(|o| o.side != w.side).find_map(|o| {
+                self.unit(&o.id)
+                    .filter(|n| n.is_present() && !self.battle.touching(&w, n))
+                    .cloned()
+            });
+            if let Some(o) = foe {
+                self.follow_up(&w, &o)?;
             }
         }
         Ok(())
