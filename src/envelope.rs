@@ -52,7 +52,8 @@ pub enum Role {
     Moderator,
 }
 
-/// The header: `GAME <game> SIDE <side> PASSWORD <password> [TURN <n>]`.
+/// The header: `GAME <game> SIDE <side> PASSWORD <password> [TURN <n>
+/// [PHASE <p>]]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
     pub game: String,
@@ -60,6 +61,8 @@ pub struct Header {
     pub password: String,
     /// The turn the orders are for, if written (a check against late mail).
     pub turn: Option<u32>,
+    /// The phase of that turn, if written (FR! Ancients' turns have two).
+    pub phase: Option<u32>,
 }
 
 /// One die the moderator gave: `melee:dragons=4`.
@@ -230,6 +233,7 @@ enum Field {
     Side(String),
     Password(String),
     Turn(u32),
+    Phase(u32),
     Moderator(Option<String>),
 }
 
@@ -630,6 +634,10 @@ fn header(p: Pair<Rule>, off: usize) -> Vec<(Field, Span)> {
                 Ok(n) => Field::Turn(n),
                 Err(_) => continue,
             },
+            (Rule::phase_field, Some(v)) => match v.parse() {
+                Ok(n) => Field::Phase(n),
+                Err(_) => continue,
+            },
             (Rule::moderator_field, v) => Field::Moderator(v),
             _ => continue,
         };
@@ -846,14 +854,15 @@ fn assemble_header(
         fields.iter().map(|f| f.1.start).min().unwrap_or(0),
         fields.iter().map(|f| f.1.end).max().unwrap_or(0),
     );
-    let (mut game, mut side, mut password, mut turn, mut moderator) =
-        (None, None, None, None, false);
+    let (mut game, mut side, mut password, mut turn, mut phase, mut moderator) =
+        (None, None, None, None, None, false);
     for (f, _) in fields {
         match f {
             Field::Game(g) => game = Some(g.clone()),
             Field::Side(s) => side = Some(s.clone()),
             Field::Password(p) => password = Some(p.clone()),
             Field::Turn(t) => turn = Some(*t),
+            Field::Phase(p) => phase = Some(*p),
             Field::Moderator(g) => {
                 moderator = true;
                 if g.is_some() {
@@ -894,6 +903,7 @@ fn assemble_header(
             role,
             password: password?,
             turn,
+            phase,
         },
         span,
     })
@@ -902,6 +912,19 @@ fn assemble_header(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_header_may_name_the_phase() {
+        let s = read("GAME trebia SIDE rome PASSWORD x TURN 3 PHASE 2\nRoman Cavalry: halt\nEND\n");
+        let h = s.header.unwrap().node;
+        assert_eq!((h.turn, h.phase), (Some(3), Some(2)));
+        assert!(s.diagnostics.is_empty());
+        let h = read("GAME trebia SIDE rome PASSWORD x\nphase: 1\nEND\n")
+            .header
+            .unwrap()
+            .node;
+        assert_eq!((h.turn, h.phase), (None, Some(1)));
+    }
 
     #[test]
     fn header_on_separate_lines_any_case() {

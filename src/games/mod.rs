@@ -260,17 +260,24 @@ pub trait Ruleset: Sync {
     fn next_writers(&self, _state: &Json) -> Result<Option<Vec<String>>, RulesetError> {
         Ok(None)
     }
-    /// What a player's header `TURN turn` names in this state: the number
-    /// of the round it is for (0: none the game can take or hold), and the
-    /// `TURN` a header writes for the round the state waits for. By default
-    /// a round is a turn: `(turn, the round's number)`. A rule set whose
-    /// rounds are parts of a game turn (FR! Ancients' phases) counts `TURN`
-    /// in game turns.
+    /// What a player's header `TURN turn [PHASE phase]` names in this
+    /// state: the number of the round it is for (0: none the game can take
+    /// or hold), and the header's words for the round the state waits for
+    /// (`TURN 3`). By default a round is a turn and has no phases:
+    /// `(turn, "TURN n")`, and a `PHASE` names none. A rule set whose rounds
+    /// are parts of a game turn (FR! Ancients' phases) counts `TURN` in game
+    /// turns, and may take the phase.
     ///
     /// # Errors
     /// When the stored state cannot be read.
-    fn header_turn(&self, state: &Json, turn: u32) -> Result<(u32, u32), RulesetError> {
-        Ok((turn, self.round(state)?.number))
+    fn header_turn(
+        &self,
+        state: &Json,
+        turn: u32,
+        phase: Option<u32>,
+    ) -> Result<(u32, String), RulesetError> {
+        let named = if phase.is_some() { 0 } else { turn };
+        Ok((named, format!("TURN {}", self.round(state)?.number)))
     }
     /// Check `side`'s sheet of orders (the mail with its envelope blanked);
     /// `envelope` are the envelope's own diagnostics, rendered, to show with

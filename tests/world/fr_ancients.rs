@@ -508,6 +508,20 @@ fn the_trebia_by_mail_with_a_game_master() {
             && refused.contains("Write TURN 1 in the header"),
         "{refused}"
     );
+    // A PHASE may be written too, and must be the phase (turn 1's first is over).
+    let mark = common::outbox(&po).len();
+    send(
+        &mut po,
+        HANNIBAL,
+        "t1p@c",
+        &format!("GAME trebia SIDE carthage PASSWORD carth2 TURN 1 PHASE 1\n{line}END\n"),
+    );
+    let refused = &mails_to(&po, HANNIBAL, mark)[0].1;
+    assert!(
+        refused.contains("These orders are for turn 1, phase 1, but game trebia is taking orders for turn 1, Carthage's phase")
+            && refused.contains("Write TURN 1 PHASE 2 in the header"),
+        "{refused}"
+    );
     // Rome's TURN 2 is its next phase: held until it opens.
     let mark = common::outbox(&po).len();
     send(
@@ -526,7 +540,7 @@ fn the_trebia_by_mail_with_a_game_master() {
         &mut po,
         HANNIBAL,
         "t2@c",
-        &format!("GAME trebia SIDE carthage PASSWORD carth2 TURN 1\n{line}END\n"),
+        &format!("GAME trebia SIDE carthage PASSWORD carth2 TURN 1 PHASE 2\n{line}END\n"),
     );
     // Carthage's TURN 1 is its phase, open now.
     let taken = &mails_to(&po, HANNIBAL, mark)[0].1;

@@ -35,15 +35,16 @@ pub fn round(state: &State) -> Round {
 }
 
 /// The round a player's `TURN` names while the deployment is open: `TURN
-/// 0` the deployment, `TURN 1` the first phase (held until it opens).
-pub fn header_turn(state: &State, turn: u32) -> (u32, u32) {
+/// 0` the deployment (it has no phases), `TURN 1` (`PHASE 1`) the first
+/// phase (held until it opens).
+pub fn header_turn(state: &State, turn: u32, phase: Option<u32>) -> (u32, String) {
     let number = state.played + 1;
-    let named = match turn {
-        0 => number,
-        1 => number + 1,
+    let named = match (turn, phase) {
+        (0, None) => number,
+        (1, None | Some(1)) => number + 1,
         _ => 0,
     };
-    (named, 0)
+    (named, "TURN 0".into())
 }
 
 /// What the welcome says of the round, for a side.

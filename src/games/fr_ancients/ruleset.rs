@@ -97,21 +97,35 @@ fn round_of(state: &State) -> Round {
 /// The round a player's `TURN turn` names (a game turn, ruling FA-44): the
 /// round waiting when it is of that turn; the next, when the waiting one is
 /// the turn's second phase (and no game master's round may come between);
-/// else none (0). And the `TURN` of the round waiting.
-fn header_turn_of(state: &State, turn: u32) -> (u32, u32) {
+/// else none (0). With `PHASE phase` too: the round waiting when it is that
+/// phase, the next when that is the next phase (held until it opens). And
+/// the header's words for the round waiting (with its phase when the
+/// player wrote one).
+fn header_turn_of(state: &State, turn: u32, phase: Option<u32>) -> (u32, String) {
     if state.deploying.is_some() {
-        return deployment::header_turn(state, turn);
+        return deployment::header_turn(state, turn, phase);
     }
     let b = &state.battle;
     let number = state.played + 1;
-    let named = if turn == b.turn {
-        number
-    } else if turn == b.turn + 1 && b.phase == 2 && state.pending.is_none() {
-        number + 1
+    let now = (b.turn, u32::from(b.phase));
+    let next = if b.phase == 1 {
+        (b.turn, 2)
     } else {
-        0
+        (b.turn + 1, 1)
     };
-    (named, b.turn)
+    let may_hold = state.pending.is_none();
+    let named = match phase {
+        None if turn == b.turn => number,
+        None if turn == b.turn + 1 && b.phase == 2 && may_hold => number + 1,
+        Some(p) if (turn, p) == now => number,
+        Some(p) if (turn, p) == next && may_hold => number + 1,
+        _ => 0,
+    };
+    let write = match phase {
+        None => format!("TURN {}", b.turn),
+        Some(_) => format!("TURN {} PHASE {}", b.turn, b.phase),
+    };
+    (named, write)
 }
 
 /// The game master's mail for the round he answers: a `VALUES` block (if
@@ -667,8 +681,13 @@ impl Ruleset for FrAncients {
         Ok(round_of(&State::read(state)?))
     }
 
-    fn header_turn(&self, state: &Json, turn: u32) -> Result<(u32, u32), RulesetError> {
-        Ok(header_turn_of(&State::read(state)?, turn))
+    fn header_turn(
+        &self,
+        state: &Json,
+        turn: u32,
+        phase: Option<u32>,
+    ) -> Result<(u32, String), RulesetError> {
+        Ok(header_turn_of(&State::read(state)?, turn, phase))
     }
 
     fn check_orders(
@@ -964,11 +983,34 @@ facing = 180.0
     fn a_players_turn_is_the_game_turn() {
         let mut s: State = State::read(&state(5, 5)).unwrap();
         s.played = 6;
-        assert_eq!(header_turn_of(&s, 1), (7, 1), "turn 1: the round waiting");
-        assert_eq!(header_turn_of(&s, 7).0, 0, "a round's number is no turn");
-        assert_eq!(header_turn_of(&s, 2).0, 0, "turn 2 is two rounds away");
+        assert_eq!(
+            header_turn_of(&s, 1, None),
+            (7, "TURN 1".into()),
+            "turn 1: the round waiting"
+        );
+        assert_eq!(
+            header_turn_of(&s, 7, None).0,
+            0,
+            "a round's number is no turn"
+        );
+        assert_eq!(
+            header_turn_of(&s, 2, None).0,
+            0,
+            "turn 2 is two rounds away"
+        );
+        assert_eq!(header_turn_of(&s, 1, Some(1)), (7, "TURN 1 PHASE 1".into()));
+        assert_eq!(header_turn_of(&s, 1, Some(2)).0, 8, "the next phase: held");
+        assert_eq!(header_turn_of(&s, 2, Some(1)).0, 0, "two phases away");
+        assert_eq!(header_turn_of(&s, 1, Some(3)).0, 0, "a turn has two phases");
         s.battle.phase = 2;
-        assert_eq!(header_turn_of(&s, 2), (8, 1), "the next phase: held");
+        assert_eq!(
+            header_turn_of(&s, 2, None),
+            (8, "TURN 1".into()),
+            "the next phase: held"
+        );
+        assert_eq!(header_turn_of(&s, 2, Some(1)).0, 8);
+        assert_eq!(header_turn_of(&s, 1, Some(1)).0, 0, "phase 1 is over");
+        assert_eq!(header_turn_of(&s, 1, Some(2)), (7, "TURN 1 PHASE 2".into()));
         assert_eq!(round_of(&s).label, "turn 1, Carthage's phase");
     }
 

@@ -61,7 +61,9 @@ pub(super) fn deferral(
         return Ok(None);
     };
     let round = game.round()?;
-    let (t, _) = game.ruleset.header_turn(&game.state()?, written)?;
+    let (t, _) = game
+        .ruleset
+        .header_turn(&game.state()?, written, header.phase)?;
     // While a report waits for the moderator, no orders are taken (nor held).
     if t != round.number + 1 || rounds::draft(ctx.tx, game.id())?.is_some() {
         return Ok(None);

@@ -468,16 +468,22 @@ fn open_to(
             "You will get the report, with the next deadline, as soon as the game master has answered; send your orders then.",
         );
     }
-    if let Some(t) = header.turn {
-        let (named, write) = game.ruleset.header_turn(&game.state()?, t)?;
+    if header.turn.is_some() || header.phase.is_some() {
+        let t = header.turn.unwrap_or(u32::MAX);
+        let (named, write) = game.ruleset.header_turn(&game.state()?, t, header.phase)?;
         if named != round.number {
+            let written = match (header.turn, header.phase) {
+                (Some(t), Some(p)) => format!("turn {t}, phase {p}"),
+                (Some(t), None) => format!("turn {t}"),
+                (None, _) => "a phase of no turn".into(),
+            };
             return refuse(
                 &format!(
-                    "These orders are for turn {t}, but game {} is taking orders for {}.",
+                    "These orders are for {written}, but game {} is taking orders for {}.",
                     game.id(),
                     round.label
                 ),
-                &format!("Write TURN {write} in the header, or leave TURN out."),
+                &format!("Write {write} in the header, or leave TURN out."),
             );
         }
     }
