@@ -218,7 +218,8 @@ const MAX_TURNS: u32 = 12;
 
 /// The shipped Trebia game (`campaigns/fr-ancients/games/trebia.toml`: the
 /// sheet's two Hannibal armies, no house rules) started as the post office
-/// starts it, by the rule set's `new_game`, with a pack if given (its text).
+/// starts it, by the rule set's `new_game`, with a pack if given (its text),
+/// from the scenario's layout: turn 1 waits, not the deployment round.
 ///
 /// # Errors
 /// When a shipped file or the pack is wrong.
@@ -232,10 +233,11 @@ pub fn trebia(pack: Option<&str>) -> Result<State, RulesetError> {
         ("rome".to_string(), ROME.to_string()),
         ("carthage".to_string(), CARTHAGE.to_string()),
     ]);
+    let layout = toml::Table::from_iter([("deployment_round".into(), false.into())]);
     let game = FrAncients.new_game(&Setup {
         scenario_path: Path::new("campaigns/fr-ancients/scenarios/trebia.toml"),
         scenario_text: SCENARIO,
-        options: &toml::Table::new(),
+        options: &layout,
         max_turns: MAX_TURNS,
         seed: [0; 32],
         armies: &armies,

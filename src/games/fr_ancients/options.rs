@@ -77,7 +77,7 @@ impl Default for Options {
             interpenetration: Interpenetration::Skirmishers,
             elephant_fear: ElephantFear::Adjacent,
             longest_move: 20.0,
-            deployment_round: false,
+            deployment_round: true,
             order_limit: OrderLimit::None,
         }
     }
