@@ -377,6 +377,11 @@ id = "carthage"
 address = "hannibal@carthage.example"
 password = "carth2"
 army = "hannibal-218bc.toml"
+
+# The order writer plays from the scenario's layout (the game master's run
+# shows the deployment round).
+[options]
+deployment_round = false
 "#;
 
 /// The seed of the Trebia's store: its dice, with the order writer's

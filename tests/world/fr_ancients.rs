@@ -235,7 +235,8 @@ struct Trebia<'a> {
     pack: Option<&'a str>,
     /// Lines in the game file's head (`gm_hours = 12`).
     head: &'a str,
-    /// Lines of its `[options]` table.
+    /// Lines of its `[options]` table (without `deployment_round`, the
+    /// battle starts from the scenario's layout).
     options: &'a str,
 }
 
@@ -255,7 +256,11 @@ impl Trebia<'_> {
              [[side]]\nid = \"carthage\"\naddress = \"{HANNIBAL}\"\npassword = \"carth2\"\narmy = \"{root}/armies/hannibal-218bc.toml\"\n\n\
              [options]\n{options}",
             head = self.head,
-            options = self.options,
+            options = if self.options.contains("deployment_round") {
+                self.options.to_string()
+            } else {
+                format!("deployment_round = false\n{}", self.options)
+            },
         );
         let path = dir.join("trebia.toml");
         std::fs::write(&path, text).unwrap();
@@ -563,12 +568,14 @@ fn a_phase_resolves_the_same_with_the_same_seed() {
             std::fs::read_to_string(root.join("armies/hannibal-218bc.toml")).unwrap(),
         ),
     ]);
+    // From the scenario's layout: turn 1, not the deployment round.
+    let layout = toml::Table::from_iter([("deployment_round".to_string(), false.into())]);
     for pack in [None, Some(STAND_IN)] {
         let new = r
             .new_game(&Setup {
                 scenario_path: &root.join("scenarios/trebia.toml"),
                 scenario_text: &scenario,
-                options: &toml::Table::new(),
+                options: &layout,
                 max_turns: 12,
                 seed: [2; 32],
                 armies: &armies,

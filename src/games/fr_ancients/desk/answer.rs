@@ -786,7 +786,33 @@ fn melee(
     if !draw && winner.is_none() {
         return Err((line, "say who wins the melee, or `draw`".into(), "step 6; the phase winner counts DMZs, the melee's winner decides Wild Charge and follow-ups".into()));
     }
-    if let Some(w) = &winner {
+    winners_hold(
+        battle,
+        fighters,
+        winner.as_ref(),
+        &results,
+        &follow_ups,
+        line,
+    )?;
+    Ok(Answer::Melee {
+        winner,
+        results,
+        wraps,
+        follow_ups,
+    })
+}
+
+/// What a melee's winner does that the sheet checks: a Wild Charge's two
+/// DMZs (§5), and follow-ups by the winning side only (M7).
+fn winners_hold(
+    battle: &Battle,
+    fighters: &[crate::games::fr_ancients::questions::Fighter],
+    winner: Option<&String>,
+    results: &BTreeMap<String, Outcome>,
+    follow_ups: &[String],
+    line: Span,
+) -> Result<(), Problem> {
+    if let Some(w) = winner {
         // Wild Charge: "inflicts 2 DMZs if it wins on the phase it charges".
         let need = crate::games::fr_ancients::sheet::sheet()
             .abilities
@@ -814,7 +840,7 @@ fn melee(
         winner.is_none()
             || fighters
                 .iter()
-                .any(|f| &f.unit == *u && Some(&f.side) != winner.as_ref())
+                .any(|f| &f.unit == *u && Some(&f.side) != winner)
     }) {
         return Err((
             line,
@@ -822,12 +848,7 @@ fn melee(
             "a unit of the winning side may follow the unit it beat (M7)".into(),
         ));
     }
-    Ok(Answer::Melee {
-        winner,
-        results,
-        wraps,
-        follow_ups,
-    })
+    Ok(())
 }
 
 /// An answer written in the game master's language (`N: …`), as

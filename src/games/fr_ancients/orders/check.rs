@@ -182,6 +182,13 @@ fn passers(options: &Options) -> &'static str {
 }
 
 impl Checker<'_> {
+    /// [`Self::illegal`], for the checks that stop at the first refusal:
+    /// always false.
+    fn refused(&mut self, span: Span, message: impl Into<String>, note: impl Into<String>) -> bool {
+        self.illegal(span, message, note);
+        false
+    }
+
     pub(super) fn illegal(
         &mut self,
         span: Span,
@@ -454,8 +461,50 @@ impl Checker<'_> {
         }
         let turn = turn_between(u.facing, to.facing).abs();
         let distance = u.front.distance(to.front);
+        let in_terrain = b.in_terrain(&u.footprint()) || b.in_terrain(&f);
+        let measure = (turn, distance, in_terrain);
+        if !self.within_troop_limits(u, to, measure, full_speed, span)
+            || !self.clear_of_units(u, to, span)
+            || !self.within_allowance(u, to, measure, span)
+        {
+            return;
+        }
+        if let Some(stop) = stop_on_way(b, u, to, &[], self.options) {
+            let why = match b.units.get(&stop.by) {
+                Some(o) if o.side != u.side => "to fight it, charge it (step 4)".to_string(),
+                _ => passers(self.options).to_string(),
+            };
+            self.note(
+                span,
+                format!(
+                    "{} stops at {:.1}, {:.1}: {} is in the way; {why}",
+                    u.name,
+                    stop.at.front.x,
+                    stop.at.front.y,
+                    b.name(&stop.by)
+                ),
+            );
+        }
+        self.orders.moves.push(UnitOrder::Move {
+            unit: u.id.clone(),
+            to,
+            full_speed,
+        });
+    }
+
+    /// The troop type's own limits on a move (rule 5's artillery, §5's
+    /// tortoise, hoplites and the unmanoeuvreable): false when refused.
+    fn within_troop_limits(
+        &mut self,
+        u: &Unit,
+        to: Place,
+        (turn, distance, in_terrain): (f64, f64, bool),
+        full_speed: bool,
+        span: Span,
+    ) -> bool {
+        let b = self.battle;
         if u.artillery == Some(ArtilleryKind::Catapult) && turn > 0.5 {
-            return self.illegal(
+            return self.refused(
                 span,
                 format!("{} may not pivot", u.name),
                 "Catapult or siege artillery may not even pivot once deployed (rule 5)",
@@ -470,7 +519,6 @@ impl Checker<'_> {
                 ),
             );
         }
-        let in_terrain = b.in_terrain(&u.footprint()) || b.in_terrain(&f);
         if let Some(cap) = move_cap(b, u, in_terrain) {
             if distance > cap + CONTACT {
                 let what = if u.formation == Formation::Tortoise {
@@ -478,7 +526,7 @@ impl Checker<'_> {
                 } else {
                     "hoplites in shieldwall move 2\"/0\" (§5 Hoplite)"
                 };
-                return self.illegal(
+                return self.refused(
                     span,
                     format!(
                         "{} moves {}, more than {}",
@@ -494,11 +542,11 @@ impl Checker<'_> {
             let arc = self.pack.and_then(Pack::movement_arc).unwrap_or(45.0);
             let way = turn_between(u.facing, bearing_of(to.front - u.front));
             if way < -arc - 0.5 || way > 90.5 {
-                return self.illegal(span, format!("{} moves off to its left", u.name), "hoplites in shieldwall move forward or to the right of their movement arc (§5 Hoplite)");
+                return self.refused(span, format!("{} moves off to its left", u.name), "hoplites in shieldwall move forward or to the right of their movement arc (§5 Hoplite)");
             }
         }
         if u.has(Ability::Unmanoeuvreable) && turn >= 89.5 && distance > CONTACT {
-            return self.illegal(
+            return self.refused(
                 span,
                 format!("{} turns {turn:.0}° and moves", u.name),
                 "turning 90 or 180 degrees takes a full turn: the whole move of the phase (§5 Unmanoeuvreable)",
@@ -512,12 +560,19 @@ impl Checker<'_> {
             };
             self.note(span, format!("{}: {how} (§5 Unmanoeuvreable)", u.name));
         }
+        true
+    }
+
+    /// The units the move's line crosses: an enemy refuses it, and so do
+    /// friends in shieldwall or tortoise for Skirmishers (§5).
+    fn clear_of_units(&mut self, u: &Unit, to: Place, span: Span) -> bool {
+        let b = self.battle;
         for o in b
             .present()
             .filter(|o| o.id != u.id && o.footprint().crosses_segment(u.front, to.front))
         {
             if o.side != u.side {
-                return self.illegal(
+                return self.refused(
                     span,
                     format!("{} would move through {}", u.name, o.name),
                     "to fight an enemy unit, charge it (step 4)",
@@ -525,9 +580,22 @@ impl Checker<'_> {
             }
             let closed = matches!(o.formation, Formation::ShieldWall | Formation::Tortoise);
             if u.troop == TroopType::Skirmishers && closed {
-                return self.illegal(span, format!("{} would pass through {}, in {}", u.name, o.name, o.formation.code()), "units in shieldwall or tortoise may not be interpenetrated by Skirmishers (§5)");
+                return self.refused(span, format!("{} would pass through {}, in {}", u.name, o.name, o.formation.code()), "units in shieldwall or tortoise may not be interpenetrated by Skirmishers (§5)");
             }
         }
+        true
+    }
+
+    /// With a pack, the move against the unit's allowance: priced terrain
+    /// stops it short (noted), else too long a move is refused.
+    fn within_allowance(
+        &mut self,
+        u: &Unit,
+        to: Place,
+        (turn, distance, in_terrain): (f64, f64, bool),
+        span: Span,
+    ) -> bool {
+        let b = self.battle;
         if let (Some(p), Some(a), Some(facing_change)) = (
             self.pack,
             allowance(b, u, in_terrain),
@@ -560,7 +628,7 @@ impl Checker<'_> {
                 }
             } else if distance + turning > a + CONTACT {
                 let cost = distance + turning;
-                return self.illegal(
+                return self.refused(
                     span,
                     format!(
                         "{} needs {} and may move {}",
@@ -580,27 +648,7 @@ impl Checker<'_> {
                 );
             }
         }
-        if let Some(stop) = stop_on_way(b, u, to, &[], self.options) {
-            let why = match b.units.get(&stop.by) {
-                Some(o) if o.side != u.side => "to fight it, charge it (step 4)".to_string(),
-                _ => passers(self.options).to_string(),
-            };
-            self.note(
-                span,
-                format!(
-                    "{} stops at {:.1}, {:.1}: {} is in the way; {why}",
-                    u.name,
-                    stop.at.front.x,
-                    stop.at.front.y,
-                    b.name(&stop.by)
-                ),
-            );
-        }
-        self.orders.moves.push(UnitOrder::Move {
-            unit: u.id.clone(),
-            to,
-            full_speed,
-        });
+        true
     }
 
     fn charge(&mut self, u: &Unit, target: &(String, Span), span: Span) {
