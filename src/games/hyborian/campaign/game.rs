@@ -368,6 +368,27 @@ pub fn contents_points(f: &ArmyFile) -> u32 {
     own.chain(hired).sum()
 }
 
+/// Where `power`, playing `nation`, raises units when `holder` says who
+/// holds each province: [`Campaign::raising_place`], and a power's general
+/// judging from what its view shows (`fog::View::raising_place`).
+pub fn raising_place<'h>(
+    world: &World,
+    nation: &str,
+    power: &str,
+    holder: impl Fn(&str) -> Option<&'h str>,
+) -> Option<String> {
+    if let Some(cap) = &world.nation(nation)?.capital {
+        return (holder(cap) == Some(power)).then(|| cap.clone());
+    }
+    world
+        .provinces
+        .values()
+        .filter(|p| p.nation.as_deref() == Some(nation))
+        .filter(|p| holder(&p.id) == Some(power))
+        .max_by(|a, b| a.points.cmp(&b.points).then(b.id.cmp(&a.id)))
+        .map(|p| p.id.clone())
+}
+
 impl Campaign {
     /// Whether this turn is winter quarters.
     pub fn winter(&self) -> bool {
@@ -422,16 +443,9 @@ impl Campaign {
     /// carries the most points (then the first by name), ruling CA-20.
     pub fn raising_place(&self, world: &World, power: &str) -> Option<String> {
         let nation = self.powers.get(power)?.nation.as_ref()?;
-        if world.nation(nation)?.capital.is_some() {
-            return self.capital_of(world, power);
-        }
-        world
-            .provinces
-            .values()
-            .filter(|p| p.nation.as_ref() == Some(nation))
-            .filter(|p| self.holdings.get(&p.id).and_then(Holding::holder) == Some(power))
-            .max_by(|a, b| a.points.cmp(&b.points).then(b.id.cmp(&a.id)))
-            .map(|p| p.id.clone())
+        raising_place(world, nation, power, |id| {
+            self.holdings.get(id).and_then(Holding::holder)
+        })
     }
 
     /// A new army id for `power`: "aquilonia-3".
