@@ -306,6 +306,7 @@ fn play(
     }
     let next = facts(&after)?;
     let due = open(tx, config, &next, now)?;
+    super::general::write_letters(tx, config, &c.id, now)?;
     let dice = dice(&stored.seed, turn);
     let intro = |reader: Option<&str>| {
         let above = correction.map_or(String::new(), |k| k.intro(reader));
@@ -318,7 +319,11 @@ fn play(
         dice: Some(&dice),
         intro: "",
     };
+    // A power a general plays has no address: no report goes to it.
     for (power, address) in &campaigns::players(tx, &c.id)? {
+        if address.is_empty() {
+            continue;
+        }
         let intro = intro(Some(power));
         let week = Told {
             intro: &intro,
