@@ -649,7 +649,7 @@ mod tests {
         assert_eq!(waiting_results(c, "h").unwrap(), vec![3]);
         assert_eq!(take_results(c, "h").unwrap(), vec!["corrected".to_string()]);
         assert!(take_results(c, "h").unwrap().is_empty(), "applied once");
-        assert_eq!(players(c, "h").unwrap().len(), 2);
+        assert_eq!(players(c, "h").unwrap().len(), 3);
         assert!(remind_once(c, "h", 1, "nemedia").unwrap());
         assert!(!remind_once(c, "h", 1, "nemedia").unwrap(), "once a week");
         assert!(remind_once(c, "h", 2, "nemedia").unwrap());

@@ -51,7 +51,7 @@ pub(super) fn write_letters(
 /// so the letter tells nothing of the week's dice.
 fn letter_seed(secret: &str, turn: u32, power: &str) -> [u8; 32] {
     Sha256::new()
-        .chain_update(super::week::seed(secret, turn))
+        .chain_update(super::seed(secret, turn))
         .chain_update(format!(":general:{power}").as_bytes())
         .finalize()
         .into()
@@ -130,6 +130,6 @@ mod tests {
         assert_eq!(a, letter_seed("secret", 3, "koth"));
         assert_ne!(a, letter_seed("secret", 4, "koth"));
         assert_ne!(a, letter_seed("secret", 3, "ophir"));
-        assert_ne!(a, super::super::week::seed("secret", 3));
+        assert_ne!(a, super::super::seed("secret", 3));
     }
 }

@@ -41,6 +41,7 @@ use crate::store::campaigns::{self, CampaignRow, OrdersRow, PowerRow};
 use crate::store::{Connection, Store, Transaction};
 use chrono::{DateTime, Utc};
 use desk::Desk;
+use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
 fn corrupt(e: impl std::fmt::Display) -> PostError {
@@ -79,6 +80,16 @@ fn load(conn: &Connection, id: &str) -> Result<Option<Row>, PostError> {
         secretary_pw: row.secretary_pw,
         status: row.status,
     }))
+}
+
+/// The seed of map turn `turn`'s dice: the campaign's secret seed and the
+/// turn's number hashed, so revealing one week's seed reveals no other.
+fn seed(secret: &str, turn: u32) -> [u8; 32] {
+    Sha256::new()
+        .chain_update(secret.as_bytes())
+        .chain_update(format!(":{turn}").as_bytes())
+        .finalize()
+        .into()
 }
 
 /// The campaign's state as stored now (the rules read it).
