@@ -96,8 +96,12 @@ pub struct Letter {
 pub struct Seat {
     /// The power's id (empty for the secretary).
     pub id: String,
+    /// Empty, with the password, for a power a general plays.
     pub address: String,
     pub password: String,
+    /// The style of the umpire's general who plays the power instead of a
+    /// player (issue 42).
+    pub general: Option<crate::sim::Style>,
 }
 
 /// A campaign ready to start: its opening state and who plays.
@@ -328,6 +332,20 @@ pub trait CampaignRules: Sync {
     /// A damaged state.
     fn secretary(&self, state: &Stored, command: &Json, text: &str)
         -> Result<Ruling, RulesetError>;
+    /// The letter the general of `style` writes for `power` in the week
+    /// open for orders: its orders, one a line, without the header (empty:
+    /// its armies stand); from what the power sees alone and the week's
+    /// `seed`, so the same state and seed give the same letter.
+    ///
+    /// # Errors
+    /// A damaged state, or no such power.
+    fn general_letter(
+        &self,
+        state: &Stored,
+        power: &str,
+        style: crate::sim::Style,
+        seed: [u8; 32],
+    ) -> Result<String, RulesetError>;
     /// The battles waiting to be played by mail.
     ///
     /// # Errors

@@ -30,9 +30,13 @@ pub struct CampaignRow {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PowerRow {
     pub power: String,
+    /// Empty for a power the umpire's general plays.
     pub address: String,
     /// The password's hash.
     pub password: String,
+    /// The style of the umpire's general who plays the power instead of a
+    /// player (`aggressive`); none for a player's power.
+    pub general: Option<String>,
 }
 
 /// A power's orders message for a map turn.
@@ -40,8 +44,8 @@ pub struct PowerRow {
 pub struct OrdersRow<'a> {
     pub turn: u32,
     pub power: &'a str,
-    /// The message's row in `messages`.
-    pub message: i64,
+    /// The message's row in `messages`; none for a general's letter.
+    pub message: Option<i64>,
     /// The message's text, passwords masked.
     pub text: &'a str,
     /// The orders read from it, as JSON.
@@ -183,9 +187,10 @@ pub fn due(c: &Connection, now: DateTime<Utc>) -> Result<Vec<String>> {
 /// On database errors (the power is taken).
 pub fn insert_power(c: &Connection, id: &str, p: &PowerRow) -> Result<()> {
     c.prepare_cached(
-        "INSERT INTO campaign_powers (campaign_id, power, address, password) VALUES (?1, ?2, ?3, ?4)",
+        "INSERT INTO campaign_powers (campaign_id, power, address, password, general) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
-    .execute(params![id, p.power, p.address, p.password])?;
+    .execute(params![id, p.power, p.address, p.password, p.general])?;
     Ok(())
 }
 
@@ -195,7 +200,7 @@ pub fn insert_power(c: &Connection, id: &str, p: &PowerRow) -> Result<()> {
 /// On database errors.
 pub fn power(c: &Connection, id: &str, power: &str) -> Result<Option<PowerRow>> {
     Ok(c.prepare_cached(
-        "SELECT power, address, password FROM campaign_powers \
+        "SELECT power, address, password, general FROM campaign_powers \
              WHERE campaign_id = ?1 AND lower(power) = lower(?2)",
     )?
     .query_row(params![id, power], |r| {
@@ -203,6 +208,7 @@ pub fn power(c: &Connection, id: &str, power: &str) -> Result<Option<PowerRow>> 
             power: r.get(0)?,
             address: r.get(1)?,
             password: r.get(2)?,
+            general: r.get(3)?,
         })
     })
     .optional()?)
@@ -215,6 +221,21 @@ pub fn power(c: &Connection, id: &str, power: &str) -> Result<Option<PowerRow>> 
 pub fn players(c: &Connection, id: &str) -> Result<Vec<(String, String)>> {
     let mut st = c.prepare_cached(
         "SELECT power, address FROM campaign_powers WHERE campaign_id = ?1 ORDER BY power",
+    )?;
+    let rows = st
+        .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<super::db::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// Each power the umpire's generals play, with its general's style, by power.
+///
+/// # Errors
+/// On database errors.
+pub fn generals(c: &Connection, id: &str) -> Result<Vec<(String, String)>> {
+    let mut st = c.prepare_cached(
+        "SELECT power, general FROM campaign_powers \
+         WHERE campaign_id = ?1 AND general IS NOT NULL ORDER BY power",
     )?;
     let rows = st
         .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
@@ -427,7 +448,8 @@ pub fn drop_result(c: &Connection, id: &str, battle: u32) -> Result<()> {
 /// On database errors.
 pub fn set_player(c: &Connection, id: &str, power: &str, address: &str, hash: &str) -> Result<()> {
     c.prepare_cached(
-        "UPDATE campaign_powers SET address = ?3, password = ?4 WHERE campaign_id = ?1 AND power = ?2",
+        "UPDATE campaign_powers SET address = ?3, password = ?4, general = NULL \
+         WHERE campaign_id = ?1 AND power = ?2",
     )?
     .execute(params![id, power, address, hash])?;
     Ok(())
@@ -563,9 +585,33 @@ mod tests {
                 power: power.into(),
                 address: address.into(),
                 password: "hash".into(),
+                general: None,
             };
             insert_power(c, "h", &p).unwrap();
         }
+        // A power the umpire's general plays: no address; its letters come
+        // in no message.
+        let koth = PowerRow {
+            power: "koth".into(),
+            address: String::new(),
+            password: "hash".into(),
+            general: Some("aggressive".into()),
+        };
+        insert_power(c, "h", &koth).unwrap();
+        assert_eq!(
+            generals(c, "h").unwrap(),
+            [("koth".into(), "aggressive".into())]
+        );
+        let letter = OrdersRow {
+            turn: 1,
+            power: "koth",
+            message: None,
+            text: "CAMPAIGN h POWER koth PASSWORD -\nEND\n",
+            orders: "[]",
+        };
+        insert_orders(c, "h", &letter, t0).unwrap();
+        set_player(c, "h", "koth", "k@x.example", "hash3").unwrap();
+        assert!(generals(c, "h").unwrap().is_empty(), "a player now");
         assert_eq!(
             power(c, "h", "NEMEDIA").unwrap().unwrap().address,
             "n@x.example"
@@ -574,7 +620,7 @@ mod tests {
             let o = OrdersRow {
                 turn: 1,
                 power: "nemedia",
-                message: n,
+                message: Some(n),
                 text: "t",
                 orders,
             };
@@ -582,11 +628,18 @@ mod tests {
         }
         assert_eq!(
             latest_orders(c, "h", 1).unwrap(),
-            vec![("nemedia".into(), "[2]".into())]
+            vec![
+                ("koth".into(), "[]".into()),
+                ("nemedia".into(), "[2]".into())
+            ]
         );
         assert_eq!(
             orders_in(c, "h", 1).unwrap(),
-            vec![("aquilonia".into(), false), ("nemedia".into(), true)]
+            vec![
+                ("aquilonia".into(), false),
+                ("koth".into(), true),
+                ("nemedia".into(), true)
+            ]
         );
         record_result(c, "h", 3, "first").unwrap();
         record_result(c, "h", 3, "corrected").unwrap();
@@ -596,7 +649,7 @@ mod tests {
         assert_eq!(waiting_results(c, "h").unwrap(), vec![3]);
         assert_eq!(take_results(c, "h").unwrap(), vec!["corrected".to_string()]);
         assert!(take_results(c, "h").unwrap().is_empty(), "applied once");
-        assert_eq!(players(c, "h").unwrap().len(), 2);
+        assert_eq!(players(c, "h").unwrap().len(), 3);
         assert!(remind_once(c, "h", 1, "nemedia").unwrap());
         assert!(!remind_once(c, "h", 1, "nemedia").unwrap(), "once a week");
         assert!(remind_once(c, "h", 2, "nemedia").unwrap());
@@ -606,7 +659,8 @@ mod tests {
             PowerRow {
                 power: "nemedia".into(),
                 address: "new@x.example".into(),
-                password: "hash2".into()
+                password: "hash2".into(),
+                general: None,
             }
         );
     }

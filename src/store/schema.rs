@@ -568,4 +568,29 @@ CREATE TABLE password_verifiers (
 );
 "#,
     ),
+    // 22: campaign powers played by the umpire's generals (issue 42): a
+    // power's `general` is its general's style (NULL: a player's power);
+    // a general's orders come in no message, so `campaign_orders.message`
+    // may be NULL. SQLite cannot drop a NOT NULL: the table is copied.
+    Migration::Each {
+        both: "ALTER TABLE campaign_powers ADD COLUMN general TEXT;",
+        sqlite: r#"
+CREATE TABLE campaign_orders_22 (
+    id          INTEGER PRIMARY KEY,
+    campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+    turn        INTEGER NOT NULL,
+    power       TEXT NOT NULL,
+    message     INTEGER REFERENCES messages(id),
+    text        TEXT NOT NULL,
+    orders      TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+);
+INSERT INTO campaign_orders_22 (id, campaign_id, turn, power, message, text, orders, created_at)
+    SELECT id, campaign_id, turn, power, message, text, orders, created_at FROM campaign_orders;
+DROP TABLE campaign_orders;
+ALTER TABLE campaign_orders_22 RENAME TO campaign_orders;
+CREATE INDEX campaign_orders_turn ON campaign_orders(campaign_id, turn, power);
+"#,
+        postgres: "ALTER TABLE campaign_orders ALTER COLUMN message DROP NOT NULL;",
+    },
 ];

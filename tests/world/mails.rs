@@ -238,6 +238,61 @@ fn a_campaign_battle_by_mail_as_its_players_read_it() {
     insta::assert_snapshot!(letters(&club.po, 0));
 }
 
+/// A power the umpire's general plays (issue 42): Nemedia's cautious
+/// general stands its ground, Aquilonia marches on it, and the battle goes
+/// to mail with Nemedia's side given to the battle game's general. Nemedia
+/// is mailed nothing; the secretary is told who plays it.
+#[test]
+fn a_campaign_power_played_by_a_general_as_the_others_read_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = config(dir.path());
+    c.entropy = Entropy::fixed(44);
+    let mut po = PostOffice::open(c).unwrap();
+    let file = super::campaign_general::with_general(
+        "nemedia",
+        NEMEDIA,
+        "dragon",
+        "cautious",
+        "battles = \"mail\"\nbattle_turn_hours = 24\nweek_hours = 0",
+    );
+    po.create_campaign(&CampaignFile::load(&file).unwrap(), t0())
+        .unwrap();
+    let mut club = Club { po, n: 0 };
+    club.send(AQUILONIA, "CAMPAIGN border POWER aquilonia PASSWORD lion\narmy aquilonia-1 move to Nemedian Marches\nEND\n");
+    club.send(
+        OPHIR,
+        "CAMPAIGN border POWER ophir PASSWORD disc\narmy ophir-1 garrison\nEND\n",
+    );
+    let general: Option<String> = club
+        .po
+        .store()
+        .optional_string(
+            "SELECT general FROM sides WHERE game_id = 'border-b1' AND side = 'nemedia'",
+            [],
+        )
+        .unwrap();
+    assert_eq!(
+        general.as_deref(),
+        Some("cautious"),
+        "the battle game's general plays nemedia"
+    );
+    let written: Option<String> = club
+        .po
+        .store()
+        .optional_string(
+            "SELECT text FROM submissions WHERE game_id = 'border-b1' AND side = 'nemedia' AND message IS NULL",
+            [],
+        )
+        .unwrap();
+    assert!(
+        written.is_some(),
+        "its orders are in as the battle's first turn opens"
+    );
+    let all = letters(&club.po, 0);
+    assert!(!all.contains(NEMEDIA));
+    insta::assert_snapshot!(all);
+}
+
 /// The secretary's commands the week above does not use, as he and the
 /// powers read the answers: the digest, a cancelled order and the refused
 /// ones, an extension out of bounds and one without a deadline, every

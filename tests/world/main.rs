@@ -9,6 +9,7 @@ mod border;
 mod campaign;
 mod campaign_by_mail;
 mod campaign_desk;
+mod campaign_general;
 mod campaign_map;
 mod fr_ancients;
 mod mails;

@@ -3,7 +3,8 @@
 //! same store ([`start_games`]): its id the campaign's and the battle's
 //! (`dragon-b3`), its scenario from the campaign's rules, its
 //! sides the two powers with their players' addresses (new passwords in
-//! the welcome), the campaign's secretary its moderator. When the game
+//! the welcome) or, for a power the umpire's general plays, the battle
+//! game's general (`post::general`), the campaign's secretary its moderator. When the game
 //! ends — its last report released ([`game_ended`]) or the moderator's END
 //! GAME ([`game_stopped`]) — its last table goes back as an entered result
 //! ([`CampaignRules::returned`]), recorded where the secretary's results
@@ -44,7 +45,10 @@ pub(crate) fn start_games(
     let Some(row) = campaigns::load(tx, id)? else {
         return Ok(Vec::new());
     };
-    let players = campaigns::players(tx, id)?;
+    let players = Seats {
+        players: campaigns::players(tx, id)?,
+        generals: campaigns::generals(tx, id)?,
+    };
     let mut state = row.state.clone();
     let mut made = Vec::new();
     for b in rules().mail_battles(&row.state).map_err(corrupt)? {
@@ -86,7 +90,15 @@ pub(crate) fn start_games(
     Ok(made)
 }
 
-/// The battle game's file: the powers' players on their sides, the
+/// Who plays each power of a campaign: its player's address, or the
+/// style of the umpire's general (issue 42).
+struct Seats {
+    players: Vec<(String, String)>,
+    generals: Vec<(String, String)>,
+}
+
+/// The battle game's file: the powers' players on their sides (a power a
+/// general plays, its side given the battle game's general), the
 /// secretary moderating, turns `battle_turn_hours` apart in the club's
 /// time zone.
 fn game_file(
@@ -94,7 +106,7 @@ fn game_file(
     b: &MailBattle,
     campaign: &str,
     secretary: &str,
-    players: &[(String, String)],
+    players: &Seats,
     now: DateTime<Utc>,
 ) -> Result<GameFile, String> {
     let hours = b.turn_hours;
@@ -123,12 +135,15 @@ fn game_file(
     t.insert("moderator".into(), moderator.into());
     let mut sides = Vec::new();
     for power in &b.powers {
-        let Some((_, address)) = players.iter().find(|(p, _)| p == power) else {
-            return Err(format!("power {power} has no player to fight it by mail"));
-        };
         let mut s = toml::Table::new();
         s.insert("id".into(), power.clone().into());
-        s.insert("address".into(), address.clone().into());
+        let general = players.generals.iter().find(|(p, _)| p == power);
+        let address = players.players.iter().find(|(p, _)| p == power);
+        match (general, address) {
+            (Some((_, style)), _) => s.insert("general".into(), style.clone().into()),
+            (None, Some((_, address))) => s.insert("address".into(), address.clone().into()),
+            (None, None) => return Err(format!("power {power} has no player to fight it by mail")),
+        };
         sides.push(toml::Value::Table(s));
     }
     t.insert("side".into(), sides.into());

@@ -14,10 +14,12 @@
 //! - [`handle`]: one campaign message (a power's orders, the secretary's commands).
 //! - [`resolve_now`]: play the map turn and mail every power its report.
 //! - `secretary`: the secretary's commands; `reminders`; `battles`: its
-//!   battles played as battle games by mail.
+//!   battles played as battle games by mail; `general`: the letters of
+//!   the powers the umpire's generals play (issue 42).
 
 pub(crate) mod battles;
 mod desk;
+mod general;
 mod office;
 mod reminders;
 mod secretary;
@@ -39,6 +41,7 @@ use crate::store::campaigns::{self, CampaignRow, OrdersRow, PowerRow};
 use crate::store::{Connection, Store, Transaction};
 use chrono::{DateTime, Utc};
 use desk::Desk;
+use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
 fn corrupt(e: impl std::fmt::Display) -> PostError {
@@ -79,6 +82,16 @@ fn load(conn: &Connection, id: &str) -> Result<Option<Row>, PostError> {
     }))
 }
 
+/// The seed of map turn `turn`'s dice: the campaign's secret seed and the
+/// turn's number hashed, so revealing one week's seed reveals no other.
+fn seed(secret: &str, turn: u32) -> [u8; 32] {
+    Sha256::new()
+        .chain_update(secret.as_bytes())
+        .chain_update(format!(":{turn}").as_bytes())
+        .finalize()
+        .into()
+}
+
 /// The campaign's state as stored now (the rules read it).
 ///
 /// # Errors
@@ -107,7 +120,8 @@ pub fn create(
         message,
     };
     let opening = file.opening().map_err(scenario)?;
-    for seat in std::iter::once(&opening.secretary).chain(&opening.powers) {
+    let players = opening.powers.iter().filter(|p| p.general.is_none());
+    for seat in std::iter::once(&opening.secretary).chain(players) {
         if !crate::mail::address::is_valid(&seat.address) {
             return Err(scenario(format!(
                 "'{}' is not a mail address such as player@club.example",
@@ -140,12 +154,22 @@ pub fn create(
         intro: &due,
     };
     for p in &opening.powers {
+        // A general's power gets a password nobody is told: no mail can
+        // speak for it.
+        let secret = match p.general {
+            Some(_) => password::fresh(&config.entropy),
+            None => p.password.clone(),
+        };
         let player = PowerRow {
             power: p.id.clone(),
             address: p.address.to_ascii_lowercase(),
-            password: password::hash_kept(tx, config, &p.password)?,
+            password: password::hash_kept(tx, config, &secret)?,
+            general: p.general.map(|g| g.code().to_string()),
         };
         campaigns::insert_power(tx, &c.id, &player)?;
+        if p.general.is_some() {
+            continue;
+        }
         let intro = format!(
             "Welcome to the campaign {} as {}. Your password: {}\nWrite your orders as:\n\n  CAMPAIGN {} POWER {} PASSWORD <password>\n  army <army> move to <province>\n  END\n\n{}\n{due}",
             c.title, p.id, p.password, c.id, p.id, rules().guide()
@@ -157,8 +181,19 @@ pub fn create(
         };
         week::queue_report(tx, config, &row.state, &c, to, &week, now)?;
     }
+    let generals: String = opening
+        .powers
+        .iter()
+        .filter_map(|p| Some(general_line(&p.id, p.general?)))
+        .collect();
+    let intro = format!("{generals}{due}");
+    let start = crate::games::campaign::Week {
+        intro: &intro,
+        ..start
+    };
     let to = week::Reader::secretary(&opening.secretary.address);
     week::queue_report(tx, config, &row.state, &c, to, &start, now)?;
+    general::write_letters(tx, config, &opening.id, now)?;
     crate::post::audit(
         tx,
         now,
@@ -168,6 +203,13 @@ pub fn create(
             opening.id,
             opening.powers.len()
         ),
+    )
+}
+
+/// What the secretary is told of a power the umpire's general plays.
+fn general_line(power: &str, style: crate::sim::Style) -> String {
+    format!(
+        "{power} is played by the umpire's {style} general: it writes {power}'s orders as each week opens (they are in the digest with the others), and you are told if the rules ever refuse a line of it. replace {power} new@address hands the power to a player.\n"
     )
 }
 
@@ -348,7 +390,7 @@ fn power_orders(
     let kept = OrdersRow {
         turn,
         power,
-        message: row,
+        message: Some(row),
         text: &masked(desk.msg, letter),
         orders: &serde_json::to_string(&letter.orders).map_err(corrupt)?,
     };

@@ -181,16 +181,19 @@ fn hand_over(
         to,
         &password::hash_kept(desk.tx, desk.config, &pw)?,
     )?;
-    desk.send(
-        Some(&c.id),
-        Kind::Notice,
-        &[old],
-        format!("[{}] {power} is handed to another player", c.id),
-        format!(
-            "The secretary of {} ({}) has handed {power} to another player ({to}).\nYour password for {power} no longer works. Thank you for playing.\n",
-            c.title, c.id
-        ),
-    )?;
+    // A power the general played has no old player to tell.
+    if !old.is_empty() {
+        desk.send(
+            Some(&c.id),
+            Kind::Notice,
+            &[old],
+            format!("[{}] {power} is handed to another player", c.id),
+            format!(
+                "The secretary of {} ({}) has handed {power} to another player ({to}).\nYour password for {power} no longer works. Thank you for playing.\n",
+                c.title, c.id
+            ),
+        )?;
+    }
     let welcome = taking_over(desk, view, power, &pw)?;
     desk.send(
         Some(&c.id),
@@ -257,11 +260,15 @@ fn cancel_order(
     let row = OrdersRow {
         turn: c.turn + 1,
         power,
-        message: desk.row,
+        message: Some(desk.row),
         text: &format!("(the secretary cancelled: {gone})"),
         orders: &serde_json::to_string(kept).map_err(corrupt)?,
     };
     campaigns::insert_orders(desk.tx, &c.id, &row, desk.now)?;
+    // A general's power has no address to tell.
+    if address.is_empty() {
+        return Ok(());
+    }
     desk.send(
         Some(&c.id),
         Kind::Notice,

@@ -255,8 +255,11 @@ fn status(view: &View) -> Result<String, PostError> {
         c.pending.len()
     );
     for (p, orders) in &view.on_file {
+        let general = view.generals.get(p).map_or(String::new(), |style| {
+            format!(" (played by the umpire's {style} general)")
+        });
         out.push_str(&format!(
-            "  {p}: {}\n",
+            "  {p}: {}{general}\n",
             if orders.is_some() {
                 "orders in"
             } else {
@@ -323,6 +326,7 @@ mod tests {
                 ("nemedia".into(), "tarascus@nemedia.example".into()),
                 ("ophir".into(), "amalrus@ophir.example".into()),
             ]),
+            generals: BTreeMap::new(),
             on_file: BTreeMap::from([
                 ("nemedia".into(), None),
                 (

@@ -8,7 +8,7 @@
 //! is the club's check (whoever keeps the store), not a player's: a
 //! power's report reveals the seed and its hash, not the others' orders.
 
-use super::week::seed;
+use super::seed;
 use super::{load, rules, PostError};
 use crate::games::campaign::Line;
 use crate::games::Json;

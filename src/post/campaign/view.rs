@@ -16,8 +16,10 @@ pub(super) struct View {
     /// The open week's deadline (none when `week_hours` is 0 or the
     /// campaign is not active).
     pub(super) deadline: Option<DateTime<Utc>>,
-    /// Each power's address, by power.
+    /// Each power's address, by power (empty for a general's).
     pub(super) addresses: BTreeMap<String, String>,
+    /// The style of the general who plays each power a general plays.
+    pub(super) generals: BTreeMap<String, String>,
     /// Each power's orders on file for the open week, by power.
     pub(super) on_file: OnFile,
     pub(super) now: DateTime<Utc>,
@@ -29,6 +31,7 @@ impl View {
         Ok(View {
             deadline: campaigns::deadline(desk.tx, id)?,
             addresses: campaigns::players(desk.tx, id)?.into_iter().collect(),
+            generals: campaigns::generals(desk.tx, id)?.into_iter().collect(),
             on_file: on_file(desk.tx, &row.facts)?,
             now: desk.now,
             row,

@@ -2,7 +2,7 @@
 //! its resolution (on time, by the secretary's `resolve`, or re-run by his
 //! `rerun`), and every reader's report queued.
 
-use super::{corrupt, facts, load, rules, week_orders, Row};
+use super::{corrupt, facts, load, rules, seed, week_orders, Row};
 use crate::config::Config;
 use crate::games::campaign::{Facts, Line, Sources, Week as Told, WeekDice};
 use crate::games::Json;
@@ -11,7 +11,6 @@ use crate::post::{plain, PostError};
 use crate::store::campaigns::{self, TurnRow};
 use crate::store::{Store, Transaction};
 use chrono::{DateTime, Utc};
-use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
 /// Set the deadline of the map turn now open (`week_hours` from `now`, or
@@ -66,16 +65,6 @@ pub fn resolve_if_due(
 /// Database errors.
 pub fn due(store: &Store, now: DateTime<Utc>) -> Result<Vec<String>, PostError> {
     Ok(campaigns::due(store.conn(), now)?)
-}
-
-/// The seed of map turn `turn`'s dice: the campaign's secret seed and the
-/// turn's number hashed, so revealing one week's seed reveals no other.
-pub(super) fn seed(secret: &str, turn: u32) -> [u8; 32] {
-    Sha256::new()
-        .chain_update(secret.as_bytes())
-        .chain_update(format!(":{turn}").as_bytes())
-        .finalize()
-        .into()
 }
 
 /// The dice the reports after map turn `played` publish (0: the start):
@@ -306,6 +295,7 @@ fn play(
     }
     let next = facts(&after)?;
     let due = open(tx, config, &next, now)?;
+    super::general::write_letters(tx, config, &c.id, now)?;
     let dice = dice(&stored.seed, turn);
     let intro = |reader: Option<&str>| {
         let above = correction.map_or(String::new(), |k| k.intro(reader));
@@ -318,7 +308,11 @@ fn play(
         dice: Some(&dice),
         intro: "",
     };
+    // A power a general plays has no address: no report goes to it.
     for (power, address) in &campaigns::players(tx, &c.id)? {
+        if address.is_empty() {
+            continue;
+        }
         let intro = intro(Some(power));
         let week = Told {
             intro: &intro,

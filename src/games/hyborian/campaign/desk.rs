@@ -6,7 +6,9 @@
 
 use super::by_mail;
 use super::correct;
+use super::fog;
 use super::game::{Army, BattleMode, Campaign, CampaignFile, PendingBattle};
+use super::general;
 use super::map::World;
 use super::orders::{self, Command as Written, Order};
 use super::report;
@@ -19,6 +21,7 @@ use crate::games::campaign::{
 use crate::games::hyborian::army::scenario::{self, BATTLE_TURNS};
 use crate::games::hyborian::table::Table;
 use crate::games::{GameResult, Json, RulesetError};
+use crate::sim::Style;
 use std::collections::BTreeMap;
 
 /// The Hyborean world campaign (rules digest §12).
@@ -81,6 +84,7 @@ impl SetUp for CampaignFile {
             id: id.to_string(),
             address: p.address.clone(),
             password: p.password.clone(),
+            general: None,
         };
         Ok(Opening {
             id: c.id.clone(),
@@ -94,6 +98,7 @@ impl SetUp for CampaignFile {
                     id: p.id.clone(),
                     address: p.address.clone(),
                     password: p.password.clone(),
+                    general: p.general,
                 })
                 .collect(),
         })
@@ -320,6 +325,26 @@ impl CampaignRules for HyboreanCampaign {
         }
     }
 
+    fn general_letter(
+        &self,
+        state: &Stored,
+        power: &str,
+        style: Style,
+        seed: [u8; 32],
+    ) -> Result<String, RulesetError> {
+        let world = world()?;
+        // The week as its orders are judged (in winter, the new year's).
+        let c = resolve::as_ordered(&campaign(state)?, &world);
+        if !c.powers.contains_key(power) {
+            return Err(RulesetError::Engine(format!(
+                "campaign {} has no power '{power}'",
+                c.id
+            )));
+        }
+        let view = fog::view(&c, &world, Some(power));
+        Ok(general::letter(&view, &world, style, seed))
+    }
+
     fn mail_battles(&self, state: &Stored) -> Result<Vec<MailBattle>, RulesetError> {
         let c = campaign(state)?;
         let world = world()?;
@@ -443,7 +468,10 @@ The secretary's commands (after CAMPAIGN <campaign> SECRETARY PASSWORD <password
   replace <power> <new address>
                   hand a power to another player: a fresh password to the
                   new address; the old password stops working
-  help            this list";
+  help            this list
+A power the set-up file gives to the umpire's general (general =
+\"aggressive\" or \"cautious\" instead of address and password) has its
+orders written as each week opens; replace hands it to a player.";
 
 /// `battle N won by POWER losses ARMY POINTS, …`: the result of a battle
 /// fought face to face, recorded for the next resolution.

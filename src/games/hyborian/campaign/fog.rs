@@ -2,11 +2,12 @@
 //! armies, and the provinces next to them. A [`View`] holds the power's own
 //! armies whole and every other army it can see only as a [`Counter`] —
 //! a type with no contents — so a report built from a view cannot reveal
-//! what another power's army holds.
+//! what another power's army holds. A view is all a power's general is
+//! given (`super::general`): what its player's report shows.
 
-use super::game::{Army, Campaign};
+use super::game::{Army, Campaign, Power};
 use super::map::World;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Another power's army as seen on the map: who, where, nothing inside.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,6 +25,38 @@ pub struct View<'a> {
     /// Armies it owns or commands, contents and all.
     pub own: Vec<&'a Army>,
     pub counters: Vec<Counter>,
+    /// The power's own record (its list, nation and treasury); none in the
+    /// secretary's view.
+    pub me: Option<&'a Power>,
+    /// Who holds each province in sight, as the power sees it (a hired
+    /// company's flag, ruling CA-15); none for a land nobody holds.
+    pub holders: BTreeMap<String, Option<String>>,
+    /// Its armies frozen in a battle waiting for its result.
+    pub frozen: BTreeSet<String>,
+    /// Winter quarters: no army marches.
+    pub winter: bool,
+}
+
+impl View<'_> {
+    /// Who holds `province` as this view shows it (none: nobody, or out of sight).
+    pub fn holder(&self, province: &str) -> Option<&str> {
+        self.holders.get(province).and_then(Option::as_deref)
+    }
+
+    /// Where the power raises units, judged from what it sees
+    /// ([`Campaign::raising_place`] judges the same from the whole state).
+    pub fn raising_place(&self, world: &World) -> Option<String> {
+        let me = self.me?;
+        super::game::raising_place(world, me.nation.as_deref()?, &me.id, |p| self.holder(p))
+    }
+
+    /// The counters of other powers' armies in `province`.
+    pub fn counters_in(&self, province: &str) -> usize {
+        self.counters
+            .iter()
+            .filter(|k| k.province == province)
+            .count()
+    }
 }
 
 /// The provinces `power` can see: those it holds or has an army in, and
@@ -57,7 +90,7 @@ pub fn view<'a>(c: &'a Campaign, world: &World, power: Option<&str>) -> View<'a>
         None => c.holdings.keys().cloned().collect(),
     };
     let mine = |a: &Army| power.is_none_or(|p| a.owner == p || a.commander() == p);
-    let own = c.armies.values().filter(|a| mine(a)).collect();
+    let own: Vec<&Army> = c.armies.values().filter(|a| mine(a)).collect();
     let counters = c
         .armies
         .values()
@@ -69,8 +102,25 @@ pub fn view<'a>(c: &'a Campaign, world: &World, power: Option<&str>) -> View<'a>
             province: a.province.clone(),
         })
         .collect();
+    let holders = sight
+        .iter()
+        .map(|p| {
+            let h = c.holdings.get(p).and_then(|h| h.holder_seen_by(power));
+            (p.clone(), h.map(String::from))
+        })
+        .collect();
+    let frozen = c
+        .pending
+        .iter()
+        .flat_map(|b| b.all_armies())
+        .filter(|a| own.iter().any(|o: &&Army| &o.id == a))
+        .collect();
     View {
         power: power.map(String::from),
+        me: power.and_then(|p| c.powers.get(p)),
+        holders,
+        frozen,
+        winter: c.winter(),
         sight,
         own,
         counters,

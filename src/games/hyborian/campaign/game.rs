@@ -368,6 +368,27 @@ pub fn contents_points(f: &ArmyFile) -> u32 {
     own.chain(hired).sum()
 }
 
+/// Where `power`, playing `nation`, raises units when `holder` says who
+/// holds each province: [`Campaign::raising_place`], and a power's general
+/// judging from what its view shows (`fog::View::raising_place`).
+pub fn raising_place<'h>(
+    world: &World,
+    nation: &str,
+    power: &str,
+    holder: impl Fn(&str) -> Option<&'h str>,
+) -> Option<String> {
+    if let Some(cap) = &world.nation(nation)?.capital {
+        return (holder(cap) == Some(power)).then(|| cap.clone());
+    }
+    world
+        .provinces
+        .values()
+        .filter(|p| p.nation.as_deref() == Some(nation))
+        .filter(|p| holder(&p.id) == Some(power))
+        .max_by(|a, b| a.points.cmp(&b.points).then(b.id.cmp(&a.id)))
+        .map(|p| p.id.clone())
+}
+
 impl Campaign {
     /// Whether this turn is winter quarters.
     pub fn winter(&self) -> bool {
@@ -422,16 +443,9 @@ impl Campaign {
     /// carries the most points (then the first by name), ruling CA-20.
     pub fn raising_place(&self, world: &World, power: &str) -> Option<String> {
         let nation = self.powers.get(power)?.nation.as_ref()?;
-        if world.nation(nation)?.capital.is_some() {
-            return self.capital_of(world, power);
-        }
-        world
-            .provinces
-            .values()
-            .filter(|p| p.nation.as_ref() == Some(nation))
-            .filter(|p| self.holdings.get(&p.id).and_then(Holding::holder) == Some(power))
-            .max_by(|a, b| a.points.cmp(&b.points).then(b.id.cmp(&a.id)))
-            .map(|p| p.id.clone())
+        raising_place(world, nation, power, |id| {
+            self.holdings.get(id).and_then(Holding::holder)
+        })
     }
 
     /// A new army id for `power`: "aquilonia-3".
@@ -528,14 +542,21 @@ pub struct Player {
     pub password: String,
 }
 
-/// One power in the set-up file.
+/// One power in the set-up file: a player's (`address`, `password`) or
+/// the umpire's general's (`general = "aggressive"`, issue 42).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PowerFile {
     pub id: String,
     pub nation: String,
+    #[serde(default)]
     pub address: String,
+    #[serde(default)]
     pub password: String,
+    /// The style of the umpire's general who writes the power's weekly
+    /// orders instead of a player (`campaign::general`).
+    #[serde(default)]
+    pub general: Option<crate::sim::Style>,
     #[serde(default, rename = "army")]
     pub armies: Vec<ArmyStart>,
 }
@@ -608,6 +629,7 @@ impl CampaignFile {
                 st.reminder_hours
             )));
         }
+        self.check_seats()?;
         for (i, p) in self.powers.iter().enumerate() {
             if let Some(q) = self.powers[..i].iter().find(|q| q.id == p.id) {
                 return Err(bad(format!(
@@ -777,6 +799,31 @@ impl CampaignFile {
             }
         }
         Ok(c)
+    }
+}
+
+impl CampaignFile {
+    /// Each power has a player (an address and a password) or a general,
+    /// not both, and at least one has a player to read the reports.
+    fn check_seats(&self) -> Result<(), SetupError> {
+        let bad = |s: String| Err(SetupError::Invalid(s));
+        for p in &self.powers {
+            match (&p.general, p.address.is_empty(), p.password.is_empty()) {
+                (Some(g), false, _) | (Some(g), _, false) => return bad(format!(
+                    "power {}: a player ({}) and a general ({g}); keep `address` and `password` for a player, or `general` for the umpire's general",
+                    p.id, p.address
+                )),
+                (None, true, _) | (None, _, true) => return bad(format!(
+                    "power {} needs its player's `address` and `password`, or `general = \"aggressive\"` (or \"cautious\") for the umpire's general",
+                    p.id
+                )),
+                _ => {}
+            }
+        }
+        if !self.powers.is_empty() && self.powers.iter().all(|p| p.general.is_some()) {
+            return bad("every power is played by a general, and nobody would read the reports: give at least one power a player".into());
+        }
+        Ok(())
     }
 }
 

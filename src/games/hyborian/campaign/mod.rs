@@ -32,6 +32,7 @@ pub mod correct;
 pub mod desk;
 pub mod fog;
 pub mod game;
+pub mod general;
 pub mod map;
 pub mod orders;
 pub mod picture;

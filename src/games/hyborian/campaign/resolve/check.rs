@@ -1,9 +1,9 @@
 //! Whether a power may give an order this week (§12 and the army lists):
 //! checked against the campaign as the orders were given.
 
-use crate::games::hyborian::army::{ArmyFile, Mercenaries, UnitLine};
+use crate::games::hyborian::army::{ArmyFile, Designation, Mercenaries, UnitLine};
 use crate::games::hyborian::campaign::game::{
-    find_list, guard_units, home_only_units, lists, Campaign, Stance,
+    find_list, guard_units, home_only_units, lists, Campaign, Power, Stance,
 };
 use crate::games::hyborian::campaign::map::World;
 use crate::games::hyborian::campaign::orders::Order;
@@ -211,40 +211,14 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
             figures,
             designation,
         } => {
-            let list = find_list(lists(), &me.list).ok_or("no national list")?;
-            let Some((_, d)) = list.designation(designation) else {
-                return Err(format!(
-                    "{} has no unit '{designation}' in its list",
-                    me.list
-                ));
-            };
-            if *figures == 0 || *figures > d.figures.max() {
-                return Err(format!(
-                    "{} units are at most {} figures",
-                    d.designation,
-                    d.figures.max()
-                ));
-            }
-            if me.nation.is_some() && c.raising_place(world, power).is_none() {
-                let walled = me
-                    .nation
-                    .as_ref()
-                    .and_then(|n| world.nation(n))
-                    .is_some_and(|n| n.capital.is_some());
-                return Err(if walled {
-                    "units are raised in the capital, and your capital is in enemy hands".into()
-                } else {
-                    "your nation has no capital and raises units in its own land, and you hold none of it (ruling CA-20)".into()
-                });
-            }
-            let cost = figures * d.figure_cost();
-            if cost > me.treasury {
-                return Err(format!(
-                    "{figures} {} cost {cost} points; the treasury holds {}",
-                    d.designation, me.treasury
-                ));
-            }
-            raise_breach(c, power, *figures, &d.designation)?;
+            let place = c.raising_place(world, power);
+            let own: Vec<(&str, &ArmyFile)> = c
+                .armies
+                .values()
+                .filter(|a| a.owner == power)
+                .map(|a| (a.id.as_str(), &a.contents))
+                .collect();
+            may_raise(world, me, place.as_deref(), &own, *figures, designation)?;
         }
         Order::Hire { company, points } => {
             let Some(fc) = c.find_power(company).filter(|p| p.nation.is_none()) else {
@@ -321,6 +295,59 @@ pub fn check(c: &Campaign, world: &World, power: &str, order: &Order) -> Result<
     Ok(())
 }
 
+/// Whether a power (its record `me`) may raise `figures` of `designation`:
+/// `place` is where it raises (none: a nation's capital lost, or none of
+/// its land held), `own` every army it owns with its contents (what its
+/// list's caps are judged on). [`check`] asks it of the whole campaign; a
+/// power's general asks it of what its view shows, so it writes no raise
+/// the week would refuse.
+///
+/// # Errors
+/// Why not, in the book's terms.
+pub fn may_raise(
+    world: &World,
+    me: &Power,
+    place: Option<&str>,
+    own: &[(&str, &ArmyFile)],
+    figures: u32,
+    designation: &str,
+) -> Result<(), String> {
+    let list = find_list(lists(), &me.list).ok_or("no national list")?;
+    let Some((_, d)) = list.designation(designation) else {
+        return Err(format!(
+            "{} has no unit '{designation}' in its list",
+            me.list
+        ));
+    };
+    if figures == 0 || figures > d.figures.max() {
+        return Err(format!(
+            "{} units are at most {} figures",
+            d.designation,
+            d.figures.max()
+        ));
+    }
+    if me.nation.is_some() && place.is_none() {
+        let walled = me
+            .nation
+            .as_ref()
+            .and_then(|n| world.nation(n))
+            .is_some_and(|n| n.capital.is_some());
+        return Err(if walled {
+            "units are raised in the capital, and your capital is in enemy hands".into()
+        } else {
+            "your nation has no capital and raises units in its own land, and you hold none of it (ruling CA-20)".into()
+        });
+    }
+    let cost = figures * d.figure_cost();
+    if cost > me.treasury {
+        return Err(format!(
+            "{figures} {} cost {cost} points; the treasury holds {}",
+            d.designation, me.treasury
+        ));
+    }
+    raise_breach(&me.list, own, figures, d)
+}
+
 /// Whether a nation of `list` may hire Free Companies (Appendix I).
 fn may_hire(list: &str) -> bool {
     find_list(lists(), list).is_some_and(|n| !matches!(n.mercenaries, Mercenaries::None))
@@ -353,17 +380,16 @@ fn not_yours(c: &Campaign, power: &str, written: &str) -> String {
 
 /// All of a power's own armies as one army file: what its list's caps are
 /// judged on (ruling CA-13).
-fn forces_of(c: &Campaign, power: &str, list: &str) -> ArmyFile {
+fn forces_of(list: &str, own: &[(&str, &ArmyFile)]) -> ArmyFile {
     let mut all = ArmyFile {
         nation: list.to_string(),
         points: u32::MAX,
         home: true,
         ..ArmyFile::default()
     };
-    for a in c.armies.values().filter(|a| a.owner == power) {
-        all.units.extend(a.contents.units.iter().cloned());
-        all.mercenaries
-            .extend(a.contents.mercenaries.iter().cloned());
+    for (_, f) in own {
+        all.units.extend(f.units.iter().cloned());
+        all.mercenaries.extend(f.mercenaries.iter().cloned());
     }
     all
 }
@@ -406,30 +432,25 @@ fn caps_broken(f: &ArmyFile) -> BTreeMap<String, String> {
         .collect()
 }
 
-/// Whether raising `figures` of `designation` keeps `power` within its
-/// list: no band's maximum passed that was not passed before (judged over
-/// all its own armies), and a guard unit in one army only (§12).
-fn raise_breach(c: &Campaign, power: &str, figures: u32, designation: &str) -> Result<(), String> {
-    let Some(me) = c.powers.get(power) else {
-        return Ok(());
-    };
-    let Some((_, d)) = find_list(lists(), &me.list).and_then(|n| n.designation(designation)) else {
-        return Ok(());
-    };
+/// Whether raising `figures` of `d` keeps a power of `list` whose own
+/// armies are `own` within its list: no band's maximum passed that was not
+/// passed before (judged over all its own armies), and a guard unit in one
+/// army only (§12).
+fn raise_breach(
+    list: &str,
+    own: &[(&str, &ArmyFile)],
+    figures: u32,
+    d: &Designation,
+) -> Result<(), String> {
     if d.is_guard() {
-        if let Some(a) = c
-            .armies
-            .values()
-            .find(|a| a.owner == power && !guard_units(&a.contents).is_empty())
-        {
+        if let Some((id, f)) = own.iter().find(|(_, f)| !guard_units(f).is_empty()) {
             return Err(format!(
-                "army {} has a guard unit already ({}); a guard unit can be in only one army (§12)",
-                a.id,
-                guard_units(&a.contents).join(", ")
+                "army {id} has a guard unit already ({}); a guard unit can be in only one army (§12)",
+                guard_units(f).join(", ")
             ));
         }
     }
-    let before = forces_of(c, power, &me.list);
+    let before = forces_of(list, own);
     let mut after = before.clone();
     after.units.push(UnitLine {
         designation: d.designation.clone(),
@@ -440,8 +461,7 @@ fn raise_breach(c: &Campaign, power: &str, figures: u32, designation: &str) -> R
     let (was, now) = (caps_broken(&before), caps_broken(&after));
     match now.iter().find(|(k, _)| !was.contains_key(*k)) {
         Some((_, why)) => Err(format!(
-            "with them your armies would break {}'s list: {why}",
-            me.list
+            "with them your armies would break {list}'s list: {why}"
         )),
         None => Ok(()),
     }

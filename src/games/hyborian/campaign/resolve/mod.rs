@@ -21,7 +21,7 @@ mod events;
 mod losses;
 mod march;
 
-pub use check::{check, check_all};
+pub use check::{check, check_all, may_raise};
 pub use events::{BattleSide, EnteredResult, MapEvent, Resolved};
 pub use losses::{share_of, RECOVERED_FALLING_BACK, RECOVERED_HOLDING_THE_FIELD};
 

@@ -1,0 +1,189 @@
+use super::*;
+use crate::games::hyborian::campaign::fog::view;
+use crate::games::hyborian::campaign::game::{Campaign, CampaignFile, Stance};
+use crate::games::hyborian::campaign::orders::{read, Line, Order};
+use crate::games::hyborian::campaign::resolve::{as_ordered, check_all, resolve, MapEvent};
+use crate::games::hyborian::dice::SeededDice;
+use std::collections::BTreeMap;
+
+const DRAGON: &str = include_str!("../../../../../campaigns/world/the-hour-of-the-dragon.toml");
+
+fn dragon() -> (Campaign, World) {
+    let world = World::hyborea().unwrap();
+    let c = CampaignFile::load(DRAGON).unwrap().start(&world).unwrap();
+    (c, world)
+}
+
+/// The general's letter for `power`, from its view of the week as ordered.
+fn write(c: &Campaign, world: &World, power: &str, style: Style, seed: [u8; 32]) -> String {
+    let basis = as_ordered(c, world);
+    letter(&view(&basis, world, Some(power)), world, style, seed)
+}
+
+/// A letter read as the post office reads a power's mail.
+fn lines(power: &str, letter: &str) -> Vec<Line<Order>> {
+    let read = read(&format!(
+        "CAMPAIGN dragon POWER {power} PASSWORD -\n{letter}END\n"
+    ));
+    assert!(
+        read.errors.is_empty(),
+        "{power} wrote lines not understood: {read:?}"
+    );
+    read.orders
+}
+
+/// The style each power's general plays in run `run`: alternating.
+fn style_of(run: u8, i: usize) -> Style {
+    Style::ALL[(usize::from(run) + i) % 2]
+}
+
+/// Every power of the shipped campaign played by a general for `weeks`
+/// weeks (a short year, so winters come), each week's letters checked
+/// against the week as it checks a power's mail and resolved with its
+/// battles fought by the engine. Returns every line refused, by check
+/// or by the resolution, and how many lines were written.
+fn campaign_of_generals(run: u8, weeks: u32) -> (Vec<String>, usize) {
+    let (mut c, world) = dragon();
+    c.settings.weeks_per_year = 9;
+    let powers: Vec<String> = c.powers.keys().cloned().collect();
+    let (mut refused, mut written) = (Vec::new(), 0);
+    for week in 0..weeks {
+        let basis = as_ordered(&c, &world);
+        let mut orders = BTreeMap::new();
+        for (i, p) in powers.iter().enumerate() {
+            let seed = [run, week as u8, i as u8, 42].repeat(8).try_into().unwrap();
+            let text = write(&c, &world, p, style_of(run, i), seed);
+            let ls = lines(p, &text);
+            written += ls.len();
+            for (l, v) in ls
+                .iter()
+                .zip(check_all(&basis, &world, p, ls.iter().map(|l| &l.item)))
+            {
+                if let Err(why) = v {
+                    refused.push(format!("{} week {week}: {}: {why}", p, l.text));
+                }
+            }
+            orders.insert(p.clone(), ls);
+        }
+        let r = resolve(
+            &c,
+            &world,
+            &orders,
+            &[],
+            &mut SeededDice::new([run ^ week as u8; 32]),
+        )
+        .unwrap();
+        refused.extend(r.events.iter().filter_map(|e| match e {
+            MapEvent::Refused {
+                power, line, why, ..
+            } => Some(format!("{power} week {week} (resolved): {line}: {why}")),
+            _ => None,
+        }));
+        c = r.campaign;
+    }
+    (refused, written)
+}
+
+#[test]
+fn no_line_a_general_writes_is_ever_refused() {
+    let mut written = 0;
+    for run in 0..3 {
+        let (refused, n) = campaign_of_generals(run, 24);
+        assert!(refused.is_empty(), "run {run}: {}", refused.join("\n"));
+        written += n;
+    }
+    assert!(written > 100, "the generals wrote {written} lines in all");
+}
+
+#[test]
+fn the_same_view_and_seed_give_the_same_letter() {
+    let (c, world) = dragon();
+    let a = write(&c, &world, "aquilonia", Style::Aggressive, [3; 32]);
+    assert_eq!(
+        a,
+        write(&c, &world, "aquilonia", Style::Aggressive, [3; 32])
+    );
+    assert!(!a.is_empty());
+}
+
+#[test]
+fn the_general_sees_only_what_the_fog_shows() {
+    let (c, world) = dragon();
+    let before = write(&c, &world, "koth", Style::Aggressive, [1; 32]);
+    // What Koth cannot see: inside Aquilonia's sealed armies, and Nemedia's
+    // treasury.
+    let mut hidden = c.clone();
+    for a in hidden
+        .armies
+        .values_mut()
+        .filter(|a| a.owner == "aquilonia")
+    {
+        a.contents.units.truncate(1);
+    }
+    hidden.powers.get_mut("nemedia").unwrap().treasury = 0;
+    assert_eq!(
+        before,
+        write(&hidden, &world, "koth", Style::Aggressive, [1; 32])
+    );
+    // What it sees: its own treasury.
+    let mut poorer = c.clone();
+    poorer.powers.get_mut("koth").unwrap().treasury = 0;
+    let after = write(&poorer, &world, "koth", Style::Aggressive, [1; 32]);
+    assert!(
+        before.contains("raise ") && !after.contains("raise "),
+        "{before}\n---\n{after}"
+    );
+}
+
+#[test]
+fn an_aggressive_general_garrisons_its_capital_and_marches_on_with_the_rest() {
+    let (mut c, world) = dragon();
+    // Koth's one army in Khorshemish leaves a unit behind as the garrison.
+    let first = write(&c, &world, "koth", Style::Aggressive, [5; 32]);
+    assert!(first.starts_with("army koth-1 split "), "{first}");
+    // With two armies there, the smaller holds the walls, the other marches.
+    let r = resolve(
+        &c,
+        &world,
+        &[("koth".to_string(), lines("koth", &first))].into(),
+        &[],
+        &mut SeededDice::new([0; 32]),
+    )
+    .unwrap();
+    c = r.campaign;
+    let second = write(&c, &world, "koth", Style::Aggressive, [5; 32]);
+    assert!(second.contains("army koth-2 garrison\n"), "{second}");
+    assert!(second.contains("army koth-1 move to "), "{second}");
+}
+
+#[test]
+fn an_aggressive_general_besieges_an_enemy_capital_it_stands_in() {
+    let (mut c, world) = dragon();
+    c.armies.get_mut("koth-1").unwrap().province = "ianthe".into();
+    c.armies.get_mut("ophir-1").unwrap().stance = Stance::Garrison;
+    let letter = write(&c, &world, "koth", Style::Aggressive, [9; 32]);
+    assert!(letter.contains("army koth-1 besiege\n"), "{letter}");
+    // A cautious general stays out of sieges.
+    let cautious = write(&c, &world, "koth", Style::Cautious, [9; 32]);
+    assert!(!cautious.contains("besiege"), "{cautious}");
+}
+
+#[test]
+fn a_cautious_general_holds_its_capital_and_raises() {
+    let (c, world) = dragon();
+    for seed in 0..8 {
+        let letter = write(&c, &world, "aquilonia", Style::Cautious, [seed; 32]);
+        assert!(!letter.contains(" move to "), "{letter}");
+        assert!(letter.contains("army aquilonia-1 garrison\n"), "{letter}");
+        assert!(letter.contains("raise "), "{letter}");
+    }
+}
+
+#[test]
+fn the_secretary_view_gets_no_letter() {
+    let (c, world) = dragon();
+    assert_eq!(
+        letter(&view(&c, &world, None), &world, Style::Aggressive, [0; 32]),
+        ""
+    );
+}

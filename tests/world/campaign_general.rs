@@ -1,0 +1,148 @@
+//! A campaign power the umpire's general plays (issue 42): the border
+//! campaign with Ophir given to the aggressive general. Its letter is
+//! written as each week opens and stands as Ophir's orders, so the week
+//! resolves when the players are in; its orders are in every week's
+//! record and `umpire verify` replays every week; Ophir is mailed nothing.
+
+use super::border::{self, AQUILONIA, NEMEDIA, OPHIR, SECRETARY};
+use super::campaign::{events, state_of, Club};
+use crate::common::*;
+use umpire::games::hyborian::campaign::game::CampaignFile;
+use umpire::games::hyborian::campaign::resolve::MapEvent;
+use umpire::post::PostOffice;
+
+/// The border campaign with `power`'s player replaced by the general of `style`.
+pub(crate) fn with_general(
+    power: &str,
+    address: &str,
+    password: &str,
+    style: &str,
+    settings: &str,
+) -> String {
+    let file = border::setup("border", "The Border", settings);
+    let seat = format!("address = \"{address}\"\npassword = \"{password}\"\n");
+    assert!(file.contains(&seat), "{power}'s seat");
+    file.replace(&seat, &format!("general = \"{style}\"\n"))
+}
+
+/// The general's letters kept for `power`: (turn, whether a message
+/// carried it, the letter's text), in the order written.
+fn letters_of(po: &PostOffice, power: &str) -> Vec<(u32, bool, String)> {
+    let mut st = po
+        .store()
+        .conn()
+        .prepare("SELECT turn, message IS NOT NULL, text FROM campaign_orders WHERE power = ?1 ORDER BY id")
+        .unwrap();
+    st.query_map([power], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn a_power_played_by_a_general_writes_each_week_and_is_mailed_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = PostOffice::open(config(dir.path())).unwrap();
+    let file = with_general("ophir", OPHIR, "disc", "aggressive", "weeks_per_year = 4");
+    po.create_campaign(&CampaignFile::load(&file).unwrap(), t0())
+        .unwrap();
+    let mut club = Club { po, n: 0 };
+    // Its first letter is in at once, in no message.
+    let first = letters_of(&club.po, "ophir");
+    assert_eq!(first.len(), 1, "{first:?}");
+    assert_eq!((first[0].0, first[0].1), (1, false));
+    assert!(
+        first[0]
+            .2
+            .starts_with("CAMPAIGN border POWER ophir PASSWORD -\n"),
+        "{}",
+        first[0].2
+    );
+    // A mail for Ophir speaks for no one: its password is nobody's.
+    let d = club.send(
+        OPHIR,
+        "CAMPAIGN border POWER ophir PASSWORD disc\narmy ophir-1 halt\nEND\n",
+    );
+    assert_eq!(d.state(), "refused");
+
+    // Six weeks (a winter among them): the players' orders in resolve each.
+    let weeks = 6;
+    for week in 0..weeks {
+        let before = state_of(&club.po, "border").turn;
+        club.orders_of("border", "aquilonia", AQUILONIA, "lion", "");
+        assert_eq!(
+            state_of(&club.po, "border").turn,
+            before,
+            "nemedia is not in yet"
+        );
+        club.orders_of("border", "nemedia", NEMEDIA, "dragon", "");
+        assert_eq!(
+            state_of(&club.po, "border").turn,
+            before + 1,
+            "week {week}: the general's power counts as in"
+        );
+    }
+    let written = letters_of(&club.po, "ophir");
+    assert_eq!(
+        written.len(),
+        weeks + 1,
+        "one letter a week, the next one's too"
+    );
+    assert!(written.iter().all(|(_, by_mail, _)| !by_mail));
+
+    // Each week's record holds Ophir's orders, and each replays.
+    let mut lines = 0;
+    for turn in 1..=weeks as u32 {
+        let orders: String = club
+            .po
+            .store()
+            .optional_string("SELECT orders FROM campaign_turns WHERE turn = ?1", [turn])
+            .unwrap()
+            .unwrap();
+        let orders: serde_json::Value = serde_json::from_str(&orders).unwrap();
+        let ophir = orders["ophir"]
+            .as_array()
+            .expect("ophir's orders are in the week's record");
+        lines += ophir.len();
+        let (text, ok) = umpire::post::verify_turn(&mut club.po, "border", turn).unwrap();
+        assert!(ok, "map turn {turn}: {text}");
+    }
+    assert!(lines > 0, "the general ordered something in {weeks} weeks");
+    // What it did is what it wrote: Ophir's orders were carried out.
+    let all = events(&club.po);
+    assert!(
+        !all.iter()
+            .any(|e| matches!(e, MapEvent::Refused { power, .. } if power == "ophir")),
+        "{all:?}"
+    );
+
+    // Nothing is mailed to Ophir; every report has its reader.
+    let mails = border::mails(&club.po);
+    assert!(
+        mails.iter().all(|(_, to, _, _)| !to.trim().is_empty()),
+        "a mail with no recipient"
+    );
+    assert!(!mails
+        .iter()
+        .any(|(_, _, subject, _)| subject.contains("ophir's report")));
+    let reports = |who: &str| {
+        mails
+            .iter()
+            .filter(|(_, _, s, _)| s.contains(&format!("{who} report")))
+            .count()
+    };
+    assert_eq!(reports("aquilonia's"), weeks + 1);
+    assert_eq!(reports("the secretary's"), weeks + 1);
+
+    // The secretary's status says who plays Ophir.
+    club.send(
+        SECRETARY,
+        "CAMPAIGN border SECRETARY PASSWORD scroll\nstatus\nEND\n",
+    );
+    let mails = border::mails(&club.po);
+    let status = &mails.last().unwrap().3;
+    assert!(
+        status.contains("ophir: orders in (played by the umpire's aggressive general)"),
+        "{status}"
+    );
+}
