@@ -284,9 +284,9 @@ impl Config {
     /// file): its passwords are verified with Argon2 once a process.
     pub fn key_file(&self) -> Option<PathBuf> {
         let postgres = crate::store::db::is_postgres_url(&self.database.to_string_lossy());
-        self.password_key_file.clone().or_else(|| {
-            (!postgres).then(|| crate::store::password_key::beside(&self.database))
-        })
+        self.password_key_file
+            .clone()
+            .or_else(|| (!postgres).then(|| crate::store::password_key::beside(&self.database)))
     }
 
     /// The domain part of the umpire's address, for Message-IDs.
