@@ -16,7 +16,8 @@
 //! It prints one line per stage and the total; the numbers are in
 //! docs/scaling.md. Game creation (the welcomes) is set-up, timed apart;
 //! `CRUNCH_SETUP=FILE` keeps it for the next run (SQLite only), with its
-//! password verifier key as `FILE.key`.
+//! password verifier key as `FILE.key`; on PostgreSQL the workers share
+//! the key file `umpire.key` in the run's folder.
 
 use chrono::{TimeZone, Utc};
 use std::path::{Path, PathBuf};
@@ -71,6 +72,11 @@ fn config(dir: &Path) -> Config {
         ..Config::default()
     };
     config.spool.outbox = dir.join("spool");
+    // A PostgreSQL store's workers share a key file beside their
+    // `umpire.toml` (issue 43); a SQLite store's lies beside it.
+    if umpire::store::db::is_postgres_url(&config.database.to_string_lossy()) {
+        config.password_key_file = Some(dir.join(umpire::config::POSTGRES_KEY_FILE));
+    }
     config
 }
 
@@ -168,6 +174,7 @@ fn crunch(dir: &Path, games: usize, workers: usize, turn: usize) -> f64 {
     };
     let alongside = !send_after();
     let done = AtomicBool::new(false);
+    let trips = umpire::store::db::round_trips();
     let t = Instant::now();
     let cpu = cpu_seconds();
     let (handled, ingest, ingest_cpu) = std::thread::scope(|s| {
@@ -213,6 +220,13 @@ fn crunch(dir: &Path, games: usize, workers: usize, turn: usize) -> f64 {
         if workers == 1 { "" } else { "s" },
         if alongside { ", a post boy each sending alongside" } else { "" }
     );
+    let trips = umpire::store::db::round_trips() - trips;
+    if trips > 0 {
+        println!(
+            "turn {turn}: {trips} round trips to PostgreSQL ({:.1} a game)",
+            trips as f64 / games as f64
+        );
+    }
     if !send_after() {
         let total = t.elapsed().as_secs_f64();
         println!(

@@ -47,9 +47,15 @@ pub struct Config {
     /// randomness; a fixed stream in tests whose mails are snapshots.
     #[serde(skip)]
     pub entropy: crate::entropy::Entropy,
+    /// The file holding the key password verifiers are made with
+    /// (relative paths are relative to the config file). By default the
+    /// store's name and `.key` beside a SQLite store, and `umpire.key`
+    /// beside `umpire.toml` for a PostgreSQL one: workers sharing a
+    /// PostgreSQL store share the key, copied to each machine
+    /// (docs/service.md "The password key").
+    pub password_key_file: Option<PathBuf>,
     /// The key password verifiers are made with (`post::password::verify_kept`):
-    /// read from the key file beside a SQLite store when the post office
-    /// opens; none for a PostgreSQL store (docs/scaling.md).
+    /// read from [`Config::key_file`] when the post office opens.
     #[serde(skip)]
     pub password_key: Option<crate::store::password_key::Key>,
 }
@@ -133,6 +139,7 @@ impl Default for Config {
             imap: None,
             web: None,
             entropy: Default::default(),
+            password_key_file: None,
             password_key: None,
         }
     }
@@ -146,6 +153,10 @@ impl Default for SpoolConfig {
         }
     }
 }
+
+/// The key file of a PostgreSQL store's workers, beside `umpire.toml`
+/// unless `password_key_file` says otherwise.
+pub const POSTGRES_KEY_FILE: &str = "umpire.key";
 
 /// Errors reading the configuration.
 #[derive(Debug, thiserror::Error)]
@@ -213,9 +224,17 @@ impl Config {
                 zone: config.timezone,
             });
         }
-        if !crate::store::db::is_postgres_url(&config.database.to_string_lossy()) {
+        let postgres = crate::store::db::is_postgres_url(&config.database.to_string_lossy());
+        if !postgres {
             config.database = base.join(&config.database);
         }
+        // A PostgreSQL store's key lies beside the configuration its
+        // workers share (a SQLite store's beside the store: `key_file`).
+        config.password_key_file = match config.password_key_file.take() {
+            Some(file) => Some(base.join(file)),
+            None if postgres => Some(base.join(POSTGRES_KEY_FILE)),
+            None => None,
+        };
         config.spool.outbox = base.join(&config.spool.outbox);
         config.spool.inbox = base.join(&config.spool.inbox);
         if let Some(web) = &mut config.web {
@@ -259,6 +278,17 @@ impl Config {
         Ok(())
     }
 
+    /// The file of the password verifier key: `password_key_file`, else
+    /// beside a SQLite store (`umpire.sqlite.key`); none for a PostgreSQL
+    /// store whose configuration names none (a `Config` not read from a
+    /// file): its passwords are verified with Argon2 once a process.
+    pub fn key_file(&self) -> Option<PathBuf> {
+        let postgres = crate::store::db::is_postgres_url(&self.database.to_string_lossy());
+        self.password_key_file
+            .clone()
+            .or_else(|| (!postgres).then(|| crate::store::password_key::beside(&self.database)))
+    }
+
     /// The domain part of the umpire's address, for Message-IDs.
     pub fn domain(&self) -> &str {
         self.address.rsplit('@').next().unwrap_or("localhost")
@@ -275,6 +305,37 @@ mod tests {
         let c = Config::load(&dir.path().join("umpire.toml")).unwrap();
         assert_eq!(c.database, dir.path().join("umpire.sqlite"));
         assert!(c.smtp.is_none());
+    }
+
+    /// A SQLite store's key lies beside it, a PostgreSQL store's beside
+    /// `umpire.toml` (its workers share the file), and `password_key_file`
+    /// puts either elsewhere, relative to `umpire.toml`.
+    #[test]
+    fn the_password_key_file_lies_beside_the_store_or_the_configuration() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("umpire.toml");
+        let key_file = |text: &str| {
+            std::fs::write(&p, text).unwrap();
+            Config::load(&p).unwrap().key_file()
+        };
+        assert_eq!(key_file(""), Some(dir.path().join("umpire.sqlite.key")));
+        assert_eq!(
+            key_file("database = \"postgres://umpire@db.club.example/umpire\"\n"),
+            Some(dir.path().join("umpire.key"))
+        );
+        assert_eq!(
+            key_file("database = \"postgres://u@h/d\"\npassword_key_file = \"keys/k\"\n"),
+            Some(dir.path().join("keys/k"))
+        );
+        assert_eq!(
+            key_file("password_key_file = \"/etc/umpire/key\"\n"),
+            Some(PathBuf::from("/etc/umpire/key"))
+        );
+        let built = Config {
+            database: "postgres://u@h/d".into(),
+            ..Config::default()
+        };
+        assert_eq!(built.key_file(), None);
     }
 
     #[test]

@@ -134,8 +134,7 @@ impl PostOffice {
         }
         let store = Store::open_with(&config.database, config.durability)?;
         let mut config = config;
-        if store.dialect() == store::Dialect::Sqlite && config.password_key.is_none() {
-            let file = store::password_key::beside(&config.database);
+        if let Some(file) = config.key_file().filter(|_| config.password_key.is_none()) {
             config.password_key = store::password_key::load_or_make(&file)
                 .map_err(|e| {
                     tracing::warn!(

@@ -31,11 +31,36 @@
 //! [`Error::is_transient`] names, so the work is done again later).
 //! [`Transaction`] dereferences to [`Connection`], so every store function
 //! taking `&Connection` takes a transaction too.
+//!
+//! Round trips (PostgreSQL): each statement waits for the server's answer,
+//! and on one machine that wait, not the server's work, is most of a
+//! statement's cost. Statements are prepared once per connection; the
+//! transaction's `BEGIN` and a savepoint's `RELEASE`, which answer nothing
+//! the work needs, wait and go with the next statement sent as text
+//! (`SAVEPOINT`, `COMMIT`). [`round_trips`] counts them for the crunch
+//! bench.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
+
+/// Exchanges with PostgreSQL servers by this process, each waiting for
+/// its answer ([`round_trips`]).
+static ROUND_TRIPS: AtomicU64 = AtomicU64::new(0);
+
+/// How many times this process has sent a PostgreSQL server something and
+/// waited for its answer (a statement, its preparing, a text of
+/// statements): for the crunch bench.
+pub fn round_trips() -> u64 {
+    ROUND_TRIPS.load(Ordering::Relaxed)
+}
+
+/// One more exchange with a PostgreSQL server.
+fn round_trip() {
+    ROUND_TRIPS.fetch_add(1, Ordering::Relaxed);
+}
 
 /// Which server a connection talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -427,6 +452,11 @@ pub struct Connection {
     /// `COMMIT` would roll back without a word; [`Transaction::commit`]
     /// says so instead.
     aborted: RefCell<Option<String>>,
+    /// PostgreSQL: statements without parameters or rows (`BEGIN`,
+    /// `RELEASE`) waiting to go with the next text of statements sent
+    /// ([`Connection::execute_batch`]), or alone before the next prepared
+    /// statement: one round trip fewer each.
+    waiting: RefCell<String>,
     /// A SQLite file's writers in this process take turns (`turns`).
     turns: Option<std::sync::Arc<super::turns::Turns>>,
 }
@@ -534,6 +564,7 @@ impl Connection {
             inner: RefCell::new(Inner::Sqlite(c)),
             dialect: Dialect::Sqlite,
             aborted: RefCell::new(None),
+            waiting: RefCell::new(String::new()),
             turns: None,
         }
     }
@@ -553,6 +584,7 @@ impl Connection {
             }),
             dialect: Dialect::Postgres,
             aborted: RefCell::new(None),
+            waiting: RefCell::new(String::new()),
             turns: None,
         })
     }
@@ -590,13 +622,54 @@ impl Connection {
     pub fn execute_batch(&self, sql: &str) -> Result<()> {
         let done = match &mut *self.inner.borrow_mut() {
             Inner::Sqlite(c) => Ok(c.execute_batch(sql)?),
-            Inner::Postgres { client, .. } => client.batch_execute(sql).map_err(Error::from),
+            Inner::Postgres { client, .. } => {
+                let mut waiting = self.waiting.take();
+                // What a rollback undoes need not go first: a `RELEASE`
+                // in a transaction an error ended would fail, and the
+                // rollback after it in the same text would not be run.
+                if sql.starts_with("ROLLBACK") {
+                    waiting.clear();
+                } else if !waiting.is_empty() {
+                    waiting.push_str(sql);
+                }
+                round_trip();
+                client
+                    .batch_execute(if waiting.is_empty() { sql } else { &waiting })
+                    .map_err(Error::from)
+            }
         };
         if done.is_ok() && sql.starts_with("ROLLBACK") {
             // Back to a savepoint, or out: the error is taken back.
             self.aborted.replace(None);
         }
         self.noted(done)
+    }
+
+    /// Run `sql` (statements without parameters or rows) on PostgreSQL with
+    /// the next statement sent, or at once on SQLite.
+    ///
+    /// # Errors
+    /// On SQLite, on database errors (on PostgreSQL they come with the
+    /// statement it goes with).
+    fn execute_later(&self, sql: &str) -> Result<()> {
+        match self.dialect {
+            Dialect::Sqlite => self.execute_batch(sql),
+            Dialect::Postgres => {
+                let mut waiting = self.waiting.borrow_mut();
+                waiting.push_str(sql);
+                waiting.push_str("; ");
+                Ok(())
+            }
+        }
+    }
+
+    /// Send what waits to go ([`Connection::execute_later`]) before a
+    /// prepared statement.
+    fn send_waiting(&self) -> Result<()> {
+        if self.waiting.borrow().is_empty() {
+            return Ok(());
+        }
+        self.execute_batch("")
     }
 
     /// `done`, an error of which, on PostgreSQL, is noted as ending the
@@ -684,7 +757,7 @@ impl Connection {
     fn begin(&self, sql: &str) -> Result<Transaction<'_>> {
         self.aborted.replace(None);
         let turn = self.turns.as_ref().and_then(|t| t.wait(TURN_PATIENCE));
-        self.execute_batch(sql)?;
+        self.execute_later(sql)?;
         Ok(Transaction {
             conn: self,
             open: Cell::new(true),
@@ -693,6 +766,7 @@ impl Connection {
     }
 
     fn run(&self, sql: &str, values: Vec<Value>) -> Result<usize> {
+        self.send_waiting()?;
         let done = self.run_unnoted(sql, values);
         self.noted(done)
     }
@@ -706,6 +780,7 @@ impl Connection {
             Inner::Postgres { client, prepared } => {
                 let st = pg_prepared(client, prepared, sql)?;
                 let refs = pg_params(&values);
+                round_trip();
                 let n = client.execute(&st, &refs)?;
                 Ok(usize::try_from(n).unwrap_or(usize::MAX))
             }
@@ -713,6 +788,7 @@ impl Connection {
     }
 
     fn rows(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Row>> {
+        self.send_waiting()?;
         let done = self.rows_unnoted(sql, values);
         self.noted(done)
     }
@@ -735,6 +811,7 @@ impl Connection {
             Inner::Postgres { client, prepared } => {
                 let st = pg_prepared(client, prepared, sql)?;
                 let refs = pg_params(&values);
+                round_trip();
                 let rows = client.query(&st, &refs)?;
                 rows.iter()
                     .map(|r| {
@@ -799,12 +876,12 @@ impl Transaction<'_> {
         );
         self.conn.execute_batch(&format!("SAVEPOINT {name}"))?;
         let outcome = work();
-        let end = if keep(&outcome) {
-            format!("RELEASE {name}")
+        if keep(&outcome) {
+            self.conn.execute_later(&format!("RELEASE {name}"))?;
         } else {
-            format!("ROLLBACK TO {name}; RELEASE {name}")
-        };
-        self.conn.execute_batch(&end)?;
+            self.conn
+                .execute_batch(&format!("ROLLBACK TO {name}; RELEASE {name}"))?;
+        }
         Ok(outcome)
     }
 }
@@ -884,6 +961,7 @@ fn pg_prepared(
     if let Some(st) = prepared.get(sql) {
         return Ok(st.clone());
     }
+    round_trip();
     let st = client.prepare(&postgres_text(sql))?;
     prepared.insert(sql.to_string(), st.clone());
     Ok(st)

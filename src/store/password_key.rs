@@ -1,7 +1,8 @@
 //! The key password verifiers are made with (issue 43; `post::password`):
-//! 32 random bytes in a file of their own beside a SQLite store
-//! (`umpire.sqlite.key`, readable by its owner alone), never in the
-//! database. A copy of the database without it (a backup, a stolen file)
+//! 32 random bytes in a file of their own (readable by its owner alone),
+//! never in the database: beside a SQLite store (`umpire.sqlite.key`), or
+//! for a PostgreSQL store beside `umpire.toml` (`umpire.key`), shared by
+//! the workers that read it (`Config::key_file`). A copy of the database without it (a backup, a stolen file)
 //! gives no fast way to try passwords, only Argon2. Made on first use; a
 //! file that cannot be read or made leaves the post office without a key,
 //! and every password is verified with Argon2 as before.

@@ -1939,11 +1939,47 @@ fn bodies_of_mail_sent_long_ago_are_forgotten_when_the_club_says_so() {
 /// for it (issue 43). Argon2 stays the authority for anything else.
 #[test]
 fn a_restarted_office_knows_its_players_passwords_without_argon2() {
-    use umpire::post::password::slow_verifications;
     let dir = tempfile::tempdir().unwrap();
-    drop(office_with_game(dir.path()));
     let key = dir.path().join("umpire.sqlite.key");
-    assert!(key.exists(), "the key file beside the store");
+    restarted_office_knows_passwords(config(dir.path()), dir.path(), &key);
+}
+
+/// The same on PostgreSQL, the key in `password_key_file` (by default
+/// `umpire.key` beside `umpire.toml`), which every worker of the store
+/// reads: a worker just started verifies a known password without Argon2.
+#[test]
+#[ignore = "needs a PostgreSQL server: run scripts/test (it starts one and sets UMPIRE_TEST_POSTGRES)"]
+fn a_restarted_postgres_worker_knows_its_players_passwords_without_argon2() {
+    let url = umpire::store::testing::fresh_postgres()
+        .expect("UMPIRE_TEST_POSTGRES names no server: scripts/test starts one");
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("umpire.key");
+    let config = umpire::config::Config {
+        database: url.into(),
+        password_key_file: Some(key.clone()),
+        ..config(dir.path())
+    };
+    restarted_office_knows_passwords(config, dir.path(), &key);
+}
+
+/// The game 'ford' made on the store of `config` (in `dir`), its players'
+/// orders given to post offices opened on it again and again: Argon2 only
+/// for what the verifiers under the key in the file `key` cannot answer.
+fn restarted_office_knows_passwords(
+    config: umpire::config::Config,
+    dir: &std::path::Path,
+    key: &std::path::Path,
+) {
+    use umpire::post::password::slow_verifications;
+    let open = || umpire::post::PostOffice::open(config.clone()).unwrap();
+    let mut po = open();
+    po.create_game(
+        &umpire::post::gamefile::GameFile::load(&game_file(dir)).unwrap(),
+        t0(),
+    )
+    .unwrap();
+    drop(po);
+    assert!(key.exists(), "the key file");
     let order = |po: &mut umpire::post::PostOffice, id: &str, pw: &str, then: &str| {
         let before = slow_verifications();
         let d = po
@@ -1960,7 +1996,7 @@ fn a_restarted_office_knows_its_players_passwords_without_argon2() {
             .unwrap();
         (d.state().to_string(), slow_verifications() - before)
     };
-    let mut po = umpire::post::PostOffice::open(config(dir.path())).unwrap();
+    let mut po = open();
     let hold = "Black Dragons: phase 1 hold\nEND\n";
     assert_eq!(order(&mut po, "k1@a", "dragon7", hold), ("done".into(), 0));
     assert_eq!(
@@ -1975,15 +2011,15 @@ fn a_restarted_office_knows_its_players_passwords_without_argon2() {
         ("refused".into(), 1)
     );
     drop(po);
-    let mut po = umpire::post::PostOffice::open(config(dir.path())).unwrap();
+    let mut po = open();
     assert_eq!(
         order(&mut po, "k5@a", "black-lotus", hold),
         ("done".into(), 0)
     );
     drop(po);
     // The key file lost: Argon2 answers, and a new key's verifier after.
-    std::fs::remove_file(&key).unwrap();
-    let mut po = umpire::post::PostOffice::open(config(dir.path())).unwrap();
+    std::fs::remove_file(key).unwrap();
+    let mut po = open();
     assert_eq!(
         order(&mut po, "k6@a", "black-lotus", hold),
         ("done".into(), 1)
