@@ -417,7 +417,7 @@ mod layers {
             &[
                 "orders", "engine", "steps", "sequence", "desk", "resolve", "report",
             ],
-            &["state", "start", "deployment", "ruleset", "case"],
+            &["state", "start", "deployment", "general", "ruleset", "case"],
             &["demo"],
         ];
         let uses = import_graph();

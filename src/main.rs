@@ -608,12 +608,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 (umpire::games::named(name)?, state)
             } else if let Some(s) = scenario {
                 let (ruleset, game, scenario_text) = scenario_game(&s, &army)?;
-                // Checked against the first round this side writes in.
+                // Checked against the first round this side writes in (that
+                // its header's TURN names, when it writes one).
+                let envelope = umpire::envelope::read(&text);
                 let whose = side
                     .clone()
-                    .or_else(|| umpire::games::header_side(&umpire::envelope::read(&text)));
+                    .or_else(|| umpire::games::header_side(&envelope));
+                let turn = envelope
+                    .header
+                    .as_ref()
+                    .and_then(|h| h.node.turn.map(|t| (t, h.node.phase)));
                 let state = match whose {
-                    Some(w) => umpire::games::first_round_for(ruleset, &game, &scenario_text, &w)?,
+                    Some(w) => {
+                        umpire::games::first_round_for(ruleset, &game, &scenario_text, &w, turn)?
+                    }
                     None => game.state,
                 };
                 (ruleset, state)

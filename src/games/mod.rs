@@ -528,7 +528,9 @@ const OFFLINE_ROUNDS: usize = 16;
 /// --scenario` checks against it, so a side that sets up second (Furor
 /// Barbarus) is checked against its own set-up round, not told it is the
 /// other side's. A round the game master would answer is not played: the
-/// state before it is given.
+/// state before it is given. With `turn` (the sheet's header `TURN t
+/// [PHASE p]`), the first such round that the header names: an FR!
+/// Ancients side checks its turn-1 moves past the deployment round.
 ///
 /// # Errors
 /// When a round cannot be played.
@@ -537,6 +539,7 @@ pub fn first_round_for(
     game: &NewGame,
     scenario_text: &str,
     side: &str,
+    turn: Option<(u32, Option<u32>)>,
 ) -> Result<Json, RulesetError> {
     let mut state = game.state.clone();
     if !ruleset.sides(&state)?.iter().any(|s| s == side) {
@@ -544,7 +547,11 @@ pub fn first_round_for(
     }
     for _ in 0..OFFLINE_ROUNDS {
         let round = ruleset.round(&state)?;
-        if round.game_master.is_some() || round.writers.iter().any(|w| w == side) {
+        let named = match turn {
+            Some((t, p)) => ruleset.header_turn(&state, t, p)?.0 == round.number,
+            None => true,
+        };
+        if round.game_master.is_some() || (named && round.writers.iter().any(|w| w == side)) {
             break;
         }
         let played = ruleset.resolve(RoundInput {

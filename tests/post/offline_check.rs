@@ -97,7 +97,8 @@ fn an_fr_ancients_scenario_checks_orders_offline_with_its_armies() {
         "carthage={}",
         path("campaigns/fr-ancients/armies/hannibal-218bc.toml")
     );
-    let orders = "Roman Cavalry: move to 23, 12\n";
+    // The battle begins with the deployment round: TURN 1 checks the first phase.
+    let orders = "GAME trebia SIDE rome PASSWORD x TURN 1\nRoman Cavalry: move to 23, 12\nEND\n";
     let (out, text) = check(
         orders,
         &[
@@ -123,14 +124,26 @@ fn an_fr_ancients_scenario_checks_orders_offline_with_its_armies() {
     assert!(out.status.success(), "{text}");
     // A line that does not read fails the check, quoted where it goes wrong.
     let (out, text) = check(
-        "Roman Cavalry: mvoe to 23, 12\n",
+        "GAME trebia SIDE rome PASSWORD x TURN 1\nRoman Cavalry: mvoe to 23, 12\nEND\n",
         &["--scenario", &game, "--side", "rome"],
     );
     assert!(!out.status.success(), "{text}");
     assert!(text.contains("mvoe"), "{text}");
+    // Without TURN, the first round the side writes in: the deployment.
+    let (out, text) = check(
+        "Roman Cavalry: move to 23, 12\n",
+        &["--scenario", &game, "--side", "rome"],
+    );
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("the battle has not started"), "{text}");
+    let (out, text) = check(
+        "Roman Cavalry: deploy at 23, 12\n",
+        &["--scenario", &game, "--side", "rome"],
+    );
+    assert!(out.status.success(), "{text}");
     // Carthage moves second: checked against its own phase.
     let (out, text) = check(
-        "Carthaginian Noble Cavalry: move to 36, 36\n",
+        "GAME trebia SIDE carthage PASSWORD x TURN 1\nCarthaginian Noble Cavalry: move to 36, 36\nEND\n",
         &["--scenario", &game, "--side", "carthage"],
     );
     assert!(out.status.success(), "{text}");

@@ -1,7 +1,7 @@
 //! The Trebia (the sheet's two Hannibal lists) as the demonstrations play
 //! it, through the rule set's boundary exactly as the post office plays it
 //! ([`trebia`] starts it with `new_game`, [`play_round`] plays a round with
-//! `resolve`): [`battle_orders`], a small deterministic order writer that
+//! `resolve`): [`battle_orders`](super::general::battle_orders), a small deterministic order writer that
 //! plays a whole battle with the house pack (advance towards the enemy with
 //! `move to`, `charge` the nearest enemy within reach, `shoot` the nearest
 //! target in range), and [`one_turn_with_gm`], one turn played with a game
@@ -26,7 +26,7 @@ use super::questions::Base;
 use super::resolve::PackRules;
 use super::ruleset::FrAncients;
 use super::state::{replay, State};
-use super::table::{Battle, Unit};
+use super::table::Battle;
 use crate::dice::{Dice, ScriptedDice, SeededDice};
 use crate::games::{Json, Resolved, RoundInput, Ruleset, RulesetError, Setup, GAME_MASTER};
 use crate::report::Section;
@@ -64,67 +64,6 @@ pub fn orders_for(b: &Battle, side: &str) -> String {
         ));
     }
     out
-}
-
-/// A unit's open allowance less a margin for a change of facing, or
-/// nothing for a unit that does not move (artillery, baggage, without values).
-fn reach(u: &Unit) -> Option<f64> {
-    let open = u.profile.movement?[0];
-    (open > 1.0 && u.artillery.is_none() && u.troop != super::troops::TroopType::Baggage)
-        .then_some(open - 1.0)
-}
-
-/// The nearest present enemy of a unit (ties: the lowest id).
-fn nearest<'b>(b: &'b Battle, u: &Unit) -> Option<(&'b Unit, f64)> {
-    b.present()
-        .filter(|e| e.side != u.side)
-        .map(|e| (e, b.distance(u, e)))
-        .min_by(|a, c| a.1.total_cmp(&c.1).then(a.0.id.cmp(&c.0.id)))
-}
-
-/// One unit's order in the whole-battle demonstration, if it has one: a
-/// unit in melee fights where it stands; a fresh one (not a light one)
-/// charges the nearest enemy within its reach; a shooter shoots the nearest
-/// enemy in range;
-/// any other advances straight ahead towards the enemy, stopping an inch
-/// short of the nearest.
-fn order_for(b: &Battle, u: &Unit) -> Option<String> {
-    if !b.contacts(u).is_empty() {
-        return None;
-    }
-    let (enemy, distance) = nearest(b, u)?;
-    let reach = reach(u);
-    let light = u.troop.picks_its_target();
-    let fresh = !light && u.dmz == 0 && u.troop.may_charge();
-    if fresh && reach.is_some_and(|r| distance <= r) {
-        return Some(format!("charge {}", enemy.name));
-    }
-    if let Some(w) = u.missile().filter(|w| w.shoots()) {
-        if distance <= w.range(b.scale) {
-            return Some(format!("shoot {}", enemy.name));
-        }
-    }
-    let reach = reach?;
-    let step = reach.min(distance - 1.0);
-    if step < 0.5 {
-        return None;
-    }
-    let ahead = crate::geometry::heading(u.facing) * step;
-    Some(format!(
-        "move to {:.1}, {:.1}",
-        u.front.x + ahead.x,
-        u.front.y + ahead.y
-    ))
-}
-
-/// The orders the whole-battle demonstration writes for `side` in its
-/// phase: one line a unit that acts ([`order_for`]), in the units' order.
-/// Deterministic: the same table gives the same orders.
-pub fn battle_orders(b: &Battle, side: &str) -> String {
-    b.present()
-        .filter(|u| u.side == side)
-        .filter_map(|u| order_for(b, u).map(|o| format!("{}: {o}\n", u.name)))
-        .collect()
 }
 
 /// The game master's answer to the situation a state waits on, by the
@@ -169,7 +108,7 @@ pub fn demo_orders(state: &Json) -> Result<(String, String), RulesetError> {
 }
 
 /// The whole-battle demonstration's orders for the round a game's state
-/// waits for: the phasing side, its [`battle_orders`] and the game turn
+/// waits for: the phasing side, its [`super::general::battle_orders`] and the game turn
 /// its `TURN` header names.
 ///
 /// # Errors
@@ -180,7 +119,11 @@ pub fn house_orders(state: &Json) -> Result<(String, String, u32), String> {
     let mut b = state.battle;
     state.values.apply(&mut b);
     let side = b.phasing().clone();
-    Ok((side.clone(), battle_orders(&b, &side), b.turn))
+    Ok((
+        side.clone(),
+        super::general::battle_orders(&b, &side),
+        b.turn,
+    ))
 }
 
 /// The base values a game master gives once for the game (`VALUES` …

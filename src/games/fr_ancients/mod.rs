@@ -27,6 +27,7 @@ pub mod deployment;
 pub mod desk;
 pub mod engine;
 pub mod events;
+pub mod general;
 pub mod grades;
 pub mod lists;
 pub mod new_rules;

@@ -870,6 +870,26 @@ impl Ruleset for FrAncients {
         ))
     }
 
+    /// The general plays with a pack: it reaches with the pack's
+    /// allowances, where without one every move waits on the game master.
+    fn general_plays(&self, options: &Json) -> Result<(), String> {
+        let identity: Identity =
+            crate::games::read("the game's options", options).map_err(|e| e.to_string())?;
+        match identity.pack {
+            Some(_) => Ok(()),
+            None => Err("the umpire's general plays FR! Ancients only with a pack (the house pack: `pack = \"house-pack.toml\"`, or a club's): without one every move it writes waits on the game master's values".into()),
+        }
+    }
+
+    fn general_orders(
+        &self,
+        state: &Json,
+        side: &str,
+        style: crate::sim::Style,
+    ) -> Result<String, RulesetError> {
+        super::general::general_sheet(&State::read(state)?, side, style)
+    }
+
     fn run_case(&self, text: &str) -> CaseOutcome {
         super::case::run_text(text)
     }
