@@ -74,6 +74,11 @@ pub enum Command {
         power: String,
         address: String,
     },
+    /// The power handed to the umpire's general of a style (issue 42).
+    ReplaceGeneral {
+        power: String,
+        style: String,
+    },
     Status,
     Help,
     /// A command of the rules' own, as they read it.

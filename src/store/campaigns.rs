@@ -455,6 +455,20 @@ pub fn set_player(c: &Connection, id: &str, power: &str, address: &str, hash: &s
     Ok(())
 }
 
+/// Hand a power to the umpire's general of `style`: no address, and a
+/// password hash nobody's password matches.
+///
+/// # Errors
+/// On database errors.
+pub fn set_general(c: &Connection, id: &str, power: &str, style: &str, hash: &str) -> Result<()> {
+    c.prepare_cached(
+        "UPDATE campaign_powers SET address = '', password = ?4, general = ?3 \
+         WHERE campaign_id = ?1 AND power = ?2",
+    )?
+    .execute(params![id, power, style, hash])?;
+    Ok(())
+}
+
 /// Note that a power was reminded of a map turn; false when it already was.
 ///
 /// # Errors
@@ -612,6 +626,17 @@ mod tests {
         insert_orders(c, "h", &letter, t0).unwrap();
         set_player(c, "h", "koth", "k@x.example", "hash3").unwrap();
         assert!(generals(c, "h").unwrap().is_empty(), "a player now");
+        set_general(c, "h", "nemedia", "cautious", "hash4").unwrap();
+        let nemedia = power(c, "h", "nemedia").unwrap().unwrap();
+        assert_eq!(
+            (nemedia.address.as_str(), nemedia.password.as_str()),
+            ("", "hash4")
+        );
+        assert_eq!(
+            generals(c, "h").unwrap(),
+            [("nemedia".into(), "cautious".into())]
+        );
+        set_player(c, "h", "nemedia", "n@x.example", "hash").unwrap();
         assert_eq!(
             power(c, "h", "NEMEDIA").unwrap().unwrap().address,
             "n@x.example"

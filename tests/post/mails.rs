@@ -125,6 +125,38 @@ fn what_a_player_is_answered() {
     insta::assert_snapshot!(letters(&po, start));
 }
 
+/// A mail of the header alone is answered (nothing changed, and what
+/// stands), before any orders are in and after; never taken for a sheet
+/// of no orders.
+#[test]
+fn a_mail_of_the_header_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = ford(dir.path(), "", "");
+    let start = sent_so_far(&po);
+    at(&mut po, 1, CONAN, "h1@x", CONAN_HEAD);
+    at(
+        &mut po,
+        1,
+        CONAN,
+        "h2@x",
+        &format!("{CONAN_HEAD}Black Dragons: phase 1 move 6\n"),
+    );
+    at(&mut po, 2, CONAN, "h3@x", &format!("{CONAN_HEAD}\nEND\n"));
+    let orders: String = po
+        .store()
+        .optional_string(
+            "SELECT text FROM submissions WHERE side = 'aquilonia' ORDER BY id DESC LIMIT 1",
+            [],
+        )
+        .unwrap()
+        .unwrap();
+    assert!(
+        orders.contains("Black Dragons"),
+        "the orders stand: {orders}"
+    );
+    insta::assert_snapshot!(letters(&po, start));
+}
+
 #[test]
 fn what_strangers_and_wrong_passwords_get() {
     let dir = tempfile::tempdir().unwrap();

@@ -146,3 +146,108 @@ fn a_power_played_by_a_general_writes_each_week_and_is_mailed_nothing() {
         "{status}"
     );
 }
+
+/// The secretary hands a silent power to a general mid-campaign (`replace
+/// nemedia general cautious`), and later back to a player (issue 42): its
+/// letter for the open week is written at once, so the week that waited on
+/// it resolves; the old password stops working; the next weeks resolve on
+/// the players' orders alone and replay; `replace nemedia ADDRESS` gives it
+/// to a new player, whose orders the week waits for again.
+#[test]
+fn a_secretary_hands_a_silent_power_to_a_general_and_back_to_a_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = PostOffice::open(config(dir.path())).unwrap();
+    let file = border::setup("border", "The Border", "weeks_per_year = 4\nweek_hours = 0");
+    po.create_campaign(&CampaignFile::load(&file).unwrap(), t0())
+        .unwrap();
+    let mut club = Club { po, n: 0 };
+    club.orders_of("border", "aquilonia", AQUILONIA, "lion", "");
+    club.orders_of("border", "ophir", OPHIR, "disc", "");
+    assert_eq!(state_of(&club.po, "border").turn, 0, "nemedia is silent");
+    let secretary = |club: &mut Club, line: &str| {
+        club.send(
+            SECRETARY,
+            &format!("CAMPAIGN border SECRETARY PASSWORD scroll\n{line}\nEND\n"),
+        );
+        border::mails(&club.po)
+            .into_iter()
+            .rev()
+            .find(|(_, to, _, _)| to.contains(SECRETARY))
+            .unwrap()
+            .3
+    };
+    let answer = secretary(&mut club, "replace Nemedia general cautious");
+    assert!(
+        answer.contains("nemedia is now played by the umpire's cautious general")
+            && answer.contains("it is resolved now"),
+        "{answer}"
+    );
+    assert_eq!(state_of(&club.po, "border").turn, 1, "the week resolved");
+    assert_eq!(
+        letters_of(&club.po, "nemedia").len(),
+        2,
+        "week 1's and week 2's"
+    );
+    let told = border::mails(&club.po)
+        .into_iter()
+        .find(|(_, to, subject, _)| to.contains(NEMEDIA) && subject.contains("general"))
+        .expect("the old player is told");
+    assert!(told.3.contains("no longer works"), "{}", told.3);
+    let d = club.send(
+        NEMEDIA,
+        "CAMPAIGN border POWER nemedia PASSWORD dragon\narmy nemedia-1 halt\nEND\n",
+    );
+    assert_eq!(d.state(), "refused", "the old password speaks for no one");
+
+    // Two weeks on the players' orders alone.
+    for week in 2..=3 {
+        club.orders_of("border", "aquilonia", AQUILONIA, "lion", "");
+        club.orders_of("border", "ophir", OPHIR, "disc", "");
+        assert_eq!(state_of(&club.po, "border").turn, week);
+    }
+    for turn in 1..=3 {
+        let (text, ok) = umpire::post::verify_turn(&mut club.po, "border", turn).unwrap();
+        assert!(ok, "map turn {turn}: {text}");
+    }
+
+    // Back to a player: the general's letter for the open week stands (as
+    // any orders on file do when a power changes hands); the week after
+    // waits for the new player.
+    let answer = secretary(&mut club, "replace nemedia numedides@belverus.example");
+    assert!(
+        answer.contains("now played from numedides@belverus.example"),
+        "{answer}"
+    );
+    let welcome = border::mails(&club.po)
+        .into_iter()
+        .find(|(_, to, _, _)| to.contains("numedides@belverus.example"))
+        .expect("the new player's welcome")
+        .3;
+    let pw = welcome
+        .split("Your password: ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{welcome}"))
+        .to_string();
+    club.orders_of("border", "aquilonia", AQUILONIA, "lion", "");
+    club.orders_of("border", "ophir", OPHIR, "disc", "");
+    assert_eq!(
+        state_of(&club.po, "border").turn,
+        4,
+        "the general's letter stood"
+    );
+    assert_eq!(
+        letters_of(&club.po, "nemedia").len(),
+        4,
+        "and no general writes now"
+    );
+    club.orders_of("border", "aquilonia", AQUILONIA, "lion", "");
+    club.orders_of("border", "ophir", OPHIR, "disc", "");
+    assert_eq!(
+        state_of(&club.po, "border").turn,
+        4,
+        "nemedia's player is awaited"
+    );
+    club.orders_of("border", "nemedia", "numedides@belverus.example", &pw, "");
+    assert_eq!(state_of(&club.po, "border").turn, 5);
+}

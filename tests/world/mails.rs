@@ -293,6 +293,25 @@ fn a_campaign_power_played_by_a_general_as_the_others_read_it() {
     insta::assert_snapshot!(all);
 }
 
+/// A power handed to the umpire's general by the secretary (issue 42), as
+/// he and the power's player read it: done, then the same again, a style
+/// left out and one the umpire has not.
+#[test]
+fn a_campaign_power_handed_to_a_general_as_its_readers_read_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut club = campaign(dir.path(), "week_hours = 0");
+    club.send(
+        AQUILONIA,
+        "CAMPAIGN border POWER aquilonia PASSWORD lion\narmy aquilonia-1 halt\nEND\n",
+    );
+    let mark = outbox(&club.po).len();
+    secretary(
+        &mut club,
+        "replace nemedia general cautious\nreplace NEMEDIA general cautious\nreplace ophir general\nreplace ophir general sleepy",
+    );
+    insta::assert_snapshot!(letters(&club.po, mark));
+}
+
 /// The secretary's commands the week above does not use, as he and the
 /// powers read the answers: the digest, a cancelled order and the refused
 /// ones, an extension out of bounds and one without a deadline, every

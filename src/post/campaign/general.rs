@@ -38,12 +38,40 @@ pub(super) fn write_letters(
     };
     let generals = campaigns::generals(tx, id)?;
     for (power, style) in &generals {
-        let style: Style = style
-            .parse()
-            .map_err(|e| corrupt(format!("campaign {id}, power {power}: {e}")))?;
-        write_one(tx, config, &stored, power, style, now)?;
+        write_one(tx, config, &stored, power, parse(id, power, style)?, now)?;
     }
     Ok(generals.len())
+}
+
+/// The general who now plays `power` of campaign `id` writes its letter
+/// for the week open (the secretary's `replace POWER general STYLE`).
+///
+/// # Errors
+/// Damaged stored data or database errors.
+pub(super) fn write_letter(
+    tx: &Transaction<'_>,
+    config: &Config,
+    id: &str,
+    power: &str,
+    now: DateTime<Utc>,
+) -> Result<(), PostError> {
+    let Some(stored) = load(tx, id)? else {
+        return Ok(());
+    };
+    for (_, style) in campaigns::generals(tx, id)?
+        .iter()
+        .filter(|(p, _)| p == power)
+    {
+        write_one(tx, config, &stored, power, parse(id, power, style)?, now)?;
+    }
+    Ok(())
+}
+
+/// A stored general's style.
+fn parse(id: &str, power: &str, style: &str) -> Result<Style, PostError> {
+    style
+        .parse()
+        .map_err(|e| corrupt(format!("campaign {id}, power {power}: {e}")))
 }
 
 /// The seed of `power`'s general in map turn `turn`: drawn from the week's

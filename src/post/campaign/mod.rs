@@ -404,15 +404,28 @@ fn power_orders(
         &[desk.from.to_string()],
         confirmation(c, power, letter, &verdicts),
     )?;
-    if campaigns::orders_in(desk.tx, &c.id, turn)?
-        .iter()
-        .all(|(_, ordered)| *ordered)
-    {
-        resolve_now(desk.tx, desk.config, &c.id, desk.now)?;
-    }
+    resolve_when_all_in(desk.tx, desk.config, &c.id, turn, desk.now)?;
     Ok(Disposition::Done(format!(
         "campaign orders for {power}, turn {turn}"
     )))
+}
+
+/// Resolve map turn `turn` at once when every power's orders for it are
+/// in; returns whether it did.
+fn resolve_when_all_in(
+    tx: &Transaction<'_>,
+    config: &Config,
+    id: &str,
+    turn: u32,
+    now: DateTime<Utc>,
+) -> Result<bool, PostError> {
+    let all_in = campaigns::orders_in(tx, id, turn)?
+        .iter()
+        .all(|(_, ordered)| *ordered);
+    if all_in {
+        resolve_now(tx, config, id, now)?;
+    }
+    Ok(all_in)
 }
 
 /// A power's orders as understood: each line accepted or refused with why,

@@ -13,6 +13,7 @@ use crate::games::campaign::{Line, Week as Told};
 use crate::games::Json;
 use crate::post::outbox::Kind;
 use crate::post::{password, PostError};
+use crate::sim::Style;
 use crate::store::campaigns::{self, OrdersRow};
 use chrono::{DateTime, Utc};
 use std::collections::BTreeMap;
@@ -30,6 +31,14 @@ pub(super) enum Effect {
         power: String,
         old: String,
         to: String,
+    },
+    /// A power played by the umpire's general from now on; its player, if
+    /// it had one, is told, and the general writes the open week's orders
+    /// (`replace POWER general STYLE`).
+    ToGeneral {
+        power: String,
+        old: String,
+        style: Style,
     },
     /// A power's orders on file again without the one cancelled, and the
     /// power told (`cancel`).
@@ -79,6 +88,14 @@ pub(super) fn apply(
     match effect {
         Effect::SetDeadline { at, hours } => set_deadline(desk, view, at, hours)?,
         Effect::HandOver { power, old, to } => hand_over(desk, view, &power, old, &to)?,
+        Effect::ToGeneral { power, old, style } => {
+            return Ok(to_general(desk, view, &power, old, style)?.then(|| {
+                Words::More(format!(
+                    "; every power's orders for {} are in, and it is resolved now",
+                    c.date
+                ))
+            }));
+        }
         Effect::CancelOrder {
             power,
             address,
@@ -208,6 +225,46 @@ fn hand_over(
         Some(&c.id),
         &format!("secretary handed {power} to {to}"),
     )
+}
+
+/// The power given to the general of `style`, with a password nobody is
+/// told (as the set-up gives one); the player told; the general's letter
+/// for the open week written, and the week resolved if that letter was the
+/// last it waited for (which it returns).
+fn to_general(
+    desk: &Desk<'_, '_>,
+    view: &View,
+    power: &str,
+    old: String,
+    style: Style,
+) -> Result<bool, PostError> {
+    let c = &view.row.facts;
+    let pw = password::fresh(&desk.config.entropy);
+    let hash = password::hash_kept(desk.tx, desk.config, &pw)?;
+    campaigns::set_general(desk.tx, &c.id, power, style.code(), &hash)?;
+    if !old.is_empty() {
+        desk.send(
+            Some(&c.id),
+            Kind::Notice,
+            &[old],
+            format!("[{}] {power} is handed to the umpire's general", c.id),
+            format!(
+                "The secretary of {} ({}) has handed {power} to the umpire's {style} general, who writes its orders from now on.\nYour password for {power} no longer works. Thank you for playing.\n",
+                c.title, c.id
+            ),
+        )?;
+    }
+    crate::post::audit(
+        desk.tx,
+        desk.now,
+        Some(&c.id),
+        &format!("secretary handed {power} to the {style} general"),
+    )?;
+    if view.row.status != "active" {
+        return Ok(false);
+    }
+    super::general::write_letter(desk.tx, desk.config, &c.id, power, desk.now)?;
+    super::resolve_when_all_in(desk.tx, desk.config, &c.id, c.turn + 1, desk.now)
 }
 
 /// The welcome of a player who takes a power over: the password, how to

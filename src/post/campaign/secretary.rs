@@ -17,6 +17,7 @@ use crate::config::Config;
 use crate::games::campaign::{Command, Letter, Line, Ruling};
 use crate::post::outbox::Kind;
 use crate::post::{Disposition, PostError};
+use crate::sim::Style;
 
 /// A secretary's command decided: its answer and [`Effect`]s.
 type Decision = crate::post::decision::Decision<Effect>;
@@ -102,6 +103,7 @@ fn decide(config: &Config, view: &View, item: &Command, text: &str) -> Result<De
         }),
         Command::Extend { hours } => extend(config, view, text, *hours),
         Command::Replace { power, address } => replace(view, text, power, address),
+        Command::ReplaceGeneral { power, style } => to_general(view, text, power, style),
         Command::Status => Decision::said(status(view)?),
         Command::Digest => {
             Decision::said(rules().digest(&c.state, &view.on_file).map_err(corrupt)?)
@@ -177,6 +179,11 @@ fn extend(config: &Config, view: &View, text: &str, hours: u32) -> Decision {
 /// the old address is told. Orders on file for the week stand until the new
 /// player sends theirs.
 fn replace(view: &View, text: &str, power: &str, address: &str) -> Decision {
+    if address.eq_ignore_ascii_case("general") {
+        return Decision::said(format!(
+            "{text}: NOT DONE: name the general's style: replace {power} general aggressive (or cautious); nothing changed"
+        ));
+    }
     if !crate::mail::address::is_valid(address) {
         return Decision::said(format!(
             "{text}: NOT DONE: '{address}' is not a mail address such as new.player@club.example; nothing changed"
@@ -202,6 +209,61 @@ fn replace(view: &View, text: &str, power: &str, address: &str) -> Decision {
             power: power.clone(),
             old: old.clone(),
             to: address,
+        }],
+    )
+}
+
+/// The secretary's `replace POWER general STYLE` (issue 42): the umpire's
+/// general of that style plays the power from now on, as one the set-up
+/// file gave it; it writes the open week's orders at once (they replace
+/// any the player sent) and the player is told his password no longer
+/// works. The last power a player plays stays his: nobody else would read
+/// the powers' reports.
+fn to_general(view: &View, text: &str, power: &str, style: &str) -> Decision {
+    let style = match style.parse::<Style>() {
+        Ok(s) => s,
+        Err(e) => return Decision::said(format!("{text}: NOT DONE: {e}; nothing changed")),
+    };
+    let Some((power, old)) = view.power(power) else {
+        return Decision::said(format!(
+            "{text}: NOT DONE: there is no power '{power}'; the powers are {}",
+            view.powers()
+        ));
+    };
+    if view.generals.get(power).map(String::as_str) == Some(style.code()) {
+        return Decision::said(format!(
+            "{text}: NOT DONE: the {style} general already plays {power}; nothing changed"
+        ));
+    }
+    let players = view
+        .addresses
+        .keys()
+        .filter(|p| !view.generals.contains_key(*p));
+    if players.filter(|p| *p != power).count() == 0 {
+        return Decision::said(format!(
+            "{text}: NOT DONE: {power} is the last power a player plays, and nobody would read the powers' reports; nothing changed"
+        ));
+    }
+    let told = if old.is_empty() {
+        ""
+    } else {
+        "; its player was told"
+    };
+    let writes = match view.row.status.as_str() {
+        "active" => format!(
+            ", whose orders for {} replace any on file",
+            view.row.facts.date
+        ),
+        _ => String::new(),
+    };
+    Decision::doing(
+        format!(
+            "{text}: done: {power} is now played by the umpire's {style} general{writes}{told}"
+        ),
+        vec![Effect::ToGeneral {
+            power: power.clone(),
+            old: old.clone(),
+            style,
         }],
     )
 }
@@ -399,6 +461,67 @@ mod tests {
             let answer = d.answer.unwrap();
             assert!(d.effects.is_empty() && answer.contains(why), "{answer}");
         }
+    }
+
+    /// `replace POWER general STYLE` gives the power to the general of that
+    /// style; a style the umpire has not, an unknown power, the general who
+    /// plays it already, or the last power a player plays change nothing.
+    #[test]
+    fn a_power_is_handed_to_a_general_unless_nobody_would_be_left_to_read() {
+        let d = to_general(
+            &view(),
+            "replace Ophir general Cautious",
+            "Ophir",
+            "Cautious",
+        );
+        assert_eq!(
+            d.effects,
+            [Effect::ToGeneral {
+                power: "ophir".into(),
+                old: "amalrus@ophir.example".into(),
+                style: Style::Cautious,
+            }]
+        );
+        assert_eq!(
+            d.answer.unwrap(),
+            "replace Ophir general Cautious: done: ophir is now played by the umpire's cautious general, whose orders for week 3 of 1288 replace any on file; its player was told"
+        );
+        let ophir_general = || {
+            let mut v = view();
+            v.generals.insert("ophir".into(), "cautious".into());
+            v.addresses.insert("ophir".into(), String::new());
+            v
+        };
+        for (v, power, style, why) in [
+            (view(), "ophir", "sleepy", "NOT DONE: "),
+            (view(), "koth", "aggressive", "there is no power 'koth'"),
+            (
+                ophir_general(),
+                "ophir",
+                "cautious",
+                "the cautious general already plays ophir",
+            ),
+            (
+                ophir_general(),
+                "nemedia",
+                "aggressive",
+                "nemedia is the last power a player plays",
+            ),
+        ] {
+            let d = to_general(&v, "replace", power, style);
+            let answer = d.answer.unwrap();
+            assert!(d.effects.is_empty() && answer.contains(why), "{answer}");
+        }
+        // Another style for a general's power: nobody to tell.
+        let d = to_general(&ophir_general(), "replace", "ophir", "aggressive");
+        assert!(d.answer.unwrap().ends_with("replace any on file"));
+        // `replace ophir general` without a style says how to write it.
+        let d = replace(&view(), "replace ophir general", "ophir", "General");
+        assert!(d.effects.is_empty());
+        assert!(d
+            .answer
+            .unwrap()
+            .contains("replace ophir general aggressive (or cautious)"));
     }
 
     /// `cancel` keeps the power's other orders, numbered as the digest

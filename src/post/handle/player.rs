@@ -49,11 +49,10 @@ pub(super) fn player(
     let readiness_only =
         (env.sheet.trim().is_empty() || only_pleasantries(env)) && env.diagnostics.is_empty();
     if readiness_only && !(wait || ready) {
-        return Ok(Disposition::Done(if answered.is_empty() {
-            "header only".into()
-        } else {
-            answered.join(",")
-        }));
+        if answered.is_empty() {
+            return header_only(ctx, header, &game, &side, standby);
+        }
+        return Ok(Disposition::Done(answered.join(",")));
     }
     let round = match open_to(ctx, header, &game, &side, standby)? {
         Ok(round) => round,
@@ -69,6 +68,34 @@ pub(super) fn player(
         standby,
     };
     orders(ctx, env, header, &game, &side, &round, sheet)
+}
+
+/// A mail of the header alone (no orders, no command): nothing changes,
+/// and the player is told so, with what stands for the open round, so a
+/// mail that lost its orders on the way is not taken for a sheet of none.
+fn header_only(
+    ctx: &Ctx<'_, '_>,
+    header: &Header,
+    game: &Game,
+    side: &SideRow,
+    standby: bool,
+) -> Result<Disposition, PostError> {
+    let round = match open_to(ctx, header, game, side, standby)? {
+        Ok(round) => round,
+        Err(d) => return Ok(d),
+    };
+    let stands = match submissions::latest(ctx.tx, game.id(), round.number, &side.side)? {
+        Some(_) => format!("your orders for {} stand as they are", round.label),
+        None => format!("you have no orders in for {} yet", round.label),
+    };
+    ctx.confirm(
+        game,
+        format!(
+            "{}: your mail held the header and nothing after it, so nothing changed: {stands}.\nWrite your orders below the header, one a line (HELP lists them); READY on a line of its own says the orders on file are your last for the round.\n",
+            game.row.title
+        ),
+    )?;
+    Ok(Disposition::Done("header only".into()))
 }
 
 /// A mail of commands whose other lines only look like a letter's greeting

@@ -115,6 +115,7 @@ fn command(c: Written) -> Command {
         Written::Rerun { turn, without } => Command::Rerun { turn, without },
         Written::Extend { hours } => Command::Extend { hours },
         Written::Replace { power, address } => Command::Replace { power, address },
+        Written::ReplaceGeneral { power, style } => Command::ReplaceGeneral { power, style },
         Written::Status => Command::Status,
         Written::Help => Command::Help,
         own @ (Written::Result { .. }
@@ -468,6 +469,9 @@ The secretary's commands (after CAMPAIGN <campaign> SECRETARY PASSWORD <password
   replace <power> <new address>
                   hand a power to another player: a fresh password to the
                   new address; the old password stops working
+  replace <power> general <style>
+                  hand a power to the umpire's general (aggressive or
+                  cautious); it writes this week's orders at once
   help            this list
 A power the set-up file gives to the umpire's general (general =
 \"aggressive\" or \"cautious\" instead of address and password) has its

@@ -114,6 +114,9 @@ pub enum Command {
     /// "replace koth new.player@club.example": the power handed to another
     /// player, with a fresh password (ruling CA-32).
     Replace { power: String, address: String },
+    /// "replace koth general cautious": the power handed to the umpire's
+    /// general of that style (issue 42).
+    ReplaceGeneral { power: String, style: String },
     /// "status".
     Status,
     /// "help": the order guide.
@@ -202,6 +205,7 @@ pub fn read(text: &str) -> Letter {
                     | Rule::losses
                     | Rule::extend
                     | Rule::replace
+                    | Rule::replace_general
                     | Rule::status
                     | Rule::help => letter.commands.push(Line {
                         number,
@@ -265,6 +269,7 @@ fn describe(r: Rule) -> &'static str {
         Rule::losses => "edit <army> losses <points>",
         Rule::extend => "extend <hours>",
         Rule::replace => "replace <power> <new address>",
+        Rule::replace_general | Rule::general => "replace <power> general <style>",
         Rule::resolve
         | Rule::digest
         | Rule::status
@@ -279,7 +284,7 @@ fn describe(r: Rule) -> &'static str {
 
 fn texts(p: pest::iterators::Pair<'_, Rule>) -> Vec<String> {
     p.into_inner()
-        .filter(|x| x.as_rule() != Rule::to)
+        .filter(|x| !matches!(x.as_rule(), Rule::to | Rule::general))
         .map(|x| x.as_str().trim().to_string())
         .collect()
 }
@@ -432,6 +437,13 @@ fn command(p: pest::iterators::Pair<'_, Rule>) -> Command {
                 address: t[1].clone(),
             }
         }
+        Rule::replace_general => {
+            let t = texts(p);
+            Command::ReplaceGeneral {
+                power: t[0].clone(),
+                style: t[1].clone(),
+            }
+        }
         Rule::help => Command::Help,
         _ => Command::Status,
     }
@@ -512,6 +524,7 @@ mod tests {
             "CAMPAIGN hyboria SECRETARY PASSWORD scroll\nrerun\nRe-run 3 without koth 2, Ophir 1\n\
              move koth-1 to Kothian Plains\nmove army koth-2 to Corinthia\nedit koth-1 losses 120\n\
              extend 24 hours\nEXTEND 99999999999\nreplace koth new@club.example\n\
+             Replace Ophir General Cautious\nreplace koth general.staff@club.example\n\
              rerun without koth\nmove koth-1 Corinthia\nextend soon\nEND\n",
         );
         let items: Vec<Command> = l.commands.iter().map(|c| c.item.clone()).collect();
@@ -544,6 +557,15 @@ mod tests {
                     power: "koth".into(),
                     address: "new@club.example".into()
                 },
+                Command::ReplaceGeneral {
+                    power: "Ophir".into(),
+                    style: "Cautious".into()
+                },
+                // An address that begins with the word is an address.
+                Command::Replace {
+                    power: "koth".into(),
+                    address: "general.staff@club.example".into()
+                },
             ]
         );
         // A power's own "army … move to …" is still an order, not the
@@ -557,9 +579,9 @@ mod tests {
         assert_eq!(errors.len(), 3, "{errors:?}");
         // Each quoted rustc-style at its line, with what was expected there.
         for ((n, why), (line, expected)) in errors.iter().zip([
-            (10, "expected a number"),
-            (11, "expected 'to'"),
             (12, "expected a number"),
+            (13, "expected 'to'"),
+            (14, "expected a number"),
         ]) {
             assert_eq!(*n, line);
             assert!(
