@@ -198,19 +198,13 @@ fn hand_over(
         to,
         &password::hash_kept(desk.tx, desk.config, &pw)?,
     )?;
-    // A power the general played has no old player to tell.
-    if !old.is_empty() {
-        desk.send(
-            Some(&c.id),
-            Kind::Notice,
-            &[old],
-            format!("[{}] {power} is handed to another player", c.id),
-            format!(
-                "The secretary of {} ({}) has handed {power} to another player ({to}).\nYour password for {power} no longer works. Thank you for playing.\n",
-                c.title, c.id
-            ),
-        )?;
-    }
+    farewell(
+        desk,
+        view,
+        power,
+        old,
+        ("another player", &format!("another player ({to})")),
+    )?;
     let welcome = taking_over(desk, view, power, &pw)?;
     desk.send(
         Some(&c.id),
@@ -224,6 +218,32 @@ fn hand_over(
         desk.now,
         Some(&c.id),
         &format!("secretary handed {power} to {to}"),
+    )
+}
+
+/// The player `old` told that `power` is his no more: handed to `to`, as
+/// the subject and the letter say it. A power a general played has no old
+/// player to tell.
+fn farewell(
+    desk: &Desk<'_, '_>,
+    view: &View,
+    power: &str,
+    old: String,
+    (subject, letter): (&str, &str),
+) -> Result<(), PostError> {
+    if old.is_empty() {
+        return Ok(());
+    }
+    let c = &view.row.facts;
+    desk.send(
+        Some(&c.id),
+        Kind::Notice,
+        &[old],
+        format!("[{}] {power} is handed to {subject}", c.id),
+        format!(
+            "The secretary of {} ({}) has handed {power} to {letter}.\nYour password for {power} no longer works. Thank you for playing.\n",
+            c.title, c.id
+        ),
     )
 }
 
@@ -242,18 +262,8 @@ fn to_general(
     let pw = password::fresh(&desk.config.entropy);
     let hash = password::hash_kept(desk.tx, desk.config, &pw)?;
     campaigns::set_general(desk.tx, &c.id, power, style.code(), &hash)?;
-    if !old.is_empty() {
-        desk.send(
-            Some(&c.id),
-            Kind::Notice,
-            &[old],
-            format!("[{}] {power} is handed to the umpire's general", c.id),
-            format!(
-                "The secretary of {} ({}) has handed {power} to the umpire's {style} general, who writes its orders from now on.\nYour password for {power} no longer works. Thank you for playing.\n",
-                c.title, c.id
-            ),
-        )?;
-    }
+    let whom = format!("the umpire's {style} general, who writes its orders from now on");
+    farewell(desk, view, power, old, ("the umpire's general", &whom))?;
     crate::post::audit(
         desk.tx,
         desk.now,
