@@ -1,18 +1,28 @@
 //! One round's orders written by the aggressive general for the largest
 //! shipped army of each rule set (issue 42: under 100 ms). Hyborean: Turan
-//! in "The Marches of the East" (26 units, the most of any shipped scenario
-//! or army file), its whole turn's order text (`sim::general::orders`).
+//! in "The Marches of the East" (26 units, the most of any shipped Hyborean
+//! scenario or army file), its whole turn's order text (`sim::general::orders`).
 //! Furor Barbarus: the larger army of Campus Mauriacus (the largest battle),
 //! its player-turn and its standing reactions (`sim::general::player_turn`
 //! and `standing`, what the post office's general writes for a round).
 //! Each on the opening table and on the table of turn 5 of a lab battle
 //! between two aggressive generals (the armies in contact: the most to weigh).
+//! FR! Ancients: the shipped Trebia under the house pack (Rome's 37
+//! units, the largest army umpire ships), the phasing side's sheet (`fr_ancients::general::general_sheet`, which checks its
+//! lines until none is refused) at the first phase and at the first phase
+//! of turn 3, both sides played by the aggressive general.
 //!
 //! `cargo bench --bench general -- --warm-up-time 1 --measurement-time 3`;
 //! numbers in docs/balance.md.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use std::collections::BTreeMap;
 use std::hint::black_box;
+use umpire::dice::SeededDice;
+use umpire::games::fr_ancients::demo::{play_round, trebia};
+use umpire::games::fr_ancients::general::general_sheet;
+use umpire::games::fr_ancients::ruleset::FrAncients;
+use umpire::games::fr_ancients::state::State;
 use umpire::games::furor::board::{Board, SideId};
 use umpire::games::furor::options::Options;
 use umpire::games::furor::sim::game::{self, Matchup as FurorMatchup};
@@ -22,6 +32,7 @@ use umpire::games::hyborian::sim::battle;
 use umpire::games::hyborian::sim::field::{Contender, Field, Matchup};
 use umpire::games::hyborian::sim::general::orders;
 use umpire::games::hyborian::table::Table;
+use umpire::games::Ruleset;
 use umpire::sim::seed::BattleSeed;
 use umpire::sim::Style;
 
@@ -80,6 +91,28 @@ fn furor_boards() -> (Board, Board, SideId) {
     (opening, mid, largest)
 }
 
+const HOUSE_PACK: &str = include_str!("../campaigns/fr-ancients/house-pack.toml");
+
+/// The Trebia's first phase, and the first of turn 3, each phase's sheet
+/// written by the aggressive general and played as the post office plays it.
+fn fr_states() -> (State, State) {
+    let opening = trebia(Some(HOUSE_PACK)).unwrap();
+    let mut json = opening.to_json().unwrap();
+    let mut dice = SeededDice::new([1; 32]);
+    for _ in 0..40 {
+        let state = State::read(&json).unwrap();
+        if state.battle.turn >= 3 {
+            return (opening, state);
+        }
+        let side = state.battle.phasing().clone();
+        let text = general_sheet(&state, &side, Style::Aggressive).unwrap();
+        let checked = FrAncients.check_orders(&json, &side, &text, &[]).unwrap();
+        let orders = BTreeMap::from([(side, checked.orders)]);
+        json = play_round(&json, &orders, &mut dice).unwrap().state;
+    }
+    panic!("the Trebia reaches turn 3 in 40 rounds");
+}
+
 fn general(c: &mut Criterion) {
     let (opening, mid) = hyborean_tables();
     let turan = opening.units_of("turan").count();
@@ -103,6 +136,15 @@ fn general(c: &mut Criterion) {
                     (orders, reactions)
                 })
             },
+        );
+    }
+    let (opening, turn3) = fr_states();
+    for (when, state) in [("opening", &opening), ("turn-3", &turn3)] {
+        let side = state.battle.phasing().clone();
+        let units = state.battle.present().filter(|u| u.side == side).count();
+        g.bench_function(
+            format!("fr-ancients/trebia-{side}-{units}-units/{when}"),
+            |b| b.iter(|| general_sheet(black_box(state), &side, Style::Aggressive).unwrap()),
         );
     }
     g.finish();
