@@ -284,14 +284,26 @@ fn set_up(dir: &Path, games: usize, now: chrono::DateTime<Utc>) {
         return;
     }
     let t = Instant::now();
+    // Opened first: it makes the store's tables and the key file.
     let mut po = PostOffice::open(config(dir)).unwrap();
     let files = dir.join("games");
     std::fs::create_dir_all(&files).unwrap();
-    for g in 0..games {
-        let path = game_file(&files, &format!("g{g:05}"));
-        po.create_game(&GameFile::load(&path).unwrap(), now)
-            .unwrap();
-    }
+    // On PostgreSQL two threads create the games, each its own (the
+    // Argon2 hashing on both cores); a SQLite file takes one writer at a
+    // time, and its set-up is kept with `CRUNCH_SETUP` instead.
+    let threads = if sqlite { 1 } else { 2 };
+    std::thread::scope(|s| {
+        for first in 0..threads {
+            let files = &files;
+            s.spawn(move || {
+                let mut po = PostOffice::open(config(dir)).unwrap();
+                for g in (first..games).step_by(threads) {
+                    let path = game_file(files, &format!("g{g:05}"));
+                    create(&mut po, &GameFile::load(&path).unwrap(), now);
+                }
+            });
+        }
+    });
     let welcomes = po.send(now).unwrap();
     println!(
         "set-up: {games} games created, {} welcomes sent, {:.1} s (not part of the crunch)",
@@ -304,6 +316,21 @@ fn set_up(dir: &Path, games: usize, now: chrono::DateTime<Utc>) {
         std::fs::copy(&store, &kept).unwrap();
         if key(&store).exists() {
             std::fs::copy(key(&store), key(&kept)).unwrap();
+        }
+    }
+}
+
+/// Create one game, tried again a few times when the store refuses it for
+/// a moment (the other set-up thread's transaction in the way).
+fn create(po: &mut PostOffice, file: &GameFile, now: chrono::DateTime<Utc>) {
+    for tries in 1.. {
+        match po.create_game(file, now) {
+            Ok(()) => return,
+            Err(e) if tries < 5 => {
+                eprintln!("set-up: {} tried again: {e}", file.id);
+                std::thread::sleep(std::time::Duration::from_millis(20 << tries));
+            }
+            Err(e) => panic!("set-up: {}: {e}", file.id),
         }
     }
 }

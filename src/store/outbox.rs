@@ -1,7 +1,7 @@
 //! The `outbox` table: every message umpire sends, queued in the
 //! transaction that decided to send it, until a transport accepts it.
 
-use super::db::{params, Connection, OptionalExtension};
+use super::db::{params, Connection, Dialect, OptionalExtension};
 use super::{ts, Result};
 use chrono::{DateTime, Utc};
 
@@ -33,6 +33,9 @@ pub struct OutboxItem {
 /// # Errors
 /// On database errors.
 pub fn queue(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<bool> {
+    if c.dialect() == Dialect::Postgres {
+        return queue_at_once(c, q, now);
+    }
     let id: Option<i64> = c
         .prepare_cached(
             "INSERT INTO outbox (message_id, game_id, kind, recipients, created_at, next_attempt, secret) \
@@ -47,6 +50,24 @@ pub fn queue(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<bool>
     c.prepare_cached("INSERT INTO outbox_bodies (outbox_id, raw) VALUES (?1, ?2)")?
         .execute(params![id, q.raw])?;
     Ok(true)
+}
+
+/// [`queue`] in one statement, the row and its bytes together (one round
+/// trip to the server, not two): PostgreSQL's `INSERT` inside `WITH`,
+/// which SQLite has not.
+fn queue_at_once(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<bool> {
+    let queued: Option<i64> = c
+        .prepare_cached(
+            "WITH queued AS (INSERT INTO outbox (message_id, game_id, kind, recipients, created_at, next_attempt, secret) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6) ON CONFLICT DO NOTHING RETURNING id) \
+             INSERT INTO outbox_bodies (outbox_id, raw) SELECT id, ?7 FROM queued RETURNING outbox_id",
+        )?
+        .query_row(
+            params![q.message_id, q.game, q.kind, q.recipients.join(","), ts(now), q.secret, q.raw],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(queued.is_some())
 }
 
 /// A row's bytes (the message as sent).
