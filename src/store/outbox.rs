@@ -1,7 +1,7 @@
 //! The `outbox` table: every message umpire sends, queued in the
 //! transaction that decided to send it, until a transport accepts it.
 
-use super::db::{params, Connection, Dialect, OptionalExtension};
+use super::db::{params, Connection, Dialect, OptionalExtension, Transaction};
 use super::{ts, Result};
 use chrono::{DateTime, Utc};
 
@@ -156,6 +156,25 @@ pub fn leased(c: &Connection, now: DateTime<Utc>) -> Result<Vec<(i64, String)>> 
 pub fn release(c: &Connection, id: i64) -> Result<()> {
     c.prepare_cached("UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE id = ?1")?
         .execute(params![id])?;
+    Ok(())
+}
+
+/// Hold the counting of refusals to `recipient` until `tx` ends: in a
+/// transaction guarded by row locks (`Store::write_with_locks`), where two
+/// workers may refuse mail from one address at once (it may play several
+/// games), the second waits and then counts the first's refusal
+/// ([`count_to`]), as a serializable transaction would see it. A
+/// transaction-long advisory lock on PostgreSQL; nothing elsewhere.
+///
+/// # Errors
+/// On database errors.
+pub fn hold_refusals_to(tx: &Transaction<'_>, recipient: &str) -> Result<()> {
+    if tx.is_locking() {
+        tx.prepare_cached(
+            "SELECT 1 FROM (SELECT pg_advisory_xact_lock(43, hashtext(?1))) AS held",
+        )?
+        .query_row([recipient], |_| Ok(()))?;
+    }
     Ok(())
 }
 

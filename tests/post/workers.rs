@@ -262,11 +262,12 @@ fn two_workers_handling_a_games_two_sides_at_once_play_its_round_once() {
 }
 
 /// Mail whose handling reaches beyond its game's lock — a moderator's
-/// (his commands may touch a league or a campaign), a refusal (counted
-/// per address over every game), a mail without a header (for any game
-/// of its sender) — is begun in a locking transaction, taken back and
-/// handled in a serializable one (`Transaction::needs_serializable`), on
-/// PostgreSQL as on SQLite: each handled once, answered once.
+/// (his commands may touch a league or a campaign), a mail without a
+/// header (for any game of its sender) — is begun in a locking
+/// transaction, taken back and handled in a serializable one
+/// (`Transaction::needs_serializable`); a refusal, counted per address
+/// over every game, holds its address (`outbox::hold_refusals_to`) and
+/// stays in the locking one. Each handled once, answered once.
 #[test]
 #[ignore = "needs a PostgreSQL server: run scripts/test (it starts one and sets UMPIRE_TEST_POSTGRES)"]
 fn mail_beyond_its_games_lock_is_handled_in_a_serializable_transaction() {

@@ -274,8 +274,6 @@ impl Ctx<'_, '_> {
         reason: &str,
         hint: &str,
     ) -> Result<Disposition, PostError> {
-        // The refusals counted are an address's in every game.
-        self.tx.needs_serializable()?;
         audit(
             self.tx,
             self.now,
@@ -285,6 +283,8 @@ impl Ctx<'_, '_> {
         let since = self.now - Duration::hours(1);
         let mut to_mail = Vec::new();
         for addr in to {
+            // The refusals counted are an address's in every game.
+            outbox_rows::hold_refusals_to(self.tx, &addr)?;
             if outbox_rows::count_to(self.tx, Kind::Refusal.code(), &addr, since)?
                 < REFUSALS_PER_HOUR
             {
