@@ -145,6 +145,10 @@ impl PostOffice {
     }
 }
 
+/// What a batch did: what became of each message it handled, how many
+/// of the messages given it took, and which due rounds to play now.
+type Batched = (Vec<(i64, Disposition)>, usize, Wave);
+
 /// The messages of `rest` handled in one write transaction, in order,
 /// until the batch ends (one message on a `shared` store, or
 /// [`BATCH_TIME`]), a message for a `due` game is next, or
@@ -158,7 +162,7 @@ fn batch(
     due: &mut Vec<String>,
     working: &mut ahead::Working,
     now: DateTime<Utc>,
-) -> Result<(Vec<(i64, Disposition)>, usize, Wave), PostError> {
+) -> Result<Batched, PostError> {
     let started = Instant::now();
     let mut done = Vec::with_capacity(rest.len());
     for (k, &id) in rest.iter().enumerate() {
