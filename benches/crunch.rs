@@ -14,7 +14,8 @@
 //! the crunch ends when the last mail is out; `CRUNCH_SEND=after` sends
 //! it once everything is in and played instead.
 //! It prints one line per stage and the total; the numbers are in
-//! docs/scaling.md. Game creation (the welcomes) is set-up, timed apart;
+//! docs/scaling.md. Game creation (the welcomes) is set-up, timed apart
+//! (on PostgreSQL by two threads, the Argon2 hashing on both cores);
 //! `CRUNCH_SETUP=FILE` keeps it for the next run (SQLite only), with its
 //! password verifier key as `FILE.key`; on PostgreSQL the workers share
 //! the key file `umpire.key` in the run's folder.
@@ -284,14 +285,28 @@ fn set_up(dir: &Path, games: usize, now: chrono::DateTime<Utc>) {
         return;
     }
     let t = Instant::now();
+    // Opened first: it makes the store's tables and the key file.
     let mut po = PostOffice::open(config(dir)).unwrap();
     let files = dir.join("games");
     std::fs::create_dir_all(&files).unwrap();
-    for g in 0..games {
-        let path = game_file(&files, &format!("g{g:05}"));
-        po.create_game(&GameFile::load(&path).unwrap(), now)
-            .unwrap();
-    }
+    // On PostgreSQL two threads create the games, each half of them (the
+    // Argon2 hashing on both cores; halves apart, so their serializable
+    // transactions seldom meet on one index page); a SQLite file takes one
+    // writer at a time, and its set-up is kept with `CRUNCH_SETUP` instead.
+    let threads = if sqlite { 1 } else { 2 };
+    let half = games.div_ceil(threads);
+    std::thread::scope(|s| {
+        for first in 0..threads {
+            let files = &files;
+            s.spawn(move || {
+                let mut po = PostOffice::open(config(dir)).unwrap();
+                for g in first * half..((first + 1) * half).min(games) {
+                    let path = game_file(files, &format!("g{g:05}"));
+                    create(&mut po, &GameFile::load(&path).unwrap(), now);
+                }
+            });
+        }
+    });
     let welcomes = po.send(now).unwrap();
     println!(
         "set-up: {games} games created, {} welcomes sent, {:.1} s (not part of the crunch)",
@@ -304,6 +319,22 @@ fn set_up(dir: &Path, games: usize, now: chrono::DateTime<Utc>) {
         std::fs::copy(&store, &kept).unwrap();
         if key(&store).exists() {
             std::fs::copy(key(&store), key(&kept)).unwrap();
+        }
+    }
+}
+
+/// Create one game, tried again while the store refuses it for a moment
+/// (the other set-up thread's serializable transaction in the way), up to
+/// 100 times.
+fn create(po: &mut PostOffice, file: &GameFile, now: chrono::DateTime<Utc>) {
+    for tries in 1.. {
+        match po.create_game(file, now) {
+            Ok(()) => return,
+            Err(e) if tries < 100 => {
+                eprintln!("set-up: {} tried again: {e}", file.id);
+                std::thread::sleep(std::time::Duration::from_millis(5 * tries.min(10)));
+            }
+            Err(e) => panic!("set-up: {}: {e}", file.id),
         }
     }
 }

@@ -42,7 +42,23 @@ impl Game {
     /// # Errors
     /// On database errors, a damaged row, or a rule set this umpire does not judge.
     pub fn load(tx: &Transaction<'_>, id: &str) -> Result<Option<Game>, PostError> {
-        let Some(row) = rows::load(tx, id)? else {
+        Self::of_row(rows::load(tx, id)?)
+    }
+
+    /// [`Game::load`], its row locked until the transaction ends
+    /// (`store::games::load_locked`): the first reading of a game in a message's
+    /// handling or a round's play, before anything else of it is read, so
+    /// that two workers never handle one game's mail or round at once.
+    ///
+    /// # Errors
+    /// As [`Game::load`].
+    pub fn lock(tx: &Transaction<'_>, id: &str) -> Result<Option<Game>, PostError> {
+        Self::of_row(rows::load_locked(tx, id)?)
+    }
+
+    /// The game of a row perhaps read.
+    fn of_row(row: Option<GameRow>) -> Result<Option<Game>, PostError> {
+        let Some(row) = row else {
             return Ok(None);
         };
         let ruleset = games::named(&row.ruleset)

@@ -26,6 +26,17 @@ pub fn is_transient(e: &PostError) -> bool {
     }
 }
 
+/// Is this work a transaction guarded by row locks began and a
+/// serializable one must do (`store::db::Error::Serializable`)?
+pub fn wants_serializable(e: &PostError) -> bool {
+    match e {
+        PostError::Sql(s) | PostError::Store(crate::store::StoreError::Sql(s)) => {
+            s.wants_serializable()
+        }
+        _ => false,
+    }
+}
+
 /// Run `work`, turning a panic or an error into a [`Guarded`] outcome.
 pub fn guard<T>(work: impl FnOnce() -> Result<T, PostError>) -> Guarded<T> {
     match catch_unwind(AssertUnwindSafe(work)) {

@@ -402,14 +402,30 @@ impl PostOffice {
         ahead: Option<ahead::Ahead>,
     ) -> Result<usize, PostError> {
         let config = self.config.clone();
+        let shared = self.store.dialect() == store::Dialect::Postgres;
         let mut tries = 0;
+        // A round that reaches beyond its game (a league's standings, a
+        // campaign's battle) is played again in a serializable transaction.
+        let mut serial = false;
         loop {
             let store = &mut self.store;
             let ahead = ahead.clone();
             let outcome = guard::guard(|| {
-                store.write(|tx| round::tick_game_with(tx, &config, id, now, force, ahead))
+                let play = |tx: &crate::store::Transaction<'_>| {
+                    round::tick_game_with(tx, &config, id, now, force, ahead)
+                };
+                // On a shared store the game's row lock keeps other
+                // workers out of its round (`store::games::load_locked`).
+                if shared && !serial {
+                    store.write_with_locks(play)
+                } else {
+                    store.write(play)
+                }
             });
             match outcome {
+                guard::Guarded::Later(e) if guard::wants_serializable(&e) && !serial => {
+                    serial = true;
+                }
                 // Another worker's transaction in the way (PostgreSQL's
                 // serialization failures): it passes in moments.
                 guard::Guarded::Later(e)

@@ -62,7 +62,7 @@ impl PostOffice {
         now: DateTime<Utc>,
     ) -> Result<Vec<(i64, Disposition)>, PostError> {
         let config = self.config.clone();
-        // On a store several workers share (PostgreSQL, serializable) a
+        // On a store several workers share (PostgreSQL) a
         // message has a transaction of its own: a conflict with another
         // worker then costs one message's work, not a batch's.
         let shared = self.store.dialect() == store::Dialect::Postgres;
@@ -88,44 +88,30 @@ impl PostOffice {
             }
             let mut rest = &ready[..];
             let mut tries = 0;
+            // Work that reached beyond the rows a locking transaction took
+            // (`Transaction::needs_serializable`) is done again in a
+            // serializable one.
+            let mut serial = false;
             while !rest.is_empty() {
-                let done = self.store.write(|tx| {
-                    let started = Instant::now();
-                    let mut done = Vec::with_capacity(rest.len());
-                    for (k, &id) in rest.iter().enumerate() {
-                        if k > 0 && (shared || started.elapsed() >= BATCH_TIME) {
-                            return Ok::<_, PostError>((done, k, Wave::Ready));
-                        }
-                        if !due.is_empty() && for_any(tx, id, &due)? {
-                            return Ok((done, k, Wave::All));
-                        }
-                        match one(tx, &config, id, now)? {
-                            Some(Step::Play(d, game)) => {
-                                done.push((id, d));
-                                working.start(tx, &game);
-                                if !due.contains(&game) {
-                                    due.push(game);
-                                }
-                                if due.len() >= ahead::WAVE {
-                                    return Ok((done, k + 1, Wave::Ready));
-                                }
-                            }
-                            Some(Step::Handled(d)) => done.push((id, d)),
-                            None => {}
-                        }
-                    }
-                    // The chunk's end: the rounds back are played, the
-                    // rest go on being worked out (all are played after
-                    // the last chunk).
-                    Ok((done, rest.len(), Wave::Ready))
-                });
+                let work = |tx: &Transaction<'_>| {
+                    batch(tx, &config, rest, shared, &mut due, &mut working, now)
+                };
+                // On a shared store a message's handling is guarded by the
+                // locks it takes: the message's row and its game's.
+                let done = if shared && !serial {
+                    self.store.write_with_locks(work)
+                } else {
+                    self.store.write(work)
+                };
                 match done {
                     Ok((done, used, wave)) => {
                         tries = 0;
+                        serial = false;
                         out.extend(done);
                         rest = &rest[used..];
                         self.play_due(&mut due, &mut working, wave, now)?;
                     }
+                    Err(e) if guard::wants_serializable(&e) && !serial => serial = true,
                     // A conflict with another worker (or with one just
                     // killed, whose transaction the server is still
                     // ending) passes in moments: the same messages are
@@ -157,6 +143,53 @@ impl PostOffice {
         }
         Ok(out)
     }
+}
+
+/// What a batch did: what became of each message it handled, how many
+/// of the messages given it took, and which due rounds to play now.
+type Batched = (Vec<(i64, Disposition)>, usize, Wave);
+
+/// The messages of `rest` handled in one write transaction, in order,
+/// until the batch ends (one message on a `shared` store, or
+/// [`BATCH_TIME`]), a message for a `due` game is next, or
+/// [`ahead::WAVE`] games are due: what became of each, how many of `rest`
+/// it took, and which due rounds to play now.
+fn batch(
+    tx: &Transaction<'_>,
+    config: &Config,
+    rest: &[i64],
+    shared: bool,
+    due: &mut Vec<String>,
+    working: &mut ahead::Working,
+    now: DateTime<Utc>,
+) -> Result<Batched, PostError> {
+    let started = Instant::now();
+    let mut done = Vec::with_capacity(rest.len());
+    for (k, &id) in rest.iter().enumerate() {
+        if k > 0 && (shared || started.elapsed() >= BATCH_TIME) {
+            return Ok((done, k, Wave::Ready));
+        }
+        if !due.is_empty() && for_any(tx, id, due)? {
+            return Ok((done, k, Wave::All));
+        }
+        match one(tx, config, id, now)? {
+            Some(Step::Play(d, game)) => {
+                done.push((id, d));
+                working.start(tx, &game);
+                if !due.contains(&game) {
+                    due.push(game);
+                }
+                if due.len() >= ahead::WAVE {
+                    return Ok((done, k + 1, Wave::Ready));
+                }
+            }
+            Some(Step::Handled(d)) => done.push((id, d)),
+            None => {}
+        }
+    }
+    // The chunk's end: the rounds back are played, the rest go on being
+    // worked out (all are played after the last chunk).
+    Ok((done, rest.len(), Wave::Ready))
 }
 
 /// Which of the due rounds to play now.

@@ -29,8 +29,14 @@
 //! write transaction sees the store as if it were alone, and one that
 //! could not is refused with a serialization failure, which
 //! [`Error::is_transient`] names, so the work is done again later).
+//! [`Connection::transaction_locking`] begins one guarded by the row locks
+//! its work takes instead (`READ COMMITTED` in PostgreSQL); work in it
+//! that reaches beyond those rows stops with [`Error::Serializable`]
+//! ([`Transaction::needs_serializable`]) and is done again serializable.
 //! [`Transaction`] dereferences to [`Connection`], so every store function
-//! taking `&Connection` takes a transaction too.
+//! taking `&Connection` takes a transaction too. A read marked
+//! [`Statement::kept`] is answered from its rows kept for the open
+//! transaction (`store::kept`) until a statement writes its table.
 //!
 //! Round trips (PostgreSQL): each statement waits for the server's answer,
 //! and on one machine that wait, not the server's work, is most of a
@@ -84,6 +90,13 @@ pub enum Error {
     /// SQLSTATE.
     #[error("the transaction was ended by an earlier error ({code}): nothing of it was kept")]
     Aborted { code: String },
+    /// Work begun in a transaction guarded by row locks
+    /// ([`Connection::transaction_locking`]) that reaches beyond the rows
+    /// it locked (another game's, a league's, a campaign's): nothing of it
+    /// is kept, and it is done again in a serializable transaction
+    /// ([`Transaction::needs_serializable`]).
+    #[error("this work needs a serializable transaction: done again in one")]
+    Serializable,
     /// A column whose value is not of the type asked for.
     #[error("column {column}: wanted {wanted}, found {found}")]
     Type {
@@ -131,8 +144,15 @@ impl Error {
             ),
             Error::Postgres(e) => e.code().is_none_or(|code| transient_code(code.code())),
             Error::Aborted { code } => transient_code(code),
+            Error::Serializable => true,
             Error::NotFound | Error::Type { .. } => false,
         }
+    }
+
+    /// Is this work that a transaction guarded by row locks began and a
+    /// serializable one must do ([`Error::Serializable`])?
+    pub fn wants_serializable(&self) -> bool {
+        matches!(self, Error::Serializable)
     }
 }
 
@@ -459,6 +479,13 @@ pub struct Connection {
     waiting: RefCell<String>,
     /// A SQLite file's writers in this process take turns (`turns`).
     turns: Option<std::sync::Arc<super::turns::Turns>>,
+    /// Values read once for the connection's life ([`Connection::read_once`]).
+    once: RefCell<HashMap<&'static str, String>>,
+    /// Reads kept for the open transaction ([`Statement::kept`]).
+    kept: RefCell<super::kept::Kept<Value, Row>>,
+    /// A transaction is open ([`Connection::transaction`]): only then are
+    /// reads kept.
+    in_transaction: Cell<bool>,
 }
 
 /// How long a writer waits for its turn before it leaves the waiting to
@@ -475,9 +502,49 @@ impl fmt::Debug for Connection {
 pub struct Statement<'c> {
     conn: &'c Connection,
     sql: String,
+    /// Its rows kept for the transaction: the table it reads, and the
+    /// text they are kept under when not its own ([`Statement::kept_as`]).
+    kept: Option<(&'static str, Option<String>)>,
 }
 
 impl Statement<'_> {
+    /// Keep this read's rows for the open transaction (`store::kept`): a
+    /// second reading with the same parameters answers them without
+    /// asking the server, until a statement writes `table` or the
+    /// transaction ends. For reads of rows a message's handling or a
+    /// round's play reads again and again (a game's row, sides, rules).
+    pub fn kept(mut self, table: &'static str) -> Self {
+        self.kept = Some((table, None));
+        self
+    }
+
+    /// [`Statement::kept`], the rows kept as the answer of `read` (the same
+    /// parameters): a write that returns the rows a read would (an
+    /// `UPDATE … RETURNING`), so the read after it need not ask.
+    pub fn kept_as(mut self, table: &'static str, read: &str) -> Self {
+        self.kept = Some((table, Some(read.to_string())));
+        self
+    }
+
+    /// The statement's rows: kept ones, or the server's (then kept, when
+    /// the statement says so and a transaction is open).
+    fn rows(&self, values: Vec<Value>) -> Result<Vec<Row>> {
+        let Some((table, key)) = &self.kept else {
+            return self.conn.rows(&self.sql, values);
+        };
+        let key = key.as_deref().unwrap_or(&self.sql);
+        if key == self.sql {
+            if let Some(rows) = self.conn.kept.borrow().get(key, &values) {
+                return Ok(rows);
+            }
+        }
+        let rows = self.conn.rows(&self.sql, values.clone())?;
+        if self.conn.in_transaction.get() {
+            self.conn.kept.borrow_mut().put(table, key, values, &rows);
+        }
+        Ok(rows)
+    }
+
     /// # Errors
     /// On database errors.
     pub fn execute(&mut self, p: impl Params) -> Result<usize> {
@@ -489,7 +556,7 @@ impl Statement<'_> {
     /// # Errors
     /// On database errors, no row, or an error of `f`.
     pub fn query_row<T>(&mut self, p: impl Params, f: impl FnOnce(&Row) -> Result<T>) -> Result<T> {
-        let rows = self.conn.rows(&self.sql, p.values())?;
+        let rows = self.rows(p.values())?;
         rows.first().map_or(Err(Error::NotFound), f)
     }
 
@@ -502,7 +569,7 @@ impl Statement<'_> {
         p: impl Params,
         mut f: impl FnMut(&Row) -> Result<T>,
     ) -> Result<std::vec::IntoIter<Result<T>>> {
-        let rows = self.conn.rows(&self.sql, p.values())?;
+        let rows = self.rows(p.values())?;
         Ok(rows.iter().map(&mut f).collect::<Vec<_>>().into_iter())
     }
 }
@@ -566,6 +633,9 @@ impl Connection {
             aborted: RefCell::new(None),
             waiting: RefCell::new(String::new()),
             turns: None,
+            once: RefCell::default(),
+            kept: RefCell::default(),
+            in_transaction: Cell::new(false),
         }
     }
 
@@ -586,7 +656,30 @@ impl Connection {
             aborted: RefCell::new(None),
             waiting: RefCell::new(String::new()),
             turns: None,
+            once: RefCell::default(),
+            kept: RefCell::default(),
+            in_transaction: Cell::new(false),
         })
+    }
+
+    /// The value named `key`, read by `read` the first time it is asked
+    /// and kept for the connection's life: for what never changes once the
+    /// store is made (its installation key), which a message's every reply
+    /// would otherwise read again.
+    ///
+    /// # Errors
+    /// What `read` returns.
+    pub fn read_once<E>(
+        &self,
+        key: &'static str,
+        read: impl FnOnce() -> std::result::Result<String, E>,
+    ) -> std::result::Result<String, E> {
+        if let Some(v) = self.once.borrow().get(key) {
+            return Ok(v.clone());
+        }
+        let v = read()?;
+        self.once.borrow_mut().insert(key, v.clone());
+        Ok(v)
     }
 
     /// Which server this is.
@@ -620,6 +713,9 @@ impl Connection {
     /// # Errors
     /// On database errors.
     pub fn execute_batch(&self, sql: &str) -> Result<()> {
+        // A transaction's end, a savepoint's way back, a migration: what
+        // was kept may be no longer so.
+        self.kept.borrow_mut().clear();
         let done = match &mut *self.inner.borrow_mut() {
             Inner::Sqlite(c) => Ok(c.execute_batch(sql)?),
             Inner::Postgres { client, .. } => {
@@ -714,6 +810,7 @@ impl Connection {
         Ok(Statement {
             conn: self,
             sql: sql.to_string(),
+            kept: None,
         })
     }
 
@@ -733,10 +830,13 @@ impl Connection {
     /// On database errors (in SQLite, the lock not had within the busy
     /// timeout).
     pub fn transaction(&self) -> Result<Transaction<'_>> {
-        self.begin(match self.dialect {
-            Dialect::Sqlite => "BEGIN IMMEDIATE",
-            Dialect::Postgres => "BEGIN ISOLATION LEVEL SERIALIZABLE",
-        })
+        self.begin(
+            match self.dialect {
+                Dialect::Sqlite => "BEGIN IMMEDIATE",
+                Dialect::Postgres => "BEGIN ISOLATION LEVEL SERIALIZABLE",
+            },
+            false,
+        )
     }
 
     /// Begin a write transaction whose work is guarded by the row locks it
@@ -748,24 +848,28 @@ impl Connection {
     /// # Errors
     /// On database errors.
     pub fn transaction_locking(&self) -> Result<Transaction<'_>> {
-        self.begin(match self.dialect {
-            Dialect::Sqlite => "BEGIN IMMEDIATE",
-            Dialect::Postgres => "BEGIN ISOLATION LEVEL READ COMMITTED",
-        })
+        match self.dialect {
+            Dialect::Sqlite => self.begin("BEGIN IMMEDIATE", false),
+            Dialect::Postgres => self.begin("BEGIN ISOLATION LEVEL READ COMMITTED", true),
+        }
     }
 
-    fn begin(&self, sql: &str) -> Result<Transaction<'_>> {
+    fn begin(&self, sql: &str, locking: bool) -> Result<Transaction<'_>> {
         self.aborted.replace(None);
         let turn = self.turns.as_ref().and_then(|t| t.wait(TURN_PATIENCE));
         self.execute_later(sql)?;
+        self.kept.borrow_mut().clear();
+        self.in_transaction.set(true);
         Ok(Transaction {
             conn: self,
             open: Cell::new(true),
+            locking,
             _turn: turn,
         })
     }
 
     fn run(&self, sql: &str, values: Vec<Value>) -> Result<usize> {
+        self.kept.borrow_mut().forget_written(sql);
         self.send_waiting()?;
         let done = self.run_unnoted(sql, values);
         self.noted(done)
@@ -788,6 +892,7 @@ impl Connection {
     }
 
     fn rows(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Row>> {
+        self.kept.borrow_mut().forget_written(sql);
         self.send_waiting()?;
         let done = self.rows_unnoted(sql, values);
         self.noted(done)
@@ -831,12 +936,38 @@ impl Connection {
 pub struct Transaction<'c> {
     conn: &'c Connection,
     open: Cell<bool>,
+    /// Guarded by the row locks it takes, not by serializability
+    /// (`READ COMMITTED`, PostgreSQL only).
+    locking: bool,
     /// This process's turn at writing the file, given up after the
     /// transaction ends (its fields drop after `commit` or `drop`).
     _turn: Option<super::turns::Turn>,
 }
 
 impl Transaction<'_> {
+    /// Is this a transaction guarded by the row locks it takes
+    /// ([`Connection::transaction_locking`] on PostgreSQL), where each
+    /// statement reads what is committed when it runs?
+    pub fn is_locking(&self) -> bool {
+        self.locking
+    }
+
+    /// Refuse to go on in a transaction guarded by row locks: the work
+    /// that calls this reads or writes beyond the rows such a transaction
+    /// locks (a league, a campaign, every game of an address), and only a
+    /// serializable transaction keeps that as if it were alone. The caller
+    /// rolls back and does the work again in one (SQLite's transactions
+    /// always are).
+    ///
+    /// # Errors
+    /// [`Error::Serializable`] in a locking transaction.
+    pub fn needs_serializable(&self) -> Result<()> {
+        if self.locking {
+            return Err(Error::Serializable);
+        }
+        Ok(())
+    }
+
     /// Keep what the transaction wrote.
     ///
     /// # Errors
@@ -844,6 +975,7 @@ impl Transaction<'_> {
     /// nothing of it is kept.
     pub fn commit(self) -> Result<()> {
         self.open.set(false);
+        self.conn.in_transaction.set(false);
         if let Some(code) = self.conn.aborted.replace(None) {
             self.conn.execute_batch("ROLLBACK")?;
             return Err(Error::Aborted { code });
@@ -888,6 +1020,8 @@ impl Transaction<'_> {
 
 impl Drop for Transaction<'_> {
     fn drop(&mut self) {
+        self.conn.in_transaction.set(false);
+        self.conn.kept.borrow_mut().clear();
         if self.open.get() {
             // Nothing to do if it fails: the connection's next BEGIN would
             // report the trouble.
@@ -1108,6 +1242,41 @@ mod tests {
             "SELECT id FROM m WHERE s = 'new' LIMIT 1"
         );
         assert_eq!(sqlite_text("SELECT 1 FOR UPDATE"), "SELECT 1");
+    }
+
+    /// A kept read is answered from its rows while the transaction lasts
+    /// and its table is not written; a write of its table, the
+    /// transaction's end, or a read outside one asks again. (The store
+    /// writes its SQL in capitals: a write in small letters, which the
+    /// store never writes, is how this test sees that the kept rows
+    /// answered, not the file.)
+    #[test]
+    fn kept_reads_answer_until_their_table_is_written_or_the_transaction_ends() {
+        let c = Connection::open_in_memory().unwrap();
+        c.execute_batch(
+            "CREATE TABLE t (k TEXT, v INTEGER); CREATE TABLE t_log (v INTEGER); INSERT INTO t VALUES ('a', 1);",
+        )
+        .unwrap();
+        let read = |c: &Connection| -> i64 {
+            c.prepare_cached("SELECT v FROM t WHERE k = ?1")
+                .unwrap()
+                .kept("t")
+                .query_row(["a"], |r| r.get(0))
+                .unwrap()
+        };
+        let tx = c.transaction().unwrap();
+        assert_eq!(read(&tx), 1);
+        tx.execute("update t set v = 2", []).unwrap();
+        assert_eq!(read(&tx), 1, "kept");
+        tx.execute("UPDATE t SET v = 3", []).unwrap();
+        assert_eq!(read(&tx), 3, "its table written: read again");
+        tx.execute("update t set v = 4", []).unwrap();
+        tx.execute("INSERT INTO t_log VALUES (1)", []).unwrap();
+        assert_eq!(read(&tx), 3, "another table's name is not its own");
+        tx.commit().unwrap();
+        assert_eq!(read(&c), 4, "the transaction ended: read again");
+        c.execute("update t set v = 5", []).unwrap();
+        assert_eq!(read(&c), 5, "nothing kept outside a transaction");
     }
 
     /// SQLite-only SQL in a store module would fail on PostgreSQL only:

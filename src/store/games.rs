@@ -1,7 +1,7 @@
 //! The `games` and `sides` tables: a game's row (its rule set, state,
 //! options and schedule) and its players.
 
-use super::db::{params, Connection, OptionalExtension};
+use super::db::{params, Connection, Dialect, OptionalExtension, Statement};
 use super::{parse_ts, ts, Result, StoreError};
 use chrono::{DateTime, Utc};
 
@@ -120,10 +120,45 @@ pub fn insert(c: &Connection, g: &GameRow, now: DateTime<Utc>) -> Result<()> {
 /// # Errors
 /// On database errors or a damaged row.
 pub fn load(c: &Connection, id: &str) -> Result<Option<GameRow>> {
-    let row = c
-        .prepare_cached(&format!(
-            "SELECT {COLUMNS}, failure FROM games WHERE lower(id) = lower(?1)"
-        ))?
+    // Kept for the transaction: a message's handling and a round's play
+    // read their game again and again (`store::kept`).
+    load_by(c.prepare_cached(&load_sql())?.kept("games"), id)
+}
+
+/// The statement [`load`] reads a game with.
+fn load_sql() -> String {
+    format!("SELECT {COLUMNS}, failure FROM games WHERE lower(id) = lower(?1)")
+}
+
+/// [`load`], the row locked until the transaction ends: on PostgreSQL an
+/// update that changes nothing (`SET round = round`), so it is both the
+/// row lock that keeps every other worker's handling or round of this game
+/// waiting (`Store::write_with_locks`) and a new version of the row, which
+/// a serializable transaction that read the game before this one
+/// committed cannot then lock or write (it is refused and done again, not
+/// left working from what it read). On SQLite, whose write transactions
+/// are taken whole, the same statement as [`load`].
+///
+/// # Errors
+/// On database errors or a damaged row.
+pub fn load_locked(c: &Connection, id: &str) -> Result<Option<GameRow>> {
+    match c.dialect() {
+        Dialect::Sqlite => load(c, id),
+        // The row as [`load`] would read it next, kept for it.
+        Dialect::Postgres => load_by(
+            c.prepare_cached(&format!(
+                "UPDATE games SET round = round WHERE lower(id) = lower(?1) RETURNING {COLUMNS}, failure"
+            ))?
+            .kept_as("games", &load_sql()),
+            id,
+        ),
+    }
+}
+
+/// The game row `statement` returns for `id` (its columns as [`load`]
+/// reads them).
+fn load_by(mut statement: Statement<'_>, id: &str) -> Result<Option<GameRow>> {
+    let row = statement
         .query_row([id], |r| {
             Ok((
                 GameRow {
@@ -279,9 +314,11 @@ pub fn insert_side(c: &Connection, game: &str, s: &SideRow) -> Result<()> {
 /// # Errors
 /// On database errors.
 pub fn sides(c: &Connection, game: &str) -> Result<Vec<SideRow>> {
-    let mut st = c.prepare_cached(
-        "SELECT side, address, password, timezone, general FROM sides WHERE game_id = ?1 ORDER BY side",
-    )?;
+    let mut st = c
+        .prepare_cached(
+            "SELECT side, address, password, timezone, general FROM sides WHERE game_id = ?1 ORDER BY side",
+        )?
+        .kept("sides");
     let rows = st
         .query_map([game], |r| {
             Ok(SideRow {

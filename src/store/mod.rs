@@ -19,6 +19,7 @@ mod checkpoint;
 pub mod db;
 pub mod deferred;
 pub mod games;
+mod kept;
 pub mod leagues;
 pub mod messages;
 pub mod outbox;
@@ -388,9 +389,7 @@ impl Store {
         E: From<StoreError>,
     {
         let tx = self.conn.transaction().map_err(StoreError::from)?;
-        let value = f(&tx)?;
-        tx.commit().map_err(StoreError::from)?;
-        Ok(value)
+        done_in(tx, f)
     }
 
     /// A write transaction for work claimed by row locks and leases (the
@@ -410,6 +409,27 @@ impl Store {
             tx.commit()?;
             Ok(value)
         })
+    }
+
+    /// [`Store::write`] in a transaction guarded by the row locks its work
+    /// takes rather than by serializability (`READ COMMITTED` on
+    /// PostgreSQL; on SQLite the same as [`Store::write`]): for a
+    /// message's handling or a round's play, which claim their message
+    /// (`FOR UPDATE SKIP LOCKED`) and lock their game's row before reading
+    /// it ([`games::load_locked`]). Work that reaches beyond those rows says so
+    /// ([`Transaction::needs_serializable`]) and the caller does it again
+    /// in [`Store::write`] (issue 43: two workers' serializable handlings
+    /// refused each other some 500 times a turn, over index pages they
+    /// both read and wrote, though no row was ever both's).
+    pub fn write_with_locks<T, E>(
+        &mut self,
+        f: impl FnOnce(&Transaction<'_>) -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E>
+    where
+        E: From<StoreError>,
+    {
+        let tx = self.conn.transaction_locking().map_err(StoreError::from)?;
+        done_in(tx, f)
     }
 
     /// [`Store::write`], done again while it fails for a moment, as
@@ -499,15 +519,31 @@ fn set_version(c: &Connection, version: i64) -> Result<()> {
     Ok(())
 }
 
+/// `f` done in `tx`, committed if it succeeds (rolled back otherwise).
+fn done_in<T, E>(
+    tx: Transaction<'_>,
+    f: impl FnOnce(&Transaction<'_>) -> std::result::Result<T, E>,
+) -> std::result::Result<T, E>
+where
+    E: From<StoreError>,
+{
+    let value = f(&tx)?;
+    tx.commit().map_err(StoreError::from)?;
+    Ok(value)
+}
+
 /// This installation's own key (see [`Store::installation`]).
 ///
 /// # Errors
 /// On database errors, or a store whose key is missing.
 pub fn installation(c: &Connection) -> Result<String> {
-    c.prepare_cached("SELECT value FROM meta WHERE key = 'installation'")?
-        .query_row([], |r| r.get(0))
-        .optional()?
-        .ok_or_else(|| StoreError::Corrupt("the store has no installation key".into()))
+    // Made with the store and never changed: read once a connection.
+    c.read_once("installation", || {
+        c.prepare_cached("SELECT value FROM meta WHERE key = 'installation'")?
+            .query_row([], |r| r.get(0))
+            .optional()?
+            .ok_or_else(|| StoreError::Corrupt("the store has no installation key".into()))
+    })
 }
 
 /// Append a line to the audit log inside a transaction.

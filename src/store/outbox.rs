@@ -1,7 +1,7 @@
 //! The `outbox` table: every message umpire sends, queued in the
 //! transaction that decided to send it, until a transport accepts it.
 
-use super::db::{params, Connection, OptionalExtension};
+use super::db::{params, Connection, Dialect, OptionalExtension, Transaction};
 use super::{ts, Result};
 use chrono::{DateTime, Utc};
 
@@ -33,6 +33,9 @@ pub struct OutboxItem {
 /// # Errors
 /// On database errors.
 pub fn queue(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<bool> {
+    if c.dialect() == Dialect::Postgres {
+        return queue_at_once(c, q, now);
+    }
     let id: Option<i64> = c
         .prepare_cached(
             "INSERT INTO outbox (message_id, game_id, kind, recipients, created_at, next_attempt, secret) \
@@ -47,6 +50,24 @@ pub fn queue(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<bool>
     c.prepare_cached("INSERT INTO outbox_bodies (outbox_id, raw) VALUES (?1, ?2)")?
         .execute(params![id, q.raw])?;
     Ok(true)
+}
+
+/// [`queue`] in one statement, the row and its bytes together (one round
+/// trip to the server, not two): PostgreSQL's `INSERT` inside `WITH`,
+/// which SQLite has not.
+fn queue_at_once(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<bool> {
+    let queued: Option<i64> = c
+        .prepare_cached(
+            "WITH queued AS (INSERT INTO outbox (message_id, game_id, kind, recipients, created_at, next_attempt, secret) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6) ON CONFLICT DO NOTHING RETURNING id) \
+             INSERT INTO outbox_bodies (outbox_id, raw) SELECT id, ?7 FROM queued RETURNING outbox_id",
+        )?
+        .query_row(
+            params![q.message_id, q.game, q.kind, q.recipients.join(","), ts(now), q.secret, q.raw],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(queued.is_some())
 }
 
 /// A row's bytes (the message as sent).
@@ -135,6 +156,25 @@ pub fn leased(c: &Connection, now: DateTime<Utc>) -> Result<Vec<(i64, String)>> 
 pub fn release(c: &Connection, id: i64) -> Result<()> {
     c.prepare_cached("UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE id = ?1")?
         .execute(params![id])?;
+    Ok(())
+}
+
+/// Hold the counting of refusals to `recipient` until `tx` ends: in a
+/// transaction guarded by row locks (`Store::write_with_locks`), where two
+/// workers may refuse mail from one address at once (it may play several
+/// games), the second waits and then counts the first's refusal
+/// ([`count_to`]), as a serializable transaction would see it. A
+/// transaction-long advisory lock on PostgreSQL; nothing elsewhere.
+///
+/// # Errors
+/// On database errors.
+pub fn hold_refusals_to(tx: &Transaction<'_>, recipient: &str) -> Result<()> {
+    if tx.is_locking() {
+        tx.prepare_cached(
+            "SELECT 1 FROM (SELECT pg_advisory_xact_lock(43, hashtext(?1))) AS held",
+        )?
+        .query_row([recipient], |_| Ok(()))?;
+    }
     Ok(())
 }
 

@@ -14,6 +14,7 @@ use chrono::{DateTime, Utc};
 pub fn rules(c: &Connection, game: &str) -> Result<Option<String>> {
     Ok(
         c.prepare_cached("SELECT rules FROM mail_rules WHERE game_id = ?1")?
+            .kept("mail_rules")
             .query_row([game], |r| r.get(0))
             .optional()?,
     )

@@ -225,6 +225,9 @@ fn give_back(
     let Some((cid, battle)) = campaign_battles::open_battle_of(tx, game.id())? else {
         return Ok(());
     };
+    // The campaign's state is not the game's: kept as if alone only in a
+    // serializable transaction.
+    tx.needs_serializable()?;
     campaign_battles::returned(tx, game.id(), now)?;
     let Some(row) = campaigns::load(tx, &cid)? else {
         return Ok(());

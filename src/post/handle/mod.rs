@@ -283,6 +283,8 @@ impl Ctx<'_, '_> {
         let since = self.now - Duration::hours(1);
         let mut to_mail = Vec::new();
         for addr in to {
+            // The refusals counted are an address's in every game.
+            outbox_rows::hold_refusals_to(self.tx, &addr)?;
             if outbox_rows::count_to(self.tx, Kind::Refusal.code(), &addr, since)?
                 < REFUSALS_PER_HOUR
             {
@@ -412,17 +414,25 @@ pub fn handle(
             .iter()
             .any(|d| d.kind == envelope::Trouble::IncompleteHeader);
     if !battle_header && super::campaign::is_campaign_mail(&msg.orders_text) {
+        tx.needs_serializable()?;
         let d = super::campaign::handle(tx, config, &msg, row, &ctx.from, now)?;
         let secrets = super::campaign::secrets(&msg.orders_text);
         let secrets: Vec<&str> = secrets.iter().map(String::as_str).collect();
         message_rows::replace_raw(tx, row, &mask_message(raw, &msg.orders_text, &secrets))?;
         return Ok(d);
     }
+    // Only a player's mail is handled under its game's lock alone
+    // (`Store::write_with_locks`): mail without a header may be for every
+    // game of its sender, a moderator's command for a league or campaign.
     let Some(header) = env.header.as_ref().map(|h| &h.node) else {
+        tx.needs_serializable()?;
         return help::no_header(&ctx, &env);
     };
     let d = match &header.role {
-        Role::Moderator => moderator::moderate(&ctx, &env, header),
+        Role::Moderator => {
+            tx.needs_serializable()?;
+            moderator::moderate(&ctx, &env, header)
+        }
         Role::Player { side } => player::player(&ctx, &env, header, side),
     }?;
     // What is kept of the message from now on holds no password.

@@ -22,7 +22,7 @@ pub(super) fn moderate(
     m: &Header,
 ) -> Result<Disposition, PostError> {
     let tx = ctx.tx;
-    let Some(game) = Game::load(tx, &m.game)? else {
+    let Some(game) = Game::lock(tx, &m.game)? else {
         return ctx.refuse(
             None,
             vec![],

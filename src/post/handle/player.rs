@@ -121,7 +121,7 @@ fn addressed(
     side_name: &str,
 ) -> Result<Result<(Game, SideRow), Disposition>, PostError> {
     let tx = ctx.tx;
-    let Some(game) = Game::load(tx, &header.game)? else {
+    let Some(game) = Game::lock(tx, &header.game)? else {
         let to = if games_of(tx, &ctx.from)?.is_empty() {
             vec![]
         } else {

@@ -80,6 +80,9 @@ pub(crate) fn game_ended(
     let Some((lid, board)) = rows::of_game(tx, game.id())? else {
         return Ok(());
     };
+    // The league's standings are not the game's: kept as if alone only in
+    // a serializable transaction.
+    tx.needs_serializable()?;
     // A result stands, unless this report corrects the one it came from
     // (the moderator's READJUDICATE, ruling P20).
     if board.score.is_some() && rep.office.readjudicated.is_none() {

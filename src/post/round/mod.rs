@@ -87,7 +87,7 @@ pub fn tick_game_with(
     force: bool,
     ahead: Option<Ahead>,
 ) -> Result<usize, PostError> {
-    let Some(game) = Game::load(tx, id)? else {
+    let Some(game) = Game::lock(tx, id)? else {
         return Err(PostError::NoGame(id.to_string()));
     };
     if game.row.status != GameStatus::Active || game.row.failure.is_some() {
