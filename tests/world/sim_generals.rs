@@ -401,8 +401,8 @@ fn wizards_cast_at_an_enemy_they_can_see() {
 
 /// A 72 × 48 table with a river across it (4 inches wide, y 22–26) and a
 /// ford (x 32–40), Aquilonian knights at `at` facing north, and Nemedian
-/// spearmen across the water.
-fn at_the_river(at: [f64; 2]) -> Table {
+/// spearmen across the water at `x` inches from the west edge.
+fn at_the_river(at: [f64; 2], x: f64) -> Table {
     let text = format!(
         "[table]\nwidth = 72.0\ndepth = 48.0\n\
          [[terrain]]\nkind = \"river\"\nwidth = 4.0\npoints = [[0.0, 24.0], [72.0, 24.0]]\n\
@@ -410,7 +410,7 @@ fn at_the_river(at: [f64; 2]) -> Table {
          [[unit]]\nid = \"k\"\nside = \"aquilonia\"\nname = \"Knights\"\ntype = \"HC\"\nfigures = 12\n\
          formation = \"line\"\nranks = 2\nfront = [{}, {}]\nfacing = 0\n\
          [[unit]]\nid = \"s\"\nside = \"nemedia\"\nname = \"Spearmen\"\ntype = \"MI\"\nfigures = 24\n\
-         formation = \"line\"\nranks = 3\nfront = [56.0, 40.0]\nfacing = 180\n",
+         formation = \"line\"\nranks = 3\nfront = [{x}, 40.0]\nfacing = 180\n",
         at[0], at[1]
     );
     let setup: Setup = toml::from_str(&text).expect("set-up parses");
@@ -426,16 +426,34 @@ fn at_the_river(at: [f64; 2]) -> Table {
 #[test]
 fn the_general_goes_round_by_the_ford() {
     for style in Style::ALL {
-        let line = line_of(&at_the_river([56.0, 10.0]), "aquilonia", style, "Knights").unwrap();
+        let line = line_of(
+            &at_the_river([56.0, 10.0], 56.0),
+            "aquilonia",
+            style,
+            "Knights",
+        )
+        .unwrap();
         let bearing: f64 = line
             .strip_prefix("\"Knights\": phase 1 face ")
             .and_then(|rest| rest.split(';').next())
             .and_then(|b| b.parse().ok())
             .unwrap_or_else(|| panic!("{style}: {line}"));
         assert!((285.0..=295.0).contains(&bearing), "{style}: {line}");
-        // At the near end, facing over: straight across, the whole move.
-        let line = line_of(&at_the_river([36.0, 17.1]), "aquilonia", style, "Knights").unwrap();
-        assert_eq!(line, "\"Knights\": phase 1 move 12", "{style}");
+        // At the near end, facing over, the enemy beyond: straight across,
+        // the whole move (the way over is the bearing nearest the enemy's
+        // along which a strip as wide as the unit keeps out of the river);
+        // the cautious general's horse waits 20 inches off until turn 6.
+        let line = line_of(
+            &at_the_river([36.0, 17.1], 36.0),
+            "aquilonia",
+            style,
+            "Knights",
+        );
+        let over = match style {
+            Style::Aggressive => "\"Knights\": phase 1 move 12",
+            Style::Cautious => "\"Knights\": hold",
+        };
+        assert_eq!(line.as_deref(), Some(over), "{style}");
     }
 }
 
