@@ -39,8 +39,9 @@ const STRIKING_SHARE: f64 = 0.6;
 const HOPELESS: i32 = -2;
 /// Horse archers charge only targets this favourable (broken ones).
 const HORSE_ARCHER_ODDS: i32 = 4;
-/// On the way over water, a unit faced within this many degrees of the
-/// end it makes for moves straight on rather than turning first.
+/// A unit making for a point (an end of a crossing, the ground to hold)
+/// that faces within this many degrees of it moves straight on rather
+/// than turning first.
 const ALIGNED: f64 = 1.0;
 
 /// What a unit is for, to its general.
