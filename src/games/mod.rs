@@ -383,13 +383,15 @@ pub trait Ruleset: Sync {
     }
     /// The sheet the general of `style` writes for `side` in the round the
     /// state waits for: the lines a player would mail under the header. A
-    /// pure function of the state, so a game with a general replays as any.
+    /// pure function of the game's setup (its scenario: what it rewards)
+    /// and the state, so a game with a general replays as any.
     ///
     /// # Errors
-    /// When the state cannot be read, or the rule set has no general
-    /// ([`Ruleset::general_plays`] says so before a game is made).
+    /// When the setup or state cannot be read, or the rule set has no
+    /// general ([`Ruleset::general_plays`] says so before a game is made).
     fn general_orders(
         &self,
+        _setup: &str,
         _state: &Json,
         _side: &str,
         _style: crate::sim::Style,

@@ -113,7 +113,9 @@ fn write_one(
 ) -> Result<(), PostError> {
     let state = game.state()?;
     let round = game.round()?;
-    let text = game.ruleset.general_orders(&state, side, style)?;
+    let text = game
+        .ruleset
+        .general_orders(&game.row.setup, &state, side, style)?;
     let checked = game.ruleset.check_orders(&state, side, &text, &[])?;
     submissions::insert(
         tx,

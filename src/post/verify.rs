@@ -23,6 +23,17 @@ impl PostOffice {
             Ok((g.ruleset.name(), g.state()?))
         })
     }
+
+    /// The game's stored setup (its scenario), as the rule set reads it.
+    ///
+    /// # Errors
+    /// [`PostError::NoGame`] when there is no such game.
+    pub fn setup_of(&mut self, game: &str) -> Result<String, PostError> {
+        self.store.write(|tx| {
+            let g = Game::load(tx, game)?.ok_or_else(|| PostError::NoGame(game.to_string()))?;
+            Ok(g.row.setup.clone())
+        })
+    }
 }
 
 /// How many differences of one kind are spelled out before "and N more".

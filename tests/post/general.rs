@@ -81,7 +81,10 @@ fn play_out(po: &mut PostOffice, dir: &std::path::Path, file: &GameFile) -> u32 
             "a round only the general writes is played at once: {}",
             round.label
         );
-        let mut orders = ruleset.general_orders(&state, me, Style::Cautious).unwrap();
+        let setup = po.setup_of(&file.id).unwrap();
+        let mut orders = ruleset
+            .general_orders(&setup, &state, me, Style::Cautious)
+            .unwrap();
         if orders.is_empty() {
             // Nothing to order (the layout stands, the line holds): ready.
             orders = "READY\n".into();

@@ -398,3 +398,112 @@ fn wizards_cast_at_an_enemy_they_can_see() {
     let line = line_of(&t, "stygia", Style::Cautious, "Worshippers of Set").unwrap();
     assert!(line.contains("cast Sword of Fire at \"Foot\""), "{line}");
 }
+
+/// A 72 × 48 table with a river across it (4 inches wide, y 22–26) and a
+/// ford (x 32–40), Aquilonian knights at `at` facing north, and Nemedian
+/// spearmen across the water at `x` inches from the west edge.
+fn at_the_river(at: [f64; 2], x: f64) -> Table {
+    let text = format!(
+        "[table]\nwidth = 72.0\ndepth = 48.0\n\
+         [[terrain]]\nkind = \"river\"\nwidth = 4.0\npoints = [[0.0, 24.0], [72.0, 24.0]]\n\
+         [[terrain]]\nkind = \"ford\"\nwidth = 8.0\npoints = [[36.0, 19.0], [36.0, 29.0]]\n\
+         [[unit]]\nid = \"k\"\nside = \"aquilonia\"\nname = \"Knights\"\ntype = \"HC\"\nfigures = 12\n\
+         formation = \"line\"\nranks = 2\nfront = [{}, {}]\nfacing = 0\n\
+         [[unit]]\nid = \"s\"\nside = \"nemedia\"\nname = \"Spearmen\"\ntype = \"MI\"\nfigures = 24\n\
+         formation = \"line\"\nranks = 3\nfront = [{x}, 40.0]\nfacing = 180\n",
+        at[0], at[1]
+    );
+    let setup: Setup = toml::from_str(&text).expect("set-up parses");
+    let mut t = Table::from_setup(&setup).expect("set-up is legal");
+    t.turn = 1;
+    t
+}
+
+/// Rulings T-1, T-2: a river is crossed only at its ford, so the general
+/// sends a unit the river parts from the enemy to the ford's near end
+/// (here at (36, 17.1), west-north-west of the knights), then straight
+/// over — never to the bank to stand there.
+#[test]
+fn the_general_goes_round_by_the_ford() {
+    for style in Style::ALL {
+        let line = line_of(
+            &at_the_river([56.0, 10.0], 56.0),
+            "aquilonia",
+            style,
+            "Knights",
+        )
+        .unwrap();
+        let bearing: f64 = line
+            .strip_prefix("\"Knights\": phase 1 face ")
+            .and_then(|rest| rest.split(';').next())
+            .and_then(|b| b.parse().ok())
+            .unwrap_or_else(|| panic!("{style}: {line}"));
+        assert!((285.0..=295.0).contains(&bearing), "{style}: {line}");
+        // At the near end, facing over, the enemy beyond: straight across,
+        // the whole move (the way over is the bearing nearest the enemy's
+        // along which a strip as wide as the unit keeps out of the river);
+        // the cautious general's horse waits 20 inches off until turn 6.
+        let line = line_of(
+            &at_the_river([36.0, 17.1], 36.0),
+            "aquilonia",
+            style,
+            "Knights",
+        );
+        let over = match style {
+            Style::Aggressive => "\"Knights\": phase 1 move 12",
+            Style::Cautious => "\"Knights\": hold",
+        };
+        assert_eq!(line.as_deref(), Some(over), "{style}");
+    }
+}
+
+/// A `hold-ground` condition for the general's side: a garrison (foot
+/// before horse) makes for the area and stands in it; the rest fight.
+#[test]
+fn the_general_holds_the_ground_the_scenario_rewards() {
+    use umpire::games::hyborian::army::scenario::{Victory, Zone};
+    use umpire::games::hyborian::sim::general::orders_for;
+    let hill = Victory::HoldGround {
+        side: "aquilonia".into(),
+        area: Zone {
+            x: [16.0, 32.0],
+            y: [14.0, 22.0],
+        },
+    };
+    let on_the_hill = table(
+        &[
+            ("aquilonia", "Foot", "HI", 12, 3, [24.0, 18.0], 0.0, ""),
+            KNIGHTS,
+            ("koth", "Spearmen", "MI", 24, 3, [24.0, 40.0], 180.0, ""),
+        ],
+        1,
+    );
+    let line = |t: &Table, victory: &[Victory], name: &str| {
+        let text = orders_for(t, "aquilonia", Style::Aggressive, victory);
+        assert!(
+            check_side(&text, "aquilonia", t).rejected.is_empty(),
+            "{text}"
+        );
+        text.lines()
+            .find(|l| l.starts_with(&format!("\"{name}\"")))
+            .map(String::from)
+            .unwrap()
+    };
+    let hold = std::slice::from_ref(&hill);
+    assert_eq!(line(&on_the_hill, hold, "Foot"), "\"Foot\": hold");
+    assert_ne!(line(&on_the_hill, &[], "Foot"), "\"Foot\": hold");
+    assert_ne!(line(&on_the_hill, hold, "Knights"), "\"Knights\": hold");
+    // Off the hill, the garrison makes for its nearest edge, (17, 15), faced after the set-back of its change of face.
+    let below = table(
+        &[
+            ("aquilonia", "Foot", "HI", 12, 3, [10.0, 6.0], 0.0, ""),
+            KNIGHTS,
+            ("koth", "Spearmen", "MI", 24, 3, [24.0, 40.0], 180.0, ""),
+        ],
+        1,
+    );
+    assert_eq!(
+        line(&below, hold, "Foot"),
+        "\"Foot\": phase 1 face 36; phase 2 move 5"
+    );
+}

@@ -883,6 +883,7 @@ impl Ruleset for FrAncients {
 
     fn general_orders(
         &self,
+        _setup: &str,
         state: &Json,
         side: &str,
         style: crate::sim::Style,

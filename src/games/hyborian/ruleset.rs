@@ -499,12 +499,17 @@ impl Ruleset for HyborianAge {
 
     fn general_orders(
         &self,
+        setup: &str,
         state: &Json,
         side: &str,
         style: crate::sim::Style,
     ) -> Result<String, RulesetError> {
         let table: Table = read("the table", state)?;
-        Ok(super::sim::general::orders(&table, side, style))
+        let loaded = scenario::load(setup).map_err(|e| RulesetError::Corrupt(e.to_string()))?;
+        let victory = loaded.scenario.map(|sc| sc.victory).unwrap_or_default();
+        Ok(super::sim::general::orders_for(
+            &table, side, style, &victory,
+        ))
     }
 
     fn run_case(&self, text: &str) -> CaseOutcome {

@@ -469,6 +469,7 @@ impl Ruleset for FurorBarbarus {
 
     fn general_orders(
         &self,
+        _setup: &str,
         state: &Json,
         side: &str,
         style: crate::sim::Style,

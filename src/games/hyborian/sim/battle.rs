@@ -192,7 +192,9 @@ pub fn play(
         // The deployment turn: the generals keep the scenario's placement;
         // a side that holds writes nothing, ever.
         let texts = [0, 1].map(|i| match m.contenders[i].commander {
-            Commander::General(style) if turn > 0 => general::orders(&table, sides[i], style),
+            Commander::General(style) if turn > 0 => {
+                general::orders_for(&table, sides[i], style, &m.scenario().victory)
+            }
             _ => String::new(),
         });
         let checked = [0, 1].map(|i| check_side(&texts[i], sides[i], &table));

@@ -32,7 +32,9 @@
 //! A general is a pure function of the table: the same table gives the
 //! same orders, so a battle replays from its seed.
 
+mod crossing;
 mod doctrine;
+mod ground;
 mod staff;
 mod troops;
 mod view;
@@ -40,22 +42,34 @@ mod write;
 
 pub use doctrine::{Doctrine, Style, UnknownStyle};
 
+use crate::games::hyborian::army::scenario::Victory;
 use crate::games::hyborian::rules::{Trait, UnitType};
-use crate::games::hyborian::table::{EffectKind, Status, Table, Unit};
+use crate::games::hyborian::table::{Status, Table, Unit};
 use std::collections::BTreeSet;
 use troops::{role, Ctx, Role};
 use view::View;
 
 /// `side`'s orders for the turn about to be played on `table`, as the text
-/// a player would mail (unit lines only, no mail header).
+/// a player would mail (unit lines only, no mail header), on a battle
+/// without a scenario's victory conditions.
 pub fn orders(table: &Table, side: &str, style: Style) -> String {
+    orders_for(table, side, style, &[])
+}
+
+/// `side`'s orders for the turn, in a battle won by the scenario's
+/// `victory` conditions: the general also holds the ground a condition
+/// rewards its side for ([`ground`]).
+pub fn orders_for(table: &Table, side: &str, style: Style, victory: &[Victory]) -> String {
     let view = View::new(table, side);
     let doctrine = style.doctrine();
+    let ground = ground::ground(victory, side)
+        .and_then(|area| ground::garrison(&view, &area).map(|u| (area, u.id.as_str())));
     let ctx = Ctx {
         view: &view,
         doctrine,
         seeking: table.turn >= doctrine.patience,
         line_pace: line_pace(&view),
+        ground,
     };
     let reserves = reserves(&view, doctrine);
     let mut out = String::new();
@@ -101,15 +115,7 @@ fn line_pace(view: &View) -> f64 {
 /// horsemen first, taken from the end of the army list so the choice is
 /// the same from turn to turn. Summoned troops are never reserves.
 fn reserves<'a>(view: &View<'a>, doctrine: &Doctrine) -> BTreeSet<&'a str> {
-    let summoned: BTreeSet<&str> = view
-        .table
-        .effects
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EffectKind::Summoned { unit, .. } => Some(unit.as_str()),
-            _ => None,
-        })
-        .collect();
+    let summoned = view.summoned();
     let army: Vec<&Unit> = view
         .mine
         .iter()

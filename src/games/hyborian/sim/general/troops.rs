@@ -5,12 +5,15 @@
 
 use super::doctrine::Doctrine;
 use super::view::{View, CHARGE_ARC, REACH_SHARE};
-use super::write::{inches, quoted, Sheet};
+use super::write::{inches, place, quoted, Sheet};
+use crate::games::hyborian::army::scenario::Zone;
 use crate::games::hyborian::rules::fire::BOW_LONG_OVER;
 use crate::games::hyborian::rules::melee::{category, charge_bonus, DEEP_INFANTRY_RANKS};
 use crate::games::hyborian::rules::movement::{FOOT_STEP_BACK, OBLIQUE_MAX_DEGREES};
 use crate::games::hyborian::rules::{Class, Trait, UnitType, Weapon};
 use crate::games::hyborian::table::{Status, Unit};
+use crate::geometry::{bearing_of, heading, Footprint};
+use glam::DVec2;
 
 /// Moves shorter than this are not worth an order (inches).
 const MIN_MOVE: f64 = 0.5;
@@ -36,6 +39,10 @@ const STRIKING_SHARE: f64 = 0.6;
 const HOPELESS: i32 = -2;
 /// Horse archers charge only targets this favourable (broken ones).
 const HORSE_ARCHER_ODDS: i32 = 4;
+/// A unit making for a point (an end of a crossing, the ground to hold)
+/// that faces within this many degrees of it moves straight on rather
+/// than turning first.
+const ALIGNED: f64 = 1.0;
 
 /// What a unit is for, to its general.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -72,6 +79,9 @@ pub(super) struct Ctx<'v, 'a> {
     pub seeking: bool,
     /// The pace of the foot line: the slowest foot's move (advance in line).
     pub line_pace: f64,
+    /// The area a victory condition rewards the side for holding, and
+    /// the unit that holds it ([`super::ground`]).
+    pub ground: Option<(Zone, &'a str)>,
 }
 
 /// How good a charge by `u` at `t` looks: the melee modifiers it would
@@ -122,7 +132,7 @@ fn may_charge(u: &Unit, t: &Unit) -> bool {
 }
 
 impl Ctx<'_, '_> {
-    fn threshold(&self) -> i32 {
+    pub(super) fn threshold(&self) -> i32 {
         if self.seeking {
             self.doctrine.engaged_odds
         } else {
@@ -131,7 +141,7 @@ impl Ctx<'_, '_> {
     }
 
     /// The best enemy a charge can reach now with at least `least` odds.
-    fn best_charge(&self, u: &Unit, least: i32) -> Option<&Unit> {
+    pub(super) fn best_charge(&self, u: &Unit, least: i32) -> Option<&Unit> {
         let fp = u.footprint();
         let reach = View::charge_move(u) * REACH_SHARE;
         self.view
@@ -156,7 +166,7 @@ impl Ctx<'_, '_> {
 
     /// The charge written out; in phase 2 when friends falling back passed
     /// through the unit last turn (it may not charge in phase 1, §8).
-    fn charge(&self, u: &Unit, t: &Unit) -> Sheet {
+    pub(super) fn charge(&self, u: &Unit, t: &Unit) -> Sheet {
         self.view.claim(View::charge_strip(
             u,
             t,
@@ -181,7 +191,7 @@ impl Ctx<'_, '_> {
 
     /// Stand, turning first to face `t` if it is off to a flank and there
     /// is room to turn.
-    fn hold_facing(&self, u: &Unit, t: &Unit) -> Sheet {
+    pub(super) fn hold_facing(&self, u: &Unit, t: &Unit) -> Sheet {
         let aim = t.footprint().centre;
         if !u.kind.wheels_only()
             && View::off(u, aim).abs() > FACE_FIRST
@@ -193,11 +203,20 @@ impl Ctx<'_, '_> {
         }
     }
 
-    /// Move up to `d` inches toward `t`: facing it first when it is off to a
-    /// flank, else toward it (obliquely, up to 45°, §3), straight ahead, or
-    /// obliquely the other way round a friend in the way; stand when every
-    /// way is blocked.
+    /// Move up to `d` inches toward `t`: by a crossing when deep water
+    /// bars the way ([`super::crossing`]); else facing it first when it is
+    /// off to a flank, else toward it (obliquely, up to 45°, §3), straight
+    /// ahead, or obliquely the other way round a friend in the way; stand
+    /// when every way is blocked.
     fn advance(&self, u: &Unit, t: &Unit, d: f64) -> Sheet {
+        match self.view.waypoint(u, t.footprint().centre) {
+            Some(way) => self.make_for(u, t, way),
+            None => self.advance_straight(u, t, d),
+        }
+    }
+
+    /// [`Ctx::advance`] by the straight way, whatever lies on it.
+    fn advance_straight(&self, u: &Unit, t: &Unit, d: f64) -> Sheet {
         let d = d.min(View::move_allowance(u));
         if d < MIN_MOVE {
             return self.hold_facing(u, t);
@@ -239,6 +258,37 @@ impl Ctx<'_, '_> {
         self.hold_facing(u, t)
     }
 
+    /// Make for the point `way` (an end of a crossing, the ground to hold)
+    /// at the full allowance, stopping there, facing it first unless the
+    /// unit already faces it nearly; stand, facing `t`, if a friend or
+    /// deep water is in the way.
+    pub(super) fn make_for(&self, u: &Unit, t: &Unit, way: DVec2) -> Sheet {
+        let turns = View::off(u, way).abs() > ALIGNED;
+        let facing = !u.kind.wheels_only() && turns && self.view.room_to_face(u, way);
+        let (front, bearing) = if facing {
+            View::faced_toward(u, way)
+        } else {
+            (u.front, bearing_of(way - u.front))
+        };
+        let d = View::move_allowance(u).min(front.distance(way));
+        if d < MIN_MOVE {
+            return self.hold_facing(u, t);
+        }
+        let width = 2.0 * u.footprint().half_width;
+        let strip = Footprint::behind(front + heading(bearing) * d, bearing, width, d);
+        if self.view.obstructed(u, &strip) {
+            return self.hold_facing(u, t);
+        }
+        self.view.claim(strip);
+        if facing {
+            Sheet::both(format!("face {bearing}"), format!("move {}", inches(d)))
+        } else if turns {
+            Sheet::phase1(format!("move toward {} {}", place(way), inches(d)))
+        } else {
+            Sheet::phase1(format!("move {}", inches(d)))
+        }
+    }
+
     /// Inches a unit must move to stand level with the foot line, moved on by `ahead`.
     fn to_line(&self, u: &Unit, ahead: f64) -> f64 {
         (self.view.line_front + ahead - self.view.along(u.front)).max(0.0)
@@ -272,6 +322,9 @@ impl Ctx<'_, '_> {
         if matches!(u.status, Status::FallBack(_)) {
             // Fall-back status: no movement (§8); turn to meet the enemy.
             return self.hold_facing(u, enemy);
+        }
+        if let Some((area, _)) = self.ground.filter(|(_, id)| *id == u.id.as_str()) {
+            return self.hold_ground(u, &area);
         }
         if reserve && !self.committed(u) {
             let d = self.to_line(u, -RESERVE_DEPTH);
@@ -324,10 +377,21 @@ impl Ctx<'_, '_> {
             return Ok(Sheet::hold());
         };
         let keep = self.keep(range);
-        if gap > keep + MIN_MOVE {
-            return Ok(self.advance(u, t, gap - keep));
+        if gap <= keep + MIN_MOVE {
+            return Err((t, gap));
         }
-        Err((t, gap))
+        match self
+            .view
+            .to_bank(u, t, gap - keep)
+            .filter(|d| gap - d <= range)
+        {
+            // Shooters that can reach the enemy from the bank shoot over
+            // the water (T-3: it blocks no missiles) and leave the
+            // crossings to those who fight; the others cross.
+            Some(d) if d < MIN_MOVE => Err((t, gap)),
+            Some(d) => Ok(self.advance_straight(u, t, d)),
+            None => Ok(self.advance(u, t, gap - keep)),
+        }
     }
 
     /// Archers close to their range, then stand and shoot.

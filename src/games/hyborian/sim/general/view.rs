@@ -5,10 +5,13 @@
 use crate::games::hyborian::adjudicate::route::faced;
 use crate::games::hyborian::rules::movement::{allowance, Pace};
 use crate::games::hyborian::rules::{Trait, UnitType, Weapon};
-use crate::games::hyborian::table::{Status, Table, TerrainKind, Unit};
-use crate::geometry::{bearing_of, heading, point_segment_distance, turn_between, Edge, Footprint};
+use crate::games::hyborian::table::{EffectKind, Status, Table, TerrainKind, Unit};
+use crate::geometry::{
+    bearing_of, heading, normalize_bearing, point_segment_distance, turn_between, Edge, Footprint,
+};
 use glam::DVec2;
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 
 /// A charge is tried only at a target this share of the charge move away:
 /// the target may step back while the charger wheels (§3 a charge's path
@@ -20,6 +23,8 @@ pub(super) const CHARGE_ARC: f64 = 50.0;
 /// An army faces one way when its units' facings, added as unit vectors,
 /// keep this share of their number (all alike: 1).
 const ONE_FRONT: f64 = 0.7;
+/// Rounds of working out a change of face's set-back (they converge in two or three).
+const FACE_STEPS: usize = 4;
 /// A charge's path is judged this far past the gap, into the target.
 const PATH_BEYOND: f64 = 0.5;
 
@@ -143,14 +148,15 @@ impl<'a> View<'a> {
     }
 
     /// Whether the strip is in the unit's way: own units stand on it (no
-    /// interpenetration, §3), or woods and swamps for mounted troops (§7).
+    /// interpenetration, §3), woods and swamps for mounted troops (§7), or
+    /// deep water (rulings T-1).
     pub fn obstructed(&self, u: &Unit, strip: &Footprint) -> bool {
         let friend = self
             .mine
             .iter()
             .any(|f| f.id != u.id && f.status.is_present() && f.footprint().overlaps(strip));
         let claimed = self.claimed.borrow().iter().any(|c| c.overlaps(strip));
-        friend || claimed || (u.kind.is_mounted() && self.rough(strip))
+        friend || claimed || (u.kind.is_mounted() && self.rough(strip)) || self.deep(strip)
     }
 
     /// Keep other orders off the ground a unit is sent across.
@@ -188,6 +194,18 @@ impl<'a> View<'a> {
                 && !f.kind.is_single_figure()
                 && f.footprint().overlaps(&turned)
         })
+    }
+
+    /// The whole-degree bearing a unit faces so that, after the change of
+    /// face and its set-back (§2, `route::faced`), `aim` lies straight
+    /// ahead; and where its front then stands.
+    pub fn faced_toward(u: &Unit, aim: DVec2) -> (DVec2, f64) {
+        let after = |b: f64| faced(u.pose(), u.kind, b).front;
+        let mut bearing = normalize_bearing(bearing_of(aim - u.front).round());
+        for _ in 0..FACE_STEPS {
+            bearing = normalize_bearing(bearing_of(aim - after(bearing)).round());
+        }
+        (after(bearing), bearing)
     }
 
     /// Inches from a point to a footprint (0 inside it).
@@ -242,6 +260,19 @@ impl<'a> View<'a> {
         crate::games::hyborian::rules::missile::longest_range(&u.weapons).filter(|r| {
             *r > crate::games::hyborian::rules::missile::max_range(Weapon::Thrown).unwrap_or(0.0)
         })
+    }
+
+    /// Ids of the side's summoned troops (an Army of Ghosts): never
+    /// reserves, never a garrison.
+    pub fn summoned(&self) -> BTreeSet<&'a str> {
+        self.table
+            .effects
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EffectKind::Summoned { unit, .. } => Some(unit.as_str()),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Mammoths: cavalry may never charge them (§4).
