@@ -165,9 +165,9 @@ fn the_aggressive_general_beats_an_army_that_only_holds() {
                 s.wins[1 - g].count,
                 s.refused_orders
             );
-            // Soissons: the Franks lose 41.5% of 400 games to Gallo-Romans
+            // Soissons: the Franks lose 32.5% of 400 games to Gallo-Romans
             // who only hold (docs/balance.md): a known weakness of the general.
-            let floor = if name == "soissons" && g == 0 { 9 } else { 18 };
+            let floor = if name == "soissons" && g == 0 { 16 } else { 18 };
             if s.refused_orders > 0 || s.wins[g].count < floor {
                 failures.push(format!("{line} (at least {floor} wins wanted)"));
             }

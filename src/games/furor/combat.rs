@@ -329,6 +329,31 @@ fn muster(play: &mut Play, index: usize, a: &Attack, defender: &Unit) -> (Vec<At
     (out, dropped)
 }
 
+/// A missile unit on its own attacks hand to hand only above 1/1 (§9.3,
+/// O16): below 3/2 such an attack is not made.
+pub fn missile_alone_too_weak(board: &Board, attackers: &[Attacker], column: Column) -> bool {
+    match attackers {
+        [only] => {
+            let u = board.get(&only.unit);
+            !only.fire
+                && u.kind.is_missile()
+                && !u.has(Mark::NoMeleePenalty)
+                && column < Column::ThreeTwo
+        }
+        _ => false,
+    }
+}
+
+/// The table's result for a modified roll, on the optional "7+" row when
+/// the game plays it (R7).
+pub fn table_result(options: &Options, column: Column, roll: u8) -> CombatResult {
+    if options.crt_row_7 {
+        Crt::BOOK.result_with_row_7(column, roll)
+    } else {
+        Crt::BOOK.result(column, roll)
+    }
+}
+
 /// Resolve one attack of the list; `Some(reason)` if it is skipped.
 fn resolve(play: &mut Play, index: usize, a: &Attack) -> Result<Option<Skip>, EngineError> {
     let Some(did) = defender_for(&play.board, &a.target) else {
@@ -357,17 +382,10 @@ fn resolve(play: &mut Play, index: usize, a: &Attack) -> Result<Option<Skip>, En
         &defender,
         &attackers,
     );
-    if let [only] = attackers.as_slice() {
-        let u = play.board.get(&only.unit);
-        if !only.fire
-            && u.kind.is_missile()
-            && !u.has(Mark::NoMeleePenalty)
-            && odds.column < Column::ThreeTwo
-        {
-            return Ok(Some(Skip::MissileAloneOdds {
-                column: odds.column,
-            }));
-        }
+    if missile_alone_too_weak(&play.board, &attackers, odds.column) {
+        return Ok(Some(Skip::MissileAloneOdds {
+            column: odds.column,
+        }));
     }
     if let Some(min) = a.min_odds.filter(|m| odds.column < *m) {
         return Ok(Some(Skip::BelowMinimum {
@@ -415,11 +433,7 @@ fn resolve(play: &mut Play, index: usize, a: &Attack) -> Result<Option<Skip>, En
     }
     let die = play.roll(&format!("combat:{number}"), DieKind::D6)?;
     let roll = die + odds.modifiers.len() as u8;
-    let result = if play.options.crt_row_7 {
-        Crt::BOOK.result_with_row_7(odds.column, roll)
-    } else {
-        Crt::BOOK.result(odds.column, roll)
-    };
+    let result = table_result(play.options, odds.column, roll);
     play.emit(combat(Some(die), Some(roll), Some(result), &odds));
     let hand_to_hand: Vec<UnitId> = attackers
         .iter()

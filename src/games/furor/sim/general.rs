@@ -56,7 +56,7 @@
 
 use crate::games::furor::board::{Board, Outcome, Relation, Role, SideId, Unit, UnitId};
 use crate::games::furor::charge;
-use crate::games::furor::combat::{eligibility, strengths, Attacker};
+use crate::games::furor::combat::{eligibility, missile_alone_too_weak, strengths, Attacker};
 use crate::games::furor::hex::{Direction, Hex};
 use crate::games::furor::movement::{check_walk, reachable, Start};
 use crate::games::furor::options::Options;
@@ -83,7 +83,8 @@ pub struct Doctrine {
     /// The least column a unit could make, with the friends already next
     /// to the enemy, for it to march into an enemy zone of control.
     pub contact_at: Column,
-    /// Turns from the end in which a general losing on time is pressed.
+    /// Turns from the end in which a general losing on time is pressed
+    /// (`u8::MAX`: from the first turn, whenever the clock is against it).
     pub pressed_turns: u8,
     /// While the scenario's condition at the last turn favours its army,
     /// it stands and strikes only at `attack_at` from where it stands.
@@ -126,7 +127,7 @@ const AGGRESSIVE: Doctrine = Doctrine {
     pressed_attack_at: Column::OneOne,
     charge_at: Column::OneOne,
     contact_at: Column::OneOne,
-    pressed_turns: 3,
+    pressed_turns: u8::MAX,
     waits_when_ahead: false,
     good_ground: false,
     archers_stand_off: false,
@@ -531,55 +532,65 @@ impl Plan<'_> {
 
     /// The attacks, best odds first; the units that take part.
     fn attacks(&mut self) -> BTreeSet<UnitId> {
-        let b = &self.scratch;
         let mut used: BTreeSet<UnitId> = BTreeSet::new();
         let mut done: BTreeSet<UnitId> = BTreeSet::new();
         let mut out = Vec::new();
-        loop {
-            let mut best: Option<(Column, bool, UnitId, Vec<Attacker>)> = None;
-            for t in b.units.values().filter(|t| {
-                t.is_on_map()
-                    && t.hex.is_some()
-                    && t.kind != Kind::Commander
-                    && b.relation(&self.side, t) == Relation::Enemy
-                    && !done.contains(&t.id)
-            }) {
-                let Some(with) = self.attackers(t, &used) else {
-                    continue;
-                };
-                let column = strengths(b, self.options, &self.charges, t, &with).column;
-                let charged = with
-                    .iter()
-                    .any(|a| self.charges.get(&a.unit) == Some(&t.id));
-                let better = best.as_ref().is_none_or(|(c, ch, id, _)| {
-                    (column, charged, std::cmp::Reverse(&t.id)) > (*c, *ch, std::cmp::Reverse(id))
-                });
-                if better {
-                    best = Some((column, charged, t.id.clone(), with));
-                }
-            }
-            let Some((column, charged, target, with)) = best else {
-                break;
-            };
-            let worth = if charged {
-                self.doctrine.charge_at.min(self.attack_at)
-            } else {
-                self.attack_at
-            };
-            if column < worth {
-                break;
-            }
-            let t = b.get(&target).clone();
+        while let Some((target, with, column, worth)) = self.next_attack(&used, &done) {
+            let t = self.scratch.get(&target).clone();
             let with = self.trim(&t, with, column);
             used.extend(with.iter().map(|a| a.unit.clone()));
             if with.iter().any(|a| a.fire) {
                 self.fired_on.insert(target.clone());
             }
-            done.insert(target.clone());
+            done.insert(target);
             out.push(self.attack_line(&t, &with, worth));
         }
         self.lines.extend(out);
         used
+    }
+
+    /// The attack at the best odds left with the units not yet used, at a
+    /// column the doctrine accepts (and the rules let be made): target,
+    /// attackers, column, `min`.
+    fn next_attack(
+        &self,
+        used: &BTreeSet<UnitId>,
+        done: &BTreeSet<UnitId>,
+    ) -> Option<(UnitId, Vec<Attacker>, Column, Column)> {
+        let b = &self.scratch;
+        let mut best: Option<(
+            (Column, bool, std::cmp::Reverse<&UnitId>),
+            Vec<Attacker>,
+            Column,
+        )> = None;
+        for t in b.units.values().filter(|t| {
+            t.is_on_map()
+                && t.hex.is_some()
+                && t.kind != Kind::Commander
+                && b.relation(&self.side, t) == Relation::Enemy
+                && !done.contains(&t.id)
+        }) {
+            let Some(with) = self.attackers(t, used) else {
+                continue;
+            };
+            let odds = strengths(b, self.options, &self.charges, t, &with);
+            let charged = with
+                .iter()
+                .any(|a| self.charges.get(&a.unit) == Some(&t.id));
+            let worth = if charged {
+                self.doctrine.charge_at.min(self.attack_at)
+            } else {
+                self.attack_at
+            };
+            if odds.column < worth || missile_alone_too_weak(b, &with, odds.column) {
+                continue;
+            }
+            let key = (odds.column, charged, std::cmp::Reverse(&t.id));
+            if best.as_ref().is_none_or(|(k, _, _)| key > *k) {
+                best = Some((key, with, worth));
+            }
+        }
+        best.map(|((column, _, id), with, worth)| (id.0.clone(), with, column, worth))
     }
 
     /// Campus Mauriacus rule 6 (O34): an enemy impetuous unit our archers
@@ -653,8 +664,8 @@ impl Plan<'_> {
         if with.is_empty() {
             return None;
         }
-        // The missile rules: fire alone on a missile unit, or a missile
-        // unit alone hand to hand at 1/1 or less, are skipped (§9.3).
+        // The missile rules: fire alone on a missile unit is skipped (§9.3);
+        // a missile unit alone hand to hand is weighed with the odds.
         let all_fire = with.iter().all(|a| a.fire);
         if all_fire && t.kind.is_missile() {
             return None;
@@ -662,9 +673,14 @@ impl Plan<'_> {
         Some(with)
     }
 
-    /// Drop the weakest attackers while the column holds (never a charger).
+    /// Drop the weakest attackers while the column and the die modifiers
+    /// hold (never a charger; never down to an archer alone the rules
+    /// would not let attack).
     fn trim(&self, t: &Unit, mut with: Vec<Attacker>, column: Column) -> Vec<Attacker> {
         let b = &self.scratch;
+        let modifiers = strengths(b, self.options, &self.charges, t, &with)
+            .modifiers
+            .len();
         let mut order: Vec<(u8, UnitId)> = with
             .iter()
             .filter(|a| self.charges.get(&a.unit) != Some(&t.id))
@@ -679,7 +695,11 @@ impl Plan<'_> {
             if fewer.iter().all(|a| a.fire) && t.kind.is_missile() {
                 continue;
             }
-            if strengths(b, self.options, &self.charges, t, &fewer).column >= column {
+            let odds = strengths(b, self.options, &self.charges, t, &fewer);
+            if odds.column >= column
+                && odds.modifiers.len() <= modifiers
+                && !missile_alone_too_weak(b, &fewer, odds.column)
+            {
                 with = fewer;
             }
         }
@@ -843,6 +863,52 @@ mod tests {
         assert!(CAUTIOUS.charge_at > AGGRESSIVE.charge_at);
         assert!(CAUTIOUS.contact_at > AGGRESSIVE.contact_at);
         assert!(CAUTIOUS.pressed_attack_at > AGGRESSIVE.pressed_attack_at);
+    }
+
+    fn soissons() -> (Board, Options) {
+        let options = Options::default();
+        let board = shipped("soissons")
+            .unwrap()
+            .start(&options, &Default::default(), &"franks".into())
+            .unwrap();
+        (board, options)
+    }
+
+    #[test]
+    fn an_aggressive_general_the_clock_is_against_presses_from_the_first_turn() {
+        let (board, options) = soissons();
+        // The Gallo-Romans win at the end of turn 6 unless broken.
+        assert!(!time_favours(&board, &"franks".into()));
+        let aggressive = player_turn(&board, &options, Style::Aggressive);
+        assert!(aggressive.contains("; min 1/1"), "{aggressive}");
+        assert!(!aggressive.contains("; min 3/2"), "{aggressive}");
+        let cautious = player_turn(&board, &options, Style::Cautious);
+        assert!(!cautious.contains("; min 1/1"), "{cautious}");
+    }
+
+    #[test]
+    fn archers_alone_never_attack_hand_to_hand_where_the_rules_forbid() {
+        let (mut board, options) = soissons();
+        // The Frankish archers next to a militia of strength 1, nobody
+        // else near: 1 (less the missile penalty) against 1 is not above 1/1.
+        let militia = board
+            .units
+            .values()
+            .find(|u| u.name.starts_with("Militia") && u.strength == 1)
+            .unwrap();
+        let next = militia
+            .hex
+            .unwrap()
+            .neighbours()
+            .into_iter()
+            .find(|h| board.map.contains(*h) && board.at(*h).next().is_none())
+            .unwrap();
+        board.get_mut(&"archers".into()).hex = Some(next);
+        for style in Style::ALL {
+            let text = player_turn(&board, &options, style);
+            assert!(!text.contains("with archers;"), "{style}:\n{text}");
+            assert!(!check(&text, &"franks".into(), &board, &options).has_errors());
+        }
     }
 
     #[test]
