@@ -446,7 +446,7 @@ impl<T> OptionalExtension<T> for Result<T> {
 
 enum Inner {
     Sqlite(rusqlite::Connection),
-    Postgres(Box<Pg>),
+    Postgres(Box<Pg<Value>>),
 }
 
 /// A connection to the store's database, SQLite or PostgreSQL.
@@ -630,8 +630,14 @@ impl Connection {
     /// # Errors
     /// When the URL is not valid or the server cannot be reached.
     pub fn open_postgres(url: &str) -> Result<Connection> {
+        // The connection's exchanges run on a runtime of its own, one
+        // thread: the caller's, while it waits (`store::pg`).
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(Error::Runtime)?;
         Ok(Connection {
-            inner: RefCell::new(Inner::Postgres(Box::new(Pg::connect(url)?))),
+            inner: RefCell::new(Inner::Postgres(Box::new(Pg::connect(url, runtime)?))),
             dialect: Dialect::Postgres,
             aborted: RefCell::new(None),
             turns: None,
@@ -734,9 +740,10 @@ impl Connection {
     }
 
     /// Run a write whose answer (the rows it changed) the work does not
-    /// need: at once on SQLite; on PostgreSQL with the next statement sent
-    /// (`store::pg`), so an error of it is that statement's (at the latest
-    /// the transaction's `COMMIT`, which then keeps nothing).
+    /// need: at once on SQLite or outside a transaction; on PostgreSQL in
+    /// a transaction with the next statement sent (`store::pg`), so an
+    /// error of it is that statement's (at the latest the transaction's
+    /// `COMMIT`, which then keeps nothing).
     ///
     /// # Errors
     /// On database errors (on PostgreSQL, only a statement the server
@@ -745,12 +752,14 @@ impl Connection {
         self.kept.borrow_mut().forget_written(sql);
         let values = p.values();
         let mut inner = self.inner.borrow_mut();
-        let Inner::Postgres(pg) = &mut *inner else {
+        // Outside a transaction a write goes at once: nothing else may
+        // follow it on this connection to carry it.
+        let (Inner::Postgres(pg), true) = (&mut *inner, self.in_transaction.get()) else {
             drop(inner);
             return self.run_unnoted(sql, values).map(|_| ());
         };
         let done = pg
-            .prepared(sql)
+            .prepared(sql, postgres_text)
             .map(|st| pg.ahead(st, values))
             .map_err(Error::from);
         drop(inner);
@@ -886,7 +895,7 @@ impl Connection {
                 Ok(st.execute(rusqlite::params_from_iter(values.iter()))?)
             }
             Inner::Postgres(pg) => {
-                let st = pg.prepared(sql)?;
+                let st = pg.prepared(sql, postgres_text)?;
                 match pg.exchange(Ask::Execute(&st, &values))? {
                     Answer::Count(n) => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
                     Answer::Rows(_) | Answer::Done => Ok(0),
@@ -917,7 +926,7 @@ impl Connection {
                 Ok(out)
             }
             Inner::Postgres(pg) => {
-                let st = pg.prepared(sql)?;
+                let st = pg.prepared(sql, postgres_text)?;
                 let rows = match pg.exchange(Ask::Query(&st, &values))? {
                     Answer::Rows(rows) => rows,
                     Answer::Count(_) | Answer::Done => Vec::new(),

@@ -20,7 +20,6 @@
 //! `postgres` crate's blocking client does, but with the exchange's
 //! statements in flight together, which that client cannot do.
 
-use super::db::Value;
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -47,11 +46,11 @@ fn round_trip() {
 }
 
 /// What an exchange asks, after what waits to go.
-pub(super) enum Ask<'a> {
+pub(super) enum Ask<'a, V> {
     /// A prepared statement's count of rows changed.
-    Execute(&'a Statement, &'a [Value]),
+    Execute(&'a Statement, &'a [V]),
     /// A prepared statement's rows.
-    Query(&'a Statement, &'a [Value]),
+    Query(&'a Statement, &'a [V]),
     /// A text of statements without parameters or rows.
     Batch(&'a str),
     /// Nothing more: what waits, sent.
@@ -65,8 +64,9 @@ pub(super) enum Answer {
     Done,
 }
 
-/// A connection to PostgreSQL, its exchanges pipelined (see the module).
-pub(super) struct Pg {
+/// A connection to PostgreSQL, its exchanges pipelined (see the module);
+/// parameters of type `V` (`db::Value`).
+pub(super) struct Pg<V> {
     runtime: tokio::runtime::Runtime,
     client: Client,
     /// Prepared statements by their text as written (`?1`).
@@ -74,23 +74,20 @@ pub(super) struct Pg {
     /// Statements without parameters or rows waiting to go ([`Pg::later`]).
     waiting: String,
     /// Writes waiting to go, their answers not needed ([`Pg::ahead`]).
-    ahead: Vec<(Statement, Vec<Value>)>,
+    ahead: Vec<(Statement, Vec<V>)>,
 }
 
 type Pending<'a> = Pin<Box<dyn Future<Output = Result<Answer, Error>> + 'a>>;
 
-impl Pg {
-    /// Connect to the server at `url` (libpq's URL), without TLS.
+impl<V: ToSql + Sync> Pg<V> {
+    /// Connect to the server at `url` (libpq's URL), without TLS, on
+    /// `runtime` (one thread: `new_current_thread`).
     ///
     /// # Errors
     /// When the URL is not valid or the server cannot be reached.
-    pub(super) fn connect(url: &str) -> Result<Pg, super::db::Error> {
+    pub(super) fn connect(url: &str, runtime: tokio::runtime::Runtime) -> Result<Pg<V>, Error> {
         let mut config: tokio_postgres::Config = url.parse()?;
         config.connect_timeout(Duration::from_secs(30));
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(super::db::Error::Runtime)?;
         let (client, connection) = runtime.block_on(config.connect(tokio_postgres::NoTls))?;
         // The connection's own work (reading and writing the socket) runs
         // while an exchange waits; when the server ends it, the client
@@ -114,17 +111,22 @@ impl Pg {
         self.client.is_closed()
     }
 
-    /// The statement `sql` (placeholders `?N`), prepared once per
-    /// connection (a round trip the first time).
+    /// The statement `sql` as written, prepared once per connection (a
+    /// round trip the first time) as `server` words it (`$N`
+    /// placeholders).
     ///
     /// # Errors
     /// When the server refuses it.
-    pub(super) fn prepared(&mut self, sql: &str) -> Result<Statement, Error> {
+    pub(super) fn prepared(
+        &mut self,
+        sql: &str,
+        server: impl FnOnce(&str) -> String,
+    ) -> Result<Statement, Error> {
         if let Some(st) = self.prepared.get(sql) {
             return Ok(st.clone());
         }
         round_trip();
-        let text = super::db::postgres_text(sql);
+        let text = server(sql);
         let st = self.runtime.block_on(self.client.prepare(&text))?;
         self.prepared.insert(sql.to_string(), st.clone());
         Ok(st)
@@ -138,7 +140,7 @@ impl Pg {
 
     /// A write to go with the next exchange, its answer not read: its
     /// error, if any, is the next exchange's.
-    pub(super) fn ahead(&mut self, st: Statement, values: Vec<Value>) {
+    pub(super) fn ahead(&mut self, st: Statement, values: Vec<V>) {
         self.ahead.push((st, values));
     }
 
@@ -158,7 +160,7 @@ impl Pg {
     ///
     /// # Errors
     /// The first statement's error, in the order sent.
-    pub(super) fn exchange(&mut self, ask: Ask<'_>) -> Result<Answer, Error> {
+    pub(super) fn exchange(&mut self, ask: Ask<'_, V>) -> Result<Answer, Error> {
         let waiting = std::mem::take(&mut self.waiting);
         let ahead = std::mem::take(&mut self.ahead);
         let client = &self.client;
@@ -206,7 +208,7 @@ async fn batch(client: &Client, text: &str) -> Result<Answer, Error> {
 }
 
 /// The values as the client takes parameters.
-fn refs(values: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
+fn refs<V: ToSql + Sync>(values: &[V]) -> Vec<&(dyn ToSql + Sync)> {
     values.iter().map(|v| v as &(dyn ToSql + Sync)).collect()
 }
 
