@@ -9,7 +9,10 @@
 //! `cargo bench --bench crunch` (N = 10,000; `CRUNCH_GAMES=500` for a
 //! quick look; `CRUNCH_WORKERS=2` runs that many worker threads, each with
 //! its own post office on the one store, as `umpire run` processes would;
-//! `CRUNCH_STORE=postgres` runs it on PostgreSQL, see [`database`]). The
+//! `CRUNCH_STORE=postgres` runs it on PostgreSQL, see [`database`];
+//! `CRUNCH_STORE=both` runs SQLite with one worker and PostgreSQL with
+//! `CRUNCH_WORKERS` (default 2) on the same games side by side, each turn
+//! on one store then the other, and prints PostgreSQL/SQLite). The
 //! outbox is sent alongside by a post boy, as `umpire run` sends it, and
 //! the crunch ends when the last mail is out; `CRUNCH_SEND=after` sends
 //! it once everything is in and played instead.
@@ -39,19 +42,35 @@ fn env_usize(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-/// The store: a SQLite file in `dir`, or with `CRUNCH_STORE=postgres` a
-/// fresh schema on the PostgreSQL server `UMPIRE_TEST_POSTGRES` names
-/// (`scripts/postgres.sh start DIR` starts one), made once a run.
-fn database(dir: &Path) -> PathBuf {
+/// Which store a run crunches on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Store {
+    Sqlite,
+    Postgres,
+}
+
+impl Store {
+    fn name(self) -> &'static str {
+        match self {
+            Store::Sqlite => "SQLite",
+            Store::Postgres => "PostgreSQL",
+        }
+    }
+}
+
+/// The store: a SQLite file in `dir`, or a fresh schema on the PostgreSQL
+/// server `UMPIRE_TEST_POSTGRES` names (`scripts/postgres.sh start DIR`
+/// starts one), made once a run.
+fn database(dir: &Path, store: Store) -> PathBuf {
     static POSTGRES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    match std::env::var("CRUNCH_STORE").as_deref() {
-        Ok("postgres") => POSTGRES
+    match store {
+        Store::Postgres => POSTGRES
             .get_or_init(|| {
                 umpire::store::testing::fresh_postgres()
                     .expect("CRUNCH_STORE=postgres needs UMPIRE_TEST_POSTGRES")
             })
             .into(),
-        _ => dir.join("umpire.sqlite"),
+        Store::Sqlite => dir.join("umpire.sqlite"),
     }
 }
 
@@ -65,9 +84,9 @@ fn durability() -> Durability {
     }
 }
 
-fn config(dir: &Path) -> Config {
+fn config(dir: &Path, store: Store) -> Config {
     let mut config = Config {
-        database: database(dir),
+        database: database(dir, store),
         address: "umpire@club.example".into(),
         durability: durability(),
         ..Config::default()
@@ -75,7 +94,7 @@ fn config(dir: &Path) -> Config {
     config.spool.outbox = dir.join("spool");
     // A PostgreSQL store's workers share a key file beside their
     // `umpire.toml` (issue 43); a SQLite store's lies beside it.
-    if umpire::store::db::is_postgres_url(&config.database.to_string_lossy()) {
+    if store == Store::Postgres {
         config.password_key_file = Some(dir.join(umpire::config::POSTGRES_KEY_FILE));
     }
     config
@@ -159,15 +178,36 @@ fn send_after() -> bool {
     std::env::var("CRUNCH_SEND").as_deref() == Ok("after")
 }
 
+/// One store's crunch: its folder, its store, its workers.
+struct Run {
+    dir: PathBuf,
+    store: Store,
+    workers: usize,
+}
+
+impl Run {
+    fn config(&self) -> Config {
+        config(&self.dir, self.store)
+    }
+}
+
+/// What a turn's crunch took: wall seconds to the last mail out, and this
+/// process's CPU seconds meanwhile.
+#[derive(Clone, Copy)]
+struct Took {
+    wall: f64,
+    cpu: f64,
+}
+
 /// One turn's crunch: the mails in, the turns played, the outbox flushed.
-/// Returns the seconds it took.
-fn crunch(dir: &Path, games: usize, workers: usize, turn: usize) -> f64 {
+fn crunch(run: &Run, games: usize, turn: usize) -> Took {
+    let (dir, workers) = (run.dir.as_path(), run.workers);
     let now = Utc.with_ymd_and_hms(2026, 12, 1, 10, 0, 0).unwrap();
     let inbox = dir.join(format!("inbox{turn}"));
     maildir(&inbox, games, turn);
     let sent = |po: &PostOffice| po.store().count("outbox", "sent_at IS NOT NULL").unwrap();
     let (reports_before, sent_before) = {
-        let po = PostOffice::open(config(dir)).unwrap();
+        let po = PostOffice::open(run.config()).unwrap();
         (
             po.store().count("outbox", "kind = 'report'").unwrap(),
             sent(&po),
@@ -181,11 +221,11 @@ fn crunch(dir: &Path, games: usize, workers: usize, turn: usize) -> f64 {
     let (handled, ingest, ingest_cpu) = std::thread::scope(|s| {
         // A post boy a worker, as each `umpire run` has its own.
         let boys: Vec<_> = (0..if alongside { workers } else { 0 })
-            .map(|_| s.spawn(|| umpire::post::post_boy(config(dir), &done, &|| now).unwrap()))
+            .map(|_| s.spawn(|| umpire::post::post_boy(run.config(), &done, &|| now).unwrap()))
             .collect();
         let handles: Vec<_> = (0..workers)
             .map(|_| {
-                let config = config(dir);
+                let config = run.config();
                 let inbox = inbox.clone();
                 s.spawn(move || {
                     // One pass of `umpire run`: the Maildir read, what is
@@ -207,7 +247,7 @@ fn crunch(dir: &Path, games: usize, workers: usize, turn: usize) -> f64 {
         }
         (handled, ingest.0, ingest.1)
     });
-    let mut po = PostOffice::open(config(dir)).unwrap();
+    let mut po = PostOffice::open(run.config()).unwrap();
     let turns = po
         .store()
         .count(
@@ -239,7 +279,9 @@ fn crunch(dir: &Path, games: usize, workers: usize, turn: usize) -> f64 {
             "turn {turn}: crunch {total:.1} s for {games} games ({:.2} ms a game)",
             total * 1000.0 / games as f64
         );
-        return check(handled, turns, reports, games, total);
+        check(handled, turns, reports, games);
+        let cpu = cpu_seconds() - cpu;
+        return Took { wall: total, cpu };
     }
     let t = Instant::now();
     let flushed = po.send(now).unwrap();
@@ -253,24 +295,28 @@ fn crunch(dir: &Path, games: usize, workers: usize, turn: usize) -> f64 {
         ingest + send,
         (ingest + send) * 1000.0 / games as f64
     );
-    check(handled, turns, reports, games, ingest + send)
+    check(handled, turns, reports, games);
+    Took {
+        wall: ingest + send,
+        cpu: cpu_seconds() - cpu,
+    }
 }
 
-/// What every crunch must have done; returns `seconds`.
-fn check(handled: usize, turns: i64, reports: i64, games: usize, seconds: f64) -> f64 {
+/// What every crunch must have done.
+fn check(handled: usize, turns: i64, reports: i64, games: usize) {
     assert_eq!(handled, 2 * games, "every mail handled once");
     assert_eq!(turns as usize, games, "every turn played");
     assert_eq!(reports as usize, 3 * games, "three reports a turn");
-    seconds
 }
 
 /// The games created and their welcomes sent (not part of the crunch).
 /// `CRUNCH_SETUP=FILE` keeps the SQLite store so set up in FILE, and a
 /// later run with the same FILE (and `CRUNCH_GAMES`) starts from a copy of
 /// it: at 10,000 games the set-up is some 12 minutes of Argon2 hashing.
-fn set_up(dir: &Path, games: usize, now: chrono::DateTime<Utc>) {
-    let store = config(dir).database;
-    let sqlite = std::env::var("CRUNCH_STORE").as_deref() != Ok("postgres");
+fn set_up(run: &Run, games: usize, now: chrono::DateTime<Utc>) {
+    let dir = run.dir.as_path();
+    let store = run.config().database;
+    let sqlite = run.store == Store::Sqlite;
     let kept = std::env::var_os("CRUNCH_SETUP")
         .map(PathBuf::from)
         .filter(|_| sqlite);
@@ -281,12 +327,12 @@ fn set_up(dir: &Path, games: usize, now: chrono::DateTime<Utc>) {
         if key(kept).exists() {
             std::fs::copy(key(kept), key(&store)).unwrap();
         }
-        println!("set-up: copied from {}", kept.display());
+        println!("set-up (SQLite): copied from {}", kept.display());
         return;
     }
     let t = Instant::now();
     // Opened first: it makes the store's tables and the key file.
-    let mut po = PostOffice::open(config(dir)).unwrap();
+    let mut po = PostOffice::open(run.config()).unwrap();
     let files = dir.join("games");
     std::fs::create_dir_all(&files).unwrap();
     // On PostgreSQL two threads create the games, each half of them (the
@@ -299,7 +345,7 @@ fn set_up(dir: &Path, games: usize, now: chrono::DateTime<Utc>) {
         for first in 0..threads {
             let files = &files;
             s.spawn(move || {
-                let mut po = PostOffice::open(config(dir)).unwrap();
+                let mut po = PostOffice::open(run.config()).unwrap();
                 for g in first * half..((first + 1) * half).min(games) {
                     let path = game_file(files, &format!("g{g:05}"));
                     create(&mut po, &GameFile::load(&path).unwrap(), now);
@@ -309,7 +355,8 @@ fn set_up(dir: &Path, games: usize, now: chrono::DateTime<Utc>) {
     });
     let welcomes = po.send(now).unwrap();
     println!(
-        "set-up: {games} games created, {} welcomes sent, {:.1} s (not part of the crunch)",
+        "set-up ({}): {games} games created, {} welcomes sent, {:.1} s (not part of the crunch)",
+        run.store.name(),
         welcomes.sent,
         t.elapsed().as_secs_f64()
     );
@@ -339,6 +386,84 @@ fn create(po: &mut PostOffice, file: &GameFile, now: chrono::DateTime<Utc>) {
     }
 }
 
+/// The machine's load averages (1, 5, 15 minutes; Linux's `/proc/loadavg`),
+/// printed beside each turn: the cores are shared.
+fn load() -> String {
+    let avg = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    avg.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+}
+
+/// The runs `CRUNCH_STORE` asks for, each in its own folder under `dir`:
+/// SQLite (the default), PostgreSQL (`postgres`), or both (`both`: SQLite
+/// with one worker, PostgreSQL with `CRUNCH_WORKERS`, default 2).
+fn runs(dir: &Path) -> Vec<Run> {
+    let workers = |default| env_usize("CRUNCH_WORKERS", default).max(1);
+    let run = |store, workers| Run {
+        dir: dir.join(match store {
+            Store::Sqlite => "sqlite",
+            Store::Postgres => "postgres",
+        }),
+        store,
+        workers,
+    };
+    match std::env::var("CRUNCH_STORE").as_deref() {
+        Ok("postgres") => vec![run(Store::Postgres, workers(1))],
+        Ok("both") => vec![run(Store::Sqlite, 1), run(Store::Postgres, workers(2))],
+        _ => vec![run(Store::Sqlite, workers(1))],
+    }
+}
+
+/// Each run's set-up, at once (on threads of their own: the set-up is
+/// not timed, and the stores' Argon2 hashing then shares the cores).
+fn set_up_all(runs: &[Run], games: usize, now: chrono::DateTime<Utc>) {
+    for run in runs {
+        std::fs::create_dir_all(&run.dir).unwrap();
+        println!(
+            "store: {} ({} worker{})",
+            umpire::store::db::redact(&run.config().database.to_string_lossy()),
+            run.workers,
+            if run.workers == 1 { "" } else { "s" }
+        );
+    }
+    std::thread::scope(|s| {
+        for run in runs {
+            s.spawn(move || set_up(run, games, now));
+        }
+    });
+}
+
+/// The second run's time against the first's, turn by turn (`both`).
+fn compare(runs: &[Run], took: &[Vec<Took>]) {
+    let [a, b] = runs else { return };
+    for (turn, (x, y)) in took[0].iter().zip(&took[1]).enumerate() {
+        println!(
+            "turn {}: {} / {}: wall {:.1} s / {:.1} s = {:.2}x, CPU of umpire {:.1} s / {:.1} s = {:.2}x",
+            turn + 1,
+            b.store.name(),
+            a.store.name(),
+            y.wall,
+            x.wall,
+            y.wall / x.wall,
+            y.cpu,
+            x.cpu,
+            y.cpu / x.cpu
+        );
+    }
+}
+
+/// What a running service pays on every poll when nothing is due: each
+/// active game looked at for its deadline and reminders.
+fn idle_tick(run: &Run, games: usize, now: chrono::DateTime<Utc>) {
+    let mut po = PostOffice::open(run.config()).unwrap();
+    let t = Instant::now();
+    let played = po.tick(now).unwrap();
+    println!(
+        "idle tick ({}): {games} games looked at, {played} rounds played, {:.2} s",
+        run.store.name(),
+        t.elapsed().as_secs_f64()
+    );
+}
+
 fn main() {
     // `RUST_LOG=info` shows what the workers log (conflicts tried again).
     if std::env::var_os("RUST_LOG").is_some() {
@@ -348,35 +473,40 @@ fn main() {
             .init();
     }
     let games = env_usize("CRUNCH_GAMES", 10_000);
-    let workers = env_usize("CRUNCH_WORKERS", 1).max(1);
-    // `CRUNCH_DIR` (an empty folder) keeps the store and the spool there
+    // `CRUNCH_DIR` (an empty folder) keeps the stores and the spools there
     // to look at after.
     let tmp = tempfile::tempdir().unwrap();
     let kept = std::env::var_os("CRUNCH_DIR").map(PathBuf::from);
-    if let Some(d) = &kept {
-        std::fs::create_dir_all(d).unwrap();
-    }
     let dir: &Path = kept.as_deref().unwrap_or(tmp.path());
     let now = Utc.with_ymd_and_hms(2026, 12, 1, 10, 0, 0).unwrap();
-    println!(
-        "store: {}",
-        umpire::store::db::redact(&config(dir).database.to_string_lossy())
-    );
-
-    set_up(dir, games, now);
+    let runs = runs(dir);
+    set_up_all(&runs, games, now);
     // Turn 1: a service just started (each player's password is proven
     // by the verifier kept when it was made, not by Argon2: issue 43);
-    // turn 2: as a service running all season.
-    let cold = crunch(dir, games, workers, 1);
-    let warm = crunch(dir, games, workers, 2);
-    println!("crunch: turn 1 {cold:.1} s (a service just started), turn 2 {warm:.1} s (running)");
-    // What a running service pays on every poll when nothing is due: each
-    // active game looked at for its deadline and reminders.
-    let mut po = PostOffice::open(config(dir)).unwrap();
-    let t = Instant::now();
-    let played = po.tick(now).unwrap();
-    println!(
-        "idle tick: {games} games looked at, {played} rounds played, {:.2} s",
-        t.elapsed().as_secs_f64()
-    );
+    // turn 2: as a service running all season. Each turn on every store
+    // before the next turn, so the stores meet the machine's same minutes.
+    let mut took: Vec<Vec<Took>> = runs.iter().map(|_| Vec::new()).collect();
+    for turn in 1..=2 {
+        for (run, took) in runs.iter().zip(&mut took) {
+            println!(
+                "-- {}, turn {turn} (load average {}) --",
+                run.store.name(),
+                load()
+            );
+            took.push(crunch(run, games, turn));
+        }
+    }
+    for (run, took) in runs.iter().zip(&took) {
+        println!(
+            "crunch ({}): turn 1 {:.1} s (a service just started), turn 2 {:.1} s (running)",
+            run.store.name(),
+            took[0].wall,
+            took[1].wall
+        );
+    }
+    compare(&runs, &took);
+    println!("load average after: {}", load());
+    for run in &runs {
+        idle_tick(run, games, now);
+    }
 }

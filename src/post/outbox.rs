@@ -144,7 +144,7 @@ pub fn queue_as(
     let raw = mail
         .to_rfc5322(&message_id, now)
         .map_err(|e| StoreError::Corrupt(format!("cannot compose {}: {e}", kind.code())))?;
-    store::outbox::queue(
+    store::outbox::queue_ahead(
         tx,
         &store::outbox::Queued {
             message_id: &message_id,

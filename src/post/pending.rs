@@ -412,6 +412,13 @@ fn in_savepoint<T>(
     tx: &Transaction<'_>,
     work: impl FnOnce() -> Result<T, PostError>,
 ) -> Guarded<T> {
+    // The writes sent ahead go before the savepoint ends, so that an
+    // error of theirs is the work's, taken back with it.
+    let work = || {
+        let done = work()?;
+        tx.flush().map_err(crate::store::StoreError::from)?;
+        Ok(done)
+    };
     tx.savepoint(
         "one_message",
         || guard::guard(work),

@@ -49,24 +49,10 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-/// Exchanges with PostgreSQL servers by this process, each waiting for
-/// its answer ([`round_trips`]).
-static ROUND_TRIPS: AtomicU64 = AtomicU64::new(0);
-
-/// How many times this process has sent a PostgreSQL server something and
-/// waited for its answer (a statement, its preparing, a text of
-/// statements): for the crunch bench.
-pub fn round_trips() -> u64 {
-    ROUND_TRIPS.load(Ordering::Relaxed)
-}
-
-/// One more exchange with a PostgreSQL server.
-fn round_trip() {
-    ROUND_TRIPS.fetch_add(1, Ordering::Relaxed);
-}
+pub use super::pg::round_trips;
+use super::pg::{Answer, Ask, Pg};
 
 /// Which server a connection talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,7 +67,11 @@ pub enum Error {
     #[error("{0}")]
     Sqlite(#[from] rusqlite::Error),
     #[error("{}", postgres_words(.0))]
-    Postgres(#[from] postgres::Error),
+    Postgres(#[from] tokio_postgres::Error),
+    /// The runtime a PostgreSQL connection's exchanges run on could not
+    /// be made.
+    #[error("cannot start a PostgreSQL connection's runtime: {0}")]
+    Runtime(std::io::Error),
     /// A query that must return a row returned none.
     #[error("no row found")]
     NotFound,
@@ -107,7 +97,7 @@ pub enum Error {
 }
 
 /// PostgreSQL's own words, with its detail and hint when it gives them.
-fn postgres_words(e: &postgres::Error) -> String {
+fn postgres_words(e: &tokio_postgres::Error) -> String {
     match e.as_db_error() {
         Some(db) => {
             let mut s = format!("{} ({})", db.message(), db.code().code());
@@ -145,7 +135,7 @@ impl Error {
             Error::Postgres(e) => e.code().is_none_or(|code| transient_code(code.code())),
             Error::Aborted { code } => transient_code(code),
             Error::Serializable => true,
-            Error::NotFound | Error::Type { .. } => false,
+            Error::NotFound | Error::Type { .. } | Error::Runtime(_) => false,
         }
     }
 
@@ -456,11 +446,7 @@ impl<T> OptionalExtension<T> for Result<T> {
 
 enum Inner {
     Sqlite(rusqlite::Connection),
-    Postgres {
-        client: Box<postgres::Client>,
-        /// Prepared statements by their text as written (`?1`).
-        prepared: HashMap<String, postgres::Statement>,
-    },
+    Postgres(Box<Pg<Value>>),
 }
 
 /// A connection to the store's database, SQLite or PostgreSQL.
@@ -472,11 +458,6 @@ pub struct Connection {
     /// `COMMIT` would roll back without a word; [`Transaction::commit`]
     /// says so instead.
     aborted: RefCell<Option<String>>,
-    /// PostgreSQL: statements without parameters or rows (`BEGIN`,
-    /// `RELEASE`) waiting to go with the next text of statements sent
-    /// ([`Connection::execute_batch`]), or alone before the next prepared
-    /// statement: one round trip fewer each.
-    waiting: RefCell<String>,
     /// A SQLite file's writers in this process take turns (`turns`).
     turns: Option<std::sync::Arc<super::turns::Turns>>,
     /// Values read once for the connection's life ([`Connection::read_once`]).
@@ -504,7 +485,7 @@ pub struct Statement<'c> {
     sql: String,
     /// Its rows kept for the transaction: the table it reads, and the
     /// text they are kept under when not its own ([`Statement::kept_as`]).
-    kept: Option<(&'static str, Option<String>)>,
+    kept: Option<(Vec<&'static str>, Option<String>)>,
 }
 
 impl Statement<'_> {
@@ -513,8 +494,14 @@ impl Statement<'_> {
     /// asking the server, until a statement writes `table` or the
     /// transaction ends. For reads of rows a message's handling or a
     /// round's play reads again and again (a game's row, sides, rules).
-    pub fn kept(mut self, table: &'static str) -> Self {
-        self.kept = Some((table, None));
+    pub fn kept(self, table: &'static str) -> Self {
+        self.kept_over(&[table])
+    }
+
+    /// [`Statement::kept`] for a read of several tables: forgotten when
+    /// a statement writes any of them.
+    pub fn kept_over(mut self, tables: &[&'static str]) -> Self {
+        self.kept = Some((tables.to_vec(), None));
         self
     }
 
@@ -522,14 +509,14 @@ impl Statement<'_> {
     /// parameters): a write that returns the rows a read would (an
     /// `UPDATE … RETURNING`), so the read after it need not ask.
     pub fn kept_as(mut self, table: &'static str, read: &str) -> Self {
-        self.kept = Some((table, Some(read.to_string())));
+        self.kept = Some((vec![table], Some(read.to_string())));
         self
     }
 
     /// The statement's rows: kept ones, or the server's (then kept, when
     /// the statement says so and a transaction is open).
     fn rows(&self, values: Vec<Value>) -> Result<Vec<Row>> {
-        let Some((table, key)) = &self.kept else {
+        let Some((tables, key)) = &self.kept else {
             return self.conn.rows(&self.sql, values);
         };
         let key = key.as_deref().unwrap_or(&self.sql);
@@ -540,7 +527,7 @@ impl Statement<'_> {
         }
         let rows = self.conn.rows(&self.sql, values.clone())?;
         if self.conn.in_transaction.get() {
-            self.conn.kept.borrow_mut().put(table, key, values, &rows);
+            self.conn.kept.borrow_mut().put(tables, key, values, &rows);
         }
         Ok(rows)
     }
@@ -631,7 +618,6 @@ impl Connection {
             inner: RefCell::new(Inner::Sqlite(c)),
             dialect: Dialect::Sqlite,
             aborted: RefCell::new(None),
-            waiting: RefCell::new(String::new()),
             turns: None,
             once: RefCell::default(),
             kept: RefCell::default(),
@@ -644,17 +630,16 @@ impl Connection {
     /// # Errors
     /// When the URL is not valid or the server cannot be reached.
     pub fn open_postgres(url: &str) -> Result<Connection> {
-        let mut config: postgres::Config = url.parse()?;
-        config.connect_timeout(Duration::from_secs(30));
-        let client = config.connect(postgres::NoTls)?;
+        // The connection's exchanges run on a runtime of its own, one
+        // thread: the caller's, while it waits (`store::pg`).
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(Error::Runtime)?;
         Ok(Connection {
-            inner: RefCell::new(Inner::Postgres {
-                client: Box::new(client),
-                prepared: HashMap::new(),
-            }),
+            inner: RefCell::new(Inner::Postgres(Box::new(Pg::connect(url, runtime)?))),
             dialect: Dialect::Postgres,
             aborted: RefCell::new(None),
-            waiting: RefCell::new(String::new()),
             turns: None,
             once: RefCell::default(),
             kept: RefCell::default(),
@@ -692,7 +677,7 @@ impl Connection {
     pub fn is_broken(&self) -> bool {
         match &*self.inner.borrow() {
             Inner::Sqlite(_) => false,
-            Inner::Postgres { client, .. } => client.is_closed(),
+            Inner::Postgres(pg) => pg.is_closed(),
         }
     }
 
@@ -704,7 +689,7 @@ impl Connection {
     ) -> Option<Result<T>> {
         match &*self.inner.borrow() {
             Inner::Sqlite(c) => Some(f(c).map_err(Error::from)),
-            Inner::Postgres { .. } => None,
+            Inner::Postgres(_) => None,
         }
     }
 
@@ -718,20 +703,19 @@ impl Connection {
         self.kept.borrow_mut().clear();
         let done = match &mut *self.inner.borrow_mut() {
             Inner::Sqlite(c) => Ok(c.execute_batch(sql)?),
-            Inner::Postgres { client, .. } => {
-                let mut waiting = self.waiting.take();
+            Inner::Postgres(pg) => {
                 // What a rollback undoes need not go first: a `RELEASE`
                 // in a transaction an error ended would fail, and the
-                // rollback after it in the same text would not be run.
+                // rollback after it would then not be run.
                 if sql.starts_with("ROLLBACK") {
-                    waiting.clear();
-                } else if !waiting.is_empty() {
-                    waiting.push_str(sql);
+                    pg.drop_waiting();
                 }
-                round_trip();
-                client
-                    .batch_execute(if waiting.is_empty() { sql } else { &waiting })
-                    .map_err(Error::from)
+                let ask = if sql.is_empty() {
+                    Ask::Nothing
+                } else {
+                    Ask::Batch(sql)
+                };
+                pg.exchange(ask).map(|_| ()).map_err(Error::from)
             }
         };
         if done.is_ok() && sql.starts_with("ROLLBACK") {
@@ -748,24 +732,54 @@ impl Connection {
     /// On SQLite, on database errors (on PostgreSQL they come with the
     /// statement it goes with).
     fn execute_later(&self, sql: &str) -> Result<()> {
-        match self.dialect {
-            Dialect::Sqlite => self.execute_batch(sql),
-            Dialect::Postgres => {
-                let mut waiting = self.waiting.borrow_mut();
-                waiting.push_str(sql);
-                waiting.push_str("; ");
-                Ok(())
-            }
-        }
-    }
-
-    /// Send what waits to go ([`Connection::execute_later`]) before a
-    /// prepared statement.
-    fn send_waiting(&self) -> Result<()> {
-        if self.waiting.borrow().is_empty() {
+        if let Inner::Postgres(pg) = &mut *self.inner.borrow_mut() {
+            pg.later(sql);
             return Ok(());
         }
-        self.execute_batch("")
+        self.execute_batch(sql)
+    }
+
+    /// Run a write whose answer (the rows it changed) the work does not
+    /// need: at once on SQLite or outside a transaction; on PostgreSQL in
+    /// a transaction with the next statement sent (`store::pg`), so an
+    /// error of it is that statement's (at the latest the transaction's
+    /// `COMMIT`, which then keeps nothing).
+    ///
+    /// # Errors
+    /// On database errors (on PostgreSQL, only a statement the server
+    /// cannot prepare; the rest come later).
+    pub fn execute_ahead(&self, sql: &str, p: impl Params) -> Result<()> {
+        self.kept.borrow_mut().forget_written(sql);
+        let values = p.values();
+        let mut inner = self.inner.borrow_mut();
+        // Outside a transaction a write goes at once: nothing else may
+        // follow it on this connection to carry it.
+        let (Inner::Postgres(pg), true) = (&mut *inner, self.in_transaction.get()) else {
+            drop(inner);
+            return self.run_unnoted(sql, values).map(|_| ());
+        };
+        let done = pg
+            .prepared(sql, postgres_text)
+            .map(|st| pg.ahead(st, values))
+            .map_err(Error::from);
+        drop(inner);
+        self.noted(done)
+    }
+
+    /// Send the writes waiting to go ([`Connection::execute_ahead`]) now,
+    /// so that an error of theirs is the caller's: work in a savepoint
+    /// ends with it, so that the savepoint takes back its own failures.
+    ///
+    /// # Errors
+    /// The first error of those writes.
+    pub fn flush(&self) -> Result<()> {
+        let done = match &mut *self.inner.borrow_mut() {
+            Inner::Postgres(pg) if pg.has_ahead() => {
+                pg.exchange(Ask::Nothing).map(|_| ()).map_err(Error::from)
+            }
+            _ => return Ok(()),
+        };
+        self.noted(done)
     }
 
     /// `done`, an error of which, on PostgreSQL, is noted as ending the
@@ -870,7 +884,6 @@ impl Connection {
 
     fn run(&self, sql: &str, values: Vec<Value>) -> Result<usize> {
         self.kept.borrow_mut().forget_written(sql);
-        self.send_waiting()?;
         let done = self.run_unnoted(sql, values);
         self.noted(done)
     }
@@ -881,19 +894,18 @@ impl Connection {
                 let mut st = c.prepare_cached(&sqlite_text(sql))?;
                 Ok(st.execute(rusqlite::params_from_iter(values.iter()))?)
             }
-            Inner::Postgres { client, prepared } => {
-                let st = pg_prepared(client, prepared, sql)?;
-                let refs = pg_params(&values);
-                round_trip();
-                let n = client.execute(&st, &refs)?;
-                Ok(usize::try_from(n).unwrap_or(usize::MAX))
+            Inner::Postgres(pg) => {
+                let st = pg.prepared(sql, postgres_text)?;
+                match pg.exchange(Ask::Execute(&st, &values))? {
+                    Answer::Count(n) => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
+                    Answer::Rows(_) | Answer::Done => Ok(0),
+                }
             }
         }
     }
 
     fn rows(&self, sql: &str, values: Vec<Value>) -> Result<Vec<Row>> {
         self.kept.borrow_mut().forget_written(sql);
-        self.send_waiting()?;
         let done = self.rows_unnoted(sql, values);
         self.noted(done)
     }
@@ -913,11 +925,12 @@ impl Connection {
                 }
                 Ok(out)
             }
-            Inner::Postgres { client, prepared } => {
-                let st = pg_prepared(client, prepared, sql)?;
-                let refs = pg_params(&values);
-                round_trip();
-                let rows = client.query(&st, &refs)?;
+            Inner::Postgres(pg) => {
+                let st = pg.prepared(sql, postgres_text)?;
+                let rows = match pg.exchange(Ask::Query(&st, &values))? {
+                    Answer::Rows(rows) => rows,
+                    Answer::Count(_) | Answer::Done => Vec::new(),
+                };
                 rows.iter()
                     .map(|r| {
                         let values = (0..r.len())
@@ -1087,27 +1100,6 @@ pub fn postgres_text(sql: &str) -> String {
     out
 }
 
-fn pg_prepared(
-    client: &mut postgres::Client,
-    prepared: &mut HashMap<String, postgres::Statement>,
-    sql: &str,
-) -> Result<postgres::Statement> {
-    if let Some(st) = prepared.get(sql) {
-        return Ok(st.clone());
-    }
-    round_trip();
-    let st = client.prepare(&postgres_text(sql))?;
-    prepared.insert(sql.to_string(), st.clone());
-    Ok(st)
-}
-
-fn pg_params(values: &[Value]) -> Vec<&(dyn postgres::types::ToSql + Sync)> {
-    values
-        .iter()
-        .map(|v| v as &(dyn postgres::types::ToSql + Sync))
-        .collect()
-}
-
 impl From<rusqlite::types::ValueRef<'_>> for Value {
     fn from(v: rusqlite::types::ValueRef<'_>) -> Value {
         use rusqlite::types::ValueRef;
@@ -1136,13 +1128,13 @@ impl rusqlite::ToSql for Value {
 
 type BoxError = Box<dyn std::error::Error + Sync + Send>;
 
-impl postgres::types::ToSql for Value {
+impl tokio_postgres::types::ToSql for Value {
     fn to_sql(
         &self,
-        ty: &postgres::types::Type,
+        ty: &tokio_postgres::types::Type,
         out: &mut bytes::BytesMut,
-    ) -> std::result::Result<postgres::types::IsNull, BoxError> {
-        use postgres::types::{IsNull, Type};
+    ) -> std::result::Result<tokio_postgres::types::IsNull, BoxError> {
+        use tokio_postgres::types::{IsNull, Type};
         let wrong = || -> BoxError {
             format!("a parameter of type {ty} cannot take {}", self.kind()).into()
         };
@@ -1187,16 +1179,19 @@ impl postgres::types::ToSql for Value {
         }
     }
 
-    fn accepts(_: &postgres::types::Type) -> bool {
+    fn accepts(_: &tokio_postgres::types::Type) -> bool {
         true
     }
 
-    postgres::types::to_sql_checked!();
+    tokio_postgres::types::to_sql_checked!();
 }
 
-impl<'a> postgres::types::FromSql<'a> for Value {
-    fn from_sql(ty: &postgres::types::Type, raw: &'a [u8]) -> std::result::Result<Value, BoxError> {
-        use postgres::types::Type;
+impl<'a> tokio_postgres::types::FromSql<'a> for Value {
+    fn from_sql(
+        ty: &tokio_postgres::types::Type,
+        raw: &'a [u8],
+    ) -> std::result::Result<Value, BoxError> {
+        use tokio_postgres::types::Type;
         Ok(match *ty {
             Type::INT8 => Value::Integer(i64::from_sql(ty, raw)?),
             Type::INT4 => Value::Integer(i64::from(i32::from_sql(ty, raw)?)),
@@ -1209,12 +1204,12 @@ impl<'a> postgres::types::FromSql<'a> for Value {
         })
     }
 
-    fn from_sql_null(_: &postgres::types::Type) -> std::result::Result<Value, BoxError> {
+    fn from_sql_null(_: &tokio_postgres::types::Type) -> std::result::Result<Value, BoxError> {
         Ok(Value::Null)
     }
 
-    fn accepts(ty: &postgres::types::Type) -> bool {
-        use postgres::types::Type;
+    fn accepts(ty: &tokio_postgres::types::Type) -> bool {
+        use tokio_postgres::types::Type;
         !matches!(*ty, Type::NUMERIC)
     }
 }

@@ -31,8 +31,8 @@ impl<V, R> Default for Kept<V, R> {
 }
 
 struct Entry<V, R> {
-    /// The table the statement reads.
-    table: &'static str,
+    /// The tables the statement reads.
+    tables: Vec<&'static str>,
     /// The statement's text and its parameters.
     sql: String,
     values: Vec<V>,
@@ -48,11 +48,11 @@ impl<V: PartialEq, R: Clone> Kept<V, R> {
             .map(|e| e.rows.clone())
     }
 
-    /// Keep `rows`, what `sql` with `values` read from `table`.
-    pub(super) fn put(&mut self, table: &'static str, sql: &str, values: Vec<V>, rows: &[R]) {
+    /// Keep `rows`, what `sql` with `values` read from `tables`.
+    pub(super) fn put(&mut self, tables: &[&'static str], sql: &str, values: Vec<V>, rows: &[R]) {
         self.rows.retain(|e| !(e.sql == sql && e.values == values));
         self.rows.push(Entry {
-            table,
+            tables: tables.to_vec(),
             sql: sql.to_string(),
             values,
             rows: rows.to_vec(),
@@ -74,7 +74,8 @@ impl<V: PartialEq, R: Clone> Kept<V, R> {
             self.rows.clear();
             return;
         }
-        self.rows.retain(|e| !names(sql, e.table));
+        self.rows
+            .retain(|e| !e.tables.iter().any(|table| names(sql, table)));
     }
 }
 
@@ -109,7 +110,7 @@ mod tests {
     fn a_read_is_kept_until_its_table_is_written() {
         let mut kept = Kept::default();
         let g1 = vec!["g1"];
-        kept.put("games", READ, g1.clone(), &row(1));
+        kept.put(&["games"], READ, g1.clone(), &row(1));
         assert_eq!(kept.get(READ, &g1), Some(row(1)));
         assert!(kept.get(READ, &["g2"]).is_none());
         // Other tables written, and reads: still kept.
@@ -117,6 +118,14 @@ mod tests {
         kept.forget_written("INSERT INTO submissions (game_id) VALUES (?1)");
         kept.forget_written("SELECT id FROM games");
         assert!(kept.get(READ, &g1).is_some());
+        // A read of two tables is forgotten when either is written.
+        let both = "SELECT d.side FROM sides d WHERE EXISTS (SELECT 1 FROM submissions t)";
+        kept.put(&["sides", "submissions"], both, g1.clone(), &row(3));
+        kept.forget_written("UPDATE sides SET timezone = ?3 WHERE game_id = ?1");
+        assert!(kept.get(both, &g1).is_none());
+        kept.put(&["sides", "submissions"], both, g1.clone(), &row(3));
+        kept.forget_written("INSERT INTO submissions (game_id) VALUES (?1)");
+        assert!(kept.get(both, &g1).is_none());
         kept.forget_written("UPDATE games SET round = ?2 WHERE id = ?1");
         assert!(kept.get(READ, &g1).is_none());
     }
@@ -125,10 +134,10 @@ mod tests {
     fn a_delete_or_a_rollback_forgets_everything() {
         let mut kept = Kept::default();
         let g1 = vec!["g1"];
-        kept.put("games", READ, g1.clone(), &row(1));
+        kept.put(&["games"], READ, g1.clone(), &row(1));
         kept.forget_written("DELETE FROM deferred WHERE message_id = ?1");
         assert!(kept.get(READ, &g1).is_none());
-        kept.put("games", READ, g1.clone(), &row(2));
+        kept.put(&["games"], READ, g1.clone(), &row(2));
         kept.clear();
         assert!(kept.get(READ, &g1).is_none());
     }

@@ -172,8 +172,11 @@ pub fn size(c: &Connection, id: i64) -> Result<Option<usize>> {
 /// # Errors
 /// On database errors.
 pub fn set_state(c: &Connection, id: i64, state: &str, note: &str) -> Result<()> {
-    c.prepare_cached("UPDATE messages SET state = ?2, note = ?3 WHERE id = ?1")?
-        .execute(params![id, state, note])?;
+    // Sent with the next statement on PostgreSQL (its answer not needed).
+    c.execute_ahead(
+        "UPDATE messages SET state = ?2, note = ?3 WHERE id = ?1",
+        params![id, state, note],
+    )?;
     Ok(())
 }
 

@@ -24,6 +24,7 @@ pub mod leagues;
 pub mod messages;
 pub mod outbox;
 pub mod password_key;
+mod pg;
 pub mod press;
 pub mod rounds;
 mod schema;
@@ -554,7 +555,8 @@ pub fn log(
     level: &str,
     text: &str,
 ) -> Result<()> {
-    tx.execute(
+    // Sent with the next statement on PostgreSQL (its answer not needed).
+    tx.execute_ahead(
         "INSERT INTO log (at, game_id, level, text) VALUES (?1, ?2, ?3, ?4)",
         params![ts(now), game, level, text],
     )?;
@@ -845,6 +847,58 @@ mod tests {
         assert!(outbox::claim(&tx, "second", now, until, 5)
             .unwrap()
             .is_empty());
+    }
+
+    #[test]
+    fn writes_sent_ahead_are_read_after_and_an_error_of_theirs_keeps_nothing() {
+        for (name, mut s) in testing::stores() {
+            let now = Utc::now();
+            let q = outbox::Queued {
+                message_id: "<ahead@x>",
+                game: Some("g"),
+                kind: "welcome",
+                recipients: &["a@x".to_string()],
+                raw: b"Subject: ahead\r\n\r\nbody",
+                secret: false,
+            };
+            // Queued ahead twice, then read in the same transaction: once.
+            let rows = s
+                .write(|tx| {
+                    outbox::queue_ahead(tx, &q, now)?;
+                    outbox::queue_ahead(tx, &q, now)?;
+                    let n: i64 = tx.query_row(
+                        "SELECT COUNT(*) FROM outbox o JOIN outbox_bodies b ON b.outbox_id = o.id",
+                        [],
+                        |r| r.get(0),
+                    )?;
+                    Ok::<_, StoreError>(n)
+                })
+                .unwrap();
+            assert_eq!(rows, 1, "{name}");
+            // A write ahead that fails fails its transaction, the writes
+            // before it in the same pipeline with it.
+            let failed = s.write(|tx| {
+                tx.execute_ahead(
+                    "INSERT INTO meta (key, value) VALUES (?1, ?2)",
+                    params!["ahead-1", "kept?"],
+                )?;
+                tx.execute_ahead(
+                    "INSERT INTO meta (key, value) VALUES (?1, ?2)",
+                    params!["ahead-2", "once"],
+                )?;
+                tx.execute_ahead(
+                    "INSERT INTO meta (key, value) VALUES (?1, ?2)",
+                    params!["ahead-2", "twice"],
+                )?;
+                tx.flush()?;
+                Ok::<_, StoreError>(())
+            });
+            assert!(failed.is_err(), "{name}: a duplicate key was refused");
+            let kept = s.count("meta", "key LIKE 'ahead-%'").unwrap();
+            assert_eq!(kept, 0, "{name}: nothing of the failed transaction kept");
+            // The connection goes on.
+            assert_eq!(s.count("outbox", "message_id = '<ahead@x>'").unwrap(), 1);
+        }
     }
 
     #[test]

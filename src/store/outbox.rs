@@ -70,6 +70,25 @@ fn queue_at_once(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<b
     Ok(queued.is_some())
 }
 
+/// [`queue`], on PostgreSQL sent with the next statement
+/// (`Connection::execute_ahead`): for a caller that does not ask whether
+/// the message was queued now.
+///
+/// # Errors
+/// On database errors (on PostgreSQL, the next statement's).
+pub fn queue_ahead(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<()> {
+    if c.dialect() != Dialect::Postgres {
+        return queue(c, q, now).map(|_| ());
+    }
+    c.execute_ahead(
+        "WITH queued AS (INSERT INTO outbox (message_id, game_id, kind, recipients, created_at, next_attempt, secret) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6) ON CONFLICT DO NOTHING RETURNING id) \
+         INSERT INTO outbox_bodies (outbox_id, raw) SELECT id, ?7 FROM queued",
+        params![q.message_id, q.game, q.kind, q.recipients.join(","), ts(now), q.secret, q.raw],
+    )?;
+    Ok(())
+}
+
 /// A row's bytes (the message as sent).
 ///
 /// # Errors

@@ -75,11 +75,12 @@ pub fn record(
     p: &Played,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    c.prepare_cached(
+    // Sent with the next statement on PostgreSQL (its answer not needed).
+    c.execute_ahead(
         "UPDATE rounds SET state_before = ?3, state_after = ?4, orders = ?5, events = ?6, report = ?7, rules = ?8, \
          moderator_dice = ?9, released = ?10, adjudicated_at = ?11 WHERE game_id = ?1 AND round = ?2",
-    )?
-    .execute(params![game, round, p.state_before, p.state_after, p.orders, p.events, p.report, p.rules, p.moderator_dice, p.released, ts(now)])?;
+        params![game, round, p.state_before, p.state_after, p.orders, p.events, p.report, p.rules, p.moderator_dice, p.released, ts(now)],
+    )?;
     Ok(())
 }
 
@@ -239,8 +240,10 @@ pub fn rejected(c: &Connection, game: &str, round: u32) -> Result<Vec<String>> {
 /// # Errors
 /// On database errors.
 pub fn release(c: &Connection, game: &str, round: u32) -> Result<()> {
-    c.prepare_cached("UPDATE rounds SET released = 1 WHERE game_id = ?1 AND round = ?2")?
-        .execute(params![game, round])?;
+    c.execute_ahead(
+        "UPDATE rounds SET released = 1 WHERE game_id = ?1 AND round = ?2",
+        params![game, round],
+    )?;
     Ok(())
 }
 

@@ -28,11 +28,12 @@ pub struct Submission {
 /// # Errors
 /// On database errors.
 pub fn insert(c: &Connection, game: &str, s: &Submission, now: DateTime<Utc>) -> Result<()> {
-    c.prepare_cached(
+    // Sent with the next statement on PostgreSQL (its answer not needed).
+    c.execute_ahead(
         "INSERT INTO submissions (game_id, round, side, message, text, checked, understood, created_at, ready) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-    )?
-    .execute(params![game, s.round, s.side, s.message, s.text, s.checked, s.understood, ts(now), s.ready])?;
+        params![game, s.round, s.side, s.message, s.text, s.checked, s.understood, ts(now), s.ready],
+    )?;
     Ok(())
 }
 
@@ -100,10 +101,14 @@ pub fn set_ready(c: &Connection, game: &str, round: u32, side: &str, ready: bool
 pub fn sides_ready(c: &Connection, game: &str, round: u32) -> Result<Vec<String>> {
     // One indexed look-up of the latest submission per side of the game:
     // a side that mails often must not make every later message slower.
-    let mut st = c.prepare_cached(
-        "SELECT d.side FROM sides d WHERE d.game_id = ?1 AND coalesce((SELECT t.ready FROM submissions t \
-         WHERE t.game_id = ?1 AND t.round = ?2 AND t.side = d.side ORDER BY t.id DESC LIMIT 1), 0) <> 0 ORDER BY d.side",
-    )?;
+    // Kept for the transaction: a message's handling and a round's play
+    // ask it again and again, until a submission is written.
+    let mut st = c
+        .prepare_cached(
+            "SELECT d.side FROM sides d WHERE d.game_id = ?1 AND coalesce((SELECT t.ready FROM submissions t \
+             WHERE t.game_id = ?1 AND t.round = ?2 AND t.side = d.side ORDER BY t.id DESC LIMIT 1), 0) <> 0 ORDER BY d.side",
+        )?
+        .kept_over(&["sides", "submissions"]);
     let rows = st
         .query_map(params![game, round], |r| r.get(0))?
         .collect::<super::db::Result<Vec<String>>>()?;
@@ -116,10 +121,12 @@ pub fn sides_ready(c: &Connection, game: &str, round: u32) -> Result<Vec<String>
 /// On database errors.
 pub fn sides_in(c: &Connection, game: &str, round: u32) -> Result<Vec<String>> {
     // Per side of the game, whether it has one (not a scan of every submission).
-    let mut st = c.prepare_cached(
-        "SELECT d.side FROM sides d WHERE d.game_id = ?1 AND EXISTS (SELECT 1 FROM submissions t \
-         WHERE t.game_id = ?1 AND t.round = ?2 AND t.side = d.side) ORDER BY d.side",
-    )?;
+    let mut st = c
+        .prepare_cached(
+            "SELECT d.side FROM sides d WHERE d.game_id = ?1 AND EXISTS (SELECT 1 FROM submissions t \
+             WHERE t.game_id = ?1 AND t.round = ?2 AND t.side = d.side) ORDER BY d.side",
+        )?
+        .kept_over(&["sides", "submissions"]);
     let rows = st
         .query_map(params![game, round], |r| r.get(0))?
         .collect::<super::db::Result<Vec<String>>>()?;

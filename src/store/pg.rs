@@ -1,0 +1,238 @@
+//! One PostgreSQL connection whose exchanges are pipelined (issue 43):
+//! [`Pg`], under `db::Connection`'s PostgreSQL side.
+//!
+//! On one machine a statement's cost is mostly the wait for its answer,
+//! not the server's work, so what the work does not wait for goes with
+//! the next statement it does: texts without parameters or rows (`BEGIN`,
+//! a savepoint's `RELEASE`: [`Pg::later`]) and writes whose answer the
+//! work does not read ([`Pg::ahead`]: a report queued, a submission
+//! stored). [`Pg::exchange`] sends them and its own statement together,
+//! in order, and waits once: one round trip ([`round_trips`] counts them).
+//! The server runs them in that order, each as if sent alone; an error in
+//! one ends the transaction as it would have, the statements after it
+//! fail, and the exchange answers the first error, so the transaction is
+//! rolled back as if the write had failed when it was written (its
+//! `COMMIT` too answers it, and commits nothing). A `ROLLBACK` drops what
+//! waits: it would be undone.
+//!
+//! The connection is `tokio_postgres`'s on a runtime of its own (one
+//! thread, the caller's: it runs only while an exchange waits), as the
+//! `postgres` crate's blocking client does, but with the exchange's
+//! statements in flight together, which that client cannot do.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::Poll;
+use std::time::Duration;
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{Client, Error, Row, Statement};
+
+/// Exchanges with PostgreSQL servers by this process, each waiting for
+/// its answer ([`round_trips`]).
+static ROUND_TRIPS: AtomicU64 = AtomicU64::new(0);
+
+/// How many times this process has sent a PostgreSQL server something and
+/// waited for its answer (statements pipelined together count once, a
+/// statement's preparing once): for the crunch bench.
+pub fn round_trips() -> u64 {
+    ROUND_TRIPS.load(Ordering::Relaxed)
+}
+
+/// One more exchange with a PostgreSQL server.
+fn round_trip() {
+    ROUND_TRIPS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// What an exchange asks, after what waits to go.
+pub(super) enum Ask<'a, V> {
+    /// A prepared statement's count of rows changed.
+    Execute(&'a Statement, &'a [V]),
+    /// A prepared statement's rows.
+    Query(&'a Statement, &'a [V]),
+    /// A text of statements without parameters or rows.
+    Batch(&'a str),
+    /// Nothing more: what waits, sent.
+    Nothing,
+}
+
+/// What the server answered to an [`Ask`].
+pub(super) enum Answer {
+    Count(u64),
+    Rows(Vec<Row>),
+    Done,
+}
+
+/// A connection to PostgreSQL, its exchanges pipelined (see the module);
+/// parameters of type `V` (`db::Value`).
+pub(super) struct Pg<V> {
+    runtime: tokio::runtime::Runtime,
+    client: Client,
+    /// Prepared statements by their text as written (`?1`).
+    prepared: HashMap<String, Statement>,
+    /// Statements without parameters or rows waiting to go ([`Pg::later`]).
+    waiting: String,
+    /// Writes waiting to go, their answers not needed ([`Pg::ahead`]).
+    ahead: Vec<(Statement, Vec<V>)>,
+}
+
+type Pending<'a> = Pin<Box<dyn Future<Output = Result<Answer, Error>> + 'a>>;
+
+impl<V: ToSql + Sync> Pg<V> {
+    /// Connect to the server at `url` (libpq's URL), without TLS, on
+    /// `runtime` (one thread: `new_current_thread`).
+    ///
+    /// # Errors
+    /// When the URL is not valid or the server cannot be reached.
+    pub(super) fn connect(url: &str, runtime: tokio::runtime::Runtime) -> Result<Pg<V>, Error> {
+        let mut config: tokio_postgres::Config = url.parse()?;
+        config.connect_timeout(Duration::from_secs(30));
+        let (client, connection) = runtime.block_on(config.connect(tokio_postgres::NoTls))?;
+        // The connection's own work (reading and writing the socket) runs
+        // while an exchange waits; when the server ends it, the client
+        // says so (`is_closed`) and every exchange fails.
+        runtime.spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::warn!("PostgreSQL connection ended: {e}");
+            }
+        });
+        Ok(Pg {
+            runtime,
+            client,
+            prepared: HashMap::new(),
+            waiting: String::new(),
+            ahead: Vec::new(),
+        })
+    }
+
+    /// Has the server ended this connection?
+    pub(super) fn is_closed(&self) -> bool {
+        self.client.is_closed()
+    }
+
+    /// The statement `sql` as written, prepared once per connection (a
+    /// round trip the first time) as `server` words it (`$N`
+    /// placeholders).
+    ///
+    /// # Errors
+    /// When the server refuses it.
+    pub(super) fn prepared(
+        &mut self,
+        sql: &str,
+        server: impl FnOnce(&str) -> String,
+    ) -> Result<Statement, Error> {
+        if let Some(st) = self.prepared.get(sql) {
+            return Ok(st.clone());
+        }
+        round_trip();
+        let text = server(sql);
+        let st = self.runtime.block_on(self.client.prepare(&text))?;
+        self.prepared.insert(sql.to_string(), st.clone());
+        Ok(st)
+    }
+
+    /// `sql` (without parameters or rows) to go with the next exchange.
+    pub(super) fn later(&mut self, sql: &str) {
+        self.waiting.push_str(sql);
+        self.waiting.push_str("; ");
+    }
+
+    /// A write to go with the next exchange, its answer not read: its
+    /// error, if any, is the next exchange's.
+    pub(super) fn ahead(&mut self, st: Statement, values: Vec<V>) {
+        self.ahead.push((st, values));
+    }
+
+    /// Are writes waiting to go?
+    pub(super) fn has_ahead(&self) -> bool {
+        !self.ahead.is_empty()
+    }
+
+    /// Drop what waits to go (a rollback undoes it).
+    pub(super) fn drop_waiting(&mut self) {
+        self.waiting.clear();
+        self.ahead.clear();
+    }
+
+    /// Send what waits and `ask`, in that order, in one round trip; the
+    /// answer to `ask`, or the first error of any of them.
+    ///
+    /// # Errors
+    /// The first statement's error, in the order sent.
+    pub(super) fn exchange(&mut self, ask: Ask<'_, V>) -> Result<Answer, Error> {
+        let waiting = std::mem::take(&mut self.waiting);
+        let ahead = std::mem::take(&mut self.ahead);
+        let client = &self.client;
+        let params: Vec<Vec<&(dyn ToSql + Sync)>> =
+            ahead.iter().map(|(_, values)| refs(values)).collect();
+        let asked = match &ask {
+            Ask::Execute(_, values) | Ask::Query(_, values) => refs(values),
+            Ask::Batch(_) | Ask::Nothing => Vec::new(),
+        };
+        let mut sent: Vec<Pending<'_>> = Vec::with_capacity(ahead.len() + 2);
+        if !waiting.is_empty() {
+            sent.push(Box::pin(batch(client, &waiting)));
+        }
+        for ((st, _), params) in ahead.iter().zip(&params) {
+            sent.push(Box::pin(async move {
+                client.execute(st, params).await.map(Answer::Count)
+            }));
+        }
+        match ask {
+            Ask::Execute(st, _) => sent.push(Box::pin(async {
+                client.execute(st, &asked).await.map(Answer::Count)
+            })),
+            Ask::Query(st, _) => sent.push(Box::pin(async {
+                client.query(st, &asked).await.map(Answer::Rows)
+            })),
+            Ask::Batch(text) => sent.push(Box::pin(batch(client, text))),
+            Ask::Nothing => {}
+        }
+        if sent.is_empty() {
+            return Ok(Answer::Done);
+        }
+        round_trip();
+        let answers = self.runtime.block_on(in_order(sent));
+        let mut last = Answer::Done;
+        for answer in answers {
+            last = answer?;
+        }
+        Ok(last)
+    }
+}
+
+/// A text of statements, answered as done.
+async fn batch(client: &Client, text: &str) -> Result<Answer, Error> {
+    client.batch_execute(text).await.map(|()| Answer::Done)
+}
+
+/// The values as the client takes parameters.
+fn refs<V: ToSql + Sync>(values: &[V]) -> Vec<&(dyn ToSql + Sync)> {
+    values.iter().map(|v| v as &(dyn ToSql + Sync)).collect()
+}
+
+/// Every future's output, in their order, each polled first in that
+/// order: a statement is sent when its future is first polled, so they
+/// go out in order, all before the first answer is awaited.
+async fn in_order<T>(mut futures: Vec<Pin<Box<dyn Future<Output = T> + '_>>>) -> Vec<T> {
+    let mut out: Vec<Option<T>> = futures.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (future, done) in futures.iter_mut().zip(out.iter_mut()) {
+            if done.is_none() {
+                match future.as_mut().poll(cx) {
+                    Poll::Ready(v) => *done = Some(v),
+                    Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            Poll::Pending
+        } else {
+            Poll::Ready(())
+        }
+    })
+    .await;
+    out.into_iter().flatten().collect()
+}
