@@ -26,7 +26,7 @@ const BEARING_STEP: f64 = 10.0;
 /// unit stands clear of the water when it turns onto the way over.
 const CLEARANCE: f64 = 0.5;
 /// A unit this close to the near end (inches) goes on over.
-pub(super) const AT_THE_END: f64 = 1.5;
+const AT_THE_END: f64 = 1.5;
 /// The straight way counts as open only when a strip this many inches
 /// wider on each side than the unit keeps out of deep water: the wheel
 /// that starts a move swings the unit's flanks off the straight line.
@@ -80,8 +80,16 @@ impl View<'_> {
     /// once the way over is open. `None` when the way is open or no
     /// crossing leads over.
     pub fn waypoint(&self, u: &Unit, aim: DVec2) -> Option<DVec2> {
-        let (_, c) = self.crossing_for(u, aim)?;
+        if !self.table.terrain.iter().any(|t| t.kind.is_watercourse()) {
+            return None;
+        }
         let way = |to: DVec2| View::strip(u, bearing_of(to - u.front), u.front.distance(to));
+        let mut straight = way(aim);
+        straight.half_width += MARGIN;
+        if !self.deep(&straight) {
+            return None;
+        }
+        let c = self.best_crossing(u, aim)?;
         if !self.deep(&way(c.far)) || u.front.distance(c.near) < AT_THE_END {
             Some(c.far)
         } else {
@@ -89,50 +97,16 @@ impl View<'_> {
         }
     }
 
-    /// The crossing `u` must take to reach `aim` (its index among the
-    /// table's terrain, and its ends), or `None` when deep water does not
-    /// bar the straight way (by [`MARGIN`]) or no crossing leads over.
-    pub fn crossing_for(&self, u: &Unit, aim: DVec2) -> Option<(usize, Crossing)> {
-        if !self.table.terrain.iter().any(|t| t.kind.is_watercourse()) {
-            return None;
-        }
-        let mut straight = View::strip(u, bearing_of(aim - u.front), u.front.distance(aim));
-        straight.half_width += MARGIN;
-        if !self.deep(&straight) {
-            return None;
-        }
-        self.best_crossing(u, aim)
-    }
-
-    /// The crossing `u` takes to reach `aim`: the one [`View::crossing_for`]
-    /// finds round deep water, or the ford or bridge the straight way
-    /// itself runs over.
-    pub fn crossing_on_way(&self, u: &Unit, aim: DVec2) -> Option<(usize, Crossing)> {
-        if let Some(c) = self.crossing_for(u, aim) {
-            return Some(c);
-        }
-        let straight = View::strip(u, bearing_of(aim - u.front), u.front.distance(aim));
-        let over = |t: &Terrain| {
-            matches!(t.kind, TerrainKind::Ford | TerrainKind::Bridge) && t.area_meets(&straight)
-        };
-        if !self.table.terrain.iter().any(over) {
-            return None;
-        }
-        self.best_crossing(u, aim)
-            .filter(|(i, _)| over(&self.table.terrain[*i]))
-    }
-
     /// The crossing that makes the shortest way from `u` to `aim`, its ends
     /// turned so that the near one can be reached without wading.
-    fn best_crossing(&self, u: &Unit, aim: DVec2) -> Option<(usize, Crossing)> {
+    fn best_crossing(&self, u: &Unit, aim: DVec2) -> Option<Crossing> {
         let going = bearing_of(aim - u.front);
         self.table
             .terrain
             .iter()
-            .enumerate()
-            .filter(|(_, t)| matches!(t.kind, TerrainKind::Ford | TerrainKind::Bridge))
-            .filter_map(|(i, t)| self.way_over(t, u, going).map(|c| (i, c)))
-            .filter_map(|(i, c)| {
+            .filter(|t| matches!(t.kind, TerrainKind::Ford | TerrainKind::Bridge))
+            .filter_map(|t| self.way_over(t, u, going))
+            .filter_map(|c| {
                 let dry = |p: DVec2| {
                     !self.deep(&View::strip(
                         u,
@@ -141,18 +115,15 @@ impl View<'_> {
                     ))
                 };
                 match (dry(c.near), dry(c.far)) {
-                    (true, _) => Some((i, c)),
-                    (false, true) => Some((
-                        i,
-                        Crossing {
-                            near: c.far,
-                            far: c.near,
-                        },
-                    )),
+                    (true, _) => Some(c),
+                    (false, true) => Some(Crossing {
+                        near: c.far,
+                        far: c.near,
+                    }),
                     (false, false) => None,
                 }
             })
-            .min_by(|(_, a), (_, b)| {
+            .min_by(|a, b| {
                 let length = |c: &Crossing| u.front.distance(c.near) + c.far.distance(aim);
                 length(a).total_cmp(&length(b))
             })

@@ -47,9 +47,6 @@ pub struct Doctrine {
     pub shield: bool,
     /// The commander rides to units in fall-back status to steady them.
     pub rally: bool,
-    /// A column over a crossing waits on the near bank for its stragglers
-    /// until this turn at the latest (`general::column`).
-    pub column_wait: u32,
 }
 
 const CAUTIOUS: Doctrine = Doctrine {
@@ -67,7 +64,6 @@ const CAUTIOUS: Doctrine = Doctrine {
     ghosts: false,
     shield: true,
     rally: true,
-    column_wait: 6,
 };
 
 const AGGRESSIVE: Doctrine = Doctrine {
@@ -85,7 +81,6 @@ const AGGRESSIVE: Doctrine = Doctrine {
     ghosts: true,
     shield: false,
     rally: false,
-    column_wait: 4,
 };
 
 #[cfg(test)]

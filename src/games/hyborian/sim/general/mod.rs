@@ -32,7 +32,6 @@
 //! A general is a pure function of the table: the same table gives the
 //! same orders, so a battle replays from its seed.
 
-mod column;
 mod crossing;
 mod doctrine;
 mod ground;
@@ -65,14 +64,12 @@ pub fn orders_for(table: &Table, side: &str, style: Style, victory: &[Victory]) 
     let doctrine = style.doctrine();
     let ground = ground::ground(victory, side)
         .and_then(|area| ground::garrison(&view, &area).map(|u| (area, u.id.as_str())));
-    let waiting = column::columns(&view, doctrine, ground.map(|(_, id)| id));
     let ctx = Ctx {
         view: &view,
         doctrine,
         seeking: table.turn >= doctrine.patience,
         line_pace: line_pace(&view),
         ground,
-        waiting,
     };
     let reserves = reserves(&view, doctrine);
     let mut out = String::new();

@@ -14,13 +14,9 @@ use crate::games::hyborian::rules::{Class, Trait, UnitType, Weapon};
 use crate::games::hyborian::table::{Status, Unit};
 use crate::geometry::{bearing_of, heading, Footprint};
 use glam::DVec2;
-use std::collections::BTreeMap;
 
 /// Moves shorter than this are not worth an order (inches).
 const MIN_MOVE: f64 = 0.5;
-/// A move toward a point that would run into something is cut short by
-/// steps of this many inches until it does not.
-const SHORTEN_STEP: f64 = 0.5;
 /// Foot stops this far short of the enemy rather than walk into it
 /// without the charge bonus (inches).
 const STOP_SHORT: f64 = 1.0;
@@ -46,7 +42,7 @@ const HORSE_ARCHER_ODDS: i32 = 4;
 /// A unit making for a point (an end of a crossing, the ground to hold)
 /// that faces within this many degrees of it moves straight on rather
 /// than turning first.
-pub(super) const ALIGNED: f64 = 1.0;
+const ALIGNED: f64 = 1.0;
 
 /// What a unit is for, to its general.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -86,9 +82,6 @@ pub(super) struct Ctx<'v, 'a> {
     /// The area a victory condition rewards the side for holding, and
     /// the unit that holds it ([`super::ground`]).
     pub ground: Option<(Zone, &'a str)>,
-    /// The units that wait on the near bank of a crossing this turn, and
-    /// where ([`super::column`]).
-    pub waiting: BTreeMap<&'a str, super::column::Wait>,
 }
 
 /// How good a charge by `u` at `t` looks: the melee modifiers it would
@@ -216,9 +209,6 @@ impl Ctx<'_, '_> {
     /// ahead, or obliquely the other way round a friend in the way; stand
     /// when every way is blocked.
     fn advance(&self, u: &Unit, t: &Unit, d: f64) -> Sheet {
-        if let Some(w) = self.waiting.get(u.id.as_str()) {
-            return self.wait_in_column(u, t, w);
-        }
         match self.view.waypoint(u, t.footprint().centre) {
             Some(way) => self.make_for(u, t, way),
             None => self.advance_straight(u, t, d),
@@ -268,10 +258,10 @@ impl Ctx<'_, '_> {
         self.hold_facing(u, t)
     }
 
-    /// Make for the point `way` (an end of a crossing, the ground to hold,
-    /// a place in a column) at the full allowance, stopping there, facing
-    /// it first unless the unit already faces it nearly; stand, facing
-    /// `t`, if a friend or deep water is in the way.
+    /// Make for the point `way` (an end of a crossing, the ground to hold)
+    /// at the full allowance, stopping there, facing it first unless the
+    /// unit already faces it nearly; stand, facing `t`, if a friend or
+    /// deep water is in the way.
     pub(super) fn make_for(&self, u: &Unit, t: &Unit, way: DVec2) -> Sheet {
         let turns = View::off(u, way).abs() > ALIGNED;
         let facing = !u.kind.wheels_only() && turns && self.view.room_to_face(u, way);
@@ -280,17 +270,16 @@ impl Ctx<'_, '_> {
         } else {
             (u.front, bearing_of(way - u.front))
         };
-        let width = 2.0 * u.footprint().half_width;
-        let strip = |d: f64| Footprint::behind(front + heading(bearing) * d, bearing, width, d);
-        // As far as the way is free: up behind a friend ahead, short of water.
-        let mut d = View::move_allowance(u).min(front.distance(way));
-        while d >= MIN_MOVE && self.view.obstructed(u, &strip(d)) {
-            d -= SHORTEN_STEP;
-        }
+        let d = View::move_allowance(u).min(front.distance(way));
         if d < MIN_MOVE {
             return self.hold_facing(u, t);
         }
-        self.view.claim(strip(d));
+        let width = 2.0 * u.footprint().half_width;
+        let strip = Footprint::behind(front + heading(bearing) * d, bearing, width, d);
+        if self.view.obstructed(u, &strip) {
+            return self.hold_facing(u, t);
+        }
+        self.view.claim(strip);
         if facing {
             Sheet::both(format!("face {bearing}"), format!("move {}", inches(d)))
         } else if turns {
