@@ -232,6 +232,24 @@ fn hexes(path: &[Hex]) -> String {
         .join(" ")
 }
 
+/// An attack the general chose: its target, the attackers before
+/// trimming, their column and the `min` it is written with.
+struct Choice {
+    target: UnitId,
+    with: Vec<Attacker>,
+    column: Column,
+    /// Whether a charger of this player-turn is among the attackers.
+    charged: bool,
+    worth: Column,
+}
+
+impl Choice {
+    /// Best odds first, a charge's target before others, then by name.
+    fn rank(&self) -> (Column, bool, std::cmp::Reverse<&UnitId>) {
+        (self.column, self.charged, std::cmp::Reverse(&self.target))
+    }
+}
+
 /// What the general is doing this player-turn.
 struct Plan<'a> {
     side: SideId,
@@ -535,7 +553,14 @@ impl Plan<'_> {
         let mut used: BTreeSet<UnitId> = BTreeSet::new();
         let mut done: BTreeSet<UnitId> = BTreeSet::new();
         let mut out = Vec::new();
-        while let Some((target, with, column, worth)) = self.next_attack(&used, &done) {
+        while let Some(Choice {
+            target,
+            with,
+            column,
+            worth,
+            ..
+        }) = self.next_attack(&used, &done)
+        {
             let t = self.scratch.get(&target).clone();
             let with = self.trim(&t, with, column);
             used.extend(with.iter().map(|a| a.unit.clone()));
@@ -550,19 +575,10 @@ impl Plan<'_> {
     }
 
     /// The attack at the best odds left with the units not yet used, at a
-    /// column the doctrine accepts (and the rules let be made): target,
-    /// attackers, column, `min`.
-    fn next_attack(
-        &self,
-        used: &BTreeSet<UnitId>,
-        done: &BTreeSet<UnitId>,
-    ) -> Option<(UnitId, Vec<Attacker>, Column, Column)> {
+    /// column the doctrine accepts (and the rules let be made).
+    fn next_attack(&self, used: &BTreeSet<UnitId>, done: &BTreeSet<UnitId>) -> Option<Choice> {
         let b = &self.scratch;
-        let mut best: Option<(
-            (Column, bool, std::cmp::Reverse<&UnitId>),
-            Vec<Attacker>,
-            Column,
-        )> = None;
+        let mut best: Option<Choice> = None;
         for t in b.units.values().filter(|t| {
             t.is_on_map()
                 && t.hex.is_some()
@@ -585,12 +601,18 @@ impl Plan<'_> {
             if odds.column < worth || missile_alone_too_weak(b, &with, odds.column) {
                 continue;
             }
-            let key = (odds.column, charged, std::cmp::Reverse(&t.id));
-            if best.as_ref().is_none_or(|(k, _, _)| key > *k) {
-                best = Some((key, with, worth));
+            let choice = Choice {
+                target: t.id.clone(),
+                with,
+                column: odds.column,
+                charged,
+                worth,
+            };
+            if best.as_ref().is_none_or(|b| choice.rank() > b.rank()) {
+                best = Some(choice);
             }
         }
-        best.map(|((column, _, id), with, worth)| (id.0.clone(), with, column, worth))
+        best
     }
 
     /// Campus Mauriacus rule 6 (O34): an enemy impetuous unit our archers
