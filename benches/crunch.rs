@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use umpire::config::Config;
-use umpire::post::{gamefile::GameFile, ingest_maildir, PostOffice};
+use umpire::post::{gamefile::GameFile, store_maildir, PostOffice};
 use umpire::store::Durability;
 
 /// The allocator `umpire` runs with (src/main.rs).
@@ -228,13 +228,13 @@ fn crunch(run: &Run, games: usize, turn: usize) -> Took {
                 let config = run.config();
                 let inbox = inbox.clone();
                 s.spawn(move || {
-                    // One pass of `umpire run`: the Maildir read, what is
-                    // pending handled (messages another worker passed by
-                    // while it held them), rounds now due played.
+                    // One pass of `umpire run` (`post::service`): the
+                    // Maildir stored, then everything pending handled
+                    // (messages another worker passed by while it held
+                    // them too) and the rounds now due played.
                     let mut po = PostOffice::open(config).unwrap();
-                    let read = ingest_maildir(&mut po, &inbox, now).unwrap();
+                    let read = store_maildir(&mut po, &inbox, now).unwrap();
                     po.process_pending(now).unwrap();
-                    po.tick(now).unwrap();
                     read
                 })
             })

@@ -49,7 +49,9 @@ use sha2::{Digest, Sha256};
 pub use archive::{export_html, report_text};
 pub use handle::Disposition;
 pub(crate) use letter::plain;
-pub use service::{ingest_maildir, poll_imap, post_boy, prepare_folders, prepare_outbox, serve};
+pub use service::{
+    ingest_maildir, poll_imap, post_boy, prepare_folders, prepare_outbox, serve, store_maildir,
+};
 pub use verify::{verify_bundle, verify_turn};
 
 /// Errors of the post office.
@@ -491,14 +493,18 @@ impl PostOffice {
         // before is played.
         let waves: Vec<Vec<String>> = games.chunks(ahead::WAVE).map(<[_]>::to_vec).collect();
         let mut working = ahead::Working::default();
+        // Games whose tick could do nothing now are passed by.
+        let mut quiet = std::collections::BTreeSet::new();
         if let Some(first) = waves.first() {
-            self.start_due(first, &mut working, now)?;
+            quiet.extend(self.start_due(first, &mut working, now)?);
         }
         for (k, wave) in waves.iter().enumerate() {
             if let Some(next) = waves.get(k + 1) {
-                self.start_due(next, &mut working, now)?;
+                quiet.extend(self.start_due(next, &mut working, now)?);
             }
-            played += self.play_due(&mut wave.clone(), &mut working, pending::Wave::All, now)?;
+            let mut looking: Vec<String> =
+                wave.iter().filter(|g| !quiet.contains(*g)).cloned().collect();
+            played += self.play_due(&mut looking, &mut working, pending::Wave::All, now)?;
         }
         // Mail held for the rounds just opened is read now.
         let released = store::deferred::released_unread(self.store.conn())?;

@@ -186,6 +186,10 @@ const LEASE_MINUTES: i64 = 10;
 /// own Message-IDs, so mail clients show one copy).
 const CLAIM: usize = 128;
 
+/// How many claimed rows' bodies are read at once (on PostgreSQL in one
+/// round trip): a few megabytes at most of reports with their pictures.
+const BODIES: usize = 16;
+
 /// How many sent messages' bodies are forgotten in one commit.
 const FORGET: usize = 500;
 
@@ -260,29 +264,32 @@ pub fn flush(
                 Err(e) => return Err(e),
             };
         let mut sent = Vec::with_capacity(items.len());
-        for item in &items {
-            let envelope_from = if Kind::is_response(&item.kind) {
-                ""
-            } else {
-                from
-            };
-            // Read outside the claim's write transaction: leased, the row
-            // is this sender's alone.
-            let raw = store::outbox::body(store.conn(), item.id)?;
-            match outlet.deliver(envelope_from, &item.recipients, &item.message_id, &raw) {
-                Ok(()) => sent.push(item.id),
-                Err(e) => {
-                    tracing::warn!(message_id = %item.message_id, error = %e, "delivery failed");
-                    done.last_error = Some(e.to_string());
-                    store.write_locking(|tx| {
-                        store::outbox::mark_failed(
-                            tx,
-                            item.id,
-                            &e.to_string(),
-                            now + backoff(item.attempts),
-                        )
-                    })?;
-                    done.failed += 1;
+        // Read outside the claim's write transaction (leased, the rows are
+        // this sender's alone), [`BODIES`] at a time.
+        for chunk in items.chunks(BODIES) {
+            let ids: Vec<i64> = chunk.iter().map(|i| i.id).collect();
+            let raws = store::outbox::bodies(store.conn(), &ids)?;
+            for (item, raw) in chunk.iter().zip(raws) {
+                let envelope_from = if Kind::is_response(&item.kind) {
+                    ""
+                } else {
+                    from
+                };
+                match outlet.deliver(envelope_from, &item.recipients, &item.message_id, &raw) {
+                    Ok(()) => sent.push(item.id),
+                    Err(e) => {
+                        tracing::warn!(message_id = %item.message_id, error = %e, "delivery failed");
+                        done.last_error = Some(e.to_string());
+                        store.write_locking(|tx| {
+                            store::outbox::mark_failed(
+                                tx,
+                                item.id,
+                                &e.to_string(),
+                                now + backoff(item.attempts),
+                            )
+                        })?;
+                        done.failed += 1;
+                    }
                 }
             }
         }
@@ -302,10 +309,7 @@ pub fn flush(
             done.failed += sent.len();
             continue;
         }
-        store.write_locking(|tx| {
-            sent.iter()
-                .try_for_each(|&id| store::outbox::mark_sent(tx, id, now))
-        })?;
+        store.write_locking(|tx| store::outbox::mark_sent(tx, &sent, now))?;
         done.sent += sent.len();
     }
     Ok(done)

@@ -274,33 +274,39 @@ impl PostOffice {
 
     /// Start working out, on the pool, the rounds of `ids` that may be
     /// played now (`post::ahead`); every one of `ids` is looked at.
+    /// Returns those whose tick could do nothing now ([`Look::Quiet`]),
+    /// which a tick passes by.
     pub(super) fn start_due(
         &mut self,
         ids: &[String],
         working: &mut ahead::Working,
         now: DateTime<Utc>,
-    ) -> Result<(), PostError> {
+    ) -> Result<Vec<String>, PostError> {
         if ids.is_empty() {
-            return Ok(());
+            return Ok(Vec::new());
         }
         let started = self.store.write(|tx| {
+            let mut quiet = Vec::new();
             for id in ids {
-                if may_play(tx, id, now) {
-                    working.start(tx, id);
-                } else {
-                    working.pass(id);
+                match look(tx, id, now) {
+                    Look::Play => working.start(tx, id),
+                    Look::Tick => working.pass(id),
+                    Look::Quiet => {
+                        working.pass(id);
+                        quiet.push(id.clone());
+                    }
                 }
             }
-            Ok::<_, PostError>(())
+            Ok::<_, PostError>(quiet)
         });
         // Working ahead is only a saving: a store too busy to read for it
         // (another worker's conflict) leaves each round to be worked out in
-        // its own transaction.
+        // its own transaction, and every game to be ticked.
         match started {
             Err(e) if guard::is_transient(&e) => {
                 tracing::debug!(error = %e, "rounds not worked out ahead");
                 ids.iter().for_each(|id| working.pass(id));
-                Ok(())
+                Ok(Vec::new())
             }
             other => other,
         }
@@ -329,7 +335,7 @@ enum Step {
 
 /// One message, in its own savepoint of the batch's transaction; then, if
 /// it brought orders, its game's reminders (and its round, should
-/// [`may_play`] have missed that it is due).
+/// [`look`] have missed that it is due).
 fn one(
     tx: &Transaction<'_>,
     config: &Config,
@@ -353,11 +359,16 @@ fn one(
             let Disposition::Orders { game, .. } = &d else {
                 return Ok(Some(Step::Handled(d)));
             };
-            if may_play(tx, game, now) {
-                let game = game.clone();
-                return Ok(Some(Step::Play(d, game)));
+            match look(tx, game, now) {
+                Look::Play => {
+                    let game = game.clone();
+                    return Ok(Some(Step::Play(d, game)));
+                }
+                Look::Tick => {
+                    tick(tx, config, game, now, None)?;
+                }
+                Look::Quiet => {}
             }
-            tick(tx, config, game, now, None)?;
             Ok(Some(Step::Handled(d)))
         }
         Guarded::Done(None) => Ok(None),
@@ -369,18 +380,45 @@ fn one(
     }
 }
 
-/// Might `game`'s round be played now? A hint that errs towards yes (every
-/// side that writes is ready, or the deadline has passed, grace or none,
-/// held or not): `round::tick_game` decides. A wrong yes only commits the
-/// batch early; a wrong no plays the round inside the batch, as correctly.
-fn may_play(tx: &Transaction<'_>, game: &str, now: DateTime<Utc>) -> bool {
+/// What a look at a game found its tick might do now ([`look`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Look {
+    /// Its round might be played: every side that writes is ready, or
+    /// the deadline has passed (grace or none, held or not).
+    Play,
+    /// Something else might be due: a reminder, a game-master round, an
+    /// absence played by a general or held.
+    Tick,
+    /// Nothing: its tick would only read it.
+    Quiet,
+}
+
+/// What `game`'s tick might do now: a hint that errs towards doing more
+/// (`round::tick_game` decides). A wrong [`Look::Play`] only commits a
+/// batch early; a wrong [`Look::Tick`] costs a tick that does nothing.
+/// [`Look::Quiet`] only where the tick could do nothing: the round is the
+/// sides' and not complete, its deadline and reminder time are still to
+/// come, and no absence rule could act (the default, `extend`, acts only
+/// at the deadline). On a shared store a tick is a transaction of its own
+/// for each game, and most games are quiet most of the time (issue 43).
+fn look(tx: &Transaction<'_>, game: &str, now: DateTime<Utc>) -> Look {
     let Ok(Some(game)) = super::game::Game::load(tx, game) else {
-        return true;
+        return Look::Play;
     };
     let (Ok(round), Ok(ready)) = (game.round(), game.sides_ready(tx)) else {
-        return true;
+        return Look::Play;
     };
-    now >= game.deadline() || round.writers.iter().all(|s| ready.contains(s))
+    if now >= game.deadline() || round.writers.iter().all(|s| ready.contains(s)) {
+        return Look::Play;
+    }
+    let reminder = chrono::Duration::hours(i64::from(game.row.reminder_hours));
+    let reminded = game.row.reminder_hours > 0 && now >= game.deadline() - reminder;
+    let absence = super::press::MailRules::load(tx, game.id())
+        .map_or(true, |rules| rules.absence.when != super::gamefile::WhenAbsent::Extend);
+    if round.game_master.is_some() || reminded || absence {
+        return Look::Tick;
+    }
+    Look::Quiet
 }
 
 /// Play `game`'s round if it is due (perhaps worked out `ahead`), in its

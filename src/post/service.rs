@@ -92,6 +92,18 @@ pub fn ingest_maildir(
     dir: &Path,
     now: DateTime<Utc>,
 ) -> Result<usize, PostError> {
+    let n = store_maildir(po, dir, now)?;
+    po.process_pending(now)?;
+    Ok(n)
+}
+
+/// [`ingest_maildir`]'s first half: the Maildir's new mail stored (and
+/// moved to `cur/`), nothing handled yet. The service's pass stores
+/// every source first and then handles and ticks once.
+///
+/// # Errors
+/// As [`ingest_maildir`].
+pub fn store_maildir(po: &mut PostOffice, dir: &Path, now: DateTime<Utc>) -> Result<usize, PostError> {
     if !dir.is_dir() {
         return Err(PostError::Transport(format!(
             "{} is not a folder (a Maildir has new/, cur/ and tmp/ inside)",
@@ -135,7 +147,6 @@ pub fn ingest_maildir(
             }
         }
     }
-    po.process_pending(now)?;
     Ok(n)
 }
 
@@ -148,35 +159,46 @@ pub const BATCH_BYTES: usize = 16 * 1024 * 1024;
 /// # Errors
 /// On database errors or when the server cannot be reached.
 pub fn poll_imap(po: &mut PostOffice, now: DateTime<Utc>) -> Result<usize, PostError> {
+    let n = fetch_imap(po, now)?;
+    po.process_pending(now)?;
+    Ok(n)
+}
+
+/// [`poll_imap`]'s first half: unseen mail fetched and stored, nothing
+/// handled yet.
+///
+/// # Errors
+/// As [`poll_imap`].
+fn fetch_imap(po: &mut PostOffice, now: DateTime<Utc>) -> Result<usize, PostError> {
     let Some(imap) = po.config.imap.clone() else {
         return Err(PostError::Transport(
             "no [imap] section in the configuration".into(),
         ));
     };
-    let n = transport::imap_poll(&imap, |raw, arrived| {
+    Ok(transport::imap_poll(&imap, |raw, arrived| {
         po.store_message(raw, "imap", arrived, now).map(|_| ())
-    })?;
-    po.process_pending(now)?;
-    Ok(n)
+    })?)
 }
 
 /// One round of the service: the spool Maildir and IMAP read, everything
 /// pending handled, turns due played, and the outbox flushed when no post
-/// boy sends it (`send`).
+/// boy sends it (`send`). Every source is stored before anything is
+/// handled, and the games are ticked once a pass (`process_pending`):
+/// each tick looks at every active game, which on a shared store is a
+/// transaction a game that may need one (issue 43).
 fn pass(
     po: &mut PostOffice,
     clock: &impl Fn() -> DateTime<Utc>,
     send: bool,
 ) -> Result<(), PostError> {
     let inbox = po.config.spool.inbox.clone();
-    ingest_maildir(po, &inbox, clock())?;
+    store_maildir(po, &inbox, clock())?;
     if po.config.imap.is_some() {
-        if let Err(e) = poll_imap(po, clock()) {
+        if let Err(e) = fetch_imap(po, clock()) {
             tracing::warn!(error = %e, "IMAP poll failed; trying again next round");
         }
     }
     po.process_pending(clock())?;
-    po.tick(clock())?;
     if let Some(web) = po.config.web.clone() {
         // The pages follow the games; a folder that cannot be written
         // holds up no game and no mail.

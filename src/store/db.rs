@@ -816,6 +816,36 @@ impl Connection {
         rows.first().map_or(Err(Error::NotFound), f)
     }
 
+    /// The rows of `sql` for each of `each`'s parameters, in order: on
+    /// PostgreSQL all sent in one round trip (`store::pg`), on SQLite one
+    /// after the other. For work that reads (or writes and returns) many
+    /// rows by id, one statement each: an outbox's bodies, its marks.
+    ///
+    /// # Errors
+    /// On database errors (the first, on PostgreSQL).
+    pub fn query_each<P: Params>(&self, sql: &str, each: Vec<P>) -> Result<Vec<Vec<Row>>> {
+        self.kept.borrow_mut().forget_written(sql);
+        let values: Vec<Vec<Value>> = each.into_iter().map(Params::values).collect();
+        let done = match &mut *self.inner.borrow_mut() {
+            Inner::Sqlite(_) => None,
+            Inner::Postgres(pg) => Some(pg.prepared(sql, postgres_text).and_then(|st| {
+                let asks = values.iter().map(|v| Ask::Query(&st, v)).collect();
+                pg.exchange_all(asks)
+            })),
+        };
+        let Some(done) = done else {
+            return values.into_iter().map(|v| self.rows(sql, v)).collect();
+        };
+        let answers = self.noted(done.map_err(Error::from))?;
+        answers
+            .into_iter()
+            .map(|answer| match answer {
+                Answer::Rows(rows) => rows.iter().map(pg_row).collect(),
+                Answer::Count(_) | Answer::Done => Ok(Vec::new()),
+            })
+            .collect()
+    }
+
     /// A statement, prepared once per connection and kept.
     ///
     /// # Errors
@@ -931,17 +961,18 @@ impl Connection {
                     Answer::Rows(rows) => rows,
                     Answer::Count(_) | Answer::Done => Vec::new(),
                 };
-                rows.iter()
-                    .map(|r| {
-                        let values = (0..r.len())
-                            .map(|i| r.try_get::<_, Value>(i))
-                            .collect::<std::result::Result<Vec<_>, _>>()?;
-                        Ok(Row { values })
-                    })
-                    .collect()
+                rows.iter().map(pg_row).collect()
             }
         }
     }
+}
+
+/// A row as the PostgreSQL client gave it, read in full.
+fn pg_row(r: &tokio_postgres::Row) -> Result<Row> {
+    let values = (0..r.len())
+        .map(|i| r.try_get::<_, Value>(i))
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    Ok(Row { values })
 }
 
 /// A write transaction: a [`Connection`] (it dereferences to one) whose

@@ -920,13 +920,19 @@ mod tests {
                         assert!(outbox::queue(tx, &q, now)?);
                         assert!(!outbox::queue(tx, &q, now)?, "queued once");
                     }
-                    let mut sent = Vec::new();
-                    for item in outbox::claim(tx, "me", now, until, 10)? {
-                        assert_eq!(item.recipients, ["a@x", "b@x"]);
-                        outbox::mark_sent(tx, item.id, now)?;
-                        sent.push(item.message_id);
-                    }
-                    Ok::<_, StoreError>(sent)
+                    let items = outbox::claim(tx, "me", now, until, 10)?;
+                    assert!(items.iter().all(|i| i.recipients == ["a@x", "b@x"]));
+                    let ids: Vec<i64> = items.iter().map(|i| i.id).collect();
+                    assert_eq!(
+                        outbox::bodies(tx, &ids)?,
+                        [b"Subject: pw\r\n\r\npassword: dragon7"; 2],
+                        "read together, in order"
+                    );
+                    // Marked together; a second mark changes nothing (the
+                    // head alone is kept, not cut again).
+                    outbox::mark_sent(tx, &ids, now)?;
+                    outbox::mark_sent(tx, &ids, now)?;
+                    Ok::<_, StoreError>(items.into_iter().map(|i| i.message_id).collect::<Vec<_>>())
                 })
                 .unwrap();
             assert_eq!(sent, ["<s@x>", "<p@x>"], "{name}");
@@ -974,7 +980,7 @@ mod tests {
                     let when = t0 + day * [0, 1, 5][n.min(2)];
                     if n < 3 {
                         let item = outbox::claim(tx, "me", when, when + day, 1)?.remove(0);
-                        outbox::mark_sent(tx, item.id, when)?;
+                        outbox::mark_sent(tx, &[item.id], when)?;
                     }
                 }
                 Ok::<_, StoreError>(())

@@ -161,16 +161,29 @@ impl<V: ToSql + Sync> Pg<V> {
     /// # Errors
     /// The first statement's error, in the order sent.
     pub(super) fn exchange(&mut self, ask: Ask<'_, V>) -> Result<Answer, Error> {
+        Ok(self.exchange_all(vec![ask])?.pop().unwrap_or(Answer::Done))
+    }
+
+    /// Send what waits and every one of `asks`, in that order, in one
+    /// round trip; the answers to `asks`, in order (none to
+    /// [`Ask::Nothing`]), or the first error of any of them.
+    ///
+    /// # Errors
+    /// The first statement's error, in the order sent.
+    pub(super) fn exchange_all(&mut self, asks: Vec<Ask<'_, V>>) -> Result<Vec<Answer>, Error> {
         let waiting = std::mem::take(&mut self.waiting);
         let ahead = std::mem::take(&mut self.ahead);
         let client = &self.client;
         let params: Vec<Vec<&(dyn ToSql + Sync)>> =
             ahead.iter().map(|(_, values)| refs(values)).collect();
-        let asked = match &ask {
-            Ask::Execute(_, values) | Ask::Query(_, values) => refs(values),
-            Ask::Batch(_) | Ask::Nothing => Vec::new(),
-        };
-        let mut sent: Vec<Pending<'_>> = Vec::with_capacity(ahead.len() + 2);
+        let asked: Vec<Vec<&(dyn ToSql + Sync)>> = asks
+            .iter()
+            .map(|ask| match ask {
+                Ask::Execute(_, values) | Ask::Query(_, values) => refs(values),
+                Ask::Batch(_) | Ask::Nothing => Vec::new(),
+            })
+            .collect();
+        let mut sent: Vec<Pending<'_>> = Vec::with_capacity(ahead.len() + asks.len() + 1);
         if !waiting.is_empty() {
             sent.push(Box::pin(batch(client, &waiting)));
         }
@@ -179,26 +192,33 @@ impl<V: ToSql + Sync> Pg<V> {
                 client.execute(st, params).await.map(Answer::Count)
             }));
         }
-        match ask {
-            Ask::Execute(st, _) => sent.push(Box::pin(async {
-                client.execute(st, &asked).await.map(Answer::Count)
-            })),
-            Ask::Query(st, _) => sent.push(Box::pin(async {
-                client.query(st, &asked).await.map(Answer::Rows)
-            })),
-            Ask::Batch(text) => sent.push(Box::pin(batch(client, text))),
-            Ask::Nothing => {}
+        // The answers after these are the asks'.
+        let before = sent.len();
+        for (ask, params) in asks.into_iter().zip(&asked) {
+            match ask {
+                Ask::Execute(st, _) => sent.push(Box::pin(async move {
+                    client.execute(st, params).await.map(Answer::Count)
+                })),
+                Ask::Query(st, _) => sent.push(Box::pin(async move {
+                    client.query(st, params).await.map(Answer::Rows)
+                })),
+                Ask::Batch(text) => sent.push(Box::pin(batch(client, text))),
+                Ask::Nothing => {}
+            }
         }
         if sent.is_empty() {
-            return Ok(Answer::Done);
+            return Ok(Vec::new());
         }
         round_trip();
         let answers = self.runtime.block_on(in_order(sent));
-        let mut last = Answer::Done;
-        for answer in answers {
-            last = answer?;
+        let mut out = Vec::with_capacity(answers.len() - before);
+        for (k, answer) in answers.into_iter().enumerate() {
+            let answer = answer?;
+            if k >= before {
+                out.push(answer);
+            }
         }
-        Ok(last)
+        Ok(out)
     }
 }
 
