@@ -502,8 +502,11 @@ impl PostOffice {
             if let Some(next) = waves.get(k + 1) {
                 quiet.extend(self.start_due(next, &mut working, now)?);
             }
-            let mut looking: Vec<String> =
-                wave.iter().filter(|g| !quiet.contains(*g)).cloned().collect();
+            let mut looking: Vec<String> = wave
+                .iter()
+                .filter(|g| !quiet.contains(*g))
+                .cloned()
+                .collect();
             played += self.play_due(&mut looking, &mut working, pending::Wave::All, now)?;
         }
         // Mail held for the rounds just opened is read now.

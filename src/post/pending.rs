@@ -413,8 +413,9 @@ fn look(tx: &Transaction<'_>, game: &str, now: DateTime<Utc>) -> Look {
     }
     let reminder = chrono::Duration::hours(i64::from(game.row.reminder_hours));
     let reminded = game.row.reminder_hours > 0 && now >= game.deadline() - reminder;
-    let absence = super::press::MailRules::load(tx, game.id())
-        .map_or(true, |rules| rules.absence.when != super::gamefile::WhenAbsent::Extend);
+    let absence = super::press::MailRules::load(tx, game.id()).map_or(true, |rules| {
+        rules.absence.when != super::gamefile::WhenAbsent::Extend
+    });
     if round.game_master.is_some() || reminded || absence {
         return Look::Tick;
     }

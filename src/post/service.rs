@@ -103,7 +103,11 @@ pub fn ingest_maildir(
 ///
 /// # Errors
 /// As [`ingest_maildir`].
-pub fn store_maildir(po: &mut PostOffice, dir: &Path, now: DateTime<Utc>) -> Result<usize, PostError> {
+pub fn store_maildir(
+    po: &mut PostOffice,
+    dir: &Path,
+    now: DateTime<Utc>,
+) -> Result<usize, PostError> {
     if !dir.is_dir() {
         return Err(PostError::Transport(format!(
             "{} is not a folder (a Maildir has new/, cur/ and tmp/ inside)",

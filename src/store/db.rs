@@ -41,9 +41,11 @@
 //! Round trips (PostgreSQL): each statement waits for the server's answer,
 //! and on one machine that wait, not the server's work, is most of a
 //! statement's cost. Statements are prepared once per connection; the
-//! transaction's `BEGIN` and a savepoint's `RELEASE`, which answer nothing
-//! the work needs, wait and go with the next statement sent as text
-//! (`SAVEPOINT`, `COMMIT`). [`round_trips`] counts them for the crunch
+//! transaction's `BEGIN`, a savepoint's making and its `RELEASE`, which
+//! answer nothing the work needs, and writes whose answer it does not read
+//! ([`Connection::execute_ahead`]) wait and go with the next statement
+//! (`store::pg`); [`Connection::query_each`] sends many runs of one
+//! statement at once. [`round_trips`] counts the exchanges for the crunch
 //! bench.
 
 use std::cell::{Cell, RefCell};
@@ -739,6 +741,23 @@ impl Connection {
         self.execute_batch(sql)
     }
 
+    /// Take back all since savepoint `name` and end it. On PostgreSQL a
+    /// savepoint whose making still waits to go (nothing since has reached
+    /// the server) is dropped with what waits after it, without a round
+    /// trip.
+    ///
+    /// # Errors
+    /// On database errors.
+    fn rollback_to(&self, name: &str) -> Result<()> {
+        if let Inner::Postgres(pg) = &mut *self.inner.borrow_mut() {
+            if pg.drop_savepoint(name) {
+                self.kept.borrow_mut().clear();
+                return Ok(());
+            }
+        }
+        self.execute_batch(&format!("ROLLBACK TO {name}; RELEASE {name}"))
+    }
+
     /// Run a write whose answer (the rows it changed) the work does not
     /// need: at once on SQLite or outside a transaction; on PostgreSQL in
     /// a transaction with the next statement sent (`store::pg`), so an
@@ -1050,13 +1069,12 @@ impl Transaction<'_> {
             name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
             "savepoint name {name:?}"
         );
-        self.conn.execute_batch(&format!("SAVEPOINT {name}"))?;
+        self.conn.execute_later(&format!("SAVEPOINT {name}"))?;
         let outcome = work();
         if keep(&outcome) {
             self.conn.execute_later(&format!("RELEASE {name}"))?;
         } else {
-            self.conn
-                .execute_batch(&format!("ROLLBACK TO {name}; RELEASE {name}"))?;
+            self.conn.rollback_to(name)?;
         }
         Ok(outcome)
     }

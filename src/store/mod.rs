@@ -901,6 +901,44 @@ mod tests {
         }
     }
 
+    /// A savepoint taken back keeps nothing of its work and all before it,
+    /// whether its making had reached the server (a write sent in it) or
+    /// still waited to go (on PostgreSQL, then dropped without a round
+    /// trip); one kept keeps its work.
+    #[test]
+    fn a_savepoint_taken_back_keeps_what_came_before_it() {
+        let put = |tx: &Transaction<'_>, key: &str| {
+            tx.execute_ahead("INSERT INTO meta (key, value) VALUES (?1, 'v')", [key])
+        };
+        for (name, mut s) in testing::stores() {
+            s.write(|tx| {
+                put(tx, "sp-before")?;
+                // Taken back with a write in it that has reached the server.
+                tx.savepoint(
+                    "one",
+                    || put(tx, "sp-one").and_then(|()| tx.flush()),
+                    |_| false,
+                )??;
+                // Taken back before anything of it was sent.
+                tx.savepoint("two", || put(tx, "sp-two"), |_| false)??;
+                tx.savepoint("three", || Ok::<_, db::Error>(()), |_| false)??;
+                // Kept.
+                tx.savepoint("four", || put(tx, "sp-four"), |_| true)??;
+                Ok::<_, StoreError>(())
+            })
+            .unwrap();
+            let keys: Vec<String> = s
+                .conn()
+                .prepare("SELECT key FROM meta WHERE key LIKE 'sp-%' ORDER BY key")
+                .unwrap()
+                .query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<db::Result<_>>()
+                .unwrap();
+            assert_eq!(keys, ["sp-before", "sp-four"], "{name}");
+        }
+    }
+
     #[test]
     fn a_sent_secret_keeps_only_its_head() {
         for (name, mut s) in testing::stores() {

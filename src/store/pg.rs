@@ -4,7 +4,7 @@
 //! On one machine a statement's cost is mostly the wait for its answer,
 //! not the server's work, so what the work does not wait for goes with
 //! the next statement it does: texts without parameters or rows (`BEGIN`,
-//! a savepoint's `RELEASE`: [`Pg::later`]) and writes whose answer the
+//! a savepoint made or released: [`Pg::later`]) and writes whose answer the
 //! work does not read ([`Pg::ahead`]: a report queued, a submission
 //! stored). [`Pg::exchange`] sends them and its own statement together,
 //! in order, and waits once: one round trip ([`round_trips`] counts them).
@@ -13,7 +13,9 @@
 //! fail, and the exchange answers the first error, so the transaction is
 //! rolled back as if the write had failed when it was written (its
 //! `COMMIT` too answers it, and commits nothing). A `ROLLBACK` drops what
-//! waits: it would be undone.
+//! waits: it would be undone; so does a rollback to a savepoint still
+//! waiting to go ([`Pg::drop_savepoint`]), which then asks the server
+//! nothing.
 //!
 //! The connection is `tokio_postgres`'s on a runtime of its own (one
 //! thread, the caller's: it runs only while an exchange waits), as the
@@ -71,10 +73,18 @@ pub(super) struct Pg<V> {
     client: Client,
     /// Prepared statements by their text as written (`?1`).
     prepared: HashMap<String, Statement>,
-    /// Statements without parameters or rows waiting to go ([`Pg::later`]).
-    waiting: String,
-    /// Writes waiting to go, their answers not needed ([`Pg::ahead`]).
-    ahead: Vec<(Statement, Vec<V>)>,
+    /// What waits to go with the next exchange, in the order written:
+    /// texts ([`Pg::later`]) and writes ([`Pg::ahead`]).
+    queue: Vec<Queued<V>>,
+}
+
+/// A statement waiting to go, its answer not needed.
+enum Queued<V> {
+    /// Statements without parameters or rows (`BEGIN`, `SAVEPOINT`, …),
+    /// each ended by `;`.
+    Text(String),
+    /// A prepared write and its parameters.
+    Write(Statement, Vec<V>),
 }
 
 type Pending<'a> = Pin<Box<dyn Future<Output = Result<Answer, Error>> + 'a>>;
@@ -101,8 +111,7 @@ impl<V: ToSql + Sync> Pg<V> {
             runtime,
             client,
             prepared: HashMap::new(),
-            waiting: String::new(),
-            ahead: Vec::new(),
+            queue: Vec::new(),
         })
     }
 
@@ -134,25 +143,50 @@ impl<V: ToSql + Sync> Pg<V> {
 
     /// `sql` (without parameters or rows) to go with the next exchange.
     pub(super) fn later(&mut self, sql: &str) {
-        self.waiting.push_str(sql);
-        self.waiting.push_str("; ");
+        if let Some(Queued::Text(text)) = self.queue.last_mut() {
+            text.push_str(sql);
+            text.push_str("; ");
+        } else {
+            self.queue.push(Queued::Text(format!("{sql}; ")));
+        }
     }
 
     /// A write to go with the next exchange, its answer not read: its
     /// error, if any, is the next exchange's.
     pub(super) fn ahead(&mut self, st: Statement, values: Vec<V>) {
-        self.ahead.push((st, values));
+        self.queue.push(Queued::Write(st, values));
     }
 
     /// Are writes waiting to go?
     pub(super) fn has_ahead(&self) -> bool {
-        !self.ahead.is_empty()
+        self.queue.iter().any(|q| matches!(q, Queued::Write(..)))
     }
 
     /// Drop what waits to go (a rollback undoes it).
     pub(super) fn drop_waiting(&mut self) {
-        self.waiting.clear();
-        self.ahead.clear();
+        self.queue.clear();
+    }
+
+    /// Is `SAVEPOINT name` still waiting to go? Then it and all that waits
+    /// after it are dropped: nothing of the savepoint has reached the
+    /// server, and there is nothing to roll back to (true).
+    pub(super) fn drop_savepoint(&mut self, name: &str) -> bool {
+        let made = format!("SAVEPOINT {name}; ");
+        let found = self.queue.iter().enumerate().find_map(|(k, q)| match q {
+            Queued::Text(text) => text.find(&made).map(|at| (k, at)),
+            Queued::Write(..) => None,
+        });
+        let Some((k, at)) = found else {
+            return false;
+        };
+        self.queue.truncate(k + 1);
+        if let Some(Queued::Text(text)) = self.queue.last_mut() {
+            text.truncate(at);
+            if text.is_empty() {
+                self.queue.pop();
+            }
+        }
+        true
     }
 
     /// Send what waits and `ask`, in that order, in one round trip; the
@@ -171,11 +205,15 @@ impl<V: ToSql + Sync> Pg<V> {
     /// # Errors
     /// The first statement's error, in the order sent.
     pub(super) fn exchange_all(&mut self, asks: Vec<Ask<'_, V>>) -> Result<Vec<Answer>, Error> {
-        let waiting = std::mem::take(&mut self.waiting);
-        let ahead = std::mem::take(&mut self.ahead);
+        let queue = std::mem::take(&mut self.queue);
         let client = &self.client;
-        let params: Vec<Vec<&(dyn ToSql + Sync)>> =
-            ahead.iter().map(|(_, values)| refs(values)).collect();
+        let params: Vec<Vec<&(dyn ToSql + Sync)>> = queue
+            .iter()
+            .map(|q| match q {
+                Queued::Write(_, values) => refs(values),
+                Queued::Text(_) => Vec::new(),
+            })
+            .collect();
         let asked: Vec<Vec<&(dyn ToSql + Sync)>> = asks
             .iter()
             .map(|ask| match ask {
@@ -183,14 +221,14 @@ impl<V: ToSql + Sync> Pg<V> {
                 Ask::Batch(_) | Ask::Nothing => Vec::new(),
             })
             .collect();
-        let mut sent: Vec<Pending<'_>> = Vec::with_capacity(ahead.len() + asks.len() + 1);
-        if !waiting.is_empty() {
-            sent.push(Box::pin(batch(client, &waiting)));
-        }
-        for ((st, _), params) in ahead.iter().zip(&params) {
-            sent.push(Box::pin(async move {
-                client.execute(st, params).await.map(Answer::Count)
-            }));
+        let mut sent: Vec<Pending<'_>> = Vec::with_capacity(queue.len() + asks.len());
+        for (q, params) in queue.iter().zip(&params) {
+            match q {
+                Queued::Text(text) => sent.push(Box::pin(batch(client, text))),
+                Queued::Write(st, _) => sent.push(Box::pin(async move {
+                    client.execute(st, params).await.map(Answer::Count)
+                })),
+            }
         }
         // The answers after these are the asks'.
         let before = sent.len();

@@ -37,7 +37,8 @@ pub fn insert(c: &Connection, game: &str, s: &Submission, now: DateTime<Utc>) ->
     Ok(())
 }
 
-/// A side's latest submission for a round: (checked, understood).
+/// A side's latest submission for a round: (checked, understood). Kept
+/// for the transaction: a round's play reads each side's several times.
 ///
 /// # Errors
 /// On database errors.
@@ -50,12 +51,13 @@ pub fn latest(
     Ok(c.prepare_cached(
         "SELECT checked, understood FROM submissions WHERE game_id = ?1 AND round = ?2 AND side = ?3 ORDER BY id DESC LIMIT 1",
     )?
+    .kept("submissions")
     .query_row(params![game, round, side], |r| Ok((r.get(0)?, r.get(1)?)))
     .optional()?)
 }
 
 /// Whether a side's latest orders for a round came in no mail: the
-/// umpire's general wrote them.
+/// umpire's general wrote them. Kept for the transaction, as [`latest`].
 ///
 /// # Errors
 /// On database errors.
@@ -63,6 +65,7 @@ pub fn by_general(c: &Connection, game: &str, round: u32, side: &str) -> Result<
     Ok(c.prepare_cached(
         "SELECT message IS NULL FROM submissions WHERE game_id = ?1 AND round = ?2 AND side = ?3 ORDER BY id DESC LIMIT 1",
     )?
+    .kept("submissions")
     .query_row(params![game, round, side], |r| r.get(0))
     .optional()?
     .unwrap_or(false))
