@@ -54,6 +54,7 @@
 //! A general is a pure function of the board: the same board gives the
 //! same sheet, so a game replays from its seed.
 
+use super::objective::{detachments, objectives, Objective};
 use crate::games::furor::board::{Board, Outcome, Relation, Role, SideId, Unit, UnitId};
 use crate::games::furor::charge;
 use crate::games::furor::combat::{eligibility, missile_alone_too_weak, strengths, Attacker};
@@ -104,6 +105,9 @@ pub struct Doctrine {
     pub commander_in_front: bool,
     /// Retreat preferences: as many hexes as this, first first.
     pub retreat_hexes: usize,
+    /// Each unit marches on the enemy worth most points of its threshold
+    /// for the time it takes (`objective`), else on the nearest enemy.
+    pub marches_on_worth: bool,
 }
 
 const CAUTIOUS: Doctrine = Doctrine {
@@ -120,6 +124,7 @@ const CAUTIOUS: Doctrine = Doctrine {
     evade_at: None,
     commander_in_front: false,
     retreat_hexes: 3,
+    marches_on_worth: false,
 };
 
 const AGGRESSIVE: Doctrine = Doctrine {
@@ -136,6 +141,7 @@ const AGGRESSIVE: Doctrine = Doctrine {
     evade_at: Some(Column::ThreeOne),
     commander_in_front: true,
     retreat_hexes: 2,
+    marches_on_worth: true,
 };
 
 impl Doctrine {
@@ -214,10 +220,25 @@ fn contact_column(board: &Board, u: &Unit, h: Hex, enemy: &Unit) -> Column {
 
 /// The worst column a unit in `h` could make on the enemies it would be
 /// next to (it must be able to fight each of them).
-fn worst_contact(board: &Board, u: &Unit, h: Hex) -> Option<Column> {
+/// On the unit's objective, the column of the units sent on it that
+/// arrive this player-turn counts if it is better.
+fn worst_contact(board: &Board, u: &Unit, h: Hex, sent: Option<&Objective>) -> Option<Column> {
+    let fx = std::env::var("FX").unwrap_or_default();
+    if let Some(o) = sent.filter(|o| h.is_adjacent(o.hex) && !fx.contains('o')) {
+        let here = board
+            .unit(&o.target)
+            .map_or(Column::HalfOrLess, |e| contact_column(board, u, h, e));
+        return Some(here.max(o.column));
+    }
     zoc::adjacent_enemies(board, &u.side, h)
         .filter(|e| board.relation(&u.side, e) == Relation::Enemy)
-        .map(|e| contact_column(board, u, h, e))
+        .map(|e| {
+            let here = contact_column(board, u, h, e);
+            match sent.filter(|o| o.target == e.id) {
+                Some(o) => here.max(o.column),
+                None => here,
+            }
+        })
         .min()
 }
 
@@ -267,6 +288,8 @@ struct Plan<'a> {
     attack_at: Column,
     /// Enemy units the attacks fire upon.
     fired_on: BTreeSet<UnitId>,
+    /// The enemy each unit marches on, and its hex (`objective`).
+    objectives: BTreeMap<UnitId, Objective>,
 }
 
 /// The phasing side's orders for this player-turn on `board`, as the text
@@ -292,6 +315,7 @@ pub fn player_turn(board: &Board, options: &Options, style: Style) -> String {
             doctrine.attack_at
         },
         fired_on: BTreeSet::new(),
+        objectives: BTreeMap::new(),
     };
     plan.feigned_flights();
     plan.march();
@@ -348,6 +372,13 @@ impl Plan<'_> {
 
     /// Charges and moves, the units nearest the enemy first.
     fn march(&mut self) {
+        if self.doctrine.marches_on_worth && !self.waiting {
+            self.objectives = if std::env::var("FX").unwrap_or_default().contains('g') {
+                objectives(&self.scratch, self.options, &self.side)
+            } else {
+                detachments(&self.scratch, self.options, &self.side)
+            };
+        }
         let mut movers: Vec<(u16, UnitId)> = own(&self.scratch, &self.side)
             .filter(|u| u.is_combat() && !self.moved.contains(&u.id))
             .filter_map(|u| {
@@ -460,7 +491,8 @@ impl Plan<'_> {
             } else if archer {
                 false
             } else {
-                let worst = worst_contact(&self.scratch, u, h).unwrap_or(Column::HalfOrLess);
+                let sent = self.objectives.get(&u.id);
+                let worst = worst_contact(&self.scratch, u, h, sent).unwrap_or(Column::HalfOrLess);
                 worst
                     >= if self.waiting {
                         self.attack_at
@@ -468,7 +500,10 @@ impl Plan<'_> {
                         d.contact_at
                     }
             };
-            let distance = nearest_enemy(&self.scratch, &self.side, h).unwrap_or(u16::MAX);
+            let distance = match self.objectives.get(&u.id) {
+                Some(o) => o.hex.distance(h),
+                None => nearest_enemy(&self.scratch, &self.side, h).unwrap_or(u16::MAX),
+            };
             let ground = if d.good_ground {
                 self.scratch.map.terrain(h).column_shift()
             } else {
