@@ -54,7 +54,6 @@
 //! A general is a pure function of the board: the same board gives the
 //! same sheet, so a game replays from its seed.
 
-use super::objective::{detachments, objectives, Objective};
 use crate::games::furor::board::{Board, Outcome, Relation, Role, SideId, Unit, UnitId};
 use crate::games::furor::charge;
 use crate::games::furor::combat::{eligibility, missile_alone_too_weak, strengths, Attacker};
@@ -105,9 +104,6 @@ pub struct Doctrine {
     pub commander_in_front: bool,
     /// Retreat preferences: as many hexes as this, first first.
     pub retreat_hexes: usize,
-    /// Each unit marches on the enemy worth most points of its threshold
-    /// for the time it takes (`objective`), else on the nearest enemy.
-    pub marches_on_worth: bool,
 }
 
 const CAUTIOUS: Doctrine = Doctrine {
@@ -124,7 +120,6 @@ const CAUTIOUS: Doctrine = Doctrine {
     evade_at: None,
     commander_in_front: false,
     retreat_hexes: 3,
-    marches_on_worth: false,
 };
 
 const AGGRESSIVE: Doctrine = Doctrine {
@@ -141,7 +136,6 @@ const AGGRESSIVE: Doctrine = Doctrine {
     evade_at: Some(Column::ThreeOne),
     commander_in_front: true,
     retreat_hexes: 2,
-    marches_on_worth: true,
 };
 
 impl Doctrine {
@@ -220,25 +214,10 @@ fn contact_column(board: &Board, u: &Unit, h: Hex, enemy: &Unit) -> Column {
 
 /// The worst column a unit in `h` could make on the enemies it would be
 /// next to (it must be able to fight each of them).
-/// On the unit's objective, the column of the units sent on it that
-/// arrive this player-turn counts if it is better.
-fn worst_contact(board: &Board, u: &Unit, h: Hex, sent: Option<&Objective>) -> Option<Column> {
-    let fx = std::env::var("FX").unwrap_or_default();
-    if let Some(o) = sent.filter(|o| h.is_adjacent(o.hex) && !fx.contains('o')) {
-        let here = board
-            .unit(&o.target)
-            .map_or(Column::HalfOrLess, |e| contact_column(board, u, h, e));
-        return Some(here.max(o.column));
-    }
+fn worst_contact(board: &Board, u: &Unit, h: Hex) -> Option<Column> {
     zoc::adjacent_enemies(board, &u.side, h)
         .filter(|e| board.relation(&u.side, e) == Relation::Enemy)
-        .map(|e| {
-            let here = contact_column(board, u, h, e);
-            match sent.filter(|o| o.target == e.id) {
-                Some(o) => here.max(o.column),
-                None => here,
-            }
-        })
+        .map(|e| contact_column(board, u, h, e))
         .min()
 }
 
@@ -288,8 +267,6 @@ struct Plan<'a> {
     attack_at: Column,
     /// Enemy units the attacks fire upon.
     fired_on: BTreeSet<UnitId>,
-    /// The enemy each unit marches on, and its hex (`objective`).
-    objectives: BTreeMap<UnitId, Objective>,
 }
 
 /// The phasing side's orders for this player-turn on `board`, as the text
@@ -315,7 +292,6 @@ pub fn player_turn(board: &Board, options: &Options, style: Style) -> String {
             doctrine.attack_at
         },
         fired_on: BTreeSet::new(),
-        objectives: BTreeMap::new(),
     };
     plan.feigned_flights();
     plan.march();
@@ -372,13 +348,6 @@ impl Plan<'_> {
 
     /// Charges and moves, the units nearest the enemy first.
     fn march(&mut self) {
-        if self.doctrine.marches_on_worth && !self.waiting {
-            self.objectives = if std::env::var("FX").unwrap_or_default().contains('g') {
-                objectives(&self.scratch, self.options, &self.side)
-            } else {
-                detachments(&self.scratch, self.options, &self.side)
-            };
-        }
         let mut movers: Vec<(u16, UnitId)> = own(&self.scratch, &self.side)
             .filter(|u| u.is_combat() && !self.moved.contains(&u.id))
             .filter_map(|u| {
@@ -491,8 +460,7 @@ impl Plan<'_> {
             } else if archer {
                 false
             } else {
-                let sent = self.objectives.get(&u.id);
-                let worst = worst_contact(&self.scratch, u, h, sent).unwrap_or(Column::HalfOrLess);
+                let worst = worst_contact(&self.scratch, u, h).unwrap_or(Column::HalfOrLess);
                 worst
                     >= if self.waiting {
                         self.attack_at
@@ -500,10 +468,7 @@ impl Plan<'_> {
                         d.contact_at
                     }
             };
-            let distance = match self.objectives.get(&u.id) {
-                Some(o) => o.hex.distance(h),
-                None => nearest_enemy(&self.scratch, &self.side, h).unwrap_or(u16::MAX),
-            };
+            let distance = nearest_enemy(&self.scratch, &self.side, h).unwrap_or(u16::MAX);
             let ground = if d.good_ground {
                 self.scratch.map.terrain(h).column_shift()
             } else {

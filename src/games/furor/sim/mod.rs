@@ -4,8 +4,6 @@
 //!
 //! - [`general`]: the generals, who write each player-turn's orders and
 //!   their standing reactions as order text in one of two styles;
-//! - [`objective`]: where an aggressive general marches each unit (the
-//!   enemy worth most points of its threshold for the time it takes);
 //! - [`game`]: one game from its seed: sheets read by `orders::check`,
 //!   player-turns played by `sequence::resolve` ([`game::Outcome`]);
 //! - [`simulate`]: many games on every core, counted ([`simulate::Summary`]);
@@ -30,6 +28,5 @@
 pub mod cli;
 pub mod game;
 pub mod general;
-pub mod objective;
 pub mod replay;
 pub mod simulate;
