@@ -94,6 +94,10 @@ pub struct Doctrine {
     pub good_ground: bool,
     /// Missile units stay out of enemy zones and fire from a distance.
     pub archers_stand_off: bool,
+    /// Foot archers do (whatever `archers_stand_off` says of horse
+    /// archers): next to an enemy a lone archer may not attack it (§9.3),
+    /// and in its zone it may not fire at all.
+    pub foot_archers_stand_off: bool,
     /// Attackers advance after combat, and a commander goes along.
     pub advance: bool,
     /// Defenders advance into a hex an attacker left (a standing reaction).
@@ -115,6 +119,7 @@ const CAUTIOUS: Doctrine = Doctrine {
     waits_when_ahead: true,
     good_ground: true,
     archers_stand_off: true,
+    foot_archers_stand_off: true,
     advance: false,
     defender_advance: false,
     evade_at: None,
@@ -131,6 +136,7 @@ const AGGRESSIVE: Doctrine = Doctrine {
     waits_when_ahead: false,
     good_ground: false,
     archers_stand_off: false,
+    foot_archers_stand_off: true,
     advance: true,
     defender_advance: true,
     evade_at: Some(Column::ThreeOne),
@@ -451,7 +457,9 @@ impl Plan<'_> {
     /// it can reach, or `None` to stay.
     fn best_move(&self, u: &Unit, at: Hex) -> Option<Vec<Hex>> {
         let d = self.doctrine;
-        let archer = u.kind.is_missile() && d.archers_stand_off;
+        let archer = u.kind.is_missile()
+            && (d.archers_stand_off
+                || (d.foot_archers_stand_off && u.kind == Kind::MissileInfantry));
         // Lower is better; `None`: the doctrine forbids ending there.
         let key = |h: Hex, path: &[Hex]| {
             let contact = engaged(&self.scratch, self.options, &self.side, h);
