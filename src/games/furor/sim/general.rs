@@ -18,7 +18,8 @@
 //!   sheet goes (the same copy the checker keeps), and enter a zone of
 //!   control only where the odds they could make there are good enough;
 //!   a cautious army stands two hexes off, in good ground, and its archers
-//!   stay out of contact within range; a general whom the scenario's
+//!   stay out of contact within range (an aggressive army's foot archers
+//!   too: next to an enemy a lone archer may neither attack nor fire); a general whom the scenario's
 //!   last-turn condition favours waits if cautious;
 //! - **commanders** follow the unit they stand with, or join the strongest
 //!   unit they command within reach (never left alone);
@@ -939,6 +940,26 @@ mod tests {
             assert!(!text.contains("with archers;"), "{style}:\n{text}");
             assert!(!check(&text, &"franks".into(), &board, &options).has_errors());
         }
+    }
+
+    #[test]
+    fn an_aggressive_armys_foot_archers_stand_off_and_fire() {
+        let (board, options) = soissons();
+        let text = player_turn(&board, &options, Style::Aggressive);
+        let to: Hex = text
+            .lines()
+            .find_map(|l| l.strip_prefix("archers: move "))
+            .and_then(|path| path.split(' ').next_back())
+            .and_then(|h| h.parse().ok())
+            .unwrap_or_else(|| panic!("the archers stay:\n{text}"));
+        let franks = SideId::from("franks");
+        assert!(!engaged(&board, &options, &franks, to), "{to}:\n{text}");
+        let archers = board.get(&"archers".into());
+        assert!(
+            nearest_enemy(&board, &franks, to).is_some_and(|d| d <= archers.range),
+            "{to}:\n{text}"
+        );
+        assert!(text.contains("fire archers"), "{text}");
     }
 
     #[test]
