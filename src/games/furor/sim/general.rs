@@ -18,7 +18,8 @@
 //!   sheet goes (the same copy the checker keeps), and enter a zone of
 //!   control only where the odds they could make there are good enough;
 //!   a cautious army stands two hexes off, in good ground, and its archers
-//!   stay out of contact within range; a general whom the scenario's
+//!   stay out of contact within range (an aggressive army's foot archers
+//!   too: next to an enemy a lone archer may neither attack nor fire); a general whom the scenario's
 //!   last-turn condition favours waits if cautious;
 //! - **commanders** follow the unit they stand with, or join the strongest
 //!   unit they command within reach (never left alone);
@@ -94,6 +95,10 @@ pub struct Doctrine {
     pub good_ground: bool,
     /// Missile units stay out of enemy zones and fire from a distance.
     pub archers_stand_off: bool,
+    /// Foot archers do (whatever `archers_stand_off` says of horse
+    /// archers): next to an enemy a lone archer may not attack it (§9.3),
+    /// and in its zone it may not fire at all.
+    pub foot_archers_stand_off: bool,
     /// Attackers advance after combat, and a commander goes along.
     pub advance: bool,
     /// Defenders advance into a hex an attacker left (a standing reaction).
@@ -115,6 +120,7 @@ const CAUTIOUS: Doctrine = Doctrine {
     waits_when_ahead: true,
     good_ground: true,
     archers_stand_off: true,
+    foot_archers_stand_off: true,
     advance: false,
     defender_advance: false,
     evade_at: None,
@@ -131,6 +137,7 @@ const AGGRESSIVE: Doctrine = Doctrine {
     waits_when_ahead: false,
     good_ground: false,
     archers_stand_off: false,
+    foot_archers_stand_off: true,
     advance: true,
     defender_advance: true,
     evade_at: Some(Column::ThreeOne),
@@ -451,7 +458,9 @@ impl Plan<'_> {
     /// it can reach, or `None` to stay.
     fn best_move(&self, u: &Unit, at: Hex) -> Option<Vec<Hex>> {
         let d = self.doctrine;
-        let archer = u.kind.is_missile() && d.archers_stand_off;
+        let archer = u.kind.is_missile()
+            && (d.archers_stand_off
+                || (d.foot_archers_stand_off && u.kind == Kind::MissileInfantry));
         // Lower is better; `None`: the doctrine forbids ending there.
         let key = |h: Hex, path: &[Hex]| {
             let contact = engaged(&self.scratch, self.options, &self.side, h);
@@ -931,6 +940,26 @@ mod tests {
             assert!(!text.contains("with archers;"), "{style}:\n{text}");
             assert!(!check(&text, &"franks".into(), &board, &options).has_errors());
         }
+    }
+
+    #[test]
+    fn an_aggressive_armys_foot_archers_stand_off_and_fire() {
+        let (board, options) = soissons();
+        let text = player_turn(&board, &options, Style::Aggressive);
+        let to: Hex = text
+            .lines()
+            .find_map(|l| l.strip_prefix("archers: move "))
+            .and_then(|path| path.split(' ').next_back())
+            .and_then(|h| h.parse().ok())
+            .unwrap_or_else(|| panic!("the archers stay:\n{text}"));
+        let franks = SideId::from("franks");
+        assert!(!engaged(&board, &options, &franks, to), "{to}:\n{text}");
+        let archers = board.get(&"archers".into());
+        assert!(
+            nearest_enemy(&board, &franks, to).is_some_and(|d| d <= archers.range),
+            "{to}:\n{text}"
+        );
+        assert!(text.contains("fire archers"), "{text}");
     }
 
     #[test]
