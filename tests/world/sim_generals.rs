@@ -507,3 +507,46 @@ fn the_general_holds_the_ground_the_scenario_rewards() {
         "\"Foot\": phase 1 face 36; phase 2 move 5"
     );
 }
+
+/// §6, §7: horse seeking battle against an enemy with bows waits out of
+/// bowshot where its charge lands next turn, rather than ride into range
+/// and stand there; and it never charges across a hill that halves its
+/// pace short of the target.
+#[test]
+fn horse_waits_out_of_bowshot_and_never_charges_short_across_a_hill() {
+    let archers = (
+        "koth",
+        "Archers",
+        "LI",
+        18,
+        3,
+        [30.0, 34.0],
+        180.0,
+        "weapons = [\"shemite-bow\"]",
+    );
+    let t = table(&[KNIGHTS, archers], 1);
+    let line = line_of(&t, "aquilonia", Style::Aggressive, "Knights").unwrap();
+    let moved: f64 = line
+        .strip_prefix("\"Knights\": phase 1 move ")
+        .and_then(|d| d.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    // 24 inches apart: the knights stop beyond the Shemite bow's 15
+    // inches, within the 16.2 their charge is trusted to cross.
+    assert!((7.8..=9.0).contains(&moved), "{line}");
+    let text = "[table]\nwidth = 72.0\ndepth = 48.0\n\
+         [[terrain]]\nkind = \"hill\"\ncontours = 1\npoints = [[20.0, 13.0], [40.0, 13.0], [40.0, 22.0], [20.0, 22.0]]\n\
+         [[unit]]\nid = \"k\"\nside = \"aquilonia\"\nname = \"Knights\"\ntype = \"HC\"\nfigures = 12\n\
+         formation = \"line\"\nranks = 2\nfront = [30.0, 10.0]\nfacing = 0\n\
+         [[unit]]\nid = \"s\"\nside = \"koth\"\nname = \"Spearmen\"\ntype = \"MI\"\nfigures = 24\n\
+         formation = \"line\"\nranks = 3\nfront = [30.0, 26.0]\nfacing = 180\n";
+    let setup: Setup = toml::from_str(text).expect("set-up parses");
+    let mut t = Table::from_setup(&setup).expect("set-up is legal");
+    t.turn = 1;
+    // 16 inches off, 9 of them uphill at half pace: no charge this turn.
+    let line = line_of(&t, "aquilonia", Style::Aggressive, "Knights").unwrap();
+    assert!(!line.contains("charge"), "{line}");
+    // On open ground the same gap is charged.
+    t.terrain.clear();
+    let line = line_of(&t, "aquilonia", Style::Aggressive, "Knights").unwrap();
+    assert!(line.contains("charge \"Spearmen\""), "{line}");
+}

@@ -22,7 +22,9 @@ use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::rules::{Formation, UnitType};
 use crate::games::hyborian::table::geometry::{files_and_ranks, Pose};
 use crate::games::hyborian::table::positional::bent;
+use crate::games::hyborian::table::terrain::{water_under, Water};
 use crate::games::hyborian::table::{Table, TerrainKind, Unit, UnitId};
+use crate::geometry::Footprint;
 use crate::geometry::{bearing_of, heading, normalize_bearing, rotate_cw, turn_between};
 use crate::geometry::{point_at_station, polyline_length, station_on_polyline};
 use glam::DVec2;
@@ -562,9 +564,33 @@ fn charge_path(
     target_unit: Option<&Unit>,
     pace: Pace,
 ) -> (Vec<Leg>, f64, f64) {
-    let start = unit.pose();
-    let budget = allowance(unit.kind, start.formation, pace, false);
-    let limit = wheel_limit(start, unit.kind, budget * WHEEL_SHARE);
+    charge_path_from(unit.pose(), unit.kind, charge, target_unit, pace)
+}
+
+/// The way a charge written without a sweep at `target` runs from `start`
+/// at the charge pace (§3), and the inches it may run: what a general
+/// reads to judge whether a charge would land.
+pub fn charge_legs(start: Pose, kind: UnitType, target: &Unit) -> (Vec<Leg>, f64) {
+    let charge = Charge {
+        target: ChargeTarget::Unit(target.id.clone()),
+        sweep: None,
+        breakthrough: false,
+        break_off: false,
+    };
+    let (legs, _, budget) = charge_path_from(start, kind, &charge, Some(target), Pace::Charge);
+    (legs, budget)
+}
+
+/// [`charge_path`] from a pose.
+fn charge_path_from(
+    start: Pose,
+    kind: UnitType,
+    charge: &Charge,
+    target_unit: Option<&Unit>,
+    pace: Pace,
+) -> (Vec<Leg>, f64, f64) {
+    let budget = allowance(kind, start.formation, pace, false);
+    let limit = wheel_limit(start, kind, budget * WHEEL_SHARE);
     let wanted = match (&charge.target, target_unit) {
         // The sweep as written (ruling E-30).
         _ if charge.sweep.is_some() => charge.sweep.unwrap_or_default(),
@@ -572,11 +598,11 @@ fn charge_path(
         // Straight ahead when that strikes the target: a charge wheels only
         // to reach it, never to centre on it (§4 overlaps "on either or
         // both ends").
-        (ChargeTarget::Unit(_), Some(t)) if reaches_straight(start, unit.kind, budget, t) => 0.0,
+        (ChargeTarget::Unit(_), Some(t)) if reaches_straight(start, kind, budget, t) => 0.0,
         (ChargeTarget::Unit(_), Some(t)) => {
             let fp = t.footprint();
             let (a, b) = fp.edge(fp.arc_of(start.front));
-            wheel_toward(start, unit.kind, (a + b) / 2.0)
+            wheel_toward(start, kind, (a + b) / 2.0)
         }
         _ => 0.0,
     };
@@ -588,7 +614,7 @@ fn charge_path(
     let mut legs = Vec::new();
     let mut pose = start;
     if wheel != 0.0 {
-        let leg = wheel_leg(start, unit.kind, wheel);
+        let leg = wheel_leg(start, kind, wheel);
         pose = leg.end();
         legs.push(leg);
     }
@@ -635,6 +661,32 @@ pub fn ground_allows_charge(table: &Table, unit: &Unit, charge: &Charge) -> bool
 
 /// Spacing of the poses at which a charge's way is checked for terrain (inches).
 const ROUTE_STEP: f64 = 0.5;
+
+/// Troops a one-contour hill does not slow (§7): light foot, Picts, Kushites.
+pub fn sure_footed(u: &Unit) -> bool {
+    use crate::games::hyborian::rules::Trait;
+    u.kind == UnitType::LightInfantry || u.has_trait(Trait::Pict) || u.has_trait(Trait::Kushite)
+}
+
+/// Whether the ground under `fp` halves a unit's pace: hills (a gentle
+/// one not for `sure_footed` troops unless the club says so), woods and
+/// swamps (§7), fords and fordable water (ruling T-2).
+pub fn slowed(table: &Table, options: &GameOptions, sure_footed: bool, fp: &Footprint) -> bool {
+    table.terrain.iter().any(|t| {
+        let slows = match t.kind {
+            TerrainKind::Hill { contours: 1 } => {
+                !sure_footed || options.gentle_hills_slow_light_foot
+            }
+            TerrainKind::Hill { .. } | TerrainKind::Woods | TerrainKind::Swamp => true,
+            TerrainKind::Road { .. } => false,
+            // Water is judged as a whole below (fords and bridges cross it).
+            TerrainKind::River | TerrainKind::Stream | TerrainKind::Ford | TerrainKind::Bridge => {
+                false
+            }
+        };
+        slows && t.area_meets(fp)
+    }) || water_under(&table.terrain, fp, options.rivers, options.streams) == Water::Slowed
+}
 
 /// Light foot, Picts, Kushites and Black Amazons fight and charge in rough
 /// ground as in the open (§4, §7 "with the same exceptions"; ruling C-19).

@@ -4,11 +4,11 @@
 use super::BISECT;
 use crate::games::hyborian::adjudicate::events::Halt;
 use crate::games::hyborian::adjudicate::record::{InRange, PathPoint};
-use crate::games::hyborian::adjudicate::route::{Plan, PlanKind};
+use crate::games::hyborian::adjudicate::route::{self, Plan, PlanKind};
 use crate::games::hyborian::rules::missile::longest_range;
 use crate::games::hyborian::rules::movement::{FORCED_MARCH_CLEARANCE, ROUGH_SPEED};
 use crate::games::hyborian::rules::options::{Clock, GameOptions};
-use crate::games::hyborian::rules::{Trait, UnitType};
+use crate::games::hyborian::rules::UnitType;
 use crate::games::hyborian::table::geometry::Pose;
 use crate::games::hyborian::table::terrain::{water_under, Water};
 use crate::games::hyborian::table::{Table, TerrainKind, Unit, UnitId};
@@ -95,21 +95,7 @@ pub(super) fn terrain_factor(
     body: &Body,
     fp: &Footprint,
 ) -> f64 {
-    let slowed = table.terrain.iter().any(|t| {
-        let slows = match t.kind {
-            TerrainKind::Hill { contours: 1 } => {
-                !body.sure_footed || options.gentle_hills_slow_light_foot
-            }
-            TerrainKind::Hill { .. } | TerrainKind::Woods | TerrainKind::Swamp => true,
-            TerrainKind::Road { .. } => false,
-            // Water is judged as a whole below (fords and bridges cross it).
-            TerrainKind::River | TerrainKind::Stream | TerrainKind::Ford | TerrainKind::Bridge => {
-                false
-            }
-        };
-        slows && t.area_meets(fp)
-    }) || water_under(&table.terrain, fp, options.rivers, options.streams)
-        == Water::Slowed;
+    let slowed = route::slowed(table, options, body.sure_footed, fp);
     if slowed {
         ROUGH_SPEED
     } else {
@@ -290,9 +276,7 @@ pub(super) fn body(table: &Table, options: &GameOptions, u: &Unit, plan: Option<
             plan,
         }
     });
-    let sure_footed = u.kind == UnitType::LightInfantry
-        || u.has_trait(Trait::Pict)
-        || u.has_trait(Trait::Kushite);
+    let sure_footed = route::sure_footed(u);
     let range = longest_range(&u.weapons);
     Body {
         id: u.id.clone(),

@@ -36,6 +36,7 @@ mod crossing;
 mod doctrine;
 mod ground;
 mod staff;
+mod strike;
 mod troops;
 mod view;
 mod write;

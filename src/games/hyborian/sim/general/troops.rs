@@ -153,6 +153,7 @@ impl Ctx<'_, '_> {
                     && View::off(u, tfp.centre).abs() <= CHARGE_ARC
                     && !self.view.barred(u, t)
                     && self.view.clear_path(u, t, tfp.distance(&fp))
+                    && self.view.charge_lands(u.pose(), u, t)
             })
             .map(|(t, tfp)| (*t, odds(u, t), tfp.distance(&fp)))
             .filter(|(_, s, _)| *s >= least.max(HOPELESS))
@@ -263,6 +264,12 @@ impl Ctx<'_, '_> {
     /// unit already faces it nearly; stand, facing `t`, if a friend or
     /// deep water is in the way.
     pub(super) fn make_for(&self, u: &Unit, t: &Unit, way: DVec2) -> Sheet {
+        self.try_make_for(u, way)
+            .unwrap_or_else(|| self.hold_facing(u, t))
+    }
+
+    /// [`Ctx::make_for`], `None` where it would stand.
+    pub(super) fn try_make_for(&self, u: &Unit, way: DVec2) -> Option<Sheet> {
         let turns = View::off(u, way).abs() > ALIGNED;
         let facing = !u.kind.wheels_only() && turns && self.view.room_to_face(u, way);
         let (front, bearing) = if facing {
@@ -272,21 +279,21 @@ impl Ctx<'_, '_> {
         };
         let d = View::move_allowance(u).min(front.distance(way));
         if d < MIN_MOVE {
-            return self.hold_facing(u, t);
+            return None;
         }
         let width = 2.0 * u.footprint().half_width;
         let strip = Footprint::behind(front + heading(bearing) * d, bearing, width, d);
         if self.view.obstructed(u, &strip) {
-            return self.hold_facing(u, t);
+            return None;
         }
         self.view.claim(strip);
-        if facing {
+        Some(if facing {
             Sheet::both(format!("face {bearing}"), format!("move {}", inches(d)))
         } else if turns {
             Sheet::phase1(format!("move toward {} {}", place(way), inches(d)))
         } else {
             Sheet::phase1(format!("move {}", inches(d)))
-        }
+        })
     }
 
     /// Inches a unit must move to stand level with the foot line, moved on by `ahead`.
@@ -438,8 +445,16 @@ impl Ctx<'_, '_> {
         let Some((t, gap)) = self.view.nearest(u, reachable) else {
             return Sheet::hold();
         };
+        let mut striking = View::charge_move(u) * STRIKING_SHARE;
+        if self.seeking && u.kind.is_cavalry() {
+            match self.to_striking_post(u, t) {
+                Ok(sheet) => return sheet,
+                Err(Some(post_gap)) => striking = striking.max(post_gap),
+                Err(None) => {}
+            }
+        }
         let d = if self.seeking {
-            gap - View::charge_move(u) * STRIKING_SHARE
+            gap - striking
         } else {
             self.to_line(u, 0.0)
                 .min(gap - self.doctrine.cavalry_stand_off)

@@ -208,6 +208,13 @@ impl<'a> View<'a> {
         (after(bearing), bearing)
     }
 
+    /// Whether a footprint lies wholly on the table.
+    pub fn on_table(&self, fp: &Footprint) -> bool {
+        fp.corners().iter().all(|c| {
+            (0.0..=self.table.width).contains(&c.x) && (0.0..=self.table.depth).contains(&c.y)
+        })
+    }
+
     /// Inches from a point to a footprint (0 inside it).
     pub fn point_gap(fp: &Footprint, p: DVec2) -> f64 {
         if fp.contains(p) {
