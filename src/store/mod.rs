@@ -924,6 +924,10 @@ mod tests {
                 tx.savepoint("three", || Ok::<_, db::Error>(()), |_| false)??;
                 // Kept.
                 tx.savepoint("four", || put(tx, "sp-four"), |_| true)??;
+                // Kept with its write still waiting, then one of the same
+                // name taken back: only the second is undone.
+                tx.savepoint("five", || put(tx, "sp-five"), |_| true)??;
+                tx.savepoint("five", || put(tx, "sp-six"), |_| false)??;
                 Ok::<_, StoreError>(())
             })
             .unwrap();
@@ -935,7 +939,7 @@ mod tests {
                 .unwrap()
                 .collect::<db::Result<_>>()
                 .unwrap();
-            assert_eq!(keys, ["sp-before", "sp-four"], "{name}");
+            assert_eq!(keys, ["sp-before", "sp-five", "sp-four"], "{name}");
         }
     }
 

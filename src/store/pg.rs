@@ -172,10 +172,16 @@ impl<V: ToSql + Sync> Pg<V> {
     /// server, and there is nothing to roll back to (true).
     pub(super) fn drop_savepoint(&mut self, name: &str) -> bool {
         let made = format!("SAVEPOINT {name}; ");
-        let found = self.queue.iter().enumerate().find_map(|(k, q)| match q {
-            Queued::Text(text) => text.find(&made).map(|at| (k, at)),
-            Queued::Write(..) => None,
-        });
+        // The latest of that name: an earlier one, released, may wait too.
+        let found = self
+            .queue
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(k, q)| match q {
+                Queued::Text(text) => text.rfind(&made).map(|at| (k, at)),
+                Queued::Write(..) => None,
+            });
         let Some((k, at)) = found else {
             return false;
         };
