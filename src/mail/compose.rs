@@ -27,6 +27,8 @@
 //! [`Outgoing`], message id and date give the same bytes (MIME boundaries are
 //! derived from the message id), so the outbox can store and resend exactly.
 
+use std::ops::Range;
+use std::rc::Rc;
 use std::time::SystemTime;
 
 use chrono::{DateTime, Utc};
@@ -107,6 +109,26 @@ pub struct Attachment {
     pub name: String,
     pub mime: String,
     pub bytes: Vec<u8>,
+}
+
+/// A message rendered ([`Outgoing::render`]): its bytes, and where in them
+/// lie the encoded bodies of its large parts, for the outbox to keep each
+/// once however many messages carry it (a round's reports to every player
+/// and the moderator share their picture, SVG and bundle).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    /// The message as RFC 5322 bytes ([`Outgoing::to_rfc5322`]).
+    pub raw: Vec<u8>,
+    /// In the order they lie, apart.
+    pub shared: Vec<SharedPart>,
+}
+
+/// The encoded body of a large part within [`Rendered::raw`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedPart {
+    pub range: Range<usize>,
+    /// The SHA-256 of those bytes: the same digest, the same bytes.
+    pub digest: [u8; 32],
 }
 
 /// Why a message could not be composed.
@@ -251,6 +273,15 @@ impl Outgoing {
         message_id: &str,
         date: DateTime<Utc>,
     ) -> Result<Vec<u8>, ComposeError> {
+        self.render(message_id, date).map(|r| r.raw)
+    }
+
+    /// [`Outgoing::to_rfc5322`]'s bytes, with where its large parts'
+    /// encoded bodies lie in them.
+    ///
+    /// # Errors
+    /// As [`Outgoing::to_rfc5322`].
+    pub fn render(&self, message_id: &str, date: DateTime<Utc>) -> Result<Rendered, ComposeError> {
         let message_id = message_id
             .trim()
             .trim_start_matches('<')
@@ -297,17 +328,25 @@ impl Outgoing {
             ));
         }
         let boundary = Boundaries::new(message_id);
-        let body = self.body(&boundary)?;
+        let mut large = Vec::new();
+        let body = self.body(&boundary, &mut large)?;
         let message = match body {
             Body::Single(part) => builder.singlepart(part),
             Body::Multi(part) => builder.multipart(part),
         }
         .map_err(|e| ComposeError::Build(e.to_string()))?;
-        Ok(message.formatted())
+        let raw = message.formatted();
+        let shared = located(&raw, &large);
+        Ok(Rendered { raw, shared })
     }
 
     /// The MIME tree: text, alternative, related and mixed as needed.
-    fn body(&self, boundary: &Boundaries) -> Result<Body, ComposeError> {
+    /// `large` gets the encodings of the large parts, in the order written.
+    fn body(
+        &self,
+        boundary: &Boundaries,
+        large: &mut Vec<LargePart>,
+    ) -> Result<Body, ComposeError> {
         let text = SinglePart::plain(normalise_newlines(&self.text));
         let readable = match &self.html {
             None => Body::Single(text),
@@ -328,7 +367,7 @@ impl Outgoing {
                             None => LettreAttachment::new_inline(image.content_id.clone()),
                         };
                         related = related.singlepart(
-                            part.body(encoded(&image.bytes), content_type(&image.mime)?),
+                            part.body(encoded(&image.bytes, large), content_type(&image.mime)?),
                         );
                     }
                     Body::Multi(related)
@@ -353,7 +392,7 @@ impl Outgoing {
         for file in &self.attachments {
             mixed = mixed.singlepart(
                 LettreAttachment::new(file.name.clone())
-                    .body(encoded(&file.bytes), content_type(&file.mime)?),
+                    .body(encoded(&file.bytes, large), content_type(&file.mime)?),
             );
         }
         Ok(Body::Multi(mixed))
@@ -370,9 +409,23 @@ const KEPT_PART: usize = 4096;
 /// How many encoded parts a thread keeps.
 const PARTS_KEPT: usize = 4;
 
+/// A large part's encoding, with its encoded bytes and their digest.
+struct Encoding {
+    body: lettre::message::Body,
+    large: LargePart,
+}
+
+/// A large part's encoded bytes (shared with the kept [`Encoding`]) and
+/// their digest, to find it in the message written.
+#[derive(Clone)]
+struct LargePart {
+    encoded: Rc<[u8]>,
+    digest: [u8; 32],
+}
+
 thread_local! {
     /// The latest large parts encoded on this thread, with their bytes.
-    static ENCODED: std::cell::RefCell<Vec<(Vec<u8>, lettre::message::Body)>> =
+    static ENCODED: std::cell::RefCell<Vec<(Vec<u8>, Encoding)>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
@@ -381,23 +434,48 @@ thread_local! {
 /// the same bytes: a round's reports to each player and the moderator
 /// carry the same picture, SVG and bundle, and encoding them was a
 /// twentieth of a deadline's writer (issue 24). Kept by the whole bytes,
-/// compared in full, so a part is never another's.
-fn encoded(bytes: &[u8]) -> lettre::message::Body {
+/// compared in full, so a part is never another's. A large part goes to
+/// `large` too, for [`Rendered::shared`].
+fn encoded(bytes: &[u8], large: &mut Vec<LargePart>) -> lettre::message::Body {
     if bytes.len() < KEPT_PART {
         return lettre::message::Body::new(bytes.to_vec());
     }
     ENCODED.with_borrow_mut(|kept| {
         if let Some(i) = kept.iter().position(|(b, _)| b.as_slice() == bytes) {
             let hit = kept.remove(i);
-            let body = hit.1.clone();
             kept.insert(0, hit);
-            return body;
+        } else {
+            let body = lettre::message::Body::new(bytes.to_vec());
+            let large = LargePart {
+                encoded: Rc::from(body.as_ref()),
+                digest: Sha256::digest(body.as_ref()).into(),
+            };
+            kept.insert(0, (bytes.to_vec(), Encoding { body, large }));
+            kept.truncate(PARTS_KEPT);
         }
-        let body = lettre::message::Body::new(bytes.to_vec());
-        kept.insert(0, (bytes.to_vec(), body.clone()));
-        kept.truncate(PARTS_KEPT);
-        body
+        let latest = &kept[0].1;
+        large.push(latest.large.clone());
+        latest.body.clone()
     })
+}
+
+/// Where each of `large`'s encoded bodies lies in `raw`, in order: each is
+/// looked for after the one before (lettre writes the parts in the order
+/// they were encoded); one not found is left in the message unshared.
+fn located(raw: &[u8], large: &[LargePart]) -> Vec<SharedPart> {
+    let mut from = 0;
+    let mut shared = Vec::with_capacity(large.len());
+    for part in large {
+        if let Some(at) = memchr::memmem::find(&raw[from..], &part.encoded) {
+            let range = from + at..from + at + part.encoded.len();
+            from = range.end;
+            shared.push(SharedPart {
+                range,
+                digest: part.digest,
+            });
+        }
+    }
+    shared
 }
 
 /// MIME boundaries derived from the message id, one per multipart kind.
@@ -616,6 +694,67 @@ mod tests {
                 assert_eq!(raw, first);
             }
         }
+    }
+
+    /// A rendered message says where its large parts' encoded bodies lie:
+    /// the same picture in two messages, the same digest and bytes; a
+    /// small part is not shared; the bytes are `to_rfc5322`'s.
+    #[test]
+    fn render_finds_the_large_parts_two_messages_share() {
+        let picture: Vec<u8> = (0..KEPT_PART * 3).map(|i| (i % 253) as u8).collect();
+        let with = |to: &str, svg: &str| {
+            let mut mail = Outgoing {
+                to: vec![to.into()],
+                html: Some("<img src=\"cid:table\">".into()),
+                ..sample()
+            };
+            mail.show_picture("table".into(), "turn-3", picture.clone(), svg.into());
+            mail
+        };
+        let long_svg = format!("<svg>{}</svg>", "<rect width=\"3\"/>\n".repeat(600));
+        let a = with("a@x.example", &long_svg)
+            .render("a@valkia.example", date())
+            .unwrap();
+        let b = with("b@x.example", &long_svg)
+            .render("b@valkia.example", date())
+            .unwrap();
+        let small = with("c@x.example", "<svg/>")
+            .render("c@valkia.example", date())
+            .unwrap();
+        assert_eq!(
+            a.raw,
+            with("a@x.example", &long_svg)
+                .to_rfc5322("a@valkia.example", date())
+                .unwrap()
+        );
+        assert_eq!(a.shared.len(), 2, "the picture and its SVG");
+        assert_eq!(small.shared.len(), 1, "the SVG is small: the picture alone");
+        for (x, y) in a.shared.iter().zip(&b.shared) {
+            assert_eq!(x.digest, y.digest);
+            assert_eq!(a.raw[x.range.clone()], b.raw[y.range.clone()]);
+            assert_eq!(
+                <[u8; 32]>::from(Sha256::digest(&a.raw[x.range.clone()])),
+                x.digest
+            );
+        }
+        assert!(
+            a.shared[0].range.end <= a.shared[1].range.start,
+            "in order, apart"
+        );
+        assert_ne!(a.shared[0].digest, a.shared[1].digest);
+        assert_eq!(small.shared[0].digest, a.shared[0].digest);
+        // The picture decodes from its place.
+        let encoded: String = String::from_utf8(a.raw[a.shared[0].range.clone()].to_vec())
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        use base64::Engine as _;
+        assert_eq!(
+            base64::engine::general_purpose::STANDARD
+                .decode(encoded)
+                .unwrap(),
+            picture
+        );
     }
 
     #[test]

@@ -141,9 +141,17 @@ pub fn queue_as(
     if mail.to.is_empty() {
         return Ok(message_id);
     }
-    let raw = mail
-        .to_rfc5322(&message_id, now)
+    let rendered = mail
+        .render(&message_id, now)
         .map_err(|e| StoreError::Corrupt(format!("cannot compose {}: {e}", kind.code())))?;
+    let parts: Vec<store::outbox::Part> = rendered
+        .shared
+        .into_iter()
+        .map(|p| store::outbox::Part {
+            range: p.range,
+            digest: p.digest,
+        })
+        .collect();
     store::outbox::queue_ahead(
         tx,
         &store::outbox::Queued {
@@ -151,7 +159,8 @@ pub fn queue_as(
             game,
             kind: kind.code(),
             recipients: &mail.to,
-            raw: &raw,
+            raw: &rendered.raw,
+            parts: &parts,
             secret,
         },
         now,

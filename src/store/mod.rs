@@ -816,6 +816,7 @@ mod tests {
                         kind: "reply",
                         recipients: &["p@x".to_string()],
                         raw: b"Subject: s\r\n\r\nbody",
+                        parts: &[],
                         secret: false,
                     };
                     outbox::queue(tx, &q, now)?;
@@ -859,6 +860,7 @@ mod tests {
                 kind: "welcome",
                 recipients: &["a@x".to_string()],
                 raw: b"Subject: ahead\r\n\r\nbody",
+                parts: &[],
                 secret: false,
             };
             // Queued ahead twice, then read in the same transaction: once.
@@ -957,6 +959,7 @@ mod tests {
                             kind: "welcome",
                             recipients: &["a@x".to_string(), "b@x".to_string()],
                             raw: b"Subject: pw\r\n\r\npassword: dragon7",
+                            parts: &[],
                             secret,
                         };
                         assert!(outbox::queue(tx, &q, now)?);
@@ -1015,6 +1018,7 @@ mod tests {
                         kind: "report",
                         recipients: &["a@x".to_string()],
                         raw: b"Subject: r\r\nX: y\r\n\r\nthe picture",
+                        parts: &[],
                         secret: false,
                     };
                     outbox::queue(tx, &q, t0)?;
@@ -1062,6 +1066,154 @@ mod tests {
                     "{name} {key}"
                 );
             }
+        }
+    }
+
+    /// A large part many messages carry (a round's picture) is kept once;
+    /// each message reads back byte for byte; a message that holds a
+    /// password, or whose parts are not apart, is kept whole; a Message-ID
+    /// queued again adds no use; and a part goes when the last message
+    /// that used it is forgotten.
+    #[test]
+    fn a_part_many_messages_carry_is_kept_once() {
+        use chrono::TimeZone;
+        let picture = b"PNG=".repeat(300);
+        let svg = b"SVG<".repeat(200);
+        let digest = |b: &[u8]| -> [u8; 32] {
+            sha2::Digest::finalize(sha2::Digest::chain_update(sha2::Sha256::default(), b)).into()
+        };
+        // A message: its head, then each part between text; the parts' places.
+        let message = |head: &str, parts: &[&[u8]]| -> (Vec<u8>, Vec<outbox::Part>) {
+            let mut raw = format!("Subject: {head}\r\n\r\n--text of {head}\r\n").into_bytes();
+            let mut at = Vec::new();
+            for p in parts {
+                let start = raw.len();
+                raw.extend_from_slice(p);
+                at.push(outbox::Part {
+                    range: start..raw.len(),
+                    digest: digest(p),
+                });
+                raw.extend_from_slice(b"\r\n--between\r\n");
+            }
+            (raw, at)
+        };
+        fn count(s: &Store, sql: &str) -> i64 {
+            s.conn().query_row(sql, [], |r| r.get(0)).unwrap()
+        }
+        for (name, mut s) in testing::stores() {
+            let t0 = Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap();
+            let (a, a_parts) = message("a", &[&picture]);
+            let (b, b_parts) = message("bb", &[&picture, &svg]);
+            let (c, c_parts) = message("c", &[&svg]);
+            let (again, again_parts) = message("a, again and longer", &[&svg, &picture]);
+            let overlapping = [b_parts[1].clone(), b_parts[0].clone()];
+            let queued = |key: &'static str,
+                          raw: &'static [u8],
+                          parts: &'static [outbox::Part],
+                          secret| outbox::Queued {
+                message_id: key,
+                game: Some("g"),
+                kind: "report",
+                recipients: &[],
+                raw,
+                parts,
+                secret,
+            };
+            // 'static for the closure: the test's own bytes, leaked.
+            let keep = |v: Vec<u8>| -> &'static [u8] { Vec::leak(v) };
+            let keep_parts = |v: Vec<outbox::Part>| -> &'static [outbox::Part] { Vec::leak(v) };
+            let rows = [
+                queued("<a@x>", keep(a.clone()), keep_parts(a_parts.clone()), false),
+                queued("<b@x>", keep(b.clone()), keep_parts(b_parts.clone()), false),
+                queued("<c@x>", keep(c.clone()), keep_parts(c_parts.clone()), true),
+                queued(
+                    "<d@x>",
+                    keep(b.clone()),
+                    keep_parts(overlapping.to_vec()),
+                    false,
+                ),
+            ];
+            let ids = s
+                .write(|tx| {
+                    outbox::queue(tx, &rows[0], t0)?;
+                    outbox::queue_ahead(tx, &rows[1], t0)?;
+                    outbox::queue_ahead(tx, &rows[2], t0)?;
+                    outbox::queue(tx, &rows[3], t0)?;
+                    let again = queued(
+                        "<a@x>",
+                        keep(again.clone()),
+                        keep_parts(again_parts.clone()),
+                        false,
+                    );
+                    assert!(!outbox::queue(tx, &again, t0)?, "queued once");
+                    outbox::queue_ahead(tx, &again, t0)?;
+                    Ok::<_, StoreError>(
+                        outbox::claim(tx, "me", t0, t0, 10)?
+                            .iter()
+                            .map(|i| i.id)
+                            .collect::<Vec<_>>(),
+                    )
+                })
+                .unwrap();
+            assert_eq!(ids.len(), 4, "{name}");
+            let back = outbox::bodies(s.conn(), &ids).unwrap();
+            assert!(
+                back == [a.clone(), b.clone(), c.clone(), b.clone()],
+                "{name}: read back whole"
+            );
+            assert_eq!(outbox::body(s.conn(), ids[1]).unwrap(), b, "{name}");
+            assert_eq!(
+                count(&s, "SELECT COUNT(*) FROM outbox_parts"),
+                2,
+                "{name}: each part once"
+            );
+            assert_eq!(
+                count(&s, "SELECT COUNT(*) FROM outbox_part_uses"),
+                3,
+                "{name}: a's one, b's two"
+            );
+            let kept = count(
+                &s,
+                "SELECT SUM(LENGTH(raw)) FROM outbox_bodies WHERE outbox_id > 0",
+            );
+            let whole = a.len() + 2 * b.len() + c.len();
+            assert_eq!(
+                usize::try_from(kept).unwrap(),
+                whole - 2 * picture.len() - svg.len(),
+                "{name}"
+            );
+            // Forgotten one by one: the picture stays while b uses it.
+            let day = chrono::Duration::days(1);
+            s.write(|tx| outbox::mark_sent(tx, &ids, t0)).unwrap();
+            assert_eq!(
+                s.write(|tx| outbox::forget_bodies(tx, t0 + day, 1))
+                    .unwrap(),
+                1,
+                "{name}"
+            );
+            assert_eq!(
+                count(&s, "SELECT COUNT(*) FROM outbox_parts"),
+                2,
+                "{name}: b still uses both"
+            );
+            assert_eq!(
+                outbox::body(s.conn(), ids[0]).unwrap(),
+                b"Subject: a\r\n\r\n(sent; the body is no longer kept: keep_sent_days)",
+                "{name}"
+            );
+            assert_eq!(outbox::body(s.conn(), ids[1]).unwrap(), b, "{name}");
+            s.write(|tx| outbox::forget_bodies(tx, t0 + day, 10))
+                .unwrap();
+            assert_eq!(
+                count(&s, "SELECT COUNT(*) FROM outbox_parts"),
+                0,
+                "{name}: none used"
+            );
+            assert_eq!(
+                count(&s, "SELECT COUNT(*) FROM outbox_part_uses"),
+                0,
+                "{name}"
+            );
         }
     }
 

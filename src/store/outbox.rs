@@ -1,9 +1,11 @@
 //! The `outbox` table: every message umpire sends, queued in the
 //! transaction that decided to send it, until a transport accepts it.
 
-use super::db::{params, Connection, Dialect, OptionalExtension, Transaction};
+use super::db::{params, Connection, Dialect, OptionalExtension, Params, Transaction, Value};
 use super::{ts, Result};
 use chrono::{DateTime, Utc};
+use std::borrow::Cow;
+use std::ops::Range;
 
 /// A composed message to queue.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,8 +15,21 @@ pub struct Queued<'a> {
     pub kind: &'a str,
     pub recipients: &'a [String],
     pub raw: &'a [u8],
+    /// Large parts of `raw` kept once however many messages carry them
+    /// (apart, in order; none for a message that holds a password).
+    pub parts: &'a [Part],
     /// The message holds a password: its body is dropped once it is sent.
     pub secret: bool,
+}
+
+/// A large part of a queued message (a report's picture), kept once in
+/// `outbox_parts` however many messages carry it (migration 24).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    /// Where its bytes lie in [`Queued::raw`].
+    pub range: Range<usize>,
+    /// The SHA-256 of those bytes.
+    pub digest: [u8; 32],
 }
 
 /// An outbox row due for sending.
@@ -27,14 +42,75 @@ pub struct OutboxItem {
     pub attempts: i64,
 }
 
+/// A message's bytes as stored: what is kept in its row, and its parts
+/// with where each goes back in it.
+struct Stored<'a> {
+    kept: Cow<'a, [u8]>,
+    /// (offset in `kept`, hex digest, bytes).
+    parts: Vec<(i64, String, &'a [u8])>,
+}
+
+impl<'a> Stored<'a> {
+    /// `q`'s bytes with its parts taken out. Parts out of order, out of
+    /// the message or of a secret message are not taken: the bytes are
+    /// then kept whole, as before parts were kept apart.
+    fn of(q: &Queued<'a>) -> Self {
+        let whole = Stored {
+            kept: Cow::Borrowed(q.raw),
+            parts: Vec::new(),
+        };
+        let apart = q
+            .parts
+            .iter()
+            .try_fold(0, |end, p| (p.range.start >= end).then_some(p.range.end))
+            .is_some_and(|end| end <= q.raw.len());
+        if q.secret || q.parts.is_empty() || !apart {
+            return whole;
+        }
+        let mut kept = Vec::with_capacity(q.raw.len());
+        let mut parts = Vec::with_capacity(q.parts.len());
+        let mut from = 0;
+        for p in q.parts {
+            kept.extend_from_slice(&q.raw[from..p.range.start]);
+            let at = i64::try_from(kept.len()).unwrap_or(i64::MAX);
+            parts.push((at, hex::encode(p.digest), &q.raw[p.range.clone()]));
+            from = p.range.end;
+        }
+        kept.extend_from_slice(&q.raw[from..]);
+        Stored {
+            kept: Cow::Owned(kept),
+            parts,
+        }
+    }
+
+    /// Store each part not yet stored, unless the message is queued
+    /// already (so that no part is kept that no message uses).
+    fn keep_parts(&self, c: &Connection, message_id: &str) -> Result<()> {
+        for (_, hash, bytes) in &self.parts {
+            c.execute_ahead(
+                "INSERT INTO outbox_parts (hash, bytes) SELECT ?1, ?2 \
+                 WHERE NOT EXISTS (SELECT 1 FROM outbox WHERE message_id = ?3) ON CONFLICT DO NOTHING",
+                params![hash, bytes, message_id],
+            )?;
+        }
+        Ok(())
+    }
+}
+
 /// Queue a message; one with the same Message-ID is not queued again.
 /// Returns whether it was queued now.
 ///
 /// # Errors
 /// On database errors.
 pub fn queue(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<bool> {
+    let stored = Stored::of(q);
+    stored.keep_parts(c, q.message_id)?;
     if c.dialect() == Dialect::Postgres {
-        return queue_at_once(c, q, now);
+        let queued = c
+            .prepare_cached(&queue_at_once(&stored))?
+            .query_row(queue_params(q, &stored, now), |r| r.get::<_, i64>(0))
+            .optional()?;
+        return Ok(queued.is_some());
     }
     let id: Option<i64> = c
         .prepare_cached(
@@ -48,26 +124,55 @@ pub fn queue(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<bool>
         .optional()?;
     let Some(id) = id else { return Ok(false) };
     c.prepare_cached("INSERT INTO outbox_bodies (outbox_id, raw) VALUES (?1, ?2)")?
-        .execute(params![id, q.raw])?;
+        .execute(params![id, stored.kept.as_ref()])?;
+    for (at, hash, _) in &stored.parts {
+        c.prepare_cached("INSERT INTO outbox_part_uses (outbox_id, at, hash) VALUES (?1, ?2, ?3)")?
+            .execute(params![id, at, hash])?;
+    }
     Ok(true)
 }
 
-/// [`queue`] in one statement, the row and its bytes together (one round
-/// trip to the server, not two): PostgreSQL's `INSERT` inside `WITH`,
-/// which SQLite has not.
-fn queue_at_once(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<bool> {
-    let queued: Option<i64> = c
-        .prepare_cached(
-            "WITH queued AS (INSERT INTO outbox (message_id, game_id, kind, recipients, created_at, next_attempt, secret) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6) ON CONFLICT DO NOTHING RETURNING id) \
-             INSERT INTO outbox_bodies (outbox_id, raw) SELECT id, ?7 FROM queued RETURNING outbox_id",
-        )?
-        .query_row(
-            params![q.message_id, q.game, q.kind, q.recipients.join(","), ts(now), q.secret, q.raw],
-            |r| r.get(0),
+/// [`queue`] on PostgreSQL in one statement, the row, its bytes and its
+/// parts' uses together (one round trip to the server, not three):
+/// PostgreSQL's `INSERT` inside `WITH`, which SQLite has not. Uses are
+/// written only for a row queued now; the statement gives its id then.
+fn queue_at_once(stored: &Stored<'_>) -> String {
+    let uses = if stored.parts.is_empty() {
+        String::new()
+    } else {
+        let each: Vec<String> = (0..stored.parts.len())
+            .map(|i| format!("(?{}::bigint, ?{}::text)", 8 + 2 * i, 9 + 2 * i))
+            .collect();
+        format!(
+            ", uses AS (INSERT INTO outbox_part_uses (outbox_id, at, hash) \
+             SELECT outbox_id, u.at, u.hash FROM body, (VALUES {}) AS u(at, hash))",
+            each.join(", ")
         )
-        .optional()?;
-    Ok(queued.is_some())
+    };
+    format!(
+        "WITH queued AS (INSERT INTO outbox (message_id, game_id, kind, recipients, created_at, next_attempt, secret) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6) ON CONFLICT DO NOTHING RETURNING id), \
+         body AS (INSERT INTO outbox_bodies (outbox_id, raw) SELECT id, ?7 FROM queued RETURNING outbox_id)\
+         {uses} SELECT outbox_id FROM body"
+    )
+}
+
+/// [`queue_at_once`]'s parameters.
+fn queue_params(q: &Queued<'_>, stored: &Stored<'_>, now: DateTime<Utc>) -> Vec<Value> {
+    let mut values = params![
+        q.message_id,
+        q.game,
+        q.kind,
+        q.recipients.join(","),
+        ts(now),
+        q.secret,
+        stored.kept.as_ref()
+    ]
+    .values();
+    for (at, hash, _) in &stored.parts {
+        values.extend(params![at, hash.as_str()].values());
+    }
+    values
 }
 
 /// [`queue`], on PostgreSQL sent with the next statement
@@ -80,24 +185,46 @@ pub fn queue_ahead(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result
     if c.dialect() != Dialect::Postgres {
         return queue(c, q, now).map(|_| ());
     }
-    c.execute_ahead(
-        "WITH queued AS (INSERT INTO outbox (message_id, game_id, kind, recipients, created_at, next_attempt, secret) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6) ON CONFLICT DO NOTHING RETURNING id) \
-         INSERT INTO outbox_bodies (outbox_id, raw) SELECT id, ?7 FROM queued",
-        params![q.message_id, q.game, q.kind, q.recipients.join(","), ts(now), q.secret, q.raw],
-    )?;
+    let stored = Stored::of(q);
+    stored.keep_parts(c, q.message_id)?;
+    c.execute_ahead(&queue_at_once(&stored), queue_params(q, &stored, now))?;
     Ok(())
 }
+
+/// What a row's stored bytes and its parts' uses give back: the message
+/// as queued (`rows`: `-1` and the kept bytes, then each part's offset in
+/// them and its bytes, in order).
+fn assembled(rows: &[super::db::Row]) -> Result<Vec<u8>> {
+    let (first, uses) = rows.split_first().ok_or(super::db::Error::NotFound)?;
+    let kept: Vec<u8> = first.get(1)?;
+    if uses.is_empty() {
+        return Ok(kept);
+    }
+    let mut raw = Vec::with_capacity(kept.len() + 96 * 1024 * uses.len());
+    let mut from = 0;
+    for row in uses {
+        let at = usize::try_from(row.get::<_, i64>(0)?)
+            .unwrap_or(usize::MAX)
+            .clamp(from, kept.len());
+        raw.extend_from_slice(&kept[from..at]);
+        raw.extend_from_slice(&row.get::<_, Vec<u8>>(1)?);
+        from = at;
+    }
+    raw.extend_from_slice(&kept[from..]);
+    Ok(raw)
+}
+
+/// A row's kept bytes, then its parts in order ([`assembled`]).
+const BODY: &str = "SELECT -1 AS at, raw FROM outbox_bodies WHERE outbox_id = ?1 \
+     UNION ALL SELECT u.at, p.bytes FROM outbox_part_uses u JOIN outbox_parts p ON p.hash = u.hash \
+     WHERE u.outbox_id = ?1 ORDER BY at";
 
 /// A row's bytes (the message as sent).
 ///
 /// # Errors
 /// On database errors, or no such row.
 pub fn body(c: &Connection, id: i64) -> Result<Vec<u8>> {
-    Ok(
-        c.prepare_cached("SELECT raw FROM outbox_bodies WHERE outbox_id = ?1")?
-            .query_row([id], |r| r.get(0))?,
-    )
+    Ok(bodies(c, &[id])?.remove(0))
 }
 
 /// The bytes of rows `ids` (the messages as sent), in their order: on
@@ -108,18 +235,19 @@ pub fn body(c: &Connection, id: i64) -> Result<Vec<u8>> {
 /// On database errors, or a row that has none.
 pub fn bodies(c: &Connection, ids: &[i64]) -> Result<Vec<Vec<u8>>> {
     let each = ids.iter().map(|&id| [id]).collect();
-    c.query_each("SELECT raw FROM outbox_bodies WHERE outbox_id = ?1", each)?
+    c.query_each(BODY, each)?
         .iter()
-        .map(|rows| {
-            let row = rows.first().ok_or(super::db::Error::NotFound)?;
-            Ok(row.get(0)?)
-        })
+        .map(|rows| assembled(rows))
         .collect()
 }
 
 /// Keep only a row's headers, with `note` where its body was.
 fn cut_body(c: &Connection, id: i64, note: &[u8]) -> Result<()> {
-    let kept = headers_only(&body(c, id)?, note);
+    // The head comes before any part: the kept bytes hold it whole.
+    let raw: Vec<u8> = c
+        .prepare_cached("SELECT raw FROM outbox_bodies WHERE outbox_id = ?1")?
+        .query_row([id], |r| r.get(0))?;
+    let kept = headers_only(&raw, note);
     c.prepare_cached("UPDATE outbox_bodies SET raw = ?2 WHERE outbox_id = ?1")?
         .execute(params![id, kept])?;
     c.prepare_cached("UPDATE outbox SET body_kept = 0 WHERE id = ?1")?
@@ -268,8 +396,28 @@ pub fn forget_bodies(c: &Connection, cutoff: DateTime<Utc>, limit: usize) -> Res
         .collect::<super::db::Result<_>>()?;
     for &id in &ids {
         cut_body(c, id, AGE_NOTE)?;
+        release_parts(c, id)?;
     }
     Ok(ids.len())
+}
+
+/// Forget where a row's parts went, and each part no other row uses. (A
+/// row that held a password has no parts: [`Stored::of`].)
+fn release_parts(c: &Connection, id: i64) -> Result<()> {
+    let mut hashes: Vec<String> = c
+        .prepare_cached("DELETE FROM outbox_part_uses WHERE outbox_id = ?1 RETURNING hash")?
+        .query_map([id], |r| r.get(0))?
+        .collect::<super::db::Result<_>>()?;
+    hashes.sort_unstable();
+    hashes.dedup();
+    for hash in hashes {
+        c.prepare_cached(
+            "DELETE FROM outbox_parts WHERE hash = ?1 \
+             AND NOT EXISTS (SELECT 1 FROM outbox_part_uses WHERE hash = ?1)",
+        )?
+        .execute([hash])?;
+    }
+    Ok(())
 }
 
 /// What is kept of a sent message whose body is forgotten: its head, up to

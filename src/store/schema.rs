@@ -604,4 +604,28 @@ CREATE INDEX campaign_orders_turn ON campaign_orders(campaign_id, turn, power);
         sqlite: "",
         postgres: "ALTER TABLE outbox_bodies ALTER COLUMN raw SET STORAGE EXTERNAL;",
     },
+    // 24: a large part of a message (a report's picture, its SVG, the
+    // round's bundle) is kept once, however many messages carry it
+    // (issue 43): a round's three reports wrote the same 70 KB three times,
+    // most of the bytes a turn put through the store. `outbox_bodies.raw`
+    // holds the rest; `outbox_part_uses` says where each part goes back
+    // (`at`, a byte offset in it). Rows from before keep their whole
+    // bytes and no uses.
+    Migration::Each {
+        both: r#"
+CREATE TABLE outbox_parts (
+    hash  TEXT NOT NULL PRIMARY KEY,
+    bytes BLOB NOT NULL
+);
+CREATE TABLE outbox_part_uses (
+    outbox_id INTEGER NOT NULL REFERENCES outbox(id),
+    at        INTEGER NOT NULL,
+    hash      TEXT NOT NULL REFERENCES outbox_parts(hash),
+    PRIMARY KEY (outbox_id, at)
+);
+CREATE INDEX outbox_part_uses_hash ON outbox_part_uses(hash);
+"#,
+        sqlite: "",
+        postgres: "ALTER TABLE outbox_parts ALTER COLUMN bytes SET STORAGE EXTERNAL;",
+    },
 ];

@@ -127,24 +127,22 @@ pub fn mail(from: &str, message_id: &str, body: &str) -> Vec<u8> {
     .into_bytes()
 }
 
-/// Every outbox row: (kind, recipients, raw text).
+/// Every outbox row: (kind, recipients, raw text), its bytes as sent.
 pub fn outbox(po: &PostOffice) -> Vec<(String, String, String)> {
-    let mut st = po
-        .store()
-        .conn()
-        .prepare("SELECT kind, recipients, raw FROM outbox JOIN outbox_bodies ON outbox_id = id ORDER BY id")
+    let conn = po.store().conn();
+    let rows: Vec<(i64, String, String)> = conn
+        .prepare("SELECT id, kind, recipients FROM outbox ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
         .unwrap();
-    st.query_map([], |r| {
-        let raw: Vec<u8> = r.get(2)?;
-        Ok((
-            r.get(0)?,
-            r.get(1)?,
-            String::from_utf8_lossy(&raw).into_owned(),
-        ))
-    })
-    .unwrap()
-    .collect::<Result<Vec<_>, _>>()
-    .unwrap()
+    let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
+    let raws = umpire::store::outbox::bodies(conn, &ids).unwrap();
+    rows.into_iter()
+        .zip(raws)
+        .map(|((_, kind, to), raw)| (kind, to, String::from_utf8_lossy(&raw).into_owned()))
+        .collect()
 }
 
 /// The decoded text of a raw message (for checking what a player reads).

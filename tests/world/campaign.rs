@@ -585,17 +585,15 @@ fn a_week_is_resolved_at_its_deadline_once_and_the_next_one_is_set() {
     );
     // Every report of the week says when the next orders are due.
     let reports: Vec<String> = {
-        let mut st = club
-            .po
-            .store()
-            .conn()
-            .prepare("SELECT raw FROM outbox JOIN outbox_bodies ON outbox_id = id WHERE kind = 'report' ORDER BY id")
-            .unwrap();
-        let raws: Vec<Vec<u8>> = st
+        let conn = club.po.store().conn();
+        let ids: Vec<i64> = conn
+            .prepare("SELECT id FROM outbox WHERE kind = 'report' ORDER BY id")
+            .unwrap()
             .query_map([], |r| r.get(0))
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
+        let raws = umpire::store::outbox::bodies(conn, &ids).unwrap();
         raws.iter()
             .map(|raw| {
                 let m = mail_parser::MessageParser::default().parse(raw).unwrap();
