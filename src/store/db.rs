@@ -695,6 +695,28 @@ impl Connection {
         }
     }
 
+    /// Note `key` under `what` for the rest of the open transaction
+    /// (nothing outside one), as kept reads are kept ([`Statement::kept`])
+    /// but named by no table: forgotten only as all of them are, by a
+    /// `DELETE`, a way back to a savepoint or the transaction's end. For a
+    /// write that need not be made twice in one transaction
+    /// ([`Connection::noted_for_transaction`]).
+    pub fn note_for_transaction(&self, what: &str, key: &str) {
+        if self.in_transaction.get() {
+            self.kept
+                .borrow_mut()
+                .put(&[], what, vec![Value::Text(key.to_string())], &[]);
+        }
+    }
+
+    /// Whether `key` was noted under `what` ([`Connection::note_for_transaction`]).
+    pub fn noted_for_transaction(&self, what: &str, key: &str) -> bool {
+        self.kept
+            .borrow()
+            .get(what, &[Value::Text(key.to_string())])
+            .is_some()
+    }
+
     /// Run statements with no parameters and no result (DDL, savepoints).
     ///
     /// # Errors

@@ -1214,6 +1214,24 @@ mod tests {
                 0,
                 "{name}"
             );
+            // A part stored in a savepoint taken back is stored again for
+            // the next message of the transaction that carries it.
+            let (e, e_parts) = message("e", &[&svg]);
+            let e_row = queued("<e@x>", keep(e.clone()), keep_parts(e_parts.clone()), false);
+            let f_row = queued("<f@x>", keep(e.clone()), keep_parts(e_parts), false);
+            let f = s
+                .write(|tx| {
+                    tx.savepoint(
+                        "taken_back",
+                        || outbox::queue_ahead(tx, &e_row, t0),
+                        |_| false,
+                    )??;
+                    outbox::queue_ahead(tx, &f_row, t0)?;
+                    Ok::<_, StoreError>(outbox::claim(tx, "me", t0, t0, 10)?.remove(0).id)
+                })
+                .unwrap();
+            assert_eq!(outbox::body(s.conn(), f).unwrap(), e, "{name}");
+            assert_eq!(count(&s, "SELECT COUNT(*) FROM outbox_parts"), 1, "{name}");
         }
     }
 

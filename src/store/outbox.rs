@@ -83,19 +83,28 @@ impl<'a> Stored<'a> {
         }
     }
 
-    /// Store each part not yet stored, unless the message is queued
-    /// already (so that no part is kept that no message uses).
-    fn keep_parts(&self, c: &Connection, message_id: &str) -> Result<()> {
+    /// Store each part not yet stored. A round's reports carry the same
+    /// parts and are queued in one transaction: a part is sent to the
+    /// database once in it ([`Connection::note_for_transaction`]). (A part of a message
+    /// queued already stays unused: the same Message-ID queued again with
+    /// a part it did not carry before.)
+    fn keep_parts(&self, c: &Connection) -> Result<()> {
         for (_, hash, bytes) in &self.parts {
+            if c.noted_for_transaction(PART_STORED, hash) {
+                continue;
+            }
             c.execute_ahead(
-                "INSERT INTO outbox_parts (hash, bytes) SELECT ?1, ?2 \
-                 WHERE NOT EXISTS (SELECT 1 FROM outbox WHERE message_id = ?3) ON CONFLICT DO NOTHING",
-                params![hash, bytes, message_id],
+                "INSERT INTO outbox_parts (hash, bytes) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+                params![hash, bytes],
             )?;
+            c.note_for_transaction(PART_STORED, hash);
         }
         Ok(())
     }
 }
+
+/// What [`Stored::keep_parts`] notes a part stored under.
+const PART_STORED: &str = "outbox part stored";
 
 /// Queue a message; one with the same Message-ID is not queued again.
 /// Returns whether it was queued now.
@@ -104,7 +113,7 @@ impl<'a> Stored<'a> {
 /// On database errors.
 pub fn queue(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result<bool> {
     let stored = Stored::of(q);
-    stored.keep_parts(c, q.message_id)?;
+    stored.keep_parts(c)?;
     if c.dialect() == Dialect::Postgres {
         let queued = c
             .prepare_cached(&queue_at_once(&stored))?
@@ -186,38 +195,47 @@ pub fn queue_ahead(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result
         return queue(c, q, now).map(|_| ());
     }
     let stored = Stored::of(q);
-    stored.keep_parts(c, q.message_id)?;
+    stored.keep_parts(c)?;
     c.execute_ahead(&queue_at_once(&stored), queue_params(q, &stored, now))?;
     Ok(())
 }
 
 /// What a row's stored bytes and its parts' uses give back: the message
-/// as queued (`rows`: `-1` and the kept bytes, then each part's offset in
-/// them and its bytes, in order).
+/// as queued (`rows`: `-1` and the kept bytes, and each part's offset in
+/// them and its bytes, in any order).
 fn assembled(rows: &[super::db::Row]) -> Result<Vec<u8>> {
-    let (first, uses) = rows.split_first().ok_or(super::db::Error::NotFound)?;
-    let kept: Vec<u8> = first.get(1)?;
-    if uses.is_empty() {
+    let mut rows: Vec<(i64, Vec<u8>)> = rows
+        .iter()
+        .map(|r| Ok((r.get(0)?, r.get(1)?)))
+        .collect::<super::db::Result<_>>()?;
+    rows.sort_by_key(|(at, _)| *at);
+    let mut rows = rows.into_iter();
+    let Some((-1, kept)) = rows.next() else {
+        return Err(super::db::Error::NotFound.into());
+    };
+    let parts: Vec<(i64, Vec<u8>)> = rows.collect();
+    if parts.is_empty() {
         return Ok(kept);
     }
-    let mut raw = Vec::with_capacity(kept.len() + 96 * 1024 * uses.len());
+    let mut raw = Vec::with_capacity(kept.len() + parts.iter().map(|p| p.1.len()).sum::<usize>());
     let mut from = 0;
-    for row in uses {
-        let at = usize::try_from(row.get::<_, i64>(0)?)
+    for (at, bytes) in parts {
+        let at = usize::try_from(at)
             .unwrap_or(usize::MAX)
             .clamp(from, kept.len());
         raw.extend_from_slice(&kept[from..at]);
-        raw.extend_from_slice(&row.get::<_, Vec<u8>>(1)?);
+        raw.extend_from_slice(&bytes);
         from = at;
     }
     raw.extend_from_slice(&kept[from..]);
     Ok(raw)
 }
 
-/// A row's kept bytes, then its parts in order ([`assembled`]).
-const BODY: &str = "SELECT -1 AS at, raw FROM outbox_bodies WHERE outbox_id = ?1 \
+/// A row's kept bytes and its parts ([`assembled`] puts them in order:
+/// the server's sort of the rows, bytes and all, was half of the read).
+const BODY: &str = "SELECT -1, raw FROM outbox_bodies WHERE outbox_id = ?1 \
      UNION ALL SELECT u.at, p.bytes FROM outbox_part_uses u JOIN outbox_parts p ON p.hash = u.hash \
-     WHERE u.outbox_id = ?1 ORDER BY at";
+     WHERE u.outbox_id = ?1";
 
 /// A row's bytes (the message as sent).
 ///
