@@ -129,10 +129,13 @@ impl View<'_> {
             })
     }
 
-    /// The way over crossing `t` for a unit as wide and deep as `u`, on
-    /// the bearing nearest `going` (either way along it), if any: a strip
-    /// through the crossing's middle that meets the water but none the
-    /// unit may not enter.
+    /// The way over crossing `t` for a unit as wide and deep as `u`, if
+    /// any: a strip through the crossing's middle that meets the water
+    /// but none the unit may not enter. Of the bearings that fit, the
+    /// general takes the straightest way over — the middle of the widest
+    /// run of them — whatever enemy it marches on, so that a unit whose
+    /// nearest enemy changes does not shift from one end to another; the
+    /// end away from `going` is the near one.
     fn way_over(&self, t: &Terrain, u: &Unit, going: f64) -> Option<Crossing> {
         let fp = u.footprint();
         let (width, depth) = (2.0 * fp.half_width, 2.0 * fp.half_depth);
@@ -147,14 +150,12 @@ impl View<'_> {
             .map(|p| p.distance(middle))
             .fold(0.0, f64::max)
             + CLEARANCE;
-        let steps = (180.0 / BEARING_STEP) as u32;
-        (0..steps)
-            .map(|i| f64::from(i) * BEARING_STEP)
-            .filter(|b| {
-                let ahead = heading(*b);
+        let fits: Vec<bool> = (0..STEPS)
+            .map(|i| {
+                let b = f64::from(i) * BEARING_STEP;
                 let strip = Footprint::behind(
-                    middle + ahead * (reach + depth),
-                    *b,
+                    middle + heading(b) * (reach + depth),
+                    b,
                     width,
                     2.0 * reach + depth,
                 );
@@ -165,18 +166,66 @@ impl View<'_> {
                     .any(|w| w.kind.is_watercourse() && w.area_meets(&strip));
                 wet && !self.deep(&strip)
             })
-            .map(|b| {
-                let turn = turn_between(going, b);
-                if turn.abs() <= 90.0 {
-                    (b, turn.abs())
-                } else {
-                    (b + 180.0, 180.0 - turn.abs())
-                }
-            })
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(b, _)| Crossing {
-                near: middle - heading(b) * reach,
-                far: middle + heading(b) * (reach + depth),
-            })
+            .collect();
+        let b = straightest(&fits)?;
+        let b = if turn_between(going, b).abs() <= 90.0 {
+            b
+        } else {
+            b + 180.0
+        };
+        Some(Crossing {
+            near: middle - heading(b) * reach,
+            far: middle + heading(b) * (reach + depth),
+        })
+    }
+}
+
+/// Bearings of a way over (a line: either way along it), every
+/// [`BEARING_STEP`] degrees from 0 to 180.
+const STEPS: u32 = (180.0 / BEARING_STEP) as u32;
+
+/// The bearing (0–180) in the middle of the longest run of bearings that
+/// fit (`fits[i]`: the bearing `i` steps from 0), the run going round
+/// from 170 to 0; `None` when none fits.
+fn straightest(fits: &[bool]) -> Option<f64> {
+    let n = fits.len();
+    if fits.iter().all(|f| *f) {
+        return Some(0.0);
+    }
+    // Runs start just after a bearing that does not fit.
+    let start = (0..n).find(|i| !fits[*i])?;
+    let mut best: Option<(usize, usize)> = None;
+    let mut run: Option<(usize, usize)> = None;
+    for k in 1..=n {
+        let i = (start + k) % n;
+        run = match (fits[i], run) {
+            (true, Some((first, len))) => Some((first, len + 1)),
+            (true, None) => Some((start + k, 1)),
+            (false, _) => None,
+        };
+        if let Some(r) = run.filter(|r| best.is_none_or(|b| r.1 > b.1)) {
+            best = Some(r);
+        }
+    }
+    let (first, len) = best?;
+    let mid = first as f64 + (len as f64 - 1.0) / 2.0;
+    Some((mid * BEARING_STEP).rem_euclid(180.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_straightest_way_is_the_middle_of_the_widest_run() {
+        let at = |ok: &[usize]| {
+            let fits: Vec<bool> = (0..STEPS as usize).map(|i| ok.contains(&i)).collect();
+            straightest(&fits)
+        };
+        assert_eq!(at(&[]), None);
+        assert_eq!(at(&[3, 4, 5]), Some(40.0));
+        assert_eq!(at(&[16, 17, 0, 1, 2]), Some(0.0));
+        assert_eq!(at(&[17, 0, 1, 2, 8]), Some(5.0));
+        assert_eq!(at(&[17, 0]), Some(175.0));
     }
 }

@@ -358,7 +358,7 @@ impl Ctx<'_, '_> {
         if let Some(t) = self.best_charge(u, self.threshold()) {
             return self.charge(u, t);
         }
-        let Some((t, gap)) = self.view.nearest(u, |_| true) else {
+        let Some((t, gap)) = self.view.quarry(u, FACE_FIRST, |_| true) else {
             return Sheet::hold();
         };
         let mut d = self.to_line(u, self.line_pace).min(gap - STOP_SHORT);
@@ -380,7 +380,7 @@ impl Ctx<'_, '_> {
         if let Some(t) = self.best_charge(u, least) {
             return Ok(self.charge(u, t));
         }
-        let Some((t, gap)) = self.view.nearest(u, |_| true) else {
+        let Some((t, gap)) = self.view.quarry(u, FACE_FIRST, |_| true) else {
             return Ok(Sheet::hold());
         };
         let keep = self.keep(range);
