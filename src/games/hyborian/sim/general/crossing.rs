@@ -13,10 +13,11 @@
 //! game's options, and a club's fordable river only makes its detour
 //! unneeded, never illegal.
 
+use super::troops::{role, Role};
 use super::view::View;
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::table::terrain::{water_under, Water};
-use crate::games::hyborian::table::{Terrain, TerrainKind, Unit};
+use crate::games::hyborian::table::{Status, Terrain, TerrainKind, Unit};
 use crate::geometry::{bearing_of, heading, turn_between, Footprint};
 use glam::DVec2;
 
@@ -31,8 +32,18 @@ const AT_THE_END: f64 = 1.5;
 /// wider on each side than the unit keeps out of deep water: the wheel
 /// that starts a move swings the unit's flanks off the straight line.
 const MARGIN: f64 = 1.0;
+/// Two near ends this close (inches) are the same crossing's.
+const SAME_END: f64 = 2.0;
 /// Shooters stop short of water by whole steps of this many inches.
 const BANK_STEP: f64 = 0.5;
+
+/// Where a unit heads on its way over deep water: `to`, and the near end
+/// of its crossing while it has still to reach it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Way {
+    pub to: DVec2,
+    pub near: Option<DVec2>,
+}
 
 /// A way over deep water for one unit: the point to stand on before
 /// crossing and the point to make for on the far side.
@@ -76,25 +87,68 @@ impl View<'_> {
     }
 
     /// Where `u` should head for to reach `aim` when deep water bars the
-    /// straight way (by [`MARGIN`]): the near end of the best crossing, or its far end
-    /// once the way over is open. `None` when the way is open or no
-    /// crossing leads over.
-    pub fn waypoint(&self, u: &Unit, aim: DVec2) -> Option<DVec2> {
+    /// straight way (by [`MARGIN`]), from where it stands or from where a
+    /// change of face toward `aim` sets it back to (§2): the near end of
+    /// the best crossing, or its far end once the way over is open.
+    /// `None` when the way is open or no crossing leads over.
+    pub fn waypoint(&self, u: &Unit, aim: DVec2) -> Option<Way> {
         if !self.table.terrain.iter().any(|t| t.kind.is_watercourse()) {
             return None;
         }
         let way = |to: DVec2| View::strip(u, bearing_of(to - u.front), u.front.distance(to));
-        let mut straight = way(aim);
-        straight.half_width += MARGIN;
-        if !self.deep(&straight) {
+        let (faced, bearing) = View::faced_toward(u, aim);
+        let open = [
+            way(aim),
+            View::strip_from(u, faced, bearing, faced.distance(aim)),
+        ]
+        .into_iter()
+        .all(|mut straight| {
+            straight.half_width += MARGIN;
+            !self.deep(&straight)
+        });
+        if open {
             return None;
         }
         let c = self.best_crossing(u, aim)?;
         if !self.deep(&way(c.far)) || u.front.distance(c.near) < AT_THE_END {
-            Some(c.far)
+            Some(Way {
+                to: c.far,
+                near: None,
+            })
         } else {
-            Some(c.near)
+            Some(Way {
+                to: c.near,
+                near: Some(c.near),
+            })
         }
+    }
+
+    /// Whether `u`, making for `near`, the near end of a crossing, lets a
+    /// friend go over first: one that goes before it — foot archers first,
+    /// to cover the crossing with their bows from the far bank, then the
+    /// faster (§3 allowances; horse before foot at the same pace) — that
+    /// makes for the same end and can be there no more than a turn after
+    /// it. Over a ford the slow would hold up everyone behind them.
+    pub fn gives_way(&self, u: &Unit, near: DVec2) -> bool {
+        let turns = |f: &Unit| f.front.distance(near) / View::move_allowance(f).max(1.0);
+        let pace = |f: &Unit| {
+            let covers = matches!(role(f), Role::Archers(_));
+            (covers, View::move_allowance(f), f.kind.is_mounted())
+        };
+        let mine = turns(u);
+        self.mine.iter().any(|f| {
+            f.id != u.id
+                && f.status == Status::Ready
+                && f.in_melee_with.is_empty()
+                && !f.kind.is_single_figure()
+                && pace(f) > pace(u)
+                && turns(f) <= mine + 1.0
+                && self
+                    .nearest(f, |_| true)
+                    .and_then(|(e, _)| self.waypoint(f, e.footprint().centre))
+                    .and_then(|w| w.near)
+                    .is_some_and(|n| n.distance(near) <= SAME_END)
+        })
     }
 
     /// The crossing that makes the shortest way from `u` to `aim`, its ends

@@ -211,7 +211,10 @@ impl Ctx<'_, '_> {
     /// when every way is blocked.
     fn advance(&self, u: &Unit, t: &Unit, d: f64) -> Sheet {
         match self.view.waypoint(u, t.footprint().centre) {
-            Some(way) => self.make_for(u, t, way),
+            Some(way) if way.near.is_some_and(|n| self.view.gives_way(u, n)) => {
+                self.hold_facing(u, t)
+            }
+            Some(way) => self.make_for(u, t, way.to),
             None => self.advance_straight(u, t, d),
         }
     }

@@ -164,9 +164,14 @@ impl<'a> View<'a> {
     /// The ground a unit crosses moving `length` inches on `bearing`: a
     /// strip as wide as its front.
     pub fn strip(u: &Unit, bearing: f64, length: f64) -> Footprint {
+        Self::strip_from(u, u.front, bearing, length)
+    }
+
+    /// [`View::strip`] from `front` instead of where the unit stands.
+    pub fn strip_from(u: &Unit, front: DVec2, bearing: f64, length: f64) -> Footprint {
         let width = 2.0 * u.footprint().half_width;
         Footprint::behind(
-            u.front + heading(bearing) * length,
+            front + heading(bearing) * length,
             bearing,
             width,
             length.max(1e-3),
