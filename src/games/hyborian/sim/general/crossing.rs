@@ -7,11 +7,13 @@
 //! A crossing is a ford or bridge that lies over a river or stream. Its
 //! way over is a straight line through its middle along which a strip as
 //! wide as the unit touches no water the unit may not enter; of the
-//! bearings that do, the general takes the one nearest the way it is
-//! going. The water is read as rulings T-1 set it by default (a river
-//! impassable, a stream fordable): the general sees the table, not the
-//! game's options, and a club's fordable river only makes its detour
-//! unneeded, never illegal.
+//! bearings that do, the general takes the straightest — the middle of
+//! the widest run of them — whatever enemy the unit marches on. Units go
+//! over one at a time: foot archers first, to cover the others from the
+//! far bank, then the faster ([`View::gives_way`]). The water is read as
+//! rulings T-1 set it by default (a river impassable, a stream fordable):
+//! the general sees the table, not the game's options, and a club's
+//! fordable river only makes its detour unneeded, never illegal.
 
 use super::troops::{role, Role};
 use super::view::View;
