@@ -457,6 +457,86 @@ fn the_general_goes_round_by_the_ford() {
     }
 }
 
+/// A ford (x 32–40 over a river at y 22–26) with Aquilonian `pieces` on
+/// the south bank and Nemedian spearmen beyond it, on turn 1.
+fn ford_with(pieces: &[Piece]) -> Table {
+    let mut all = pieces.to_vec();
+    all.push(("nemedia", "Spearmen", "MI", 24, 3, [36.0, 40.0], 180.0, ""));
+    let mut t = table(&all, 1);
+    let water =
+        "[[terrain]]\nkind = \"river\"\nwidth = 4.0\npoints = [[0.0, 24.0], [72.0, 24.0]]\n\
+         [[terrain]]\nkind = \"ford\"\nwidth = 8.0\npoints = [[36.0, 19.0], [36.0, 29.0]]\n\
+         [table]\nwidth = 72.0\ndepth = 48.0\n";
+    let setup: Setup = toml::from_str(water).expect("terrain parses");
+    t.terrain = Table::from_setup(&setup).expect("terrain is legal").terrain;
+    t
+}
+
+/// Over a ford one at a time, in an order a player would keep: the foot
+/// archers first (they cover the others from the far bank), then the
+/// faster; a unit that goes later stands while one that goes before it
+/// makes for the same end and is there within a turn of it — here the
+/// knights wait for the archers, who make for the ford's near end.
+#[test]
+fn archers_go_over_a_ford_first_and_the_fast_before_the_slow() {
+    let archers = (
+        "aquilonia",
+        "Archers",
+        "MI",
+        24,
+        2,
+        [30.0, 12.0],
+        0.0,
+        "weapons = [\"bow\"]",
+    );
+    let t = ford_with(&[
+        archers,
+        ("aquilonia", "Knights", "HC", 12, 2, [44.0, 12.0], 0.0, ""),
+    ]);
+    let line = line_of(&t, "aquilonia", Style::Aggressive, "Archers").unwrap();
+    assert!(line.contains("move"), "{line}");
+    assert_eq!(
+        line_of(&t, "aquilonia", Style::Aggressive, "Knights").as_deref(),
+        Some("\"Knights\": hold")
+    );
+    // Without the archers, the knights go, and the foot behind them waits.
+    let foot = ("aquilonia", "Foot", "HI", 24, 3, [30.0, 12.0], 0.0, "");
+    let t = ford_with(&[
+        foot,
+        ("aquilonia", "Knights", "HC", 12, 2, [44.0, 12.0], 0.0, ""),
+    ]);
+    let line = line_of(&t, "aquilonia", Style::Aggressive, "Knights").unwrap();
+    assert!(line.contains("move"), "{line}");
+    let line = line_of(&t, "aquilonia", Style::Aggressive, "Foot").unwrap();
+    assert!(!line.contains("move"), "{line}");
+}
+
+/// Shooters keep the enemy ahead of them rather than turn to one a little
+/// nearer off to a flank: each change of face sets a unit back (§2).
+#[test]
+fn archers_keep_the_enemy_ahead_rather_than_turn_to_one_about_as_near() {
+    let t = table(
+        &[
+            (
+                "aquilonia",
+                "Archers",
+                "MI",
+                24,
+                2,
+                [36.0, 10.0],
+                0.0,
+                "weapons = [\"bow\"]",
+            ),
+            ("nemedia", "Ahead", "MI", 24, 3, [36.0, 29.0], 180.0, ""),
+            ("nemedia", "Aside", "MI", 24, 3, [55.0, 20.0], 270.0, ""),
+        ],
+        1,
+    );
+    let line = line_of(&t, "aquilonia", Style::Aggressive, "Archers").unwrap();
+    assert!(!line.contains("face"), "{line}");
+    assert!(line.contains("move"), "{line}");
+}
+
 /// A `hold-ground` condition for the general's side: a garrison (foot
 /// before horse) makes for the area and stands in it; the rest fight.
 #[test]

@@ -211,7 +211,10 @@ impl Ctx<'_, '_> {
     /// when every way is blocked.
     fn advance(&self, u: &Unit, t: &Unit, d: f64) -> Sheet {
         match self.view.waypoint(u, t.footprint().centre) {
-            Some(way) => self.make_for(u, t, way),
+            Some(way) if way.near.is_some_and(|n| self.view.gives_way(u, n)) => {
+                self.hold_facing(u, t)
+            }
+            Some(way) => self.make_for(u, t, way.to),
             None => self.advance_straight(u, t, d),
         }
     }
@@ -358,7 +361,7 @@ impl Ctx<'_, '_> {
         if let Some(t) = self.best_charge(u, self.threshold()) {
             return self.charge(u, t);
         }
-        let Some((t, gap)) = self.view.nearest(u, |_| true) else {
+        let Some((t, gap)) = self.view.quarry(u, FACE_FIRST, |_| true) else {
             return Sheet::hold();
         };
         let mut d = self.to_line(u, self.line_pace).min(gap - STOP_SHORT);
@@ -380,7 +383,7 @@ impl Ctx<'_, '_> {
         if let Some(t) = self.best_charge(u, least) {
             return Ok(self.charge(u, t));
         }
-        let Some((t, gap)) = self.view.nearest(u, |_| true) else {
+        let Some((t, gap)) = self.view.quarry(u, FACE_FIRST, |_| true) else {
             return Ok(Sheet::hold());
         };
         let keep = self.keep(range);

@@ -130,6 +130,32 @@ impl<'a> View<'a> {
             .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.id.cmp(&b.0.id)))
     }
 
+    /// The enemy `u` makes for among those `ok` accepts: the nearest, unless
+    /// one within `arc` degrees of its front is no farther than the nearest
+    /// and the ground a change of face to the nearest would cost (its
+    /// set-back, §2) together. A unit keeps the enemy ahead of it rather
+    /// than turn back and forth between two that stand about as near.
+    pub fn quarry(
+        &self,
+        u: &Unit,
+        arc: f64,
+        ok: impl Fn(&Unit) -> bool,
+    ) -> Option<(&'a Unit, f64)> {
+        let nearest = self.nearest(u, &ok)?;
+        let aim = nearest.0.footprint().centre;
+        if Self::off(u, aim).abs() <= arc {
+            return Some(nearest);
+        }
+        let set_back = faced(u.pose(), u.kind, bearing_of(aim - u.front))
+            .front
+            .distance(u.front);
+        self.nearest(u, |e| {
+            ok(e) && Self::off(u, e.footprint().centre).abs() <= arc
+        })
+        .filter(|(_, gap)| *gap <= nearest.1 + set_back)
+        .or(Some(nearest))
+    }
+
     /// Degrees the unit would turn to face the point (positive: right).
     pub fn off(u: &Unit, p: DVec2) -> f64 {
         turn_between(u.facing, bearing_of(p - u.front))
@@ -138,9 +164,14 @@ impl<'a> View<'a> {
     /// The ground a unit crosses moving `length` inches on `bearing`: a
     /// strip as wide as its front.
     pub fn strip(u: &Unit, bearing: f64, length: f64) -> Footprint {
+        Self::strip_from(u, u.front, bearing, length)
+    }
+
+    /// [`View::strip`] from `front` instead of where the unit stands.
+    pub fn strip_from(u: &Unit, front: DVec2, bearing: f64, length: f64) -> Footprint {
         let width = 2.0 * u.footprint().half_width;
         Footprint::behind(
-            u.front + heading(bearing) * length,
+            front + heading(bearing) * length,
             bearing,
             width,
             length.max(1e-3),
