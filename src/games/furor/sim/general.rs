@@ -279,7 +279,6 @@ fn expected_steps_plus(column: Column, morale: u8, plus: u8) -> u32 {
 /// friends already next to it, over the attacks left (this one and one a
 /// turn).
 fn race_worth(board: &Board, options: &Options, u: &Unit, at: Hex, enemy: &Unit, left: u8) -> u64 {
-    let Some(eh) = enemy.hex else { return 0 };
     let Some(threshold) = board.sides.get(&enemy.side).and_then(|s| s.threshold) else {
         return 0;
     };
