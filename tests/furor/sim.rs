@@ -165,11 +165,11 @@ fn the_aggressive_general_beats_an_army_that_only_holds() {
                 s.wins[1 - g].count,
                 s.refused_orders
             );
-            // Soissons: the Franks lose 23.8% of 400 games to Gallo-Romans
-            // who only hold (docs/balance.md): a known weakness of the
-            // general. These 20 games at seed 42 give 15 wins (75%, interval
-            // 53-89%: a small sample; the 400 at seed 1 give 76.2%).
-            let floor = if name == "soissons" && g == 0 { 15 } else { 18 };
+            // Soissons with the Franks is still short of 90% over 400
+            // games at seed 1 (docs/balance.md: 83.2% since the general
+            // spreads its attacks and races the clock); these 20 games at
+            // seed 42 give 18 wins (15 before), the floor of the others.
+            let floor = 18;
             if s.refused_orders > 0 || s.wins[g].count < floor {
                 failures.push(format!("{line} (at least {floor} wins wanted)"));
             }

@@ -20,11 +20,15 @@
 //!   a cautious army stands two hexes off, in good ground, and its archers
 //!   stay out of contact within range (an aggressive army's foot archers
 //!   too: next to an enemy a lone archer may neither attack nor fire); a general whom the scenario's
-//!   last-turn condition favours waits if cautious;
+//!   last-turn condition favours waits if cautious; an aggressive one
+//!   the condition goes against, in its last turns, comes into contact
+//!   where a unit's strength adds most to the points of the enemy's
+//!   threshold still needed (`race_worth`);
 //! - **commanders** follow the unit they stand with, or join the strongest
 //!   unit they command within reach (never left alone);
 //! - **attacks**, best odds first, each with the fewest attackers that
-//!   keep its column, a `min` so a changed board skips it, an `advance`
+//!   keep its column (an aggressive general then spreads them where the
+//!   expected points grow most, `Plan::weigh`), a `min` so a changed board skips it, an `advance`
 //!   (with the commander if he stands there) or `no advance`;
 //! - **impetuous routes** (Campus Mauriacus rule 6): for an enemy
 //!   impetuous unit its archers fire upon, the path of its rush, into open
@@ -61,7 +65,7 @@ use crate::games::furor::combat::{eligibility, missile_alone_too_weak, strengths
 use crate::games::furor::hex::{Direction, Hex};
 use crate::games::furor::movement::{check_walk, reachable, Start};
 use crate::games::furor::options::Options;
-use crate::games::furor::rules::crt::{column_for, Column};
+use crate::games::furor::rules::crt::{column_for, Column, Crt};
 use crate::games::furor::rules::{Kind, Mark};
 use crate::games::furor::special::feigned_flight;
 use crate::games::furor::{morale, victory, zoc};
@@ -109,6 +113,15 @@ pub struct Doctrine {
     pub commander_in_front: bool,
     /// Retreat preferences: as many hexes as this, first first.
     pub retreat_hexes: usize,
+    /// When the last turn's condition goes against the army and no more
+    /// than this many of its turns are left after the present one, a unit
+    /// out of contact comes into contact where its strength adds most to
+    /// the points of the enemy's threshold still needed, in the attacks
+    /// left (`race_worth`); else, or `None`, it closes on the nearest enemy.
+    pub races_the_clock: Option<u8>,
+    /// The attacks are spread where the expected points grow most
+    /// (`Plan::weigh`), not piled on the best odds.
+    pub weighs_attacks: bool,
 }
 
 const CAUTIOUS: Doctrine = Doctrine {
@@ -126,6 +139,8 @@ const CAUTIOUS: Doctrine = Doctrine {
     evade_at: None,
     commander_in_front: false,
     retreat_hexes: 3,
+    races_the_clock: None,
+    weighs_attacks: false,
 };
 
 const AGGRESSIVE: Doctrine = Doctrine {
@@ -143,6 +158,8 @@ const AGGRESSIVE: Doctrine = Doctrine {
     evade_at: Some(Column::ThreeOne),
     commander_in_front: true,
     retreat_hexes: 2,
+    races_the_clock: Some(3),
+    weighs_attacks: true,
 };
 
 impl Doctrine {
@@ -219,6 +236,79 @@ fn contact_column(board: &Board, u: &Unit, h: Hex, enemy: &Unit) -> Column {
         .shifted_left(board.map.terrain(eh).column_shift())
 }
 
+/// What the unit's elimination costs its army, with the commanders
+/// stacked with it, who fall with it (§6, §10).
+fn loss_with_commanders(board: &Board, u: &Unit) -> u16 {
+    let stacked: u16 = u.hex.map_or(0, |h| {
+        board
+            .at(h)
+            .filter(|c| c.kind == Kind::Commander && c.side == u.side)
+            .map(Unit::loss_value)
+            .sum()
+    });
+    u.loss_value() + stacked
+}
+
+/// The steps a combat at `column` takes from a defender of morale
+/// `morale`, in 36ths (the die's six rows, a morale check's six faces).
+fn expected_steps(column: Column, morale: u8) -> u32 {
+    expected_steps_plus(column, morale, 0)
+}
+
+/// `expected_steps` with `plus` added to the die (§9.6's modifiers).
+fn expected_steps_plus(column: Column, morale: u8, plus: u8) -> u32 {
+    (1..=6u8)
+        .map(|roll| {
+            let r = Crt::BOOK.result(column, roll.saturating_add(plus));
+            if r.on_attacker() {
+                0
+            } else if r.tests_morale() {
+                u32::from(6u8.saturating_sub(morale))
+            } else {
+                6 * u32::from(r.steps())
+            }
+        })
+        .sum()
+}
+
+/// What standing in `at`, next to `enemy`, is worth to a unit of a
+/// general racing the clock with `left` turns after this one: the points
+/// of the enemy's threshold still to take that its loss brings (with the
+/// commanders who fall with it; no more than are needed), times the share
+/// of its steps that the unit's strength adds to the attacks of the
+/// friends already next to it, over the attacks left (this one and one a
+/// turn).
+fn race_worth(board: &Board, options: &Options, u: &Unit, at: Hex, enemy: &Unit, left: u8) -> u64 {
+    let Some(threshold) = board.sides.get(&enemy.side).and_then(|s| s.threshold) else {
+        return 0;
+    };
+    let need = threshold.saturating_sub(board.lost(&enemy.side));
+    let value = u64::from(loss_with_commanders(board, enemy).min(need));
+    let attacks = u32::from(left) + 1;
+    let morale = morale::value(board, options, enemy);
+    let with = expected_steps(contact_column(board, u, at, enemy), morale);
+    let alone = Unit {
+        strength: 0,
+        reduced: None,
+        elite: false,
+        ..u.clone()
+    };
+    let without = expected_steps(contact_column(board, &alone, at, enemy), morale);
+    let steps = u32::from(enemy.steps.max(1));
+    let gain = (with.saturating_sub(without) * attacks).min(36 * steps);
+    value * u64::from(gain) * 60 / u64::from(steps)
+}
+
+/// What standing in `h` is worth to a unit racing the clock: the most
+/// `race_worth` of the enemies it would be next to.
+fn race_worth_at(board: &Board, options: &Options, u: &Unit, h: Hex, left: u8) -> u64 {
+    zoc::adjacent_enemies(board, &u.side, h)
+        .filter(|e| board.relation(&u.side, e) == Relation::Enemy && e.kind != Kind::Commander)
+        .map(|e| race_worth(board, options, u, h, e, left))
+        .max()
+        .unwrap_or(0)
+}
+
 /// The worst column a unit in `h` could make on the enemies it would be
 /// next to (it must be able to fight each of them).
 fn worst_contact(board: &Board, u: &Unit, h: Hex) -> Option<Column> {
@@ -271,6 +361,8 @@ struct Plan<'a> {
     /// Allowed charges: charger and target.
     charges: BTreeMap<UnitId, UnitId>,
     waiting: bool,
+    /// Racing the clock (`Doctrine::races_the_clock`): the turns left after this one.
+    racing: Option<u8>,
     attack_at: Column,
     /// Enemy units the attacks fire upon.
     fired_on: BTreeSet<UnitId>,
@@ -279,27 +371,8 @@ struct Plan<'a> {
 /// The phasing side's orders for this player-turn on `board`, as the text
 /// a player would mail (order lines only, no mail header).
 pub fn player_turn(board: &Board, options: &Options, style: Style) -> String {
-    let side = board.phasing().clone();
     let doctrine = Doctrine::of(style);
-    let ahead = time_favours(board, &side);
-    let pressed = !ahead && turns_left(board) < doctrine.pressed_turns;
-    let mut plan = Plan {
-        side,
-        options,
-        doctrine,
-        scratch: board.clone(),
-        lines: Vec::new(),
-        moved: BTreeSet::new(),
-        from: BTreeMap::new(),
-        charges: BTreeMap::new(),
-        waiting: doctrine.waits_when_ahead && ahead,
-        attack_at: if pressed {
-            doctrine.pressed_attack_at
-        } else {
-            doctrine.attack_at
-        },
-        fired_on: BTreeSet::new(),
-    };
+    let mut plan = Plan::new(board, options, doctrine);
     plan.feigned_flights();
     plan.march();
     plan.commanders();
@@ -321,7 +394,37 @@ pub fn player_turn(board: &Board, options: &Options, style: Style) -> String {
     text
 }
 
-impl Plan<'_> {
+impl<'a> Plan<'a> {
+    /// The phasing side's plan on `board`, nothing written yet.
+    fn new(board: &Board, options: &'a Options, doctrine: &'static Doctrine) -> Plan<'a> {
+        let side = board.phasing().clone();
+        let ahead = time_favours(board, &side);
+        let left = turns_left(board);
+        let pressed = !ahead && left < doctrine.pressed_turns;
+        let racing = doctrine
+            .races_the_clock
+            .filter(|r| !ahead && board.last_turn.is_some() && left <= *r)
+            .map(|_| left);
+        Plan {
+            side,
+            options,
+            doctrine,
+            scratch: board.clone(),
+            lines: Vec::new(),
+            moved: BTreeSet::new(),
+            from: BTreeMap::new(),
+            charges: BTreeMap::new(),
+            waiting: doctrine.waits_when_ahead && ahead,
+            racing,
+            attack_at: if pressed {
+                doctrine.pressed_attack_at
+            } else {
+                doctrine.attack_at
+            },
+            fired_on: BTreeSet::new(),
+        }
+    }
+
     /// Campus Mauriacus rule 3: each marked unit not in contact draws out
     /// the nearest enemy the rule allows (the whole of its move).
     fn feigned_flights(&mut self) {
@@ -461,6 +564,7 @@ impl Plan<'_> {
         let archer = u.kind.is_missile()
             && (d.archers_stand_off
                 || (d.foot_archers_stand_off && u.kind == Kind::MissileInfantry));
+        let racing = self.racing.filter(|_| !archer);
         // Lower is better; `None`: the doctrine forbids ending there.
         let key = |h: Hex, path: &[Hex]| {
             let contact = engaged(&self.scratch, self.options, &self.side, h);
@@ -478,12 +582,17 @@ impl Plan<'_> {
                     }
             };
             let distance = nearest_enemy(&self.scratch, &self.side, h).unwrap_or(u16::MAX);
+            let worth = match racing {
+                Some(left) if contact => race_worth_at(&self.scratch, self.options, u, h, left),
+                _ => 0,
+            };
             let ground = if d.good_ground {
                 self.scratch.map.terrain(h).column_shift()
             } else {
                 0
             };
             allowed.then_some((
+                std::cmp::Reverse(worth),
                 archer && distance > u.range,
                 distance,
                 std::cmp::Reverse(ground),
@@ -561,26 +670,174 @@ impl Plan<'_> {
     fn attacks(&mut self) -> BTreeSet<UnitId> {
         let mut used: BTreeSet<UnitId> = BTreeSet::new();
         let mut done: BTreeSet<UnitId> = BTreeSet::new();
+        let mut chosen = Vec::new();
+        while let Some(mut c) = self.next_attack(&used, &done) {
+            let t = self.scratch.get(&c.target).clone();
+            c.with = self.trim(&t, c.with, c.column);
+            used.extend(c.with.iter().map(|a| a.unit.clone()));
+            done.insert(c.target.clone());
+            chosen.push(c);
+        }
+        if self.doctrine.weighs_attacks {
+            chosen = self.weigh(chosen);
+        }
+        let mut used = BTreeSet::new();
         let mut out = Vec::new();
-        while let Some(Choice {
+        for Choice {
             target,
             with,
-            column,
             worth,
             ..
-        }) = self.next_attack(&used, &done)
+        } in chosen
         {
             let t = self.scratch.get(&target).clone();
-            let with = self.trim(&t, with, column);
             used.extend(with.iter().map(|a| a.unit.clone()));
             if with.iter().any(|a| a.fire) {
                 self.fired_on.insert(target.clone());
             }
-            done.insert(target);
             out.push(self.attack_line(&t, &with, worth));
         }
         self.lines.extend(out);
         used
+    }
+
+    /// The expected points of an attack (`None`: the doctrine or the rules
+    /// would not let it be made): the defender's loss value, with the
+    /// commanders who fall with it, times the share of its steps the
+    /// table and the morale die are expected to take; less one for each
+    /// attacker, so that none is spent for nothing.
+    fn attack_worth(&self, t: &Unit, with: &[Attacker], worth: Column) -> Option<i64> {
+        if with.is_empty() {
+            return Some(0);
+        }
+        let b = &self.scratch;
+        if with.iter().all(|a| a.fire) && t.kind.is_missile() {
+            return None;
+        }
+        let odds = strengths(b, self.options, &self.charges, t, with);
+        if odds.column < worth || missile_alone_too_weak(b, with, odds.column) {
+            return None;
+        }
+        let plus = u8::try_from(odds.modifiers.len()).unwrap_or(u8::MAX);
+        let taken = expected_steps_plus(odds.column, morale::value(b, self.options, t), plus);
+        let steps = u32::from(t.steps.max(1));
+        let value = i64::from(loss_with_commanders(b, t));
+        let share = i64::from(taken.min(36 * steps) * 1000 / steps);
+        Some(value * share - i64::try_from(with.len()).unwrap_or(i64::MAX))
+    }
+
+    /// Spread the attacks (`Doctrine::weighs_attacks`): starting from
+    /// the attacks chosen best odds first, move one attacker at a time
+    /// (never a charger) to the attack, new or not, where the expected
+    /// points of all the attacks grow most, until no move adds any.
+    fn weigh(&self, chosen: Vec<Choice>) -> Vec<Choice> {
+        let b = &self.scratch;
+        let none = BTreeSet::new();
+        let mut plan: Vec<Choice> = chosen;
+        for t in b.units.values().filter(|t| {
+            t.is_on_map()
+                && t.hex.is_some()
+                && t.kind != Kind::Commander
+                && b.relation(&self.side, t) == Relation::Enemy
+        }) {
+            if plan.iter().all(|c| c.target != t.id) && self.attackers(t, &none).is_some() {
+                plan.push(Choice {
+                    target: t.id.clone(),
+                    with: Vec::new(),
+                    column: Column::HalfOrLess,
+                    charged: false,
+                    worth: self.attack_at,
+                });
+            }
+        }
+        let can: Vec<Vec<Attacker>> = plan
+            .iter()
+            .map(|c| {
+                self.attackers(b.get(&c.target), &none)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|a| !self.charges.contains_key(&a.unit))
+                    .collect()
+            })
+            .collect();
+        let heads: Vec<(UnitId, Column)> =
+            plan.iter().map(|c| (c.target.clone(), c.worth)).collect();
+        let value = |i: usize, with: &[Attacker]| {
+            self.attack_worth(b.get(&heads[i].0), with, heads[i].1)
+                .unwrap_or(0)
+        };
+        let mut units: Vec<UnitId> = can.iter().flatten().map(|a| a.unit.clone()).collect();
+        units.sort();
+        units.dedup();
+        for _ in 0..64 {
+            let mut best: Option<(i64, UnitId, Option<usize>, Option<usize>)> = None;
+            for id in &units {
+                let from = plan
+                    .iter()
+                    .position(|c| c.with.iter().any(|a| &a.unit == id));
+                let (without, before_from) = match from {
+                    Some(f) => {
+                        let rest: Vec<Attacker> = plan[f]
+                            .with
+                            .iter()
+                            .filter(|a| &a.unit != id)
+                            .cloned()
+                            .collect();
+                        (value(f, &rest), value(f, &plan[f].with))
+                    }
+                    None => (0, 0),
+                };
+                let mut consider = |to: Option<usize>, gain: i64| {
+                    let delta = without - before_from + gain;
+                    if delta > 0 && best.as_ref().is_none_or(|b| delta > b.0) {
+                        best = Some((delta, id.clone(), from, to));
+                    }
+                };
+                if from.is_some() {
+                    consider(None, 0);
+                }
+                for (to, options) in can.iter().enumerate() {
+                    if Some(to) == from {
+                        continue;
+                    }
+                    let Some(a) = options.iter().find(|a| &a.unit == id) else {
+                        continue;
+                    };
+                    let mut more = plan[to].with.clone();
+                    more.push(a.clone());
+                    consider(Some(to), value(to, &more) - value(to, &plan[to].with));
+                }
+            }
+            let Some((_, id, from, to)) = best else { break };
+            if let Some(f) = from {
+                plan[f].with.retain(|a| a.unit != id);
+            }
+            if let Some(t) = to {
+                if let Some(a) = can[t].iter().find(|a| a.unit == id) {
+                    plan[t].with.push(a.clone());
+                }
+            }
+        }
+        let mut out: Vec<Choice> = plan
+            .into_iter()
+            .filter(|c| {
+                !c.with.is_empty()
+                    && self
+                        .attack_worth(b.get(&c.target), &c.with, c.worth)
+                        .is_some()
+            })
+            .map(|mut c| {
+                c.column =
+                    strengths(b, self.options, &self.charges, b.get(&c.target), &c.with).column;
+                c.charged = c
+                    .with
+                    .iter()
+                    .any(|a| self.charges.get(&a.unit) == Some(&c.target));
+                c
+            })
+            .collect();
+        out.sort_by(|a, b| b.rank().cmp(&a.rank()));
+        out
     }
 
     /// The attack at the best odds left with the units not yet used, at a
@@ -960,6 +1217,42 @@ mod tests {
             "{to}:\n{text}"
         );
         assert!(text.contains("fire archers"), "{text}");
+    }
+
+    #[test]
+    fn an_aggressive_general_spreads_its_attacks_where_they_take_more() {
+        let (mut board, options) = soissons();
+        // Away from the Gallo-Romans, but for three units: salian-3a next
+        // to both foederati (0512, strength 3; 0513, strength 2),
+        // salian-3b next to the 2 only, light-2 next to the 3 (and the
+        // cavalry). Piled on the best odds: salian-3a and 3b on the 2 at
+        // 3/1, light-2 alone can make nothing. Spread: 3b on the 2 at 3/2,
+        // 3a and light-2 on the 3 at 3/2, more points expected.
+        for (id, h) in [
+            ("salian-3a", "0612"),
+            ("salian-3b", "0613"),
+            ("light-2", "0611"),
+        ] {
+            board.get_mut(&id.into()).hex = Some(h.parse().unwrap());
+        }
+        let attacks = |style| {
+            let mut plan = Plan::new(&board, &options, Doctrine::of(style));
+            plan.attacks();
+            plan.lines
+        };
+        let spread = attacks(Style::Aggressive);
+        assert_eq!(
+            spread,
+            [
+                "attack foederati-2 with salian-3b; min 1/1; advance salian-3b",
+                "attack foederati-3 with salian-3a, light-2; min 1/1; advance salian-3a",
+            ],
+            "{spread:#?}"
+        );
+        let text = spread.join("\n");
+        assert!(!check(&text, &"franks".into(), &board, &options).has_errors());
+        let piled = attacks(Style::Cautious);
+        assert!(piled.len() < 2, "{piled:#?}");
     }
 
     #[test]
