@@ -1100,6 +1100,13 @@ mod tests {
         fn count(s: &Store, sql: &str) -> i64 {
             s.conn().query_row(sql, [], |r| r.get(0)).unwrap()
         }
+        /// How many parts are kept, and how many uses say where they go.
+        fn parts_and_uses(s: &Store) -> (i64, i64) {
+            (
+                count(s, "SELECT COUNT(*) FROM outbox_parts"),
+                count(s, "SELECT COUNT(*) FROM outbox_part_uses"),
+            )
+        }
         for (name, mut s) in testing::stores() {
             let t0 = Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap();
             let (a, a_parts) = message("a", &[&picture]);
@@ -1162,16 +1169,8 @@ mod tests {
                 "{name}: read back whole"
             );
             assert_eq!(outbox::body(s.conn(), ids[1]).unwrap(), b, "{name}");
-            assert_eq!(
-                count(&s, "SELECT COUNT(*) FROM outbox_parts"),
-                2,
-                "{name}: each part once"
-            );
-            assert_eq!(
-                count(&s, "SELECT COUNT(*) FROM outbox_part_uses"),
-                3,
-                "{name}: a's one, b's two"
-            );
+            // Each part once; a's one use, b's two.
+            assert_eq!(parts_and_uses(&s), (2, 3), "{name}");
             let kept = count(
                 &s,
                 "SELECT SUM(LENGTH(raw)) FROM outbox_bodies WHERE outbox_id > 0",
@@ -1191,11 +1190,7 @@ mod tests {
                 1,
                 "{name}"
             );
-            assert_eq!(
-                count(&s, "SELECT COUNT(*) FROM outbox_parts"),
-                2,
-                "{name}: b still uses both"
-            );
+            assert_eq!(parts_and_uses(&s), (2, 2), "{name}: b still uses both");
             assert_eq!(
                 outbox::body(s.conn(), ids[0]).unwrap(),
                 b"Subject: a\r\n\r\n(sent; the body is no longer kept: keep_sent_days)",
@@ -1204,16 +1199,7 @@ mod tests {
             assert_eq!(outbox::body(s.conn(), ids[1]).unwrap(), b, "{name}");
             s.write(|tx| outbox::forget_bodies(tx, t0 + day, 10))
                 .unwrap();
-            assert_eq!(
-                count(&s, "SELECT COUNT(*) FROM outbox_parts"),
-                0,
-                "{name}: none used"
-            );
-            assert_eq!(
-                count(&s, "SELECT COUNT(*) FROM outbox_part_uses"),
-                0,
-                "{name}"
-            );
+            assert_eq!(parts_and_uses(&s), (0, 0), "{name}: none used");
             // A part stored in a savepoint taken back is stored again for
             // the next message of the transaction that carries it.
             let (e, e_parts) = message("e", &[&svg]);
@@ -1231,7 +1217,7 @@ mod tests {
                 })
                 .unwrap();
             assert_eq!(outbox::body(s.conn(), f).unwrap(), e, "{name}");
-            assert_eq!(count(&s, "SELECT COUNT(*) FROM outbox_parts"), 1, "{name}");
+            assert_eq!(parts_and_uses(&s), (1, 1), "{name}");
         }
     }
 
