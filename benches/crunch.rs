@@ -26,6 +26,7 @@
 use chrono::{TimeZone, Utc};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::RwLock;
 use std::time::Instant;
 use umpire::config::Config;
 use umpire::post::{gamefile::GameFile, store_maildir, PostOffice};
@@ -371,11 +372,21 @@ fn set_up(run: &Run, games: usize, now: chrono::DateTime<Utc>) {
 }
 
 /// Create one game, tried again while the store refuses it for a moment
-/// (the other set-up thread's serializable transaction in the way), up to
-/// 100 times.
+/// (the other set-up thread's serializable transaction in the way). After
+/// [`ALONE_AFTER`] refusals it is tried alone ([`SET_UP_TURN`] held for
+/// writing, the other thread waiting), so a slow creation is not refused
+/// again and again by the other's quick ones (a 1,000-game set-up once
+/// stopped after one game's 100 refusals).
 fn create(po: &mut PostOffice, file: &GameFile, now: chrono::DateTime<Utc>) {
     for tries in 1.. {
-        match po.create_game(file, now) {
+        let done = if tries <= ALONE_AFTER {
+            let _shared = SET_UP_TURN.read().unwrap();
+            po.create_game(file, now)
+        } else {
+            let _alone = SET_UP_TURN.write().unwrap();
+            po.create_game(file, now)
+        };
+        match done {
             Ok(()) => return,
             Err(e) if tries < 100 => {
                 eprintln!("set-up: {} tried again: {e}", file.id);
@@ -385,6 +396,11 @@ fn create(po: &mut PostOffice, file: &GameFile, now: chrono::DateTime<Utc>) {
         }
     }
 }
+
+/// The set-up threads' turns at creating games: shared, or one alone.
+static SET_UP_TURN: RwLock<()> = RwLock::new(());
+/// Refusals after which a game is created alone.
+const ALONE_AFTER: u64 = 3;
 
 /// The machine's load averages (1, 5, 15 minutes; Linux's `/proc/loadavg`),
 /// printed beside each turn: the cores are shared.
