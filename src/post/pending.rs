@@ -150,7 +150,7 @@ impl PostOffice {
 type Batched = (Vec<(i64, Disposition)>, usize, Wave);
 
 /// The messages of `rest` handled in one write transaction, in order,
-/// until the batch ends (one message on a `shared` store, or
+/// until the batch ends (one message handled on a `shared` store, or
 /// [`BATCH_TIME`]), a message for a `due` game is next, or
 /// [`ahead::WAVE`] games are due: what became of each, how many of `rest`
 /// it took, and which due rounds to play now.
@@ -164,9 +164,14 @@ fn batch(
     now: DateTime<Utc>,
 ) -> Result<Batched, PostError> {
     let started = Instant::now();
-    let mut done = Vec::with_capacity(rest.len());
+    let mut done: Vec<(i64, Disposition)> = Vec::with_capacity(rest.len());
     for (k, &id) in rest.iter().enumerate() {
-        if k > 0 && (shared || started.elapsed() >= BATCH_TIME) {
+        // On a shared store the transaction ends after the message it
+        // handled; one another worker had taken (or handled) wrote
+        // nothing, and the next is tried in the same transaction: two
+        // workers going down one list pass half its messages by.
+        let handled = if shared { !done.is_empty() } else { k > 0 };
+        if handled && (shared || started.elapsed() >= BATCH_TIME) {
             return Ok((done, k, Wave::Ready));
         }
         if !due.is_empty() && for_any(tx, id, due)? {
