@@ -361,8 +361,16 @@ fn set_up(run: &Run, games: usize, now: chrono::DateTime<Utc>) {
         welcomes.sent,
         t.elapsed().as_secs_f64()
     );
-    // Closing the last connection folds the journal into the file.
+    // Closing the last connection folds the journal into the file. On
+    // PostgreSQL the set-up's upkeep is the set-up's too: the tables it
+    // filled are vacuumed and analyzed (autovacuum would do it minutes
+    // later, in the middle of a turn) and written out by a checkpoint.
     drop(po);
+    if !sqlite {
+        let c = umpire::store::db::Connection::open_postgres(&store.to_string_lossy()).unwrap();
+        c.execute_batch("VACUUM ANALYZE").unwrap();
+        c.execute_batch("CHECKPOINT").unwrap();
+    }
     if let Some(kept) = kept {
         std::fs::copy(&store, &kept).unwrap();
         if key(&store).exists() {
