@@ -53,7 +53,22 @@ impl Game {
     /// # Errors
     /// As [`Game::load`].
     pub fn lock(tx: &Transaction<'_>, id: &str) -> Result<Option<Game>, PostError> {
-        Self::of_row(rows::load_locked(tx, id)?)
+        Self::lock_for(tx, id, None)
+    }
+
+    /// [`Game::lock`], for a `sender`'s mail: (the side it names, its
+    /// address). What the handling reads next of the game (and of that
+    /// side) is read ahead (`store::games::read_ahead_locked`).
+    pub fn lock_for(
+        tx: &Transaction<'_>,
+        id: &str,
+        sender: Option<(&str, &str)>,
+    ) -> Result<Option<Game>, PostError> {
+        let game = Self::of_row(rows::load_locked(tx, id)?)?;
+        if let Some(game) = &game {
+            rows::read_ahead_locked(tx, game.id(), game.row.round, sender)?;
+        }
+        Ok(game)
     }
 
     /// The game of a row perhaps read.

@@ -109,6 +109,10 @@ pub(super) fn gather(
     game: &Game,
     round: &games::Round,
 ) -> Result<(Inputs, Gathered), PostError> {
+    let sides = game.sides(tx)?;
+    let mut named: Vec<&str> = sides.iter().map(|s| s.side.as_str()).collect();
+    named.push(GAME_MASTER);
+    rounds::read_ahead_inputs(tx, game.id(), round.number, &named)?;
     let (seed, _) = game.seed(tx)?;
     let gathered = gather_orders(tx, game, &round.writers)?;
     let inputs = Inputs {

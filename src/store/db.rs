@@ -427,6 +427,16 @@ impl Row {
         })?;
         T::from_value(v, i)
     }
+
+    /// Columns `range` of this row, as a row of their own: what a read of
+    /// only those columns would give ([`Connection::keep`]). Columns past
+    /// the row's end are left out.
+    pub fn columns(&self, range: std::ops::Range<usize>) -> Row {
+        let end = range.end.min(self.values.len());
+        Row {
+            values: self.values[range.start.min(end)..end].to_vec(),
+        }
+    }
 }
 
 /// `query_row(..).optional()`: no row is `None`, not an error.
@@ -490,7 +500,7 @@ pub struct Statement<'c> {
     kept: Option<(Vec<&'static str>, Option<String>)>,
 }
 
-impl Statement<'_> {
+impl<'c> Statement<'c> {
     /// Keep this read's rows for the open transaction (`store::kept`): a
     /// second reading with the same parameters answers them without
     /// asking the server, until a statement writes `table` or the
@@ -560,6 +570,42 @@ impl Statement<'_> {
     ) -> Result<std::vec::IntoIter<Result<T>>> {
         let rows = self.rows(p.values())?;
         Ok(rows.iter().map(&mut f).collect::<Vec<_>>().into_iter())
+    }
+
+    /// This statement with its parameters: a read that can be made ahead
+    /// ([`Connection::read_ahead`]) before its work asks it.
+    pub fn with(self, p: impl Params) -> Read<'c> {
+        Read {
+            statement: self,
+            values: p.values(),
+        }
+    }
+}
+
+/// A kept read and its parameters ([`Statement::with`]).
+pub struct Read<'c> {
+    statement: Statement<'c>,
+    values: Vec<Value>,
+}
+
+impl Read<'_> {
+    /// The first row, read by `f`, as [`Statement::query_row`].
+    ///
+    /// # Errors
+    /// On database errors, no row, or an error of `f`.
+    pub fn query_row<T>(mut self, f: impl FnOnce(&Row) -> Result<T>) -> Result<T> {
+        self.statement.query_row(self.values, f)
+    }
+
+    /// Every row, read by `f`, as [`Statement::query_map`].
+    ///
+    /// # Errors
+    /// On database errors (an error of `f` is in its row's item).
+    pub fn query_map<T>(
+        mut self,
+        f: impl FnMut(&Row) -> Result<T>,
+    ) -> Result<std::vec::IntoIter<Result<T>>> {
+        self.statement.query_map(self.values, f)
     }
 }
 
@@ -693,6 +739,88 @@ impl Connection {
             Inner::Sqlite(c) => Some(f(c).map_err(Error::from)),
             Inner::Postgres(_) => None,
         }
+    }
+
+    /// How many times this connection has sent PostgreSQL something and
+    /// waited for its answer (0 on SQLite): for tests of how many round
+    /// trips a piece of work costs.
+    pub fn round_trips(&self) -> u64 {
+        match &*self.inner.borrow() {
+            Inner::Sqlite(_) => 0,
+            Inner::Postgres(pg) => pg.exchanges(),
+        }
+    }
+
+    /// Keep `rows` as the answer of `sql` (a read of `table`) with `p`
+    /// for the open transaction, as a kept read's ([`Statement::kept`]):
+    /// for rows a statement read along with others (a message's claim
+    /// reads its size and arrival with its bytes), so the read of them
+    /// alone need not ask the server. Nothing is kept outside a
+    /// transaction.
+    pub fn keep(&self, table: &'static str, sql: &str, p: impl Params, rows: &[Row]) {
+        if self.in_transaction.get() {
+            self.kept.borrow_mut().put(&[table], sql, p.values(), rows);
+        }
+    }
+
+    /// Make these kept reads ([`Statement::kept`]) now, so that each is
+    /// answered from what is kept when its work asks it: on PostgreSQL all
+    /// in one round trip (issue 43: a game just locked, its sides, mail
+    /// rules and orders in, which a message's handling and a round's play
+    /// each ask one after the other). Reads kept already, reads not marked
+    /// kept, and everything outside a transaction or on SQLite (where a
+    /// read costs no round trip) are left to be asked when needed.
+    ///
+    /// # Errors
+    /// On database errors (the first).
+    pub fn read_ahead(&self, reads: &[Read<'_>]) -> Result<()> {
+        if !self.in_transaction.get() || self.dialect != Dialect::Postgres {
+            return Ok(());
+        }
+        let wanted: Vec<(&Read<'_>, &[&'static str])> = reads
+            .iter()
+            .filter_map(|r| match &r.statement.kept {
+                Some((tables, None))
+                    if self
+                        .kept
+                        .borrow()
+                        .get(&r.statement.sql, &r.values)
+                        .is_none() =>
+                {
+                    Some((r, tables.as_slice()))
+                }
+                _ => None,
+            })
+            .collect();
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        let done = match &mut *self.inner.borrow_mut() {
+            Inner::Sqlite(_) => return Ok(()),
+            Inner::Postgres(pg) => wanted
+                .iter()
+                .map(|(r, _)| pg.prepared(&r.statement.sql, postgres_text))
+                .collect::<std::result::Result<Vec<_>, _>>()
+                .and_then(|statements| {
+                    let asks = statements
+                        .iter()
+                        .zip(&wanted)
+                        .map(|(st, (r, _))| Ask::Query(st, &r.values))
+                        .collect();
+                    pg.exchange_all(asks)
+                }),
+        };
+        let answers = self.noted(done.map_err(Error::from))?;
+        for ((r, tables), answer) in wanted.into_iter().zip(answers) {
+            let rows = match answer {
+                Answer::Rows(rows) => rows.iter().map(pg_row).collect::<Result<Vec<_>>>()?,
+                Answer::Count(_) | Answer::Done => Vec::new(),
+            };
+            self.kept
+                .borrow_mut()
+                .put(tables, &r.statement.sql, r.values.clone(), &rows);
+        }
+        Ok(())
     }
 
     /// Note `key` under `what` for the rest of the open transaction

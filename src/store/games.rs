@@ -1,7 +1,7 @@
 //! The `games` and `sides` tables: a game's row (its rule set, state,
 //! options and schedule) and its players.
 
-use super::db::{params, Connection, Dialect, OptionalExtension, Statement};
+use super::db::{params, Connection, Dialect, OptionalExtension, Read, Statement};
 use super::{parse_ts, ts, Result, StoreError};
 use chrono::{DateTime, Utc};
 
@@ -153,6 +153,35 @@ pub fn load_locked(c: &Connection, id: &str) -> Result<Option<GameRow>> {
             id,
         ),
     }
+}
+
+/// What a message's handling and a round's play read of a game just
+/// locked (`load_locked`), whose row says it is at `round`, read ahead:
+/// on PostgreSQL one round trip for its sides, mail rules, draft report
+/// and which sides are ready, which they would otherwise ask one after
+/// the other (issue 43). For a `sender`'s mail, (the side it names, its
+/// address): that side's lockout and latest orders too.
+///
+/// # Errors
+/// On database errors.
+pub fn read_ahead_locked(
+    c: &Connection,
+    game: &str,
+    round: u32,
+    sender: Option<(&str, &str)>,
+) -> Result<()> {
+    let mut reads = vec![
+        sides_read(c, game)?,
+        super::press::rules_read(c, game)?,
+        super::rounds::draft_read(c, game)?,
+        super::submissions::sides_ready_read(c, game, round)?,
+    ];
+    if let Some((side, address)) = sender {
+        reads.push(lockout_read(c, game, side, address)?);
+        reads.push(super::submissions::latest_read(c, game, round, side)?);
+    }
+    c.read_ahead(&reads)?;
+    Ok(())
 }
 
 /// The game row `statement` returns for `id` (its columns as [`load`]
@@ -309,18 +338,22 @@ pub fn insert_side(c: &Connection, game: &str, s: &SideRow) -> Result<()> {
     Ok(())
 }
 
+/// The read of a game's sides ([`sides`]), kept for the transaction.
+fn sides_read<'c>(c: &'c Connection, game: &str) -> Result<Read<'c>> {
+    Ok(c.prepare_cached(
+        "SELECT side, address, password, timezone, general FROM sides WHERE game_id = ?1 ORDER BY side",
+    )?
+    .kept("sides")
+    .with([game]))
+}
+
 /// A game's sides, in id order.
 ///
 /// # Errors
 /// On database errors.
 pub fn sides(c: &Connection, game: &str) -> Result<Vec<SideRow>> {
-    let mut st = c
-        .prepare_cached(
-            "SELECT side, address, password, timezone, general FROM sides WHERE game_id = ?1 ORDER BY side",
-        )?
-        .kept("sides");
-    let rows = st
-        .query_map([game], |r| {
+    let rows = sides_read(c, game)?
+        .query_map(|r| {
             Ok(SideRow {
                 side: r.get(0)?,
                 address: r.get(1)?,
@@ -450,14 +483,22 @@ pub fn locked_until(
     address: &str,
     now: DateTime<Utc>,
 ) -> Result<Option<DateTime<Utc>>> {
-    let until: Option<String> = c
-        .prepare_cached("SELECT until FROM lockouts WHERE game_id = ?1 AND lower(side) = lower(?2) AND address = ?3")?
-        .query_row(params![game, side, address], |r| r.get(0))
+    let until: Option<String> = lockout_read(c, game, side, address)?
+        .query_row(|r| r.get(0))
         .optional()?;
     Ok(until
         .map(|u| parse_ts(&u))
         .transpose()?
         .filter(|u| *u > now))
+}
+
+/// The read of [`locked_until`], kept for the transaction.
+fn lockout_read<'c>(c: &'c Connection, game: &str, side: &str, address: &str) -> Result<Read<'c>> {
+    Ok(c.prepare_cached(
+        "SELECT until FROM lockouts WHERE game_id = ?1 AND lower(side) = lower(?2) AND address = ?3",
+    )?
+    .kept("lockouts")
+    .with(params![game, side, address]))
 }
 
 /// Lift every lockout of a side and forget its wrong passwords.

@@ -62,8 +62,9 @@ pub type Arrived = (Option<DateTime<Utc>>, DateTime<Utc>);
 /// On database errors or a damaged row.
 pub fn arrived(c: &Connection, id: i64) -> Result<Option<Arrived>> {
     let row: Option<(Option<String>, String)> = c
-        .prepare_cached("SELECT arrived_at, received_at FROM messages WHERE id = ?1")?
-        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .prepare_cached(HEAD)?
+        .kept("messages")
+        .query_row([id], |r| Ok((r.get(1)?, r.get(2)?)))
         .optional()?;
     row.map(|(arrived, stored)| {
         Ok((
@@ -148,11 +149,20 @@ pub fn load(c: &Connection, id: i64) -> Result<Option<(String, Vec<u8>)>> {
 /// On database errors.
 pub fn claim(c: &Connection, id: i64) -> Result<Option<(String, Vec<u8>)>> {
     Ok(c.prepare_cached(
-        "SELECT state, raw FROM messages WHERE id = ?1 AND state = 'new' FOR UPDATE SKIP LOCKED",
+        "SELECT state, raw, size, arrived_at, received_at FROM messages WHERE id = ?1 AND state = 'new' FOR UPDATE SKIP LOCKED",
     )?
-    .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+    .query_row([id], |r| {
+        // Its handling asks its size and arrival next: kept (the row is
+        // locked, so they stay so) rather than asked again.
+        c.keep("messages", HEAD, [id], &[r.columns(2..5)]);
+        Ok((r.get(0)?, r.get(1)?))
+    })
     .optional()?)
 }
+
+/// A message's size and arrival ([`size`], [`arrived`]), one read for
+/// both, kept for the transaction.
+const HEAD: &str = "SELECT size, arrived_at, received_at FROM messages WHERE id = ?1";
 
 /// How many bytes a message had when it arrived (its stored bytes may be
 /// only its head).
@@ -161,7 +171,8 @@ pub fn claim(c: &Connection, id: i64) -> Result<Option<(String, Vec<u8>)>> {
 /// On database errors.
 pub fn size(c: &Connection, id: i64) -> Result<Option<usize>> {
     let size: Option<Option<i64>> = c
-        .prepare_cached("SELECT size FROM messages WHERE id = ?1")?
+        .prepare_cached(HEAD)?
+        .kept("messages")
         .query_row([id], |r| r.get(0))
         .optional()?;
     Ok(size.flatten().and_then(|s| usize::try_from(s).ok()))

@@ -1069,6 +1069,135 @@ mod tests {
         }
     }
 
+    /// A game just locked has what a message's handling and a round's play
+    /// read of it next read ahead (issue 43): on PostgreSQL one round trip
+    /// for its sides, mail rules, draft report and sides ready, after which
+    /// each read answers, without asking, what it answers asked alone; a
+    /// claimed message's size and arrival come with its bytes.
+    #[test]
+    fn a_locked_games_reads_are_read_ahead_in_one_round_trip() {
+        use chrono::TimeZone;
+        let t0 = Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap();
+        let row = games::GameRow {
+            id: "g".into(),
+            ruleset: "hyborian-age".into(),
+            title: "G".into(),
+            setup: String::new(),
+            options: "{}".into(),
+            state: "{}".into(),
+            round: 2,
+            status: games::GameStatus::Active,
+            hold: false,
+            moderator_address: "m@example.org".into(),
+            moderator_pw: String::new(),
+            deadline: t0,
+            turn_hours: 24,
+            gm_hours: None,
+            timezone: "UTC".into(),
+            grace_minutes: 0,
+            reminder_hours: 0,
+            max_turns: 10,
+            failure: None,
+        };
+        let side = |name: &str| games::SideRow {
+            side: name.into(),
+            address: format!("{name}@example.org"),
+            password: "hash".into(),
+            timezone: None,
+            general: None,
+        };
+        let orders = |name: &str, ready| submissions::Submission {
+            round: 2,
+            side: name.into(),
+            message: None,
+            text: format!("orders of {name}"),
+            checked: "{}".into(),
+            understood: "[]".into(),
+            ready,
+        };
+        type Read = (
+            Vec<games::SideRow>,
+            Option<String>,
+            Option<u32>,
+            Vec<String>,
+            Option<(String, String)>,
+            Option<chrono::DateTime<Utc>>,
+        );
+        let asked = |tx: &Transaction<'_>| -> Result<Read> {
+            Ok((
+                games::sides(tx, "g")?,
+                press::rules(tx, "g")?,
+                rounds::draft(tx, "g")?,
+                submissions::sides_ready(tx, "g", 2)?,
+                submissions::latest(tx, "g", 2, "nemedia")?,
+                games::locked_until(tx, "g", "nemedia", "nemedia@example.org", t0)?,
+            ))
+        };
+        for (name, mut s) in testing::stores() {
+            s.write(|tx| -> Result<()> {
+                games::insert(tx, &row, t0)?;
+                games::insert_side(tx, "g", &side("aquilonia"))?;
+                games::insert_side(tx, "g", &side("nemedia"))?;
+                press::set_rules(tx, "g", "{\"press\":\"none\"}")?;
+                submissions::insert(tx, "g", &orders("nemedia", false), t0)?;
+                submissions::insert(tx, "g", &orders("nemedia", true), t0)?;
+                submissions::insert(tx, "g", &orders("aquilonia", false), t0)?;
+                Ok(())
+            })
+            .unwrap();
+            let alone = s
+                .write_with_locks(|tx| -> Result<Read> {
+                    games::load_locked(tx, "g")?;
+                    asked(tx)
+                })
+                .unwrap();
+            assert_eq!(alone.3, vec!["nemedia".to_string()], "{name}");
+            assert_eq!(alone.4.as_ref().map(|o| o.0.as_str()), Some("{}"), "{name}");
+            // Without a sender, then for a sender's mail.
+            for (sender, left) in [(None, 2), (Some(("nemedia", "nemedia@example.org")), 0)] {
+                let ahead = s
+                    .write_with_locks(|tx| -> Result<Read> {
+                        games::load_locked(tx, "g")?;
+                        let before = tx.round_trips();
+                        games::read_ahead_locked(tx, "g", 2, sender)?;
+                        let read_ahead = tx.round_trips() - before;
+                        let got = asked(tx)?;
+                        let after = tx.round_trips() - before - read_ahead;
+                        if name == "postgres" {
+                            assert_eq!(read_ahead, 1, "{sender:?}: one round trip");
+                            assert_eq!(after, left, "{sender:?}: the rest asked");
+                        }
+                        Ok(got)
+                    })
+                    .unwrap();
+                assert_eq!(alone, ahead, "{name}: read ahead, the same answers");
+            }
+            let id = messages::insert(
+                s.conn(),
+                &messages::Arrival {
+                    key: "<m@x>",
+                    raw: b"Subject: orders\r\n\r\nbody",
+                    source: "test",
+                    digest: "d",
+                    size: 4321,
+                    arrived_at: Some(t0),
+                },
+                t0,
+            )
+            .unwrap()
+            .id;
+            s.write_with_locks(|tx| -> Result<()> {
+                assert!(messages::claim(tx, id)?.is_some());
+                let before = tx.round_trips();
+                assert_eq!(messages::size(tx, id)?, Some(4321), "{name}");
+                assert_eq!(messages::arrived(tx, id)?.map(|a| a.0), Some(Some(t0)));
+                assert_eq!(tx.round_trips(), before, "{name}: kept with the claim");
+                Ok(())
+            })
+            .unwrap();
+        }
+    }
+
     /// A large part many messages carry (a round's picture) is kept once;
     /// each message reads back byte for byte; a message that holds a
     /// password, or whose parts are not apart, is kept whole; a Message-ID

@@ -76,6 +76,8 @@ pub(super) struct Pg<V> {
     /// What waits to go with the next exchange, in the order written:
     /// texts ([`Pg::later`]) and writes ([`Pg::ahead`]).
     queue: Vec<Queued<V>>,
+    /// Exchanges this connection has waited for ([`round_trips`]'s share).
+    exchanges: u64,
 }
 
 /// A statement waiting to go, its answer not needed.
@@ -112,7 +114,13 @@ impl<V: ToSql + Sync> Pg<V> {
             client,
             prepared: HashMap::new(),
             queue: Vec::new(),
+            exchanges: 0,
         })
+    }
+
+    /// How many exchanges this connection has waited for.
+    pub(super) fn exchanges(&self) -> u64 {
+        self.exchanges
     }
 
     /// Has the server ended this connection?
@@ -135,6 +143,7 @@ impl<V: ToSql + Sync> Pg<V> {
             return Ok(st.clone());
         }
         round_trip();
+        self.exchanges += 1;
         let text = server(sql);
         let st = self.runtime.block_on(self.client.prepare(&text))?;
         self.prepared.insert(sql.to_string(), st.clone());
@@ -254,6 +263,7 @@ impl<V: ToSql + Sync> Pg<V> {
             return Ok(Vec::new());
         }
         round_trip();
+        self.exchanges += 1;
         let answers = self.runtime.block_on(in_order(sent));
         let mut out = Vec::with_capacity(answers.len() - before);
         for (k, answer) in answers.into_iter().enumerate() {

@@ -2,7 +2,7 @@
 //! absence as the game file gave them (JSON the post office reads), and
 //! every press delivered, for the moderator's record.
 
-use super::db::{params, Connection, OptionalExtension};
+use super::db::{params, Connection, OptionalExtension, Read};
 use super::{ts, Result};
 use chrono::{DateTime, Utc};
 
@@ -12,11 +12,15 @@ use chrono::{DateTime, Utc};
 /// # Errors
 /// On database errors.
 pub fn rules(c: &Connection, game: &str) -> Result<Option<String>> {
+    Ok(rules_read(c, game)?.query_row(|r| r.get(0)).optional()?)
+}
+
+/// The read of a game's rules ([`rules`]), kept for the transaction.
+pub(super) fn rules_read<'c>(c: &'c Connection, game: &str) -> Result<Read<'c>> {
     Ok(
         c.prepare_cached("SELECT rules FROM mail_rules WHERE game_id = ?1")?
             .kept("mail_rules")
-            .query_row([game], |r| r.get(0))
-            .optional()?,
+            .with([game]),
     )
 }
 

@@ -2,7 +2,7 @@
 //! state before and after, the orders, the events, the report, and the
 //! moderator's dice (table `moderator_dice`).
 
-use super::db::{params, Connection, OptionalExtension};
+use super::db::{params, Connection, OptionalExtension, Read};
 use super::{ts, Result};
 use chrono::{DateTime, Utc};
 use std::collections::BTreeMap;
@@ -57,11 +57,35 @@ pub fn open(c: &Connection, game: &str, r: &Opened) -> Result<()> {
 /// # Errors
 /// On database errors.
 pub fn seed(c: &Connection, game: &str, round: u32) -> Result<Option<(String, String)>> {
+    Ok(seed_read(c, game, round)?
+        .query_row(|r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?)
+}
+
+/// The read of a round's seed ([`seed`]), kept for the transaction: a
+/// round's play asks it more than once.
+fn seed_read<'c>(c: &'c Connection, game: &str, round: u32) -> Result<Read<'c>> {
     Ok(
         c.prepare_cached("SELECT seed, seed_hash FROM rounds WHERE game_id = ?1 AND round = ?2")?
-            .query_row(params![game, round], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()?,
+            .kept("rounds")
+            .with(params![game, round]),
     )
+}
+
+/// What a round's play is worked out from, read ahead (issue 43): on
+/// PostgreSQL one round trip for its seed, the moderator's dice and the
+/// latest orders of each of `sides` (the game master's too, when named),
+/// which the play would otherwise ask one after the other.
+///
+/// # Errors
+/// On database errors.
+pub fn read_ahead_inputs(c: &Connection, game: &str, round: u32, sides: &[&str]) -> Result<()> {
+    let mut reads = vec![seed_read(c, game, round)?, given_dice_read(c, game, round)?];
+    for side in sides {
+        reads.push(super::submissions::latest_read(c, game, round, side)?);
+    }
+    c.read_ahead(&reads)?;
+    Ok(())
 }
 
 /// Record a round as played.
@@ -145,9 +169,15 @@ pub fn played(c: &Connection, game: &str, round: u32) -> Result<Option<Stored>> 
 /// # Errors
 /// On database errors.
 pub fn draft(c: &Connection, game: &str) -> Result<Option<u32>> {
+    Ok(draft_read(c, game)?.query_row(|r| r.get(0)).optional()?)
+}
+
+/// The read of a game's first held report ([`draft`]), kept for the
+/// transaction.
+pub(super) fn draft_read<'c>(c: &'c Connection, game: &str) -> Result<Read<'c>> {
     Ok(c.prepare_cached("SELECT round FROM rounds WHERE game_id = ?1 AND adjudicated_at IS NOT NULL AND released = 0 ORDER BY round LIMIT 1")?
-        .query_row(params![game], |r| r.get(0))
-        .optional()?)
+        .kept("rounds")
+        .with(params![game]))
 }
 
 /// Undo a held round so it can be played again with a fresh seed: its
@@ -279,13 +309,21 @@ pub fn give_die(c: &Connection, game: &str, round: u32, key: &str, value: u32) -
 /// # Errors
 /// On database errors.
 pub fn given_dice(c: &Connection, game: &str, round: u32) -> Result<BTreeMap<String, u8>> {
-    let mut st = c.prepare_cached(
-        "SELECT key, value FROM moderator_dice WHERE game_id = ?1 AND round = ?2",
-    )?;
-    let rows = st
-        .query_map(params![game, round], |r| Ok((r.get(0)?, r.get(1)?)))?
+    let rows = given_dice_read(c, game, round)?
+        .query_map(|r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<super::db::Result<BTreeMap<String, u8>>>()?;
     Ok(rows)
+}
+
+/// The read of [`given_dice`], kept for the transaction.
+fn given_dice_read<'c>(c: &'c Connection, game: &str, round: u32) -> Result<Read<'c>> {
+    Ok(
+        c.prepare_cached(
+            "SELECT key, value FROM moderator_dice WHERE game_id = ?1 AND round = ?2",
+        )?
+        .kept("moderator_dice")
+        .with(params![game, round]),
+    )
 }
 
 /// Note that a side was reminded of a round; false when it already was.

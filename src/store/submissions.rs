@@ -1,7 +1,7 @@
 //! The `submissions` table: every accepted set of orders a side mailed for
 //! a round, as written and as checked.
 
-use super::db::{params, Connection, OptionalExtension};
+use super::db::{params, Connection, OptionalExtension, Read};
 use super::{ts, Result};
 use chrono::{DateTime, Utc};
 
@@ -37,8 +37,55 @@ pub fn insert(c: &Connection, game: &str, s: &Submission, now: DateTime<Utc>) ->
     Ok(())
 }
 
+/// A side's latest orders for a round: what the round's play and a
+/// message's handling ask of them, one read for all of it ([`latest_read`]).
+struct LatestOrders {
+    checked: String,
+    understood: String,
+    /// They came in no mail: the umpire's general wrote them.
+    by_general: bool,
+    ready: bool,
+}
+
+/// The read of a side's latest orders for a round, kept for the
+/// transaction: a round's play asks each side's several times, and a
+/// message's handling the sender's, each a round trip on PostgreSQL
+/// (issue 43).
+pub(super) fn latest_read<'c>(
+    c: &'c Connection,
+    game: &str,
+    round: u32,
+    side: &str,
+) -> Result<Read<'c>> {
+    Ok(c.prepare_cached(
+        "SELECT checked, understood, message IS NULL, ready FROM submissions \
+         WHERE game_id = ?1 AND round = ?2 AND side = ?3 ORDER BY id DESC LIMIT 1",
+    )?
+    .kept("submissions")
+    .with(params![game, round, side]))
+}
+
+/// A side's latest orders for a round, if it sent any.
+fn latest_orders(
+    c: &Connection,
+    game: &str,
+    round: u32,
+    side: &str,
+) -> Result<Option<LatestOrders>> {
+    Ok(latest_read(c, game, round, side)?
+        .query_row(|r| {
+            Ok(LatestOrders {
+                checked: r.get(0)?,
+                understood: r.get(1)?,
+                by_general: r.get(2)?,
+                ready: r.get(3)?,
+            })
+        })
+        .optional()?)
+}
+
 /// A side's latest submission for a round: (checked, understood). Kept
-/// for the transaction: a round's play reads each side's several times.
+/// for the transaction ([`latest_read`]).
 ///
 /// # Errors
 /// On database errors.
@@ -48,12 +95,7 @@ pub fn latest(
     round: u32,
     side: &str,
 ) -> Result<Option<(String, String)>> {
-    Ok(c.prepare_cached(
-        "SELECT checked, understood FROM submissions WHERE game_id = ?1 AND round = ?2 AND side = ?3 ORDER BY id DESC LIMIT 1",
-    )?
-    .kept("submissions")
-    .query_row(params![game, round, side], |r| Ok((r.get(0)?, r.get(1)?)))
-    .optional()?)
+    Ok(latest_orders(c, game, round, side)?.map(|o| (o.checked, o.understood)))
 }
 
 /// Whether a side's latest orders for a round came in no mail: the
@@ -62,13 +104,7 @@ pub fn latest(
 /// # Errors
 /// On database errors.
 pub fn by_general(c: &Connection, game: &str, round: u32, side: &str) -> Result<bool> {
-    Ok(c.prepare_cached(
-        "SELECT message IS NULL FROM submissions WHERE game_id = ?1 AND round = ?2 AND side = ?3 ORDER BY id DESC LIMIT 1",
-    )?
-    .kept("submissions")
-    .query_row(params![game, round, side], |r| r.get(0))
-    .optional()?
-    .unwrap_or(false))
+    Ok(latest_orders(c, game, round, side)?.is_some_and(|o| o.by_general))
 }
 
 /// Whether the latest orders `side` sent for a round let it be played now;
@@ -77,11 +113,7 @@ pub fn by_general(c: &Connection, game: &str, round: u32, side: &str) -> Result<
 /// # Errors
 /// On database errors.
 pub fn ready_of(c: &Connection, game: &str, round: u32, side: &str) -> Result<Option<bool>> {
-    Ok(c.prepare_cached(
-        "SELECT ready FROM submissions WHERE game_id = ?1 AND round = ?2 AND side = ?3 ORDER BY id DESC LIMIT 1",
-    )?
-    .query_row(params![game, round, side], |r| r.get(0))
-    .optional()?)
+    Ok(latest_orders(c, game, round, side)?.map(|o| o.ready))
 }
 
 /// Mark a side's latest orders for a round ready (READY) or not (WAIT).
@@ -102,20 +134,24 @@ pub fn set_ready(c: &Connection, game: &str, round: u32, side: &str, ready: bool
 /// # Errors
 /// On database errors.
 pub fn sides_ready(c: &Connection, game: &str, round: u32) -> Result<Vec<String>> {
-    // One indexed look-up of the latest submission per side of the game:
-    // a side that mails often must not make every later message slower.
-    // Kept for the transaction: a message's handling and a round's play
-    // ask it again and again, until a submission is written.
-    let mut st = c
-        .prepare_cached(
-            "SELECT d.side FROM sides d WHERE d.game_id = ?1 AND coalesce((SELECT t.ready FROM submissions t \
-             WHERE t.game_id = ?1 AND t.round = ?2 AND t.side = d.side ORDER BY t.id DESC LIMIT 1), 0) <> 0 ORDER BY d.side",
-        )?
-        .kept_over(&["sides", "submissions"]);
-    let rows = st
-        .query_map(params![game, round], |r| r.get(0))?
+    let rows = sides_ready_read(c, game, round)?
+        .query_map(|r| r.get(0))?
         .collect::<super::db::Result<Vec<String>>>()?;
     Ok(rows)
+}
+
+/// The read of [`sides_ready`]: one indexed look-up of the latest
+/// submission per side of the game (a side that mails often must not make
+/// every later message slower). Kept for the transaction: a message's
+/// handling and a round's play ask it again and again, until a submission
+/// is written.
+pub(super) fn sides_ready_read<'c>(c: &'c Connection, game: &str, round: u32) -> Result<Read<'c>> {
+    Ok(c.prepare_cached(
+        "SELECT d.side FROM sides d WHERE d.game_id = ?1 AND coalesce((SELECT t.ready FROM submissions t \
+         WHERE t.game_id = ?1 AND t.round = ?2 AND t.side = d.side ORDER BY t.id DESC LIMIT 1), 0) <> 0 ORDER BY d.side",
+    )?
+    .kept_over(&["sides", "submissions"])
+    .with(params![game, round]))
 }
 
 /// The sides with orders in for a round, in id order.
@@ -124,14 +160,14 @@ pub fn sides_ready(c: &Connection, game: &str, round: u32) -> Result<Vec<String>
 /// On database errors.
 pub fn sides_in(c: &Connection, game: &str, round: u32) -> Result<Vec<String>> {
     // Per side of the game, whether it has one (not a scan of every submission).
-    let mut st = c
+    let rows = c
         .prepare_cached(
             "SELECT d.side FROM sides d WHERE d.game_id = ?1 AND EXISTS (SELECT 1 FROM submissions t \
              WHERE t.game_id = ?1 AND t.round = ?2 AND t.side = d.side) ORDER BY d.side",
         )?
-        .kept_over(&["sides", "submissions"]);
-    let rows = st
-        .query_map(params![game, round], |r| r.get(0))?
+        .kept_over(&["sides", "submissions"])
+        .with(params![game, round])
+        .query_map(|r| r.get(0))?
         .collect::<super::db::Result<Vec<String>>>()?;
     Ok(rows)
 }

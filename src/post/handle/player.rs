@@ -121,7 +121,7 @@ fn addressed(
     side_name: &str,
 ) -> Result<Result<(Game, SideRow), Disposition>, PostError> {
     let tx = ctx.tx;
-    let Some(game) = Game::lock(tx, &header.game)? else {
+    let Some(game) = Game::lock_for(tx, &header.game, Some((side_name, &ctx.from)))? else {
         let to = if games_of(tx, &ctx.from)?.is_empty() {
             vec![]
         } else {
