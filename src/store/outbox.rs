@@ -200,23 +200,13 @@ pub fn queue_ahead(c: &Connection, q: &Queued<'_>, now: DateTime<Utc>) -> Result
     Ok(())
 }
 
-/// What a row's stored bytes and its parts' uses give back: the message
-/// as queued (`rows`: `-1` and the kept bytes, and each part's offset in
-/// them and its bytes, in any order).
-fn assembled(rows: &[super::db::Row]) -> Result<Vec<u8>> {
-    let mut rows: Vec<(i64, Vec<u8>)> = rows
-        .iter()
-        .map(|r| Ok((r.get(0)?, r.get(1)?)))
-        .collect::<super::db::Result<_>>()?;
-    rows.sort_by_key(|(at, _)| *at);
-    let mut rows = rows.into_iter();
-    let Some((-1, kept)) = rows.next() else {
-        return Err(super::db::Error::NotFound.into());
-    };
-    let parts: Vec<(i64, Vec<u8>)> = rows.collect();
+/// A row's message put together again: its kept bytes with each part's
+/// bytes at its offset (`parts`: the offsets and the bytes, in any order).
+fn assembled(kept: Vec<u8>, mut parts: Vec<(i64, &[u8])>) -> Vec<u8> {
     if parts.is_empty() {
-        return Ok(kept);
+        return kept;
     }
+    parts.sort_by_key(|(at, _)| *at);
     let mut raw = Vec::with_capacity(kept.len() + parts.iter().map(|p| p.1.len()).sum::<usize>());
     let mut from = 0;
     for (at, bytes) in parts {
@@ -224,18 +214,18 @@ fn assembled(rows: &[super::db::Row]) -> Result<Vec<u8>> {
             .unwrap_or(usize::MAX)
             .clamp(from, kept.len());
         raw.extend_from_slice(&kept[from..at]);
-        raw.extend_from_slice(&bytes);
+        raw.extend_from_slice(bytes);
         from = at;
     }
     raw.extend_from_slice(&kept[from..]);
-    Ok(raw)
+    raw
 }
 
-/// A row's kept bytes and its parts ([`assembled`] puts them in order:
-/// the server's sort of the rows, bytes and all, was half of the read).
-const BODY: &str = "SELECT -1, raw FROM outbox_bodies WHERE outbox_id = ?1 \
-     UNION ALL SELECT u.at, p.bytes FROM outbox_part_uses u JOIN outbox_parts p ON p.hash = u.hash \
-     WHERE u.outbox_id = ?1";
+/// A row's kept bytes (at `-1`) and where each of its parts goes, by
+/// digest: the parts themselves are read once for all the rows that use
+/// them ([`bodies`]).
+const SKELETON: &str = "SELECT -1, raw, NULL FROM outbox_bodies WHERE outbox_id = ?1 \
+     UNION ALL SELECT at, NULL, hash FROM outbox_part_uses WHERE outbox_id = ?1";
 
 /// A row's bytes (the message as sent).
 ///
@@ -246,16 +236,54 @@ pub fn body(c: &Connection, id: i64) -> Result<Vec<u8>> {
 }
 
 /// The bytes of rows `ids` (the messages as sent), in their order: on
-/// PostgreSQL one round trip for all (`Connection::query_each`), where one
-/// a row was a third of a sender's exchanges (issue 43).
+/// PostgreSQL two round trips for all (`Connection::query_each`), where one
+/// a row was a third of a sender's exchanges (issue 43): each row's kept
+/// bytes and its parts' places, then each part they use once — a round's
+/// three reports carry one picture, and reading it from the server's
+/// TOAST three times was most of a sender's cost there.
 ///
 /// # Errors
 /// On database errors, or a row that has none.
 pub fn bodies(c: &Connection, ids: &[i64]) -> Result<Vec<Vec<u8>>> {
     let each = ids.iter().map(|&id| [id]).collect();
-    c.query_each(BODY, each)?
+    let mut skeletons = Vec::with_capacity(ids.len());
+    let mut digests: Vec<String> = Vec::new();
+    for rows in c.query_each(SKELETON, each)? {
+        let mut kept = None;
+        let mut uses = Vec::new();
+        for r in &rows {
+            match r.get::<_, i64>(0)? {
+                -1 => kept = Some(r.get::<_, Vec<u8>>(1)?),
+                at => uses.push((at, r.get::<_, String>(2)?)),
+            }
+        }
+        let kept = kept.ok_or(super::db::Error::NotFound)?;
+        digests.extend(uses.iter().map(|(_, d)| d.clone()));
+        skeletons.push((kept, uses));
+    }
+    digests.sort();
+    digests.dedup();
+    let each = digests.iter().map(|d| [d.as_str()]).collect();
+    let mut parts = std::collections::BTreeMap::new();
+    for (digest, rows) in digests
         .iter()
-        .map(|rows| assembled(rows))
+        .zip(c.query_each("SELECT bytes FROM outbox_parts WHERE hash = ?1", each)?)
+    {
+        let row = rows.first().ok_or(super::db::Error::NotFound)?;
+        parts.insert(digest.as_str(), row.get::<_, Vec<u8>>(0)?);
+    }
+    skeletons
+        .into_iter()
+        .map(|(kept, uses)| {
+            let placed = uses
+                .iter()
+                .map(|(at, d)| {
+                    let bytes = parts.get(d.as_str()).ok_or(super::db::Error::NotFound)?;
+                    Ok((*at, bytes.as_slice()))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Ok(assembled(kept, placed))
+        })
         .collect()
 }
 
