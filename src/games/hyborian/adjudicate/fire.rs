@@ -417,7 +417,7 @@ fn figures_firing(
 
 /// Whether some part of the target lies within the firer's arc, measured
 /// from the centre of its front edge (ruling C-5).
-pub(crate) fn in_arc(firer: &Unit, target: &Footprint, arc: Arc) -> bool {
+fn in_arc(firer: &Unit, target: &Footprint, arc: Arc) -> bool {
     let fp = firer.footprint();
     let origin = fp.front();
     let [a, b, c, d] = target.corners();

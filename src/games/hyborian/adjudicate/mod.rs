@@ -40,7 +40,6 @@ pub mod route;
 pub mod spells;
 
 pub use events::Event;
-pub(crate) use fire::in_arc;
 pub use record::TurnRecord;
 
 use crate::games::hyborian::dice::{Dice, DiceError, DiceKey, Roll};

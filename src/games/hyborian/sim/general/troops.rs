@@ -219,17 +219,6 @@ impl Ctx<'_, '_> {
         }
     }
 
-    /// [`Ctx::advance`], no farther than `d` on the way over a crossing
-    /// too: horse keeping out of bowshot keeps out of it in the ford.
-    fn advance_within(&self, u: &Unit, t: &Unit, d: f64) -> Sheet {
-        match self.view.waypoint(u, t.footprint().centre) {
-            Some(way) if way.near.is_none() => self
-                .try_make_for_within(u, way.to, d)
-                .unwrap_or_else(|| self.hold_facing(u, t)),
-            _ => self.advance(u, t, d),
-        }
-    }
-
     /// [`Ctx::advance`] by the straight way, whatever lies on it.
     fn advance_straight(&self, u: &Unit, t: &Unit, d: f64) -> Sheet {
         let d = d.min(View::move_allowance(u));
@@ -284,11 +273,6 @@ impl Ctx<'_, '_> {
 
     /// [`Ctx::make_for`], `None` where it would stand.
     pub(super) fn try_make_for(&self, u: &Unit, way: DVec2) -> Option<Sheet> {
-        self.try_make_for_within(u, way, f64::INFINITY)
-    }
-
-    /// [`Ctx::try_make_for`], moving `most` inches at most.
-    fn try_make_for_within(&self, u: &Unit, way: DVec2, most: f64) -> Option<Sheet> {
         let turns = View::off(u, way).abs() > ALIGNED;
         let facing = !u.kind.wheels_only() && turns && self.view.room_to_face(u, way);
         let (front, bearing) = if facing {
@@ -296,7 +280,7 @@ impl Ctx<'_, '_> {
         } else {
             (u.front, bearing_of(way - u.front))
         };
-        let d = View::move_allowance(u).min(front.distance(way)).min(most);
+        let d = View::move_allowance(u).min(front.distance(way));
         if d < MIN_MOVE {
             return None;
         }
@@ -452,45 +436,24 @@ impl Ctx<'_, '_> {
         (r - self.doctrine.archer_margin).max(MIN_MOVE)
     }
 
-    /// Horsemen, chariots and mammoths: charge when a charge can land
-    /// (horse seeking battle first riding round to a flank the enemy's
-    /// bows do not cover, [`super::strike`]); otherwise keep with the line
-    /// (waiting) or close to striking distance.
+    /// Horsemen, chariots and mammoths: charge when a charge can land;
+    /// otherwise keep with the line (waiting) or close to striking distance.
     fn mounted(&self, u: &Unit) -> Sheet {
+        if let Some(t) = self.best_charge(u, self.threshold()) {
+            return self.charge(u, t);
+        }
         // Horse may not charge mammoths (§4); chariots near them fight as horse (§5).
         let shies = u.kind.is_cavalry() || u.kind.is_chariot();
         let reachable = |e: &Unit| !((shies && View::is_mammoth(e)) || self.view.barred(u, e));
-        let charge = self.best_charge(u, self.threshold());
-        let nearest = self.view.nearest(u, reachable);
-        let flank = self.seeking && u.kind.is_cavalry();
-        if let Some(sheet) = charge
-            .or(nearest.map(|(t, _)| t))
-            .filter(|_| flank)
-            .and_then(|t| self.to_flank_post(u, t))
-        {
-            return sheet;
-        }
-        if let Some(t) = charge {
-            return self.charge(u, t);
-        }
-        let Some((t, gap)) = nearest else {
+        let Some((t, gap)) = self.view.nearest(u, reachable) else {
             return Sheet::hold();
         };
         let mut striking = View::charge_move(u) * STRIKING_SHARE;
-        let mut out_of_bowshot = false;
         if self.seeking && u.kind.is_cavalry() {
             match self.to_striking_post(u, t) {
                 Ok(sheet) => return sheet,
-                Err(Some(post_gap)) => {
-                    striking = striking.max(post_gap);
-                    out_of_bowshot = true;
-                }
-                Err(None) => {
-                    if let Some(keep) = self.view.waits_its_turn(u, t) {
-                        striking = striking.max(keep);
-                        out_of_bowshot = true;
-                    }
-                }
+                Err(Some(post_gap)) => striking = striking.max(post_gap),
+                Err(None) => {}
             }
         }
         let d = if self.seeking {
@@ -499,12 +462,7 @@ impl Ctx<'_, '_> {
             self.to_line(u, 0.0)
                 .min(gap - self.doctrine.cavalry_stand_off)
         };
-        if out_of_bowshot {
-            // Out of bowshot in the ford too, not out of it into range.
-            self.advance_within(u, t, d)
-        } else {
-            self.advance(u, t, d)
-        }
+        self.advance(u, t, d)
     }
 
     /// Horse archers ride to bow range and shoot; cautious ones ride away
