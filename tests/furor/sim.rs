@@ -166,10 +166,13 @@ fn the_aggressive_general_beats_an_army_that_only_holds() {
                 s.refused_orders
             );
             // Soissons with the Franks is still short of 90% over 400
-            // games at seed 1 (docs/balance.md: 83.2% since the general
-            // spreads its attacks and races the clock); these 20 games at
-            // seed 42 give 18 wins (15 before), the floor of the others.
-            let floor = 18;
+            // games at seed 1 (docs/balance.md: 84.8% since the general
+            // weighs retreats it cannot make, kills worth no more than
+            // the threshold needs and, in its last player-turn, its
+            // chance to break the enemy); these 20 games at seed 42 give
+            // 19 wins (18 before, 15 before that): its floor is 19, the
+            // others' 18.
+            let floor = if name == "soissons" && g == 0 { 19 } else { 18 };
             if s.refused_orders > 0 || s.wins[g].count < floor {
                 failures.push(format!("{line} (at least {floor} wins wanted)"));
             }

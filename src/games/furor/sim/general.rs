@@ -28,7 +28,11 @@
 //!   unit they command within reach (never left alone);
 //! - **attacks**, best odds first, each with the fewest attackers that
 //!   keep its column (an aggressive general then spreads them where the
-//!   expected points grow most, `Plan::weigh`), a `min` so a changed board skips it, an `advance`
+//!   expected points grow most, `Plan::weigh` — a retreat the defender
+//!   cannot make counted as the step it costs, a kill worth no more than
+//!   the enemy's threshold still needs, and in its last player-turn
+//!   against the clock the chance to reach that threshold first), a `min`
+//!   so a changed board skips it, an `advance`
 //!   (with the commander if he stands there) or `no advance`;
 //! - **impetuous routes** (Campus Mauriacus rule 6): for an enemy
 //!   impetuous unit its archers fire upon, the path of its rush, into open
@@ -67,8 +71,9 @@ use crate::games::furor::movement::{check_walk, reachable, Start};
 use crate::games::furor::options::Options;
 use crate::games::furor::rules::crt::{column_for, Column, Crt};
 use crate::games::furor::rules::{Kind, Mark};
+use crate::games::furor::sim::odds::{self, Cornered};
 use crate::games::furor::special::feigned_flight;
-use crate::games::furor::{morale, victory, zoc};
+use crate::games::furor::{morale, retreat, victory, zoc};
 use crate::sim::Style;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -249,6 +254,39 @@ fn loss_with_commanders(board: &Board, u: &Unit) -> u16 {
     u.loss_value() + stacked
 }
 
+/// The points of the side's Army Morale Threshold still to be lost
+/// (`None`: the side has none).
+fn still_needed(board: &Board, side: &SideId) -> Option<u16> {
+    let threshold = board.sides.get(side)?.threshold?;
+    Some(threshold.saturating_sub(board.lost(side)))
+}
+
+/// What a retreat would do to the unit as the board stands (§9.8, O24):
+/// a unit with baggage ignores it (§9.4).
+fn cornered(board: &Board, options: &Options, u: &Unit) -> Cornered {
+    if retreat::held_by_baggage(board, u) {
+        return Cornered::Free;
+    }
+    match retreat::choose(board, options, u, &[], &|_| Vec::new(), &BTreeSet::new()) {
+        retreat::Choice::Moves(_) => Cornered::Free,
+        retreat::Choice::Blocked => Cornered::Blocked,
+        retreat::Choice::OffMap => Cornered::OffMap,
+    }
+}
+
+/// What one attack of a plan is expected to bring (`Plan::attack_yield`).
+#[derive(Debug, Clone, Default)]
+struct Yield {
+    /// The expected points (in thousandths of 36ths), less the attackers.
+    worth: i64,
+    /// The chance, in 36ths, that the defender is eliminated.
+    kill: u32,
+    /// The points its elimination brings (no more than are needed).
+    points: u16,
+    /// The defender's army.
+    side: Option<SideId>,
+}
+
 /// The steps a combat at `column` takes from a defender of morale
 /// `morale`, in 36ths (the die's six rows, a morale check's six faces).
 fn expected_steps(column: Column, morale: u8) -> u32 {
@@ -279,10 +317,9 @@ fn expected_steps_plus(column: Column, morale: u8, plus: u8) -> u32 {
 /// friends already next to it, over the attacks left (this one and one a
 /// turn).
 fn race_worth(board: &Board, options: &Options, u: &Unit, at: Hex, enemy: &Unit, left: u8) -> u64 {
-    let Some(threshold) = board.sides.get(&enemy.side).and_then(|s| s.threshold) else {
+    let Some(need) = still_needed(board, &enemy.side) else {
         return 0;
     };
-    let need = threshold.saturating_sub(board.lost(&enemy.side));
     let value = u64::from(loss_with_commanders(board, enemy).min(need));
     let attacks = u32::from(left) + 1;
     let morale = morale::value(board, options, enemy);
@@ -701,14 +738,22 @@ impl<'a> Plan<'a> {
         used
     }
 
-    /// The expected points of an attack (`None`: the doctrine or the rules
-    /// would not let it be made): the defender's loss value, with the
-    /// commanders who fall with it, times the share of its steps the
-    /// table and the morale die are expected to take; less one for each
-    /// attacker, so that none is spent for nothing.
-    fn attack_worth(&self, t: &Unit, with: &[Attacker], worth: Column) -> Option<i64> {
+    /// What an attack is expected to bring (`None`: the doctrine or the
+    /// rules would not let it be made): the defender's loss value, with
+    /// the commanders who fall with it and no more than its army's
+    /// threshold still needs, times the share of its steps the table and
+    /// the morale die are expected to take (a retreat it cannot make
+    /// taking a step, `cornered`); less one for each attacker, so that
+    /// none is spent for nothing.
+    fn attack_yield(
+        &self,
+        t: &Unit,
+        with: &[Attacker],
+        worth: Column,
+        cornered: Cornered,
+    ) -> Option<Yield> {
         if with.is_empty() {
-            return Some(0);
+            return Some(Yield::default());
         }
         let b = &self.scratch;
         if with.iter().all(|a| a.fire) && t.kind.is_missile() {
@@ -719,17 +764,51 @@ impl<'a> Plan<'a> {
             return None;
         }
         let plus = u8::try_from(odds.modifiers.len()).unwrap_or(u8::MAX);
-        let taken = expected_steps_plus(odds.column, morale::value(b, self.options, t), plus);
-        let steps = u32::from(t.steps.max(1));
-        let value = i64::from(loss_with_commanders(b, t));
-        let share = i64::from(taken.min(36 * steps) * 1000 / steps);
-        Some(value * share - i64::try_from(with.len()).unwrap_or(i64::MAX))
+        let morale = morale::value(b, self.options, t);
+        let steps = t.steps.max(1);
+        let taken = odds::combat(self.options, odds.column, plus, morale, steps, cornered);
+        let points = still_needed(b, &t.side).map_or(loss_with_commanders(b, t), |need| {
+            loss_with_commanders(b, t).min(need)
+        });
+        let share = i64::from(taken.steps * 1000 / u32::from(steps));
+        Some(Yield {
+            worth: i64::from(points) * share - i64::try_from(with.len()).unwrap_or(i64::MAX),
+            kill: taken.kill,
+            points,
+            side: Some(t.side.clone()),
+        })
+    }
+
+    /// What the attacks of a plan are worth together: the sum of their
+    /// `Yield::worth`; in the last player-turn of a general racing the
+    /// clock, first the chance that they take the points the enemy's
+    /// threshold still needs (a step that kills nothing counts for
+    /// nothing then, §10, O27).
+    fn plan_worth(&self, yields: &[Yield]) -> i64 {
+        let sum: i64 = yields.iter().map(|y| y.worth).sum();
+        let enemy = self.scratch.opponent(&self.side);
+        let need = enemy.and_then(|e| still_needed(&self.scratch, e));
+        match (self.racing, need) {
+            (Some(0), Some(need)) => {
+                let kills: Vec<(u32, u16)> = yields
+                    .iter()
+                    .filter(|y| y.side.as_ref() == enemy)
+                    .map(|y| (y.kill, y.points))
+                    .collect();
+                // Chances to the millionth of a millionth, then the sum.
+                let chance = (odds::reaching(&kills, need) * 1e12).round() as i64;
+                chance.saturating_mul(1000).saturating_add(sum)
+            }
+            _ => sum,
+        }
     }
 
     /// Spread the attacks (`Doctrine::weighs_attacks`): starting from
     /// the attacks chosen best odds first, move one attacker at a time
-    /// (never a charger) to the attack, new or not, where the expected
-    /// points of all the attacks grow most, until no move adds any.
+    /// (never a charger) to the attack, new or not, where the attacks'
+    /// worth together grows most (`plan_worth`: the expected points; in
+    /// the last player-turn against the clock, the chance to break the
+    /// enemy), until no move adds any.
     fn weigh(&self, chosen: Vec<Choice>) -> Vec<Choice> {
         let b = &self.scratch;
         let none = BTreeSet::new();
@@ -760,62 +839,42 @@ impl<'a> Plan<'a> {
                     .collect()
             })
             .collect();
-        let heads: Vec<(UnitId, Column)> =
-            plan.iter().map(|c| (c.target.clone(), c.worth)).collect();
+        let heads: Vec<(UnitId, Column, Cornered)> = plan
+            .iter()
+            .map(|c| {
+                (
+                    c.target.clone(),
+                    c.worth,
+                    cornered(b, self.options, b.get(&c.target)),
+                )
+            })
+            .collect();
         let value = |i: usize, with: &[Attacker]| {
-            self.attack_worth(b.get(&heads[i].0), with, heads[i].1)
-                .unwrap_or(0)
+            let (t, worth, corner) = &heads[i];
+            self.attack_yield(b.get(t), with, *worth, *corner)
+                .unwrap_or_default()
         };
         let mut units: Vec<UnitId> = can.iter().flatten().map(|a| a.unit.clone()).collect();
         units.sort();
         units.dedup();
+        let mut yields: Vec<Yield> = plan
+            .iter()
+            .enumerate()
+            .map(|(i, c)| value(i, &c.with))
+            .collect();
         for _ in 0..64 {
-            let mut best: Option<(i64, UnitId, Option<usize>, Option<usize>)> = None;
-            for id in &units {
-                let from = plan
-                    .iter()
-                    .position(|c| c.with.iter().any(|a| &a.unit == id));
-                let (without, before_from) = match from {
-                    Some(f) => {
-                        let rest: Vec<Attacker> = plan[f]
-                            .with
-                            .iter()
-                            .filter(|a| &a.unit != id)
-                            .cloned()
-                            .collect();
-                        (value(f, &rest), value(f, &plan[f].with))
-                    }
-                    None => (0, 0),
-                };
-                let mut consider = |to: Option<usize>, gain: i64| {
-                    let delta = without - before_from + gain;
-                    if delta > 0 && best.as_ref().is_none_or(|b| delta > b.0) {
-                        best = Some((delta, id.clone(), from, to));
-                    }
-                };
-                if from.is_some() {
-                    consider(None, 0);
-                }
-                for (to, options) in can.iter().enumerate() {
-                    if Some(to) == from {
-                        continue;
-                    }
-                    let Some(a) = options.iter().find(|a| &a.unit == id) else {
-                        continue;
-                    };
-                    let mut more = plan[to].with.clone();
-                    more.push(a.clone());
-                    consider(Some(to), value(to, &more) - value(to, &plan[to].with));
-                }
-            }
-            let Some((_, id, from, to)) = best else { break };
+            let Some((id, from, to)) = self.best_shift(&plan, &can, &units, &yields, &value) else {
+                break;
+            };
             if let Some(f) = from {
                 plan[f].with.retain(|a| a.unit != id);
+                yields[f] = value(f, &plan[f].with);
             }
             if let Some(t) = to {
                 if let Some(a) = can[t].iter().find(|a| a.unit == id) {
                     plan[t].with.push(a.clone());
                 }
+                yields[t] = value(t, &plan[t].with);
             }
         }
         let mut out: Vec<Choice> = plan
@@ -823,7 +882,7 @@ impl<'a> Plan<'a> {
             .filter(|c| {
                 !c.with.is_empty()
                     && self
-                        .attack_worth(b.get(&c.target), &c.with, c.worth)
+                        .attack_yield(b.get(&c.target), &c.with, c.worth, Cornered::Free)
                         .is_some()
             })
             .map(|mut c| {
@@ -838,6 +897,59 @@ impl<'a> Plan<'a> {
             .collect();
         out.sort_by(|a, b| b.rank().cmp(&a.rank()));
         out
+    }
+
+    /// The one attacker to move (from the attack it is in, if any, to
+    /// another attack or to none) that adds most to `plan_worth`, if any
+    /// adds anything.
+    fn best_shift(
+        &self,
+        plan: &[Choice],
+        can: &[Vec<Attacker>],
+        units: &[UnitId],
+        yields: &[Yield],
+        value: &dyn Fn(usize, &[Attacker]) -> Yield,
+    ) -> Option<(UnitId, Option<usize>, Option<usize>)> {
+        let now = self.plan_worth(yields);
+        let mut best: Option<(i64, UnitId, Option<usize>, Option<usize>)> = None;
+        for id in units {
+            let from = plan
+                .iter()
+                .position(|c| c.with.iter().any(|a| &a.unit == id));
+            let mut without = yields.to_vec();
+            if let Some(f) = from {
+                let rest: Vec<Attacker> = plan[f]
+                    .with
+                    .iter()
+                    .filter(|a| &a.unit != id)
+                    .cloned()
+                    .collect();
+                without[f] = value(f, &rest);
+            }
+            let mut consider = |to: Option<usize>, after: &[Yield]| {
+                let delta = self.plan_worth(after) - now;
+                if delta > 0 && best.as_ref().is_none_or(|b| delta > b.0) {
+                    best = Some((delta, id.clone(), from, to));
+                }
+            };
+            if from.is_some() {
+                consider(None, &without);
+            }
+            for (to, options) in can.iter().enumerate() {
+                if Some(to) == from {
+                    continue;
+                }
+                let Some(a) = options.iter().find(|a| &a.unit == id) else {
+                    continue;
+                };
+                let mut more = plan[to].with.clone();
+                more.push(a.clone());
+                let mut after = without.clone();
+                after[to] = value(to, &more);
+                consider(Some(to), &after);
+            }
+        }
+        best.map(|(_, id, from, to)| (id, from, to))
     }
 
     /// The attack at the best odds left with the units not yet used, at a

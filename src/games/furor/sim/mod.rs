@@ -4,6 +4,8 @@
 //!
 //! - [`general`]: the generals, who write each player-turn's orders and
 //!   their standing reactions as order text in one of two styles;
+//! - [`odds`]: what an attack is expected to take, and the chance that
+//!   the attacks take the points an army's threshold still needs;
 //! - [`game`]: one game from its seed: sheets read by `orders::check`,
 //!   player-turns played by `sequence::resolve` ([`game::Outcome`]);
 //! - [`simulate`]: many games on every core, counted ([`simulate::Summary`]);
@@ -28,5 +30,6 @@
 pub mod cli;
 pub mod game;
 pub mod general;
+pub mod odds;
 pub mod replay;
 pub mod simulate;
