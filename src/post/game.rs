@@ -233,27 +233,7 @@ mod tests {
     use super::*;
 
     fn game(state: &str) -> Game {
-        let row = GameRow {
-            id: "g".into(),
-            ruleset: "hyborian-age".into(),
-            title: "G".into(),
-            setup: String::new(),
-            options: "{}".into(),
-            state: state.into(),
-            round: 3,
-            status: rows::GameStatus::Active,
-            hold: false,
-            moderator_address: "m@example.org".into(),
-            moderator_pw: String::new(),
-            deadline: DateTime::UNIX_EPOCH,
-            turn_hours: 24,
-            gm_hours: None,
-            timezone: "UTC".into(),
-            grace_minutes: 0,
-            reminder_hours: 0,
-            max_turns: 10,
-            failure: None,
-        };
+        let row = GameRow::example("g", state, 3, DateTime::UNIX_EPOCH);
         Game::new(row, games::named("hyborian-age").unwrap(), chrono_tz::UTC)
     }
 

@@ -37,6 +37,35 @@ pub struct GameRow {
     pub failure: Option<String>,
 }
 
+#[cfg(test)]
+impl GameRow {
+    /// An active game `id` of the Hyborean Age at `round`, its state
+    /// `state` and its deadline `deadline`, for tests.
+    pub(crate) fn example(id: &str, state: &str, round: u32, deadline: DateTime<Utc>) -> GameRow {
+        GameRow {
+            id: id.into(),
+            ruleset: "hyborian-age".into(),
+            title: "G".into(),
+            setup: String::new(),
+            options: "{}".into(),
+            state: state.into(),
+            round,
+            status: GameStatus::Active,
+            hold: false,
+            moderator_address: "m@example.org".into(),
+            moderator_pw: String::new(),
+            deadline,
+            turn_hours: 24,
+            gm_hours: None,
+            timezone: "UTC".into(),
+            grace_minutes: 0,
+            reminder_hours: 0,
+            max_turns: 10,
+            failure: None,
+        }
+    }
+}
+
 /// Where a game stands: taking orders, paused by its moderator, or over.
 /// Stored as its word (`active`, `paused`, `ended`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

@@ -1078,27 +1078,7 @@ mod tests {
     fn a_locked_games_reads_are_read_ahead_in_one_round_trip() {
         use chrono::TimeZone;
         let t0 = Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap();
-        let row = games::GameRow {
-            id: "g".into(),
-            ruleset: "hyborian-age".into(),
-            title: "G".into(),
-            setup: String::new(),
-            options: "{}".into(),
-            state: "{}".into(),
-            round: 2,
-            status: games::GameStatus::Active,
-            hold: false,
-            moderator_address: "m@example.org".into(),
-            moderator_pw: String::new(),
-            deadline: t0,
-            turn_hours: 24,
-            gm_hours: None,
-            timezone: "UTC".into(),
-            grace_minutes: 0,
-            reminder_hours: 0,
-            max_turns: 10,
-            failure: None,
-        };
+        let row = games::GameRow::example("g", "{}", 2, t0);
         let side = |name: &str| games::SideRow {
             side: name.into(),
             address: format!("{name}@example.org"),
