@@ -582,8 +582,7 @@ impl PostOffice {
         now: DateTime<Utc>,
     ) -> Result<(), PostError> {
         let config = self.config.clone();
-        self.store
-            .write(|tx| round::create_game(tx, &config, file, now))
+        self.write_again(|tx| round::create_game(tx, &config, file, now))
     }
 
     /// Create a campaign from its set-up file and queue the opening reports.
@@ -596,8 +595,7 @@ impl PostOffice {
         now: DateTime<Utc>,
     ) -> Result<(), PostError> {
         let config = self.config.clone();
-        self.store
-            .write(|tx| campaign::create(tx, &config, file, now))
+        self.write_again(|tx| campaign::create(tx, &config, file, now))
     }
 
     /// Resolve a campaign's map turn now.
@@ -606,8 +604,7 @@ impl PostOffice {
     /// When there is no such campaign, or on database errors.
     pub fn resolve_campaign(&mut self, id: &str, now: DateTime<Utc>) -> Result<(), PostError> {
         let config = self.config.clone();
-        self.store
-            .write(|tx| campaign::resolve_now(tx, &config, id, now))
+        self.write_again(|tx| campaign::resolve_now(tx, &config, id, now))
     }
 
     /// Re-run a campaign's week last resolved, as the secretary's `rerun`
@@ -621,8 +618,29 @@ impl PostOffice {
         now: DateTime<Utc>,
     ) -> Result<Result<String, String>, PostError> {
         let config = self.config.clone();
-        self.store
-            .write(|tx| campaign::rerun(tx, &config, id, None, &[], now))
+        self.write_again(|tx| campaign::rerun(tx, &config, id, None, &[], now))
+    }
+
+    /// [`Store::write`] for the moderator's own work (a game or campaign
+    /// created, a week resolved), done again while another worker's
+    /// transaction refuses it for a moment (PostgreSQL's serialization
+    /// failures), as a round is: `umpire game new` beside a busy service
+    /// must not fail for a conflict that passes in milliseconds.
+    fn write_again<T>(
+        &mut self,
+        work: impl Fn(&store::Transaction<'_>) -> Result<T, PostError>,
+    ) -> Result<T, PostError> {
+        let mut tries = 0;
+        loop {
+            match self.store.write(&work) {
+                Err(e) if guard::is_transient(&e) && tries < pending::TRANSIENT_TRIES => {
+                    tries += 1;
+                    tracing::info!(error = %e, tries, "a moment's conflict; trying again");
+                    std::thread::sleep(pending::pause(tries));
+                }
+                done => return done,
+            }
+        }
     }
 
     /// The store, for reading (tests, `umpire doctor`).

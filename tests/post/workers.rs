@@ -18,20 +18,29 @@ use umpire::post::{gamefile::GameFile, PostOffice};
 /// Game `id` on the river-crossing scenario, deadlines far ahead (only
 /// complete rounds are played) and enough turns that no battle ends.
 fn create_games(po: &mut PostOffice, dir: &Path, games: usize) {
+    for path in game_files(dir, games) {
+        po.create_game(&GameFile::load(&path).unwrap(), t0())
+            .unwrap();
+    }
+}
+
+/// The files of games `g0` to `g{games - 1}` for [`create_games`].
+fn game_files(dir: &Path, games: usize) -> Vec<std::path::PathBuf> {
     let text = std::fs::read_to_string(game_file(dir))
         .unwrap()
         .replace("2026-12-03 20:00", "2099-01-01 00:00")
         .replace("turn_hours = 48", "turn_hours = 48\nmax_turns = 100");
-    for g in 0..games {
-        let path = dir.join(format!("g{g}.toml"));
-        std::fs::write(
-            &path,
-            text.replace("id = \"ford\"", &format!("id = \"g{g}\"")),
-        )
-        .unwrap();
-        po.create_game(&GameFile::load(&path).unwrap(), t0())
+    (0..games)
+        .map(|g| {
+            let path = dir.join(format!("g{g}.toml"));
+            std::fs::write(
+                &path,
+                text.replace("id = \"ford\"", &format!("id = \"g{g}\"")),
+            )
             .unwrap();
-    }
+            path
+        })
+        .collect()
 }
 
 /// Round `round`'s orders of every side of every game.
@@ -194,6 +203,51 @@ fn three_workers_on_one_postgres_lose_nothing_and_double_nothing() {
         .expect("UMPIRE_TEST_POSTGRES names no server: scripts/test starts one");
     let dir = tempfile::tempdir().unwrap();
     run(config_for(dir.path(), &url), dir.path(), 3, 100, 10);
+}
+
+/// Two moderators creating games at once on one PostgreSQL store (issue
+/// 43): each creation is serializable (it reads that no game of its name
+/// exists), and the two refuse each other over the pages they both read
+/// and write; `PostOffice::create_game` tries a refused creation again,
+/// so every game is made, once, with its welcomes.
+#[test]
+#[ignore = "needs a PostgreSQL server: run scripts/test (it starts one and sets UMPIRE_TEST_POSTGRES)"]
+fn two_moderators_creating_games_at_once_on_postgres_both_succeed() {
+    let url = umpire::store::testing::fresh_postgres()
+        .expect("UMPIRE_TEST_POSTGRES names no server: scripts/test starts one");
+    let dir = tempfile::tempdir().unwrap();
+    let config = config_for(dir.path(), &url);
+    drop(PostOffice::open(config.clone()).unwrap());
+    let files = game_files(dir.path(), 16);
+    std::thread::scope(|s| {
+        for half in files.chunks(8) {
+            let config = config.clone();
+            s.spawn(move || {
+                let mut po = PostOffice::open(config).unwrap();
+                for path in half {
+                    let file = GameFile::load(path).unwrap();
+                    po.create_game(&file, t0())
+                        .unwrap_or_else(|e| panic!("{}: {e}", file.id));
+                }
+            });
+        }
+    });
+    let po = PostOffice::open(config).unwrap();
+    let mut games = umpire::store::games::ids(po.store().conn()).unwrap();
+    let mut wanted: Vec<String> = (0..16).map(|g| format!("g{g}")).collect();
+    games.sort();
+    wanted.sort();
+    assert_eq!(games, wanted);
+    let welcomes = outbox(&po);
+    for g in &wanted {
+        let subject = format!("Subject: [{g}] ");
+        let mine = welcomes.iter().filter(|(_, _, raw)| raw.contains(&subject));
+        assert_eq!(
+            mine.count(),
+            3,
+            "{g}: two sides' welcomes and the moderator's"
+        );
+    }
 }
 
 /// Two workers, one pass each, let loose together on both sides' orders
