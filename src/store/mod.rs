@@ -258,8 +258,16 @@ impl Store {
     /// newer schema.
     pub fn open_postgres(url: &str, durability: Durability) -> Result<Store> {
         let conn = Connection::open_postgres(url)?;
+        // Every statement of the store finds its rows by an index
+        // (`tests::no_statement_reads_a_whole_table`), but PostgreSQL
+        // keeps one plan for a statement a connection prepared, made from
+        // the statistics of the moment: a table analyzed empty (a new
+        // league, a deadline's mail coming faster than autovacuum looks)
+        // gave plans that read the whole table until its next `ANALYZE` —
+        // in the crunch up to half the server's time a turn (issue 43). So
+        // this connection's plans take an index wherever there is one.
         conn.execute_batch(&format!(
-            "SET synchronous_commit = {}",
+            "SET synchronous_commit = {}; SET enable_seqscan = off",
             durability.synchronous_commit()
         ))?;
         let mut store = Store {
@@ -1067,6 +1075,69 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A read a connection first asked of a table all but empty still
+    /// finds its row by its index once the table has grown (issue 43).
+    /// PostgreSQL keeps one plan for a statement a connection prepared,
+    /// made from the statistics of the moment: a table analyzed empty (a
+    /// new league; a deadline's mail faster than autovacuum's next look)
+    /// gave a plan that read the whole table, kept until the next
+    /// `ANALYZE` — in the crunch, some 5,000 of a turn's reads of orders.
+    #[test]
+    fn a_read_planned_on_an_empty_table_keeps_to_its_index_as_the_table_grows() {
+        use chrono::TimeZone;
+        let t0 = Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap();
+        let Some(mut s) = testing::stores()
+            .into_iter()
+            .find_map(|(name, s)| (name == "postgres").then_some(s))
+        else {
+            return; // no server: the plan is PostgreSQL's
+        };
+        let orders = |round: u32, side: &str| submissions::Submission {
+            round,
+            side: side.into(),
+            message: None,
+            text: "orders".repeat(40),
+            checked: "{}".into(),
+            understood: "[]".into(),
+            ready: true,
+        };
+        s.write(|tx| games::insert(tx, &games::GameRow::example("g", "{}", 1, t0), t0))
+            .unwrap();
+        s.conn().execute_batch("ANALYZE submissions").unwrap();
+        for _ in 0..8 {
+            let none = s
+                .write(|tx| submissions::latest(tx, "g", 1, "nemedia"))
+                .unwrap();
+            assert!(none.is_none());
+        }
+        s.write(|tx| -> Result<()> {
+            for round in 1..=1500 {
+                for side in ["aquilonia", "nemedia"] {
+                    submissions::insert(tx, "g", &orders(round, side), t0)?;
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+        // The connection's counts not yet reported, before and after.
+        let scans = |tx: &Transaction<'_>| -> Result<i64> {
+            Ok(tx.query_row(
+                "SELECT seq_scan FROM pg_stat_xact_user_tables \
+                 WHERE relname = 'submissions' AND schemaname = current_schema()",
+                [],
+                |r| r.get(0),
+            )?)
+        };
+        let whole_reads = s
+            .write(|tx| -> Result<i64> {
+                let before = scans(tx)?;
+                assert!(submissions::latest(tx, "g", 700, "nemedia")?.is_some());
+                Ok(scans(tx)? - before)
+            })
+            .unwrap();
+        assert_eq!(whole_reads, 0, "the orders read by the whole table");
     }
 
     /// A game just locked has what a message's handling and a round's play
