@@ -1077,6 +1077,57 @@ mod tests {
         }
     }
 
+    /// Whether a round is released, asked alone (a message's handling asks
+    /// it of the round before), says what the whole played round says:
+    /// nothing for a round not played, then held, then released.
+    #[test]
+    fn a_rounds_release_asked_alone_is_the_played_rounds() {
+        use chrono::TimeZone;
+        let t0 = Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap();
+        for (name, mut s) in testing::stores() {
+            let both = |s: &mut Store| {
+                s.write(|tx| -> Result<_> {
+                    Ok((
+                        rounds::is_released(tx, "G", 1)?,
+                        rounds::played(tx, "g", 1)?.map(|r| r.played.released),
+                    ))
+                })
+                .unwrap()
+            };
+            s.write(|tx| -> Result<()> {
+                games::insert(tx, &games::GameRow::example("g", "{}", 1, t0), t0)?;
+                rounds::open(
+                    tx,
+                    "g",
+                    &rounds::Opened {
+                        round: 1,
+                        label: "turn 1".into(),
+                        writers: "[]".into(),
+                        seed: "s".into(),
+                        seed_hash: "h".into(),
+                    },
+                )
+            })
+            .unwrap();
+            assert_eq!(both(&mut s), (None, None), "{name}: open, not played");
+            let played = rounds::Played {
+                state_before: "{}".into(),
+                state_after: "{}".into(),
+                orders: "{}".into(),
+                events: "[]".into(),
+                report: "{}".into(),
+                rules: String::new(),
+                moderator_dice: "{}".into(),
+                released: false,
+            };
+            s.write(|tx| rounds::record(tx, "g", 1, &played, t0))
+                .unwrap();
+            assert_eq!(both(&mut s), (Some(false), Some(false)), "{name}: held");
+            s.write(|tx| rounds::release(tx, "g", 1)).unwrap();
+            assert_eq!(both(&mut s), (Some(true), Some(true)), "{name}: released");
+        }
+    }
+
     /// A read a connection first asked of a table all but empty still
     /// finds its row by its index once the table has grown (issue 43).
     /// PostgreSQL keeps one plan for a statement a connection prepared,

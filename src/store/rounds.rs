@@ -236,6 +236,23 @@ pub fn reopen(c: &Connection, game: &str, round: u32) -> Result<()> {
     Ok(())
 }
 
+/// Whether a played round has been released (`None`: not played), as
+/// [`played`] would say, without reading its states and report: a
+/// message's handling asks it of the round before, and those are most of
+/// a round's bytes (on PostgreSQL, out of the server's TOAST).
+///
+/// # Errors
+/// On database errors.
+pub fn is_released(c: &Connection, game: &str, round: u32) -> Result<Option<bool>> {
+    Ok(c.prepare_cached(
+        "SELECT released FROM rounds WHERE lower(game_id) = lower(?1) AND round = ?2 \
+             AND state_before IS NOT NULL AND state_after IS NOT NULL AND orders IS NOT NULL \
+             AND events IS NOT NULL AND report IS NOT NULL",
+    )?
+    .query_row(params![game, round], |r| r.get(0))
+    .optional()?)
+}
+
 /// The last round of a game that was played, if any.
 ///
 /// # Errors

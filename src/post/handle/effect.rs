@@ -108,7 +108,7 @@ impl Ledger for StoreLedger<'_, '_> {
         Ok(rounds::draft(self.tx, &self.game)?)
     }
     fn released(&self, t: u32) -> Result<Option<bool>, PostError> {
-        Ok(rounds::played(self.tx, &self.game, t)?.map(|r| r.played.released))
+        Ok(rounds::is_released(self.tx, &self.game, t)?)
     }
     fn status(&self, game: &Game) -> Result<String, PostError> {
         status_text(self.tx, game, None)

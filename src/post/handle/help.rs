@@ -118,7 +118,7 @@ pub(super) fn no_header(ctx: &Ctx<'_, '_>, env: &Envelope) -> Result<Disposition
 
 /// Mail a released report again to the sender (RESEND, HISTORY n).
 pub(super) fn resend_report(ctx: &Ctx<'_, '_>, game: &Game, round: u32) -> Result<(), PostError> {
-    let released = rounds::played(ctx.tx, game.id(), round)?.is_some_and(|r| r.played.released);
+    let released = rounds::is_released(ctx.tx, game.id(), round)?.unwrap_or(false);
     match stored_report(ctx.tx, game.id(), round)? {
         Some((mut rep, before, after)) if released => {
             rep.draft = false;
