@@ -1,10 +1,12 @@
-//! What a general orders its armies: the capital kept garrisoned, sieges
-//! laid, home-only troops left at home, and marches on the neighbours the
-//! style reaches for.
+//! What a general orders its armies: the capital kept garrisoned (and a
+//! besieged garrison's sally, `sallies`), the week's merges (`merges`),
+//! sieges laid, home-only troops left at home, marches on the neighbours
+//! the style reaches for, and marches called off.
 
-use super::Doctrine;
+use super::merges::{self, Merge};
+use super::{sallies, Doctrine};
 use crate::games::hyborian::campaign::fog::View;
-use crate::games::hyborian::campaign::game::{home_only_units, Army, Stance};
+use crate::games::hyborian::campaign::game::{home_only_units, Army, March, Stance};
 use crate::games::hyborian::campaign::map::{Province, World};
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -27,16 +29,48 @@ pub(super) fn orders(
         .filter(|a| a.commander() == me.id && !v.frozen.contains(&a.id))
         .collect();
     let garrison = garrison(v, world, &mine);
-    let mut out = Vec::new();
+    let merging = merges::plan(v, world, d, &mine, garrison);
+    let mut lines: Vec<(&Army, Option<String>)> = Vec::new();
     for a in &mine {
-        let line = if Some(a.id.as_str()) == garrison {
+        let line = if let Some((_, into)) = merging.iter().find(|(x, _)| x.id == a.id) {
+            Some(format!("army {} merge into {}", a.id, into.id))
+        } else if Some(a.id.as_str()) == garrison {
             hold_capital(a, d, mine.len())
         } else {
-            campaign(v, world, d, a, rng)
+            let strength = merges::whole(a, &merging).points();
+            campaign(v, world, d, a, strength, rng)
         };
-        out.extend(line);
+        lines.push((a, line));
     }
-    out
+    sally(v, world, d, garrison, &merging, &mut lines);
+    lines.into_iter().filter_map(|(_, l)| l).collect()
+}
+
+/// The garrison's line becomes `sally` when its doctrine would rather
+/// fight now, beside the armies that write nothing else this week.
+fn sally(
+    v: &View<'_>,
+    world: &World,
+    d: &Doctrine,
+    garrison: Option<&str>,
+    merging: &[Merge<'_>],
+    lines: &mut [(&Army, Option<String>)],
+) {
+    let standing: Vec<&Army> = lines
+        .iter()
+        .filter(|(_, l)| l.is_none())
+        .map(|(a, _)| *a)
+        .collect();
+    let Some((g, line)) = lines
+        .iter_mut()
+        .find(|(a, _)| Some(a.id.as_str()) == garrison)
+    else {
+        return;
+    };
+    let strength = merges::whole(g, merging).points();
+    if sallies::sally(v, world, d, g, strength, &standing) {
+        *line = Some(format!("army {} sally", g.id));
+    }
 }
 
 /// The army that holds the capital: the smallest of its own there (then
@@ -72,18 +106,26 @@ fn campaign(
     world: &World,
     d: &Doctrine,
     a: &Army,
+    strength: u32,
     rng: &mut ChaCha8Rng,
 ) -> Option<String> {
     let me = v.me?;
     if matches!(a.stance, Stance::Besieging { .. }) {
         return None;
     }
+    if let Some(m) = a.march.as_ref().filter(|m| calls_off(v, d, m)) {
+        let other = target(v, world, d, a, rng).filter(|p| p.id != m.to);
+        return Some(match other {
+            Some(to) if !v.winter => format!("army {} move to {}", a.id, to.name),
+            _ => format!("army {} halt", a.id),
+        });
+    }
     let walled = world.province(&a.province).is_some_and(|p| p.capital);
     let foreign = v.holder(&a.province) != Some(me.id.as_str());
     if d.besieges && walled && foreign && v.counters_in(&a.province) > 0 {
         return Some(format!("army {} besiege", a.id));
     }
-    if a.march.is_some() || v.winter || a.points() < d.min_march_points {
+    if a.march.is_some() || v.winter || strength < d.min_march_points {
         return None;
     }
     if d.conquers {
@@ -93,6 +135,13 @@ fn campaign(
     }
     let to = target(v, world, d, a, rng)?;
     Some(format!("army {} move to {}", a.id, to.name))
+}
+
+/// Whether a march under way is called off: on a province the power
+/// does not hold where it now sees more counters than it marches against.
+fn calls_off(v: &View<'_>, d: &Doctrine, m: &March) -> bool {
+    let me = v.me.map(|p| p.id.as_str());
+    d.calls_off && v.holder(&m.to) != me && v.counters_in(&m.to) > d.max_counters
 }
 
 /// `army X split …`: its home-only units when it has others besides, else
