@@ -46,6 +46,8 @@ struct Tally {
     merges: usize,
     sallies: usize,
     halts: usize,
+    /// Marches under way turned on another neighbour.
+    turned: usize,
     battles: usize,
     starved: usize,
     /// Armies destroyed in battle or with nowhere to fall back.
@@ -62,6 +64,7 @@ impl Tally {
         self.merges += o.merges;
         self.sallies += o.sallies;
         self.halts += o.halts;
+        self.turned += o.turned;
         self.battles += o.battles;
         self.starved += o.starved;
         self.armies_lost += o.armies_lost;
@@ -83,14 +86,20 @@ impl Tally {
         }
     }
 
-    /// The letter's lines counted by kind.
-    fn written(&mut self, lines: &[Line<Order>]) {
+    /// The letter's lines counted by kind (`basis`: the week they are
+    /// written for).
+    fn written(&mut self, basis: &Campaign, lines: &[Line<Order>]) {
         self.written += lines.len();
         for l in lines {
             match l.item {
                 Order::Merge { .. } => self.merges += 1,
                 Order::Sally { .. } => self.sallies += 1,
                 Order::Halt { .. } => self.halts += 1,
+                Order::Move { ref army, .. }
+                    if basis.find_army(army).is_some_and(|a| a.march.is_some()) =>
+                {
+                    self.turned += 1
+                }
                 _ => {}
             }
         }
@@ -114,7 +123,7 @@ fn campaign_of_generals(run: u8, weeks: u32) -> Tally {
             let seed = [run, week as u8, i as u8, 42].repeat(8).try_into().unwrap();
             let text = write(&c, &world, p, style_of(run, i), seed);
             let ls = lines(p, &text);
-            t.written(&ls);
+            t.written(&basis, &ls);
             for (l, v) in ls
                 .iter()
                 .zip(check_all(&basis, &world, p, ls.iter().map(|l| &l.item)))
