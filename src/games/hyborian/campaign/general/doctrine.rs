@@ -35,6 +35,8 @@ pub struct Doctrine {
     /// the besiegers this week anyway (a relief marching in, an army
     /// outside the walls).
     pub sallies_with_relief: bool,
+    /// A field army next to its besieged capital marches to relieve it.
+    pub relieves: bool,
     /// Calls off a march on a province it does not hold where it now sees
     /// more counters than `max_counters` (another neighbour, or `halt`).
     pub calls_off: bool,
@@ -51,6 +53,7 @@ const AGGRESSIVE: Doctrine = Doctrine {
     reinforces_below: 150,
     sally_percent: Some(50),
     sallies_with_relief: true,
+    relieves: true,
     calls_off: true,
 };
 
@@ -65,6 +68,7 @@ const CAUTIOUS: Doctrine = Doctrine {
     reinforces_below: u32::MAX,
     sally_percent: None,
     sallies_with_relief: true,
+    relieves: true,
     calls_off: true,
 };
 

@@ -30,46 +30,62 @@ pub(super) fn orders(
         .collect();
     let garrison = garrison(v, world, &mine);
     let merging = merges::plan(v, world, d, &mine, garrison);
+    let g = mine
+        .iter()
+        .copied()
+        .find(|a| Some(a.id.as_str()) == garrison);
     let mut lines: Vec<(&Army, Option<String>)> = Vec::new();
+    let mut relief: Vec<&Army> = Vec::new();
     for a in &mine {
+        let strength = merges::whole(a, &merging).points();
         let line = if let Some((_, into)) = merging.iter().find(|(x, _)| x.id == a.id) {
             Some(format!("army {} merge into {}", a.id, into.id))
         } else if Some(a.id.as_str()) == garrison {
             hold_capital(a, d, mine.len())
+        } else if let Some(go) = g.and_then(|g| sallies::relieve(v, world, d, a, strength, g)) {
+            relief.push(a);
+            Some(go)
         } else {
-            let strength = merges::whole(a, &merging).points();
             campaign(v, world, d, a, strength, rng)
         };
         lines.push((a, line));
     }
-    sally(v, world, d, garrison, &merging, &mut lines);
+    if let Some(g) = g {
+        sally(v, world, d, g, &merging, &relief, &mut lines);
+    }
     lines.into_iter().filter_map(|(_, l)| l).collect()
 }
 
 /// The garrison's line becomes `sally` when its doctrine would rather
-/// fight now, beside the armies that write nothing else this week.
+/// fight now, beside the armies that fight there this week anyway: those
+/// that write nothing else and stand there or march in, and the `relief`
+/// ordered in this week that gets there within it.
 fn sally(
     v: &View<'_>,
     world: &World,
     d: &Doctrine,
-    garrison: Option<&str>,
+    g: &Army,
     merging: &[Merge<'_>],
+    relief: &[&Army],
     lines: &mut [(&Army, Option<String>)],
 ) {
-    let standing: Vec<&Army> = lines
+    let here = g.province.as_str();
+    let beside: Vec<&Army> = lines
         .iter()
-        .filter(|(_, l)| l.is_none())
+        .filter(|(a, l)| a.id != g.id && l.is_none() && sallies::fights_there(world, a, here))
         .map(|(a, _)| *a)
+        .chain(
+            relief
+                .iter()
+                .copied()
+                .filter(|a| sallies::reaches(world, a, here, 0)),
+        )
         .collect();
-    let Some((g, line)) = lines
-        .iter_mut()
-        .find(|(a, _)| Some(a.id.as_str()) == garrison)
-    else {
-        return;
-    };
     let strength = merges::whole(g, merging).points();
-    if sallies::sally(v, world, d, g, strength, &standing) {
-        *line = Some(format!("army {} sally", g.id));
+    if sallies::sally(v, d, g, strength, &beside) {
+        if let Some((_, line)) = lines.iter_mut().find(|(a, _)| a.id == g.id) {
+            *line = Some(format!("army {} sally", g.id));
+        }
     }
 }
 

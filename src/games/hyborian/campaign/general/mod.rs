@@ -1,7 +1,7 @@
 //! The umpire's general for a campaign power (issue 42): it writes the
 //! power's weekly letter — marches, splits, garrisons, sieges and marches
-//! called off (`marches`), merges (`merges`), a besieged garrison's sally
-//! (`sallies`), raises with the treasury (`raises`) — as the lines a
+//! called off (`marches`), merges (`merges`), a besieged capital's relief
+//! and its garrison's sally (`sallies`), raises with the treasury (`raises`) — as the lines a
 //! player would mail, in the campaign's grammar, so they are read and
 //! checked like any power's mail. It writes no contract (`hire`, `serve`,
 //! `pay`: ruling CA-34).

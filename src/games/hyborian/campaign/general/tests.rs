@@ -413,7 +413,9 @@ fn an_aggressive_garrison_sallies_when_it_is_strong_enough_for_the_counters_it_s
 #[test]
 fn a_garrison_sallies_to_fight_beside_the_relief_marching_in() {
     let (mut c, world) = ianthe_besieged();
-    let relief = detach(&mut c, "ophir-1", "southern-ophir", 1, None);
+    let relief = detach(&mut c, "ophir-1", "southern-ophir", 3, None);
+    // Strong enough to march for either style.
+    assert!(c.armies[&relief].points() >= 150);
     let needed = world.march_days("southern-ophir", "ianthe").unwrap();
     c.armies.get_mut(&relief).unwrap().march =
         Some(crate::games::hyborian::campaign::game::March {
@@ -435,10 +437,25 @@ fn a_garrison_sallies_to_fight_beside_the_relief_marching_in() {
         });
         assert!(together, "{events:?}");
     }
-    // A relief that stands a march away: the cautious general waits for it.
+    // An army standing next door marches to relieve the capital, and
+    // the garrison comes out as it arrives.
     c.armies.get_mut(&relief).unwrap().march = None;
+    for style in Style::ALL {
+        let letter = write(&c, &world, "ophir", style, [8; 32]);
+        assert!(
+            letter.contains(&format!("army {relief} move to Ianthe\n"))
+                && letter.contains("army ophir-1 sally\n"),
+            "{style:?}: {letter}"
+        );
+        carried_out(&c, &world, "ophir", &letter);
+    }
+    // An army two marches away: the cautious garrison waits.
+    c.armies.get_mut(&relief).unwrap().province = "poitain".into();
     let waits = write(&c, &world, "ophir", Style::Cautious, [8; 32]);
-    assert!(!waits.contains(" sally"), "{waits}");
+    assert!(
+        !waits.contains(" sally") && !waits.contains("Ianthe"),
+        "{waits}"
+    );
 }
 
 #[test]
