@@ -1,5 +1,6 @@
-//! What a general orders its armies: the capital kept garrisoned (and a
-//! besieged garrison's sally, `sallies`), the week's merges (`merges`),
+//! What a general orders its armies: the capital kept garrisoned (and,
+//! besieged, relieved by an army next to it and its garrison's sally,
+//! `sallies`), the week's merges (`merges`),
 //! sieges laid, home-only troops left at home, marches on the neighbours
 //! the style reaches for, and marches called off.
 

@@ -10,7 +10,7 @@
 
 use super::Doctrine;
 use crate::games::hyborian::campaign::fog::View;
-use crate::games::hyborian::campaign::game::{Army, Stance};
+use crate::games::hyborian::campaign::game::{home_only_units, Army, Stance};
 use crate::games::hyborian::campaign::map::World;
 
 /// Whether the garrison `g` (`strength`: its points with what merges into
@@ -41,7 +41,10 @@ pub(super) fn relieve(
     strength: u32,
     g: &Army,
 ) -> Option<String> {
-    let ready = a.march.is_none() && a.stance == Stance::Field && !v.winter;
+    // A hired company's troops that fight only at home would be refused
+    // its employer's land.
+    let own = v.me.is_some_and(|me| a.owner == me.id) || home_only_units(&a.contents).is_empty();
+    let ready = own && a.march.is_none() && a.stance == Stance::Field && !v.winter;
     let besieged = v.counters_in(&g.province) > 0;
     if !d.relieves || !ready || !besieged || strength < d.min_march_points {
         return None;
