@@ -251,3 +251,60 @@ fn a_secretary_hands_a_silent_power_to_a_general_and_back_to_a_player() {
     club.orders_of("border", "nemedia", "numedides@belverus.example", &pw, "");
     assert_eq!(state_of(&club.po, "border").turn, 5);
 }
+
+/// A general merges by mail (ruling CA-34): Aquilonia's player splits
+/// its army in Attalus, then the secretary hands Aquilonia to the
+/// aggressive general, which makes one host of the two before it marches;
+/// its letter is carried out as written and every week replays.
+#[test]
+fn a_general_given_two_armies_in_one_province_merges_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = PostOffice::open(config(dir.path())).unwrap();
+    let file = border::setup("border", "The Border", "weeks_per_year = 9\nweek_hours = 0");
+    po.create_campaign(&CampaignFile::load(&file).unwrap(), t0())
+        .unwrap();
+    let mut club = Club { po, n: 0 };
+    let units = state_of(&club.po, "border").armies["aquilonia-1"]
+        .contents
+        .unit_names();
+    assert!(units.len() > 1, "{units:?}");
+    let split = format!("army aquilonia-1 split {}", units.last().unwrap());
+    club.orders_of("border", "aquilonia", AQUILONIA, "lion", &split);
+    club.orders_of("border", "nemedia", NEMEDIA, "dragon", "");
+    club.orders_of("border", "ophir", OPHIR, "disc", "");
+    let c = state_of(&club.po, "border");
+    assert_eq!(c.turn, 1);
+    assert_eq!(
+        c.armies["aquilonia-2"].province,
+        c.armies["aquilonia-1"].province
+    );
+
+    club.send(
+        SECRETARY,
+        "CAMPAIGN border SECRETARY PASSWORD scroll\nreplace aquilonia general aggressive\nEND\n",
+    );
+    let letter = letters_of(&club.po, "aquilonia").pop().unwrap().2;
+    assert!(
+        letter.contains("army aquilonia-2 merge into aquilonia-1\n"),
+        "{letter}"
+    );
+    club.orders_of("border", "nemedia", NEMEDIA, "dragon", "");
+    club.orders_of("border", "ophir", OPHIR, "disc", "");
+    assert_eq!(state_of(&club.po, "border").turn, 2);
+    let all = events(&club.po);
+    assert!(
+        all.iter()
+            .any(|e| matches!(e, MapEvent::Merged { army, into, .. }
+            if army == "aquilonia-2" && into == "aquilonia-1")),
+        "{all:?}"
+    );
+    assert!(
+        !all.iter()
+            .any(|e| matches!(e, MapEvent::Refused { power, .. } if power == "aquilonia")),
+        "{all:?}"
+    );
+    for turn in 1..=2 {
+        let (text, ok) = umpire::post::verify_turn(&mut club.po, "border", turn).unwrap();
+        assert!(ok, "map turn {turn}: {text}");
+    }
+}

@@ -5,7 +5,7 @@
 //! what another power's army holds. A view is all a power's general is
 //! given (`super::general`): what its player's report shows.
 
-use super::game::{Army, Campaign, Power};
+use super::game::{Army, Campaign, Power, Settings};
 use super::map::World;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -35,6 +35,9 @@ pub struct View<'a> {
     pub frozen: BTreeSet<String>,
     /// Winter quarters: no army marches.
     pub winter: bool,
+    /// The campaign's settings, the set-up file's and known to all (the
+    /// most points in one army, the weeks of a siege).
+    pub settings: &'a Settings,
 }
 
 impl View<'_> {
@@ -121,6 +124,7 @@ pub fn view<'a>(c: &'a Campaign, world: &World, power: Option<&str>) -> View<'a>
         holders,
         frozen,
         winter: c.winter(),
+        settings: &c.settings,
         sight,
         own,
         counters,

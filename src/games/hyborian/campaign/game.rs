@@ -208,6 +208,16 @@ impl Army {
                 .is_some_and(|(_, d)| d.kind.is_mounted())
         })
     }
+
+    /// The march days it makes in a week (ruling CA-3): more when all
+    /// mounted.
+    pub fn week_march(&self) -> u32 {
+        if self.mounted() {
+            super::map::MARCH_DAYS_MOUNTED
+        } else {
+            super::map::MARCH_DAYS_FOOT
+        }
+    }
 }
 
 /// A battle waiting for the secretary to enter its result.

@@ -9,7 +9,6 @@ use super::fog::{sees, view};
 use super::game::Army;
 use super::game::{BattleMode, Campaign, PendingBattle, Stance};
 use super::map::World;
-use super::map::{MARCH_DAYS_FOOT, MARCH_DAYS_MOUNTED};
 use super::orders::{Line, Order};
 use super::resolve::MapEvent;
 use minijinja::{context, AutoEscape, Environment};
@@ -429,11 +428,7 @@ pub fn html(
 /// Each neighbour of `a`'s province with the march days into it — the
 /// resolver's own [`World::march_days`] — and the weeks that takes `a`.
 fn roads(world: &World, a: &Army) -> Vec<String> {
-    let step = if a.mounted() {
-        MARCH_DAYS_MOUNTED
-    } else {
-        MARCH_DAYS_FOOT
-    };
+    let step = a.week_march();
     world
         .province(&a.province)
         .into_iter()

@@ -21,6 +21,25 @@ pub struct Doctrine {
     pub raises: usize,
     /// Raises troops that may only fight at home (Hyrkanian foot).
     pub raises_home_only: bool,
+    /// Merges its armies standing in one province into one host before
+    /// it marches (as large as `max_army_points` and one guard allow).
+    pub concentrates: bool,
+    /// In a threatened capital (counters in it or next to it), its armies
+    /// there worth less than this merge into the garrison.
+    pub reinforces_below: u32,
+    /// A garrison sallies when its host is worth at least this percent of
+    /// the largest army (`max_army_points`) for each counter in the
+    /// province (it cannot see what they hold); none: never on strength.
+    pub sally_percent: Option<u32>,
+    /// A garrison sallies to fight beside its own armies that will fight
+    /// the besiegers this week anyway (a relief marching in, an army
+    /// outside the walls).
+    pub sallies_with_relief: bool,
+    /// A field army next to its besieged capital marches to relieve it.
+    pub relieves: bool,
+    /// Calls off a march on a province it does not hold where it now sees
+    /// more counters than `max_counters` (another neighbour, or `halt`).
+    pub calls_off: bool,
 }
 
 const AGGRESSIVE: Doctrine = Doctrine {
@@ -30,6 +49,12 @@ const AGGRESSIVE: Doctrine = Doctrine {
     min_march_points: 150,
     raises: 3,
     raises_home_only: false,
+    concentrates: true,
+    reinforces_below: 150,
+    sally_percent: Some(50),
+    sallies_with_relief: true,
+    relieves: true,
+    calls_off: true,
 };
 
 const CAUTIOUS: Doctrine = Doctrine {
@@ -39,6 +64,12 @@ const CAUTIOUS: Doctrine = Doctrine {
     min_march_points: 0,
     raises: 3,
     raises_home_only: true,
+    concentrates: false,
+    reinforces_below: u32::MAX,
+    sally_percent: None,
+    sallies_with_relief: true,
+    relieves: true,
+    calls_off: true,
 };
 
 impl Doctrine {

@@ -1,10 +1,13 @@
-//! What a general orders its armies: the capital kept garrisoned, sieges
-//! laid, home-only troops left at home, and marches on the neighbours the
-//! style reaches for.
+//! What a general orders its armies: the capital kept garrisoned (and,
+//! besieged, relieved by an army next to it and its garrison's sally,
+//! `sallies`), the week's merges (`merges`),
+//! sieges laid, home-only troops left at home, marches on the neighbours
+//! the style reaches for, and marches called off.
 
-use super::Doctrine;
+use super::merges::{self, Merge};
+use super::{sallies, Doctrine};
 use crate::games::hyborian::campaign::fog::View;
-use crate::games::hyborian::campaign::game::{home_only_units, Army, Stance};
+use crate::games::hyborian::campaign::game::{home_only_units, Army, March, Stance};
 use crate::games::hyborian::campaign::map::{Province, World};
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -27,16 +30,64 @@ pub(super) fn orders(
         .filter(|a| a.commander() == me.id && !v.frozen.contains(&a.id))
         .collect();
     let garrison = garrison(v, world, &mine);
-    let mut out = Vec::new();
+    let merging = merges::plan(v, world, d, &mine, garrison);
+    let g = mine
+        .iter()
+        .copied()
+        .find(|a| Some(a.id.as_str()) == garrison);
+    let mut lines: Vec<(&Army, Option<String>)> = Vec::new();
+    let mut relief: Vec<&Army> = Vec::new();
     for a in &mine {
-        let line = if Some(a.id.as_str()) == garrison {
+        let strength = merges::whole(a, &merging).points();
+        let line = if let Some((_, into)) = merging.iter().find(|(x, _)| x.id == a.id) {
+            Some(format!("army {} merge into {}", a.id, into.id))
+        } else if Some(a.id.as_str()) == garrison {
             hold_capital(a, d, mine.len())
+        } else if let Some(go) = g.and_then(|g| sallies::relieve(v, world, d, a, strength, g)) {
+            relief.push(a);
+            Some(go)
         } else {
-            campaign(v, world, d, a, rng)
+            campaign(v, world, d, a, strength, rng)
         };
-        out.extend(line);
+        lines.push((a, line));
     }
-    out
+    if let Some(g) = g {
+        sally(v, world, d, g, &merging, &relief, &mut lines);
+    }
+    lines.into_iter().filter_map(|(_, l)| l).collect()
+}
+
+/// The garrison's line becomes `sally` when its doctrine would rather
+/// fight now, beside the armies that fight there this week anyway: those
+/// that write nothing else and stand there or march in, and the `relief`
+/// ordered in this week that gets there within it.
+fn sally(
+    v: &View<'_>,
+    world: &World,
+    d: &Doctrine,
+    g: &Army,
+    merging: &[Merge<'_>],
+    relief: &[&Army],
+    lines: &mut [(&Army, Option<String>)],
+) {
+    let here = g.province.as_str();
+    let beside: Vec<&Army> = lines
+        .iter()
+        .filter(|(a, l)| a.id != g.id && l.is_none() && sallies::fights_there(world, a, here))
+        .map(|(a, _)| *a)
+        .chain(
+            relief
+                .iter()
+                .copied()
+                .filter(|a| sallies::reaches(world, a, here, 0)),
+        )
+        .collect();
+    let strength = merges::whole(g, merging).points();
+    if sallies::sally(v, d, g, strength, &beside) {
+        if let Some((_, line)) = lines.iter_mut().find(|(a, _)| a.id == g.id) {
+            *line = Some(format!("army {} sally", g.id));
+        }
+    }
 }
 
 /// The army that holds the capital: the smallest of its own there (then
@@ -72,18 +123,26 @@ fn campaign(
     world: &World,
     d: &Doctrine,
     a: &Army,
+    strength: u32,
     rng: &mut ChaCha8Rng,
 ) -> Option<String> {
     let me = v.me?;
     if matches!(a.stance, Stance::Besieging { .. }) {
         return None;
     }
+    if let Some(m) = a.march.as_ref().filter(|m| calls_off(v, d, m)) {
+        let other = target(v, world, d, a, rng).filter(|p| p.id != m.to);
+        return Some(match other {
+            Some(to) if !v.winter => format!("army {} move to {}", a.id, to.name),
+            _ => format!("army {} halt", a.id),
+        });
+    }
     let walled = world.province(&a.province).is_some_and(|p| p.capital);
     let foreign = v.holder(&a.province) != Some(me.id.as_str());
     if d.besieges && walled && foreign && v.counters_in(&a.province) > 0 {
         return Some(format!("army {} besiege", a.id));
     }
-    if a.march.is_some() || v.winter || a.points() < d.min_march_points {
+    if a.march.is_some() || v.winter || strength < d.min_march_points {
         return None;
     }
     if d.conquers {
@@ -93,6 +152,13 @@ fn campaign(
     }
     let to = target(v, world, d, a, rng)?;
     Some(format!("army {} move to {}", a.id, to.name))
+}
+
+/// Whether a march under way is called off: on a province the power
+/// does not hold where it now sees more counters than it marches against.
+fn calls_off(v: &View<'_>, d: &Doctrine, m: &March) -> bool {
+    let me = v.me.map(|p| p.id.as_str());
+    d.calls_off && v.holder(&m.to) != me && v.counters_in(&m.to) > d.max_counters
 }
 
 /// `army X split …`: its home-only units when it has others besides, else

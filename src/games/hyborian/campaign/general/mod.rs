@@ -1,8 +1,10 @@
 //! The umpire's general for a campaign power (issue 42): it writes the
-//! power's weekly letter — marches, splits, garrisons and sieges
-//! (`marches`), raises with the treasury (`raises`) — as the lines a
+//! power's weekly letter — marches, splits, garrisons, sieges and marches
+//! called off (`marches`), merges (`merges`), a besieged capital's relief
+//! and its garrison's sally (`sallies`), raises with the treasury (`raises`) — as the lines a
 //! player would mail, in the campaign's grammar, so they are read and
-//! checked like any power's mail.
+//! checked like any power's mail. It writes no contract (`hire`, `serve`,
+//! `pay`: ruling CA-34).
 //!
 //! It is given a [`View`] — what the power's own report shows: its armies
 //! whole, other powers' only as counters, who holds the provinces it
@@ -24,7 +26,9 @@
 
 mod doctrine;
 mod marches;
+mod merges;
 mod raises;
+mod sallies;
 #[cfg(test)]
 mod tests;
 

@@ -2,7 +2,6 @@
 
 use super::{MapEvent, Turn};
 use crate::games::hyborian::campaign::game::Stance;
-use crate::games::hyborian::campaign::map::{MARCH_DAYS_FOOT, MARCH_DAYS_MOUNTED};
 use crate::games::hyborian::campaign::orders::{Line, Order};
 use std::collections::BTreeSet;
 
@@ -18,11 +17,7 @@ impl Turn<'_> {
             .values_mut()
             .filter(|a| !frozen.contains(&a.id))
         {
-            let step = if a.mounted() {
-                MARCH_DAYS_MOUNTED
-            } else {
-                MARCH_DAYS_FOOT
-            };
+            let step = a.week_march();
             let power = a.commander().to_string();
             let Some(m) = a.march.as_mut() else { continue };
             let needed = self
