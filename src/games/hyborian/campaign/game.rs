@@ -607,7 +607,50 @@ impl CampaignFile {
     /// army not in the power's own land, or armies worth more than the
     /// power's points or the largest army allowed.
     pub fn start(&self, world: &World) -> Result<Campaign, SetupError> {
-        let bad = |s: String| SetupError::Invalid(s);
+        self.check_settings()?;
+        self.check_seats()?;
+        self.check_powers()?;
+        let powers = self
+            .powers
+            .iter()
+            .map(|p| Ok((p.id.clone(), power_at_start(world, p)?)))
+            .collect::<Result<BTreeMap<_, _>, SetupError>>()?;
+        let mut c = Campaign {
+            id: self.id.clone(),
+            title: self.title.clone(),
+            settings: self.settings.clone(),
+            year: 1,
+            week: 1,
+            turn: 0,
+            holdings: holdings_at_start(world, &powers),
+            powers,
+            armies: BTreeMap::new(),
+            pending: Vec::new(),
+            battles_fought: 0,
+            next_army: BTreeMap::new(),
+        };
+        for p in &self.powers {
+            for start in &p.armies {
+                let army = starting_army(&mut c, world, p, start)?;
+                c.armies.insert(army.id.clone(), army);
+            }
+            let allowance = c.allowance(world, &p.id);
+            let field = c.in_the_field(&p.id);
+            if field > allowance {
+                return Err(bad(format!(
+                    "power {}: armies worth {field} points but its points are {allowance}",
+                    p.id
+                )));
+            }
+            if let Some(pw) = c.powers.get_mut(&p.id) {
+                pw.treasury = allowance - field;
+            }
+        }
+        Ok(c)
+    }
+
+    /// Every setting is at least 1 (reminders: 0 to the most).
+    fn check_settings(&self) -> Result<(), SetupError> {
         let st = &self.settings;
         for (name, value) in [
             ("weeks_per_year", st.weeks_per_year),
@@ -639,7 +682,12 @@ impl CampaignFile {
                 st.reminder_hours
             )));
         }
-        self.check_seats()?;
+        Ok(())
+    }
+
+    /// Each power has its own id and its own nation (the Free Companies
+    /// excepted).
+    fn check_powers(&self) -> Result<(), SetupError> {
         for (i, p) in self.powers.iter().enumerate() {
             if let Some(q) = self.powers[..i].iter().find(|q| q.id == p.id) {
                 return Err(bad(format!(
@@ -659,157 +707,158 @@ impl CampaignFile {
                 }
             }
         }
-        let mut c = Campaign {
-            id: self.id.clone(),
-            title: self.title.clone(),
-            settings: self.settings.clone(),
-            year: 1,
-            week: 1,
-            turn: 0,
-            powers: BTreeMap::new(),
-            holdings: BTreeMap::new(),
-            armies: BTreeMap::new(),
-            pending: Vec::new(),
-            battles_fought: 0,
-            next_army: BTreeMap::new(),
-        };
-        for p in &self.powers {
-            let (list, nation) = if key(&p.nation) == "freecompanies" {
-                ("Free Companies".to_string(), None)
-            } else {
-                let n = world.nation(&p.nation).ok_or_else(|| {
-                    bad(format!(
-                        "power {}: no nation '{}' on the map",
-                        p.id, p.nation
-                    ))
-                })?;
-                (n.name.clone(), Some(n.id.clone()))
-            };
-            let western = find_list(lists(), &list).is_some_and(|n| n.western);
-            c.powers.insert(
-                p.id.clone(),
-                Power {
-                    id: p.id.clone(),
-                    list,
-                    nation,
-                    western,
-                    treasury: 0,
-                },
-            );
-        }
-        for (id, prov) in &world.provinces {
-            let owner = c
-                .powers
+        Ok(())
+    }
+}
+
+/// A set-up file's refusal.
+fn bad(s: String) -> SetupError {
+    SetupError::Invalid(s)
+}
+
+/// A power as the campaign starts: its army list and nation, its treasury
+/// still empty.
+fn power_at_start(world: &World, p: &PowerFile) -> Result<Power, SetupError> {
+    let (list, nation) = if key(&p.nation) == "freecompanies" {
+        ("Free Companies".to_string(), None)
+    } else {
+        let n = world.nation(&p.nation).ok_or_else(|| {
+            bad(format!(
+                "power {}: no nation '{}' on the map",
+                p.id, p.nation
+            ))
+        })?;
+        (n.name.clone(), Some(n.id.clone()))
+    };
+    let western = find_list(lists(), &list).is_some_and(|n| n.western);
+    Ok(Power {
+        id: p.id.clone(),
+        list,
+        nation,
+        western,
+        treasury: 0,
+    })
+}
+
+/// Each province held by the power that plays its nation, if any.
+fn holdings_at_start(world: &World, powers: &BTreeMap<String, Power>) -> BTreeMap<String, Holding> {
+    world
+        .provinces
+        .iter()
+        .map(|(id, prov)| {
+            let owner = powers
                 .values()
                 .find(|p| p.nation.is_some() && p.nation == prov.nation)
                 .map(|p| p.id.clone());
-            c.holdings.insert(
-                id.clone(),
-                Holding {
-                    owner,
-                    occupier: None,
-                    held_for: 0,
-                    pacified: false,
-                    seen_as: None,
-                    promised: None,
-                },
-            );
-        }
-        for p in &self.powers {
-            let list = c.powers[&p.id].list.clone();
-            for start in &p.armies {
-                let prov = world.province(&start.province).ok_or_else(|| {
-                    bad(format!("power {}: no province '{}'", p.id, start.province))
-                })?;
-                let own = c.holdings[&prov.id].owner.as_deref() == Some(&p.id);
-                if !own && c.powers[&p.id].nation.is_some() {
-                    return Err(bad(format!(
-                        "power {}: an army cannot start in {}, which is not its land",
-                        p.id, prov.name
-                    )));
-                }
-                let contents = match (&start.units, start.points) {
-                    (Some(f), _) => {
-                        check_units(&p.id, &list, f, c.settings.max_army_points)?;
-                        f.clone()
-                    }
-                    (None, Some(points)) if points > c.settings.max_army_points => {
-                        return Err(bad(format!(
-                            "power {}: an army of {points} points; at most {} in one army",
-                            p.id, c.settings.max_army_points
-                        )))
-                    }
-                    (None, Some(points)) => crate::games::hyborian::army::propose(&list, points)
-                        .map_err(|e| bad(format!("power {}: {e}", p.id)))?,
-                    (None, None) => {
-                        return Err(bad(format!(
-                            "power {}: an army needs points or units",
-                            p.id
-                        )))
-                    }
-                };
-                let mut contents = contents;
-                let has_guard = |a: &Army| a.owner == p.id && !guard_units(&a.contents).is_empty();
-                if start.units.is_none() && c.armies.values().any(has_guard) {
-                    // A proposed army leaves out the guard unit another army
-                    // has (ruling CA-13): it starts the guard's points short.
-                    let guards = guard_units(&contents);
-                    let names = contents.unit_names();
-                    let keep: Vec<bool> = names.iter().map(|n| !guards.contains(n)).collect();
-                    let mut k = keep.iter();
-                    contents.units.retain(|_| *k.next().unwrap_or(&true));
-                    let first = contents.unit_names().into_iter().next();
-                    if let Some(cmd) = contents.commander.as_mut() {
-                        cmd.with = first;
-                    }
-                }
-                let guard = guard_units(&contents);
-                if let (Some(g), Some(other)) = (
-                    guard.first(),
-                    c.armies
-                        .values()
-                        .find(|a| a.owner == p.id && !guard_units(&a.contents).is_empty()),
-                ) {
-                    return Err(bad(format!(
-                        "power {}: the army in {} would have {g}, but army {} has a guard unit already; a guard unit can be in only one army (§12): give this army its units (`units`, from `umpire army new`) without it",
-                        p.id, prov.name, other.id
-                    )));
-                }
-                let id = c.new_army_id(&p.id);
-                let army = Army {
-                    id: id.clone(),
-                    owner: p.id.clone(),
-                    hired_by: None,
-                    province: prov.id.clone(),
-                    contents,
-                    stance: Stance::Field,
-                    march: None,
-                    came_from: None,
-                };
-                if army.points() > c.settings.max_army_points {
-                    return Err(bad(format!(
-                        "power {}: army {id} is worth {} points; at most {} in one army",
-                        p.id,
-                        army.points(),
-                        c.settings.max_army_points
-                    )));
-                }
-                c.armies.insert(id, army);
-            }
-            let allowance = c.allowance(world, &p.id);
-            let field = c.in_the_field(&p.id);
-            if field > allowance {
-                return Err(bad(format!(
-                    "power {}: armies worth {field} points but its points are {allowance}",
-                    p.id
-                )));
-            }
-            if let Some(pw) = c.powers.get_mut(&p.id) {
-                pw.treasury = allowance - field;
-            }
-        }
-        Ok(c)
+            let holding = Holding {
+                owner,
+                occupier: None,
+                held_for: 0,
+                pacified: false,
+                seen_as: None,
+                promised: None,
+            };
+            (id.clone(), holding)
+        })
+        .collect()
+}
+
+/// One of power `p`'s starting armies, in its own land, within the
+/// largest army allowed and with at most one guard unit among its armies
+/// (§12, ruling CA-13).
+fn starting_army(
+    c: &mut Campaign,
+    world: &World,
+    p: &PowerFile,
+    start: &ArmyStart,
+) -> Result<Army, SetupError> {
+    let prov = world
+        .province(&start.province)
+        .ok_or_else(|| bad(format!("power {}: no province '{}'", p.id, start.province)))?;
+    let own = c.holdings[&prov.id].owner.as_deref() == Some(&p.id);
+    if !own && c.powers[&p.id].nation.is_some() {
+        return Err(bad(format!(
+            "power {}: an army cannot start in {}, which is not its land",
+            p.id, prov.name
+        )));
     }
+    let contents = starting_contents(c, p, start)?;
+    if let (Some(g), Some(other)) = (
+        guard_units(&contents).first(),
+        c.armies
+            .values()
+            .find(|a| a.owner == p.id && !guard_units(&a.contents).is_empty()),
+    ) {
+        return Err(bad(format!(
+            "power {}: the army in {} would have {g}, but army {} has a guard unit already; a guard unit can be in only one army (§12): give this army its units (`units`, from `umpire army new`) without it",
+            p.id, prov.name, other.id
+        )));
+    }
+    let id = c.new_army_id(&p.id);
+    let army = Army {
+        id: id.clone(),
+        owner: p.id.clone(),
+        hired_by: None,
+        province: prov.id.clone(),
+        contents,
+        stance: Stance::Field,
+        march: None,
+        came_from: None,
+    };
+    if army.points() > c.settings.max_army_points {
+        return Err(bad(format!(
+            "power {}: army {id} is worth {} points; at most {} in one army",
+            p.id,
+            army.points(),
+            c.settings.max_army_points
+        )));
+    }
+    Ok(army)
+}
+
+/// A starting army's units: as the file gives them, or proposed from its
+/// points (then without the guard unit another of the power's armies has,
+/// ruling CA-13: it starts the guard's points short).
+fn starting_contents(
+    c: &Campaign,
+    p: &PowerFile,
+    start: &ArmyStart,
+) -> Result<ArmyFile, SetupError> {
+    let list = &c.powers[&p.id].list;
+    let max = c.settings.max_army_points;
+    let mut contents = match (&start.units, start.points) {
+        (Some(f), _) => {
+            check_units(&p.id, list, f, max)?;
+            return Ok(f.clone());
+        }
+        (None, Some(points)) if points > max => {
+            return Err(bad(format!(
+                "power {}: an army of {points} points; at most {max} in one army",
+                p.id
+            )))
+        }
+        (None, Some(points)) => crate::games::hyborian::army::propose(list, points)
+            .map_err(|e| bad(format!("power {}: {e}", p.id)))?,
+        (None, None) => {
+            return Err(bad(format!(
+                "power {}: an army needs points or units",
+                p.id
+            )))
+        }
+    };
+    let has_guard = |a: &Army| a.owner == p.id && !guard_units(&a.contents).is_empty();
+    if c.armies.values().any(has_guard) {
+        let guards = guard_units(&contents);
+        let names = contents.unit_names();
+        let keep: Vec<bool> = names.iter().map(|n| !guards.contains(n)).collect();
+        let mut k = keep.iter();
+        contents.units.retain(|_| *k.next().unwrap_or(&true));
+        let first = contents.unit_names().into_iter().next();
+        if let Some(cmd) = contents.commander.as_mut() {
+            cmd.with = first;
+        }
+    }
+    Ok(contents)
 }
 
 impl CampaignFile {
@@ -841,7 +890,6 @@ impl CampaignFile {
 /// (Appendix I): its nation, every designation, bands and sizes; heroes and
 /// wizards are not counters of this campaign (ruling CA-13).
 fn check_units(power: &str, list: &str, f: &ArmyFile, max: u32) -> Result<(), SetupError> {
-    let bad = |s: String| SetupError::Invalid(s);
     if key(&f.nation) != key(list) {
         return Err(bad(format!(
             "power {power}: a starting army of '{}', but the power's list is {list}; write nation = \"{list}\"",
