@@ -7,7 +7,7 @@
 
 use super::fog::{sees, view};
 use super::game::Army;
-use super::game::{BattleMode, Campaign, PendingBattle, Stance};
+use super::game::{BattleMode, Campaign, Holding, PendingBattle, Stance};
 use super::map::World;
 use super::orders::{Line, Order};
 use super::resolve::MapEvent;
@@ -247,24 +247,7 @@ fn context(
     let armies: Vec<_> = v
         .own
         .iter()
-        .map(|a| {
-            let names = a.contents.unit_names();
-            let figures = a.contents.units.iter().map(|u| (u.figures, &u.designation)).chain(a.contents.mercenaries.iter().map(|m| (m.figures, &m.designation)));
-            let units: Vec<String> = names.iter().zip(figures).map(|(nm, (f, d))| if nm == d { format!("{f} {d}") } else { format!("{nm}: {f} {d}") }).collect();
-            let stance = match (c.battle_of(&a.id), a.stance) {
-                (Some(b), _) => format!("battle in progress: battle {}, {}", b.id, how_fought(c, b)),
-                (None, Stance::Field) => String::new(),
-                (None, Stance::Garrison) => "garrison".into(),
-                (None, Stance::Besieging { weeks }) => format!("besieging, week {weeks}"),
-            };
-            let march = a.march.as_ref().map(|m| format!("marching to {}, {} days made", name(world, &m.to), m.days));
-            let hired = match (&a.hired_by, reader) {
-                (Some(e), Some(r)) if e != r => Some(format!("serving {e}")),
-                (Some(_), _) => Some(format!("hired from {}", a.owner)),
-                _ => None,
-            };
-            context! { id => &a.id, province => name(world, &a.province), points => a.points(), stance, march, hired, units, roads => roads(world, a) }
-        })
+        .map(|a| army_context(c, world, reader, a))
         .collect();
     let counters: Vec<_> = v
         .counters
@@ -284,35 +267,7 @@ fn context(
             // or was paid; the lands of no one are listed apart.
             None => h.owner.is_some() || h.occupier.is_some() || h.promised.is_some(),
         })
-        .map(|(id, h)| {
-            let p = world.province(id);
-            let mut s = format!(
-                "{} ({} points{})",
-                name(world, id),
-                p.map_or(0, |p| p.points),
-                if p.is_some_and(|p| p.capital) {
-                    ", capital"
-                } else {
-                    ""
-                }
-            );
-            if let Some(o) = h.occupier.as_ref().and(h.holder_seen_by(reader)) {
-                let _ = write!(
-                    s,
-                    ", occupied by {o} for {} turn{}{}",
-                    h.held_for,
-                    if h.held_for == 1 { "" } else { "s" },
-                    if h.pacified { ", pacified" } else { "" }
-                );
-            }
-            if let Some(to) = &h.promised {
-                let _ = write!(s, ", paid to {to}: theirs from next year");
-            }
-            if reader.is_none() {
-                let _ = write!(s, ", owner {}", h.owner.as_deref().unwrap_or("none"));
-            }
-            s
-        })
+        .map(|(id, h)| province_line(world, reader, id, h))
         .collect();
     let pending: Vec<String> = c
         .pending
@@ -369,6 +324,82 @@ fn context(
         field => reader.map_or(0, |r| c.in_the_field(r)), events => lines, armies, counters, pending, provinces, treasuries, unplayed => unplayed.join(", "),
         intro => week.intro, orders => orders_given(reader, week), dice => week.dice,
     }
+}
+
+/// An army of the reader's own as its report lists it: where, its points,
+/// its stance, march and contract, its units and roads.
+fn army_context(c: &Campaign, world: &World, reader: Option<&str>, a: &Army) -> minijinja::Value {
+    let names = a.contents.unit_names();
+    let figures = a
+        .contents
+        .units
+        .iter()
+        .map(|u| (u.figures, &u.designation))
+        .chain(
+            a.contents
+                .mercenaries
+                .iter()
+                .map(|m| (m.figures, &m.designation)),
+        );
+    let units: Vec<String> = names
+        .iter()
+        .zip(figures)
+        .map(|(nm, (f, d))| {
+            if nm == d {
+                format!("{f} {d}")
+            } else {
+                format!("{nm}: {f} {d}")
+            }
+        })
+        .collect();
+    let stance = match (c.battle_of(&a.id), a.stance) {
+        (Some(b), _) => format!("battle in progress: battle {}, {}", b.id, how_fought(c, b)),
+        (None, Stance::Field) => String::new(),
+        (None, Stance::Garrison) => "garrison".into(),
+        (None, Stance::Besieging { weeks }) => format!("besieging, week {weeks}"),
+    };
+    let march = a
+        .march
+        .as_ref()
+        .map(|m| format!("marching to {}, {} days made", name(world, &m.to), m.days));
+    let hired = match (&a.hired_by, reader) {
+        (Some(e), Some(r)) if e != r => Some(format!("serving {e}")),
+        (Some(_), _) => Some(format!("hired from {}", a.owner)),
+        _ => None,
+    };
+    context! { id => &a.id, province => name(world, &a.province), points => a.points(), stance, march, hired, units, roads => roads(world, a) }
+}
+
+/// A province the reader holds, owns or was paid, as its report lists it
+/// (the secretary's: every one someone has, with its owner).
+fn province_line(world: &World, reader: Option<&str>, id: &str, h: &Holding) -> String {
+    let p = world.province(id);
+    let mut s = format!(
+        "{} ({} points{})",
+        name(world, id),
+        p.map_or(0, |p| p.points),
+        if p.is_some_and(|p| p.capital) {
+            ", capital"
+        } else {
+            ""
+        }
+    );
+    if let Some(o) = h.occupier.as_ref().and(h.holder_seen_by(reader)) {
+        let _ = write!(
+            s,
+            ", occupied by {o} for {} turn{}{}",
+            h.held_for,
+            if h.held_for == 1 { "" } else { "s" },
+            if h.pacified { ", pacified" } else { "" }
+        );
+    }
+    if let Some(to) = &h.promised {
+        let _ = write!(s, ", paid to {to}: theirs from next year");
+    }
+    if reader.is_none() {
+        let _ = write!(s, ", owner {}", h.owner.as_deref().unwrap_or("none"));
+    }
+    s
 }
 
 /// The templates, HTML autoescaped: army, power and province names come
