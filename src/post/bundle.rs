@@ -350,17 +350,13 @@ impl Bundle {
     /// # Errors
     /// As [`Bundle::of_rounds`].
     pub fn of_report(tx: &Transaction<'_>, game: &Game, round: u32) -> Result<Bundle, PostError> {
-        let mut numbers = vec![round];
-        for r in (1..round).rev() {
-            let Some((rep, _, _)) = super::round::stored_report(tx, game.id(), r)? else {
-                break;
-            };
-            if !rep.office.to_game_master || numbers.len() >= MAX_ROUNDS {
-                break;
-            }
-            numbers.push(r);
-        }
+        let mut numbers: Vec<u32> = super::round::to_game_master_before(tx, game.id(), round)?
+            .into_iter()
+            .map(|(r, _)| r)
+            .take(MAX_ROUNDS - 1)
+            .collect();
         numbers.reverse();
+        numbers.push(round);
         Self::of_rounds(tx, game, &numbers)
     }
 }

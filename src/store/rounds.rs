@@ -253,6 +253,23 @@ pub fn is_released(c: &Connection, game: &str, round: u32) -> Result<Option<bool
     .optional()?)
 }
 
+/// A played round's report alone (`None`: not played), as [`played`]
+/// would give it, without its states: a report is sent with the rounds
+/// before it that went to the game master alone, and finding them reads
+/// only their reports.
+///
+/// # Errors
+/// On database errors.
+pub fn report(c: &Connection, game: &str, round: u32) -> Result<Option<String>> {
+    Ok(c.prepare_cached(
+        "SELECT report FROM rounds WHERE lower(game_id) = lower(?1) AND round = ?2 \
+             AND state_before IS NOT NULL AND state_after IS NOT NULL AND orders IS NOT NULL \
+             AND events IS NOT NULL AND report IS NOT NULL",
+    )?
+    .query_row(params![game, round], |r| r.get(0))
+    .optional()?)
+}
+
 /// The last round of a game that was played, if any.
 ///
 /// # Errors

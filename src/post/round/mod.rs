@@ -31,7 +31,7 @@ pub use create::create_game;
 pub(crate) use create::create_game_of;
 use game_master::{game_master_round, game_master_text};
 use release::mail_report;
-pub use release::{release_report, report_mail, stored_report};
+pub use release::{release_report, report_mail, stored_report, to_game_master_before};
 
 /// A fresh secret seed for a round's dice, and its published hash.
 fn new_seed(config: &Config) -> (String, String) {
@@ -518,16 +518,10 @@ fn deliver(
 /// The seeds (`round N: SEED HASH`) of the rounds before `round` that were
 /// reported to the game master alone, back to the last one the players got.
 fn earlier_seeds(tx: &Transaction<'_>, game: &str, round: u32) -> Result<Vec<String>, PostError> {
-    let mut out = Vec::new();
-    for r in (1..round).rev() {
-        let Some((rep, _, _)) = stored_report(tx, game, r)? else {
-            break;
-        };
-        if !rep.office.to_game_master {
-            break;
-        }
-        out.push(format!("round {r}: {} {}", rep.seed, rep.seed_hash));
-    }
+    let mut out: Vec<String> = to_game_master_before(tx, game, round)?
+        .into_iter()
+        .map(|(r, rep)| format!("round {r}: {} {}", rep.seed, rep.seed_hash))
+        .collect();
     out.reverse();
     Ok(out)
 }

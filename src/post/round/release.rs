@@ -21,6 +21,29 @@ pub fn stored_report(
     )))
 }
 
+/// The rounds before `round` that were reported to the game master alone,
+/// back to the last one the players got, latest first, with their
+/// reports: their seeds and dice go out with the next report the players
+/// get. Reads the reports only, not the rounds' states.
+pub fn to_game_master_before(
+    tx: &Transaction<'_>,
+    game: &str,
+    round: u32,
+) -> Result<Vec<(u32, RoundReport)>, PostError> {
+    let mut out = Vec::new();
+    for r in (1..round).rev() {
+        let Some(report) = rounds::report(tx, game, r)? else {
+            break;
+        };
+        let rep: RoundReport = from_json(&format!("round {r} of {game}"), &report)?;
+        if !rep.office.to_game_master {
+            break;
+        }
+        out.push((r, rep));
+    }
+    Ok(out)
+}
+
 /// The report as a mail: text and HTML alternatives, the picture inline
 /// in the HTML and attached as a PNG, and the SVG attached for printing.
 pub fn report_mail(
