@@ -21,7 +21,9 @@
 //! (on PostgreSQL by two threads, the Argon2 hashing on both cores);
 //! `CRUNCH_SETUP=FILE` keeps it for the next run (SQLite only), with its
 //! password verifier key as `FILE.key`; on PostgreSQL the workers share
-//! the key file `umpire.key` in the run's folder.
+//! the key file `umpire.key` in the run's folder. Between the two turns
+//! each store's upkeep (on PostgreSQL a vacuum and a checkpoint) is timed
+//! apart too, as it is done in the hours between a club's deadlines.
 
 use chrono::{TimeZone, Utc};
 use std::path::{Path, PathBuf};
@@ -361,22 +363,34 @@ fn set_up(run: &Run, games: usize, now: chrono::DateTime<Utc>) {
         welcomes.sent,
         t.elapsed().as_secs_f64()
     );
-    // Closing the last connection folds the journal into the file. On
-    // PostgreSQL the set-up's upkeep is the set-up's too: the tables it
-    // filled are vacuumed and analyzed (autovacuum would do it minutes
-    // later, in the middle of a turn) and written out by a checkpoint.
     drop(po);
-    if !sqlite {
-        let c = umpire::store::db::Connection::open_postgres(&store.to_string_lossy()).unwrap();
-        c.execute_batch("VACUUM ANALYZE").unwrap();
-        c.execute_batch("CHECKPOINT").unwrap();
-    }
+    upkeep(run);
     if let Some(kept) = kept {
         std::fs::copy(&store, &kept).unwrap();
         if key(&store).exists() {
             std::fs::copy(key(&store), key(&kept)).unwrap();
         }
     }
+}
+
+/// What a store's upkeep does between two deadlines, timed apart (not
+/// part of a crunch): on a club's server deadlines are hours apart, and
+/// the upkeep of one crunch's writes is done in them. Closing the last
+/// connection folds SQLite's journal into the file; on PostgreSQL the
+/// tables written are vacuumed and analyzed and written out by a
+/// checkpoint, as autovacuum and the checkpointer would do in the idle
+/// hours. Without it the next turn pays the last one's upkeep: at 10,000
+/// games autovacuum's passes over tables twice the size, in the middle of
+/// turn 2 (docs/scaling.md).
+fn upkeep(run: &Run) -> f64 {
+    let t = Instant::now();
+    if run.store == Store::Postgres {
+        let url = run.config().database;
+        let c = umpire::store::db::Connection::open_postgres(&url.to_string_lossy()).unwrap();
+        c.execute_batch("VACUUM ANALYZE").unwrap();
+        c.execute_batch("CHECKPOINT").unwrap();
+    }
+    t.elapsed().as_secs_f64()
 }
 
 /// Create one game, tried again while the store refuses it for a moment
@@ -512,6 +526,13 @@ fn main() {
     let mut took: Vec<Vec<Took>> = runs.iter().map(|_| Vec::new()).collect();
     for turn in 1..=2 {
         for (run, took) in runs.iter().zip(&mut took) {
+            if turn > 1 {
+                println!(
+                    "upkeep before turn {turn} ({}): {:.1} s (between deadlines, not part of the crunch)",
+                    run.store.name(),
+                    upkeep(run)
+                );
+            }
             println!(
                 "-- {}, turn {turn} (load average {}) --",
                 run.store.name(),

@@ -628,4 +628,17 @@ CREATE INDEX outbox_part_uses_hash ON outbox_part_uses(hash);
         sqlite: "",
         postgres: "ALTER TABLE outbox_parts ALTER COLUMN bytes SET STORAGE EXTERNAL;",
     },
+    // 25: messages are found by state through indexes of their ids with
+    // that state (those to handle, those failed), not an index of the
+    // state (issue 43). A message's claim (`id = ? AND state = 'new'`)
+    // was planned on PostgreSQL on the state's index whenever the last
+    // `ANALYZE` had seen few new messages, as after any deadline's mail:
+    // each claim then read every new message's entry, the deadline's mail
+    // squared (1,211 entries a claim at 1,000 games, turn 2 twice turn 1's
+    // server time at 10,000). Either index now finds the message by id.
+    Migration::Portable(
+        "DROP INDEX messages_state;
+CREATE INDEX messages_new ON messages(id) WHERE state = 'new';
+CREATE INDEX messages_failed ON messages(id) WHERE state = 'failed';",
+    ),
 ];
