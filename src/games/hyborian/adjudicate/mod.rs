@@ -26,7 +26,7 @@
 mod breakthrough;
 mod deploy;
 pub mod events;
-mod fire;
+pub(crate) mod fire;
 mod ground;
 mod leaders;
 mod losses;
