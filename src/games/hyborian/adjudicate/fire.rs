@@ -88,7 +88,11 @@ pub(crate) fn volley(
         return None;
     }
     let range = range_of(weapon, options.shemite_bow_long_over_12);
-    let arc = arc_of(firer);
+    let arc = if firer.has_trait(Trait::HorseArcher) {
+        HORSE_ARCHER_ARC
+    } else {
+        FOOT_ARC
+    };
     let fp = firer.footprint();
     let legal = |t: &Unit| -> Option<f64> {
         let tfp = t.footprint();
@@ -205,7 +209,11 @@ pub(crate) fn pass_through(
             continue;
         };
         let range = range_of(weapon, options.shemite_bow_long_over_12);
-        let arc = arc_of(firer);
+        let arc = if firer.has_trait(Trait::HorseArcher) {
+            HORSE_ARCHER_ARC
+        } else {
+            FOOT_ARC
+        };
         let fp = firer.footprint();
         let candidate = |t: &Unit| -> Option<f64> {
             let seen = turn
@@ -407,18 +415,9 @@ fn figures_firing(
     }
 }
 
-/// The arc a unit shoots in (§6): horse archers' wider to the left.
-pub(crate) fn arc_of(firer: &Unit) -> Arc {
-    if firer.has_trait(Trait::HorseArcher) {
-        HORSE_ARCHER_ARC
-    } else {
-        FOOT_ARC
-    }
-}
-
 /// Whether some part of the target lies within the firer's arc, measured
 /// from the centre of its front edge (ruling C-5).
-pub(crate) fn in_arc(firer: &Unit, target: &Footprint, arc: Arc) -> bool {
+fn in_arc(firer: &Unit, target: &Footprint, arc: Arc) -> bool {
     let fp = firer.footprint();
     let origin = fp.front();
     let [a, b, c, d] = target.corners();

@@ -26,7 +26,7 @@
 mod breakthrough;
 mod deploy;
 pub mod events;
-pub(crate) mod fire;
+mod fire;
 mod ground;
 mod leaders;
 mod losses;

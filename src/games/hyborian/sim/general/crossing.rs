@@ -17,7 +17,6 @@
 
 use super::troops::{role, Role};
 use super::view::View;
-use crate::games::hyborian::rules::fire::TORTOISE_RANKS;
 use crate::games::hyborian::rules::options::GameOptions;
 use crate::games::hyborian::table::terrain::{water_under, Water};
 use crate::games::hyborian::table::{Status, Terrain, TerrainKind, Unit};
@@ -39,18 +38,13 @@ const MARGIN: f64 = 1.0;
 const SAME_END: f64 = 2.0;
 /// Shooters stop short of water by whole steps of this many inches.
 const BANK_STEP: f64 = 0.5;
-/// Turns a unit waits at a crossing for foot that screens it from the
-/// enemy's bows ([`View::gives_way`]).
-const SCREEN_WAIT: f64 = 3.0;
 
-/// Where a unit heads on its way over deep water: `to`, the near end of
-/// its crossing while it has still to reach it, and the far end (where
-/// its front stands once over).
+/// Where a unit heads on its way over deep water: `to`, and the near end
+/// of its crossing while it has still to reach it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Way {
     pub to: DVec2,
     pub near: Option<DVec2>,
-    pub far: DVec2,
 }
 
 /// A way over deep water for one unit: the point to stand on before
@@ -76,7 +70,12 @@ impl View<'_> {
     /// before it (whole half inches), or `None` when the way is dry or
     /// the unit already stands in water.
     pub fn to_bank(&self, u: &Unit, t: &Unit, d: f64) -> Option<f64> {
-        let wet = |fp: &Footprint| self.meets(fp, TerrainKind::is_watercourse);
+        let wet = |fp: &Footprint| {
+            self.table
+                .terrain
+                .iter()
+                .any(|w| w.kind.is_watercourse() && w.area_meets(fp))
+        };
         let bearing = bearing_of(t.footprint().centre - u.front);
         if wet(&u.footprint()) || !wet(&View::strip(u, bearing, d)) {
             return None;
@@ -117,107 +116,41 @@ impl View<'_> {
             Some(Way {
                 to: c.far,
                 near: None,
-                far: c.far,
             })
         } else {
             Some(Way {
                 to: c.near,
                 near: Some(c.near),
-                far: c.far,
             })
         }
     }
 
-    /// Whether the ground holds terrain of a kind `kind` accepts.
-    fn meets(&self, fp: &Footprint, kind: impl Fn(&TerrainKind) -> bool) -> bool {
-        self.table
-            .terrain
-            .iter()
-            .any(|w| kind(&w.kind) && w.area_meets(fp))
-    }
-
-    /// The crossing on the straight way from `u` to `aim` where that way
-    /// is open ([`View::waypoint`] is `None`) but goes over water by a ford
-    /// or a bridge, while the unit has still to reach its near end: the
-    /// way over that [`View::gives_way`] judges as any other.
-    pub fn straight_over(&self, u: &Unit, aim: DVec2) -> Option<Crossing> {
-        let strip = View::strip(u, bearing_of(aim - u.front), u.front.distance(aim));
-        let crossing = |k: &TerrainKind| matches!(k, TerrainKind::Ford | TerrainKind::Bridge);
-        if self.meets(&u.footprint(), TerrainKind::is_watercourse)
-            || !self.meets(&strip, TerrainKind::is_watercourse)
-            || !self.meets(&strip, crossing)
-        {
-            return None;
-        }
-        self.best_crossing(u, aim)
-            .filter(|c| u.front.distance(c.near) >= AT_THE_END)
-    }
-
-    /// The near end of the crossing `u` makes for on its way to `aim`, by
-    /// [`View::waypoint`] or [`View::straight_over`], while it has still
-    /// to reach it.
-    fn near_end(&self, u: &Unit, aim: DVec2) -> Option<DVec2> {
-        match self.waypoint(u, aim) {
-            Some(way) => way.near,
-            None => self.straight_over(u, aim).map(|c| c.near),
-        }
-    }
-
-    /// Whether `u`, making for `near`, the near end of a crossing whose
-    /// far end is `far`, lets a friend go over first: one that goes before
-    /// it — foot archers first, to cover the crossing with their bows from
-    /// the far bank; then, where enemy bows cover the far end, foot deep
-    /// enough to form a tortoise (§6), to draw the volleys the others would
-    /// take coming out one at a time; then the faster (§3 allowances; horse
-    /// before foot at the same pace) — that makes for the same end and can
-    /// be there no more than a turn after it ([`SCREEN_WAIT`] turns for the
-    /// tortoise). Over a ford the slow would hold up everyone behind them.
-    pub fn gives_way(&self, u: &Unit, near: DVec2, far: DVec2) -> bool {
+    /// Whether `u`, making for `near`, the near end of a crossing, lets a
+    /// friend go over first: one that goes before it — foot archers first,
+    /// to cover the crossing with their bows from the far bank, then the
+    /// faster (§3 allowances; horse before foot at the same pace) — that
+    /// makes for the same end and can be there no more than a turn after
+    /// it. Over a ford the slow would hold up everyone behind them.
+    pub fn gives_way(&self, u: &Unit, near: DVec2) -> bool {
         let turns = |f: &Unit| f.front.distance(near) / View::move_allowance(f).max(1.0);
-        let covered = self.covered(u, near, far);
-        let screens = |f: &Unit| covered && f.kind.is_infantry() && f.ranks >= TORTOISE_RANKS;
         let pace = |f: &Unit| {
             let covers = matches!(role(f), Role::Archers(_));
-            (
-                covers,
-                screens(f),
-                View::move_allowance(f),
-                f.kind.is_mounted(),
-            )
+            (covers, View::move_allowance(f), f.kind.is_mounted())
         };
         let mine = turns(u);
-        let wait = |f: &Unit| {
-            if screens(f) && !screens(u) {
-                SCREEN_WAIT
-            } else {
-                1.0
-            }
-        };
         self.mine.iter().any(|f| {
             f.id != u.id
                 && f.status == Status::Ready
                 && f.in_melee_with.is_empty()
                 && !f.kind.is_single_figure()
                 && pace(f) > pace(u)
-                && turns(f) <= mine + wait(f)
+                && turns(f) <= mine + 1.0
                 && self
                     .nearest(f, |_| true)
-                    .and_then(|(e, _)| self.near_end(f, e.footprint().centre))
+                    .and_then(|(e, _)| self.waypoint(f, e.footprint().centre))
+                    .and_then(|w| w.near)
                     .is_some_and(|n| n.distance(near) <= SAME_END)
         })
-    }
-
-    /// Whether a unit as wide and deep as `u` coming out of a crossing at
-    /// its far end `far` (from `near`) would stand in an enemy's bowshot.
-    fn covered(&self, u: &Unit, near: DVec2, far: DVec2) -> bool {
-        let fp = u.footprint();
-        let out = Footprint::behind(
-            far,
-            bearing_of(far - near),
-            2.0 * fp.half_width,
-            2.0 * fp.half_depth,
-        );
-        self.enemies.iter().any(|(e, _)| View::in_bowshot(e, &out))
     }
 
     /// The crossing that makes the shortest way from `u` to `aim`, its ends

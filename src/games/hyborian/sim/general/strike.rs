@@ -79,7 +79,7 @@ impl View<'_> {
     fn out_of_bowshot(&self, u: &Unit, pose: Pose) -> bool {
         let fp = pose.footprint(u.kind);
         self.enemies.iter().all(|(e, efp)| {
-            View::free_archers(e).is_none_or(|range| efp.distance(&fp) > range + OUT_OF_RANGE)
+            View::archers(e).is_none_or(|range| efp.distance(&fp) > range + OUT_OF_RANGE)
         })
     }
 }
@@ -94,7 +94,7 @@ impl Ctx<'_, '_> {
             .view
             .enemies
             .iter()
-            .any(|(e, _)| View::free_archers(e).is_some())
+            .any(|(e, _)| View::archers(e).is_some())
         {
             return None;
         }

@@ -44,9 +44,6 @@ const HORSE_ARCHER_ODDS: i32 = 4;
 /// than turning first.
 const ALIGNED: f64 = 1.0;
 
-/// A unit closing up behind a friend moves by whole steps of this many inches.
-const CLOSE_UP_STEP: f64 = 0.5;
-
 /// What a unit is for, to its general.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum Role {
@@ -127,17 +124,6 @@ pub(super) fn odds(u: &Unit, t: &Unit) -> i32 {
     s
 }
 
-/// A move of `d` inches `turn` degrees off the front: straight ahead, or
-/// obliquely (§3).
-fn ahead(turn: f64, d: f64) -> String {
-    if turn == 0.0 {
-        format!("move {}", inches(d))
-    } else {
-        let hand = if turn > 0.0 { "right" } else { "left" };
-        format!("oblique {hand} {} {}", inches(turn.abs()), inches(d))
-    }
-}
-
 /// Whether the book lets `u` charge `t` at all (§4, §5).
 fn may_charge(u: &Unit, t: &Unit) -> bool {
     let forbidden = (u.kind.is_infantry() && t.kind.is_cavalry())
@@ -180,10 +166,7 @@ impl Ctx<'_, '_> {
     }
 
     /// The charge written out; in phase 2 when friends falling back passed
-    /// through the unit last turn (it may not charge in phase 1, §8), or
-    /// when the target shoots and a friend nearer to it draws its volley
-    /// at the end of phase 1 ([`View::screened`]): archers shoot once a
-    /// turn (§6), so the charge goes in after it unshot.
+    /// through the unit last turn (it may not charge in phase 1, §8).
     pub(super) fn charge(&self, u: &Unit, t: &Unit) -> Sheet {
         self.view.claim(View::charge_strip(
             u,
@@ -194,8 +177,7 @@ impl Ctx<'_, '_> {
         if u.kind == UnitType::HeavyCavalry && t.kind.is_infantry() {
             what.push_str(" with breakthrough");
         }
-        let late =
-            self.view.table.morale.no_charge_in_phase1.contains(&u.id) || self.view.screened(u, t);
+        let late = self.view.table.morale.no_charge_in_phase1.contains(&u.id);
         if late {
             return Sheet {
                 phase2: Some(what),
@@ -228,19 +210,11 @@ impl Ctx<'_, '_> {
     /// ahead, or obliquely the other way round a friend in the way; stand
     /// when every way is blocked.
     fn advance(&self, u: &Unit, t: &Unit, d: f64) -> Sheet {
-        let aim = t.footprint().centre;
-        match self.view.waypoint(u, aim) {
-            Some(way) if way.near.is_some_and(|n| self.view.gives_way(u, n, way.far)) => {
+        match self.view.waypoint(u, t.footprint().centre) {
+            Some(way) if way.near.is_some_and(|n| self.view.gives_way(u, n)) => {
                 self.hold_facing(u, t)
             }
             Some(way) => self.make_for(u, t, way.to),
-            None if self
-                .view
-                .straight_over(u, aim)
-                .is_some_and(|c| self.view.gives_way(u, c.near, c.far)) =>
-            {
-                self.hold_facing(u, t)
-            }
             None => self.advance_straight(u, t, d),
         }
     }
@@ -277,32 +251,15 @@ impl Ctx<'_, '_> {
             self.view.claim(strip);
             let what = if turn == first && first != 0.0 {
                 format!("move toward {name} {}", inches(d))
+            } else if turn == 0.0 {
+                format!("move {}", inches(d))
             } else {
-                ahead(turn, d)
+                let hand = if turn > 0.0 { "right" } else { "left" };
+                format!("oblique {hand} {} {}", inches(turn.abs()), inches(d))
             };
             return Sheet::phase1(what);
         }
-        self.close_up(u, first, d)
-            .unwrap_or_else(|| self.hold_facing(u, t))
-    }
-
-    /// Where every way ahead is blocked for the whole `d` inches: the
-    /// unit moves up `turn` degrees off its front as far as the ground is
-    /// free — behind a friend going the same way, as over a ford one after
-    /// another — or `None` when it cannot move [`MIN_MOVE`].
-    fn close_up(&self, u: &Unit, turn: f64, d: f64) -> Option<Sheet> {
-        let steps = (d / CLOSE_UP_STEP).floor() as u32;
-        let run = (1..=steps)
-            .map(|i| f64::from(i) * CLOSE_UP_STEP)
-            .take_while(|r| {
-                !self
-                    .view
-                    .obstructed(u, &View::strip(u, u.facing + turn, *r))
-            })
-            .last()
-            .filter(|r| *r >= MIN_MOVE)?;
-        self.view.claim(View::strip(u, u.facing + turn, run));
-        Some(Sheet::phase1(ahead(turn, run)))
+        self.hold_facing(u, t)
     }
 
     /// Make for the point `way` (an end of a crossing, the ground to hold)

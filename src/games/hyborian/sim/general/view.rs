@@ -2,7 +2,6 @@
 //! the enemy lies, how far apart units are, whether a charge can land, and
 //! where its own line stands.
 
-use crate::games::hyborian::adjudicate::fire::{arc_of, in_arc};
 use crate::games::hyborian::adjudicate::route::faced;
 use crate::games::hyborian::rules::movement::{allowance, Pace};
 use crate::games::hyborian::rules::{Trait, UnitType, Weapon};
@@ -299,36 +298,6 @@ impl<'a> View<'a> {
         crate::games::hyborian::rules::missile::longest_range(&u.weapons).filter(|r| {
             *r > crate::games::hyborian::rules::missile::max_range(Weapon::Thrown).unwrap_or(0.0)
         })
-    }
-
-    /// [`View::archers`] for a unit free to shoot: one locked in melee
-    /// shoots at nobody (§6).
-    pub fn free_archers(u: &Unit) -> Option<f64> {
-        View::archers(u).filter(|_| u.in_melee_with.is_empty())
-    }
-
-    /// Whether the enemy shooters `e` could shoot at a unit standing on
-    /// `fp`: within their weapon's range and their arc of fire (§6).
-    pub fn in_bowshot(e: &Unit, fp: &Footprint) -> bool {
-        View::archers(e)
-            .is_some_and(|range| e.footprint().distance(fp) <= range && in_arc(e, fp, arc_of(e)))
-    }
-
-    /// Whether a friend of `u` draws the volley of the enemy shooters `t`
-    /// before `u` would: one in their bowshot, out of melee, nearer to them
-    /// than `u` (archers shoot the nearest enemy they may, §6).
-    pub fn screened(&self, u: &Unit, t: &Unit) -> bool {
-        let tfp = t.footprint();
-        let gap = u.footprint().distance(&tfp);
-        View::archers(t).is_some()
-            && self.mine.iter().any(|f| {
-                let ffp = f.footprint();
-                f.id != u.id
-                    && fighting(f)
-                    && f.in_melee_with.is_empty()
-                    && ffp.distance(&tfp) < gap
-                    && View::in_bowshot(t, &ffp)
-            })
     }
 
     /// Ids of the side's summoned troops (an Army of Ghosts): never
