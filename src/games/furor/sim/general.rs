@@ -23,7 +23,9 @@
 //!   last-turn condition favours waits if cautious; an aggressive one
 //!   the condition goes against, in its last turns, comes into contact
 //!   where a unit's strength adds most to the points of the enemy's
-//!   threshold still needed (`race_worth`);
+//!   threshold still needed (`race_worth`), counting the friends that
+//!   can still come next to that enemy in the same march (`Plan::coming`),
+//!   so that the first to go is not held back by odds the next will mend;
 //! - **commanders** follow the unit they stand with, or join the strongest
 //!   unit they command within reach (never left alone);
 //! - **attacks**, best odds first, each with the fewest attackers that
@@ -587,8 +589,8 @@ impl<'a> Plan<'a> {
             .filter(|(_, r)| free.iter().any(|n| r.contains(n)))
             .map(|(id, _)| u16::from(b.get(id).current_strength()))
             .collect();
-        strengths.sort_unstable_by(|x, y| y.cmp(x));
-        strengths.into_iter().take(free.len()).sum()
+        strengths.sort_unstable();
+        strengths.into_iter().rev().take(free.len()).sum()
     }
 
     fn go(&mut self, id: &UnitId, path: &[Hex]) {
