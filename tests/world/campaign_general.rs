@@ -7,7 +7,7 @@
 use super::border::{self, AQUILONIA, NEMEDIA, OPHIR, SECRETARY};
 use super::campaign::{events, state_of, Club};
 use crate::common::*;
-use umpire::games::hyborian::campaign::game::CampaignFile;
+use umpire::games::hyborian::campaign::game::{CampaignFile, Stance};
 use umpire::games::hyborian::campaign::resolve::MapEvent;
 use umpire::post::PostOffice;
 
@@ -304,6 +304,180 @@ fn a_general_given_two_armies_in_one_province_merges_them() {
         "{all:?}"
     );
     for turn in 1..=2 {
+        let (text, ok) = umpire::post::verify_turn(&mut club.po, "border", turn).unwrap();
+        assert!(ok, "map turn {turn}: {text}");
+    }
+}
+
+/// The border campaign with Aquilonia's army in Shamar, a march from
+/// Ophir's capital Ianthe, and armies of `max_army_points` at most.
+fn before_ianthe(general: Option<&str>, max_army_points: u32) -> String {
+    let settings =
+        format!("weeks_per_year = 9\nweek_hours = 0\nmax_army_points = {max_army_points}");
+    let file = match general {
+        Some(style) => with_general("ophir", OPHIR, "disc", style, &settings),
+        None => border::setup("border", "The Border", &settings),
+    };
+    let start = "province = \"attalus\"";
+    assert!(file.contains(start), "aquilonia's army");
+    file.replace(start, "province = \"shamar\"")
+}
+
+/// The events of map turn `turn`.
+fn events_of(po: &PostOffice, turn: u32) -> Vec<MapEvent> {
+    let json: String = po
+        .store()
+        .optional_string("SELECT events FROM campaign_turns WHERE turn = ?1", [turn])
+        .unwrap()
+        .unwrap();
+    serde_json::from_str(&json).unwrap()
+}
+
+/// A week of the border campaign: each player's `lines` (none: the
+/// power is the general's), and the week must resolve.
+fn week(club: &mut Club, aquilonia: &str, ophir: Option<&str>) {
+    let before = state_of(&club.po, "border").turn;
+    club.orders_of("border", "aquilonia", AQUILONIA, "lion", aquilonia);
+    club.orders_of("border", "nemedia", NEMEDIA, "dragon", "");
+    if let Some(lines) = ophir {
+        club.orders_of("border", "ophir", OPHIR, "disc", lines);
+    }
+    assert_eq!(state_of(&club.po, "border").turn, before + 1);
+}
+
+/// Nothing the general wrote for `power` was refused, and the secretary
+/// was never told of a refused line.
+fn nothing_refused(club: &Club, power: &str) {
+    let all = events(&club.po);
+    assert!(
+        !all.iter()
+            .any(|e| matches!(e, MapEvent::Refused { power: p, .. } if p == power)),
+        "{all:?}"
+    );
+    assert!(!border::mails(&club.po)
+        .iter()
+        .any(|(_, _, subject, _)| subject.contains("refused lines")));
+}
+
+/// A general's garrison sallies by mail (ruling CA-34): Aquilonia's player
+/// marches on Ianthe and lays siege to it; Ophir's player goes silent and
+/// the secretary hands Ophir to the aggressive general, whose garrison is
+/// strong enough for the one counter it sees: its letter says `sally`,
+/// the week fights the battle in Ianthe and reports it, and every week
+/// replays.
+#[test]
+fn a_generals_besieged_garrison_sallies_by_mail() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = PostOffice::open(config(dir.path())).unwrap();
+    let file = before_ianthe(None, 900);
+    po.create_campaign(&CampaignFile::load(&file).unwrap(), t0())
+        .unwrap();
+    let mut club = Club { po, n: 0 };
+    week(
+        &mut club,
+        "army aquilonia-1 move to Ianthe",
+        Some("army ophir-1 garrison"),
+    );
+    week(&mut club, "army aquilonia-1 besiege", Some(""));
+    let c = state_of(&club.po, "border");
+    assert_eq!(c.armies["aquilonia-1"].province, "ianthe");
+    assert!(matches!(
+        c.armies["aquilonia-1"].stance,
+        Stance::Besieging { .. }
+    ));
+    assert_eq!(c.armies["ophir-1"].stance, Stance::Garrison);
+    // 500 points against one counter: more than half of a 900-point army.
+    assert!(c.armies["ophir-1"].points() * 2 >= 900);
+
+    club.send(
+        SECRETARY,
+        "CAMPAIGN border SECRETARY PASSWORD scroll\nreplace ophir general aggressive\nEND\n",
+    );
+    let letter = letters_of(&club.po, "ophir").pop().unwrap();
+    assert_eq!(letter.0, 3, "the open week's letter");
+    assert!(letter.2.contains("army ophir-1 sally\n"), "{}", letter.2);
+    week(&mut club, "", None);
+    let fought = events_of(&club.po, 3);
+    let battle = fought.iter().find_map(|e| match e {
+        MapEvent::Battle {
+            id,
+            province,
+            sides,
+            by,
+            ..
+        } if province == "ianthe" => Some((id, sides, by)),
+        _ => None,
+    });
+    let Some((id, sides, by)) = battle else {
+        panic!("no battle at Ianthe: {fought:?}");
+    };
+    assert_eq!(by, "engine");
+    assert!(
+        sides.iter().any(|s| s.army == "ophir-1") && sides.iter().any(|s| s.army == "aquilonia-1"),
+        "{sides:?}"
+    );
+    nothing_refused(&club, "ophir");
+    // The battle is in the besieger's report of the week.
+    let report = border::mails(&club.po)
+        .into_iter()
+        .rev()
+        .find(|(_, to, s, _)| to.contains(AQUILONIA) && s.contains("aquilonia's report"))
+        .unwrap()
+        .3;
+    assert!(
+        report.contains(&format!("Battle {id} at Ianthe")),
+        "{report}"
+    );
+    for turn in 1..=3 {
+        let (text, ok) = umpire::post::verify_turn(&mut club.po, "border", turn).unwrap();
+        assert!(ok, "map turn {turn}: {text}");
+    }
+}
+
+/// The cautious general waits behind its walls (ruling CA-34): Ophir is
+/// its from the start, Aquilonia's player besieges Ianthe, and with no
+/// army of its own to relieve it the garrison never comes out; the
+/// siege's weeks count on and every week replays.
+#[test]
+fn a_cautious_generals_besieged_garrison_with_no_relief_waits() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut po = PostOffice::open(config(dir.path())).unwrap();
+    // Armies of 900 points at most, as above: the garrison's strength is
+    // not what keeps it in.
+    let file = before_ianthe(Some("cautious"), 900);
+    po.create_campaign(&CampaignFile::load(&file).unwrap(), t0())
+        .unwrap();
+    let mut club = Club { po, n: 0 };
+    let first = letters_of(&club.po, "ophir");
+    assert!(
+        first[0].2.contains("army ophir-1 garrison\n"),
+        "{}",
+        first[0].2
+    );
+    week(&mut club, "army aquilonia-1 move to Ianthe", None);
+    week(&mut club, "army aquilonia-1 besiege", None);
+    week(&mut club, "", None);
+    week(&mut club, "", None);
+    let c = state_of(&club.po, "border");
+    assert_eq!(
+        c.armies["aquilonia-1"].stance,
+        Stance::Besieging { weeks: 3 }
+    );
+    assert_eq!(c.armies["ophir-1"].stance, Stance::Garrison);
+    assert!(c.armies["ophir-1"].points() * 2 >= 900);
+    let letters = letters_of(&club.po, "ophir");
+    assert_eq!(letters.len(), 5);
+    assert!(
+        letters.iter().all(|(_, _, l)| !l.contains(" sally")),
+        "{letters:?}"
+    );
+    let all = events(&club.po);
+    assert!(
+        !all.iter().any(|e| matches!(e, MapEvent::Battle { .. })),
+        "{all:?}"
+    );
+    nothing_refused(&club, "ophir");
+    for turn in 1..=4 {
         let (text, ok) = umpire::post::verify_turn(&mut club.po, "border", turn).unwrap();
         assert!(ok, "map turn {turn}: {text}");
     }

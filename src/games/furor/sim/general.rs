@@ -23,7 +23,9 @@
 //!   last-turn condition favours waits if cautious; an aggressive one
 //!   the condition goes against, in its last turns, comes into contact
 //!   where a unit's strength adds most to the points of the enemy's
-//!   threshold still needed (`race_worth`);
+//!   threshold still needed (`race_worth`), counting the friends that
+//!   can still come next to that enemy in the same march (`Plan::coming`),
+//!   so that the first to go is not held back by odds the next will mend;
 //! - **commanders** follow the unit they stand with, or join the strongest
 //!   unit they command within reach (never left alone);
 //! - **attacks**, best odds first, each with the fewest attackers that
@@ -216,10 +218,11 @@ fn turns_left(board: &Board) -> u8 {
 }
 
 /// The column a unit standing in `h` could make on `enemy`, with the
-/// friends already next to it: the engine's odds are for the attack
-/// phase, this is the marching estimate (full strengths, the defender's
-/// ground shift).
-fn contact_column(board: &Board, u: &Unit, h: Hex, enemy: &Unit) -> Column {
+/// friends already next to it and `coming` more strength (the friends
+/// that can still come this player-turn, `Plan::coming`): the engine's
+/// odds are for the attack phase, this is the marching estimate (full
+/// strengths, the defender's ground shift).
+fn contact_column(board: &Board, u: &Unit, h: Hex, enemy: &Unit, coming: u16) -> Column {
     let Some(eh) = enemy.hex else {
         return Column::HalfOrLess;
     };
@@ -237,7 +240,7 @@ fn contact_column(board: &Board, u: &Unit, h: Hex, enemy: &Unit) -> Column {
             .filter(|c| c.kind == Kind::Commander && c.side == enemy.side)
             .map(|c| u16::from(c.strength))
             .sum::<u16>();
-    column_for(friends + u16::from(u.current_strength()), defence)
+    column_for(friends + coming + u16::from(u.current_strength()), defence)
         .shifted_left(board.map.terrain(eh).column_shift())
 }
 
@@ -316,42 +319,59 @@ fn expected_steps_plus(column: Column, morale: u8, plus: u8) -> u32 {
 /// of its steps that the unit's strength adds to the attacks of the
 /// friends already next to it, over the attacks left (this one and one a
 /// turn).
-fn race_worth(board: &Board, options: &Options, u: &Unit, at: Hex, enemy: &Unit, left: u8) -> u64 {
+fn race_worth(
+    board: &Board,
+    options: &Options,
+    u: &Unit,
+    at: Hex,
+    enemy: &Unit,
+    left: u8,
+    coming: u16,
+) -> u64 {
     let Some(need) = still_needed(board, &enemy.side) else {
         return 0;
     };
     let value = u64::from(loss_with_commanders(board, enemy).min(need));
     let attacks = u32::from(left) + 1;
     let morale = morale::value(board, options, enemy);
-    let with = expected_steps(contact_column(board, u, at, enemy), morale);
+    let with = expected_steps(contact_column(board, u, at, enemy, coming), morale);
     let alone = Unit {
         strength: 0,
         reduced: None,
         elite: false,
         ..u.clone()
     };
-    let without = expected_steps(contact_column(board, &alone, at, enemy), morale);
+    let without = expected_steps(contact_column(board, &alone, at, enemy, coming), morale);
     let steps = u32::from(enemy.steps.max(1));
     let gain = (with.saturating_sub(without) * attacks).min(36 * steps);
     value * u64::from(gain) * 60 / u64::from(steps)
 }
 
 /// What standing in `h` is worth to a unit racing the clock: the most
-/// `race_worth` of the enemies it would be next to.
-fn race_worth_at(board: &Board, options: &Options, u: &Unit, h: Hex, left: u8) -> u64 {
+/// `race_worth` of the enemies it would be next to (`coming`: the
+/// friends' strength that can still join it on each).
+fn race_worth_at(
+    board: &Board,
+    options: &Options,
+    u: &Unit,
+    h: Hex,
+    left: u8,
+    coming: &dyn Fn(&Unit) -> u16,
+) -> u64 {
     zoc::adjacent_enemies(board, &u.side, h)
         .filter(|e| board.relation(&u.side, e) == Relation::Enemy && e.kind != Kind::Commander)
-        .map(|e| race_worth(board, options, u, h, e, left))
+        .map(|e| race_worth(board, options, u, h, e, left, coming(e)))
         .max()
         .unwrap_or(0)
 }
 
 /// The worst column a unit in `h` could make on the enemies it would be
-/// next to (it must be able to fight each of them).
-fn worst_contact(board: &Board, u: &Unit, h: Hex) -> Option<Column> {
+/// next to (it must be able to fight each of them), with the friends'
+/// strength that can still join it on each (`coming`).
+fn worst_contact(board: &Board, u: &Unit, h: Hex, coming: &dyn Fn(&Unit) -> u16) -> Option<Column> {
     zoc::adjacent_enemies(board, &u.side, h)
         .filter(|e| board.relation(&u.side, e) == Relation::Enemy)
-        .map(|e| contact_column(board, u, h, e))
+        .map(|e| contact_column(board, u, h, e, coming(e)))
         .min()
 }
 
@@ -400,6 +420,9 @@ struct Plan<'a> {
     waiting: bool,
     /// Racing the clock (`Doctrine::races_the_clock`): the turns left after this one.
     racing: Option<u8>,
+    /// Racing the clock: where each unit yet to march this player-turn
+    /// could end its move (on the board as the march began).
+    reach: BTreeMap<UnitId, BTreeSet<Hex>>,
     attack_at: Column,
     /// Enemy units the attacks fire upon.
     fired_on: BTreeSet<UnitId>,
@@ -453,6 +476,7 @@ impl<'a> Plan<'a> {
             charges: BTreeMap::new(),
             waiting: doctrine.waits_when_ahead && ahead,
             racing,
+            reach: BTreeMap::new(),
             attack_at: if pressed {
                 doctrine.pressed_attack_at
             } else {
@@ -503,7 +527,11 @@ impl<'a> Plan<'a> {
             })
             .collect();
         movers.sort();
+        if self.racing.is_some() {
+            self.reach = self.reaches(movers.iter().map(|(_, id)| id));
+        }
         for (_, id) in movers {
+            self.reach.remove(&id);
             let u = self.scratch.get(&id).clone();
             let Some(at) = u.hex else { continue };
             if engaged(&self.scratch, self.options, &self.side, at) {
@@ -521,6 +549,48 @@ impl<'a> Plan<'a> {
                 self.go(&id, &path);
             }
         }
+    }
+
+    /// Where each of `ids` that is free to march and comes to fight hand
+    /// to hand (not an archer) could end its move this player-turn.
+    fn reaches<'i>(
+        &self,
+        ids: impl Iterator<Item = &'i UnitId>,
+    ) -> BTreeMap<UnitId, BTreeSet<Hex>> {
+        let b = &self.scratch;
+        ids.filter_map(|id| {
+            let u = b.get(id);
+            let at = u.hex?;
+            if u.kind.is_missile() || engaged(b, self.options, &self.side, at) {
+                return None;
+            }
+            let hexes = reachable(b, self.options, u, Start::fresh(b, u, at))
+                .into_keys()
+                .collect();
+            Some((id.clone(), hexes))
+        })
+        .collect()
+    }
+
+    /// The strength that can still come next to `enemy` this player-turn
+    /// besides a unit ending in `h`: the strongest of the units yet to
+    /// march (`reach`) that could end in a free hex next to it, one a hex.
+    fn coming(&self, h: Hex, enemy: &Unit) -> u16 {
+        let b = &self.scratch;
+        let Some(eh) = enemy.hex else { return 0 };
+        let free: Vec<Hex> = eh
+            .neighbours()
+            .into_iter()
+            .filter(|n| *n != h && b.map.contains(*n) && b.at(*n).next().is_none())
+            .collect();
+        let mut strengths: Vec<u16> = self
+            .reach
+            .iter()
+            .filter(|(_, r)| free.iter().any(|n| r.contains(n)))
+            .map(|(id, _)| u16::from(b.get(id).current_strength()))
+            .collect();
+        strengths.sort_unstable();
+        strengths.into_iter().rev().take(free.len()).sum()
     }
 
     fn go(&mut self, id: &UnitId, path: &[Hex]) {
@@ -610,7 +680,8 @@ impl<'a> Plan<'a> {
             } else if archer {
                 false
             } else {
-                let worst = worst_contact(&self.scratch, u, h).unwrap_or(Column::HalfOrLess);
+                let worst = worst_contact(&self.scratch, u, h, &|e| self.coming(h, e))
+                    .unwrap_or(Column::HalfOrLess);
                 worst
                     >= if self.waiting {
                         self.attack_at
@@ -620,7 +691,11 @@ impl<'a> Plan<'a> {
             };
             let distance = nearest_enemy(&self.scratch, &self.side, h).unwrap_or(u16::MAX);
             let worth = match racing {
-                Some(left) if contact => race_worth_at(&self.scratch, self.options, u, h, left),
+                Some(left) if contact => {
+                    race_worth_at(&self.scratch, self.options, u, h, left, &|e| {
+                        self.coming(h, e)
+                    })
+                }
                 _ => 0,
             };
             let ground = if d.good_ground {
