@@ -1172,23 +1172,27 @@ mod tests {
             Ok(())
         })
         .unwrap();
-        // The connection's counts not yet reported, before and after.
-        let scans = |tx: &Transaction<'_>| -> Result<i64> {
-            Ok(tx.query_row(
-                "SELECT seq_scan FROM pg_stat_xact_user_tables \
-                 WHERE relname = 'submissions' AND schemaname = current_schema()",
-                [],
-                |r| r.get(0),
-            )?)
-        };
         let whole_reads = s
             .write(|tx| -> Result<i64> {
-                let before = scans(tx)?;
+                let before = xact_stat(tx, "seq_scan", "submissions")?;
                 assert!(submissions::latest(tx, "g", 700, "nemedia")?.is_some());
-                Ok(scans(tx)? - before)
+                Ok(xact_stat(tx, "seq_scan", "submissions")? - before)
             })
             .unwrap();
         assert_eq!(whole_reads, 0, "the orders read by the whole table");
+    }
+
+    /// This transaction's count `what` (a column of PostgreSQL's
+    /// `pg_stat_xact_user_tables`) for `table`, not yet reported.
+    fn xact_stat(tx: &Transaction<'_>, what: &str, table: &str) -> Result<i64> {
+        Ok(tx.query_row(
+            &format!(
+                "SELECT {what} FROM pg_stat_xact_user_tables \
+                 WHERE relname = ?1 AND schemaname = current_schema()"
+            ),
+            [table],
+            |r| r.get(0),
+        )?)
     }
 
     /// A message is claimed by its id, whatever the statistics say of its
@@ -1235,21 +1239,13 @@ mod tests {
                     .collect::<Result<Vec<_>>>()
             })
             .unwrap();
-        let fetched = |tx: &Transaction<'_>| -> Result<i64> {
-            Ok(tx.query_row(
-                "SELECT idx_tup_fetch FROM pg_stat_xact_user_tables \
-                 WHERE relname = 'messages' AND schemaname = current_schema()",
-                [],
-                |r| r.get(0),
-            )?)
-        };
         let read = s
             .write(|tx| -> Result<i64> {
-                let before = fetched(tx)?;
+                let before = xact_stat(tx, "idx_tup_fetch", "messages")?;
                 for &id in &new[..30] {
                     assert!(messages::claim(tx, id)?.is_some());
                 }
-                Ok(fetched(tx)? - before)
+                Ok(xact_stat(tx, "idx_tup_fetch", "messages")? - before)
             })
             .unwrap();
         assert!(read <= 30, "{read} rows fetched by index for 30 claims");
