@@ -1139,10 +1139,7 @@ mod tests {
     fn a_read_planned_on_an_empty_table_keeps_to_its_index_as_the_table_grows() {
         use chrono::TimeZone;
         let t0 = Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap();
-        let Some(mut s) = testing::stores()
-            .into_iter()
-            .find_map(|(name, s)| (name == "postgres").then_some(s))
-        else {
+        let Some(mut s) = testing::postgres() else {
             return; // no server: the plan is PostgreSQL's
         };
         let orders = |round: u32, side: &str| submissions::Submission {
@@ -1205,10 +1202,7 @@ mod tests {
     fn a_message_is_claimed_by_its_id_whatever_was_new_when_analyzed() {
         use chrono::TimeZone;
         let t0 = Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap();
-        let Some(mut s) = testing::stores()
-            .into_iter()
-            .find_map(|(name, s)| (name == "postgres").then_some(s))
-        else {
+        let Some(mut s) = testing::postgres() else {
             return; // no server: the plan is PostgreSQL's
         };
         let arrive = |tx: &Transaction<'_>, i: usize| -> Result<i64> {

@@ -54,6 +54,17 @@ pub fn fresh_postgres() -> Option<String> {
     Some(format!("{url}{sep}options=-c%20search_path%3D{schema}"))
 }
 
+/// A fresh PostgreSQL store when the run has a server, for a test of
+/// what PostgreSQL alone does (its plans, its counts).
+///
+/// # Panics
+/// When the store cannot be opened.
+pub fn postgres() -> Option<Store> {
+    stores()
+        .into_iter()
+        .find_map(|(name, s)| (name == "postgres").then_some(s))
+}
+
 /// Every store a store test runs on, each fresh and migrated, named for
 /// the test's messages: SQLite in memory, and PostgreSQL when the run
 /// has a server.
