@@ -379,9 +379,10 @@ fn set_up(run: &Run, games: usize, now: chrono::DateTime<Utc>) {
 /// connection folds SQLite's journal into the file; on PostgreSQL the
 /// tables written are vacuumed and analyzed and written out by a
 /// checkpoint, as autovacuum and the checkpointer would do in the idle
-/// hours. Without it the next turn pays the last one's upkeep: at 10,000
-/// games autovacuum's passes over tables twice the size, in the middle of
-/// turn 2 (docs/scaling.md).
+/// hours. So each turn meets the statistics a season gives its plans
+/// (the last deadline's mail all handled), not whatever autovacuum
+/// happened to see: a claim planned on an `ANALYZE` that saw no new mail
+/// once doubled turn 2 at 10,000 games (migration 25, docs/scaling.md).
 fn upkeep(run: &Run) -> f64 {
     let t = Instant::now();
     if run.store == Store::Postgres {

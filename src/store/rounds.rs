@@ -236,6 +236,21 @@ pub fn reopen(c: &Connection, game: &str, round: u32) -> Result<()> {
     Ok(())
 }
 
+/// A read of `column` of a played round (matched ignoring the game id's
+/// case): one whose states, orders, events and report are all there, as
+/// [`played`] asks.
+macro_rules! played_round {
+    ($column:literal) => {
+        concat!(
+            "SELECT ",
+            $column,
+            " FROM rounds WHERE lower(game_id) = lower(?1) AND round = ?2 \
+             AND state_before IS NOT NULL AND state_after IS NOT NULL AND orders IS NOT NULL \
+             AND events IS NOT NULL AND report IS NOT NULL"
+        )
+    };
+}
+
 /// Whether a played round has been released (`None`: not played), as
 /// [`played`] would say, without reading its states and report: a
 /// message's handling asks it of the round before, and those are most of
@@ -244,13 +259,9 @@ pub fn reopen(c: &Connection, game: &str, round: u32) -> Result<()> {
 /// # Errors
 /// On database errors.
 pub fn is_released(c: &Connection, game: &str, round: u32) -> Result<Option<bool>> {
-    Ok(c.prepare_cached(
-        "SELECT released FROM rounds WHERE lower(game_id) = lower(?1) AND round = ?2 \
-             AND state_before IS NOT NULL AND state_after IS NOT NULL AND orders IS NOT NULL \
-             AND events IS NOT NULL AND report IS NOT NULL",
-    )?
-    .query_row(params![game, round], |r| r.get(0))
-    .optional()?)
+    Ok(c.prepare_cached(played_round!("released"))?
+        .query_row(params![game, round], |r| r.get(0))
+        .optional()?)
 }
 
 /// A played round's report alone (`None`: not played), as [`played`]
@@ -261,13 +272,9 @@ pub fn is_released(c: &Connection, game: &str, round: u32) -> Result<Option<bool
 /// # Errors
 /// On database errors.
 pub fn report(c: &Connection, game: &str, round: u32) -> Result<Option<String>> {
-    Ok(c.prepare_cached(
-        "SELECT report FROM rounds WHERE lower(game_id) = lower(?1) AND round = ?2 \
-             AND state_before IS NOT NULL AND state_after IS NOT NULL AND orders IS NOT NULL \
-             AND events IS NOT NULL AND report IS NOT NULL",
-    )?
-    .query_row(params![game, round], |r| r.get(0))
-    .optional()?)
+    Ok(c.prepare_cached(played_round!("report"))?
+        .query_row(params![game, round], |r| r.get(0))
+        .optional()?)
 }
 
 /// The last round of a game that was played, if any.

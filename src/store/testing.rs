@@ -60,9 +60,11 @@ pub fn fresh_postgres() -> Option<String> {
 /// # Panics
 /// When the store cannot be opened.
 pub fn postgres() -> Option<Store> {
-    stores()
-        .into_iter()
-        .find_map(|(name, s)| (name == "postgres").then_some(s))
+    let url = fresh_postgres()?;
+    Some(
+        Store::open_postgres(&url, Durability::Off)
+            .unwrap_or_else(|e| panic!("cannot open the test PostgreSQL store: {e}")),
+    )
 }
 
 /// Every store a store test runs on, each fresh and migrated, named for
@@ -73,9 +75,7 @@ pub fn postgres() -> Option<Store> {
 /// When a store cannot be opened.
 pub fn stores() -> Vec<(&'static str, Store)> {
     let mut out = vec![("sqlite", Store::open_in_memory().expect("SQLite in memory"))];
-    if let Some(url) = fresh_postgres() {
-        let store = Store::open_postgres(&url, Durability::Off)
-            .unwrap_or_else(|e| panic!("cannot open the test PostgreSQL store: {e}"));
+    if let Some(store) = postgres() {
         out.push(("postgres", store));
     }
     out
